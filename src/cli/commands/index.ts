@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { registerNotAvailable } from '../not-available.js';
+
+/**
+ * Every command of design.md §9. A command that has landed lives in its own
+ * file here (`<name>.ts`, exporting `register(program)`); the others answer
+ * "not available yet" with exit code 2 until their issue lands.
+ */
+export function registerCommands(program: Command): void {
+  registerNotAvailable(program, 'init', 'write splintercat.yaml with commented defaults');
+  registerNotAvailable(program, 'merge', 'merge SOURCE into the target branch: resolve, check, recover, finish', '[options] SOURCE');
+  registerNotAvailable(program, 'continue', 'resume a merge (after an interruption or a manual edit)');
+  registerNotAvailable(program, 'status', 'progress, grid diagram, conflicts by rung, checks, attempts, cost');
+  registerNotAvailable(program, 'abort', 'remove the merge state and worktrees, restore the original branch');
+  registerNotAvailable(program, 'doctor', 'validate the run state and refs; --repair restores, --rebuild reconstructs');
+  registerNotAvailable(program, 'report', 'write the full account of a run as HTML or Markdown');
+  registerNotAvailable(program, 'ui', 'serve a live, read-only web view of a merge on 127.0.0.1');
+  registerNotAvailable(program, 'check', 'run one named check from check.commands, as the workflow does', '[options] NAME');
+  registerNotAvailable(program, 'resolve', 'run the resolution ladder on conflicted files of the working tree', '[options] [FILE...]');
+  registerNotAvailable(program, 'driver', 'git merge driver: splintercat driver %O %A %B %P [%L]', '%O %A %B %P [%L]');
+  registerNotAvailable(program, 'eval', 'score the resolution ladder on past merges (--repo) or a corpus (--corpus)');
+  registerNotAvailable(program, 'imerge', 'the incremental-merge engine alone, git-imerge compatible', '<verb> [options]');
+  registerNotAvailable(program, 'demo', 'build a sample fork/upstream pair in a temp dir and merge it, offline');
+}

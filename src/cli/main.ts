@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+import { CommanderError } from 'commander';
+import { SplintercatError } from '../errors/index.js';
+import { ExitCode } from './exit-codes.js';
+import { formatError } from './format-error.js';
+import { buildProgram } from './program.js';
+
+/** Run the CLI; the only place that prints errors and chooses exit codes. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  program.exitOverride();
+  const verbose = argv.includes('--verbose') || argv.includes('-v');
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Done;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return ExitCode.Done;
+      }
+      return ExitCode.Usage;
+    }
+    process.stderr.write(formatError(error, verbose));
+    return SplintercatError.isInstance(error) ? error.exitCode : ExitCode.Failed;
+  }
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(formatError(error, true));
+    process.exitCode = ExitCode.Failed;
+  },
+);

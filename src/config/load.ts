@@ -1,0 +1,165 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { LineCounter, parseDocument, parse as parseYamlValue, isMap, type Document } from 'yaml';
+import { ConfigError, type ConfigIssue } from '../errors/index.js';
+import { configSchema, type Config } from './schema.js';
+import { applyTemplates } from './template.js';
+
+export const CONFIG_FILE_NAME = 'splintercat.yaml';
+export const ENV_PREFIX = 'SPLINTERCAT_';
+
+export interface LoadConfigOptions {
+  /** Directory to look for splintercat.yaml in (the workdir). */
+  cwd: string;
+  /** An explicit file (`--config FILE`); must exist. */
+  configPath?: string;
+  /** Environment to read `SPLINTERCAT_*` overrides and `${VAR}` templates from. */
+  env?: NodeJS.ProcessEnv;
+  /** `--set key.path=value` overrides, applied last. */
+  sets?: string[];
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** The file read, or undefined when defaults (and overrides) were used alone. */
+  file: string | undefined;
+  /** Environment variables named by `${VAR}` templates that were not set. */
+  missingEnv: string[];
+  warnings: string[];
+}
+
+type Tree = Record<string, unknown>;
+
+/**
+ * Load the configuration: defaults < YAML < environment (`SPLINTERCAT_A__B`) < `--set a.b=v`,
+ * then `${VAR}` and `{target.workdir}` templating. Every problem is reported at once as
+ * `dot.path: message`, with the file's line where the YAML parser knows it.
+ */
+export function loadConfig(options: LoadConfigOptions): LoadedConfig {
+  const env = options.env ?? process.env;
+  const file = findConfigFile(options);
+  const issues: ConfigIssue[] = [];
+  let tree: Tree = {};
+  let doc: Document | undefined;
+  const lineCounter = new LineCounter();
+
+  if (file !== undefined) {
+    const text = readFileSync(file, 'utf8');
+    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    for (const error of doc.errors) {
+      const line = error.linePos?.[0]?.line;
+      issues.push({ path: '', message: `YAML syntax: ${error.message.split('\n')[0]}`, ...(line ? { line } : {}) });
+    }
+    if (issues.length > 0) throw new ConfigError(issues, file);
+    const value: unknown = doc.toJS();
+    if (value !== null && value !== undefined) {
+      if (!isPlainObject(value)) throw new ConfigError([{ path: '', message: 'the file must be a mapping of sections (source:, target:, check:, ...)', line: 1 }], file);
+      tree = value;
+    }
+    if (doc.contents !== null && !isMap(doc.contents) && value !== null) {
+      throw new ConfigError([{ path: '', message: 'the file must be a mapping of sections', line: 1 }], file);
+    }
+  }
+
+  for (const [name, raw] of Object.entries(env)) {
+    if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
+    const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
+    if (path.some((p) => p === '')) continue;
+    setPath(tree, path, parseScalar(raw));
+  }
+
+  for (const assignment of options.sets ?? []) {
+    const eq = assignment.indexOf('=');
+    if (eq <= 0) {
+      issues.push({ path: assignment, message: 'a --set value must look like key.path=value' });
+      continue;
+    }
+    const path = assignment.slice(0, eq).trim().split('.');
+    setPath(tree, path, parseScalar(assignment.slice(eq + 1)));
+  }
+  if (issues.length > 0) throw new ConfigError(issues, file);
+
+  const parsed = configSchema.safeParse(tree);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [undefined];
+      for (const key of keys) {
+        const path = [...issue.path.map(String), ...(key === undefined ? [] : [key])];
+        const line = doc ? lineOf(doc, lineCounter, path) : undefined;
+        const message = key === undefined ? issue.message : `unknown key (check the spelling; \`splintercat init\` lists every key)`;
+        issues.push({ path: path.join('.'), message, ...(line !== undefined ? { line } : {}) });
+      }
+    }
+    throw new ConfigError(issues, file);
+  }
+
+  const baseDir = file !== undefined ? dirname(file) : options.cwd;
+  const config = parsed.data;
+  const workdir = isAbsolute(config.target.workdir) ? config.target.workdir : resolve(baseDir, config.target.workdir);
+  config.target.workdir = workdir;
+  const missingEnv = applyTemplates(config as unknown as Tree, { env, workdir });
+  for (const key of ['output_dir'] as const) config.check[key] = resolve(workdir, config.check[key]);
+  config.log.dir = resolve(workdir, config.log.dir);
+
+  const warnings: string[] = [];
+  const unknownChecks = config.check.workflow.filter((name) => !(name in config.check.commands));
+  if (unknownChecks.length > 0 && Object.keys(config.check.commands).length > 0) {
+    warnings.push(`check.workflow names checks that check.commands does not define: ${unknownChecks.join(', ')}`);
+  }
+  return { config, file, missingEnv, warnings };
+}
+
+function findConfigFile(options: LoadConfigOptions): string | undefined {
+  if (options.configPath !== undefined) {
+    const path = resolve(options.cwd, options.configPath);
+    if (!existsSync(path)) {
+      throw new ConfigError([{ path: '', message: `file not found: ${path}` }], path, {
+        what: `Configuration file not found: ${path}`,
+        why: 'The --config path is misspelt or relative to another directory',
+        fix: ['Check the path given to --config', 'Or run `splintercat init` to write a default splintercat.yaml'],
+      });
+    }
+    return path;
+  }
+  const path = resolve(options.cwd, CONFIG_FILE_NAME);
+  return existsSync(path) ? path : undefined;
+}
+
+/** Environment and --set values are YAML scalars: `10` is a number, `true` a boolean, `[a, b]` a list. */
+function parseScalar(raw: string): unknown {
+  try {
+    const value: unknown = parseYamlValue(raw);
+    return value === null && raw.trim() !== '' && raw.trim() !== '~' && raw.trim() !== 'null' ? raw : value ?? '';
+  } catch {
+    return raw;
+  }
+}
+
+function setPath(tree: Tree, path: string[], value: unknown): void {
+  let node = tree;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (!isPlainObject(next)) node[key] = {};
+    node = node[key] as Tree;
+  }
+  node[path[path.length - 1] as string] = value;
+}
+
+function lineOf(doc: Document, counter: LineCounter, path: string[]): number | undefined {
+  for (let n = path.length; n > 0; n--) {
+    const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+    if (node && typeof node === 'object' && node.range) return counter.linePos(node.range[0]).line;
+    // a key whose value is not a node: find the pair's key position
+    const parent = n > 1 ? (doc.getIn(path.slice(0, n - 1), true) as unknown) : doc.contents;
+    if (isMap(parent)) {
+      const pair = parent.items.find((item) => String((item.key as { value?: unknown })?.value ?? item.key) === path[n - 1]);
+      const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range;
+      if (range) return counter.linePos(range[0]).line;
+    }
+  }
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Tree {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+
+/**
+ * The written shape of `splintercat.yaml`. Every key has a default so an empty
+ * file is valid; cross-field rules live in `normalize.ts`. Key names are stable:
+ * scripts and `--set key.path=value` depend on them.
+ */
+const positiveSeconds = z.number().positive();
+
+export const providerNames = ['openrouter', 'openai', 'anthropic', 'openai-compatible'] as const;
+export type ProviderName = (typeof providerNames)[number];
+
+export const strategyNames = ['optimistic', 'batch', 'per_conflict'] as const;
+export type StrategyName = (typeof strategyNames)[number];
+
+export const goalNames = [
+  'merge',
+  'rebase',
+  'rebase-with-history',
+  'border',
+  'border-with-history',
+  'border-with-history2',
+  'full',
+] as const;
+export type GoalName = (typeof goalNames)[number];
+
+export const modelPriceSchema = z
+  .object({
+    /** USD per million input tokens. */
+    input: z.number().nonnegative(),
+    /** USD per million output tokens. */
+    output: z.number().nonnegative(),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    source: z
+      .object({
+        /** What to merge from, e.g. `upstream/main`. */
+        ref: z.string().default(''),
+      })
+      .strict()
+      .prefault({}),
+    target: z
+      .object({
+        /** The repository to merge in. Relative paths are relative to the config file. */
+        workdir: z.string().min(1).default('.'),
+        /** The branch that receives the merge; empty = the current branch. */
+        branch: z.string().default(''),
+      })
+      .strict()
+      .prefault({}),
+    check: z
+      .object({
+        /** Where check logs go; never deleted. */
+        output_dir: z.string().min(1).default('{target.workdir}/.splintercat/logs'),
+        /** Seconds before a check is killed. */
+        timeout: positiveSeconds.default(3600),
+        /** Seconds between SIGTERM and SIGKILL when a check times out or is cancelled. */
+        kill_grace: positiveSeconds.default(10),
+        /** Named shell commands; `build` and `test` are the workflow's defaults. */
+        commands: z.record(z.string().min(1), z.string().min(1)).default({}),
+        /** Names of the checks the workflow runs after resolving (in order). */
+        workflow: z.array(z.string().min(1)).default(['build', 'test']),
+        /** The check run before finishing; empty = the `workflow` checks. */
+        final: z.string().default(''),
+      })
+      .strict()
+      .prefault({}),
+    llm: z
+      .object({
+        provider: z.enum(providerNames).default('openrouter'),
+        /** Empty = the provider's usual variable (OPENROUTER_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY). */
+        api_key: z.string().default(''),
+        base_url: z.string().default(''),
+        /** No model configured = offline: the deterministic ladder and policies only. */
+        resolver_model: z.string().default(''),
+        summarizer_model: z.string().default(''),
+        planner_model: z.string().default(''),
+        /** Seconds one model call may take before it is retried with a longer timeout. */
+        timeout: positiveSeconds.default(120),
+        /** Retries of one model call on 429/5xx/network errors. */
+        max_retries: z.number().int().nonnegative().default(5),
+        /** Tool-calling steps the resolver may take on one conflict. */
+        max_turns: z.number().int().positive().default(10),
+        /** USD per million tokens by model id; OpenRouter's reported cost wins when present. */
+        prices: z.record(z.string(), modelPriceSchema).default({}),
+      })
+      .strict()
+      .prefault({}),
+    imerge: z
+      .object({
+        name: z.string().min(1).default('upstream-merge'),
+        goal: z.enum(goalNames).default('merge'),
+        /** Follow first parents on each axis (real upstreams nearly always need it). */
+        first_parent: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
+    merge: z
+      .object({
+        max_retries: z.number().int().nonnegative().default(5),
+        strategies_available: z.array(z.enum(strategyNames)).min(1).default([...strategyNames]),
+        default_batch_size: z.number().int().positive().default(10),
+        strategy: z.enum(['auto', ...strategyNames]).default('auto'),
+        /** How conflicts are resolved: the ladder then a model (auto), a model always (llm), or a person (manual). */
+        resolver: z.enum(['auto', 'llm', 'manual']).default('auto'),
+        /** Model conversations at once on independent conflicts. */
+        parallel: z.number().int().positive().default(4),
+        /** Concurrent in-memory merges in the engine; 0 = number of cores. */
+        jobs: z.number().int().nonnegative().default(0),
+      })
+      .strict()
+      .prefault({}),
+    resolve: z
+      .object({
+        /** Reuse earlier resolutions of the same hunk. */
+        cache: z.boolean().default(true),
+        /** Turn deterministic rules on or off by name; unnamed rules keep their default. */
+        rules: z.record(z.string(), z.boolean()).default({}),
+      })
+      .strict()
+      .prefault({}),
+    budget: z
+      .object({
+        /** Stop cleanly before model spending passes this many USD; 0 = no limit. */
+        usd: z.number().nonnegative().default(0),
+      })
+      .strict()
+      .prefault({}),
+    log: z
+      .object({
+        dir: z.string().min(1).default('{target.workdir}/.splintercat/logs'),
+        console_level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+        file_level: z.enum(['debug', 'info', 'warn', 'error']).default('debug'),
+        max_size_mb: z.number().positive().default(10),
+        retention_days: z.number().positive().default(7),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+/** The configuration as written (before defaults). */
+export type ConfigInput = z.input<typeof configSchema>;
+/** The configuration after defaults, templating and normalisation. */
+export type Config = z.output<typeof configSchema>;

@@ -1,0 +1,37 @@
+export interface TemplateContext {
+  env: NodeJS.ProcessEnv;
+  /** Absolute path substituted for `{target.workdir}` (and the legacy `{workdir}`). */
+  workdir: string;
+}
+
+const ENV_PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const WORKDIR_PATTERN = /\{(?:target\.)?workdir\}/g;
+
+/** Expand `${VAR}` and `{target.workdir}` in one string; returns the names of unset variables. */
+export function expandTemplate(value: string, context: TemplateContext, missing: Set<string>): string {
+  return value
+    .replace(ENV_PATTERN, (_, name: string) => {
+      const found = context.env[name];
+      if (found === undefined) missing.add(name);
+      return found ?? '';
+    })
+    .replace(WORKDIR_PATTERN, context.workdir);
+}
+
+/**
+ * Expand templates in every string of a configuration tree, in place, except
+ * `check.commands` keys and other map keys. Returns the unset variables named.
+ */
+export function applyTemplates(tree: Record<string, unknown>, context: TemplateContext): string[] {
+  const missing = new Set<string>();
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return expandTemplate(node, context, missing);
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node === 'object' && node !== null) {
+      for (const [key, value] of Object.entries(node)) (node as Record<string, unknown>)[key] = walk(value);
+    }
+    return node;
+  };
+  walk(tree);
+  return [...missing].sort();
+}

@@ -1,0 +1,99 @@
+const marker = Symbol.for('splintercat.error');
+
+/** Everything a user needs to act on a failure: what, the likely cause, the fix, where to look. */
+export interface ErrorDetails {
+  /** One line: what went wrong. */
+  what: string;
+  /** The likely cause (one or more sentences). */
+  why?: string;
+  /** What to do about it: concrete steps or commands. */
+  fix?: string | string[];
+  /** Where more information is: a log file, a state file. */
+  where?: string;
+  cause?: unknown;
+}
+
+/**
+ * The one base error of splintercat. `code` is a stable string callers and tests
+ * branch on; the message is what/why/fix/where so only `src/cli` formats it.
+ * Marked with a global symbol so `isInstance` survives duplicate package copies.
+ */
+export class SplintercatError extends Error {
+  readonly [marker] = true;
+  readonly code: string;
+  readonly what: string;
+  readonly why: string | undefined;
+  readonly fix: string[];
+  readonly where: string | undefined;
+  /** Exit code the CLI uses for this error: 1 failed, 2 usage/config, 3 needs a human. */
+  readonly exitCode: number;
+
+  constructor(code: string, details: ErrorDetails, exitCode = 1) {
+    super(details.what, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'SplintercatError';
+    this.code = code;
+    this.what = details.what;
+    this.why = details.why;
+    this.fix = details.fix === undefined ? [] : Array.isArray(details.fix) ? details.fix : [details.fix];
+    this.where = details.where;
+    this.exitCode = exitCode;
+  }
+
+  static isInstance(value: unknown): value is SplintercatError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+  }
+}
+
+/** A usage or configuration problem: exit code 2. */
+export class UsageError extends SplintercatError {
+  constructor(code: string, details: ErrorDetails) {
+    super(code, details, 2);
+    this.name = 'UsageError';
+  }
+}
+
+/** One problem found in a configuration file, prefixed by its dot-path. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+  /** 1-based line in the file, when the YAML parser knows it. */
+  line?: number;
+}
+
+export class ConfigError extends SplintercatError {
+  readonly issues: ConfigIssue[];
+  readonly file: string | undefined;
+
+  constructor(issues: ConfigIssue[], file: string | undefined, details?: Partial<ErrorDetails>) {
+    const where = file ?? 'configuration';
+    super(
+      'config_invalid',
+      {
+        what: details?.what ?? `Invalid configuration in ${where}`,
+        why:
+          details?.why ??
+          issues
+            .map((i) => `${i.path || '(root)'}: ${i.message}${i.line !== undefined ? ` (${where}:${i.line})` : ''}`)
+            .join('\n'),
+        fix: details?.fix ?? [
+          `Edit ${where} and correct the keys listed above`,
+          'Run `splintercat init --force` to see a commented default file',
+        ],
+        where: details?.where ?? file,
+        cause: details?.cause,
+      },
+      2,
+    );
+    this.name = 'ConfigError';
+    this.issues = issues;
+    this.file = file;
+  }
+}
+
+/** The run cannot go on without a person: exit code 3. */
+export class NeedsHumanError extends SplintercatError {
+  constructor(code: string, details: ErrorDetails) {
+    super(code, details, 3);
+    this.name = 'NeedsHumanError';
+  }
+}

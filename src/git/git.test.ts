@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TestRepo, tempDir } from '../../test/helpers/git-repo.js';
+import { Git } from './git.js';
+import { GitError } from './git-error.js';
+import { SplintercatError } from '../errors/index.js';
+
+describe('Git', () => {
+  it('resolves revisions and returns null for unknown ones', async () => {
+    const repo = TestRepo.create();
+    const c1 = repo.commit('one', { 'a.txt': 'a\n' });
+    expect(await repo.git.revParse('main')).toBe(c1);
+    expect(await repo.git.revParse('nope')).toBeNull();
+    await expect(repo.git.resolve('nope')).rejects.toMatchObject({ code: 'unknown_revision' });
+  });
+
+  it('raises a typed GitError with argv, exit code and stderr', async () => {
+    const repo = TestRepo.create();
+    repo.commit('one');
+    const error = await repo.git.run(['show', 'does-not-exist']).catch((e: unknown) => e);
+    expect(GitError.isGitError(error)).toBe(true);
+    const gitError = error as GitError;
+    expect(gitError.argv).toEqual(['show', 'does-not-exist']);
+    expect(gitError.gitExitCode).toBe(128);
+    expect(gitError.stderr).toMatch(/unknown revision|bad revision|ambiguous argument/);
+  });
+
+  it('returns exit codes listed as data', async () => {
+    const repo = TestRepo.create();
+    repo.commit('base', { 'f.txt': 'x\n' });
+    repo.branch('other');
+    repo.commit('ours', { 'f.txt': 'ours\n' });
+    repo.checkout('other');
+    repo.commit('theirs', { 'f.txt': 'theirs\n' });
+    const result = await repo.git.run(['merge-tree', '--write-tree', 'main', 'other'], { okExitCodes: [0, 1] });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain('CONFLICT (content)');
+  });
+
+  it('computes merge bases and rev-lists', async () => {
+    const repo = TestRepo.create();
+    const base = repo.commit('base');
+    repo.branch('side');
+    const a = repo.commit('a');
+    repo.checkout('side');
+    const b = repo.commit('b');
+    expect(await repo.git.mergeBase(a, b)).toBe(base);
+    expect(await repo.git.revList([`${base}..${a}`])).toEqual([a]);
+    expect(await repo.git.isAncestor(base, b)).toBe(true);
+    expect(await repo.git.isAncestor(a, b)).toBe(false);
+  });
+
+  it('updates refs atomically and checks old values', async () => {
+    const repo = TestRepo.create();
+    const c1 = repo.commit('one');
+    const c2 = repo.commit('two');
+    await repo.git.updateRefs([
+      { ref: 'refs/test/a', newOid: c1, oldOid: null },
+      { ref: 'refs/test/b', newOid: c2, oldOid: null },
+    ]);
+    expect(await repo.git.forEachRef('refs/test/')).toEqual([
+      { ref: 'refs/test/a', oid: c1 },
+      { ref: 'refs/test/b', oid: c2 },
+    ]);
+    // A wrong old value fails the whole transaction: neither ref moves.
+    await expect(
+      repo.git.updateRefs([
+        { ref: 'refs/test/a', newOid: c2, oldOid: c1 },
+        { ref: 'refs/test/b', newOid: c1, oldOid: c1 },
+      ]),
+    ).rejects.toBeInstanceOf(GitError);
+    expect(await repo.git.revParse('refs/test/a')).toBe(c1);
+    await repo.git.deleteRef('refs/test/a', c1);
+    expect(await repo.git.revParse('refs/test/a')).toBeNull();
+  });
+
+  it('lists dirty files and refuses an unclean tree with the file list', async () => {
+    const repo = TestRepo.create();
+    repo.commit('one', { 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    expect(await repo.git.dirtyFiles()).toEqual([]);
+    writeFileSync(join(repo.dir, 'a.txt'), 'changed\n');
+    writeFileSync(join(repo.dir, 'untracked.txt'), 'u\n');
+    expect(await repo.git.dirtyFiles()).toEqual(['a.txt']);
+    expect(await repo.git.dirtyFiles({ includeUntracked: true })).toEqual(['a.txt', 'untracked.txt']);
+    const error = await repo.git.assertClean('start a merge').catch((e: unknown) => e);
+    expect(SplintercatError.isInstance(error) && error.code).toBe('worktree_dirty');
+    expect((error as SplintercatError).why).toContain('a.txt');
+  });
+
+  it('reads objects through one long-lived cat-file process', async () => {
+    const repo = TestRepo.create();
+    const content = 'line one\nline two\n' + 'x'.repeat(100_000) + '\n';
+    repo.commit('one', { 'big.txt': content, 'small.txt': 'small\n' });
+    const [big, small, missing] = await Promise.all([
+      repo.git.readBlobText('HEAD:big.txt'),
+      repo.git.readBlobText('HEAD:small.txt'),
+      repo.git.readObject('HEAD:nope.txt'),
+    ]);
+    expect(big).toBe(content);
+    expect(small).toBe('small\n');
+    expect(missing).toBeNull();
+    const commit = await repo.git.readObject('HEAD');
+    expect(commit?.type).toBe('commit');
+    expect(commit?.content.toString()).toContain('one');
+  });
+
+  it('reports a missing working directory clearly', async () => {
+    const git = new Git({ cwd: join(tempDir(), 'missing') });
+    await expect(git.run(['status'])).rejects.toMatchObject({ code: 'workdir_missing' });
+  });
+});

@@ -1,0 +1,319 @@
+import { statSync } from 'node:fs';
+import { execa } from 'execa';
+import { SplintercatError } from '../errors/index.js';
+import { CatFileBatch, type GitObject } from './cat-file.js';
+import { GitError } from './git-error.js';
+
+export interface GitRunOptions {
+  /** Data written to git's stdin. */
+  input?: string | Buffer;
+  /** Exit codes that are data, not failure (merge-tree's 1 = conflicts). Default [0]. */
+  okExitCodes?: number[];
+  /** Extra environment for this call only (e.g. GIT_AUTHOR_DATE). */
+  env?: Record<string, string>;
+  /** Run in another directory than the Git's own (e.g. a worktree). */
+  cwd?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface GitResult {
+  exitCode: number;
+  /** stdout exactly as git wrote it (final newline kept). */
+  stdout: string;
+  stderr: string;
+}
+
+export interface RefEntry {
+  ref: string;
+  oid: string;
+}
+
+/** One line of an `update-ref --stdin` transaction. */
+export type RefUpdate =
+  | { ref: string; newOid: string; oldOid?: string | null }
+  | { ref: string; delete: true; oldOid?: string };
+
+export interface GitOptions {
+  cwd: string;
+  gitBinary?: string;
+  /** Extra fixed environment, merged over the defaults. */
+  env?: Record<string, string>;
+}
+
+const ZERO_OID = '0000000000000000000000000000000000000000';
+
+/**
+ * The single way splintercat runs git: an explicit `cwd`, a fixed environment
+ * (C locale, never prompting, no pager), typed `GitError`s, and exit codes that
+ * mean data returned as data.
+ */
+export class Git {
+  readonly cwd: string;
+  readonly gitBinary: string;
+  readonly env: NodeJS.ProcessEnv;
+  private batch: CatFileBatch | undefined;
+
+  constructor(options: GitOptions) {
+    this.cwd = options.cwd;
+    this.gitBinary = options.gitBinary ?? 'git';
+    this.env = {
+      ...process.env,
+      LC_ALL: 'C',
+      LANG: 'C',
+      LANGUAGE: 'C',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_PAGER: 'cat',
+      PAGER: 'cat',
+      GIT_EDITOR: 'true',
+      GIT_MERGE_AUTOEDIT: 'no',
+      ...options.env,
+    };
+  }
+
+  /** A Git on another directory (a worktree) sharing this one's settings. */
+  at(cwd: string): Git {
+    return new Git({ cwd, gitBinary: this.gitBinary, env: stringEnv(this.env) });
+  }
+
+  /** Run git; throws GitError unless the exit code is in `okExitCodes`. */
+  async run(args: string[], options: GitRunOptions = {}): Promise<GitResult> {
+    const cwd = options.cwd ?? this.cwd;
+    let result;
+    try {
+      result = await execa(this.gitBinary, args, {
+        cwd,
+        env: options.env ? { ...this.env, ...options.env } : this.env,
+        extendEnv: false,
+        reject: false,
+        stripFinalNewline: false,
+        input: options.input,
+        timeout: options.timeoutMs,
+        cancelSignal: options.signal,
+        maxBuffer: 1024 * 1024 * 1024,
+      });
+    } catch (error) {
+      throw new GitError(args, undefined, String(error), cwd, error);
+    }
+    if (result.failed && result.exitCode === undefined) {
+      if (!existsSyncSafe(cwd)) {
+        throw new SplintercatError('workdir_missing', {
+          what: `The directory ${cwd} does not exist`,
+          fix: 'Check target.workdir in splintercat.yaml or run from inside the repository',
+        });
+      }
+      if ((result as { code?: string }).code === 'ENOENT' || /ENOENT/.test(String(result.message))) {
+        throw new SplintercatError('git_not_found', {
+          what: `git could not be started (${this.gitBinary})`,
+          why: 'git is not installed or not on PATH',
+          fix: 'Install git >= 2.38 (for example `apt-get install git`) and make sure `git --version` works',
+        });
+      }
+      throw new GitError(args, undefined, result.stderr || String(result.message), cwd);
+    }
+    const exitCode = result.exitCode ?? 1;
+    const ok = options.okExitCodes ?? [0];
+    if (!ok.includes(exitCode)) throw new GitError(args, exitCode, result.stderr, cwd);
+    return { exitCode, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  /** Run git and return stdout without its final newline. */
+  async text(args: string[], options?: GitRunOptions): Promise<string> {
+    const { stdout } = await this.run(args, options);
+    return stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
+  }
+
+  /** Run git and return the non-empty lines of stdout. */
+  async lines(args: string[], options?: GitRunOptions): Promise<string[]> {
+    const out = await this.text(args, options);
+    return out === '' ? [] : out.split('\n');
+  }
+
+  /** The installed git's version as [major, minor, patch]. */
+  async version(): Promise<[number, number, number]> {
+    const out = await this.text(['version']);
+    const match = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(out);
+    if (!match) throw new GitError(['version'], 0, `unexpected output: ${out}`, this.cwd);
+    return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+  }
+
+  /** Resolve a revision to an object id; null when it does not resolve. */
+  async revParse(rev: string): Promise<string | null> {
+    const result = await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', rev], { okExitCodes: [0, 1, 128] });
+    if (result.exitCode !== 0) return null;
+    return result.stdout.trim() || null;
+  }
+
+  /** Resolve a revision or throw a clear error naming it. */
+  async resolve(rev: string): Promise<string> {
+    const oid = await this.revParse(rev);
+    if (oid === null) {
+      throw new SplintercatError('unknown_revision', {
+        what: `'${rev}' is not a branch, tag or commit in ${this.cwd}`,
+        why: 'The name is misspelt, or the remote branch has not been fetched',
+        fix: [`Check the name with \`git branch -a\``, 'Fetch the remote first, e.g. `git fetch upstream`'],
+      });
+    }
+    return oid;
+  }
+
+  /** The merge base of two commits; null when they share no history. */
+  async mergeBase(a: string, b: string): Promise<string | null> {
+    const result = await this.run(['merge-base', a, b], { okExitCodes: [0, 1] });
+    return result.exitCode === 0 ? result.stdout.trim() : null;
+  }
+
+  /** All merge bases of two commits (more than one for criss-cross histories). */
+  async mergeBases(a: string, b: string): Promise<string[]> {
+    const result = await this.run(['merge-base', '--all', a, b], { okExitCodes: [0, 1] });
+    return result.stdout.split('\n').filter(Boolean);
+  }
+
+  /** `git rev-list ARGS` as a list of object ids. */
+  async revList(args: string[]): Promise<string[]> {
+    return this.lines(['rev-list', ...args]);
+  }
+
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    const result = await this.run(['merge-base', '--is-ancestor', ancestor, descendant], { okExitCodes: [0, 1] });
+    return result.exitCode === 0;
+  }
+
+  /** Refs under a prefix (e.g. `refs/imerge/NAME/`), with their object ids. */
+  async forEachRef(pattern: string): Promise<RefEntry[]> {
+    const out = await this.lines(['for-each-ref', '--format=%(objectname) %(refname)', pattern]);
+    return out.map((line) => {
+      const space = line.indexOf(' ');
+      return { oid: line.slice(0, space), ref: line.slice(space + 1) };
+    });
+  }
+
+  /**
+   * Apply ref updates as one atomic `update-ref --stdin` transaction.
+   * `oldOid` checks the current value (null = must not exist); a mismatch fails the whole transaction.
+   */
+  async updateRefs(updates: RefUpdate[], message?: string): Promise<void> {
+    if (updates.length === 0) return;
+    const lines = ['start'];
+    for (const u of updates) {
+      if ('delete' in u) {
+        lines.push(u.oldOid === undefined ? `delete ${u.ref}` : `delete ${u.ref} ${u.oldOid}`);
+      } else if (u.oldOid === undefined) {
+        lines.push(`update ${u.ref} ${u.newOid}`);
+      } else {
+        lines.push(`update ${u.ref} ${u.newOid} ${u.oldOid ?? ZERO_OID}`);
+      }
+    }
+    lines.push('prepare', 'commit');
+    const args = ['update-ref', '--stdin'];
+    if (message !== undefined) args.push('-m', message);
+    await this.run(args, { input: `${lines.join('\n')}\n` });
+  }
+
+  /** Set one ref, optionally checking its old value (null = must not exist yet). */
+  async updateRef(ref: string, newOid: string, oldOid?: string | null, message?: string): Promise<void> {
+    await this.updateRefs([{ ref, newOid, oldOid }], message);
+  }
+
+  async deleteRef(ref: string, oldOid?: string): Promise<void> {
+    await this.updateRefs([{ ref, delete: true, oldOid }]);
+  }
+
+  /**
+   * Files that make the working tree unclean: modified, staged, unmerged.
+   * Untracked files are listed only with `includeUntracked`, because merges never touch them.
+   */
+  async dirtyFiles(options: { includeUntracked?: boolean } = {}): Promise<string[]> {
+    const args = ['status', '--porcelain=v1', '-z', options.includeUntracked ? '--untracked-files=all' : '--untracked-files=no'];
+    const { stdout } = await this.run(args);
+    const entries = stdout.split('\0').filter(Boolean);
+    const files: string[] = [];
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as string;
+      const status = entry.slice(0, 2);
+      files.push(entry.slice(3));
+      // Renames and copies are followed by their source path.
+      if (status[0] === 'R' || status[0] === 'C') i++;
+    }
+    return files;
+  }
+
+  async isClean(): Promise<boolean> {
+    return (await this.dirtyFiles()).length === 0;
+  }
+
+  /** Throws a clear error listing the dirty files when the working tree is not clean. */
+  async assertClean(action: string): Promise<void> {
+    const dirty = await this.dirtyFiles();
+    if (dirty.length === 0) return;
+    const shown = dirty.slice(0, 20).map((f) => `  ${f}`);
+    if (dirty.length > 20) shown.push(`  ... and ${dirty.length - 20} more`);
+    throw new SplintercatError(
+      'worktree_dirty',
+      {
+        what: `The working tree has uncommitted changes; cannot ${action}`,
+        why: `Changed files:\n${shown.join('\n')}`,
+        fix: ['Commit or stash them first: `git stash push`', 'Then run the command again'],
+        where: this.cwd,
+      },
+      2,
+    );
+  }
+
+  /** The current branch (`refs/heads/...` stripped) or null when HEAD is detached. */
+  async currentBranch(): Promise<string | null> {
+    const result = await this.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { okExitCodes: [0, 1, 128] });
+    return result.exitCode === 0 ? result.stdout.trim() : null;
+  }
+
+  /** The repository's top-level directory. */
+  async topLevel(): Promise<string> {
+    return this.text(['rev-parse', '--show-toplevel']);
+  }
+
+  /** The absolute path of the git directory (`.git`, or the common dir of a worktree). */
+  async gitDir(common = true): Promise<string> {
+    return this.text(['rev-parse', '--path-format=absolute', common ? '--git-common-dir' : '--git-dir']);
+  }
+
+  async configGet(key: string): Promise<string | null> {
+    const result = await this.run(['config', '--get', key], { okExitCodes: [0, 1] });
+    return result.exitCode === 0 ? result.stdout.trim() : null;
+  }
+
+  /** Read an object through the long-lived `cat-file --batch` process. */
+  readObject(spec: string): Promise<GitObject | null> {
+    this.batch ??= new CatFileBatch(this.cwd, this.env, this.gitBinary);
+    return this.batch.read(spec);
+  }
+
+  /** Read a blob's content as text; null when it does not exist. */
+  async readBlobText(spec: string): Promise<string | null> {
+    const object = await this.readObject(spec);
+    return object === null ? null : object.content.toString('utf8');
+  }
+
+  /** Release the long-lived processes. Safe to call more than once. */
+  close(): void {
+    this.batch?.close();
+    this.batch = undefined;
+  }
+}
+
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+function existsSyncSafe(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+
+
+export { ZERO_OID };

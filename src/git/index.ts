@@ -1,0 +1,3 @@
+export * from './git.js';
+export * from './git-error.js';
+export * from './cat-file.js';
