@@ -1,0 +1,44 @@
+/** The outcome of one named check (seeds/check-runner-tool.md). A failing check is a value, not an exception. */
+export interface CheckResult {
+  name: string;
+  command: string;
+  success: boolean;
+  /** The command's exit code; null when it was killed by a signal. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** Absolute path of the full log (`OUTPUT_DIR/NAME-YYYYMMDD-HHMMSS.log`). */
+  logFile: string;
+  /** The last lines of output (30 by default). */
+  tail: string[];
+}
+
+export const failureTypes = ['compile_error', 'link_error', 'test_failure', 'timeout'] as const;
+export type FailureType = (typeof failureTypes)[number];
+
+/** What went wrong in a failed check, from the deterministic extractor or the summarizer model. */
+export interface FailureSummary {
+  error_type: FailureType;
+  /** `file:line`, a test name, or null when unknown. */
+  location: string | null;
+  /** One sentence. */
+  root_cause: string;
+  /** The relevant lines of the log (bounded). */
+  excerpt: string;
+}
+
+export interface RunCheckOptions {
+  /** Run in this directory instead of the runner's workdir (e.g. a splintercat-owned worktree). */
+  cwd?: string;
+  signal?: AbortSignal;
+  /** Receives output as it arrives (the console stream). */
+  onOutput?: (chunk: string) => void;
+}
+
+/** What the workflow and the resolver's `run_check` tool need from the CheckRunner. */
+export interface CheckRunnerLike {
+  /** The configured check names. */
+  names(): string[];
+  run(name: string, options?: RunCheckOptions): Promise<CheckResult>;
+}

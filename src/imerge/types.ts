@@ -1,0 +1,45 @@
+import type { FileConflictKind } from '../resolve/types.js';
+
+/** One commit on an axis of the grid, as the resolver sees it. */
+export interface CommitInfo {
+  oid: string;
+  author: string;
+  authorEmail: string;
+  date: string;
+  subject: string;
+  body: string;
+}
+
+/** One side's version of a conflicted path (an index stage). */
+export interface StageEntry {
+  mode: string;
+  oid: string;
+  path: string;
+}
+
+export interface ConflictPath {
+  path: string;
+  kind: FileConflictKind;
+  /** merge-tree's message(s) about this path, verbatim. */
+  messages: string[];
+  stages: { base?: StageEntry; ours?: StageEntry; theirs?: StageEntry };
+}
+
+/**
+ * Everything the resolver needs about a blocked cell (i1, i2): the merge of
+ * `above` = cell (i1, i2-1) and `left` = cell (i1-1, i2).
+ */
+export interface ConflictDetails {
+  name: string;
+  i1: number;
+  i2: number;
+  /** Parent cells: above = (i1, i2-1) is "ours" (branch 1 side), left = (i1-1, i2) is "theirs". */
+  above: string;
+  left: string;
+  /** The original commits: commit1 on branch 1's axis at i1, commit2 on branch 2's axis at i2. */
+  commit1: CommitInfo;
+  commit2: CommitInfo;
+  /** The tree merge-tree wrote (with conflict markers in content conflicts). */
+  conflictTree: string;
+  paths: ConflictPath[];
+}
