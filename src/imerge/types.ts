@@ -1,4 +1,19 @@
-import type { FileConflictKind } from '../resolve/types.js';
+/**
+ * File-level conflicts (modify/delete, add/add, ...): explicit options, never a silent pick.
+ * `resolution` is set only when a rule is certain (e.g. both sides deleted).
+ */
+export type FileConflictKind =
+  | 'content'
+  | 'add/add'
+  | 'modify/delete'
+  | 'rename/delete'
+  | 'rename/rename'
+  | 'file/directory'
+  | 'binary'
+  | 'mode'
+  | 'symlink'
+  | 'submodule'
+  | 'unknown';
 
 /** One commit on an axis of the grid, as the resolver sees it. */
 export interface CommitInfo {

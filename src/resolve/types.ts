@@ -42,19 +42,4 @@ export interface HunkResolution {
   by: string;
 }
 
-/**
- * File-level conflicts (modify/delete, add/add, ...): explicit options, never a silent pick.
- * `resolution` is set only when a rule is certain (e.g. both sides deleted).
- */
-export type FileConflictKind =
-  | 'content'
-  | 'add/add'
-  | 'modify/delete'
-  | 'rename/delete'
-  | 'rename/rename'
-  | 'file/directory'
-  | 'binary'
-  | 'mode'
-  | 'symlink'
-  | 'submodule'
-  | 'unknown';
+export type { FileConflictKind } from '../imerge/types.js';
