@@ -1,0 +1,69 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Git } from '../git/index.js';
+
+/**
+ * Worktrees owned by splintercat under `<git common dir>/splintercat/NAME/worktrees/`,
+ * so conflicts are presented and checks run without ever touching the user's
+ * working tree. Each is detached; reusing one keeps ignored build outputs
+ * (incremental builds stay fast) but drops every tracked or untracked change.
+ */
+export class WorktreePool {
+  constructor(
+    private readonly git: Git,
+    private readonly root: string,
+  ) {}
+
+  /** The path of worktree `id` (not necessarily existing). */
+  path(id: string): string {
+    return join(this.root, id);
+  }
+
+  /** A worktree at `commit`, created on first use, forcibly reset to it afterwards. */
+  async checkout(id: string, commit: string): Promise<string> {
+    const path = this.path(id);
+    if (!existsSync(join(path, '.git'))) {
+      mkdirSync(this.root, { recursive: true });
+      await this.git.run(['worktree', 'prune']);
+      await this.git.run(['worktree', 'add', '--force', '--detach', path, commit]);
+      return path;
+    }
+    const wt = this.git.at(path);
+    await wt.run(['merge', '--abort'], { okExitCodes: [0, 1, 128] });
+    await wt.run(['reset', '--quiet', '--hard']);
+    await wt.run(['checkout', '--quiet', '--force', '--detach', commit]);
+    await wt.run(['clean', '-q', '-fd']);
+    return path;
+  }
+
+  /**
+   * Present the conflict of cell (above ⊕ left) in worktree `id`: HEAD at `above`,
+   * `git merge --no-commit` of `left` with diff3 markers. Returns the unmerged paths.
+   */
+  async presentMerge(id: string, above: string, left: string): Promise<{ path: string; unmerged: string[] }> {
+    const path = await this.checkout(id, above);
+    const wt = this.git.at(path);
+    await wt.run(['-c', 'merge.conflictStyle=diff3', '-c', 'rerere.enabled=false', 'merge', '--no-commit', '--no-ff', '--no-edit', left], {
+      okExitCodes: [0, 1],
+    });
+    const unmerged = await wt.lines(['diff', '--name-only', '--diff-filter=U', '-z']).then((lines) =>
+      lines.join('\n').split('\0').filter(Boolean),
+    );
+    return { path, unmerged };
+  }
+
+  /** Stage everything in worktree `id` and write its tree; the worktree's HEAD does not move. */
+  async writeTree(id: string): Promise<string> {
+    const wt = this.git.at(this.path(id));
+    await wt.run(['add', '-A']);
+    return wt.text(['write-tree']);
+  }
+
+  /** Remove every worktree of this pool. */
+  async removeAll(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      if (existsSync(this.path(id))) await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128] });
+    }
+    await this.git.run(['worktree', 'prune']);
+  }
+}
