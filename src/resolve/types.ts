@@ -40,6 +40,10 @@ export interface HunkResolution {
   rung: Rung;
   /** The rule's name for rung 'rule'; the model id for 'model'. */
   by: string;
+  /** 1-based index of the hunk this resolves (set by the ladder). */
+  hunkIndex?: number;
+  /** Cache key of the hunk (set by the ladder when a cache is in use). */
+  cacheKey?: string;
 }
 
 export type { FileConflictKind } from '../imerge/types.js';

@@ -1,0 +1,49 @@
+/** Counts for one rule (or the whole ladder) over an evaluation. */
+export interface HunkCounts {
+  /** Hunks resolved. */
+  resolved: number;
+  /** Resolved and identical to the human's text for that hunk. */
+  exact: number;
+  /** Resolved and equal to the human's text after whitespace normalisation (includes exact). */
+  whitespaceMatch: number;
+  /** Resolved, aligned, and different from the human's text. */
+  wrong: number;
+  /** Resolved but the human's text for the hunk could not be located. */
+  unaligned: number;
+  /** Resolved hunks missing a line one side added that the human kept. */
+  sidesDropped: number;
+}
+
+export interface FileCounts {
+  seen: number;
+  /** Every hunk resolved (or the file-level conflict decided). */
+  resolved: number;
+  exact: number;
+  whitespaceMatch: number;
+  wrong: number;
+}
+
+export interface EvalReport {
+  source: string;
+  cases: number;
+  hunksSeen: number;
+  files: FileCounts;
+  /** The configured ladder; `byRule` attributes each hunk to the rule that took it. */
+  ladder: HunkCounts;
+  byRule: Record<string, HunkCounts>;
+  /** Each rule alone on every hunk, enabled or not: how the defaults were chosen. */
+  standalone: Record<string, HunkCounts>;
+  /** Rules the ladder ran. */
+  enabledRules: string[];
+  /** Cases that could not be evaluated, with why. */
+  skipped: Array<{ id: string; reason: string }>;
+  model?: { hunksResolved: number; inputTokens: number; outputTokens: number; costUsd: number };
+}
+
+export function emptyHunkCounts(): HunkCounts {
+  return { resolved: 0, exact: 0, whitespaceMatch: 0, wrong: 0, unaligned: 0, sidesDropped: 0 };
+}
+
+export function emptyFileCounts(): FileCounts {
+  return { seen: 0, resolved: 0, exact: 0, whitespaceMatch: 0, wrong: 0 };
+}

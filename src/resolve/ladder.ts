@@ -1,0 +1,139 @@
+import type { Git } from '../git/index.js';
+import { nullLogger, type Logger } from '../log/logger.js';
+import type { CacheProvenance, ResolutionCache } from './cache/resolution-cache.js';
+import { mergeFileTexts } from './parse/merge-file.js';
+import { parseConflictText, printWithResolutions } from './parse/markers.js';
+import { selectRules, type ResolutionRule } from './rules/index.js';
+import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
+
+/**
+ * The hook for the rungs after the rules (the LLM resolver, a human prompt):
+ * given the file and the hunks still open, it returns resolutions for the hunks
+ * it could resolve (`hunkIndex` set) and leaves the others out.
+ */
+export type LadderFallback = (file: ConflictedFile, hunks: ConflictHunk[]) => Promise<HunkResolution[]>;
+
+export interface LadderOptions {
+  /** The file's path (for rules, logs and cache provenance). */
+  path: string;
+  /** Rules to try; default: the rules enabled by default. */
+  rules?: readonly ResolutionRule[];
+  /** Rung 1; null or omitted = no cache. */
+  cache?: ResolutionCache | null;
+  /** Stored with new cache entries. */
+  provenance?: CacheProvenance;
+  fallback?: LadderFallback;
+  /** `conflict-marker-size` of the path, when known. */
+  markerSize?: number;
+  log?: Logger;
+}
+
+export interface LadderResult {
+  /** The file with resolved hunks replaced and the others still in markers. */
+  text: string;
+  resolutions: HunkResolution[];
+  remaining: ConflictHunk[];
+  file: ConflictedFile;
+}
+
+/** Try the rules on one hunk in order; the first that is sure wins. Pure. */
+export function resolveHunkWithRules(
+  hunk: ConflictHunk,
+  rules: readonly ResolutionRule[],
+  context: { path: string; eol: '\n' | '\r\n' },
+): HunkResolution | null {
+  for (const rule of rules) {
+    const text = rule.resolve({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }, context);
+    if (text !== null) return { text, rung: 'rule', by: rule.name, hunkIndex: hunk.index };
+  }
+  return null;
+}
+
+/**
+ * Run the ladder (cache, rules, fallback) over a conflicted file's text. Hunks
+ * no rung is sure of stay in markers exactly as they were read.
+ */
+export async function resolveFileText(text: string, options: LadderOptions): Promise<LadderResult> {
+  const file = parseConflictText(text, { path: options.path, markerSize: options.markerSize });
+  return resolveConflictedFile(file, options);
+}
+
+/** The ladder on an already parsed file. */
+export async function resolveConflictedFile(file: ConflictedFile, options: LadderOptions): Promise<LadderResult> {
+  const log = options.log ?? nullLogger;
+  const rules = options.rules ?? selectRules();
+  const cache = options.cache ?? null;
+  const context = { path: file.path, eol: file.eol };
+  const resolved = new Map<number, HunkResolution>();
+  const keys = new Map<number, string>();
+
+  for (const hunk of file.hunks) {
+    const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
+    if (cache) {
+      const key = cache.key(sides);
+      keys.set(hunk.index, key);
+      const hit = await cache.get(key);
+      if (hit) {
+        resolved.set(hunk.index, { text: hit.resolution, rung: 'cache', by: `${hit.rung}:${hit.by}`, hunkIndex: hunk.index, cacheKey: key });
+        continue;
+      }
+    }
+    const byRule = resolveHunkWithRules(hunk, rules, context);
+    if (byRule) {
+      const key = keys.get(hunk.index);
+      if (key !== undefined) byRule.cacheKey = key;
+      resolved.set(hunk.index, byRule);
+    }
+  }
+
+  let open = file.hunks.filter((h) => !resolved.has(h.index));
+  if (open.length > 0 && options.fallback) {
+    const openIndexes = new Set(open.map((h) => h.index));
+    for (const r of await options.fallback(file, open)) {
+      // The fallback is untrusted (an LLM): only answers for open hunks, without markers, count.
+      if (r.hunkIndex === undefined || !openIndexes.has(r.hunkIndex) || resolved.has(r.hunkIndex)) continue;
+      if (hasMarkers(r.text, file.markerSize)) {
+        log.warn({ path: file.path, hunk: r.hunkIndex, by: r.by }, 'fallback resolution still holds conflict markers; hunk left open');
+        continue;
+      }
+      const key = keys.get(r.hunkIndex);
+      resolved.set(r.hunkIndex, key === undefined ? { ...r } : { ...r, cacheKey: key });
+    }
+    open = file.hunks.filter((h) => !resolved.has(h.index));
+  }
+
+  if (cache) {
+    for (const r of resolved.values()) {
+      if (r.rung === 'cache' || r.cacheKey === undefined) continue;
+      await cache.put(r.cacheKey, { resolution: r.text, rung: r.rung, by: r.by, provenance: { file: file.path, ...options.provenance } });
+    }
+  }
+
+  const resolutions = file.hunks.flatMap((h) => resolved.get(h.index) ?? []);
+  for (const r of resolutions) log.decision({ path: file.path, hunk: r.hunkIndex, rung: r.rung, by: r.by }, 'hunk resolved');
+  const texts = new Map([...resolved].map(([i, r]) => [i, r.text]));
+  return { text: printWithResolutions(file, texts), resolutions, remaining: open, file };
+}
+
+export interface ThreeWayInput {
+  base: string;
+  ours: string;
+  theirs: string;
+  labels?: { ours?: string; base?: string; theirs?: string };
+}
+
+/**
+ * Merge three versions with git's own merge (`git merge-file --diff3`), then run
+ * the ladder on the hunks git left. The merge driver and `eval` use this.
+ */
+export async function resolveThreeWay(git: Git, input: ThreeWayInput, options: LadderOptions): Promise<LadderResult & { gitConflicts: number }> {
+  const merged = await mergeFileTexts(git, { ...input, style: 'diff3', markerSize: options.markerSize });
+  const result = await resolveFileText(merged.text, options);
+  return { ...result, gitConflicts: merged.conflicts };
+}
+
+/** True when the text has a line that opens or closes a conflict block of this marker size. */
+export function hasMarkers(text: string, markerSize = 7): boolean {
+  const re = new RegExp(`^(?:<{${markerSize}}|>{${markerSize}})(?: |\\r?$)`, 'm');
+  return re.test(text);
+}

@@ -1,0 +1,40 @@
+import type { Git } from '../../git/index.js';
+import type { StageEntry } from '../../imerge/types.js';
+
+/** The index stages of one unmerged path: 1 base, 2 ours, 3 theirs (each may be missing). */
+export interface UnmergedEntry {
+  path: string;
+  base?: StageEntry;
+  ours?: StageEntry;
+  theirs?: StageEntry;
+}
+
+/** Every unmerged path of the index (`git ls-files -u`), optionally limited to `paths`. */
+export async function listUnmerged(git: Git, paths: string[] = []): Promise<UnmergedEntry[]> {
+  const { stdout } = await git.run(['ls-files', '-u', '-z', '--', ...paths]);
+  const byPath = new Map<string, UnmergedEntry>();
+  for (const record of stdout.split('\0')) {
+    if (record === '') continue;
+    const tab = record.indexOf('\t');
+    const [mode, oid, stage] = record.slice(0, tab).split(' ');
+    const path = record.slice(tab + 1);
+    const entry = byPath.get(path) ?? { path };
+    const value: StageEntry = { mode: mode as string, oid: oid as string, path };
+    if (stage === '1') entry.base = value;
+    else if (stage === '2') entry.ours = value;
+    else if (stage === '3') entry.theirs = value;
+    byPath.set(path, entry);
+  }
+  return [...byPath.values()];
+}
+
+/** The three versions' contents of an unmerged path (`:1:`, `:2:`, `:3:`), null where a stage is missing. */
+export async function readStageTexts(
+  git: Git,
+  entry: UnmergedEntry,
+): Promise<{ base: string | null; ours: string | null; theirs: string | null }> {
+  const read = async (s: StageEntry | undefined): Promise<string | null> =>
+    s === undefined ? null : git.readBlobText(s.oid);
+  const [base, ours, theirs] = await Promise.all([read(entry.base), read(entry.ours), read(entry.theirs)]);
+  return { base, ours, theirs };
+}

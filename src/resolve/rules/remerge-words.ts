@@ -1,0 +1,31 @@
+import { cleanDiff3 } from './diff3-regions.js';
+import type { ResolutionRule } from './rule.js';
+
+/** Above this many tokens per side the word merge is skipped (its LCS is quadratic). */
+const MAX_TOKENS = 3_000;
+
+/** Words, runs of blanks, line ends and single punctuation characters. */
+export function tokenizeWords(text: string): string[] {
+  return text.match(/\n|[^\S\n]+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu) ?? [];
+}
+
+/**
+ * Re-merge the hunk word by word: two edits on the same line that touch
+ * different words merge cleanly. Off by default: on the corpus it disagreed
+ * with the human on 44 of 129 hunks it took (a clean token merge is often not
+ * what a person writes).
+ */
+export const remergeWords: ResolutionRule = {
+  name: 'remerge-words',
+  description: 'non-overlapping word edits inside the hunk, re-merged with a word-level diff3',
+  enabledByDefault: false,
+  resolve: ({ base, ours, theirs }) => {
+    if (base === null) return null;
+    const o = tokenizeWords(ours);
+    const b = tokenizeWords(base);
+    const t = tokenizeWords(theirs);
+    if (o.length > MAX_TOKENS || b.length > MAX_TOKENS || t.length > MAX_TOKENS) return null;
+    const merged = cleanDiff3(o, b, t);
+    return merged === null ? null : merged.join('');
+  },
+};
