@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { registerNotAvailable } from '../not-available.js';
+import { registerDriver } from './driver.js';
+import { registerEval } from './eval.js';
+import { registerResolve } from './resolve.js';
 
 /**
  * Every command of design.md §9. A command that has landed lives in its own
@@ -16,9 +19,9 @@ export function registerCommands(program: Command): void {
   registerNotAvailable(program, 'report', 'write the full account of a run as HTML or Markdown');
   registerNotAvailable(program, 'ui', 'serve a live, read-only web view of a merge on 127.0.0.1');
   registerNotAvailable(program, 'check', 'run one named check from check.commands, as the workflow does', '[options] NAME');
-  registerNotAvailable(program, 'resolve', 'run the resolution ladder on conflicted files of the working tree', '[options] [FILE...]');
-  registerNotAvailable(program, 'driver', 'git merge driver: splintercat driver %O %A %B %P [%L]', '%O %A %B %P [%L]');
-  registerNotAvailable(program, 'eval', 'score the resolution ladder on past merges (--repo) or a corpus (--corpus)');
+  registerResolve(program);
+  registerDriver(program);
+  registerEval(program);
   registerNotAvailable(program, 'imerge', 'the incremental-merge engine alone, git-imerge compatible', '<verb> [options]');
   registerNotAvailable(program, 'demo', 'build a sample fork/upstream pair in a temp dir and merge it, offline');
 }

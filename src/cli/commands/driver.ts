@@ -1,0 +1,77 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import type { Command } from 'commander';
+import { UsageError } from '../../errors/index.js';
+import { Git } from '../../git/index.js';
+import { ladderFromConfig, resolveThreeWay } from '../../resolve/index.js';
+import { globalOptions, loadCliConfig } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+
+/**
+ * `splintercat driver %O %A %B %P [%L]`: a git merge driver. git's own
+ * merge first, the ladder on what is left; the result goes to %A; exit 0
+ * when clean, 1 with markers left only on the hunks not resolved.
+ */
+export function registerDriver(program: Command): Command {
+  return program
+    .command('driver')
+    .description('git merge driver: splintercat driver %O %A %B %P [%L]')
+    .argument('<base>', '%O: the base version (temp file)')
+    .argument('<current>', '%A: our version; the result is written here')
+    .argument('<other>', '%B: their version')
+    .argument('[path]', '%P: the path being merged (for messages and the cache)')
+    .argument('[markerSize]', '%L: conflict marker size')
+    .action(async (base: string, current: string, other: string, path: string | undefined, markerSize: string | undefined, _opts: unknown, cmd: Command) => {
+      const global = globalOptions(cmd);
+      const size = markerSize === undefined ? undefined : Number(markerSize);
+      if (size !== undefined && !(Number.isInteger(size) && size > 0)) {
+        throw new UsageError('driver_marker_size', {
+          what: `Invalid conflict marker size '${markerSize}'`,
+          fix: 'Configure the driver as `splintercat driver %O %A %B %P %L` (the 5th argument is %L, a positive number)',
+        });
+      }
+      const abs = (p: string): string => (isAbsolute(p) ? p : resolvePath(global.cwd, p));
+      const [o, a, b] = await Promise.all([readSide(abs(base), '%O'), readSide(abs(current), '%A'), readSide(abs(other), '%B')]);
+      if ([o, a, b].some((t) => t.slice(0, 8000).includes('\u0000'))) {
+        // Binary content: leave %A as ours and report a conflict, as git's binary driver does.
+        process.stderr.write(`splintercat driver: ${path ?? current} is binary; left for a human\n`);
+        process.exitCode = ExitCode.Failed;
+        return;
+      }
+      const { config } = loadCliConfig(global);
+      const git = new Git({ cwd: global.cwd });
+      try {
+        const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
+        const setup = await ladderFromConfig(config.resolve, inRepo ? git : null);
+        const label = path ?? 'file';
+        const result = await resolveThreeWay(
+          git,
+          { base: o, ours: a, theirs: b, labels: { ours: `ours:${label}`, base: `base:${label}`, theirs: `theirs:${label}` } },
+          { path: label, rules: setup.rules, cache: setup.cache, markerSize: size, provenance: { file: label } },
+        );
+        await writeFile(abs(current), result.text);
+        const by = result.resolutions.map((r) => r.by).join(', ');
+        if (result.remaining.length > 0) {
+          process.stderr.write(`splintercat driver: ${label}: ${result.remaining.length} conflict hunk(s) left${by ? ` (resolved: ${by})` : ''}\n`);
+          process.exitCode = ExitCode.Failed;
+        } else if (result.resolutions.length > 0) {
+          process.stderr.write(`splintercat driver: ${label}: resolved ${result.resolutions.length} hunk(s) (${by})\n`);
+        }
+      } finally {
+        git.close();
+      }
+    });
+}
+
+async function readSide(file: string, name: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError('driver_input_missing', {
+      what: `Cannot read ${name} (${file})`,
+      why: 'git passes the three versions as temporary files; this one is missing or unreadable',
+      fix: 'Configure the driver as `splintercat driver %O %A %B %P %L` in merge.splintercat.driver',
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { Option, type Command } from 'commander';
+import { UsageError } from '../../errors/index.js';
+import { Git } from '../../git/index.js';
+import { formatEvalReport, ladderFromConfig, mineMerges, readCorpus, runEval, type LadderFallback } from '../../resolve/index.js';
+import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
+
+interface EvalOptions {
+  corpus?: string;
+  repo?: string;
+  limit?: number;
+  since?: string;
+  json?: boolean;
+  withModel?: boolean;
+  allRules?: boolean;
+}
+
+/**
+ * The model rung for `eval --with-model`. The CLI plugs the LLM resolver in
+ * here once src/agents provides it; until then `--with-model` is refused with
+ * a clear message rather than silently scoring the rules alone.
+ */
+export type EvalFallbackFactory = () => Promise<{ fallback: LadderFallback; usage: () => { inputTokens: number; outputTokens: number; costUsd: number; hunksResolved: number } }>;
+
+let modelFallbackFactory: EvalFallbackFactory | undefined;
+
+/** Install the model rung for `eval --with-model` (called by the agents layer's wiring). */
+export function setEvalModelFallback(factory: EvalFallbackFactory | undefined): void {
+  modelFallbackFactory = factory;
+}
+
+/** `splintercat eval --corpus DIR | --repo PATH`: score the ladder against human resolutions. */
+export function registerEval(program: Command): Command {
+  return program
+    .command('eval')
+    .description('score the resolution ladder on past merges (--repo) or a corpus (--corpus)')
+    .option('--corpus <dir>', 'a conflict corpus (index.jsonl + cases/)')
+    .option('--repo <path>', 'a repository whose two-parent merges are replayed and compared')
+    .addOption(new Option('--limit <n>', 'at most N cases (--corpus) or conflicting merges (--repo)').argParser(positiveInt))
+    .option('--since <date>', 'only merges committed since DATE')
+    .option('--json', 'machine-readable report on stdout')
+    .option('--all-rules', 'enable every rule, also those off by default')
+    .option('--with-model', 'also run the LLM resolver (rung 3) on hunks the rules leave')
+    .action(async (opts: EvalOptions, cmd: Command) => {
+      const global = globalOptions(cmd);
+      if ((opts.corpus === undefined) === (opts.repo === undefined)) {
+        throw new UsageError('eval_source', {
+          what: 'eval needs exactly one of --corpus DIR or --repo PATH',
+          fix: ['splintercat eval --corpus ../shared/corpus', 'splintercat eval --repo . --limit 50'],
+        });
+      }
+      let since: Date | undefined;
+      if (opts.since !== undefined) {
+        since = new Date(opts.since);
+        if (Number.isNaN(since.getTime())) {
+          throw new UsageError('eval_since', { what: `--since '${opts.since}' is not a date`, fix: 'Use an ISO date such as 2024-01-31' });
+        }
+      }
+      let model: Awaited<ReturnType<EvalFallbackFactory>> | undefined;
+      if (opts.withModel) {
+        if (!modelFallbackFactory) {
+          throw new UsageError('eval_model_unavailable', {
+            what: '--with-model: the model rung is not available in this build',
+            why: 'the LLM resolver has not been wired into eval yet',
+            fix: 'Run eval without --with-model to score the cache and rules',
+          });
+        }
+        model = await modelFallbackFactory();
+      }
+      const { config, warnings } = loadCliConfig(global);
+      const setup = await ladderFromConfig(config.resolve, null, { allRules: opts.allRules });
+      for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
+      const abs = (p: string): string => (isAbsolute(p) ? p : resolvePath(global.cwd, p));
+      const git = new Git({ cwd: opts.repo !== undefined ? abs(opts.repo) : global.cwd });
+      try {
+        let source: string;
+        let cases;
+        const extraSkipped: Array<{ id: string; reason: string }> = [];
+        if (opts.corpus !== undefined) {
+          source = abs(opts.corpus);
+          cases = await readCorpus(source, { limit: opts.limit, since });
+        } else {
+          source = abs(opts.repo as string);
+          if (!existsSync(source)) {
+            throw new UsageError('eval_repo_missing', { what: `--repo ${source} does not exist`, fix: 'Pass the path of a git repository' });
+          }
+          const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
+          if (!inRepo) throw new UsageError('eval_not_a_repo', { what: `--repo ${source} is not a git repository`, fix: 'Pass the path of a git repository' });
+          const mined = await mineMerges(git, { limit: opts.limit, since: opts.since });
+          process.stderr.write(
+            `mined ${mined.mergesSeen} two-parent merges: ${mined.mergesConflicting} conflict on replay, ${mined.mergesCrissCross} criss-cross skipped\n`,
+          );
+          extraSkipped.push(...mined.skipped);
+          cases = mined.cases;
+        }
+        const report = await runEval(source, cases, { git, rules: setup.rules, fallback: model?.fallback });
+        report.skipped.push(...extraSkipped);
+        if (model) report.model = model.usage();
+        if (opts.json) printJson(report);
+        else printResult(formatEvalReport(report));
+      } finally {
+        git.close();
+      }
+    });
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new UsageError('eval_limit', { what: `--limit '${value}' is not a positive whole number`, fix: 'Use for example --limit 20' });
+  }
+  return n;
+}

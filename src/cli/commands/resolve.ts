@@ -1,0 +1,69 @@
+import type { Command } from 'commander';
+import { Git } from '../../git/index.js';
+import { ladderFromConfig, resolveWorkingTree, type WorkingTreeFileResult } from '../../resolve/index.js';
+import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+
+/** `splintercat resolve [FILE...]`: the ladder over a conflicted working tree. */
+export function registerResolve(program: Command): Command {
+  return program
+    .command('resolve')
+    .description('run the resolution ladder on conflicted files of the working tree')
+    .argument('[files...]', 'unmerged paths (default: every unmerged path)')
+    .option('--json', 'machine-readable result on stdout')
+    .option('--no-cache', 'do not read or write the resolution cache')
+    .action(async (files: string[], opts: { json?: boolean; cache: boolean }, cmd: Command) => {
+      const global = globalOptions(cmd);
+      const { config, warnings } = loadCliConfig(global);
+      const git = new Git({ cwd: global.cwd });
+      try {
+        const top = await git.topLevel();
+        const gitTop = git.at(top);
+        try {
+          const setup = await ladderFromConfig(config.resolve, gitTop, { noCache: !opts.cache });
+          for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
+          const paths = await toTopLevelPaths(git, files);
+          const results = await resolveWorkingTree(gitTop, { paths, rules: setup.rules, cache: setup.cache });
+          const left = results.filter((r) => r.status !== 'resolved');
+          if (opts.json) printJson({ resolved: left.length === 0, files: results });
+          else printResult(formatResults(results));
+          if (left.length > 0) process.exitCode = ExitCode.NeedsHuman;
+        } finally {
+          gitTop.close();
+        }
+      } finally {
+        git.close();
+      }
+    });
+}
+
+/** Paths given relative to the current directory, as paths from the top level. */
+async function toTopLevelPaths(git: Git, files: string[]): Promise<string[]> {
+  if (files.length === 0) return [];
+  const prefix = await git.text(['rev-parse', '--show-prefix']);
+  return files.map((f) => (prefix === '' ? f : `${prefix}${f}`).replace(/\/+$/, ''));
+}
+
+function formatResults(results: WorkingTreeFileResult[]): string {
+  if (results.length === 0) return 'No unmerged paths.';
+  const lines: string[] = [];
+  for (const r of results) {
+    const by = r.resolutions.map((x) => `hunk ${x.hunkIndex} by ${x.rung === 'rule' ? x.by : `${x.rung} (${x.by})`}`);
+    if (r.decision && r.decision.kind !== 'content' && r.decision.kind !== 'add/add') {
+      lines.push(
+        r.status === 'resolved'
+          ? `${r.path}: resolved (${r.decision.kind}: ${r.decision.description}; ${r.decision.resolution?.action})`
+          : `${r.path}: needs a decision (${r.decision.kind}): ${r.decision.description}; options: ${r.decision.options.map((o) => o.action).join(', ')}`,
+      );
+      continue;
+    }
+    if (r.status === 'resolved') lines.push(`${r.path}: resolved and staged (${by.join(', ') || 'file-level'})`);
+    else {
+      const left = r.remaining.map((h) => `lines ${h.startLine}-${h.endLine}`).join(', ');
+      lines.push(`${r.path}: ${r.remaining.length} hunk(s) left (${left})${by.length > 0 ? `; resolved ${by.join(', ')}` : ''}${r.note ? `; ${r.note}` : ''}`);
+    }
+  }
+  const left = results.filter((r) => r.status !== 'resolved').length;
+  lines.push(left === 0 ? 'All conflicts resolved.' : `${left} file(s) need a human: edit them, then \`git add\` them (or run \`splintercat continue\`).`);
+  return lines.join('\n');
+}

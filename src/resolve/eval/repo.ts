@@ -1,0 +1,88 @@
+import type { Git } from '../../git/index.js';
+import type { EvalCase } from './score-case.js';
+
+export interface MineOptions {
+  /** At most this many conflicting merges (newest first). */
+  limit?: number;
+  /** Only merges committed on or after this date (anything `git log --since` takes). */
+  since?: string;
+  /** Revisions to walk; default every branch and tag (`--all`). */
+  revs?: string[];
+}
+
+export interface MinedMerges {
+  /** Two-parent merges looked at. */
+  mergesSeen: number;
+  /** Of those, merges that conflict when replayed. */
+  mergesConflicting: number;
+  /** Merges skipped because they have several merge bases (criss-cross). */
+  mergesCrissCross: number;
+  cases: EvalCase[];
+  /** Conflicted paths that were not turned into cases, with why. */
+  skipped: Array<{ id: string; reason: string }>;
+}
+
+/**
+ * Mine a repository's history for conflicts a person resolved: every
+ * two-parent merge is replayed in memory with `git merge-tree --write-tree`,
+ * and each conflicted path becomes a case paired with the file in the merge commit.
+ */
+export async function mineMerges(git: Git, options: MineOptions = {}): Promise<MinedMerges> {
+  const args = ['rev-list', '--merges', '--min-parents=2', '--max-parents=2', '--topo-order'];
+  if (options.since) args.push(`--since=${options.since}`);
+  args.push(...(options.revs ?? ['--all']));
+  const merges = await git.lines(args);
+  const out: MinedMerges = { mergesSeen: 0, mergesConflicting: 0, mergesCrissCross: 0, cases: [], skipped: [] };
+  for (const merge of merges) {
+    if (options.limit !== undefined && out.mergesConflicting >= options.limit) break;
+    out.mergesSeen++;
+    const [p1, p2] = (await git.text(['rev-parse', `${merge}^1`, `${merge}^2`])).split('\n') as [string, string];
+    const bases = await git.mergeBases(p1, p2);
+    if (bases.length !== 1) {
+      out.mergesCrissCross++;
+      continue;
+    }
+    const result = await git.run(['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', p1, p2], { okExitCodes: [0, 1] });
+    if (result.exitCode === 0) continue;
+    out.mergesConflicting++;
+    const paths = await conflictedPaths(git, p1, p2);
+    let k = 0;
+    for (const [path, stages] of paths) {
+      k++;
+      const id = `${merge.slice(0, 12)}-${k}`;
+      const [base, ours, theirs, resolved] = await Promise.all([
+        read(git, stages.get('1')),
+        read(git, stages.get('2')),
+        read(git, stages.get('3')),
+        git.readBlobText(`${merge}:${path}`),
+      ]);
+      if ([base, ours, theirs, resolved].some((t) => t !== null && t.slice(0, 8000).includes('\u0000'))) {
+        out.skipped.push({ id, reason: `${path}: binary` });
+        continue;
+      }
+      out.cases.push({ id, path, base, ours, theirs, resolved });
+    }
+  }
+  return out;
+}
+
+/** Conflicted paths with their stage object ids, from merge-tree's conflicted-file info. */
+async function conflictedPaths(git: Git, p1: string, p2: string): Promise<Map<string, Map<string, string>>> {
+  const { stdout } = await git.run(['merge-tree', '--write-tree', '-z', '--no-messages', p1, p2], { okExitCodes: [0, 1] });
+  const fields = stdout.split('\0');
+  const paths = new Map<string, Map<string, string>>();
+  for (const field of fields.slice(1)) {
+    if (field === '') break;
+    const tab = field.indexOf('\t');
+    const [, oid, stage] = field.slice(0, tab).split(' ') as [string, string, string];
+    const path = field.slice(tab + 1);
+    const stages = paths.get(path) ?? new Map<string, string>();
+    stages.set(stage, oid);
+    paths.set(path, stages);
+  }
+  return paths;
+}
+
+async function read(git: Git, oid: string | undefined): Promise<string | null> {
+  return oid === undefined ? null : git.readBlobText(oid);
+}

@@ -1,0 +1,25 @@
+import type { Config } from '../config/index.js';
+import type { Git } from '../git/index.js';
+import { ResolutionCache } from './cache/resolution-cache.js';
+import { allRules, selectRules, unknownRuleNames, type ResolutionRule } from './rules/index.js';
+
+export interface LadderSetup {
+  rules: ResolutionRule[];
+  cache: ResolutionCache | null;
+  /** Config problems worth a warning (unknown rule names). */
+  warnings: string[];
+}
+
+/** Rules and cache as `resolve:` in the configuration says; `allRules: true` enables every rule (eval). */
+export async function ladderFromConfig(
+  resolveConfig: Config['resolve'],
+  git: Git | null,
+  options: { allRules?: boolean; noCache?: boolean } = {},
+): Promise<LadderSetup> {
+  const warnings = unknownRuleNames(resolveConfig.rules).map(
+    (name) => `resolve.rules.${name}: no such rule (known: ${allRules.map((r) => r.name).join(', ')})`,
+  );
+  const rules = options.allRules ? [...allRules] : selectRules(resolveConfig.rules);
+  const cache = resolveConfig.cache && !options.noCache && git !== null ? await ResolutionCache.forRepo(git) : null;
+  return { rules, cache, warnings };
+}

@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Git } from '../git/index.js';
+import { nullLogger, type Logger } from '../log/logger.js';
+import type { ResolutionCache } from './cache/resolution-cache.js';
+import { decideFileConflict, type FileDecision, type FileSide } from './file-level.js';
+import { resolveConflictedFile, type LadderFallback } from './ladder.js';
+import { mergeFileTexts } from './parse/merge-file.js';
+import { parseConflictText } from './parse/markers.js';
+import { listUnmerged, readStageTexts, type UnmergedEntry } from './parse/stages.js';
+import type { ResolutionRule } from './rules/index.js';
+import type { ConflictedFile, HunkResolution } from './types.js';
+
+export interface WorkingTreeOptions {
+  /** Paths relative to the top level; empty = every unmerged path. */
+  paths?: string[];
+  rules?: readonly ResolutionRule[];
+  cache?: ResolutionCache | null;
+  fallback?: LadderFallback;
+  log?: Logger;
+}
+
+export interface RemainingHunk {
+  index: number;
+  startLine: number;
+  endLine: number;
+}
+
+export interface WorkingTreeFileResult {
+  path: string;
+  /** resolved = written and staged; partial = some hunks left in markers; open = nothing resolved. */
+  status: 'resolved' | 'partial' | 'open';
+  resolutions: HunkResolution[];
+  remaining: RemainingHunk[];
+  /** Set for file-level conflicts (modify/delete, binary, ...). */
+  decision?: FileDecision;
+  /** Why the file was left alone, when it was. */
+  note?: string;
+}
+
+/**
+ * Run the ladder over the unmerged paths of a working tree (`git` must work on
+ * its top level): fully resolved files are written and staged, partly resolved
+ * ones keep markers only on the hunks left. A file the user already edited
+ * outside its conflict blocks is resolved from its own text, never regenerated.
+ */
+export async function resolveWorkingTree(git: Git, options: WorkingTreeOptions = {}): Promise<WorkingTreeFileResult[]> {
+  const log = options.log ?? nullLogger;
+  const top = await git.topLevel();
+  const entries = await listUnmerged(git, options.paths ?? []);
+  const results: WorkingTreeFileResult[] = [];
+  for (const entry of entries) {
+    const result = await resolveEntry(git, top, entry, options);
+    log.info({ path: entry.path, status: result.status, left: result.remaining.length }, 'resolve');
+    results.push(result);
+  }
+  return results;
+}
+
+async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options: WorkingTreeOptions): Promise<WorkingTreeFileResult> {
+  const texts = await readStageTexts(git, entry);
+  const side = (s: UnmergedEntry['base'], text: string | null): FileSide | undefined => (s ? { mode: s.mode, oid: s.oid, text } : undefined);
+  const decision = decideFileConflict({
+    path: entry.path,
+    base: side(entry.base, texts.base),
+    ours: side(entry.ours, texts.ours),
+    theirs: side(entry.theirs, texts.theirs),
+  });
+  if (decision.kind !== 'content' && decision.kind !== 'add/add') {
+    if (decision.resolution === null) return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision };
+    await applyFileDecision(git, entry.path, decision.resolution.action);
+    return { path: entry.path, status: 'resolved', resolutions: [], remaining: [], decision };
+  }
+  if (decision.resolution !== null) {
+    await applyFileDecision(git, entry.path, decision.resolution.action);
+    return { path: entry.path, status: 'resolved', resolutions: [], remaining: [], decision };
+  }
+
+  const full = join(top, entry.path);
+  if (!existsSync(full)) return { path: entry.path, status: 'open', resolutions: [], remaining: [], note: 'the file is missing from the working tree' };
+  const onDisk = await readFile(full, 'utf8');
+  const file = await pickConflictedFile(git, entry.path, onDisk, texts);
+  if (file.hunks.length === 0) {
+    return { path: entry.path, status: 'open', resolutions: [], remaining: [], note: 'no conflict markers left: check the file and `git add` it yourself' };
+  }
+  const result = await resolveConflictedFile(file, { path: entry.path, rules: options.rules, cache: options.cache, fallback: options.fallback, log: options.log });
+  const remaining = result.remaining.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
+  if (result.resolutions.length === 0) return { path: entry.path, status: 'open', resolutions: [], remaining };
+  await writeFile(full, result.text);
+  if (remaining.length === 0) {
+    await git.run(['add', '--', entry.path]);
+    return { path: entry.path, status: 'resolved', resolutions: result.resolutions, remaining };
+  }
+  // Locations of what is left are those of the rewritten file.
+  const rewritten = parseConflictText(result.text, { path: entry.path, markerSize: file.markerSize });
+  return {
+    path: entry.path,
+    status: 'partial',
+    resolutions: result.resolutions,
+    remaining: rewritten.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })),
+  };
+}
+
+/**
+ * The file as the ladder should see it: the working-tree text when its blocks
+ * carry a base (diff3/zdiff3); otherwise the diff3 re-merge of the index stages,
+ * but only when that has the same clean text and sides as the working tree
+ * (so no edit of the user's is lost).
+ */
+async function pickConflictedFile(
+  git: Git,
+  path: string,
+  onDisk: string,
+  texts: { base: string | null; ours: string | null; theirs: string | null },
+): Promise<ConflictedFile> {
+  const current = parseConflictText(onDisk, { path });
+  if (current.hunks.every((h) => h.base !== null) || texts.ours === null || texts.theirs === null) return current;
+  const labels = current.hunks[0]?.labels ?? {};
+  const merged = await mergeFileTexts(git, {
+    base: texts.base ?? '',
+    ours: texts.ours,
+    theirs: texts.theirs,
+    markerSize: current.markerSize,
+    labels: { ours: labels.ours, theirs: labels.theirs, base: 'base' },
+  });
+  const regenerated = parseConflictText(merged.text, { path, markerSize: current.markerSize });
+  const sameShape =
+    regenerated.segments.length === current.segments.length &&
+    regenerated.segments.every((s, i) => {
+      const c = current.segments[i];
+      if (s.kind === 'text') return c?.kind === 'text' && c.text === s.text;
+      return c?.kind === 'conflict' && c.hunk.ours === s.hunk.ours && c.hunk.theirs === s.hunk.theirs;
+    });
+  return sameShape ? regenerated : current;
+}
+
+async function applyFileDecision(git: Git, path: string, action: string): Promise<void> {
+  if (action === 'delete') await git.run(['rm', '--quiet', '--force', '--', path]);
+  else if (action === 'keep-ours' || action === 'keep-theirs') {
+    await git.run(['checkout', action === 'keep-ours' ? '--ours' : '--theirs', '--', path]);
+    await git.run(['add', '--', path]);
+  }
+}
