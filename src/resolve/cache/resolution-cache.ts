@@ -89,9 +89,10 @@ export class ResolutionCache {
 
   /** The entry even when invalidated (for reports); null when missing or unreadable. */
   async read(key: string): Promise<CacheEntry | null> {
+    const path = this.pathOf(key);
     let text: string;
     try {
-      text = await readFile(this.pathOf(key), 'utf8');
+      text = await readFile(path, 'utf8');
     } catch {
       return null;
     }

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Git } from '../git/index.js';
+import { ResolutionCache } from './cache/resolution-cache.js';
+import { hasMarkers, resolveFileText, resolveThreeWay } from './ladder.js';
+import type { HunkResolution } from './types.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const hunk = (ours: string, base: string, theirs: string): string => `<<<<<<< HEAD\n${ours}||||||| base\n${base}=======\n${theirs}>>>>>>> other\n`;
+
+describe('resolveFileText', () => {
+  it('resolves hunks a rule is sure of and leaves the others byte for byte', async () => {
+    const text = `top\n${hunk('same\n', 'old\n', 'same\n')}middle\n${hunk('ours\n', 'old\n', 'theirs\n')}end\n`;
+    const result = await resolveFileText(text, { path: 'f.txt' });
+    expect(result.resolutions).toEqual([{ text: 'same\n', rung: 'rule', by: 'identical-sides', hunkIndex: 1 }]);
+    expect(result.remaining.map((h) => h.index)).toEqual([2]);
+    expect(result.text).toBe(`top\nsame\nmiddle\n${hunk('ours\n', 'old\n', 'theirs\n')}end\n`);
+  });
+
+  it('calls the fallback only for open hunks and ignores answers with markers or for other hunks', async () => {
+    const text = `${hunk('a\n', 'o\n', 'a\n')}x\n${hunk('b\n', 'o\n', 'c\n')}y\n${hunk('d\n', 'o\n', 'e\n')}`;
+    const seen: number[][] = [];
+    const result = await resolveFileText(text, {
+      path: 'f',
+      fallback: async (_file, hunks): Promise<HunkResolution[]> => {
+        seen.push(hunks.map((h) => h.index));
+        return [
+          { hunkIndex: 1, text: 'hijack\n', rung: 'model', by: 'm' },
+          { hunkIndex: 2, text: 'bc\n', rung: 'model', by: 'm' },
+          { hunkIndex: 3, text: '<<<<<<< still\n', rung: 'model', by: 'm' },
+        ];
+      },
+    });
+    expect(seen).toEqual([[2, 3]]);
+    expect(result.resolutions.map((r) => [r.hunkIndex, r.by])).toEqual([
+      [1, 'identical-sides'],
+      [2, 'm'],
+    ]);
+    expect(result.remaining.map((h) => h.index)).toEqual([3]);
+  });
+
+  it('stores resolutions in the cache and reuses them on the next run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sc-ladder-'));
+    dirs.push(dir);
+    const cache = new ResolutionCache(dir);
+    const text = hunk('b\n', 'o\n', 'c\n');
+    const first = await resolveFileText(text, { path: 'f', cache, fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'human\n', rung: 'human', by: 'human' })) });
+    expect(first.text).toBe('human\n');
+    const second = await resolveFileText(text, { path: 'f', cache });
+    expect(second.resolutions[0]).toMatchObject({ rung: 'cache', by: 'human:human', text: 'human\n' });
+    await cache.invalidate(second.resolutions[0]!.cacheKey!, 'blamed by check test');
+    const third = await resolveFileText(text, { path: 'f', cache });
+    expect(third.remaining).toHaveLength(1);
+  });
+});
+
+describe('resolveThreeWay', () => {
+  it('merges with git first, then runs the rules on what git left', async () => {
+    const git = new Git({ cwd: tmpdir() });
+    try {
+      const base = 'l1\nl2\nl3\n';
+      const result = await resolveThreeWay(git, { base, ours: 'l1\nL2  \nl3\n', theirs: 'l1\nL2\nl3\n' }, { path: 'f' });
+      expect(result.gitConflicts).toBe(1);
+      expect(result.text).toBe('l1\nL2  \nl3\n');
+      expect(result.resolutions[0]?.by).toBe('whitespace-only');
+    } finally {
+      git.close();
+    }
+  });
+});
+
+describe('hasMarkers', () => {
+  it('sees opening and closing markers but not RST underlines', () => {
+    expect(hasMarkers('a\n<<<<<<< x\n')).toBe(true);
+    expect(hasMarkers('a\r\n>>>>>>>\r\n')).toBe(true);
+    expect(hasMarkers('Title\n=======\n')).toBe(false);
+  });
+});
