@@ -86,7 +86,11 @@ async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options
   }
   const result = await resolveConflictedFile(file, { path: entry.path, rules: options.rules, cache: options.cache, fallback: options.fallback, log: options.log });
   const remaining = result.remaining.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
-  if (result.resolutions.length === 0) return { path: entry.path, status: 'open', resolutions: [], remaining };
+  if (result.resolutions.length === 0) {
+    // Nothing written: report the blocks where they are in the file on disk.
+    const asIs = parseConflictText(onDisk, { path: entry.path, markerSize: file.markerSize });
+    return { path: entry.path, status: 'open', resolutions: [], remaining: asIs.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })) };
+  }
   await writeFile(full, result.text);
   if (remaining.length === 0) {
     await git.run(['add', '--', entry.path]);

@@ -1,4 +1,5 @@
 import type { Git } from '../../git/index.js';
+import { readBlob } from '../parse/read-blob.js';
 import type { EvalCase } from './score-case.js';
 
 export interface MineOptions {
@@ -54,7 +55,7 @@ export async function mineMerges(git: Git, options: MineOptions = {}): Promise<M
         read(git, stages.get('1')),
         read(git, stages.get('2')),
         read(git, stages.get('3')),
-        git.readBlobText(`${merge}:${path}`),
+        readBlob(git, `${merge}:${path}`),
       ]);
       if ([base, ours, theirs, resolved].some((t) => t !== null && t.slice(0, 8000).includes('\u0000'))) {
         out.skipped.push({ id, reason: `${path}: binary` });
@@ -84,5 +85,5 @@ async function conflictedPaths(git: Git, p1: string, p2: string): Promise<Map<st
 }
 
 async function read(git: Git, oid: string | undefined): Promise<string | null> {
-  return oid === undefined ? null : git.readBlobText(oid);
+  return oid === undefined ? null : readBlob(git, oid);
 }

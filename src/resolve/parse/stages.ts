@@ -1,5 +1,6 @@
 import type { Git } from '../../git/index.js';
 import type { StageEntry } from '../../imerge/types.js';
+import { readBlob } from './read-blob.js';
 
 /** The index stages of one unmerged path: 1 base, 2 ours, 3 theirs (each may be missing). */
 export interface UnmergedEntry {
@@ -34,7 +35,7 @@ export async function readStageTexts(
   entry: UnmergedEntry,
 ): Promise<{ base: string | null; ours: string | null; theirs: string | null }> {
   const read = async (s: StageEntry | undefined): Promise<string | null> =>
-    s === undefined ? null : git.readBlobText(s.oid);
+    s === undefined ? null : readBlob(git, s.oid);
   const [base, ours, theirs] = await Promise.all([read(entry.base), read(entry.ours), read(entry.theirs)]);
   return { base, ours, theirs };
 }
