@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { TestRepo } from '../helpers/git-repo.js';
+import { corpusDir, runCli } from '../fixtures/resolve/cli.js';
+import { historyWithKnownMerges } from '../fixtures/resolve/history.js';
+
+interface Counts {
+  resolved: number;
+  exact: number;
+  whitespaceMatch: number;
+  wrong: number;
+  unaligned: number;
+  sidesDropped: number;
+}
+
+describe('splintercat eval', () => {
+  it('scores a sample of the conflict corpus (../shared/corpus)', async () => {
+    expect(existsSync(`${corpusDir}/index.jsonl`), `the conflict corpus is missing at ${corpusDir}: CI provides it at ../shared/corpus`).toBe(true);
+    const dir = TestRepo.create().dir;
+    const r = await runCli(['eval', '--corpus', corpusDir, '--limit', '15', '--json'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { cases: number; hunksSeen: number; ladder: Counts; standalone: Record<string, Counts>; enabledRules: string[]; skipped: unknown[] };
+    expect(report.cases).toBe(15);
+    expect(report.hunksSeen).toBeGreaterThanOrEqual(15);
+    expect(report.skipped).toEqual([]);
+    expect(report.enabledRules).not.toContain('remerge-words');
+    // the default rules are never wrong and never drop a side on the corpus
+    expect(report.ladder.wrong).toBe(0);
+    expect(report.ladder.sidesDropped).toBe(0);
+    expect(Object.keys(report.standalone)).toEqual(['identical-sides', 'one-side-unchanged', 'whitespace-only', 'remerge-lines', 'remerge-words']);
+
+    const table = await runCli(['eval', '--corpus', corpusDir, '--limit', '5'], dir);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/Evaluated 5 conflicted files/);
+    expect(table.stdout).toMatch(/\| remerge-words \|/);
+  });
+
+  it('replays a repository\'s merges with --repo and gives the known counts', async () => {
+    const repo = historyWithKnownMerges();
+    const r = await runCli(['eval', '--repo', repo.dir, '--json'], repo.dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/mined 4 two-parent merges: 3 conflict on replay, 0 criss-cross skipped/);
+    const report = JSON.parse(r.stdout) as { cases: number; hunksSeen: number; ladder: Counts; files: Record<string, number> };
+    expect(report.cases).toBe(3);
+    expect(report.hunksSeen).toBe(2);
+    expect(report.ladder).toEqual({ resolved: 1, exact: 0, whitespaceMatch: 1, wrong: 0, unaligned: 0, sidesDropped: 0 });
+    expect(report.files).toEqual({ seen: 3, resolved: 1, exact: 0, whitespaceMatch: 1, wrong: 0 });
+  });
+
+  it('refuses bad arguments with a clear message and exit 2', async () => {
+    const dir = TestRepo.create().dir;
+    const neither = await runCli(['eval'], dir);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toMatch(/exactly one of --corpus DIR or --repo PATH/);
+    const missing = await runCli(['eval', '--corpus', `${dir}/nope`], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/No conflict corpus at/);
+    const model = await runCli(['eval', '--repo', dir, '--with-model'], dir);
+    expect(model.code).toBe(2);
+    expect(model.stderr).toMatch(/model rung is not available/);
+    const limit = await runCli(['eval', '--repo', dir, '--limit', 'x'], dir);
+    expect(limit.code).toBe(2);
+  });
+});
