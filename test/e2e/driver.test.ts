@@ -86,6 +86,23 @@ describe('splintercat driver in a real git merge', () => {
     repo.sh('rebase', '--abort');
   });
 
+  it('honours conflict-marker-size (%L) and leaves both sides in the file when its own config is broken', () => {
+    const repo = conflictingRepo(true);
+    repo.checkout('main');
+    repo.sh('checkout', '-q', '-b', 'sized', 'main');
+    repo.commit('marker size', { '.gitattributes': '*.txt merge=splintercat conflict-marker-size=10\n' });
+    expect(gitStatus(repo, ['merge', '--no-edit', 'feature'])).not.toBe(0);
+    const c = readFileSync(join(repo.dir, 'c.txt'), 'utf8');
+    expect(c).toMatch(/^<{10} ours:c\.txt\niota main\n\|{10} base:c\.txt\niota\n={10}\niota feature\n>{10} theirs:c\.txt\n/m);
+    expect(c).toContain('BETA  \n');
+    repo.sh('merge', '--abort');
+
+    repo.write({ 'splintercat.yaml': 'resolve: [not, a, mapping\n' });
+    expect(gitStatus(repo, ['merge', '--no-edit', 'feature'])).not.toBe(0);
+    const a = readFileSync(join(repo.dir, 'a.txt'), 'utf8');
+    expect(a).toMatch(/^<{10} ours:a\.txt\nBETA  \n\|{10} base:a\.txt\nbeta\n={10}\nBETA\n>{10} theirs:a\.txt\n/m);
+  });
+
   it('rejects a bad invocation with a clear message and exit 2', async () => {
     const repo = TestRepo.create();
     const r = await runCli(['driver', 'missing-O', 'missing-A', 'missing-B', 'p.txt'], repo.dir);

@@ -3,7 +3,7 @@ import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
-import { ladderFromConfig, resolveThreeWay } from '../../resolve/index.js';
+import { ladderFromConfig, mergeFileTexts, resolveFileText } from '../../resolve/index.js';
 import { globalOptions, loadCliConfig } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -38,23 +38,31 @@ export function registerDriver(program: Command): Command {
         process.exitCode = ExitCode.Failed;
         return;
       }
-      const { config } = loadCliConfig(global);
       const git = new Git({ cwd: global.cwd });
       try {
+        const label = path ?? 'file';
+        // git's own merge goes to %A first: whatever fails after this (a bad config, a
+        // crash), git records a conflict whose file shows both sides, never just ours.
+        const merged = await mergeFileTexts(git, {
+          base: o,
+          ours: a,
+          theirs: b,
+          style: 'diff3',
+          markerSize: size,
+          labels: { ours: `ours:${label}`, base: `base:${label}`, theirs: `theirs:${label}` },
+        });
+        await writeFile(abs(current), merged.text);
+        if (merged.conflicts === 0) return;
+        const { config } = loadCliConfig(global);
         const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
         const setup = await ladderFromConfig(config.resolve, inRepo ? git : null);
-        const label = path ?? 'file';
-        const result = await resolveThreeWay(
-          git,
-          { base: o, ours: a, theirs: b, labels: { ours: `ours:${label}`, base: `base:${label}`, theirs: `theirs:${label}` } },
-          { path: label, rules: setup.rules, cache: setup.cache, markerSize: size, provenance: { file: label } },
-        );
+        const result = await resolveFileText(merged.text, { path: label, rules: setup.rules, cache: setup.cache, markerSize: size, provenance: { file: label } });
         await writeFile(abs(current), result.text);
         const by = result.resolutions.map((r) => r.by).join(', ');
         if (result.remaining.length > 0) {
           process.stderr.write(`splintercat driver: ${label}: ${result.remaining.length} conflict hunk(s) left${by ? ` (resolved: ${by})` : ''}\n`);
           process.exitCode = ExitCode.Failed;
-        } else if (result.resolutions.length > 0) {
+        } else {
           process.stderr.write(`splintercat driver: ${label}: resolved ${result.resolutions.length} hunk(s) (${by})\n`);
         }
       } finally {
