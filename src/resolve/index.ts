@@ -15,3 +15,4 @@ export * from './eval/corpus.js';
 export * from './eval/repo.js';
 export * from './eval/run-eval.js';
 export * from './eval/format.js';
+export * from './conflict-path.js';
