@@ -17,21 +17,15 @@ interface EvalOptions {
 }
 
 /**
- * The model rung for `eval --with-model`. The CLI plugs the LLM resolver in
- * here once src/agents provides it; until then `--with-model` is refused with
- * a clear message rather than silently scoring the rules alone.
+ * The model rung for `eval --with-model`: `registerEval(program, { modelFallback })`
+ * plugs the LLM resolver in once src/agents provides it; without it
+ * `--with-model` is refused with a clear message rather than silently scoring
+ * the rules alone. `usage()` is read after the run for the tokens/cost line.
  */
 export type EvalFallbackFactory = () => Promise<{ fallback: LadderFallback; usage: () => { inputTokens: number; outputTokens: number; costUsd: number; hunksResolved: number } }>;
 
-let modelFallbackFactory: EvalFallbackFactory | undefined;
-
-/** Install the model rung for `eval --with-model` (called by the agents layer's wiring). */
-export function setEvalModelFallback(factory: EvalFallbackFactory | undefined): void {
-  modelFallbackFactory = factory;
-}
-
 /** `splintercat eval --corpus DIR | --repo PATH`: score the ladder against human resolutions. */
-export function registerEval(program: Command): Command {
+export function registerEval(program: Command, deps: { modelFallback?: EvalFallbackFactory } = {}): Command {
   return program
     .command('eval')
     .description('score the resolution ladder on past merges (--repo) or a corpus (--corpus)')
@@ -59,14 +53,14 @@ export function registerEval(program: Command): Command {
       }
       let model: Awaited<ReturnType<EvalFallbackFactory>> | undefined;
       if (opts.withModel) {
-        if (!modelFallbackFactory) {
+        if (!deps.modelFallback) {
           throw new UsageError('eval_model_unavailable', {
             what: '--with-model: the model rung is not available in this build',
             why: 'the LLM resolver has not been wired into eval yet',
             fix: 'Run eval without --with-model to score the cache and rules',
           });
         }
-        model = await modelFallbackFactory();
+        model = await deps.modelFallback();
       }
       const { config, warnings } = loadCliConfig(global);
       const setup = await ladderFromConfig(config.resolve, null, { allRules: opts.allRules });
