@@ -57,6 +57,12 @@ describe('resolveFileText', () => {
     await cache.invalidate(second.resolutions[0]!.cacheKey!, 'blamed by check test');
     const third = await resolveFileText(text, { path: 'f', cache });
     expect(third.remaining).toHaveLength(1);
+
+    // a rule's cached answer is not reused once the rule is turned off
+    const ws = hunk('x \n', 'o\n', 'x\n');
+    expect((await resolveFileText(ws, { path: 'g', cache })).resolutions[0]?.by).toBe('whitespace-only');
+    expect((await resolveFileText(ws, { path: 'g', cache })).resolutions[0]?.rung).toBe('cache');
+    expect((await resolveFileText(ws, { path: 'g', cache, rules: [] })).remaining).toHaveLength(1);
   });
 });
 

@@ -73,7 +73,8 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       const key = cache.key(sides);
       keys.set(hunk.index, key);
       const hit = await cache.get(key);
-      if (hit) {
+      // A rule's cached answer counts only while that rule is enabled (it may have been turned off as unsafe).
+      if (hit && (hit.rung !== 'rule' || rules.some((r) => r.name === hit.by))) {
         resolved.set(hunk.index, { text: hit.resolution, rung: 'cache', by: `${hit.rung}:${hit.by}`, hunkIndex: hunk.index, cacheKey: key });
         continue;
       }
