@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import type { JournalInput } from '../../store/journal.js';
+import {
+  attemptRecordSchema,
+  cellSchema,
+  checkRecordSchema,
+  deciderSchema,
+  failureSummarySchema,
+  gridStateSchema,
+  rungSchema,
+  runStateSchema,
+  runStatusSchema,
+} from './run-state.js';
+
+/**
+ * The events of `events.jsonl`, one zod schema per `type`. Every event has `seq` and `ts`
+ * (added by the journal). The journal is the account of a run (report, status, SSE UI) and,
+ * with the refs, enough to rebuild `state.json` (`doctor --rebuild`), so the events that
+ * change state carry the values they set.
+ */
+const base = { seq: z.number().int().positive(), ts: z.string() };
+
+export const runStartedEvent = z.object({
+  ...base,
+  type: z.literal('run_started'),
+  name: z.string(),
+  source: runStateSchema.shape.source,
+  target: runStateSchema.shape.target,
+  workdir: z.string(),
+  goal: runStateSchema.shape.goal,
+  phase: z.string(),
+});
+
+export const nodeEnteredEvent = z.object({ ...base, type: z.literal('node_entered'), node: z.string(), step: z.number().int() });
+
+export const nodeFinishedEvent = z.object({
+  ...base,
+  type: z.literal('node_finished'),
+  node: z.string(),
+  next: z.string(),
+  step: z.number().int(),
+  durationMs: z.number().nonnegative(),
+});
+
+/** The machine stopped: how and where it resumes. */
+export const runOutcomeEvent = z.object({
+  ...base,
+  type: z.literal('run_outcome'),
+  outcome: z.enum(['done', 'stopped', 'needs_human', 'failed']),
+  node: z.string(),
+  reason: z.string().nullable(),
+});
+
+export const decisionEvent = z.object({
+  ...base,
+  type: z.literal('decision'),
+  /** What was decided: strategy, recovery, ... */
+  kind: z.string(),
+  by: deciderSchema,
+  decision: z.string(),
+  reasoning: z.string(),
+  batchSize: z.number().int().positive().nullable().optional(),
+  conflicts: z.array(z.string()).optional(),
+});
+
+export const toolCallEvent = z.object({
+  ...base,
+  type: z.literal('tool_call'),
+  tool: z.string(),
+  conflict: z.string().nullable(),
+  input: z.json(),
+  ok: z.boolean(),
+  /** A bounded excerpt of the tool's answer. */
+  output: z.string().optional(),
+});
+
+export const checkStartedEvent = z.object({
+  ...base,
+  type: z.literal('check_started'),
+  name: z.string(),
+  cell: cellSchema.nullable(),
+  attempt: z.number().int().nonnegative(),
+});
+
+export const checkFinishedEvent = z.object({ ...base, type: z.literal('check_finished'), check: checkRecordSchema });
+
+export const modelUsageEvent = z.object({
+  ...base,
+  type: z.literal('model_usage'),
+  role: z.enum(['resolver', 'summarizer', 'planner']),
+  modelId: z.string(),
+  conflict: z.string().nullable(),
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  costSource: z.enum(['reported', 'price', 'unknown']),
+});
+
+export const conflictFoundEvent = z.object({
+  ...base,
+  type: z.literal('conflict_found'),
+  conflict: z.string(),
+  cell: cellSchema,
+  files: z.array(z.object({ path: z.string(), kind: z.string(), hunks: z.number().int().nonnegative() })),
+});
+
+export const conflictResolvedEvent = z.object({
+  ...base,
+  type: z.literal('conflict_resolved'),
+  conflict: z.string(),
+  cell: cellSchema,
+  attempt: z.number().int().nonnegative(),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      hunks: z.array(z.object({ index: z.number().int().positive(), rung: rungSchema, by: z.string() })),
+    }),
+  ),
+  tree: z.string().nullable(),
+  commit: z.string().nullable(),
+});
+
+export const conflictBlamedEvent = z.object({
+  ...base,
+  type: z.literal('conflict_blamed'),
+  conflict: z.string(),
+  reason: z.string(),
+});
+
+export const gridUpdatedEvent = z.object({ ...base, type: z.literal('grid_updated'), grid: gridStateSchema });
+
+export const attemptFinishedEvent = z.object({ ...base, type: z.literal('attempt_finished'), attempt: attemptRecordSchema });
+
+export const failureSummarizedEvent = z.object({
+  ...base,
+  type: z.literal('failure_summarized'),
+  check: z.string(),
+  summary: failureSummarySchema,
+  by: z.enum(['parser', 'model']),
+});
+
+export const humanNeededEvent = z.object({
+  ...base,
+  type: z.literal('human_needed'),
+  reason: z.string(),
+  files: z.array(z.string()),
+  commands: z.array(z.string()),
+});
+
+export const statusChangedEvent = z.object({
+  ...base,
+  type: z.literal('status_changed'),
+  status: runStatusSchema,
+  reason: z.string().nullable(),
+});
+
+export const finalizedEvent = z.object({ ...base, type: z.literal('finalized'), commit: z.string() });
+
+/** A node's side effect recorded once (`ctx.once`): replays after a kill reuse `value`. */
+export const effectEvent = z.object({ ...base, type: z.literal('effect'), key: z.string(), value: z.json() });
+
+/** doctor --repair / --rebuild changed the state. */
+export const stateRepairedEvent = z.object({
+  ...base,
+  type: z.literal('state_repaired'),
+  how: z.enum(['restore-backup', 'auto-repair', 'rebuild']),
+  repairs: z.array(z.string()),
+});
+
+export const runEventSchema = z.discriminatedUnion('type', [
+  runStartedEvent,
+  nodeEnteredEvent,
+  nodeFinishedEvent,
+  runOutcomeEvent,
+  decisionEvent,
+  toolCallEvent,
+  checkStartedEvent,
+  checkFinishedEvent,
+  modelUsageEvent,
+  conflictFoundEvent,
+  conflictResolvedEvent,
+  conflictBlamedEvent,
+  gridUpdatedEvent,
+  attemptFinishedEvent,
+  failureSummarizedEvent,
+  humanNeededEvent,
+  statusChangedEvent,
+  finalizedEvent,
+  effectEvent,
+  stateRepairedEvent,
+]);
+export type RunEvent = z.infer<typeof runEventSchema>;
+export type RunEventType = RunEvent['type'];
+/** An event as passed to `journal.append` (without seq/ts). */
+export type RunEventInput = JournalInput<RunEvent>;
+
+/** The journal line parser for `new Journal<RunEvent>(path, { parse: parseRunEvent })`. */
+export function parseRunEvent(value: unknown): RunEvent | undefined {
+  const parsed = runEventSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,46 @@
+import { SplintercatError } from '../../errors/index.js';
+import { readJsonFile, writeJsonFile } from '../../store/json-file.js';
+import { Journal } from '../../store/journal.js';
+import type { RunPaths } from '../../store/run-store.js';
+import type { Clock } from '../../util/clock.js';
+import { systemClock } from '../../util/clock.js';
+import type { CursorLens, MachineCursor, StatePersistence } from '../machine/runner.js';
+import { parseRunEvent, type RunEvent } from './events.js';
+import { runStateFile, type RunState } from './run-state.js';
+
+/** The machine cursor of a run state: `phase`, `step`, `status`, `statusReason`. */
+export function runStateCursor<N extends string>(): CursorLens<RunState, N> {
+  return {
+    get: (s) => ({ node: s.phase as N | 'end', step: s.step, status: s.status, reason: s.statusReason }),
+    set: (s, c: MachineCursor<N>) => ({ ...s, phase: c.node, step: c.step, status: c.status, statusReason: c.reason }),
+  };
+}
+
+/** Read `state.json`, or throw an actionable error naming doctor when it is unusable. Missing → null. */
+export function loadRunState(paths: Pick<RunPaths, 'state'>): RunState | null {
+  const read = readJsonFile(paths.state, runStateFile);
+  if (read.ok) return read.value;
+  if (read.problem === 'missing') return null;
+  throw new SplintercatError('state_unreadable', {
+    what: `The run state ${paths.state} cannot be used (${read.problem})`,
+    why: read.detail,
+    fix:
+      read.problem === 'version'
+        ? ['Use the splintercat version that started this merge', 'or `splintercat abort` to drop it']
+        : ['Run `splintercat doctor --repair` to restore it from state.json.bak', 'or `splintercat doctor --rebuild` to rebuild it from the journal and refs'],
+    where: paths.state,
+  });
+}
+
+/** Persistence of a run state in its run directory: atomic write + backup, `updatedAt` stamped. */
+export function runStatePersistence(paths: Pick<RunPaths, 'state'>, clock: Clock = systemClock): StatePersistence<RunState> {
+  return {
+    load: () => loadRunState(paths),
+    save: (state) => writeJsonFile(paths.state, { ...state, updatedAt: clock.now().toISOString() }, runStateFile),
+  };
+}
+
+/** The run's event journal, validating each line against the event union. */
+export function openRunJournal(paths: Pick<RunPaths, 'journal'>, clock: Clock = systemClock): Journal<RunEvent> {
+  return new Journal<RunEvent>(paths.journal, { clock, parse: parseRunEvent });
+}

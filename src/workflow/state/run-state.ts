@@ -1,0 +1,250 @@
+import { z } from 'zod';
+
+/**
+ * The durable state of one merge run (`.git/splintercat/NAME/state.json`), version 1.
+ * Shaped after the seeds' MergeWorkflowState / MergeAttempt / ConflictResolution /
+ * AttemptRecord / RecoveryDecision, as plain JSON: no Dates (ISO strings), no paths objects,
+ * no live components. The runner rewrites the whole file after every node.
+ */
+export const RUN_STATE_VERSION = 1;
+
+const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not an ISO date-time');
+const oid = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'not a full object id');
+const index = z.number().int().nonnegative();
+
+export const strategyKinds = ['optimistic', 'batch', 'per_conflict'] as const;
+export const strategyKindSchema = z.enum(strategyKinds);
+export type StrategyKind = z.infer<typeof strategyKindSchema>;
+
+export const recoveryKinds = ['retry-all', 'retry-specific', 'bisect', 'switch-strategy', 'abort'] as const;
+export const recoveryKindSchema = z.enum(recoveryKinds);
+export type RecoveryKind = z.infer<typeof recoveryKindSchema>;
+
+export const runStatuses = ['running', 'stopped', 'needs_human', 'failed', 'done'] as const;
+export const runStatusSchema = z.enum(runStatuses);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** Who made a decision: the planner model, the deterministic fallback policy, the runner's rules, or the user. */
+export const deciderSchema = z.enum(['planner', 'fallback', 'runner', 'user']);
+export type Decider = z.infer<typeof deciderSchema>;
+
+export const cellSchema = z.object({ i1: index, i2: index });
+export type Cell = z.infer<typeof cellSchema>;
+
+/** `I1-I2`, the id git-imerge uses in ref names. */
+export function cellId(cell: Cell): string {
+  return `${cell.i1}-${cell.i2}`;
+}
+
+export const strategyStateSchema = z.object({
+  kind: strategyKindSchema,
+  /** Conflicts per batch for `batch`; null otherwise. */
+  batchSize: z.number().int().positive().nullable(),
+  decidedBy: deciderSchema,
+  reasoning: z.string(),
+  decidedAt: isoTime,
+});
+export type StrategyState = z.infer<typeof strategyStateSchema>;
+
+export const recoveryDecisionSchema = z.object({
+  decision: recoveryKindSchema,
+  reasoning: z.string(),
+  decidedBy: deciderSchema,
+  /** Conflict ids (`I1-I2`) to retry, for retry-specific. */
+  conflicts: z.array(z.string()).default([]),
+  /** The strategy to switch to, for switch-strategy. */
+  newStrategy: strategyKindSchema.nullable().default(null),
+  batchSize: z.number().int().positive().nullable().default(null),
+});
+export type RecoveryDecision = z.infer<typeof recoveryDecisionSchema>;
+
+export const gridStateSchema = z.object({
+  /** Commits on each axis (fork = i1, upstream = i2). */
+  size: z.object({ i1: index, i2: index }),
+  /** The cell the merge has reached (the last filled corner), when known. */
+  position: cellSchema.nullable(),
+  /** Blocked cells known so far. */
+  blockers: z.array(cellSchema),
+});
+export type GridState = z.infer<typeof gridStateSchema>;
+
+export const rungSchema = z.enum(['cache', 'rule', 'model', 'human']);
+
+export const hunkStatusSchema = z.enum(['pending', 'resolved', 'needs_human']);
+export const hunkStateSchema = z.object({
+  index: z.number().int().positive(),
+  status: hunkStatusSchema,
+  /** The ladder rung that resolved it; null while pending. */
+  rung: rungSchema.nullable(),
+  /** The rule name or model id. */
+  by: z.string().nullable(),
+  cacheKey: z.string().nullable().default(null),
+});
+export type HunkState = z.infer<typeof hunkStateSchema>;
+
+export const conflictFileSchema = z.object({
+  path: z.string().min(1),
+  /** FileConflictKind of imerge/types.ts (content, modify/delete, ...). */
+  kind: z.string(),
+  hunks: z.array(hunkStateSchema),
+});
+export type ConflictFileState = z.infer<typeof conflictFileSchema>;
+
+export const conflictStatusSchema = z.enum(['pending', 'resolving', 'resolved', 'needs_human', 'blamed']);
+export type ConflictStatus = z.infer<typeof conflictStatusSchema>;
+
+export const conflictStateSchema = z.object({
+  /** `I1-I2`. */
+  id: z.string(),
+  cell: cellSchema,
+  files: z.array(conflictFileSchema),
+  status: conflictStatusSchema,
+  /** The resolved tree and the manual-merge commit recorded at `refs/imerge/NAME/manual/I1-I2`. */
+  resolutionTree: oid.nullable(),
+  resolutionCommit: oid.nullable(),
+  /** How many times this conflict was resolved (1 + retries). */
+  attempts: z.number().int().nonnegative(),
+  /** The attempt number whose resolution is current. */
+  resolvedInAttempt: z.number().int().nonnegative().nullable().default(null),
+  /** Why the last resolution was blamed (failure summary root cause), if it was. */
+  blame: z.string().nullable().default(null),
+});
+export type ConflictState = z.infer<typeof conflictStateSchema>;
+
+export const failureSummarySchema = z.object({
+  error_type: z.enum(['compile_error', 'link_error', 'test_failure', 'timeout']),
+  location: z.string().nullable(),
+  root_cause: z.string(),
+  excerpt: z.string(),
+});
+
+export const checkRecordSchema = z.object({
+  name: z.string(),
+  /** The grid cell checked; null for a tip (baseline) or the final tree. */
+  cell: cellSchema.nullable(),
+  /** What was checked: a baseline tip, a cell, or the final merge. */
+  target: z.enum(['baseline-ours', 'baseline-theirs', 'cell', 'final']).default('cell'),
+  commit: oid.nullable().default(null),
+  success: z.boolean(),
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean().default(false),
+  durationMs: z.number().nonnegative(),
+  logFile: z.string(),
+  summary: failureSummarySchema.nullable().default(null),
+  attempt: z.number().int().nonnegative(),
+  at: isoTime,
+});
+export type CheckRecord = z.infer<typeof checkRecordSchema>;
+
+export const attemptRecordSchema = z.object({
+  number: z.number().int().positive(),
+  strategy: strategyKindSchema,
+  batchSize: z.number().int().positive().nullable(),
+  /** Conflict ids resolved in this attempt. */
+  resolutions: z.array(z.string()),
+  checks: z.array(z.object({ name: z.string(), success: z.boolean(), logFile: z.string() })),
+  failureSummary: failureSummarySchema.nullable(),
+  recovery: recoveryDecisionSchema.nullable(),
+  startedAt: isoTime,
+  finishedAt: isoTime.nullable(),
+});
+export type AttemptRecord = z.infer<typeof attemptRecordSchema>;
+
+export const usageTotalsSchema = z.object({
+  calls: z.number().int().nonnegative(),
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  unpricedCalls: z.number().int().nonnegative(),
+});
+export type UsageTotalsState = z.infer<typeof usageTotalsSchema>;
+
+export function emptyUsage(): UsageTotalsState {
+  return { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
+}
+
+export const humanHandoffSchema = z.object({
+  reason: z.string(),
+  files: z.array(z.string()),
+  commands: z.array(z.string()),
+  /** The worktree or working tree the human edits. */
+  where: z.string().nullable(),
+});
+export type HumanHandoff = z.infer<typeof humanHandoffSchema>;
+
+export const runStateSchema = z.object({
+  version: z.literal(RUN_STATE_VERSION),
+  /** Identity: fixed when the run starts. */
+  name: z.string().min(1),
+  source: z.object({ ref: z.string().min(1), oid }),
+  target: z.object({ branch: z.string().min(1), originalOid: oid }),
+  workdir: z.string().min(1),
+  goal: z.enum(['merge', 'rebase', 'rebase-with-history', 'border', 'border-with-history', 'full']),
+  startedAt: isoTime,
+  updatedAt: isoTime,
+  /** The machine's position: the node to run next ('end' when finished) and steps taken. */
+  phase: z.string().min(1),
+  step: z.number().int().nonnegative(),
+  status: runStatusSchema,
+  /** Why the run stopped, failed or needs a human. */
+  statusReason: z.string().nullable(),
+  strategy: strategyStateSchema.nullable(),
+  grid: gridStateSchema.nullable(),
+  conflicts: z.array(conflictStateSchema),
+  checks: z.array(checkRecordSchema),
+  /** 1-based number of the attempt in progress; 0 before the first. */
+  currentAttempt: z.number().int().nonnegative(),
+  attempts: z.array(attemptRecordSchema),
+  /** A recovery decided but not yet executed. */
+  pendingRecovery: recoveryDecisionSchema.nullable(),
+  usage: z.object({ resolver: usageTotalsSchema, summarizer: usageTotalsSchema, planner: usageTotalsSchema }),
+  human: humanHandoffSchema.nullable(),
+  finalCommit: oid.nullable(),
+  /** Node-private scratch data (JSON only), e.g. bisect progress. */
+  data: z.record(z.string(), z.json()).default({}),
+});
+export type RunState = z.infer<typeof runStateSchema>;
+
+export interface NewRunState {
+  name: string;
+  source: { ref: string; oid: string };
+  target: { branch: string; originalOid: string };
+  workdir: string;
+  goal?: RunState['goal'];
+  /** The first node. */
+  phase: string;
+  now: Date;
+}
+
+/** A fresh state for a run that is starting. */
+export function initialRunState(input: NewRunState): RunState {
+  const at = input.now.toISOString();
+  return {
+    version: RUN_STATE_VERSION,
+    name: input.name,
+    source: input.source,
+    target: input.target,
+    workdir: input.workdir,
+    goal: input.goal ?? 'merge',
+    startedAt: at,
+    updatedAt: at,
+    phase: input.phase,
+    step: 0,
+    status: 'running',
+    statusReason: null,
+    strategy: null,
+    grid: null,
+    conflicts: [],
+    checks: [],
+    currentAttempt: 0,
+    attempts: [],
+    pendingRecovery: null,
+    usage: { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() },
+    human: null,
+    finalCommit: null,
+    data: {},
+  };
+}
+
+/** The spec `readJsonFile` / `writeJsonFile` take for `state.json`. */
+export const runStateFile = { schema: runStateSchema as z.ZodType<RunState>, version: RUN_STATE_VERSION };
