@@ -1,0 +1,255 @@
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3StreamPart, LanguageModelV3StreamResult } from '@ai-sdk/provider';
+import { APICallError } from 'ai';
+import { nullLogger, type Logger } from '../log/logger.js';
+import { ModelError } from './model-error.js';
+import { truncatePrompt } from './prompt-truncate.js';
+import type { BudgetTracker} from './usage.js';
+import { callCost, readUsage, reportedCost, type ModelPrice, type ModelRole, type UsageTracker } from './usage.js';
+
+/** What a failed call was, for the recovery decision. */
+export type FailureClass = 'auth' | 'retryable' | 'timeout' | 'context_too_long' | 'bad_request' | 'aborted';
+
+export interface ResilienceOptions {
+  role: ModelRole;
+  modelId: string;
+  /** The variable holding the key (named in the 401/403 message); null when no key is used. */
+  keyVariable: string | null;
+  /** Seconds one call may take; the retry after a timeout gets twice as long. */
+  timeoutMs: number;
+  /** Retries on 429/5xx/network/malformed answers. */
+  maxRetries: number;
+  usage: UsageTracker;
+  budget?: BudgetTracker;
+  price?: ModelPrice;
+  /** The conflict this model works on (usage is also accounted per conflict). */
+  conflict?: string;
+  log?: Logger;
+  /** Injectable so tests do not wait for real backoff. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** The longest `Retry-After` honoured (seed: 5 retries over 5 minutes). */
+  maxRetryAfterMs?: number;
+}
+
+/** Sleep that an abort signal cuts short. */
+export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const contextTooLong = /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|context_too_long|reduce the length/i;
+
+/** Sort a failed call into the recovery tree's branches. */
+export function classifyFailure(error: unknown): FailureClass {
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status === 401 || status === 403) return 'auth';
+    const text = `${error.message} ${error.responseBody ?? ''}`;
+    if ((status === 400 || status === 413) && contextTooLong.test(text)) return 'context_too_long';
+    if (status === undefined || status === 408 || status === 409 || status === 429 || status >= 500) return 'retryable';
+    // A 200 whose body could not be read (malformed JSON) is a transient fault of the server.
+    if (status >= 200 && status < 300) return 'retryable';
+    return 'bad_request';
+  }
+  // Network faults, truncated bodies, JSON parse errors: worth another try.
+  return 'retryable';
+}
+
+/** Milliseconds the server asked us to wait (`retry-after-ms`, `retry-after` seconds or HTTP date). */
+export function retryAfterMs(error: unknown, now = Date.now()): number | undefined {
+  if (!APICallError.isInstance(error) || !error.responseHeaders) return undefined;
+  const h = Object.fromEntries(Object.entries(error.responseHeaders).map(([k, v]) => [k.toLowerCase(), v]));
+  const ms = Number(h['retry-after-ms']);
+  if (h['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
+  const ra = h['retry-after'];
+  if (ra === undefined) return undefined;
+  const secs = Number(ra);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const date = Date.parse(ra);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Exponential backoff with equal jitter: half fixed, half random. */
+export function backoffMs(attempt: number, base: number, max: number, random: () => number): number {
+  const exp = Math.min(max, base * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exp / 2 + (exp / 2) * random());
+}
+
+function authError(o: ResilienceOptions, cause: unknown): ModelError {
+  const status = APICallError.isInstance(cause) ? cause.statusCode : undefined;
+  const variable = o.keyVariable ?? 'llm.api_key';
+  return new ModelError('auth', {
+    what: `The ${o.role} model (${o.modelId}) rejected the API key (HTTP ${status ?? '401/403'})`,
+    why: `${variable} is invalid, expired or missing the rights for this model.`,
+    fix: [`Set a valid key in ${variable}, or in splintercat.yaml under llm.api_key`, 'Check the model id and the account at your provider'],
+    cause,
+  });
+}
+
+function errorText(error: unknown): string {
+  if (APICallError.isInstance(error)) return `HTTP ${error.statusCode ?? 'network'}: ${error.message}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * Wrap a model so every call (each step of a tool loop) gets the recovery tree
+ * of seeds/worker-error-recovery-appendix.md applied to model calls:
+ * 429/5xx/network/malformed → exponential backoff with jitter, honouring
+ * Retry-After, up to `maxRetries`; no reply within the timeout → one retry with
+ * twice the timeout, then `ModelError('timeout')` (the resolver then starts a
+ * fresh conversation, then hands the conflict to a human); 401/403 →
+ * `ModelError('auth')` at once; context too long → truncate once and retry.
+ * It also checks the budget before each call and records usage and cost after it.
+ */
+export function withResilience(model: LanguageModelV3, o: ResilienceOptions): LanguageModelV3 {
+  const log = (o.log ?? nullLogger).child({ role: o.role, model: o.modelId, ...(o.conflict ? { conflict: o.conflict } : {}) });
+  const sleep = o.sleep ?? realSleep;
+  const random = o.random ?? Math.random;
+  const base = o.baseDelayMs ?? 1000;
+  const max = o.maxDelayMs ?? 60_000;
+  const maxRetryAfter = o.maxRetryAfterMs ?? 300_000;
+
+  function checkBudget(options: LanguageModelV3CallOptions): void {
+    if (!o.budget) return;
+    const promptTokens = JSON.stringify(options.prompt).length / 4;
+    const estimate = o.price ? (promptTokens * o.price.input) / 1_000_000 : 0;
+    const verdict = o.budget.check(estimate);
+    if (!verdict.ok) {
+      log.decision({ spentUsd: verdict.spentUsd, limitUsd: verdict.limitUsd, estimateUsd: verdict.estimateUsd }, 'budget reached: model call refused');
+      throw new ModelError('budget', {
+        what: `The model budget would be exceeded: spent $${verdict.spentUsd.toFixed(4)} of $${verdict.limitUsd}, next call estimated at $${verdict.estimateUsd.toFixed(4)}`,
+        why: 'budget.usd stops the run before spending passes it.',
+        fix: ['Raise budget.usd in splintercat.yaml (0 = no limit), then run `splintercat continue`'],
+      });
+    }
+  }
+
+  function record(usage: unknown, providerMetadata: unknown): void {
+    const tokens = readUsage(usage);
+    const cost = callCost(tokens, o.price, reportedCost(providerMetadata));
+    o.usage.record({ role: o.role, modelId: o.modelId, ...(o.conflict ? { conflict: o.conflict } : {}), ...tokens, ...cost });
+  }
+
+  async function attempt<T>(options: LanguageModelV3CallOptions, call: (opts: LanguageModelV3CallOptions) => PromiseLike<T>): Promise<T> {
+    let timeoutMs = o.timeoutMs;
+    let timeouts = 0;
+    let retries = 0;
+    let truncated = false;
+    let prompt = options.prompt;
+    for (;;) {
+      checkBudget({ ...options, prompt });
+      const timer = new AbortController();
+      const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, timer.signal]) : timer.signal;
+      let handle: NodeJS.Timeout | undefined;
+      // A model that ignores the signal must not hang us: the race ends the wait either way.
+      const timedOut = new Promise<never>((_, reject) => {
+        handle = setTimeout(() => {
+          timer.abort(new Error('model call timed out'));
+          reject(new Error('model call timed out'));
+        }, timeoutMs);
+      });
+      try {
+        return await Promise.race([call({ ...options, prompt, abortSignal: signal }), timedOut]);
+      } catch (error) {
+        if (options.abortSignal?.aborted) throw error;
+        if (ModelError.isModelError(error)) throw error;
+        if (timer.signal.aborted) {
+          timeouts += 1;
+          if (timeouts > 1) {
+            log.error({ timeoutMs, step: 'give-up' }, 'no reply from the model after a retry with a longer timeout');
+            throw new ModelError('timeout', {
+              what: `The ${o.role} model (${o.modelId}) did not answer within ${timeoutMs / 1000} s, twice`,
+              why: 'The provider is overloaded or the model is slow for this prompt.',
+              fix: ['Raise llm.timeout in splintercat.yaml', `Or choose a faster llm.${o.role}_model`],
+              cause: error,
+            });
+          }
+          log.warn({ timeoutMs, nextTimeoutMs: timeoutMs * 2, step: 'longer-timeout' }, 'no reply from the model; retrying with a longer timeout');
+          timeoutMs *= 2;
+          continue;
+        }
+        const kind = classifyFailure(error);
+        if (kind === 'auth') {
+          log.error({ error: errorText(error) }, 'model rejected the API key; stopping');
+          throw authError(o, error);
+        }
+        if (kind === 'context_too_long') {
+          if (truncated) {
+            throw new ModelError('context_too_long', {
+              what: `The ${o.role} prompt is too long for ${o.modelId}, even after truncation`,
+              why: 'The conflicted file or the check log is larger than the model context.',
+              fix: [`Choose a model with a larger context for llm.${o.role}_model`, 'Or resolve this conflict by hand'],
+              cause: error,
+            });
+          }
+          truncated = true;
+          prompt = truncatePrompt(prompt);
+          log.warn({ step: 'truncate' }, 'context too long: prompt truncated, retrying once');
+          continue;
+        }
+        if (kind === 'bad_request') {
+          throw new ModelError('bad_request', {
+            what: `The ${o.role} model (${o.modelId}) refused the request: ${errorText(error)}`,
+            why: 'The model id may be wrong, or the provider does not support tools/structured output for it.',
+            fix: [`Check llm.${o.role}_model and llm.provider in splintercat.yaml`],
+            cause: error,
+          });
+        }
+        retries += 1;
+        if (retries > o.maxRetries) {
+          log.error({ retries: o.maxRetries, error: errorText(error) }, 'model call failed after all retries');
+          throw new ModelError('unavailable', {
+            what: `The ${o.role} model (${o.modelId}) kept failing: ${errorText(error)}`,
+            why: `${o.maxRetries} retries with backoff did not get an answer (rate limit, server errors or a broken connection).`,
+            fix: ['Run `splintercat continue` later', 'Raise llm.max_retries, or choose another model/provider'],
+            cause: error,
+          });
+        }
+        const asked = retryAfterMs(error);
+        const delayMs = asked !== undefined ? Math.min(asked, maxRetryAfter) : backoffMs(retries, base, max, random);
+        log.warn({ retry: retries, of: o.maxRetries, delayMs, retryAfter: asked !== undefined, error: errorText(error) }, 'model call failed; backing off');
+        await sleep(delayMs, options.abortSignal);
+      } finally {
+        clearTimeout(handle);
+      }
+    }
+  }
+
+  return {
+    specificationVersion: 'v3',
+    provider: model.provider,
+    modelId: model.modelId,
+    get supportedUrls() {
+      return model.supportedUrls;
+    },
+    async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+      const result = await attempt(options, (opts) => model.doGenerate(opts));
+      record(result.usage, result.providerMetadata);
+      return result;
+    },
+    async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+      const result = await attempt(options, (opts) => model.doStream(opts));
+      const stream = result.stream.pipeThrough(
+        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+          transform(part, controller) {
+            if (part.type === 'finish') record(part.usage, part.providerMetadata);
+            controller.enqueue(part);
+          },
+        }),
+      );
+      return { ...result, stream };
+    },
+  };
+}

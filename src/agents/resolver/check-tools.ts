@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { CheckResult } from '../../checks/types.js';
+import { validateResolvedText } from './validate.js';
+import { bound, type ToolContext } from './tool-context.js';
+
+/** The seed's run_check output (check-runner-tool.md "Output Format"). */
+export function formatCheckForModel(result: CheckResult): string {
+  const secs = (result.durationMs / 1000).toFixed(1);
+  if (result.success) return `Check '${result.name}' PASSED\n\nCompleted in ${secs} seconds\nLog: ${result.logFile}`;
+  const status = result.timedOut ? 'TIMED OUT' : 'FAILED';
+  return [
+    `Check '${result.name}' ${status}`,
+    `Returncode: ${result.exitCode ?? `killed by ${result.signal ?? 'signal'}`}`,
+    `Completed in ${secs} seconds`,
+    '',
+    `Last ${result.tail.length} lines of output:`,
+    ...result.tail,
+    '',
+    `Full log: ${result.logFile}`,
+  ].join('\n');
+}
+
+/** Paths changed in the workdir (git status), except the conflict's own files. */
+export async function statusOutside(ctx: Pick<ToolContext, 'git' | 'sandbox'>): Promise<string> {
+  const out = await ctx.git.run(['status', '--porcelain=v1', '-z', '--untracked-files=all'], { timeoutMs: 30_000 });
+  return out.stdout
+    .split('\0')
+    .filter((e) => e !== '' && !ctx.sandbox.isWritable(e.slice(3)))
+    .sort()
+    .join('\n');
+}
+
+/** run_check, submit_resolution. */
+export function checkTools(ctx: ToolContext) {
+  return {
+    run_check: tool({
+      description: `Run a configured validation check (build or tests) in the working directory and report PASSED or FAILED with the end of its output. Configured checks: ${ctx.runCheck?.names().join(', ') || '(none)'}.`,
+      inputSchema: z.object({ check_level: z.string().describe('Name of a check from config check.commands') }),
+      execute: async ({ check_level }) => {
+        const names = ctx.runCheck?.names() ?? [];
+        if (!ctx.runCheck || !names.includes(check_level)) {
+          return `Error: check '${check_level}' is not defined. Available: ${names.join(', ') || '(none configured)'}`;
+        }
+        ctx.log.info({ check: check_level }, 'resolver runs a check');
+        const result = await ctx.runCheck.run(check_level, { cwd: ctx.sandbox.root });
+        return bound(ctx.formatCheck(result));
+      },
+    }),
+    submit_resolution: tool({
+      description: 'Submit a resolved file as final. It is checked: no conflict markers, the file still parses, no other file changed. Call it once per conflicted file.',
+      inputSchema: z.object({ file: z.string() }),
+      execute: async ({ file }) => {
+        const w = await ctx.sandbox.forWrite(file);
+        if (!w.ok) return `Rejected: ${w.error}`;
+        const text = await readFile(w.abs, 'utf8').catch(() => null);
+        if (text === null) return `Rejected: ${w.rel} cannot be read.`;
+        const problems: string[] = [];
+        const v = validateResolvedText(w.rel, text, ctx.markerSize);
+        if (!v.ok) problems.push(...v.problems);
+        const outside = await statusOutside(ctx);
+        if (outside !== ctx.baseline) problems.push('files outside this conflict changed in the working directory');
+        if (problems.length > 0) {
+          ctx.accepted.delete(w.rel);
+          return `Rejected: ${w.rel}\n${problems.map((p) => `- ${p}`).join('\n')}\nFix the file and submit again.`;
+        }
+        ctx.accepted.set(w.rel, text);
+        const left = ctx.sandbox.writableFiles().filter((f) => !ctx.accepted.has(f));
+        return `Accepted: ${w.rel}${left.length > 0 ? `\nStill to submit: ${left.join(', ')}` : '\nAll files of this conflict are resolved.'}`;
+      },
+    }),
+  };
+}

@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { tool } from 'ai';
+import { z } from 'zod';
+import { GitError } from '../../git/index.js';
+import { bound, limits, type ToolContext } from './tool-context.js';
+
+/** A ref the model names: no options, no path tricks, short. */
+const safeRef = /^(?!-)[A-Za-z0-9_./~^@{}:-]{1,200}$/;
+
+function gitFailure(e: unknown): string {
+  if (e instanceof GitError || (e instanceof Error && 'stderr' in e)) return `Error: git failed: ${String((e as { stderr?: string }).stderr ?? e.message).trim().slice(0, 500)}`;
+  return `Error: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/** Keep the first and last `n` lines of a long diff (seed: first/last 50). */
+function clipLines(text: string, n: number): string {
+  const lines = text.split('\n');
+  if (lines.length <= 2 * n) return text;
+  return [...lines.slice(0, n), `[... ${lines.length - 2 * n} lines omitted ...]`, ...lines.slice(-n)].join('\n');
+}
+
+/** git_show_commit, git_log, show_merge_summary, list_all_conflicts. */
+export function repoTools(ctx: ToolContext) {
+  return {
+    git_show_commit: tool({
+      description: 'Show a commit: id, author, date, message and its diff (optionally only for one file). Use it to learn why a change was made.',
+      inputSchema: z.object({ ref: z.string().describe('Commit id or ref'), file: z.string().optional() }),
+      execute: async ({ ref, file }) => {
+        if (!safeRef.test(ref)) return `Error: "${ref}" is not a commit id or ref name.`;
+        const args = ['show', '--no-color', '--no-ext-diff', '--format=Commit: %H%nAuthor: %an <%ae>%nDate: %ad%n%nMessage:%n%w(0,4,4)%B', '--date=short', ref];
+        if (file !== undefined) {
+          const p = await ctx.sandbox.forRead(file);
+          if (!p.ok) return `Error: ${p.error}`;
+          args.push('--', p.rel);
+        }
+        try {
+          const out = await ctx.git.text(args, { timeoutMs: limits.gitTimeoutMs });
+          const at = out.indexOf('\ndiff --git');
+          const head = at < 0 ? out : out.slice(0, at);
+          const diff = at < 0 ? '' : out.slice(at + 1);
+          const label = file !== undefined ? `Changes in ${file}:` : 'Changes:';
+          return bound(`${head.trimEnd()}\n\n${diff ? `${label}\n${clipLines(diff, limits.diffLines)}` : '(no changes shown)'}`);
+        } catch (e) {
+          return gitFailure(e);
+        }
+      },
+    }),
+    git_log: tool({
+      description: 'Recent commits (one line each), optionally only those touching one file.',
+      inputSchema: z.object({ file: z.string().optional(), max_count: z.number().int().min(1).default(10) }),
+      execute: async ({ file, max_count }) => {
+        const n = Math.min(max_count, limits.logCount);
+        const args = ['log', '--oneline', '--no-color', `--max-count=${n}`];
+        if (file !== undefined) {
+          const p = await ctx.sandbox.forRead(file);
+          if (!p.ok) return `Error: ${p.error}`;
+          args.push('--', p.rel);
+        }
+        try {
+          const lines = await ctx.git.lines(args, { timeoutMs: limits.gitTimeoutMs });
+          const title = file !== undefined ? `Recent commits for ${file}:` : 'Recent commits:';
+          return bound(`${title}\n\n${lines.map((l) => `  ${l}`).join('\n') || '  (none)'}${lines.length === n ? '\n  (and more...)' : ''}`);
+        } catch (e) {
+          return gitFailure(e);
+        }
+      },
+    }),
+    show_merge_summary: tool({
+      description: 'Overview of the whole merge: source, target, conflicts resolved and remaining.',
+      inputSchema: z.object({}),
+      execute: async () => {
+        if (ctx.mergeSummary) return bound(ctx.mergeSummary);
+        const d = ctx.details;
+        const files = ctx.sandbox.writableFiles();
+        return [
+          'Merge Summary:',
+          d ? `  Cell ${d.i1}-${d.i2} of merge ${d.name}` : '  (no merge state available: resolving a working tree)',
+          d ? `  Ours:   ${d.commit1.oid.slice(0, 12)} ${d.commit1.subject}` : '',
+          d ? `  Theirs: ${d.commit2.oid.slice(0, 12)} ${d.commit2.subject}` : '',
+          `  Files with conflicts in this cell: ${files.length}`,
+          ...files.map((f) => `    - ${f}`),
+        ]
+          .filter((l) => l !== '')
+          .join('\n');
+      },
+    }),
+    list_all_conflicts: tool({
+      description: 'List every conflicted file known for this merge with the number of conflicts in each.',
+      inputSchema: z.object({}),
+      execute: async () => {
+        if (ctx.allConflicts) return bound(ctx.allConflicts);
+        const out: string[] = ['All conflicts in merge:', ''];
+        out.push(ctx.details ? `Conflict pair ${ctx.details.i1}-${ctx.details.i2}:` : 'This conflict:');
+        for (const f of ctx.sandbox.writableFiles()) {
+          const p = await ctx.sandbox.forRead(f);
+          const text = p.ok ? await readFile(p.abs, 'utf8').catch(() => '') : '';
+          const n = (text.match(new RegExp(`^<{${ctx.markerSize}}(?: |\\r?$)`, 'gm')) ?? []).length;
+          out.push(`  - ${f} (${n} conflict${n === 1 ? '' : 's'} in file)`);
+        }
+        return out.join('\n');
+      },
+    }),
+  };
+}

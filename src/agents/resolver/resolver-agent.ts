@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { generateText, stepCountIs, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
+import type { CheckResult, CheckRunnerLike, FailureSummary } from '../../checks/types.js';
+import type { Git } from '../../git/index.js';
+import type { ConflictDetails } from '../../imerge/types.js';
+import { nullLogger, type Logger } from '../../log/logger.js';
+import { parseConflictText } from '../../resolve/parse/markers.js';
+import { ModelError } from '../model-error.js';
+import type { ModelGateway } from '../model-gateway.js';
+import { checkTools, formatCheckForModel, statusOutside } from './check-tools.js';
+import { conflictTools } from './conflict-tools.js';
+import { resolverSystemPrompt, resolverUserPrompt, type PromptFile } from './prompt.js';
+import { repoTools } from './repo-tools.js';
+import { Sandbox } from './sandbox.js';
+import { searchTools } from './search-tools.js';
+import { bound, type ToolContext } from './tool-context.js';
+
+/** One tool call as the model made it, with what the tool answered. */
+export interface ToolCallRecord {
+  turn: number;
+  tool: string;
+  input: unknown;
+  /** The tool's answer, or the error the model saw (unknown tool, invalid arguments). */
+  output: string;
+}
+
+export interface ResolverTranscript {
+  /** The model's text and reasoning, turn by turn. */
+  reasoning: string[];
+  toolCalls: ToolCallRecord[];
+  turns: number;
+  /** Recovery steps taken (fresh conversation after a timeout, ...). */
+  recoveries: string[];
+}
+
+export type ResolverFailure =
+  /** No model for the resolver role. */
+  | 'offline'
+  /** The turn limit passed without every file submitted. */
+  | 'turn_limit'
+  /** The model never answered (longer timeout, then a fresh conversation): a human takes over. */
+  | 'needs_human'
+  | 'budget'
+  | 'model_failed';
+
+export type ResolverOutcome =
+  | ({ ok: true; files: Record<string, string>; modelId: string } & ResolverTranscript)
+  | ({ ok: false; reason: ResolverFailure; message: string; modelId: string | null } & ResolverTranscript);
+
+export interface ResolveWithModelInput {
+  /** A worktree (or working tree) holding the conflicted files. */
+  workdir: string;
+  /** The conflicted files of this conflict (relative to workdir); the only files that may be written. */
+  files: string[];
+  details?: ConflictDetails | null;
+  failure?: FailureSummary | string | null;
+  /** Key for usage accounting (e.g. `3-7`). */
+  conflictId?: string;
+  mergeSummary?: string | null;
+  allConflicts?: string | null;
+  sourceRef?: string;
+  targetBranch?: string;
+}
+
+export interface ResolverDeps {
+  gateway: ModelGateway;
+  /** Any Git of the repository; it is re-targeted at the workdir. */
+  git: Git;
+  runCheck?: CheckRunnerLike | null;
+  formatCheck?: (result: CheckResult) => string;
+  log?: Logger;
+  /** Model turns (tool-calling steps) per conflict; default 10. */
+  maxTurns?: number;
+  markerSize?: number;
+  abortSignal?: AbortSignal;
+}
+
+/** Stops the loop once every conflicted file has been submitted and accepted (refines hasToolCall('submit_resolution')). */
+function allAccepted<T extends ToolSet>(ctx: ToolContext): StopCondition<T> {
+  return ({ steps }) => {
+    const last = steps[steps.length - 1];
+    return last !== undefined && last.toolCalls.some((c) => c.toolName === 'submit_resolution') && ctx.sandbox.writableFiles().every((f) => ctx.accepted.has(f));
+  };
+}
+
+async function commitDiff(git: Git, oid: string | undefined, files: string[]): Promise<string | undefined> {
+  if (!oid) return undefined;
+  try {
+    const out = await git.text(['show', '--no-color', '--no-ext-diff', '--format=', oid, '--', ...files], { timeoutMs: 15_000 });
+    return out.trim() === '' ? undefined : bound(out, 6000);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolve one conflict (one or more files in `workdir`) with the resolver model
+ * and its tools. The model is untrusted: tools are confined by a Sandbox, and a
+ * file counts as resolved only once submit_resolution validated it. On any
+ * failure the files are put back as they were, so no work is lost.
+ * Throws only `ModelError('auth')` (the run must stop); everything else is a value.
+ */
+export async function resolveWithModel(input: ResolveWithModelInput, deps: ResolverDeps): Promise<ResolverOutcome> {
+  const log = (deps.log ?? nullLogger).child({ agent: 'resolver', ...(input.conflictId ? { conflict: input.conflictId } : {}) });
+  const transcript: ResolverTranscript = { reasoning: [], toolCalls: [], turns: 0, recoveries: [] };
+  const guarded = deps.gateway.model('resolver', input.conflictId);
+  if (!guarded) return { ok: false, reason: 'offline', message: 'no resolver model configured (llm.resolver_model)', modelId: null, ...transcript };
+
+  const maxTurns = deps.maxTurns ?? 10;
+  const markerSize = deps.markerSize ?? 7;
+  const git = deps.git.at(input.workdir);
+  const sandbox = await Sandbox.create(input.workdir, input.files);
+  const originals = new Map<string, string>();
+  const promptFiles: PromptFile[] = [];
+  for (const f of sandbox.writableFiles()) {
+    const p = await sandbox.forWrite(f);
+    if (!p.ok) return { ok: false, reason: 'model_failed', message: p.error, modelId: guarded.modelId, ...transcript };
+    const text = await readFile(p.abs, 'utf8');
+    originals.set(p.abs, text);
+    promptFiles.push({ path: f, hunks: parseConflictText(text, { path: f, markerSize }).hunks });
+  }
+  const nonce = randomBytes(6).toString('hex');
+  const ctx: ToolContext = {
+    sandbox,
+    git,
+    nonce,
+    runCheck: deps.runCheck ?? null,
+    formatCheck: deps.formatCheck ?? formatCheckForModel,
+    details: input.details ?? null,
+    mergeSummary: input.mergeSummary ?? null,
+    allConflicts: input.allConflicts ?? null,
+    markerSize,
+    accepted: new Map(),
+    baseline: await statusOutside({ git, sandbox }),
+    log,
+  };
+  const tools = { ...conflictTools(ctx), ...repoTools(ctx), ...searchTools(ctx), ...checkTools(ctx) };
+  const system = resolverSystemPrompt(nonce, ctx.runCheck?.names() ?? []);
+  const first = resolverUserPrompt({
+    files: promptFiles,
+    details: ctx.details,
+    diffs: { ours: await commitDiff(git, input.details?.commit1.oid, input.files), theirs: await commitDiff(git, input.details?.commit2.oid, input.files) },
+    failure: input.failure ?? null,
+    ...(input.sourceRef ? { sourceRef: input.sourceRef } : {}),
+    ...(input.targetBranch ? { targetBranch: input.targetBranch } : {}),
+    nonce,
+  });
+  log.debug({ prompt: first }, 'resolver initial prompt');
+
+  const restore = async (): Promise<void> => {
+    for (const [abs, text] of originals) await writeFile(abs, text);
+  };
+  const fail = async (reason: ResolverFailure, message: string): Promise<ResolverOutcome> => {
+    await restore();
+    log.decision({ reason, turns: transcript.turns, toolCalls: transcript.toolCalls.length }, `resolver gave up: ${message}`);
+    return { ok: false, reason, message, modelId: guarded.modelId, ...transcript };
+  };
+
+  let messages: ModelMessage[] = [{ role: 'user', content: first }];
+  let freshStarted = false;
+  while (transcript.turns < maxTurns) {
+    const remaining = maxTurns - transcript.turns;
+    let stoppedWithoutTools = false;
+    try {
+      const result = await generateText({
+        model: guarded.model,
+        system,
+        messages,
+        tools,
+        stopWhen: [stepCountIs(remaining), allAccepted(ctx)],
+        // Retries live in the resilience wrapper (backoff, Retry-After, timeouts).
+        maxRetries: 0,
+        ...(deps.abortSignal ? { abortSignal: deps.abortSignal } : {}),
+        onStepFinish: (step) => {
+          transcript.turns += 1;
+          const said = [step.reasoningText, step.text].filter((t): t is string => typeof t === 'string' && t.trim() !== '').join('\n');
+          if (said) {
+            transcript.reasoning.push(said);
+            log.info({ turn: transcript.turns }, `resolver: ${said.slice(0, 500)}`);
+          }
+          for (const part of step.content) {
+            if (part.type === 'tool-result' || part.type === 'tool-error') {
+              const output = part.type === 'tool-result' ? String(part.output) : `Error: ${part.error instanceof Error ? part.error.message : String(part.error)}`;
+              transcript.toolCalls.push({ turn: transcript.turns, tool: part.toolName, input: part.input, output });
+              log.debug({ turn: transcript.turns, tool: part.toolName, input: part.input, output: output.slice(0, 2000) }, 'resolver tool call');
+            }
+          }
+        },
+      });
+      const last = result.steps[result.steps.length - 1];
+      stoppedWithoutTools = last !== undefined && last.toolCalls.length === 0;
+      messages = [...messages, ...result.response.messages];
+    } catch (error) {
+      if (ModelError.isModelError(error)) {
+        if (error.kind === 'auth') {
+          await restore();
+          throw error;
+        }
+        if (error.kind === 'timeout' && !freshStarted) {
+          freshStarted = true;
+          transcript.recoveries.push('fresh-conversation');
+          log.decision({ turns: transcript.turns }, 'resolver: no reply after a longer timeout; starting a fresh conversation with the current state');
+          messages = [{ role: 'user', content: `${first}\n\n${await restoredState(ctx, transcript)}` }];
+          continue;
+        }
+        if (error.kind === 'timeout') {
+          transcript.recoveries.push('needs-human');
+          return fail('needs_human', `the resolver model did not answer, even in a fresh conversation: ${error.what}`);
+        }
+        if (error.kind === 'budget') return fail('budget', error.what);
+        return fail('model_failed', error.what);
+      }
+      return fail('model_failed', `the resolver conversation failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (sandbox.writableFiles().every((f) => ctx.accepted.has(f))) {
+      const files = Object.fromEntries(ctx.accepted);
+      log.decision({ files: Object.keys(files), turns: transcript.turns, toolCalls: transcript.toolCalls.length }, 'resolver resolved the conflict');
+      return { ok: true, files, modelId: guarded.modelId, ...transcript };
+    }
+    if (!stoppedWithoutTools) break;
+    // The model answered in prose only: ask again for tool use (seed: "prompt again, request tool usage").
+    messages.push({ role: 'user', content: 'Use the tools to resolve the conflict and call submit_resolution for every conflicted file.' });
+  }
+  const pending = sandbox.writableFiles().filter((f) => !ctx.accepted.has(f));
+  return fail('turn_limit', `no accepted resolution within ${maxTurns} turns (not submitted: ${pending.join(', ')})`);
+}
+
+/** What a fresh conversation needs to pick up where a silent one stopped. */
+async function restoredState(ctx: ToolContext, transcript: ResolverTranscript): Promise<string> {
+  const lines = ['A previous conversation about this conflict stopped (the model did not answer). State so far:'];
+  for (const c of transcript.toolCalls.slice(-10)) lines.push(`- turn ${c.turn}: ${c.tool}(${JSON.stringify(c.input).slice(0, 200)}) -> ${c.output.split('\n')[0]?.slice(0, 200) ?? ''}`);
+  for (const f of ctx.sandbox.writableFiles()) {
+    const p = await ctx.sandbox.forRead(f);
+    const text = p.ok ? await readFile(p.abs, 'utf8').catch(() => '') : '';
+    const left = parseConflictText(text, { markerSize: ctx.markerSize }).hunks.length;
+    lines.push(`- ${f}: ${left} conflict(s) left${ctx.accepted.has(f) ? ', already accepted' : ''}`);
+  }
+  lines.push('Continue from this state; the files on disk hold the changes made so far.');
+  return lines.join('\n');
+}

@@ -1,0 +1,138 @@
+/** The three model roles; each has its own model setting and usage account. */
+export const modelRoles = ['resolver', 'summarizer', 'planner'] as const;
+export type ModelRole = (typeof modelRoles)[number];
+
+/** USD per million tokens (config `llm.prices`). */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+export interface UsageTotals {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** Calls whose cost is unknown (no price configured and none reported). */
+  unpricedCalls: number;
+}
+
+/** One model call as recorded. */
+export interface UsageRecord {
+  role: ModelRole;
+  modelId: string;
+  /** The conflict this call worked on (e.g. `3-7:src/a.ts`), when any. */
+  conflict?: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** Where the cost came from. */
+  costSource: 'reported' | 'price' | 'unknown';
+}
+
+/** A number, or 0 for the undefined/NaN fields providers leave out. */
+export function tokenCount(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/**
+ * Input/output tokens from either usage shape: the provider's raw V3 usage
+ * (`inputTokens.total`) or the SDK's flattened one (`inputTokens`). Any field may be missing.
+ */
+export function readUsage(usage: unknown): { inputTokens: number; outputTokens: number } {
+  if (typeof usage !== 'object' || usage === null) return { inputTokens: 0, outputTokens: 0 };
+  const u = usage as Record<string, unknown>;
+  const pick = (v: unknown): number =>
+    typeof v === 'object' && v !== null ? tokenCount((v as Record<string, unknown>).total) : tokenCount(v);
+  return { inputTokens: pick(u.inputTokens), outputTokens: pick(u.outputTokens) };
+}
+
+/** OpenRouter's reported cost (`providerMetadata.openrouter.usage.cost`), when present. */
+export function reportedCost(providerMetadata: unknown): number | undefined {
+  const cost = (providerMetadata as { openrouter?: { usage?: { cost?: unknown } } } | undefined)?.openrouter?.usage?.cost;
+  return typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? cost : undefined;
+}
+
+/** Cost of a call: the provider's reported cost wins, else the price table, else unknown (0). */
+export function callCost(
+  tokens: { inputTokens: number; outputTokens: number },
+  price: ModelPrice | undefined,
+  reported: number | undefined,
+): { costUsd: number; costSource: UsageRecord['costSource'] } {
+  if (reported !== undefined) return { costUsd: reported, costSource: 'reported' };
+  if (price) return { costUsd: (tokens.inputTokens * price.input + tokens.outputTokens * price.output) / 1_000_000, costSource: 'price' };
+  return { costUsd: 0, costSource: 'unknown' };
+}
+
+function emptyTotals(): UsageTotals {
+  return { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
+}
+
+function add(t: UsageTotals, r: UsageRecord): void {
+  t.calls += 1;
+  t.inputTokens += r.inputTokens;
+  t.outputTokens += r.outputTokens;
+  t.costUsd += r.costUsd;
+  if (r.costSource === 'unknown') t.unpricedCalls += 1;
+}
+
+/** Token usage and cost per role and per conflict for a run. */
+export class UsageTracker {
+  readonly records: UsageRecord[] = [];
+
+  record(r: UsageRecord): void {
+    this.records.push(r);
+  }
+
+  total(): UsageTotals {
+    const t = emptyTotals();
+    for (const r of this.records) add(t, r);
+    return t;
+  }
+
+  byRole(): Record<ModelRole, UsageTotals> {
+    const out = { resolver: emptyTotals(), summarizer: emptyTotals(), planner: emptyTotals() };
+    for (const r of this.records) add(out[r.role], r);
+    return out;
+  }
+
+  byConflict(): Record<string, UsageTotals> {
+    const out: Record<string, UsageTotals> = {};
+    for (const r of this.records) {
+      if (r.conflict === undefined) continue;
+      add((out[r.conflict] ??= emptyTotals()), r);
+    }
+    return out;
+  }
+
+  /** The most one call has cost so far (the budget's estimate of the next call). */
+  maxCallCost(): number {
+    return this.records.reduce((m, r) => Math.max(m, r.costUsd), 0);
+  }
+}
+
+/** The budget's verdict on the next call. */
+export type BudgetCheck = { ok: true } | { ok: false; spentUsd: number; limitUsd: number; estimateUsd: number };
+
+/**
+ * `budget.usd`: refuses a call when what was spent plus the estimate of the next
+ * call would pass the limit, so the run stops before the budget is exceeded.
+ * The estimate is the larger of the costliest call so far and the prompt's
+ * input cost at the configured price. A limit of 0 means no limit.
+ */
+export class BudgetTracker {
+  constructor(
+    readonly limitUsd: number,
+    private readonly usage: UsageTracker,
+  ) {}
+
+  check(promptEstimateUsd = 0): BudgetCheck {
+    if (this.limitUsd <= 0) return { ok: true };
+    const spentUsd = this.usage.total().costUsd;
+    const estimateUsd = Math.max(this.usage.maxCallCost(), promptEstimateUsd);
+    if (spentUsd + estimateUsd > this.limitUsd || spentUsd >= this.limitUsd) {
+      return { ok: false, spentUsd, limitUsd: this.limitUsd, estimateUsd };
+    }
+    return { ok: true };
+  }
+}
