@@ -141,3 +141,15 @@ export function writeJsonFile<T>(path: string, value: T, spec: JsonFileSpec<T>):
   if (current !== undefined && parseJsonText(current, spec).ok) writeFileAtomic(backupPath(path), current);
   writeFileAtomic(path, `${JSON.stringify(checked.data, null, 2)}\n`);
 }
+
+/**
+ * Move an unusable file aside as `<file>.corrupt-<time>` before it is replaced, so a repair never
+ * destroys what a human might still want to read. Returns the new path, or null if there was no file.
+ */
+export function keepCorrupt(path: string, now: Date = new Date()): string | null {
+  if (!existsSync(path)) return null;
+  const target = `${path}.corrupt-${now.toISOString().replace(/[:.]/g, '')}`;
+  renameSync(path, target);
+  fsyncDir(dirname(path));
+  return target;
+}

@@ -1,0 +1,364 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { Git } from '../git/index.js';
+import type { Clock } from '../util/clock.js';
+import { systemClock } from '../util/clock.js';
+import { openRunJournal } from '../workflow/state/persistence.js';
+import { cellId, runStateFile, type RunState } from '../workflow/state/run-state.js';
+import { keepCorrupt, parseJsonText, writeFileAtomic, writeJsonFile, type ReadProblem } from './json-file.js';
+import { RunStore, type LockStatus, type RunStoreDeps } from './run-store.js';
+
+// doctor lives in store/ (it owns the files) but knows the run-state schema of workflow/state,
+// a leaf module with no dependencies beyond zod and the store itself.
+
+export type FindingKind = ReadProblem | 'inconsistent' | 'journal' | 'lock';
+
+/** One thing doctor found. `repairable` says whether `repairRun` can fix it on its own. */
+export interface DoctorFinding {
+  severity: 'error' | 'warning';
+  kind: FindingKind;
+  /** The file concerned. */
+  file: string;
+  message: string;
+  repairable: boolean;
+}
+
+export type FileHealth = { status: 'ok' } | { status: ReadProblem; detail: string };
+
+export interface ValidationReport {
+  name: string;
+  runDir: string;
+  /** No error-severity findings. */
+  ok: boolean;
+  state: FileHealth;
+  backup: FileHealth;
+  journal: { exists: boolean; entries: number; truncatedTail: boolean; badLines: number[] };
+  lock: LockStatus;
+  findings: DoctorFinding[];
+}
+
+export interface DoctorDeps extends RunStoreDeps {
+  clock?: Clock;
+}
+
+/** A consistency problem and, when doctor can fix it, the fix. */
+interface Inconsistency {
+  message: string;
+  severity: 'error' | 'warning';
+  fix?: (state: RunState) => { state: RunState; action: string };
+}
+
+function health(path: string): { health: FileHealth; value?: RunState; text?: string } {
+  if (!existsSync(path)) return { health: { status: 'missing', detail: `${path} does not exist` } };
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { health: { status: 'parse', detail: (error as Error).message } };
+  }
+  const read = parseJsonText(text, runStateFile);
+  if (!read.ok) return { health: { status: read.problem, detail: read.detail } };
+  return { health: { status: 'ok' }, value: read.value, text };
+}
+
+async function objectExists(git: Git, oid: string): Promise<boolean> {
+  const result = await git.run(['cat-file', '-e', `${oid}^{object}`], { okExitCodes: [0, 1, 128] });
+  return result.exitCode === 0;
+}
+
+/** Every consistency check of a parseable state against itself, the clock and the repository. */
+async function findInconsistencies(state: RunState, name: string, git: Git, clock: Clock): Promise<Inconsistency[]> {
+  const out: Inconsistency[] = [];
+  const now = clock.now();
+  if (state.name !== name) {
+    out.push({
+      severity: 'error',
+      message: `state names the merge '${state.name}' but lives in the directory of '${name}'`,
+      fix: (s) => ({ state: { ...s, name }, action: `set name to '${name}' (the directory's name)` }),
+    });
+  }
+  if (Date.parse(state.startedAt) > now.getTime() + 86_400_000) {
+    out.push({
+      severity: 'warning',
+      message: `startedAt ${state.startedAt} is in the future`,
+      fix: (s) => ({ state: { ...s, startedAt: now.toISOString() }, action: `set startedAt to ${now.toISOString()}` }),
+    });
+  }
+  if (!(await objectExists(git, state.source.oid))) {
+    out.push({ severity: 'error', message: `source commit ${state.source.oid} (${state.source.ref}) is not in the repository` });
+  }
+  if (!(await objectExists(git, state.target.originalOid))) {
+    out.push({ severity: 'error', message: `the original commit of ${state.target.branch}, ${state.target.originalOid}, is not in the repository` });
+  }
+  if ((await git.revParse(`refs/heads/${state.target.branch}`)) === null) {
+    out.push({ severity: 'warning', message: `target branch '${state.target.branch}' no longer exists` });
+  }
+  const seen = new Map<string, number>();
+  for (const c of state.conflicts) seen.set(c.id, (seen.get(c.id) ?? 0) + 1);
+  for (const [id, count] of seen) {
+    if (count > 1) {
+      out.push({
+        severity: 'error',
+        message: `conflict ${id} is listed ${count} times`,
+        fix: (s) => {
+          const last = new Map(s.conflicts.map((c) => [c.id, c]));
+          return { state: { ...s, conflicts: s.conflicts.filter((c) => last.get(c.id) === c) }, action: `kept the last entry of conflict ${id}` };
+        },
+      });
+    }
+  }
+  for (const c of state.conflicts) {
+    if (c.id !== cellId(c.cell)) {
+      out.push({
+        severity: 'error',
+        message: `conflict ${c.id} is at cell ${cellId(c.cell)}`,
+        fix: (s) => ({
+          state: { ...s, conflicts: s.conflicts.map((x) => (x === findSame(s, c) ? { ...x, id: cellId(x.cell) } : x)) },
+          action: `renamed conflict ${c.id} to ${cellId(c.cell)}`,
+        }),
+      });
+    }
+    const manualRef = `refs/imerge/${name}/manual/${cellId(c.cell)}`;
+    if (c.status === 'resolved' && c.resolutionCommit === null) {
+      const recorded = await git.revParse(manualRef);
+      const tree = recorded === null ? null : await git.revParse(`${recorded}^{tree}`);
+      out.push({
+        severity: 'error',
+        message: `conflict ${c.id} is marked resolved but has no resolution commit`,
+        fix: (s) => {
+          if (recorded !== null) {
+            return {
+              state: replaceConflict(s, c.id, (x) => ({ ...x, resolutionCommit: recorded, resolutionTree: tree })),
+              action: `set the resolution of ${c.id} to ${recorded} from ${manualRef}`,
+            };
+          }
+          return { state: reopen(s, c.id), action: `reopened conflict ${c.id} (no resolution recorded; the cache makes re-resolving free)` };
+        },
+      });
+    }
+    for (const [field, oid] of [
+      ['resolutionCommit', c.resolutionCommit],
+      ['resolutionTree', c.resolutionTree],
+    ] as const) {
+      if (oid !== null && !(await objectExists(git, oid))) {
+        out.push({
+          severity: 'error',
+          message: `conflict ${c.id} names ${field} ${oid}, which is not in the repository`,
+          fix: (s) => ({ state: reopen(s, c.id), action: `reopened conflict ${c.id} (its ${field} is gone)` }),
+        });
+      }
+    }
+  }
+  const maxAttempt = Math.max(0, ...state.attempts.map((a) => a.number));
+  if (state.currentAttempt < maxAttempt) {
+    out.push({
+      severity: 'error',
+      message: `currentAttempt is ${state.currentAttempt} but attempt ${maxAttempt} is recorded`,
+      fix: (s) => ({ state: { ...s, currentAttempt: maxAttempt }, action: `set currentAttempt to ${maxAttempt}` }),
+    });
+  }
+  if (state.finalCommit !== null && !(await objectExists(git, state.finalCommit))) {
+    out.push({ severity: 'error', message: `final commit ${state.finalCommit} is not in the repository` });
+  }
+  if (state.status === 'done' && state.finalCommit === null) {
+    out.push({ severity: 'error', message: 'the run is marked done but has no final commit' });
+  }
+  if (state.status === 'needs_human' && state.human === null) {
+    out.push({
+      severity: 'warning',
+      message: 'the run needs a human but records no hand-off',
+      fix: (s) => ({
+        state: {
+          ...s,
+          human: {
+            reason: s.statusReason ?? 'the run stopped for a human',
+            files: s.conflicts.filter((x) => x.status === 'needs_human').flatMap((x) => x.files.map((f) => f.path)),
+            commands: ['splintercat status', 'splintercat continue'],
+            where: null,
+          },
+        },
+        action: 'recorded a hand-off from the conflicts that need a human',
+      }),
+    });
+  }
+  return out;
+}
+
+function findSame(s: RunState, c: RunState['conflicts'][number]): RunState['conflicts'][number] | undefined {
+  return s.conflicts.find((x) => x.id === c.id && x.cell.i1 === c.cell.i1 && x.cell.i2 === c.cell.i2);
+}
+
+function replaceConflict(s: RunState, id: string, f: (c: RunState['conflicts'][number]) => RunState['conflicts'][number]): RunState {
+  return { ...s, conflicts: s.conflicts.map((c) => (c.id === id ? f(c) : c)) };
+}
+
+function reopen(s: RunState, id: string): RunState {
+  return replaceConflict(s, id, (c) => ({
+    ...c,
+    status: 'pending',
+    resolutionCommit: null,
+    resolutionTree: null,
+    resolvedInAttempt: null,
+    files: c.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, status: 'pending', rung: null, by: null })) })),
+  }));
+}
+
+function storeFor(runDir: string, deps: DoctorDeps): { store: RunStore; name: string } {
+  return { store: new RunStore(dirname(runDir), deps), name: basename(runDir) };
+}
+
+/**
+ * Check a run directory: state.json and its backup (missing / parse / schema / version),
+ * consistency against the repository (`git`), the journal, and the lock. Changes nothing.
+ */
+export async function validateRun(runDir: string, git: Git, deps: DoctorDeps = {}): Promise<ValidationReport> {
+  const clock = deps.clock ?? systemClock;
+  const { store, name } = storeFor(runDir, deps);
+  const paths = store.paths(name);
+  const findings: DoctorFinding[] = [];
+  const main = health(paths.state);
+  const bak = health(paths.backup);
+  if (main.health.status !== 'ok') {
+    const restorable = bak.health.status === 'ok' && main.health.status !== 'version';
+    findings.push({
+      severity: 'error',
+      kind: main.health.status,
+      file: paths.state,
+      message: `state.json: ${main.health.detail}${restorable ? ' (state.json.bak is valid and can be restored)' : ''}`,
+      repairable: restorable,
+    });
+  }
+  if (bak.health.status !== 'ok' && bak.health.status !== 'missing') {
+    findings.push({ severity: 'warning', kind: bak.health.status, file: paths.backup, message: `state.json.bak: ${bak.health.detail}`, repairable: false });
+  }
+  if (main.value !== undefined) {
+    for (const inc of await findInconsistencies(main.value, name, git, clock)) {
+      findings.push({ severity: inc.severity, kind: 'inconsistent', file: paths.state, message: inc.message, repairable: inc.fix !== undefined });
+    }
+  }
+  const journal = openRunJournal(paths, clock);
+  const jr = journal.read();
+  if (jr.truncatedTail) {
+    findings.push({ severity: 'warning', kind: 'journal', file: paths.journal, message: 'the last journal line was cut short by an interrupted write', repairable: true });
+  }
+  if (jr.badLines.length > 0) {
+    findings.push({
+      severity: 'warning',
+      kind: 'journal',
+      file: paths.journal,
+      message: `journal lines ${jr.badLines.slice(0, 10).join(', ')}${jr.badLines.length > 10 ? ', ...' : ''} are not valid events (ignored)`,
+      repairable: false,
+    });
+  }
+  const lock = store.lockStatus(name);
+  if (lock.state === 'stale') {
+    findings.push({
+      severity: 'warning',
+      kind: 'lock',
+      file: paths.lock,
+      message: `the lock is held by process ${lock.info.pid} on ${lock.info.host}, which is no longer running`,
+      repairable: true,
+    });
+  } else if (lock.state === 'unreadable') {
+    findings.push({ severity: 'error', kind: 'lock', file: paths.lock, message: `the lock file is unreadable: ${lock.detail}`, repairable: true });
+  }
+  return {
+    name,
+    runDir,
+    ok: !findings.some((f) => f.severity === 'error'),
+    state: main.health,
+    backup: bak.health,
+    journal: { exists: existsSync(paths.journal), entries: jr.entries.length, truncatedTail: jr.truncatedTail, badLines: jr.badLines },
+    lock,
+    findings,
+  };
+}
+
+export interface RepairReport {
+  name: string;
+  runDir: string;
+  /** The state is usable and consistent now (except findings in `remaining`). */
+  ok: boolean;
+  restoredFromBackup: boolean;
+  /** Each change made, in order, one line each. */
+  actions: string[];
+  /** What is still wrong after the repair (see `validateRun`). */
+  remaining: DoctorFinding[];
+  /** Set when nothing usable was left: what to do next (e.g. `--rebuild`). */
+  hint: string | null;
+}
+
+/**
+ * `doctor --repair`: restore state.json from state.json.bak when the main file is missing or
+ * unreadable (never over a newer version), auto-repair inconsistencies, cut a truncated journal
+ * tail, remove a stale lock. Refuses while a live process holds the run. Every change is listed
+ * and journalled as `state_repaired`.
+ */
+export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {}): Promise<RepairReport> {
+  const clock = deps.clock ?? systemClock;
+  const { store, name } = storeFor(runDir, deps);
+  const paths = store.paths(name);
+  const actions: string[] = [];
+  const report = (hint: string | null, restoredFromBackup: boolean) => ({ name, runDir, restoredFromBackup, actions, hint });
+
+  const lock = store.lockStatus(name);
+  if (lock.state === 'held') {
+    const before = await validateRun(runDir, git, deps);
+    return {
+      ...report(`process ${lock.info.pid} on ${lock.info.host} is running this merge; stop it first`, false),
+      ok: false,
+      remaining: before.findings,
+    };
+  }
+  if (store.breakStaleLock(name)) actions.push(`removed the ${lock.state} lock${lock.state === 'stale' ? ` of dead process ${lock.info.pid}` : ''}`);
+
+  const journal = openRunJournal(paths, clock);
+  if (journal.read().truncatedTail) {
+    // An append cuts an unfinished last line first; the repair event below does exactly that.
+    actions.push('cut the unfinished last line of events.jsonl');
+  }
+
+  let main = health(paths.state);
+  let restored = false;
+  if (main.health.status === 'version') {
+    const after = await validateRun(runDir, git, deps);
+    return { ...report('the state was written by another splintercat version; use that version', false), ok: false, remaining: after.findings };
+  }
+  if (main.health.status !== 'ok') {
+    const bak = health(paths.backup);
+    if (bak.health.status !== 'ok' || bak.text === undefined) {
+      if (actions.length > 0) journal.append({ type: 'state_repaired', how: 'auto-repair', repairs: actions });
+      const after = await validateRun(runDir, git, deps);
+      return {
+        ...report('state.json and state.json.bak are both unusable: run `splintercat doctor --rebuild` to rebuild from the journal and refs', false),
+        ok: false,
+        remaining: after.findings,
+      };
+    }
+    const kept = keepCorrupt(paths.state, clock.now());
+    if (kept !== null) actions.push(`kept the unusable state.json as ${basename(kept)}`);
+    writeFileAtomic(paths.state, bak.text);
+    restored = true;
+    actions.push(`restored state.json from state.json.bak (state.json was ${main.health.status}: ${main.health.detail})`);
+    main = health(paths.state);
+  }
+
+  let state = main.value as RunState;
+  let changed = false;
+  // Fixes can expose or settle other problems: re-check until nothing fixable is left.
+  for (let round = 0; round < 5; round++) {
+    const fixable = (await findInconsistencies(state, name, git, clock)).filter((i) => i.fix !== undefined);
+    if (fixable.length === 0) break;
+    const inc = fixable[0] as Inconsistency & { fix: NonNullable<Inconsistency['fix']> };
+    const fixed = inc.fix(state);
+    state = fixed.state;
+    actions.push(`${inc.message}: ${fixed.action}`);
+    changed = true;
+  }
+  if (changed) writeJsonFile(paths.state, { ...state, updatedAt: clock.now().toISOString() }, runStateFile);
+  if (actions.length > 0) journal.append({ type: 'state_repaired', how: restored ? 'restore-backup' : 'auto-repair', repairs: actions });
+  const after = await validateRun(runDir, git, deps);
+  return { ...report(after.ok ? null : 'some problems need a human: see remaining', restored), ok: after.ok, remaining: after.findings };
+}
+
+export { rebuildRun, type RebuildReport } from './doctor-rebuild.js';
