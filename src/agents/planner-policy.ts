@@ -1,0 +1,88 @@
+import type { StrategyName } from '../config/schema.js';
+import type { FailureContext, MergeContext, RecoveryDecision, StrategyDecision } from './planner-types.js';
+
+/** Most conservative first. */
+const byCaution: StrategyName[] = ['per_conflict', 'batch', 'optimistic'];
+
+/** The strategy itself if available, else the most conservative available one. */
+function available(want: StrategyName, list: StrategyName[]): StrategyName {
+  if (list.includes(want)) return want;
+  return byCaution.find((s) => list.includes(s)) ?? 'per_conflict';
+}
+
+/** The next more conservative available strategy, or null when already the safest. */
+export function moreConservative(current: StrategyName, list: StrategyName[]): StrategyName | null {
+  const idx = byCaution.indexOf(current);
+  for (let i = idx - 1; i >= 0; i--) {
+    const s = byCaution[i] as StrategyName;
+    if (list.includes(s)) return s;
+  }
+  return null;
+}
+
+/**
+ * Offline strategy choice (seed "Test planner in isolation"): unknown conflict
+ * count → per_conflict; few conflicts on a small merge → optimistic; otherwise
+ * batch with the default batch size (smaller when conflicts are few).
+ */
+export function strategyPolicy(ctx: MergeContext): StrategyDecision {
+  const commits = ctx.num_source_commits + ctx.num_target_commits;
+  const est = ctx.estimated_conflicts;
+  let strategy: StrategyName;
+  let reasoning: string;
+  if (est === null) {
+    strategy = 'per_conflict';
+    reasoning = 'The number of conflicts is unknown, so the safest strategy is used.';
+  } else if (est <= 3 && commits <= 50) {
+    strategy = 'optimistic';
+    reasoning = `Only ${est} conflict(s) expected over ${commits} commits: resolve all, then check once.`;
+  } else {
+    strategy = 'batch';
+    reasoning = `${est} conflicts expected over ${commits} commits: check in batches to keep failures isolated.`;
+  }
+  const chosen = available(strategy, ctx.available_strategies);
+  if (chosen !== strategy) reasoning += ` ${strategy} is not available; using ${chosen}.`;
+  const batch = chosen === 'batch' ? Math.max(1, Math.min(ctx.default_batch_size, est !== null ? Math.ceil(est / 3) : ctx.default_batch_size)) : null;
+  return { strategy: chosen, batch_size: batch, reasoning, source: 'policy' };
+}
+
+function fileOf(location: string | null): string | null {
+  if (!location) return null;
+  const m = /^([^:\s]+\.[A-Za-z0-9]+)(?::\d+)?/.exec(location.trim());
+  return m ? (m[1] as string) : null;
+}
+
+/**
+ * Offline recovery choice: out of attempts → abort; a check timeout → abort
+ * (likely resources, not a resolution); the same error as last time → a more
+ * conservative strategy (abort when already per_conflict); an error located in
+ * a file some resolutions touched → retry-specific on those; several
+ * resolutions → bisect; otherwise retry-all.
+ */
+export function recoveryPolicy(ctx: FailureContext): RecoveryDecision {
+  const base = { conflicts_to_retry: null, new_strategy: null, source: 'policy' as const };
+  const f = ctx.failure_summary;
+  if (ctx.attempts_so_far >= ctx.max_retries) {
+    return { ...base, decision: 'abort', reasoning: `Attempt ${ctx.attempts_so_far} of ${ctx.max_retries}: no retries left.` };
+  }
+  if (f.error_type === 'timeout') {
+    return { ...base, decision: 'abort', reasoning: 'The check timed out; this is more likely a resource or timeout setting than a wrong resolution (raise check.timeout if builds are slow).' };
+  }
+  const last = ctx.previous_attempts[ctx.previous_attempts.length - 1];
+  if (last && last.error_type === f.error_type && last.location === f.location) {
+    const next = moreConservative(ctx.current_strategy, ctx.available_strategies);
+    if (next) return { ...base, decision: 'switch-strategy', new_strategy: next, reasoning: `The same ${f.error_type} at ${f.location ?? 'the same place'} happened again; switching to ${next}.` };
+    return { ...base, decision: 'abort', reasoning: `The same ${f.error_type} repeats with the safest strategy; a human should look.` };
+  }
+  const file = fileOf(f.location);
+  if (file) {
+    const hits = ctx.resolutions.filter((r) => r.files.some((x) => x === file || x.endsWith(`/${file}`) || file.endsWith(`/${x}`)));
+    if (hits.length > 0 && hits.length < ctx.resolutions.length) {
+      return { ...base, decision: 'retry-specific', conflicts_to_retry: hits.map((r) => [r.i1, r.i2]), reasoning: `The error is in ${file}, which ${hits.length} resolution(s) touched.` };
+    }
+  }
+  if (ctx.resolutions.length > 1 && ctx.current_strategy !== 'per_conflict') {
+    return { ...base, decision: 'bisect', reasoning: `${ctx.resolutions.length} resolutions and no clear culprit: bisect to find the one that breaks the check.` };
+  }
+  return { ...base, decision: 'retry-all', reasoning: 'Re-resolve the conflicts of this attempt with the failure summary as context.' };
+}
