@@ -148,7 +148,7 @@ export function writeJsonFile<T>(path: string, value: T, spec: JsonFileSpec<T>):
  */
 export function keepCorrupt(path: string, now: Date = new Date()): string | null {
   if (!existsSync(path)) return null;
-  const target = `${path}.corrupt-${now.toISOString().replace(/[:.]/g, '')}`;
+  const target = `${path}.corrupt-${now.toISOString().replace(/[-:.]/g, '')}`;
   renameSync(path, target);
   fsyncDir(dirname(path));
   return target;
