@@ -113,17 +113,16 @@ export async function startLlmServer(options: { autoClose?: boolean } = {}): Pro
         res.end('{"id": "x", "choices": [ this is not json');
         return;
       case 'truncate':
+        // Cut the connection mid-body, once what was written has left.
         if (stream) {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.write(sse(chunk(id, model, { role: 'assistant', content: reply.text ?? 'partial' }, null)));
-          res.write('data: {"id":"x","choices":[{"delta":{"content":"cut he');
+          res.write('data: {"id":"x","choices":[{"delta":{"content":"cut he', () => res.socket?.destroy());
         } else {
           const full = JSON.stringify(completion(id, model, { kind: 'text', text: reply.text ?? 'partial answer' }));
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(full.length) });
-          res.write(full.slice(0, Math.floor(full.length / 2)));
+          res.write(full.slice(0, Math.floor(full.length / 2)), () => res.socket?.destroy());
         }
-        // Cut the connection mid-body.
-        res.socket?.destroy();
         return;
       case 'text':
       case 'tool_calls':
