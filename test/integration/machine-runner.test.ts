@@ -1,0 +1,195 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/git-repo.js';
+import { NeedsHumanError } from '../../src/errors/index.js';
+import { RunStore } from '../../src/store/run-store.js';
+import { runMachine, type MachineNode, type NodeResult } from '../../src/workflow/machine/runner.js';
+import { initialRunState, type RunState } from '../../src/workflow/state/run-state.js';
+import { openRunJournal, runStateCursor, runStatePersistence } from '../../src/workflow/state/persistence.js';
+
+const clock = { now: () => new Date('2026-01-01T00:00:00.000Z') };
+type N = 'a' | 'b' | 'c';
+type Nodes = Record<N, MachineNode<RunState, N, { calls: string[] }>>;
+
+function setup() {
+  const store = new RunStore(join(tempDir(), 'splintercat'), { clock });
+  const paths = store.ensure('m');
+  const journal = openRunJournal(paths, clock);
+  const persistence = runStatePersistence(paths, clock);
+  const initial = initialRunState({
+    name: 'm',
+    source: { ref: 'up', oid: 'a'.repeat(40) },
+    target: { branch: 'main', originalOid: 'b'.repeat(40) },
+    workdir: '/w',
+    phase: 'a',
+    now: clock.now(),
+  });
+  const calls: string[] = [];
+  const run = (nodes: Nodes, options: { signal?: AbortSignal; maxSteps?: number } = {}) =>
+    runMachine({ nodes, cursor: runStateCursor<N>() }, initial, { persistence, journal, context: { calls }, clock, ...options });
+  return { paths, journal, persistence, calls, run };
+}
+
+const step = (name: string, next: N | 'end'): MachineNode<RunState, N, { calls: string[] }> =>
+  async (s, ctx) => {
+    ctx.calls.push(name);
+    return { next, state: { ...s, data: { ...s.data, [name]: ctx.step } } };
+  };
+
+describe('machine runner', () => {
+  it('runs to the end, persists after every node and journals node events', async () => {
+    const t = setup();
+    const seen: unknown[] = [];
+    const nodes: Nodes = {
+      a: async (s, ctx) => {
+        seen.push(t.persistence.load()?.phase);
+        return step('a', 'b')(s, ctx);
+      },
+      b: async (s, ctx) => {
+        // The previous node's result is on disk before this node starts.
+        seen.push(t.persistence.load()?.data);
+        return step('b', 'c')(s, ctx);
+      },
+      c: step('c', 'end'),
+    };
+    const outcome = await t.run(nodes);
+    expect(outcome.kind).toBe('done');
+    expect(seen).toEqual(['a', { a: 0 }]);
+    expect(t.calls).toEqual(['a', 'b', 'c']);
+    const saved = t.persistence.load();
+    expect(saved).toMatchObject({ phase: 'end', step: 3, status: 'done', data: { a: 0, b: 1, c: 2 } });
+    const types = t.journal.read().entries.map((e) => (e.type === 'node_entered' ? `>${e.node}` : e.type === 'node_finished' ? `<${e.node}` : e.type));
+    expect(types).toEqual(['>a', '<a', '>b', '<b', '>c', '<c', 'run_outcome']);
+    // Resuming a finished run does nothing.
+    expect((await t.run(nodes)).kind).toBe('done');
+    expect(t.calls).toHaveLength(3);
+  });
+
+  it('stops at the next safe point on abort and resumes at the persisted node', async () => {
+    const t = setup();
+    const controller = new AbortController();
+    const nodes: Nodes = {
+      a: async (s, ctx) => {
+        controller.abort();
+        return step('a', 'b')(s, ctx);
+      },
+      b: step('b', 'c'),
+      c: step('c', 'end'),
+    };
+    const stopped = await t.run(nodes, { signal: controller.signal });
+    expect(stopped).toMatchObject({ kind: 'stopped', resumeAt: 'b', resume: 'splintercat continue' });
+    expect(t.persistence.load()).toMatchObject({ phase: 'b', status: 'stopped', statusReason: 'interrupted' });
+    expect(t.calls).toEqual(['a']);
+    const done = await t.run(nodes);
+    expect(done.kind).toBe('done');
+    expect(t.calls).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a node that aborts mid-way is re-run on resume', async () => {
+    const t = setup();
+    const controller = new AbortController();
+    let first = true;
+    const nodes: Nodes = {
+      a: step('a', 'b'),
+      b: async (s, ctx) => {
+        if (first) {
+          first = false;
+          controller.abort();
+          ctx.signal.throwIfAborted();
+        }
+        return step('b', 'c')(s, ctx);
+      },
+      c: step('c', 'end'),
+    };
+    expect(await t.run(nodes, { signal: controller.signal })).toMatchObject({ kind: 'stopped', resumeAt: 'b' });
+    expect((await t.run(nodes)).kind).toBe('done');
+    expect(t.calls).toEqual(['a', 'b', 'c']);
+  });
+
+  it('needs_human halts (by result or by NeedsHumanError) and continue resumes there', async () => {
+    const t = setup();
+    let human = 0;
+    const nodes: Nodes = {
+      a: async (s): Promise<NodeResult<RunState, N>> => {
+        human++;
+        if (human === 1) return { halt: 'needs_human', reason: 'edit x.c', state: s };
+        return { next: 'b', state: s };
+      },
+      b: async (s) => {
+        human++;
+        if (human === 3) throw new NeedsHumanError('hunk_unresolved', { what: 'resolve y.c by hand' });
+        return { next: 'c', state: s };
+      },
+      c: step('c', 'end'),
+    };
+    expect(await t.run(nodes)).toMatchObject({ kind: 'needs_human', resumeAt: 'a', reason: 'edit x.c' });
+    expect(t.persistence.load()).toMatchObject({ status: 'needs_human', phase: 'a', statusReason: 'edit x.c' });
+    expect(await t.run(nodes)).toMatchObject({ kind: 'needs_human', resumeAt: 'b', reason: 'resolve y.c by hand' });
+    expect((await t.run(nodes)).kind).toBe('done');
+  });
+
+  it('a thrown error fails retryably at its node; a failed halt to end is final', async () => {
+    const t = setup();
+    let boom = true;
+    const nodes: Nodes = {
+      a: async (s) => {
+        if (boom) {
+          boom = false;
+          throw new Error('disk full');
+        }
+        return { next: 'b', state: s };
+      },
+      b: async (s) => ({ halt: 'failed', reason: 'max retries reached', next: 'end', state: s }),
+      c: step('c', 'end'),
+    };
+    expect(await t.run(nodes)).toMatchObject({ kind: 'failed', at: 'a', reason: 'disk full', retryable: true });
+    expect(await t.run(nodes)).toMatchObject({ kind: 'failed', at: 'end', reason: 'max retries reached', retryable: false, resume: null });
+    expect(await t.run(nodes)).toMatchObject({ kind: 'failed', at: 'end', retryable: false });
+    expect(t.persistence.load()).toMatchObject({ status: 'failed', phase: 'end' });
+  });
+
+  it('maxSteps stops a loop', async () => {
+    const t = setup();
+    const nodes: Nodes = { a: step('a', 'b'), b: step('b', 'a'), c: step('c', 'end') };
+    const outcome = await t.run(nodes, { maxSteps: 7 });
+    expect(outcome).toMatchObject({ kind: 'failed', retryable: false });
+    expect(outcome.kind === 'failed' && outcome.reason).toContain('looping');
+    expect(t.calls).toHaveLength(7);
+  });
+
+  it('ctx.once runs a side effect once and replays its journalled value', async () => {
+    const t = setup();
+    let real = 0;
+    let crash = true;
+    const nodes: Nodes = {
+      a: async (s, ctx) => {
+        const v = await ctx.once('model-call-1', async () => ({ answer: ++real }));
+        if (crash) {
+          crash = false;
+          throw new Error('crash after the call');
+        }
+        return { next: 'end', state: { ...s, data: { v } } };
+      },
+      b: step('b', 'end'),
+      c: step('c', 'end'),
+    };
+    expect((await t.run(nodes)).kind).toBe('failed');
+    expect((await t.run(nodes)).kind).toBe('done');
+    expect(real).toBe(1);
+    expect(t.persistence.load()?.data).toEqual({ v: { answer: 1 } });
+  });
+
+  it('refuses a persisted node it does not know, with an actionable error', async () => {
+    const t = setup();
+    const partial = {
+      a: step('a', 'b'),
+      b: async () => {
+        throw new Error('x');
+      },
+    } as unknown as Nodes;
+    expect((await t.run(partial)).kind).toBe('failed');
+    // 'b' is the persisted position; a machine without 'b' cannot continue it.
+    const onlyA = { a: step('a', 'end') } as unknown as Nodes;
+    await expect(t.run(onlyA)).rejects.toMatchObject({ code: 'machine_unknown_node' });
+  });
+});
