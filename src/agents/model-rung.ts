@@ -1,0 +1,140 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { CheckRunnerLike, FailureSummary } from '../checks/types.js';
+import type { Git } from '../git/index.js';
+import type { ConflictDetails } from '../imerge/types.js';
+import { nullLogger, type Logger } from '../log/logger.js';
+import type { LadderFallback } from '../resolve/ladder.js';
+import { printConflictedFile } from '../resolve/parse/markers.js';
+import type { ConflictedFile, HunkResolution } from '../resolve/types.js';
+import type { ModelGateway } from './model-gateway.js';
+import { Sandbox } from './resolver/sandbox.js';
+import { resolveWithModel, type ResolverOutcome } from './resolver/resolver-agent.js';
+
+export interface ModelRungOptions {
+  gateway: ModelGateway;
+  /** Git of the repository (its tools read history through it). */
+  git: Git;
+  /**
+   * The working tree the agent works in (the file is written there at
+   * `file.path` for the conversation and put back afterwards; the ladder's
+   * caller writes the final text). Omitted: a scratch repository per file
+   * (eval, the merge driver), where only the file itself is visible.
+   */
+  workdir?: string;
+  runCheck?: CheckRunnerLike | null;
+  details?: ConflictDetails | null;
+  failure?: FailureSummary | string | null;
+  maxTurns?: number;
+  log?: Logger;
+}
+
+export interface ModelRung {
+  /** The ladder's third rung: resolutions for the open hunks the model resolved. */
+  fallback: LadderFallback;
+  /** Tokens and cost so far, and the hunks the model resolved (for `eval --with-model`). */
+  usage(): { inputTokens: number; outputTokens: number; costUsd: number; hunksResolved: number };
+  /** Every conversation's outcome (transcripts for the report). */
+  outcomes: { path: string; outcome: ResolverOutcome }[];
+}
+
+/**
+ * Split a resolved file back into per-hunk texts, using the clean text between
+ * hunks as anchors. Returns null when the model changed text outside the
+ * conflict blocks (or anchors are ambiguous): then no hunk is taken from it.
+ */
+export function splitResolvedByHunks(file: ConflictedFile, resolved: string): Map<number, string> | null {
+  const out = new Map<number, string>();
+  let pos = 0;
+  let pending: number | null = null;
+  for (const seg of file.segments) {
+    if (seg.kind === 'conflict') {
+      if (pending !== null) return null;
+      pending = seg.hunk.index;
+      continue;
+    }
+    if (pending === null) {
+      if (!resolved.startsWith(seg.text, pos)) return null;
+      pos += seg.text.length;
+      continue;
+    }
+    const at = resolved.indexOf(seg.text, pos);
+    if (at < 0) return null;
+    out.set(pending, resolved.slice(pos, at));
+    pos = at + seg.text.length;
+    pending = null;
+  }
+  if (pending !== null) {
+    out.set(pending, resolved.slice(pos));
+    pos = resolved.length;
+  }
+  return pos === resolved.length ? out : null;
+}
+
+/**
+ * The LLM resolver as the ladder's third rung (`resolveConflictedFile(file,
+ * { fallback: rung.fallback })`). One conversation per file; the model's
+ * validated file is split back into hunk resolutions. A failure (turn limit,
+ * timeout, budget) leaves the hunks open for the human rung; only an
+ * authentication failure throws (the run must stop).
+ */
+export function createModelRung(options: ModelRungOptions): ModelRung {
+  const log = (options.log ?? nullLogger).child({ rung: 'model' });
+  const outcomes: ModelRung['outcomes'] = [];
+  let hunksResolved = 0;
+
+  const fallback: LadderFallback = async (file, hunks) => {
+    const scratch = options.workdir === undefined ? await mkdtemp(join(tmpdir(), 'splintercat-model-')) : null;
+    const workdir = scratch ?? (options.workdir as string);
+    const rel = file.path;
+    try {
+      if (scratch) await options.git.run(['init', '-q', scratch]);
+      const sandbox = await Sandbox.create(workdir, [rel]);
+      const target = await sandbox.forWrite(rel);
+      if (!target.ok) {
+        log.warn({ path: rel, error: target.error }, 'model rung: file path not usable; hunks left open');
+        return [];
+      }
+      const before = existsSync(target.abs) ? await readFile(target.abs) : null;
+      await mkdir(dirname(target.abs), { recursive: true });
+      await writeFile(target.abs, printConflictedFile(file));
+      let outcome: ResolverOutcome;
+      try {
+        outcome = await resolveWithModel(
+          { workdir, files: [rel], details: options.details ?? null, failure: options.failure ?? null, conflictId: options.details ? `${options.details.i1}-${options.details.i2}:${rel}` : rel },
+          { gateway: options.gateway, git: options.git, runCheck: options.runCheck ?? null, log, markerSize: file.markerSize, ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) },
+        );
+      } finally {
+        // The ladder's caller writes the final text; leave the file as it was.
+        if (before === null) await rm(target.abs, { force: true });
+        else await writeFile(target.abs, before);
+      }
+      outcomes.push({ path: rel, outcome });
+      if (!outcome.ok) return [];
+      const text = outcome.files[rel];
+      const parts = text === undefined ? null : splitResolvedByHunks(file, text);
+      if (!parts) {
+        log.warn({ path: rel }, 'model rung: the model changed text outside the conflict blocks; hunks left open for review');
+        return [];
+      }
+      const open = new Set(hunks.map((h) => h.index));
+      const out: HunkResolution[] = [];
+      for (const [index, t] of parts) if (open.has(index)) out.push({ text: t, rung: 'model', by: outcome.modelId, hunkIndex: index });
+      hunksResolved += out.length;
+      return out;
+    } finally {
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    }
+  };
+
+  return {
+    fallback,
+    outcomes,
+    usage: () => {
+      const t = options.gateway.usage.byRole().resolver;
+      return { inputTokens: t.inputTokens, outputTokens: t.outputTokens, costUsd: t.costUsd, hunksResolved };
+    },
+  };
+}
