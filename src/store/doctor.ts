@@ -346,7 +346,7 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
   let state = main.value as RunState;
   let changed = false;
   // Fixes can expose or settle other problems: re-check until nothing fixable is left.
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < 100; round++) {
     const fixable = (await findInconsistencies(state, name, git, clock)).filter((i) => i.fix !== undefined);
     if (fixable.length === 0) break;
     const inc = fixable[0] as Inconsistency & { fix: NonNullable<Inconsistency['fix']> };
