@@ -35,6 +35,8 @@ export class CatFileBatch {
     const child = this.ensure();
     return new Promise((resolve, reject) => {
       this.queue.push({ spec, resolve, reject });
+      // Keep the event loop alive only while a read is pending, so an idle reader never holds a CLI open.
+      if (this.queue.length === 1) this.setRef(child, true);
       child.stdin.write(`${spec}\n`);
     });
   }
@@ -67,12 +69,17 @@ export class CatFileBatch {
         this.failAll(new GitError(['cat-file', '--batch'], code ?? undefined, this.stderr, this.cwd));
       }
     });
-    child.unref();
-    (child.stdout as unknown as { unref?: () => void }).unref?.();
-    (child.stderr as unknown as { unref?: () => void }).unref?.();
-    (child.stdin as unknown as { unref?: () => void }).unref?.();
+    this.setRef(child, false);
     this.child = child;
     return child;
+  }
+
+  private setRef(child: ChildProcessWithoutNullStreams, on: boolean): void {
+    const method = on ? 'ref' : 'unref';
+    child[method]();
+    for (const stream of [child.stdout, child.stderr, child.stdin]) {
+      (stream as unknown as Record<string, (() => void) | undefined>)[method]?.call(stream);
+    }
   }
 
   private drain(): void {
@@ -86,6 +93,7 @@ export class CatFileBatch {
         this.buffer = this.buffer.subarray(newline + 1);
         this.queue.shift();
         head.resolve(null);
+        if (this.queue.length === 0 && this.child) this.setRef(this.child, false);
         continue;
       }
       const [oid, type, sizeText] = header.split(' ');
@@ -100,6 +108,7 @@ export class CatFileBatch {
       this.buffer = this.buffer.subarray(end + 1);
       this.queue.shift();
       head.resolve({ oid, type: type as GitObject['type'], content });
+      if (this.queue.length === 0 && this.child) this.setRef(this.child, false);
     }
   }
 
