@@ -11,3 +11,4 @@ export { resolveWithModel, type ResolveWithModelInput, type ResolverDeps, type R
 export { Sandbox, normalizeRel } from './resolver/sandbox.js';
 export { validateResolvedText } from './resolver/validate.js';
 export { formatCheckForModel } from './resolver/check-tools.js';
+export * from './model-setup.js';
