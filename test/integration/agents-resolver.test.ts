@@ -183,4 +183,32 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
     expect(out.ok).toBe(false);
     expect(out.toolCalls[1]?.output).toMatch(/not valid JSON/);
   });
+  it('invalid tool arguments are reported to the model, which then continues', async () => {
+    const { repo } = simpleConflict();
+    const model = scriptedModel([
+      toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 'first', choice: 'mine' }]]),
+      toolTurn([['view_conflict', { file: 'conf.txt', conflict_num: 7 }]]),
+      toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'theirs' }]]),
+      toolTurn([['submit_resolution', { file: 'conf.txt' }]]),
+    ]);
+    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'] }, { gateway: mockGateway(model), git: repo.git });
+    expect(out.ok).toBe(true);
+    expect(out.toolCalls[0]?.output).toMatch(/^Error:/);
+    expect(out.toolCalls[1]?.output).toMatch(/conflict 7 does not exist; conf.txt has 1 conflict/);
+  });
+
+  it('CRLF files keep their line endings through a custom resolution', async () => {
+    const { repo } = conflictRepo({
+      base: { 'w.txt': 'a\r\nb\r\nc\r\n' },
+      ours: { 'w.txt': 'a\r\nB1\r\nc\r\n' },
+      theirs: { 'w.txt': 'a\r\nB2\r\nc\r\n' },
+    });
+    const model = scriptedModel([
+      toolTurn([['resolve_conflict', { file: 'w.txt', conflict_num: 1, choice: 'custom', custom_text: 'B3' }]]),
+      toolTurn([['submit_resolution', { file: 'w.txt' }]]),
+    ]);
+    const out = await resolveWithModel({ workdir: repo.dir, files: ['w.txt'] }, { gateway: mockGateway(model), git: repo.git });
+    expect(out.ok).toBe(true);
+    expect(readFileSync(join(repo.dir, 'w.txt'), 'utf8')).toBe('a\r\nB3\r\nc\r\n');
+  });
 });
