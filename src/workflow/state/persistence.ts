@@ -44,3 +44,22 @@ export function runStatePersistence(paths: Pick<RunPaths, 'state'>, clock: Clock
 export function openRunJournal(paths: Pick<RunPaths, 'journal'>, clock: Clock = systemClock): Journal<RunEvent> {
   return new Journal<RunEvent>(paths.journal, { clock, parse: parseRunEvent });
 }
+
+/**
+ * Record the start of a run: the initial state.json and the `run_started` event that
+ * `doctor --rebuild` takes the run's identity from. Call once, holding the run's lock.
+ */
+export function recordRunStart(paths: Pick<RunPaths, 'state' | 'journal'>, state: RunState, clock: Clock = systemClock): Journal<RunEvent> {
+  const journal = openRunJournal(paths, clock);
+  runStatePersistence(paths, clock).save(state);
+  journal.append({
+    type: 'run_started',
+    name: state.name,
+    source: state.source,
+    target: state.target,
+    workdir: state.workdir,
+    goal: state.goal,
+    phase: state.phase,
+  });
+  return journal;
+}

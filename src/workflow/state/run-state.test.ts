@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunEvent, runEventSchema } from './events.js';
+import { cellId, initialRunState, runStateSchema, RUN_STATE_VERSION } from './run-state.js';
+
+const now = new Date('2026-01-01T00:00:00.000Z');
+const fresh = () =>
+  initialRunState({
+    name: 'up',
+    source: { ref: 'upstream/main', oid: 'a'.repeat(40) },
+    target: { branch: 'stable', originalOid: 'b'.repeat(40) },
+    workdir: '/w',
+    phase: 'initialize',
+    now,
+  });
+
+describe('run state schema', () => {
+  it('a fresh state is valid, JSON round-trips unchanged, and has version 1', () => {
+    const s = fresh();
+    expect(s.version).toBe(RUN_STATE_VERSION);
+    expect(runStateSchema.parse(JSON.parse(JSON.stringify(s)))).toEqual(s);
+    expect(s).toMatchObject({ status: 'running', step: 0, goal: 'merge', startedAt: now.toISOString(), conflicts: [], data: {} });
+  });
+
+  it('rejects what a corrupted or hand-edited file could contain', () => {
+    const s = fresh();
+    const bad = [
+      { ...s, status: 'weird' },
+      { ...s, source: { ref: 'x', oid: 'short' } },
+      { ...s, step: -1 },
+      { ...s, startedAt: 'yesterday' },
+      { ...s, strategy: { kind: 'yolo', batchSize: null, decidedBy: 'planner', reasoning: '', decidedAt: s.startedAt } },
+      { ...s, data: { f: () => 1 } },
+    ];
+    for (const b of bad) expect(runStateSchema.safeParse(b).success, JSON.stringify(b).slice(0, 80)).toBe(false);
+  });
+
+  it('fills defaults for optional parts of nested records', () => {
+    const s = fresh();
+    const parsed = runStateSchema.parse({
+      ...s,
+      pendingRecovery: { decision: 'retry-specific', reasoning: 'r', decidedBy: 'planner', conflicts: ['1-2'] },
+    });
+    expect(parsed.pendingRecovery).toEqual({ decision: 'retry-specific', reasoning: 'r', decidedBy: 'planner', conflicts: ['1-2'], newStrategy: null, batchSize: null });
+    expect(cellId({ i1: 3, i2: 14 })).toBe('3-14');
+  });
+});
+
+describe('journal events', () => {
+  it('parses each kind and rejects unknown types or missing fields', () => {
+    const base = { seq: 1, ts: now.toISOString() };
+    expect(parseRunEvent({ ...base, type: 'node_entered', node: 'a', step: 0 })).toMatchObject({ type: 'node_entered' });
+    expect(
+      parseRunEvent({ ...base, type: 'model_usage', role: 'resolver', modelId: 'x', conflict: '1-1', inputTokens: 1, outputTokens: 2, costUsd: 0, costSource: 'unknown' }),
+    ).toBeDefined();
+    expect(parseRunEvent({ ...base, type: 'effect', key: 'k', value: { nested: [1, 'two', null] } })).toBeDefined();
+    expect(parseRunEvent({ ...base, type: 'nope' })).toBeUndefined();
+    expect(parseRunEvent({ ...base, type: 'node_entered', node: 'a' })).toBeUndefined();
+    expect(parseRunEvent({ type: 'node_entered', node: 'a', step: 0 })).toBeUndefined();
+    const types = runEventSchema.options.map((o) => o.shape.type.value);
+    expect(types).toEqual(expect.arrayContaining(['decision', 'tool_call', 'check_started', 'check_finished', 'model_usage', 'conflict_resolved', 'node_entered', 'node_finished']));
+  });
+});
