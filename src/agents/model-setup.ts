@@ -1,5 +1,6 @@
 import type { CheckRunnerLike } from '../checks/types.js';
 import type { Config } from '../config/schema.js';
+import { UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import type { Logger } from '../log/logger.js';
 import { createRoleModels, isOffline, type ModelFactoryOptions } from './model-factory.js';
@@ -35,4 +36,26 @@ export function createModelRungFromConfig(
     maxTurns: config.llm.max_turns,
     ...(deps.log ? { log: deps.log } : {}),
   });
+}
+
+/**
+ * For `eval --with-model` (`registerEval(program, { modelFallback })`): the
+ * model rung in a scratch repository, or a UsageError when no resolver model
+ * is configured. The returned object matches `EvalFallbackFactory`'s result.
+ */
+export async function requireModelRungFromConfig(
+  config: Pick<Config, 'llm' | 'budget'>,
+  env: Record<string, string | undefined>,
+  deps: { git: Git; log?: Logger },
+): Promise<ModelRung> {
+  const rung = createModelRungFromConfig(config, env, deps);
+  if (!rung) {
+    throw new UsageError('model_not_configured', {
+      what: 'No resolver model is configured',
+      why: '--with-model runs the LLM resolver, which needs llm.resolver_model.',
+      fix: ['Set llm.resolver_model (and llm.provider / the key) in splintercat.yaml, or run without --with-model'],
+      where: 'splintercat.yaml (llm.resolver_model)',
+    });
+  }
+  return rung;
 }

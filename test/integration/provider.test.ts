@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createRoleModels, isOffline } from '../../src/agents/model-factory.js';
+import { createGatewayFromConfig, createModelRungFromConfig, requireModelRungFromConfig } from '../../src/agents/model-setup.js';
+import type { Logger } from '../../src/log/logger.js';
 import { ModelError } from '../../src/agents/model-error.js';
 import { ModelGateway } from '../../src/agents/model-gateway.js';
 import { chooseStrategy, planRecovery, type FailureContext } from '../../src/agents/planner.js';
@@ -68,6 +70,12 @@ const mergeCtx = {
   default_batch_size: 10,
 };
 const merge = { ...mergeCtx, available_strategies: [...mergeCtx.available_strategies] };
+
+function recordingLogger(lines: string[]): Logger {
+  const at = (level: string) => (obj: object | string, msg?: string) => void lines.push(`${level}: ${typeof obj === 'string' ? obj : (msg ?? '')}`);
+  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), decision: at('decision'), child: () => log };
+  return log;
+}
 
 function simpleConflict() {
   return conflictRepo({ base: { 'v.txt': 'a\n1\nz\n' }, ours: { 'v.txt': 'a\n2\nz\n' }, theirs: { 'v.txt': 'a\n3\nz\n' } });
@@ -183,13 +191,24 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     expect(fresh.messages.at(-1)?.content).toContain('resolve_conflict');
   });
 
-  it('hangs that never end: the conflict is marked for a human, the file restored', async () => {
+  it('hangs that never end: the conflict is marked for a human, the file restored, each step logged', async () => {
     const server = await startLlmServer();
     const { repo } = simpleConflict();
     const before = readFileSync(join(repo.dir, 'v.txt'), 'utf8');
     server.enqueue({ kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
-    const { gateway } = gatewayFor(llm(server, { timeout: 0.15 }));
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['v.txt'] }, { gateway, git: repo.git });
+    const lines: string[] = [];
+    const log = recordingLogger(lines);
+    const config = llm(server, { timeout: 0.15 });
+    const gateway = new ModelGateway({ models: createRoleModels(config, {}), llm: config, log, sleep: async () => undefined });
+    const out = await resolveWithModel({ workdir: repo.dir, files: ['v.txt'] }, { gateway, git: repo.git, log });
+    expect(lines.filter((l) => /longer timeout|fresh conversation|gave up/.test(l))).toEqual([
+      'warn: no reply from the model; retrying with a longer timeout',
+      'error: no reply from the model after a retry with a longer timeout',
+      'decision: resolver: no reply after a longer timeout; starting a fresh conversation with the current state',
+      'warn: no reply from the model; retrying with a longer timeout',
+      'error: no reply from the model after a retry with a longer timeout',
+      expect.stringMatching(/^decision: resolver gave up: the resolver model did not answer, even in a fresh conversation/),
+    ]);
     expect(out).toMatchObject({ ok: false, reason: 'needs_human', recoveries: ['fresh-conversation', 'needs-human'] });
     expect(server.requests).toHaveLength(4);
     expect(readFileSync(join(repo.dir, 'v.txt'), 'utf8')).toBe(before);
@@ -291,5 +310,31 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     expect(server.requests).toHaveLength(1);
     expect((server.requests[0]?.body as { usage?: unknown }).usage).toEqual({ include: true });
     expect(gateway.usage.records[0]).toMatchObject({ costUsd: 0.02, costSource: 'reported', role: 'resolver' });
+  });
+});
+
+describe('config-level setup', () => {
+  it('offline config: no gateway, no rung; --with-model refused with a clear error', async () => {
+    const config = { llm: { ...llm({} as never), resolver_model: '', summarizer_model: '', planner_model: '' }, budget: { usd: 0 } };
+    const repo = conflictRepo({ base: { 'a': '1\n' }, ours: { 'a': '2\n' }, theirs: { 'a': '3\n' } }).repo;
+    expect(createGatewayFromConfig(config, {})).toBeNull();
+    expect(createModelRungFromConfig(config, {}, { git: repo.git })).toBeNull();
+    await expect(requireModelRungFromConfig(config, {}, { git: repo.git })).rejects.toMatchObject({ code: 'model_not_configured', exitCode: 2 });
+  });
+
+  it('a configured resolver gives a rung that resolves through the local server', async () => {
+    const server = await startLlmServer();
+    const { repo } = simpleConflict();
+    server.enqueue(
+      { kind: 'tool_calls', calls: [{ name: 'resolve_conflict', args: { file: 'v.txt', conflict_num: 1, choice: 'theirs' } }] },
+      { kind: 'tool_calls', calls: [{ name: 'submit_resolution', args: { file: 'v.txt' } }] },
+    );
+    const rung = createModelRungFromConfig({ llm: llm(server), budget: { usd: 0 } }, {}, { git: repo.git, workdir: repo.dir });
+    expect(rung).not.toBeNull();
+    const { resolveWorkingTree } = await import('../../src/resolve/working-tree.js');
+    const results = await resolveWorkingTree(repo.git, { fallback: rung?.fallback });
+    expect(results).toMatchObject([{ path: 'v.txt', status: 'resolved' }]);
+    expect(readFileSync(join(repo.dir, 'v.txt'), 'utf8')).toBe('a\n3\nz\n');
+    expect(rung?.usage()).toMatchObject({ hunksResolved: 1, inputTokens: 20, outputTokens: 10 });
   });
 });
