@@ -179,7 +179,7 @@ describe('provider path against a real local OpenAI-compatible server', () => {
       { kind: 'hang' },
       { kind: 'tool_calls', calls: [{ name: 'submit_resolution', args: { file: 'v.txt' } }] },
     );
-    const { gateway } = gatewayFor(llm(server, { timeout: 0.2 }));
+    const { gateway } = gatewayFor(llm(server, { timeout: 0.5 }));
     const out = await resolveWithModel({ workdir: repo.dir, files: ['v.txt'] }, { gateway, git: repo.git });
     expect(out.ok).toBe(true);
     expect(out.recoveries).toEqual(['fresh-conversation']);
