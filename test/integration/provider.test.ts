@@ -281,6 +281,15 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     await expect(planRecovery(failureCtx, { gateway })).rejects.toMatchObject({ code: 'model_auth' });
   });
 
+  it('the openai provider (chat completions) goes through the same path with OPENAI_API_KEY', async () => {
+    const server = await startLlmServer();
+    server.enqueue({ kind: 'text', text: JSON.stringify({ decision: 'bisect', reasoning: 'several suspects' }) });
+    const { gateway } = gatewayFor(llm(server, { provider: 'openai' }), { OPENAI_API_KEY: 'sk-openai' });
+    expect(await planRecovery(failureCtx, { gateway })).toMatchObject({ decision: 'bisect', source: 'model' });
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-openai');
+    expect((server.requests[0]?.body as { model: string }).model).toBe('test-planner');
+  });
+
   it('context too long: the prompt is truncated once and retried', async () => {
     const server = await startLlmServer();
     server.enqueue(
