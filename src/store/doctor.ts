@@ -93,6 +93,9 @@ async function findInconsistencies(state: RunState, name: string, git: Git, cloc
   if ((await git.revParse(`refs/heads/${state.target.branch}`)) === null) {
     out.push({ severity: 'warning', message: `target branch '${state.target.branch}' no longer exists` });
   }
+  if (state.grid !== null && (await git.revParse(`refs/imerge/${name}/state`)) === null) {
+    out.push({ severity: 'warning', message: `the state describes a grid but refs/imerge/${name}/state does not exist (the imerge refs were removed)` });
+  }
   const seen = new Map<string, number>();
   for (const c of state.conflicts) seen.set(c.id, (seen.get(c.id) ?? 0) + 1);
   for (const [id, count] of seen) {

@@ -136,6 +136,18 @@ describe('doctor', () => {
     expect(f.journal.read().entries.at(-1)).toMatchObject({ type: 'state_repaired', how: 'auto-repair' });
   });
 
+  it('warns when the imerge refs the state relies on are gone', async () => {
+    const f = await buildRunFixture(TestRepo.create());
+    f.repo.sh('update-ref', '-d', 'refs/imerge/up/state');
+    f.repo.sh('branch', '-m', 'main', 'renamed');
+    const report = await validateRun(f.paths.dir, f.repo.git, deps);
+    expect(report.ok).toBe(true);
+    expect(report.findings.map((x) => [x.severity, x.message])).toEqual([
+      ['warning', "target branch 'main' no longer exists"],
+      ['warning', expect.stringContaining('refs/imerge/up/state does not exist')],
+    ]);
+  });
+
   it('leaves what it cannot repair, and refuses a live or newer run', async () => {
     const f = await buildRunFixture(TestRepo.create());
     f.save({ ...f.state, source: { ref: 'upstream', oid: 'd'.repeat(40) } });

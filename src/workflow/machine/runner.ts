@@ -64,8 +64,8 @@ export interface MachineDefinition<S, N extends string, C> {
   cursor: CursorLens<S, N>;
 }
 
-export interface RunnerOptions<C> {
-  persistence: StatePersistence<unknown>;
+export interface RunnerOptions<S, C> {
+  persistence: StatePersistence<S>;
   journal: EventSink;
   /** Extra context handed to nodes (git, models, check runner, config...). */
   context: C;
@@ -85,10 +85,6 @@ export type RunOutcome<S, N extends string> =
   | { kind: 'needs_human'; state: S; resumeAt: N | 'end'; reason: string; resume: string }
   | { kind: 'failed'; state: S; at: N | 'end'; reason: string; retryable: boolean; resume: string | null; error?: unknown };
 
-function isAbort(error: unknown, signal: AbortSignal): boolean {
-  return signal.aborted && (error === signal.reason || (error instanceof Error && error.name === 'AbortError'));
-}
-
 /**
  * Execute a machine from its persisted position. After every node the new state (with the
  * cursor advanced) is saved before anything else happens, so a kill at any instant resumes at
@@ -98,7 +94,7 @@ function isAbort(error: unknown, signal: AbortSignal): boolean {
 export async function runMachine<S, N extends string, C>(
   machine: MachineDefinition<S, N, C>,
   initial: S,
-  options: RunnerOptions<C>,
+  options: RunnerOptions<S, C>,
 ): Promise<RunOutcome<S, N>> {
   const signal = options.signal ?? new AbortController().signal;
   const logger = options.logger ?? nullLogger;
@@ -108,7 +104,7 @@ export async function runMachine<S, N extends string, C>(
   const { journal, persistence } = options;
   const lens = machine.cursor;
 
-  const persisted = persistence.load() as S | null;
+  const persisted = persistence.load();
   let state = persisted ?? initial;
   if (persisted === null) persistence.save(state);
 
@@ -171,7 +167,9 @@ export async function runMachine<S, N extends string, C>(
       const ctx = { ...options.context, signal, step: cursor.step, journal, logger: logger.child({ node }), clock, once } as C & NodeContext;
       result = await fn(state, ctx);
     } catch (error) {
-      if (isAbort(error, signal)) {
+      // Whatever a node throws once the run is being stopped (AbortError, a cancelled
+      // subprocess, a model call cut short) is the stop itself, not a failure: re-run it on resume.
+      if (signal.aborted) {
         setCursor({ status: 'stopped', reason: 'interrupted' });
         outcomeEvent('stopped', node, 'interrupted');
         return { kind: 'stopped', state, resumeAt: node, resume };
