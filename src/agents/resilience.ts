@@ -121,11 +121,12 @@ export function withResilience(model: LanguageModelV3, o: ResilienceOptions): La
   const max = o.maxDelayMs ?? 60_000;
   const maxRetryAfter = o.maxRetryAfterMs ?? 300_000;
 
-  function checkBudget(options: LanguageModelV3CallOptions): void {
-    if (!o.budget) return;
+  /** Hold the budget for this call; throws ModelError('budget') when it would pass the limit. */
+  function reserveBudget(options: LanguageModelV3CallOptions): () => void {
+    if (!o.budget) return () => undefined;
     const promptTokens = JSON.stringify(options.prompt).length / 4;
     const estimate = o.price ? (promptTokens * o.price.input) / 1_000_000 : 0;
-    const verdict = o.budget.check(estimate);
+    const verdict = o.budget.reserve(estimate);
     if (!verdict.ok) {
       log.decision({ spentUsd: verdict.spentUsd, limitUsd: verdict.limitUsd, estimateUsd: verdict.estimateUsd }, 'budget reached: model call refused');
       throw new ModelError('budget', {
@@ -134,6 +135,7 @@ export function withResilience(model: LanguageModelV3, o: ResilienceOptions): La
         fix: ['Raise budget.usd in splintercat.yaml (0 = no limit), then run `splintercat continue`'],
       });
     }
+    return verdict.release;
   }
 
   function record(usage: unknown, providerMetadata: unknown): void {
@@ -149,7 +151,7 @@ export function withResilience(model: LanguageModelV3, o: ResilienceOptions): La
     let truncated = false;
     let prompt = options.prompt;
     for (;;) {
-      checkBudget({ ...options, prompt });
+      const release = reserveBudget({ ...options, prompt });
       const timer = new AbortController();
       const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, timer.signal]) : timer.signal;
       let handle: NodeJS.Timeout | undefined;
@@ -223,6 +225,7 @@ export function withResilience(model: LanguageModelV3, o: ResilienceOptions): La
         await sleep(delayMs, options.abortSignal);
       } finally {
         clearTimeout(handle);
+        release();
       }
     }
   }
@@ -235,9 +238,12 @@ export function withResilience(model: LanguageModelV3, o: ResilienceOptions): La
       return model.supportedUrls;
     },
     async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
-      const result = await attempt(options, (opts) => model.doGenerate(opts));
-      record(result.usage, result.providerMetadata);
-      return result;
+      // Usage is recorded before the budget hold is released, so parallel calls always see it.
+      return attempt(options, async (opts) => {
+        const result = await model.doGenerate(opts);
+        record(result.usage, result.providerMetadata);
+        return result;
+      });
     },
     async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
       const result = await attempt(options, (opts) => model.doStream(opts));

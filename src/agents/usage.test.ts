@@ -40,3 +40,17 @@ describe('usage and cost', () => {
     expect(new BudgetTracker(10, new UsageTracker()).check(11).ok).toBe(false);
   });
 });
+
+describe('budget with parallel calls', () => {
+  it('holds the estimate of calls in flight', () => {
+    const u = new UsageTracker();
+    u.record({ role: 'resolver', modelId: 'm', inputTokens: 0, outputTokens: 0, costUsd: 0.4, costSource: 'price' });
+    const b = new BudgetTracker(1, u);
+    const first = b.reserve();
+    expect(first.ok).toBe(true); // 0.4 spent + 0.4
+    const second = b.reserve();
+    expect(second.ok).toBe(false); // 0.4 spent + 0.4 held + 0.4 > 1
+    if (first.ok) first.release();
+    expect(b.reserve().ok).toBe(true);
+  });
+});

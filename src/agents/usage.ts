@@ -115,12 +115,15 @@ export class UsageTracker {
 export type BudgetCheck = { ok: true } | { ok: false; spentUsd: number; limitUsd: number; estimateUsd: number };
 
 /**
- * `budget.usd`: refuses a call when what was spent plus the estimate of the next
- * call would pass the limit, so the run stops before the budget is exceeded.
+ * `budget.usd`: refuses a call when what was spent, plus what calls in flight
+ * are expected to cost, plus the estimate of this call would pass the limit, so
+ * the run stops before the budget is exceeded even with parallel conversations.
  * The estimate is the larger of the costliest call so far and the prompt's
  * input cost at the configured price. A limit of 0 means no limit.
  */
 export class BudgetTracker {
+  private inFlightUsd = 0;
+
   constructor(
     readonly limitUsd: number,
     private readonly usage: UsageTracker,
@@ -130,9 +133,27 @@ export class BudgetTracker {
     if (this.limitUsd <= 0) return { ok: true };
     const spentUsd = this.usage.total().costUsd;
     const estimateUsd = Math.max(this.usage.maxCallCost(), promptEstimateUsd);
-    if (spentUsd + estimateUsd > this.limitUsd || spentUsd >= this.limitUsd) {
+    if (spentUsd + this.inFlightUsd + estimateUsd > this.limitUsd || spentUsd >= this.limitUsd) {
       return { ok: false, spentUsd, limitUsd: this.limitUsd, estimateUsd };
     }
     return { ok: true };
+  }
+
+  /** Check and hold the estimate while the call runs; `release()` when it ends (the usage then counts). */
+  reserve(promptEstimateUsd = 0): { ok: true; release: () => void } | Extract<BudgetCheck, { ok: false }> {
+    const verdict = this.check(promptEstimateUsd);
+    if (!verdict.ok) return verdict;
+    if (this.limitUsd <= 0) return { ok: true, release: () => undefined };
+    const held = Math.max(this.usage.maxCallCost(), promptEstimateUsd);
+    this.inFlightUsd += held;
+    let released = false;
+    return {
+      ok: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.inFlightUsd -= held;
+      },
+    };
   }
 }
