@@ -42,11 +42,26 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
     expect(firstPrompt).toContain('bump value to 3 for the new API');
     expect(firstPrompt).toContain('bump value to 2');
     expect(firstPrompt).toMatch(/BEGIN DATA [0-9a-f]{12}/);
+    // Both commits' diffs for the file, and base/ours/theirs of the hunk.
+    expect(firstPrompt).toContain('+value = 2');
+    expect(firstPrompt).toContain('+value = 3');
+    expect(firstPrompt).toMatch(/base:\\nvalue = 1/);
     // The tool result went back to the model on the next call.
     expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toContain('Conflict 1 of 1');
     // Usage is accounted per role and per conflict.
     expect(gateway.usage.byRole().resolver.calls).toBe(3);
     expect(gateway.usage.byConflict()['1-1']?.inputTokens).toBe(300);
+  });
+
+  it('on a retry the failure summary is in the prompt', async () => {
+    const { repo, details } = simpleConflict();
+    const model = scriptedModel([toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'ours' }]]), toolTurn([['submit_resolution', { file: 'conf.txt' }]])]);
+    const failure = { error_type: 'compile_error' as const, location: 'conf.txt:2', root_cause: 'value 3 is rejected by the parser', excerpt: 'conf.txt:2: error: bad value' };
+    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'], details, failure }, { gateway: mockGateway(model), git: repo.git });
+    expect(out.ok).toBe(true);
+    const prompt = JSON.stringify(model.doGenerateCalls[0]?.prompt);
+    expect(prompt).toContain('A previous resolution attempt failed');
+    expect(prompt).toContain('compile_error at conf.txt:2: value 3 is rejected by the parser');
   });
 
   it('custom resolution with custom_text', async () => {
