@@ -92,6 +92,16 @@ describe('resolver sandbox (hostile content and hostile tool arguments)', () => 
     expect(readFileSync(join(outside, 'target.txt'), 'utf8')).toBe('original\n');
   });
 
+  it('bad inputs are failure values, not exceptions: missing workdir, missing file, hostile file list', async () => {
+    const { repo } = conflictRepo({ base: { 'f.txt': '1\n' }, ours: { 'f.txt': '2\n' }, theirs: { 'f.txt': '3\n' } });
+    const model = scriptedModel([]);
+    const deps = { gateway: mockGateway(model), git: repo.git };
+    expect(await resolveWithModel({ workdir: join(repo.dir, 'nope'), files: ['f.txt'] }, deps)).toMatchObject({ ok: false, reason: 'model_failed', message: expect.stringMatching(/not accessible/) });
+    expect(await resolveWithModel({ workdir: repo.dir, files: ['missing.txt'] }, deps)).toMatchObject({ ok: false, message: expect.stringMatching(/missing.txt cannot be read/) });
+    expect(await resolveWithModel({ workdir: repo.dir, files: ['../../etc/passwd', '/etc/passwd'] }, deps)).toMatchObject({ ok: false, message: expect.stringMatching(/no usable conflicted file/) });
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
   it('normalizeRel rejects traversal, absolute, home, drive and git-dir paths', () => {
     for (const bad of ['../x', 'a/../../x', '/etc/passwd', '~/x', 'C:\\x', '..\\..\\x', '.git/config', '', 'a\0b']) {
       expect(normalizeRel(bad).ok, bad).toBe(false);

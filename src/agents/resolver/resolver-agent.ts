@@ -110,13 +110,17 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
   const maxTurns = deps.maxTurns ?? 10;
   const markerSize = deps.markerSize ?? 7;
   const git = deps.git.at(input.workdir);
-  const sandbox = await Sandbox.create(input.workdir, input.files);
+  const refuse = (message: string): ResolverOutcome => ({ ok: false, reason: 'model_failed', message, modelId: guarded.modelId, ...transcript });
+  const sandbox = await Sandbox.create(input.workdir, input.files).catch(() => null);
+  if (!sandbox) return refuse(`the working directory ${input.workdir} is not accessible`);
+  if (sandbox.writableFiles().length === 0) return refuse(`no usable conflicted file among: ${input.files.join(', ')}`);
   const originals = new Map<string, string>();
   const promptFiles: PromptFile[] = [];
   for (const f of sandbox.writableFiles()) {
     const p = await sandbox.forWrite(f);
-    if (!p.ok) return { ok: false, reason: 'model_failed', message: p.error, modelId: guarded.modelId, ...transcript };
-    const text = await readFile(p.abs, 'utf8');
+    if (!p.ok) return refuse(p.error);
+    const text = await readFile(p.abs, 'utf8').catch(() => null);
+    if (text === null) return refuse(`${f} cannot be read in ${input.workdir}`);
     originals.set(p.abs, text);
     promptFiles.push({ path: f, hunks: parseConflictText(text, { path: f, markerSize }).hunks });
   }
