@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { SplintercatError } from '../errors/index.js';
@@ -79,12 +79,38 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Temp files of writers that were killed before their rename (their pid is gone). */
+function removeOrphanTemps(dir: string, name: string): void {
+  const prefix = `.${name}.tmp-`;
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix)) continue;
+    const pid = Number(entry.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid !== process.pid && !pidAlive(pid)) rmSync(join(dir, entry), { force: true });
+  }
+}
+
 /**
  * Write `text` to `path` atomically: a temp file in the same directory, fsync, rename over
  * the target, fsync the directory. A kill at any instant leaves either the old or the new file.
  */
 export function writeFileAtomic(path: string, text: string): void {
   const dir = dirname(path);
+  removeOrphanTemps(dir, basename(path));
   const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {

@@ -212,6 +212,7 @@ export class RunStore {
       startedAt: this.clock.now().toISOString(),
       token: `${this.pid}-${Math.random().toString(36).slice(2, 12)}`,
     };
+    this.removeOrphanLockTemps(paths.dir);
     const tmp = `${paths.lock}.${info.token}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(info)}\n`, { mode: 0o644 });
     let tookOverStale: LockInfo | null = null;
@@ -251,6 +252,14 @@ export class RunStore {
       });
     } finally {
       rmSync(tmp, { force: true });
+    }
+  }
+
+  /** `lock.PID-xxx.tmp` files left by a process killed while taking the lock. */
+  private removeOrphanLockTemps(dir: string): void {
+    for (const entry of readdirSync(dir)) {
+      const m = /^lock\.(\d+)-[a-z0-9]+\.tmp$/.exec(entry);
+      if (m !== null && Number(m[1]) !== this.pid && !this.isAlive(Number(m[1]))) rmSync(join(dir, entry), { force: true });
     }
   }
 

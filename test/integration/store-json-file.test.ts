@@ -76,3 +76,16 @@ describe('json-file', () => {
     expect(existsSync(file)).toBe(false);
   });
 });
+
+describe('json-file temp files', () => {
+  it('a temp file of a dead writer is removed by the next write; a live one is left alone', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const dir = tempDir();
+    const file = join(dir, 'state.json');
+    writeFileSync(join(dir, `.state.json.tmp-${dead}-abc`), '{"half');
+    writeFileSync(join(dir, `.state.json.tmp-${process.ppid}-def`), '{"busy');
+    writeJsonFile(file, { version: 1, count: 1 }, spec);
+    expect(readdirSync(dir).sort()).toEqual([`.state.json.tmp-${process.ppid}-def`, 'state.json']);
+  });
+});

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestRepo, tempDir } from '../helpers/git-repo.js';
@@ -81,6 +81,17 @@ describe('run store', () => {
       expect(me.lockStatus('m')).toMatchObject({ state: 'held', info: { pid: process.pid } });
       taken.lock.release();
     }
+  });
+
+  it('acquire clears lock temp files of killed processes', () => {
+    const root = tempDir();
+    const store = new RunStore(root);
+    const dead = deadPid();
+    mkdirSync(join(root, 'm'));
+    writeFileSync(join(root, 'm', `lock.${dead}-abc123.tmp`), '{}');
+    const got = store.acquire('m');
+    expect(got.ok).toBe(true);
+    expect(readdirSync(join(root, 'm'))).toEqual(['lock']);
   });
 
   it('a lock from another host is never treated as stale', () => {
