@@ -12,3 +12,4 @@ export { Sandbox, normalizeRel } from './resolver/sandbox.js';
 export { validateResolvedText } from './resolver/validate.js';
 export { formatCheckForModel } from './resolver/check-tools.js';
 export * from './model-setup.js';
+export * from './planner-review.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, FailureSummary } from '../../src/checks/types.js';
 import { chooseStrategy, planRecovery, type FailureContext, type MergeContext } from '../../src/agents/planner.js';
+import { reviewRepeatedFailures } from '../../src/agents/planner-review.js';
 import { summarizeFailure } from '../../src/agents/summarizer.js';
 import { truncateLog } from '../../src/agents/log-truncate.js';
 import { mockGateway, scriptedModel, textTurn } from '../fixtures/agents/conflict-repo.js';
@@ -167,5 +168,21 @@ describe('planner: with a model', () => {
     ['switch-strategy without a strategy', JSON.stringify({ decision: 'switch-strategy', reasoning: 'x' })],
   ])('invalid recovery answer (%s) -> abort', async (_, text) => {
     expect(await planRecovery(failure(), { gateway: planner(text) })).toMatchObject({ decision: 'abort', source: 'default' });
+  });
+});
+
+describe('planner: repeated failures (decision point 3)', () => {
+  const attempt = (location: string) => ({ strategy: 'batch' as const, recovery: 'retry-all' as const, error_type: 'compile_error' as const, location, root_cause: 'x' });
+
+  it('offline: the same error twice aborts, changing errors continue', async () => {
+    expect(await reviewRepeatedFailures([attempt('a.c:1'), attempt('a.c:1')], { gateway: null })).toMatchObject({ decision: 'abort', source: 'policy' });
+    expect(await reviewRepeatedFailures([attempt('a.c:1'), attempt('b.c:9')], { gateway: null })).toMatchObject({ decision: 'continue', approach: 'per_conflict' });
+  });
+
+  it('model answer used; invalid answer aborts', async () => {
+    const good = mockGateway(scriptedModel([textTurn(JSON.stringify({ decision: 'continue', approach: 'bisect', pattern_analysis: 'different files', reasoning: 'progress' }))], 'p'), 'planner');
+    expect(await reviewRepeatedFailures([attempt('a.c:1'), attempt('b.c:2')], { gateway: good })).toMatchObject({ decision: 'continue', approach: 'bisect', source: 'model' });
+    const bad = mockGateway(scriptedModel([textTurn('keep going!')], 'p'), 'planner');
+    expect(await reviewRepeatedFailures([attempt('a.c:1')], { gateway: bad })).toMatchObject({ decision: 'abort', source: 'default' });
   });
 });
