@@ -244,6 +244,16 @@ export async function validateRun(runDir: string, git: Git, deps: DoctorDeps = {
   if (jr.truncatedTail) {
     findings.push({ severity: 'warning', kind: 'journal', file: paths.journal, message: 'the last journal line was cut short by an interrupted write', repairable: true });
   }
+  const disorder = jr.entries.findIndex((e, i) => i > 0 && e.seq <= (jr.entries[i - 1]?.seq ?? 0));
+  if (disorder > 0) {
+    findings.push({
+      severity: 'warning',
+      kind: 'journal',
+      file: paths.journal,
+      message: `journal sequence numbers go backwards at entry ${disorder + 1} (two writers, or an edited file)`,
+      repairable: false,
+    });
+  }
   if (jr.badLines.length > 0) {
     findings.push({
       severity: 'warning',

@@ -5,7 +5,7 @@ import { NeedsHumanError } from '../../src/errors/index.js';
 import { RunStore } from '../../src/store/run-store.js';
 import { runMachine, type MachineNode, type NodeResult } from '../../src/workflow/machine/runner.js';
 import { initialRunState, type RunState } from '../../src/workflow/state/run-state.js';
-import { openRunJournal, runStateCursor, runStatePersistence } from '../../src/workflow/state/persistence.js';
+import { openRun, openRunJournal, runStateCursor, runStatePersistence } from '../../src/workflow/state/persistence.js';
 
 const clock = { now: () => new Date('2026-01-01T00:00:00.000Z') };
 type N = 'a' | 'b' | 'c';
@@ -35,6 +35,20 @@ const step = (name: string, next: N | 'end'): MachineNode<RunState, N, { calls: 
     ctx.calls.push(name);
     return { next, state: { ...s, data: { ...s.data, [name]: ctx.step } } };
   };
+
+describe('openRun', () => {
+  it('holds the lock while open and releases it on close', () => {
+    const store = new RunStore(join(tempDir(), 'splintercat'), { clock });
+    const opened = openRun(store, 'm', clock);
+    if (!opened.ok) throw new Error('expected to open');
+    const again = openRun(new RunStore(store.root, { pid: process.ppid }), 'm', clock);
+    expect(again).toMatchObject({ ok: false, holder: { pid: process.pid } });
+    expect(opened.run.persistence.load()).toBeNull();
+    opened.run.journal.append({ type: 'node_entered', node: 'a', step: 0 });
+    opened.run.close();
+    expect(store.lockStatus('m').state).toBe('free');
+  });
+});
 
 describe('machine runner', () => {
   it('runs to the end, persists after every node and journals node events', async () => {

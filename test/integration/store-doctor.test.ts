@@ -136,6 +136,14 @@ describe('doctor', () => {
     expect(f.journal.read().entries.at(-1)).toMatchObject({ type: 'state_repaired', how: 'auto-repair' });
   });
 
+  it('warns about a journal whose sequence goes backwards', async () => {
+    const f = await buildRunFixture(TestRepo.create());
+    const lines = readFileSync(f.paths.journal, 'utf8');
+    writeFileSync(f.paths.journal, lines + lines.split('\n')[0] + '\n');
+    const report = await validateRun(f.paths.dir, f.repo.git, deps);
+    expect(report.findings).toEqual([expect.objectContaining({ kind: 'journal', severity: 'warning', message: expect.stringContaining('go backwards') })]);
+  });
+
   it('warns when the imerge refs the state relies on are gone', async () => {
     const f = await buildRunFixture(TestRepo.create());
     f.repo.sh('update-ref', '-d', 'refs/imerge/up/state');

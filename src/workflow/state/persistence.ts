@@ -1,7 +1,7 @@
 import { SplintercatError } from '../../errors/index.js';
 import { readJsonFile, writeJsonFile } from '../../store/json-file.js';
 import { Journal } from '../../store/journal.js';
-import type { RunPaths } from '../../store/run-store.js';
+import type { LockInfo, RunLock, RunPaths, RunStore } from '../../store/run-store.js';
 import type { Clock } from '../../util/clock.js';
 import { systemClock } from '../../util/clock.js';
 import type { CursorLens, MachineCursor, StatePersistence } from '../machine/runner.js';
@@ -62,4 +62,30 @@ export function recordRunStart(paths: Pick<RunPaths, 'state' | 'journal'>, state
     phase: state.phase,
   });
   return journal;
+}
+
+/** A run opened for driving: its lock held, its journal and state persistence ready. */
+export interface RunHandle {
+  name: string;
+  paths: RunPaths;
+  journal: Journal<RunEvent>;
+  persistence: StatePersistence<RunState>;
+  lock: RunLock;
+  /** Release the lock (idempotent). */
+  close(): void;
+}
+
+/**
+ * Take a run's lock and open its journal and state for the runner. `{ok:false}` names the live
+ * holder (the CLI turns it into "merge NAME is already running (pid, host, since)").
+ */
+export function openRun(store: RunStore, name: string, clock: Clock = systemClock): { ok: true; run: RunHandle } | { ok: false; holder: LockInfo } {
+  const acquired = store.acquire(name);
+  if (!acquired.ok) return { ok: false, holder: acquired.holder };
+  const paths = store.paths(name);
+  const lock = acquired.lock;
+  return {
+    ok: true,
+    run: { name, paths, journal: openRunJournal(paths, clock), persistence: runStatePersistence(paths, clock), lock, close: () => lock.release() },
+  };
 }
