@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
+import type { Config } from '../../config/index.js';
 import { Git } from '../../git/index.js';
 import { formatEvalReport, ladderFromConfig, mineMerges, readCorpus, runEval, type LadderFallback } from '../../resolve/index.js';
 import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
@@ -22,7 +23,7 @@ interface EvalOptions {
  * `--with-model` is refused with a clear message rather than silently scoring
  * the rules alone. `usage()` is read after the run for the tokens/cost line.
  */
-export type EvalFallbackFactory = () => Promise<{ fallback: LadderFallback; usage: () => { inputTokens: number; outputTokens: number; costUsd: number; hunksResolved: number } }>;
+export type EvalFallbackFactory = (config: Config, git: Git) => Promise<{ fallback: LadderFallback; usage: () => { inputTokens: number; outputTokens: number; costUsd: number; hunksResolved: number } }>;
 
 /** `splintercat eval --corpus DIR | --repo PATH`: score the ladder against human resolutions. */
 export function registerEval(program: Command, deps: { modelFallback?: EvalFallbackFactory } = {}): Command {
@@ -51,7 +52,6 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
           throw new UsageError('eval_since', { what: `--since '${opts.since}' is not a date`, fix: 'Use an ISO date such as 2024-01-31' });
         }
       }
-      let model: Awaited<ReturnType<EvalFallbackFactory>> | undefined;
       if (opts.withModel) {
         if (!deps.modelFallback) {
           throw new UsageError('eval_model_unavailable', {
@@ -60,7 +60,6 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
             fix: 'Run eval without --with-model to score the cache and rules',
           });
         }
-        model = await deps.modelFallback();
       }
       const { config, warnings } = loadCliConfig(global);
       const setup = await ladderFromConfig(config.resolve, null, { allRules: opts.allRules });
@@ -68,6 +67,7 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
       const abs = (p: string): string => (isAbsolute(p) ? p : resolvePath(global.cwd, p));
       const git = new Git({ cwd: opts.repo !== undefined ? abs(opts.repo) : global.cwd });
       try {
+        const model = opts.withModel && deps.modelFallback ? await deps.modelFallback(config, git) : undefined;
         let source: string;
         let cases;
         const extraSkipped: Array<{ id: string; reason: string }> = [];

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerNotAvailable } from '../not-available.js';
 import { registerDriver } from './driver.js';
+import { requireModelRungFromConfig } from '../../agents/index.js';
 import { registerEval } from './eval.js';
 import { registerResolve } from './resolve.js';
 
@@ -21,7 +22,7 @@ export function registerCommands(program: Command): void {
   registerNotAvailable(program, 'check', 'run one named check from check.commands, as the workflow does', '[options] NAME');
   registerResolve(program);
   registerDriver(program);
-  registerEval(program);
+  registerEval(program, { modelFallback: (config, git) => requireModelRungFromConfig(config, process.env, { git }) });
   registerNotAvailable(program, 'imerge', 'the incremental-merge engine alone, git-imerge compatible', '<verb> [options]');
   registerNotAvailable(program, 'demo', 'build a sample fork/upstream pair in a temp dir and merge it, offline');
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { createModelRungFromConfig } from '../../agents/index.js';
 import { Git } from '../../git/index.js';
 import { ladderFromConfig, resolveWorkingTree, type WorkingTreeFileResult } from '../../resolve/index.js';
 import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
@@ -12,7 +13,8 @@ export function registerResolve(program: Command): Command {
     .argument('[files...]', 'unmerged paths (default: every unmerged path)')
     .option('--json', 'machine-readable result on stdout')
     .option('--no-cache', 'do not read or write the resolution cache')
-    .action(async (files: string[], opts: { json?: boolean; cache: boolean }, cmd: Command) => {
+    .option('--no-model', 'do not ask the LLM resolver even when llm.resolver_model is set')
+    .action(async (files: string[], opts: { json?: boolean; cache: boolean; model: boolean }, cmd: Command) => {
       const global = globalOptions(cmd);
       const { config, warnings } = loadCliConfig(global);
       const git = new Git({ cwd: global.cwd });
@@ -23,7 +25,13 @@ export function registerResolve(program: Command): Command {
           const setup = await ladderFromConfig(config.resolve, gitTop, { noCache: !opts.cache });
           for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
           const paths = await toTopLevelPaths(git, files);
-          const results = await resolveWorkingTree(gitTop, { paths, rules: setup.rules, cache: setup.cache });
+          // Rung 3: the LLM resolver, whenever llm.resolver_model is configured (null = offline).
+          const rung = opts.model ? createModelRungFromConfig(config, process.env, { git: gitTop, workdir: top }) : null;
+          const results = await resolveWorkingTree(gitTop, { paths, rules: setup.rules, cache: setup.cache, fallback: rung?.fallback });
+          if (rung) {
+            const usage = rung.usage();
+            process.stderr.write(`model: ${usage.hunksResolved} hunk(s) resolved, ${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)}\n`);
+          }
           const left = results.filter((r) => r.status !== 'resolved');
           if (opts.json) printJson({ resolved: left.length === 0, files: results });
           else printResult(formatResults(results));
