@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerNotAvailable } from '../not-available.js';
 import { registerDriver } from './driver.js';
 import { requireModelRungFromConfig } from '../../agents/index.js';
+import { registerDoctor } from './doctor.js';
 import { registerEval } from './eval.js';
 import { registerResolve } from './resolve.js';
 
@@ -16,7 +17,7 @@ export function registerCommands(program: Command): void {
   registerNotAvailable(program, 'continue', 'resume a merge (after an interruption or a manual edit)');
   registerNotAvailable(program, 'status', 'progress, grid diagram, conflicts by rung, checks, attempts, cost');
   registerNotAvailable(program, 'abort', 'remove the merge state and worktrees, restore the original branch');
-  registerNotAvailable(program, 'doctor', 'validate the run state and refs; --repair restores, --rebuild reconstructs');
+  registerDoctor(program);
   registerNotAvailable(program, 'report', 'write the full account of a run as HTML or Markdown');
   registerNotAvailable(program, 'ui', 'serve a live, read-only web view of a merge on 127.0.0.1');
   registerNotAvailable(program, 'check', 'run one named check from check.commands, as the workflow does', '[options] NAME');

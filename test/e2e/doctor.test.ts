@@ -1,0 +1,54 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { TestRepo } from '../helpers/git-repo.js';
+import { buildRunFixture } from '../fixtures/store/run-fixture.js';
+import { runCli } from '../fixtures/resolve/cli.js';
+
+describe('splintercat doctor', () => {
+  it('reports a healthy run, exit 0', async () => {
+    const repo = TestRepo.create();
+    await buildRunFixture(repo, 'up');
+    const run = await runCli(['doctor', '--name', 'up'], repo.dir);
+    expect(run.stdout).toMatch(/Run 'up' is healthy/);
+    expect(run.code).toBe(0);
+  });
+
+  it('finds a truncated state file (exit 1) and --repair restores it from the backup', async () => {
+    const repo = TestRepo.create();
+    const fixture = await buildRunFixture(repo, 'up');
+    const text = readFileSync(fixture.paths.state, 'utf8');
+    writeFileSync(fixture.paths.state, text.slice(0, Math.floor(text.length / 2)));
+    const check = await runCli(['doctor', '--name', 'up'], repo.dir);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/problems/);
+    expect(check.stdout).toMatch(/--repair/);
+    const repair = await runCli(['doctor', '--name', 'up', '--repair', '--json'], repo.dir);
+    expect(repair.code).toBe(0);
+    expect(JSON.parse(repair.stdout)).toMatchObject({ ok: true, restoredFromBackup: true });
+    expect(JSON.parse(readFileSync(fixture.paths.state, 'utf8'))).toEqual(JSON.parse(JSON.stringify(fixture.previous)));
+    expect((await runCli(['doctor', '--name', 'up'], repo.dir)).code).toBe(0);
+  });
+
+  it('--rebuild reconstructs a deleted state from the journal and the refs', async () => {
+    const repo = TestRepo.create();
+    const fixture = await buildRunFixture(repo, 'up');
+    rmSync(fixture.paths.state);
+    rmSync(fixture.paths.backup, { force: true });
+    const rebuild = await runCli(['doctor', '--name', 'up', '--rebuild'], repo.dir);
+    expect(rebuild.stdout).toMatch(/Rebuilt run 'up'/);
+    expect(rebuild.code).toBe(0);
+    const state = JSON.parse(readFileSync(fixture.paths.state, 'utf8')) as { name: string; strategy: { kind: string } | null };
+    expect(state.name).toBe('up');
+    expect(state.strategy?.kind).toBe('optimistic');
+  });
+
+  it('names the runs that exist when the name is wrong (exit 2, no stack trace)', async () => {
+    const repo = TestRepo.create();
+    await buildRunFixture(repo, 'up');
+    const run = await runCli(['doctor', '--name', 'nope'], repo.dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no splintercat run named 'nope'/);
+    expect(run.stderr).toMatch(/Runs found: up/);
+    expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
