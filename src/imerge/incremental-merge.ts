@@ -1,0 +1,342 @@
+import { SplintercatError, UsageError } from '../errors/index.js';
+import type { Git } from '../git/index.js';
+import { autoCompleteFrontier, type AutofillEvent } from './autofill.js';
+import { getBoundaries } from './boundaries.js';
+import { renderDiagram } from './diagram.js';
+import { mapKnownFrontier } from './frontier.js';
+import { Grid } from './grid.js';
+import { conflictPaths, mergeTree } from './merge-tree.js';
+import { GitMerger } from './merger.js';
+import { ALLOWED_GOALS, imergePrefix, readState, scratchRef, stateRef, STATE_VERSION, writeState, type StateBlob } from './state.js';
+import type { CommitInfo, ConflictDetails } from './types.js';
+
+export interface StartOptions {
+  name: string;
+  goal?: string;
+  /** Branch 1 (HEAD side); default: the current branch, or 'HEAD' when detached. */
+  tip1?: string;
+  tip2: string;
+  branch?: string;
+  firstParent?: boolean;
+  manual?: boolean;
+}
+
+export interface AutofillOptions {
+  jobs?: number;
+  onProgress?: (event: AutofillEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** The result of an autofill: complete, or the cell to merge by hand plus every recorded blocker. */
+export interface AutofillResult {
+  complete: boolean;
+  /** The cell git-imerge would present for a manual merge (leftmost blocker block's corner). */
+  next: [number, number] | null;
+  blockers: [number, number][];
+  /** merge-tree runs made by this autofill (probes and merges). */
+  merges: number;
+}
+
+/** Names of every incremental merge in the repository (those with a state blob). */
+export async function listImerges(git: Git): Promise<string[]> {
+  const lines = await git.lines(['for-each-ref', '--format=%(objecttype) %(refname)', 'refs/imerge']);
+  const names: string[] = [];
+  for (const line of lines) {
+    const m = /^blob refs\/imerge\/(.+)\/state$/.exec(line);
+    if (m) names.push(m[1] as string);
+  }
+  return names;
+}
+
+/** git-imerge's choose_merge_name. */
+export async function chooseImergeName(git: Git, name?: string): Promise<string> {
+  const names = await listImerges(git);
+  if (name !== undefined) {
+    if (!names.includes(name)) {
+      throw new UsageError('imerge_not_found', {
+        what: `There is no incremental merge called '${name}'!`,
+        fix: 'List them with: splintercat imerge list',
+      });
+    }
+    if (names.length > 1) await git.run(['config', 'imerge.default', name]);
+    return name;
+  }
+  const dflt = await git.configGet('imerge.default');
+  if (dflt) {
+    if (names.includes(dflt)) return dflt;
+    await git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
+    throw new UsageError('imerge_default_gone', {
+      what: `The default incremental merge '${dflt}' has disappeared`,
+      why: 'The setting imerge.default has been cleared',
+      fix: 'Please try again',
+    });
+  }
+  if (names.length === 1) return names[0] as string;
+  throw new UsageError('imerge_name_needed', {
+    what: names.length === 0 ? 'There is no incremental merge in this repository' : 'Please select an incremental merge using --name',
+    fix: names.length === 0 ? 'Start one: splintercat imerge start --name NAME BRANCH' : `Existing: ${names.join(', ')}`,
+  });
+}
+
+/**
+ * One incremental merge, stored exactly as git-imerge 1.2.0 stores it (refs/imerge/NAME/...).
+ * All merges are in memory; the working tree is never touched by this class.
+ */
+export class IncrementalMerge {
+  private constructor(
+    private readonly git: Git,
+    readonly name: string,
+    private state: StateBlob,
+    readonly grid: Grid,
+    private refs: Map<string, string>,
+  ) {}
+
+  get goal(): string {
+    return this.state.goal;
+  }
+  get tip1(): string {
+    return this.state.tip1;
+  }
+  get tip2(): string {
+    return this.state.tip2;
+  }
+  get branch(): string {
+    return this.state.branch;
+  }
+
+  /** Start a new incremental merge of tip2 into tip1 and save its initial state (no merges yet). */
+  static async start(git: Git, options: StartOptions): Promise<IncrementalMerge> {
+    const { name } = options;
+    const goal = options.goal ?? 'merge';
+    if (!(ALLOWED_GOALS as readonly string[]).includes(goal)) {
+      throw new UsageError('imerge_bad_goal', { what: `Unknown goal '${goal}'`, fix: `Use one of: ${ALLOWED_GOALS.join(', ')}` });
+    }
+    const fmt = await git.run(['check-ref-format', `refs/imerge/${name}`], { okExitCodes: [0, 1] });
+    if (fmt.exitCode !== 0) throw new UsageError('imerge_bad_name', { what: `Name '${name}' is not a valid refname component!`, fix: 'Choose a name usable in a git ref (e.g. letters, digits, dashes)' });
+    const branch = options.branch ?? name;
+    const bfmt = await git.run(['check-ref-format', `refs/heads/${branch}`], { okExitCodes: [0, 1] });
+    if (bfmt.exitCode !== 0) throw new UsageError('imerge_bad_branch', { what: `Name '${branch}' is not a valid branch name!`, fix: 'Choose another --branch' });
+    if ((await git.lines(['for-each-ref', `${imergePrefix(name)}/`])).length > 0) {
+      throw new UsageError('imerge_name_in_use', {
+        what: `Name '${name}' is already in use!`,
+        why: `An incremental merge called '${name}' exists (refs under ${imergePrefix(name)}/)`,
+        fix: [`Continue it: splintercat imerge continue --name ${name}`, `Or remove it first: splintercat imerge remove --name ${name}`],
+      });
+    }
+    const tip1 = options.tip1 ?? (await git.currentBranch()) ?? 'HEAD';
+    const { mergeBase, commits1, commits2 } = await getBoundaries(git, tip1, options.tip2, options.firstParent ?? false);
+    const grid = new Grid(commits1.length + 1, commits2.length + 1);
+    const edge = (i1: number, i2: number, oid: string): void => {
+      const c = grid.cell(i1, i2);
+      c.oid = oid;
+      c.manual = true;
+    };
+    edge(0, 0, mergeBase);
+    commits1.forEach((c, k) => edge(k + 1, 0, c));
+    commits2.forEach((c, k) => edge(0, k + 1, c));
+    const state: StateBlob = {
+      blockers: [],
+      branch,
+      goal,
+      goalopts: null,
+      manual: options.manual ?? false,
+      tip1,
+      tip2: options.tip2,
+      version: STATE_VERSION,
+    };
+    const im = new IncrementalMerge(git, name, state, grid, new Map());
+    await im.save();
+    if ((await listImerges(git)).length > 1) await git.run(['config', 'imerge.default', name]);
+    return im;
+  }
+
+  /** Load a merge started by splintercat or by git-imerge (name defaults as git-imerge chooses it). */
+  static async load(git: Git, name?: string): Promise<IncrementalMerge> {
+    const chosen = await chooseImergeName(git, name);
+    const { state, grid, refs } = await readState(git, chosen);
+    return new IncrementalMerge(git, chosen, state, grid, refs);
+  }
+
+  /** Persist grid and state blob atomically (one ref transaction with old values). */
+  async save(): Promise<void> {
+    this.refs = await writeState(this.git, this.name, this.state, this.grid, this.refs);
+  }
+
+  /** Fill every cell that merges cleanly (git-imerge's algorithm), stopping at a blocker. */
+  async autofill(options: AutofillOptions = {}): Promise<AutofillResult> {
+    const merger = new GitMerger(this.git, options.signal);
+    const outcome = await autoCompleteFrontier({
+      grid: this.grid,
+      name: this.name,
+      merger,
+      goal: this.state.goal,
+      manual: this.state.manual,
+      jobs: Math.max(1, options.jobs ?? 2),
+      onProgress: options.onProgress,
+      signal: options.signal,
+      save: () => this.save(),
+    });
+    return {
+      complete: outcome.complete,
+      next: outcome.complete ? null : outcome.blocker,
+      blockers: this.grid.blockers(),
+      merges: merger.merges,
+    };
+  }
+
+  /** True when the known frontier covers the whole grid. */
+  isComplete(): boolean {
+    return mapKnownFrontier(this.grid.block()).isComplete();
+  }
+
+  /** The commit recorded at (i1, i2), or null. */
+  cellCommit(i1: number, i2: number): string | null {
+    return this.grid.cell(i1, i2).oid;
+  }
+
+  private parents(i1: number, i2: number): { above: string; left: string } {
+    if (i1 < 1 || i2 < 1 || i1 >= this.grid.len1 || i2 >= this.grid.len2) {
+      throw new UsageError('imerge_bad_cell', { what: `Cell ${i1}-${i2} is not inside the grid`, fix: `Use 1 <= i1 < ${this.grid.len1}, 1 <= i2 < ${this.grid.len2}` });
+    }
+    const above = this.grid.cell(i1, i2 - 1).oid;
+    const left = this.grid.cell(i1 - 1, i2).oid;
+    if (above === null || left === null) {
+      throw new SplintercatError('imerge_parents_not_ready', {
+        what: `The parents of merge ${i1}-${i2} are not ready`,
+        why: `Cell ${i1}-${i2 - 1} or ${i1 - 1}-${i2} has no merge yet`,
+        fix: 'Run autofill first, or resolve the cell git-imerge suggests',
+      });
+    }
+    return { above, left };
+  }
+
+  /** Everything the resolver needs about a blocked cell, computed in memory. */
+  async conflictDetails(i1: number, i2: number): Promise<ConflictDetails> {
+    const { above, left } = this.parents(i1, i2);
+    const result = await mergeTree(this.git, above, left);
+    return {
+      name: this.name,
+      i1,
+      i2,
+      above,
+      left,
+      commit1: await this.commitInfo(this.grid.cell(i1, 0).oid as string),
+      commit2: await this.commitInfo(this.grid.cell(0, i2).oid as string),
+      conflictTree: result.tree,
+      paths: result.clean ? [] : conflictPaths(result),
+    };
+  }
+
+  private async commitInfo(oid: string): Promise<CommitInfo> {
+    const out = await this.git.text(['show', '-s', '--format=%an%x00%ae%x00%aI%x00%s%x00%b', oid]);
+    const [author, authorEmail, date, subject, body] = out.split('\0') as string[];
+    return { oid, author: author ?? '', authorEmail: authorEmail ?? '', date: date ?? '', subject: subject ?? '', body: (body ?? '').trimEnd() };
+  }
+
+  /**
+   * Record a resolution of (i1, i2) given as a tree: writes `manual/I1-I2` (parents [above, left],
+   * message `imerge 'NAME': manual merge I1-I2`) and unblocks the cell. No working tree involved.
+   */
+  async recordMerge(i1: number, i2: number, tree: string): Promise<string> {
+    const { above, left } = this.parents(i1, i2);
+    const commit = await this.git.text(['commit-tree', tree, '-p', above, '-p', left], { input: `imerge '${this.name}': manual merge ${i1}-${i2}\n` });
+    await this.recordCell(i1, i2, commit);
+    return commit;
+  }
+
+  /**
+   * Record an existing two-parent commit as the manual merge of its parents (git-imerge's
+   * incorporate_manual_merge; swapped parents are put back in order). Returns its cell.
+   */
+  async recordCommit(commit: string): Promise<[number, number]> {
+    const line = await this.git.text(['rev-list', '--parents', '-n', '1', commit]);
+    const [oid, ...parents] = line.split(' ') as [string, ...string[]];
+    const unusable = (why: string): SplintercatError =>
+      new SplintercatError('imerge_merge_unusable', { what: `Commit ${oid} cannot be used as a manual merge: ${why}`, fix: 'Commit the merge of the two cells that `imerge continue` prepared' });
+    if (parents.length !== 2) throw unusable(parents.length < 2 ? 'it is not a merge' : 'it is an octopus merge');
+    const find = (c: string): [number, number] | null => {
+      for (let b = 0; b < this.grid.len2; b++) for (let a = 0; a < this.grid.len1; a++) if (this.grid.cell(a, b).oid === c) return [a, b];
+      return null;
+    };
+    let first = find(parents[0] as string);
+    let second = find(parents[1] as string);
+    if (!first || !second) throw unusable('its parents are not known merge commits');
+    let swapped = false;
+    if (first[0] < second[0]) {
+      [first, second] = [second, first];
+      swapped = true;
+    }
+    if (first[0] !== second[0] + 1 || first[1] !== second[1] - 1) throw unusable('it is not a pairwise merge of adjacent parents');
+    let recorded = oid;
+    if (swapped) {
+      const raw = (await this.git.readObject(oid))?.content.toString('utf8') ?? '';
+      const fixed = raw.replace(/^((?:parent [0-9a-f]+\n)+)/m, `parent ${parents[1]}\nparent ${parents[0]}\n`);
+      recorded = await this.git.text(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: fixed });
+    }
+    const cell: [number, number] = [first[0], second[1]];
+    await this.recordCell(cell[0], cell[1], recorded);
+    return cell;
+  }
+
+  private async recordCell(i1: number, i2: number, commit: string): Promise<void> {
+    const c = this.grid.cell(i1, i2);
+    c.oid = commit;
+    c.manual = true;
+    // A recorded merge unblocks its cell (git-imerge clears the blocker at the affected block's corner).
+    c.blocked = false;
+    await this.save();
+  }
+
+  /**
+   * Finish a complete merge with goal 'merge': one commit with the tree of the last cell, parents
+   * [tip1, tip2], message `Merge TIP2 into TIP1 (using imerge)`; the branch is set (fast-forward
+   * only unless `force`) and the imerge refs are removed. Returns the commit.
+   */
+  async finish(options: { branch?: string; force?: boolean } = {}): Promise<string> {
+    if (!this.isComplete()) {
+      throw new SplintercatError('imerge_incomplete', { what: `Merge ${this.name} is not yet complete!`, fix: `Run: splintercat imerge continue --name ${this.name}` });
+    }
+    if (this.state.goal !== 'merge') {
+      throw new UsageError('imerge_goal_unsupported', {
+        what: `Finishing with goal '${this.state.goal}' is not implemented by splintercat yet`,
+        fix: [`Finish it with git-imerge: git-imerge finish --name ${this.name}`, 'Or use --goal merge'],
+      });
+    }
+    const last = this.grid.cell(this.grid.len1 - 1, this.grid.len2 - 1).oid as string;
+    const tree = await this.git.resolve(`${last}^{tree}`);
+    const p1 = this.grid.cell(this.grid.len1 - 1, 0).oid as string;
+    const p2 = this.grid.cell(0, this.grid.len2 - 1).oid as string;
+    const commit = await this.git.text(['commit-tree', tree, '-p', p1, '-p', p2], { input: `Merge ${this.tip2} into ${this.tip1} (using imerge)\n` });
+    const ref = `refs/heads/${options.branch ?? this.branch}`;
+    const old = await this.git.revParse(`${ref}^{commit}`);
+    if (old !== null && !options.force && !(await this.git.isAncestor(old, commit))) {
+      throw new SplintercatError('imerge_not_fast_forward', {
+        what: `${ref} cannot be fast-forwarded to ${commit}!`,
+        fix: ['Choose another branch with --branch', 'Or pass --force to overwrite it'],
+      });
+    }
+    await this.git.updateRefs([{ ref, newOid: commit, oldOid: old }], 'imerge: recording final merge');
+    await this.removeRefs();
+    return commit;
+  }
+
+  /** git-imerge's frontier diagram. */
+  diagram(): string {
+    return renderDiagram(this.grid, this.tip1, this.tip2);
+  }
+
+  /** Delete the refs of this merge and the scratch branch, and unset imerge.default if it named it. */
+  async removeRefs(): Promise<void> {
+    const updates = [...this.refs].map(([ref, oid]) => ({ ref, delete: true as const, oldOid: oid }));
+    const scratch = await this.git.revParse(scratchRef(this.name));
+    if (scratch !== null) updates.push({ ref: scratchRef(this.name), delete: true, oldOid: scratch });
+    await this.git.updateRefs(updates, `imerge: remove merge '${this.name}'`);
+    this.refs = new Map();
+    if ((await this.git.configGet('imerge.default')) === this.name) await this.git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
+  }
+
+  /** The state ref (for callers that watch it). */
+  get stateRef(): string {
+    return stateRef(this.name);
+  }
+}
