@@ -340,3 +340,16 @@ export class IncrementalMerge {
     return stateRef(this.name);
   }
 }
+
+/**
+ * Remove an incremental merge even when its state is unreadable: every ref under
+ * refs/imerge/NAME/, the scratch branch, and imerge.default if it names it.
+ */
+export async function removeImerge(git: Git, name: string): Promise<void> {
+  const refs = await git.forEachRef(`${imergePrefix(name)}/`);
+  const updates = refs.map((r) => ({ ref: r.ref, delete: true as const, oldOid: r.oid }));
+  const scratch = await git.revParse(scratchRef(name));
+  if (scratch !== null) updates.push({ ref: scratchRef(name), delete: true, oldOid: scratch });
+  await git.updateRefs(updates, `imerge: remove merge '${name}'`);
+  if ((await git.configGet('imerge.default')) === name) await git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
+}

@@ -4,6 +4,7 @@ import { registerDriver } from './driver.js';
 import { requireModelRungFromConfig } from '../../agents/index.js';
 import { registerDoctor } from './doctor.js';
 import { registerEval } from './eval.js';
+import { registerImerge } from './imerge.js';
 import { registerResolve } from './resolve.js';
 
 /**
@@ -24,6 +25,6 @@ export function registerCommands(program: Command): void {
   registerResolve(program);
   registerDriver(program);
   registerEval(program, { modelFallback: (config, git) => requireModelRungFromConfig(config, process.env, { git }) });
-  registerNotAvailable(program, 'imerge', 'the incremental-merge engine alone, git-imerge compatible', '<verb> [options]');
+  registerImerge(program);
   registerNotAvailable(program, 'demo', 'build a sample fork/upstream pair in a temp dir and merge it, offline');
 }

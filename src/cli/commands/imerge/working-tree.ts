@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SplintercatError } from '../../../errors/index.js';
+import type { Git } from '../../../git/index.js';
+import { scratchRef, type IncrementalMerge } from '../../../imerge/index.js';
+
+/**
+ * The only place the engine's CLI touches the working tree, exactly as git-imerge's
+ * request_user_merge / incorporate_user_merge do.
+ */
+
+/** Check out the scratch branch at (i1, i2-1) and start `git merge --no-commit` of (i1-1, i2). */
+export async function presentConflict(git: Git, im: IncrementalMerge, i1: number, i2: number): Promise<void> {
+  const above = im.cellCommit(i1, i2 - 1) as string;
+  const left = im.cellCommit(i1 - 1, i2) as string;
+  await git.run(['update-ref', '-m', `imerge '${im.name}': Prepare merge ${i1}-${i2}`, scratchRef(im.name), above]);
+  const co = await git.run(['checkout', `imerge/${im.name}`]);
+  process.stderr.write(co.stderr);
+  const merge = await git.run(['merge', '--no-commit', '-m', `imerge '${im.name}': manual merge ${i1}-${i2}`, left], { okExitCodes: [0, 1, 2] });
+  process.stdout.write(merge.stdout);
+  process.stderr.write(merge.stderr);
+  process.stderr.write('\nOriginal first commit:\n');
+  process.stdout.write((await git.run(['--no-pager', 'log', '--no-walk', im.cellCommit(i1, 0) as string])).stdout);
+  process.stderr.write('\nOriginal second commit:\n');
+  process.stdout.write((await git.run(['--no-pager', 'log', '--no-walk', im.cellCommit(0, i2) as string])).stdout);
+  process.stderr.write(
+    `\nThere was a conflict merging commit ${i1}-${i2}, shown above.\n` +
+      'Please resolve the conflict, commit the result, then type\n\n    splintercat imerge continue\n',
+  );
+}
+
+/**
+ * If the user has merged on the scratch branch, commit (when staged) and record it
+ * (git-imerge's incorporate_user_merge). Returns the recorded cell or null when there is nothing.
+ */
+export async function incorporateUserMerge(git: Git, im: IncrementalMerge, edit: boolean): Promise<[number, number] | null> {
+  const ref = scratchRef(im.name);
+  const commit = await git.revParse(`${ref}^{commit}`);
+  if (commit === null) return null;
+  const head = (await git.run(['symbolic-ref', '--quiet', 'HEAD'], { okExitCodes: [0, 1] })).stdout.trim();
+  if (head === '') return null;
+  if (head !== ref) {
+    if (!isKnown(im, commit)) {
+      throw new SplintercatError('imerge_scratch_not_checked_out', {
+        what: `The scratch reference, ${ref}, already exists but is not checked out`,
+        fix: [`If it points to a merge you want to use: git checkout imerge/${im.name}, then continue again`, `If it is unneeded: git update-ref -d ${ref}, then continue`],
+      });
+    }
+    await git.run(['update-ref', '-d', ref]);
+    process.stderr.write(`${ref} did not point to a new merge; it has been deleted.\n`);
+    return null;
+  }
+  let recordedCommit = commit;
+  const gitDir = await git.text(['rev-parse', '--absolute-git-dir']);
+  const mergeHead = join(gitDir, 'MERGE_HEAD');
+  if (existsSync(mergeHead) && readFileSync(mergeHead, 'utf8').trim().split('\n').length === 1) {
+    await git.run(['update-index', '-q', '--refresh'], { okExitCodes: [0, 1] });
+    const unstaged = await git.run(['diff', '--name-only'], {});
+    if (unstaged.stdout.trim() !== '') {
+      throw new SplintercatError('imerge_unstaged', {
+        what: 'Cannot proceed: You have unstaged changes.',
+        why: `Unstaged or unresolved files:\n${unstaged.stdout.trimEnd().split('\n').map((f) => `  ${f}`).join('\n')}`,
+        fix: ['Resolve the conflicts and `git add` the files', 'Then run: splintercat imerge continue'],
+      });
+    }
+    await git.run(['commit', '--no-verify', edit ? '--edit' : '--no-edit']);
+    recordedCommit = await git.resolve('HEAD');
+  }
+  await git.assertClean('proceed');
+  const cell = await im.recordCommit(recordedCommit);
+  await git.run(['update-ref', '--no-deref', '-m', `Detach HEAD from ${ref}`, 'HEAD', 'HEAD^0']);
+  await git.run(['update-ref', '-d', ref]);
+  process.stderr.write(`Merge has been recorded for merge ${cell[0]}-${cell[1]}.\n`);
+  return cell;
+}
+
+function isKnown(im: IncrementalMerge, commit: string): boolean {
+  for (let i1 = 0; i1 < im.grid.len1; i1++) for (let i2 = 0; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2) === commit) return true;
+  return false;
+}
+
+/** Leave the scratch branch (abort a merge in progress) before the refs are deleted. */
+export async function leaveScratch(git: Git, name: string): Promise<void> {
+  const head = (await git.run(['symbolic-ref', '--quiet', 'HEAD'], { okExitCodes: [0, 1] })).stdout.trim();
+  if (head !== scratchRef(name)) return;
+  await git.run(['reset', '--merge'], { okExitCodes: [0, 1, 128] });
+  await git.run(['update-ref', '--no-deref', '-m', `Detach HEAD from ${scratchRef(name)}`, 'HEAD', 'HEAD^0']);
+}
