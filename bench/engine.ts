@@ -1,0 +1,112 @@
+/**
+ * `npm run bench:engine`: time to the first conflict on generated 40x40 grids with three conflicts,
+ * splintercat's engine vs git-imerge 1.2.0, measured in the same run, printed as ratios.
+ * Sizes: BENCH_SIZES=33,5000 (files in the tree; default 33,5000).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Git } from '../src/git/index.js';
+import { IncrementalMerge } from '../src/imerge/index.js';
+
+const env: Record<string, string> = {
+  ...(process.env as Record<string, string>),
+  GIT_AUTHOR_NAME: 'Bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.com',
+  GIT_COMMITTER_NAME: 'Bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.com',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_EDITOR: 'true',
+};
+
+const N = 40;
+/** (main commit, feature commit) pairs that rewrite the same line. */
+const CONFLICTS: [number, number][] = [
+  [12, 30],
+  [25, 14],
+  [36, 6],
+];
+
+function git(dir: string, args: string[], input?: string): string {
+  return execFileSync('git', args, { cwd: dir, env, input, encoding: 'utf8', maxBuffer: 1 << 30 });
+}
+
+/** A repo with `files` files at the base, N commits on main and on feature, via fast-import. */
+function generate(files: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'gc.auto', '0']);
+  const out: string[] = [];
+  const data = (s: string): string => `data ${Buffer.byteLength(s)}\n${s}\n`;
+  let t = 1_700_000_000;
+  const commit = (ref: string, mark: number, from: number | null, msg: string, mods: [string, string][]): void => {
+    out.push(`commit ${ref}\nmark :${mark}\ncommitter Bench <bench@example.com> ${t++} +0000\n${data(msg)}`);
+    if (from !== null) out.push(`from :${from}\n`);
+    for (const [p, c] of mods) out.push(`M 100644 inline ${p}\n${data(c)}`);
+  };
+  const base: [string, string][] = [];
+  for (let k = 0; k < files - 1; k++) base.push([`src/d${k % 100}/file-${k}.txt`, `file ${k}\n`]);
+  const lines = CONFLICTS.map((_, k) => `line ${k}`);
+  base.push(['shared.txt', `${lines.join('\n')}\n`]);
+  commit('refs/heads/main', 1, null, 'base', base);
+  for (const [ref, side, markBase] of [['refs/heads/main', 0, 100], ['refs/heads/feature', 1, 1000]] as const) {
+    const state = [...lines];
+    for (let i = 1; i <= N; i++) {
+      CONFLICTS.forEach((c, k) => {
+        if (c[side] === i) state[k] = `line ${k} changed on ${ref} by ${i}`;
+      });
+      const mods: [string, string][] = [[`${ref.slice(11)}/c${i}.txt`, `${i}\n`], ['shared.txt', `${state.join('\n')}\n`]];
+      commit(ref, markBase + i, i === 1 ? 1 : markBase + i - 1, `${ref.slice(11)} ${i}`, mods);
+    }
+  }
+  git(dir, ['fast-import', '--quiet'], out.join(''));
+  git(dir, ['checkout', '-q', '-f', 'main']);
+  return dir;
+}
+
+async function timeSplintercat(dir: string): Promise<{ ms: number; next: [number, number] | null; merges: number }> {
+  const g = new Git({ cwd: dir, env });
+  try {
+    const t0 = performance.now();
+    const im = await IncrementalMerge.start(g, { name: 'sc', tip2: 'feature' });
+    const r = await im.autofill({ jobs: 2 });
+    return { ms: performance.now() - t0, next: r.next, merges: r.merges };
+  } finally {
+    g.close();
+  }
+}
+
+function timeGitImerge(dir: string): { ms: number; next: string } {
+  const t0 = performance.now();
+  const r = spawnSync('git-imerge', ['start', '--name', 'gi', 'feature'], { cwd: dir, env, encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`git-imerge failed: ${r.stderr}`);
+  return { ms, next: /conflict merging commit (\d+-\d+)/.exec(r.stderr)?.[1] ?? '?' };
+}
+
+async function main(): Promise<void> {
+  const sizes = (process.env.BENCH_SIZES ?? '33,5000').split(',').map(Number);
+  let peak = 0;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  process.stdout.write(`engine benchmark: ${N}x${N} grid, conflicts at ${CONFLICTS.map((c) => c.join('-')).join(', ')}\n`);
+  for (const files of sizes) {
+    const dir = generate(files);
+    try {
+      const sc = await timeSplintercat(dir);
+      const gi = timeGitImerge(dir);
+      const ratio = gi.ms / sc.ms;
+      process.stdout.write(
+        `${String(files).padStart(6)} files: splintercat ${(sc.ms / 1000).toFixed(2)} s (${sc.merges} merge-tree runs, first conflict ${sc.next?.join('-')}), ` +
+          `git-imerge ${(gi.ms / 1000).toFixed(2)} s (first conflict ${gi.next}); ratio ${ratio.toFixed(1)}x\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  clearInterval(timer);
+  process.stdout.write(`peak RSS of the splintercat process: ${(peak / 1024 / 1024).toFixed(0)} MB\n`);
+}
+
+await main();
