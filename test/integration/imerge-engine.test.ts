@@ -29,6 +29,9 @@ describe('IncrementalMerge (in memory)', () => {
     const auto = repo.sh('for-each-ref', '--format=%(refname)', 'refs/imerge/m/auto');
     expect(auto).toContain('refs/imerge/m/auto/4-3');
     expect(repo.sh('log', '-1', '--format=%s%n%P', 'refs/imerge/m/auto/4-3').split('\n')[0]).toBe("imerge 'm': automatic merge 4-3");
+    // Commit objects written without git are valid, with the user's identity.
+    expect(repo.sh('fsck', '--no-dangling', '--strict')).toBe('');
+    expect(repo.sh('log', '-1', '--format=%an <%ae>|%cn', 'refs/imerge/m/auto/4-3')).toBe('Test Author <author@example.com>|Test Committer');
     const commit = await im.finish();
     expect(repo.sh('log', '-1', '--format=%s', commit)).toBe('Merge feature into main (using imerge)');
     expect(repo.sh('log', '-1', '--format=%P', commit)).toBe(`${repo.sh('rev-parse', 'main')} ${repo.sh('rev-parse', 'feature')}`);
