@@ -36,6 +36,7 @@ describe('merge-tree output parsing', () => {
 
   it('maps every conflict type git 2.39 emits', () => {
     expect(conflictKindOf('CONFLICT (add/add)')).toBe('add/add');
+    expect(conflictKindOf('CONFLICT (contents)', 'CONFLICT (add/add): Merge conflict in added')).toBe('add/add');
     expect(conflictKindOf('CONFLICT (rename/delete)')).toBe('rename/delete');
     expect(conflictKindOf('CONFLICT (rename/rename)')).toBe('rename/rename');
     expect(conflictKindOf('CONFLICT (rename involved in collision)')).toBe('rename/rename');

@@ -74,7 +74,11 @@ export function conflictKindOf(type: string, text = ''): FileConflictKind | null
   const m = /^CONFLICT \((.*)\)$/.exec(type);
   if (!m) return null;
   const t = (m[1] as string).toLowerCase();
-  if (t === 'contents' || t === 'content') return /binary/i.test(text) ? 'binary' : 'content';
+  if (t === 'contents' || t === 'content') {
+    // git reports add/add content conflicts with type "contents" and says add/add only in the text.
+    if (/^CONFLICT \(add\/add\)/.test(text)) return 'add/add';
+    return /binary/i.test(text) ? 'binary' : 'content';
+  }
   if (t === 'add/add') return 'add/add';
   if (t === 'modify/delete') return 'modify/delete';
   if (t === 'rename/delete') return 'rename/delete';
