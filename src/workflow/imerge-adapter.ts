@@ -1,0 +1,80 @@
+import type { Git } from '../git/index.js';
+import { IncrementalMerge, listImerges } from '../imerge/index.js';
+import { compareCells, dominates, type Cell } from './plan/cells.js';
+import type { GridEngine, GridEngineFactory } from './ports.js';
+
+/** The workflow's view of one splintercat/git-imerge incremental merge. */
+class ImergeGridEngine implements GridEngine {
+  constructor(
+    private readonly im: IncrementalMerge,
+    private readonly jobs: number,
+  ) {}
+
+  size(): { i1: number; i2: number } {
+    return { i1: this.im.grid.len1 - 1, i2: this.im.grid.len2 - 1 };
+  }
+
+  async autofill(options: { signal?: AbortSignal } = {}): Promise<Cell[]> {
+    const result = await this.im.autofill({ jobs: this.jobs, ...(options.signal ? { signal: options.signal } : {}) });
+    return result.blockers.map(([i1, i2]) => ({ i1, i2 })).sort(compareCells);
+  }
+
+  async cellCommit(cell: Cell): Promise<string | null> {
+    if (cell.i1 >= this.im.grid.len1 || cell.i2 >= this.im.grid.len2) return null;
+    return this.im.cellCommit(cell.i1, cell.i2);
+  }
+
+  conflictDetails(cell: Cell) {
+    return this.im.conflictDetails(cell.i1, cell.i2);
+  }
+
+  recordMerge(cell: Cell, tree: string): Promise<string> {
+    return this.im.recordMerge(cell.i1, cell.i2, tree);
+  }
+
+  /**
+   * Forget resolutions: clear each cell and every inner cell that dominates it (they
+   * were merged on top of it), then save; the next autofill meets the conflict again.
+   */
+  async forget(cells: Cell[]): Promise<void> {
+    const grid = this.im.grid;
+    for (let i1 = 1; i1 < grid.len1; i1++) {
+      for (let i2 = 1; i2 < grid.len2; i2++) {
+        if (!cells.some((c) => dominates({ i1, i2 }, c))) continue;
+        const cell = grid.cell(i1, i2);
+        cell.oid = null;
+        cell.manual = false;
+        cell.blocked = false;
+      }
+    }
+    await this.im.save();
+  }
+
+  finish(): Promise<string> {
+    return this.im.finish();
+  }
+
+  async diagram(): Promise<string> {
+    return this.im.diagram();
+  }
+}
+
+/** Opens the run's merge: loads it when its refs exist (resume), starts it otherwise. */
+export function imergeEngines(git: Git, jobs: number): GridEngineFactory {
+  return {
+    async open(options) {
+      const existing = await listImerges(git);
+      const im = existing.includes(options.name)
+        ? await IncrementalMerge.load(git, options.name)
+        : await IncrementalMerge.start(git, {
+            name: options.name,
+            goal: options.goal,
+            tip1: options.tip1,
+            tip2: options.tip2,
+            branch: options.branch,
+            firstParent: options.firstParent,
+          });
+      return new ImergeGridEngine(im, jobs);
+    },
+  };
+}

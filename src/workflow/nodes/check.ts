@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { summarizeFailure } from '../../agents/index.js';
+import type { CheckResult } from '../../checks/types.js';
+import { cellKey, joinCells, maximalCells, parseCellKey, type Cell } from '../plan/cells.js';
+import type { RunState } from '../state/run-state.js';
+import { flow, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
+import { openEngine } from './resolve-conflicts.js';
+
+/**
+ * Check: validate the batch just resolved on a grid cell whose tree embodies it —
+ * the final cell once the grid is complete, else the join of the batch when it is
+ * filled, else each maximal resolved cell. A failure that the cell's own fork or
+ * upstream commit shows by itself is not blamed on a resolution.
+ */
+export async function check(state: RunState, ctx: Ctx): Promise<Result> {
+  const engine = await openEngine(state, ctx);
+  const data = flow(state);
+  const batch = (data.batch ?? []).map(parseCellKey);
+  const size = engine.size();
+  const complete = (state.grid?.blockers.length ?? 0) === 0;
+  const final: Cell = { i1: size.i1, i2: size.i2 };
+  let targets: Cell[];
+  if (complete && (await engine.cellCommit(final))) targets = [final];
+  else {
+    const join = joinCells(batch);
+    targets = batch.length > 0 && (await engine.cellCommit(join)) ? [join] : maximalCells(batch);
+  }
+
+  let next = state;
+  for (const target of targets) {
+    const commit = await engine.cellCommit(target);
+    if (!commit) continue;
+    const run = await runChecksOn(ctx, next, commit, target, 'cell');
+    next = recordChecks(next, run.records);
+    if (!run.passed && run.failed) {
+      if (await failsOnItsOwn(ctx, next, target, run.failed.name)) {
+        ctx.log.warn({ cell: cellKey(target), check: run.failed.name }, 'the failure is present in an original commit of this cell: not blamed on a resolution');
+        continue;
+      }
+      return { next: 'summarize_failure', state: withFlow(next, { lastCheck: lastCheck(target, run.failed) }) };
+    }
+  }
+  const validated = [...new Set([...(data.validated ?? []), ...(data.batch ?? [])])];
+  const finalValidated = targets.length === 1 && cellKey(targets[0] as Cell) === cellKey(final);
+  next = withFlow(next, { batch: [], validated, finalValidated, retryContext: {} });
+  return { next: complete ? 'finalize' : 'resolve_conflicts', state: next };
+}
+
+export function lastCheck(cell: Cell, result: CheckResult): NonNullable<ReturnType<typeof flow>['lastCheck']> {
+  return { cell, name: result.name, success: result.success, logFile: result.logFile, command: result.command, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs };
+}
+
+export function recordChecks(state: RunState, records: RunState['checks']): RunState {
+  const attempts = state.attempts.map((a) =>
+    a.number === state.currentAttempt ? { ...a, checks: [...a.checks, ...records.map((r) => ({ name: r.name, success: r.success, logFile: r.logFile }))] } : a,
+  );
+  return { ...state, checks: [...state.checks, ...records], attempts };
+}
+
+/** Does the fork commit or the upstream commit of this cell fail the same check alone? */
+async function failsOnItsOwn(ctx: Ctx, state: RunState, cell: Cell, name: string): Promise<boolean> {
+  const engine = await openEngine(state, ctx);
+  for (const edge of [{ i1: cell.i1, i2: 0 }, { i1: 0, i2: cell.i2 }]) {
+    const commit = await engine.cellCommit(edge);
+    if (!commit) continue;
+    const run = await runChecksOn(ctx, state, commit, edge, 'cell', [name]);
+    if (!run.passed) return true;
+  }
+  return false;
+}
+
+/** SummarizeFailure: the deterministic extractor, refined by the summarizer model when one is configured. */
+export async function summarize(state: RunState, ctx: Ctx): Promise<Result> {
+  const last = flow(state).lastCheck;
+  if (!last) return { next: 'plan_recovery', state };
+  const result: CheckResult = { ...last, signal: null, tail: [] };
+  let log = '';
+  try {
+    log = readFileSync(last.logFile, 'utf8');
+  } catch {
+    log = '';
+  }
+  const outcome = await ctx.once(`summary:${state.checks.length}`, () => summarizeFailure({ result, log }, { gateway: ctx.gateway, extract: ctx.extractFailure, log: ctx.log }));
+  ctx.journal.append({ type: 'failure_summarized', check: last.name, summary: outcome.summary, by: outcome.source === 'model' ? 'model' : 'parser' });
+  ctx.log.decision({ check: last.name }, `[summarizer] ${outcome.summary.error_type} at ${outcome.summary.location ?? '?'}: ${outcome.summary.root_cause}`);
+  const attempts = state.attempts.map((a) => (a.number === state.currentAttempt ? { ...a, failureSummary: outcome.summary } : a));
+  const checks = state.checks.map((c, i) => (i === state.checks.length - 1 ? { ...c, summary: outcome.summary } : c));
+  return { next: 'plan_recovery', state: { ...state, attempts, checks } };
+}
+
+export { workflowChecks };

@@ -1,0 +1,35 @@
+import type { RunState } from '../state/run-state.js';
+import { flow, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
+import { lastCheck, recordChecks } from './check.js';
+import { openEngine } from './resolve-conflicts.js';
+
+/**
+ * Finalize: the final validation on the last cell (the `check.final` check, or the
+ * workflow checks) unless the last check already passed there, then finish the
+ * merge: one two-parent commit on the target branch.
+ */
+export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
+  const engine = await openEngine(state, ctx);
+  const size = engine.size();
+  const final = { i1: size.i1, i2: size.i2 };
+  let next = state;
+  if (!flow(state).finalValidated) {
+    const commit = await engine.cellCommit(final);
+    if (!commit) return { next: 'resolve_conflicts', state };
+    const names = ctx.config.check.final && ctx.config.check.final in ctx.config.check.commands ? [ctx.config.check.final] : workflowChecks(ctx);
+    const run = await runChecksOn(ctx, next, commit, final, 'final', names);
+    next = recordChecks(next, run.records);
+    if (!run.passed && run.failed) {
+      // Every resolution not yet validated is under suspicion (all of them if all were).
+      const validated = new Set(flow(next).validated ?? []);
+      const suspects = next.conflicts.filter((c) => c.status === 'resolved' && !validated.has(c.id)).map((c) => c.id);
+      const batch = suspects.length > 0 ? suspects : next.conflicts.filter((c) => c.status === 'resolved').map((c) => c.id);
+      return { next: 'summarize_failure', state: withFlow(next, { batch, lastCheck: lastCheck(final, run.failed) }) };
+    }
+  }
+  const commit = await engine.finish();
+  ctx.journal.append({ type: 'finalized', commit });
+  ctx.log.decision({ commit }, `[finalize] ${state.target.branch} is now ${commit.slice(0, 12)}: merge of ${state.source.ref}`);
+  await ctx.worktrees.removeAll(['check', ...state.conflicts.map((c) => `resolve-${c.id}`)]);
+  return { next: 'end', state: { ...next, finalCommit: commit } };
+}

@@ -1,0 +1,140 @@
+import { planRecovery } from '../../agents/index.js';
+import type { FailureSummary } from '../../checks/types.js';
+import { bisectResolutions } from '../plan/bisect.js';
+import { cellKey, dominates, parseCellKey, type Cell } from '../plan/cells.js';
+import type { RecoveryDecision, RunState, StrategyKind } from '../state/run-state.js';
+import { flow, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
+import { openEngine } from './resolve-conflicts.js';
+
+const moreConservative: Record<StrategyKind, StrategyKind> = { optimistic: 'batch', batch: 'per_conflict', per_conflict: 'per_conflict' };
+
+/** PlanRecovery: the planner (model or offline policy) decides; the runner enforces `merge.max_retries`. */
+export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Result> {
+  const attempt = state.attempts.find((a) => a.number === state.currentAttempt);
+  const summary: FailureSummary = attempt?.failureSummary ?? { error_type: 'test_failure', location: null, root_cause: 'the check failed', excerpt: '' };
+  const strategy = state.strategy?.kind ?? 'per_conflict';
+  let decision: RecoveryDecision;
+  if (state.currentAttempt >= ctx.config.merge.max_retries + 1) {
+    decision = { decision: 'abort', reasoning: `merge.max_retries (${ctx.config.merge.max_retries}) recovery attempts used`, decidedBy: 'runner', conflicts: [], newStrategy: null, batchSize: null };
+  } else {
+    const batch = flow(state).batch ?? [];
+    const answer = await ctx.once(`recovery:${state.currentAttempt}`, () =>
+      planRecovery(
+        {
+          current_strategy: strategy,
+          conflicts_resolved: batch.length,
+          failure_summary: summary,
+          resolutions: state.conflicts
+            .filter((c) => batch.includes(c.id))
+            .map((c) => ({ i1: c.cell.i1, i2: c.cell.i2, files: c.files.map((f) => f.path), choice: c.files.flatMap((f) => f.hunks.map((h) => h.by ?? '')).join(',') })),
+          previous_attempts: state.attempts
+            .filter((a) => a.number < state.currentAttempt && a.failureSummary)
+            .map((a) => ({ strategy: a.strategy, recovery: a.recovery?.decision ?? null, error_type: a.failureSummary!.error_type, location: a.failureSummary!.location, root_cause: a.failureSummary!.root_cause })),
+          max_retries: ctx.config.merge.max_retries,
+          attempts_so_far: state.currentAttempt,
+          available_strategies: ctx.config.merge.strategies_available,
+        },
+        { gateway: ctx.gateway, log: ctx.log },
+      ),
+    );
+    decision = {
+      decision: answer.decision,
+      reasoning: answer.reasoning,
+      decidedBy: answer.source === 'model' ? 'planner' : 'fallback',
+      conflicts: (answer.conflicts_to_retry ?? []).map(([i1, i2]) => `${i1}-${i2}`),
+      newStrategy: answer.decision === 'switch-strategy' ? (answer.new_strategy ?? moreConservative[strategy]) : null,
+      batchSize: null,
+    };
+  }
+  ctx.journal.append({ type: 'decision', kind: 'recovery', by: decision.decidedBy, decision: decision.decision, reasoning: decision.reasoning, conflicts: decision.conflicts });
+  ctx.log.decision({ recovery: decision.decision }, `[planner] Recovery: ${decision.decision}${decision.conflicts.length ? ` (${decision.conflicts.join(', ')})` : ''} — ${decision.reasoning}`);
+  return { next: 'execute_recovery', state: { ...state, pendingRecovery: decision } };
+}
+
+/**
+ * ExecuteRecovery: abort, or choose the resolutions to redo (all of the batch, the
+ * planner's picks, or the culprit bisect isolates), blame them in the cache, drop
+ * them and everything built on them from the grid, and resolve again with the
+ * failure summary in the resolver's context — as a new attempt.
+ */
+export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result> {
+  const decision = state.pendingRecovery;
+  const now = ctx.clock.now().toISOString();
+  const closeAttempt = (s: RunState): RunState => ({
+    ...s,
+    attempts: s.attempts.map((a) => (a.number === s.currentAttempt ? { ...a, recovery: decision, finishedAt: now } : a)),
+  });
+  const summary = state.attempts.find((a) => a.number === state.currentAttempt)?.failureSummary;
+  if (!decision || decision.decision === 'abort') {
+    const last = flow(state).lastCheck;
+    const reason =
+      `Aborted after ${state.currentAttempt} attempt(s): ${summary ? `${summary.error_type} at ${summary.location ?? '?'}: ${summary.root_cause}` : 'the check failed'}` +
+      (last ? ` (log: ${last.logFile})` : '') +
+      '. The grid and every resolution are kept: inspect with `splintercat status`, fix by hand, or remove with `splintercat abort`.';
+    return { halt: 'failed', next: 'end', reason, state: closeAttempt({ ...state, pendingRecovery: null }) };
+  }
+
+  const engine = await openEngine(state, ctx);
+  const batch = (flow(state).batch ?? []).map(parseCellKey);
+  let redo: Cell[];
+  if (decision.decision === 'retry-specific') {
+    const picked = decision.conflicts.map(parseCellKey).filter((c) => batch.some((b) => cellKey(b) === cellKey(c)));
+    redo = picked.length > 0 ? picked : batch;
+  } else if (decision.decision === 'bisect') {
+    const last = flow(state).lastCheck;
+    const failing = last?.cell;
+    let bisectState = state;
+    const result = await bisectResolutions(
+      batch,
+      async (cell) => {
+        const commit = await engine.cellCommit(cell);
+        if (!commit) return true;
+        const run = await runChecksOn(ctx, bisectState, commit, cell, 'cell', last ? [last.name] : undefined);
+        bisectState = { ...bisectState, checks: [...bisectState.checks, ...run.records] };
+        return run.passed;
+      },
+      failing ? { knownFailing: failing } : {},
+    );
+    state = { ...state, checks: bisectState.checks };
+    ctx.log.decision({ culprits: result.culprits.map(cellKey) }, `[bisect] ${result.probes.length} check(s) isolated ${result.culprits.map(cellKey).join(', ') || 'nothing'}`);
+    redo = result.culprits.length > 0 ? result.culprits : batch;
+  } else {
+    redo = batch;
+  }
+  // Resolutions recorded on top of a redone cell were made against its old tree: redo them too.
+  const redoAll = batch.filter((b) => redo.some((r) => dominates(b, r)));
+  for (const c of redo) if (!redoAll.some((x) => cellKey(x) === cellKey(c))) redoAll.push(c);
+  const ids = new Set(redoAll.map(cellKey));
+  const reason = summary ? `${summary.error_type}${summary.location ? ` at ${summary.location}` : ''}: ${summary.root_cause}` : 'a check failed';
+
+  // Only the resolutions chosen for retry are blamed; those merged on top of them keep their cache entries.
+  const blamed = new Set(redo.map(cellKey));
+  for (const c of state.conflicts.filter((x) => blamed.has(x.id))) {
+    for (const key of c.files.flatMap((f) => f.hunks.map((h) => h.cacheKey)).filter((k): k is string => k !== null)) {
+      await ctx.ladder.cache?.invalidate(key, reason);
+    }
+    ctx.journal.append({ type: 'conflict_blamed', conflict: c.id, reason });
+  }
+  await engine.forget(redoAll);
+
+  const retryContext = { ...(flow(state).retryContext ?? {}) };
+  const failure: FailureSummary = summary ?? { error_type: 'test_failure', location: null, root_cause: reason, excerpt: '' };
+  for (const id of blamed) retryContext[id] = failure;
+  const conflicts = state.conflicts.map((c) =>
+    ids.has(c.id) ? { ...c, status: blamed.has(c.id) ? ('blamed' as const) : ('pending' as const), blame: blamed.has(c.id) ? reason : c.blame, resolutionTree: null, resolutionCommit: null } : c,
+  );
+  let strategy = state.strategy;
+  if (decision.decision === 'switch-strategy' && strategy) {
+    const kind = decision.newStrategy ?? moreConservative[strategy.kind];
+    strategy = { ...strategy, kind, batchSize: kind === 'batch' ? (decision.batchSize ?? ctx.config.merge.default_batch_size) : null, decidedBy: decision.decidedBy, reasoning: decision.reasoning, decidedAt: now };
+  }
+  const kept = (flow(state).batch ?? []).filter((id) => !ids.has(id));
+  let next = closeAttempt({ ...state, conflicts, strategy, pendingRecovery: null });
+  const number = next.currentAttempt + 1;
+  next = {
+    ...next,
+    currentAttempt: number,
+    attempts: [...next.attempts, { number, strategy: strategy?.kind ?? 'per_conflict', batchSize: strategy?.batchSize ?? null, resolutions: [], checks: [], failureSummary: null, recovery: null, startedAt: now, finishedAt: null }],
+  };
+  return { next: 'resolve_conflicts', state: withFlow(next, { batch: kept, retryContext, finalValidated: false }) };
+}

@@ -1,0 +1,139 @@
+import { mapPool } from '../../util/pool.js';
+import { compareCells, cellKey, type Cell } from '../plan/cells.js';
+import type { GridEngine } from '../ports.js';
+import { collectHumanResolution, resolveCell, type CellResolution } from '../resolve-cell.js';
+import type { ConflictState, RunState } from '../state/run-state.js';
+import { flow, withFlow, type Ctx, type Result } from './common.js';
+
+/** The grid engine of this run (started by initialize; loaded from refs on every later node). */
+export function openEngine(state: RunState, ctx: Ctx): Promise<GridEngine> {
+  return ctx.engines.open({
+    name: state.name,
+    tip1: state.target.originalOid,
+    tip2: state.source.oid,
+    branch: state.target.branch,
+    goal: state.goal,
+    firstParent: ctx.config.imerge.first_parent,
+  });
+}
+
+function quota(state: RunState): number {
+  const s = state.strategy;
+  if (!s || s.kind === 'per_conflict') return 1;
+  if (s.kind === 'batch') return s.batchSize ?? 10;
+  return Number.POSITIVE_INFINITY;
+}
+
+function upsert(conflicts: ConflictState[], next: ConflictState): ConflictState[] {
+  const i = conflicts.findIndex((c) => c.id === next.id);
+  return i < 0 ? [...conflicts, next] : conflicts.map((c, k) => (k === i ? next : c));
+}
+
+/**
+ * ResolveConflicts: autofill, then resolve blocked cells down the ladder until the
+ * strategy's quota (1, N, or all) is reached. Independent blockers are resolved
+ * concurrently (`merge.parallel`), each in its own worktree, and recorded in grid
+ * order. Anything the ladder cannot finish stops the run for a human (exit 3).
+ */
+export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Result> {
+  const engine = await openEngine(state, ctx);
+  let next = state;
+  const batch = [...(flow(state).batch ?? [])];
+
+  // A human was asked to finish some conflicts: take their edits first.
+  for (const c of state.conflicts.filter((x) => x.status === 'needs_human')) {
+    const human = await collectHumanResolution(ctx, c.cell);
+    if (!human.ok) return needsHuman(next, ctx, [{ cell: c.cell, left: human.left, worktree: ctx.worktrees.path(`resolve-${c.id}`) }]);
+    const commit = await engine.recordMerge(c.cell, human.tree);
+    next = recordResolved(next, ctx, c.cell, human.tree, commit, c.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => (h.status === 'resolved' ? h : { ...h, status: 'resolved' as const, rung: 'human' as const, by: 'human' })) })));
+    batch.push(c.id);
+  }
+
+  const limit = quota(state);
+  let blockers: Cell[] = [];
+  for (;;) {
+    if (ctx.signal.aborted) break;
+    blockers = await engine.autofill({ signal: ctx.signal });
+    next = { ...next, grid: { size: engine.size(), position: null, blockers } };
+    ctx.journal.append({ type: 'grid_updated', grid: next.grid! });
+    const room = limit - batch.length;
+    if (blockers.length === 0 || room <= 0) break;
+    const take = [...blockers].sort(compareCells).slice(0, Number.isFinite(room) ? room : blockers.length);
+    const retry = flow(next).retryContext ?? {};
+    const outcomes: CellResolution[] = await mapPool(take, ctx.config.merge.parallel, async (cell) => {
+      const id = cellKey(cell);
+      const known = next.conflicts.find((c) => c.id === id);
+      if (!known) {
+        ctx.journal.append({ type: 'conflict_found', conflict: id, cell, files: [] });
+        ctx.log.info({ cell: id }, `conflict at ${id}`);
+      }
+      return resolveCell(ctx, engine, cell, { failure: retry[id] ?? null });
+    });
+    const human: Array<{ cell: Cell; left: string[]; worktree: string }> = [];
+    for (const outcome of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
+      if (outcome.ok) {
+        const commit = await engine.recordMerge(outcome.cell, outcome.tree);
+        next = recordResolved(next, ctx, outcome.cell, outcome.tree, commit, outcome.files);
+        batch.push(cellKey(outcome.cell));
+      } else {
+        next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'needs_human', files: outcome.files }) };
+        human.push({ cell: outcome.cell, left: outcome.left, worktree: outcome.worktree });
+      }
+    }
+    next = withFlow(next, { batch });
+    if (human.length > 0) return needsHuman(next, ctx, human);
+  }
+  next = withFlow(next, { batch });
+  if (batch.length > 0) return { next: 'check', state: next };
+  return { next: blockers.length === 0 ? 'finalize' : 'resolve_conflicts', state: next };
+}
+
+function conflictBase(state: RunState, cell: Cell): ConflictState {
+  const id = cellKey(cell);
+  const known = state.conflicts.find((c) => c.id === id);
+  return (
+    known ?? { id, cell, files: [], status: 'pending', resolutionTree: null, resolutionCommit: null, attempts: 0, resolvedInAttempt: null, blame: null }
+  );
+}
+
+function recordResolved(state: RunState, ctx: Ctx, cell: Cell, tree: string, commit: string, files: ConflictState['files']): RunState {
+  const base = conflictBase(state, cell);
+  const resolved: ConflictState = {
+    ...base,
+    status: 'resolved',
+    files,
+    resolutionTree: tree,
+    resolutionCommit: commit,
+    attempts: base.attempts + 1,
+    resolvedInAttempt: state.currentAttempt,
+  };
+  ctx.journal.append({
+    type: 'conflict_resolved',
+    conflict: base.id,
+    cell,
+    attempt: state.currentAttempt,
+    files: files.map((f) => ({ path: f.path, hunks: f.hunks.filter((h) => h.rung !== null).map((h) => ({ index: h.index, rung: h.rung!, by: h.by ?? '' })) })),
+    tree,
+    commit,
+  });
+  const rungs = files.flatMap((f) => f.hunks.map((h) => `${f.path}#${h.index}:${h.rung === 'rule' ? h.by : h.rung}`));
+  ctx.log.decision({ cell: base.id }, `[resolver] Resolved ${base.id}: ${rungs.join(', ') || 'file-level decisions'}`);
+  const attempts = state.attempts.map((a) => (a.number === state.currentAttempt ? { ...a, resolutions: [...new Set([...a.resolutions, base.id])] } : a));
+  return { ...state, attempts, conflicts: upsert(state.conflicts, resolved) };
+}
+
+function needsHuman(state: RunState, ctx: Ctx, cells: Array<{ cell: Cell; left: string[]; worktree: string }>): Result {
+  const files = cells.flatMap((c) => c.left.map((f) => `${c.worktree}/${f}`));
+  const commands = [
+    ...cells.map((c) => `cd ${c.worktree}   # conflict ${cellKey(c.cell)}: edit ${c.left.join(', ')}, remove every conflict marker`),
+    'splintercat continue',
+  ];
+  const reason = `${files.length} file(s) in ${cells.length} conflict(s) need a human: the ladder could not resolve them with certainty`;
+  ctx.journal.append({ type: 'human_needed', reason, files, commands });
+  return {
+    halt: 'needs_human',
+    reason,
+    next: 'resolve_conflicts',
+    state: { ...state, human: { reason, files, commands, where: cells[0]?.worktree ?? null } },
+  };
+}

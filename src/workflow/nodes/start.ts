@@ -1,0 +1,94 @@
+import { chooseStrategy } from '../../agents/index.js';
+import type { RunState } from '../state/run-state.js';
+import { runChecksOn, withFlow, type Ctx, type Result } from './common.js';
+
+/**
+ * Initialize: open the grid (start, or load on resume), record its size, and run
+ * the checks on both tips first — a fork that does not pass its own checks is
+ * reported, not "fixed" by resolutions.
+ */
+export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
+  const engine = await ctx.engines.open({
+    name: state.name,
+    tip1: state.target.originalOid,
+    tip2: state.source.oid,
+    branch: state.target.branch,
+    goal: state.goal,
+    firstParent: ctx.config.imerge.first_parent,
+  });
+  const size = engine.size();
+  let next: RunState = { ...state, grid: { size, position: null, blockers: [] } };
+  ctx.journal.append({ type: 'grid_updated', grid: next.grid! });
+
+  const baselines: Array<[string, 'baseline-ours' | 'baseline-theirs', string]> = [
+    [state.target.originalOid, 'baseline-ours', `the fork (${state.target.branch})`],
+    [state.source.oid, 'baseline-theirs', `upstream (${state.source.ref})`],
+  ];
+  for (const [commit, target, label] of baselines) {
+    const run = await ctx.once(`baseline:${target}`, async () => runChecksOn(ctx, next, commit, null, target));
+    next = { ...next, checks: [...next.checks, ...run.records] };
+    if (!run.passed) {
+      const failed = run.records[run.records.length - 1];
+      return {
+        halt: 'failed',
+        next: 'end',
+        reason:
+          `${label} fails check '${failed?.name}' before anything is merged (log: ${failed?.logFile}). ` +
+          'splintercat does not try to fix a tree that fails on its own: fix the branch, or change check.workflow, then run `splintercat merge` again.',
+        state: next,
+      };
+    }
+  }
+  return { next: 'plan_strategy', state: next };
+}
+
+/** PlanStrategy: the configured strategy, or the planner's choice (model, or the offline policy). */
+export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
+  const merge = ctx.config.merge;
+  const now = ctx.clock.now().toISOString();
+  let decision: { strategy: RunState['strategy'] & object };
+  if (merge.strategy !== 'auto') {
+    decision = {
+      strategy: {
+        kind: merge.strategy,
+        batchSize: merge.strategy === 'batch' ? merge.default_batch_size : null,
+        decidedBy: 'user',
+        reasoning: `merge.strategy is set to ${merge.strategy}`,
+        decidedAt: now,
+      },
+    };
+  } else {
+    const size = state.grid?.size ?? { i1: 0, i2: 0 };
+    const answer = await ctx.once('strategy', () =>
+      chooseStrategy(
+        {
+          source_ref: state.source.ref,
+          target_branch: state.target.branch,
+          num_source_commits: size.i2,
+          num_target_commits: size.i1,
+          estimated_conflicts: null,
+          available_strategies: merge.strategies_available,
+          default_batch_size: merge.default_batch_size,
+        },
+        { gateway: ctx.gateway, log: ctx.log },
+      ),
+    );
+    decision = {
+      strategy: {
+        kind: answer.strategy,
+        batchSize: answer.strategy === 'batch' ? (answer.batch_size ?? merge.default_batch_size) : null,
+        decidedBy: answer.source === 'model' ? 'planner' : 'fallback',
+        reasoning: answer.reasoning,
+        decidedAt: now,
+      },
+    };
+  }
+  const s = decision.strategy;
+  ctx.journal.append({ type: 'decision', kind: 'strategy', by: s.decidedBy, decision: s.kind, reasoning: s.reasoning, batchSize: s.batchSize });
+  ctx.log.decision({ strategy: s.kind, batchSize: s.batchSize }, `[planner] Strategy selected: ${s.kind}${s.batchSize ? ` (size=${s.batchSize})` : ''} — ${s.reasoning}`);
+  const attempt = state.currentAttempt === 0 ? 1 : state.currentAttempt;
+  const attempts = state.attempts.some((a) => a.number === attempt)
+    ? state.attempts
+    : [...state.attempts, { number: attempt, strategy: s.kind, batchSize: s.batchSize, resolutions: [], checks: [], failureSummary: null, recovery: null, startedAt: now, finishedAt: null }];
+  return { next: 'resolve_conflicts', state: withFlow({ ...state, strategy: s, currentAttempt: attempt, attempts }, { batch: [] }) };
+}

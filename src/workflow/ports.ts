@@ -1,0 +1,50 @@
+import type { CheckRunnerLike, CheckResult, FailureSummary } from '../checks/types.js';
+import type { Config } from '../config/index.js';
+import type { Git } from '../git/index.js';
+import type { ConflictDetails } from '../imerge/types.js';
+import type { Logger } from '../log/logger.js';
+import type { LadderSetup } from '../resolve/index.js';
+import type { ModelGateway } from '../agents/index.js';
+import type { Cell } from './plan/cells.js';
+import type { WorktreePool } from './worktrees.js';
+
+/**
+ * What the workflow needs from the incremental-merge engine (src/imerge), so the
+ * nodes stay orchestration only. `imerge-adapter.ts` provides it over the engine.
+ */
+export interface GridEngine {
+  /** Commits on each axis: fork = i1, upstream = i2. */
+  size(): { i1: number; i2: number };
+  /** Fill every cell that merges cleanly; the blocked cells left (frontier corners), in grid order. */
+  autofill(options?: { signal?: AbortSignal }): Promise<Cell[]>;
+  /** The commit of a filled cell, or null. */
+  cellCommit(cell: Cell): Promise<string | null>;
+  conflictDetails(cell: Cell): Promise<ConflictDetails>;
+  /** Record a resolution of a blocked cell from a tree; returns the manual-merge commit. */
+  recordMerge(cell: Cell, tree: string): Promise<string>;
+  /** Drop recorded resolutions and every cell built on them, so they can be resolved again. */
+  forget(cells: Cell[]): Promise<void>;
+  /** Finish the merge (goal merge: one two-parent commit on the target branch); returns its id. */
+  finish(): Promise<string>;
+  diagram(): Promise<string>;
+}
+
+export interface GridEngineFactory {
+  /** Start the merge, or load it when its refs already exist (resume). */
+  open(options: { name: string; tip1: string; tip2: string; branch: string; goal: string; firstParent: boolean }): Promise<GridEngine>;
+}
+
+/** Everything the nodes use, passed in (never imported globally). */
+export interface WorkflowContext {
+  git: Git;
+  config: Config;
+  engines: GridEngineFactory;
+  /** Checks run in a directory given per call (a splintercat-owned worktree). */
+  checks: CheckRunnerLike;
+  worktrees: WorktreePool;
+  ladder: LadderSetup;
+  /** null = offline (deterministic ladder, extractor and fallback policy only). */
+  gateway: ModelGateway | null;
+  extractFailure: (log: string, result: CheckResult) => FailureSummary;
+  log: Logger;
+}

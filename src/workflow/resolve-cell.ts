@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createModelRung } from '../agents/index.js';
+import type { FailureSummary } from '../checks/types.js';
+import { resolveWorkingTree, type WorkingTreeFileResult } from '../resolve/index.js';
+import type { ConflictFileState } from './state/run-state.js';
+import { cellKey, type Cell } from './plan/cells.js';
+import type { GridEngine, WorkflowContext } from './ports.js';
+
+export type CellResolution =
+  | { ok: true; cell: Cell; tree: string; files: ConflictFileState[] }
+  | { ok: false; cell: Cell; worktree: string; files: ConflictFileState[]; left: string[] };
+
+/**
+ * Resolve one blocked cell down the ladder (cache, rules, model) in its own
+ * worktree: present the merge of the two parent cells there, run the ladder on
+ * every unmerged path, and — when nothing is left — write the tree. The tree is
+ * recorded by the caller, in grid order, so the outcome never depends on timing.
+ */
+export async function resolveCell(
+  ctx: WorkflowContext,
+  engine: GridEngine,
+  cell: Cell,
+  options: { failure?: FailureSummary | string | null } = {},
+): Promise<CellResolution> {
+  const details = await engine.conflictDetails(cell);
+  const id = `resolve-${cellKey(cell)}`;
+  const { path, unmerged } = await ctx.worktrees.presentMerge(id, details.above, details.left);
+  const wt = ctx.git.at(path);
+  try {
+    const rung =
+      ctx.gateway && ctx.config.llm.resolver_model && ctx.config.merge.resolver !== 'manual'
+        ? createModelRung({
+            gateway: ctx.gateway,
+            git: wt,
+            workdir: path,
+            runCheck: ctx.checks,
+            details,
+            failure: options.failure ?? null,
+            maxTurns: ctx.config.llm.max_turns,
+            log: ctx.log,
+          })
+        : null;
+    const results =
+      ctx.config.merge.resolver === 'manual'
+        ? await resolveWorkingTree(wt, { paths: unmerged, rules: [], cache: null })
+        : await resolveWorkingTree(wt, { paths: unmerged, rules: ctx.ladder.rules, cache: ctx.ladder.cache, fallback: rung?.fallback });
+    const files = results.map(toFileState);
+    const left = results.filter((r) => r.status !== 'resolved').map((r) => r.path);
+    if (left.length > 0) return { ok: false, cell, worktree: path, files, left };
+    return { ok: true, cell, tree: await ctx.worktrees.writeTree(id), files };
+  } finally {
+    wt.close();
+  }
+}
+
+/**
+ * After a human edited the conflict's worktree: the files still holding markers,
+ * or the tree when everything is resolved.
+ */
+export async function collectHumanResolution(ctx: WorkflowContext, cell: Cell): Promise<{ ok: true; tree: string } | { ok: false; left: string[] }> {
+  const id = `resolve-${cellKey(cell)}`;
+  const wt = ctx.git.at(ctx.worktrees.path(id));
+  try {
+    const changed = (await wt.lines(['diff', '--name-only', 'HEAD'])).filter((f) => existsSync(join(wt.cwd, f)));
+    if (changed.length > 0) {
+      const grep = await wt.run(['grep', '--no-index', '-l', '-E', '^(<<<<<<<|>>>>>>>)( |$)', '--', ...changed], { okExitCodes: [0, 1, 2] });
+      const left = grep.stdout.split('\n').filter(Boolean);
+      if (left.length > 0) return { ok: false, left };
+    }
+    return { ok: true, tree: await ctx.worktrees.writeTree(id) };
+  } finally {
+    wt.close();
+  }
+}
+
+function toFileState(result: WorkingTreeFileResult): ConflictFileState {
+  const resolved = result.resolutions.map((r, i) => ({
+    index: r.hunkIndex ?? i + 1,
+    status: 'resolved' as const,
+    rung: r.rung,
+    by: r.by,
+    cacheKey: r.cacheKey ?? null,
+  }));
+  const remaining = result.remaining.map((h) => ({ index: h.index, status: 'needs_human' as const, rung: null, by: null, cacheKey: null }));
+  return {
+    path: result.path,
+    kind: result.decision?.kind ?? 'content',
+    hunks: [...resolved, ...remaining].sort((a, b) => a.index - b.index),
+  };
+}

@@ -1,0 +1,124 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ModelGateway } from '../../src/agents/model-gateway.js';
+import type { RoleModels } from '../../src/agents/model-factory.js';
+import { configSchema } from '../../src/config/index.js';
+import { nullLogger } from '../../src/log/logger.js';
+import { RunStore } from '../../src/store/index.js';
+import { driveRun } from '../../src/workflow/merge-run.js';
+import { buildWorkflowContext, createRun, reopenRun } from '../../src/workflow/setup.js';
+import { ShellCheckRunner } from '../fixtures/agents/shell-check-runner.js';
+import { chainRepo, fixedPlanner, valueResolver, valuesFile } from '../fixtures/workflow/chain-repo.js';
+import type { MockLanguageModelV3 } from 'ai/test';
+import type { TestRepo } from '../helpers/git-repo.js';
+
+function gateway(roles: Partial<Record<'resolver' | 'planner', MockLanguageModelV3>>): ModelGateway {
+  const models: RoleModels = { resolver: null, summarizer: null, planner: null };
+  for (const [role, model] of Object.entries(roles) as ['resolver' | 'planner', MockLanguageModelV3][]) {
+    models[role] = { role, provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model };
+  }
+  return new ModelGateway({ models, llm: { timeout: 30, max_retries: 1, prices: {} }, budgetUsd: 0, sleep: async () => undefined });
+}
+
+async function merge(repo: TestRepo, settings: Record<string, unknown>, gw: ModelGateway | null, name = 'up') {
+  const config = configSchema.parse({
+    target: { workdir: repo.dir, branch: 'main' },
+    check: { commands: { build: 'node check.mjs' }, workflow: ['build'] },
+    llm: gw ? { resolver_model: 'value-resolver' } : {},
+    ...settings,
+  });
+  config.target.workdir = repo.dir;
+  const checks = new ShellCheckRunner(config.check.commands, repo.dir, join(repo.dir, '.git', 'check-logs'));
+  const ctx = await buildWorkflowContext(config, repo.git, name, { checks, gateway: gw, log: nullLogger });
+  const store = await RunStore.forRepo(repo.git);
+  const { run, state } = createRun(store, {
+    name,
+    source: { ref: 'upstream', oid: repo.sh('rev-parse', 'upstream') },
+    target: { branch: 'main', originalOid: repo.sh('rev-parse', 'main') },
+    workdir: repo.dir,
+  });
+  try {
+    const outcome = await driveRun(run, state, ctx);
+    return { outcome, checks, ctx, store };
+  } finally {
+    run.close();
+  }
+}
+
+describe('merge workflow on real repositories', () => {
+  it('offline happy path: the rules resolve every conflict, checks pass, one two-parent merge commit lands on the branch', async () => {
+    // Both sides set each value to 1; the fork adds trailing blanks: whitespace-only conflicts on the diagonal.
+    const repo = chainRepo(3, () => '1  ', () => '1');
+    const before = repo.sh('rev-parse', 'main');
+    const { outcome, checks } = await merge(repo, { merge: { strategy: 'per_conflict' } }, null);
+    expect(outcome.kind).toBe('done');
+    const head = repo.sh('rev-parse', 'main');
+    expect(repo.sh('rev-list', '--parents', '-n', '1', head).split(' ').slice(1)).toEqual([before, repo.sh('rev-parse', 'upstream')]);
+    expect(repo.sh('show', `${head}:vals.txt`)).toBe(valuesFile(['1  ', '1  ', '1  ']).trimEnd());
+    // Baseline on both tips, then one check per conflict (per_conflict), then none repeated for the final cell.
+    expect(checks.runs.length).toBeGreaterThanOrEqual(2 + 3);
+    expect(outcome.state.conflicts.map((c) => [c.id, c.status, c.files[0]?.hunks[0]?.by])).toEqual([
+      ['1-1', 'resolved', 'whitespace-only'],
+      ['2-2', 'resolved', 'whitespace-only'],
+      ['3-3', 'resolved', 'whitespace-only'],
+    ]);
+    expect(repo.sh('for-each-ref', 'refs/imerge')).toBe('');
+    expect(repo.sh('status', '--porcelain', '--untracked-files=no')).toBe('');
+  });
+
+  it('bisect finds the one bad resolution of 8 in at most 4 checks, blames it, re-resolves it with the failure in context', async () => {
+    const repo = chainRepo(8, (k) => `fork${k}`, (k) => `up${k}`);
+    const resolver = valueResolver((k, retry) => (k === 5 && !retry ? 'BAD' : `merged${k}`));
+    const planner = fixedPlanner({ decision: 'bisect', reasoning: 'unclear which resolution broke the build' });
+    const { outcome } = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(Array.from({ length: 8 }, (_, i) => `merged${i + 1}`)).trimEnd());
+    const state = outcome.state;
+    // attempt 1: optimistic, one failing final check, bisect; attempt 2: the culprit re-resolved.
+    expect(state.attempts[0]?.recovery?.decision).toBe('bisect');
+    const bisectProbes = state.checks.filter((c) => c.attempt === 1 && c.target === 'cell').length - 1; // minus the failing batch check
+    expect(bisectProbes).toBeLessThanOrEqual(4);
+    expect(state.conflicts.find((c) => c.id === '5-5')?.attempts).toBe(2);
+    // Cells merged on top of 5-5 are merged again; their own hunks come from the cache, not the model.
+    expect(state.conflicts.map((c) => [c.id, c.attempts, c.files[0]?.hunks[0]?.rung])).toEqual([
+      ['1-1', 1, 'model'], ['2-2', 1, 'model'], ['3-3', 1, 'model'], ['4-4', 1, 'model'],
+      ['5-5', 2, 'model'], ['6-6', 2, 'cache'], ['7-7', 2, 'cache'], ['8-8', 2, 'cache'],
+    ]);
+    // After the failure only conflict 5 went back to the model.
+    const firstRetry = resolver.seen.findIndex((s) => s.retry);
+    expect(new Set(resolver.seen.slice(0, firstRetry).map((s) => s.k))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8]));
+    expect(new Set(resolver.seen.slice(firstRetry).map((s) => s.k))).toEqual(new Set([5]));
+  });
+
+  it('stops for a human (needs_human) when no rung can resolve, and continue takes the human edit', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const first = await merge(repo, {}, null);
+    expect(first.outcome.kind).toBe('needs_human');
+    const human = first.outcome.state.human;
+    expect(human?.files).toHaveLength(1);
+    expect(human?.commands.at(-1)).toBe('splintercat continue');
+    const file = human?.files[0] as string;
+    expect(readFileSync(file, 'utf8')).toMatch(/<<<<<<< /);
+    writeFileSync(file, valuesFile(['fork and upstream']));
+
+    const { run, state } = reopenRun(first.store, 'up');
+    try {
+      const outcome = await driveRun(run, state, first.ctx);
+      expect(outcome.kind).toBe('done');
+    } finally {
+      run.close();
+    }
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['fork and upstream']).trimEnd());
+  });
+
+  it('reports a fork that fails its own checks before merging anything', async () => {
+    const repo = chainRepo(1, () => 'BAD', () => 'up');
+    const tip = repo.sh('rev-parse', 'main');
+    const { outcome } = await merge(repo, {}, null);
+    expect(outcome.kind).toBe('failed');
+    expect(outcome.kind === 'failed' && outcome.reason).toMatch(/the fork \(main\) fails check 'build' before anything is merged/);
+    expect(repo.sh('rev-parse', 'main')).toBe(tip);
+    expect(outcome.state.checks.map((c) => [c.target, c.success])).toEqual([['baseline-ours', false]]);
+  });
+});
