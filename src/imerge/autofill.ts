@@ -144,7 +144,16 @@ async function both<A, B>(jobs: number, first: () => Promise<A>, second: () => P
 
 /** git-imerge's auto_outline_frontier: outline the frontier found by bisection, backtracking on surprises. */
 async function autoOutlineFrontier(ctx: AutofillContext, block: Block, given?: MergeFrontier): Promise<boolean> {
-  let frontier = given ?? new MergeFrontier(block, await findFrontierBlocks(block, (b, i1, i2) => isMergeable(ctx, b, i1, i2)));
+  const prefetch =
+    ctx.jobs > 1
+      ? (b: Block, i1: number, i2: number): void => {
+          if (i1 < b.len1 && i2 < b.len2 && !b.known(i1, i2)) {
+            ctx.merger.mergeTree(b.cell(i1, 0).oid as string, b.cell(0, i2).oid as string).catch(() => undefined);
+          }
+        }
+      : undefined;
+  let frontier =
+    given ?? new MergeFrontier(block, await findFrontierBlocks(block, (b, i1, i2) => isMergeable(ctx, b, i1, i2), prefetch));
   for (;;) {
     if (frontier.isEmpty) return false;
     let best = frontier.blocks[0] as Block;

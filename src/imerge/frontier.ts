@@ -3,10 +3,26 @@ import type { Block } from './grid.js';
 /** Does block-relative (i1, i2) merge cleanly? Known cells count as mergeable (git-imerge's is_mergeable). */
 export type MergeableProbe = (block: Block, i1: number, i2: number) => Promise<boolean>;
 
-/** Smallest i in [lo, hi) with f(i) false, by bisection; hi if none (git-imerge's find_first_false). */
-export async function findFirstFalse(f: (i: number) => Promise<boolean>, lo: number, hi: number): Promise<number> {
+/** Start probing a cell ahead of need (results are cached); never changes any decision. */
+export type Prefetch = (block: Block, i1: number, i2: number) => void;
+
+/**
+ * Smallest i in [lo, hi) with f(i) false, by bisection; hi if none (git-imerge's find_first_false).
+ * `prefetch`, when given, starts both possible next probes while the current one runs, so two
+ * levels of the search finish per round trip; the decisions (and the result) are the sequential ones.
+ */
+export async function findFirstFalse(
+  f: (i: number) => Promise<boolean>,
+  lo: number,
+  hi: number,
+  prefetch?: (i: number) => void,
+): Promise<number> {
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
+    if (prefetch) {
+      if (lo < mid) prefetch(Math.floor((lo + mid) / 2));
+      if (mid + 1 < hi) prefetch(Math.floor((mid + 1 + hi) / 2));
+    }
     if (await f(mid)) lo = mid + 1;
     else hi = mid;
   }
@@ -170,17 +186,19 @@ export function mapKnownFrontier(block: Block): MergeFrontier {
  * mergeability is monotone, probes the far corner first, then bisects column and row edges.
  * Records a blocker at (1,1) when nothing in the block merges.
  */
-export async function findFrontierBlocks(block: Block, isMergeable: MergeableProbe): Promise<Block[]> {
+export async function findFrontierBlocks(block: Block, isMergeable: MergeableProbe, prefetch?: Prefetch): Promise<Block[]> {
   const out: Block[] = [];
   if (block.len1 <= 1 || block.len2 <= 1 || block.isBlocked(1, 1)) return out;
   const m = (a: number, b: number): Promise<boolean> => isMergeable(block, a, b);
+  const pre = (a: number, b: number): void => prefetch?.(block, a, b);
+  pre(1, 1);
   if (await m(block.len1 - 1, block.len2 - 1)) return [block];
   if (!(await m(1, 1))) {
     block.cell(1, 1).blocked = true;
     return out;
   }
   let i1 = 1;
-  let i2 = await findFirstFalse((i) => m(i1, i), 2, block.len2);
+  let i2 = await findFirstFalse((i) => m(i1, i), 2, block.len2, prefetch && ((i) => pre(i1, i)));
   for (;;) {
     if (i2 === 1) break;
     if (i1 === block.len1 - 1 || (await m(block.len1 - 1, i2 - 1))) {
@@ -188,11 +206,12 @@ export async function findFrontierBlocks(block: Block, isMergeable: MergeablePro
       break;
     }
     const row = i2 - 1;
-    i1 = await findFirstFalse((i) => m(i, row), i1 + 1, block.len1 - 1);
+    pre(block.len1 - 1, row);
+    i1 = await findFirstFalse((i) => m(i, row), i1 + 1, block.len1 - 1, prefetch && ((i) => pre(i, row)));
     out.push(block.slice({ stop: i1 }, { stop: i2 }));
     if (i2 - 1 === 1 || !(await m(i1, 1))) break;
     const col = i1;
-    i2 = await findFirstFalse((i) => m(col, i), 2, i2 - 1);
+    i2 = await findFirstFalse((i) => m(col, i), 2, i2 - 1, prefetch && ((i) => pre(col, i)));
   }
   return out;
 }
