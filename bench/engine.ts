@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Git } from '../src/git/index.js';
-import { IncrementalMerge } from '../src/imerge/index.js';
+import { GitMerger, IncrementalMerge } from '../src/imerge/index.js';
 
 const env: Record<string, string> = {
   ...(process.env as Record<string, string>),
@@ -66,16 +66,28 @@ function generate(files: number): string {
   return dir;
 }
 
-async function timeSplintercat(dir: string): Promise<{ ms: number; next: [number, number] | null; merges: number }> {
+async function timeSplintercat(dir: string): Promise<{ ms: number; next: [number, number] | null; merges: number; log: [string, string][] }> {
   const g = new Git({ cwd: dir, env });
   try {
     const t0 = performance.now();
     const im = await IncrementalMerge.start(g, { name: 'sc', tip2: 'feature' });
-    const r = await im.autofill({ jobs: 2 });
-    return { ms: performance.now() - t0, next: r.next, merges: r.merges };
+    const merger = new GitMerger(g);
+    const r = await im.autofill({ jobs: 2, merger });
+    return { ms: performance.now() - t0, next: r.next, merges: r.merges, log: merger.log };
   } finally {
     g.close();
   }
+}
+
+/** The same merges as one `git merge-tree --write-tree` + `git commit-tree` process pair each, sequentially. */
+function timeRawReplay(dir: string, log: [string, string][]): number {
+  const t0 = performance.now();
+  for (const [c1, c2] of log) {
+    const r = spawnSync('git', ['merge-tree', '--write-tree', c1, c2], { cwd: dir, env, encoding: 'utf8' });
+    const tree = r.stdout.split('\n')[0] as string;
+    if (r.status === 0) spawnSync('git', ['commit-tree', tree, '-p', c1, '-p', c2, '-m', 'replay'], { cwd: dir, env });
+  }
+  return performance.now() - t0;
 }
 
 function timeGitImerge(dir: string): { ms: number; next: string } {
@@ -95,11 +107,12 @@ async function main(): Promise<void> {
     const dir = generate(files);
     try {
       const sc = await timeSplintercat(dir);
+      const raw = timeRawReplay(dir, sc.log);
       const gi = timeGitImerge(dir);
-      const ratio = gi.ms / sc.ms;
       process.stdout.write(
         `${String(files).padStart(6)} files: splintercat ${(sc.ms / 1000).toFixed(2)} s (${sc.merges} merge-tree runs, first conflict ${sc.next?.join('-')}), ` +
-          `git-imerge ${(gi.ms / 1000).toFixed(2)} s (first conflict ${gi.next}); ratio ${ratio.toFixed(1)}x\n`,
+          `git-imerge ${(gi.ms / 1000).toFixed(2)} s (first conflict ${gi.next}), raw replay ${(raw / 1000).toFixed(2)} s; ` +
+          `git-imerge/splintercat ${(gi.ms / sc.ms).toFixed(1)}x, splintercat/raw ${(sc.ms / raw).toFixed(2)}x\n`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

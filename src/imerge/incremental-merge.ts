@@ -23,6 +23,8 @@ export interface StartOptions {
 
 export interface AutofillOptions {
   jobs?: number;
+  /** Inject the merger (e.g. to inspect its log); default: a new GitMerger on this repository. */
+  merger?: GitMerger;
   onProgress?: (event: AutofillEvent) => void;
   signal?: AbortSignal;
 }
@@ -164,7 +166,7 @@ export class IncrementalMerge {
 
   /** Fill every cell that merges cleanly (git-imerge's algorithm), stopping at a blocker. */
   async autofill(options: AutofillOptions = {}): Promise<AutofillResult> {
-    const merger = new GitMerger(this.git, options.signal);
+    const merger = options.merger ?? new GitMerger(this.git, options.signal);
     const outcome = await autoCompleteFrontier({
       grid: this.grid,
       name: this.name,

@@ -23,6 +23,8 @@ export class GitMerger implements Merger {
   private readonly cache = new Map<string, Promise<string | null>>();
   private identity?: Promise<Identity>;
   merges = 0;
+  /** Every merge-tree run, in order (for replays and benchmarks). */
+  readonly log: [string, string][] = [];
 
   constructor(
     private readonly git: Git,
@@ -34,6 +36,7 @@ export class GitMerger implements Merger {
     let p = this.cache.get(key);
     if (!p) {
       this.merges++;
+      this.log.push([c1, c2]);
       p = mergeTree(this.git, c1, c2, this.signal).then((r) => (r.clean ? r.tree : null));
       p.catch(() => this.cache.delete(key));
       this.cache.set(key, p);
