@@ -127,6 +127,17 @@ export class IncrementalMerge {
     }
     const tip1 = options.tip1 ?? (await git.currentBranch()) ?? 'HEAD';
     const { mergeBase, commits1, commits2 } = await getBoundaries(git, tip1, options.tip2, options.firstParent ?? false);
+    if (goal === 'rebase') {
+      const merges: string[] = [];
+      for (const c of commits2) if ((await git.text(['rev-list', '--parents', '-n', '1', c])).split(' ').length > 2) merges.push(c);
+      if (merges.length > 0) {
+        throw new UsageError('imerge_rebase_merges', {
+          what: `The following commits on the to-be-rebased branch are merge commits:\n    ${merges.join('\n    ')}`,
+          why: "--goal='rebase' is not yet supported for branches that include merges",
+          fix: 'Use --goal merge',
+        });
+      }
+    }
     const grid = new Grid(commits1.length + 1, commits2.length + 1);
     const edge = (i1: number, i2: number, oid: string): void => {
       const c = grid.cell(i1, i2);
@@ -290,36 +301,75 @@ export class IncrementalMerge {
   }
 
   /**
-   * Finish a complete merge with goal 'merge': one commit with the tree of the last cell, parents
-   * [tip1, tip2], message `Merge TIP2 into TIP1 (using imerge)`; the branch is set (fast-forward
-   * only unless `force`) and the imerge refs are removed. Returns the commit.
+   * Finish a complete merge as git-imerge's `finish` (= simplify + remove) does for the goals
+   * splintercat implements:
+   * - merge: one commit with the tree of the last cell, parents [tip1, tip2], message
+   *   `Merge TIP2 into TIP1 (using imerge)`;
+   * - rebase: a chain on tip1 with the trees of the right column and the messages and authors of
+   *   branch 2's commits;
+   * - full: every cell must be filled; the branch points at the last cell.
+   * The branch is set (only if that keeps history, unless `force`) and the imerge refs are removed.
+   * Returns the commit the branch now points at.
    */
   async finish(options: { branch?: string; force?: boolean } = {}): Promise<string> {
     if (!this.isComplete()) {
       throw new SplintercatError('imerge_incomplete', { what: `Merge ${this.name} is not yet complete!`, fix: `Run: splintercat imerge continue --name ${this.name}` });
     }
-    if (this.state.goal !== 'merge') {
-      throw new UsageError('imerge_goal_unsupported', {
-        what: `Finishing with goal '${this.state.goal}' is not implemented by splintercat yet`,
-        fix: [`Finish it with git-imerge: git-imerge finish --name ${this.name}`, 'Or use --goal merge'],
-      });
-    }
-    const last = this.grid.cell(this.grid.len1 - 1, this.grid.len2 - 1).oid as string;
-    const tree = await this.git.resolve(`${last}^{tree}`);
-    const p1 = this.grid.cell(this.grid.len1 - 1, 0).oid as string;
-    const p2 = this.grid.cell(0, this.grid.len2 - 1).oid as string;
-    const commit = await this.git.text(['commit-tree', tree, '-p', p1, '-p', p2], { input: `Merge ${this.tip2} into ${this.tip1} (using imerge)\n` });
     const ref = `refs/heads/${options.branch ?? this.branch}`;
     const old = await this.git.revParse(`${ref}^{commit}`);
-    if (old !== null && !options.force && !(await this.git.isAncestor(old, commit))) {
+    const last = this.grid.cell(this.grid.len1 - 1, this.grid.len2 - 1).oid as string;
+    let commit: string;
+    let apex: string;
+    if (this.state.goal === 'merge') {
+      const tree = await this.git.resolve(`${last}^{tree}`);
+      const p1 = this.grid.cell(this.grid.len1 - 1, 0).oid as string;
+      const p2 = this.grid.cell(0, this.grid.len2 - 1).oid as string;
+      commit = await this.git.text(['commit-tree', tree, '-p', p1, '-p', p2], { input: `Merge ${this.tip2} into ${this.tip1} (using imerge)\n` });
+      apex = commit;
+    } else if (this.state.goal === 'rebase') {
+      const i1 = this.grid.len1 - 1;
+      let parent = this.grid.cell(i1, 0).oid as string;
+      for (let i2 = 1; i2 < this.grid.len2; i2++) parent = await this.copyCommit(this.grid.cell(i1, i2).oid as string, this.grid.cell(0, i2).oid as string, parent);
+      commit = parent;
+      apex = last;
+    } else if (this.state.goal === 'full') {
+      for (let i1 = 1; i1 < this.grid.len1; i1++) {
+        for (let i2 = 1; i2 < this.grid.len2; i2++) {
+          if (this.grid.cell(i1, i2).oid === null) {
+            throw new SplintercatError('imerge_incomplete', { what: `Cannot simplify to "full" because merge ${i1}-${i2} is not yet done`, fix: `Run: splintercat imerge continue --name ${this.name}` });
+          }
+        }
+      }
+      commit = last;
+      apex = last;
+    } else {
+      throw new UsageError('imerge_goal_unsupported', {
+        what: `Finishing with goal '${this.state.goal}' is not implemented by splintercat yet`,
+        fix: [`Finish it with git-imerge: git-imerge finish --name ${this.name}`, 'Or start the merge with --goal merge, rebase or full'],
+      });
+    }
+    if (old !== null && !options.force && !(await this.git.isAncestor(old, apex))) {
       throw new SplintercatError('imerge_not_fast_forward', {
-        what: `${ref} cannot be fast-forwarded to ${commit}!`,
-        fix: ['Choose another branch with --branch', 'Or pass --force to overwrite it'],
+        what: `${ref} cannot be updated to ${apex} without discarding history`,
+        fix: ['Choose another branch with --branch', 'Or pass --force if you are sure'],
       });
     }
     await this.git.updateRefs([{ ref, newOid: commit, oldOid: old }], 'imerge: recording final merge');
     await this.removeRefs();
     return commit;
+  }
+
+  /** A commit with `treeOf`'s tree on `parent`, with `metaOf`'s message and author (git-imerge's create_commit_chain). */
+  private async copyCommit(treeOf: string, metaOf: string, parent: string): Promise<string> {
+    const tree = await this.git.resolve(`${treeOf}^{tree}`);
+    const raw = (await this.git.readObject(metaOf))?.content.toString('utf8') ?? '';
+    let message = raw.slice(raw.indexOf('\n\n') + 2);
+    if (message !== '' && !message.endsWith('\n')) message += '\n';
+    const [name, email, date] = (await this.git.text(['--no-pager', 'log', '-n1', '--format=%an%n%ae%n%ai', metaOf])).split('\n');
+    return this.git.text(['commit-tree', tree, '-p', parent], {
+      input: message,
+      env: { GIT_AUTHOR_NAME: name ?? '', GIT_AUTHOR_EMAIL: email ?? '', GIT_AUTHOR_DATE: date ?? '' },
+    });
   }
 
   /** git-imerge's frontier diagram. */

@@ -30,12 +30,20 @@ function pendingCell(repo: TestRepo, name: string): [number, number] {
 interface Run {
   stops: { cell: [number, number]; blockers: [number, number][] }[];
   tree: string;
+  /** The result branch's commits since main: tree, author, author date, message. */
+  chain: string;
+}
+
+function chainOf(repo: TestRepo, ref: string, goal: string): string {
+  // Parents are left out: the chain's own commits differ by committer date between the tools;
+  // so is a merge commit's author date ("now"); rebased commits keep branch 2's dates.
+  return repo.sh('log', '--first-parent', `--format=%T|%an|%ae|${goal === 'rebase' ? '%ai' : ''}|%B`, `main..${ref}`);
 }
 
 /** git-imerge start/continue/finish, resolving each conflict by taking the "ours" side (cell above). */
-function runGitImerge(repo: TestRepo, name: string): Run {
+function runGitImerge(repo: TestRepo, name: string, goal: string): Run {
   const stops: Run['stops'] = [];
-  run('git-imerge', ['start', '--name', name, '--goal', 'merge', '--branch', `${name}-out`, 'feature'], repo.dir);
+  run('git-imerge', ['start', '--name', name, '--goal', goal, '--branch', `${name}-out`, 'feature'], repo.dir);
   while (existsSync(join(repo.dir, '.git', 'MERGE_HEAD'))) {
     stops.push({ cell: pendingCell(repo, name), blockers: blockersOf(repo, name) });
     const unmerged = [...new Set(repo.sh('diff', '--name-only', '--diff-filter=U').split('\n').filter(Boolean))];
@@ -45,12 +53,13 @@ function runGitImerge(repo: TestRepo, name: string): Run {
     run('git-imerge', ['continue', '--no-edit'], repo.dir);
   }
   run('git-imerge', ['finish', '--name', name], repo.dir);
-  return { stops, tree: repo.sh('rev-parse', `${name}-out^{tree}`) };
+  repo.sh('checkout', '-q', 'main');
+  return { stops, tree: repo.sh('rev-parse', `${name}-out^{tree}`), chain: goal === 'full' ? '' : chainOf(repo, `${name}-out`, goal) };
 }
 
-async function runSplintercat(repo: TestRepo, name: string): Promise<Run> {
+async function runSplintercat(repo: TestRepo, name: string, goal: string): Promise<Run> {
   const stops: Run['stops'] = [];
-  const im = await IncrementalMerge.start(repo.git, { name, tip1: 'main', tip2: 'feature', branch: `${name}-out` });
+  const im = await IncrementalMerge.start(repo.git, { name, tip1: 'main', tip2: 'feature', branch: `${name}-out`, goal });
   for (;;) {
     const r = await im.autofill({ jobs: 2 });
     if (r.complete) break;
@@ -71,25 +80,28 @@ async function runSplintercat(repo: TestRepo, name: string): Promise<Run> {
     await im.recordMerge(i1, i2, tree);
   }
   const out = await im.finish();
-  return { stops, tree: repo.sh('rev-parse', `${out}^{tree}`) };
+  return { stops, tree: repo.sh('rev-parse', `${out}^{tree}`), chain: goal === 'full' ? '' : chainOf(repo, `${name}-out`, goal) };
 }
 
-const shapes: [string, GridRepoSpec][] = [
-  ['no conflict', { n1: 5, n2: 4, conflicts: [] }],
-  ['one conflict', { n1: 6, n2: 5, conflicts: [[3, 2]] }],
-  ['several conflicts', { n1: 7, n2: 6, conflicts: [[2, 5], [4, 3], [6, 1]] }],
-  ['non-monotone (a conflict reverted later on branch 1)', { n1: 6, n2: 5, conflicts: [[2, 2]], reverts1: [{ at: 4, conflict: 0 }] }],
+const shapes: [string, string, GridRepoSpec][] = [
+  ['no conflict', 'merge', { n1: 5, n2: 4, conflicts: [] }],
+  ['one conflict', 'merge', { n1: 6, n2: 5, conflicts: [[3, 2]] }],
+  ['several conflicts', 'merge', { n1: 7, n2: 6, conflicts: [[2, 5], [4, 3], [6, 1]] }],
+  ['non-monotone (a conflict reverted later on branch 1)', 'merge', { n1: 6, n2: 5, conflicts: [[2, 2]], reverts1: [{ at: 4, conflict: 0 }] }],
+  ['goal rebase, two conflicts', 'rebase', { n1: 5, n2: 5, conflicts: [[2, 4], [4, 2]] }],
+  ['goal full, one conflict', 'full', { n1: 4, n2: 4, conflicts: [[2, 3]] }],
 ];
 
 describe('differential: splintercat vs git-imerge 1.2.0', () => {
-  for (const [label, spec] of shapes) {
+  for (const [label, goal, spec] of shapes) {
     it(`${label}: same blockers at each stop and the same final tree`, async () => {
       const repo = createGridRepo(spec);
-      const ours = await runSplintercat(repo, 'sc');
-      const theirs = runGitImerge(repo, 'gi');
+      const ours = await runSplintercat(repo, 'sc', goal);
+      const theirs = runGitImerge(repo, 'gi', goal);
       if (spec.conflicts.length > 0) expect(theirs.stops.length).toBeGreaterThan(0);
       expect(ours.stops).toEqual(theirs.stops);
       expect(ours.tree).toBe(theirs.tree);
+      expect(ours.chain.split('\n')).toEqual(theirs.chain.split('\n'));
     }, 60_000);
   }
 

@@ -13,7 +13,7 @@ export function registerImerge(program: Command): Command {
     .command('start')
     .description('start an incremental merge of BRANCH into the current branch and autofill it')
     .requiredOption('--name <name>', 'name of the incremental merge')
-    .option('--goal <goal>', 'goal: merge (finish supports merge only)', 'merge')
+    .option('--goal <goal>', 'goal: merge, rebase or full (finish implements these three)', 'merge')
     .option('--branch <branch>', 'branch to store the result in (default: the name)')
     .option('--first-parent', 'follow first parents of merges on each branch')
     .option('--manual', 'do not autofill')
