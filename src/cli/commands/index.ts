@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerNotAvailable } from '../not-available.js';
 import { registerDriver } from './driver.js';
 import { requireModelRungFromConfig } from '../../agents/index.js';
+import { registerCheck } from './check.js';
 import { registerDoctor } from './doctor.js';
 import { registerEval } from './eval.js';
 import { registerImerge } from './imerge.js';
@@ -21,7 +22,7 @@ export function registerCommands(program: Command): void {
   registerDoctor(program);
   registerNotAvailable(program, 'report', 'write the full account of a run as HTML or Markdown');
   registerNotAvailable(program, 'ui', 'serve a live, read-only web view of a merge on 127.0.0.1');
-  registerNotAvailable(program, 'check', 'run one named check from check.commands, as the workflow does', '[options] NAME');
+  registerCheck(program);
   registerResolve(program);
   registerDriver(program);
   registerEval(program, { modelFallback: (config, git) => requireModelRungFromConfig(config, process.env, { git }) });

@@ -1,0 +1,13 @@
+import type { CheckResult } from './types.js';
+
+/** The seed's PASSED / FAILED text: what the resolver's run_check tool and `splintercat check` print. */
+export function formatCheckResult(result: CheckResult): string {
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  if (result.success) return `Check '${result.name}' PASSED\n\nCompleted in ${seconds} seconds\nLog: ${result.logFile}`;
+  const lines = [`Check '${result.name}' ${result.timedOut ? 'TIMEOUT' : 'FAILED'}`];
+  if (result.timedOut) lines.push(`Timed out after ${seconds} seconds (check.timeout); the process group was killed`);
+  else lines.push(`Returncode: ${result.exitCode ?? `none (killed by ${result.signal ?? 'a signal'})`}`, `Completed in ${seconds} seconds`);
+  if (result.exitCode === 127) lines.push(`The command was not found: "${result.command}". Install the program or fix check.commands.${result.name} in splintercat.yaml.`);
+  lines.push('', `Last ${result.tail.length} lines of output:`, ...result.tail, '', `Full log: ${result.logFile}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,4 @@
+export * from './types.js';
+export * from './check-runner.js';
+export * from './format.js';
+export * from './extract-failure.js';

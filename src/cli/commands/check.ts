@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { CheckRunner } from '../../checks/check-runner.js';
+import { formatCheckResult } from '../../checks/format.js';
+import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+
+/** `splintercat check NAME`: one named check, run exactly as the workflow runs it. */
+export function registerCheck(program: Command): Command {
+  return program
+    .command('check')
+    .description('run one named check from check.commands, as the workflow does')
+    .argument('<name>', 'a key of check.commands (e.g. build, test, quick)')
+    .option('--json', 'the CheckResult as JSON on stdout')
+    .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
+      const { config } = loadCliConfig(globalOptions(cmd));
+      const runner = new CheckRunner({
+        workdir: config.target.workdir,
+        outputDir: config.check.output_dir,
+        commands: config.check.commands,
+        timeoutSec: config.check.timeout,
+        killGraceSec: config.check.kill_grace,
+      });
+      const result = await runner.run(name, { onOutput: (chunk) => process.stderr.write(chunk) });
+      if (opts.json) printJson(result);
+      else printResult(formatCheckResult(result));
+      process.exitCode = result.success ? ExitCode.Done : ExitCode.Failed;
+    });
+}
