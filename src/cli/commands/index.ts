@@ -6,7 +6,9 @@ import { registerCheck } from './check.js';
 import { registerDoctor } from './doctor.js';
 import { registerEval } from './eval.js';
 import { registerImerge } from './imerge.js';
+import { registerMerge } from './merge.js';
 import { registerResolve } from './resolve.js';
+import { registerStatus } from './status.js';
 
 /**
  * Every command of design.md §9. A command that has landed lives in its own
@@ -15,10 +17,8 @@ import { registerResolve } from './resolve.js';
  */
 export function registerCommands(program: Command): void {
   registerNotAvailable(program, 'init', 'write splintercat.yaml with commented defaults');
-  registerNotAvailable(program, 'merge', 'merge SOURCE into the target branch: resolve, check, recover, finish', '[options] SOURCE');
-  registerNotAvailable(program, 'continue', 'resume a merge (after an interruption or a manual edit)');
-  registerNotAvailable(program, 'status', 'progress, grid diagram, conflicts by rung, checks, attempts, cost');
-  registerNotAvailable(program, 'abort', 'remove the merge state and worktrees, restore the original branch');
+  registerMerge(program);
+  registerStatus(program);
   registerDoctor(program);
   registerNotAvailable(program, 'report', 'write the full account of a run as HTML or Markdown');
   registerNotAvailable(program, 'ui', 'serve a live, read-only web view of a merge on 127.0.0.1');

@@ -27,9 +27,26 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
       return { next: 'summarize_failure', state: withFlow(next, { batch, lastCheck: lastCheck(final, run.failed) }) };
     }
   }
+  const checkedOut = (await ctx.git.currentBranch()) === state.target.branch;
   const commit = await engine.finish();
+  if (checkedOut) await updateWorkingTree(ctx, state.target.originalOid, commit);
   ctx.journal.append({ type: 'finalized', commit });
   ctx.log.decision({ commit }, `[finalize] ${state.target.branch} is now ${commit.slice(0, 12)}: merge of ${state.source.ref}`);
   await ctx.worktrees.removeAll(['check', ...state.conflicts.map((c) => `resolve-${c.id}`)]);
   return { next: 'end', state: { ...next, finalCommit: commit } };
+}
+
+/**
+ * The target branch is checked out in the user's working tree: bring index and files
+ * forward as a fast-forward would (`read-tree -m -u`), which refuses rather than
+ * overwrite a local change; then the user is told how to finish it by hand.
+ */
+async function updateWorkingTree(ctx: Ctx, from: string, to: string): Promise<void> {
+  const result = await ctx.git.run(['read-tree', '-m', '-u', from, to], { okExitCodes: [0, 128] });
+  if (result.exitCode !== 0) {
+    ctx.log.warn(
+      { stderr: result.stderr.trim() },
+      `the branch now points at ${to.slice(0, 12)}, but local changes kept the working tree from being updated; commit or stash them, then run: git reset --keep ${to}`,
+    );
+  }
 }

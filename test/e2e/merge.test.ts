@@ -1,0 +1,80 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TestRepo } from '../helpers/git-repo.js';
+import { runCli } from '../fixtures/resolve/cli.js';
+import { chainRepo, valuesFile } from '../fixtures/workflow/chain-repo.js';
+
+function configure(repo: TestRepo, extra: string[] = []): void {
+  writeFileSync(
+    join(repo.dir, 'splintercat.yaml'),
+    ['target:', '  branch: main', 'check:', '  commands:', '    build: node check.mjs', '  workflow: [build]', 'imerge:', '  name: up', ...extra, ''].join('\n'),
+  );
+  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+}
+
+describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
+  it('merges with the rules alone, prints the result, leaves one merge commit and a clean tree; status shows it done', async () => {
+    const repo = chainRepo(3, () => '1  ', () => '1');
+    configure(repo);
+    const fork = repo.sh('rev-parse', 'main');
+    const run = await runCli(['merge', 'upstream', '--strategy', 'optimistic'], repo.dir);
+    expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Merged upstream into main: [0-9a-f]{40}\n  conflicts: 3 \(hunks by rung: rule 3\)/);
+    const head = repo.sh('rev-parse', 'main');
+    expect(repo.sh('rev-list', '--parents', '-n', '1', head).split(' ').slice(1)).toEqual([fork, repo.sh('rev-parse', 'upstream')]);
+    // main is checked out: its files and index follow the branch, as after a fast-forward.
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['1  ', '1  ', '1  ']).trimEnd());
+    expect(readFileSync(join(repo.dir, 'vals.txt'), 'utf8')).toBe(valuesFile(['1  ', '1  ', '1  ']));
+    expect(repo.sh('status', '--porcelain', '--untracked-files=no')).toBe('');
+    const status = await runCli(['status', '--json'], repo.dir);
+    expect(JSON.parse(status.stdout)).toMatchObject({ name: 'up', status: 'done', finalCommit: head, conflicts: { total: 3, hunksByRung: { rule: 3 } } });
+  });
+
+  it('stops for a human with exit 3 and exact instructions; continue after the edit finishes the merge', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    configure(repo);
+    const first = await runCli(['merge', 'upstream'], repo.dir);
+    expect(first.code).toBe(3);
+    expect(first.stderr).toMatch(/needs a human/);
+    const file = /^\s+(\/\S+vals\.txt)$/m.exec(first.stderr)?.[1] as string;
+    expect(readFileSync(file, 'utf8')).toMatch(/^<<<<<<< /m);
+    expect(first.stderr).toMatch(/splintercat continue/);
+    const status = await runCli(['status'], repo.dir);
+    expect(status.stdout).toMatch(/Merge 'up': needs_human/);
+    writeFileSync(file, valuesFile(['both']));
+    const second = await runCli(['continue'], repo.dir);
+    expect(second.code).toBe(0);
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['both']).trimEnd());
+  });
+
+  it('refuses a dirty working tree (exit 2, lists the files) and a missing check program before starting', async () => {
+    const repo = chainRepo(1, () => 'a', () => 'b');
+    configure(repo);
+    writeFileSync(join(repo.dir, 'vals.txt'), 'local edit\n');
+    const dirty = await runCli(['merge', 'upstream'], repo.dir);
+    expect(dirty.code).toBe(2);
+    expect(dirty.stderr).toMatch(/uncommitted changes[^]*vals\.txt/);
+    repo.sh('checkout', '--', 'vals.txt');
+    writeFileSync(join(repo.dir, 'splintercat.yaml'), ['check:', '  commands:', '    build: no-such-compiler-xyz all', '  workflow: [build]', ''].join('\n'));
+    const missing = await runCli(['merge', 'upstream'], repo.dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no-such-compiler-xyz/);
+    expect(repo.sh('for-each-ref', 'refs/imerge')).toBe('');
+  });
+
+  it('abort removes refs, worktrees and state, and leaves the branch where it was', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    configure(repo);
+    const fork = repo.sh('rev-parse', 'main');
+    expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
+    const abort = await runCli(['abort'], repo.dir);
+    expect(abort.code).toBe(0);
+    expect(abort.stdout).toMatch(/Aborted 'up'/);
+    expect(repo.sh('for-each-ref', 'refs/imerge')).toBe('');
+    expect(repo.sh('worktree', 'list').split('\n')).toHaveLength(1);
+    expect(repo.sh('rev-parse', 'main')).toBe(fork);
+    expect(repo.sh('status', '--porcelain', '--untracked-files=no')).toBe('');
+  });
+});
