@@ -312,6 +312,20 @@ export class IncrementalMerge {
    * Returns the commit the branch now points at.
    */
   async finish(options: { branch?: string; force?: boolean } = {}): Promise<string> {
+    const commit = await this.simplify(options);
+    await this.removeRefs();
+    return commit;
+  }
+
+  /** git-imerge's `simplify`: write the goal's result to the branch, keep the merge state. */
+  async simplify(options: { branch?: string; force?: boolean; goal?: string } = {}): Promise<string> {
+    if (options.goal !== undefined && options.goal !== this.state.goal) {
+      if (!(ALLOWED_GOALS as readonly string[]).includes(options.goal)) {
+        throw new UsageError('imerge_bad_goal', { what: `Unknown goal '${options.goal}'`, fix: `Use one of: ${ALLOWED_GOALS.join(', ')}` });
+      }
+      this.state = { ...this.state, goal: options.goal };
+      await this.save();
+    }
     if (!this.isComplete()) {
       throw new SplintercatError('imerge_incomplete', { what: `Merge ${this.name} is not yet complete!`, fix: `Run: splintercat imerge continue --name ${this.name}` });
     }
@@ -355,7 +369,6 @@ export class IncrementalMerge {
       });
     }
     await this.git.updateRefs([{ ref, newOid: commit, oldOid: old }], 'imerge: recording final merge');
-    await this.removeRefs();
     return commit;
   }
 

@@ -87,4 +87,29 @@ describe('splintercat imerge (CLI)', () => {
     expect(existsSync(join(repo.dir, '.git', 'MERGE_HEAD'))).toBe(false);
     expect(repo.sh('status', '--porcelain')).toBe('');
   }, 60_000);
+
+  it('merge stores into the current branch; init + autofill + simplify + finish; autofill fails at a conflict', () => {
+    const repo = createGridRepo({ n1: 3, n2: 3, conflicts: [] });
+    const m = cli(repo.dir, 'merge', 'feature');
+    expect(m.code).toBe(0);
+    expect(m.stderr).toContain('Merge is complete!');
+    expect(cli(repo.dir, 'list').stdout).toBe('* feature\n');
+    const fin = cli(repo.dir, 'finish');
+    expect(fin.code).toBe(0);
+    expect(repo.sh('symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(repo.sh('log', '-1', '--format=%s')).toBe('Merge feature into main (using imerge)');
+    expect(cli(repo.dir, 'merge', 'feature').stdout).toBe('Already up-to-date.\n');
+
+    const other = createGridRepo({ n1: 3, n2: 3, conflicts: [[2, 2]] });
+    expect(cli(other.dir, 'init', '--name', 'i', 'feature').code).toBe(0);
+    expect(other.sh('for-each-ref', '--format=%(refname)', 'refs/imerge/i/auto')).toBe('');
+    const auto = cli(other.dir, 'autofill');
+    expect(auto.code).toBe(1);
+    expect(auto.stderr).toContain('Conflict; suggest manual merge of 2-2');
+    expect(other.sh('symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(other.sh('status', '--porcelain')).toBe('');
+    const simp = cli(other.dir, 'simplify');
+    expect(simp.code).not.toBe(0);
+    expect(simp.stderr).toContain('Merge i is not yet complete!');
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { Git } from '../../git/index.js';
-import { IncrementalMerge, chooseImergeName, listImerges, removeImerge, type AutofillEvent } from '../../imerge/index.js';
+import { SplintercatError } from '../../errors/index.js';
+import { IncrementalMerge, chooseImergeName, listImerges, removeImerge, scratchRef, type AutofillEvent } from '../../imerge/index.js';
 import { globalOptions, printResult } from '../context.js';
 import { incorporateUserMerge, leaveScratch, presentConflict } from './imerge/working-tree.js';
 
@@ -9,21 +10,98 @@ import { incorporateUserMerge, leaveScratch, presentConflict } from './imerge/wo
 export function registerImerge(program: Command): Command {
   const imerge = program.command('imerge').description('the incremental-merge engine alone, git-imerge compatible');
 
+  const jobsOption = String(Math.max(1, availableParallelism()));
+  type StartOpts = { name?: string; goal: string; branch?: string; firstParent?: boolean; manual?: boolean; jobs: string };
+  const startLike = (verb: string, description: string, autofill: boolean, nameRequired: boolean) => {
+    const c = imerge.command(verb).description(description);
+    if (nameRequired) c.requiredOption('--name <name>', 'name of the incremental merge');
+    else c.option('--name <name>', 'name of the incremental merge (default: BRANCH)');
+    return c
+      .option('--goal <goal>', 'goal: merge, rebase or full (finish implements these three)', 'merge')
+      .option('--branch <branch>', 'branch to store the result in')
+      .option('--first-parent', 'follow first parents of merges on each branch')
+      .option('--manual', 'do not autofill')
+      .option('-j, --jobs <n>', 'concurrent merges', jobsOption)
+      .argument('<branch>', 'the branch to merge in (tip2)')
+      .action(async (tip2: string, opts: StartOpts, cmd: Command) => {
+        await withGit(cmd, async (git) => {
+          await git.assertClean('proceed');
+          let branch = opts.branch;
+          if (verb === 'merge' && branch === undefined) branch = (await git.currentBranch()) ?? opts.name;
+          const name = opts.name ?? tip2;
+          let im: IncrementalMerge;
+          try {
+            im = await IncrementalMerge.start(git, { name, goal: opts.goal, tip2, branch, firstParent: opts.firstParent, manual: opts.manual });
+          } catch (error) {
+            if (verb === 'merge' && (error as { code?: string }).code === 'imerge_nothing_to_do') {
+              printResult('Already up-to-date.');
+              return;
+            }
+            throw error;
+          }
+          if (autofill) await autofillAndPresent(git, im, Number(opts.jobs));
+        });
+      });
+  };
+  startLike('start', 'start an incremental merge of BRANCH into the current branch and autofill it', true, true);
+  startLike('merge', 'start an incremental merge of BRANCH into the current branch, storing the result there', true, false);
+  startLike('init', 'set up an incremental merge of BRANCH without merging anything', false, true);
+
   imerge
-    .command('start')
-    .description('start an incremental merge of BRANCH into the current branch and autofill it')
-    .requiredOption('--name <name>', 'name of the incremental merge')
-    .option('--goal <goal>', 'goal: merge, rebase or full (finish implements these three)', 'merge')
-    .option('--branch <branch>', 'branch to store the result in (default: the name)')
-    .option('--first-parent', 'follow first parents of merges on each branch')
-    .option('--manual', 'do not autofill')
-    .option('-j, --jobs <n>', 'concurrent merges', String(Math.max(1, availableParallelism())))
-    .argument('<branch>', 'the branch to merge in (tip2)')
-    .action(async (tip2: string, opts: { name: string; goal: string; branch?: string; firstParent?: boolean; manual?: boolean; jobs: string }, cmd: Command) => {
+    .command('autofill')
+    .description('autofill as far as possible without touching the working tree; fails at a conflict')
+    .option('--name <name>', 'name of the incremental merge')
+    .option('-j, --jobs <n>', 'concurrent merges', jobsOption)
+    .action(async (opts: { name?: string; jobs: string }, cmd: Command) => {
       await withGit(cmd, async (git) => {
         await git.assertClean('proceed');
-        const im = await IncrementalMerge.start(git, { name: opts.name, goal: opts.goal, tip2, branch: opts.branch, firstParent: opts.firstParent, manual: opts.manual });
-        await autofillAndPresent(git, im, Number(opts.jobs));
+        const im = await IncrementalMerge.load(git, opts.name);
+        const r = await im.autofill({ jobs: Number(opts.jobs), onProgress: printProgress });
+        if (!r.complete) {
+          const [i1, i2] = r.next as [number, number];
+          throw new SplintercatError('imerge_conflict', {
+            what: `Conflict; suggest manual merge of ${i1}-${i2}`,
+            fix: `Run: splintercat imerge continue --name ${im.name} (it prepares the merge in the working tree)`,
+          });
+        }
+        process.stderr.write('Merge is complete!\n');
+      });
+    });
+
+  imerge
+    .command('record')
+    .description('record the merge committed on the scratch branch and autofill without presenting a conflict')
+    .option('--name <name>', 'name of the incremental merge')
+    .option('--edit', 'edit the commit message of the manual merge')
+    .option('--no-edit', 'do not edit the commit message (default)')
+    .action(async (opts: { name?: string; edit?: boolean }, cmd: Command) => {
+      await withGit(cmd, async (git) => {
+        const im = await IncrementalMerge.load(git, opts.name);
+        if ((await incorporateUserMerge(git, im, opts.edit === true)) === null) {
+          throw new SplintercatError('imerge_no_manual_merge', {
+            what: `Reference ${scratchRef(im.name)} does not exist or is not checked out`,
+            fix: 'Commit your merge on the scratch branch that `splintercat imerge continue` prepared, then run record',
+          });
+        }
+        const r = await im.autofill({ onProgress: printProgress });
+        if (r.complete) process.stderr.write('Merge is complete!\n');
+      });
+    });
+
+  imerge
+    .command('simplify')
+    .description('write the result of a complete merge to its branch, keeping the merge state')
+    .option('--name <name>', 'name of the incremental merge')
+    .option('--goal <goal>', 'change the goal first')
+    .option('--branch <branch>', 'branch to store the result in')
+    .option('--force', 'overwrite the branch even if that discards history')
+    .action(async (opts: { name?: string; goal?: string; branch?: string; force?: boolean }, cmd: Command) => {
+      await withGit(cmd, async (git) => {
+        await git.assertClean('proceed');
+        const im = await IncrementalMerge.load(git, opts.name);
+        const branch = opts.branch ?? im.branch;
+        const commit = await im.simplify({ branch, force: opts.force, goal: opts.goal });
+        await checkoutResult(git, branch, commit);
       });
     });
 
@@ -46,17 +124,18 @@ export function registerImerge(program: Command): Command {
     .command('finish')
     .description('simplify a complete merge into one merge commit on its branch and remove the merge state')
     .option('--name <name>', 'name of the incremental merge')
+    .option('--goal <goal>', 'change the goal first')
     .option('--branch <branch>', 'branch to store the result in')
-    .option('--force', 'overwrite the branch even if not a fast-forward')
-    .action(async (opts: { name?: string; branch?: string; force?: boolean }, cmd: Command) => {
+    .option('--force', 'overwrite the branch even if that discards history')
+    .action(async (opts: { name?: string; goal?: string; branch?: string; force?: boolean }, cmd: Command) => {
       await withGit(cmd, async (git) => {
         await git.assertClean('proceed');
         const im = await IncrementalMerge.load(git, opts.name);
         const branch = opts.branch ?? im.branch;
         await leaveScratch(git, im.name);
-        const commit = await im.finish({ branch, force: opts.force });
-        if ((await git.currentBranch()) === branch) await git.run(['reset', '-q', '--hard', commit]);
-        else await git.run(['checkout', '-q', branch]);
+        const commit = await im.simplify({ branch, force: opts.force, goal: opts.goal });
+        await checkoutResult(git, branch, commit);
+        await im.removeRefs();
         process.stderr.write(`Merge ${im.name} finished: ${branch} is at ${commit.slice(0, 12)}.\n`);
       });
     });
@@ -96,6 +175,17 @@ export function registerImerge(program: Command): Command {
     });
 
   return imerge;
+}
+
+/** As git-imerge: reset the branch if it is checked out, else check it out. */
+async function checkoutResult(git: Git, branch: string, commit: string): Promise<void> {
+  if ((await git.currentBranch()) === branch) await git.run(['reset', '-q', '--hard', commit]);
+  else await git.run(['checkout', '-q', branch]);
+}
+
+function printProgress(e: AutofillEvent): void {
+  const line = progressLine(e);
+  if (line) process.stderr.write(`${line}\n`);
 }
 
 async function withGit(cmd: Command, fn: (git: Git) => Promise<void>): Promise<void> {
