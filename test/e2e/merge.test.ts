@@ -21,7 +21,7 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     const run = await runCli(['merge', 'upstream', '--strategy', 'optimistic'], repo.dir);
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Merged upstream into main: [0-9a-f]{40}\n  conflicts: 3 \(hunks by rung: rule 3\)/);
+    expect(run.stdout).toMatch(/^Merged upstream into main: [0-9a-f]{40}\n {2}conflicts: 3 \(hunks by rung: rule 3\)/);
     const head = repo.sh('rev-parse', 'main');
     expect(repo.sh('rev-list', '--parents', '-n', '1', head).split(' ').slice(1)).toEqual([fork, repo.sh('rev-parse', 'upstream')]);
     // main is checked out: its files and index follow the branch, as after a fast-forward.
