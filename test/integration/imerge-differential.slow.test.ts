@@ -139,4 +139,28 @@ describe('differential: splintercat vs git-imerge 1.2.0', () => {
     expect(repo.sh('show', 'g:shared.txt')).toBe('line 0 changed on main by 2');
     expect(repo.sh('for-each-ref', 'refs/imerge/')).toBe('');
   }, 60_000);
+
+  it('CLI hand-off both ways: git-imerge continues what splintercat presented, and vice versa', () => {
+    const sc = (dir: string, ...args: string[]): string =>
+      run('node', ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src/cli/main.ts'), '-C', dir, 'imerge', ...args], join(import.meta.dirname, '..', '..'));
+    const resolveOurs = (repo: TestRepo): void => {
+      repo.sh('checkout', '--ours', '--', 'shared.txt');
+      repo.sh('add', 'shared.txt');
+      repo.sh('commit', '-q', '--no-edit');
+    };
+    const spec: GridRepoSpec = { n1: 4, n2: 4, conflicts: [[2, 2]] };
+    const a = createGridRepo(spec);
+    sc(a.dir, 'start', '--name', 'h', 'feature');
+    resolveOurs(a);
+    run('git-imerge', ['continue', '--no-edit'], a.dir);
+    run('git-imerge', ['finish'], a.dir);
+    const b = createGridRepo(spec);
+    run('git-imerge', ['start', '--name', 'h', 'feature'], b.dir);
+    resolveOurs(b);
+    sc(b.dir, 'continue', '--no-edit');
+    sc(b.dir, 'finish');
+    expect(a.sh('rev-parse', 'h^{tree}')).toBe(b.sh('rev-parse', 'h^{tree}'));
+    expect(a.sh('log', '-1', '--format=%s', 'h')).toBe(b.sh('log', '-1', '--format=%s', 'h'));
+    expect(b.sh('for-each-ref', 'refs/imerge', 'refs/heads/imerge')).toBe('');
+  }, 90_000);
 });
