@@ -17,6 +17,8 @@ export function buildProgram(): Command {
     .addOption(new Option('-C <dir>', 'run as if started in <dir>').hideHelp(false))
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
+  // Before the commands exist, so every subcommand inherits it: main() turns commander errors into exit 2.
+  program.exitOverride();
   registerCommands(program);
   return program;
 }

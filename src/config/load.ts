@@ -47,7 +47,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     const text = readFileSync(file, 'utf8');
     doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
     for (const error of doc.errors) {
-      const line = error.linePos?.[0]?.line;
+      const line = error.linePos?.[0]?.line ?? lineCounter.linePos(error.pos[0]).line;
       issues.push({ path: '', message: `YAML syntax: ${error.message.split('\n')[0]}`, ...(line ? { line } : {}) });
     }
     if (issues.length > 0) throw new ConfigError(issues, file);
@@ -61,11 +61,13 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     }
   }
 
+  const overrides: Array<{ path: string[]; raw: string }> = [];
   for (const [name, raw] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
     const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
     if (path.some((p) => p === '')) continue;
     setPath(tree, path, parseScalar(raw));
+    overrides.push({ path, raw });
   }
 
   for (const assignment of options.sets ?? []) {
@@ -76,10 +78,24 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     }
     const path = assignment.slice(0, eq).trim().split('.');
     setPath(tree, path, parseScalar(assignment.slice(eq + 1)));
+    overrides.push({ path, raw: assignment.slice(eq + 1) });
   }
   if (issues.length > 0) throw new ConfigError(issues, file);
 
-  const parsed = configSchema.safeParse(tree);
+  let parsed = configSchema.safeParse(tree);
+  if (!parsed.success) {
+    // `SPLINTERCAT_X=true` or `--set x=10` for a key that holds text: keep the text as written.
+    let retyped = false;
+    for (const issue of parsed.error.issues) {
+      const at = issue.path.map(String).join('.');
+      const override = overrides.find((o) => o.path.join('.') === at);
+      if (override && issue.code === 'invalid_type' && (issue as { expected?: string }).expected === 'string') {
+        setPath(tree, override.path, override.raw);
+        retyped = true;
+      }
+    }
+    if (retyped) parsed = configSchema.safeParse(tree);
+  }
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [undefined];

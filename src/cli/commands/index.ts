@@ -6,6 +6,7 @@ import { registerCheck } from './check.js';
 import { registerDoctor } from './doctor.js';
 import { registerEval } from './eval.js';
 import { registerImerge } from './imerge.js';
+import { registerInit } from './init.js';
 import { registerMerge } from './merge.js';
 import { registerResolve } from './resolve.js';
 import { registerStatus } from './status.js';
@@ -16,7 +17,7 @@ import { registerStatus } from './status.js';
  * "not available yet" with exit code 2 until their issue lands.
  */
 export function registerCommands(program: Command): void {
-  registerNotAvailable(program, 'init', 'write splintercat.yaml with commented defaults');
+  registerInit(program);
   registerMerge(program);
   registerStatus(program);
   registerDoctor(program);

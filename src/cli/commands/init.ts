@@ -1,0 +1,28 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { CONFIG_FILE_NAME } from '../../config/index.js';
+import { DEFAULT_CONFIG_YAML } from '../../config/default-file.js';
+import { UsageError } from '../../errors/index.js';
+import { globalOptions, printResult } from '../context.js';
+
+/** `splintercat init [--force]`: write a commented default splintercat.yaml. */
+export function registerInit(program: Command): Command {
+  return program
+    .command('init')
+    .description('write splintercat.yaml with commented defaults')
+    .option('--force', 'overwrite an existing file')
+    .action((opts: { force?: boolean }, cmd: Command) => {
+      const global = globalOptions(cmd);
+      const path = resolve(global.cwd, global.config ?? CONFIG_FILE_NAME);
+      if (existsSync(path) && !opts.force) {
+        throw new UsageError('init_exists', {
+          what: `${path} already exists`,
+          why: 'init never overwrites a configuration unless asked',
+          fix: [`Edit it, or run \`splintercat init --force\` to replace it with the defaults`],
+        });
+      }
+      writeFileSync(path, DEFAULT_CONFIG_YAML);
+      printResult(`Wrote ${path}. Next: set check.commands (build, test) and, for the LLM rungs, llm.*_model.`);
+    });
+}

@@ -1,0 +1,99 @@
+/**
+ * The commented default `splintercat.yaml` that `splintercat init` writes. Every key
+ * of the schema is here with its default value, so the file loads back to exactly
+ * the defaults (tested); comments say what each key does.
+ */
+export const DEFAULT_CONFIG_YAML = `# splintercat.yaml — configuration of splintercat (https://github.com/splintercat).
+# Precedence: these values < environment (SPLINTERCAT_SECTION__KEY=value) < --set section.key=value.
+# Values may use \${ENV_VAR} and {target.workdir}.
+
+source:
+  # What to merge from, e.g. upstream/main (splintercat merge SOURCE overrides it).
+  ref: ""
+
+target:
+  # The repository; relative paths are relative to this file.
+  workdir: .
+  # The branch that receives the merge; empty = the current branch.
+  branch: ""
+
+check:
+  # Where check logs are written (NAME-YYYYMMDD-HHMMSS.log); never deleted by splintercat.
+  output_dir: "{target.workdir}/.splintercat/logs"
+  # Seconds before a check is killed (its whole process group).
+  timeout: 3600
+  # Seconds between SIGTERM and SIGKILL when a check is stopped.
+  kill_grace: 10
+  # Named shell commands, run in a worktree holding the cell being checked. For example:
+  #   build: make -j2
+  #   test: make test
+  #   quick: ninja -C build lib/IR
+  #   full: ninja -C build && ninja -C build check
+  commands: {}
+  # The checks run after resolving, in order.
+  workflow: [build, test]
+  # The check run before finishing; empty = the workflow checks.
+  final: ""
+
+llm:
+  # openrouter (OPENROUTER_API_KEY) | openai (OPENAI_API_KEY) | anthropic (ANTHROPIC_API_KEY)
+  # | openai-compatible (base_url of Ollama, vLLM, LM Studio; no key needed)
+  provider: openrouter
+  # Empty = the provider's variable above. Keys are never logged.
+  api_key: ""
+  base_url: ""
+  # No model = offline: the deterministic ladder, failure extractor and planner policy only.
+  resolver_model: ""
+  summarizer_model: ""
+  planner_model: ""
+  # Seconds one model call may take before it is retried with a longer timeout.
+  timeout: 120
+  # Retries of one call on 429 / 5xx / network errors (exponential backoff, Retry-After honoured).
+  max_retries: 5
+  # Tool-calling steps the resolver may take on one conflict.
+  max_turns: 10
+  # USD per million tokens by model id, e.g.  openai/gpt-4o-mini: { input: 0.15, output: 0.6 }
+  prices: {}
+
+imerge:
+  # Name of the merge (refs/imerge/NAME, .git/splintercat/NAME).
+  name: upstream-merge
+  # merge | rebase | rebase-with-history | border | border-with-history | border-with-history2 | full
+  goal: merge
+  # Follow first parents on each side (real upstreams nearly always need it).
+  first_parent: true
+
+merge:
+  # Recovery attempts after a failed check before giving up.
+  max_retries: 5
+  strategies_available: [optimistic, batch, per_conflict]
+  # Conflicts per check for the batch strategy.
+  default_batch_size: 10
+  # auto (the planner chooses) | optimistic | batch | per_conflict
+  strategy: auto
+  # auto (ladder, then the model) | llm | manual (stop for a human)
+  resolver: auto
+  # Model conversations at once on independent conflicts.
+  parallel: 4
+  # Concurrent in-memory merges; 0 = number of cores.
+  jobs: 0
+
+resolve:
+  # Reuse earlier resolutions of the same hunk (kept in .git/splintercat/cache).
+  cache: true
+  # Turn rules on or off by name, e.g.  remerge-words: true  (off by default: not always right).
+  rules: {}
+
+budget:
+  # Stop cleanly before model spending passes this many USD; 0 = no limit.
+  usd: 0
+
+log:
+  dir: "{target.workdir}/.splintercat/logs"
+  # debug | info | warn | error  (--verbose = debug)
+  console_level: info
+  file_level: debug
+  # Rotate the log file at this size; delete rotated files older than retention_days.
+  max_size_mb: 10
+  retention_days: 7
+`;
