@@ -400,6 +400,15 @@ export class IncrementalMerge {
     if ((await this.git.configGet('imerge.default')) === this.name) await this.git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
   }
 
+  /**
+   * Remove this merge: every ref under refs/imerge/NAME/, the scratch branch and imerge.default.
+   * The working tree is not touched (the CLI leaves the scratch branch first).
+   */
+  async remove(): Promise<void> {
+    await removeImerge(this.git, this.name);
+    this.refs = new Map();
+  }
+
   /** The state ref (for callers that watch it). */
   get stateRef(): string {
     return stateRef(this.name);

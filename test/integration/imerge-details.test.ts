@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IncrementalMerge } from '../../src/imerge/index.js';
+import { IncrementalMerge, removeImerge } from '../../src/imerge/index.js';
 import { TestRepo } from '../helpers/git-repo.js';
 
 describe('IncrementalMerge conflict details and axes', () => {
@@ -71,5 +71,8 @@ describe('IncrementalMerge conflict details and axes', () => {
       what: expect.stringContaining('refs/imerge/z/junk'),
       fix: expect.arrayContaining(['Start over: splintercat imerge remove --name z']),
     });
+    // Removal works on a corrupted state.
+    await removeImerge(repo.git, 'z');
+    expect(repo.sh('for-each-ref', 'refs/imerge')).toBe('');
   });
 });

@@ -67,6 +67,17 @@ describe('IncrementalMerge (in memory)', () => {
     const commit = await again.finish();
     expect(repo.sh('show', `${commit}:shared.txt`)).toBe('line 0 changed on main by 2');
   });
+
+  it('remove deletes every ref of the merge and nothing else', async () => {
+    const repo = createGridRepo({ n1: 2, n2: 2, conflicts: [[1, 1]] });
+    const im = await IncrementalMerge.start(repo.git, { name: 'r', tip2: 'feature' });
+    await im.autofill();
+    const other = await IncrementalMerge.start(repo.git, { name: 'keep', tip2: 'feature' });
+    await im.remove();
+    expect(await listImerges(repo.git)).toEqual(['keep']);
+    expect(repo.sh('for-each-ref', '--format=%(refname)', 'refs/imerge/r')).toBe('');
+    expect(other.cellCommit(0, 0)).toBe(repo.sh('merge-base', 'main', 'feature'));
+  });
 });
 
 /** Replace one blob in a tree (top-level path only) and write the new tree. */

@@ -122,7 +122,7 @@ export function registerImerge(program: Command): Command {
 
   imerge
     .command('finish')
-    .description('simplify a complete merge into one merge commit on its branch and remove the merge state')
+    .description('write the goal\'s result (merge commit, rebase chain or full grid) to the branch and remove the merge state')
     .option('--name <name>', 'name of the incremental merge')
     .option('--goal <goal>', 'change the goal first')
     .option('--branch <branch>', 'branch to store the result in')
