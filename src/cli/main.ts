@@ -2,6 +2,7 @@
 import { CommanderError } from 'commander';
 import { SplintercatError } from '../errors/index.js';
 import { ExitCode } from './exit-codes.js';
+import { currentLogFile } from './context.js';
 import { formatError } from './format-error.js';
 import { buildProgram } from './program.js';
 
@@ -20,7 +21,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       return ExitCode.Usage;
     }
-    process.stderr.write(formatError(error, verbose));
+    process.stderr.write(formatError(error, verbose, currentLogFile()));
     return SplintercatError.isInstance(error) ? error.exitCode : ExitCode.Failed;
   }
 }

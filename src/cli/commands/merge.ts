@@ -5,14 +5,13 @@ import { goalNames, strategyNames, type Config } from '../../config/index.js';
 import { SplintercatError, UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
 import { listImerges } from '../../imerge/index.js';
-import { nullLogger } from '../../log/logger.js';
 import { RunStore } from '../../store/index.js';
 import { driveRun } from '../../workflow/merge-run.js';
 import type { NodeName } from '../../workflow/nodes/common.js';
 import type { RunOutcome } from '../../workflow/machine/runner.js';
 import { createRun, reopenRun } from '../../workflow/setup.js';
 import type { RunState } from '../../workflow/state/run-state.js';
-import { globalOptions, loadCliConfig, printResult } from '../context.js';
+import { createCliLogger, globalOptions, loadCliConfig, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { runContext } from './run-deps.js';
 
@@ -42,6 +41,7 @@ export function registerMerge(program: Command): void {
       const { config } = loadCliConfig(global);
       applyOptions(config, opts);
       const git = new Git({ cwd: config.target.workdir });
+      const cleanups: Array<() => void> = [];
       try {
         await git.assertClean('start a merge');
         const branch = opts.into ?? (config.target.branch || (await git.currentBranch()));
@@ -60,7 +60,9 @@ export function registerMerge(program: Command): void {
           });
         }
         excludeLogs(await git.gitDir());
-        const { ctx, checks } = await runContext(config, git, name, nullLogger);
+        const logs = createCliLogger(global, config);
+        cleanups.push(logs.close);
+        const { ctx, checks } = await runContext(config, git, name, logs.logger);
         const problems = checks.preflight(config.check.workflow.filter((n) => n in config.check.commands));
         if (problems.length > 0) {
           throw new UsageError('check_preflight', {
@@ -76,6 +78,7 @@ export function registerMerge(program: Command): void {
           run.close();
         }
       } finally {
+        for (const cleanup of cleanups) cleanup();
         git.close();
       }
     });
@@ -88,6 +91,7 @@ export function registerMerge(program: Command): void {
       const global = globalOptions(cmd);
       const { config } = loadCliConfig(global);
       const git = new Git({ cwd: config.target.workdir });
+      const cleanups: Array<() => void> = [];
       try {
         const store = await RunStore.forRepo(git);
         const name = opts.name ?? onlyRun(store, config);
@@ -98,12 +102,15 @@ export function registerMerge(program: Command): void {
             return;
           }
           const resumed: RunState = state.status === 'running' ? state : { ...state, status: 'running', statusReason: null };
-          const { ctx } = await runContext(config, git, name, nullLogger);
+          const logs = createCliLogger(global, config);
+          cleanups.push(logs.close);
+          const { ctx } = await runContext(config, git, name, logs.logger);
           process.exitCode = await drive(run, resumed, ctx);
         } finally {
           run.close();
         }
       } finally {
+        for (const cleanup of cleanups) cleanup();
         git.close();
       }
     });

@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import pino from 'pino';
+import { prettyFactory } from 'pino-pretty';
+import type { Logger } from './logger.js';
+import { redactSecrets } from './redact.js';
+import { RollingFile } from './rolling-file.js';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface CreateLoggerOptions {
+  /** DEBUG on the console. */
+  verbose?: boolean;
+  consoleLevel?: LogLevel;
+  /** Directory of `splintercat.log` (JSON, DEBUG) and `decisions.log`; none = console only. */
+  logDir?: string;
+  fileLevel?: LogLevel;
+  maxSizeMb?: number;
+  retentionDays?: number;
+  /** Secret values (API keys) scrubbed from every line, wherever they appear. */
+  secrets?: string[];
+  /** Where the console output goes (default: stderr, synchronously). */
+  consoleStream?: { write(chunk: string): void };
+  now?: () => Date;
+}
+
+export interface LoggerHandle {
+  logger: Logger;
+  logFile: string | undefined;
+  decisionsFile: string | undefined;
+  close(): void;
+}
+
+const DECISION = 35;
+const levelNames: Record<number, string> = { 20: 'DEBUG', 30: 'INFO', 35: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/**
+ * splintercat's logging: a human console on stderr (INFO, DEBUG with --verbose),
+ * a JSON DEBUG file rotated by size and kept `retentionDays`, and a decisions log
+ * with one readable line per decision (and per warning or error). Secrets are
+ * redacted before anything reaches any of them.
+ */
+export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
+  const now = options.now ?? (() => new Date());
+  const consoleLevel = options.verbose ? 'debug' : (options.consoleLevel ?? 'info');
+  const out = options.consoleStream ?? { write: (chunk: string) => void process.stderr.write(chunk) };
+  const prettify = prettyFactory({
+    colorize: !options.consoleStream && Boolean(process.stderr.isTTY),
+    ignore: 'pid,hostname,decision',
+    translateTime: 'SYS:HH:MM:ss',
+    customLevels: 'decision:35',
+    customColors: 'decision:cyan',
+  });
+  const streams: pino.StreamEntry[] = [{ level: consoleLevel, stream: { write: (line: string) => out.write(prettify(line)) } }];
+  let file: RollingFile | undefined;
+  let decisions: RollingFile | undefined;
+  if (options.logDir) {
+    const maxBytes = (options.maxSizeMb ?? 10) * 1024 * 1024;
+    const keep = options.retentionDays ?? 7;
+    file = new RollingFile(join(options.logDir, 'splintercat.log'), maxBytes, keep, now);
+    decisions = new RollingFile(join(options.logDir, 'decisions.log'), maxBytes, keep, now);
+    const decisionsFile = decisions;
+    streams.push({ level: options.fileLevel ?? 'debug', stream: { write: (line: string) => file?.write(line) } });
+    streams.push({
+      level: 'decision' as pino.Level,
+      stream: {
+        write: (line: string) => {
+          const entry = JSON.parse(line) as { level: number; time: number; msg?: string; component?: string };
+          const d = new Date(entry.time);
+          const p = (n: number): string => String(n).padStart(2, '0');
+          const stamp = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+          decisionsFile.write(`${stamp} | ${(levelNames[entry.level] ?? 'INFO').padEnd(5)} | ${entry.msg ?? ''}\n`);
+        },
+      },
+    });
+  }
+  const base = pino(
+    { level: 'debug', customLevels: { decision: DECISION }, base: undefined, timestamp: () => `,"time":${now().getTime()}` },
+    pino.multistream(streams, { levels: { decision: DECISION } as never }),
+  );
+  const secrets = options.secrets ?? [];
+  return {
+    logger: wrap(base, secrets),
+    logFile: file?.path,
+    decisionsFile: decisions?.path,
+    close: () => {
+      file?.close();
+      decisions?.close();
+    },
+  };
+}
+
+type PinoWithDecision = pino.Logger<'decision'>;
+
+function wrap(p: PinoWithDecision, secrets: string[]): Logger {
+  const emit =
+    (level: 'debug' | 'info' | 'warn' | 'error' | 'decision') =>
+    (obj: object | string, msg?: string): void => {
+      if (typeof obj === 'string') p[level](redactSecrets(obj, secrets));
+      else p[level](redactSecrets(obj, secrets) as object, msg === undefined ? undefined : redactSecrets(msg, secrets));
+    };
+  return {
+    debug: emit('debug'),
+    info: emit('info'),
+    warn: emit('warn'),
+    error: emit('error'),
+    decision: emit('decision'),
+    child: (bindings) => wrap(p.child(redactSecrets(bindings, secrets)) as PinoWithDecision, secrets),
+  };
+}

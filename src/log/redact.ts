@@ -1,0 +1,39 @@
+const SECRET_KEY = /key|token|secret|password|passwd|authorization|cookie/i;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+const INLINE_KEY = /\b(sk-[A-Za-z0-9_-]{12,}|sk-or-v1-[A-Za-z0-9]{16,}|sk-ant-[A-Za-z0-9_-]{16,})\b/g;
+export const REDACTED = '[REDACTED]';
+
+/**
+ * A copy of `value` with secrets removed: values of keys that name a secret
+ * (`*key*`, `*token*`, `authorization`, ...) at any depth, `Bearer ...` credentials
+ * and provider-style keys inside strings, and every known secret value wherever it appears.
+ */
+export function redactSecrets<T>(value: T, secrets: readonly string[] = []): T {
+  const known = secrets.filter((s) => s.length >= 6);
+  const text = (s: string): string => {
+    let out = s.replace(BEARER, `$1 ${REDACTED}`).replace(INLINE_KEY, REDACTED);
+    for (const secret of known) out = out.split(secret).join(REDACTED);
+    return out;
+  };
+  const seen = new WeakSet<object>();
+  const walk = (v: unknown, key?: string): unknown => {
+    if (key !== undefined && SECRET_KEY.test(key) && v !== null && v !== undefined && v !== '' && typeof v !== 'object') return REDACTED;
+    if (typeof v === 'string') return text(v);
+    if (v instanceof Error) return { name: v.name, message: text(v.message), stack: v.stack ? text(v.stack) : undefined };
+    if (Array.isArray(v)) return v.map((x) => walk(x));
+    if (typeof v === 'object' && v !== null) {
+      if (seen.has(v)) return '[Circular]';
+      seen.add(v);
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/** Secret values found in an environment: values of variables named like a key or token. */
+export function secretsFromEnv(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([name, v]) => /KEY|TOKEN|SECRET|PASSWORD/i.test(name) && typeof v === 'string' && v.length >= 6)
+    .map(([, v]) => v as string);
+}
