@@ -8,3 +8,4 @@ export * from './state.js';
 export * from './boundaries.js';
 export * from './diagram.js';
 export * from './incremental-merge.js';
+export * from './names.js';
