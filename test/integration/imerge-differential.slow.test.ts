@@ -32,6 +32,8 @@ interface Run {
   tree: string;
   /** The result branch's commits since main: tree, author, author date, message. */
   chain: string;
+  /** Merges bisection expected to succeed that failed (backtracking). */
+  unexpected?: number;
 }
 
 function chainOf(repo: TestRepo, ref: string, goal: string): string {
@@ -59,9 +61,10 @@ function runGitImerge(repo: TestRepo, name: string, goal: string): Run {
 
 async function runSplintercat(repo: TestRepo, name: string, goal: string): Promise<Run> {
   const stops: Run['stops'] = [];
+  let unexpected = 0;
   const im = await IncrementalMerge.start(repo.git, { name, tip1: 'main', tip2: 'feature', branch: `${name}-out`, goal });
   for (;;) {
-    const r = await im.autofill({ jobs: 2 });
+    const r = await im.autofill({ jobs: 2, onProgress: (e) => void (e.kind === 'unexpected-conflict' && unexpected++) });
     if (r.complete) break;
     const [i1, i2] = r.next as [number, number];
     stops.push({ cell: [i1, i2], blockers: r.blockers });
@@ -80,7 +83,7 @@ async function runSplintercat(repo: TestRepo, name: string, goal: string): Promi
     await im.recordMerge(i1, i2, tree);
   }
   const out = await im.finish();
-  return { stops, tree: repo.sh('rev-parse', `${out}^{tree}`), chain: goal === 'full' ? '' : chainOf(repo, `${name}-out`, goal) };
+  return { stops, tree: repo.sh('rev-parse', `${out}^{tree}`), chain: goal === 'full' ? '' : chainOf(repo, `${name}-out`, goal), unexpected };
 }
 
 const shapes: [string, string, GridRepoSpec][] = [
@@ -99,6 +102,8 @@ describe('differential: splintercat vs git-imerge 1.2.0', () => {
       const ours = await runSplintercat(repo, 'sc', goal);
       const theirs = runGitImerge(repo, 'gi', goal);
       if (spec.conflicts.length > 0) expect(theirs.stops.length).toBeGreaterThan(0);
+      // The non-monotone shape really exercises backtracking.
+      if (spec.reverts1) expect(ours.unexpected).toBeGreaterThan(0);
       expect(ours.stops).toEqual(theirs.stops);
       expect(ours.tree).toBe(theirs.tree);
       expect(ours.chain.split('\n')).toEqual(theirs.chain.split('\n'));
