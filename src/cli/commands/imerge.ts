@@ -177,6 +177,12 @@ export function registerImerge(program: Command): Command {
   return imerge;
 }
 
+function knownCells(im: IncrementalMerge): number {
+  let n = 0;
+  for (let i1 = 1; i1 < im.grid.len1; i1++) for (let i2 = 1; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2) !== null) n++;
+  return n;
+}
+
 /** As git-imerge: reset the branch if it is checked out, else check it out. */
 async function checkoutResult(git: Git, branch: string, commit: string): Promise<void> {
   if ((await git.currentBranch()) === branch) await git.run(['reset', '-q', '--hard', commit]);
@@ -217,12 +223,21 @@ function progressLine(e: AutofillEvent): string | null {
 async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number): Promise<void> {
   const started = Date.now();
   let merges = 0;
+  let lastReport = started;
+  const total = (im.grid.len1 - 1) * (im.grid.len2 - 1);
   const result = await im.autofill({
     jobs: Number.isFinite(jobs) && jobs > 0 ? jobs : 1,
     onProgress: (e) => {
       if (e.kind === 'merge' || e.kind === 'probe') merges++;
       const line = progressLine(e);
       if (line) process.stderr.write(`${line}\n`);
+      const now = Date.now();
+      // A summary every few seconds on long autofills: cells known, merges per second.
+      if (now - lastReport >= 3000) {
+        lastReport = now;
+        const rate = merges / ((now - started) / 1000);
+        process.stderr.write(`progress: ${knownCells(im)}/${total} cells known, ${merges} merges, ${rate.toFixed(1)} merges/s\n`);
+      }
     },
   });
   const secs = (Date.now() - started) / 1000;
