@@ -45,10 +45,13 @@ export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
   const out = options.consoleStream ?? { write: (chunk: string) => void process.stderr.write(chunk) };
   const prettify = prettyFactory({
     colorize: !options.consoleStream && Boolean(process.stderr.isTTY),
-    ignore: 'pid,hostname,decision',
+    ignore: 'pid,hostname',
     translateTime: 'SYS:HH:MM:ss',
-    customLevels: 'decision:35',
-    customColors: 'decision:cyan',
+    customLevels: 'debug:20,info:30,decision:35,warn:40,error:50,fatal:60',
+    customColors: 'debug:blue,info:green,decision:cyan,warn:yellow,error:red,fatal:red',
+    useOnlyCustomProps: true,
+    // Details (the objects) go to the JSON file; the console shows them only with --verbose.
+    hideObject: !options.verbose,
   });
   const streams: pino.StreamEntry[] = [{ level: consoleLevel, stream: { write: (line: string) => out.write(prettify(line)) } }];
   let file: RollingFile | undefined;

@@ -3,6 +3,7 @@ import { registerNotAvailable } from '../not-available.js';
 import { registerDriver } from './driver.js';
 import { requireModelRungFromConfig } from '../../agents/index.js';
 import { registerCheck } from './check.js';
+import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
 import { registerEval } from './eval.js';
 import { registerImerge } from './imerge.js';
@@ -28,5 +29,5 @@ export function registerCommands(program: Command): void {
   registerDriver(program);
   registerEval(program, { modelFallback: (config, git) => requireModelRungFromConfig(config, process.env, { git }) });
   registerImerge(program);
-  registerNotAvailable(program, 'demo', 'build a sample fork/upstream pair in a temp dir and merge it, offline');
+  registerDemo(program);
 }

@@ -11,17 +11,17 @@ import type { NodeName } from '../../workflow/nodes/common.js';
 import type { RunOutcome } from '../../workflow/machine/runner.js';
 import { createRun, reopenRun } from '../../workflow/setup.js';
 import type { RunState } from '../../workflow/state/run-state.js';
-import { createCliLogger, globalOptions, loadCliConfig, printResult } from '../context.js';
+import { createCliLogger, globalOptions, loadCliConfig, printResult, type GlobalOptions } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { runContext } from './run-deps.js';
 
-interface MergeOptions {
+export interface MergeOptions {
   into?: string;
   name?: string;
   goal?: string;
   strategy?: string;
   resolver?: string;
-  firstParent: boolean;
+  firstParent?: boolean;
 }
 
 /** `splintercat merge SOURCE` and `splintercat continue`. */
@@ -39,48 +39,7 @@ export function registerMerge(program: Command): void {
     .action(async (source: string, opts: MergeOptions, cmd: Command) => {
       const global = globalOptions(cmd);
       const { config } = loadCliConfig(global);
-      applyOptions(config, opts);
-      const git = new Git({ cwd: config.target.workdir });
-      const cleanups: Array<() => void> = [];
-      try {
-        await git.assertClean('start a merge');
-        const branch = opts.into ?? (config.target.branch || (await git.currentBranch()));
-        if (!branch) {
-          throw new UsageError('merge_no_branch', { what: 'HEAD is detached and no target branch is given', fix: 'Pass --into BRANCH or set target.branch in splintercat.yaml' });
-        }
-        const name = opts.name ?? config.imerge.name;
-        const sourceOid = await git.resolve(`${source}^{commit}`);
-        const targetOid = await git.resolve(`refs/heads/${branch}`);
-        const store = await RunStore.forRepo(git);
-        if (store.exists(name) || (await listImerges(git)).includes(name)) {
-          throw new UsageError('merge_exists', {
-            what: `A merge named '${name}' already exists in this repository`,
-            why: 'Its state (refs/imerge or .git/splintercat) is still there',
-            fix: ['Resume it: splintercat continue', `Or drop it: splintercat abort --name ${name}`, 'Or choose another name with --name'],
-          });
-        }
-        excludeLogs(await git.gitDir());
-        const logs = createCliLogger(global, config);
-        cleanups.push(logs.close);
-        const { ctx, checks } = await runContext(config, git, name, logs.logger);
-        const problems = checks.preflight(config.check.workflow.filter((n) => n in config.check.commands));
-        if (problems.length > 0) {
-          throw new UsageError('check_preflight', {
-            what: 'A configured check cannot run, so the merge was not started',
-            why: problems.map((p) => `${p.name}: ${p.message}`).join('\n'),
-            fix: 'Fix check.commands in splintercat.yaml (or install the missing program), then run the merge again',
-          });
-        }
-        const { run, state } = createRun(store, { name, source: { ref: source, oid: sourceOid }, target: { branch, originalOid: targetOid }, workdir: config.target.workdir, goal: config.imerge.goal as RunState['goal'] });
-        try {
-          process.exitCode = await drive(run, state, ctx);
-        } finally {
-          run.close();
-        }
-      } finally {
-        for (const cleanup of cleanups) cleanup();
-        git.close();
-      }
+      process.exitCode = await startMerge(global, config, source, opts);
     });
 
   program
@@ -114,6 +73,52 @@ export function registerMerge(program: Command): void {
         git.close();
       }
     });
+}
+
+/** Start a merge run of `source` as the configuration and options say; returns the exit code. */
+export async function startMerge(global: GlobalOptions, config: Config, source: string, opts: MergeOptions): Promise<number> {
+  applyOptions(config, opts);
+  const git = new Git({ cwd: config.target.workdir });
+  const cleanups: Array<() => void> = [];
+  try {
+    await git.assertClean('start a merge');
+    const branch = opts.into ?? (config.target.branch || (await git.currentBranch()));
+    if (!branch) {
+      throw new UsageError('merge_no_branch', { what: 'HEAD is detached and no target branch is given', fix: 'Pass --into BRANCH or set target.branch in splintercat.yaml' });
+    }
+    const name = opts.name ?? config.imerge.name;
+    const sourceOid = await git.resolve(`${source}^{commit}`);
+    const targetOid = await git.resolve(`refs/heads/${branch}`);
+    const store = await RunStore.forRepo(git);
+    if (store.exists(name) || (await listImerges(git)).includes(name)) {
+      throw new UsageError('merge_exists', {
+        what: `A merge named '${name}' already exists in this repository`,
+        why: 'Its state (refs/imerge or .git/splintercat) is still there',
+        fix: ['Resume it: splintercat continue', `Or drop it: splintercat abort --name ${name}`, 'Or choose another name with --name'],
+      });
+    }
+    excludeLogs(await git.gitDir());
+    const logs = createCliLogger(global, config);
+    cleanups.push(logs.close);
+    const { ctx, checks } = await runContext(config, git, name, logs.logger);
+    const problems = checks.preflight(config.check.workflow.filter((n) => n in config.check.commands));
+    if (problems.length > 0) {
+      throw new UsageError('check_preflight', {
+        what: 'A configured check cannot run, so the merge was not started',
+        why: problems.map((p) => `${p.name}: ${p.message}`).join('\n'),
+        fix: 'Fix check.commands in splintercat.yaml (or install the missing program), then run the merge again',
+      });
+    }
+    const { run, state } = createRun(store, { name, source: { ref: source, oid: sourceOid }, target: { branch, originalOid: targetOid }, workdir: config.target.workdir, goal: config.imerge.goal as RunState['goal'] });
+    try {
+      return await drive(run, state, ctx);
+    } finally {
+      run.close();
+    }
+  } finally {
+    for (const cleanup of cleanups) cleanup();
+    git.close();
+  }
 }
 
 /** The run to act on when no --name is given: imerge.name if it exists, else the only run. */

@@ -61,7 +61,7 @@ export async function runChecksOn(
   const dir = await ctx.worktrees.checkout('check', commit);
   for (const name of names) {
     ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
-    ctx.log.info({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
+    ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
     const result = await ctx.checks.run(name, { cwd: dir, signal: ctx.signal });
     const record: CheckRecord = {
       name,

@@ -9,8 +9,8 @@ import { flow, withFlow, type Ctx, type Result } from './common.js';
 export function openEngine(state: RunState, ctx: Ctx): Promise<GridEngine> {
   return ctx.engines.open({
     name: state.name,
-    tip1: state.target.originalOid,
-    tip2: state.source.oid,
+    tip1: state.target.branch,
+    tip2: state.source.ref,
     branch: state.target.branch,
     goal: state.goal,
     firstParent: ctx.config.imerge.first_parent,

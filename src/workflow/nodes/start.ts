@@ -10,8 +10,8 @@ import { runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   const engine = await ctx.engines.open({
     name: state.name,
-    tip1: state.target.originalOid,
-    tip2: state.source.oid,
+    tip1: state.target.branch,
+    tip2: state.source.ref,
     branch: state.target.branch,
     goal: state.goal,
     firstParent: ctx.config.imerge.first_parent,

@@ -1,0 +1,50 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/index.js';
+import { buildDemoRepo } from '../../workflow/demo/demo-repo.js';
+import { globalOptions, printResult } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { startMerge } from './merge.js';
+
+/** `splintercat demo`: a sample fork/upstream pair in a temp dir, merged offline end to end. */
+export function registerDemo(program: Command): Command {
+  return program
+    .command('demo')
+    .description('build a sample fork/upstream pair in a temp dir and merge it, offline')
+    .option('--dir <dir>', 'build the sample here instead of a new temporary directory')
+    .action(async (opts: { dir?: string }, cmd: Command) => {
+      const global = globalOptions(cmd);
+      const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'splintercat-demo-'));
+      const demo = await buildDemoRepo(dir);
+      process.stderr.write(
+        `Built a sample repository in ${dir}:\n` +
+          `  main      the fork, ${demo.forkCommits} commits ahead (a rounding fix, isEmpty(), discounts, docs, money formatting)\n` +
+          `  upstream  ${demo.upstreamCommits} commits (the same fix and isEmpty() indented differently, a renamed guide, a changelog, percent())\n` +
+          `  checks    build: ${demo.checks.build}   test: ${demo.checks.test}\n\n`,
+      );
+      writeFileSync(
+        join(dir, '.git', 'splintercat-demo.yaml'),
+        ['target:', `  workdir: ${dir}`, '  branch: main', 'check:', '  commands:', `    build: ${demo.checks.build}`, `    test: ${demo.checks.test}`, 'imerge:', '  name: demo', ''].join('\n'),
+      );
+      // Offline on purpose: no model settings from the environment reach the demo.
+      const { config } = loadConfig({ cwd: dir, configPath: join(dir, '.git', 'splintercat-demo.yaml'), env: {} });
+      const code = await startMerge({ ...global, cwd: dir }, config, 'upstream', { into: 'main', name: 'demo' });
+      if (code === ExitCode.Done) {
+        printResult(
+          [
+            '',
+            `See the run:      splintercat -C ${dir} --config ${join(dir, '.git', 'splintercat-demo.yaml')} status`,
+            `The merge commit: git -C ${dir} log --graph --oneline -12`,
+            `Decisions log:    ${join(dir, '.splintercat', 'logs', 'decisions.log')}`,
+            '',
+            'On your own repository:',
+            '  cd your-fork && splintercat init        # then set check.commands (build, test) and, optionally, llm.*',
+            '  splintercat merge upstream/main --into your-branch',
+          ].join('\n'),
+        );
+      }
+      process.exitCode = code;
+    });
+}

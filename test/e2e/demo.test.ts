@@ -1,0 +1,35 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildDemoRepo } from '../../src/workflow/demo/demo-repo.js';
+import { tempDir } from '../helpers/git-repo.js';
+import { runCli } from '../fixtures/resolve/cli.js';
+
+const git = (dir: string, ...args: string[]): string => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+
+describe('splintercat demo', () => {
+  it('builds the same sample repository every time, with checks passing on both tips', async () => {
+    const a = await buildDemoRepo(join(tempDir(), 'a'));
+    const b = await buildDemoRepo(join(tempDir(), 'b'));
+    expect([a.fork, a.upstream]).toEqual([b.fork, b.upstream]);
+    for (const tip of ['main', 'upstream']) {
+      git(a.dir, 'checkout', '-q', tip);
+      expect(execFileSync('node', ['build.mjs'], { cwd: a.dir, encoding: 'utf8' })).toContain('build ok');
+      expect(execFileSync('node', ['test.mjs'], { cwd: a.dir, encoding: 'utf8' })).toContain('tests ok');
+    }
+    expect(() => git(a.dir, 'merge-tree', '--write-tree', 'main', 'upstream')).toThrow();
+  });
+
+  it('runs the whole merge offline (even with model settings in the environment) and prints where to look', async () => {
+    const dir = join(tempDir(), 'demo');
+    const run = await runCli(['demo', '--dir', dir], tempDir(), { SPLINTERCAT_LLM__RESOLVER_MODEL: 'would-need-network', OPENROUTER_API_KEY: '' });
+    expect(run.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Merged upstream into main: [0-9a-f]{40}\n {2}conflicts: 2 \(hunks by rung: rule 2\)/);
+    expect(run.stdout).toContain('splintercat merge upstream/main --into your-branch');
+    const parents = git(dir, 'rev-list', '--parents', '-n', '1', 'main').split(' ').slice(1);
+    expect(parents).toEqual([git(dir, 'rev-parse', 'main^1'), git(dir, 'rev-parse', 'upstream')]);
+    expect(execFileSync('node', ['test.mjs'], { cwd: dir, encoding: 'utf8' })).toContain('tests ok');
+    expect(git(dir, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+  });
+});
