@@ -58,7 +58,8 @@ describe('splintercat eval', () => {
     expect(missing.stderr).toMatch(/No conflict corpus at/);
     const model = await runCli(['eval', '--repo', dir, '--with-model'], dir);
     expect(model.code).toBe(2);
-    expect(model.stderr).toMatch(/model rung is not available/);
+    expect(model.stderr).toMatch(/No resolver model is configured/);
+    expect(model.stderr).toMatch(/llm.resolver_model/);
     const limit = await runCli(['eval', '--repo', dir, '--limit', 'x'], dir);
     expect(limit.code).toBe(2);
   });
