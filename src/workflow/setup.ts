@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ModelGateway } from '../agents/index.js';
+import { extractFailure } from '../checks/extract-failure.js';
 import type { CheckResult, CheckRunnerLike, FailureSummary } from '../checks/types.js';
 import type { Config } from '../config/index.js';
 import { SplintercatError } from '../errors/index.js';
@@ -25,7 +26,7 @@ export interface ContextDeps {
 export async function buildWorkflowContext(config: Config, git: Git, name: string, deps: ContextDeps): Promise<WorkflowContext> {
   const gitDir = await git.gitDir();
   const cores = (await import('node:os')).availableParallelism();
-  const extract = deps.extractFailure;
+  const extract = deps.extractFailure ?? ((log: string, result: CheckResult) => extractFailure(log, { timedOut: result.timedOut }));
   return {
     git,
     config,

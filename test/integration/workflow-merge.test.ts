@@ -122,3 +122,62 @@ describe('merge workflow on real repositories', () => {
     expect(outcome.state.checks.map((c) => [c.target, c.success])).toEqual([['baseline-ours', false]]);
   });
 });
+
+describe('recovery kinds and strategies', () => {
+  it('retry-all: one wrong resolution caught by the check, every conflict of the batch re-resolved with the failure in context', async () => {
+    const repo = chainRepo(3, (k) => `fork${k}`, (k) => `up${k}`);
+    const resolver = valueResolver((k, retry) => (k === 2 && !retry ? 'BAD' : `merged${k}`));
+    const planner = fixedPlanner({ decision: 'retry-all', reasoning: 'systemic problem' });
+    const { outcome } = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
+    expect(outcome.state.attempts.map((a) => a.recovery?.decision ?? null)).toEqual(['retry-all', null]);
+    expect(new Set(resolver.seen.filter((s) => s.retry).map((s) => s.k))).toEqual(new Set([1, 2, 3]));
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2', 'merged3']).trimEnd());
+  });
+
+  it('switch-strategy: optimistic fails, per_conflict isolates and fixes the bad resolution', async () => {
+    const repo = chainRepo(3, (k) => `fork${k}`, (k) => `up${k}`);
+    const resolver = valueResolver((k, retry) => (k === 3 && !retry ? 'BAD' : `merged${k}`));
+    const planner = fixedPlanner({ decision: 'switch-strategy', new_strategy: 'per_conflict', reasoning: 'isolate' });
+    const { outcome } = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
+    expect(outcome.state.strategy?.kind).toBe('per_conflict');
+    expect(outcome.state.attempts[0]?.recovery?.decision).toBe('switch-strategy');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2', 'merged3']).trimEnd());
+  });
+
+  it('retry-specific: only the conflicts the planner names are redone', async () => {
+    const repo = chainRepo(3, (k) => `fork${k}`, (k) => `up${k}`);
+    const resolver = valueResolver((k, retry) => (k === 3 && !retry ? 'BAD' : `merged${k}`));
+    const planner = fixedPlanner({ decision: 'retry-specific', conflicts_to_retry: [[3, 3]], reasoning: 'the error is in value 3' });
+    const { outcome } = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
+    expect(new Set(resolver.seen.filter((s) => s.retry).map((s) => s.k))).toEqual(new Set([3]));
+    expect(outcome.state.conflicts.map((c) => [c.id, c.attempts])).toEqual([['1-1', 1], ['2-2', 1], ['3-3', 2]]);
+  });
+
+  it('a persistent failure ends in abort after merge.max_retries, with the grid and resolutions kept', async () => {
+    const repo = chainRepo(2, (k) => `fork${k}`, (k) => `up${k}`);
+    const fork = repo.sh('rev-parse', 'main');
+    const resolver = valueResolver(() => 'BAD');
+    const planner = fixedPlanner({ decision: 'retry-all', reasoning: 'try again' });
+    const { outcome } = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1, max_retries: 2 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    expect(outcome.kind).toBe('failed');
+    expect(outcome.kind === 'failed' && outcome.reason).toMatch(/^Aborted after 3 attempt\(s\): compile_error at vals\.txt:\d+: bad value/);
+    expect(outcome.state.attempts.map((a) => [a.number, a.recovery?.decision, a.recovery?.decidedBy])).toEqual([
+      [1, 'retry-all', 'planner'],
+      [2, 'retry-all', 'planner'],
+      [3, 'abort', 'runner'],
+    ]);
+    expect(repo.sh('rev-parse', 'main')).toBe(fork);
+    expect(repo.sh('for-each-ref', '--format=%(refname)', 'refs/imerge/up/manual/2-2')).toBe('refs/imerge/up/manual/2-2');
+  });
+
+  it.each(['per_conflict', 'batch', 'optimistic'] as const)('strategy %s: checks after 1, N or all conflicts', async (strategy) => {
+    const repo = chainRepo(4, () => '1  ', () => '1');
+    const { outcome } = await merge(repo, { merge: { strategy, default_batch_size: 2 } }, null);
+    expect(outcome.kind).toBe('done');
+    const cellChecks = outcome.state.checks.filter((c) => c.target === 'cell').map((c) => `${c.cell?.i1}-${c.cell?.i2}`);
+    expect(cellChecks).toEqual({ per_conflict: ['1-1', '2-2', '3-3', '4-4'], batch: ['2-2', '4-4'], optimistic: ['4-4'] }[strategy]);
+  });
+});

@@ -42,7 +42,9 @@ export async function check(state: RunState, ctx: Ctx): Promise<Result> {
   }
   const validated = [...new Set([...(data.validated ?? []), ...(data.batch ?? [])])];
   const finalValidated = targets.length === 1 && cellKey(targets[0] as Cell) === cellKey(final);
-  next = withFlow(next, { batch: [], validated, finalValidated, retryContext: {} });
+  // Conflicts that passed no longer need their failure context; those still waiting keep it.
+  const retryContext = Object.fromEntries(Object.entries(data.retryContext ?? {}).filter(([id]) => !validated.includes(id)));
+  next = withFlow(next, { batch: [], validated, finalValidated, retryContext });
   return { next: complete ? 'finalize' : 'resolve_conflicts', state: next };
 }
 

@@ -31,7 +31,8 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
             .filter((a) => a.number < state.currentAttempt && a.failureSummary)
             .map((a) => ({ strategy: a.strategy, recovery: a.recovery?.decision ?? null, error_type: a.failureSummary!.error_type, location: a.failureSummary!.location, root_cause: a.failureSummary!.root_cause })),
           max_retries: ctx.config.merge.max_retries,
-          attempts_so_far: state.currentAttempt,
+          // Retries used so far: the first attempt is not a retry.
+          attempts_so_far: state.currentAttempt - 1,
           available_strategies: ctx.config.merge.strategies_available,
         },
         { gateway: ctx.gateway, log: ctx.log },
