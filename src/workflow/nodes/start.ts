@@ -1,6 +1,7 @@
 import { chooseStrategy } from '../../agents/index.js';
 import type { RunState } from '../state/run-state.js';
 import { runChecksOn, withFlow, type Ctx, type Result } from './common.js';
+import { openEngine } from './resolve-conflicts.js';
 
 /**
  * Initialize: open the grid (start, or load on resume), record its size, and run
@@ -8,14 +9,7 @@ import { runChecksOn, withFlow, type Ctx, type Result } from './common.js';
  * reported, not "fixed" by resolutions.
  */
 export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
-  const engine = await ctx.engines.open({
-    name: state.name,
-    tip1: state.target.branch,
-    tip2: state.source.ref,
-    branch: state.target.branch,
-    goal: state.goal,
-    firstParent: ctx.config.imerge.first_parent,
-  });
+  const engine = await openEngine(state, ctx);
   const size = engine.size();
   let next: RunState = { ...state, grid: { size, position: null, blockers: [] } };
   ctx.journal.append({ type: 'grid_updated', grid: next.grid! });
