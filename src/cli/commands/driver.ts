@@ -31,7 +31,10 @@ export function registerDriver(program: Command): Command {
         });
       }
       const abs = (p: string): string => (isAbsolute(p) ? p : resolvePath(global.cwd, p));
-      const [o, a, b] = await Promise.all([readSide(abs(base), '%O'), readSide(abs(current), '%A'), readSide(abs(other), '%B')]);
+      // In argument order, so the message names the first missing one whatever the timing.
+      const o = await readSide(abs(base), '%O');
+      const a = await readSide(abs(current), '%A');
+      const b = await readSide(abs(other), '%B');
       if ([o, a, b].some((t) => t.slice(0, 8000).includes('\u0000'))) {
         // Binary content: leave %A as ours and report a conflict, as git's binary driver does.
         process.stderr.write(`splintercat driver: ${path ?? current} is binary; left for a human\n`);
