@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
 
@@ -23,12 +23,17 @@ export class WorktreePool {
   async checkout(id: string, commit: string): Promise<string> {
     const path = this.path(id);
     if (!existsSync(join(path, '.git'))) {
+      // A run killed while creating it leaves a directory git does not know: start over.
+      rmSync(path, { recursive: true, force: true });
       mkdirSync(this.root, { recursive: true });
       await this.git.run(['worktree', 'prune']);
       await this.git.run(['worktree', 'add', '--force', '--detach', path, commit]);
       return path;
     }
     const wt = this.git.at(path);
+    // Only splintercat uses these worktrees, under the run's lock: a lock file is a leftover of a killed run.
+    const lock = await wt.text(['rev-parse', '--path-format=absolute', '--git-path', 'index.lock']);
+    rmSync(lock, { force: true });
     await wt.run(['merge', '--abort'], { okExitCodes: [0, 1, 128] });
     await wt.run(['reset', '--quiet', '--hard']);
     await wt.run(['checkout', '--quiet', '--force', '--detach', commit]);
