@@ -1,15 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createModelRung } from '../agents/index.js';
+import { createModelRung, type ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
 import { resolveWorkingTree, type WorkingTreeFileResult } from '../resolve/index.js';
 import type { ConflictFileState } from './state/run-state.js';
 import { cellKey, type Cell } from './plan/cells.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
-export type CellResolution =
+export type CellResolution = (
   | { ok: true; cell: Cell; tree: string; files: ConflictFileState[] }
-  | { ok: false; cell: Cell; worktree: string; files: ConflictFileState[]; left: string[] };
+  | { ok: false; cell: Cell; worktree: string; files: ConflictFileState[]; left: string[] }
+) & {
+  /** The resolver model's conversations (for the journal and the report); empty when it was not asked. */
+  transcripts?: ModelRung['outcomes'];
+};
 
 /**
  * Resolve one blocked cell down the ladder (cache, rules, model) in its own
@@ -47,8 +51,9 @@ export async function resolveCell(
         : await resolveWorkingTree(wt, { paths: unmerged, rules: ctx.ladder.rules, cache: ctx.ladder.cache, fallback: rung?.fallback });
     const files = results.map(toFileState);
     const left = results.filter((r) => r.status !== 'resolved').map((r) => r.path);
-    if (left.length > 0) return { ok: false, cell, worktree: path, files, left };
-    return { ok: true, cell, tree: await ctx.worktrees.writeTree(id), files };
+    const transcripts = rung?.outcomes ?? [];
+    if (left.length > 0) return { ok: false, cell, worktree: path, files, left, transcripts };
+    return { ok: true, cell, tree: await ctx.worktrees.writeTree(id), files, transcripts };
   } finally {
     wt.close();
   }

@@ -3,6 +3,7 @@ import { compareCells, cellKey, type Cell } from '../plan/cells.js';
 import type { GridEngine } from '../ports.js';
 import { collectHumanResolution, resolveCell, type CellResolution } from '../resolve-cell.js';
 import type { ConflictState, RunState } from '../state/run-state.js';
+import { resolverTranscriptEvents } from '../state/transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
 
 /** The grid engine of this run (started by initialize; loaded from refs on every later node). */
@@ -71,6 +72,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     });
     const human: Array<{ cell: Cell; left: string[]; worktree: string }> = [];
     for (const outcome of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
+      for (const event of resolverTranscriptEvents(cellKey(outcome.cell), outcome.transcripts ?? [])) ctx.journal.append(event);
       if (outcome.ok) {
         const commit = await engine.recordMerge(outcome.cell, outcome.tree);
         next = recordResolved(next, ctx, outcome.cell, outcome.tree, commit, outcome.files);

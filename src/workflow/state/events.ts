@@ -72,6 +72,25 @@ export const toolCallEvent = z.object({
   ok: z.boolean(),
   /** A bounded excerpt of the tool's answer. */
   output: z.string().optional(),
+  /** The conflicted file of the conversation, and its model turn (resolver calls). */
+  path: z.string().optional(),
+  turn: z.number().int().nonnegative().optional(),
+});
+
+/** One resolver conversation about one file of a conflict: the model's reasoning and how it ended. */
+export const resolverTranscriptEvent = z.object({
+  ...base,
+  type: z.literal('resolver_transcript'),
+  conflict: z.string(),
+  path: z.string(),
+  modelId: z.string().nullable(),
+  ok: z.boolean(),
+  /** Why the conversation gave up (null when it resolved the file). */
+  failure: z.object({ reason: z.string(), message: z.string() }).nullable(),
+  turns: z.number().int().nonnegative(),
+  /** The model's text and reasoning, turn by turn (each bounded). */
+  reasoning: z.array(z.string()),
+  recoveries: z.array(z.string()),
 });
 
 export const checkStartedEvent = z.object({
@@ -174,6 +193,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   runOutcomeEvent,
   decisionEvent,
   toolCallEvent,
+  resolverTranscriptEvent,
   checkStartedEvent,
   checkFinishedEvent,
   modelUsageEvent,
