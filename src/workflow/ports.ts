@@ -47,4 +47,21 @@ export interface WorkflowContext {
   gateway: ModelGateway | null;
   extractFailure: (log: string, result: CheckResult) => FailureSummary;
   log: Logger;
+  /** `--interactive`: asked before a resolution is recorded; absent = every resolution is accepted. */
+  approver?: ResolutionApprover | null;
+}
+
+/** A resolution the ladder produced for one blocked cell, as shown to the user for approval. */
+export interface ResolutionProposal {
+  /** `I1-I2`. */
+  conflict: string;
+  /** `path: hunk 1 by rule (one-side-unchanged), hunk 2 by model (...)`, one line per file. */
+  summary: string[];
+  /** The conflicted files as resolved, against the fork side and against the upstream side of the cell (`git diff` text). */
+  diff: string;
+}
+
+export interface ResolutionApprover {
+  /** true = record it; false = hand the conflict to a human instead. */
+  approveResolution(proposal: ResolutionProposal): Promise<boolean>;
 }

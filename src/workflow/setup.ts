@@ -20,6 +20,7 @@ export interface ContextDeps {
   gateway: ModelGateway | null;
   extractFailure?: (log: string, result: CheckResult) => FailureSummary | null;
   log: Logger;
+  approver?: WorkflowContext['approver'];
 }
 
 /** The nodes' context for a run of `name` in the repository `git` works on. */
@@ -37,6 +38,7 @@ export async function buildWorkflowContext(config: Config, git: Git, name: strin
     gateway: deps.gateway,
     extractFailure: (log, result) => extract?.(log, result) ?? fallbackSummary(log, result),
     log: deps.log,
+    approver: deps.approver ?? null,
   };
 }
 

@@ -13,7 +13,8 @@ import { createRun, reopenRun } from '../../workflow/setup.js';
 import type { RunState } from '../../workflow/state/run-state.js';
 import { createCliLogger, globalOptions, loadCliConfig, printResult, type GlobalOptions } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import { runContext } from './run-deps.js';
+import { Prompter } from '../interactive.js';
+import { runContext, type InteractiveOptions } from './run-deps.js';
 
 export interface MergeOptions {
   into?: string;
@@ -22,6 +23,7 @@ export interface MergeOptions {
   strategy?: string;
   resolver?: string;
   firstParent?: boolean;
+  interactive?: boolean;
 }
 
 /** `splintercat merge SOURCE` and `splintercat continue`. */
@@ -36,6 +38,7 @@ export function registerMerge(program: Command): void {
     .addOption(new Option('--strategy <strategy>', 'how often to check').choices(['auto', ...strategyNames]))
     .addOption(new Option('--resolver <mode>', 'auto = ladder then model; llm; manual = stop for a human').choices(['auto', 'llm', 'manual']))
     .option('--no-first-parent', 'follow every parent on each axis instead of first parents')
+    .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
     .action(async (source: string, opts: MergeOptions, cmd: Command) => {
       const global = globalOptions(cmd);
       const { config } = loadCliConfig(global);
@@ -46,7 +49,8 @@ export function registerMerge(program: Command): void {
     .command('continue')
     .description('resume a merge (after an interruption or a manual edit)')
     .option('--name <name>', 'the merge to resume (default: imerge.name)')
-    .action(async (opts: { name?: string }, cmd: Command) => {
+    .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
+    .action(async (opts: { name?: string; interactive?: boolean }, cmd: Command) => {
       const global = globalOptions(cmd);
       const { config } = loadCliConfig(global);
       const git = new Git({ cwd: config.target.workdir });
@@ -63,8 +67,10 @@ export function registerMerge(program: Command): void {
           const resumed: RunState = state.status === 'running' ? state : { ...state, status: 'running', statusReason: null };
           const logs = createCliLogger(global, config);
           cleanups.push(logs.close);
-          const { ctx } = await runContext(config, git, name, logs.logger);
-          process.exitCode = await drive(run, resumed, ctx);
+          const session = runSession(opts.interactive);
+          cleanups.push(session.close);
+          const { ctx } = await runContext(config, git, name, logs.logger, session.interactive);
+          process.exitCode = await drive(run, resumed, ctx, session.controller);
         } finally {
           run.close();
         }
@@ -100,7 +106,9 @@ export async function startMerge(global: GlobalOptions, config: Config, source: 
     excludeLogs(await git.gitDir());
     const logs = createCliLogger(global, config);
     cleanups.push(logs.close);
-    const { ctx, checks } = await runContext(config, git, name, logs.logger);
+    const session = runSession(opts.interactive);
+    cleanups.push(session.close);
+    const { ctx, checks } = await runContext(config, git, name, logs.logger, session.interactive);
     const problems = checks.preflight(config.check.workflow.filter((n) => n in config.check.commands));
     if (problems.length > 0) {
       throw new UsageError('check_preflight', {
@@ -111,7 +119,7 @@ export async function startMerge(global: GlobalOptions, config: Config, source: 
     }
     const { run, state } = createRun(store, { name, source: { ref: source, oid: sourceOid }, target: { branch, originalOid: targetOid }, workdir: config.target.workdir, goal: config.imerge.goal as RunState['goal'] });
     try {
-      return await drive(run, state, ctx);
+      return await drive(run, state, ctx, session.controller);
     } finally {
       run.close();
     }
@@ -145,9 +153,16 @@ function applyOptions(config: Config, opts: MergeOptions): void {
   }
 }
 
-/** Run the machine with Ctrl-C stopping it at the next safe point; print the outcome; return the exit code. */
-async function drive(run: Parameters<typeof driveRun>[0], state: RunState, ctx: Parameters<typeof driveRun>[2]): Promise<number> {
+/** What stops a run at its next safe point (Ctrl-C, a declined command), and the prompter of --interactive. */
+function runSession(interactive: boolean | undefined): { controller: AbortController; interactive?: InteractiveOptions; close: () => void } {
   const controller = new AbortController();
+  if (!interactive) return { controller, close: () => undefined };
+  const prompter = new Prompter(process.stdin, process.stderr);
+  return { controller, interactive: { prompter, stop: () => controller.abort() }, close: () => prompter.close() };
+}
+
+/** Run the machine with Ctrl-C stopping it at the next safe point; print the outcome; return the exit code. */
+async function drive(run: Parameters<typeof driveRun>[0], state: RunState, ctx: Parameters<typeof driveRun>[2], controller: AbortController): Promise<number> {
   const onSigint = (): void => {
     process.stderr.write('\nStopping at the next safe point (Ctrl-C again to force)...\n');
     controller.abort();

@@ -6,9 +6,22 @@ import type { Git } from '../../git/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { WorkflowContext } from '../../workflow/ports.js';
 import { buildWorkflowContext } from '../../workflow/setup.js';
+import { approvingChecks, terminalApprover, type Prompter } from '../interactive.js';
+
+/** `--interactive`: ask on this prompter; `stop` halts the run at its next safe point. */
+export interface InteractiveOptions {
+  prompter: Prompter;
+  stop: () => void;
+}
 
 /** The real dependencies of a merge run: the CheckRunner, the models from config, the engine. */
-export async function runContext(config: Config, git: Git, name: string, log: Logger): Promise<{ ctx: WorkflowContext; checks: CheckRunner }> {
+export async function runContext(
+  config: Config,
+  git: Git,
+  name: string,
+  log: Logger,
+  interactive?: InteractiveOptions,
+): Promise<{ ctx: WorkflowContext; checks: CheckRunner }> {
   const checks = new CheckRunner({
     workdir: config.target.workdir,
     outputDir: config.check.output_dir,
@@ -20,7 +33,8 @@ export async function runContext(config: Config, git: Git, name: string, log: Lo
   } as ConstructorParameters<typeof CheckRunner>[0]);
   const gateway = createGatewayFromConfig(config, process.env, { log });
   const ctx = await buildWorkflowContext(config, git, name, {
-    checks,
+    checks: interactive ? approvingChecks(checks, interactive.prompter, config.check.commands, interactive.stop) : checks,
+    approver: interactive ? terminalApprover(interactive.prompter) : null,
     gateway,
     extractFailure: (text, result) => extractFailure(text, { timedOut: result.timedOut }),
     log,

@@ -71,8 +71,9 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       return resolveCell(ctx, engine, cell, { failure: retry[id] ?? null });
     });
     const human: Array<{ cell: Cell; left: string[]; worktree: string }> = [];
-    for (const outcome of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
-      for (const event of resolverTranscriptEvents(cellKey(outcome.cell), outcome.transcripts ?? [])) ctx.journal.append(event);
+    for (const proposed of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
+      for (const event of resolverTranscriptEvents(cellKey(proposed.cell), proposed.transcripts ?? [])) ctx.journal.append(event);
+      const outcome = proposed.ok ? await approved(ctx, engine, proposed) : proposed;
       if (outcome.ok) {
         const commit = await engine.recordMerge(outcome.cell, outcome.tree);
         next = recordResolved(next, ctx, outcome.cell, outcome.tree, commit, outcome.files);
@@ -88,6 +89,29 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
   next = withFlow(next, { batch });
   if (batch.length > 0) return { next: 'check', state: next };
   return { next: blockers.length === 0 ? 'finalize' : 'resolve_conflicts', state: next };
+}
+
+/**
+ * `--interactive`: show the resolution to the user before it is recorded. A declined one is
+ * presented again as a plain conflict in its worktree and handed to the human.
+ */
+async function approved(ctx: Ctx, engine: GridEngine, outcome: Extract<CellResolution, { ok: true }>): Promise<CellResolution> {
+  if (!ctx.approver) return outcome;
+  const id = cellKey(outcome.cell);
+  const details = await engine.conflictDetails(outcome.cell);
+  const paths = outcome.files.map((f) => f.path);
+  const against = async (side: string, label: string): Promise<string> => {
+    const text = paths.length > 0 ? await ctx.git.text(['diff', '--no-color', '--no-ext-diff', side, outcome.tree, '--', ...paths]) : '';
+    return `Against ${label}:\n${text || '(identical)'}\n`;
+  };
+  const diff = (await against(details.above, 'the fork side')) + (await against(details.left, 'the upstream side'));
+  const summary = outcome.files.map((f) => `${f.path}: ${f.hunks.map((h) => `hunk ${h.index} by ${h.rung === 'rule' || h.rung === 'model' ? `${h.rung} (${h.by})` : h.rung}`).join(', ') || `${f.kind} decision`}`);
+  if (await ctx.approver.approveResolution({ conflict: id, summary, diff })) return outcome;
+  ctx.journal.append({ type: 'decision', kind: 'resolution', by: 'user', decision: 'declined', reasoning: `The resolution of ${id} was declined in --interactive mode`, conflicts: [id] });
+  ctx.log.decision({ cell: id }, `[user] Declined the resolution of ${id}: handed to a human`);
+  const { path, unmerged } = await ctx.worktrees.presentMerge(`resolve-${id}`, details.above, details.left);
+  const files = outcome.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, status: 'needs_human' as const, rung: null, by: null, cacheKey: null })) }));
+  return { ok: false, cell: outcome.cell, worktree: path, files, left: unmerged.length > 0 ? unmerged : paths };
 }
 
 function conflictBase(state: RunState, cell: Cell): ConflictState {
