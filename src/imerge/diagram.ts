@@ -81,10 +81,33 @@ function withAxes(cols: string[][], tip1: string, tip2: string): string {
   return f;
 }
 
+/**
+ * git-imerge's diagram node of every cell, as columns `codes[i1][i2]`: the low three bits are the
+ * merge state (0 unknown, 1 manual, 2 automatic, 3 blocked, 4 unblocked), 0x20 marks a right and
+ * 0x40 a bottom edge of the known frontier's rectangles (0x10: inside one). `diagramChar` prints one.
+ */
+export function diagramCodes(grid: Grid): number[][] {
+  return frontierDiagram(grid, mapKnownFrontier(grid.block()));
+}
+
+/** The character git-imerge's diagram shows for a node of `diagramCodes`. */
+export function diagramChar(node: number): string {
+  return format(node);
+}
+
+/** The character git-imerge's diagram shows for each cell, as columns: `cells[i1][i2]`. */
+export function diagramCells(grid: Grid): string[][] {
+  return diagramCodes(grid).map((col) => col.map(format));
+}
+
+/** Lay out diagram columns (`cols[i1][i2]`, one character each) with git-imerge's axes and tip names. */
+export function diagramWithAxes(cols: string[][], tip1: string, tip2: string): string {
+  return withAxes(cols, tip1, tip2);
+}
+
 /** git-imerge's `diagram` output (frontier view, no colour) including its key. */
 export function renderDiagram(grid: Grid, tip1: string, tip2: string): string {
-  const d = frontierDiagram(grid, mapKnownFrontier(grid.block()));
-  const cols = d.map((col) => col.map(format));
+  const cols = diagramCells(grid);
   return (
     `${withAxes(cols, tip1, tip2)}\n` +
     'Key:\n' +

@@ -3,8 +3,8 @@ import { Git } from '../../git/index.js';
 import { IncrementalMerge, listImerges } from '../../imerge/index.js';
 import { RunStore } from '../../store/index.js';
 import { WorktreePool } from '../../workflow/worktrees.js';
+import { buildReportModel, loadRunSnapshot, renderStatusText, statusData } from '../../report/index.js';
 import { loadRunState } from '../../workflow/state/persistence.js';
-import type { RunState } from '../../workflow/state/run-state.js';
 import { join } from 'node:path';
 import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
 import { onlyRun } from './merge.js';
@@ -22,16 +22,15 @@ export function registerStatus(program: Command): void {
       try {
         const store = await RunStore.forRepo(git);
         const name = opts.name ?? onlyRun(store, config);
-        const state = loadRunState(store.paths(name));
-        if (!state) {
+        const snapshot = await loadRunSnapshot(git, store, name, { details: false });
+        if (!snapshot) {
           printResult(`No run state for '${name}'. Try: splintercat doctor --name ${name}`);
           process.exitCode = 1;
           return;
         }
-        const diagram = (await listImerges(git)).includes(name) ? (await IncrementalMerge.load(git, name)).diagram() : null;
-        const summary = summarize(state, diagram);
-        if (opts.json) printJson(summary);
-        else printResult(formatStatus(summary));
+        const model = buildReportModel(snapshot, { now: new Date() });
+        if (opts.json) printJson(statusData(model));
+        else printResult(renderStatusText(model));
       } finally {
         git.close();
       }
@@ -63,71 +62,4 @@ export function registerStatus(program: Command): void {
         git.close();
       }
     });
-}
-
-interface StatusSummary {
-  name: string;
-  status: RunState['status'];
-  reason: string | null;
-  phase: string;
-  startedAt: string;
-  updatedAt: string;
-  source: string;
-  target: string;
-  strategy: string | null;
-  grid: RunState['grid'];
-  diagram: string | null;
-  conflicts: { total: number; byStatus: Record<string, number>; hunksByRung: Record<string, number> };
-  checks: { total: number; failed: number; last: RunState['checks'][number] | null };
-  attempts: number;
-  usage: RunState['usage'];
-  costUsd: number;
-  finalCommit: string | null;
-  human: RunState['human'];
-}
-
-function summarize(state: RunState, diagram: string | null): StatusSummary {
-  const byStatus: Record<string, number> = {};
-  const hunksByRung: Record<string, number> = {};
-  for (const c of state.conflicts) {
-    byStatus[c.status] = (byStatus[c.status] ?? 0) + 1;
-    for (const h of c.files.flatMap((f) => f.hunks)) hunksByRung[h.rung ?? 'open'] = (hunksByRung[h.rung ?? 'open'] ?? 0) + 1;
-  }
-  return {
-    name: state.name,
-    status: state.status,
-    reason: state.statusReason,
-    phase: state.phase,
-    startedAt: state.startedAt,
-    updatedAt: state.updatedAt,
-    source: `${state.source.ref} (${state.source.oid.slice(0, 12)})`,
-    target: `${state.target.branch} (${state.target.originalOid.slice(0, 12)})`,
-    strategy: state.strategy ? `${state.strategy.kind}${state.strategy.batchSize ? ` (${state.strategy.batchSize})` : ''} by ${state.strategy.decidedBy}` : null,
-    grid: state.grid,
-    diagram,
-    conflicts: { total: state.conflicts.length, byStatus, hunksByRung },
-    checks: { total: state.checks.length, failed: state.checks.filter((c) => !c.success).length, last: state.checks.at(-1) ?? null },
-    attempts: state.attempts.length,
-    usage: state.usage,
-    costUsd: state.usage.resolver.costUsd + state.usage.summarizer.costUsd + state.usage.planner.costUsd,
-    finalCommit: state.finalCommit,
-    human: state.human,
-  };
-}
-
-function formatStatus(s: StatusSummary): string {
-  const elapsed = Math.round((Date.parse(s.updatedAt) - Date.parse(s.startedAt)) / 1000);
-  const lines = [
-    `Merge '${s.name}': ${s.status}${s.reason ? ` — ${s.reason}` : ''}`,
-    `  ${s.source} into ${s.target}; next step: ${s.phase}; ${elapsed}s so far`,
-    `  strategy: ${s.strategy ?? 'not chosen yet'}; attempts: ${s.attempts}`,
-    `  grid: ${s.grid ? `${s.grid.size.i1} x ${s.grid.size.i2} commits, ${s.grid.blockers.length} blocker(s) known` : 'not started'}`,
-    `  conflicts: ${s.conflicts.total} (${Object.entries(s.conflicts.byStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}); hunks by rung: ${Object.entries(s.conflicts.hunksByRung).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
-    `  checks: ${s.checks.total} run, ${s.checks.failed} failed${s.checks.last ? `; last: ${s.checks.last.name} ${s.checks.last.success ? 'passed' : 'FAILED'} (${s.checks.last.logFile})` : ''}`,
-    `  models: ${(['resolver', 'summarizer', 'planner'] as const).map((r) => `${r} ${s.usage[r].calls} calls ${s.usage[r].inputTokens}+${s.usage[r].outputTokens} tokens`).join('; ')}; cost $${s.costUsd.toFixed(4)}`,
-  ];
-  if (s.finalCommit) lines.push(`  result: ${s.finalCommit}`);
-  if (s.human) lines.push('  needs a human:', ...s.human.files.map((f) => `    ${f}`), ...s.human.commands.map((c) => `    $ ${c}`));
-  if (s.diagram) lines.push('', s.diagram);
-  return lines.join('\n');
 }

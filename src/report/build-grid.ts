@@ -1,0 +1,84 @@
+import type { RunState } from '../workflow/state/run-state.js';
+import { encodeRuns, MERGE_BLOCKED, MERGE_MANUAL, MERGE_UNKNOWN, mergeLetter } from './grid-codes.js';
+import type { CellMark, GridView, Rung } from './model.js';
+import type { GridSnapshot } from './snapshot.js';
+
+const rungOrder: Rung[] = ['cache', 'rule', 'model', 'human'];
+
+/** The most involved rung among resolved hunks: human > model > rule > cache. */
+export function topRung(found: ReadonlyArray<Rung | null>): Rung | null {
+  let best = -1;
+  for (const r of found) if (r !== null) best = Math.max(best, rungOrder.indexOf(r));
+  return best < 0 ? null : (rungOrder[best] as Rung);
+}
+
+/**
+ * The grid of the report: the snapshot's cells when git still had them, otherwise a grid of
+ * the run's size where only the edges, the blockers and the conflicts are known. Conflicts
+ * and checked cells become marks.
+ */
+export function buildGridView(state: RunState, snapshot: GridSnapshot | null): GridView | null {
+  if (snapshot === null && state.grid === null) return null;
+  const len1 = snapshot?.len1 ?? (state.grid?.size.i1 ?? 0) + 1;
+  const len2 = snapshot?.len2 ?? (state.grid?.size.i2 ?? 0) + 1;
+  const letters = snapshot?.letters ?? sizeOnlyLetters(state, len1, len2);
+  return {
+    len1,
+    len2,
+    tip1: snapshot?.tip1 ?? state.target.branch,
+    tip2: snapshot?.tip2 ?? state.source.ref,
+    cells: encodeRuns(letters),
+    marks: buildMarks(state, len1, len2),
+    axis1: snapshot?.axis1 ?? [],
+    axis2: snapshot?.axis2 ?? [],
+    source: snapshot?.source ?? 'size',
+  };
+}
+
+function sizeOnlyLetters(state: RunState, len1: number, len2: number): string {
+  const cells = new Array<string>(len1 * len2).fill(mergeLetter(MERGE_UNKNOWN));
+  const set = (i1: number, i2: number, merge: number): void => {
+    if (i1 < len1 && i2 < len2) cells[i2 * len1 + i1] = mergeLetter(merge);
+  };
+  for (let i1 = 0; i1 < len1; i1++) set(i1, 0, MERGE_MANUAL);
+  for (let i2 = 0; i2 < len2; i2++) set(0, i2, MERGE_MANUAL);
+  for (const c of state.conflicts) if (c.resolutionCommit !== null) set(c.cell.i1, c.cell.i2, MERGE_MANUAL);
+  for (const b of state.grid?.blockers ?? []) set(b.i1, b.i2, MERGE_BLOCKED);
+  return cells.join('');
+}
+
+function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
+  const marks = new Map<string, CellMark>();
+  const mark = (i1: number, i2: number): CellMark | null => {
+    if (i1 >= len1 || i2 >= len2) return null;
+    const key = `${i1}-${i2}`;
+    let m = marks.get(key);
+    if (m === undefined) {
+      m = { i1, i2, conflict: null, status: null, rung: null, by: [], failedCheck: null, passedLater: false };
+      marks.set(key, m);
+    }
+    return m;
+  };
+  for (const c of state.conflicts) {
+    const m = mark(c.cell.i1, c.cell.i2);
+    if (m === null) continue;
+    const hunks = c.files.flatMap((f) => f.hunks).filter((h) => h.status === 'resolved');
+    m.conflict = c.id;
+    m.status = c.status;
+    m.rung = c.status === 'resolved' ? topRung(hunks.map((h) => h.rung)) : null;
+    m.by = [...new Set(hunks.map((h) => h.by).filter((b): b is string => b !== null))];
+  }
+  // Checks in order: a later pass on the same cell clears "failed now" but keeps the history.
+  for (const check of state.checks) {
+    if (check.cell === null) continue;
+    const m = mark(check.cell.i1, check.cell.i2);
+    if (m === null) continue;
+    if (!check.success) {
+      m.failedCheck = `${check.name} (attempt ${check.attempt})`;
+      m.passedLater = false;
+    } else if (m.failedCheck !== null) {
+      m.passedLater = true;
+    }
+  }
+  return [...marks.values()].filter((m) => m.conflict !== null || m.failedCheck !== null).sort((a, b) => a.i2 - b.i2 || a.i1 - b.i1);
+}

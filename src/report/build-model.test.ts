@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { syntheticSnapshot } from '../../test/fixtures/report/synthetic-run.js';
+import { buildReportModel } from './build-model.js';
+import { decodeRuns } from './grid-codes.js';
+
+const now = new Date('2026-01-02T03:10:00Z');
+
+describe('buildReportModel', () => {
+  it('counts conflicts done and left and hunks by rung', () => {
+    const m = buildReportModel(syntheticSnapshot(), { now });
+    expect(m.progress).toMatchObject({ conflicts: 5, resolved: 4, left: 1, hunksOpen: 1, blockers: 1 });
+    expect(m.progress.hunksByRung).toEqual({ cache: 1, rule: 1, model: 1, human: 1 });
+    expect(m.usage.total).toMatchObject({ calls: 5, inputTokens: 19000, unpricedCalls: 1 });
+    expect(m.usage.total.costUsd).toBeCloseTo(0.0333);
+  });
+
+  it('marks conflict cells with their rung and the cell whose last check failed', () => {
+    const m = buildReportModel(syntheticSnapshot(), { now });
+    const marks = Object.fromEntries(m.grid!.marks.map((x) => [`${x.i1}-${x.i2}`, x]));
+    expect(marks['1-1']).toMatchObject({ conflict: '1-1', rung: 'rule', by: ['whitespace-only'] });
+    expect(marks['2-3']).toMatchObject({ rung: 'model' });
+    expect(marks['3-2']).toMatchObject({ rung: 'cache' });
+    expect(marks['4-4']).toMatchObject({ rung: 'human' });
+    expect(marks['5-3']).toMatchObject({ status: 'needs_human', rung: null });
+    expect(marks['5-4']).toMatchObject({ conflict: null, failedCheck: 'build (attempt 1)', passedLater: false });
+    // A passing check after the failure keeps the history but clears "failed now".
+    const snap = syntheticSnapshot();
+    snap.state.checks.push({ ...snap.state.checks[2]!, success: true, attempt: 2, summary: null });
+    const later = buildReportModel(snap, { now }).grid!.marks.find((x) => x.i1 === 5 && x.i2 === 4);
+    expect(later).toMatchObject({ failedCheck: 'build (attempt 1)', passedLater: true });
+  });
+
+  it('keeps the grid compact (run-length) and falls back to the size when git knows nothing', () => {
+    const snap = syntheticSnapshot({ commits1: 2000, commits2: 500 });
+    const m = buildReportModel(snap, { now });
+    expect(m.grid!.cells.length).toBeLessThan(20_000);
+    expect(decodeRuns(m.grid!.cells)).toBe(snap.grid!.letters);
+    const bare = buildReportModel({ ...syntheticSnapshot(), grid: null }, { now });
+    expect(bare.grid).toMatchObject({ len1: 7, len2: 6, source: 'size', axis1: [] });
+    const letters = decodeRuns(bare.grid!.cells);
+    expect(letters[3 * 7 + 5]).toBe('d'); // the blocker
+    expect(letters[1 * 7 + 1]).toBe('b'); // a resolved conflict: manual
+  });
+
+  it('builds the timeline of decisions with their reasoning, failures, blames and outcomes', () => {
+    const m = buildReportModel(syntheticSnapshot(), { now });
+    expect(m.timeline.map((e) => e.kind)).toEqual(['strategy', 'failure', 'recovery', 'blame', 'human', 'outcome']);
+    expect(m.timeline[0]).toMatchObject({ by: 'planner', title: 'strategy: batch (batches of 3)', reasoning: 'Few conflicts, cheap checks: batches of three.' });
+    expect(m.timeline[2]).toMatchObject({ title: 'recovery: retry-specific', conflicts: ['2-3'] });
+  });
+
+  it('joins each conflict with its commits, hunks, diff, transcripts, usage and checks', () => {
+    const m = buildReportModel(syntheticSnapshot(), { now });
+    const c = m.conflicts.find((x) => x.id === '2-3')!;
+    expect(c.commit1?.subject).toBe('fork commit 2');
+    expect(c.commit2?.subject).toBe('upstream commit 3');
+    expect(c.files[0]?.conflictHunks[0]).toMatchObject({ ours: 'int total(int a);\n', base: 'int total();\n' });
+    expect(c.resolution?.diff).toContain('+int total(int a, int b);');
+    expect(c.transcripts).toHaveLength(1);
+    expect(c.transcripts[0]).toMatchObject({ modelId: 'scripted-model', ok: true, reasoning: ['Both sides add a parameter; keep both.'] });
+    expect(c.transcripts[0]?.toolCalls.map((t) => t.tool)).toEqual(['view_conflict', 'resolve_conflict']);
+    expect(c.usage).toMatchObject({ calls: 1, inputTokens: 12000 });
+    expect(m.conflicts.map((x) => x.id)).toEqual(['1-1', '2-3', '3-2', '4-4', '5-3']);
+    expect(m.conflicts[0]?.checks).toEqual([1]);
+  });
+
+  it('shows the check in progress and the elapsed time only while a live process runs it', () => {
+    const snap = syntheticSnapshot();
+    snap.state.status = 'running';
+    snap.events.push({ seq: 99, ts: '2026-01-02T03:09:30.000Z', type: 'check_started', name: 'test', cell: { i1: 2, i2: 2 }, attempt: 2 });
+    expect(buildReportModel(snap, { now }).currentCheck).toBeNull();
+    const live = buildReportModel({ ...snap, live: true }, { now });
+    expect(live.currentCheck).toEqual({ name: 'test', cell: '2-2', attempt: 2, startedAt: '2026-01-02T03:09:30.000Z', elapsedMs: 30_000 });
+    expect(live.run).toMatchObject({ endedAt: null, elapsedMs: 10 * 60_000 });
+    expect(buildReportModel(syntheticSnapshot(), { now }).run).toMatchObject({ endedAt: '2026-01-02T03:00:30.000Z', elapsedMs: 30_000 });
+  });
+});

@@ -1,0 +1,131 @@
+import type { RunEvent } from '../workflow/state/events.js';
+import type { ConflictState, RunState } from '../workflow/state/run-state.js';
+import { buildConflicts } from './build-conflicts.js';
+import { buildGridView } from './build-grid.js';
+import { buildTimeline } from './build-timeline.js';
+import { REPORT_MODEL_VERSION, roles, rungs, type CheckView, type CurrentCheck, type ReportModel, type Rung, type UsageView } from './model.js';
+import type { RunSnapshot } from './snapshot.js';
+
+const openStatuses: ConflictState['status'][] = ['pending', 'resolving', 'needs_human', 'blamed'];
+
+/**
+ * The report's view model of a run (pure): what `status`, the HTML and Markdown reports and
+ * the live UI show. `now` dates a running run's elapsed time and its current check.
+ */
+export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }): ReportModel {
+  const { state, events } = snapshot;
+  const now = options.now.getTime();
+  const checks = buildChecks(state, snapshot.logTails);
+  const ended = !snapshot.live || state.status !== 'running';
+  const endedAt = ended ? state.updatedAt : null;
+  return {
+    version: REPORT_MODEL_VERSION,
+    generatedAt: options.now.toISOString(),
+    lastSeq: events.reduce((max, e) => Math.max(max, e.seq), 0),
+    run: {
+      name: state.name,
+      status: state.status,
+      statusReason: state.statusReason,
+      phase: state.phase,
+      goal: state.goal,
+      source: { ref: state.source.ref, oid: state.source.oid },
+      target: { branch: state.target.branch, oid: state.target.originalOid },
+      startedAt: state.startedAt,
+      endedAt,
+      elapsedMs: Math.max(0, (endedAt === null ? now : Date.parse(endedAt)) - Date.parse(state.startedAt)),
+      live: snapshot.live,
+      resultCommit: state.finalCommit,
+      strategy: state.strategy
+        ? { kind: state.strategy.kind, batchSize: state.strategy.batchSize, decidedBy: state.strategy.decidedBy, reasoning: state.strategy.reasoning }
+        : null,
+      human: state.human,
+    },
+    progress: buildProgress(state),
+    grid: buildGridView(state, snapshot.grid),
+    currentCheck: snapshot.live && state.status === 'running' ? currentCheck(events, now) : null,
+    checks,
+    attempts: state.attempts.map((a) => ({
+      number: a.number,
+      strategy: a.strategy,
+      batchSize: a.batchSize,
+      resolutions: a.resolutions.length,
+      checksRun: a.checks.length,
+      failed: a.checks.some((c) => !c.success),
+      recovery: a.recovery?.decision ?? null,
+      startedAt: a.startedAt,
+      finishedAt: a.finishedAt,
+    })),
+    timeline: buildTimeline(events),
+    conflicts: buildConflicts(snapshot, checks),
+    usage: buildUsage(state),
+  };
+}
+
+function buildProgress(state: RunState): ReportModel['progress'] {
+  const byStatus: ReportModel['progress']['byStatus'] = {};
+  const hunksByRung = Object.fromEntries(rungs.map((r) => [r, 0])) as Record<Rung, number>;
+  let hunksOpen = 0;
+  for (const c of state.conflicts) {
+    byStatus[c.status] = (byStatus[c.status] ?? 0) + 1;
+    for (const h of c.files.flatMap((f) => f.hunks)) {
+      if (h.status === 'resolved' && h.rung !== null) hunksByRung[h.rung] += 1;
+      else hunksOpen += 1;
+    }
+  }
+  const left = state.conflicts.filter((c) => openStatuses.includes(c.status)).length;
+  return {
+    conflicts: state.conflicts.length,
+    resolved: state.conflicts.length - left,
+    left,
+    byStatus,
+    hunksByRung,
+    hunksOpen,
+    blockers: state.grid?.blockers.length ?? 0,
+  };
+}
+
+function buildChecks(state: RunState, logTails: Record<number, string>): CheckView[] {
+  return state.checks.map((c, index) => ({
+    index,
+    name: c.name,
+    target: c.target,
+    cell: c.cell ? `${c.cell.i1}-${c.cell.i2}` : null,
+    commit: c.commit,
+    success: c.success,
+    exitCode: c.exitCode,
+    timedOut: c.timedOut,
+    durationMs: c.durationMs,
+    attempt: c.attempt,
+    at: c.at,
+    logFile: c.logFile,
+    summary: c.summary,
+    excerpt: c.summary?.excerpt ?? logTails[index] ?? null,
+  }));
+}
+
+/** The check started last, when nothing finished after it. */
+function currentCheck(events: RunEvent[], now: number): CurrentCheck | null {
+  for (let k = events.length - 1; k >= 0; k--) {
+    const e = events[k] as RunEvent;
+    if (e.type === 'check_finished' || e.type === 'run_outcome') return null;
+    if (e.type === 'check_started') {
+      return { name: e.name, cell: e.cell ? `${e.cell.i1}-${e.cell.i2}` : null, attempt: e.attempt, startedAt: e.ts, elapsedMs: Math.max(0, now - Date.parse(e.ts)) };
+    }
+  }
+  return null;
+}
+
+function buildUsage(state: RunState): ReportModel['usage'] {
+  const total: UsageView = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
+  const byRole = {} as Record<(typeof roles)[number], UsageView>;
+  for (const role of roles) {
+    const u = state.usage[role];
+    byRole[role] = { ...u };
+    total.calls += u.calls;
+    total.inputTokens += u.inputTokens;
+    total.outputTokens += u.outputTokens;
+    total.costUsd += u.costUsd;
+    total.unpricedCalls += u.unpricedCalls;
+  }
+  return { ...byRole, total };
+}

@@ -1,0 +1,61 @@
+import type { Git } from '../git/index.js';
+import { parseConflictText } from '../resolve/parse/markers.js';
+import type { ConflictState } from '../workflow/state/run-state.js';
+import type { ConflictHunkView } from './model.js';
+import type { ConflictGitDetails } from './snapshot.js';
+
+/** Bounds that keep a report of a huge conflict readable (and its HTML small). */
+export const DIFF_LIMIT = 200_000;
+const FILE_LIMIT = 2_000_000;
+const HUNKS_PER_FILE = 50;
+const HUNK_SIDE_LIMIT = 20_000;
+
+function clip(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}\n… (${text.length - limit} more characters)`;
+}
+
+/**
+ * What git still knows about one conflict: the conflicted text of each file (the merge of
+ * the two parent cells, redone in memory with diff3 markers) and the diff from it to the
+ * recorded resolution. The parent cells come from the resolution commit's parents
+ * ([above, left], as the engine records them) or, for an open conflict, from `parents`.
+ * Objects pruned since the run leave a note instead.
+ */
+export async function conflictGitDetails(git: Git, conflict: ConflictState, parents?: { above: string; left: string } | null): Promise<ConflictGitDetails> {
+  const empty = (note: string): ConflictGitDetails => ({ hunks: {}, diff: null, diffTruncated: false, note });
+  let above = parents?.above ?? null;
+  let left = parents?.left ?? null;
+  if (conflict.resolutionCommit !== null) {
+    const line = await git.run(['rev-list', '--parents', '-n', '1', conflict.resolutionCommit], { okExitCodes: [0, 128] });
+    const [, p1, p2] = line.stdout.trim().split(' ');
+    if (line.exitCode !== 0 || !p1 || !p2) return empty(`the resolution commit ${conflict.resolutionCommit.slice(0, 12)} is no longer in the repository`);
+    above = p1;
+    left = p2;
+  }
+  if (above === null || left === null) return empty('the parent cells of this conflict are not known');
+  const merged = await git.run(['-c', 'merge.conflictStyle=diff3', 'merge-tree', '--write-tree', '--no-messages', above, left], { okExitCodes: [0, 1, 128] });
+  const conflictTree = merged.stdout.split('\n')[0]?.trim() ?? '';
+  if (merged.exitCode === 128 || !/^[0-9a-f]{40,64}$/.test(conflictTree)) return empty('the parent cells of this conflict are no longer in the repository');
+  const hunks: Record<string, ConflictHunkView[]> = {};
+  for (const f of conflict.files) {
+    const blob = await git.run(['cat-file', 'blob', `${conflictTree}:${f.path}`], { okExitCodes: [0, 128] });
+    if (blob.exitCode !== 0 || blob.stdout.length > FILE_LIMIT || blob.stdout.includes('\0')) continue;
+    hunks[f.path] = parseConflictText(blob.stdout, { path: f.path })
+      .hunks.slice(0, HUNKS_PER_FILE)
+      .map((h) => ({
+        index: h.index,
+        ours: clip(h.ours, HUNK_SIDE_LIMIT),
+        base: h.base === null ? null : clip(h.base, HUNK_SIDE_LIMIT),
+        theirs: clip(h.theirs, HUNK_SIDE_LIMIT),
+        labels: h.labels,
+      }));
+  }
+  if (conflict.resolutionCommit === null) return { hunks, diff: null, diffTruncated: false, note: null };
+  const paths = conflict.files.map((f) => f.path);
+  const diff = await git.run(['diff', '--no-color', '--no-ext-diff', '--no-renames', '-U3', conflictTree, `${conflict.resolutionCommit}^{tree}`, '--', ...paths], {
+    okExitCodes: [0, 1, 128],
+  });
+  if (diff.exitCode === 128) return { hunks, diff: null, diffTruncated: false, note: 'the resolution tree is no longer in the repository' };
+  const truncated = diff.stdout.length > DIFF_LIMIT;
+  return { hunks, diff: truncated ? diff.stdout.slice(0, diff.stdout.lastIndexOf('\n', DIFF_LIMIT) + 1) : diff.stdout, diffTruncated: truncated, note: null };
+}

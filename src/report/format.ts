@@ -1,0 +1,32 @@
+/** Small formatting helpers shared by the text, HTML and Markdown renderers. */
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)}s`;
+  const total = Math.round(s);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
+  return h > 0 ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}m ${String(sec).padStart(2, '0')}s`;
+}
+
+export function formatUsd(usd: number): string {
+  return `$${usd.toFixed(usd >= 100 ? 2 : 4)}`;
+}
+
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+export function shortOid(oid: string | null | undefined): string {
+  return oid ? oid.slice(0, 12) : '';
+}
+
+/** `2026-01-02T03:04:05.678Z` → `2026-01-02 03:04:05 UTC`. */
+export function formatTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+export const rungLabels: Record<string, string> = { cache: 'cache', rule: 'rule', model: 'model', human: 'human' };

@@ -1,0 +1,131 @@
+import type { Git } from '../git/index.js';
+import { diagramCodes, getBoundaries, Grid, IncrementalMerge, listImerges } from '../imerge/index.js';
+import type { RunState } from '../workflow/state/run-state.js';
+import { MERGE_AUTOMATIC, MERGE_BLOCKED, MERGE_MANUAL, MERGE_UNBLOCKED, MERGE_UNKNOWN, mergeLetter, nodeLetter } from './grid-codes.js';
+import type { CommitRef } from './model.js';
+import type { GridSnapshot } from './snapshot.js';
+
+/** Subjects of the given commits, in one git call (unknown ones get an empty subject). */
+export async function commitRefs(git: Git, oids: readonly string[]): Promise<CommitRef[]> {
+  if (oids.length === 0) return [];
+  const out = await git.run(['log', '--no-walk=unsorted', '--stdin', '--format=%H%x00%s'], { input: `${oids.join('\n')}\n`, okExitCodes: [0, 128] });
+  const subjects = new Map<string, string>();
+  for (const line of out.stdout.split('\n')) {
+    const [oid, subject] = line.split('\0');
+    if (oid && subject !== undefined) subjects.set(oid, subject);
+  }
+  return oids.map((oid) => ({ oid, subject: subjects.get(oid) ?? '' }));
+}
+
+/** Letters of a grid, rows of len1 (i2 outer); git-imerge's frontier view when it can be mapped. */
+function gridLetters(grid: Grid): string {
+  let codes: number[][] | null = null;
+  try {
+    codes = diagramCodes(grid);
+  } catch {
+    codes = null; // a grid git-imerge could not map either: show the cells without the frontier
+  }
+  const out = new Array<string>(grid.len1 * grid.len2);
+  for (let i2 = 0; i2 < grid.len2; i2++) {
+    for (let i1 = 0; i1 < grid.len1; i1++) {
+      const node = codes?.[i1]?.[i2];
+      if (node !== undefined) {
+        out[i2 * grid.len1 + i1] = nodeLetter(node);
+        continue;
+      }
+      const c = grid.cell(i1, i2);
+      const merge = c.oid === null ? (c.blocked ? MERGE_BLOCKED : MERGE_UNKNOWN) : c.blocked ? MERGE_UNBLOCKED : c.manual ? MERGE_MANUAL : MERGE_AUTOMATIC;
+      out[i2 * grid.len1 + i1] = mergeLetter(merge);
+    }
+  }
+  return out.join('');
+}
+
+async function axes(git: Git, grid: Grid): Promise<{ axis1: CommitRef[]; axis2: CommitRef[] }> {
+  const o1 = Array.from({ length: grid.len1 }, (_, i1) => grid.cell(i1, 0).oid ?? '');
+  const o2 = Array.from({ length: grid.len2 }, (_, i2) => grid.cell(0, i2).oid ?? '');
+  const refs = await commitRefs(git, [...new Set([...o1, ...o2].filter(Boolean))]);
+  const byOid = new Map(refs.map((r) => [r.oid, r]));
+  const ref = (oid: string): CommitRef => byOid.get(oid) ?? { oid, subject: '' };
+  return { axis1: o1.map(ref), axis2: o2.map(ref) };
+}
+
+/**
+ * The run's grid: from its refs while the merge exists (running, stopped, handed to a human),
+ * else rebuilt from the merge commits still in the object store after `finish` removed the
+ * refs (every recorded cell reachable from the resolutions and checked cells). Null when
+ * neither works (no grid yet, objects pruned).
+ */
+export async function readGridSnapshot(git: Git, state: RunState): Promise<GridSnapshot | null> {
+  if ((await listImerges(git)).includes(state.name)) {
+    try {
+      const im = await IncrementalMerge.load(git, state.name);
+      return { len1: im.grid.len1, len2: im.grid.len2, tip1: im.tip1, tip2: im.tip2, letters: gridLetters(im.grid), ...(await axes(git, im.grid)), source: 'refs' };
+    } catch {
+      // refs being rewritten or damaged: fall back to history
+    }
+  }
+  return rebuildFromHistory(git, state).catch(() => null);
+}
+
+const mergeSubject = /^imerge '(.+)': (automatic|manual) merge (\d+)-(\d+)$/;
+
+async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapshot | null> {
+  const size = state.grid?.size;
+  if (!size) return null;
+  const tip1 = state.target.originalOid;
+  const tip2 = state.source.oid;
+  let bounds = null;
+  for (const firstParent of [true, false]) {
+    const b = await getBoundaries(git, tip1, tip2, firstParent).catch(() => null);
+    if (b && b.commits1.length === size.i1 && b.commits2.length === size.i2) {
+      bounds = b;
+      break;
+    }
+  }
+  if (!bounds) return null;
+  const grid = new Grid(size.i1 + 1, size.i2 + 1);
+  const edge = (i1: number, i2: number, oid: string): void => {
+    Object.assign(grid.cell(i1, i2), { oid, manual: true });
+  };
+  edge(0, 0, bounds.mergeBase);
+  bounds.commits1.forEach((c, k) => edge(k + 1, 0, c));
+  bounds.commits2.forEach((c, k) => edge(0, k + 1, c));
+
+  const starts = [
+    ...state.conflicts.map((c) => c.resolutionCommit),
+    ...state.checks.filter((c) => c.target === 'cell').map((c) => c.commit),
+  ].filter((c): c is string => c !== null);
+  const present = await existing(git, [...new Set(starts)]);
+  if (present.length > 0) {
+    const log = await git.text(['log', '--format=%H%x00%s', ...present, `^${tip1}`, `^${tip2}`]);
+    for (const line of log.split('\n')) {
+      const [oid, subject] = line.split('\0');
+      const m = mergeSubject.exec(subject ?? '');
+      if (!oid || !m || m[1] !== state.name) continue;
+      const i1 = Number(m[3]);
+      const i2 = Number(m[4]);
+      if (i1 < 1 || i2 < 1 || i1 >= grid.len1 || i2 >= grid.len2) continue;
+      const cell = grid.cell(i1, i2);
+      // Newest first: keep the first commit seen for a cell; a manual merge wins over an automatic one.
+      if (cell.oid === null || (m[2] === 'manual' && !cell.manual)) Object.assign(cell, { oid, manual: m[2] === 'manual' });
+    }
+  }
+  for (const c of state.conflicts) {
+    if (c.resolutionCommit === null || c.cell.i1 >= grid.len1 || c.cell.i2 >= grid.len2) continue;
+    Object.assign(grid.cell(c.cell.i1, c.cell.i2), { oid: c.resolutionCommit, manual: true });
+  }
+  for (const b of state.grid?.blockers ?? []) if (b.i1 < grid.len1 && b.i2 < grid.len2) grid.cell(b.i1, b.i2).blocked = true;
+  return { len1: grid.len1, len2: grid.len2, tip1: state.target.branch, tip2: state.source.ref, letters: gridLetters(grid), ...(await axes(git, grid)), source: 'history' };
+}
+
+/** The commits among `oids` still in the object store (unreachable ones may have been pruned). */
+async function existing(git: Git, oids: string[]): Promise<string[]> {
+  if (oids.length === 0) return [];
+  const out = await git.text(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${oids.join('\n')}\n` });
+  return out
+    .split('\n')
+    .map((l) => l.split(' '))
+    .filter((p) => p[1] === 'commit')
+    .map((p) => p[0] as string);
+}

@@ -1,0 +1,5 @@
+export * from './model.js';
+export * from './snapshot.js';
+export * from './build-model.js';
+export * from './load-run.js';
+export * from './status-text.js';

@@ -1,0 +1,99 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { Git } from '../git/index.js';
+import { IncrementalMerge, listImerges } from '../imerge/index.js';
+import type { RunStore } from '../store/index.js';
+import { loadRunState, openRunJournal } from '../workflow/state/persistence.js';
+import type { RunState } from '../workflow/state/run-state.js';
+import { conflictGitDetails } from './conflict-git.js';
+import { readGridSnapshot } from './grid-source.js';
+import type { ConflictGitDetails, RunSnapshot } from './snapshot.js';
+
+/** Lookups that never change once made (by resolution commit, by finished log), kept across reloads by the UI. */
+export interface SnapshotCache {
+  conflicts: Map<string, ConflictGitDetails>;
+  logTails: Map<string, string>;
+}
+
+export function newSnapshotCache(): SnapshotCache {
+  return { conflicts: new Map(), logTails: new Map() };
+}
+
+export interface LoadRunOptions {
+  /** Look up conflict hunks and diffs and read the end of each check log (default true; `status` skips them). */
+  details?: boolean;
+  cache?: SnapshotCache;
+}
+
+const TAIL_BYTES = 4096;
+const TAIL_LINES = 20;
+
+/** A check log's absolute path (logs are recorded absolute; a relative one is under the workdir). */
+export function checkLogPath(state: RunState, logFile: string): string {
+  return isAbsolute(logFile) ? logFile : join(state.workdir, logFile);
+}
+
+/** The last lines of a log file, or null when it cannot be read. */
+export function readLogTail(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - TAIL_BYTES);
+    const buf = Buffer.alloc(size - start);
+    const n = readSync(fd, buf, 0, buf.length, start);
+    let text = buf.subarray(0, n).toString('utf8');
+    if (start > 0) text = text.slice(text.indexOf('\n') + 1);
+    return text.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Everything a report of run `name` is built from: state.json, the journal, the grid (refs or
+ * history) and, with `details`, each conflict's hunks and resolution diff and each check log's
+ * end. Null when the run has no state.
+ */
+export async function loadRunSnapshot(git: Git, store: RunStore, name: string, options: LoadRunOptions = {}): Promise<RunSnapshot | null> {
+  const paths = store.paths(name);
+  const state = loadRunState(paths);
+  if (state === null) return null;
+  const events = openRunJournal(paths).read().entries;
+  const live = store.lockStatus(name).state === 'held';
+  const grid = await readGridSnapshot(git, state);
+  const snapshot: RunSnapshot = { state, events, grid, conflicts: {}, logTails: {}, live };
+  if (options.details === false) return snapshot;
+  const cache = options.cache ?? newSnapshotCache();
+  const im = (await listImerges(git)).includes(name) ? await IncrementalMerge.load(git, name).catch(() => null) : null;
+  for (const c of state.conflicts) {
+    const key = c.resolutionCommit;
+    const cached = key === null ? undefined : cache.conflicts.get(key);
+    if (cached) {
+      snapshot.conflicts[c.id] = cached;
+      continue;
+    }
+    const above = im && c.cell.i2 > 0 ? im.cellCommit(c.cell.i1, c.cell.i2 - 1) : null;
+    const left = im && c.cell.i1 > 0 ? im.cellCommit(c.cell.i1 - 1, c.cell.i2) : null;
+    const details = await conflictGitDetails(git, c, above && left ? { above, left } : null).catch(
+      (error: unknown): ConflictGitDetails => ({ hunks: {}, diff: null, diffTruncated: false, note: `git could not show it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` }),
+    );
+    snapshot.conflicts[c.id] = details;
+    if (key !== null && details.note === null) cache.conflicts.set(key, details);
+  }
+  state.checks.forEach((check, index) => {
+    if (check.summary !== null) return;
+    const path = checkLogPath(state, check.logFile);
+    const tail = cache.logTails.get(path) ?? readLogTail(path);
+    if (tail === null) return;
+    cache.logTails.set(path, tail);
+    snapshot.logTails[index] = tail;
+  });
+  return snapshot;
+}

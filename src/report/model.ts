@@ -1,0 +1,202 @@
+import type { FailureSummary } from '../checks/types.js';
+import type { ConflictStatus, HumanHandoff, RunState } from '../workflow/state/run-state.js';
+
+/**
+ * The report's view model: everything `status`, `report` (HTML, Markdown) and `ui` show,
+ * as plain JSON built by `buildReportModel` from the run state, the journal and what git
+ * still knows. Renderers only format it; they never read the repository.
+ */
+export const REPORT_MODEL_VERSION = 1;
+
+export type Rung = 'cache' | 'rule' | 'model' | 'human';
+export const rungs: readonly Rung[] = ['cache', 'rule', 'model', 'human'];
+export type Role = 'resolver' | 'summarizer' | 'planner';
+export const roles: readonly Role[] = ['resolver', 'summarizer', 'planner'];
+
+export interface CommitRef {
+  oid: string;
+  subject: string;
+}
+
+/** Something a cell carries beyond its diagram state: a conflict's outcome, a failed check. */
+export interface CellMark {
+  i1: number;
+  i2: number;
+  /** The conflict at this cell (`I1-I2`), if there is one. */
+  conflict: string | null;
+  status: ConflictStatus | null;
+  /** The most involved rung among its hunks (human > model > rule > cache); null while open. */
+  rung: Rung | null;
+  /** Who resolved it: rule names, model ids, `human` (distinct, in hunk order). */
+  by: string[];
+  /** The latest check that failed on this cell (`build (attempt 1)`), or null. */
+  failedCheck: string | null;
+  /** A check passed on this cell after that failure. */
+  passedLater: boolean;
+}
+
+export interface GridView {
+  /** Cells per axis including the edges: column 0 and row 0 hold the commits themselves. */
+  len1: number;
+  len2: number;
+  /** Branch names as the diagram labels them: fork (i1, columns) and upstream (i2, rows). */
+  tip1: string;
+  tip2: string;
+  /** The cell letters of grid-codes.ts, row after row, run-length encoded. */
+  cells: string;
+  marks: CellMark[];
+  /** The commits of each axis: index 0 is the merge base, index i is commit i; empty when unknown. */
+  axis1: CommitRef[];
+  axis2: CommitRef[];
+  /** Where the cells came from: the live refs, the merge commits left in history, or the size alone. */
+  source: 'refs' | 'history' | 'size';
+}
+
+export interface CheckView {
+  /** Position in the run's checks (the UI serves the log by it). */
+  index: number;
+  name: string;
+  target: RunState['checks'][number]['target'];
+  cell: string | null;
+  commit: string | null;
+  success: boolean;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  attempt: number;
+  at: string;
+  logFile: string;
+  summary: FailureSummary | null;
+  /** The failure excerpt, or the end of the log when it passed (null when the log is gone). */
+  excerpt: string | null;
+}
+
+export interface CurrentCheck {
+  name: string;
+  cell: string | null;
+  attempt: number;
+  startedAt: string;
+  elapsedMs: number;
+}
+
+/** One entry of the timeline: a planner/fallback decision, a failure summary, a blame, an outcome. */
+export interface TimelineEntry {
+  seq: number;
+  at: string;
+  kind: 'strategy' | 'recovery' | 'decision' | 'failure' | 'blame' | 'human' | 'outcome' | 'finalized';
+  /** planner, fallback, runner, user, parser, model. */
+  by: string;
+  title: string;
+  reasoning: string;
+  conflicts: string[];
+}
+
+export interface ConflictHunkView {
+  index: number;
+  ours: string;
+  base: string | null;
+  theirs: string;
+  labels: { ours?: string; base?: string; theirs?: string };
+}
+
+export interface ConflictFileView {
+  path: string;
+  kind: string;
+  hunks: Array<{ index: number; status: string; rung: Rung | null; by: string | null }>;
+  /** The conflicted text's hunks (from the merge of the two parent cells); empty when unknown. */
+  conflictHunks: ConflictHunkView[];
+}
+
+export interface ToolCallView {
+  turn: number | null;
+  tool: string;
+  input: string;
+  ok: boolean;
+  output: string;
+}
+
+export interface TranscriptView {
+  path: string;
+  modelId: string | null;
+  ok: boolean;
+  failure: { reason: string; message: string } | null;
+  turns: number;
+  reasoning: string[];
+  toolCalls: ToolCallView[];
+}
+
+export interface ConflictView {
+  id: string;
+  i1: number;
+  i2: number;
+  status: ConflictStatus;
+  attempts: number;
+  resolvedInAttempt: number | null;
+  blame: string | null;
+  rung: Rung | null;
+  /** The fork commit (i1) and the upstream commit (i2) this cell merges. */
+  commit1: CommitRef | null;
+  commit2: CommitRef | null;
+  files: ConflictFileView[];
+  resolution: { commit: string; tree: string | null; diff: string | null; diffTruncated: boolean } | null;
+  transcripts: TranscriptView[];
+  usage: { calls: number; inputTokens: number; outputTokens: number; costUsd: number };
+  /** Indexes (CheckView.index) of the checks run on this cell. */
+  checks: number[];
+  /** Why hunks or the diff are missing, if they are. */
+  note: string | null;
+}
+
+export interface UsageView {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  unpricedCalls: number;
+}
+
+export interface ReportModel {
+  version: typeof REPORT_MODEL_VERSION;
+  generatedAt: string;
+  /** The journal position the model reflects (the live view asks for newer). */
+  lastSeq: number;
+  run: {
+    name: string;
+    status: RunState['status'];
+    statusReason: string | null;
+    /** The node to run next ('end' when finished). */
+    phase: string;
+    goal: RunState['goal'];
+    source: { ref: string; oid: string };
+    target: { branch: string; oid: string };
+    startedAt: string;
+    /** When it stopped (null while a process drives it). */
+    endedAt: string | null;
+    elapsedMs: number;
+    /** True when a live process holds the run's lock. */
+    live: boolean;
+    resultCommit: string | null;
+    strategy: { kind: string; batchSize: number | null; decidedBy: string; reasoning: string } | null;
+    human: HumanHandoff | null;
+  };
+  progress: {
+    conflicts: number;
+    resolved: number;
+    /** Conflicts not resolved yet (pending, resolving, needs_human, blamed). */
+    left: number;
+    byStatus: Partial<Record<ConflictStatus, number>>;
+    /** Hunks resolved, by the rung that resolved them. */
+    hunksByRung: Record<Rung, number>;
+    /** Hunks still open (pending or needing a human). */
+    hunksOpen: number;
+    /** Blocked cells known in the grid right now. */
+    blockers: number;
+  };
+  grid: GridView | null;
+  currentCheck: CurrentCheck | null;
+  checks: CheckView[];
+  attempts: Array<{ number: number; strategy: string; batchSize: number | null; resolutions: number; checksRun: number; failed: boolean; recovery: string | null; startedAt: string; finishedAt: string | null }>;
+  timeline: TimelineEntry[];
+  conflicts: ConflictView[];
+  usage: Record<Role, UsageView> & { total: UsageView };
+}

@@ -1,0 +1,112 @@
+import { diagramWithAxes } from '../imerge/diagram.js';
+import { decodeRuns, diagramCharOf } from './grid-codes.js';
+import { formatCount, formatDuration, formatUsd, shortOid } from './format.js';
+import { roles, rungs, type CellMark, type GridView, type ReportModel } from './model.js';
+
+/** Grids wider or larger than this are summarised in the terminal (the HTML report draws them). */
+const MAX_COLUMNS = 300;
+const MAX_CELLS = 90_000;
+
+export const markLetters = { cache: 'C', rule: 'R', model: 'M', human: 'H', failed: 'X' } as const;
+
+/** The terminal character of a marked cell, or null to keep git-imerge's. */
+export function markChar(mark: CellMark): string | null {
+  if (mark.failedCheck !== null && !mark.passedLater) return markLetters.failed;
+  if (mark.conflict !== null && mark.status === 'resolved' && mark.rung !== null) return markLetters[mark.rung];
+  return null;
+}
+
+/** git-imerge's diagram of the grid with the report's marks, and its key; null when too large. */
+export function markedDiagram(grid: GridView): string | null {
+  if (grid.len1 > MAX_COLUMNS || grid.len1 * grid.len2 > MAX_CELLS) return null;
+  const letters = decodeRuns(grid.cells);
+  const cols = Array.from({ length: grid.len1 }, (_, i1) => Array.from({ length: grid.len2 }, (_, i2) => diagramCharOf(letters[i2 * grid.len1 + i1] ?? 'a')));
+  for (const m of grid.marks) {
+    const ch = markChar(m);
+    const col = cols[m.i1];
+    if (ch !== null && col !== undefined && m.i2 < col.length) col[m.i2] = ch;
+  }
+  return (
+    `${diagramWithAxes(cols, grid.tip1, grid.tip2)}\n` +
+    'Key:\n' +
+    '  |,-,+ = rectangles forming current merge frontier\n' +
+    '  . = merge done automatically\n' +
+    '  * = merge done manually      C/R/M/H = conflict resolved by cache / rule / model / human\n' +
+    '  # = conflict that is currently blocking progress\n' +
+    '  X = the last check on this cell failed\n' +
+    '  @ = merge was blocked but has been resolved\n' +
+    '  ? = no merge recorded\n'
+  );
+}
+
+/** `splintercat status --json`: the same as the text, as data (keeps the fields of earlier versions). */
+export function statusData(model: ReportModel): Record<string, unknown> {
+  const { run, progress } = model;
+  const last = model.checks.at(-1) ?? null;
+  return {
+    name: run.name,
+    status: run.status,
+    reason: run.statusReason,
+    phase: run.phase,
+    live: run.live,
+    startedAt: run.startedAt,
+    endedAt: run.endedAt,
+    elapsedMs: run.elapsedMs,
+    source: run.source,
+    target: run.target,
+    goal: run.goal,
+    strategy: run.strategy,
+    finalCommit: run.resultCommit,
+    human: run.human,
+    grid: model.grid
+      ? { size: { i1: model.grid.len1 - 1, i2: model.grid.len2 - 1 }, blockers: progress.blockers, source: model.grid.source, marks: model.grid.marks, diagram: markedDiagram(model.grid) }
+      : null,
+    conflicts: {
+      total: progress.conflicts,
+      resolved: progress.resolved,
+      left: progress.left,
+      byStatus: progress.byStatus,
+      hunksByRung: progress.hunksByRung,
+      hunksOpen: progress.hunksOpen,
+    },
+    currentCheck: model.currentCheck,
+    checks: { total: model.checks.length, failed: model.checks.filter((c) => !c.success).length, last },
+    attempts: model.attempts,
+    usage: model.usage,
+    costUsd: model.usage.total.costUsd,
+  };
+}
+
+/** `splintercat status`: the run at a glance, then the grid diagram. */
+export function renderStatusText(model: ReportModel): string {
+  const { run, progress } = model;
+  const state = run.live ? 'running' : run.endedAt ? `stopped at ${run.endedAt.slice(11, 19)}` : 'not running';
+  const lines = [
+    `Merge '${run.name}': ${run.status}${run.statusReason ? ` — ${run.statusReason}` : ''}`,
+    `  ${run.source.ref} (${shortOid(run.source.oid)}) into ${run.target.branch} (${shortOid(run.target.oid)}), goal ${run.goal}`,
+    `  phase: ${run.phase}; elapsed ${formatDuration(run.elapsedMs)} (${state})`,
+    `  strategy: ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen yet'}`,
+    `  grid: ${model.grid ? `${model.grid.len1 - 1} x ${model.grid.len2 - 1} commits, ${progress.blockers} blocker(s) known` : 'not started'}`,
+    `  conflicts: ${progress.resolved} done, ${progress.left} left (of ${progress.conflicts}); hunks by rung: ${rungs.map((r) => `${r} ${progress.hunksByRung[r]}`).join(', ')}; open ${progress.hunksOpen}`,
+  ];
+  if (model.currentCheck) {
+    const c = model.currentCheck;
+    lines.push(`  current check: ${c.name} on ${c.cell ?? 'a tip'} (attempt ${c.attempt}), running for ${formatDuration(c.elapsedMs)}`);
+  }
+  const failed = model.checks.filter((c) => !c.success).length;
+  const last = model.checks.at(-1);
+  lines.push(`  checks: ${model.checks.length} run, ${failed} failed${last ? `; last: ${last.name} ${last.success ? 'passed' : 'FAILED'} (${last.logFile})` : ''}`);
+  lines.push(
+    `  attempts: ${model.attempts.length}${model.attempts.map((a) => `; #${a.number} ${a.strategy}, ${a.resolutions} resolved, ${a.failed ? 'check failed' : 'checks passed'}${a.recovery ? ` → ${a.recovery}` : ''}`).join('')}`,
+  );
+  lines.push(
+    `  models: ${roles.map((r) => `${r} ${model.usage[r].calls} calls ${formatCount(model.usage[r].inputTokens)}+${formatCount(model.usage[r].outputTokens)} tokens ${formatUsd(model.usage[r].costUsd)}`).join('; ')}; cost ${formatUsd(model.usage.total.costUsd)}`,
+  );
+  if (run.resultCommit) lines.push(`  result: ${run.resultCommit}`);
+  if (run.human) lines.push('  needs a human:', ...run.human.files.map((f) => `    ${f}`), ...run.human.commands.map((c) => `    $ ${c}`));
+  if (model.grid) {
+    const diagram = markedDiagram(model.grid);
+    lines.push('', diagram ?? `The grid (${model.grid.len1 - 1} x ${model.grid.len2 - 1}) is too large for the terminal: splintercat report --html FILE draws it.`);
+  }
+  return lines.join('\n');
+}
