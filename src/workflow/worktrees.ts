@@ -9,6 +9,9 @@ import type { Git } from '../git/index.js';
  * (incremental builds stay fast) but drops every tracked or untracked change.
  */
 export class WorktreePool {
+  /** The tail of the queue of worktree creations (see `checkout`). */
+  private creating: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly git: Git,
     private readonly root: string,
@@ -23,12 +26,19 @@ export class WorktreePool {
   async checkout(id: string, commit: string): Promise<string> {
     const path = this.path(id);
     if (!existsSync(join(path, '.git'))) {
-      // A run killed while creating it leaves a directory git does not know: start over.
-      rmSync(path, { recursive: true, force: true });
-      mkdirSync(this.root, { recursive: true });
-      await this.git.run(['worktree', 'prune']);
-      await this.git.run(['worktree', 'add', '--force', '--detach', path, commit]);
-      return path;
+      // One creation at a time: git's `worktree add` and `worktree prune` are not safe against a
+      // concurrent `add` in the same repository (prune deletes the half-made admin directory of
+      // another add; add reads it), and conflicts are resolved in parallel (merge.parallel).
+      const create = this.creating.then(async () => {
+        // A run killed while creating it leaves a directory git does not know: start over.
+        rmSync(path, { recursive: true, force: true });
+        mkdirSync(this.root, { recursive: true });
+        await this.git.run(['worktree', 'prune']);
+        await this.git.run(['worktree', 'add', '--force', '--detach', path, commit]);
+        return path;
+      });
+      this.creating = create.catch(() => undefined);
+      return create;
     }
     const wt = this.git.at(path);
     // Only splintercat uses these worktrees, under the run's lock: a lock file is a leftover of a killed run.
