@@ -1,3 +1,4 @@
+import { isAbsolute, join } from 'node:path';
 import type { RunEvent } from '../workflow/state/events.js';
 import type { ConflictState, RunState } from '../workflow/state/run-state.js';
 import { buildConflicts } from './build-conflicts.js';
@@ -98,6 +99,7 @@ function buildChecks(state: RunState, logTails: Record<number, string>): CheckVi
     attempt: c.attempt,
     at: c.at,
     logFile: c.logFile,
+    logPath: isAbsolute(c.logFile) ? c.logFile : join(state.workdir, c.logFile),
     summary: c.summary,
     excerpt: c.summary?.excerpt ?? logTails[index] ?? null,
   }));

@@ -66,6 +66,8 @@ export interface CheckView {
   attempt: number;
   at: string;
   logFile: string;
+  /** The log's absolute path (relative logs are under the run's workdir). */
+  logPath: string;
   summary: FailureSummary | null;
   /** The failure excerpt, or the end of the log when it passed (null when the log is gone). */
   excerpt: string | null;

@@ -20,10 +20,13 @@ describe('splintercat CLI', () => {
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('a command that has not landed exits 2 with one line', async () => {
-    const run = await runCli(['report', '--html', 'x.html'], tempDir());
-    expect(run.code).toBe(2);
-    expect(run.stderr.trim().split('\n')).toEqual(["error: 'splintercat report' is not available yet in this version"]);
+  it('report outside a repository fails with exit 1, says why, and writes nothing (no stack trace)', async () => {
+    const dir = tempDir();
+    const run = await runCli(['report', '--html', 'x.html'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/not a git repository/);
+    expect(run.stderr).not.toMatch(stackTrace);
+    expect(() => readFileSync(join(dir, 'x.html'))).toThrow();
   });
 
   it('an unknown command or option exits 2 with usage help, no stack trace', async () => {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { registerNotAvailable } from '../not-available.js';
 import { registerDriver } from './driver.js';
 import { requireModelRungFromConfig } from '../../agents/index.js';
 import { registerCheck } from './check.js';
@@ -9,8 +8,10 @@ import { registerEval } from './eval.js';
 import { registerImerge } from './imerge.js';
 import { registerInit } from './init.js';
 import { registerMerge } from './merge.js';
+import { registerReport } from './report.js';
 import { registerResolve } from './resolve.js';
 import { registerStatus } from './status.js';
+import { registerUi } from './ui.js';
 
 /**
  * Every command of design.md §9. A command that has landed lives in its own
@@ -22,8 +23,8 @@ export function registerCommands(program: Command): void {
   registerMerge(program);
   registerStatus(program);
   registerDoctor(program);
-  registerNotAvailable(program, 'report', 'write the full account of a run as HTML or Markdown');
-  registerNotAvailable(program, 'ui', 'serve a live, read-only web view of a merge on 127.0.0.1');
+  registerReport(program);
+  registerUi(program);
   registerCheck(program);
   registerResolve(program);
   registerDriver(program);

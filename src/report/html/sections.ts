@@ -1,0 +1,91 @@
+import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from '../format.js';
+import { roles, rungs, type CheckView, type ReportModel } from '../model.js';
+import { esc, idFrom } from './escape.js';
+
+/** Where a check's log link points: a file URL in the report, `/logs/N` in the UI; null for no link. */
+export type LogHref = (check: CheckView) => string | null;
+
+export function renderHeader(model: ReportModel, options: { live: boolean }): string {
+  const { run } = model;
+  const liveLine = options.live
+    ? `<p class="live" id="live-status" role="status">${run.live ? 'Live: connecting' : 'Live: waiting for the run to write events'}</p>`
+    : '';
+  return `<header class="top">
+<h1>Merge <span class="mono">${esc(run.name)}</span>: ${esc(run.source.ref)} into ${esc(run.target.branch)} <span class="badge s-${esc(run.status)}">${esc(run.status.replace('_', ' '))}</span></h1>
+<div class="muted">${run.statusReason ? `${esc(run.statusReason)} · ` : ''}started ${esc(formatTime(run.startedAt))}${run.endedAt ? `, stopped ${esc(formatTime(run.endedAt))}` : ', running'} · next step: ${esc(run.phase)}</div>
+${liveLine}
+<nav class="toc" aria-label="Sections"><a href="#summary">Summary</a><a href="#grid">Grid</a><a href="#timeline">Decisions (${model.timeline.length})</a><a href="#conflicts">Conflicts (${model.conflicts.length})</a><a href="#checks">Checks (${model.checks.length})</a><a href="#cost">Cost</a></nav>
+</header>`;
+}
+
+export function renderSummary(model: ReportModel): string {
+  const { run, progress, usage } = model;
+  const failed = model.checks.filter((c) => !c.success).length;
+  const card = (label: string, value: string): string => `<div class="card"><dt>${esc(label)}</dt><dd>${value}</dd></div>`;
+  const byRung = rungs.filter((r) => progress.hunksByRung[r] > 0).map((r) => `<span class="rung rung-${r}">${r}</span> ${progress.hunksByRung[r]}`);
+  const current = model.currentCheck
+    ? card('Current check', `${esc(model.currentCheck.name)} on ${esc(model.currentCheck.cell ?? 'a tip')} for ${esc(formatDuration(model.currentCheck.elapsedMs))}`)
+    : '';
+  const human = run.human
+    ? `<h3>Needs a human</h3><p>${esc(run.human.reason)}</p><pre>${esc([...run.human.files, ...run.human.commands.map((c) => `$ ${c}`)].join('\n'))}</pre>`
+    : '';
+  const attempts = model.attempts.length
+    ? `<h3>Attempts</h3><div class="table-wrap"><table><thead><tr><th>#</th><th>Strategy</th><th class="num">Resolved</th><th class="num">Checks</th><th>Result</th><th>Recovery</th></tr></thead><tbody>${model.attempts
+        .map(
+          (a) =>
+            `<tr><td>${a.number}</td><td>${esc(a.strategy)}${a.batchSize ? ` (${a.batchSize})` : ''}</td><td class="num">${a.resolutions}</td><td class="num">${a.checksRun}</td><td>${a.failed ? '<span class="bad">check failed</span>' : a.finishedAt ? '<span class="ok">passed</span>' : 'running'}</td><td>${esc(a.recovery ?? '')}</td></tr>`,
+        )
+        .join('')}</tbody></table></div>`
+    : '';
+  return `<section id="summary" aria-labelledby="h-summary"><h2 id="h-summary">Summary</h2>
+<dl class="cards">
+${card('Result', run.resultCommit ? `<code title="${esc(run.resultCommit)}">${esc(shortOid(run.resultCommit))}</code>` : `<span class="s-${esc(run.status)}">${esc(run.status.replace('_', ' '))}</span>`)}
+${card('Duration', esc(formatDuration(run.elapsedMs)))}
+${card('Cost', `${esc(formatUsd(usage.total.costUsd))}${usage.total.unpricedCalls ? ` <span class="muted">(+${usage.total.unpricedCalls} unpriced)</span>` : ''}`)}
+${card('Checks', `${model.checks.length} run, ${failed ? `<span class="bad">${failed} failed</span>` : '0 failed'}`)}
+${card('Conflicts', `${progress.resolved} done, ${progress.left} left`)}
+${card('Hunks by rung', byRung.join(' · ') || '<span class="muted">none</span>')}
+${card('Strategy', run.strategy ? `${esc(run.strategy.kind)}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} <span class="muted">by ${esc(run.strategy.decidedBy)}</span>` : '<span class="muted">not chosen</span>')}
+${card('Source → target', `<code>${esc(shortOid(run.source.oid))}</code> → <code>${esc(shortOid(run.target.oid))}</code>`)}
+${current}
+</dl>
+${human}
+${attempts}
+</section>`;
+}
+
+export function renderTimeline(model: ReportModel): string {
+  if (model.timeline.length === 0) return '<p class="muted">No decisions recorded yet.</p>';
+  const link = (id: string): string => `<a href="#conflict-${idFrom(id)}">${esc(id)}</a>`;
+  return `<ol class="timeline">${model.timeline
+    .map(
+      (e) => `<li class="t-${esc(e.kind)}" id="event-${e.seq}"><div class="t-head">${esc(e.title)} <span class="muted">· ${esc(e.by)} · ${esc(formatTime(e.at))}</span></div>${
+        e.reasoning ? `<p class="t-why">${esc(e.reasoning)}</p>` : ''
+      }${e.conflicts.length ? `<div class="muted">conflicts: ${e.conflicts.map(link).join(', ')}</div>` : ''}</li>`,
+    )
+    .join('')}</ol>`;
+}
+
+export function renderChecks(model: ReportModel, logHref: LogHref): string {
+  if (model.checks.length === 0) return '<p class="muted">No checks run yet.</p>';
+  const rows = model.checks.map((c) => {
+    const href = logHref(c);
+    const log = href ? `<a href="${esc(href)}">log</a>` : `<span class="mono">${esc(c.logFile)}</span>`;
+    const what = c.cell ? `cell <a href="#conflict-${idFrom(c.cell)}">${esc(c.cell)}</a>` : esc(c.target);
+    const result = c.success ? '<span class="ok">passed</span>' : `<span class="bad">${c.timedOut ? 'timed out' : `failed (exit ${c.exitCode ?? '?'})`}</span>`;
+    const summary = c.summary ? `<p><b>${esc(c.summary.error_type)}</b>${c.summary.location ? ` at <code>${esc(c.summary.location)}</code>` : ''}: ${esc(c.summary.root_cause)}</p>` : '';
+    const excerpt = c.excerpt ? `<details${c.success ? '' : ' open'}><summary>${c.success ? 'end of the log' : 'excerpt'}</summary><pre>${esc(c.excerpt)}</pre></details>` : '';
+    return `<tr id="check-${c.index}"><td class="num">${c.index + 1}</td><td>${esc(c.name)}</td><td>${what}</td><td>${result}</td><td class="num">${esc(formatDuration(c.durationMs))}</td><td class="num">${c.attempt}</td><td>${log}</td></tr>${
+      summary || excerpt ? `<tr><td></td><td colspan="6">${summary}${excerpt}</td></tr>` : ''
+    }`;
+  });
+  return `<div class="table-wrap"><table><thead><tr><th class="num">#</th><th>Check</th><th>On</th><th>Result</th><th class="num">Time</th><th class="num">Attempt</th><th>Log</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+}
+
+export function renderCost(model: ReportModel): string {
+  const row = (label: string, u: ReportModel['usage']['total']): string =>
+    `<tr><td>${esc(label)}</td><td class="num">${u.calls}</td><td class="num">${formatCount(u.inputTokens)}</td><td class="num">${formatCount(u.outputTokens)}</td><td class="num">${esc(formatUsd(u.costUsd))}${u.unpricedCalls ? ` <span class="muted">(${u.unpricedCalls} unpriced)</span>` : ''}</td></tr>`;
+  return `<div class="table-wrap"><table><thead><tr><th>Role</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th></tr></thead><tbody>${roles
+    .map((r) => row(r, model.usage[r]))
+    .join('')}${row('total', model.usage.total)}</tbody></table></div>`;
+}

@@ -1,0 +1,125 @@
+import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from './format.js';
+import { roles, rungs, type ConflictView, type ReportModel } from './model.js';
+import { markedDiagram } from './status-text.js';
+
+/** GitHub refuses comments over 65,536 characters; stay under it with room for an edit. */
+const BUDGET = 60_000;
+const DIFF_LIMIT = 4_000;
+const REASONING_LIMIT = 1_500;
+
+/**
+ * Inline text from the repository or a model: Markdown and HTML specials escaped, so a
+ * commit message cannot inject links, images or tags into a pull request.
+ */
+export function mdText(value: string): string {
+  return value
+    .replace(/\r?\n/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]|~])/g, '\\$1')
+    .replace(/^([#>+-])/, '\\$1');
+}
+
+/** Text inside an HTML element of the Markdown (a `<summary>`): HTML-escaped only. */
+function htmlText(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A code span that holds any text (the fence is longer than any backtick run inside). */
+export function mdCode(value: string): string {
+  const text = value.replace(/\r?\n/g, ' ');
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') || text === '' ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** A fenced block that holds any text. */
+export function mdBlock(value: string, lang = ''): string {
+  const longest = Math.max(2, ...(value.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${value.replace(/\n$/, '')}\n${fence}`;
+}
+
+function clip(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, text.lastIndexOf('\n', limit) > 0 ? text.lastIndexOf('\n', limit) : limit)}\n… (cut; see the HTML report)`;
+}
+
+function conflictMd(c: ConflictView): string {
+  const rung = c.rung ?? c.status.replace('_', ' ');
+  const by = [...new Set(c.files.flatMap((f) => f.hunks.map((h) => h.by)).filter((b): b is string => b !== null))];
+  const lines = [
+    `<details><summary>Conflict ${c.id} — ${htmlText(rung)}${by.length ? ` (${htmlText(by.join(', '))})` : ''}, ${c.files.length} file(s)${c.attempts > 1 ? `, ${c.attempts} attempts` : ''}</summary>`,
+    '',
+    `- fork commit ${c.i1}: ${c.commit1 ? `${mdCode(shortOid(c.commit1.oid))} ${mdText(c.commit1.subject)}` : 'not known'}`,
+    `- upstream commit ${c.i2}: ${c.commit2 ? `${mdCode(shortOid(c.commit2.oid))} ${mdText(c.commit2.subject)}` : 'not known'}`,
+    ...c.files.map(
+      (f) => `- ${mdCode(f.path)}: ${f.hunks.map((h) => `hunk ${h.index} ${h.rung ? `${h.rung}${h.by ? ` (${mdText(h.by)})` : ''}` : h.status.replace('_', ' ')}`).join('; ') || 'file-level decision'}`,
+    ),
+  ];
+  if (c.blame) lines.push(`- **blamed**: ${mdText(c.blame)}`);
+  if (c.resolution?.diff) lines.push('', mdBlock(clip(c.resolution.diff, DIFF_LIMIT), 'diff'));
+  for (const t of c.transcripts) {
+    lines.push('', `**Resolver** on ${mdCode(t.path)}${t.modelId ? ` (${mdText(t.modelId)})` : ''}: ${t.ok ? 'resolved' : `gave up${t.failure ? ` (${mdText(t.failure.reason)})` : ''}`}, ${t.turns} turn(s)`);
+    for (const r of t.reasoning) lines.push('', ...clip(r, REASONING_LIMIT).split('\n').map((l) => `> ${mdText(l)}`));
+    if (t.toolCalls.length) lines.push('', `Tool calls: ${t.toolCalls.map((k) => mdCode(k.tool)).join(', ')}`);
+  }
+  lines.push('', '</details>');
+  return lines.join('\n');
+}
+
+/** The report as Markdown for a pull request description: summary, decisions, conflicts, checks, cost. */
+export function renderMarkdownReport(model: ReportModel): string {
+  const { run, progress, usage } = model;
+  const failed = model.checks.filter((c) => !c.success).length;
+  const out: string[] = [
+    `## splintercat: ${mdText(run.source.ref)} merged into ${mdText(run.target.branch)} — ${run.status.replace('_', ' ')}`,
+    '',
+    '| | |',
+    '|---|---|',
+    `| Result | ${run.resultCommit ? mdCode(run.resultCommit) : mdText(run.statusReason ?? run.status)} |`,
+    `| Source → target | ${mdCode(shortOid(run.source.oid))} → ${mdCode(shortOid(run.target.oid))} |`,
+    `| Duration | ${formatDuration(run.elapsedMs)} (started ${formatTime(run.startedAt)}) |`,
+    `| Cost | ${formatUsd(usage.total.costUsd)} (${roles.map((r) => `${r} ${formatUsd(usage[r].costUsd)}`).join(', ')}) |`,
+    `| Checks | ${model.checks.length} run, ${failed} failed |`,
+    `| Conflicts | ${progress.resolved} resolved, ${progress.left} left; hunks by rung: ${rungs.map((r) => `${r} ${progress.hunksByRung[r]}`).join(', ')} |`,
+    `| Strategy | ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen'} |`,
+    `| Attempts | ${model.attempts.length} |`,
+  ];
+  const diagram = model.grid ? markedDiagram(model.grid) : null;
+  if (model.grid) {
+    out.push('', '### Grid', '', diagram ? `<details><summary>${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits</summary>\n\n${mdBlock(diagram, 'text')}\n\n</details>` : `${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits (too large to draw here; see the HTML report).`);
+  }
+  out.push('', '### Decisions', '');
+  if (model.timeline.length === 0) out.push('None recorded.');
+  for (const e of model.timeline) {
+    out.push(`1. **${mdText(e.title)}** — ${mdText(e.by)}, ${formatTime(e.at)}${e.reasoning ? `  \n   ${mdText(clip(e.reasoning, REASONING_LIMIT))}` : ''}`);
+  }
+  out.push('', '### Checks', '', '| # | Check | On | Result | Time | Log |', '|---:|---|---|---|---:|---|');
+  for (const c of model.checks) {
+    const result = c.success ? 'passed' : c.timedOut ? '**timed out**' : `**failed** (exit ${c.exitCode ?? '?'})${c.summary ? `: ${mdText(c.summary.root_cause)}` : ''}`;
+    out.push(`| ${c.index + 1} | ${mdText(c.name)} | ${c.cell ?? c.target} | ${result} | ${formatDuration(c.durationMs)} | ${mdCode(c.logFile)} |`);
+  }
+  out.push('', '### Cost by role', '', '| Role | Calls | Input tokens | Output tokens | Cost |', '|---|---:|---:|---:|---:|');
+  for (const r of [...roles, 'total'] as const) {
+    const u = usage[r];
+    out.push(`| ${r} | ${u.calls} | ${formatCount(u.inputTokens)} | ${formatCount(u.outputTokens)} | ${formatUsd(u.costUsd)} |`);
+  }
+  // Conflicts last: they take whatever room is left.
+  const conflicts: string[] = ['', '### Conflicts', ''];
+  let used = out.join('\n').length + 200;
+  let shown = 0;
+  for (const c of model.conflicts) {
+    const md = conflictMd(c);
+    if (used + md.length > BUDGET) break;
+    conflicts.push(md, '');
+    used += md.length + 1;
+    shown++;
+  }
+  if (model.conflicts.length === 0) conflicts.push('None: everything merged automatically.');
+  else if (shown < model.conflicts.length) conflicts.push(`${model.conflicts.length - shown} more conflict(s): see the HTML report (\`splintercat report --html FILE\`).`);
+  const checksAt = out.indexOf('### Checks');
+  out.splice(checksAt - 1, 0, ...conflicts);
+  return `${out.join('\n')}\n`;
+}
