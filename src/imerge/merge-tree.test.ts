@@ -34,6 +34,26 @@ describe('merge-tree output parsing', () => {
     expect(paths[0]?.stages.theirs?.oid).toBe('3333333333333333333333333333333333333333');
   });
 
+  it('reports a rename/delete at the renamed path only; the source is gone from both sides', () => {
+    // git 2.39 merge-tree -z: main renamed gone.txt to gone2.txt, feature deleted gone.txt.
+    const z = [
+      'tttt',
+      '100644 3b1e544547b306a2e99f8bc35f50610cd23e2e28 1\tgone2.txt',
+      '100644 3b1e544547b306a2e99f8bc35f50610cd23e2e28 2\tgone2.txt',
+      '',
+      '2', 'gone2.txt', 'gone.txt', 'CONFLICT (rename/delete)', 'CONFLICT (rename/delete): gone.txt renamed to gone2.txt in main, but deleted in feature.\n',
+      '1', 'split', 'CONFLICT (directory rename split)', 'CONFLICT (directory rename split): Unclear where to rename split to\n',
+      '',
+    ].join('\0');
+    const paths = conflictPaths({ clean: false, ...parseMergeTreeOutput(z) });
+    expect(paths.map((p) => [p.path, p.kind])).toEqual([
+      ['gone2.txt', 'rename/delete'],
+      // No stages anywhere in its message: still reported.
+      ['split', 'unknown'],
+    ]);
+    expect(paths[0]?.messages).toEqual(['CONFLICT (rename/delete): gone.txt renamed to gone2.txt in main, but deleted in feature.']);
+  });
+
   it('maps every conflict type git 2.39 emits', () => {
     expect(conflictKindOf('CONFLICT (add/add)')).toBe('add/add');
     expect(conflictKindOf('CONFLICT (contents)', 'CONFLICT (add/add): Merge conflict in added')).toBe('add/add');

@@ -92,7 +92,10 @@ export function conflictKindOf(type: string, text = ''): FileConflictKind | null
 /**
  * Every conflicted path of a conflicted merge: the union of paths with index stages and paths named
  * by a CONFLICT message. A path keeps its first CONFLICT kind; a path with stages but no recognised
- * message is 'unknown' (reported, never dropped).
+ * message is 'unknown' (reported, never dropped). A message naming several paths of which some have
+ * stages (a rename's source and destination) is about those: its other paths are gone from both
+ * sides, as `git merge` leaves them out of the unmerged paths. A message whose paths have no stages
+ * at all (e.g. a directory rename split) still reports them.
  */
 export function conflictPaths(result: Extract<MergeTreeResult, { clean: false }>): ConflictPath[] {
   const byPath = new Map<string, ConflictPath>();
@@ -111,9 +114,11 @@ export function conflictPaths(result: Extract<MergeTreeResult, { clean: false }>
     else if (stage === 3) p.stages.theirs = entry;
   }
   const kinded = new Set<string>();
+  const staged = new Set(result.stages.map((s) => s.entry.path));
   for (const msg of result.messages) {
     const kind = conflictKindOf(msg.type, msg.text);
-    for (const path of msg.paths) {
+    const about = msg.paths.some((p) => staged.has(p)) ? msg.paths.filter((p) => staged.has(p)) : msg.paths;
+    for (const path of about) {
       if (kind === null && !byPath.has(path)) continue;
       const p = get(path);
       p.messages.push(msg.text);

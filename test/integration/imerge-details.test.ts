@@ -24,13 +24,17 @@ describe('IncrementalMerge conflict details and axes', () => {
       'added.txt': 'add/add',
       'content.txt': 'content',
       'gone.txt': 'modify/delete',
+      // The rename's source is gone from both sides: only its destination is conflicted.
       'moved-main.txt': 'rename/delete',
-      'moved.txt': 'rename/delete',
     });
     expect(d.paths.find((p) => p.path === 'gone.txt')?.stages.theirs?.oid).toBe(repo.sh('rev-parse', 'feature:gone.txt'));
     for (const p of d.paths) expect(p.messages.length).toBeGreaterThan(0);
     // Nothing was written to the working tree or the index.
     expect(repo.sh('status', '--porcelain')).toBe('');
+    // The same paths `git merge` leaves unmerged (what git-imerge presents).
+    expect(() => repo.sh('merge', '--no-commit', 'feature')).toThrow();
+    expect(repo.sh('diff', '--name-only', '--diff-filter=U').split('\n')).toEqual(d.paths.map((p) => p.path).sort());
+    repo.sh('merge', '--abort');
   });
 
   it('a merge in an axis needs --first-parent, which then follows first parents', async () => {
