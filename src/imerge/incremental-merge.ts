@@ -2,6 +2,7 @@ import { SplintercatError, UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { autoCompleteFrontier, type AutofillEvent } from './autofill.js';
 import { getBoundaries } from './boundaries.js';
+import { assertRebasable, simplifyToGoal } from './finish-goals.js';
 import { renderDiagram } from './diagram.js';
 import { mapKnownFrontier } from './frontier.js';
 import { Grid } from './grid.js';
@@ -87,17 +88,7 @@ export class IncrementalMerge {
     }
     const tip1 = options.tip1 ?? (await git.currentBranch()) ?? 'HEAD';
     const { mergeBase, commits1, commits2 } = await getBoundaries(git, tip1, options.tip2, options.firstParent ?? false);
-    if (goal === 'rebase') {
-      const merges: string[] = [];
-      for (const c of commits2) if ((await git.text(['rev-list', '--parents', '-n', '1', c])).split(' ').length > 2) merges.push(c);
-      if (merges.length > 0) {
-        throw new UsageError('imerge_rebase_merges', {
-          what: `The following commits on the to-be-rebased branch are merge commits:\n    ${merges.join('\n    ')}`,
-          why: "--goal='rebase' is not yet supported for branches that include merges",
-          fix: 'Use --goal merge',
-        });
-      }
-    }
+    if (goal === 'rebase') await assertRebasable(git, commits2);
     const grid = new Grid(commits1.length + 1, commits2.length + 1);
     const edge = (i1: number, i2: number, oid: string): void => {
       const c = grid.cell(i1, i2);
@@ -261,67 +252,38 @@ export class IncrementalMerge {
   }
 
   /**
-   * Finish a complete merge as git-imerge's `finish` (= simplify + remove) does for the goals
-   * splintercat implements:
-   * - merge: one commit with the tree of the last cell, parents [tip1, tip2], message
-   *   `Merge TIP2 into TIP1 (using imerge)`;
-   * - rebase: a chain on tip1 with the trees of the right column and the messages and authors of
-   *   branch 2's commits;
-   * - full: every cell must be filled; the branch points at the last cell.
-   * The branch is set (only if that keeps history, unless `force`) and the imerge refs are removed.
-   * Returns the commit the branch now points at.
+   * Finish a complete merge as git-imerge's `finish` (= simplify + remove) does: write the goal's
+   * result to the branch (finish-goals.ts), then remove the imerge refs. Returns the commit the
+   * branch now points at.
    */
-  async finish(options: { branch?: string; force?: boolean } = {}): Promise<string> {
+  async finish(options: { branch?: string; force?: boolean; goal?: string } = {}): Promise<string> {
     const commit = await this.simplify(options);
     await this.removeRefs();
     return commit;
   }
 
-  /** git-imerge's `simplify`: write the goal's result to the branch, keep the merge state. */
+  /**
+   * git-imerge's `simplify`: on a complete merge, switch to `goal` if given (saved, as git-imerge
+   * saves it), write the goal's commits and set the branch (only if that keeps history, unless
+   * `force`); the merge state is kept.
+   */
   async simplify(options: { branch?: string; force?: boolean; goal?: string } = {}): Promise<string> {
-    if (options.goal !== undefined && options.goal !== this.state.goal) {
-      if (!(ALLOWED_GOALS as readonly string[]).includes(options.goal)) {
-        throw new UsageError('imerge_bad_goal', { what: `Unknown goal '${options.goal}'`, fix: `Use one of: ${ALLOWED_GOALS.join(', ')}` });
-      }
-      this.state = { ...this.state, goal: options.goal };
-      await this.save();
-    }
     if (!this.isComplete()) {
       throw new SplintercatError('imerge_incomplete', { what: `Merge ${this.name} is not yet complete!`, fix: `Run: splintercat imerge continue --name ${this.name}` });
     }
+    if (options.goal !== undefined) {
+      if (!(ALLOWED_GOALS as readonly string[]).includes(options.goal)) {
+        throw new UsageError('imerge_bad_goal', { what: `Unknown goal '${options.goal}'`, fix: `Use one of: ${ALLOWED_GOALS.join(', ')}` });
+      }
+      if (options.goal === 'rebase') await assertRebasable(this.git, Array.from({ length: this.grid.len2 - 1 }, (_, k) => this.grid.cell(0, k + 1).oid as string));
+      if (options.goal !== this.state.goal) {
+        this.state = { ...this.state, goal: options.goal };
+        await this.save();
+      }
+    }
     const ref = `refs/heads/${options.branch ?? this.branch}`;
     const old = await this.git.revParse(`${ref}^{commit}`);
-    const last = this.grid.cell(this.grid.len1 - 1, this.grid.len2 - 1).oid as string;
-    let commit: string;
-    let apex: string;
-    if (this.state.goal === 'merge') {
-      const tree = await this.git.resolve(`${last}^{tree}`);
-      const p1 = this.grid.cell(this.grid.len1 - 1, 0).oid as string;
-      const p2 = this.grid.cell(0, this.grid.len2 - 1).oid as string;
-      commit = await this.git.text(['commit-tree', tree, '-p', p1, '-p', p2], { input: `Merge ${this.tip2} into ${this.tip1} (using imerge)\n` });
-      apex = commit;
-    } else if (this.state.goal === 'rebase') {
-      const i1 = this.grid.len1 - 1;
-      let parent = this.grid.cell(i1, 0).oid as string;
-      for (let i2 = 1; i2 < this.grid.len2; i2++) parent = await this.copyCommit(this.grid.cell(i1, i2).oid as string, this.grid.cell(0, i2).oid as string, parent);
-      commit = parent;
-      apex = last;
-    } else if (this.state.goal === 'full') {
-      for (let i1 = 1; i1 < this.grid.len1; i1++) {
-        for (let i2 = 1; i2 < this.grid.len2; i2++) {
-          if (this.grid.cell(i1, i2).oid === null) {
-            throw new SplintercatError('imerge_incomplete', { what: `Cannot simplify to "full" because merge ${i1}-${i2} is not yet done`, fix: `Run: splintercat imerge continue --name ${this.name}` });
-          }
-        }
-      }
-      commit = last;
-      apex = last;
-    } else {
-      throw new UsageError('imerge_goal_unsupported', {
-        what: `Finishing with goal '${this.state.goal}' is not implemented by splintercat yet`,
-        fix: [`Finish it with git-imerge: git-imerge finish --name ${this.name}`, 'Or start the merge with --goal merge, rebase or full'],
-      });
-    }
+    const { commit, apex } = await simplifyToGoal({ git: this.git, name: this.name, grid: this.grid, goal: this.state.goal, tip1: this.tip1, tip2: this.tip2 });
     if (old !== null && !options.force && !(await this.git.isAncestor(old, apex))) {
       throw new SplintercatError('imerge_not_fast_forward', {
         what: `${ref} cannot be updated to ${apex} without discarding history`,
@@ -330,19 +292,6 @@ export class IncrementalMerge {
     }
     await this.git.updateRefs([{ ref, newOid: commit, oldOid: old }], 'imerge: recording final merge');
     return commit;
-  }
-
-  /** A commit with `treeOf`'s tree on `parent`, with `metaOf`'s message and author (git-imerge's create_commit_chain). */
-  private async copyCommit(treeOf: string, metaOf: string, parent: string): Promise<string> {
-    const tree = await this.git.resolve(`${treeOf}^{tree}`);
-    const raw = (await this.git.readObject(metaOf))?.content.toString('utf8') ?? '';
-    let message = raw.slice(raw.indexOf('\n\n') + 2);
-    if (message !== '' && !message.endsWith('\n')) message += '\n';
-    const [name, email, date] = (await this.git.text(['--no-pager', 'log', '-n1', '--format=%an%n%ae%n%ai', metaOf])).split('\n');
-    return this.git.text(['commit-tree', tree, '-p', parent], {
-      input: message,
-      env: { GIT_AUTHOR_NAME: name ?? '', GIT_AUTHOR_EMAIL: email ?? '', GIT_AUTHOR_DATE: date ?? '' },
-    });
   }
 
   /** git-imerge's frontier diagram. */

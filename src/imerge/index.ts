@@ -9,3 +9,4 @@ export * from './boundaries.js';
 export * from './diagram.js';
 export * from './incremental-merge.js';
 export * from './names.js';
+export * from './finish-goals.js';

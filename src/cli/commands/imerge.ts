@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { Git } from '../../git/index.js';
 import { SplintercatError } from '../../errors/index.js';
-import { IncrementalMerge, chooseImergeName, listImerges, removeImerge, scratchRef, type AutofillEvent } from '../../imerge/index.js';
+import { IncrementalMerge, SIMPLIFIABLE_GOALS, chooseImergeName, listImerges, removeImerge, scratchRef, type AutofillEvent } from '../../imerge/index.js';
 import { globalOptions, printResult } from '../context.js';
 import { incorporateUserMerge, leaveScratch, presentConflict } from './imerge/working-tree.js';
 
@@ -17,7 +17,7 @@ export function registerImerge(program: Command): Command {
     if (nameRequired) c.requiredOption('--name <name>', 'name of the incremental merge');
     else c.option('--name <name>', 'name of the incremental merge (default: BRANCH)');
     return c
-      .option('--goal <goal>', 'goal: merge, rebase or full (finish implements these three)', 'merge')
+      .option('--goal <goal>', `goal: ${SIMPLIFIABLE_GOALS.join(', ')}`, 'merge')
       .option('--branch <branch>', 'branch to store the result in')
       .option('--first-parent', 'follow first parents of merges on each branch')
       .option('--manual', 'do not autofill')
@@ -122,7 +122,7 @@ export function registerImerge(program: Command): Command {
 
   imerge
     .command('finish')
-    .description('write the goal\'s result (merge commit, rebase chain or full grid) to the branch and remove the merge state')
+    .description('write the goal\'s result (merge commit, rebased chain, border merge or full grid) to the branch and remove the merge state')
     .option('--name <name>', 'name of the incremental merge')
     .option('--goal <goal>', 'change the goal first')
     .option('--branch <branch>', 'branch to store the result in')
