@@ -2,14 +2,19 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IncrementalMerge } from '../../src/imerge/index.js';
+import { incorporateUserMerge } from '../../src/cli/commands/imerge/working-tree.js';
+import { IncrementalMerge, SIMPLIFIABLE_GOALS, type ConflictDetails } from '../../src/imerge/index.js';
 import { testGitEnv, type TestRepo } from '../helpers/git-repo.js';
 import { createGridRepo, type GridRepoSpec } from '../fixtures/imerge/grid-repo.js';
 
 const env = { ...process.env, ...testGitEnv, GIT_EDITOR: 'true', LC_ALL: 'C' };
 
+function spawn(cmd: string, args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(cmd, args, { cwd, env, encoding: 'utf8' });
+}
+
 function run(cmd: string, args: string[], cwd: string): string {
-  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8' });
+  const r = spawn(cmd, args, cwd);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   return r.stdout;
 }
@@ -18,97 +23,307 @@ function blockersOf(repo: TestRepo, name: string): [number, number][] {
   return (JSON.parse(repo.sh('cat-file', 'blob', `refs/imerge/${name}/state`)) as { blockers: [number, number][] }).blockers;
 }
 
-/** The cell git-imerge left in the working tree: the scratch branch's i1 and the merged ref's i2. */
-function pendingCell(repo: TestRepo, name: string): [number, number] {
-  void name;
+/** The cell git-imerge left in the working tree, from the message it prepared. */
+function pendingCell(repo: TestRepo): [number, number] {
   const text = readFileSync(join(repo.dir, '.git', 'MERGE_MSG'), 'utf8');
   const m = /manual merge (\d+)-(\d+)/.exec(text);
   if (!m) throw new Error(`no pending git-imerge merge: ${text}`);
   return [Number(m[1]), Number(m[2])];
 }
 
+/** One conflict presented: its cell, the recorded blockers, and the paths left unmerged. */
+type Stop = { cell: [number, number]; blockers: [number, number][]; paths: string[] };
+
+/** The unmerged paths of git-imerge's working tree. */
+function unmergedPaths(repo: TestRepo): string[] {
+  return [...new Set(repo.sh('diff', '--name-only', '--diff-filter=U').split('\n').filter(Boolean))].sort();
+}
+
+/**
+ * The resolution rule both tools apply to a conflict: every unmerged path takes branch 1's side
+ * ("ours", the cell above); a path branch 1 deleted (modify/delete, rename/delete) is deleted.
+ * Here in git-imerge's working tree, then committed.
+ */
+function resolveInWorkingTree(repo: TestRepo): void {
+  const stages = new Map<string, Set<string>>();
+  for (const line of repo.sh('ls-files', '-u').split('\n').filter(Boolean)) {
+    const path = line.slice(line.indexOf('\t') + 1);
+    const stage = line.split(' ')[2]?.split('\t')[0] as string;
+    stages.set(path, (stages.get(path) ?? new Set()).add(stage));
+  }
+  for (const [path, s] of stages) {
+    if (s.has('2')) repo.sh('checkout', '--ours', '--', path);
+    else repo.sh('rm', '-q', '--', path);
+  }
+  repo.sh('add', '-A');
+  // --cleanup=strip drops the "# Conflicts:" lines git adds, as an editor would.
+  repo.sh('commit', '-q', '--no-verify', '--no-edit', '--cleanup=strip');
+}
+
+/** The same rule in memory: the conflicted tree with branch 1's stage (or nothing) at each unmerged path. */
+function resolveTree(repo: TestRepo, d: ConflictDetails): string {
+  const genv = { ...env, GIT_INDEX_FILE: join(repo.dir, '.git', `sc-index-${d.name}`) };
+  execFileSync('git', ['read-tree', d.conflictTree], { cwd: repo.dir, env: genv });
+  // Paths with no stage at all are not unmerged in git's working tree either: left as merged.
+  const info = d.paths
+    .filter((p) => p.stages.base || p.stages.ours || p.stages.theirs)
+    .map((p) => (p.stages.ours ? `${p.stages.ours.mode} ${p.stages.ours.oid}\t${p.path}` : `0 ${'0'.repeat(40)}\t${p.path}`));
+  execFileSync('git', ['update-index', '--index-info'], { cwd: repo.dir, env: genv, input: `${info.join('\n')}\n` });
+  return execFileSync('git', ['write-tree'], { cwd: repo.dir, env: genv, encoding: 'utf8' }).trim();
+}
+
+/**
+ * The commits `ref` adds to main and feature, as comparable text: numbered in depth-first order
+ * from the tip (parents in order), each with its parents, tree, author, message (the merge's name
+ * replaced by NAME) and author date when it is an original commit's (copied authorship).
+ * Commits of the original history are named by subject.
+ */
+function describeGraph(repo: TestRepo, ref: string): string[] {
+  const originals = new Map<string, string>();
+  const originalDates = new Set<string>();
+  for (const line of repo.sh('log', '--format=%H %at %s', 'main', 'feature').split('\n')) {
+    const [h, at, ...subject] = line.split(' ');
+    originals.set(h as string, `orig:${subject.join(' ')}`);
+    originalDates.add(at as string);
+  }
+  const commits = new Map<string, { parents: string[]; text: string }>();
+  const raw = repo.sh('log', '--format=%H%x00%P%x00%T%x00%an <%ae>%x00%at%x00%B%x1e', ref, '--not', 'main', 'feature');
+  for (const record of raw.split('\x1e').map((r) => r.replace(/^\n/, '')).filter(Boolean)) {
+    const [h, p, tree, author, at, body] = record.split('\0') as string[];
+    const message = (body as string).replace(/imerge '(sc|gi)[^']*'/g, "imerge 'NAME'");
+    const date = originalDates.has(at as string) ? at : 'new';
+    commits.set(h as string, { parents: (p as string).split(' ').filter(Boolean), text: `tree=${tree} author=${author} date=${date} msg=${JSON.stringify(message)}` });
+  }
+  const ids = new Map<string, string>();
+  const lines: string[] = [];
+  const visit = (h: string): string => {
+    const known = originals.get(h) ?? ids.get(h);
+    if (known) return known;
+    const c = commits.get(h);
+    if (!c) throw new Error(`commit ${h} of ${ref} is neither new nor original`);
+    const id = `#${ids.size}`;
+    ids.set(h, id);
+    const slot = lines.push('') - 1;
+    lines[slot] = `${id} <- [${c.parents.map(visit).join(', ')}] ${c.text}`;
+    return id;
+  };
+  const tip = repo.sh('rev-parse', ref);
+  return [`tip ${visit(tip)}`, ...lines];
+}
+
+/** A refusal, as the part of the message both tools share. */
+function refusal(message: string): string {
+  const m = /Cannot simplify to \S+ because merge \d+-\d+ is not yet done|are merge commits|cannot be (?:fast-forwarded|updated)/.exec(message);
+  return `refused: ${m ? m[0] : message}`;
+}
+
 interface Run {
-  stops: { cell: [number, number]; blockers: [number, number][] }[];
-  tree: string;
-  /** The result branch's commits since main: tree, author, author date, message. */
-  chain: string;
-  /** Merges bisection expected to succeed that failed (backtracking). */
+  stops: Stop[];
+  /** `simplify --goal G` into a branch of its own, for every goal, on the complete merge. */
+  goals: Record<string, string[] | string>;
+  /** `finish` with the merge's own goal. */
+  finished: string[];
+  /** Merges bisection expected to succeed that failed (backtracking); splintercat only. */
   unexpected?: number;
 }
 
-function chainOf(repo: TestRepo, ref: string, goal: string): string {
-  // Parents are left out: the chain's own commits differ by committer date between the tools;
-  // so is a merge commit's author date ("now"); rebased commits keep branch 2's dates.
-  return repo.sh('log', '--first-parent', `--format=%T|%an|%ae|${goal === 'rebase' ? '%ai' : ''}|%B`, `main..${ref}`);
+interface Options {
+  goal: string;
+  firstParent?: boolean;
 }
 
-/** git-imerge start/continue/finish, resolving each conflict by taking the "ours" side (cell above). */
-function runGitImerge(repo: TestRepo, name: string, goal: string): Run {
-  const stops: Run['stops'] = [];
-  run('git-imerge', ['start', '--name', name, '--goal', goal, '--branch', `${name}-out`, 'feature'], repo.dir);
+function startGitImerge(repo: TestRepo, name: string, o: Options): void {
+  run('git-imerge', ['start', '--name', name, '--goal', o.goal, '--branch', `${name}-out`, ...(o.firstParent ? ['--first-parent'] : []), 'feature'], repo.dir);
+}
+
+/** git-imerge continues from the conflict it presented, resolving each with the rule above. */
+function gitImergeStops(repo: TestRepo, name: string, stops: Stop[]): void {
   while (existsSync(join(repo.dir, '.git', 'MERGE_HEAD'))) {
-    stops.push({ cell: pendingCell(repo, name), blockers: blockersOf(repo, name) });
-    const unmerged = [...new Set(repo.sh('diff', '--name-only', '--diff-filter=U').split('\n').filter(Boolean))];
-    if (unmerged.length > 0) repo.sh('checkout', '--ours', '--', ...unmerged);
-    repo.sh('add', '-A');
-    repo.sh('commit', '-q', '--no-verify', '--no-edit');
-    run('git-imerge', ['continue', '--no-edit'], repo.dir);
+    stops.push({ cell: pendingCell(repo), blockers: blockersOf(repo, name), paths: unmergedPaths(repo) });
+    resolveInWorkingTree(repo);
+    run('git-imerge', ['continue', '--name', name, '--no-edit'], repo.dir);
   }
-  run('git-imerge', ['finish', '--name', name], repo.dir);
-  repo.sh('checkout', '-q', 'main');
-  return { stops, tree: repo.sh('rev-parse', `${name}-out^{tree}`), chain: goal === 'full' ? '' : chainOf(repo, `${name}-out`, goal) };
 }
 
-async function runSplintercat(repo: TestRepo, name: string, goal: string): Promise<Run> {
-  const stops: Run['stops'] = [];
+function finishGitImerge(repo: TestRepo, name: string, o: Options, stops: Stop[], sweep = true): Run {
+  const goals: Run['goals'] = {};
+  for (const g of sweep ? SIMPLIFIABLE_GOALS : []) {
+    const r = spawn('git-imerge', ['simplify', '--name', name, '--goal', g, '--branch', `${name}-${g}`], repo.dir);
+    goals[g] = r.status === 0 ? describeGraph(repo, `${name}-${g}`) : refusal(r.stderr);
+  }
+  run('git-imerge', ['finish', '--name', name, '--goal', o.goal], repo.dir);
+  repo.sh('checkout', '-q', 'main');
+  return { stops, goals, finished: describeGraph(repo, `${name}-out`) };
+}
+
+async function splintercatStops(repo: TestRepo, im: IncrementalMerge, stops: Stop[], until = Infinity): Promise<number> {
   let unexpected = 0;
-  const im = await IncrementalMerge.start(repo.git, { name, tip1: 'main', tip2: 'feature', branch: `${name}-out`, goal });
-  for (;;) {
+  while (stops.length < until) {
     const r = await im.autofill({ jobs: 2, onProgress: (e) => void (e.kind === 'unexpected-conflict' && unexpected++) });
     if (r.complete) break;
     const [i1, i2] = r.next as [number, number];
-    stops.push({ cell: [i1, i2], blockers: r.blockers });
     const d = await im.conflictDetails(i1, i2);
-    // Take "ours" (the cell above) for every conflicted path, as git checkout --ours does.
-    const entries = repo.sh('ls-tree', '-r', d.conflictTree).split('\n');
-    const ours = new Map(d.paths.map((p) => [p.path, p.stages.ours?.oid]));
-    const fixed = entries.map((l) => {
-      const path = l.slice(l.indexOf('\t') + 1);
-      const oid = ours.get(path);
-      return oid ? l.replace(/blob [0-9a-f]+/, `blob ${oid}`) : l;
-    });
-    const index = join(repo.dir, '.git', `sc-index-${name}`);
-    execFileSync('git', ['update-index', '--index-info'], { cwd: repo.dir, env: { ...env, GIT_INDEX_FILE: index }, input: fixed.map((l) => l.replace(/^(\d+) blob ([0-9a-f]+)\t/, '$1 $2\t')).join('\n') + '\n' });
-    const tree = execFileSync('git', ['write-tree'], { cwd: repo.dir, env: { ...env, GIT_INDEX_FILE: index }, encoding: 'utf8' }).trim();
-    await im.recordMerge(i1, i2, tree);
+    stops.push({ cell: [i1, i2], blockers: r.blockers, paths: d.paths.map((p) => p.path).sort() });
+    await im.recordMerge(i1, i2, resolveTree(repo, d));
   }
-  const out = await im.finish();
-  return { stops, tree: repo.sh('rev-parse', `${out}^{tree}`), chain: goal === 'full' ? '' : chainOf(repo, `${name}-out`, goal), unexpected };
+  return unexpected;
 }
 
-const shapes: [string, string, GridRepoSpec][] = [
-  ['no conflict', 'merge', { n1: 5, n2: 4, conflicts: [] }],
-  ['one conflict', 'merge', { n1: 6, n2: 5, conflicts: [[3, 2]] }],
-  ['several conflicts', 'merge', { n1: 7, n2: 6, conflicts: [[2, 5], [4, 3], [6, 1]] }],
-  ['non-monotone (a conflict reverted later on branch 1)', 'merge', { n1: 6, n2: 5, conflicts: [[2, 2]], reverts1: [{ at: 4, conflict: 0 }] }],
-  ['goal rebase, two conflicts', 'rebase', { n1: 5, n2: 5, conflicts: [[2, 4], [4, 2]] }],
-  ['goal full, one conflict', 'full', { n1: 4, n2: 4, conflicts: [[2, 3]] }],
+async function finishSplintercat(repo: TestRepo, im: IncrementalMerge, o: Options, stops: Stop[], sweep = true): Promise<Run> {
+  const goals: Run['goals'] = {};
+  for (const g of sweep ? SIMPLIFIABLE_GOALS : []) {
+    const branch = `${im.name}-${g}`;
+    goals[g] = await im.simplify({ goal: g, branch }).then(
+      () => describeGraph(repo, branch),
+      (error: Error) => refusal(error.message),
+    );
+  }
+  await im.finish({ goal: o.goal });
+  return { stops, goals, finished: describeGraph(repo, `${im.name}-out`) };
+}
+
+function runGitImerge(repo: TestRepo, name: string, o: Options): Run {
+  const stops: Stop[] = [];
+  startGitImerge(repo, name, o);
+  gitImergeStops(repo, name, stops);
+  return finishGitImerge(repo, name, o, stops);
+}
+
+async function runSplintercat(repo: TestRepo, name: string, o: Options): Promise<Run> {
+  const stops: Stop[] = [];
+  const im = await IncrementalMerge.start(repo.git, { name, tip1: 'main', tip2: 'feature', branch: `${name}-out`, goal: o.goal, firstParent: o.firstParent });
+  const unexpected = await splintercatStops(repo, im, stops);
+  return { ...(await finishSplintercat(repo, im, o, stops)), unexpected };
+}
+
+/** git-imerge starts and resolves the first conflict in its working tree; splintercat records that commit and finishes. */
+async function runGitImergeThenSplintercat(repo: TestRepo, name: string, o: Options): Promise<Run> {
+  const stops: Stop[] = [];
+  startGitImerge(repo, name, o);
+  stops.push({ cell: pendingCell(repo), blockers: blockersOf(repo, name), paths: unmergedPaths(repo) });
+  resolveInWorkingTree(repo);
+  const im = await IncrementalMerge.load(repo.git, name);
+  expect(await incorporateUserMerge(repo.git, im, false)).toEqual(stops[0]?.cell);
+  repo.sh('checkout', '-q', 'main');
+  await splintercatStops(repo, im, stops);
+  return finishSplintercat(repo, im, o, stops, false);
+}
+
+/** splintercat starts and records the first resolution; git-imerge continues, resolves the rest and finishes. */
+async function runSplintercatThenGitImerge(repo: TestRepo, name: string, o: Options): Promise<Run> {
+  const stops: Stop[] = [];
+  const im = await IncrementalMerge.start(repo.git, { name, tip1: 'main', tip2: 'feature', branch: `${name}-out`, goal: o.goal, firstParent: o.firstParent });
+  await splintercatStops(repo, im, stops, 1);
+  run('git-imerge', ['continue', '--name', name, '--no-edit'], repo.dir);
+  gitImergeStops(repo, name, stops);
+  return finishGitImerge(repo, name, o, stops, false);
+}
+
+/** A file of n distinct lines (tagged, so files never look alike to rename detection), some changed. */
+const text = (n: number, changed: Record<number, string> = {}, tag = 'text'): string =>
+  Array.from({ length: n }, (_, k) => changed[k] ?? `${tag} line ${k} of a file long enough for rename detection`).join('\n') + '\n';
+
+interface Shape {
+  label: string;
+  goal: string;
+  spec: GridRepoSpec;
+  firstParent?: boolean;
+  /** Also hand the merge from one tool to the other after the first stop, both ways. */
+  handOff?: boolean;
+}
+
+const shapes: Shape[] = [
+  { label: 'no conflict', goal: 'merge', spec: { n1: 5, n2: 4, conflicts: [] } },
+  { label: 'one conflict', goal: 'merge', spec: { n1: 6, n2: 5, conflicts: [[3, 2]] } },
+  { label: 'several conflicts', goal: 'merge', spec: { n1: 7, n2: 6, conflicts: [[2, 5], [4, 3], [6, 1]] } },
+  { label: 'non-monotone (a conflict reverted later on branch 1)', goal: 'merge', spec: { n1: 6, n2: 5, conflicts: [[2, 2]], reverts1: [{ at: 4, conflict: 0 }] } },
+  { label: 'goal rebase, two conflicts', goal: 'rebase', spec: { n1: 5, n2: 5, conflicts: [[2, 4], [4, 2]] } },
+  { label: 'goal full, one conflict', goal: 'full', spec: { n1: 4, n2: 4, conflicts: [[2, 3]] } },
+  {
+    label: 'goal border, a file renamed on branch 1 and edited on branch 2 (clean)',
+    goal: 'border',
+    spec: {
+      n1: 4,
+      n2: 4,
+      conflicts: [[3, 2]],
+      baseFiles: { 'moved.txt': text(12) },
+      edits1: { 2: [{ rename: 'moved.txt', to: 'renamed.txt' }] },
+      edits2: { 3: [{ write: 'moved.txt', content: text(12, { 9: 'line 9 edited on feature' }) }] },
+    },
+  },
+  {
+    label: 'goal border-with-history, rename conflicts (renamed and edited on one side, edited on the other; renamed differently on both)',
+    goal: 'border-with-history',
+    spec: {
+      n1: 4,
+      n2: 5,
+      conflicts: [],
+      baseFiles: { 'moved.txt': text(12), 'twice.txt': text(12, {}, 'twice') },
+      edits1: { 2: [{ rename: 'moved.txt', to: 'renamed.txt', content: text(12, { 3: 'line 3 changed on main' }) }], 3: [{ rename: 'twice.txt', to: 'twice-main.txt' }] },
+      edits2: { 2: [{ rename: 'twice.txt', to: 'twice-feature.txt' }], 3: [{ write: 'moved.txt', content: text(12, { 3: 'line 3 changed on feature' }) }] },
+    },
+  },
+  {
+    label: 'goal rebase-with-history, deleted files modified on the other side (modify/delete both ways, rename/delete)',
+    goal: 'rebase-with-history',
+    handOff: true,
+    spec: {
+      n1: 4,
+      n2: 5,
+      conflicts: [],
+      baseFiles: { 'doomed.txt': text(4), 'kept.txt': text(4), 'gone.txt': text(12) },
+      edits1: { 1: [{ write: 'kept.txt', content: text(4, { 1: 'kept edited on main' }) }], 2: [{ rename: 'gone.txt', to: 'gone2.txt' }], 3: [{ delete: 'doomed.txt' }] },
+      edits2: { 1: [{ delete: 'gone.txt' }], 2: [{ write: 'doomed.txt', content: text(4, { 2: 'doomed edited on feature' }) }], 4: [{ delete: 'kept.txt' }] },
+    },
+  },
+  {
+    label: 'goal border-with-history2, merges in the history of both branches (--first-parent)',
+    goal: 'border-with-history2',
+    firstParent: true,
+    handOff: true,
+    spec: { n1: 5, n2: 5, conflicts: [[3, 2], [5, 4]], merged1: [2, 3], merged2: [2] },
+  },
+  {
+    label: 'goal rebase, merges in the history of branch 1 only (--first-parent)',
+    goal: 'rebase',
+    firstParent: true,
+    spec: { n1: 4, n2: 3, conflicts: [[2, 2]], merged1: [2] },
+  },
 ];
 
 describe('differential: splintercat vs git-imerge 1.2.0', () => {
-  for (const [label, goal, spec] of shapes) {
-    it(`${label}: same blockers at each stop and the same final tree`, async () => {
+  for (const { label, goal, spec, firstParent, handOff } of shapes) {
+    it(`${label}: same blockers at each stop, same results for every goal`, async () => {
+      const o: Options = { goal, firstParent };
       const repo = createGridRepo(spec);
-      const ours = await runSplintercat(repo, 'sc', goal);
-      const theirs = runGitImerge(repo, 'gi', goal);
-      if (spec.conflicts.length > 0) expect(theirs.stops.length).toBeGreaterThan(0);
+      const ours = await runSplintercat(repo, 'sc', o);
+      const theirs = runGitImerge(repo, 'gi', o);
+      if (spec.conflicts.length > 0 || handOff) expect(theirs.stops.length).toBeGreaterThan(0);
       // The non-monotone shape really exercises backtracking.
       if (spec.reverts1) expect(ours.unexpected).toBeGreaterThan(0);
       expect(ours.stops).toEqual(theirs.stops);
-      expect(ours.tree).toBe(theirs.tree);
-      expect(ours.chain.split('\n')).toEqual(theirs.chain.split('\n'));
-    }, 60_000);
+      expect(ours.finished).toEqual(theirs.finished);
+      for (const g of SIMPLIFIABLE_GOALS) expect(ours.goals[g], `goal ${g}`).toEqual(theirs.goals[g]);
+      // The goal finish wrote exists and is what simplify wrote for that goal.
+      expect(ours.finished).toEqual(ours.goals[goal]);
+      if (!handOff) return;
+      const a = await runGitImergeThenSplintercat(repo, 'gi-sc', o);
+      const b = await runSplintercatThenGitImerge(repo, 'sc-gi', o);
+      for (const relay of [a, b]) {
+        expect(relay.stops).toEqual(theirs.stops);
+        expect(relay.finished).toEqual(theirs.finished);
+      }
+    }, 120_000);
   }
+
+  it('both refuse goal rebase when branch 2 has merges, and accept the other goals', async () => {
+    const repo = createGridRepo({ n1: 2, n2: 3, conflicts: [], merged2: [2] });
+    const r = spawn('git-imerge', ['start', '--name', 'gi', '--goal', 'rebase', '--first-parent', 'feature'], repo.dir);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('are merge commits');
+    await expect(IncrementalMerge.start(repo.git, { name: 'sc', tip2: 'feature', goal: 'rebase', firstParent: true })).rejects.toMatchObject({ code: 'imerge_rebase_merges' });
+    expect(repo.sh('for-each-ref', 'refs/imerge/')).toBe('');
+  }, 60_000);
 
   it('git-imerge diagrams and finishes a merge splintercat started', async () => {
     const repo = createGridRepo({ n1: 4, n2: 4, conflicts: [] });
@@ -130,14 +345,7 @@ describe('differential: splintercat vs git-imerge 1.2.0', () => {
     const r = await im.autofill();
     expect(r.next).toEqual([2, 2]);
     expect(r.blockers).toEqual(blockersOf(repo, 'g'));
-    const d = await im.conflictDetails(2, 2);
-    const ours = d.paths[0]?.stages.ours?.oid as string;
-    const tree = execFileSync('git', ['mktree'], {
-      cwd: repo.dir,
-      encoding: 'utf8',
-      input: `${repo.sh('ls-tree', d.conflictTree).split('\n').map((l) => (l.endsWith('\tshared.txt') ? l.replace(/blob [0-9a-f]+/, `blob ${ours}`) : l)).join('\n')}\n`,
-    }).trim();
-    await im.recordMerge(2, 2, tree);
+    await im.recordMerge(2, 2, resolveTree(repo, await im.conflictDetails(2, 2)));
     expect((await im.autofill()).complete).toBe(true);
     const out = await im.finish();
     expect(repo.sh('rev-parse', 'g')).toBe(out);
