@@ -54,7 +54,7 @@ function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
     const key = `${i1}-${i2}`;
     let m = marks.get(key);
     if (m === undefined) {
-      m = { i1, i2, conflict: null, status: null, rung: null, by: [], failedCheck: null, passedLater: false };
+      m = { i1, i2, conflict: null, status: null, rung: null, by: [], failedCheck: null, superseded: false };
       marks.set(key, m);
     }
     return m;
@@ -75,9 +75,11 @@ function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
     if (m === null) continue;
     if (!check.success) {
       m.failedCheck = `${check.name} (attempt ${check.attempt})`;
-      m.passedLater = false;
+      // A conflict resolved again in a later attempt no longer holds the resolution that failed.
+      const resolvedIn = state.conflicts.find((c) => c.id === m.conflict)?.resolvedInAttempt ?? null;
+      m.superseded = resolvedIn !== null && resolvedIn > check.attempt;
     } else if (m.failedCheck !== null) {
-      m.passedLater = true;
+      m.superseded = true;
     }
   }
   return [...marks.values()].filter((m) => m.conflict !== null || m.failedCheck !== null).sort((a, b) => a.i2 - b.i2 || a.i1 - b.i1);

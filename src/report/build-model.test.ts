@@ -22,12 +22,17 @@ describe('buildReportModel', () => {
     expect(marks['3-2']).toMatchObject({ rung: 'cache' });
     expect(marks['4-4']).toMatchObject({ rung: 'human' });
     expect(marks['5-3']).toMatchObject({ status: 'needs_human', rung: null });
-    expect(marks['5-4']).toMatchObject({ conflict: null, failedCheck: 'build (attempt 1)', passedLater: false });
+    expect(marks['5-4']).toMatchObject({ conflict: null, failedCheck: 'build (attempt 1)', superseded: false });
     // A passing check after the failure keeps the history but clears "failed now".
     const snap = syntheticSnapshot();
     snap.state.checks.push({ ...snap.state.checks[2]!, success: true, attempt: 2, summary: null });
     const later = buildReportModel(snap, { now }).grid!.marks.find((x) => x.i1 === 5 && x.i2 === 4);
-    expect(later).toMatchObject({ failedCheck: 'build (attempt 1)', passedLater: true });
+    expect(later).toMatchObject({ failedCheck: 'build (attempt 1)', superseded: true });
+    // So does resolving the cell's conflict again after the failure.
+    const again = syntheticSnapshot();
+    again.state.checks.push({ ...again.state.checks[2]!, cell: { i1: 2, i2: 3 } });
+    again.state.conflicts.find((c) => c.id === '2-3')!.resolvedInAttempt = 2;
+    expect(buildReportModel(again, { now }).grid!.marks.find((x) => x.conflict === '2-3')).toMatchObject({ failedCheck: 'build (attempt 1)', superseded: true });
   });
 
   it('keeps the grid compact (run-length) and falls back to the size when git knows nothing', () => {

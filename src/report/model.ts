@@ -31,8 +31,8 @@ export interface CellMark {
   by: string[];
   /** The latest check that failed on this cell (`build (attempt 1)`), or null. */
   failedCheck: string | null;
-  /** A check passed on this cell after that failure. */
-  passedLater: boolean;
+  /** That failure is history: a later check on the cell passed, or its conflict was resolved again since. */
+  superseded: boolean;
 }
 
 export interface GridView {

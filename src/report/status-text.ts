@@ -11,7 +11,7 @@ export const markLetters = { cache: 'C', rule: 'R', model: 'M', human: 'H', fail
 
 /** The terminal character of a marked cell, or null to keep git-imerge's. */
 export function markChar(mark: CellMark): string | null {
-  if (mark.failedCheck !== null && !mark.passedLater) return markLetters.failed;
+  if (mark.failedCheck !== null && !mark.superseded) return markLetters.failed;
   if (mark.conflict !== null && mark.status === 'resolved' && mark.rung !== null) return markLetters[mark.rung];
   return null;
 }

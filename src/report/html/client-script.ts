@@ -58,7 +58,7 @@ export const clientScript = String.raw`
       else outcome = 'Conflict: ' + mk.status;
     } else outcome = MEANING[merge] + (edge ? '; on the merge frontier' : '');
     lines.push('Outcome: ' + outcome);
-    if (mk && mk.failedCheck) lines.push((mk.passedLater ? 'Check failed earlier: ' + mk.failedCheck + '; passed later' : 'Last check failed: ' + mk.failedCheck));
+    if (mk && mk.failedCheck) lines.push((mk.superseded ? 'Check failed earlier: ' + mk.failedCheck + '; resolved again or passed since' : 'Last check failed: ' + mk.failedCheck));
     if (mk && mk.conflict) lines.push('Enter or click: show conflict ' + mk.conflict);
     return { title: title, lines: lines };
   };
@@ -180,7 +180,7 @@ export const clientScript = String.raw`
     var marks = m.d.marks;
     for (var j = 0; j < marks.length; j++) {
       var mk = marks[j];
-      var c = mk.failedCheck && !mk.passedLater ? failed : mk.status === 'resolved' && mk.rung ? rungC[mk.rung] : null;
+      var c = mk.failedCheck && !mk.superseded ? failed : mk.status === 'resolved' && mk.rung ? rungC[mk.rung] : null;
       if (c) px[mk.i2 * len1 + mk.i1] = pack(c);
     }
     octx.putImageData(img, 0, 0);
@@ -260,9 +260,9 @@ export const clientScript = String.raw`
       var mk = marks[j];
       if (mk.i1 + 1 < this.ox || mk.i1 > this.ox + sw || mk.i2 + 1 < this.oy || mk.i2 > this.oy + sh) continue;
       var x = (mk.i1 - this.ox) * s, y = (mk.i2 - this.oy) * s, w = Math.max(3, s);
-      if (mk.failedCheck && !mk.passedLater) { ctx.strokeStyle = '#d32f2f'; ctx.lineWidth = s >= 6 ? 2 : 1; ctx.strokeRect(x + 0.5, y + 0.5, w - 1, w - 1); }
+      if (mk.failedCheck && !mk.superseded) { ctx.strokeStyle = '#d32f2f'; ctx.lineWidth = s >= 6 ? 2 : 1; ctx.strokeRect(x + 0.5, y + 0.5, w - 1, w - 1); }
       if (s >= 12) {
-        var letter = mk.failedCheck && !mk.passedLater ? 'X' : mk.status === 'resolved' && mk.rung ? RUNG_LETTER[mk.rung] : mk.conflict ? '#' : '';
+        var letter = mk.failedCheck && !mk.superseded ? 'X' : mk.status === 'resolved' && mk.rung ? RUNG_LETTER[mk.rung] : mk.conflict ? '#' : '';
         if (letter) {
           ctx.fillStyle = '#000';
           ctx.font = 'bold ' + Math.round(s * 0.6) + 'px monospace';
@@ -271,7 +271,7 @@ export const clientScript = String.raw`
           ctx.fillText(letter, x + s / 2, y + s / 2);
         }
       } else if (s < 3) {
-        ctx.fillStyle = mk.failedCheck && !mk.passedLater ? '#d32f2f' : fg;
+        ctx.fillStyle = mk.failedCheck && !mk.superseded ? '#d32f2f' : fg;
         ctx.fillRect(x, y, w, w);
       }
     }

@@ -37,7 +37,7 @@ function svgGrid(grid: GridView): string {
       const y = i2 * S;
       let cls = i1 === 0 || i2 === 0 ? 'kedge' : `k${merge}`;
       if (mark?.status === 'resolved' && mark.rung) cls = `m-${mark.rung}`;
-      if (mark?.failedCheck && !mark.passedLater) cls += ' failed';
+      if (mark?.failedCheck && !mark.superseded) cls += ' failed';
       rects.push(`<rect x="${x}" y="${y}" width="${S}" height="${S}" class="${cls}" data-cell="${i1}-${i2}"/>`);
       const letter = (mark ? markChar(mark) : null) ?? (merge === MERGE_BLOCKED ? '#' : null);
       if (letter) texts.push(`<text x="${x + S / 2}" y="${y + S / 2}">${letter}</text>`);

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { HOSTILE, syntheticSnapshot } from '../../../test/fixtures/report/synthetic-run.js';
+import { buildReportModel } from '../build-model.js';
+import { esc, jsonForScript } from './escape.js';
+import { renderHtmlReport } from './page.js';
+
+const now = new Date('2026-01-02T03:10:00Z');
+
+describe('HTML report', () => {
+  it('keeps untrusted text inert: escaped in the markup, unicode-escaped in the data, only our two script elements', () => {
+    const html = renderHtmlReport(buildReportModel(syntheticSnapshot({ hostile: true }), { now }), { nonce: 'n0nce' });
+    expect(html).not.toContain(HOSTILE);
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain(esc(HOSTILE));
+    expect(html).toContain('\\u003cscript\\u003ewindow.__pwned=1');
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts).toEqual(['<script type="application/json" id="grid-data">', '<script nonce="n0nce">']);
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+  });
+
+  it('fetches nothing: a CSP without network sources, no external URLs', () => {
+    const html = renderHtmlReport(buildReportModel(syntheticSnapshot(), { now }), { nonce: 'abc' });
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-abc&#39;;[^"]*connect-src &#39;none&#39;/);
+    const urls = (html.match(/(?:src|href)="[^"]*"/g) ?? []).filter((u) => !/^(?:src|href)="(#|file:)/.test(u));
+    expect(urls).toEqual([]);
+    expect(html.replace('http://www.w3.org/2000/svg', '')).not.toMatch(/https?:\/\//);
+  });
+
+  it('draws small grids as SVG, one rect per cell, and large ones on a canvas from compact data', () => {
+    const small = renderHtmlReport(buildReportModel(syntheticSnapshot(), { now }));
+    expect(small.match(/<rect [^>]*data-cell="/g)).toHaveLength(7 * 6);
+    expect(small).toMatch(/<rect [^>]*class="m-model"[^>]*data-cell="2-3"/);
+    expect(small).toMatch(/<rect [^>]*class="k2 failed"[^>]*data-cell="5-4"/);
+    expect(small).not.toContain('<canvas');
+    const large = renderHtmlReport(buildReportModel(syntheticSnapshot({ commits1: 2000, commits2: 500 }), { now }));
+    expect(large).toContain('<canvas');
+    expect(large).not.toMatch(/data-cell="/);
+    expect(large.length).toBeLessThan(600_000);
+  });
+
+  it('shows the summary, decisions with reasoning, each conflict with its diff and transcript, checks with log links, cost', () => {
+    const html = renderHtmlReport(buildReportModel(syntheticSnapshot(), { now }));
+    expect(html).toContain('Few conflicts, cheap checks: batches of three.');
+    expect(html).toMatch(/<details class="conflict" id="conflict-2-3" open>/);
+    expect(html).toContain('<span class="d-add">+int total(int a, int b);</span>');
+    expect(html).toContain('Both sides add a parameter; keep both.');
+    expect(html).toMatch(/<code>view_conflict<\/code>/);
+    expect(html).toMatch(/href="file:\/\/\/repo\/.splintercat\/logs\/build-20.log">log<\/a>/);
+    expect(html).toContain('undeclared identifier &#39;total&#39;');
+    expect(html).toContain('$0.0333');
+  });
+
+  it('escapes JSON for a script element', () => {
+    expect(jsonForScript({ a: '</script><!--' })).toBe('{"a":"\\u003c/script\\u003e\\u003c!--"}');
+    expect(JSON.parse(jsonForScript({ a: '</script>&\u2028' }))).toEqual({ a: '</script>&\u2028' });
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { buildReportModel, loadRunSnapshot, markedDiagram } from '../../src/report/index.js';
+import { decodeRuns } from '../../src/report/grid-codes.js';
+import { recordedRun } from '../fixtures/report/recorded-run.js';
+
+const now = new Date();
+
+describe('report built from a real run', () => {
+  it('after finish (refs gone): the grid is rebuilt from history; hunks, resolution diffs, transcripts, decisions and failed checks are all there', async () => {
+    const { repo, store, name, outcome } = await recordedRun();
+    expect(outcome.kind).toBe('done');
+    expect(repo.sh('for-each-ref', 'refs/imerge')).toBe('');
+    const snap = await loadRunSnapshot(repo.git, store, name);
+    const m = buildReportModel(snap!, { now });
+    expect(m.grid).toMatchObject({ len1: 5, len2: 5, source: 'history' });
+    expect(m.grid!.axis1[1]?.subject).toBe('fork: value 1');
+    expect(m.grid!.axis2[4]?.subject).toBe('upstream: value 4');
+    // The culprit 3-3 failed the check in attempt 1 and was resolved again: M, not X.
+    expect(markedDiagram(m.grid!)?.split('\n').slice(2, 7)).toEqual(['   0 - ***** - main', '       *M..|', '       *.M.|', '       *..M|', '   4 - *---C']);
+    expect(m.grid!.marks.find((x) => x.conflict === '3-3')).toMatchObject({ failedCheck: 'build (attempt 1)', superseded: true });
+    expect(decodeRuns(m.grid!.cells)).not.toContain('a'); // every cell known
+
+    const c3 = m.conflicts.find((c) => c.id === '3-3')!;
+    expect(c3).toMatchObject({ status: 'resolved', rung: 'model', attempts: 2 });
+    expect(c3.files[0]?.conflictHunks[0]).toMatchObject({ ours: 'v3 = fork3\n', theirs: 'v3 = up3\n', base: 'v3 = 0\n' });
+    expect(c3.resolution?.diff).toMatch(/^-<<<<<<< [0-9a-f]{40}\n-v3 = fork3\n[^]*^\+v3 = merged3$/m);
+    expect(c3.transcripts.length).toBe(2);
+    expect(c3.transcripts[0]?.toolCalls.map((t) => t.tool)).toContain('resolve_conflict');
+    expect(m.timeline.map((e) => e.kind)).toEqual(expect.arrayContaining(['strategy', 'failure', 'recovery', 'blame', 'finalized', 'outcome']));
+    expect(m.timeline.find((e) => e.kind === 'recovery')?.reasoning).toBe('Unclear which resolution broke the build: bisect the batch.');
+    expect(m.checks.some((c) => !c.success && c.summary !== null)).toBe(true);
+    expect(m.checks.find((c) => c.success)?.excerpt).toBe('all values ok');
+    expect(m.run.resultCommit).toBe(repo.sh('rev-parse', 'main'));
+  });
+
+  it('while stopped for a human (refs present): the grid comes from the refs and the open conflict shows its hunks', async () => {
+    const { repo, store, name, outcome } = await recordedRun({ stopForHuman: true });
+    expect(outcome.kind).toBe('needs_human');
+    const m = buildReportModel((await loadRunSnapshot(repo.git, store, name))!, { now });
+    expect(m.grid).toMatchObject({ source: 'refs', len1: 5, len2: 5 });
+    expect(markedDiagram(m.grid!)).toMatch(/^ {7}\*#/m);
+    const open = m.conflicts.find((c) => c.status === 'needs_human')!;
+    expect(open.id).toBe('1-1');
+    expect(open.resolution).toBeNull();
+    expect(open.files[0]?.conflictHunks[0]).toMatchObject({ ours: 'v1 = fork1\n', theirs: 'v1 = up1\n' });
+    expect(m.progress).toMatchObject({ left: 1, hunksOpen: 1 });
+  });
+});
