@@ -11,6 +11,8 @@ import type { Git } from '../git/index.js';
 export class WorktreePool {
   /** The tail of the queue of worktree creations (see `checkout`). */
   private creating: Promise<unknown> = Promise.resolve();
+  /** Stale registrations (of a killed run) are pruned before this pool's first creation only. */
+  private pruned = false;
 
   constructor(
     private readonly git: Git,
@@ -33,7 +35,8 @@ export class WorktreePool {
         // A run killed while creating it leaves a directory git does not know: start over.
         rmSync(path, { recursive: true, force: true });
         mkdirSync(this.root, { recursive: true });
-        await this.git.run(['worktree', 'prune']);
+        if (!this.pruned) await this.git.run(['worktree', 'prune']);
+        this.pruned = true;
         await this.git.run(['worktree', 'add', '--force', '--detach', path, commit]);
         return path;
       });
