@@ -372,8 +372,8 @@ export const clientScript = String.raw`
         case 'ArrowDown': next = [c[0], c[1] + step]; break;
         case 'Home': next = [0, 0]; break;
         case 'End': next = [model.len1 - 1, model.len2 - 1]; break;
-        case '+': case '=': r.zoomBy(1.25); remember(); ev.preventDefault(); return;
-        case '-': case '_': r.zoomBy(0.8); remember(); ev.preventDefault(); return;
+        case '+': case '=': r.zoomBy(1.5); remember(); ev.preventDefault(); return;
+        case '-': case '_': r.zoomBy(1 / 1.5); remember(); ev.preventDefault(); return;
         case '0': r.setZoom(r.fit()); remember(); ev.preventDefault(); return;
         case 'Escape': tip.hide(); return;
         case 'Enter': case ' ':
@@ -391,7 +391,7 @@ export const clientScript = String.raw`
       var t = ev.target;
       var act = t && t.getAttribute ? t.getAttribute('data-zoom') : null;
       if (!act) return;
-      if (act === 'in') r.zoomBy(1.25); else if (act === 'out') r.zoomBy(0.8); else r.setZoom(r.fit());
+      if (act === 'in') r.zoomBy(1.5); else if (act === 'out') r.zoomBy(1 / 1.5); else r.setZoom(r.fit());
       remember();
     });
     if (r instanceof CanvasView) {
@@ -410,8 +410,14 @@ export const clientScript = String.raw`
   function initLive() {
     var body = d.body, events = body.getAttribute('data-events'), viewUrl = body.getAttribute('data-view');
     if (!events || !viewUrl || !window.EventSource) return;
-    var status = byId('live-status');
     var root = byId('report-root');
+    var said = null;
+    // The status line is part of the refreshed content: say it again after each refresh.
+    var say = function (text) {
+      if (text !== null) said = text;
+      var el = byId('live-status');
+      if (el && said !== null) el.textContent = said;
+    };
     var busy = false, again = false, seen = 0;
     var lastSeq = function () { var el = byId('report-meta'); return el ? Number(el.getAttribute('data-last-seq')) : 0; };
     var refresh = function () {
@@ -427,10 +433,11 @@ export const clientScript = String.raw`
         open.forEach(function (id) { var el = byId(id); if (el) el.open = true; });
         closed.forEach(function (id) { var el = byId(id); if (el) el.open = false; });
         window.scrollTo(0, y);
+        say(null);
         initGrid();
         rendered();
       }).catch(function () {
-        if (status) status.textContent = 'Live: could not refresh; retrying on the next event';
+        say('Live: could not refresh; retrying on the next event');
       }).then(function () {
         busy = false;
         if (again) { again = false; refresh(); }
@@ -440,12 +447,12 @@ export const clientScript = String.raw`
     es.onmessage = function (msg) {
       var e;
       try { e = JSON.parse(msg.data); } catch (err) { return; }
-      if (status) status.textContent = 'Live: event #' + e.seq + ' (' + e.type + ') at ' + String(e.ts).slice(11, 19) + ' UTC';
+      say('Live: event #' + e.seq + ' (' + e.type + ') at ' + String(e.ts).slice(11, 19) + ' UTC');
       seen = Math.max(seen, e.seq);
       if (e.seq > lastSeq()) refresh();
     };
-    es.onopen = function () { if (status) status.textContent = 'Live: connected, waiting for events'; };
-    es.onerror = function () { if (status) status.textContent = 'Live: connection lost, reconnecting'; };
+    es.onopen = function () { if (said === null) say('Live: connected, waiting for events'); };
+    es.onerror = function () { say('Live: connection lost, reconnecting'); };
   }
 
   initGrid();

@@ -18,6 +18,12 @@ ${liveLine}
 </header>`;
 }
 
+function attemptResult(a: ReportModel['attempts'][number], status: ReportModel['run']['status']): string {
+  if (a.failed) return '<span class="bad">check failed</span>';
+  if (a.finishedAt || status === 'done') return '<span class="ok">passed</span>';
+  return status === 'running' ? 'in progress' : esc(status.replace('_', ' '));
+}
+
 export function renderSummary(model: ReportModel): string {
   const { run, progress, usage } = model;
   const failed = model.checks.filter((c) => !c.success).length;
@@ -33,7 +39,7 @@ export function renderSummary(model: ReportModel): string {
     ? `<h3>Attempts</h3><div class="table-wrap"><table><thead><tr><th>#</th><th>Strategy</th><th class="num">Resolved</th><th class="num">Checks</th><th>Result</th><th>Recovery</th></tr></thead><tbody>${model.attempts
         .map(
           (a) =>
-            `<tr><td>${a.number}</td><td>${esc(a.strategy)}${a.batchSize ? ` (${a.batchSize})` : ''}</td><td class="num">${a.resolutions}</td><td class="num">${a.checksRun}</td><td>${a.failed ? '<span class="bad">check failed</span>' : a.finishedAt ? '<span class="ok">passed</span>' : 'running'}</td><td>${esc(a.recovery ?? '')}</td></tr>`,
+            `<tr><td>${a.number}</td><td>${esc(a.strategy)}${a.batchSize ? ` (${a.batchSize})` : ''}</td><td class="num">${a.resolutions}</td><td class="num">${a.checksRun}</td><td>${attemptResult(a, model.run.status)}</td><td>${esc(a.recovery ?? '')}</td></tr>`,
         )
         .join('')}</tbody></table></div>`
     : '';

@@ -62,7 +62,7 @@ details.conflict{border:1px solid var(--line);border-radius:8px;margin:10px 0;pa
 details.conflict>summary{cursor:pointer;padding:8px 0;font-weight:600;overflow-wrap:anywhere}
 details.conflict[open]>summary{border-bottom:1px solid var(--line);margin-bottom:8px}
 details>summary{cursor:pointer}
-.sides{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:8px}
+.sides{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:8px}.sides>div{min-width:0}
 .sides h4{margin:4px 0 0;font-size:.8rem;color:var(--muted);font-weight:600;overflow-wrap:anywhere}
 .diff .d-add{background:var(--add);display:block}.diff .d-del{background:var(--del);display:block}
 .diff .d-hunk{background:var(--hunk);display:block;color:var(--muted)}.diff .d-meta{font-weight:600;display:block}
@@ -70,5 +70,5 @@ details>summary{cursor:pointer}
 .rung{font-weight:700}.rung-cache{color:#1565c0}.rung-rule{color:#00796b}.rung-model{color:#7b1fa2}.rung-human{color:#e65100}
 @media (prefers-color-scheme:dark){.rung-cache{color:#64b5f6}.rung-rule{color:#4db6ac}.rung-model{color:#ce93d8}.rung-human{color:#ffb74d}}
 .live{font-size:.85rem;margin-top:4px}
-@media (max-width:720px){body{font-size:14px}.sides{grid-template-columns:1fr}.cards{grid-template-columns:repeat(2,minmax(0,1fr))}th,td{padding:4px 6px}}
+@media (max-width:720px){body{font-size:14px}.sides{grid-template-columns:minmax(0,1fr)}.cards{grid-template-columns:repeat(2,minmax(0,1fr))}th,td{padding:4px 6px}}
 `;
