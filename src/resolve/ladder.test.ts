@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Git } from '../git/index.js';
 import { ResolutionCache } from './cache/resolution-cache.js';
 import { hasMarkers, resolveFileText, resolveThreeWay } from './ladder.js';
+import type { ResolutionRule } from './rules/index.js';
 import type { HunkResolution } from './types.js';
 
 const dirs: string[] = [];
@@ -43,6 +44,13 @@ describe('resolveFileText', () => {
       [2, 'm'],
     ]);
     expect(result.remaining.map((h) => h.index)).toEqual([3]);
+  });
+
+  it('shows each rule the rest of the file around the hunk', async () => {
+    const seen: Array<string | undefined> = [];
+    const spy: ResolutionRule = { name: 'spy', description: 'records', enabledByDefault: false, resolve: (_s, c) => (seen.push(c.outside), null) };
+    await resolveFileText(`top\n${hunk('a\n', 'o\n', 'b\n')}end\n`, { path: 'f', rules: [spy] });
+    expect(seen).toEqual(['top\nend\n']);
   });
 
   it('stores resolutions in the cache and reuses them on the next run', async () => {

@@ -2,8 +2,8 @@ import type { Git } from '../git/index.js';
 import { nullLogger, type Logger } from '../log/logger.js';
 import type { CacheProvenance, ResolutionCache } from './cache/resolution-cache.js';
 import { mergeFileTexts } from './parse/merge-file.js';
-import { parseConflictText, printWithResolutions } from './parse/markers.js';
-import { selectRules, type ResolutionRule } from './rules/index.js';
+import { parseConflictText, printOutsideHunk, printWithResolutions } from './parse/markers.js';
+import { selectRules, type ResolutionRule, type RuleContext } from './rules/index.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 /**
@@ -37,11 +37,7 @@ export interface LadderResult {
 }
 
 /** Try the rules on one hunk in order; the first that is sure wins. Pure. */
-export function resolveHunkWithRules(
-  hunk: ConflictHunk,
-  rules: readonly ResolutionRule[],
-  context: { path: string; eol: '\n' | '\r\n' },
-): HunkResolution | null {
+export function resolveHunkWithRules(hunk: ConflictHunk, rules: readonly ResolutionRule[], context: RuleContext): HunkResolution | null {
   for (const rule of rules) {
     const text = rule.resolve({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }, context);
     if (text !== null) return { text, rung: 'rule', by: rule.name, hunkIndex: hunk.index };
@@ -79,7 +75,7 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
         continue;
       }
     }
-    const byRule = resolveHunkWithRules(hunk, rules, context);
+    const byRule = resolveHunkWithRules(hunk, rules, { ...context, outside: printOutsideHunk(file, hunk.index) });
     if (byRule) {
       const key = keys.get(hunk.index);
       if (key !== undefined) byRule.cacheKey = key;

@@ -28,7 +28,7 @@ describe('splintercat eval', () => {
     // the default rules are never wrong and never drop a side on the corpus
     expect(report.ladder.wrong).toBe(0);
     expect(report.ladder.sidesDropped).toBe(0);
-    expect(Object.keys(report.standalone)).toEqual(['identical-sides', 'one-side-unchanged', 'whitespace-only', 'remerge-lines', 'remerge-words']);
+    expect(Object.keys(report.standalone)).toEqual(['identical-sides', 'one-side-unchanged', 'whitespace-only', 'remerge-lines', 'contained-change', 'remerge-words']);
 
     const table = await runCli(['eval', '--corpus', corpusDir, '--limit', '5'], dir);
     expect(table.code).toBe(0);

@@ -3,7 +3,7 @@ import { decideFileConflict } from '../file-level.js';
 import { resolveConflictedFile, type LadderFallback } from '../ladder.js';
 import { normalizeWhitespace } from '../normalize.js';
 import { mergeFileTexts } from '../parse/merge-file.js';
-import { parseConflictText } from '../parse/markers.js';
+import { parseConflictText, printOutsideHunk } from '../parse/markers.js';
 import type { ResolutionRule } from '../rules/index.js';
 import type { ConflictedFile, ConflictHunk } from '../types.js';
 import { alignHunk } from './align.js';
@@ -41,10 +41,11 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
   const file = parseConflictText(merged.text, { path: c.path });
   report.hunksSeen += file.hunks.length;
 
+  const contexts = file.hunks.map((hunk) => ({ path: c.path, eol: file.eol, outside: printOutsideHunk(file, hunk.index) }));
   for (const rule of options.allRules) {
     const counts = (report.standalone[rule.name] ??= emptyHunkCounts());
-    for (const hunk of file.hunks) {
-      const text = rule.resolve({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }, { path: c.path, eol: file.eol });
+    for (const [i, hunk] of file.hunks.entries()) {
+      const text = rule.resolve({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }, contexts[i] as (typeof contexts)[number]);
       if (text !== null) judge(counts, file, hunk, text, c.resolved);
     }
   }

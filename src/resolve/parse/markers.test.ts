@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseConflictText, printConflictedFile, printWithResolutions } from './markers.js';
+import { parseConflictText, printConflictedFile, printOutsideHunk, printWithResolutions } from './markers.js';
 
 function gitMergeFile(ours: string, base: string, theirs: string, extra: string[] = []): string {
   const dir = mkdtempSync(join(tmpdir(), 'sc-mf-'));
@@ -111,5 +111,13 @@ describe('parseConflictText', () => {
       const resolved = printWithResolutions(file, new Map(file.hunks.map((h) => [h.index, h.ours])));
       expect(resolved).not.toMatch(/^<<<<<<<|^>>>>>>>/m);
     }
+  });
+
+  it('prints the file without one hunk (what a rule sees as the rest of the file)', () => {
+    const first = '<<<<<<< a\nA\n=======\nB\n>>>>>>> b\n';
+    const second = '<<<<<<< a\nC\n=======\nD\n>>>>>>> b\n';
+    const file = parseConflictText(`top\n${first}mid\n${second}end\n`);
+    expect(printOutsideHunk(file, 1)).toBe(`top\nmid\n${second}end\n`);
+    expect(printOutsideHunk(file, 2)).toBe(`top\n${first}mid\nend\n`);
   });
 });

@@ -163,3 +163,11 @@ export function printWithResolutions(file: ConflictedFile, resolved: ReadonlyMap
     })
     .join('');
 }
+
+/**
+ * The file without one hunk: clean text and the other hunks as written, the
+ * hunk itself left out (what a rule sees as "the rest of the file").
+ */
+export function printOutsideHunk(file: ConflictedFile, index: number): string {
+  return file.segments.map((s) => (s.kind === 'text' ? s.text : s.hunk.index === index ? '' : s.hunk.raw)).join('');
+}

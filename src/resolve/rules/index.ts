@@ -1,3 +1,4 @@
+import { containedChange } from './contained-change.js';
 import { identicalSides } from './identical-sides.js';
 import { oneSideUnchanged } from './one-side-unchanged.js';
 import { remergeLines } from './remerge-lines.js';
@@ -8,7 +9,7 @@ import { whitespaceOnly } from './whitespace-only.js';
 export type { HunkSides, ResolutionRule, RuleContext } from './rule.js';
 
 /** Every rule, in the order the ladder tries them (cheapest and surest first). */
-export const allRules: readonly ResolutionRule[] = [identicalSides, oneSideUnchanged, whitespaceOnly, remergeLines, remergeWords];
+export const allRules: readonly ResolutionRule[] = [identicalSides, oneSideUnchanged, whitespaceOnly, remergeLines, containedChange, remergeWords];
 
 /**
  * The rules to run given `resolve.rules` from config: a name set to true turns

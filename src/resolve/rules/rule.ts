@@ -9,6 +9,12 @@ export interface HunkSides {
 export interface RuleContext {
   path: string;
   eol: '\n' | '\r\n';
+  /**
+   * The file's text outside this hunk (clean text and the other hunks as
+   * written), for rules that must not duplicate what the file already has.
+   * Absent when unknown; a rule then decides from the hunk alone.
+   */
+  outside?: string;
 }
 
 /**

@@ -1,0 +1,66 @@
+import { diffIndices } from 'node-diff3';
+import { splitLinesKeep } from '../parse/lines.js';
+import { editContains } from './edit-containment.js';
+import { repeatsBlockOutside } from './moved-code.js';
+import { tokenizeWords } from './remerge-words.js';
+import type { ResolutionRule } from './rule.js';
+
+
+/**
+ * The text as the rule compares it: each line starts with a token holding its
+ * indentation (so line breaks and indentation count, as they do in Python or
+ * YAML), followed by its words and punctuation; spacing inside a line and
+ * trailing blanks do not count.
+ */
+export function contentTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const line of splitLinesKeep(text)) {
+    const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
+    out.push(`\n${indent}`);
+    for (const t of tokenizeWords(line.slice(indent.length))) if (!/^\s+$/.test(t)) out.push(t);
+  }
+  return out;
+}
+
+/** Lines of `outer` that `inner` does not have, in order. */
+function linesAdded(inner: string, outer: string): string {
+  return diffIndices(splitLinesKeep(inner), splitLinesKeep(outer))
+    .flatMap((r) => r.buffer2Content)
+    .join('');
+}
+
+/**
+ * One side's change contains the other's: everything the smaller side changed
+ * in the region (relative to the base) the larger side changed the same way,
+ * and the larger side only adds edits on top (both sides took the same
+ * cherry-picked fix and one went further; both inserted the same import and
+ * one also renamed a call next to it). Applying both changes is then exactly
+ * the larger side, which is what a three-way merge gives once it sees the
+ * shared edit as shared; git only stopped because the edits touch.
+ *
+ * Compared as tokens (words and punctuation; line breaks and indentation
+ * count, spacing inside a line does not). Abstains when the smaller side
+ * purely deleted text where the larger side wrote something (modify/delete),
+ * when the larger side silently drops text the smaller side kept, and when the
+ * larger side's extra lines repeat a block of three or more lines found
+ * elsewhere in the file (the other side moved that code).
+ *
+ * Corpus (400 hunks): alone 25 resolved, 0 wrong, 1 unaligned, 0 sides
+ * dropped; 22 of them beyond the rules before it in the ladder.
+ */
+export const containedChange: ResolutionRule = {
+  name: 'contained-change',
+  description: "one side's change contains the other's; take the larger change",
+  enabledByDefault: true,
+  resolve: ({ base, ours, theirs }, context) => {
+    if (base === null) return null;
+    const b = contentTokens(base);
+    const o = contentTokens(ours);
+    const t = contentTokens(theirs);
+    const larger = editContains(b, t, o) ? 'ours' : editContains(b, o, t) ? 'theirs' : null;
+    if (larger === null) return null;
+    const [inner, outer] = larger === 'ours' ? [theirs, ours] : [ours, theirs];
+    if (context.outside !== undefined && repeatsBlockOutside(linesAdded(inner, outer), context.outside)) return null;
+    return outer;
+  },
+};
