@@ -115,7 +115,7 @@ async function toRebase(input: GoalInput): Promise<GoalResult> {
   let parent = column[0] as string;
   for (let i2 = 1; i2 < column.length; i2++) {
     const orig = edge2(input, i2);
-    parent = await writeCommit(input.git, await treeOf(input.git, column[i2] as string), [parent], await logMessage(input.git, orig), await authorOf(input.git, orig));
+    parent = await copyCommit(input.git, column[i2] as string, orig, [parent]);
   }
   return { commit: parent, apex: column[column.length - 1] as string };
 }
@@ -126,7 +126,7 @@ async function toRebaseWithHistory(input: GoalInput): Promise<GoalResult> {
   let parent = column[0] as string;
   for (let i2 = 1; i2 < column.length; i2++) {
     const orig = edge2(input, i2);
-    parent = await writeCommit(input.git, await treeOf(input.git, column[i2] as string), [parent, orig], await annotated(input.git, orig, 'rebased-with-history'), await authorOf(input.git, orig));
+    parent = await copyCommit(input.git, column[i2] as string, orig, [parent, orig], 'rebased-with-history');
   }
   return { commit: parent, apex: parent };
 }
@@ -144,16 +144,12 @@ async function toBorder(input: GoalInput, withHistory1: boolean, withHistory2: b
   let chain1 = column[0] as string;
   for (let i2 = 1; i2 < grid.len2 - 1; i2++) {
     const orig = edge2(input, i2);
-    const parents = withHistory2 ? [chain1, orig] : [chain1];
-    const message = await annotated(git, orig, withHistory2 ? 'rebased-with-history' : 'rebased');
-    chain1 = await writeCommit(git, await treeOf(git, column[i2] as string), parents, message, await authorOf(git, orig));
+    chain1 = await copyCommit(git, column[i2] as string, orig, withHistory2 ? [chain1, orig] : [chain1], withHistory2 ? 'rebased-with-history' : 'rebased');
   }
   let chain2 = row[0] as string;
   for (let i1 = 1; i1 < grid.len1 - 1; i1++) {
     const orig = edge1(input, i1);
-    const parents = withHistory1 ? [orig, chain2] : [chain2];
-    const message = await annotated(git, orig, withHistory1 ? 'rebased-with-history' : 'rebased');
-    chain2 = await writeCommit(git, await treeOf(git, row[i1] as string), parents, message, await authorOf(git, orig));
+    chain2 = await copyCommit(git, row[i1] as string, orig, withHistory1 ? [orig, chain2] : [chain2], withHistory1 ? 'rebased-with-history' : 'rebased');
   }
   const last = row[row.length - 1] as string;
   // No trailing newline: git-imerge hands this message to commit-tree exactly so.
@@ -171,28 +167,40 @@ function toFull(input: GoalInput): GoalResult {
   return { commit: last, apex: last };
 }
 
-function treeOf(git: Git, commit: string): Promise<string> {
-  return git.resolve(`${commit}^{tree}`);
+/** The parts of a commit object the goals copy, read through the long-lived cat-file (no process each). */
+interface CommitParts {
+  tree: string;
+  /** The message exactly as stored, ending in a newline unless empty (git-imerge's get_log_message). */
+  message: string;
+  /** The author as commit-tree's environment: name, email and date with its own zone. */
+  author: Record<string, string>;
 }
 
-/** A commit's message exactly as stored, ending in a newline unless empty (git-imerge's get_log_message). */
-async function logMessage(git: Git, commit: string): Promise<string> {
-  const raw = (await git.readObject(commit))?.content.toString('utf8') ?? '';
-  const at = raw.indexOf('\n\n');
-  const message = at < 0 ? '' : raw.slice(at + 2);
-  return message === '' || message.endsWith('\n') ? message : `${message}\n`;
+async function readCommit(git: Git, commit: string): Promise<CommitParts> {
+  const raw = (await git.readObject(commit))?.content.toString('utf8');
+  if (raw === undefined) throw new SplintercatError('imerge_missing_commit', { what: `Commit ${commit} of the merge is missing`, fix: 'Check the repository (git fsck)' });
+  const end = raw.indexOf('\n\n');
+  const headers = end < 0 ? raw : raw.slice(0, end);
+  const message = end < 0 ? '' : raw.slice(end + 2);
+  const tree = /^tree ([0-9a-f]+)$/m.exec(headers)?.[1] ?? '';
+  const a = /^author (.*?) ?<([^>]*)> (-?\d+) ([+-]\d{4})$/m.exec(headers);
+  return {
+    tree,
+    message: message === '' || message.endsWith('\n') ? message : `${message}\n`,
+    // Git's internal date format keeps the second and the zone, as %ai does for git-imerge.
+    author: a ? { GIT_AUTHOR_NAME: a[1] as string, GIT_AUTHOR_EMAIL: a[2] as string, GIT_AUTHOR_DATE: `${a[3]} ${a[4]}` } : {},
+  };
 }
 
-/** The message of `orig` followed by a note naming it: `(rebased from commit OID)`. */
-async function annotated(git: Git, orig: string, how: 'rebased' | 'rebased-with-history'): Promise<string> {
-  const message = (await logMessage(git, orig)).replace(/\n+$/, '');
-  return `${message}\n\n(${how} from commit ${orig})\n`;
+async function treeOf(git: Git, commit: string): Promise<string> {
+  return (await readCommit(git, commit)).tree;
 }
 
-/** The author of `commit` as environment for commit-tree (name, email, date with its zone). */
-async function authorOf(git: Git, commit: string): Promise<Record<string, string>> {
-  const [name, email, date] = (await git.text(['--no-pager', 'log', '-n1', '--format=%an%n%ae%n%ai', commit])).split('\n');
-  return { GIT_AUTHOR_NAME: name ?? '', GIT_AUTHOR_EMAIL: email ?? '', GIT_AUTHOR_DATE: date ?? '' };
+/** A copy of `orig`'s authorship with `treeFrom`'s tree on `parents`; `note` appends `(NOTE from commit ORIG)`. */
+async function copyCommit(git: Git, treeFrom: string, orig: string, parents: string[], note?: 'rebased' | 'rebased-with-history'): Promise<string> {
+  const [cell, meta] = await Promise.all([readCommit(git, treeFrom), readCommit(git, orig)]);
+  const message = note === undefined ? meta.message : `${meta.message.replace(/\n+$/, '')}\n\n(${note} from commit ${orig})\n`;
+  return writeCommit(git, cell.tree, parents, message, meta.author);
 }
 
 function writeCommit(git: Git, tree: string, parents: string[], message: string, env?: Record<string, string>): Promise<string> {
