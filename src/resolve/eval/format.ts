@@ -30,6 +30,9 @@ export function formatEvalReport(report: EvalReport): string {
     lines.push(`Model: ${m.hunksResolved} hunks, ${m.inputTokens} input + ${m.outputTokens} output tokens, $${m.costUsd.toFixed(4)}.`);
   }
   if (report.skipped.length > 0) lines.push(`Skipped: ${report.skipped.length} (${report.skipped.slice(0, 5).map((s) => `${s.id}: ${s.reason}`).join('; ')})`);
-  lines.push('', 'precision (ws) = ws-match / (resolved - unaligned); unaligned = the human text for the hunk could not be located.');
+  lines.push(
+    '',
+    'precision (ws) = ws-match / (resolved - unaligned); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human\'s file counts as wrong).',
+  );
   return lines.join('\n');
 }

@@ -6,9 +6,9 @@ export interface HunkCounts {
   exact: number;
   /** Resolved and equal to the human's text after whitespace normalisation (includes exact). */
   whitespaceMatch: number;
-  /** Resolved, aligned, and different from the human's text. */
+  /** Resolved and different from the human's text for the hunk (or, unaligned, found nowhere in their file). */
   wrong: number;
-  /** Resolved but the human's text for the hunk could not be located. */
+  /** Resolved, the human's text for the hunk could not be located, and the file may contain the resolution. */
   unaligned: number;
   /** Resolved hunks missing a line one side added that the human kept. */
   sidesDropped: number;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Git } from '../../git/index.js';
 import { parseConflictText } from '../parse/markers.js';
 import { allRules, selectRules } from '../rules/index.js';
-import { alignHunk } from './align.js';
+import { alignHunk, fileContainsLines } from './align.js';
 import { emptyHunkCounts } from './metrics.js';
 import { runEval } from './run-eval.js';
 import { dropsSide, judge } from './score-case.js';
@@ -13,12 +13,22 @@ const conflicted = 'head\nctx1\n<<<<<<< a\nours\n||||||| b\nbase\n=======\ntheir
 describe('alignHunk', () => {
   it('finds the human text between unique context anchors', () => {
     const file = parseConflictText(conflicted);
-    expect(alignHunk(file, file.hunks[0]!, 'head\nctx1\nmerged\nlines\nctx2\ntail\n')).toBe('merged\nlines\n');
-    expect(alignHunk(file, file.hunks[0]!, 'head\nctx1\nctx2\ntail\n')).toBe('');
+    expect(alignHunk(file, file.hunks[0]!, 'head\nctx1\nmerged\nlines\nctx2\ntail\n')?.text).toBe('merged\nlines\n');
+    expect(alignHunk(file, file.hunks[0]!, 'head\nctx1\nctx2\ntail\n')?.text).toBe('');
   });
   it('gives up when the context was rewritten or is ambiguous', () => {
     const file = parseConflictText(conflicted);
     expect(alignHunk(file, file.hunks[0]!, 'something else entirely\n')).toBeNull();
+    expect(alignHunk(file, file.hunks[0]!, 'head\nctx1\nx\nctx2\nctx1\ny\nctx2\n')).toBeNull();
+  });
+  it('takes blank lines next to the hunk into the region, so a blank line the human dropped does not hide the hunk', () => {
+    const file = parseConflictText('def start():\n    pass\n\n<<<<<<< a\n\nclass A(X):\n||||||| b\nclass A(Y):\n=======\nclass A(X):\n>>>>>>> c\n\n    w = 1\n');
+    const region = alignHunk(file, file.hunks[0]!, 'def start():\n    pass\n\n\nclass A(X):\n    w = 1\n');
+    expect(region).toEqual({ text: '\n\nclass A(X):\n', before: '\n', after: '\n' });
+  });
+  it('tells context lines apart by their indentation', () => {
+    const file = parseConflictText('    if a:\n        }\n<<<<<<< a\nX\n||||||| b\nB\n=======\nY\n>>>>>>> c\n    }\n}\n');
+    expect(alignHunk(file, file.hunks[0]!, '    if a:\n        }\nXY\n    }\n}\n')?.text).toBe('XY\n');
   });
 });
 
@@ -34,6 +44,16 @@ describe('judge and dropsSide', () => {
     expect(counts).toEqual({ resolved: 4, exact: 1, whitespaceMatch: 2, wrong: 1, unaligned: 1, sidesDropped: 1 });
     expect(dropsSide(h, 'ours\ntheirs\n', 'ours\ntheirs\n')).toBe(false);
     expect(dropsSide(h, 'ours\n', 'theirs\n')).toBe(true);
+  });
+  it('counts an unalignable resolution as wrong when the human file has no such lines', () => {
+    const file = parseConflictText(conflicted);
+    const h = file.hunks[0]!;
+    const counts = emptyHunkCounts();
+    judge(counts, file, h, 'ours\n', 'rewritten\nours\n');
+    judge(counts, file, h, 'ours\n', 'rewritten\ntheirs\n');
+    expect(counts).toMatchObject({ resolved: 2, unaligned: 1, wrong: 1 });
+    expect(fileContainsLines('a\n  b  c\n\nd\n', 'b c\nd\n')).toBe(true);
+    expect(fileContainsLines('a\nb\n', 'b\na\n')).toBe(false);
   });
 });
 

@@ -6,7 +6,7 @@ import { mergeFileTexts } from '../parse/merge-file.js';
 import { parseConflictText, printOutsideHunk } from '../parse/markers.js';
 import type { ResolutionRule } from '../rules/index.js';
 import type { ConflictedFile, ConflictHunk } from '../types.js';
-import { alignHunk } from './align.js';
+import { alignHunk, fileContainsLines } from './align.js';
 import { emptyHunkCounts, type EvalReport, type HunkCounts } from './metrics.js';
 
 /** One conflicted file of one historical merge, with what the human committed. */
@@ -92,18 +92,25 @@ function compareWhole(report: EvalReport, text: string, resolved: string | null)
   else report.files.wrong++;
 }
 
-/** Compare one hunk resolution with the human's text for that hunk, when it can be located. */
+/**
+ * Compare one hunk resolution with the human's text for that hunk, when it can
+ * be located. A resolution that cannot be located but whose lines occur nowhere
+ * in the human's file is wrong all the same (it is not what they committed).
+ */
 export function judge(counts: HunkCounts, file: ConflictedFile, hunk: ConflictHunk, text: string, resolved: string | null): void {
   counts.resolved++;
-  const human = resolved === null ? null : alignHunk(file, hunk, resolved);
-  if (human === null) {
-    counts.unaligned++;
+  const region = resolved === null ? null : alignHunk(file, hunk, resolved);
+  if (region === null) {
+    if (resolved !== null && !fileContainsLines(resolved, text)) counts.wrong++;
+    else counts.unaligned++;
     return;
   }
-  if (text === human) counts.exact++;
-  if (normalizeWhitespace(text) === normalizeWhitespace(human)) counts.whitespaceMatch++;
+  // The region also holds the blank lines between the anchors and the hunk.
+  const ours = region.before + text + region.after;
+  if (ours === region.text) counts.exact++;
+  if (normalizeWhitespace(ours) === normalizeWhitespace(region.text)) counts.whitespaceMatch++;
   else counts.wrong++;
-  if (dropsSide(hunk, text, human)) counts.sidesDropped++;
+  if (dropsSide(hunk, text, region.text)) counts.sidesDropped++;
 }
 
 /**
