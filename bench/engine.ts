@@ -1,7 +1,7 @@
 /**
  * `npm run bench:engine`: time to the first conflict on generated 40x40 grids with three conflicts,
  * splintercat's engine vs git-imerge 1.2.0, measured in the same run, printed as ratios.
- * Sizes: BENCH_SIZES=33,5000 (files in the tree; default 33,5000).
+ * Sizes (files in the tree): BENCH_SIZES=33,5000,50000 (default); `--quick`: 33,5000.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -99,7 +99,7 @@ function timeGitImerge(dir: string): { ms: number; next: string } {
 }
 
 async function main(): Promise<void> {
-  const sizes = (process.env.BENCH_SIZES ?? '33,5000').split(',').map(Number);
+  const sizes = (process.env.BENCH_SIZES ?? (process.argv.includes('--quick') ? '33,5000' : '33,5000,50000')).split(',').map(Number);
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   process.stdout.write(`engine benchmark: ${N}x${N} grid, conflicts at ${CONFLICTS.map((c) => c.join('-')).join(', ')}\n`);
