@@ -45,21 +45,29 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
     grid: buildGridView(state, snapshot.grid),
     currentCheck: snapshot.live && state.status === 'running' ? currentCheck(events, now) : null,
     checks,
-    attempts: state.attempts.map((a) => ({
+    attempts: buildAttempts(state),
+    timeline: buildTimeline(events),
+    conflicts: buildConflicts(snapshot, checks),
+    usage: buildUsage(state),
+  };
+}
+
+function buildAttempts(state: RunState): ReportModel['attempts'] {
+  return state.attempts.map((a) => {
+    const failed = a.checks.some((c) => !c.success);
+    return {
       number: a.number,
       strategy: a.strategy,
       batchSize: a.batchSize,
       resolutions: a.resolutions.length,
       checksRun: a.checks.length,
-      failed: a.checks.some((c) => !c.success),
+      failed,
+      result: failed ? ('failed' as const) : a.finishedAt !== null || state.status === 'done' ? ('passed' as const) : ('open' as const),
       recovery: a.recovery?.decision ?? null,
       startedAt: a.startedAt,
       finishedAt: a.finishedAt,
-    })),
-    timeline: buildTimeline(events),
-    conflicts: buildConflicts(snapshot, checks),
-    usage: buildUsage(state),
-  };
+    };
+  });
 }
 
 function buildProgress(state: RunState): ReportModel['progress'] {

@@ -197,7 +197,19 @@ export interface ReportModel {
   grid: GridView | null;
   currentCheck: CurrentCheck | null;
   checks: CheckView[];
-  attempts: Array<{ number: number; strategy: string; batchSize: number | null; resolutions: number; checksRun: number; failed: boolean; recovery: string | null; startedAt: string; finishedAt: string | null }>;
+  attempts: Array<{
+    number: number;
+    strategy: string;
+    batchSize: number | null;
+    resolutions: number;
+    checksRun: number;
+    failed: boolean;
+    /** failed: a check failed; passed: finished (or the run is done) with its checks passing; open: still going. */
+    result: 'failed' | 'passed' | 'open';
+    recovery: string | null;
+    startedAt: string;
+    finishedAt: string | null;
+  }>;
   timeline: TimelineEntry[];
   conflicts: ConflictView[];
   usage: Record<Role, UsageView> & { total: UsageView };

@@ -97,7 +97,7 @@ export function renderStatusText(model: ReportModel): string {
   const last = model.checks.at(-1);
   lines.push(`  checks: ${model.checks.length} run, ${failed} failed${last ? `; last: ${last.name} ${last.success ? 'passed' : 'FAILED'} (${last.logFile})` : ''}`);
   lines.push(
-    `  attempts: ${model.attempts.length}${model.attempts.map((a) => `; #${a.number} ${a.strategy}, ${a.resolutions} resolved, ${a.failed ? 'check failed' : 'checks passed'}${a.recovery ? ` → ${a.recovery}` : ''}`).join('')}`,
+    `  attempts: ${model.attempts.length}${model.attempts.map((a) => `; #${a.number} ${a.strategy}, ${a.resolutions} resolved, ${{ failed: 'check failed', passed: 'checks passed', open: 'open' }[a.result]}${a.recovery ? ` → ${a.recovery}` : ''}`).join('')}`,
   );
   lines.push(
     `  models: ${roles.map((r) => `${r} ${model.usage[r].calls} calls ${formatCount(model.usage[r].inputTokens)}+${formatCount(model.usage[r].outputTokens)} tokens ${formatUsd(model.usage[r].costUsd)}`).join('; ')}; cost ${formatUsd(model.usage.total.costUsd)}`,

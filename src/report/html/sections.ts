@@ -18,10 +18,9 @@ ${liveLine}
 </header>`;
 }
 
-function attemptResult(a: ReportModel['attempts'][number], status: ReportModel['run']['status']): string {
-  if (a.failed) return '<span class="bad">check failed</span>';
-  if (a.finishedAt || status === 'done') return '<span class="ok">passed</span>';
-  return status === 'running' ? 'in progress' : esc(status.replace('_', ' '));
+function attemptResult(a: ReportModel['attempts'][number]): string {
+  if (a.result === 'failed') return '<span class="bad">check failed</span>';
+  return a.result === 'passed' ? '<span class="ok">passed</span>' : 'open';
 }
 
 export function renderSummary(model: ReportModel): string {
@@ -39,7 +38,7 @@ export function renderSummary(model: ReportModel): string {
     ? `<h3>Attempts</h3><div class="table-wrap"><table><thead><tr><th>#</th><th>Strategy</th><th class="num">Resolved</th><th class="num">Checks</th><th>Result</th><th>Recovery</th></tr></thead><tbody>${model.attempts
         .map(
           (a) =>
-            `<tr><td>${a.number}</td><td>${esc(a.strategy)}${a.batchSize ? ` (${a.batchSize})` : ''}</td><td class="num">${a.resolutions}</td><td class="num">${a.checksRun}</td><td>${attemptResult(a, model.run.status)}</td><td>${esc(a.recovery ?? '')}</td></tr>`,
+            `<tr><td>${a.number}</td><td>${esc(a.strategy)}${a.batchSize ? ` (${a.batchSize})` : ''}</td><td class="num">${a.resolutions}</td><td class="num">${a.checksRun}</td><td>${attemptResult(a)}</td><td>${esc(a.recovery ?? '')}</td></tr>`,
         )
         .join('')}</tbody></table></div>`
     : '';
