@@ -32,6 +32,18 @@ class ImergeGridEngine implements GridEngine {
     return this.im.recordMerge(cell.i1, cell.i2, tree);
   }
 
+  recordedMerges(): Array<{ cell: Cell; commit: string }> {
+    const grid = this.im.grid;
+    const out: Array<{ cell: Cell; commit: string }> = [];
+    for (let i1 = 1; i1 < grid.len1; i1++) {
+      for (let i2 = 1; i2 < grid.len2; i2++) {
+        const c = grid.cell(i1, i2);
+        if (c.manual && c.oid !== null) out.push({ cell: { i1, i2 }, commit: c.oid });
+      }
+    }
+    return out.sort((a, b) => compareCells(a.cell, b.cell));
+  }
+
   /**
    * Forget resolutions: clear each cell and every inner cell that dominates it (they
    * were merged on top of it), then save; the next autofill meets the conflict again.

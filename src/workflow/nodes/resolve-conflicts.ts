@@ -5,6 +5,7 @@ import { collectHumanResolution, resolveCell, type CellResolution } from '../res
 import type { ConflictState, RunState } from '../state/run-state.js';
 import { resolverTranscriptEvents } from '../state/transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
+import { reconcileGrid } from './reconcile-grid.js';
 
 /** The grid engine of this run (started by initialize; loaded from refs on every later node). */
 export function openEngine(state: RunState, ctx: Ctx): Promise<GridEngine> {
@@ -41,8 +42,14 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
   let next = state;
   const batch = [...(flow(state).batch ?? [])];
 
+  // After a kill: resolutions already journalled are taken as they are (never asked again).
+  for (const r of await reconcileGrid(state, ctx, engine)) {
+    next = recordResolved(next, ctx, r.cell, r.tree, r.commit, r.files, { journalled: true });
+    if (!batch.includes(cellKey(r.cell))) batch.push(cellKey(r.cell));
+  }
+
   // A human was asked to finish some conflicts: take their edits first.
-  for (const c of state.conflicts.filter((x) => x.status === 'needs_human')) {
+  for (const c of next.conflicts.filter((x) => x.status === 'needs_human')) {
     const human = await collectHumanResolution(ctx, c.cell);
     if (!human.ok) return needsHuman(next, ctx, [{ cell: c.cell, left: human.left, worktree: ctx.worktrees.path(`resolve-${c.id}`) }]);
     const commit = await engine.recordMerge(c.cell, human.tree);
@@ -122,7 +129,11 @@ function conflictBase(state: RunState, cell: Cell): ConflictState {
   );
 }
 
-function recordResolved(state: RunState, ctx: Ctx, cell: Cell, tree: string, commit: string, files: ConflictState['files']): RunState {
+/**
+ * Mark a conflict resolved in the state and journal it (after its merge is in the grid, so a kill
+ * in between is found by reconcileGrid); `journalled`: the event is already in the journal.
+ */
+function recordResolved(state: RunState, ctx: Ctx, cell: Cell, tree: string, commit: string, files: ConflictState['files'], options: { journalled?: boolean } = {}): RunState {
   const base = conflictBase(state, cell);
   const resolved: ConflictState = {
     ...base,
@@ -133,15 +144,21 @@ function recordResolved(state: RunState, ctx: Ctx, cell: Cell, tree: string, com
     attempts: base.attempts + 1,
     resolvedInAttempt: state.currentAttempt,
   };
-  ctx.journal.append({
-    type: 'conflict_resolved',
-    conflict: base.id,
-    cell,
-    attempt: state.currentAttempt,
-    files: files.map((f) => ({ path: f.path, hunks: f.hunks.filter((h) => h.rung !== null).map((h) => ({ index: h.index, rung: h.rung!, by: h.by ?? '' })) })),
-    tree,
-    commit,
-  });
+  if (!options.journalled) {
+    ctx.journal.append({
+      type: 'conflict_resolved',
+      conflict: base.id,
+      cell,
+      attempt: state.currentAttempt,
+      files: files.map((f) => ({
+        path: f.path,
+        kind: f.kind,
+        hunks: f.hunks.filter((h) => h.rung !== null).map((h) => ({ index: h.index, rung: h.rung!, by: h.by ?? '', ...(h.cacheKey ? { cacheKey: h.cacheKey } : {}) })),
+      })),
+      tree,
+      commit,
+    });
+  }
   const rungs = files.flatMap((f) => f.hunks.map((h) => `${f.path}#${h.index}:${h.rung === 'rule' ? h.by : h.rung}`));
   ctx.log.decision({ cell: base.id }, `[resolver] Resolved ${base.id}: ${rungs.join(', ') || 'file-level decisions'}`);
   const attempts = state.attempts.map((a) => (a.number === state.currentAttempt ? { ...a, resolutions: [...new Set([...a.resolutions, base.id])] } : a));

@@ -132,7 +132,17 @@ export const conflictResolvedEvent = z.object({
   files: z.array(
     z.object({
       path: z.string(),
-      hunks: z.array(z.object({ index: z.number().int().positive(), rung: rungSchema, by: z.string() })),
+      /** The file's conflict kind (content, modify/delete, ...); optional, for journals written before it. */
+      kind: z.string().optional(),
+      hunks: z.array(
+        z.object({
+          index: z.number().int().positive(),
+          rung: rungSchema,
+          by: z.string(),
+          /** The resolution cache entry of the hunk, so a resolution adopted from the journal can still be blamed. */
+          cacheKey: z.string().optional(),
+        }),
+      ),
     }),
   ),
   tree: z.string().nullable(),

@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import type { MockLanguageModelV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { ModelGateway } from '../../src/agents/model-gateway.js';
+import type { RoleModels } from '../../src/agents/model-factory.js';
+import { configSchema } from '../../src/config/index.js';
+import { nullLogger } from '../../src/log/logger.js';
+import { RunStore } from '../../src/store/index.js';
+import { driveRun } from '../../src/workflow/merge-run.js';
+import { buildWorkflowContext, createRun, reopenRun } from '../../src/workflow/setup.js';
+import type { RunHandle } from '../../src/workflow/state/persistence.js';
+import { ShellCheckRunner } from '../fixtures/agents/shell-check-runner.js';
+import { chainRepo, valueResolver, valuesFile } from '../fixtures/workflow/chain-repo.js';
+
+function gateway(resolver: MockLanguageModelV3): ModelGateway {
+  const models: RoleModels = { resolver: { role: 'resolver', provider: 'openai-compatible', modelId: resolver.modelId, keyVariable: null, model: resolver }, summarizer: null, planner: null };
+  return new ModelGateway({ models, llm: { timeout: 30, max_retries: 0, prices: {} }, budgetUsd: 0, sleep: async () => undefined });
+}
+
+/**
+ * The process "dies" (the node throws, as a SIGKILL stops it: nothing after that point is
+ * saved) around the first `conflict_resolved` append: just before it, or just after it.
+ */
+function dieAtFirstRecord(run: RunHandle, when: 'before' | 'after'): void {
+  const append = run.journal.append.bind(run.journal);
+  let died = false;
+  run.journal.append = (event) => {
+    const fatal = !died && event.type === 'conflict_resolved';
+    if (fatal && when === 'before') {
+      died = true;
+      throw new Error('killed before the resolution was journalled');
+    }
+    const written = append(event);
+    if (fatal) {
+      died = true;
+      throw new Error('killed after the resolution was journalled, before the state was saved');
+    }
+    return written;
+  };
+}
+
+/** Merge a 2-conflict chain with the value resolver; the first run dies at the first record, `continue` finishes. */
+async function mergeKilledAtRecord(when: 'before' | 'after') {
+  const repo = chainRepo(2, (k) => `fork${k}`, (k) => `up${k}`);
+  const resolver = valueResolver((k) => `merged${k}`);
+  const config = configSchema.parse({
+    target: { workdir: repo.dir, branch: 'main' },
+    check: { commands: { build: 'node check.mjs' }, workflow: ['build'] },
+    merge: { strategy: 'per_conflict' },
+    llm: { resolver_model: 'value-resolver' },
+  });
+  const checks = new ShellCheckRunner(config.check.commands, repo.dir, join(repo.dir, '.git', 'check-logs'));
+  const ctx = await buildWorkflowContext(config, repo.git, 'up', { checks, gateway: gateway(resolver.model), log: nullLogger });
+  const store = await RunStore.forRepo(repo.git);
+  const created = createRun(store, {
+    name: 'up',
+    source: { ref: 'upstream', oid: repo.sh('rev-parse', 'upstream') },
+    target: { branch: 'main', originalOid: repo.sh('rev-parse', 'main') },
+    workdir: repo.dir,
+  });
+  dieAtFirstRecord(created.run, when);
+  try {
+    expect((await driveRun(created.run, created.state, ctx)).kind).toBe('failed');
+  } finally {
+    created.run.close();
+  }
+  const reopened = reopenRun(store, 'up');
+  try {
+    const outcome = await driveRun(reopened.run, reopened.state, ctx);
+    const resolved = reopened.run.journal.read().entries.flatMap((e) => (e.type === 'conflict_resolved' ? [e] : []));
+    // The conversations the resolver model opened (a first turn is the system prompt and the conflict).
+    const conversations = resolver.model.doGenerateCalls.filter((c) => c.prompt.length === 2).length;
+    return { repo, outcome, records: resolved.map((e) => e.conflict), commits: resolved.map((e) => e.commit), conversations };
+  } finally {
+    reopened.run.close();
+  }
+}
+
+describe('a resolution recorded in the grid when the process dies is neither lost nor asked again', () => {
+  it('died before journalling it: continue re-resolves that conflict from the cache (no model call), recorded once', async () => {
+    const { repo, outcome, records, conversations } = await mergeKilledAtRecord('before');
+    expect(outcome.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2']).trimEnd());
+    expect(records).toEqual(['1-1', '2-2']);
+    expect(outcome.state.conflicts.map((c) => [c.id, c.status, c.files[0]?.hunks[0]?.rung])).toEqual([
+      ['1-1', 'resolved', 'cache'],
+      ['2-2', 'resolved', 'model'],
+    ]);
+    expect(conversations).toBe(2);
+    // Both resolutions went through a check (a lost record would have skipped it).
+    expect((outcome.state.data as { validated?: string[] }).validated).toEqual(expect.arrayContaining(['1-1', '2-2']));
+  });
+
+  it('died after journalling it, before the state was saved: continue adopts the journalled resolution', async () => {
+    const { repo, outcome, records, commits, conversations } = await mergeKilledAtRecord('after');
+    expect(outcome.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2']).trimEnd());
+    expect(records).toEqual(['1-1', '2-2']);
+    const first = outcome.state.conflicts.find((c) => c.id === '1-1');
+    expect(first).toMatchObject({ status: 'resolved', attempts: 1, resolvedInAttempt: 1 });
+    expect(first?.resolutionCommit).toBe(commits[0]);
+    expect(first?.files[0]?.hunks[0]).toMatchObject({ rung: 'model', by: 'value-resolver' });
+    // The cache key survives the adoption, so a later blame can still invalidate the entry.
+    expect(first?.files[0]?.hunks[0]?.cacheKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(conversations).toBe(2);
+    // Both resolutions went through a check (a lost record would have skipped it).
+    expect((outcome.state.data as { validated?: string[] }).validated).toEqual(expect.arrayContaining(['1-1', '2-2']));
+  });
+});
