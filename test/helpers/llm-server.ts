@@ -7,6 +7,10 @@ import { onTestFinished } from 'vitest';
  * SSE ending in `data: [DONE]`), answering from a queue of scripted replies and
  * recording every request. The real providers (`createOpenAICompatible`,
  * `createOpenRouter`) are pointed at it, so the whole provider path runs offline.
+ *
+ * When the queue is empty, an optional `respond(request)` computes the reply from
+ * the request itself: a stateless model for runs whose number and order of calls
+ * is not known in advance (a CLI killed and resumed at random moments).
  */
 
 export interface ScriptedUsage {
@@ -43,11 +47,25 @@ export interface RecordedRequest {
   raw: string;
 }
 
+/**
+ * Computes a reply from the request (its `body.messages` is the whole conversation so far).
+ * Called only when the queue is empty; it runs after the request was recorded, so
+ * `server.requests` already ends with it.
+ */
+export type LlmResponder = (request: RecordedRequest) => ScriptedReply;
+
+export interface LlmServerOptions {
+  /** Close the server when the current test finishes (default true). */
+  autoClose?: boolean;
+  /** Answers the requests the queue has no reply for; without it they get a 500. */
+  respond?: LlmResponder;
+}
+
 export interface LlmServer {
   /** `http://127.0.0.1:PORT/v1` — the `baseURL` for the providers. */
   baseURL: string;
   requests: RecordedRequest[];
-  /** Queue replies; each request takes the next one. */
+  /** Queue replies; each request takes the next one (before `respond` is asked). */
   enqueue(...replies: ScriptedReply[]): void;
   /** Replies not used yet. */
   pending(): number;
@@ -58,8 +76,8 @@ export interface LlmServer {
 
 const defaultUsage: ScriptedUsage = { prompt_tokens: 10, completion_tokens: 5 };
 
-/** Start a server on 127.0.0.1:0; it is closed when the current test finishes. */
-export async function startLlmServer(options: { autoClose?: boolean } = {}): Promise<LlmServer> {
+/** Start a server on 127.0.0.1:0; it is closed when the current test finishes (unless `autoClose: false`). */
+export async function startLlmServer(options: LlmServerOptions = {}): Promise<LlmServer> {
   const queue: ScriptedReply[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -84,7 +102,8 @@ export async function startLlmServer(options: { autoClose?: boolean } = {}): Pro
     } catch {
       body = null;
     }
-    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body, raw });
+    const request: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body, raw };
+    requests.push(request);
     for (const w of waiters.filter((x) => requests.length >= x.n)) {
       waiters.splice(waiters.indexOf(w), 1);
       w.resolve();
@@ -93,7 +112,14 @@ export async function startLlmServer(options: { autoClose?: boolean } = {}): Pro
       sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
       return;
     }
-    const reply = queue.shift();
+    let reply: ScriptedReply | undefined;
+    try {
+      reply = queue.shift() ?? options.respond?.(request);
+    } catch (error) {
+      // A throwing responder must not become an unhandled rejection in the test process.
+      sendJson(res, 500, { error: { message: `llm-server: respond threw: ${error instanceof Error ? error.message : String(error)}` } });
+      return;
+    }
     if (!reply) {
       sendJson(res, 500, { error: { message: 'llm-server: no scripted reply left' } });
       return;

@@ -135,6 +135,25 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     expect(gateway.usage.byConflict().c1).toMatchObject({ calls: 3, inputTokens: 70, outputTokens: 17 });
   });
 
+  it('a stateless responder answers from the conversation once the queue is empty (queued replies first)', async () => {
+    const server = await startLlmServer({
+      respond: (request) => {
+        const messages = (request.body?.messages ?? []) as { role: string }[];
+        return messages.at(-1)?.role === 'tool'
+          ? { kind: 'tool_calls', calls: [{ name: 'submit_resolution', args: { file: 'v.txt' } }] }
+          : { kind: 'error', status: 400, body: { error: { message: 'the responder expected a tool result' } } };
+      },
+    });
+    const { repo } = simpleConflict();
+    server.enqueue({ kind: 'tool_calls', calls: [{ name: 'resolve_conflict', args: { file: 'v.txt', conflict_num: 1, choice: 'custom', custom_text: '2 and 3' } }] });
+    const { gateway } = gatewayFor(llm(server));
+    const out = await resolveWithModel({ workdir: repo.dir, files: ['v.txt'], conflictId: 'c1' }, { gateway, git: repo.git });
+    expect(out.ok).toBe(true);
+    expect(readFileSync(join(repo.dir, 'v.txt'), 'utf8')).toBe('a\n2 and 3\nz\n');
+    expect(server.requests).toHaveLength(2);
+    expect(server.pending()).toBe(0);
+  });
+
   it('429 with Retry-After, then success: waits as asked and answers', async () => {
     const server = await startLlmServer();
     server.enqueue(
