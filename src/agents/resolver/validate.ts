@@ -1,6 +1,16 @@
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+import type ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import { hasMarkers } from '../../resolve/ladder.js';
+
+const require = createRequire(import.meta.url);
+let compiler: typeof ts | null = null;
+
+/** The TypeScript compiler takes ~0.6 s to load: load it for the first TS/JS file, not at every CLI start. */
+function typescript(): typeof ts {
+  compiler ??= require('typescript') as typeof ts;
+  return compiler;
+}
 
 /** Whether a resolved file may be accepted. */
 export type ValidationResult = { ok: true } | { ok: false; problems: string[] };
@@ -30,6 +40,7 @@ export function validateResolvedText(file: string, text: string, markerSize = 7)
       for (const err of doc.errors) problems.push(`not valid YAML: ${err.message.split('\n')[0]}`);
     }
   } else if (tsLike.test(lower)) {
+    const ts = typescript();
     const out = ts.transpileModule(text, { fileName: file, reportDiagnostics: true, compilerOptions: { noEmit: true, allowJs: true } });
     for (const d of (out.diagnostics ?? []).slice(0, 5)) {
       const where = d.file && d.start !== undefined ? `line ${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
