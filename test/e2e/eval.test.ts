@@ -25,10 +25,20 @@ describe('splintercat eval', () => {
     expect(report.hunksSeen).toBeGreaterThanOrEqual(15);
     expect(report.skipped).toEqual([]);
     expect(report.enabledRules).not.toContain('remerge-words');
+    expect(report.enabledRules).toContain('contained-change');
     // the default rules are never wrong and never drop a side on the corpus
     expect(report.ladder.wrong).toBe(0);
     expect(report.ladder.sidesDropped).toBe(0);
-    expect(Object.keys(report.standalone)).toEqual(['identical-sides', 'one-side-unchanged', 'whitespace-only', 'remerge-lines', 'contained-change', 'remerge-words']);
+    expect(Object.keys(report.standalone)).toEqual([
+      'identical-sides',
+      'one-side-unchanged',
+      'whitespace-only',
+      'remerge-lines',
+      'contained-change',
+      'adjacent-lines',
+      'remerge-words',
+      'keep-both-additions',
+    ]);
 
     const table = await runCli(['eval', '--corpus', corpusDir, '--limit', '5'], dir);
     expect(table.code).toBe(0);

@@ -1,5 +1,7 @@
+import { adjacentLines } from './adjacent-lines.js';
 import { containedChange } from './contained-change.js';
 import { identicalSides } from './identical-sides.js';
+import { keepBothAdditions } from './keep-both-additions.js';
 import { oneSideUnchanged } from './one-side-unchanged.js';
 import { remergeLines } from './remerge-lines.js';
 import { remergeWords } from './remerge-words.js';
@@ -9,7 +11,16 @@ import { whitespaceOnly } from './whitespace-only.js';
 export type { HunkSides, ResolutionRule, RuleContext } from './rule.js';
 
 /** Every rule, in the order the ladder tries them (cheapest and surest first). */
-export const allRules: readonly ResolutionRule[] = [identicalSides, oneSideUnchanged, whitespaceOnly, remergeLines, containedChange, remergeWords];
+export const allRules: readonly ResolutionRule[] = [
+  identicalSides,
+  oneSideUnchanged,
+  whitespaceOnly,
+  remergeLines,
+  containedChange,
+  adjacentLines,
+  remergeWords,
+  keepBothAdditions,
+];
 
 /**
  * The rules to run given `resolve.rules` from config: a name set to true turns
