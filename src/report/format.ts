@@ -1,5 +1,6 @@
 /** Small formatting helpers shared by the text, HTML and Markdown renderers. */
 
+/** `120ms`, `4.2s`, `2m 03s`, `1h 02m`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   const s = ms / 1000;
@@ -11,14 +12,17 @@ export function formatDuration(ms: number): string {
   return h > 0 ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}m ${String(sec).padStart(2, '0')}s`;
 }
 
+/** `$0.0123` (cents once it reaches $100). */
 export function formatUsd(usd: number): string {
   return `$${usd.toFixed(usd >= 100 ? 2 : 4)}`;
 }
 
+/** `12,345`. */
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+/** The first 12 hex digits of an object id ('' for none). */
 export function shortOid(oid: string | null | undefined): string {
   return oid ? oid.slice(0, 12) : '';
 }
@@ -28,5 +32,3 @@ export function formatTime(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
-
-export const rungLabels: Record<string, string> = { cache: 'cache', rule: 'rule', model: 'model', human: 'human' };

@@ -34,6 +34,7 @@ export interface DecodedCell {
   bottom: boolean;
 }
 
+/** The merge state and frontier edges a letter stands for. */
 export function decodeLetter(letter: string): DecodedCell {
   const k = letter.charCodeAt(0) - A;
   const merge = k % 5;
