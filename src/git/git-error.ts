@@ -8,7 +8,9 @@ export class GitError extends SplintercatError {
   readonly cwd: string;
 
   constructor(argv: string[], exitCode: number | undefined, stderr: string, cwd: string, cause?: unknown) {
-    const firstLine = stderr.trim().split('\n')[0] ?? '';
+    // git prints progress ("Preparing worktree ...") before the line that explains a failure.
+    const lines = stderr.trim().split('\n').map((l) => l.trim()).filter(Boolean);
+    const firstLine = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? '';
     super('git_failed', {
       what: `git ${argv.join(' ')} failed${exitCode === undefined ? '' : ` with exit code ${exitCode}`}${firstLine ? `: ${firstLine}` : ''}`,
       why: stderr.trim() || undefined,

@@ -26,6 +26,14 @@ describe('Git', () => {
     expect(gitError.stderr).toMatch(/unknown revision|bad revision|ambiguous argument/);
   });
 
+  it("names git's fatal line in the message, not the progress printed before it", async () => {
+    const repo = TestRepo.create();
+    repo.commit('one');
+    const error = (await repo.git.run(['worktree', 'add', '--detach', repo.dir, 'HEAD']).catch((e: unknown) => e)) as GitError;
+    expect(GitError.isGitError(error)).toBe(true);
+    expect(error.what).toMatch(/failed with exit code 128: fatal: /);
+  });
+
   it('returns exit codes listed as data', async () => {
     const repo = TestRepo.create();
     repo.commit('base', { 'f.txt': 'x\n' });
