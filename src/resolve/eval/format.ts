@@ -32,7 +32,7 @@ export function formatEvalReport(report: EvalReport): string {
   if (report.skipped.length > 0) lines.push(`Skipped: ${report.skipped.length} (${report.skipped.slice(0, 5).map((s) => `${s.id}: ${s.reason}`).join('; ')})`);
   lines.push(
     '',
-    'precision (ws) = ws-match / (resolved - unaligned); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human\'s file counts as wrong).',
+    'precision (ws) = ws-match / (resolved - unaligned); ws-match ignores whitespace except indentation in files where it can carry meaning (Python, YAML, Makefile, Markdown, ...); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human\'s file counts as wrong).',
   );
   return lines.join('\n');
 }

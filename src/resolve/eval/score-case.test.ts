@@ -57,6 +57,16 @@ describe('judge and dropsSide', () => {
   });
 });
 
+describe('judge in an indentation-sensitive file', () => {
+  it('does not count a line moved out of a block as a whitespace match', () => {
+    const file = parseConflictText('def f():\n<<<<<<< a\n    x()\n    y()\n||||||| b\n    x()\n=======\n    x()\ny()\n>>>>>>> c\nend()\n', { path: 'm.py' });
+    const counts = emptyHunkCounts();
+    judge(counts, file, file.hunks[0]!, '    x()\ny()\n', 'def f():\n    x()\n    y()\nend()\n');
+    judge(counts, file, file.hunks[0]!, '    x()\n    y()  \n', 'def f():\n    x()\n    y()\nend()\n');
+    expect(counts).toMatchObject({ resolved: 2, exact: 0, whitespaceMatch: 1, wrong: 1 });
+  });
+});
+
 describe('runEval with a fallback (the --with-model hook)', () => {
   it('scores what the injected rung resolves alongside the rules', async () => {
     const git = new Git({ cwd: tmpdir() });

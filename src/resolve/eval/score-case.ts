@@ -1,7 +1,7 @@
 import type { Git } from '../../git/index.js';
 import { decideFileConflict } from '../file-level.js';
 import { resolveConflictedFile, type LadderFallback } from '../ladder.js';
-import { normalizeWhitespace } from '../normalize.js';
+import { normalizeForPath, normalizeWhitespace } from '../normalize.js';
 import { mergeFileTexts } from '../parse/merge-file.js';
 import { parseConflictText, printOutsideHunk } from '../parse/markers.js';
 import type { ResolutionRule } from '../rules/index.js';
@@ -58,7 +58,7 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
   }
   if (result.remaining.length === 0) {
     report.files.resolved++;
-    compareWhole(report, result.text, c.resolved);
+    compareWhole(report, result.text, c.resolved, c.path);
   }
 }
 
@@ -79,16 +79,16 @@ function scoreFileLevel(c: EvalCase, report: EvalReport): void {
     } else report.files.wrong++;
     return;
   }
-  compareWhole(report, chosen, c.resolved);
+  compareWhole(report, chosen, c.resolved, c.path);
 }
 
-function compareWhole(report: EvalReport, text: string, resolved: string | null): void {
+function compareWhole(report: EvalReport, text: string, resolved: string | null, path: string): void {
   if (resolved === null) {
     report.files.wrong++;
     return;
   }
   if (text === resolved) report.files.exact++;
-  if (normalizeWhitespace(text) === normalizeWhitespace(resolved)) report.files.whitespaceMatch++;
+  if (normalizeForPath(text, path) === normalizeForPath(resolved, path)) report.files.whitespaceMatch++;
   else report.files.wrong++;
 }
 
@@ -108,7 +108,7 @@ export function judge(counts: HunkCounts, file: ConflictedFile, hunk: ConflictHu
   // The region also holds the blank lines between the anchors and the hunk.
   const ours = region.before + text + region.after;
   if (ours === region.text) counts.exact++;
-  if (normalizeWhitespace(ours) === normalizeWhitespace(region.text)) counts.whitespaceMatch++;
+  if (normalizeForPath(ours, file.path) === normalizeForPath(region.text, file.path)) counts.whitespaceMatch++;
   else counts.wrong++;
   if (dropsSide(hunk, text, region.text)) counts.sidesDropped++;
 }
