@@ -1,10 +1,9 @@
-import { diffIndices } from 'node-diff3';
 import { splitLinesKeep } from '../parse/lines.js';
 import { editContains } from './edit-containment.js';
 import { repeatsBlockOutside } from './moved-code.js';
+import { diffRegions } from './myers-diff.js';
 import { tokenizeWords } from './remerge-words.js';
 import type { ResolutionRule } from './rule.js';
-
 
 /**
  * The text as the rule compares it: each line starts with a token holding its
@@ -22,11 +21,13 @@ export function contentTokens(text: string): string[] {
   return out;
 }
 
-/** Lines of `outer` that `inner` does not have, in order. */
+/** Lines of `outer` that `inner` does not have, in order (all of `outer` when they are too different to diff). */
 function linesAdded(inner: string, outer: string): string {
-  return diffIndices(splitLinesKeep(inner), splitLinesKeep(outer))
-    .flatMap((r) => r.buffer2Content)
-    .join('');
+  const a = splitLinesKeep(inner);
+  const b = splitLinesKeep(outer);
+  const regions = diffRegions(a, b);
+  if (regions === null) return outer;
+  return regions.flatMap((r) => b.slice(r.bStart, r.bStart + r.bLength)).join('');
 }
 
 /**
@@ -45,8 +46,13 @@ function linesAdded(inner: string, outer: string): string {
  * larger side's extra lines repeat a block of three or more lines found
  * elsewhere in the file (the other side moved that code).
  *
- * Corpus (400 hunks): alone 25 resolved, 0 wrong, 1 unaligned, 0 sides
- * dropped; 22 of them beyond the rules before it in the ladder.
+ * Corpus (400 hunks): alone 25 resolved, all 25 as the human did, 0 sides
+ * dropped; 22 of them beyond the rules before it in the ladder. Each guard
+ * was measured: without the moved-code check 27 resolved, 1 wrong; letting the
+ * larger side drop lines silently 34, 1 wrong; comparing whole lines instead
+ * of tokens only 14. Without the modify/delete check it would resolve 31 with
+ * none wrong, but those extra hunks are exactly the guesses it exists to stop
+ * (`AC_INIT(tmux, 2.7-rc)` made `2.7` on one side and `master` on the other).
  */
 export const containedChange: ResolutionRule = {
   name: 'contained-change',
