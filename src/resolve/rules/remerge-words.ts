@@ -11,9 +11,10 @@ export function tokenizeWords(text: string): string[] {
 
 /**
  * Re-merge the hunk word by word: two edits on the same line that touch
- * different words merge cleanly. Off by default: on the corpus it disagreed
- * with the human on 44 of 129 hunks it took (a clean token merge is often not
- * what a person writes).
+ * different words merge cleanly. Off by default: on the corpus (400 hunks)
+ * it resolved 138 alone, 85 as the human did, 49 wrong, 4 unaligned, 14
+ * dropping a side the human kept (a clean token merge is often not what a
+ * person writes).
  */
 export const remergeWords: ResolutionRule = {
   name: 'remerge-words',
