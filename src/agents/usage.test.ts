@@ -54,3 +54,36 @@ describe('budget with parallel calls', () => {
     expect(b.reserve().ok).toBe(true);
   });
 });
+
+describe('usage carried from earlier processes of the run', () => {
+  const call = { role: 'resolver' as const, modelId: 'm', inputTokens: 100, outputTokens: 20, costUsd: 0.25, costSource: 'price' as const };
+  const totals = (costUsd: number, calls: number) => ({
+    resolver: { calls, inputTokens: 100 * calls, outputTokens: 20 * calls, costUsd, unpricedCalls: 0 },
+    summarizer: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
+    planner: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
+  });
+
+  it('counts the run totals once, however often they are carried, and listeners see each new call', () => {
+    const usage = new UsageTracker();
+    const seen: number[] = [];
+    const stop = usage.onRecord((r) => seen.push(r.costUsd));
+    usage.carryFrom(totals(0.5, 2));
+    usage.record(call);
+    expect(usage.total().costUsd).toBeCloseTo(0.75);
+    // The journal now holds the earlier calls and this one: carrying it again changes nothing.
+    usage.carryFrom(totals(0.75, 3));
+    expect(usage.total()).toMatchObject({ calls: 3, costUsd: 0.75 });
+    expect(usage.byRole().resolver.calls).toBe(3);
+    stop();
+    usage.record(call);
+    expect(seen).toEqual([0.25]);
+  });
+
+  it('the budget refuses a call that carried spend would push past the limit', () => {
+    const usage = new UsageTracker();
+    usage.carryFrom(totals(0.9, 4));
+    const budget = new BudgetTracker(1, usage);
+    expect(budget.check(0.05)).toEqual({ ok: true });
+    expect(budget.check(0.2)).toMatchObject({ ok: false, spentUsd: 0.9, limitUsd: 1 });
+  });
+});

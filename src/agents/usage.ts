@@ -76,22 +76,69 @@ function add(t: UsageTotals, r: UsageRecord): void {
   if (r.costSource === 'unknown') t.unpricedCalls += 1;
 }
 
-/** Token usage and cost per role and per conflict for a run. */
+function addTotals(t: UsageTotals, u: UsageTotals): void {
+  t.calls += u.calls;
+  t.inputTokens += u.inputTokens;
+  t.outputTokens += u.outputTokens;
+  t.costUsd += u.costUsd;
+  t.unpricedCalls += u.unpricedCalls;
+}
+
+/**
+ * Token usage and cost per role and per conflict for a run. `records` holds this
+ * process's calls; `carry` adds what earlier processes of the same run spent, so
+ * totals and the budget count the whole run across resumes.
+ */
 export class UsageTracker {
   readonly records: UsageRecord[] = [];
+  private carried: Record<ModelRole, UsageTotals> = { resolver: emptyTotals(), summarizer: emptyTotals(), planner: emptyTotals() };
+  private readonly listeners: Array<(r: UsageRecord) => void> = [];
 
   record(r: UsageRecord): void {
     this.records.push(r);
+    for (const listener of this.listeners) listener(r);
+  }
+
+  /** Called with every call as it is recorded (e.g. to journal it at once); returns an unsubscribe. */
+  onRecord(listener: (r: UsageRecord) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /**
+   * The whole run's totals so far (e.g. from its journal, which holds this tracker's
+   * own calls too): what is not one of `records` was spent by earlier processes and
+   * is carried. Idempotent: calling it again with newer totals does not double count.
+   */
+  carryFrom(runTotals: Record<ModelRole, UsageTotals>): void {
+    const own = { resolver: emptyTotals(), summarizer: emptyTotals(), planner: emptyTotals() };
+    for (const r of this.records) add(own[r.role], r);
+    for (const role of modelRoles) {
+      const run = runTotals[role];
+      const mine = own[role];
+      this.carried[role] = {
+        calls: Math.max(0, run.calls - mine.calls),
+        inputTokens: Math.max(0, run.inputTokens - mine.inputTokens),
+        outputTokens: Math.max(0, run.outputTokens - mine.outputTokens),
+        costUsd: Math.max(0, run.costUsd - mine.costUsd),
+        unpricedCalls: Math.max(0, run.unpricedCalls - mine.unpricedCalls),
+      };
+    }
   }
 
   total(): UsageTotals {
     const t = emptyTotals();
+    for (const role of modelRoles) addTotals(t, this.carried[role]);
     for (const r of this.records) add(t, r);
     return t;
   }
 
   byRole(): Record<ModelRole, UsageTotals> {
     const out = { resolver: emptyTotals(), summarizer: emptyTotals(), planner: emptyTotals() };
+    for (const role of modelRoles) addTotals(out[role], this.carried[role]);
     for (const r of this.records) add(out[r.role], r);
     return out;
   }

@@ -3,10 +3,10 @@ import type { Git } from '../git/index.js';
 import { systemClock } from '../util/clock.js';
 import type { RunEvent } from '../workflow/state/events.js';
 import { openRunJournal } from '../workflow/state/persistence.js';
+import { usageFromEvents } from '../workflow/state/usage-from-events.js';
 import {
   RUN_STATE_VERSION,
   cellId,
-  emptyUsage,
   runStateFile,
   runStateSchema,
   type ConflictState,
@@ -157,7 +157,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     return c;
   };
   let currentAttempt = 0;
-  const usage = { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() };
+  const usage = usageFromEvents(events);
   const checks: RunState['checks'] = [];
   const attempts: RunState['attempts'] = [];
   let strategy: RunState['strategy'] = null;
@@ -185,11 +185,11 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
         for (const f of e.files) {
           let file = c.files.find((x) => x.path === f.path);
           if (file === undefined) {
-            file = { path: f.path, kind: 'content', hunks: [] };
+            file = { path: f.path, kind: f.kind ?? 'content', hunks: [] };
             c.files.push(file);
-          }
+          } else if (f.kind !== undefined) file.kind = f.kind;
           for (const h of f.hunks) {
-            const hunk = { index: h.index, status: 'resolved' as const, rung: h.rung, by: h.by, cacheKey: null };
+            const hunk = { index: h.index, status: 'resolved' as const, rung: h.rung, by: h.by, cacheKey: h.cacheKey ?? null };
             const at = file.hunks.findIndex((x) => x.index === h.index);
             if (at >= 0) file.hunks[at] = hunk;
             else file.hunks.push(hunk);
@@ -214,15 +214,6 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
         attempts.push(e.attempt);
         currentAttempt = Math.max(currentAttempt, e.attempt.number);
         break;
-      case 'model_usage': {
-        const u = usage[e.role];
-        u.calls += 1;
-        u.inputTokens += e.inputTokens;
-        u.outputTokens += e.outputTokens;
-        u.costUsd += e.costUsd;
-        if (e.costSource === 'unknown') u.unpricedCalls += 1;
-        break;
-      }
       case 'decision':
         if (e.kind === 'strategy' && (e.decision === 'optimistic' || e.decision === 'batch' || e.decision === 'per_conflict')) {
           strategy = { kind: e.decision, batchSize: e.batchSize ?? null, decidedBy: e.by, reasoning: e.reasoning, decidedAt: e.ts };

@@ -11,6 +11,7 @@ import type { WorkflowContext } from './ports.js';
 import { runStateCursor } from './state/persistence.js';
 import type { RunState } from './state/run-state.js';
 import type { RunHandle } from './state/persistence.js';
+import { usageFromEvents } from './state/usage-from-events.js';
 
 const nodes: Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>> = {
   initialize,
@@ -24,30 +25,19 @@ const nodes: Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>> 
 };
 
 /**
- * Model usage is counted by the gateway in memory; after every node the new calls
- * are added to the persisted totals (so `status` and the report survive restarts).
+ * Model usage: every call is journalled as the gateway records it (a kill mid-node keeps
+ * it), and after every node the persisted totals are the gateway's, which carry what
+ * earlier processes of this run spent (so `status`, the report and `budget.usd` count the
+ * whole run across resumes).
  */
 function withUsage(ctx: WorkflowContext): Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>> {
-  let seen = ctx.gateway?.usage.records.length ?? 0;
+  const usage = ctx.gateway?.usage;
+  if (!usage) return nodes;
   const wrapped = {} as Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>>;
   for (const [name, node] of Object.entries(nodes) as [NodeName, MachineNode<RunState, NodeName, WorkflowContext>][]) {
     wrapped[name] = async (state, nodeCtx) => {
       const result = await node(state, nodeCtx);
-      const records = ctx.gateway?.usage.records ?? [];
-      if (records.length === seen) return result;
-      const usage = structuredClone(result.state.usage);
-      for (const r of records.slice(seen)) {
-        const t = usage[r.role];
-        t.calls += 1;
-        t.inputTokens += r.inputTokens;
-        t.outputTokens += r.outputTokens;
-        t.costUsd += r.costUsd;
-        if (r.costSource === 'unknown') t.unpricedCalls += 1;
-        const { role, modelId, inputTokens, outputTokens, costUsd, costSource } = r;
-        nodeCtx.journal.append({ type: 'model_usage', role, modelId, conflict: r.conflict ?? null, inputTokens, outputTokens, costUsd, costSource });
-      }
-      seen = records.length;
-      return { ...result, state: { ...result.state, usage } };
+      return { ...result, state: { ...result.state, usage: usage.byRole() } };
     };
   }
   return wrapped;
@@ -60,9 +50,24 @@ export function driveRun(
   ctx: WorkflowContext,
   options: { signal?: AbortSignal; logger?: Logger; clock?: Clock } = {},
 ): Promise<RunOutcome<RunState, NodeName>> {
+  const runUsage = usageFromEvents(run.journal.read().entries);
+  const usage = ctx.gateway?.usage;
+  usage?.carryFrom(runUsage);
+  const unsubscribe = usage?.onRecord((r) => {
+    const { role, modelId, inputTokens, outputTokens, costUsd, costSource } = r;
+    run.journal.append({ type: 'model_usage', role, modelId, conflict: r.conflict ?? null, inputTokens, outputTokens, costUsd, costSource });
+  });
+  // The journal is the truth about spend: a kill after a call and before the node's state was saved loses nothing.
+  const persistence = {
+    load: (): RunState | null => {
+      const saved = run.persistence.load();
+      return saved ? { ...saved, usage: runUsage } : null;
+    },
+    save: (state: RunState): void => run.persistence.save(state),
+  };
   const machine: MachineDefinition<RunState, NodeName, WorkflowContext> = { nodes: withUsage(ctx), cursor: runStateCursor<NodeName>() };
   return runMachine(machine, initial, {
-    persistence: run.persistence,
+    persistence,
     journal: run.journal,
     context: ctx,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -70,5 +75,5 @@ export function driveRun(
     ...(options.clock ? { clock: options.clock } : {}),
     maxSteps: 10_000,
     resumeCommand: `splintercat continue --name ${run.name}`,
-  });
+  }).finally(() => unsubscribe?.());
 }

@@ -78,6 +78,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       return resolveCell(ctx, engine, cell, { failure: retry[id] ?? null });
     });
     const human: Array<{ cell: Cell; left: string[]; worktree: string }> = [];
+    const budget = budgetRefusal(outcomes);
     for (const proposed of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
       for (const event of resolverTranscriptEvents(cellKey(proposed.cell), proposed.transcripts ?? [])) ctx.journal.append(event);
       const outcome = proposed.ok ? await approved(ctx, engine, proposed) : proposed;
@@ -85,12 +86,19 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
         const commit = await engine.recordMerge(outcome.cell, outcome.tree);
         next = recordResolved(next, ctx, outcome.cell, outcome.tree, commit, outcome.files);
         batch.push(cellKey(outcome.cell));
+      } else if (budget) {
+        // Not a human's job: once budget.usd is raised, `continue` asks the model again.
+        next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'pending', files: outcome.files }) };
       } else {
         next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'needs_human', files: outcome.files }) };
         human.push({ cell: outcome.cell, left: outcome.left, worktree: outcome.worktree });
       }
     }
     next = withFlow(next, { batch });
+    if (budget && outcomes.some((o) => !o.ok)) {
+      ctx.log.decision({}, `[budget] ${budget}: the run stops; raise budget.usd, then run splintercat continue`);
+      return { halt: 'failed', reason: `the model budget is spent (${budget}); raise budget.usd in splintercat.yaml, then run splintercat continue`, next: 'resolve_conflicts', state: next };
+    }
     if (human.length > 0) return needsHuman(next, ctx, human);
   }
   next = withFlow(next, { batch });
@@ -119,6 +127,12 @@ async function approved(ctx: Ctx, engine: GridEngine, outcome: Extract<CellResol
   const { path, unmerged } = await ctx.worktrees.presentMerge(`resolve-${id}`, details.above, details.left);
   const files = outcome.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, status: 'needs_human' as const, rung: null, by: null, cacheKey: null })) }));
   return { ok: false, cell: outcome.cell, worktree: path, files, left: unmerged.length > 0 ? unmerged : paths };
+}
+
+/** The budget refusal that left a conflict open, if the model was refused for budget. */
+function budgetRefusal(outcomes: CellResolution[]): string | null {
+  for (const o of outcomes) for (const t of o.transcripts ?? []) if (!t.outcome.ok && t.outcome.reason === 'budget') return t.outcome.message;
+  return null;
 }
 
 function conflictBase(state: RunState, cell: Cell): ConflictState {
