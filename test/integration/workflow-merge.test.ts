@@ -1,43 +1,19 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ModelGateway } from '../../src/agents/model-gateway.js';
-import type { RoleModels } from '../../src/agents/model-factory.js';
-import { configSchema } from '../../src/config/index.js';
-import { nullLogger } from '../../src/log/logger.js';
+import type { ModelGateway } from '../../src/agents/model-gateway.js';
 import { RunStore } from '../../src/store/index.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
-import { buildWorkflowContext, createRun, reopenRun } from '../../src/workflow/setup.js';
-import { ShellCheckRunner } from '../fixtures/agents/shell-check-runner.js';
+import { reopenRun } from '../../src/workflow/setup.js';
 import { chainRepo, fixedPlanner, valueResolver, valuesFile } from '../fixtures/workflow/chain-repo.js';
-import type { MockLanguageModelV3 } from 'ai/test';
+import { chainContext, scriptedGateway, startChainRun } from '../fixtures/workflow/chain-run.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 
-function gateway(roles: Partial<Record<'resolver' | 'planner', MockLanguageModelV3>>): ModelGateway {
-  const models: RoleModels = { resolver: null, summarizer: null, planner: null };
-  for (const [role, model] of Object.entries(roles) as ['resolver' | 'planner', MockLanguageModelV3][]) {
-    models[role] = { role, provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model };
-  }
-  return new ModelGateway({ models, llm: { timeout: 30, max_retries: 1, prices: {} }, budgetUsd: 0, sleep: async () => undefined });
-}
+const gateway = (roles: Parameters<typeof scriptedGateway>[0]): ModelGateway => scriptedGateway(roles);
 
 async function merge(repo: TestRepo, settings: Record<string, unknown>, gw: ModelGateway | null, name = 'up') {
-  const config = configSchema.parse({
-    target: { workdir: repo.dir, branch: 'main' },
-    check: { commands: { build: 'node check.mjs' }, workflow: ['build'] },
-    llm: gw ? { resolver_model: 'value-resolver' } : {},
-    ...settings,
-  });
-  config.target.workdir = repo.dir;
-  const checks = new ShellCheckRunner(config.check.commands, repo.dir, join(repo.dir, '.git', 'check-logs'));
-  const ctx = await buildWorkflowContext(config, repo.git, name, { checks, gateway: gw, log: nullLogger });
+  const { ctx, checks } = await chainContext(repo, gw, settings, name);
   const store = await RunStore.forRepo(repo.git);
-  const { run, state } = createRun(store, {
-    name,
-    source: { ref: 'upstream', oid: repo.sh('rev-parse', 'upstream') },
-    target: { branch: 'main', originalOid: repo.sh('rev-parse', 'main') },
-    workdir: repo.dir,
-  });
+  const { run, state } = startChainRun(store, repo, name);
   try {
     const outcome = await driveRun(run, state, ctx);
     return { outcome, checks, ctx, store };

@@ -1,21 +1,10 @@
-import { join } from 'node:path';
-import type { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { ModelGateway } from '../../src/agents/model-gateway.js';
-import type { RoleModels } from '../../src/agents/model-factory.js';
-import { configSchema } from '../../src/config/index.js';
-import { nullLogger } from '../../src/log/logger.js';
 import { RunStore } from '../../src/store/index.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
-import { buildWorkflowContext, createRun, reopenRun } from '../../src/workflow/setup.js';
+import { reopenRun } from '../../src/workflow/setup.js';
 import type { RunHandle } from '../../src/workflow/state/persistence.js';
-import { ShellCheckRunner } from '../fixtures/agents/shell-check-runner.js';
 import { chainRepo, valueResolver, valuesFile } from '../fixtures/workflow/chain-repo.js';
-
-function gateway(resolver: MockLanguageModelV3): ModelGateway {
-  const models: RoleModels = { resolver: { role: 'resolver', provider: 'openai-compatible', modelId: resolver.modelId, keyVariable: null, model: resolver }, summarizer: null, planner: null };
-  return new ModelGateway({ models, llm: { timeout: 30, max_retries: 0, prices: {} }, budgetUsd: 0, sleep: async () => undefined });
-}
+import { chainContext, scriptedGateway, startChainRun } from '../fixtures/workflow/chain-run.js';
 
 /**
  * The process "dies" (the node throws, as a SIGKILL stops it: nothing after that point is
@@ -43,21 +32,9 @@ function dieAtFirstRecord(run: RunHandle, when: 'before' | 'after'): void {
 async function mergeKilledAtRecord(when: 'before' | 'after') {
   const repo = chainRepo(2, (k) => `fork${k}`, (k) => `up${k}`);
   const resolver = valueResolver((k) => `merged${k}`);
-  const config = configSchema.parse({
-    target: { workdir: repo.dir, branch: 'main' },
-    check: { commands: { build: 'node check.mjs' }, workflow: ['build'] },
-    merge: { strategy: 'per_conflict' },
-    llm: { resolver_model: 'value-resolver' },
-  });
-  const checks = new ShellCheckRunner(config.check.commands, repo.dir, join(repo.dir, '.git', 'check-logs'));
-  const ctx = await buildWorkflowContext(config, repo.git, 'up', { checks, gateway: gateway(resolver.model), log: nullLogger });
+  const { ctx } = await chainContext(repo, scriptedGateway({ resolver: resolver.model }, { maxRetries: 0 }), { merge: { strategy: 'per_conflict' } });
   const store = await RunStore.forRepo(repo.git);
-  const created = createRun(store, {
-    name: 'up',
-    source: { ref: 'upstream', oid: repo.sh('rev-parse', 'upstream') },
-    target: { branch: 'main', originalOid: repo.sh('rev-parse', 'main') },
-    workdir: repo.dir,
-  });
+  const created = startChainRun(store, repo);
   dieAtFirstRecord(created.run, when);
   try {
     expect((await driveRun(created.run, created.state, ctx)).kind).toBe('failed');

@@ -1,35 +1,21 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ModelGateway } from '../../src/agents/model-gateway.js';
-import type { RoleModels } from '../../src/agents/model-factory.js';
-import { configSchema } from '../../src/config/index.js';
-import { nullLogger } from '../../src/log/logger.js';
+import type { ModelGateway } from '../../src/agents/model-gateway.js';
 import { RunStore } from '../../src/store/index.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
-import { buildWorkflowContext, createRun, reopenRun } from '../../src/workflow/setup.js';
+import { reopenRun } from '../../src/workflow/setup.js';
 import { emptyUsage } from '../../src/workflow/state/run-state.js';
-import { ShellCheckRunner } from '../fixtures/agents/shell-check-runner.js';
 import { chainRepo, valueResolver } from '../fixtures/workflow/chain-repo.js';
+import { chainContext, scriptedGateway, startChainRun } from '../fixtures/workflow/chain-run.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 
 const price = { input: 1000, output: 5000 }; // USD per million tokens: 0.2 USD per call of 100 + 20 tokens
 
 function gateway(budgetUsd = 0): ModelGateway {
-  const { model } = valueResolver((k) => `F${k}+U${k}`, 'F');
-  const models: RoleModels = { resolver: { role: 'resolver', provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model }, summarizer: null, planner: null };
-  return new ModelGateway({ models, llm: { timeout: 30, max_retries: 0, prices: { 'value-resolver': price } }, budgetUsd, sleep: async () => undefined });
+  return scriptedGateway({ resolver: valueResolver((k) => `F${k}+U${k}`, 'F').model }, { maxRetries: 0, prices: { 'value-resolver': price }, budgetUsd });
 }
 
 async function context(repo: TestRepo, gw: ModelGateway) {
-  const config = configSchema.parse({
-    target: { workdir: repo.dir, branch: 'main' },
-    check: { commands: { build: 'node check.mjs' }, workflow: ['build'] },
-    llm: { resolver_model: 'value-resolver' },
-    merge: { strategy: 'optimistic' },
-  });
-  config.target.workdir = repo.dir;
-  const checks = new ShellCheckRunner(config.check.commands, repo.dir, join(repo.dir, '.git', 'check-logs'));
-  return buildWorkflowContext(config, repo.git, 'up', { checks, gateway: gw, log: nullLogger });
+  return (await chainContext(repo, gw, { merge: { strategy: 'optimistic' } })).ctx;
 }
 
 describe('model usage across processes of one run', () => {
@@ -37,12 +23,7 @@ describe('model usage across processes of one run', () => {
     const repo = chainRepo(2, (k) => `F${k}`, (k) => `U${k}`);
     const first = gateway();
     const store = await RunStore.forRepo(repo.git);
-    const created = createRun(store, {
-      name: 'up',
-      source: { ref: 'upstream', oid: repo.sh('rev-parse', 'upstream') },
-      target: { branch: 'main', originalOid: repo.sh('rev-parse', 'main') },
-      workdir: repo.dir,
-    });
+    const created = startChainRun(store, repo);
     let spent: number;
     try {
       const outcome = await driveRun(created.run, created.state, await context(repo, first));
@@ -74,12 +55,7 @@ describe('model usage across processes of one run', () => {
   it('budget.usd counts what earlier processes spent: a resumed run stops before exceeding it', async () => {
     const repo = chainRepo(3, (k) => `F${k}`, (k) => `U${k}`);
     const store = await RunStore.forRepo(repo.git);
-    const created = createRun(store, {
-      name: 'up',
-      source: { ref: 'upstream', oid: repo.sh('rev-parse', 'upstream') },
-      target: { branch: 'main', originalOid: repo.sh('rev-parse', 'main') },
-      workdir: repo.dir,
-    });
+    const created = startChainRun(store, repo);
     // The first process spends 0.8 USD (two conversations of two calls) and is stopped.
     const first = gateway();
     const controller = new AbortController();
