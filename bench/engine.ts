@@ -9,17 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Git } from '../src/git/index.js';
 import { GitMerger, IncrementalMerge } from '../src/imerge/index.js';
+import { benchGitEnv } from './_env.js';
 
-const env: Record<string, string> = {
-  ...(process.env as Record<string, string>),
-  GIT_AUTHOR_NAME: 'Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.com',
-  GIT_COMMITTER_NAME: 'Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.com',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_EDITOR: 'true',
-};
+const env = benchGitEnv;
 
 const N = 40;
 /** (main commit, feature commit) pairs that rewrite the same line. */

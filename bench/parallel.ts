@@ -27,17 +27,9 @@ import { nullLogger } from '../src/log/logger.js';
 import { RunStore } from '../src/store/index.js';
 import { driveRun } from '../src/workflow/merge-run.js';
 import { buildWorkflowContext, createRun } from '../src/workflow/setup.js';
+import { benchGitEnv } from './_env.js';
 
-const env: Record<string, string> = {
-  ...(process.env as Record<string, string>),
-  GIT_AUTHOR_NAME: 'Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.com',
-  GIT_COMMITTER_NAME: 'Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.com',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_EDITOR: 'true',
-};
+const env = benchGitEnv;
 
 const CONFLICTS = Number(process.env.BENCH_CONFLICTS ?? 8);
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 200);
