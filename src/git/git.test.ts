@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TestRepo, tempDir } from '../../test/helpers/git-repo.js';
+import { TestRepo, tempDir, testGitEnv } from '../../test/helpers/git-repo.js';
+import { gitSpy } from '../../test/helpers/git-spy.js';
 import { Git } from './git.js';
 import { GitError } from './git-error.js';
 import { SplintercatError } from '../errors/index.js';
@@ -111,6 +113,32 @@ describe('Git', () => {
     const commit = await repo.git.readObject('HEAD');
     expect(commit?.type).toBe('commit');
     expect(commit?.content.toString()).toContain('one');
+  });
+
+  it("a worktree Git reads objects by id through its repository's cat-file process", async () => {
+    const repo = TestRepo.create();
+    const spy = gitSpy();
+    const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
+    onTestFinished(() => git.close());
+    repo.commit('one', { 'f.txt': 'main\n' });
+    const path = join(tempDir(), 'wt');
+    repo.sh('worktree', 'add', '-q', '--detach', path, 'HEAD');
+    writeFileSync(join(path, 'f.txt'), 'worktree\n');
+    execFileSync('git', ['-C', path, '-c', 'user.name=T', '-c', 'user.email=t@e', 'commit', '-qam', 'two']);
+    const blob = repo.sh('rev-parse', 'HEAD:f.txt');
+
+    const readers = (): number => spy.calls().filter((c) => c === 'cat-file --batch').length;
+    expect(await git.readBlobText(blob)).toBe('main\n');
+    const wt = git.at(path, { worktree: true });
+    expect(await wt.readBlobText(blob)).toBe('main\n');
+    expect(readers()).toBe(1);
+    // Other specs are the worktree's own (its HEAD is not the main one), read by a reader of its own.
+    expect(await wt.readBlobText('HEAD:f.txt')).toBe('worktree\n');
+    expect(readers()).toBe(2);
+    wt.close();
+    // Closing the worktree's Git leaves the shared reader working.
+    expect(await git.readBlobText(blob)).toBe('main\n');
+    expect(readers()).toBe(2);
   });
 
   it('reports a missing working directory clearly', async () => {

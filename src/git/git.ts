@@ -42,6 +42,8 @@ export interface GitOptions {
 }
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
+/** A full object id (SHA-1 or SHA-256): the same object in every worktree of a repository. */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * The single way splintercat runs git: an explicit `cwd`, a fixed environment
@@ -53,6 +55,8 @@ export class Git {
   readonly gitBinary: string;
   readonly env: NodeJS.ProcessEnv;
   private batch: CatFileBatch | undefined;
+  /** The Git whose cat-file process reads objects by id for this one (see `at`). */
+  private objectsFrom: Git | undefined;
 
   constructor(options: GitOptions) {
     this.cwd = options.cwd;
@@ -71,9 +75,16 @@ export class Git {
     };
   }
 
-  /** A Git on another directory (a worktree) sharing this one's settings. */
-  at(cwd: string): Git {
-    return new Git({ cwd, gitBinary: this.gitBinary, env: stringEnv(this.env) });
+  /**
+   * A Git on another directory sharing this one's settings. `worktree`: the directory is a
+   * worktree of this Git's repository, whose objects it shares, so reads of objects by id go
+   * through this Git's cat-file process instead of starting one per worktree (other specs,
+   * such as `HEAD:path`, still read the worktree's own refs and index).
+   */
+  at(cwd: string, options: { worktree?: boolean } = {}): Git {
+    const git = new Git({ cwd, gitBinary: this.gitBinary, env: stringEnv(this.env) });
+    if (options.worktree) git.objectsFrom = this.objectsFrom ?? this;
+    return git;
   }
 
   /** Run git; throws GitError unless the exit code is in `okExitCodes`. */
@@ -283,6 +294,7 @@ export class Git {
 
   /** Read an object through the long-lived `cat-file --batch` process. */
   readObject(spec: string): Promise<GitObject | null> {
+    if (this.objectsFrom && OBJECT_ID.test(spec)) return this.objectsFrom.readObject(spec);
     this.batch ??= new CatFileBatch(this.cwd, this.env, this.gitBinary);
     return this.batch.read(spec);
   }
@@ -293,7 +305,7 @@ export class Git {
     return object === null ? null : object.content.toString('utf8');
   }
 
-  /** Release the long-lived processes. Safe to call more than once. */
+  /** Release the long-lived processes (not those of the Git this one reads objects through). Safe to call more than once. */
   close(): void {
     this.batch?.close();
     this.batch = undefined;
@@ -313,7 +325,5 @@ function existsSyncSafe(path: string): boolean {
     return false;
   }
 }
-
-
 
 export { ZERO_OID };

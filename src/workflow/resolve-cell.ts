@@ -30,7 +30,7 @@ export async function resolveCell(
   const details = await engine.conflictDetails(cell);
   const id = `resolve-${cellKey(cell)}`;
   const { path, unmerged } = await ctx.worktrees.presentMerge(id, details.above, details.left);
-  const wt = ctx.git.at(path);
+  const wt = ctx.git.at(path, { worktree: true });
   try {
     const rung =
       ctx.gateway && ctx.config.llm.resolver_model && ctx.config.merge.resolver !== 'manual'

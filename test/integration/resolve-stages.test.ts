@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listUnmerged, mergeFileTexts, parseConflictText, printConflictedFile, readStageTexts } from '../../src/resolve/index.js';
-import { TestRepo } from '../helpers/git-repo.js';
+import { readBlob } from '../../src/resolve/parse/read-blob.js';
+import { Git } from '../../src/git/index.js';
+import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
+import { gitSpy } from '../helpers/git-spy.js';
 
 describe('conflicts from index stages', () => {
   it('reads :1:/:2:/:3: of unmerged paths and rebuilds the hunks with a base', async () => {
@@ -25,5 +28,24 @@ describe('conflicts from index stages', () => {
     const file = parseConflictText(merged.text, { path: 'f.txt' });
     expect(file.hunks[0]).toMatchObject({ base: 'b\n', ours: 'B main\n', theirs: 'B feature\n', labels: { ours: 'HEAD', base: 'base', theirs: 'feature' }, startLine: 2, endLine: 8 });
     expect(printConflictedFile(file)).toBe(merged.text);
+  });
+
+  it('reads blobs through the long-lived cat-file reader: null for a missing object or one that is not a blob', async () => {
+    const repo = TestRepo.create();
+    repo.commit('base', { 'f.txt': 'a\nb\n', 'dir/g.txt': 'g\n' });
+    const spy = gitSpy();
+    const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
+    try {
+      const entry = { path: 'f.txt', base: { mode: '100644', oid: repo.sh('rev-parse', 'HEAD:f.txt'), path: 'f.txt' }, theirs: { mode: '100644', oid: repo.sh('rev-parse', 'HEAD:dir/g.txt'), path: 'f.txt' } };
+      expect(await readStageTexts(git, entry)).toEqual({ base: 'a\nb\n', ours: null, theirs: 'g\n' });
+      expect(await readBlob(git, 'HEAD:dir/g.txt')).toBe('g\n');
+      expect(await readBlob(git, 'HEAD:nope.txt')).toBeNull();
+      expect(await readBlob(git, '0123456789012345678901234567890123456789')).toBeNull();
+      expect(await readBlob(git, 'HEAD')).toBeNull();
+      expect(await readBlob(git, 'HEAD:dir')).toBeNull();
+      expect(spy.calls()).toEqual(['cat-file --batch']);
+    } finally {
+      git.close();
+    }
   });
 });

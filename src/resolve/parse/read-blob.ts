@@ -1,11 +1,16 @@
 import type { Git } from '../../git/index.js';
 
 /**
- * A blob's text by object id or `rev:path`; null when it does not exist.
- * Uses a plain `git cat-file blob` rather than the shared batch reader: that
- * reader's process is unref'd, so a CLI run waiting only on it can exit early.
+ * A blob's text by object id or `rev:path`; null when it does not exist or is not a blob
+ * (as `git cat-file blob` answers). Read through the Git's long-lived `cat-file --batch`
+ * process, so the ladder's three stage reads per file start no process.
  */
 export async function readBlob(git: Git, spec: string): Promise<string | null> {
-  const result = await git.run(['cat-file', 'blob', spec], { okExitCodes: [0, 128] });
-  return result.exitCode === 0 ? result.stdout : null;
+  // The batch reader takes one spec per line.
+  if (spec.includes('\n')) {
+    const result = await git.run(['cat-file', 'blob', spec], { okExitCodes: [0, 128] });
+    return result.exitCode === 0 ? result.stdout : null;
+  }
+  const object = await git.readObject(spec);
+  return object?.type === 'blob' ? object.content.toString('utf8') : null;
 }
