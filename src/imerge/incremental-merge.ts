@@ -2,6 +2,7 @@ import { SplintercatError, UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { autoCompleteFrontier, type AutofillEvent } from './autofill.js';
 import { getBoundaries } from './boundaries.js';
+import { readCommitInfo } from './commit-info.js';
 import { assertRebasable, simplifyToGoal } from './finish-goals.js';
 import { renderDiagram } from './diagram.js';
 import { mapKnownFrontier } from './frontier.js';
@@ -10,7 +11,7 @@ import { conflictPaths, mergeTree } from './merge-tree.js';
 import { chooseImergeName, listImerges, removeImerge } from './names.js';
 import { GitMerger } from './merger.js';
 import { ALLOWED_GOALS, imergePrefix, readState, scratchRef, stateRef, STATE_VERSION, writeState, type StateBlob } from './state.js';
-import type { CommitInfo, ConflictDetails } from './types.js';
+import type { ConflictDetails } from './types.js';
 
 export interface StartOptions {
   name: string;
@@ -177,24 +178,22 @@ export class IncrementalMerge {
   /** Everything the resolver needs about a blocked cell, computed in memory. */
   async conflictDetails(i1: number, i2: number): Promise<ConflictDetails> {
     const { above, left } = this.parents(i1, i2);
-    const result = await mergeTree(this.git, above, left);
+    const [result, commit1, commit2] = await Promise.all([
+      mergeTree(this.git, above, left),
+      readCommitInfo(this.git, this.grid.cell(i1, 0).oid as string),
+      readCommitInfo(this.git, this.grid.cell(0, i2).oid as string),
+    ]);
     return {
       name: this.name,
       i1,
       i2,
       above,
       left,
-      commit1: await this.commitInfo(this.grid.cell(i1, 0).oid as string),
-      commit2: await this.commitInfo(this.grid.cell(0, i2).oid as string),
+      commit1,
+      commit2,
       conflictTree: result.tree,
       paths: result.clean ? [] : conflictPaths(result),
     };
-  }
-
-  private async commitInfo(oid: string): Promise<CommitInfo> {
-    const out = await this.git.text(['show', '-s', '--format=%an%x00%ae%x00%aI%x00%s%x00%b', oid]);
-    const [author, authorEmail, date, subject, body] = out.split('\0') as string[];
-    return { oid, author: author ?? '', authorEmail: authorEmail ?? '', date: date ?? '', subject: subject ?? '', body: (body ?? '').trimEnd() };
   }
 
   /**
