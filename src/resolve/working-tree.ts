@@ -15,6 +15,8 @@ import type { ConflictedFile, HunkResolution } from './types.js';
 export interface WorkingTreeOptions {
   /** Paths relative to the top level; empty = every unmerged path. */
   paths?: string[];
+  /** The working tree's top-level directory, when the caller knows it (default: asked of git). */
+  top?: string;
   rules?: readonly ResolutionRule[];
   cache?: ResolutionCache | null;
   fallback?: LadderFallback;
@@ -47,7 +49,7 @@ export interface WorkingTreeFileResult {
  */
 export async function resolveWorkingTree(git: Git, options: WorkingTreeOptions = {}): Promise<WorkingTreeFileResult[]> {
   const log = options.log ?? nullLogger;
-  const top = await git.topLevel();
+  const top = options.top ?? (await git.topLevel());
   const entries = await listUnmerged(git, options.paths ?? []);
   const results: WorkingTreeFileResult[] = [];
   for (const entry of entries) {

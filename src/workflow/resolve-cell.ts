@@ -47,8 +47,8 @@ export async function resolveCell(
         : null;
     const results =
       ctx.config.merge.resolver === 'manual'
-        ? await resolveWorkingTree(wt, { paths: unmerged, rules: [], cache: null })
-        : await resolveWorkingTree(wt, { paths: unmerged, rules: ctx.ladder.rules, cache: ctx.ladder.cache, fallback: rung?.fallback });
+        ? await resolveWorkingTree(wt, { paths: unmerged, top: path, rules: [], cache: null })
+        : await resolveWorkingTree(wt, { paths: unmerged, top: path, rules: ctx.ladder.rules, cache: ctx.ladder.cache, fallback: rung?.fallback });
     const files = results.map(toFileState);
     const left = results.filter((r) => r.status !== 'resolved').map((r) => r.path);
     const transcripts = rung?.outcomes ?? [];

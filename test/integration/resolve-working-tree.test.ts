@@ -1,0 +1,29 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { Git } from '../../src/git/index.js';
+import { resolveWorkingTree } from '../../src/resolve/index.js';
+import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
+import { gitSpy } from '../helpers/git-spy.js';
+
+describe('resolveWorkingTree', () => {
+  it('asks git for the top level only when the caller does not know it', async () => {
+    const repo = TestRepo.create();
+    repo.commit('base', { 'f.txt': 'a\nb\nc\n' });
+    repo.branch('feature');
+    repo.commit('main', { 'f.txt': 'a\nB main\nc\n' });
+    repo.checkout('feature');
+    repo.commit('feature', { 'f.txt': 'a\nB feature\nc\n' });
+    repo.checkout('main');
+    expect(() => repo.sh('merge', '--no-edit', 'feature')).toThrow();
+    const spy = gitSpy();
+    const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
+    onTestFinished(() => git.close());
+
+    const told = await resolveWorkingTree(git, { top: repo.dir, rules: [] });
+    expect(told.map((r) => [r.path, r.status, r.remaining.length])).toEqual([['f.txt', 'open', 1]]);
+    expect(spy.calls().some((c) => c.startsWith('rev-parse'))).toBe(false);
+
+    spy.reset();
+    expect(await resolveWorkingTree(git, { rules: [] })).toEqual(told);
+    expect(spy.calls()).toContain('rev-parse --show-toplevel');
+  });
+});
