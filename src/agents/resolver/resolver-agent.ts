@@ -9,12 +9,13 @@ import { parseConflictText } from '../../resolve/parse/markers.js';
 import { ModelError } from '../model-error.js';
 import type { ModelGateway } from '../model-gateway.js';
 import { checkTools, formatCheckForModel, statusOutside } from './check-tools.js';
+import { commitDiffs } from './commit-diffs.js';
 import { conflictTools } from './conflict-tools.js';
 import { resolverSystemPrompt, resolverUserPrompt, type PromptFile } from './prompt.js';
 import { repoTools } from './repo-tools.js';
 import { Sandbox } from './sandbox.js';
 import { searchTools } from './search-tools.js';
-import { bound, type ToolContext } from './tool-context.js';
+import type { ToolContext } from './tool-context.js';
 
 /** One tool call as the model made it, with what the tool answered. */
 export interface ToolCallRecord {
@@ -84,16 +85,6 @@ function allAccepted<T extends ToolSet>(ctx: ToolContext): StopCondition<T> {
   };
 }
 
-async function commitDiff(git: Git, oid: string | undefined, files: string[]): Promise<string | undefined> {
-  if (!oid) return undefined;
-  try {
-    const out = await git.text(['show', '--no-color', '--no-ext-diff', '--format=', oid, '--', ...files], { timeoutMs: 15_000 });
-    return out.trim() === '' ? undefined : bound(out, 6000);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Resolve one conflict (one or more files in `workdir`) with the resolver model
  * and its tools. The model is untrusted: tools are confined by a Sandbox, and a
@@ -144,7 +135,7 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
   const first = resolverUserPrompt({
     files: promptFiles,
     details: ctx.details,
-    diffs: { ours: await commitDiff(git, input.details?.commit1.oid, input.files), theirs: await commitDiff(git, input.details?.commit2.oid, input.files) },
+    diffs: await commitDiffs(git, { ours: input.details?.commit1.oid, theirs: input.details?.commit2.oid }, input.files),
     failure: input.failure ?? null,
     ...(input.sourceRef ? { sourceRef: input.sourceRef } : {}),
     ...(input.targetBranch ? { targetBranch: input.targetBranch } : {}),
