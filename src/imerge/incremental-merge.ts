@@ -3,6 +3,7 @@ import type { Git } from '../git/index.js';
 import { autoCompleteFrontier, type AutofillEvent } from './autofill.js';
 import { getBoundaries } from './boundaries.js';
 import { readCommitInfo } from './commit-info.js';
+import { commitTree, type WriteCommit } from './commit-writer.js';
 import { assertRebasable, simplifyToGoal } from './finish-goals.js';
 import { renderDiagram } from './diagram.js';
 import { mapKnownFrontier } from './frontier.js';
@@ -200,11 +201,25 @@ export class IncrementalMerge {
    * Record a resolution of (i1, i2) given as a tree: writes `manual/I1-I2` (parents [above, left],
    * message `imerge 'NAME': manual merge I1-I2`) and unblocks the cell. No working tree involved.
    */
-  async recordMerge(i1: number, i2: number, tree: string): Promise<string> {
-    const { above, left } = this.parents(i1, i2);
-    const commit = await this.git.text(['commit-tree', tree, '-p', above, '-p', left], { input: `imerge '${this.name}': manual merge ${i1}-${i2}\n` });
-    await this.recordCell(i1, i2, commit);
-    return commit;
+  async recordMerge(i1: number, i2: number, tree: string, writeCommit?: WriteCommit): Promise<string> {
+    return (await this.recordMerges([{ i1, i2, tree }], writeCommit))[0] as string;
+  }
+
+  /**
+   * Record several resolutions as `recordMerge` does each, saved in one ref transaction: all of
+   * them are in the grid, or none. Returns their commits in the order given. `writeCommit`:
+   * how the commits are written (default `git commit-tree`, one process each).
+   */
+  async recordMerges(merges: Array<{ i1: number; i2: number; tree: string }>, writeCommit: WriteCommit = commitTree(this.git)): Promise<string[]> {
+    if (merges.length === 0) return [];
+    const commits: string[] = [];
+    for (const { i1, i2, tree } of merges) {
+      const { above, left } = this.parents(i1, i2);
+      commits.push(await writeCommit(tree, [above, left], `imerge '${this.name}': manual merge ${i1}-${i2}\n`));
+    }
+    merges.forEach(({ i1, i2 }, k) => this.markRecorded(i1, i2, commits[k] as string));
+    await this.save();
+    return commits;
   }
 
   /**
@@ -242,12 +257,16 @@ export class IncrementalMerge {
   }
 
   private async recordCell(i1: number, i2: number, commit: string): Promise<void> {
+    this.markRecorded(i1, i2, commit);
+    await this.save();
+  }
+
+  private markRecorded(i1: number, i2: number, commit: string): void {
     const c = this.grid.cell(i1, i2);
     c.oid = commit;
     c.manual = true;
     // A recorded merge unblocks its cell (git-imerge clears the blocker at the affected block's corner).
     c.blocked = false;
-    await this.save();
   }
 
   /**

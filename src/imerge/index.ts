@@ -4,6 +4,8 @@ export * from './frontier.js';
 export * from './autofill.js';
 export * from './merge-tree.js';
 export * from './merger.js';
+export * from './commit-writer.js';
+export * from './commit-info.js';
 export * from './state.js';
 export * from './boundaries.js';
 export * from './diagram.js';
