@@ -1,5 +1,5 @@
 import type { Git } from '../git/index.js';
-import { IncrementalMerge, listImerges } from '../imerge/index.js';
+import { CommitWriter, IncrementalMerge, listImerges } from '../imerge/index.js';
 import { compareCells, dominates, type Cell } from './plan/cells.js';
 import type { GridEngine, GridEngineFactory } from './ports.js';
 
@@ -8,6 +8,7 @@ class ImergeGridEngine implements GridEngine {
   constructor(
     private readonly im: IncrementalMerge,
     private readonly jobs: number,
+    private readonly commits: CommitWriter,
   ) {}
 
   size(): { i1: number; i2: number } {
@@ -29,7 +30,14 @@ class ImergeGridEngine implements GridEngine {
   }
 
   recordMerge(cell: Cell, tree: string): Promise<string> {
-    return this.im.recordMerge(cell.i1, cell.i2, tree);
+    return this.im.recordMerge(cell.i1, cell.i2, tree, this.commits.write);
+  }
+
+  recordMerges(merges: Array<{ cell: Cell; tree: string }>): Promise<string[]> {
+    return this.im.recordMerges(
+      merges.map(({ cell, tree }) => ({ i1: cell.i1, i2: cell.i2, tree })),
+      this.commits.write,
+    );
   }
 
   recordedMerges(): Array<{ cell: Cell; commit: string }> {
@@ -71,8 +79,13 @@ class ImergeGridEngine implements GridEngine {
   }
 }
 
-/** Opens the run's merge: loads it when its refs exist (resume), starts it otherwise. */
+/**
+ * Opens the run's merge: loads it when its refs exist (resume), starts it otherwise. Every
+ * engine it opens writes its manual-merge commits in-process through one CommitWriter, so
+ * the identity is read from git once per run.
+ */
 export function imergeEngines(git: Git, jobs: number): GridEngineFactory {
+  const commits = new CommitWriter(git);
   return {
     async open(options) {
       const existing = await listImerges(git);
@@ -86,7 +99,7 @@ export function imergeEngines(git: Git, jobs: number): GridEngineFactory {
             branch: options.branch,
             firstParent: options.firstParent,
           });
-      return new ImergeGridEngine(im, jobs);
+      return new ImergeGridEngine(im, jobs, commits);
     },
   };
 }

@@ -22,6 +22,8 @@ export interface GridEngine {
   conflictDetails(cell: Cell): Promise<ConflictDetails>;
   /** Record a resolution of a blocked cell from a tree; returns the manual-merge commit. */
   recordMerge(cell: Cell, tree: string): Promise<string>;
+  /** Record resolutions of independent blocked cells at once (all or none); returns their commits in the order given. */
+  recordMerges(merges: Array<{ cell: Cell; tree: string }>): Promise<string[]>;
   /** The resolutions recorded in the grid (manual merges of inner cells), in grid order. */
   recordedMerges(): Array<{ cell: Cell; commit: string }>;
   /** Drop recorded resolutions and every cell built on them, so they can be resolved again. */

@@ -79,21 +79,34 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     });
     const human: Array<{ cell: Cell; left: string[]; worktree: string }> = [];
     const budget = budgetRefusal(outcomes);
-    for (const proposed of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
-      for (const event of resolverTranscriptEvents(cellKey(proposed.cell), proposed.transcripts ?? [])) ctx.journal.append(event);
-      const outcome = proposed.ok ? await approved(ctx, engine, proposed) : proposed;
-      if (outcome.ok) {
-        const commit = await engine.recordMerge(outcome.cell, outcome.tree);
-        next = recordResolved(next, ctx, outcome.cell, outcome.tree, commit, outcome.files);
-        batch.push(cellKey(outcome.cell));
-      } else if (budget) {
-        // Not a human's job: once budget.usd is raised, `continue` asks the model again.
-        next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'pending', files: outcome.files }) };
-      } else {
-        next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'needs_human', files: outcome.files }) };
-        human.push({ cell: outcome.cell, left: outcome.left, worktree: outcome.worktree });
+    // Outcomes decided and not yet applied, in grid order. The resolutions among them go into the
+    // grid in one ref transaction, before any of them is journalled (a kill in between leaves
+    // recorded merges without their event, which reconcileGrid resolves again).
+    const decided: CellResolution[] = [];
+    const apply = async (): Promise<void> => {
+      const accepted = decided.filter((o): o is Extract<CellResolution, { ok: true }> => o.ok);
+      const commits = await engine.recordMerges(accepted.map((o) => ({ cell: o.cell, tree: o.tree })));
+      for (const outcome of decided) {
+        if (outcome.ok) {
+          next = recordResolved(next, ctx, outcome.cell, outcome.tree, commits[accepted.indexOf(outcome)] as string, outcome.files);
+          batch.push(cellKey(outcome.cell));
+        } else if (budget) {
+          // Not a human's job: once budget.usd is raised, `continue` asks the model again.
+          next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'pending', files: outcome.files }) };
+        } else {
+          next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'needs_human', files: outcome.files }) };
+          human.push({ cell: outcome.cell, left: outcome.left, worktree: outcome.worktree });
+        }
       }
+      decided.length = 0;
+    };
+    for (const proposed of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
+      // --interactive: the user answers for each resolution, maybe much later; what is decided is recorded first.
+      if (ctx.approver) await apply();
+      for (const event of resolverTranscriptEvents(cellKey(proposed.cell), proposed.transcripts ?? [])) ctx.journal.append(event);
+      decided.push(proposed.ok ? await approved(ctx, engine, proposed) : proposed);
     }
+    await apply();
     next = withFlow(next, { batch });
     if (budget && outcomes.some((o) => !o.ok)) {
       ctx.log.decision({}, `[budget] ${budget}: the run stops; raise budget.usd, then run splintercat continue`);
