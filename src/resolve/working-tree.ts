@@ -17,6 +17,8 @@ export interface WorkingTreeOptions {
   paths?: string[];
   /** The working tree's top-level directory, when the caller knows it (default: asked of git). */
   top?: string;
+  /** The unmerged entries, when the caller has just listed them (`listUnmerged`); `paths` is then ignored. */
+  unmerged?: UnmergedEntry[];
   rules?: readonly ResolutionRule[];
   cache?: ResolutionCache | null;
   fallback?: LadderFallback;
@@ -50,7 +52,7 @@ export interface WorkingTreeFileResult {
 export async function resolveWorkingTree(git: Git, options: WorkingTreeOptions = {}): Promise<WorkingTreeFileResult[]> {
   const log = options.log ?? nullLogger;
   const top = options.top ?? (await git.topLevel());
-  const entries = await listUnmerged(git, options.paths ?? []);
+  const entries = options.unmerged ?? (await listUnmerged(git, options.paths ?? []));
   const results: WorkingTreeFileResult[] = [];
   for (const entry of entries) {
     const result = await resolveEntry(git, top, entry, options);

@@ -29,7 +29,7 @@ export async function resolveCell(
 ): Promise<CellResolution> {
   const details = await engine.conflictDetails(cell);
   const id = `resolve-${cellKey(cell)}`;
-  const { path, unmerged } = await ctx.worktrees.presentMerge(id, details.above, details.left);
+  const { path, entries } = await ctx.worktrees.presentMerge(id, details.above, details.left);
   const wt = ctx.git.at(path, { worktree: true });
   try {
     const rung =
@@ -47,8 +47,8 @@ export async function resolveCell(
         : null;
     const results =
       ctx.config.merge.resolver === 'manual'
-        ? await resolveWorkingTree(wt, { paths: unmerged, top: path, rules: [], cache: null })
-        : await resolveWorkingTree(wt, { paths: unmerged, top: path, rules: ctx.ladder.rules, cache: ctx.ladder.cache, fallback: rung?.fallback });
+        ? await resolveWorkingTree(wt, { unmerged: entries, top: path, rules: [], cache: null })
+        : await resolveWorkingTree(wt, { unmerged: entries, top: path, rules: ctx.ladder.rules, cache: ctx.ladder.cache, fallback: rung?.fallback });
     const files = results.map(toFileState);
     const left = results.filter((r) => r.status !== 'resolved').map((r) => r.path);
     const transcripts = rung?.outcomes ?? [];

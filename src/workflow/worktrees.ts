@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
+import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
 
 /**
  * Worktrees owned by splintercat under `<git common dir>/splintercat/NAME/worktrees/`,
@@ -56,18 +57,17 @@ export class WorktreePool {
 
   /**
    * Present the conflict of cell (above ⊕ left) in worktree `id`: HEAD at `above`,
-   * `git merge --no-commit` of `left` with diff3 markers. Returns the unmerged paths.
+   * `git merge --no-commit` of `left` with diff3 markers. Returns the unmerged paths and
+   * their index stages (for the ladder, which then need not list them again).
    */
-  async presentMerge(id: string, above: string, left: string): Promise<{ path: string; unmerged: string[] }> {
+  async presentMerge(id: string, above: string, left: string): Promise<{ path: string; unmerged: string[]; entries: UnmergedEntry[] }> {
     const path = await this.checkout(id, above);
     const wt = this.git.at(path);
     await wt.run(['-c', 'merge.conflictStyle=diff3', '-c', 'rerere.enabled=false', 'merge', '--no-commit', '--no-ff', '--no-edit', left], {
       okExitCodes: [0, 1],
     });
-    const unmerged = await wt.lines(['diff', '--name-only', '--diff-filter=U', '-z']).then((lines) =>
-      lines.join('\n').split('\0').filter(Boolean),
-    );
-    return { path, unmerged };
+    const entries = await listUnmerged(wt);
+    return { path, unmerged: entries.map((e) => e.path), entries };
   }
 
   /** Stage everything in worktree `id` and write its tree; the worktree's HEAD does not move. */

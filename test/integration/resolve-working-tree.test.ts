@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Git } from '../../src/git/index.js';
-import { resolveWorkingTree } from '../../src/resolve/index.js';
+import { listUnmerged, resolveWorkingTree } from '../../src/resolve/index.js';
 import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
 import { gitSpy } from '../helpers/git-spy.js';
 
@@ -25,5 +25,24 @@ describe('resolveWorkingTree', () => {
     spy.reset();
     expect(await resolveWorkingTree(git, { rules: [] })).toEqual(told);
     expect(spy.calls()).toContain('rev-parse --show-toplevel');
+  });
+
+  it('takes the unmerged entries from a caller that has just listed them', async () => {
+    const repo = TestRepo.create();
+    repo.commit('base', { 'f.txt': 'a\nb\nc\n', 'g.txt': 'g\n' });
+    repo.branch('feature');
+    repo.commit('main', { 'f.txt': 'a\nB main\nc\n', 'g.txt': 'g main\n' });
+    repo.checkout('feature');
+    repo.commit('feature', { 'f.txt': 'a\nB feature\nc\n', 'g.txt': 'g feature\n' });
+    repo.checkout('main');
+    expect(() => repo.sh('merge', '--no-edit', 'feature')).toThrow();
+    const spy = gitSpy();
+    const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
+    onTestFinished(() => git.close());
+    const unmerged = await listUnmerged(git);
+    spy.reset();
+    const results = await resolveWorkingTree(git, { top: repo.dir, unmerged: unmerged.slice(1), rules: [] });
+    expect(results.map((r) => [r.path, r.status])).toEqual([['g.txt', 'open']]);
+    expect(spy.calls().filter((c) => c.startsWith('ls-files'))).toEqual([]);
   });
 });

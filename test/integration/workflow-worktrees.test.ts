@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Git } from '../../src/git/index.js';
 import { WorktreePool } from '../../src/workflow/worktrees.js';
-import { TestRepo } from '../helpers/git-repo.js';
+import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
+import { gitSpy } from '../helpers/git-spy.js';
 
 describe('WorktreePool', () => {
   it('creates many worktrees at once (parallel conflict resolution) without git racing itself', async () => {
@@ -18,5 +20,28 @@ describe('WorktreePool', () => {
       for (const path of paths) expect(existsSync(join(path, 'a.txt'))).toBe(true);
     }
     expect(repo.sh('worktree', 'list').split('\n')).toHaveLength(1 + 6 * 8);
+  });
+
+  it('presents a conflict with its unmerged paths and their stages, listed once', async () => {
+    const repo = TestRepo.create();
+    repo.commit('base', { 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    repo.branch('up');
+    const ours = repo.commit('ours', { 'a.txt': 'a ours\n', 'b.txt': null, 'c.txt': 'c ours\n' });
+    repo.checkout('up');
+    const theirs = repo.commit('theirs', { 'a.txt': 'a theirs\n', 'b.txt': 'b theirs\n', 'c.txt': 'c\n' });
+    repo.checkout('main');
+    const spy = gitSpy();
+    const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
+    const pool = new WorktreePool(git, join(repo.dir, '.git', 'splintercat', 'test', 'worktrees'));
+    const { path, unmerged, entries } = await pool.presentMerge('resolve-1-1', ours, theirs);
+    expect(spy.calls().map((c) => c.split(' ').slice(0, 2).join(' '))).toEqual(['worktree prune', 'worktree add', '-c merge.conflictStyle=diff3', 'ls-files -u']);
+    const wt = new TestRepo(path);
+    expect(unmerged).toEqual(wt.sh('diff', '--name-only', '--diff-filter=U').split('\n'));
+    expect(unmerged).toEqual(['a.txt', 'b.txt']);
+    expect(entries.map((e) => [e.path, Boolean(e.base), Boolean(e.ours), Boolean(e.theirs)])).toEqual([
+      ['a.txt', true, true, true],
+      ['b.txt', true, false, true],
+    ]);
+    expect(entries[0]?.theirs?.oid).toBe(repo.sh('rev-parse', `${theirs}:a.txt`));
   });
 });
