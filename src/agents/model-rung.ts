@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CheckRunnerLike, FailureSummary } from '../checks/types.js';
 import type { Git } from '../git/index.js';
-import type { ConflictDetails } from '../imerge/types.js';
+import type { ConflictCell } from '../imerge/types.js';
 import { nullLogger, type Logger } from '../log/logger.js';
 import type { LadderFallback } from '../resolve/ladder.js';
 import { printConflictedFile } from '../resolve/parse/markers.js';
@@ -25,7 +25,7 @@ export interface ModelRungOptions {
    */
   workdir?: string;
   runCheck?: CheckRunnerLike | null;
-  details?: ConflictDetails | null;
+  details?: ConflictCell | null;
   failure?: FailureSummary | string | null;
   maxTurns?: number;
   log?: Logger;

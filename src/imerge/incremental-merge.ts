@@ -12,7 +12,7 @@ import { conflictPaths, mergeTree } from './merge-tree.js';
 import { chooseImergeName, listImerges, removeImerge } from './names.js';
 import { GitMerger } from './merger.js';
 import { ALLOWED_GOALS, imergePrefix, readState, scratchRef, stateRef, STATE_VERSION, writeState, type StateBlob } from './state.js';
-import type { ConflictDetails } from './types.js';
+import type { ConflictCell, ConflictDetails } from './types.js';
 
 export interface StartOptions {
   name: string;
@@ -176,25 +176,21 @@ export class IncrementalMerge {
     return { above, left };
   }
 
-  /** Everything the resolver needs about a blocked cell, computed in memory. */
-  async conflictDetails(i1: number, i2: number): Promise<ConflictDetails> {
+  /** A blocked cell's parents and axis commits (no merge: what a resolver that merges in a worktree needs). */
+  async conflictCell(i1: number, i2: number): Promise<ConflictCell> {
     const { above, left } = this.parents(i1, i2);
-    const [result, commit1, commit2] = await Promise.all([
-      mergeTree(this.git, above, left),
+    const [commit1, commit2] = await Promise.all([
       readCommitInfo(this.git, this.grid.cell(i1, 0).oid as string),
       readCommitInfo(this.git, this.grid.cell(0, i2).oid as string),
     ]);
-    return {
-      name: this.name,
-      i1,
-      i2,
-      above,
-      left,
-      commit1,
-      commit2,
-      conflictTree: result.tree,
-      paths: result.clean ? [] : conflictPaths(result),
-    };
+    return { name: this.name, i1, i2, above, left, commit1, commit2 };
+  }
+
+  /** Everything about a blocked cell, its conflicted paths included, computed in memory. */
+  async conflictDetails(i1: number, i2: number): Promise<ConflictDetails> {
+    const { above, left } = this.parents(i1, i2);
+    const [cell, result] = await Promise.all([this.conflictCell(i1, i2), mergeTree(this.git, above, left)]);
+    return { ...cell, conflictTree: result.tree, paths: result.clean ? [] : conflictPaths(result) };
   }
 
   /**

@@ -41,10 +41,10 @@ export interface ConflictPath {
 }
 
 /**
- * Everything the resolver needs about a blocked cell (i1, i2): the merge of
- * `above` = cell (i1, i2-1) and `left` = cell (i1-1, i2).
+ * A blocked cell (i1, i2) and the commits that meet there: the merge of `above` = cell
+ * (i1, i2-1) and `left` = cell (i1-1, i2). What the resolver is told about the conflict.
  */
-export interface ConflictDetails {
+export interface ConflictCell {
   name: string;
   i1: number;
   i2: number;
@@ -54,6 +54,10 @@ export interface ConflictDetails {
   /** The original commits: commit1 on branch 1's axis at i1, commit2 on branch 2's axis at i2. */
   commit1: CommitInfo;
   commit2: CommitInfo;
+}
+
+/** A blocked cell with its in-memory merge: the conflicted paths without a working tree. */
+export interface ConflictDetails extends ConflictCell {
   /** The tree merge-tree wrote (with conflict markers in content conflicts). */
   conflictTree: string;
   paths: ConflictPath[];

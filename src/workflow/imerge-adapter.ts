@@ -25,8 +25,8 @@ class ImergeGridEngine implements GridEngine {
     return this.im.cellCommit(cell.i1, cell.i2);
   }
 
-  conflictDetails(cell: Cell) {
-    return this.im.conflictDetails(cell.i1, cell.i2);
+  conflictCell(cell: Cell) {
+    return this.im.conflictCell(cell.i1, cell.i2);
   }
 
   recordMerge(cell: Cell, tree: string): Promise<string> {

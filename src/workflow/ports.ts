@@ -1,7 +1,7 @@
 import type { CheckRunnerLike, CheckResult, FailureSummary } from '../checks/types.js';
 import type { Config } from '../config/index.js';
 import type { Git } from '../git/index.js';
-import type { ConflictDetails } from '../imerge/types.js';
+import type { ConflictCell } from '../imerge/types.js';
 import type { Logger } from '../log/logger.js';
 import type { LadderSetup } from '../resolve/index.js';
 import type { ModelGateway } from '../agents/index.js';
@@ -19,7 +19,8 @@ export interface GridEngine {
   autofill(options?: { signal?: AbortSignal }): Promise<Cell[]>;
   /** The commit of a filled cell, or null. */
   cellCommit(cell: Cell): Promise<string | null>;
-  conflictDetails(cell: Cell): Promise<ConflictDetails>;
+  /** A blocked cell's parents and axis commits (the conflict itself is presented in a worktree). */
+  conflictCell(cell: Cell): Promise<ConflictCell>;
   /** Record a resolution of a blocked cell from a tree; returns the manual-merge commit. */
   recordMerge(cell: Cell, tree: string): Promise<string>;
   /** Record resolutions of independent blocked cells at once (all or none); returns their commits in the order given. */

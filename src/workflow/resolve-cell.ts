@@ -27,7 +27,7 @@ export async function resolveCell(
   cell: Cell,
   options: { failure?: FailureSummary | string | null } = {},
 ): Promise<CellResolution> {
-  const details = await engine.conflictDetails(cell);
+  const details = await engine.conflictCell(cell);
   const id = `resolve-${cellKey(cell)}`;
   const { path, entries } = await ctx.worktrees.presentMerge(id, details.above, details.left);
   const wt = ctx.git.at(path, { worktree: true });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { IncrementalMerge, removeImerge } from '../../src/imerge/index.js';
-import { TestRepo } from '../helpers/git-repo.js';
+import { Git } from '../../src/git/index.js';
+import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
+import { gitSpy } from '../helpers/git-spy.js';
 
 describe('IncrementalMerge conflict details and axes', () => {
   it('reports every conflicted path with its kind from real merge-tree messages', async () => {
@@ -29,6 +31,16 @@ describe('IncrementalMerge conflict details and axes', () => {
     });
     expect(d.paths.find((p) => p.path === 'gone.txt')?.stages.theirs?.oid).toBe(repo.sh('rev-parse', 'feature:gone.txt'));
     for (const p of d.paths) expect(p.messages.length).toBeGreaterThan(0);
+    // The cell alone (what the workflow's resolver needs) is the same without merging anything.
+    const spy = gitSpy();
+    const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
+    try {
+      const { conflictTree: _tree, paths: _paths, ...cell } = d;
+      expect(await (await IncrementalMerge.load(git, 'd')).conflictCell(1, 1)).toEqual(cell);
+      expect(spy.calls().filter((c) => c.startsWith('merge-tree') || c.startsWith('show'))).toEqual([]);
+    } finally {
+      git.close();
+    }
     // Nothing was written to the working tree or the index.
     expect(repo.sh('status', '--porcelain')).toBe('');
     // The same paths `git merge` leaves unmerged (what git-imerge presents).

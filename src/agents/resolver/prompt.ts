@@ -1,5 +1,5 @@
 import type { FailureSummary } from '../../checks/types.js';
-import type { ConflictDetails } from '../../imerge/types.js';
+import type { ConflictCell } from '../../imerge/types.js';
 import type { ConflictHunk } from '../../resolve/types.js';
 import { cutMiddle } from '../prompt-truncate.js';
 
@@ -33,7 +33,7 @@ export interface PromptFile {
 
 export interface ResolverPromptInput {
   files: PromptFile[];
-  details: ConflictDetails | null;
+  details: ConflictCell | null;
   /** Each commit's diff for the conflicted files (already bounded), when known. */
   diffs?: { ours?: string; theirs?: string };
   failure: FailureSummary | string | null;

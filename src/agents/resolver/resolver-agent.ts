@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { generateText, stepCountIs, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
 import type { CheckResult, CheckRunnerLike, FailureSummary } from '../../checks/types.js';
 import type { Git } from '../../git/index.js';
-import type { ConflictDetails } from '../../imerge/types.js';
+import type { ConflictCell } from '../../imerge/types.js';
 import { nullLogger, type Logger } from '../../log/logger.js';
 import { parseConflictText } from '../../resolve/parse/markers.js';
 import { ModelError } from '../model-error.js';
@@ -54,7 +54,7 @@ export interface ResolveWithModelInput {
   workdir: string;
   /** The conflicted files of this conflict (relative to workdir); the only files that may be written. */
   files: string[];
-  details?: ConflictDetails | null;
+  details?: ConflictCell | null;
   failure?: FailureSummary | string | null;
   /** Key for usage accounting (e.g. `3-7`). */
   conflictId?: string;

@@ -1,6 +1,6 @@
 import type { CheckResult, CheckRunnerLike } from '../../checks/types.js';
 import type { Git } from '../../git/index.js';
-import type { ConflictDetails } from '../../imerge/types.js';
+import type { ConflictCell } from '../../imerge/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { Sandbox } from './sandbox.js';
 
@@ -14,7 +14,7 @@ export interface ToolContext {
   runCheck: CheckRunnerLike | null;
   /** Turns a check result into the text the model sees (the checks layer's formatter when wired). */
   formatCheck: (result: CheckResult) => string;
-  details: ConflictDetails | null;
+  details: ConflictCell | null;
   /** Text for show_merge_summary / list_all_conflicts (from the workflow), when known. */
   mergeSummary: string | null;
   allConflicts: string | null;

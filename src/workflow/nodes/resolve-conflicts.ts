@@ -126,7 +126,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
 async function approved(ctx: Ctx, engine: GridEngine, outcome: Extract<CellResolution, { ok: true }>): Promise<CellResolution> {
   if (!ctx.approver) return outcome;
   const id = cellKey(outcome.cell);
-  const details = await engine.conflictDetails(outcome.cell);
+  const details = await engine.conflictCell(outcome.cell);
   const paths = outcome.files.map((f) => f.path);
   const against = async (side: string, label: string): Promise<string> => {
     const text = paths.length > 0 ? await ctx.git.text(['diff', '--no-color', '--no-ext-diff', side, outcome.tree, '--', ...paths]) : '';
