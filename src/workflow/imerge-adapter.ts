@@ -1,5 +1,5 @@
 import type { Git } from '../git/index.js';
-import { CommitWriter, IncrementalMerge, listImerges } from '../imerge/index.js';
+import { CommitWriter, IncrementalMerge, listImerges, removeImerge } from '../imerge/index.js';
 import { compareCells, dominates, type Cell } from './plan/cells.js';
 import type { GridEngine, GridEngineFactory } from './ports.js';
 
@@ -100,6 +100,9 @@ export function imergeEngines(git: Git, jobs: number): GridEngineFactory {
             firstParent: options.firstParent,
           });
       return new ImergeGridEngine(im, jobs, commits);
+    },
+    async discard(name) {
+      if ((await git.forEachRef(`refs/imerge/${name}/`)).length > 0 || (await git.revParse(`refs/heads/imerge/${name}`)) !== null) await removeImerge(git, name);
     },
   };
 }

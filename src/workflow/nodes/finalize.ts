@@ -9,6 +9,10 @@ import { openEngine } from './resolve-conflicts.js';
  * merge: one two-parent commit on the target branch.
  */
 export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
+  const checkedOut = (await ctx.git.currentBranch()) === state.target.branch;
+  // A kill after the branch moved and before this node's result was saved: finish what is left.
+  const finished = await finishedMerge(state, ctx);
+  if (finished) return complete(state, ctx, finished, checkedOut);
   const engine = await openEngine(state, ctx);
   const size = engine.size();
   const final = { i1: size.i1, i2: size.i2 };
@@ -27,13 +31,30 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
       return { next: 'summarize_failure', state: withFlow(next, { batch, lastCheck: lastCheck(final, run.failed) }) };
     }
   }
-  const checkedOut = (await ctx.git.currentBranch()) === state.target.branch;
-  const commit = await engine.finish();
-  if (checkedOut) await updateWorkingTree(ctx, state.target.originalOid, commit);
-  ctx.journal.append({ type: 'finalized', commit });
+  return complete(next, ctx, await engine.finish(), checkedOut);
+}
+
+/**
+ * After the merge commit is on the branch: drop the merge's refs, bring a checked-out
+ * working tree forward, journal and clean up. Each step is safe to repeat after a kill.
+ */
+async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: boolean): Promise<Result> {
+  await ctx.engines.discard(state.name);
+  if (checkedOut && (await ctx.git.run(['diff-index', '--cached', '--quiet', commit], { okExitCodes: [0, 1] })).exitCode !== 0) {
+    await updateWorkingTree(ctx, state.target.originalOid, commit);
+  }
+  if (!ctx.journal.read().entries.some((e) => e.type === 'finalized' && e.commit === commit)) ctx.journal.append({ type: 'finalized', commit });
   ctx.log.decision({ commit }, `[finalize] ${state.target.branch} is now ${commit.slice(0, 12)}: merge of ${state.source.ref}`);
   await ctx.worktrees.removeAll(['check', ...state.conflicts.map((c) => `resolve-${c.id}`)]);
-  return { next: 'end', state: { ...next, finalCommit: commit } };
+  return { next: 'end', state: { ...state, finalCommit: commit } };
+}
+
+/** The merge commit, when the target branch already holds it: parents [original tip, source]. */
+async function finishedMerge(state: RunState, ctx: Ctx): Promise<string | null> {
+  const tip = await ctx.git.revParse(`refs/heads/${state.target.branch}`);
+  if (tip === null || tip === state.target.originalOid) return null;
+  const [, ...parents] = (await ctx.git.text(['rev-list', '--parents', '-n', '1', tip])).split(' ');
+  return parents.length === 2 && parents[0] === state.target.originalOid && parents[1] === state.source.oid ? tip : null;
 }
 
 /**
