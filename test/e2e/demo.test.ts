@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDemoRepo } from '../../src/workflow/demo/demo-repo.js';
@@ -27,6 +28,10 @@ describe('splintercat demo', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Merged upstream into main: [0-9a-f]{40}\n {2}conflicts: 2 \(hunks by rung: rule 2\)/);
     expect(run.stdout).toContain('splintercat merge upstream/main --into your-branch');
+    const report = /^The report: +(\S+splintercat-report\.html)/m.exec(run.stdout)?.[1] as string;
+    const html = readFileSync(report, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).toMatch(/<h1>Merge <span class="mono">demo<\/span>: upstream into main <span class="badge s-done">done<\/span><\/h1>/);
     const parents = git(dir, 'rev-list', '--parents', '-n', '1', 'main').split(' ').slice(1);
     expect(parents).toEqual([git(dir, 'rev-parse', 'main^1'), git(dir, 'rev-parse', 'upstream')]);
     expect(execFileSync('node', ['test.mjs'], { cwd: dir, encoding: 'utf8' })).toContain('tests ok');

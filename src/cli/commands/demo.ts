@@ -3,10 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
+import { Git } from '../../git/index.js';
+import { renderHtmlReport } from '../../report/index.js';
+import { RunStore } from '../../store/index.js';
 import { buildDemoRepo } from '../../workflow/demo/demo-repo.js';
 import { globalOptions, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { startMerge } from './merge.js';
+import { loadReportModel } from './report.js';
 
 /** `splintercat demo`: a sample fork/upstream pair in a temp dir, merged offline end to end. */
 export function registerDemo(program: Command): Command {
@@ -32,10 +36,19 @@ export function registerDemo(program: Command): Command {
       const { config } = loadConfig({ cwd: dir, configPath: join(dir, '.git', 'splintercat-demo.yaml'), env: {} });
       const code = await startMerge({ ...global, cwd: dir }, config, 'upstream', { into: 'main', name: 'demo' });
       if (code === ExitCode.Done) {
+        const report = join(dir, 'splintercat-report.html');
+        const git = new Git({ cwd: dir });
+        try {
+          writeFileSync(report, renderHtmlReport(await loadReportModel(git, await RunStore.forRepo(git), 'demo')));
+        } finally {
+          git.close();
+        }
+        const cli = `splintercat -C ${dir} --config ${join(dir, '.git', 'splintercat-demo.yaml')}`;
         printResult(
           [
             '',
-            `See the run:      splintercat -C ${dir} --config ${join(dir, '.git', 'splintercat-demo.yaml')} status`,
+            `The report:       ${report}   (open it in a browser; or: ${cli} ui)`,
+            `See the run:      ${cli} status`,
             `The merge commit: git -C ${dir} log --graph --oneline -12`,
             `Decisions log:    ${join(dir, '.splintercat', 'logs', 'decisions.log')}`,
             '',
