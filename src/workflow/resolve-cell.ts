@@ -15,21 +15,30 @@ export type CellResolution = (
   transcripts?: ModelRung['outcomes'];
 };
 
+/** A blocked cell presented in its own worktree, ready for the ladder. */
+export interface PreparedCell {
+  cell: Cell;
+  details: Awaited<ReturnType<GridEngine['conflictCell']>>;
+  /** The worktree holding the conflicted merge. */
+  path: string;
+  entries: Awaited<ReturnType<WorkflowContext['worktrees']['presentMerge']>>['entries'];
+}
+
+/** Present the merge of a blocked cell's two parent cells in the cell's own worktree. */
+export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell: Cell): Promise<PreparedCell> {
+  const details = await engine.conflictCell(cell);
+  const { path, entries } = await ctx.worktrees.presentMerge(`resolve-${cellKey(cell)}`, details.above, details.left);
+  return { cell, details, path, entries };
+}
+
 /**
- * Resolve one blocked cell down the ladder (cache, rules, model) in its own
- * worktree: present the merge of the two parent cells there, run the ladder on
- * every unmerged path, and — when nothing is left — write the tree. The tree is
+ * Resolve a presented cell down the ladder (cache, rules, model) in its worktree: run the
+ * ladder on every unmerged path and — when nothing is left — write the tree. The tree is
  * recorded by the caller, in grid order, so the outcome never depends on timing.
  */
-export async function resolveCell(
-  ctx: WorkflowContext,
-  engine: GridEngine,
-  cell: Cell,
-  options: { failure?: FailureSummary | string | null } = {},
-): Promise<CellResolution> {
-  const details = await engine.conflictCell(cell);
+export async function resolvePrepared(ctx: WorkflowContext, prepared: PreparedCell, options: { failure?: FailureSummary | string | null } = {}): Promise<CellResolution> {
+  const { cell, details, path, entries } = prepared;
   const id = `resolve-${cellKey(cell)}`;
-  const { path, entries } = await ctx.worktrees.presentMerge(id, details.above, details.left);
   const wt = ctx.git.at(path, { worktree: true });
   try {
     const rung =

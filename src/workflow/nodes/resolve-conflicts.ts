@@ -1,7 +1,7 @@
-import { mapPool } from '../../util/pool.js';
+import { mapPipelined } from '../../util/pool.js';
 import { compareCells, cellKey, type Cell } from '../plan/cells.js';
 import type { GridEngine } from '../ports.js';
-import { collectHumanResolution, resolveCell, type CellResolution } from '../resolve-cell.js';
+import { collectHumanResolution, prepareCell, resolvePrepared, type CellResolution } from '../resolve-cell.js';
 import type { ConflictState, RunState } from '../state/run-state.js';
 import { resolverTranscriptEvents } from '../state/transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
@@ -68,15 +68,21 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     if (blockers.length === 0 || room <= 0) break;
     const take = [...blockers].sort(compareCells).slice(0, Number.isFinite(room) ? room : blockers.length);
     const retry = flow(next).retryContext ?? {};
-    const outcomes: CellResolution[] = await mapPool(take, ctx.config.merge.parallel, async (cell) => {
-      const id = cellKey(cell);
-      const known = next.conflicts.find((c) => c.id === id);
-      if (!known) {
-        ctx.journal.append({ type: 'conflict_found', conflict: id, cell, files: [] });
-        ctx.log.info({ cell: id }, `conflict at ${id}`);
-      }
-      return resolveCell(ctx, engine, cell, { failure: retry[id] ?? null });
-    });
+    // Presenting a conflict in its worktree runs ahead of the resolvers, so a slot whose
+    // conversation ends finds its next conflict ready (worktree creation is serialized).
+    const outcomes: CellResolution[] = await mapPipelined(
+      take,
+      ctx.config.merge.parallel,
+      (cell) => {
+        const id = cellKey(cell);
+        if (!next.conflicts.some((c) => c.id === id)) {
+          ctx.journal.append({ type: 'conflict_found', conflict: id, cell, files: [] });
+          ctx.log.info({ cell: id }, `conflict at ${id}`);
+        }
+        return prepareCell(ctx, engine, cell);
+      },
+      (prepared) => resolvePrepared(ctx, prepared, { failure: retry[cellKey(prepared.cell)] ?? null }),
+    );
     const human: Array<{ cell: Cell; left: string[]; worktree: string }> = [];
     const budget = budgetRefusal(outcomes);
     // Outcomes decided and not yet applied, in grid order. The resolutions among them go into the
