@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, createWriteStream, existsSync, mkdirSync, statSync, type WriteStream } from 'node:fs';
+import { accessSync, constants, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, type WriteStream } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { SplintercatError, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
@@ -133,9 +133,11 @@ export class CheckRunner implements CheckRunnerLike {
     });
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
-    // The shell is gone; make sure nothing it started lingers (background jobs, grandchildren).
+    // The shell is gone; make sure nothing it started lingers (background jobs, grandchildren),
+    // and return only once the group is gone, so no caller ever sees a survivor.
     signalGroup(child.pid, 'SIGKILL');
     if (killTimer) clearTimeout(killTimer);
+    await groupGone(child.pid, 2000);
     const durationMs = Date.now() - started;
     if (timedOut) out.write(`\nsplintercat: TIMEOUT after ${this.options.timeoutSec} seconds; process group killed\n`);
     await new Promise<void>((done) => out.end(done));
@@ -199,6 +201,38 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   } catch {
     // the group is already gone
   }
+}
+
+/**
+ * Wait (polling, bounded) until no live process of the group is left: SIGKILL is delivered
+ * asynchronously. Zombies waiting for their reaper are dead and do not count (Linux /proc).
+ */
+async function groupGone(pid: number | undefined, maxMs: number): Promise<void> {
+  if (pid === undefined) return;
+  const deadline = Date.now() + maxMs;
+  while (groupAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after the last ')'.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') return true;
+  }
+  return false;
 }
 
 function timestamp(d: Date): string {
