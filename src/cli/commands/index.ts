@@ -13,11 +13,7 @@ import { registerResolve } from './resolve.js';
 import { registerStatus } from './status.js';
 import { registerUi } from './ui.js';
 
-/**
- * Every command of design.md §9. A command that has landed lives in its own
- * file here (`<name>.ts`, exporting `register(program)`); the others answer
- * "not available yet" with exit code 2 until their issue lands.
- */
+/** Every command of design.md §9, each in its own file here (`<name>.ts`, exporting `register<Name>(program)`). */
 export function registerCommands(program: Command): void {
   registerInit(program);
   registerMerge(program);
