@@ -65,7 +65,7 @@ function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
     const hunks = c.files.flatMap((f) => f.hunks).filter((h) => h.status === 'resolved');
     m.conflict = c.id;
     m.status = c.status;
-    m.rung = c.status === 'resolved' ? topRung(hunks.map((h) => h.rung)) : null;
+    m.rung = c.status === 'resolved' ? topRung([...hunks.map((h) => h.rung), ...c.files.map((f) => f.decidedBy ?? null)]) : null;
     m.by = [...new Set(hunks.map((h) => h.by).filter((b): b is string => b !== null))];
   }
   // Checks in order: a later pass on the same cell clears "failed now" but keeps the history.

@@ -54,6 +54,50 @@ describe('buildReportModel', () => {
     expect(m.timeline[2]).toMatchObject({ title: 'recovery: retry-specific', conflicts: ['2-3'] });
   });
 
+  it('shows no hand-off once the run is done, even when an older one is left in the state', () => {
+    const snap = syntheticSnapshot({ status: 'done' });
+    snap.state.human = { reason: 'needs a human', files: ['/repo/wt/resolve-5-3/src/lib.c'], commands: ['cd /repo/wt/resolve-5-3', 'splintercat continue'], where: '/repo/wt/resolve-5-3' };
+    expect(buildReportModel(snap, { now }).run.human).toBeNull();
+    const open = syntheticSnapshot();
+    expect(buildReportModel(open, { now }).run.human).toMatchObject({ reason: 'needs a human' });
+  });
+
+  it('counts every check the journal saw finish, also those the state does not keep, in the order they ran', () => {
+    const snap = syntheticSnapshot();
+    const kept = snap.state.checks.length;
+    const side = { ...snap.state.checks[2]!, cell: { i1: 5, i2: 0 }, logFile: '/repo/.splintercat/logs/build-side.log', at: '2026-01-02T03:00:20.500Z' };
+    snap.events.push({ seq: 99, ts: side.at, type: 'check_finished', check: side });
+    const m = buildReportModel(snap, { now });
+    expect(m.checks).toHaveLength(kept + 1);
+    expect(m.checks.map((c) => c.logFile)).toContain(side.logFile);
+    expect(m.checks.map((c) => c.index)).toEqual([...Array(kept + 1).keys()]);
+    expect(m.checks.map((c) => Date.parse(c.at))).toEqual([...m.checks.map((c) => Date.parse(c.at))].sort((a, b) => a - b));
+    // A check the state keeps is not counted twice.
+    snap.events.push({ seq: 100, ts: side.at, type: 'check_finished', check: snap.state.checks[0]! });
+    expect(buildReportModel(snap, { now }).checks).toHaveLength(kept + 1);
+  });
+
+  it('marks a conflict settled by a file-level choice of a person as H', () => {
+    const snap = syntheticSnapshot();
+    const c = snap.state.conflicts.find((x) => x.id === '1-1')!;
+    c.files = [{ path: 'gone.txt', kind: 'modify/delete', hunks: [], decidedBy: 'human' }];
+    expect(buildReportModel(snap, { now }).grid!.marks.find((x) => x.conflict === '1-1')).toMatchObject({ rung: 'human' });
+  });
+
+  it('folds identical decisions in a row into one entry that says how many times, and names the files of a hand-off', () => {
+    const snap = syntheticSnapshot();
+    const last = snap.events.at(-1)!;
+    const human = (seq: number, file: string) => ({ seq, ts: last.ts, type: 'human_needed' as const, reason: 'needs a human', files: [file], commands: ['splintercat continue'] });
+    snap.events.push(human(101, '/r/wt/resolve-5-3/a.txt'), human(102, '/r/wt/resolve-5-3/a.txt'), human(103, '/r/wt/resolve-6-3/b.txt'));
+    const humans = buildReportModel(snap, { now }).timeline.filter((e) => e.kind === 'human');
+    expect(humans.map((e) => [e.title, e.times])).toEqual([
+      ['a human is needed: src/lib.c', 1],
+      ['a human is needed: a.txt', 2],
+      ['a human is needed: b.txt', 1],
+    ]);
+    expect(humans[1]!.conflicts).toEqual(['5-3']);
+  });
+
   it('joins each conflict with its commits, hunks, diff, transcripts, usage and checks', () => {
     const m = buildReportModel(syntheticSnapshot(), { now });
     const c = m.conflicts.find((x) => x.id === '2-3')!;

@@ -2,6 +2,7 @@ import { isAbsolute, join } from 'node:path';
 import type { RunEvent } from '../workflow/state/events.js';
 import type { ConflictState, RunState } from '../workflow/state/run-state.js';
 import { buildConflicts } from './build-conflicts.js';
+import { allCheckRecords } from './check-records.js';
 import { buildGridView } from './build-grid.js';
 import { buildTimeline } from './build-timeline.js';
 import { REPORT_MODEL_VERSION, roles, rungs, type CheckView, type CurrentCheck, type ReportModel, type Rung, type UsageView } from './model.js';
@@ -16,7 +17,7 @@ const openStatuses: ConflictState['status'][] = ['pending', 'resolving', 'needs_
 export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }): ReportModel {
   const { state, events } = snapshot;
   const now = options.now.getTime();
-  const checks = buildChecks(state, snapshot.logTails);
+  const checks = buildChecks(state, allCheckRecords(state, events), snapshot.logTails);
   const ended = !snapshot.live || state.status !== 'running';
   const endedAt = ended ? state.updatedAt : null;
   return {
@@ -39,7 +40,8 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
       strategy: state.strategy
         ? { kind: state.strategy.kind, batchSize: state.strategy.batchSize, decidedBy: state.strategy.decidedBy, reasoning: state.strategy.reasoning }
         : null,
-      human: state.human,
+      // A finished run asks nothing of anyone, whatever an older hand-off left in the state.
+      human: state.status === 'done' ? null : state.human,
     },
     progress: buildProgress(state),
     grid: buildGridView(state, snapshot.grid),
@@ -93,8 +95,8 @@ function buildProgress(state: RunState): ReportModel['progress'] {
   };
 }
 
-function buildChecks(state: RunState, logTails: Record<number, string>): CheckView[] {
-  return state.checks.map((c, index) => ({
+function buildChecks(state: RunState, records: RunState['checks'], logTails: Record<number, string>): CheckView[] {
+  return records.map((c, index) => ({
     index,
     name: c.name,
     target: c.target,

@@ -7,7 +7,7 @@ import type { TimelineEntry } from './model.js';
  * human, outcomes and the final commit.
  */
 export function buildTimeline(events: readonly RunEvent[]): TimelineEntry[] {
-  const out: TimelineEntry[] = [];
+  const out: Array<Omit<TimelineEntry, 'times'>> = [];
   for (const e of events) {
     const at = { seq: e.seq, at: e.ts };
     switch (e.type) {
@@ -30,9 +30,12 @@ export function buildTimeline(events: readonly RunEvent[]): TimelineEntry[] {
       case 'conflict_blamed':
         out.push({ ...at, kind: 'blame', by: 'runner', title: `resolution of ${e.conflict} blamed`, reasoning: e.reason, conflicts: [e.conflict] });
         break;
-      case 'human_needed':
-        out.push({ ...at, kind: 'human', by: 'runner', title: 'a human is needed', reasoning: e.reason, conflicts: [] });
+      case 'human_needed': {
+        const conflicts = [...new Set(e.files.map((f) => /\/resolve-(\d+-\d+)\//.exec(f)?.[1]).filter((c): c is string => c !== undefined))];
+        const names = e.files.map((f) => f.replace(/^.*\/resolve-\d+-\d+\//, ''));
+        out.push({ ...at, kind: 'human', by: 'runner', title: `a human is needed${names.length > 0 ? `: ${names.join(', ')}` : ''}`, reasoning: e.reason, conflicts });
         break;
+      }
       case 'run_outcome':
         out.push({ ...at, kind: 'outcome', by: 'runner', title: `run ${e.outcome.replace('_', ' ')}${e.node !== 'end' ? ` at ${e.node}` : ''}`, reasoning: e.reason ?? '', conflicts: [] });
         break;
@@ -42,6 +45,25 @@ export function buildTimeline(events: readonly RunEvent[]): TimelineEntry[] {
       default:
         break;
     }
+  }
+  return fold(out);
+}
+
+/**
+ * Identical decisions in a row (the same kind, author, title and reasoning: the fallback
+ * planner choosing per_conflict at every resume, say) become one entry that says how many
+ * times it was taken, with the conflicts of all of them.
+ */
+function fold(entries: Array<Omit<TimelineEntry, 'times'>>): TimelineEntry[] {
+  const out: TimelineEntry[] = [];
+  for (const e of entries) {
+    const prev = out.at(-1);
+    if (prev && prev.kind === e.kind && prev.by === e.by && prev.title === e.title && prev.reasoning === e.reasoning) {
+      prev.times += 1;
+      prev.conflicts = [...new Set([...prev.conflicts, ...e.conflicts])];
+      continue;
+    }
+    out.push({ ...e, times: 1 });
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { IncrementalMerge, listImerges } from '../imerge/index.js';
 import type { RunStore } from '../store/index.js';
 import { loadRunState, openRunJournal } from '../workflow/state/persistence.js';
 import type { RunState } from '../workflow/state/run-state.js';
+import { allCheckRecords } from './check-records.js';
 import { conflictGitDetails } from './conflict-git.js';
 import { readGridSnapshot } from './grid-source.js';
 import type { ConflictGitDetails, RunSnapshot } from './snapshot.js';
@@ -87,7 +88,7 @@ export async function loadRunSnapshot(git: Git, store: RunStore, name: string, o
     snapshot.conflicts[c.id] = details;
     if (key !== null && details.note === null) cache.conflicts.set(key, details);
   }
-  state.checks.forEach((check, index) => {
+  allCheckRecords(state, events).forEach((check, index) => {
     if (check.summary !== null) return;
     const path = checkLogPath(state, check.logFile);
     const tail = cache.logTails.get(path) ?? readLogTail(path);

@@ -94,7 +94,7 @@ export function renderMarkdownReport(model: ReportModel): string {
   out.push('', '### Decisions', '');
   if (model.timeline.length === 0) out.push('None recorded.');
   for (const e of model.timeline) {
-    out.push(`1. **${mdText(e.title)}** — ${mdText(e.by)}, ${formatTime(e.at)}${e.reasoning ? `  \n   ${mdText(clip(e.reasoning, REASONING_LIMIT))}` : ''}`);
+    out.push(`1. **${mdText(e.title)}**${e.times > 1 ? ` (×${e.times})` : ''} — ${mdText(e.by)}, ${formatTime(e.at)}${e.reasoning ? `  \n   ${mdText(clip(e.reasoning, REASONING_LIMIT))}` : ''}`);
   }
   out.push('', '### Checks', '', '| # | Check | On | Result | Time | Log |', '|---:|---|---|---|---:|---|');
   for (const c of model.checks) {

@@ -91,6 +91,8 @@ export interface TimelineEntry {
   title: string;
   reasoning: string;
   conflicts: string[];
+  /** How many identical decisions in a row this entry stands for (1 when alone). */
+  times: number;
 }
 
 export interface ConflictHunkView {

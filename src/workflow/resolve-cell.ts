@@ -101,5 +101,6 @@ function toFileState(result: WorkingTreeFileResult): ConflictFileState {
     path: result.path,
     kind: result.decision?.kind ?? 'content',
     hunks: [...resolved, ...remaining].sort((a, b) => a.index - b.index),
+    decidedBy: result.decision?.resolution ? 'rule' : null,
   };
 }

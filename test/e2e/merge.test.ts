@@ -47,6 +47,9 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     const second = await runCli(['continue'], repo.dir);
     expect(second.code).toBe(0);
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['both']).trimEnd());
+    // The hand-off was taken: neither the state nor status asks anything of anyone any more.
+    expect(JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8')).human).toBeNull();
+    expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({ status: 'done', human: null });
   });
 
   it('refuses a dirty working tree (exit 2, lists the files) and a missing check program before starting', async () => {

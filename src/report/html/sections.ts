@@ -64,7 +64,7 @@ export function renderTimeline(model: ReportModel): string {
   const link = (id: string): string => `<a href="#conflict-${idFrom(id)}">${esc(id)}</a>`;
   return `<ol class="timeline">${model.timeline
     .map(
-      (e) => `<li class="t-${esc(e.kind)}" id="event-${e.seq}"><div class="t-head">${esc(e.title)} <span class="muted">· ${esc(e.by)} · ${esc(formatTime(e.at))}</span></div>${
+      (e) => `<li class="t-${esc(e.kind)}" id="event-${e.seq}"><div class="t-head">${esc(e.title)}${e.times > 1 ? ` <span class="badge">×${e.times}</span>` : ''} <span class="muted">· ${esc(e.by)} · ${esc(formatTime(e.at))}</span></div>${
         e.reasoning ? `<p class="t-why">${esc(e.reasoning)}</p>` : ''
       }${e.conflicts.length ? `<div class="muted">conflicts: ${e.conflicts.map(link).join(', ')}</div>` : ''}</li>`,
     )

@@ -53,9 +53,24 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     const human = await collectHumanResolution(ctx, c.cell);
     if (!human.ok) return needsHuman(next, ctx, [{ cell: c.cell, left: human.left, worktree: ctx.worktrees.path(`resolve-${c.id}`) }]);
     const commit = await engine.recordMerge(c.cell, human.tree);
-    next = recordResolved(next, ctx, c.cell, human.tree, commit, c.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => (h.status === 'resolved' ? h : { ...h, status: 'resolved' as const, rung: 'human' as const, by: 'human' })) })));
+    next = recordResolved(
+      next,
+      ctx,
+      c.cell,
+      human.tree,
+      commit,
+      c.files.map((f) => ({
+        ...f,
+        hunks: f.hunks.map((h) => (h.status === 'resolved' ? h : { ...h, status: 'resolved' as const, rung: 'human' as const, by: 'human' })),
+        // A file-level choice (keep or delete, ...) that no rule made was the person's.
+        decidedBy: f.hunks.length === 0 && !f.decidedBy ? ('human' as const) : (f.decidedBy ?? null),
+      })),
+    );
     batch.push(c.id);
   }
+
+  // Every hand-off is taken: nothing is asked of anyone until the next one.
+  if (next.human !== null) next = { ...next, human: null };
 
   const limit = quota(state);
   let blockers: Cell[] = [];

@@ -87,6 +87,8 @@ export const conflictFileSchema = z.object({
   /** FileConflictKind of imerge/types.ts (content, modify/delete, ...). */
   kind: z.string(),
   hunks: z.array(hunkStateSchema),
+  /** Who settled a file-level choice (modify/delete, mode, binary, ...), where there are no hunks to say it. */
+  decidedBy: rungSchema.nullable().optional(),
 });
 export type ConflictFileState = z.infer<typeof conflictFileSchema>;
 
