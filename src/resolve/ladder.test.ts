@@ -72,6 +72,36 @@ describe('resolveFileText', () => {
     expect((await resolveFileText(ws, { path: 'g', cache })).resolutions[0]?.rung).toBe('cache');
     expect((await resolveFileText(ws, { path: 'g', cache, rules: [] })).remaining).toHaveLength(1);
   });
+
+  it('does not give an answer a failed check blamed again: not from the cache, not from the rule that gave it, not from the model', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sc-ladder-'));
+    dirs.push(dir);
+    const cache = new ResolutionCache(dir);
+    const ws = hunk('x \n', 'o\n', 'x\n');
+    const first = await resolveFileText(ws, { path: 'g', cache });
+    expect(first.resolutions[0]).toMatchObject({ rung: 'rule', by: 'whitespace-only' });
+    await cache.invalidate(first.resolutions[0]!.cacheKey!, 'test failed');
+    const model = async (_f: unknown, hs: Array<{ index: number }>): Promise<HunkResolution[]> => hs.map((h) => ({ hunkIndex: h.index, text: first.resolutions[0]!.text, rung: 'model', by: 'm' }));
+    const again = await resolveFileText(ws, { path: 'g', cache, fallback: model });
+    expect(again.resolutions).toEqual([]);
+    expect(again.remaining).toHaveLength(1);
+    // Another answer (a person's, say) is taken and cached.
+    const person = await resolveFileText(ws, { path: 'g', cache, fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'x\n\n', rung: 'human', by: 'human' })) });
+    expect(person.resolutions[0]).toMatchObject({ rung: 'human' });
+    expect((await resolveFileText(ws, { path: 'g', cache })).resolutions[0]).toMatchObject({ rung: 'cache', text: 'x\n\n' });
+  });
+
+  it('replays a cached resolution in the line endings of the file it goes into', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sc-ladder-'));
+    dirs.push(dir);
+    const cache = new ResolutionCache(dir);
+    const crlf = hunk('b\n', 'o\n', 'c\n').replace(/\n/g, '\r\n');
+    await resolveFileText(crlf, { path: 'f', cache, fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'b\r\nc\r\n', rung: 'human', by: 'human' })) });
+    const lf = await resolveFileText(`top\n${hunk('b\n', 'o\n', 'c\n')}`, { path: 'f', cache });
+    expect(lf.text).toBe('top\nb\nc\n');
+    const back = await resolveFileText(crlf, { path: 'f', cache });
+    expect(back.text).toBe('b\r\nc\r\n');
+  });
 });
 
 describe('resolveThreeWay', () => {

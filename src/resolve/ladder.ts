@@ -1,6 +1,6 @@
 import type { Git } from '../git/index.js';
 import { nullLogger, type Logger } from '../log/logger.js';
-import type { CacheProvenance, ResolutionCache } from './cache/resolution-cache.js';
+import { withEol, type CacheProvenance, type ResolutionCache } from './cache/resolution-cache.js';
 import { mergeFileTexts } from './parse/merge-file.js';
 import { parseConflictText, printOutsideHunk, printWithResolutions } from './parse/markers.js';
 import { selectRules, type ResolutionRule, type RuleContext } from './rules/index.js';
@@ -71,13 +71,18 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       const hit = await cache.get(key);
       // A rule's cached answer counts only while that rule is enabled (it may have been turned off as unsafe).
       if (hit && (hit.rung !== 'rule' || rules.some((r) => r.name === hit.by))) {
-        resolved.set(hunk.index, { text: hit.resolution, rung: 'cache', by: `${hit.rung}:${hit.by}`, hunkIndex: hunk.index, cacheKey: key });
+        resolved.set(hunk.index, { text: withEol(hit.resolution, file.eol), rung: 'cache', by: `${hit.rung}:${hit.by}`, hunkIndex: hunk.index, cacheKey: key });
         continue;
       }
     }
     const byRule = resolveHunkWithRules(hunk, rules, { ...context, outside: printOutsideHunk(file, hunk.index) });
     if (byRule) {
       const key = keys.get(hunk.index);
+      // An answer a failed check blamed is not given again, even by the rule that gave it first.
+      if (key !== undefined && cache && (await cache.isBlamed(key, byRule.text))) {
+        log.decision({ path: file.path, hunk: hunk.index, by: byRule.by }, 'rule answer was blamed by a failed check before: hunk left to the next rung');
+        continue;
+      }
       if (key !== undefined) byRule.cacheKey = key;
       resolved.set(hunk.index, byRule);
     }
@@ -94,6 +99,10 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
         continue;
       }
       const key = keys.get(r.hunkIndex);
+      if (key !== undefined && cache && (await cache.isBlamed(key, r.text))) {
+        log.warn({ path: file.path, hunk: r.hunkIndex, by: r.by }, 'fallback answer was blamed by a failed check before; hunk left open');
+        continue;
+      }
       resolved.set(r.hunkIndex, key === undefined ? { ...r } : { ...r, cacheKey: key });
     }
     open = file.hunks.filter((h) => !resolved.has(h.index));

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerDriver } from './driver.js';
 import { requireModelRungFromConfig } from '../../agents/index.js';
+import { registerCache } from './cache.js';
 import { registerCheck } from './check.js';
 import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
@@ -22,6 +23,7 @@ export function registerCommands(program: Command): void {
   registerReport(program);
   registerUi(program);
   registerCheck(program);
+  registerCache(program);
   registerResolve(program);
   registerDriver(program);
   registerEval(program, { modelFallback: (config, git) => requireModelRungFromConfig(config, process.env, { git }) });

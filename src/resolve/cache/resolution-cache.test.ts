@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheKey, ResolutionCache } from './resolution-cache.js';
+import { answerHash, cacheKey, ResolutionCache, withEol } from './resolution-cache.js';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -39,8 +39,59 @@ describe('ResolutionCache', () => {
     expect((await new ResolutionCache(cache.dir).get(key))?.resolution).toBe('bc\n');
     expect(await cache.invalidate(key, 'check build failed')).toBe(true);
     expect(await cache.get(key)).toBeNull();
-    expect((await cache.read(key))?.invalidated).toEqual({ when: '2026-01-02T03:04:05.000Z', reason: 'check build failed' });
+    expect((await cache.read(key))?.blamed).toEqual([{ answer: answerHash('bc\n'), when: '2026-01-02T03:04:05.000Z', reason: 'check build failed' }]);
     expect(await cache.invalidate(cacheKey({ base: null, ours: 'x', theirs: 'y' }), 'nothing')).toBe(false);
+  });
+
+  it('never stores or replays a blamed answer again, in this run or a later one; another answer is kept', async () => {
+    const cache = new ResolutionCache(temp(), clock);
+    const key = cache.key(sides);
+    await cache.put(key, { resolution: 'bc\n', rung: 'rule', by: 'keep-both', provenance: { merge: 'run-1' } });
+    await cache.invalidate(key, 'test failed', 'run-1');
+    expect(await cache.isBlamed(key, 'bc\n')).toBe(true);
+    expect(await cache.isBlamed(key, 'bc\r\n')).toBe(true);
+    // The same answer offered again (the rule gives it on the retry, or in the next run) is refused.
+    expect(await cache.put(key, { resolution: 'bc\n', rung: 'rule', by: 'keep-both' })).toBeNull();
+    expect(await new ResolutionCache(cache.dir).get(key)).toBeNull();
+    // A person's different answer is stored and replayed; the blame is remembered with it.
+    await cache.put(key, { resolution: 'cb\n', rung: 'human', by: 'human', provenance: { merge: 'run-2' } });
+    expect(await cache.get(key)).toMatchObject({ resolution: 'cb\n', rung: 'human', provenance: { merge: 'run-2' } });
+    expect((await cache.read(key))?.blamed).toEqual([{ answer: answerHash('bc\n'), when: '2026-01-02T03:04:05.000Z', reason: 'test failed', merge: 'run-1' }]);
+    expect(await cache.isBlamed(key, 'cb\n')).toBe(false);
+  });
+
+  it('keeps an entry of the older shape (invalidated) dead, and carries its blame into a new put', async () => {
+    const cache = new ResolutionCache(temp(), clock);
+    const key = cache.key(sides);
+    await cache.put(key, { resolution: 'old\n', rung: 'rule', by: 'r' });
+    const file = join(cache.dir, key.slice(0, 2), `${key}.json`);
+    const legacy = { version: 1, key, resolution: 'old\n', rung: 'rule', by: 'r', provenance: { when: 'x' }, invalidated: { when: 'y', reason: 'blamed' } };
+    writeFileSync(file, JSON.stringify(legacy));
+    expect(await cache.get(key)).toBeNull();
+    expect(await cache.put(key, { resolution: 'old\n', rung: 'rule', by: 'r' })).toBeNull();
+    expect(await cache.put(key, { resolution: 'new\n', rung: 'model', by: 'm' })).toMatchObject({ blamed: [{ answer: answerHash('old\n'), reason: 'blamed' }] });
+  });
+
+  it('stores resolutions with LF endings; a replay takes the line endings of its file', async () => {
+    const cache = new ResolutionCache(temp(), clock);
+    const key = cache.key(sides);
+    await cache.put(key, { resolution: 'one\r\ntwo\r\n', rung: 'human', by: 'human' });
+    expect((await cache.get(key))?.resolution).toBe('one\ntwo\n');
+    expect(withEol('one\ntwo\n', '\r\n')).toBe('one\r\ntwo\r\n');
+    expect(withEol('one\r\ntwo\n', '\n')).toBe('one\ntwo\n');
+  });
+
+  it('removes one entry, the blamed ones, or all', async () => {
+    const cache = new ResolutionCache(temp(), clock);
+    const keys = ['a', 'b', 'c'].map((x) => cache.key({ base: null, ours: x, theirs: `${x}2` }));
+    for (const k of keys) await cache.put(k, { resolution: 'r', rung: 'rule', by: 'r' });
+    await cache.invalidate(keys[0]!, 'failed');
+    expect(await cache.clear({ blamedOnly: true })).toBe(1);
+    expect((await cache.list()).map((e) => e.key).sort()).toEqual([keys[1], keys[2]].sort());
+    expect(await cache.remove(keys[1]!)).toBe(true);
+    expect(await cache.remove(keys[1]!)).toBe(false);
+    expect(await cache.clear()).toBe(1);
+    expect(await cache.list()).toEqual([]);
   });
 
   it('treats a damaged entry as a miss and rejects bad keys with a clear error', async () => {

@@ -19,18 +19,33 @@ const provenanceSchema = z.object({
   file: z.string().optional(),
 });
 
+/** A resolution a failed check blamed: never stored or replayed for its key again. */
+const blameSchema = z.object({
+  /** `answerHash` of the blamed resolution. */
+  answer: z.string(),
+  when: z.string(),
+  reason: z.string(),
+  /** The merge (run name) whose check blamed it, when known. */
+  merge: z.string().optional(),
+});
+
 const entrySchema = z.object({
   version: z.literal(1),
   key: z.string(),
+  /** The resolution with LF line endings (a replay takes the file's own). */
   resolution: z.string(),
   rung: rungSchema,
   /** Rule name, model id or `human`. */
   by: z.string(),
   provenance: provenanceSchema,
+  /** Legacy: the whole entry blamed (entries written before `blamed` existed). */
   invalidated: z.object({ when: z.string(), reason: z.string() }).optional(),
+  /** Every resolution of this hunk a failed check blamed, kept across later puts. */
+  blamed: z.array(blameSchema).optional(),
 });
 
 export type CacheEntry = z.infer<typeof entrySchema>;
+export type CacheBlame = z.infer<typeof blameSchema>;
 export type CacheProvenance = Omit<z.infer<typeof provenanceSchema>, 'when'>;
 
 /**
@@ -39,12 +54,34 @@ export type CacheProvenance = Omit<z.infer<typeof provenanceSchema>, 'when'>;
  * or run (or checked out with CRLF) finds the same entry.
  */
 export function cacheKey(sides: HunkSides): string {
-  const norm = (s: string): string => s.replace(/\r\n/g, '\n').replace(/[ \t]+$/gm, '');
   const hash = createHash('sha256');
-  hash.update(sides.base === null ? '\u0000none' : `\u0000base\u0000${norm(sides.base)}`);
-  hash.update(`\u0000ours\u0000${norm(sides.ours)}`);
-  hash.update(`\u0000theirs\u0000${norm(sides.theirs)}`);
+  hash.update(sides.base === null ? '\u0000none' : `\u0000base\u0000${normalize(sides.base)}`);
+  hash.update(`\u0000ours\u0000${normalize(sides.ours)}`);
+  hash.update(`\u0000theirs\u0000${normalize(sides.theirs)}`);
   return hash.digest('hex');
+}
+
+/** Line endings unified and trailing blanks dropped: how keys and answers are compared. */
+function normalize(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(/[ \t]+$/gm, '');
+}
+
+/** The identity of one answer to a hunk (as blamed answers are remembered). */
+export function answerHash(resolution: string): string {
+  return createHash('sha256').update(normalize(resolution)).digest('hex');
+}
+
+/** A stored (LF) resolution in the line endings of the file it is replayed into. */
+export function withEol(resolution: string, eol: '\n' | '\r\n'): string {
+  const lf = resolution.replace(/\r\n/g, '\n');
+  return eol === '\r\n' ? lf.replace(/\n/g, '\r\n') : lf;
+}
+
+/** True when the entry's own resolution is one a check blamed (or the legacy whole-entry blame). */
+function isDead(entry: CacheEntry): boolean {
+  if (entry.invalidated !== undefined) return true;
+  const answer = answerHash(entry.resolution);
+  return (entry.blamed ?? []).some((b) => b.answer === answer);
 }
 
 /**
@@ -81,10 +118,19 @@ export class ResolutionCache {
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
-  /** The live entry for `key`; null when missing, invalidated or unreadable. */
+  /** The live entry for `key`; null when missing, blamed or unreadable. */
   async get(key: string): Promise<CacheEntry | null> {
     const entry = await this.read(key);
-    return entry === null || entry.invalidated !== undefined ? null : entry;
+    return entry === null || isDead(entry) ? null : entry;
+  }
+
+  /** Did a failed check blame this answer to the hunk `key` (in any run)? */
+  async isBlamed(key: string, resolution: string): Promise<boolean> {
+    const entry = await this.read(key);
+    if (entry === null) return false;
+    const answer = answerHash(resolution);
+    if (entry.invalidated !== undefined && answerHash(entry.resolution) === answer) return true;
+    return (entry.blamed ?? []).some((b) => b.answer === answer);
   }
 
   /** The entry even when invalidated (for reports); null when missing or unreadable. */
@@ -105,32 +151,71 @@ export class ResolutionCache {
     }
   }
 
-  /** Store (or replace) the resolution of `key`. */
+  /**
+   * Store (or replace) the resolution of `key`, with LF line endings. The answers blamed
+   * for this key stay blamed; storing one of them again is refused (null): a blamed
+   * answer is never replayed, in this run or a later one.
+   */
   async put(
     key: string,
     value: { resolution: string; rung: CacheEntry['rung']; by: string; provenance?: CacheProvenance },
-  ): Promise<CacheEntry> {
+  ): Promise<CacheEntry | null> {
+    const known = await this.read(key);
+    const blamed = [...(known?.blamed ?? []), ...(known?.invalidated ? [{ answer: answerHash(known.resolution), ...known.invalidated }] : [])];
+    if (blamed.some((b) => b.answer === answerHash(value.resolution))) return null;
     const entry: CacheEntry = {
       version: 1,
       key,
-      resolution: value.resolution,
+      resolution: value.resolution.replace(/\r\n/g, '\n'),
       rung: value.rung,
       by: value.by,
       provenance: { when: this.clock.now().toISOString(), ...value.provenance },
+      ...(blamed.length > 0 ? { blamed } : {}),
     };
     await this.write(entry);
     return entry;
   }
 
   /**
-   * Mark an entry as blamed (a check failed because of it): it is kept for the
-   * record but no longer reused. False when there was no such entry.
+   * Blame the entry's resolution (a check failed because of it): it is no longer replayed,
+   * and the same answer is refused if offered again. The entry stays, for the record and
+   * for `cache list`. False when there was no such entry.
    */
-  async invalidate(key: string, reason: string): Promise<boolean> {
+  async invalidate(key: string, reason: string, merge?: string): Promise<boolean> {
     const entry = await this.read(key);
     if (entry === null) return false;
-    await this.write({ ...entry, invalidated: { when: this.clock.now().toISOString(), reason } });
+    const answer = answerHash(entry.resolution);
+    const blamed = (entry.blamed ?? []).filter((b) => b.answer !== answer);
+    blamed.push({ answer, when: this.clock.now().toISOString(), reason, ...(merge ? { merge } : {}) });
+    const { invalidated: _legacy, ...rest } = entry;
+    await this.write({ ...rest, blamed });
     return true;
+  }
+
+  /** Forget one entry, blame and all. False when there was none. */
+  async remove(key: string): Promise<boolean> {
+    const path = this.pathOf(key);
+    try {
+      await rm(path);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Forget every entry (`blamedOnly`: only those whose resolution is blamed); the number removed. */
+  async clear(options: { blamedOnly?: boolean } = {}): Promise<number> {
+    let removed = 0;
+    for (const entry of await this.list()) {
+      if (options.blamedOnly && !isDead(entry)) continue;
+      if (await this.remove(entry.key)) removed++;
+    }
+    return removed;
+  }
+
+  /** True when the entry is no longer replayed (its resolution was blamed). */
+  static isBlamedEntry(entry: CacheEntry): boolean {
+    return isDead(entry);
   }
 
   /** Every readable entry (live and invalidated). */

@@ -1,0 +1,42 @@
+import { alignHunk } from '../eval/align.js';
+import { hasMarkers } from '../ladder.js';
+import { parseConflictText } from '../parse/markers.js';
+import type { CacheProvenance, ResolutionCache } from './resolution-cache.js';
+
+export interface LearnInput {
+  path: string;
+  /** The file as it was handed to the person: the hunks no rung resolved still in markers. */
+  presented: string;
+  /** The file as the person left it. */
+  resolved: string;
+  provenance?: CacheProvenance;
+  markerSize?: number;
+}
+
+/**
+ * Learn a person's resolutions, hunk by hunk: each hunk of the presented file is located in
+ * the person's file by the context around it, and what replaced it is cached (rung `human`),
+ * so the same conflict met again at a later cell, retry or run is not asked again. A hunk
+ * whose context the person also rewrote cannot be located and is not learnt. Returns the
+ * number of hunks stored.
+ */
+export async function learnHumanResolution(cache: ResolutionCache, input: LearnInput): Promise<number> {
+  if (hasMarkers(input.resolved, input.markerSize)) return 0;
+  const file = parseConflictText(input.presented, { path: input.path, ...(input.markerSize ? { markerSize: input.markerSize } : {}) });
+  let stored = 0;
+  for (const hunk of file.hunks) {
+    const region = alignHunk(file, hunk, input.resolved);
+    if (region === null) continue;
+    // The region holds the blank lines between its anchors and the hunk: they are context, not answer.
+    if (!region.text.startsWith(region.before) || !region.text.endsWith(region.after) || region.text.length < region.before.length + region.after.length) continue;
+    const answer = region.text.slice(region.before.length, region.text.length - region.after.length);
+    const entry = await cache.put(cache.key({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }), {
+      resolution: answer,
+      rung: 'human',
+      by: 'human',
+      provenance: { file: input.path, ...input.provenance },
+    });
+    if (entry !== null) stored++;
+  }
+  return stored;
+}
