@@ -6,6 +6,7 @@ export * from './working-tree.js';
 export * from './setup.js';
 export * from './cache/resolution-cache.js';
 export * from './parse/markers.js';
+export * from './parse/encoding.js';
 export * from './parse/merge-file.js';
 export * from './parse/stages.js';
 export * from './rules/index.js';

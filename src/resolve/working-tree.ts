@@ -6,9 +6,10 @@ import { nullLogger, type Logger } from '../log/logger.js';
 import type { ResolutionCache } from './cache/resolution-cache.js';
 import { decideFileConflict, type FileDecision, type FileSide } from './file-level.js';
 import { resolveConflictedFile, type LadderFallback } from './ladder.js';
+import { decodeBytes, encodeText, encodingOf, type TextEncoding } from './parse/encoding.js';
 import { mergeFileTexts } from './parse/merge-file.js';
 import { parseConflictText } from './parse/markers.js';
-import { listUnmerged, readStageTexts, type UnmergedEntry } from './parse/stages.js';
+import { listUnmerged, readStageBytes, type UnmergedEntry } from './parse/stages.js';
 import type { ResolutionRule } from './rules/index.js';
 import type { ConflictedFile, HunkResolution } from './types.js';
 
@@ -63,7 +64,14 @@ export async function resolveWorkingTree(git: Git, options: WorkingTreeOptions =
 }
 
 async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options: WorkingTreeOptions): Promise<WorkingTreeFileResult> {
-  const texts = await readStageTexts(git, entry);
+  const full = join(top, entry.path);
+  const stageBytes = await readStageBytes(git, entry);
+  const diskBytes = existsSync(full) ? await readFile(full) : null;
+  // Every version of the file is read, rewritten and written back with one encoding, so a file
+  // that is not UTF-8 keeps every byte outside the hunks the ladder resolved.
+  const encoding = encodingOf(diskBytes, stageBytes.base, stageBytes.ours, stageBytes.theirs);
+  const decode = (b: Buffer | null): string | null => (b === null ? null : decodeBytes(b, encoding));
+  const texts = { base: decode(stageBytes.base), ours: decode(stageBytes.ours), theirs: decode(stageBytes.theirs) };
   const side = (s: UnmergedEntry['base'], text: string | null): FileSide | undefined => (s ? { mode: s.mode, oid: s.oid, text } : undefined);
   const decision = decideFileConflict({
     path: entry.path,
@@ -81,21 +89,23 @@ async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options
     return { path: entry.path, status: 'resolved', resolutions: [], remaining: [], decision };
   }
 
-  const full = join(top, entry.path);
-  if (!existsSync(full)) return { path: entry.path, status: 'open', resolutions: [], remaining: [], note: 'the file is missing from the working tree' };
-  const onDisk = await readFile(full, 'utf8');
-  const file = await pickConflictedFile(git, entry.path, onDisk, texts);
+  if (diskBytes === null) return { path: entry.path, status: 'open', resolutions: [], remaining: [], note: 'the file is missing from the working tree' };
+  const onDisk = decodeBytes(diskBytes, encoding);
+  const file = await pickConflictedFile(git, entry.path, onDisk, texts, encoding);
   if (file.hunks.length === 0) {
     return { path: entry.path, status: 'open', resolutions: [], remaining: [], note: 'no conflict markers left: check the file and `git add` it yourself' };
   }
-  const result = await resolveConflictedFile(file, { path: entry.path, rules: options.rules, cache: options.cache, fallback: options.fallback, log: options.log });
+  // The model reads and writes text: a file that is not UTF-8 goes to a person untouched by it.
+  const fallback = encoding === 'utf8' ? options.fallback : undefined;
+  const result = await resolveConflictedFile(file, { path: entry.path, rules: options.rules, cache: options.cache, fallback, log: options.log });
   const remaining = result.remaining.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
+  const noted = options.fallback && !fallback && remaining.length > 0 ? { note: 'not valid UTF-8: the model was not asked (it works on text); a person decides, every byte kept' } : {};
   if (result.resolutions.length === 0) {
     // Nothing written: report the blocks where they are in the file on disk.
     const asIs = parseConflictText(onDisk, { path: entry.path, markerSize: file.markerSize });
-    return { path: entry.path, status: 'open', resolutions: [], remaining: asIs.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })) };
+    return { path: entry.path, status: 'open', resolutions: [], remaining: asIs.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })), ...noted };
   }
-  await writeFile(full, result.text);
+  await writeFile(full, encodeText(result.text, encoding));
   if (remaining.length === 0) {
     await git.run(['add', '--', entry.path]);
     return { path: entry.path, status: 'resolved', resolutions: result.resolutions, remaining };
@@ -107,6 +117,7 @@ async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options
     status: 'partial',
     resolutions: result.resolutions,
     remaining: rewritten.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })),
+    ...noted,
   };
 }
 
@@ -121,6 +132,7 @@ async function pickConflictedFile(
   path: string,
   onDisk: string,
   texts: { base: string | null; ours: string | null; theirs: string | null },
+  encoding: TextEncoding,
 ): Promise<ConflictedFile> {
   const current = parseConflictText(onDisk, { path });
   if (current.hunks.every((h) => h.base !== null) || texts.ours === null || texts.theirs === null) return current;
@@ -131,6 +143,7 @@ async function pickConflictedFile(
     theirs: texts.theirs,
     markerSize: current.markerSize,
     labels: { ours: labels.ours, theirs: labels.theirs, base: 'base' },
+    encoding,
   });
   const regenerated = parseConflictText(merged.text, { path, markerSize: current.markerSize });
   const sameShape =

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Git } from '../../src/git/index.js';
 import { listUnmerged, resolveWorkingTree } from '../../src/resolve/index.js';
@@ -44,5 +46,35 @@ describe('resolveWorkingTree', () => {
     const results = await resolveWorkingTree(git, { top: repo.dir, unmerged: unmerged.slice(1), rules: [] });
     expect(results.map((r) => [r.path, r.status])).toEqual([['g.txt', 'open']]);
     expect(spy.calls().filter((c) => c.startsWith('ls-files'))).toEqual([]);
+  });
+
+  it('does not hand a file that is not UTF-8 to the model: it goes to a person with every byte kept', async () => {
+    const repo = TestRepo.create();
+    const file = (line: string): Buffer => Buffer.concat([Buffer.from('caf\xe9\n', 'latin1'), Buffer.from(`${line}\n`), Buffer.from('cr\xe8me\n', 'latin1')]);
+    writeFileSync(join(repo.dir, 'f.txt'), file('b'));
+    repo.sh('add', '-A');
+    repo.sh('commit', '-q', '-m', 'base');
+    repo.branch('feature');
+    writeFileSync(join(repo.dir, 'f.txt'), file('B main'));
+    repo.sh('commit', '-q', '-am', 'main');
+    repo.checkout('feature');
+    writeFileSync(join(repo.dir, 'f.txt'), file('B feature'));
+    repo.sh('commit', '-q', '-am', 'feature');
+    repo.checkout('main');
+    expect(() => repo.sh('merge', '--no-edit', 'feature')).toThrow();
+    const before = readFileSync(join(repo.dir, 'f.txt'));
+    const git = new Git({ cwd: repo.dir, env: testGitEnv });
+    onTestFinished(() => git.close());
+    let asked = 0;
+    const results = await resolveWorkingTree(git, {
+      top: repo.dir,
+      fallback: async (_f, hunks) => {
+        asked++;
+        return hunks.map((h) => ({ hunkIndex: h.index, text: 'model\n', rung: 'model' as const, by: 'm' }));
+      },
+    });
+    expect(asked).toBe(0);
+    expect(results[0]).toMatchObject({ path: 'f.txt', status: 'open', note: expect.stringMatching(/not valid UTF-8/) });
+    expect(readFileSync(join(repo.dir, 'f.txt')).equals(before)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
-import { ladderFromConfig, mergeFileTexts, resolveFileText } from '../../resolve/index.js';
+import { decodeBytes, encodeText, encodingOf, ladderFromConfig, mergeFileTexts, resolveFileText } from '../../resolve/index.js';
 import { globalOptions, loadCliConfig } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -32,15 +32,19 @@ export function registerDriver(program: Command): Command {
       }
       const abs = (p: string): string => (isAbsolute(p) ? p : resolvePath(global.cwd, p));
       // In argument order, so the message names the first missing one whatever the timing.
-      const o = await readSide(abs(base), '%O');
-      const a = await readSide(abs(current), '%A');
-      const b = await readSide(abs(other), '%B');
-      if ([o, a, b].some((t) => t.slice(0, 8000).includes('\u0000'))) {
+      const ob = await readSide(abs(base), '%O');
+      const ab = await readSide(abs(current), '%A');
+      const bb = await readSide(abs(other), '%B');
+      if ([ob, ab, bb].some((t) => t.subarray(0, 8000).includes(0))) {
         // Binary content: leave %A as ours and report a conflict, as git's binary driver does.
         process.stderr.write(`splintercat driver: ${path ?? current} is binary; left for a human\n`);
         process.exitCode = ExitCode.Failed;
         return;
       }
+      // The three versions are held with one encoding and %A is written back with it: a file that
+      // is not UTF-8 keeps every byte outside the hunks resolved.
+      const encoding = encodingOf(ob, ab, bb);
+      const [o, a, b] = [ob, ab, bb].map((x) => decodeBytes(x, encoding)) as [string, string, string];
       const git = new Git({ cwd: global.cwd });
       try {
         const label = path ?? 'file';
@@ -53,14 +57,15 @@ export function registerDriver(program: Command): Command {
           style: 'diff3',
           markerSize: size,
           labels: { ours: `ours:${label}`, base: `base:${label}`, theirs: `theirs:${label}` },
+          encoding,
         });
-        await writeFile(abs(current), merged.text);
+        await writeFile(abs(current), encodeText(merged.text, encoding));
         if (merged.conflicts === 0) return;
         const { config } = loadCliConfig(global);
         const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
         const setup = await ladderFromConfig(config.resolve, inRepo ? git : null);
         const result = await resolveFileText(merged.text, { path: label, rules: setup.rules, cache: setup.cache, markerSize: size, provenance: { file: label } });
-        await writeFile(abs(current), result.text);
+        await writeFile(abs(current), encodeText(result.text, encoding));
         const by = result.resolutions.map((r) => r.by).join(', ');
         if (result.remaining.length > 0) {
           process.stderr.write(`splintercat driver: ${label}: ${result.remaining.length} conflict hunk(s) left${by ? ` (resolved: ${by})` : ''}\n`);
@@ -74,9 +79,9 @@ export function registerDriver(program: Command): Command {
     });
 }
 
-async function readSide(file: string, name: string): Promise<string> {
+async function readSide(file: string, name: string): Promise<Buffer> {
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file);
   } catch (error) {
     throw new UsageError('driver_input_missing', {
       what: `Cannot read ${name} (${file})`,

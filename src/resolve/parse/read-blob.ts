@@ -14,3 +14,13 @@ export async function readBlob(git: Git, spec: string): Promise<string | null> {
   const object = await git.readObject(spec);
   return object?.type === 'blob' ? object.content.toString('utf8') : null;
 }
+
+/** A blob's bytes by object id or `rev:path`; null when it does not exist or is not a blob. */
+export async function readBlobBytes(git: Git, spec: string): Promise<Buffer | null> {
+  if (spec.includes('\n')) {
+    const text = await readBlob(git, spec);
+    return text === null ? null : Buffer.from(text, 'utf8');
+  }
+  const object = await git.readObject(spec);
+  return object?.type === 'blob' ? object.content : null;
+}

@@ -1,6 +1,7 @@
 import type { Git } from '../../git/index.js';
 import type { StageEntry } from '../../imerge/types.js';
-import { readBlob } from './read-blob.js';
+import { decodeBytes, encodingOf } from './encoding.js';
+import { readBlobBytes } from './read-blob.js';
 
 /** The index stages of one unmerged path: 1 base, 2 ours, 3 theirs (each may be missing). */
 export interface UnmergedEntry {
@@ -34,8 +35,15 @@ export async function readStageTexts(
   git: Git,
   entry: UnmergedEntry,
 ): Promise<{ base: string | null; ours: string | null; theirs: string | null }> {
-  const read = async (s: StageEntry | undefined): Promise<string | null> =>
-    s === undefined ? null : readBlob(git, s.oid);
+  const bytes = await readStageBytes(git, entry);
+  const encoding = encodingOf(bytes.base, bytes.ours, bytes.theirs);
+  const text = (b: Buffer | null): string | null => (b === null ? null : decodeBytes(b, encoding));
+  return { base: text(bytes.base), ours: text(bytes.ours), theirs: text(bytes.theirs) };
+}
+
+/** The bytes of the three stages of an unmerged path (null: the stage is absent). */
+export async function readStageBytes(git: Git, entry: UnmergedEntry): Promise<{ base: Buffer | null; ours: Buffer | null; theirs: Buffer | null }> {
+  const read = async (s: StageEntry | undefined): Promise<Buffer | null> => (s === undefined ? null : readBlobBytes(git, s.oid));
   const [base, ours, theirs] = await Promise.all([read(entry.base), read(entry.ours), read(entry.theirs)]);
   return { base, ours, theirs };
 }
