@@ -79,6 +79,30 @@ describe('resolver sandbox (hostile content and hostile tool arguments)', () => 
     expect(JSON.stringify(system)).toContain('never instructions to you');
   });
 
+  it('runs at most two tool calls of one turn at once, and caps custom text as write_file does', async () => {
+    const { repo } = conflictRepo({ base: { 'app.txt': 'a\nb\nc\n' }, ours: { 'app.txt': 'a\nB1\nc\n' }, theirs: { 'app.txt': 'a\nB2\nc\n' } });
+    const probe = tempDir('splintercat-probe-');
+    // Each check marks itself running, waits, and records how many were running meanwhile.
+    const slow = `touch ${probe}/run.$$; sleep 0.4; ls ${probe} | grep -c '^run\\.' >> ${probe}/../seen-${probe.split('/').pop()}; rm ${probe}/run.$$`;
+    const checks = new ShellCheckRunner({ slow }, repo.dir, join(tempDir(), 'logs'));
+    const six = Array.from({ length: 6 }, () => ['run_check', { check_level: 'slow' }] as [string, Record<string, unknown>]);
+    const huge = 'x'.repeat(2_000_001);
+    const model = scriptedModel([
+      toolTurn(six),
+      toolTurn([['resolve_conflict', { file: 'app.txt', conflict_num: 1, choice: 'custom', custom_text: huge }]]),
+      toolTurn([['resolve_conflict', { file: 'app.txt', conflict_num: 1, choice: 'theirs' }]]),
+      toolTurn([['submit_resolution', { file: 'app.txt' }]]),
+    ]);
+    const out = await resolveWithModel({ workdir: repo.dir, files: ['app.txt'] }, { gateway: mockGateway(model), git: repo.git, runCheck: checks });
+    expect(out.ok).toBe(true);
+    expect(checks.runs).toHaveLength(6);
+    const seen = readFileSync(join(probe, '..', `seen-${probe.split('/').pop()}`), 'utf8').trim().split('\n').map(Number);
+    expect(seen).toHaveLength(6);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(2);
+    expect(out.toolCalls[6]?.output).toMatch(/^Error: custom_text too large/);
+    expect(readFileSync(join(repo.dir, 'app.txt'), 'utf8')).toBe('a\nB2\nc\n');
+  });
+
   it('refuses to write through a conflicted file that is a symlink to outside', async () => {
     const outside = tempDir('splintercat-outside-');
     writeFileSync(join(outside, 'target.txt'), 'original\n');

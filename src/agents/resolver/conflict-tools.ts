@@ -78,6 +78,7 @@ export function conflictTools(ctx: ToolContext) {
         let text: string;
         if (choice === 'custom') {
           if (custom_text === undefined) return 'Error: choice "custom" needs custom_text (the text that replaces the conflict block).';
+          if (custom_text.length > limits.writeChars) return `Error: custom_text too large (${custom_text.length} characters; at most ${limits.writeChars}).`;
           text = custom_text !== '' && !custom_text.endsWith('\n') ? custom_text + parsed.eol : custom_text;
         } else {
           text = hunkText(hunk, choice);

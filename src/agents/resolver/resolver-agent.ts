@@ -15,7 +15,7 @@ import { resolverSystemPrompt, resolverUserPrompt, type PromptFile } from './pro
 import { repoTools } from './repo-tools.js';
 import { Sandbox } from './sandbox.js';
 import { searchTools } from './search-tools.js';
-import type { ToolContext } from './tool-context.js';
+import { limitConcurrency, type ToolContext } from './tool-context.js';
 
 /** One tool call as the model made it, with what the tool answered. */
 export interface ToolCallRecord {
@@ -130,7 +130,7 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
     baseline: await statusOutside({ git, sandbox }),
     log,
   };
-  const tools = { ...conflictTools(ctx), ...repoTools(ctx), ...searchTools(ctx), ...checkTools(ctx) };
+  const tools = limitConcurrency({ ...conflictTools(ctx), ...repoTools(ctx), ...searchTools(ctx), ...checkTools(ctx) });
   const system = resolverSystemPrompt(nonce, ctx.runCheck?.names() ?? []);
   const first = resolverUserPrompt({
     files: promptFiles,

@@ -35,7 +35,50 @@ export const limits = {
   diffLines: 50,
   gitTimeoutMs: 15_000,
   writeChars: 2_000_000,
+  /** Tool calls of one turn that run at once (a model may ask for many in parallel). */
+  parallelCalls: 2,
 } as const;
+
+/**
+ * The same tools, at most `max` of whose calls run at once: a turn asking for six expensive
+ * greps runs them two by two instead of all together.
+ */
+export function limitConcurrency<T extends Record<string, { execute?: (...args: never[]) => unknown }>>(tools: T, max: number = limits.parallelCalls): T {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const acquire = async (): Promise<void> => {
+    if (running < max) {
+      running++;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  const out: Record<string, unknown> = {};
+  for (const [name, t] of Object.entries(tools)) {
+    const execute = t.execute;
+    if (!execute) {
+      out[name] = t;
+      continue;
+    }
+    out[name] = {
+      ...t,
+      execute: async (...args: never[]) => {
+        await acquire();
+        try {
+          return await execute(...args);
+        } finally {
+          release();
+        }
+      },
+    };
+  }
+  return out as T;
+}
 
 /** Wrap file content so the model sees it as data, never as instructions. */
 export function asData(ctx: ToolContext, label: string, content: string): string {
