@@ -1,5 +1,5 @@
-import type { RunEvent } from '../workflow/state/events.js';
-import type { ConflictState } from '../workflow/state/run-state.js';
+import type { RunEvent } from '../store/run-events.js';
+import type { ConflictState } from '../store/run-state.js';
 import { topRung } from './build-grid.js';
 import type { CheckView, CommitRef, ConflictView, ToolCallView, TranscriptView } from './model.js';
 import type { RunSnapshot } from './snapshot.js';

@@ -1,4 +1,4 @@
-import type { RunState } from '../workflow/state/run-state.js';
+import type { RunState } from '../store/run-state.js';
 import { encodeRuns, MERGE_BLOCKED, MERGE_MANUAL, MERGE_UNKNOWN, mergeLetter } from './grid-codes.js';
 import type { CellMark, GridView, Rung } from './model.js';
 import type { GridSnapshot } from './snapshot.js';

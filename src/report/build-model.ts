@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
-import type { RunEvent } from '../workflow/state/events.js';
-import type { ConflictState, RunState } from '../workflow/state/run-state.js';
+import type { RunEvent } from '../store/run-events.js';
+import type { ConflictState, RunState } from '../store/run-state.js';
 import { buildConflicts } from './build-conflicts.js';
 import { buildGridView } from './build-grid.js';
 import { buildTimeline } from './build-timeline.js';

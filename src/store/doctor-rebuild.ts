@@ -1,9 +1,9 @@
 import { basename, dirname } from 'node:path';
 import type { Git } from '../git/index.js';
 import { systemClock } from '../util/clock.js';
-import type { RunEvent } from '../workflow/state/events.js';
-import { openRunJournal } from '../workflow/state/persistence.js';
-import { usageFromEvents } from '../workflow/state/usage-from-events.js';
+import type { RunEvent } from './run-events.js';
+import { openRunJournal } from './run-persistence.js';
+import { usageFromEvents } from './usage-from-events.js';
 import {
   RUN_STATE_VERSION,
   cellId,
@@ -11,8 +11,8 @@ import {
   runStateSchema,
   type ConflictState,
   type RunState,
-} from '../workflow/state/run-state.js';
-import type { DoctorDeps } from './doctor.js';
+} from './run-state.js';
+import type { DoctorDeps } from './doctor-deps.js';
 import { keepCorrupt, readJsonFile, writeJsonFile } from './json-file.js';
 import { RunStore } from './run-store.js';
 

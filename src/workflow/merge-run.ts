@@ -8,10 +8,10 @@ import { executeRecovery, planRecoveryNode } from './nodes/recovery.js';
 import { resolveConflicts } from './nodes/resolve-conflicts.js';
 import { initialize, planStrategy } from './nodes/start.js';
 import type { WorkflowContext } from './ports.js';
-import { runStateCursor } from './state/persistence.js';
-import type { RunState } from './state/run-state.js';
-import type { RunHandle } from './state/persistence.js';
-import { usageFromEvents } from './state/usage-from-events.js';
+import { runStateCursor } from '../store/run-persistence.js';
+import type { RunState } from '../store/run-state.js';
+import type { RunHandle } from '../store/run-persistence.js';
+import { usageFromEvents } from '../store/usage-from-events.js';
 
 const nodes: Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>> = {
   initialize,

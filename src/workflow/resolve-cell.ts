@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createModelRung, type ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
 import { resolveWorkingTree, type WorkingTreeFileResult } from '../resolve/index.js';
-import type { ConflictFileState } from './state/run-state.js';
+import type { ConflictFileState } from '../store/run-state.js';
 import { cellKey, type Cell } from './plan/cells.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 

@@ -11,8 +11,8 @@ import type { RunStore } from '../store/index.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { imergeEngines } from './imerge-adapter.js';
 import type { WorkflowContext } from './ports.js';
-import { loadRunState, openRun, recordRunStart, type RunHandle } from './state/persistence.js';
-import { initialRunState, type RunState } from './state/run-state.js';
+import { loadRunState, openRun, recordRunStart, type RunHandle } from '../store/run-persistence.js';
+import { initialRunState, type RunState } from '../store/run-state.js';
 import { WorktreePool } from './worktrees.js';
 
 export interface ContextDeps {

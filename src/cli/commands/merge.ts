@@ -10,7 +10,7 @@ import { driveRun } from '../../workflow/merge-run.js';
 import type { NodeName } from '../../workflow/nodes/common.js';
 import type { RunOutcome } from '../../workflow/machine/runner.js';
 import { createRun, reopenRun } from '../../workflow/setup.js';
-import type { RunState } from '../../workflow/state/run-state.js';
+import type { RunState } from '../../store/run-state.js';
 import { createCliLogger, globalOptions, loadCliConfig, printResult, type GlobalOptions } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { Prompter } from '../interactive.js';

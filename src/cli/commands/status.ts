@@ -4,7 +4,7 @@ import { IncrementalMerge, listImerges } from '../../imerge/index.js';
 import { RunStore } from '../../store/index.js';
 import { WorktreePool } from '../../workflow/worktrees.js';
 import { buildReportModel, loadRunSnapshot, renderStatusText, statusData } from '../../report/index.js';
-import { loadRunState } from '../../workflow/state/persistence.js';
+import { loadRunState } from '../../store/run-persistence.js';
 import { join } from 'node:path';
 import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
 import { onlyRun } from './merge.js';

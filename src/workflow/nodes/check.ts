@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { summarizeFailure } from '../../agents/index.js';
 import type { CheckResult } from '../../checks/types.js';
 import { cellKey, joinCells, maximalCells, parseCellKey, type Cell } from '../plan/cells.js';
-import type { RunState } from '../state/run-state.js';
+import type { RunState } from '../../store/run-state.js';
 import { flow, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
 import { openEngine } from './resolve-conflicts.js';
 

@@ -1,7 +1,7 @@
 import type { CheckResult, FailureSummary } from '../../checks/types.js';
 import type { NodeContext, NodeResult } from '../machine/runner.js';
 import type { WorkflowContext } from '../ports.js';
-import type { CheckRecord, RunState } from '../state/run-state.js';
+import type { CheckRecord, RunState } from '../../store/run-state.js';
 import type { Cell } from '../plan/cells.js';
 
 export const nodeNames = [

@@ -1,4 +1,4 @@
-import type { RunState } from '../state/run-state.js';
+import type { RunState } from '../../store/run-state.js';
 import { flow, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
 import { lastCheck, recordChecks } from './check.js';
 import { openEngine } from './resolve-conflicts.js';

@@ -1,7 +1,7 @@
 import { cellKey, type Cell } from '../plan/cells.js';
 import type { GridEngine } from '../ports.js';
-import type { RunEvent } from '../state/events.js';
-import type { ConflictFileState, RunState } from '../state/run-state.js';
+import type { RunEvent } from '../../store/run-events.js';
+import type { ConflictFileState, RunState } from '../../store/run-state.js';
 import type { Ctx } from './common.js';
 
 /** A resolution the journal recorded but the saved state does not know yet. */

@@ -2,7 +2,7 @@ import { planRecovery } from '../../agents/index.js';
 import type { FailureSummary } from '../../checks/types.js';
 import { bisectResolutions } from '../plan/bisect.js';
 import { cellKey, dominates, parseCellKey, type Cell } from '../plan/cells.js';
-import type { RecoveryDecision, RunState, StrategyKind } from '../state/run-state.js';
+import type { RecoveryDecision, RunState, StrategyKind } from '../../store/run-state.js';
 import { flow, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 import { openEngine } from './resolve-conflicts.js';
 

@@ -2,8 +2,8 @@ import { mapPipelined } from '../../util/pool.js';
 import { compareCells, cellKey, type Cell } from '../plan/cells.js';
 import type { GridEngine } from '../ports.js';
 import { collectHumanResolution, prepareCell, resolvePrepared, type CellResolution } from '../resolve-cell.js';
-import type { ConflictState, RunState } from '../state/run-state.js';
-import { resolverTranscriptEvents } from '../state/transcript-events.js';
+import type { ConflictState, RunState } from '../../store/run-state.js';
+import { resolverTranscriptEvents } from '../transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
 import { reconcileGrid } from './reconcile-grid.js';
 

@@ -1,4 +1,4 @@
-import type { RunEvent } from './events.js';
+import type { RunEvent } from './run-events.js';
 import { emptyUsage, type RunState } from './run-state.js';
 
 /**
