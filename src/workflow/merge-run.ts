@@ -11,7 +11,7 @@ import type { WorkflowContext } from './ports.js';
 import { runStateCursor } from '../store/run-persistence.js';
 import type { RunState } from '../store/run-state.js';
 import type { RunHandle } from '../store/run-persistence.js';
-import { usageFromEvents } from '../store/usage-from-events.js';
+import { usageFromEvents } from '../store/usage.js';
 
 const nodes: Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>> = {
   initialize,

@@ -5,7 +5,7 @@ import type { ConflictCell } from '../imerge/types.js';
 import type { Logger } from '../log/logger.js';
 import type { LadderSetup } from '../resolve/index.js';
 import type { ModelGateway } from '../agents/index.js';
-import type { Cell } from './plan/cells.js';
+import type { Cell } from '../imerge/cell.js';
 import type { WorktreePool } from './worktrees.js';
 
 /**

@@ -33,10 +33,11 @@ describe('the layer order of design.md §2', () => {
 
     const graph = importGraph(copy);
     expect(layerViolations(graph)).toEqual(['store/journal.ts -> workflow/nodes/common.ts: store may not import workflow']);
-    expect(importCycles(graph)).toEqual(
-      // store -> workflow also closes a loop, since workflow imports store.
-      expect.arrayContaining([['util/loop/a.ts', 'util/loop/b.ts'], ['checks/', 'git/'], ['store/', 'workflow/']]),
-    );
+    const cycles = importCycles(graph);
+    expect(cycles).toContainEqual(['util/loop/a.ts', 'util/loop/b.ts']);
+    expect(cycles).toContainEqual(['checks/', 'git/']);
+    // store -> workflow also closes a loop of folders, since workflow imports store.
+    expect(cycles.some((c) => c.includes('store/') && c.includes('workflow/'))).toBe(true);
   });
 
   it('rejects a folder that is in no layer', () => {

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { goalNames, strategyNames, type Config } from '../../config/index.js';
+import { GOALS, strategyNames, type Config } from '../../config/index.js';
 import { SplintercatError, UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
 import { listImerges } from '../../imerge/index.js';
@@ -11,6 +11,7 @@ import type { NodeName } from '../../workflow/nodes/common.js';
 import type { RunOutcome } from '../../workflow/machine/runner.js';
 import { createRun, reopenRun } from '../../workflow/setup.js';
 import type { RunState } from '../../store/run-state.js';
+import { sumUsage } from '../../store/usage.js';
 import { createCliLogger, globalOptions, loadCliConfig, printResult, type GlobalOptions } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { Prompter } from '../interactive.js';
@@ -34,7 +35,7 @@ export function registerMerge(program: Command): void {
     .argument('<source>', 'what to merge from, e.g. upstream/main (default: source.ref)')
     .option('--into <branch>', 'the branch that receives the merge (default: target.branch, else the current branch)')
     .option('--name <name>', 'name of this merge (default: imerge.name)')
-    .addOption(new Option('--goal <goal>', 'what to produce').choices([...goalNames]))
+    .addOption(new Option('--goal <goal>', 'what to produce').choices([...GOALS]))
     .addOption(new Option('--strategy <strategy>', 'how often to check').choices(['auto', ...strategyNames]))
     .addOption(new Option('--resolver <mode>', 'auto = ladder then model; llm; manual = stop for a human').choices(['auto', 'llm', 'manual']))
     .option('--no-first-parent', 'follow every parent on each axis instead of first parents')
@@ -183,7 +184,7 @@ function report(outcome: RunOutcome<RunState, NodeName>): number {
     case 'done': {
       const rungs = new Map<string, number>();
       for (const h of s.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks))) rungs.set(h.rung ?? 'open', (rungs.get(h.rung ?? 'open') ?? 0) + 1);
-      const cost = s.usage.resolver.costUsd + s.usage.summarizer.costUsd + s.usage.planner.costUsd;
+      const cost = sumUsage([s.usage.resolver, s.usage.summarizer, s.usage.planner]).costUsd;
       printResult(
         [
           `Merged ${s.source.ref} into ${s.target.branch}: ${s.finalCommit}`,
