@@ -72,7 +72,7 @@ export function driveRun(
     context: ctx,
     ...(options.signal ? { signal: options.signal } : {}),
     logger: options.logger ?? ctx.log,
-    ...(options.clock ? { clock: options.clock } : {}),
+    clock: options.clock ?? ctx.clock,
     maxSteps: 10_000,
     resumeCommand: `splintercat continue --name ${run.name}`,
   }).finally(() => unsubscribe?.());

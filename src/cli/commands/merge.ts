@@ -14,8 +14,10 @@ import type { RunState } from '../../store/run-state.js';
 import { sumUsage } from '../../store/usage.js';
 import { createCliLogger, globalOptions, loadCliConfig, printResult, type GlobalOptions } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import { Prompter } from '../interactive.js';
-import { runContext, type InteractiveOptions } from './run-deps.js';
+import { approvingChecks, Prompter, terminalApprover } from '../interactive.js';
+import type { Logger } from '../../log/logger.js';
+import { createRunDeps } from '../../workflow/run-deps.js';
+import type { WorkflowContext } from '../../workflow/ports.js';
 
 export interface MergeOptions {
   into?: string;
@@ -70,7 +72,7 @@ export function registerMerge(program: Command): void {
           cleanups.push(logs.close);
           const session = runSession(opts.interactive);
           cleanups.push(session.close);
-          const { ctx } = await runContext(config, git, name, logs.logger, session.interactive);
+          const ctx = await runDeps(config, git, name, logs.logger, session.interactive);
           process.exitCode = await drive(run, resumed, ctx, session.controller);
         } finally {
           run.close();
@@ -109,8 +111,8 @@ export async function startMerge(global: GlobalOptions, config: Config, source: 
     cleanups.push(logs.close);
     const session = runSession(opts.interactive);
     cleanups.push(session.close);
-    const { ctx, checks } = await runContext(config, git, name, logs.logger, session.interactive);
-    const problems = checks.preflight(config.check.workflow.filter((n) => n in config.check.commands));
+    const ctx = await runDeps(config, git, name, logs.logger, session.interactive);
+    const problems = ctx.preflight(config.check.workflow.filter((n) => n in config.check.commands));
     if (problems.length > 0) {
       throw new UsageError('check_preflight', {
         what: 'A configured check cannot run, so the merge was not started',
@@ -152,6 +154,23 @@ function applyOptions(config: Config, opts: MergeOptions): void {
       fix: ['Use --goal merge', `For other goals use the engine directly: splintercat imerge start --goal ${config.imerge.goal} ...`],
     });
   }
+}
+
+/** `--interactive`: ask on this prompter; `stop` halts the run at its next safe point. */
+interface InteractiveOptions {
+  prompter: Prompter;
+  stop: () => void;
+}
+
+/** The run's dependencies, with the terminal's questions in --interactive mode. */
+function runDeps(config: Config, git: Git, name: string, log: Logger, interactive: InteractiveOptions | undefined): Promise<WorkflowContext> {
+  return createRunDeps(config, git, name, {
+    log,
+    env: process.env,
+    ...(interactive
+      ? { interactive: { checks: (inner) => approvingChecks(inner, interactive.prompter, config.check.commands, interactive.stop), approver: terminalApprover(interactive.prompter) } }
+      : {}),
+  });
 }
 
 /** What stops a run at its next safe point (Ctrl-C, a declined command), and the prompter of --interactive. */

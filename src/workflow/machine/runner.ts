@@ -15,14 +15,12 @@ export interface EventSink {
   read(): { entries: RunEvent[] };
 }
 
-/** What a node gets besides the state. */
+/** What the runner adds to the context for one step (the run's dependencies come in `context`). */
 export interface NodeContext {
   signal: AbortSignal;
   /** The step number of this node run (0-based, across resumes). */
   step: number;
   journal: EventSink;
-  logger: Logger;
-  clock: Clock;
   /**
    * Run `fn` at most once per `key` across kills and resumes: its JSON result is journalled
    * and a replay returns the recorded value without calling `fn` (model calls, expensive merges).
@@ -145,7 +143,7 @@ export async function runMachine<S, N extends string, C>(
     const started = clock.now().getTime();
     let result: NodeResult<S, N>;
     try {
-      const ctx = { ...options.context, signal, step: cursor.step, journal, logger: logger.child({ node }), clock, once } as C & NodeContext;
+      const ctx = { ...options.context, signal, step: cursor.step, journal, once } as C & NodeContext;
       result = await fn(state, ctx);
     } catch (error) {
       // Whatever a node throws once the run is being stopped (AbortError, a cancelled
