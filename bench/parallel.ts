@@ -1,6 +1,6 @@
 /**
  * `npm run bench:parallel`: concurrent resolution of independent conflicts (design.md §6).
- * The real workflow (buildWorkflowContext + createRun + driveRun, as `splintercat merge` drives it)
+ * The real workflow (createRunDeps + createRun + driveRun, as `splintercat merge` drives it)
  * on a generated repository whose conflicts are independent in the grid, with a resolver model
  * stub that answers every call after a fixed delay, run with merge.parallel = 1, 2, 4 (after one
  * untimed warm-up run), best of BENCH_REPEAT rounds (default 2; `--quick`: 1).
@@ -26,7 +26,8 @@ import { Git } from '../src/git/index.js';
 import { nullLogger } from '../src/log/logger.js';
 import { RunStore } from '../src/store/index.js';
 import { driveRun } from '../src/workflow/merge-run.js';
-import { buildWorkflowContext, createRun } from '../src/workflow/setup.js';
+import { createRunDeps } from '../src/workflow/run-deps.js';
+import { createRun } from '../src/workflow/setup.js';
 import { benchGitEnv } from './_env.js';
 
 const env = benchGitEnv;
@@ -196,7 +197,7 @@ async function measure(slots: number): Promise<Measurement> {
       killGraceSec: config.check.kill_grace,
       logger: nullLogger,
     });
-    const ctx = await buildWorkflowContext(config, repo, 'bench', { checks, gateway, log: nullLogger });
+    const ctx = await createRunDeps(config, repo, 'bench', { checks, gateway, log: nullLogger });
     const store = await RunStore.forRepo(repo);
     const { run, state } = createRun(store, {
       name: 'bench',

@@ -12,6 +12,7 @@ import type { ConflictedFile, HunkResolution } from '../resolve/types.js';
 import type { ModelGateway } from './model-gateway.js';
 import { Sandbox } from './resolver/sandbox.js';
 import { resolveWithModel, type ResolverOutcome } from './resolver/resolver-agent.js';
+import { cellId } from '../imerge/cell.js';
 
 export interface ModelRungOptions {
   gateway: ModelGateway;
@@ -103,7 +104,7 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
       let outcome: ResolverOutcome;
       try {
         outcome = await resolveWithModel(
-          { workdir, files: [rel], details: options.details ?? null, failure: options.failure ?? null, conflictId: options.details ? `${options.details.i1}-${options.details.i2}:${rel}` : rel },
+          { workdir, files: [rel], details: options.details ?? null, failure: options.failure ?? null, conflictId: options.details ? `${cellId(options.details)}:${rel}` : rel },
           { gateway: options.gateway, git: options.git, runCheck: options.runCheck ?? null, log, markerSize: file.markerSize, ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) },
         );
       } finally {

@@ -12,6 +12,7 @@ import {
   type RecoveryDecision,
   type StrategyDecision,
 } from './planner-types.js';
+import { cellId } from '../imerge/cell.js';
 
 export * from './planner-types.js';
 export { recoveryPolicy, strategyPolicy } from './planner-policy.js';
@@ -66,7 +67,7 @@ export function recoveryPrompt(ctx: FailureContext): string {
     `- excerpt:\n${f.excerpt.slice(0, 3000)}`,
     '',
     'Conflicts resolved in this attempt:',
-    ...(ctx.resolutions.length === 0 ? ['(none)'] : ctx.resolutions.map((r) => `${r.i1}-${r.i2}: ${r.files.join(', ')} - ${r.choice ?? 'resolved'} - ${(r.reasoning ?? '').slice(0, 300)}`)),
+    ...(ctx.resolutions.length === 0 ? ['(none)'] : ctx.resolutions.map((r) => `${cellId(r)}: ${r.files.join(', ')} - ${r.choice ?? 'resolved'} - ${(r.reasoning ?? '').slice(0, 300)}`)),
     '',
     'Previous attempts:',
     ...(ctx.previous_attempts.length === 0

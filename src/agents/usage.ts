@@ -1,3 +1,6 @@
+import { emptyUsage } from '../store/run-state.js';
+import { addCall, addTotals, type UsageCall, type UsageTotals } from '../store/usage.js';
+
 /** The three model roles; each has its own model setting and usage account. */
 export const modelRoles = ['resolver', 'summarizer', 'planner'] as const;
 export type ModelRole = (typeof modelRoles)[number];
@@ -8,26 +11,14 @@ export interface ModelPrice {
   output: number;
 }
 
-export interface UsageTotals {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  /** Calls whose cost is unknown (no price configured and none reported). */
-  unpricedCalls: number;
-}
+export type { UsageTotals };
 
 /** One model call as recorded. */
-export interface UsageRecord {
+export interface UsageRecord extends UsageCall {
   role: ModelRole;
   modelId: string;
   /** The conflict this call worked on (e.g. `3-7:src/a.ts`), when any. */
   conflict?: string;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  /** Where the cost came from. */
-  costSource: 'reported' | 'price' | 'unknown';
 }
 
 /** A number, or 0 for the undefined/NaN fields providers leave out. */
@@ -64,26 +55,6 @@ export function callCost(
   return { costUsd: 0, costSource: 'unknown' };
 }
 
-function emptyTotals(): UsageTotals {
-  return { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
-}
-
-function add(t: UsageTotals, r: UsageRecord): void {
-  t.calls += 1;
-  t.inputTokens += r.inputTokens;
-  t.outputTokens += r.outputTokens;
-  t.costUsd += r.costUsd;
-  if (r.costSource === 'unknown') t.unpricedCalls += 1;
-}
-
-function addTotals(t: UsageTotals, u: UsageTotals): void {
-  t.calls += u.calls;
-  t.inputTokens += u.inputTokens;
-  t.outputTokens += u.outputTokens;
-  t.costUsd += u.costUsd;
-  t.unpricedCalls += u.unpricedCalls;
-}
-
 /**
  * Token usage and cost per role and per conflict for a run. `records` holds this
  * process's calls; `carry` adds what earlier processes of the same run spent, so
@@ -91,7 +62,7 @@ function addTotals(t: UsageTotals, u: UsageTotals): void {
  */
 export class UsageTracker {
   readonly records: UsageRecord[] = [];
-  private carried: Record<ModelRole, UsageTotals> = { resolver: emptyTotals(), summarizer: emptyTotals(), planner: emptyTotals() };
+  private carried: Record<ModelRole, UsageTotals> = { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() };
   private readonly listeners: Array<(r: UsageRecord) => void> = [];
 
   record(r: UsageRecord): void {
@@ -114,8 +85,8 @@ export class UsageTracker {
    * is carried. Idempotent: calling it again with newer totals does not double count.
    */
   carryFrom(runTotals: Record<ModelRole, UsageTotals>): void {
-    const own = { resolver: emptyTotals(), summarizer: emptyTotals(), planner: emptyTotals() };
-    for (const r of this.records) add(own[r.role], r);
+    const own = { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() };
+    for (const r of this.records) addCall(own[r.role], r);
     for (const role of modelRoles) {
       const run = runTotals[role];
       const mine = own[role];
@@ -130,16 +101,16 @@ export class UsageTracker {
   }
 
   total(): UsageTotals {
-    const t = emptyTotals();
+    const t = emptyUsage();
     for (const role of modelRoles) addTotals(t, this.carried[role]);
-    for (const r of this.records) add(t, r);
+    for (const r of this.records) addCall(t, r);
     return t;
   }
 
   byRole(): Record<ModelRole, UsageTotals> {
-    const out = { resolver: emptyTotals(), summarizer: emptyTotals(), planner: emptyTotals() };
+    const out = { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() };
     for (const role of modelRoles) addTotals(out[role], this.carried[role]);
-    for (const r of this.records) add(out[r.role], r);
+    for (const r of this.records) addCall(out[r.role], r);
     return out;
   }
 
@@ -147,7 +118,7 @@ export class UsageTracker {
     const out: Record<string, UsageTotals> = {};
     for (const r of this.records) {
       if (r.conflict === undefined) continue;
-      add((out[r.conflict] ??= emptyTotals()), r);
+      addCall((out[r.conflict] ??= emptyUsage()), r);
     }
     return out;
   }

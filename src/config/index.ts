@@ -1,3 +1,4 @@
+export * from './goals.js';
 export * from './schema.js';
 export * from './load.js';
 export * from './template.js';

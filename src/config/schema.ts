@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GOALS } from './goals.js';
 
 /**
  * The written shape of `splintercat.yaml`. Every key has a default so an empty
@@ -12,17 +13,6 @@ export type ProviderName = (typeof providerNames)[number];
 
 export const strategyNames = ['optimistic', 'batch', 'per_conflict'] as const;
 export type StrategyName = (typeof strategyNames)[number];
-
-export const goalNames = [
-  'merge',
-  'rebase',
-  'rebase-with-history',
-  'border',
-  'border-with-history',
-  'border-with-history2',
-  'full',
-] as const;
-export type GoalName = (typeof goalNames)[number];
 
 export const modelPriceSchema = z
   .object({
@@ -92,7 +82,7 @@ export const configSchema = z
     imerge: z
       .object({
         name: z.string().min(1).default('upstream-merge'),
-        goal: z.enum(goalNames).default('merge'),
+        goal: z.enum(GOALS).default('merge'),
         /** Follow first parents on each axis (real upstreams nearly always need it). */
         first_parent: z.boolean().default(true),
       })

@@ -1,6 +1,7 @@
 import type { Block} from './grid.js';
 import { compareIndexes, type Grid } from './grid.js';
 import { findFrontierBlocks, mapKnownFrontier, MergeFrontier } from './frontier.js';
+import { cellId } from './cell.js';
 
 /** In-memory merge operations the autofill needs (see merger.ts for the git implementation). */
 export interface Merger {
@@ -41,11 +42,11 @@ class UnexpectedMergeFailure extends Error {
     readonly i1: number,
     readonly i2: number,
   ) {
-    super(`unexpected conflict at ${i1}-${i2}`);
+    super(`unexpected conflict at ${cellId({ i1, i2 })}`);
   }
 }
 
-const autoMessage = (name: string, i1: number, i2: number): string => `imerge '${name}': automatic merge ${i1}-${i2}`;
+const autoMessage = (name: string, i1: number, i2: number): string => `imerge '${name}': automatic merge ${cellId({ i1, i2 })}`;
 
 function checkAbort(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');

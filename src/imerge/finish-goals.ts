@@ -1,6 +1,8 @@
 import { SplintercatError, UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
+import { GOALS } from '../config/goals.js';
 import type { Grid } from './grid.js';
+import { cellId } from './cell.js';
 
 /**
  * What `simplify` writes for each goal, as git-imerge 1.2.0 writes it. Every goal but `full`
@@ -27,8 +29,6 @@ export interface GoalInput {
   tip2: string;
 }
 
-/** The goals `simplifyToGoal` implements (git-imerge's drop and revert need their own verbs). */
-export const SIMPLIFIABLE_GOALS = ['merge', 'rebase', 'rebase-with-history', 'border', 'border-with-history', 'border-with-history2', 'full'] as const;
 
 /** Write the goal's commits (no ref is changed). Throws when a cell the goal needs is not filled. */
 export async function simplifyToGoal(input: GoalInput): Promise<GoalResult> {
@@ -51,7 +51,7 @@ export async function simplifyToGoal(input: GoalInput): Promise<GoalResult> {
       throw new UsageError('imerge_goal_unsupported', {
         what: `Finishing with goal '${input.goal}' is not implemented by splintercat`,
         why: "git-imerge's drop and revert goals are set up by its own drop and revert commands",
-        fix: [`Finish it with git-imerge: git-imerge finish --name ${input.name}`, `Or choose another goal: --goal ${SIMPLIFIABLE_GOALS.join('|')}`],
+        fix: [`Finish it with git-imerge: git-imerge finish --name ${input.name}`, `Or choose another goal: --goal ${GOALS.join('|')}`],
       });
   }
 }
@@ -77,7 +77,7 @@ function cellOid(input: GoalInput, label: string, i1: number, i2: number): strin
   const oid = input.grid.cell(i1, i2).oid;
   if (oid === null) {
     throw new SplintercatError('imerge_incomplete', {
-      what: `Cannot simplify to ${label} because merge ${i1}-${i2} is not yet done`,
+      what: `Cannot simplify to ${label} because merge ${cellId({ i1, i2 })} is not yet done`,
       fix: [`Run: splintercat imerge continue --name ${input.name}`, 'Or simplify to a goal that needs fewer merges (merge, rebase, border)'],
     });
   }

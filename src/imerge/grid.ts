@@ -1,3 +1,5 @@
+import { cellId } from './cell.js';
+
 /**
  * The grid of an incremental merge, modelled on git-imerge 1.2.0's MergeState / Block / SubBlock.
  * Cell (i1, i2) merges commit i1 of branch 1 with commit i2 of branch 2; row 0 and column 0 are
@@ -5,7 +7,7 @@
  */
 
 /** What is known about one cell. */
-export interface Cell {
+export interface GridCell {
   /** The merge commit believed correct, or null when unknown. */
   oid: string | null;
   /** True when `oid` was recorded by hand (`manual/I1-I2`), including the edges. */
@@ -16,7 +18,7 @@ export interface Cell {
 
 /** A grid of cells; `len1` columns (i1) by `len2` rows (i2), edges included. */
 export class Grid {
-  private readonly cells: Cell[][];
+  private readonly cells: GridCell[][];
 
   constructor(
     readonly len1: number,
@@ -27,10 +29,10 @@ export class Grid {
     );
   }
 
-  cell(i1: number, i2: number): Cell {
+  cell(i1: number, i2: number): GridCell {
     const row = this.cells[i1];
     const c = row?.[i2];
-    if (!c) throw new RangeError(`cell ${i1}-${i2} is out of range [0:${this.len1},0:${this.len2}]`);
+    if (!c) throw new RangeError(`cell ${cellId({ i1, i2 })} is out of range [0:${this.len1},0:${this.len2}]`);
     return c;
   }
 
@@ -100,7 +102,7 @@ export class Block {
   }
 
   /** The cell at block-relative (i1, i2); negative indexes count from the end. */
-  cell(i1: number, i2: number): Cell {
+  cell(i1: number, i2: number): GridCell {
     const [a, b] = this.norm(i1, i2);
     return this.grid.cell(a + this.start1, b + this.start2);
   }

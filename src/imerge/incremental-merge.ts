@@ -13,6 +13,7 @@ import { chooseImergeName, listImerges, removeImerge } from './names.js';
 import { GitMerger } from './merger.js';
 import { ALLOWED_GOALS, imergePrefix, readState, scratchRef, stateRef, STATE_VERSION, writeState, type StateBlob } from './state.js';
 import type { ConflictCell, ConflictDetails } from './types.js';
+import { cellId } from './cell.js';
 
 export interface StartOptions {
   name: string;
@@ -162,13 +163,13 @@ export class IncrementalMerge {
 
   private parents(i1: number, i2: number): { above: string; left: string } {
     if (i1 < 1 || i2 < 1 || i1 >= this.grid.len1 || i2 >= this.grid.len2) {
-      throw new UsageError('imerge_bad_cell', { what: `Cell ${i1}-${i2} is not inside the grid`, fix: `Use 1 <= i1 < ${this.grid.len1}, 1 <= i2 < ${this.grid.len2}` });
+      throw new UsageError('imerge_bad_cell', { what: `Cell ${cellId({ i1, i2 })} is not inside the grid`, fix: `Use 1 <= i1 < ${this.grid.len1}, 1 <= i2 < ${this.grid.len2}` });
     }
     const above = this.grid.cell(i1, i2 - 1).oid;
     const left = this.grid.cell(i1 - 1, i2).oid;
     if (above === null || left === null) {
       throw new SplintercatError('imerge_parents_not_ready', {
-        what: `The parents of merge ${i1}-${i2} are not ready`,
+        what: `The parents of merge ${cellId({ i1, i2 })} are not ready`,
         why: `Cell ${i1}-${i2 - 1} or ${i1 - 1}-${i2} has no merge yet`,
         fix: 'Run autofill first, or resolve the cell git-imerge suggests',
       });
@@ -211,7 +212,7 @@ export class IncrementalMerge {
     const commits: string[] = [];
     for (const { i1, i2, tree } of merges) {
       const { above, left } = this.parents(i1, i2);
-      commits.push(await writeCommit(tree, [above, left], `imerge '${this.name}': manual merge ${i1}-${i2}\n`));
+      commits.push(await writeCommit(tree, [above, left], `imerge '${this.name}': manual merge ${cellId({ i1, i2 })}\n`));
     }
     merges.forEach(({ i1, i2 }, k) => this.markRecorded(i1, i2, commits[k] as string));
     await this.save();

@@ -1,22 +1,14 @@
 import { SplintercatError } from '../errors/index.js';
 import type { Git, RefUpdate } from '../git/index.js';
+import { GOALS } from '../config/goals.js';
 import { Grid } from './grid.js';
+import { cellId } from './cell.js';
 
 /** git-imerge's state format version (STATE_VERSION in git-imerge 1.2.0). */
 export const STATE_VERSION = '1.3.0';
 
 /** Goals git-imerge 1.2.0 accepts. */
-export const ALLOWED_GOALS = [
-  'full',
-  'rebase',
-  'rebase-with-history',
-  'border',
-  'border-with-history',
-  'border-with-history2',
-  'merge',
-  'drop',
-  'revert',
-] as const;
+export const ALLOWED_GOALS = [...GOALS, 'drop', 'revert'] as const;
 
 /** The state blob at `refs/imerge/NAME/state`, exactly as git-imerge writes it. */
 export interface StateBlob {
@@ -125,7 +117,7 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
   const version = String(state.version ?? '').split('.').map(Number);
   if (version[0] !== 1 || (version[1] ?? 0) > 3) throw corrupt(name, `state version ${String(state.version)} is not supported`);
   if (!(ALLOWED_GOALS as readonly string[]).includes(state.goal)) throw corrupt(name, `goal '${state.goal}' is not recognised`);
-  const edge = (i1: number, i2: number): { oid: string; manual: boolean } | undefined => merges.get(`${i1}-${i2}`);
+  const edge = (i1: number, i2: number): { oid: string; manual: boolean } | undefined => merges.get(cellId({ i1, i2 }));
   const base = edge(0, 0);
   if (!base?.manual) throw corrupt(name, 'the merge base (manual/0-0) is missing');
   let len1 = 1;
@@ -176,7 +168,7 @@ export async function writeState(
   for (let i1 = 0; i1 < grid.len1; i1++) {
     for (let i2 = 0; i2 < grid.len2; i2++) {
       const c = grid.cell(i1, i2);
-      if (c.oid !== null) desired.set(`${prefix}/${c.manual ? 'manual' : 'auto'}/${i1}-${i2}`, c.oid);
+      if (c.oid !== null) desired.set(`${prefix}/${c.manual ? 'manual' : 'auto'}/${cellId({ i1, i2 })}`, c.oid);
     }
   }
   const blob = await git.text(['hash-object', '-t', 'blob', '-w', '--stdin'], { input: serializeState({ ...state, blockers: grid.blockers() }) });

@@ -1,5 +1,6 @@
-import type { RunEvent } from '../workflow/state/events.js';
-import type { ConflictState } from '../workflow/state/run-state.js';
+import type { RunEvent } from '../store/run-events.js';
+import { usageOfEvents } from '../store/usage.js';
+import type { ConflictState } from '../store/run-state.js';
 import { topRung } from './build-grid.js';
 import type { CheckView, CommitRef, ConflictView, ToolCallView, TranscriptView } from './model.js';
 import type { RunSnapshot } from './snapshot.js';
@@ -52,17 +53,9 @@ function transcriptsOf(events: readonly RunEvent[], id: string): TranscriptView[
 }
 
 function usageOf(events: readonly RunEvent[], id: string): ConflictView['usage'] {
-  const u = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
-  for (const e of events) {
-    if (e.type !== 'model_usage' || e.conflict === null) continue;
-    // The resolver keys usage by `I1-I2` or `I1-I2:path`.
-    if (e.conflict !== id && !e.conflict.startsWith(`${id}:`)) continue;
-    u.calls += 1;
-    u.inputTokens += e.inputTokens;
-    u.outputTokens += e.outputTokens;
-    u.costUsd += e.costUsd;
-  }
-  return u;
+  // The resolver keys usage by `I1-I2` or `I1-I2:path`.
+  const { calls, inputTokens, outputTokens, costUsd } = usageOfEvents(events, (e) => e.conflict !== null && (e.conflict === id || e.conflict.startsWith(`${id}:`)));
+  return { calls, inputTokens, outputTokens, costUsd };
 }
 
 /** Every conflict of the run in grid order, with its hunks, resolution diff, transcripts and checks. */

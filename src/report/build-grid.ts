@@ -1,7 +1,8 @@
-import type { RunState } from '../workflow/state/run-state.js';
+import type { RunState } from '../store/run-state.js';
 import { encodeRuns, MERGE_BLOCKED, MERGE_MANUAL, MERGE_UNKNOWN, mergeLetter } from './grid-codes.js';
 import type { CellMark, GridView, Rung } from './model.js';
 import type { GridSnapshot } from './snapshot.js';
+import { cellId } from '../imerge/cell.js';
 
 const rungOrder: Rung[] = ['cache', 'rule', 'model', 'human'];
 
@@ -51,7 +52,7 @@ function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
   const marks = new Map<string, CellMark>();
   const mark = (i1: number, i2: number): CellMark | null => {
     if (i1 >= len1 || i2 >= len2) return null;
-    const key = `${i1}-${i2}`;
+    const key = cellId({ i1, i2 });
     let m = marks.get(key);
     if (m === undefined) {
       m = { i1, i2, conflict: null, status: null, rung: null, by: [], failedCheck: null, superseded: false };

@@ -1,12 +1,14 @@
 import { isAbsolute, join } from 'node:path';
-import type { RunEvent } from '../workflow/state/events.js';
-import type { ConflictState, RunState } from '../workflow/state/run-state.js';
+import type { RunEvent } from '../store/run-events.js';
+import type { ConflictState, RunState } from '../store/run-state.js';
+import { sumUsage } from '../store/usage.js';
 import { buildConflicts } from './build-conflicts.js';
 import { allCheckRecords } from './check-records.js';
 import { buildGridView } from './build-grid.js';
 import { buildTimeline } from './build-timeline.js';
 import { REPORT_MODEL_VERSION, roles, rungs, type CheckView, type CurrentCheck, type ReportModel, type Rung, type UsageView } from './model.js';
 import type { RunSnapshot } from './snapshot.js';
+import { cellId } from '../imerge/cell.js';
 
 const openStatuses: ConflictState['status'][] = ['pending', 'resolving', 'needs_human', 'blamed'];
 
@@ -100,7 +102,7 @@ function buildChecks(state: RunState, records: RunState['checks'], logTails: Rec
     index,
     name: c.name,
     target: c.target,
-    cell: c.cell ? `${c.cell.i1}-${c.cell.i2}` : null,
+    cell: c.cell ? cellId(c.cell) : null,
     commit: c.commit,
     success: c.success,
     exitCode: c.exitCode,
@@ -121,23 +123,14 @@ function currentCheck(events: RunEvent[], now: number): CurrentCheck | null {
     const e = events[k] as RunEvent;
     if (e.type === 'check_finished' || e.type === 'run_outcome') return null;
     if (e.type === 'check_started') {
-      return { name: e.name, cell: e.cell ? `${e.cell.i1}-${e.cell.i2}` : null, attempt: e.attempt, startedAt: e.ts, elapsedMs: Math.max(0, now - Date.parse(e.ts)) };
+      return { name: e.name, cell: e.cell ? cellId(e.cell) : null, attempt: e.attempt, startedAt: e.ts, elapsedMs: Math.max(0, now - Date.parse(e.ts)) };
     }
   }
   return null;
 }
 
 function buildUsage(state: RunState): ReportModel['usage'] {
-  const total: UsageView = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
   const byRole = {} as Record<(typeof roles)[number], UsageView>;
-  for (const role of roles) {
-    const u = state.usage[role];
-    byRole[role] = { ...u };
-    total.calls += u.calls;
-    total.inputTokens += u.inputTokens;
-    total.outputTokens += u.outputTokens;
-    total.costUsd += u.costUsd;
-    total.unpricedCalls += u.unpricedCalls;
-  }
-  return { ...byRole, total };
+  for (const role of roles) byRole[role] = { ...state.usage[role] };
+  return { ...byRole, total: sumUsage(roles.map((role) => state.usage[role])) };
 }

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../workflow/state/events.js';
+import type { RunEvent } from '../store/run-events.js';
 import type { TimelineEntry } from './model.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { RunEvent } from '../workflow/state/events.js';
-import type { CheckRecord, RunState } from '../workflow/state/run-state.js';
+import type { RunEvent } from '../store/run-events.js';
+import type { CheckRecord, RunState } from '../store/run-state.js';
 
 /**
  * Every check the run ran, in the order they finished: those the state keeps, plus any the

@@ -1,6 +1,6 @@
 import type { Git } from '../git/index.js';
 import { parseConflictText } from '../resolve/parse/markers.js';
-import type { ConflictState } from '../workflow/state/run-state.js';
+import type { ConflictState } from '../store/run-state.js';
 import type { ConflictHunkView } from './model.js';
 import type { ConflictGitDetails } from './snapshot.js';
 

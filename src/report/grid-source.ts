@@ -1,6 +1,6 @@
 import type { Git } from '../git/index.js';
 import { diagramCodes, getBoundaries, Grid, IncrementalMerge, listImerges } from '../imerge/index.js';
-import type { RunState } from '../workflow/state/run-state.js';
+import type { RunState } from '../store/run-state.js';
 import { MERGE_AUTOMATIC, MERGE_BLOCKED, MERGE_MANUAL, MERGE_UNBLOCKED, MERGE_UNKNOWN, mergeLetter, nodeLetter } from './grid-codes.js';
 import type { CommitRef } from './model.js';
 import type { GridSnapshot } from './snapshot.js';

@@ -1,5 +1,5 @@
 import type { FailureSummary } from '../checks/types.js';
-import type { ConflictStatus, HumanHandoff, RunState } from '../workflow/state/run-state.js';
+import type { ConflictStatus, HumanHandoff, RunState } from '../store/run-state.js';
 
 /**
  * The report's view model: everything `status`, `report` (HTML, Markdown) and `ui` show,

@@ -1,5 +1,5 @@
-import type { RunEvent } from '../workflow/state/events.js';
-import type { RunState } from '../workflow/state/run-state.js';
+import type { RunEvent } from '../store/run-events.js';
+import type { RunState } from '../store/run-state.js';
 import type { CommitRef, ConflictHunkView } from './model.js';
 
 /**

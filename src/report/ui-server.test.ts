@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir } from '../../test/helpers/git-repo.js';
 import { syntheticSnapshot } from '../../test/fixtures/report/synthetic-run.js';
 import { Journal } from '../store/journal.js';
-import { parseRunEvent, type RunEvent } from '../workflow/state/events.js';
+import { parseRunEvent, type RunEvent } from '../store/run-events.js';
 import { buildReportModel } from './build-model.js';
 import { startUiServer, type UiServer } from './ui-server.js';
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Git } from '../git/index.js';
 import { ResolutionCache } from './cache/resolution-cache.js';
-import { hasMarkers, resolveFileText, resolveThreeWay } from './ladder.js';
+import { resolveFileText, resolveThreeWay } from './ladder.js';
+import { hasMarkers } from './parse/markers.js';
 import type { ResolutionRule } from './rules/index.js';
 import type { HunkResolution } from './types.js';
 

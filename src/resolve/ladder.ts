@@ -2,7 +2,7 @@ import type { Git } from '../git/index.js';
 import { nullLogger, type Logger } from '../log/logger.js';
 import { withEol, type CacheProvenance, type ResolutionCache } from './cache/resolution-cache.js';
 import { mergeFileTexts } from './parse/merge-file.js';
-import { parseConflictText, printOutsideHunk, printWithResolutions } from './parse/markers.js';
+import { hasMarkers, parseConflictText, printOutsideHunk, printWithResolutions } from './parse/markers.js';
 import { selectRules, type ResolutionRule, type RuleContext } from './rules/index.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
@@ -136,10 +136,4 @@ export async function resolveThreeWay(git: Git, input: ThreeWayInput, options: L
   const merged = await mergeFileTexts(git, { ...input, style: 'diff3', markerSize: options.markerSize });
   const result = await resolveFileText(merged.text, options);
   return { ...result, gitConflicts: merged.conflicts };
-}
-
-/** True when the text has a line that opens or closes a conflict block of this marker size. */
-export function hasMarkers(text: string, markerSize = 7): boolean {
-  const re = new RegExp(`^(?:<{${markerSize}}|>{${markerSize}})(?: |\\r?$)`, 'm');
-  return re.test(text);
 }

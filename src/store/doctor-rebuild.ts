@@ -1,18 +1,19 @@
 import { basename, dirname } from 'node:path';
 import type { Git } from '../git/index.js';
+import { isGoal } from '../config/goals.js';
+import { cellId } from '../imerge/cell.js';
 import { systemClock } from '../util/clock.js';
-import type { RunEvent } from '../workflow/state/events.js';
-import { openRunJournal } from '../workflow/state/persistence.js';
-import { usageFromEvents } from '../workflow/state/usage-from-events.js';
+import type { RunEvent } from './run-events.js';
+import { openRunJournal } from './run-persistence.js';
+import { usageFromEvents } from './usage.js';
 import {
   RUN_STATE_VERSION,
-  cellId,
   runStateFile,
   runStateSchema,
   type ConflictState,
   type RunState,
-} from '../workflow/state/run-state.js';
-import type { DoctorDeps } from './doctor.js';
+} from './run-state.js';
+import type { DoctorDeps } from './doctor-deps.js';
 import { keepCorrupt, readJsonFile, writeJsonFile } from './json-file.js';
 import { RunStore } from './run-store.js';
 
@@ -37,7 +38,6 @@ interface ImergeState {
   tip2: string;
 }
 
-const goals = new Set(['merge', 'rebase', 'rebase-with-history', 'border', 'border-with-history', 'full']);
 
 async function readImergeState(git: Git, name: string): Promise<ImergeState | null> {
   const text = await git.readBlobText(`refs/imerge/${name}/state`).catch(() => null);
@@ -95,7 +95,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     const i2 = Number(m[3]);
     maxI1 = Math.max(maxI1, i1);
     maxI2 = Math.max(maxI2, i2);
-    if (m[1] === 'manual') manual.set(`${i1}-${i2}`, oid);
+    if (m[1] === 'manual') manual.set(cellId({ i1, i2 }), oid);
   }
 
   const started = lastOf(events, 'run_started');
@@ -109,7 +109,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
       source: { ref: imerge.tip2, oid: manual.get(`0-${maxI2}`) as string },
       target: { branch: imerge.tip1, originalOid: manual.get(`${maxI1}-0`) as string },
       workdir: await git.topLevel(),
-      goal: (goals.has(imerge.goal) ? imerge.goal : 'merge') as RunState['goal'],
+      goal: isGoal(imerge.goal) ? imerge.goal : 'merge',
       startedAt: clock.now().toISOString(),
     };
     actions.push(`identity from refs/imerge/${name}/state and the edge refs (no run_started event)`);

@@ -3,10 +3,14 @@ import { basename, dirname } from 'node:path';
 import type { Git } from '../git/index.js';
 import type { Clock } from '../util/clock.js';
 import { systemClock } from '../util/clock.js';
-import { openRunJournal } from '../workflow/state/persistence.js';
-import { cellId, runStateFile, type RunState } from '../workflow/state/run-state.js';
+import { openRunJournal } from './run-persistence.js';
+import { cellId } from '../imerge/cell.js';
+import { runStateFile, type RunState } from './run-state.js';
 import { keepCorrupt, parseJsonText, writeFileAtomic, writeJsonFile, type ReadProblem } from './json-file.js';
-import { RunStore, type LockStatus, type RunStoreDeps } from './run-store.js';
+import type { DoctorDeps } from './doctor-deps.js';
+import { RunStore, type LockStatus } from './run-store.js';
+
+export type { DoctorDeps };
 
 // doctor lives in store/ (it owns the files) but knows the run-state schema of workflow/state,
 // a leaf module with no dependencies beyond zod and the store itself.
@@ -35,10 +39,6 @@ export interface ValidationReport {
   journal: { exists: boolean; entries: number; truncatedTail: boolean; badLines: number[] };
   lock: LockStatus;
   findings: DoctorFinding[];
-}
-
-export interface DoctorDeps extends RunStoreDeps {
-  clock?: Clock;
 }
 
 /** A consistency problem and, when doctor can fix it, the fix. */

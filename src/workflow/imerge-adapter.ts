@@ -1,6 +1,6 @@
 import type { Git } from '../git/index.js';
 import { CommitWriter, IncrementalMerge, listImerges, removeImerge } from '../imerge/index.js';
-import { compareCells, dominates, type Cell } from './plan/cells.js';
+import { compareCells, dominates, type Cell } from '../imerge/cell.js';
 import type { GridEngine, GridEngineFactory } from './ports.js';
 
 /** The workflow's view of one splintercat/git-imerge incremental merge. */

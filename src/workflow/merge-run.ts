@@ -8,10 +8,10 @@ import { executeRecovery, planRecoveryNode } from './nodes/recovery.js';
 import { resolveConflicts } from './nodes/resolve-conflicts.js';
 import { initialize, planStrategy } from './nodes/start.js';
 import type { WorkflowContext } from './ports.js';
-import { runStateCursor } from './state/persistence.js';
-import type { RunState } from './state/run-state.js';
-import type { RunHandle } from './state/persistence.js';
-import { usageFromEvents } from './state/usage-from-events.js';
+import { runStateCursor } from '../store/run-persistence.js';
+import type { RunState } from '../store/run-state.js';
+import type { RunHandle } from '../store/run-persistence.js';
+import { usageFromEvents } from '../store/usage.js';
 
 const nodes: Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>> = {
   initialize,
@@ -72,7 +72,7 @@ export function driveRun(
     context: ctx,
     ...(options.signal ? { signal: options.signal } : {}),
     logger: options.logger ?? ctx.log,
-    ...(options.clock ? { clock: options.clock } : {}),
+    clock: options.clock ?? ctx.clock,
     maxSteps: 10_000,
     resumeCommand: `splintercat continue --name ${run.name}`,
   }).finally(() => unsubscribe?.());

@@ -1,3 +1,4 @@
+import type { PreflightProblem } from '../checks/check-runner.js';
 import type { CheckRunnerLike, CheckResult, FailureSummary } from '../checks/types.js';
 import type { Config } from '../config/index.js';
 import type { Git } from '../git/index.js';
@@ -5,7 +6,9 @@ import type { ConflictCell } from '../imerge/types.js';
 import type { Logger } from '../log/logger.js';
 import type { LadderSetup } from '../resolve/index.js';
 import type { ModelGateway } from '../agents/index.js';
-import type { Cell } from './plan/cells.js';
+import type { Cell } from '../imerge/cell.js';
+import type { RunStore } from '../store/run-store.js';
+import type { Clock } from '../util/clock.js';
 import type { WorktreePool } from './worktrees.js';
 
 /**
@@ -41,7 +44,7 @@ export interface GridEngineFactory {
   discard(name: string): Promise<void>;
 }
 
-/** Everything the nodes use, passed in (never imported globally). */
+/** Everything the nodes use, passed in (never imported globally); `createRunDeps` builds it. */
 export interface WorkflowContext {
   git: Git;
   config: Config;
@@ -52,7 +55,12 @@ export interface WorkflowContext {
   ladder: LadderSetup;
   /** null = offline (deterministic ladder, extractor and fallback policy only). */
   gateway: ModelGateway | null;
+  /** The configured checks that cannot run (missing program, no workdir), found before a merge starts. */
+  preflight: (names: string[]) => PreflightProblem[];
   extractFailure: (log: string, result: CheckResult) => FailureSummary;
+  /** The run directories (`.git/splintercat/NAME/`). */
+  store: RunStore;
+  clock: Clock;
   log: Logger;
   /** `--interactive`: asked before a resolution is recorded; absent = every resolution is accepted. */
   approver?: ResolutionApprover | null;

@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createModelRung, type ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
-import { resolveWorkingTree, type WorkingTreeFileResult } from '../resolve/index.js';
-import type { ConflictFileState } from './state/run-state.js';
-import { cellKey, type Cell } from './plan/cells.js';
+import { hasMarkers, resolveWorkingTree, type WorkingTreeFileResult } from '../resolve/index.js';
+import type { ConflictFileState } from '../store/run-state.js';
+import type { Cell } from '../imerge/cell.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 export type CellResolution = (
@@ -27,7 +28,7 @@ export interface PreparedCell {
 /** Present the merge of a blocked cell's two parent cells in the cell's own worktree. */
 export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell: Cell): Promise<PreparedCell> {
   const details = await engine.conflictCell(cell);
-  const { path, entries } = await ctx.worktrees.presentMerge(`resolve-${cellKey(cell)}`, details.above, details.left);
+  const { path, entries } = await ctx.worktrees.presentMerge(ctx.worktrees.conflictId(cell), details.above, details.left);
   return { cell, details, path, entries };
 }
 
@@ -38,7 +39,7 @@ export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell
  */
 export async function resolvePrepared(ctx: WorkflowContext, prepared: PreparedCell, options: { failure?: FailureSummary | string | null } = {}): Promise<CellResolution> {
   const { cell, details, path, entries } = prepared;
-  const id = `resolve-${cellKey(cell)}`;
+  const id = ctx.worktrees.conflictId(cell);
   const wt = ctx.git.at(path, { worktree: true });
   try {
     const rung =
@@ -73,13 +74,16 @@ export async function resolvePrepared(ctx: WorkflowContext, prepared: PreparedCe
  * or the tree when everything is resolved.
  */
 export async function collectHumanResolution(ctx: WorkflowContext, cell: Cell): Promise<{ ok: true; tree: string } | { ok: false; left: string[] }> {
-  const id = `resolve-${cellKey(cell)}`;
+  const id = ctx.worktrees.conflictId(cell);
   const wt = ctx.git.at(ctx.worktrees.path(id));
   try {
     const changed = (await wt.lines(['diff', '--name-only', 'HEAD'])).filter((f) => existsSync(join(wt.cwd, f)));
     if (changed.length > 0) {
-      const grep = await wt.run(['grep', '--no-index', '-l', '-E', '^(<<<<<<<|>>>>>>>)( |$)', '--', ...changed], { okExitCodes: [0, 1, 2] });
-      const left = grep.stdout.split('\n').filter(Boolean);
+      // `conflict-marker-size` per path (`path: conflict-marker-size: N`, or `unspecified`).
+      const attrs = await wt.lines(['check-attr', 'conflict-marker-size', '--', ...changed]);
+      const sizes = new Map(attrs.map((line) => /^(.*): conflict-marker-size: (\d+)$/.exec(line)).flatMap((m) => (m ? [[m[1], Number(m[2])] as const] : [])));
+      const left: string[] = [];
+      for (const f of changed) if (hasMarkers(await readFile(join(wt.cwd, f), 'utf8'), sizes.get(f))) left.push(f);
       if (left.length > 0) return { ok: false, left };
     }
     return { ok: true, tree: await ctx.worktrees.writeTree(id) };

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
+import { cellId, type Cell } from '../imerge/cell.js';
 import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
 
 /**
@@ -19,6 +20,14 @@ export class WorktreePool {
     private readonly git: Git,
     private readonly root: string,
   ) {}
+
+  /** The worktree the checks run in. */
+  readonly checkId = 'check';
+
+  /** The worktree where the conflict of `cell` is presented and resolved. */
+  conflictId(cell: Cell): string {
+    return `resolve-${cellId(cell)}`;
+  }
 
   /** The path of worktree `id` (not necessarily existing). */
   path(id: string): string {
@@ -77,7 +86,12 @@ export class WorktreePool {
     return wt.text(['write-tree']);
   }
 
-  /** Remove every worktree of this pool. */
+  /** Remove the check worktree and the worktrees of these conflicts, then prune. */
+  async removeRun(conflicts: readonly Cell[]): Promise<void> {
+    await this.removeAll([this.checkId, ...conflicts.map((c) => this.conflictId(c))]);
+  }
+
+  /** Remove the given worktrees of this pool. */
   async removeAll(ids: string[]): Promise<void> {
     for (const id of ids) {
       if (existsSync(this.path(id))) await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128] });

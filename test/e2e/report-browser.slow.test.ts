@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReportModel, renderHtmlReport } from '../../src/report/index.js';
 import { Journal } from '../../src/store/journal.js';
-import { parseRunEvent, type RunEvent } from '../../src/workflow/state/events.js';
+import { parseRunEvent, type RunEvent } from '../../src/store/run-events.js';
 import { launchChromium, testResults } from '../helpers/browser.js';
 import { tempDir, testGitEnv } from '../helpers/git-repo.js';
 import { repoRoot, runCli } from '../fixtures/resolve/cli.js';

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { incorporateUserMerge } from '../../src/cli/commands/imerge/working-tree.js';
-import { IncrementalMerge, SIMPLIFIABLE_GOALS, type ConflictDetails } from '../../src/imerge/index.js';
+import { GOALS } from '../../src/config/goals.js';
+import { IncrementalMerge, type ConflictDetails } from '../../src/imerge/index.js';
 import { testGitEnv, type TestRepo } from '../helpers/git-repo.js';
 import { createGridRepo, type GridRepoSpec } from '../fixtures/imerge/grid-repo.js';
 
@@ -149,7 +150,7 @@ function gitImergeStops(repo: TestRepo, name: string, stops: Stop[]): void {
 
 function finishGitImerge(repo: TestRepo, name: string, o: Options, stops: Stop[], sweep = o.sweep ?? true): Run {
   const goals: Run['goals'] = {};
-  for (const g of sweep ? SIMPLIFIABLE_GOALS : []) {
+  for (const g of sweep ? GOALS : []) {
     const r = spawn('git-imerge', ['simplify', '--name', name, '--goal', g, '--branch', `${name}-${g}`], repo.dir);
     goals[g] = r.status === 0 ? describeGraph(repo, `${name}-${g}`) : refusal(r.stderr);
   }
@@ -173,7 +174,7 @@ async function splintercatStops(repo: TestRepo, im: IncrementalMerge, stops: Sto
 
 async function finishSplintercat(repo: TestRepo, im: IncrementalMerge, o: Options, stops: Stop[], sweep = o.sweep ?? true): Promise<Run> {
   const goals: Run['goals'] = {};
-  for (const g of sweep ? SIMPLIFIABLE_GOALS : []) {
+  for (const g of sweep ? GOALS : []) {
     const branch = `${im.name}-${g}`;
     goals[g] = await im.simplify({ goal: g, branch }).then(
       () => describeGraph(repo, branch),
@@ -307,7 +308,7 @@ describe('differential: splintercat vs git-imerge 1.2.0', () => {
       if (spec.reverts1) expect(ours.unexpected).toBeGreaterThan(0);
       expect(ours.stops).toEqual(theirs.stops);
       expect(ours.finished).toEqual(theirs.finished);
-      for (const g of SIMPLIFIABLE_GOALS) expect(ours.goals[g], `goal ${g}`).toEqual(theirs.goals[g]);
+      for (const g of GOALS) expect(ours.goals[g], `goal ${g}`).toEqual(theirs.goals[g]);
       // finish wrote what simplify writes for that goal.
       if (!ownGoalOnly) expect(ours.finished).toEqual(ours.goals[goal]);
       if (!handOff) return;

@@ -4,8 +4,8 @@ import { tempDir } from '../helpers/git-repo.js';
 import { NeedsHumanError } from '../../src/errors/index.js';
 import { RunStore } from '../../src/store/run-store.js';
 import { runMachine, type MachineNode, type NodeResult } from '../../src/workflow/machine/runner.js';
-import { initialRunState, type RunState } from '../../src/workflow/state/run-state.js';
-import { openRun, openRunJournal, runStateCursor, runStatePersistence } from '../../src/workflow/state/persistence.js';
+import { initialRunState, type RunState } from '../../src/store/run-state.js';
+import { openRun, openRunJournal, runStateCursor, runStatePersistence } from '../../src/store/run-persistence.js';
 
 const clock = { now: () => new Date('2026-01-01T00:00:00.000Z') };
 type N = 'a' | 'b' | 'c';

@@ -5,7 +5,7 @@ import { TestRepo } from '../helpers/git-repo.js';
 import { rebuildRun, repairRun, validateRun } from '../../src/store/doctor.js';
 import { RunStore } from '../../src/store/run-store.js';
 import { buildRunFixture, fixedClock } from '../fixtures/store/run-fixture.js';
-import { loadRunState } from '../../src/workflow/state/persistence.js';
+import { loadRunState } from '../../src/store/run-persistence.js';
 
 const deps = { clock: fixedClock };
 

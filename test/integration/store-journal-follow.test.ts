@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/git-repo.js';
 import { Journal } from '../../src/store/journal.js';
-import { parseRunEvent, type RunEvent } from '../../src/workflow/state/events.js';
+import { parseRunEvent, type RunEvent } from '../../src/store/run-events.js';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RunStore } from '../../src/store/index.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
 import { reopenRun } from '../../src/workflow/setup.js';
-import type { RunHandle } from '../../src/workflow/state/persistence.js';
+import type { RunHandle } from '../../src/store/run-persistence.js';
 import { chainRepo, crossRepo, valueResolver, valuesFile } from '../fixtures/workflow/chain-repo.js';
 import { chainContext, scriptedGateway, startChainRun } from '../fixtures/workflow/chain-run.js';
 

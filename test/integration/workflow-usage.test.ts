@@ -3,7 +3,7 @@ import type { ModelGateway } from '../../src/agents/model-gateway.js';
 import { RunStore } from '../../src/store/index.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
 import { reopenRun } from '../../src/workflow/setup.js';
-import { emptyUsage } from '../../src/workflow/state/run-state.js';
+import { emptyUsage } from '../../src/store/run-state.js';
 import { chainRepo, valueResolver } from '../fixtures/workflow/chain-repo.js';
 import { chainContext, scriptedGateway, startChainRun } from '../fixtures/workflow/chain-run.js';
 import type { TestRepo } from '../helpers/git-repo.js';

@@ -3,6 +3,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { GitError } from '../../git/index.js';
 import { bound, limits, type ToolContext } from './tool-context.js';
+import { cellId } from '../../imerge/cell.js';
 
 /** A ref the model names: no options, no path tricks, short. */
 const safeRef = /^(?!-)[A-Za-z0-9_./~^@{}:-]{1,200}$/;
@@ -74,7 +75,7 @@ export function repoTools(ctx: ToolContext) {
         const files = ctx.sandbox.writableFiles();
         return [
           'Merge Summary:',
-          d ? `  Cell ${d.i1}-${d.i2} of merge ${d.name}` : '  (no merge state available: resolving a working tree)',
+          d ? `  Cell ${cellId(d)} of merge ${d.name}` : '  (no merge state available: resolving a working tree)',
           d ? `  Ours:   ${d.commit1.oid.slice(0, 12)} ${d.commit1.subject}` : '',
           d ? `  Theirs: ${d.commit2.oid.slice(0, 12)} ${d.commit2.subject}` : '',
           `  Files with conflicts in this cell: ${files.length}`,
@@ -90,7 +91,7 @@ export function repoTools(ctx: ToolContext) {
       execute: async () => {
         if (ctx.allConflicts) return bound(ctx.allConflicts);
         const out: string[] = ['All conflicts in merge:', ''];
-        out.push(ctx.details ? `Conflict pair ${ctx.details.i1}-${ctx.details.i2}:` : 'This conflict:');
+        out.push(ctx.details ? `Conflict pair ${cellId(ctx.details)}:` : 'This conflict:');
         for (const f of ctx.sandbox.writableFiles()) {
           const p = await ctx.sandbox.forRead(f);
           const text = p.ok ? await readFile(p.abs, 'utf8').catch(() => '') : '';

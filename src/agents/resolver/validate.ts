@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
-import { hasMarkers } from '../../resolve/ladder.js';
+import { hasMarkers } from '../../resolve/parse/markers.js';
 
 const require = createRequire(import.meta.url);
 let compiler: typeof ts | null = null;
@@ -26,7 +26,7 @@ export function validateResolvedText(file: string, text: string, markerSize = 7)
   const lower = file.toLowerCase();
   // A lone separator line is a leftover marker in code; in prose it can be a heading underline.
   const prose = /\.(?:md|markdown|rst|txt|adoc)$/.test(lower);
-  if (hasMarkers(text, markerSize) || (!prose && new RegExp(`^={${markerSize}}\\r?$`, 'm').test(text))) {
+  if (hasMarkers(text, markerSize, { separator: !prose })) {
     problems.push('conflict markers are still present');
   }
   if (lower.endsWith('.json')) {

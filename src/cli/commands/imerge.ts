@@ -1,10 +1,12 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { Git } from '../../git/index.js';
+import { GOALS } from '../../config/index.js';
 import { SplintercatError } from '../../errors/index.js';
-import { IncrementalMerge, SIMPLIFIABLE_GOALS, chooseImergeName, listImerges, removeImerge, scratchRef, type AutofillEvent } from '../../imerge/index.js';
+import { IncrementalMerge, chooseImergeName, listImerges, removeImerge, scratchRef, type AutofillEvent } from '../../imerge/index.js';
 import { globalOptions, printResult } from '../context.js';
 import { incorporateUserMerge, leaveScratch, presentConflict } from './imerge/working-tree.js';
+import { cellId } from '../../imerge/cell.js';
 
 /** `splintercat imerge ...`: the engine alone, with git-imerge's verbs, flags and outputs. */
 export function registerImerge(program: Command): Command {
@@ -17,7 +19,7 @@ export function registerImerge(program: Command): Command {
     if (nameRequired) c.requiredOption('--name <name>', 'name of the incremental merge');
     else c.option('--name <name>', 'name of the incremental merge (default: BRANCH)');
     return c
-      .option('--goal <goal>', `goal: ${SIMPLIFIABLE_GOALS.join(', ')}`, 'merge')
+      .option('--goal <goal>', `goal: ${GOALS.join(', ')}`, 'merge')
       .option('--branch <branch>', 'branch to store the result in')
       .option('--first-parent', 'follow first parents of merges on each branch')
       .option('--manual', 'do not autofill')
@@ -60,7 +62,7 @@ export function registerImerge(program: Command): Command {
         if (!r.complete) {
           const [i1, i2] = r.next as [number, number];
           throw new SplintercatError('imerge_conflict', {
-            what: `Conflict; suggest manual merge of ${i1}-${i2}`,
+            what: `Conflict; suggest manual merge of ${cellId({ i1, i2 })}`,
             fix: `Run: splintercat imerge continue --name ${im.name} (it prepares the merge in the working tree)`,
           });
         }
@@ -204,7 +206,7 @@ async function withGit(cmd: Command, fn: (git: Git) => Promise<void>): Promise<v
 }
 
 function progressLine(e: AutofillEvent): string | null {
-  const cell = `${e.i1}-${e.i2}`;
+  const cell = cellId(e);
   switch (e.kind) {
     case 'probe':
       return `Attempting automerge of ${cell}...${e.ok ? 'success' : 'failure'}.`;
@@ -247,6 +249,6 @@ async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number):
     return;
   }
   const [i1, i2] = result.next as [number, number];
-  await git.assertClean(`present the conflict at ${i1}-${i2} (the merge state is saved; run \`splintercat imerge continue\` when clean)`);
+  await git.assertClean(`present the conflict at ${cellId({ i1, i2 })} (the merge state is saved; run \`splintercat imerge continue\` when clean)`);
   await presentConflict(git, im, i1, i2);
 }

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { goalNames, strategyNames, type Config } from '../../config/index.js';
+import { GOALS, strategyNames, type Config } from '../../config/index.js';
 import { SplintercatError, UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
 import { listImerges } from '../../imerge/index.js';
@@ -10,11 +10,14 @@ import { driveRun } from '../../workflow/merge-run.js';
 import type { NodeName } from '../../workflow/nodes/common.js';
 import type { RunOutcome } from '../../workflow/machine/runner.js';
 import { createRun, reopenRun } from '../../workflow/setup.js';
-import type { RunState } from '../../workflow/state/run-state.js';
+import type { RunState } from '../../store/run-state.js';
+import { sumUsage } from '../../store/usage.js';
 import { createCliLogger, globalOptions, loadCliConfig, printResult, type GlobalOptions } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import { Prompter } from '../interactive.js';
-import { runContext, type InteractiveOptions } from './run-deps.js';
+import { approvingChecks, Prompter, terminalApprover } from '../interactive.js';
+import type { Logger } from '../../log/logger.js';
+import { createRunDeps } from '../../workflow/run-deps.js';
+import type { WorkflowContext } from '../../workflow/ports.js';
 
 export interface MergeOptions {
   into?: string;
@@ -34,7 +37,7 @@ export function registerMerge(program: Command): void {
     .argument('<source>', 'what to merge from, e.g. upstream/main (default: source.ref)')
     .option('--into <branch>', 'the branch that receives the merge (default: target.branch, else the current branch)')
     .option('--name <name>', 'name of this merge (default: imerge.name)')
-    .addOption(new Option('--goal <goal>', 'what to produce').choices([...goalNames]))
+    .addOption(new Option('--goal <goal>', 'what to produce').choices([...GOALS]))
     .addOption(new Option('--strategy <strategy>', 'how often to check').choices(['auto', ...strategyNames]))
     .addOption(new Option('--resolver <mode>', 'auto = ladder then model; llm; manual = stop for a human').choices(['auto', 'llm', 'manual']))
     .option('--no-first-parent', 'follow every parent on each axis instead of first parents')
@@ -69,7 +72,7 @@ export function registerMerge(program: Command): void {
           cleanups.push(logs.close);
           const session = runSession(opts.interactive);
           cleanups.push(session.close);
-          const { ctx } = await runContext(config, git, name, logs.logger, session.interactive);
+          const ctx = await runDeps(config, git, name, logs.logger, session.interactive);
           process.exitCode = await drive(run, resumed, ctx, session.controller);
         } finally {
           run.close();
@@ -108,8 +111,8 @@ export async function startMerge(global: GlobalOptions, config: Config, source: 
     cleanups.push(logs.close);
     const session = runSession(opts.interactive);
     cleanups.push(session.close);
-    const { ctx, checks } = await runContext(config, git, name, logs.logger, session.interactive);
-    const problems = checks.preflight(config.check.workflow.filter((n) => n in config.check.commands));
+    const ctx = await runDeps(config, git, name, logs.logger, session.interactive);
+    const problems = ctx.preflight(config.check.workflow.filter((n) => n in config.check.commands));
     if (problems.length > 0) {
       throw new UsageError('check_preflight', {
         what: 'A configured check cannot run, so the merge was not started',
@@ -153,6 +156,23 @@ function applyOptions(config: Config, opts: MergeOptions): void {
   }
 }
 
+/** `--interactive`: ask on this prompter; `stop` halts the run at its next safe point. */
+interface InteractiveOptions {
+  prompter: Prompter;
+  stop: () => void;
+}
+
+/** The run's dependencies, with the terminal's questions in --interactive mode. */
+function runDeps(config: Config, git: Git, name: string, log: Logger, interactive: InteractiveOptions | undefined): Promise<WorkflowContext> {
+  return createRunDeps(config, git, name, {
+    log,
+    env: process.env,
+    ...(interactive
+      ? { interactive: { checks: (inner) => approvingChecks(inner, interactive.prompter, config.check.commands, interactive.stop), approver: terminalApprover(interactive.prompter) } }
+      : {}),
+  });
+}
+
 /** What stops a run at its next safe point (Ctrl-C, a declined command), and the prompter of --interactive. */
 function runSession(interactive: boolean | undefined): { controller: AbortController; interactive?: InteractiveOptions; close: () => void } {
   const controller = new AbortController();
@@ -183,7 +203,7 @@ function report(outcome: RunOutcome<RunState, NodeName>): number {
     case 'done': {
       const rungs = new Map<string, number>();
       for (const h of s.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks))) rungs.set(h.rung ?? 'open', (rungs.get(h.rung ?? 'open') ?? 0) + 1);
-      const cost = s.usage.resolver.costUsd + s.usage.summarizer.costUsd + s.usage.planner.costUsd;
+      const cost = sumUsage([s.usage.resolver, s.usage.summarizer, s.usage.planner]).costUsd;
       printResult(
         [
           `Merged ${s.source.ref} into ${s.target.branch}: ${s.finalCommit}`,

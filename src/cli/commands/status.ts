@@ -4,7 +4,7 @@ import { IncrementalMerge, listImerges } from '../../imerge/index.js';
 import { RunStore } from '../../store/index.js';
 import { WorktreePool } from '../../workflow/worktrees.js';
 import { buildReportModel, loadRunSnapshot, renderStatusText, statusData } from '../../report/index.js';
-import { loadRunState } from '../../workflow/state/persistence.js';
+import { loadRunState } from '../../store/run-persistence.js';
 import { join } from 'node:path';
 import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
 import { onlyRun } from './merge.js';
@@ -48,7 +48,7 @@ export function registerStatus(program: Command): void {
         const name = opts.name ?? onlyRun(store, config);
         const state = store.exists(name) ? loadRunState(store.paths(name)) : null;
         const pool = new WorktreePool(git, join(await git.gitDir(), 'splintercat', name, 'worktrees'));
-        await pool.removeAll(['check', ...(state?.conflicts.map((c) => `resolve-${c.id}`) ?? [])]);
+        await pool.removeRun(state?.conflicts.map((c) => c.cell) ?? []);
         if ((await listImerges(git)).includes(name)) await (await IncrementalMerge.load(git, name)).removeRefs();
         const removed = store.exists(name) ? store.remove(name) : { ok: true as const };
         if (!removed.ok) {

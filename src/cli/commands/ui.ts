@@ -3,7 +3,7 @@ import { UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
 import { buildReportModel, checkLogPath, loadRunSnapshot, newSnapshotCache, startUiServer } from '../../report/index.js';
 import { RunStore } from '../../store/index.js';
-import { loadRunState, openRunJournal } from '../../workflow/state/persistence.js';
+import { loadRunState, openRunJournal } from '../../store/run-persistence.js';
 import { globalOptions, loadCliConfig, printResult } from '../context.js';
 import { onlyRun } from './merge.js';
 import { loadReportModel } from './report.js';

@@ -2,6 +2,7 @@ import { decodeLetter, decodeRuns, MERGE_BLOCKED } from '../grid-codes.js';
 import type { CellMark, GridView } from '../model.js';
 import { markChar } from '../status-text.js';
 import { esc, jsonForScript } from './escape.js';
+import { cellId } from '../../imerge/cell.js';
 
 /** Grids up to this many cells are drawn as SVG (one rect per cell); larger ones on a canvas. */
 export const SVG_MAX_CELLS = 5000;
@@ -25,20 +26,20 @@ function legend(): string {
 
 function svgGrid(grid: GridView): string {
   const letters = decodeRuns(grid.cells);
-  const marks = new Map<string, CellMark>(grid.marks.map((m) => [`${m.i1}-${m.i2}`, m]));
+  const marks = new Map<string, CellMark>(grid.marks.map((m) => [cellId(m), m]));
   const rects: string[] = [];
   const texts: string[] = [];
   let frontier = '';
   for (let i2 = 0; i2 < grid.len2; i2++) {
     for (let i1 = 0; i1 < grid.len1; i1++) {
       const { merge, right, bottom } = decodeLetter(letters[i2 * grid.len1 + i1] ?? 'a');
-      const mark = marks.get(`${i1}-${i2}`);
+      const mark = marks.get(cellId({ i1, i2 }));
       const x = i1 * S;
       const y = i2 * S;
       let cls = i1 === 0 || i2 === 0 ? 'kedge' : `k${merge}`;
       if (mark?.status === 'resolved' && mark.rung) cls = `m-${mark.rung}`;
       if (mark?.failedCheck && !mark.superseded) cls += ' failed';
-      rects.push(`<rect x="${x}" y="${y}" width="${S}" height="${S}" class="${cls}" data-cell="${i1}-${i2}"/>`);
+      rects.push(`<rect x="${x}" y="${y}" width="${S}" height="${S}" class="${cls}" data-cell="${cellId({ i1, i2 })}"/>`);
       const letter = (mark ? markChar(mark) : null) ?? (merge === MERGE_BLOCKED ? '#' : null);
       if (letter) texts.push(`<text x="${x + S / 2}" y="${y + S / 2}">${letter}</text>`);
       if ((right || bottom) && merge !== 1 && merge !== 3 && merge !== 4) {

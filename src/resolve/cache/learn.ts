@@ -1,5 +1,5 @@
 import { alignHunk } from '../eval/align.js';
-import { hasMarkers } from '../ladder.js';
+import { hasMarkers } from '../parse/markers.js';
 import { parseConflictText } from '../parse/markers.js';
 import type { CacheProvenance, ResolutionCache } from './resolution-cache.js';
 

@@ -145,6 +145,17 @@ export function detectMarkerSize(lines: string[]): number {
   return DEFAULT_MARKER_SIZE;
 }
 
+/**
+ * True when the text has a conflict-marker line of `markerSize`: `<<<<<<<`, `|||||||` or `>>>>>>>`
+ * (alone or before a label), or, with `separator`, a lone `=======`. The separator is opt-in because
+ * in prose it is a heading underline (Markdown, RST); in code it is never legitimate.
+ */
+export function hasMarkers(text: string, markerSize = DEFAULT_MARKER_SIZE, options: { separator?: boolean } = {}): boolean {
+  const n = markerSize;
+  const separator = options.separator ? `|^={${n}}\\r?$` : '';
+  return new RegExp(`^(?:<{${n}}|\\|{${n}}|>{${n}})(?: |\\r?$)${separator}`, 'm').test(text);
+}
+
 /** Print a parsed file back: the exact input when nothing was changed. */
 export function printConflictedFile(file: ConflictedFile): string {
   return file.segments.map((s) => (s.kind === 'text' ? s.text : s.hunk.raw)).join('');

@@ -3,29 +3,10 @@ import type { Logger } from '../../log/logger.js';
 import { nullLogger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { systemClock } from '../../util/clock.js';
-import type { RunEvent, RunEventInput } from '../state/events.js';
+import type { RunEvent, RunEventInput } from '../../store/run-events.js';
+import type { CursorLens, MachineCursor, StatePersistence } from '../../store/state-persistence.js';
 
-/** Where the runner keeps the machine's position inside the state it persists. */
-export interface MachineCursor<N extends string> {
-  /** The node to run next; 'end' once the machine finished. */
-  node: N | 'end';
-  /** Nodes completed so far (across resumes). */
-  step: number;
-  status: 'running' | 'stopped' | 'needs_human' | 'failed' | 'done';
-  reason: string | null;
-}
-
-/** Reads and writes the cursor in a state value (the run state keeps it in phase/step/status). */
-export interface CursorLens<S, N extends string> {
-  get(state: S): MachineCursor<N>;
-  set(state: S, cursor: MachineCursor<N>): S;
-}
-
-/** Durable storage of the state: `save` must be atomic and durable before it returns. */
-export interface StatePersistence<S> {
-  load(): S | null;
-  save(state: S): void;
-}
+export type { CursorLens, MachineCursor, StatePersistence };
 
 /** The journal, as the runner and nodes use it. */
 export interface EventSink {
@@ -34,14 +15,12 @@ export interface EventSink {
   read(): { entries: RunEvent[] };
 }
 
-/** What a node gets besides the state. */
+/** What the runner adds to the context for one step (the run's dependencies come in `context`). */
 export interface NodeContext {
   signal: AbortSignal;
   /** The step number of this node run (0-based, across resumes). */
   step: number;
   journal: EventSink;
-  logger: Logger;
-  clock: Clock;
   /**
    * Run `fn` at most once per `key` across kills and resumes: its JSON result is journalled
    * and a replay returns the recorded value without calling `fn` (model calls, expensive merges).
@@ -164,7 +143,7 @@ export async function runMachine<S, N extends string, C>(
     const started = clock.now().getTime();
     let result: NodeResult<S, N>;
     try {
-      const ctx = { ...options.context, signal, step: cursor.step, journal, logger: logger.child({ node }), clock, once } as C & NodeContext;
+      const ctx = { ...options.context, signal, step: cursor.step, journal, once } as C & NodeContext;
       result = await fn(state, ctx);
     } catch (error) {
       // Whatever a node throws once the run is being stopped (AbortError, a cancelled

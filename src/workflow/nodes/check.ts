@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { summarizeFailure } from '../../agents/index.js';
 import type { CheckResult } from '../../checks/types.js';
-import { cellKey, joinCells, maximalCells, parseCellKey, type Cell } from '../plan/cells.js';
-import type { RunState } from '../state/run-state.js';
+import { cellId, joinCells, maximalCells, parseCellId, type Cell } from '../../imerge/cell.js';
+import type { RunState } from '../../store/run-state.js';
 import { flow, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
 import { openEngine } from './resolve-conflicts.js';
 
@@ -15,7 +15,7 @@ import { openEngine } from './resolve-conflicts.js';
 export async function check(state: RunState, ctx: Ctx): Promise<Result> {
   const engine = await openEngine(state, ctx);
   const data = flow(state);
-  const batch = (data.batch ?? []).map(parseCellKey);
+  const batch = (data.batch ?? []).map(parseCellId);
   const size = engine.size();
   const complete = (state.grid?.blockers.length ?? 0) === 0;
   const final: Cell = { i1: size.i1, i2: size.i2 };
@@ -34,14 +34,14 @@ export async function check(state: RunState, ctx: Ctx): Promise<Result> {
     next = recordChecks(next, run.records);
     if (!run.passed && run.failed) {
       if (await failsOnItsOwn(ctx, next, target, run.failed.name)) {
-        ctx.log.warn({ cell: cellKey(target), check: run.failed.name }, 'the failure is present in an original commit of this cell: not blamed on a resolution');
+        ctx.log.warn({ cell: cellId(target), check: run.failed.name }, 'the failure is present in an original commit of this cell: not blamed on a resolution');
         continue;
       }
       return { next: 'summarize_failure', state: withFlow(next, { lastCheck: lastCheck(target, run.failed) }) };
     }
   }
   const validated = [...new Set([...(data.validated ?? []), ...(data.batch ?? [])])];
-  const finalValidated = targets.length === 1 && cellKey(targets[0] as Cell) === cellKey(final);
+  const finalValidated = targets.length === 1 && cellId(targets[0] as Cell) === cellId(final);
   // Conflicts that passed no longer need their failure context; those still waiting keep it.
   const retryContext = Object.fromEntries(Object.entries(data.retryContext ?? {}).filter(([id]) => !validated.includes(id)));
   next = withFlow(next, { batch: [], validated, finalValidated, retryContext });

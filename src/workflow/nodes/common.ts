@@ -1,8 +1,9 @@
 import type { CheckResult, FailureSummary } from '../../checks/types.js';
 import type { NodeContext, NodeResult } from '../machine/runner.js';
 import type { WorkflowContext } from '../ports.js';
-import type { CheckRecord, RunState } from '../state/run-state.js';
-import type { Cell } from '../plan/cells.js';
+import type { CheckRecord, RunState } from '../../store/run-state.js';
+import type { Cell } from '../../imerge/cell.js';
+import { cellId } from '../../imerge/cell.js';
 
 export const nodeNames = [
   'initialize',
@@ -58,7 +59,7 @@ export async function runChecksOn(
 ): Promise<{ passed: boolean; records: CheckRecord[]; failed?: CheckResult }> {
   const records: CheckRecord[] = [];
   if (names.length === 0) return { passed: true, records };
-  const dir = await ctx.worktrees.checkout('check', commit);
+  const dir = await ctx.worktrees.checkout(ctx.worktrees.checkId, commit);
   for (const name of names) {
     ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
     ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
@@ -78,7 +79,7 @@ export async function runChecksOn(
       at: ctx.clock.now().toISOString(),
     };
     ctx.journal.append({ type: 'check_finished', check: record });
-    ctx.log.decision({ check: name, success: result.success }, `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${cell ? `${cell.i1}-${cell.i2}` : target} (log: ${result.logFile})`);
+    ctx.log.decision({ check: name, success: result.success }, `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${cell ? cellId(cell) : target} (log: ${result.logFile})`);
     records.push(record);
     if (!result.success) return { passed: false, records, failed: result };
   }

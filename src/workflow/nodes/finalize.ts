@@ -1,4 +1,4 @@
-import type { RunState } from '../state/run-state.js';
+import type { RunState } from '../../store/run-state.js';
 import { flow, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
 import { lastCheck, recordChecks } from './check.js';
 import { openEngine } from './resolve-conflicts.js';
@@ -45,7 +45,7 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: b
   }
   if (!ctx.journal.read().entries.some((e) => e.type === 'finalized' && e.commit === commit)) ctx.journal.append({ type: 'finalized', commit });
   ctx.log.decision({ commit }, `[finalize] ${state.target.branch} is now ${commit.slice(0, 12)}: merge of ${state.source.ref}`);
-  await ctx.worktrees.removeAll(['check', ...state.conflicts.map((c) => `resolve-${c.id}`)]);
+  await ctx.worktrees.removeRun(state.conflicts.map((c) => c.cell));
   return { next: 'end', state: { ...state, finalCommit: commit, human: null } };
 }
 

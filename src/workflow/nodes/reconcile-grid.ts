@@ -1,7 +1,7 @@
-import { cellKey, type Cell } from '../plan/cells.js';
+import { cellId, type Cell } from '../../imerge/cell.js';
 import type { GridEngine } from '../ports.js';
-import type { RunEvent } from '../state/events.js';
-import type { ConflictFileState, RunState } from '../state/run-state.js';
+import type { RunEvent } from '../../store/run-events.js';
+import type { ConflictFileState, RunState } from '../../store/run-state.js';
 import type { Ctx } from './common.js';
 
 /** A resolution the journal recorded but the saved state does not know yet. */
@@ -25,7 +25,7 @@ type ResolvedEvent = Extract<RunEvent, { type: 'conflict_resolved' }>;
  */
 export async function reconcileGrid(state: RunState, ctx: Ctx, engine: GridEngine): Promise<JournalledResolution[]> {
   const unknown = engine.recordedMerges().filter(({ cell, commit }) => {
-    const known = state.conflicts.find((c) => c.id === cellKey(cell));
+    const known = state.conflicts.find((c) => c.id === cellId(cell));
     return !(known?.status === 'resolved' && known.resolutionCommit === commit);
   });
   if (unknown.length === 0) return [];
@@ -35,13 +35,13 @@ export async function reconcileGrid(state: RunState, ctx: Ctx, engine: GridEngin
   const adopted: JournalledResolution[] = [];
   const dropped: Cell[] = [];
   for (const { cell, commit } of unknown) {
-    const e = journalled.get(cellKey(cell));
+    const e = journalled.get(cellId(cell));
     if (e !== undefined && e.commit === commit && e.tree !== null) adopted.push({ cell, tree: e.tree, commit, files: filesOf(e) });
     else dropped.push(cell);
   }
   if (dropped.length > 0) {
     await engine.forget(dropped);
-    ctx.log.decision({ cells: dropped.map(cellKey) }, `[resolver] ${dropped.map(cellKey).join(', ')}: recorded in the grid but never journalled (interrupted); resolving again`);
+    ctx.log.decision({ cells: dropped.map(cellId) }, `[resolver] ${dropped.map(cellId).join(', ')}: recorded in the grid but never journalled (interrupted); resolving again`);
   }
   return adopted;
 }

@@ -1,8 +1,8 @@
 import { planRecovery } from '../../agents/index.js';
 import type { FailureSummary } from '../../checks/types.js';
 import { bisectResolutions } from '../plan/bisect.js';
-import { cellKey, dominates, parseCellKey, type Cell } from '../plan/cells.js';
-import type { RecoveryDecision, RunState, StrategyKind } from '../state/run-state.js';
+import { cellId, dominates, parseCellId, type Cell } from '../../imerge/cell.js';
+import type { RecoveryDecision, RunState, StrategyKind } from '../../store/run-state.js';
 import { flow, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 import { openEngine } from './resolve-conflicts.js';
 
@@ -42,7 +42,7 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
       decision: answer.decision,
       reasoning: answer.reasoning,
       decidedBy: answer.source === 'model' ? 'planner' : 'fallback',
-      conflicts: (answer.conflicts_to_retry ?? []).map(([i1, i2]) => `${i1}-${i2}`),
+      conflicts: (answer.conflicts_to_retry ?? []).map(([i1, i2]) => cellId({ i1, i2 })),
       newStrategy: answer.decision === 'switch-strategy' ? (answer.new_strategy ?? moreConservative[strategy]) : null,
       batchSize: null,
     };
@@ -76,10 +76,10 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   }
 
   const engine = await openEngine(state, ctx);
-  const batch = (flow(state).batch ?? []).map(parseCellKey);
+  const batch = (flow(state).batch ?? []).map(parseCellId);
   let redo: Cell[];
   if (decision.decision === 'retry-specific') {
-    const picked = decision.conflicts.map(parseCellKey).filter((c) => batch.some((b) => cellKey(b) === cellKey(c)));
+    const picked = decision.conflicts.map(parseCellId).filter((c) => batch.some((b) => cellId(b) === cellId(c)));
     redo = picked.length > 0 ? picked : batch;
   } else if (decision.decision === 'bisect') {
     const last = flow(state).lastCheck;
@@ -97,19 +97,19 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
       failing ? { knownFailing: failing } : {},
     );
     state = { ...state, checks: bisectState.checks };
-    ctx.log.decision({ culprits: result.culprits.map(cellKey) }, `[bisect] ${result.probes.length} check(s) isolated ${result.culprits.map(cellKey).join(', ') || 'nothing'}`);
+    ctx.log.decision({ culprits: result.culprits.map(cellId) }, `[bisect] ${result.probes.length} check(s) isolated ${result.culprits.map(cellId).join(', ') || 'nothing'}`);
     redo = result.culprits.length > 0 ? result.culprits : batch;
   } else {
     redo = batch;
   }
   // Resolutions recorded on top of a redone cell were made against its old tree: redo them too.
   const redoAll = batch.filter((b) => redo.some((r) => dominates(b, r)));
-  for (const c of redo) if (!redoAll.some((x) => cellKey(x) === cellKey(c))) redoAll.push(c);
-  const ids = new Set(redoAll.map(cellKey));
+  for (const c of redo) if (!redoAll.some((x) => cellId(x) === cellId(c))) redoAll.push(c);
+  const ids = new Set(redoAll.map(cellId));
   const reason = summary ? `${summary.error_type}${summary.location ? ` at ${summary.location}` : ''}: ${summary.root_cause}` : 'a check failed';
 
   // Only the resolutions chosen for retry are blamed; those merged on top of them keep their cache entries.
-  const blamed = new Set(redo.map(cellKey));
+  const blamed = new Set(redo.map(cellId));
   for (const c of state.conflicts.filter((x) => blamed.has(x.id))) {
     for (const key of c.files.flatMap((f) => f.hunks.map((h) => h.cacheKey)).filter((k): k is string => k !== null)) {
       await ctx.ladder.cache?.invalidate(key, reason);

@@ -1,9 +1,9 @@
 import { mapPipelined } from '../../util/pool.js';
-import { compareCells, cellKey, type Cell } from '../plan/cells.js';
+import { compareCells, cellId, type Cell } from '../../imerge/cell.js';
 import type { GridEngine } from '../ports.js';
 import { collectHumanResolution, prepareCell, resolvePrepared, type CellResolution } from '../resolve-cell.js';
-import type { ConflictState, RunState } from '../state/run-state.js';
-import { resolverTranscriptEvents } from '../state/transcript-events.js';
+import type { ConflictState, RunState } from '../../store/run-state.js';
+import { resolverTranscriptEvents } from '../transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
 import { reconcileGrid } from './reconcile-grid.js';
 
@@ -45,13 +45,13 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
   // After a kill: resolutions already journalled are taken as they are (never asked again).
   for (const r of await reconcileGrid(state, ctx, engine)) {
     next = recordResolved(next, ctx, r.cell, r.tree, r.commit, r.files, { journalled: true });
-    if (!batch.includes(cellKey(r.cell))) batch.push(cellKey(r.cell));
+    if (!batch.includes(cellId(r.cell))) batch.push(cellId(r.cell));
   }
 
   // A human was asked to finish some conflicts: take their edits first.
   for (const c of next.conflicts.filter((x) => x.status === 'needs_human')) {
     const human = await collectHumanResolution(ctx, c.cell);
-    if (!human.ok) return needsHuman(next, ctx, [{ cell: c.cell, left: human.left, worktree: ctx.worktrees.path(`resolve-${c.id}`) }]);
+    if (!human.ok) return needsHuman(next, ctx, [{ cell: c.cell, left: human.left, worktree: ctx.worktrees.path(ctx.worktrees.conflictId(c.cell)) }]);
     const commit = await engine.recordMerge(c.cell, human.tree);
     next = recordResolved(
       next,
@@ -89,14 +89,14 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       take,
       ctx.config.merge.parallel,
       (cell) => {
-        const id = cellKey(cell);
+        const id = cellId(cell);
         if (!next.conflicts.some((c) => c.id === id)) {
           ctx.journal.append({ type: 'conflict_found', conflict: id, cell, files: [] });
           ctx.log.info({ cell: id }, `conflict at ${id}`);
         }
         return prepareCell(ctx, engine, cell);
       },
-      (prepared) => resolvePrepared(ctx, prepared, { failure: retry[cellKey(prepared.cell)] ?? null }),
+      (prepared) => resolvePrepared(ctx, prepared, { failure: retry[cellId(prepared.cell)] ?? null }),
     );
     const human: Array<{ cell: Cell; left: string[]; worktree: string }> = [];
     const budget = budgetRefusal(outcomes);
@@ -110,7 +110,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       for (const outcome of decided) {
         if (outcome.ok) {
           next = recordResolved(next, ctx, outcome.cell, outcome.tree, commits[accepted.indexOf(outcome)] as string, outcome.files);
-          batch.push(cellKey(outcome.cell));
+          batch.push(cellId(outcome.cell));
         } else if (budget) {
           // Not a human's job: once budget.usd is raised, `continue` asks the model again.
           next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'pending', files: outcome.files }) };
@@ -124,7 +124,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     for (const proposed of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
       // --interactive: the user answers for each resolution, maybe much later; what is decided is recorded first.
       if (ctx.approver) await apply();
-      for (const event of resolverTranscriptEvents(cellKey(proposed.cell), proposed.transcripts ?? [])) ctx.journal.append(event);
+      for (const event of resolverTranscriptEvents(cellId(proposed.cell), proposed.transcripts ?? [])) ctx.journal.append(event);
       decided.push(proposed.ok ? await approved(ctx, engine, proposed) : proposed);
     }
     await apply();
@@ -146,7 +146,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
  */
 async function approved(ctx: Ctx, engine: GridEngine, outcome: Extract<CellResolution, { ok: true }>): Promise<CellResolution> {
   if (!ctx.approver) return outcome;
-  const id = cellKey(outcome.cell);
+  const id = cellId(outcome.cell);
   const details = await engine.conflictCell(outcome.cell);
   const paths = outcome.files.map((f) => f.path);
   const against = async (side: string, label: string): Promise<string> => {
@@ -158,7 +158,7 @@ async function approved(ctx: Ctx, engine: GridEngine, outcome: Extract<CellResol
   if (await ctx.approver.approveResolution({ conflict: id, summary, diff })) return outcome;
   ctx.journal.append({ type: 'decision', kind: 'resolution', by: 'user', decision: 'declined', reasoning: `The resolution of ${id} was declined in --interactive mode`, conflicts: [id] });
   ctx.log.decision({ cell: id }, `[user] Declined the resolution of ${id}: handed to a human`);
-  const { path, unmerged } = await ctx.worktrees.presentMerge(`resolve-${id}`, details.above, details.left);
+  const { path, unmerged } = await ctx.worktrees.presentMerge(ctx.worktrees.conflictId(outcome.cell), details.above, details.left);
   const files = outcome.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, status: 'needs_human' as const, rung: null, by: null, cacheKey: null })) }));
   return { ok: false, cell: outcome.cell, worktree: path, files, left: unmerged.length > 0 ? unmerged : paths };
 }
@@ -170,7 +170,7 @@ function budgetRefusal(outcomes: CellResolution[]): string | null {
 }
 
 function conflictBase(state: RunState, cell: Cell): ConflictState {
-  const id = cellKey(cell);
+  const id = cellId(cell);
   const known = state.conflicts.find((c) => c.id === id);
   return (
     known ?? { id, cell, files: [], status: 'pending', resolutionTree: null, resolutionCommit: null, attempts: 0, resolvedInAttempt: null, blame: null }
@@ -216,7 +216,7 @@ function recordResolved(state: RunState, ctx: Ctx, cell: Cell, tree: string, com
 function needsHuman(state: RunState, ctx: Ctx, cells: Array<{ cell: Cell; left: string[]; worktree: string }>): Result {
   const files = cells.flatMap((c) => c.left.map((f) => `${c.worktree}/${f}`));
   const commands = [
-    ...cells.map((c) => `cd ${c.worktree}   # conflict ${cellKey(c.cell)}: edit ${c.left.join(', ')}, remove every conflict marker`),
+    ...cells.map((c) => `cd ${c.worktree}   # conflict ${cellId(c.cell)}: edit ${c.left.join(', ')}, remove every conflict marker`),
     'splintercat continue',
   ];
   const reason = `${files.length} file(s) in ${cells.length} conflict(s) need a human: the ladder could not resolve them with certainty`;

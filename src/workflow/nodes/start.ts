@@ -1,5 +1,5 @@
 import { chooseStrategy } from '../../agents/index.js';
-import type { RunState } from '../state/run-state.js';
+import type { RunState } from '../../store/run-state.js';
 import { runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 import { openEngine } from './resolve-conflicts.js';
 

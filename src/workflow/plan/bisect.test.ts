@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bisectResolutions } from './bisect.js';
-import { dominates, type Cell } from './cells.js';
+import { dominates, type Cell } from '../../imerge/cell.js';
 
 /** A check that fails exactly when the tree of the probed cell contains one of the bad resolutions. */
 function checkWithBad(bad: Cell[]) {

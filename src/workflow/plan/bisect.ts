@@ -1,4 +1,4 @@
-import { compareCells, dominates, type Cell, cellKey } from './cells.js';
+import { compareCells, dominates, type Cell, cellId } from '../../imerge/cell.js';
 
 /** Runs the check on the tree of one grid cell; true = passed. */
 export type CellProbe = (cell: Cell) => Promise<boolean>;
@@ -28,7 +28,7 @@ export async function bisectResolutions(
   const probes: BisectResult['probes'] = [];
   const cache = new Map<string, boolean>();
   const run = async (cell: Cell): Promise<boolean> => {
-    const key = cellKey(cell);
+    const key = cellId(cell);
     const known = cache.get(key);
     if (known !== undefined) return known;
     const passed = await probe(cell);
@@ -49,8 +49,8 @@ export async function bisectResolutions(
     const last = suspects[suspects.length - 1] as Cell;
     if (await run(last)) {
       // The latest resolution's cell passes: only resolutions outside its rectangle remain suspect.
-      for (const c of suspects) if (dominates(last, c)) cleared.add(cellKey(c));
-      suspects = suspects.filter((c) => !cleared.has(cellKey(c)));
+      for (const c of suspects) if (dominates(last, c)) cleared.add(cellId(c));
+      suspects = suspects.filter((c) => !cleared.has(cellId(c)));
       if (suspects.length === 0) return { culprits: [], probes };
     }
   }
@@ -59,8 +59,8 @@ export async function bisectResolutions(
     const mid = suspects[Math.floor((suspects.length - 1) / 2)] as Cell;
     const contained = suspects.filter((c) => dominates(mid, c));
     if (await run(mid)) {
-      for (const c of contained) cleared.add(cellKey(c));
-      suspects = suspects.filter((c) => !cleared.has(cellKey(c)));
+      for (const c of contained) cleared.add(cellId(c));
+      suspects = suspects.filter((c) => !cleared.has(cellId(c)));
     } else {
       // A linear extension puts every cell mid contains at or before mid, so this strictly shrinks.
       suspects = contained;

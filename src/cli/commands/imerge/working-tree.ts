@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SplintercatError } from '../../../errors/index.js';
 import type { Git } from '../../../git/index.js';
 import { scratchRef, type IncrementalMerge } from '../../../imerge/index.js';
+import { cellId } from '../../../imerge/cell.js';
 
 /**
  * The only place the engine's CLI touches the working tree, exactly as git-imerge's
@@ -13,10 +14,10 @@ import { scratchRef, type IncrementalMerge } from '../../../imerge/index.js';
 export async function presentConflict(git: Git, im: IncrementalMerge, i1: number, i2: number): Promise<void> {
   const above = im.cellCommit(i1, i2 - 1) as string;
   const left = im.cellCommit(i1 - 1, i2) as string;
-  await git.run(['update-ref', '-m', `imerge '${im.name}': Prepare merge ${i1}-${i2}`, scratchRef(im.name), above]);
+  await git.run(['update-ref', '-m', `imerge '${im.name}': Prepare merge ${cellId({ i1, i2 })}`, scratchRef(im.name), above]);
   const co = await git.run(['checkout', `imerge/${im.name}`]);
   process.stderr.write(co.stderr);
-  const merge = await git.run(['merge', '--no-commit', '-m', `imerge '${im.name}': manual merge ${i1}-${i2}`, left], { okExitCodes: [0, 1, 2] });
+  const merge = await git.run(['merge', '--no-commit', '-m', `imerge '${im.name}': manual merge ${cellId({ i1, i2 })}`, left], { okExitCodes: [0, 1, 2] });
   process.stdout.write(merge.stdout);
   process.stderr.write(merge.stderr);
   process.stderr.write('\nOriginal first commit:\n');
@@ -24,7 +25,7 @@ export async function presentConflict(git: Git, im: IncrementalMerge, i1: number
   process.stderr.write('\nOriginal second commit:\n');
   process.stdout.write((await git.run(['--no-pager', 'log', '--no-walk', im.cellCommit(0, i2) as string])).stdout);
   process.stderr.write(
-    `\nThere was a conflict merging commit ${i1}-${i2}, shown above.\n` +
+    `\nThere was a conflict merging commit ${cellId({ i1, i2 })}, shown above.\n` +
       'Please resolve the conflict, commit the result, then type\n\n    splintercat imerge continue\n',
   );
 }

@@ -4,13 +4,15 @@ export interface Cell {
   i2: number;
 }
 
-export function cellKey(cell: Cell): string {
+/** `I1-I2`: the id of a cell in git-imerge's ref names, the run state and the report. */
+export function cellId(cell: Cell): string {
   return `${cell.i1}-${cell.i2}`;
 }
 
-export function parseCellKey(key: string): Cell {
-  const match = /^(\d+)-(\d+)$/.exec(key);
-  if (!match) throw new Error(`not a cell key: ${key}`);
+/** The cell of an `I1-I2` id. */
+export function parseCellId(id: string): Cell {
+  const match = /^(\d+)-(\d+)$/.exec(id);
+  if (!match) throw new Error(`not a cell id: ${id}`);
   return { i1: Number(match[1]), i2: Number(match[2]) };
 }
 
@@ -31,5 +33,5 @@ export function joinCells(cells: readonly Cell[]): Cell {
 
 /** The cells of a set not dominated by another cell of the set. */
 export function maximalCells(cells: readonly Cell[]): Cell[] {
-  return cells.filter((c) => !cells.some((d) => d !== c && dominates(d, c) && cellKey(d) !== cellKey(c)));
+  return cells.filter((c) => !cells.some((d) => d !== c && dominates(d, c) && cellId(d) !== cellId(c)));
 }

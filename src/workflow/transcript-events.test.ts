@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunEvent } from './events.js';
+import { parseRunEvent } from '../store/run-events.js';
 import { resolverTranscriptEvents } from './transcript-events.js';
 
 describe('resolverTranscriptEvents', () => {

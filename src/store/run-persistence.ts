@@ -1,11 +1,11 @@
-import { SplintercatError } from '../../errors/index.js';
-import { readJsonFile, writeJsonFile } from '../../store/json-file.js';
-import { Journal } from '../../store/journal.js';
-import type { LockInfo, RunLock, RunPaths, RunStore } from '../../store/run-store.js';
-import type { Clock } from '../../util/clock.js';
-import { systemClock } from '../../util/clock.js';
-import type { CursorLens, MachineCursor, StatePersistence } from '../machine/runner.js';
-import { parseRunEvent, type RunEvent } from './events.js';
+import { SplintercatError } from '../errors/index.js';
+import { readJsonFile, writeJsonFile } from './json-file.js';
+import { Journal } from './journal.js';
+import type { LockInfo, RunLock, RunPaths, RunStore } from './run-store.js';
+import type { Clock } from '../util/clock.js';
+import { systemClock } from '../util/clock.js';
+import type { CursorLens, MachineCursor, StatePersistence } from './state-persistence.js';
+import { parseRunEvent, type RunEvent } from './run-events.js';
 import { runStateFile, type RunState } from './run-state.js';
 
 /** The machine cursor of a run state: `phase`, `step`, `status`, `statusReason`. */

@@ -1,6 +1,6 @@
-import type { ModelRung } from '../../agents/index.js';
+import type { ModelRung } from '../agents/index.js';
 import type { z } from 'zod';
-import type { RunEventInput, toolCallEvent } from './events.js';
+import type { RunEventInput, toolCallEvent } from '../store/run-events.js';
 
 type Json = z.infer<typeof toolCallEvent>['input'];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GOALS } from '../config/goals.js';
 
 /**
  * The durable state of one merge run (`.git/splintercat/NAME/state.json`), version 1.
@@ -30,11 +31,6 @@ export type Decider = z.infer<typeof deciderSchema>;
 
 export const cellSchema = z.object({ i1: index, i2: index });
 export type Cell = z.infer<typeof cellSchema>;
-
-/** `I1-I2`, the id git-imerge uses in ref names. */
-export function cellId(cell: Cell): string {
-  return `${cell.i1}-${cell.i2}`;
-}
 
 export const strategyStateSchema = z.object({
   kind: strategyKindSchema,
@@ -181,7 +177,7 @@ export const runStateSchema = z.object({
   source: z.object({ ref: z.string().min(1), oid }),
   target: z.object({ branch: z.string().min(1), originalOid: oid }),
   workdir: z.string().min(1),
-  goal: z.enum(['merge', 'rebase', 'rebase-with-history', 'border', 'border-with-history', 'full']),
+  goal: z.enum(GOALS),
   startedAt: isoTime,
   updatedAt: isoTime,
   /** The machine's position: the node to run next ('end' when finished) and steps taken. */

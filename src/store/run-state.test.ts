@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunEvent, runEventSchema } from './events.js';
-import { cellId, initialRunState, runStateSchema, RUN_STATE_VERSION } from './run-state.js';
+import { parseRunEvent, runEventSchema } from './run-events.js';
+import { cellId } from '../imerge/cell.js';
+import { initialRunState, runStateSchema, RUN_STATE_VERSION } from './run-state.js';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
 const fresh = () =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JournalInput } from '../../store/journal.js';
+import type { JournalInput } from './journal.js';
 import {
   attemptRecordSchema,
   cellSchema,

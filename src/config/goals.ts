@@ -1,0 +1,11 @@
+/**
+ * What an incremental merge produces (git-imerge 1.2.0's goals; its drop and revert are set up by
+ * commands of their own). The one list: config, the run state, the engine and the CLI use it.
+ */
+export const GOALS = ['merge', 'rebase', 'rebase-with-history', 'border', 'border-with-history', 'border-with-history2', 'full'] as const;
+export type GoalName = (typeof GOALS)[number];
+
+/** True when `goal` is one of GOALS. */
+export function isGoal(goal: string): goal is GoalName {
+  return (GOALS as readonly string[]).includes(goal);
+}

@@ -1,0 +1,79 @@
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { createGatewayFromConfig, type ModelGateway } from '../agents/index.js';
+import { CheckRunner } from '../checks/check-runner.js';
+import { extractFailure } from '../checks/extract-failure.js';
+import type { CheckResult, CheckRunnerLike, FailureSummary } from '../checks/types.js';
+import type { Config } from '../config/index.js';
+import type { Git } from '../git/index.js';
+import type { Logger } from '../log/logger.js';
+import { ladderFromConfig } from '../resolve/index.js';
+import { RunStore } from '../store/index.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { imergeEngines } from './imerge-adapter.js';
+import type { ResolutionApprover, WorkflowContext } from './ports.js';
+import { WorktreePool } from './worktrees.js';
+
+export interface RunDepsOptions {
+  log: Logger;
+  clock?: Clock;
+  /** Where the model providers read their keys (the CLI passes `process.env`); unused when `gateway` is given. */
+  env?: NodeJS.ProcessEnv;
+  /** Another check runner (tests, benchmarks); default: the CheckRunner of `check.*`. */
+  checks?: CheckRunnerLike;
+  /** The models; null = offline. Default: the gateway of `llm.*` and `env`. */
+  gateway?: ModelGateway | null;
+  /** `--interactive`: wraps the checks (ask before each) and approves each resolution. */
+  interactive?: { checks: (inner: CheckRunnerLike) => CheckRunnerLike; approver: ResolutionApprover };
+}
+
+/**
+ * Everything a run of `name` needs, built in one place: git, config, the check runner, the
+ * models, the clock, the log, the run store, the worktrees, the engine factory, the ladder and
+ * the failure extractor. The machine runner adds only what a step needs (signal, journal, once).
+ */
+export async function createRunDeps(config: Config, git: Git, name: string, options: RunDepsOptions): Promise<WorkflowContext> {
+  const { log } = options;
+  const clock = options.clock ?? systemClock;
+  const runner =
+    options.checks === undefined
+      ? new CheckRunner({
+          workdir: config.target.workdir,
+          outputDir: config.check.output_dir,
+          commands: config.check.commands,
+          timeoutSec: config.check.timeout,
+          killGraceSec: config.check.kill_grace,
+          logger: log,
+          clock,
+        })
+      : null;
+  const checks = runner ?? (options.checks as CheckRunnerLike);
+  const gateway = options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
+  const gitDir = await git.gitDir();
+  return {
+    git,
+    config,
+    engines: imergeEngines(git, config.merge.jobs > 0 ? config.merge.jobs : availableParallelism()),
+    checks: options.interactive ? options.interactive.checks(checks) : checks,
+    preflight: (names) => runner?.preflight(names) ?? [],
+    worktrees: new WorktreePool(git, join(gitDir, 'splintercat', name, 'worktrees')),
+    ladder: await ladderFromConfig(config.resolve, git),
+    gateway,
+    extractFailure: (text, result) => extractFailure(text, { timedOut: result.timedOut }) ?? fallbackSummary(text, result),
+    store: await RunStore.forRepo(git, { clock }),
+    clock,
+    log,
+    approver: options.interactive?.approver ?? null,
+  };
+}
+
+/** When no parser recognises the log: the check's name, exit code and last lines. */
+function fallbackSummary(log: string, result: CheckResult): FailureSummary {
+  const tail = log.split('\n').filter(Boolean).slice(-15).join('\n');
+  return {
+    error_type: result.timedOut ? 'timeout' : 'test_failure',
+    location: null,
+    root_cause: result.timedOut ? `check '${result.name}' timed out` : `check '${result.name}' failed with exit code ${result.exitCode ?? 'none'}`,
+    excerpt: tail,
+  };
+}
