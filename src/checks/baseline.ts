@@ -1,0 +1,76 @@
+import type { TestFailures } from './test-output/types.js';
+
+/** A check's outcome on one commit, as the baseline comparison needs it. Plain data (stored as JSON). */
+export interface SideOutcome {
+  passed: boolean;
+  /** The ids of the failing tests; null when the check failed and no test could be named. */
+  failing: string[] | null;
+}
+
+/** The outcome of a check run from its success and what `parseTestFailures` read in its log. */
+export function sideOutcome(passed: boolean, tests: TestFailures | null): SideOutcome {
+  if (passed) return { passed: true, failing: [] };
+  const failing = tests?.failures.map((t) => t.id) ?? [];
+  return { passed: false, failing: failing.length > 0 ? [...new Set(failing)] : null };
+}
+
+/**
+ * How a check on the merged result compares with the same check on both tips:
+ * - `pass`: it passed on the merge;
+ * - `new_failures`: tests fail on the merge that fail on neither tip (`blamed`): the resolutions broke them;
+ * - `inherited_only`: every test failing on the merge already fails on a tip: nothing to blame;
+ * - `broken_by_merge`: no test could be named, but the check passed on both tips and fails on the merge;
+ * - `cannot_tell`: no test could be named on some side and the check also fails on a tip, so the
+ *   failure on the merge may be the tip's own.
+ */
+export type BaselineVerdict = 'pass' | 'new_failures' | 'inherited_only' | 'broken_by_merge' | 'cannot_tell';
+
+export interface BaselineComparison {
+  verdict: BaselineVerdict;
+  /** `tests` when failing tests were compared by name, `outcome` when only pass/fail could be. */
+  by: 'tests' | 'outcome';
+  /** Failing on the merge and on neither tip: blamed on the resolutions. */
+  blamed: string[];
+  /** Failing on the merge and on a tip: not blamed. */
+  inherited: string[];
+  /** One sentence for the report and the hand-off. */
+  reason: string;
+}
+
+/**
+ * Blame only what the merge broke: compare the failing tests of a check on the merged result with those of
+ * the same check on the fork tip and the upstream tip (their baselines). A pure function of plain data.
+ */
+export function compareWithBaselines(merged: SideOutcome, tips: { fork: SideOutcome; upstream: SideOutcome }): BaselineComparison {
+  const failingTips = (['fork', 'upstream'] as const).filter((side) => !tips[side].passed);
+  if (merged.passed) {
+    const note = failingTips.length > 0 ? ` (it fails on the ${failingTips.join(' and ')} tip${failingTips.length > 1 ? 's' : ''})` : '';
+    return { verdict: 'pass', by: 'tests', blamed: [], inherited: [], reason: `the check passes on the merge${note}` };
+  }
+  const unnamed = [merged.failing === null ? 'the merge' : null, ...failingTips.filter((side) => tips[side].failing === null).map((side) => `the ${side} tip`)].filter((x): x is string => x !== null);
+  if (merged.failing === null || unnamed.length > 0) {
+    if (failingTips.length === 0) {
+      return { verdict: 'broken_by_merge', by: 'outcome', blamed: [], inherited: [], reason: 'the check passes on both tips and fails on the merge (no test names could be read on the merge)' };
+    }
+    const tipsText = failingTips.map((side) => `the ${side} tip`).join(' and ');
+    return {
+      verdict: 'cannot_tell',
+      by: 'outcome',
+      blamed: [],
+      inherited: [],
+      reason: `the check fails on the merge and also on ${tipsText}, and no test names could be read on ${unnamed.join(' and ')}: cannot tell whether the merge broke more`,
+    };
+  }
+  const known = new Set([...(tips.fork.failing ?? []), ...(tips.upstream.failing ?? [])]);
+  const blamed = merged.failing.filter((id) => !known.has(id));
+  const inherited = merged.failing.filter((id) => known.has(id));
+  if (blamed.length === 0) {
+    return { verdict: 'inherited_only', by: 'tests', blamed, inherited, reason: `every test failing on the merge also fails on a tip (${count(inherited)}): nothing is blamed on the resolutions` };
+  }
+  const also = inherited.length > 0 ? `; ${count(inherited)} also failing on a tip not blamed` : '';
+  return { verdict: 'new_failures', by: 'tests', blamed, inherited, reason: `${count(blamed)} failing on the merge and on neither tip${also}` };
+}
+
+function count(ids: string[]): string {
+  return `${ids.length} test${ids.length === 1 ? '' : 's'}`;
+}
