@@ -5,13 +5,16 @@ export interface SideOutcome {
   passed: boolean;
   /** The ids of the failing tests; null when the check failed and no test could be named. */
   failing: string[] | null;
+  /** How many tests ran, when the runner says. */
+  ran?: number | null;
 }
 
 /** The outcome of a check run from its success and what `parseTestFailures` read in its log. */
 export function sideOutcome(passed: boolean, tests: TestFailures | null): SideOutcome {
-  if (passed) return { passed: true, failing: [] };
+  const ran = tests?.ran ?? null;
+  if (passed) return { passed: true, failing: [], ran };
   const failing = tests?.failures.map((t) => t.id) ?? [];
-  return { passed: false, failing: failing.length > 0 ? [...new Set(failing)] : null };
+  return { passed: false, failing: failing.length > 0 ? [...new Set(failing)] : null, ran };
 }
 
 /**
@@ -33,6 +36,11 @@ export interface BaselineComparison {
   blamed: string[];
   /** Failing on the merge and on a tip: not blamed. */
   inherited: string[];
+  /**
+   * Fewer tests ran on the merge than on a tip: a runner that stops at its first failure (mocha `--bail`,
+   * pytest `-x`) may have hidden failures of the merge behind one a tip already has.
+   */
+  incomplete: boolean;
   /** One sentence for the report and the hand-off. */
   reason: string;
 }
@@ -45,12 +53,12 @@ export function compareWithBaselines(merged: SideOutcome, tips: { fork: SideOutc
   const failingTips = (['fork', 'upstream'] as const).filter((side) => !tips[side].passed);
   if (merged.passed) {
     const note = failingTips.length > 0 ? ` (it fails on the ${failingTips.join(' and ')} tip${failingTips.length > 1 ? 's' : ''})` : '';
-    return { verdict: 'pass', by: 'tests', blamed: [], inherited: [], reason: `the check passes on the merge${note}` };
+    return { verdict: 'pass', by: 'tests', blamed: [], inherited: [], incomplete: false, reason: `the check passes on the merge${note}` };
   }
   const unnamed = [merged.failing === null ? 'the merge' : null, ...failingTips.filter((side) => tips[side].failing === null).map((side) => `the ${side} tip`)].filter((x): x is string => x !== null);
   if (merged.failing === null || unnamed.length > 0) {
     if (failingTips.length === 0) {
-      return { verdict: 'broken_by_merge', by: 'outcome', blamed: [], inherited: [], reason: 'the check passes on both tips and fails on the merge (no test names could be read on the merge)' };
+      return { verdict: 'broken_by_merge', by: 'outcome', blamed: [], inherited: [], incomplete: false, reason: 'the check passes on both tips and fails on the merge (no test names could be read on the merge)' };
     }
     const tipsText = failingTips.map((side) => `the ${side} tip`).join(' and ');
     return {
@@ -58,17 +66,21 @@ export function compareWithBaselines(merged: SideOutcome, tips: { fork: SideOutc
       by: 'outcome',
       blamed: [],
       inherited: [],
+      incomplete: false,
       reason: `the check fails on the merge and also on ${tipsText}, and no test names could be read on ${unnamed.join(' and ')}: cannot tell whether the merge broke more`,
     };
   }
   const known = new Set([...(tips.fork.failing ?? []), ...(tips.upstream.failing ?? [])]);
   const blamed = merged.failing.filter((id) => !known.has(id));
   const inherited = merged.failing.filter((id) => known.has(id));
+  const most = Math.max(...(['fork', 'upstream'] as const).map((side) => tips[side].ran ?? 0));
+  const incomplete = merged.ran !== undefined && merged.ran !== null && merged.ran < most;
+  const early = incomplete ? `; only ${merged.ran} tests ran on the merge against ${most} on a tip, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more` : '';
   if (blamed.length === 0) {
-    return { verdict: 'inherited_only', by: 'tests', blamed, inherited, reason: `every test failing on the merge also fails on a tip (${count(inherited)}): nothing is blamed on the resolutions` };
+    return { verdict: 'inherited_only', by: 'tests', blamed, inherited, incomplete, reason: `every test failing on the merge also fails on a tip (${count(inherited)}): nothing is blamed on the resolutions${early}` };
   }
   const also = inherited.length > 0 ? `; ${count(inherited)} also failing on a tip not blamed` : '';
-  return { verdict: 'new_failures', by: 'tests', blamed, inherited, reason: `${count(blamed)} failing on the merge and on neither tip${also}` };
+  return { verdict: 'new_failures', by: 'tests', blamed, inherited, incomplete, reason: `${count(blamed)} failing on the merge and on neither tip${also}${early}` };
 }
 
 function count(ids: string[]): string {

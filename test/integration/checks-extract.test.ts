@@ -94,6 +94,7 @@ describe('failing tests by name, from real runner output', () => {
           excerpt: expect.stringMatching(/^ {2}1\) bodyParser\.json\(\)\n[\s\S]*at Context\.<anonymous> \(test\/json\.js:230:12\)/),
         },
       ],
+      ran: 62,
     });
     expect(extractFailure(output('mocha-body-parser-3f5e93e.log'))).toMatchObject({
       error_type: 'test_failure',
@@ -113,6 +114,7 @@ describe('failing tests by name, from real runner output', () => {
       expect(ids(output(log))).toEqual(['mocha', []]);
       expect(extractFailure(output(log))).toBeNull();
     }
+    expect(parseTestFailures(output('mocha-body-parser-ee91374.log'))?.ran).toBe(257);
   });
 
   it('mocha: a broken merge with hooks, a diff and a multi-line message; absolute paths shown relative to the check directory', () => {
@@ -169,6 +171,12 @@ describe('failing tests by name, from real runner output', () => {
     expect(parseTestFailures(output('go-test-v.log'), { cwd: '/tmp/goproj' })?.failures.map((t) => [t.id, t.location, t.message])).toEqual(panic?.failures.map((t) => [t.id, t.location, t.message]));
     // A package that did not build: the compile error comes first.
     expect(extractFailure(output('go-test-build-failed.log'))).toMatchObject({ error_type: 'compile_error', location: './cart.go:11', root_cause: 'undefined: summ' });
+  });
+
+  it('how many tests ran, by the runner\'s own count', () => {
+    const ran = (name: string): number | null | undefined => parseTestFailures(output(name))?.ran;
+    expect([ran('jest.log'), ran('vitest.log'), ran('pytest.log'), ran('cargo-test.log'), ran('rspec.log'), ran('go-test.log'), ran('mocha-body-parser-broken-merge.log')]).toEqual([4, 4, 6, 4, 4, null, 131]);
+    expect(parseTestFailures('', { junit: { paths: [join(outputs, 'pytest.junit.xml')] } })?.ran).toBe(6);
   });
 
   it('cargo test and rspec', () => {

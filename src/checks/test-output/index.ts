@@ -6,6 +6,7 @@ import { logLines } from './lines.js';
 import { parseMocha } from './mocha.js';
 import { parsePytest } from './pytest.js';
 import { parseRspec } from './rspec.js';
+import { testsRun } from './tests-run.js';
 import type { TestFailures, TestOutputParser, TestRunner } from './types.js';
 import { parseVitest } from './vitest.js';
 
@@ -38,13 +39,13 @@ export interface ParseTestOptions {
  */
 export function parseTestFailures(log: string, options: ParseTestOptions = {}): TestFailures | null {
   const fromXml = options.junit ? readJUnitFailures(options.junit, options.cwd) : null;
-  if (fromXml) return { runner: 'junit', failures: fromXml };
+  if (fromXml) return { runner: 'junit', ...fromXml };
   const lines = logLines(log);
   let passing: TestFailures | null = null;
   for (const [runner, parse] of parsers) {
     const failures = parse(lines, options.cwd);
-    if (failures && failures.length > 0) return { runner, failures };
-    if (failures && !passing) passing = { runner, failures };
+    if (failures && failures.length > 0) return { runner, failures, ran: testsRun(lines, runner) };
+    if (failures && !passing) passing = { runner, failures, ran: testsRun(lines, runner) };
   }
   return passing;
 }

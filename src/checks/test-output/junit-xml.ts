@@ -21,7 +21,7 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   parseTagValue: false,
   trimValues: false,
-  isArray: (name) => ['testsuites', 'testsuite', 'testcase', 'failure', 'error'].includes(name),
+  isArray: (name) => ['testsuites', 'testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name),
 });
 
 type Node = Record<string, unknown>;
@@ -31,19 +31,21 @@ type Node = Record<string, unknown>;
  * `<error>` child. Null when no report could be read (none there, or none valid). Identity:
  * `classname > name` (mocha's xunit joins the suites into classname; vitest puts the file there).
  */
-export function readJUnitFailures(source: JUnitSource, cwd: string | undefined): FailedTest[] | null {
+export function readJUnitFailures(source: JUnitSource, cwd: string | undefined): { failures: FailedTest[]; ran: number } | null {
   let read = 0;
+  let ran = 0;
   const failures: FailedTest[] = [];
   for (const file of xmlFiles(source)) {
     const text = readFileSync(file, 'utf8');
     if (XMLValidator.validate(text) !== true) continue;
     read++;
     for (const testcase of testcases(parser.parse(text) as Node)) {
+      if (testcase.skipped === undefined) ran++;
       const problem = (asArray(testcase.failure)[0] ?? asArray(testcase.error)[0]) as Node | string | undefined;
       if (problem !== undefined) failures.push(failureOf(testcase, problem, cwd));
     }
   }
-  return read === 0 ? null : failures;
+  return read === 0 ? null : { failures, ran };
 }
 
 function xmlFiles(source: JUnitSource): string[] {

@@ -25,6 +25,8 @@ export interface FailedTest {
 export interface TestFailures {
   runner: TestRunner;
   failures: FailedTest[];
+  /** How many tests ran (passed or failed) by the runner's own count; null when it gives none (go test). */
+  ran: number | null;
 }
 
 /** A parser for one runner: null when the output is not that runner's, else the failures it lists (maybe none). */
