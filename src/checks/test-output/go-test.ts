@@ -36,13 +36,19 @@ export const parseGoTest: TestOutputParser = (lines, cwd) => {
       pkg: null,
     });
   }
-  const leaves = failures.filter((f) => !failures.some((g) => g.id.startsWith(`${f.id}/`)));
+  const parents = new Set<string>();
+  for (const f of failures) {
+    const parts = f.id.split('/');
+    for (let k = 1; k < parts.length; k++) parents.add(parts.slice(0, k).join('/'));
+  }
+  const leaves = failures.filter((f) => !parents.has(f.id));
   return leaves.map(({ pkg, ...f }) => ({ ...f, id: pkg ? `${pkg}::${f.id}` : f.id }));
 };
 
 /** With -v a test's own lines come before its `--- FAIL`, after its `=== RUN` (or `=== CONT`). */
 function verboseOutput(lines: string[], at: number, name: string): string[] {
-  for (let j = at - 1; j >= 0; j--) if (new RegExp(`^=== (?:RUN|CONT)\\s+${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).test(lines[j] as string)) return lines.slice(j + 1, at);
+  const run = new RegExp(`^=== (?:RUN|CONT)\\s+${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  for (let j = at - 1; j >= 0; j--) if (run.test(lines[j] as string)) return lines.slice(j + 1, at);
   return [];
 }
 

@@ -36,8 +36,8 @@ export function readJUnitFailures(source: JUnitSource, cwd: string | undefined):
   let ran = 0;
   const failures: FailedTest[] = [];
   for (const file of xmlFiles(source)) {
-    const text = readFileSync(file, 'utf8');
-    if (XMLValidator.validate(text) !== true) continue;
+    const text = readable(file);
+    if (text === null || XMLValidator.validate(text) !== true) continue;
     read++;
     for (const testcase of testcases(parser.parse(text) as Node)) {
       if (testcase.skipped === undefined) ran++;
@@ -57,6 +57,15 @@ function xmlFiles(source: JUnitSource): string[] {
     for (const f of found) if (source.since === undefined || (statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= source.since) files.push(f);
   }
   return files.sort();
+}
+
+/** A report that cannot be read (removed meanwhile, no permission, a directory named `x.xml`) is skipped like an invalid one. */
+function readable(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 function testcases(node: unknown): Node[] {
