@@ -120,14 +120,15 @@ describe('failing tests by name, from real runner output', () => {
   it('mocha: a broken merge with hooks, a diff and a multi-line message; absolute paths shown relative to the check directory', () => {
     const parsed = parseTestFailures(output('mocha-body-parser-broken-merge.log'), { cwd: '/tmp/bp' });
     expect(parsed?.failures.map((t) => [t.id, t.location])).toEqual([
-      ['bodyParser() > "before all" hook for "should default req.body to undefined"', 'test/body-parser.js:147'],
+      ['bodyParser() > "before all" hook', 'test/body-parser.js:147'],
       [strictPrimitives, 'test/json.js:230'],
       ['bodyParser.json() > with strict option > when true > should not parse primitives', 'test/json.js:258'],
       ['bodyParser.json() > with strict option > when true > should not parse primitives with leading whitespaces', 'test/json.js:266'],
       ['bodyParser.json() > with strict option > when true > should include correct message in stack trace', 'test/json.js:681'],
-      ['bodyParser.urlencoded() > "before all" hook for "should parse x-www-form-urlencoded"', 'test/urlencoded.js:730'],
+      ['bodyParser.urlencoded() > "before all" hook', 'test/urlencoded.js:730'],
     ]);
-    expect(parsed?.failures[0]?.message).toBe('TypeError: option parameterLimit must be a positive number');
+    // A hook's id leaves out the test it ran for (that changes as tests are added); its title keeps it.
+    expect(parsed?.failures[0]).toMatchObject({ title: '"before all" hook for "should default req.body to undefined"', message: 'TypeError: option parameterLimit must be a positive number' });
     const summary = extractFailure(output('mocha-body-parser-broken-urlencoded.log'), { cwd: '/tmp/bp' });
     expect(summary).toMatchObject({
       error_type: 'test_failure',

@@ -34,8 +34,10 @@ function failure(lines: string[], start: number, end: number, cwd: string | unde
   const body = lines.slice(i + 1, end);
   const from = body.findIndex((l) => l.trim() !== '');
   const stop = body.findIndex((l, j) => j > from && (/^\s*at\s/.test(l) || /^\s*\+ expected - actual\s*$/.test(l) || /^\s*-{4}\s*$/.test(l)));
+  // A hook is named after the first test it ran for, which changes when tests are added: leave that out of its id.
+  const id = [...title.slice(0, -1), (title[title.length - 1] ?? '').replace(/^("(?:before|after) (?:all|each)" hook)(?::? .*?)? (?:for|in) ".*"$/, '$1')];
   return {
-    id: title.join(' > '),
+    id: id.join(' > '),
     title: title[title.length - 1] ?? '',
     message: oneLine(body.slice(Math.max(0, from), stop < 0 ? body.length : stop)),
     location: pickLocation(jsFrames(body), cwd),
