@@ -155,6 +155,11 @@ describe('failing tests by name, from real runner output', () => {
     ]);
   });
 
+  it('vitest in colour, with a project label: the same ids', () => {
+    expect(ids(output('vitest-color-project.log'))).toEqual(ids(output('vitest.log')));
+    expect(parseTestFailures(output('vitest-color-project.log'))?.failures[0]).toMatchObject({ location: 'test/cart.test.js:6', message: 'AssertionError: expected 5 to be 6 // Object.is equality' });
+  });
+
   it('pytest: node ids from the short summary, the E line, the test file line', () => {
     const parsed = parseTestFailures(output('pytest.log'));
     expect(parsed?.runner).toBe('pytest');

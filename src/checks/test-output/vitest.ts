@@ -34,7 +34,8 @@ export const parseVitest: TestOutputParser = (lines, cwd) => {
 };
 
 function header(line: string | undefined): string | null {
-  const m = /^\s*FAIL\s+(?:\|[^|]+\|\s+)?(\S.*?)\s*$/.exec(line ?? '');
+  // The project's label is `|name|` without colours, and ` name ` on a coloured background (so: two spaces after it) with them.
+  const m = /^\s*FAIL\s+(?:\|[^|]+\|\s+|[^\s>]+\s{2,}(?=\S))?(\S.*?)\s*$/.exec(line ?? '');
   if (!m) return null;
   const name = (m[1] as string).replace(/\s+\[ .+ \]$/, '');
   return / > /.test(name) || /\[ .+ \]$/.test(m[1] as string) ? name : null;
