@@ -37,8 +37,10 @@ export interface BaselineComparison {
   /** Failing on the merge and on a tip: not blamed. */
   inherited: string[];
   /**
-   * Fewer tests ran on the merge than on a tip: a runner that stops at its first failure (mocha `--bail`,
-   * pytest `-x`) may have hidden failures of the merge behind one a tip already has.
+   * A run stopped short, so the comparison may be wrong (`reason` says how): fewer tests ran on the merge than
+   * on a tip (a runner stopping at its first failure, such as mocha `--bail`, may have hidden failures of the
+   * merge behind one a tip already has), or a failing tip ran fewer tests than the merge (its baseline may
+   * miss some of its own failures).
    */
   incomplete: boolean;
   /** One sentence for the report and the hand-off. */
@@ -73,14 +75,32 @@ export function compareWithBaselines(merged: SideOutcome, tips: { fork: SideOutc
   const known = new Set([...(tips.fork.failing ?? []), ...(tips.upstream.failing ?? [])]);
   const blamed = merged.failing.filter((id) => !known.has(id));
   const inherited = merged.failing.filter((id) => known.has(id));
-  const most = Math.max(...(['fork', 'upstream'] as const).map((side) => tips[side].ran ?? 0));
-  const incomplete = merged.ran !== undefined && merged.ran !== null && merged.ran < most;
-  const early = incomplete ? `; only ${merged.ran} tests ran on the merge against ${most} on a tip, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more` : '';
+  const notes = shortRuns(merged, tips, blamed.length > 0);
+  const early = notes.length > 0 ? `; ${notes.join('; ')}` : '';
+  const incomplete = notes.length > 0;
   if (blamed.length === 0) {
     return { verdict: 'inherited_only', by: 'tests', blamed, inherited, incomplete, reason: `every test failing on the merge also fails on a tip (${count(inherited)}): nothing is blamed on the resolutions${early}` };
   }
   const also = inherited.length > 0 ? `; ${count(inherited)} also failing on a tip not blamed` : '';
   return { verdict: 'new_failures', by: 'tests', blamed, inherited, incomplete, reason: `${count(blamed)} failing on the merge and on neither tip${also}${early}` };
+}
+
+/**
+ * Runs that stopped short (a runner stopping at its first failure: mocha --bail, pytest -x): fewer tests on the
+ * merge than on a tip may hide failures of the merge; a failing tip that ran fewer tests than the merge has a
+ * baseline that may miss some of its own failures, which are then blamed on the merge.
+ */
+function shortRuns(merged: SideOutcome, tips: { fork: SideOutcome; upstream: SideOutcome }, blaming: boolean): string[] {
+  const ran = merged.ran ?? null;
+  if (ran === null) return [];
+  const notes: string[] = [];
+  const most = Math.max(...(['fork', 'upstream'] as const).map((side) => tips[side].ran ?? 0));
+  if (ran < most) notes.push(`only ${ran} tests ran on the merge against ${most} on a tip, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more`);
+  for (const side of ['fork', 'upstream'] as const) {
+    const tip = tips[side];
+    if (blaming && !tip.passed && tip.ran !== undefined && tip.ran !== null && tip.ran < ran) notes.push(`the ${side} tip stopped after ${tip.ran} tests (${ran} ran on the merge), so some tests blamed here may never have run there`);
+  }
+  return notes;
 }
 
 function count(ids: string[]): string {

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CheckRunner } from '../../src/checks/check-runner.js';
+import { compareWithBaselines, sideOutcome } from '../../src/checks/baseline.js';
 import { extractFailure } from '../../src/checks/extract-failure.js';
 import { parseTestFailures, type ParseTestOptions } from '../../src/checks/test-output/index.js';
 import { tempDir } from '../helpers/git-repo.js';
@@ -239,5 +240,28 @@ describe('failing tests by name, from real runner output', () => {
     symlinkSync(join(here, '../../node_modules'), join(dir, 'node_modules'));
     const log = await realLogIn(dir, { 'package.json': '{"type":"module"}', 'vitest.config.js': 'export default {};\n', 'sum.test.js': "import { expect, it } from 'vitest';\nit('adds', () => {\n  expect(1 + 1).toBe(3);\n});\n" }, `NO_COLOR=1 ${vitest} run`);
     expect(parseTestFailures(log, { cwd: dir })?.failures).toEqual([expect.objectContaining({ id: 'sum.test.js > adds', location: 'sum.test.js:3', message: 'AssertionError: expected 2 to be 3 // Object.is equality' })]);
+  });
+});
+
+describe('baselines on the real body-parser histories', () => {
+  const outcome = (name: string, passed = false) => sideOutcome(passed, parseTestFailures(output(name)));
+
+  it('1.19.2: the test failing on both tips (Node 20) is not blamed on the merge', () => {
+    const tip = outcome('mocha-body-parser-fbd9664.log');
+    expect(compareWithBaselines(outcome('mocha-body-parser-424dadd.log'), { fork: tip, upstream: outcome('mocha-body-parser-424dadd.log') })).toMatchObject({ verdict: 'inherited_only', by: 'tests', blamed: [], inherited: [strictPrimitives], incomplete: false });
+  });
+
+  it('1.20.2: the fork tip stopped at its own failure (--bail) and upstream passed; a broken merge run in full blames what neither tip showed, and says the fork tip stopped early', () => {
+    const fork = outcome('mocha-body-parser-3f5e93e.log');
+    const upstream = outcome('mocha-body-parser-ee91374.log', true);
+    expect([fork.ran, upstream.ran]).toEqual([62, 257]);
+    const result = compareWithBaselines(outcome('mocha-body-parser-broken-merge.log'), { fork, upstream });
+    expect(result).toMatchObject({ verdict: 'new_failures', by: 'tests', inherited: [strictPrimitives], incomplete: true });
+    expect(result.blamed).toHaveLength(5);
+    expect(result.reason).toBe(
+      '5 tests failing on the merge and on neither tip; 1 test also failing on a tip not blamed; only 131 tests ran on the merge against 257 on a tip, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more; the fork tip stopped after 62 tests (131 ran on the merge), so some tests blamed here may never have run there',
+    );
+    // The merge run the same way as the fork tip (npm test, --bail) stops at the same inherited failure: nothing blamed, but said to be short.
+    expect(compareWithBaselines(fork, { fork, upstream })).toMatchObject({ verdict: 'inherited_only', incomplete: true });
   });
 });
