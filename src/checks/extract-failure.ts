@@ -1,3 +1,4 @@
+import { parseTestFailures, type ParseTestOptions, type TestFailures } from './test-output/index.js';
 import type { FailureSummary, FailureType } from './types.js';
 
 interface Hit {
@@ -95,13 +96,20 @@ const matchers: Matcher[] = [
 
 const EXCERPT_LINES = 20;
 
+export interface ExtractOptions extends ParseTestOptions {
+  timedOut?: boolean;
+}
+
 /**
  * The first real error in a check's log: compile, link, test failure or timeout,
- * with `file:line` and a bounded excerpt. Tool summaries (make's `***`, ninja's
- * `FAILED:`) are used only when no underlying error is recognised. Null when
- * nothing in the log looks like an error.
+ * with `file:line` and a bounded excerpt. Failing tests are named from the test
+ * runner's own report (mocha, jest, vitest, pytest, go test, cargo test, rspec,
+ * JUnit XML): the test, its assertion and its `file:line`. A compile or link error
+ * comes first (the tests did not build); tool summaries (make's `***`, ninja's
+ * `FAILED:`) are used only when nothing else is recognised. Null when nothing in
+ * the log looks like an error.
  */
-export function extractFailure(logText: string, options: { timedOut?: boolean } = {}): FailureSummary | null {
+export function extractFailure(logText: string, options: ExtractOptions = {}): FailureSummary | null {
   const lines = logText.split(/\r?\n/).map(strip);
   if (options.timedOut) {
     const last = lines.filter(Boolean).slice(-EXCERPT_LINES).join('\n');
@@ -116,12 +124,34 @@ export function extractFailure(logText: string, options: { timedOut?: boolean } 
     }
     if (best && best.rank === 0) break;
   }
+  if (!best || best.rank > 1) {
+    const tests = parseTestFailures(logText, options);
+    if (tests && tests.failures.length > 0) return testSummary(tests);
+  }
   if (!best) return null;
   const from = Math.max(0, best.line - 2);
   return {
     error_type: best.type,
     location: best.location,
-    root_cause: best.cause.length > 300 ? `${best.cause.slice(0, 297)}...` : best.cause,
+    root_cause: clip(best.cause),
     excerpt: lines.slice(from, from + EXCERPT_LINES).join('\n').trimEnd(),
   };
+}
+
+/** `"test title" — message`, at the failing test's `file:line`; the other failing tests are named after the excerpt. */
+function testSummary(tests: TestFailures): FailureSummary {
+  const [first, ...others] = tests.failures as [TestFailures['failures'][number], ...TestFailures['failures']];
+  const more = others.length > 0 ? ` (and ${others.length} more failing test${others.length === 1 ? '' : 's'})` : '';
+  const named = others.slice(0, 10).map((t) => `  ${t.id}${t.location ? ` (${t.location})` : ''}: ${t.message}`);
+  const rest = others.length > 10 ? [`  ... ${others.length - 10} more`] : [];
+  return {
+    error_type: 'test_failure',
+    location: first.location ?? first.id,
+    root_cause: clip(`${first.title.includes('"') ? first.title : `"${first.title}"`} — ${first.message}${more}`),
+    excerpt: [first.excerpt, ...(named.length > 0 ? ['', `Also failing (${tests.runner}):`, ...named, ...rest] : [])].join('\n'),
+  };
+}
+
+function clip(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }

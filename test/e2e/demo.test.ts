@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../fixtures/resolve/cli.js';
 import { buildDemoRepo } from '../../src/workflow/demo/demo-repo.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { runCli } from '../fixtures/resolve/cli.js';
@@ -36,5 +37,22 @@ describe('splintercat demo', () => {
     expect(parents).toEqual([git(dir, 'rev-parse', 'main^1'), git(dir, 'rev-parse', 'upstream')]);
     expect(execFileSync('node', ['test.mjs'], { cwd: dir, encoding: 'utf8' })).toContain('tests ok');
     expect(git(dir, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+  });
+
+  it('runs on a fresh machine: an empty HOME and no git identity anywhere', async () => {
+    const home = tempDir('splintercat-home-');
+    // No identity from the environment, the global or the system config, and git may not guess one from the host name.
+    const env: Record<string, string> = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.useConfigOnly', GIT_CONFIG_VALUE_0: 'true' };
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^GIT_|^EMAIL$/.test(k)) env[k] = env[k] ?? v;
+    const dir = join(tempDir(), 'demo');
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile(process.execPath, ['--import', join(repoRoot, 'node_modules/tsx/dist/loader.mjs'), join(repoRoot, 'src/cli/main.ts'), 'demo', '--dir', dir], { cwd: home, env }, (error, stdout, stderr) =>
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).not.toMatch(/auto-detect|Please tell me who you are/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Merged upstream into main: [0-9a-f]{40}/);
+    expect(git(dir, 'config', '--local', 'user.email')).toMatch(/@/);
   });
 });

@@ -78,7 +78,10 @@ export async function buildDemoRepo(dir: string): Promise<DemoRepo> {
   };
   try {
     await git.run(['init', '-q', '-b', 'main']);
-    for (const [k, v] of [['commit.gpgsign', 'false'], ['gc.auto', '0'], ['maintenance.auto', 'false']]) await git.run(['config', k as string, v as string]);
+    // A local identity: the merge runs `git merge` and `git commit` in this repository and its worktrees, and a
+    // fresh machine (a new container, an empty HOME) has no global one.
+    const settings = [['user.name', 'Demo Maintainer'], ['user.email', 'fork@example.com'], ['commit.gpgsign', 'false'], ['gc.auto', '0'], ['maintenance.auto', 'false']];
+    for (const [k, v] of settings) await git.run(['config', k as string, v as string]);
     await commit('Initial import of the cart library', {
       'lib/cart.mjs': cartBase.join('\n'),
       'lib/format.mjs': "export function money(value) {\n\treturn value.toFixed(2);\n}\n",
