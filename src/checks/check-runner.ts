@@ -11,7 +11,7 @@ import { redactSecrets, StreamRedactor } from '../log/redact.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { scrubEnv } from './check-env.js';
 import { groupAlive, namespaceMembers, signalGroup, signalPid, waitGone } from './process-group.js';
-import { bwrapArgs, probeBwrap } from './sandbox.js';
+import { bwrapArgs, probeBwrap, type BwrapProbe } from './sandbox.js';
 import { readSetupStamp, setupKey, setupStampPath, writeSetupStamp } from './setup-stamp.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from './types.js';
 
@@ -44,6 +44,8 @@ export interface CheckRunnerOptions {
   setupWhen?: readonly string[];
   /** A model is configured, so checks may execute a model's code: running them unconfined is warned about. */
   modelConfigured?: boolean;
+  /** Whether bubblewrap works here (default: probed once per process). */
+  probeSandbox?: () => BwrapProbe;
 }
 
 /** A check that cannot run, found before a merge starts. */
@@ -172,7 +174,7 @@ export class CheckRunner implements CheckRunnerLike {
   private useSandbox(): boolean {
     if (this.sandboxed !== undefined) return this.sandboxed;
     const mode = this.options.sandbox ?? 'auto';
-    const probe = mode === 'off' ? null : probeBwrap();
+    const probe = mode === 'off' ? null : (this.options.probeSandbox ?? probeBwrap)();
     if (probe !== null && !probe.ok && mode === 'bwrap') {
       throw new ConfigError([{ path: 'check.sandbox', message: `bwrap is required, but ${probe.reason}` }], undefined, {
         what: 'check.sandbox is bwrap, but bubblewrap cannot run here',

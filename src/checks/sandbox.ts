@@ -38,12 +38,14 @@ let probed: BwrapProbe | undefined;
  * disabled, e.g. in some containers). Probed once per process with the real options.
  */
 export function probeBwrap(): BwrapProbe {
-  probed ??= runProbe();
+  probed ??= runBwrapProbe(process.env);
   return probed;
 }
 
-function runProbe(): BwrapProbe {
+/** Try the sandbox once, with this environment's PATH (not memoized). */
+export function runBwrapProbe(env: NodeJS.ProcessEnv): BwrapProbe {
   const result = spawnSync('bwrap', [...bwrapArgs({ cwd: '/tmp', writable: [], network: false }), '--', '/bin/sh', '-c', 'exit 0'], {
+    env,
     stdio: ['ignore', 'ignore', 'pipe'],
     timeout: 10_000,
     encoding: 'utf8',
