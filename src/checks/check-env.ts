@@ -5,7 +5,7 @@ const OWN_PREFIX = /^SPLINTERCAT_/i;
 const MIN_REDACTED_LENGTH = 8;
 
 export interface ScrubOptions {
-  /** Secret values (the resolved `llm.api_key`): any variable holding one is removed. */
+  /** Secret values (`llm.api_key`): any variable holding one, or the value of a removed `*_KEY`-like one, is removed. */
   secrets: readonly string[];
   /** Names kept although they look like secrets (`check.env_passthrough`). */
   passthrough: readonly string[];
@@ -26,20 +26,20 @@ export interface ScrubbedEnv {
  * holds a known secret, except the names listed in `passthrough`.
  */
 export function scrubEnv(env: NodeJS.ProcessEnv, options: ScrubOptions): ScrubbedEnv {
-  const known = options.secrets.filter((s) => s.length >= 6);
   const keep = new Set(options.passthrough);
+  const named = (name: string): boolean => SECRET_NAME.test(name) || OWN_PREFIX.test(name);
+  // The values to hide: the given secrets and those of secret-named variables (the provider's
+  // OPENROUTER_API_KEY holds the resolved key when llm.api_key is empty), passthrough ones excepted.
+  const values = new Set<string>(options.secrets.filter((s) => s.length >= 6));
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && SECRET_NAME.test(name) && !keep.has(name) && value.length >= MIN_REDACTED_LENGTH) values.add(value);
+  }
   const out: Record<string, string> = {};
   const removed: string[] = [];
-  const values = new Set<string>(options.secrets.filter((s) => s !== ''));
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    const secret = SECRET_NAME.test(name) || OWN_PREFIX.test(name) || known.some((s) => value.includes(s));
-    if (secret && !keep.has(name)) {
-      removed.push(name);
-      if (value.length >= MIN_REDACTED_LENGTH && SECRET_NAME.test(name)) values.add(value);
-      continue;
-    }
-    out[name] = value;
+    if (!keep.has(name) && (named(name) || [...values].some((s) => value.includes(s)))) removed.push(name);
+    else out[name] = value;
   }
   return { env: out, removed: removed.sort(), secrets: [...values] };
 }

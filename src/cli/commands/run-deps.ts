@@ -1,5 +1,6 @@
 import { createGatewayFromConfig } from '../../agents/index.js';
-import { CheckRunner } from '../../checks/check-runner.js';
+import type { CheckRunner } from '../../checks/check-runner.js';
+import { createCheckRunner } from '../../checks/from-config.js';
 import { extractFailure } from '../../checks/extract-failure.js';
 import type { Config } from '../../config/index.js';
 import type { Git } from '../../git/index.js';
@@ -22,15 +23,7 @@ export async function runContext(
   log: Logger,
   interactive?: InteractiveOptions,
 ): Promise<{ ctx: WorkflowContext; checks: CheckRunner }> {
-  const checks = new CheckRunner({
-    workdir: config.target.workdir,
-    outputDir: config.check.output_dir,
-    commands: config.check.commands,
-    timeoutSec: config.check.timeout,
-    killGraceSec: config.check.kill_grace,
-    logger: log,
-    onOutput: undefined,
-  } as ConstructorParameters<typeof CheckRunner>[0]);
+  const checks = createCheckRunner(config, { logger: log });
   const gateway = createGatewayFromConfig(config, process.env, { log });
   const ctx = await buildWorkflowContext(config, git, name, {
     checks: interactive ? approvingChecks(checks, interactive.prompter, config.check.commands, interactive.stop) : checks,
