@@ -159,7 +159,7 @@ export class CheckRunner implements CheckRunnerLike {
       const patterns = this.options.setupWhen ?? [];
       const stamp = setupStampPath(cwd, this.options.outputDir);
       if (readSetupStamp(stamp) === (await setupKey(cwd, command, patterns))) return null;
-      this.log.info({ cwd, command, check: forCheck }, `setting up ${cwd} (check.setup) before check '${forCheck}'`);
+      this.log.info({ cwd, command: redactSecrets(command, this.secrets), check: forCheck }, `setting up ${cwd} (check.setup) before check '${forCheck}'`);
       const result = await this.execute({ label: 'setup', command, cwd, network: true, signal, onOutput });
       if (!result.success) return { ...result, setupFor: forCheck };
       // After the setup: it may rewrite a lockfile, which must not make the next check set up again.
@@ -198,7 +198,7 @@ export class CheckRunner implements CheckRunnerLike {
     const command = redactSecrets(launch.command, this.secrets);
     const sandboxed = this.useSandbox();
     const writable = [this.options.outputDir, ...(this.options.writable ?? [])];
-    if (sandboxed) for (const dir of writable) mkdirSync(dir, { recursive: true });
+    if (sandboxed) for (const dir of writable) makeWritableDir(dir);
     const { path: logFile, out } = this.createLog(label);
     const started = Date.now();
     this.log.info({ check: label, command, cwd, logFile, sandboxed }, `check '${label}' started`);
@@ -261,7 +261,10 @@ export class CheckRunner implements CheckRunnerLike {
     kill();
     if (killTimer) clearTimeout(killTimer);
     await waitGone(() => (child.pid !== undefined && groupAlive(child.pid)) || (sandbox !== null && sandbox.members().length > 0), 2000);
-    await Promise.all([child.stdout, child.stderr].map((stream) => ended(stream as Readable)));
+    // A process that left the group (setsid) may still hold a pipe: its output is not waited for.
+    await Promise.race([Promise.all([child.stdout, child.stderr].map((stream) => ended(stream as Readable))), delay(1000)]);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
     for (const flush of streams) flush();
     const durationMs = Date.now() - started;
     if (timedOut) out.write(`\nsplintercat: TIMEOUT after ${this.options.timeoutSec} seconds; process group killed\n`);
@@ -358,6 +361,10 @@ function relay(stream: Readable, secrets: readonly string[], emit: (bytes: Buffe
   };
 }
 
+function delay(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms).unref());
+}
+
 /** Resolves once a stream has delivered all its data (or failed). */
 function ended(stream: Readable): Promise<void> {
   if (stream.readableEnded || stream.destroyed) return Promise.resolve();
@@ -373,6 +380,20 @@ function shellSyntaxError(command: string): string | null {
   const result = spawnSync('/bin/sh', ['-n', '-c', command], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'ignore', 'pipe'] });
   if (result.status === 0) return null;
   return result.stderr.trim().split('\n')[0]?.replace(/^\/bin\/sh: (\d+: )?/, '') || `sh -n exited with ${result.status ?? result.signal}`;
+}
+
+/** A directory bound writable into the sandbox must exist; `check.writable` ones are created. */
+function makeWritableDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new SplintercatError('check_writable_dir', {
+      what: `Cannot create ${dir}, a directory checks may write (check.writable or check.output_dir)`,
+      why: (error as Error).message,
+      fix: 'Create it by hand, or remove it from check.writable in splintercat.yaml',
+      cause: error,
+    });
+  }
 }
 
 function diskFull(where: string, cause: unknown): SplintercatError {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { CheckRunner } from '../../src/checks/check-runner.js';
 import { formatCheckResult } from '../../src/checks/format.js';
 import { probeBwrap } from '../../src/checks/sandbox.js';
@@ -220,5 +220,17 @@ describe('CheckRunner', () => {
   it('a missing working directory is a clear error', async () => {
     const { r } = runner({ build: 'true' });
     await expect(r.run('build', { cwd: '/nonexistent/dir' })).rejects.toMatchObject({ code: 'workdir_missing' });
+  });
+});
+
+describe('CheckRunner output pipes', () => {
+  it('a job that left the process group (setsid) and holds the output open does not keep the run waiting', async () => {
+    const { r, dir } = runner({ escape: 'setsid sh -c "exec sleep 30" & echo $! > daemon.pid; echo ran' });
+    const started = Date.now();
+    const result = await r.run('escape');
+    const daemon = Number(readFileSync(join(dir, 'daemon.pid'), 'utf8'));
+    onTestFinished(() => void (alive(daemon) && process.kill(daemon, 'SIGKILL')));
+    expect(result).toMatchObject({ success: true, tail: ['ran'] });
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
