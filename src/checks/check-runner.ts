@@ -1,17 +1,17 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, openSync, statSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import type { SandboxMode } from '../config/schema.js';
 import { ConfigError, SplintercatError, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
 import { nullLogger } from '../log/logger.js';
-import { redactSecrets, StreamRedactor } from '../log/redact.js';
+import { redactSecrets } from '../log/redact.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { scrubEnv } from './check-env.js';
-import { groupAlive, namespaceMembers, signalGroup, signalPid, waitGone } from './process-group.js';
-import { bwrapArgs, probeBwrap, type BwrapProbe } from './sandbox.js';
+import { groupAlive, signalGroup, signalPid, waitGone } from './process-group.js';
+import { delay, ended, relay } from './relay-output.js';
+import { bwrapArgs, probeBwrap, sandboxInfo, type BwrapProbe } from './sandbox.js';
 import { readSetupStamp, setupKey, setupStampPath, writeSetupStamp } from './setup-stamp.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from './types.js';
 
@@ -315,64 +315,6 @@ export class CheckRunner implements CheckRunnerLike {
       }
     }
   }
-}
-
-/** What bubblewrap reports on its info fd: the sandbox's init (host pid) and pid namespace. */
-function sandboxInfo(child: ChildProcess): { childPid: number | undefined; members: () => number[] } {
-  let text = '';
-  const info: { childPid: number | undefined; namespace: number | undefined } = { childPid: undefined, namespace: undefined };
-  const fd = child.stdio[3] as Readable | null;
-  fd?.setEncoding('utf8');
-  fd?.on('data', (chunk: string) => {
-    text += chunk;
-    try {
-      const parsed = JSON.parse(text) as { 'child-pid'?: number; 'pid-namespace'?: number };
-      info.childPid = parsed['child-pid'];
-      info.namespace = parsed['pid-namespace'];
-    } catch {
-      // not complete yet
-    }
-  });
-  fd?.on('error', () => {});
-  return {
-    get childPid() {
-      return info.childPid;
-    },
-    members: () => (info.namespace === undefined ? [] : namespaceMembers(info.namespace)),
-  };
-}
-
-/**
- * Relay one output stream: secrets redacted (also when split across chunks), the bytes for
- * the log, the text (UTF-8, characters split across chunks joined) for the console and tail.
- * Returns the flush to call once the stream has ended.
- */
-function relay(stream: Readable, secrets: readonly string[], emit: (bytes: Buffer, text: string) => void): () => void {
-  const redactor = new StreamRedactor(secrets);
-  const decoder = new StringDecoder('utf8');
-  const send = (bytes: Buffer): void => {
-    if (bytes.length > 0) emit(bytes, decoder.write(bytes));
-  };
-  stream.on('data', (chunk: Buffer) => send(redactor.push(chunk)));
-  return () => {
-    send(redactor.end());
-    const rest = decoder.end();
-    if (rest !== '') emit(Buffer.alloc(0), rest);
-  };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms).unref());
-}
-
-/** Resolves once a stream has delivered all its data (or failed). */
-function ended(stream: Readable): Promise<void> {
-  if (stream.readableEnded || stream.destroyed) return Promise.resolve();
-  return new Promise((done) => {
-    stream.once('end', done);
-    stream.once('close', done);
-    stream.once('error', () => done());
-  });
 }
 
 /** `sh -n`: the command parses as shell code (null), or the shell's complaint. */

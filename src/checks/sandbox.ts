@@ -1,4 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { namespaceMembers } from './process-group.js';
 
 /** What bubblewrap may write and reach for one run. */
 export interface SandboxSpec {
@@ -56,4 +58,29 @@ export function runBwrapProbe(env: NodeJS.ProcessEnv): BwrapProbe {
   }
   if (result.status !== 0) return { ok: false, reason: `bwrap fails here: ${result.stderr.trim().split('\n')[0] || `exit ${result.status ?? result.signal}`}` };
   return { ok: true };
+}
+
+/** What bubblewrap reports on its info fd: the sandbox's init (host pid) and pid namespace. */
+export function sandboxInfo(child: ChildProcess): { childPid: number | undefined; members: () => number[] } {
+  let text = '';
+  const info: { childPid: number | undefined; namespace: number | undefined } = { childPid: undefined, namespace: undefined };
+  const fd = child.stdio[3] as Readable | null;
+  fd?.setEncoding('utf8');
+  fd?.on('data', (chunk: string) => {
+    text += chunk;
+    try {
+      const parsed = JSON.parse(text) as { 'child-pid'?: number; 'pid-namespace'?: number };
+      info.childPid = parsed['child-pid'];
+      info.namespace = parsed['pid-namespace'];
+    } catch {
+      // not complete yet
+    }
+  });
+  fd?.on('error', () => {});
+  return {
+    get childPid() {
+      return info.childPid;
+    },
+    members: () => (info.namespace === undefined ? [] : namespaceMembers(info.namespace)),
+  };
 }
