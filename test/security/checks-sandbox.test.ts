@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CheckRunner, type CheckRunnerOptions } from '../../src/checks/check-runner.js';
+import { formatCheckResult } from '../../src/checks/format.js';
 import { probeBwrap, runBwrapProbe } from '../../src/checks/sandbox.js';
 import { ConfigError, SplintercatError } from '../../src/errors/index.js';
 import type { Logger } from '../../src/log/logger.js';
@@ -51,6 +52,7 @@ describe.runIf(bwrap)('the sandbox (bubblewrap)', () => {
     // The repository is under /tmp here, hidden by the sandbox's private /tmp; $HOME is read-only.
     expect(log.match(/Directory nonexistent|Read-only file system/g)).toHaveLength(3);
     expect(log).toMatch(/\.bashrc: Read-only file system/);
+    expect(formatCheckResult({ ...result, success: false, exitCode: 1 })).toContain('Add the directory it writes (a cache such as ~/.cache) to check.writable');
     expect(result.sandboxed).toBe(true);
     expect(readFileSync(join(repo.dir, 'a.txt'), 'utf8')).toBe('a\n');
     expect(existsSync(join(repo.dir, 'new.txt'))).toBe(false);
