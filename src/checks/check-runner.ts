@@ -1,10 +1,18 @@
-import { spawn } from 'node:child_process';
-import { accessSync, constants, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, type WriteStream } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
-import { SplintercatError, UsageError } from '../errors/index.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, openSync, statSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { SandboxMode } from '../config/schema.js';
+import { ConfigError, SplintercatError, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
 import { nullLogger } from '../log/logger.js';
+import { redactSecrets } from '../log/redact.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import { scrubEnv } from './check-env.js';
+import { groupAlive, signalGroup, signalPid, waitGone } from './process-group.js';
+import { delay, ended, relay } from './relay-output.js';
+import { bwrapArgs, probeBwrap, sandboxInfo, type BwrapProbe } from './sandbox.js';
+import { readSetupStamp, setupKey, setupStampPath, writeSetupStamp } from './setup-stamp.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from './types.js';
 
 export interface CheckRunnerOptions {
@@ -20,6 +28,24 @@ export interface CheckRunnerOptions {
   clock?: Clock;
   /** Default output stream (the console) for every run. */
   onOutput?: ((chunk: string) => void) | undefined;
+  /** The environment checks start from (default: this process's), scrubbed of secrets before use. */
+  env?: NodeJS.ProcessEnv;
+  /** Secret values (the resolved `llm.api_key`): removed from the environment and redacted from all output. */
+  secrets?: readonly string[];
+  /** Variables kept although named like secrets (`check.env_passthrough`). */
+  envPassthrough?: readonly string[];
+  /** `check.sandbox`; default auto (bubblewrap when it works here). */
+  sandbox?: SandboxMode;
+  /** Directories a sandboxed check may write besides its worktree, the log directory and /tmp. */
+  writable?: readonly string[];
+  /** `check.setup`: prepares a worktree before its first check and whenever `setupWhen` files change. */
+  setup?: string;
+  /** `check.setup_when`: globs relative to the worktree. */
+  setupWhen?: readonly string[];
+  /** A model is configured, so checks may execute a model's code: running them unconfined is warned about. */
+  modelConfigured?: boolean;
+  /** Whether bubblewrap works here (default: probed once per process). */
+  probeSandbox?: () => BwrapProbe;
 }
 
 /** A check that cannot run, found before a merge starts. */
@@ -28,21 +54,43 @@ export interface PreflightProblem {
   message: string;
 }
 
+/** Where and how one process runs. */
+interface Launch {
+  label: string;
+  command: string;
+  cwd: string;
+  network: boolean;
+  signal: AbortSignal | undefined;
+  onOutput: ((chunk: string) => void) | undefined;
+}
+
 const TAIL_LINES = 30;
 
 /**
- * Runs the named shell commands of `check.commands`: one process group per run
- * (so `make` and every compiler it starts die together), output streamed to the
+ * Runs the named shell commands of `check.commands` through `sh -c`: one process group
+ * per run (so `make` and every compiler it starts die together), output streamed to the
  * console and to a timestamped log, a timeout enforced by SIGTERM then SIGKILL.
+ * Checks see an environment without secrets, their output is redacted of secret values
+ * everywhere (console, log, tail), and where bubblewrap works they run sandboxed: no
+ * network, read-only outside their worktree, the log directory, /tmp and `writable`.
  * A failing check is a value (`success: false`), never an exception.
  */
 export class CheckRunner implements CheckRunnerLike {
   private readonly log: Logger;
   private readonly clock: Clock;
+  private readonly env: Record<string, string>;
+  private readonly secrets: string[];
+  private sandboxed: boolean | undefined;
+  /** Per worktree: the setup in progress or last done, so concurrent runs there set it up once. */
+  private readonly setups = new Map<string, Promise<CheckResult | null>>();
 
   constructor(private readonly options: CheckRunnerOptions) {
     this.log = options.logger ?? nullLogger;
     this.clock = options.clock ?? systemClock;
+    const scrubbed = scrubEnv(options.env ?? process.env, { secrets: options.secrets ?? [], passthrough: options.envPassthrough ?? [] });
+    this.env = scrubbed.env;
+    this.secrets = scrubbed.secrets;
+    if (scrubbed.removed.length > 0) this.log.debug({ removed: scrubbed.removed }, 'checks run without these environment variables (secrets)');
   }
 
   names(): string[] {
@@ -63,20 +111,24 @@ export class CheckRunner implements CheckRunnerLike {
     return command;
   }
 
-  /** Problems that would make checks fail before they start: missing workdir or program. */
+  /**
+   * Problems that would make checks fail before they start: a missing workdir, an undefined
+   * check, shell syntax (`sh -n`). Programs are not guessed from the command: `sh -c` runs
+   * any shell code. Throws a ConfigError when `check.sandbox: bwrap` cannot work here.
+   */
   preflight(names: string[] = this.names()): PreflightProblem[] {
     const problems: PreflightProblem[] = [];
     if (!isDirectory(this.options.workdir)) problems.push({ name: '*', message: `the working directory ${this.options.workdir} does not exist` });
-    for (const name of names) {
-      const command = this.options.commands[name];
+    this.useSandbox();
+    const commands: Array<[string, string | undefined]> = names.map((name) => [name, this.options.commands[name]]);
+    if (this.options.setup) commands.push(['setup', this.options.setup]);
+    for (const [name, command] of commands) {
       if (command === undefined) {
         problems.push({ name, message: `not defined in check.commands (defined: ${this.names().join(', ') || 'none'})` });
         continue;
       }
-      const program = firstProgram(command);
-      if (program && !programExists(program, this.options.workdir)) {
-        problems.push({ name, message: `the program '${program}' of "${command}" is not installed or not on PATH` });
-      }
+      const syntax = shellSyntaxError(command);
+      if (syntax !== null) problems.push({ name, message: `shell syntax error in "${command}": ${syntax}` });
     }
     return problems;
   }
@@ -90,61 +142,137 @@ export class CheckRunner implements CheckRunnerLike {
         fix: 'Check target.workdir in splintercat.yaml',
       });
     }
-    const logFile = this.openLogPath(name);
-    const out = await openLog(logFile);
+    this.useSandbox();
     const onOutput = options.onOutput ?? this.options.onOutput;
-    const started = Date.now();
-    this.log.info({ check: name, command, cwd, logFile }, `check '${name}' started`);
+    if (this.options.setup) {
+      const failed = await this.prepare(cwd, name, options.signal, onOutput);
+      if (failed !== null) return failed;
+    }
+    return this.execute({ label: name, command, cwd, network: false, signal: options.signal, onOutput });
+  }
 
-    const child = spawn('/bin/sh', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** Run `check.setup` in `cwd` unless the key of its `setup_when` files is the one it last ran with there. */
+  private prepare(cwd: string, forCheck: string, signal: AbortSignal | undefined, onOutput: Launch['onOutput']): Promise<CheckResult | null> {
+    const previous = this.setups.get(cwd) ?? Promise.resolve(null);
+    const next = previous.catch(() => null).then(async () => {
+      const command = this.options.setup as string;
+      const patterns = this.options.setupWhen ?? [];
+      const stamp = setupStampPath(cwd, this.options.outputDir);
+      if (readSetupStamp(stamp) === (await setupKey(cwd, command, patterns))) return null;
+      this.log.info({ cwd, command: redactSecrets(command, this.secrets), check: forCheck }, `setting up ${cwd} (check.setup) before check '${forCheck}'`);
+      const result = await this.execute({ label: 'setup', command, cwd, network: true, signal, onOutput });
+      if (!result.success) return { ...result, setupFor: forCheck };
+      // After the setup: it may rewrite a lockfile, which must not make the next check set up again.
+      writeSetupStamp(stamp, await setupKey(cwd, command, patterns), this.clock.now());
+      return null;
+    });
+    this.setups.set(cwd, next);
+    return next;
+  }
+
+  /** Whether runs go through bubblewrap; decided once per runner (the probe once per process). */
+  private useSandbox(): boolean {
+    if (this.sandboxed !== undefined) return this.sandboxed;
+    const mode = this.options.sandbox ?? 'auto';
+    const probe = mode === 'off' ? null : (this.options.probeSandbox ?? probeBwrap)();
+    if (probe !== null && !probe.ok && mode === 'bwrap') {
+      throw new ConfigError([{ path: 'check.sandbox', message: `bwrap is required, but ${probe.reason}` }], undefined, {
+        what: 'check.sandbox is bwrap, but bubblewrap cannot run here',
+        why: probe.reason,
+        fix: ['Install it: apt-get install bubblewrap (Debian/Ubuntu), dnf install bubblewrap (Fedora)', 'Or set check.sandbox: auto (sandbox when available) or off (checks run unconfined)'],
+        where: 'splintercat.yaml (check.sandbox)',
+      });
+    }
+    this.sandboxed = probe?.ok === true;
+    if (!this.sandboxed && this.options.modelConfigured) {
+      this.log.warn(
+        { sandbox: mode, ...(probe && !probe.ok ? { reason: probe.reason } : {}) },
+        `checks run unconfined (check.sandbox: ${mode}${probe && !probe.ok ? `; ${probe.reason}` : ''}): a model's resolution is code a check executes, with network and write access everywhere this user can write. Install bubblewrap to sandbox them.`,
+      );
+    }
+    return this.sandboxed;
+  }
+
+  private async execute(launch: Launch): Promise<CheckResult> {
+    const { label, cwd } = launch;
+    const command = redactSecrets(launch.command, this.secrets);
+    const sandboxed = this.useSandbox();
+    const writable = [this.options.outputDir, ...(this.options.writable ?? [])];
+    if (sandboxed) for (const dir of writable) makeWritableDir(dir);
+    const { path: logFile, out } = this.createLog(label);
+    const started = Date.now();
+    this.log.info({ check: label, command, cwd, logFile, sandboxed }, `check '${label}' started`);
+
+    const child = sandboxed
+      ? spawn('bwrap', [...bwrapArgs({ cwd, writable, network: launch.network, infoFd: 3 }), '--', '/bin/sh', '-c', launch.command], {
+          cwd,
+          env: this.env,
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+        })
+      : spawn('/bin/sh', ['-c', launch.command], { cwd, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const sandbox = sandboxed ? sandboxInfo(child) : null;
     let tail = '';
     let writeError: NodeJS.ErrnoException | null = null;
     out.on('error', (e: NodeJS.ErrnoException) => {
       writeError = e;
     });
-    const onData = (chunk: Buffer): void => {
-      const text = chunk.toString('utf8');
-      out.write(chunk);
-      onOutput?.(text);
+    const streams = [child.stdout, child.stderr].map((stream) => relay(stream as Readable, this.secrets, (bytes, text) => {
+      out.write(bytes);
+      if (text === '') return;
+      launch.onOutput?.(text);
       tail = (tail + text).slice(-64 * 1024);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    }));
 
     let timedOut = false;
     let killTimer: NodeJS.Timeout | undefined;
+    const kill = (): void => {
+      signalGroup(child.pid, 'SIGKILL');
+      // Killing the namespace's init kills every process in the sandbox.
+      if (sandbox?.childPid !== undefined && sandbox.members().includes(sandbox.childPid)) signalPid(sandbox.childPid, 'SIGKILL');
+    };
     const terminate = (): void => {
-      signalGroup(child.pid, 'SIGTERM');
-      killTimer ??= setTimeout(() => signalGroup(child.pid, 'SIGKILL'), this.options.killGraceSec * 1000);
+      // In the sandbox, SIGTERM goes to the processes inside (bwrap would die at once and take them along).
+      const inside = sandbox?.members().filter((pid) => pid !== sandbox.childPid) ?? [];
+      if (inside.length > 0) for (const pid of inside) signalPid(pid, 'SIGTERM');
+      else signalGroup(child.pid, 'SIGTERM');
+      killTimer ??= setTimeout(kill, this.options.killGraceSec * 1000);
     };
     const timer = setTimeout(() => {
       timedOut = true;
       terminate();
     }, this.options.timeoutSec * 1000);
     const onAbort = (): void => terminate();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (launch.signal?.aborted) terminate();
+    launch.signal?.addEventListener('abort', onAbort, { once: true });
 
     const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
       child.on('error', (e) => {
-        out.write(`splintercat: could not start /bin/sh: ${e.message}\n`);
+        out.write(`splintercat: could not start ${sandboxed ? 'bwrap' : '/bin/sh'}: ${e.message}\n`);
         done({ code: 127, signal: null });
       });
-      child.on('close', (c, s) => done({ code: c, signal: s }));
+      // 'exit', not 'close': a background job may hold the output pipes open for as long as it lives.
+      child.on('exit', (c, s) => done({ code: c, signal: s }));
     });
     clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    launch.signal?.removeEventListener('abort', onAbort);
     // The shell is gone; make sure nothing it started lingers (background jobs, grandchildren),
-    // and return only once the group is gone, so no caller ever sees a survivor.
-    signalGroup(child.pid, 'SIGKILL');
+    // and return only once all of it is gone, so no caller ever sees a survivor.
+    kill();
     if (killTimer) clearTimeout(killTimer);
-    await groupGone(child.pid, 2000);
+    await waitGone(() => (child.pid !== undefined && groupAlive(child.pid)) || (sandbox !== null && sandbox.members().length > 0), 2000);
+    // A process that left the group (setsid) may still hold a pipe: its output is not waited for.
+    await Promise.race([Promise.all([child.stdout, child.stderr].map((stream) => ended(stream as Readable))), delay(1000)]);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    for (const flush of streams) flush();
     const durationMs = Date.now() - started;
     if (timedOut) out.write(`\nsplintercat: TIMEOUT after ${this.options.timeoutSec} seconds; process group killed\n`);
     await new Promise<void>((done) => out.end(done));
     if (writeError !== null && (writeError as NodeJS.ErrnoException).code === 'ENOSPC') throw diskFull(this.options.outputDir, writeError);
 
     const result: CheckResult = {
-      name,
+      name: label,
       command,
       success: !timedOut && code === 0,
       exitCode: code,
@@ -153,12 +281,14 @@ export class CheckRunner implements CheckRunnerLike {
       durationMs,
       logFile,
       tail: lastLines(tail, TAIL_LINES),
+      sandboxed,
     };
-    this.log.info({ check: name, success: result.success, exitCode: code, durationMs, logFile }, `check '${name}' ${result.success ? 'passed' : 'failed'}`);
+    this.log.info({ check: label, success: result.success, exitCode: code, durationMs, logFile }, `check '${label}' ${result.success ? 'passed' : 'failed'}`);
     return result;
   }
 
-  private openLogPath(name: string): string {
+  /** A new log file, created exclusively: parallel runs started in the same second take the next free suffix. */
+  private createLog(label: string): { path: string; out: WriteStream } {
     try {
       mkdirSync(this.options.outputDir, { recursive: true });
     } catch (error) {
@@ -171,19 +301,41 @@ export class CheckRunner implements CheckRunnerLike {
       });
     }
     const stamp = timestamp(this.clock.now());
-    const safe = name.replace(/[^A-Za-z0-9._-]/g, '_');
-    let path = join(this.options.outputDir, `${safe}-${stamp}.log`);
-    for (let n = 2; existsSync(path); n++) path = join(this.options.outputDir, `${safe}-${stamp}-${n}.log`);
-    return path;
+    const safe = label.replace(/[^A-Za-z0-9._-]/g, '_');
+    for (let n = 1; ; n++) {
+      const path = join(this.options.outputDir, n === 1 ? `${safe}-${stamp}.log` : `${safe}-${stamp}-${n}.log`);
+      try {
+        const fd = openSync(path, 'wx');
+        return { path, out: createWriteStream(path, { fd }) };
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') continue;
+        if (code === 'ENOSPC') throw diskFull(path, error);
+        throw error;
+      }
+    }
   }
 }
 
-function openLog(path: string): Promise<WriteStream> {
-  return new Promise((done, fail) => {
-    const stream = createWriteStream(path, { flags: 'wx' });
-    stream.once('open', () => done(stream));
-    stream.once('error', (e: NodeJS.ErrnoException) => fail(e.code === 'ENOSPC' ? diskFull(path, e) : e));
-  });
+/** `sh -n`: the command parses as shell code (null), or the shell's complaint. */
+function shellSyntaxError(command: string): string | null {
+  const result = spawnSync('/bin/sh', ['-n', '-c', command], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (result.status === 0) return null;
+  return result.stderr.trim().split('\n')[0]?.replace(/^\/bin\/sh: (\d+: )?/, '') || `sh -n exited with ${result.status ?? result.signal}`;
+}
+
+/** A directory bound writable into the sandbox must exist; `check.writable` ones are created. */
+function makeWritableDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new SplintercatError('check_writable_dir', {
+      what: `Cannot create ${dir}, a directory checks may write (check.writable or check.output_dir)`,
+      why: (error as Error).message,
+      fix: 'Create it by hand, or remove it from check.writable in splintercat.yaml',
+      cause: error,
+    });
+  }
 }
 
 function diskFull(where: string, cause: unknown): SplintercatError {
@@ -192,47 +344,6 @@ function diskFull(where: string, cause: unknown): SplintercatError {
     fix: [`Free space (old logs in ${where} are safe to delete by hand)`, 'Or point check.output_dir at another disk'],
     cause,
   });
-}
-
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-
-/**
- * Wait (polling, bounded) until no live process of the group is left: SIGKILL is delivered
- * asynchronously. Zombies waiting for their reaper are dead and do not count (Linux /proc).
- */
-async function groupGone(pid: number | undefined, maxMs: number): Promise<void> {
-  if (pid === undefined) return;
-  const deadline = Date.now() + maxMs;
-  while (groupAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform !== 'linux') return true;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // exited meanwhile
-    }
-    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after the last ')'.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pgrp) === pgid && state !== 'Z') return true;
-  }
-  return false;
 }
 
 function timestamp(d: Date): string {
@@ -252,25 +363,4 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The program a shell command starts with (after `cd DIR &&` and VAR=value prefixes); null for shell builtins. */
-export function firstProgram(command: string): string | null {
-  const segment = command.split(/&&|\|\||;|\|/).map((s) => s.trim()).find((s) => !/^cd(\s|$)/.test(s)) ?? '';
-  const words = segment.split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-  const word = words[0];
-  if (!word || /^(exit|true|false|test|\[|echo|printf|set|export|:|\(|\{|if|for|while|exec|env)$/.test(word)) return null;
-  return word.replace(/^["']|["']$/g, '');
-}
-
-function programExists(program: string, cwd: string): boolean {
-  const candidates = program.includes('/') ? [isAbsolute(program) ? program : join(cwd, program)] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, program));
-  return candidates.some((path) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return statSync(path).isFile();
-    } catch {
-      return false;
-    }
-  });
 }

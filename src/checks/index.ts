@@ -4,3 +4,6 @@ export * from './format.js';
 export * from './extract-failure.js';
 export * from './baseline.js';
 export * from './test-output/index.js';
+export * from './check-env.js';
+export * from './sandbox.js';
+export * from './from-config.js';

@@ -10,8 +10,12 @@ export interface CheckResult {
   durationMs: number;
   /** Absolute path of the full log (`OUTPUT_DIR/NAME-YYYYMMDD-HHMMSS.log`). */
   logFile: string;
-  /** The last lines of output (30 by default). */
+  /** The last lines of output (30 by default), secrets redacted. */
   tail: string[];
+  /** It ran inside bubblewrap (no network, read-only outside its worktree). */
+  sandboxed?: boolean;
+  /** This is the worktree's setup (`check.setup`, name `setup`), which failed before this check could run. */
+  setupFor?: string;
 }
 
 export const failureTypes = ['compile_error', 'link_error', 'test_failure', 'timeout'] as const;

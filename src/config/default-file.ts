@@ -34,6 +34,20 @@ check:
   workflow: [build, test]
   # The check run before finishing; empty = the workflow checks.
   final: ""
+  # A shell command that prepares a worktree before its first check there (e.g. npm ci),
+  # run again whenever a file matching setup_when changes. Its log is named setup-*.log.
+  setup: ""
+  # Globs relative to the worktree (use **/package.json for every level; node_modules and .git are skipped).
+  setup_when: [package.json, package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml, requirements*.txt, pyproject.toml, poetry.lock, uv.lock, Cargo.toml, Cargo.lock, go.mod, go.sum, Gemfile.lock]
+  # auto (bubblewrap when installed) | bwrap (required) | off (unconfined).
+  # Sandboxed checks have no network and can write only their worktree, their log directory,
+  # a private /tmp and the writable directories below (setup keeps the network).
+  sandbox: auto
+  # Directories checks may write besides those, e.g. a dependency cache:  [~/.npm, ~/.cache/pip]
+  writable: []
+  # Checks never see variables named *_KEY, *_TOKEN, *_SECRET, *_PASSWORD or SPLINTERCAT_*, nor any
+  # holding the API key; list the ones a check needs anyway, e.g.  [NPM_TOKEN]
+  env_passthrough: []
 
 llm:
   # openrouter (OPENROUTER_API_KEY) | openai (OPENAI_API_KEY) | anthropic (ANTHROPIC_API_KEY)

@@ -1,12 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, parse as parseYamlValue, isMap, type Document } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../errors/index.js';
 import { configSchema, type Config } from './schema.js';
-import { applyTemplates } from './template.js';
+import { applyTemplates, unknownTemplates } from './template.js';
 
 export const CONFIG_FILE_NAME = 'splintercat.yaml';
 export const ENV_PREFIX = 'SPLINTERCAT_';
+/** Aliases one document may expand; past it, a billion-laughs file is refused instead of eating memory. */
+export const MAX_YAML_ALIASES = 100;
+/** Keys that would reach Object.prototype through a path like `__proto__.x`. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+/** Strings that are shell code, where `{x}` is brace syntax, not a template. */
+const SHELL_KEYS = ['check.commands', 'check.setup'];
 
 export interface LoadConfigOptions {
   /** Directory to look for splintercat.yaml in (the workdir). */
@@ -51,7 +58,17 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       issues.push({ path: '', message: `YAML syntax: ${error.message.split('\n')[0]}`, ...(line ? { line } : {}) });
     }
     if (issues.length > 0) throw new ConfigError(issues, file);
-    const value: unknown = doc.toJS();
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    } catch (error) {
+      throw new ConfigError([{ path: '', message: `the YAML could not be read: ${(error as Error).message}` }], file, {
+        what: `Refused to read ${file}: ${(error as Error).message}`,
+        why: `The file expands more than ${MAX_YAML_ALIASES} aliases (*name), the shape of a "billion laughs" attack`,
+        fix: 'Write the values out instead of nesting aliases',
+        cause: error,
+      });
+    }
     if (value !== null && value !== undefined) {
       if (!isPlainObject(value)) throw new ConfigError([{ path: '', message: 'the file must be a mapping of sections (source:, target:, check:, ...)', line: 1 }], file);
       tree = value;
@@ -66,6 +83,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
     const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
     if (path.some((p) => p === '')) continue;
+    if (path.some((p) => FORBIDDEN_KEYS.has(p))) {
+      issues.push({ path: path.join('.'), message: `refused: ${name} names a key that is not configuration (__proto__, prototype, constructor)` });
+      continue;
+    }
     setPath(tree, path, parseScalar(raw));
     overrides.push({ path, raw });
   }
@@ -77,6 +98,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       continue;
     }
     const path = assignment.slice(0, eq).trim().split('.');
+    if (path.some((p) => FORBIDDEN_KEYS.has(p))) {
+      issues.push({ path: path.join('.'), message: 'refused: --set names a key that is not configuration (__proto__, prototype, constructor)' });
+      continue;
+    }
     setPath(tree, path, parseScalar(assignment.slice(eq + 1)));
     overrides.push({ path, raw: assignment.slice(eq + 1) });
   }
@@ -113,9 +138,18 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const config = parsed.data;
   const workdir = isAbsolute(config.target.workdir) ? config.target.workdir : resolve(baseDir, config.target.workdir);
   config.target.workdir = workdir;
+  const unknown = unknownTemplates(config as unknown as Tree, SHELL_KEYS);
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      unknown.map((u) => ({ path: u.path, message: `unknown template variable ${u.name} (known: {target.workdir}, \${ENV_VAR})`, ...lineAt(doc, lineCounter, u.path) })),
+      file,
+    );
+  }
   const missingEnv = applyTemplates(config as unknown as Tree, { env, workdir });
   for (const key of ['output_dir'] as const) config.check[key] = resolve(workdir, config.check[key]);
   config.log.dir = resolve(workdir, config.log.dir);
+  const home = env.HOME ?? homedir();
+  config.check.writable = config.check.writable.map((dir) => resolve(workdir, dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir));
 
   const warnings: string[] = [];
   const unknownChecks = config.check.workflow.filter((name) => !(name in config.check.commands));
@@ -151,10 +185,15 @@ function parseScalar(raw: string): unknown {
   }
 }
 
+function lineAt(doc: Document | undefined, counter: LineCounter, path: string): { line?: number } {
+  const line = doc ? lineOf(doc, counter, path.split('.')) : undefined;
+  return line === undefined ? {} : { line };
+}
+
 function setPath(tree: Tree, path: string[], value: unknown): void {
   let node = tree;
   for (const key of path.slice(0, -1)) {
-    const next = node[key];
+    const next = Object.hasOwn(node, key) ? node[key] : undefined;
     if (!isPlainObject(next)) node[key] = {};
     node = node[key] as Tree;
   }

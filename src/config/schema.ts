@@ -14,6 +14,27 @@ export type ProviderName = (typeof providerNames)[number];
 export const strategyNames = ['optimistic', 'batch', 'per_conflict'] as const;
 export type StrategyName = (typeof strategyNames)[number];
 
+export const sandboxModes = ['auto', 'bwrap', 'off'] as const;
+export type SandboxMode = (typeof sandboxModes)[number];
+
+/** Dependency manifests and lockfiles: when one changes, `check.setup` runs again. */
+export const defaultSetupWhen = [
+  'package.json',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'requirements*.txt',
+  'pyproject.toml',
+  'poetry.lock',
+  'uv.lock',
+  'Cargo.toml',
+  'Cargo.lock',
+  'go.mod',
+  'go.sum',
+  'Gemfile.lock',
+] as const;
+
 export const modelPriceSchema = z
   .object({
     /** USD per million input tokens. */
@@ -55,6 +76,16 @@ export const configSchema = z
         workflow: z.array(z.string().min(1)).default(['build', 'test']),
         /** The check run before finishing; empty = the `workflow` checks. */
         final: z.string().default(''),
+        /** Shell command that prepares a worktree (installs dependencies) before its first check; empty = none. */
+        setup: z.string().default(''),
+        /** Globs (relative to the worktree) whose contents, when changed, make `setup` run again. */
+        setup_when: z.array(z.string().min(1)).default([...defaultSetupWhen]),
+        /** auto = bubblewrap when installed and working; bwrap = required; off = unconfined. */
+        sandbox: z.enum(sandboxModes).default('auto'),
+        /** Directories a sandboxed check may write besides its worktree, its log and a private /tmp (`~` expanded). */
+        writable: z.array(z.string().min(1)).default([]),
+        /** Environment variables kept although named like a secret (`*_KEY`, `*_TOKEN`, `SPLINTERCAT_*`, ...). */
+        env_passthrough: z.array(z.string().min(1)).default([]),
       })
       .strict()
       .prefault({}),

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createGatewayFromConfig, type ModelGateway } from '../agents/index.js';
-import { CheckRunner } from '../checks/check-runner.js';
+import { createCheckRunner } from '../checks/from-config.js';
 import { extractFailure } from '../checks/extract-failure.js';
 import type { CheckResult, CheckRunnerLike, FailureSummary } from '../checks/types.js';
 import type { Config } from '../config/index.js';
@@ -35,18 +35,7 @@ export interface RunDepsOptions {
 export async function createRunDeps(config: Config, git: Git, name: string, options: RunDepsOptions): Promise<WorkflowContext> {
   const { log } = options;
   const clock = options.clock ?? systemClock;
-  const runner =
-    options.checks === undefined
-      ? new CheckRunner({
-          workdir: config.target.workdir,
-          outputDir: config.check.output_dir,
-          commands: config.check.commands,
-          timeoutSec: config.check.timeout,
-          killGraceSec: config.check.kill_grace,
-          logger: log,
-          clock,
-        })
-      : null;
+  const runner = options.checks === undefined ? createCheckRunner(config, { logger: log, clock }) : null;
   const checks = runner ?? (options.checks as CheckRunnerLike);
   const gateway = options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
   const gitDir = await git.gitDir();

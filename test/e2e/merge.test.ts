@@ -52,7 +52,7 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({ status: 'done', human: null });
   });
 
-  it('refuses a dirty working tree (exit 2, lists the files) and a missing check program before starting', async () => {
+  it('refuses a dirty working tree (exit 2, lists the files) and a check that is not valid shell before starting', async () => {
     const repo = chainRepo(1, () => 'a', () => 'b');
     configure(repo);
     writeFileSync(join(repo.dir, 'vals.txt'), 'local edit\n');
@@ -60,10 +60,10 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(dirty.code).toBe(2);
     expect(dirty.stderr).toMatch(/uncommitted changes[^]*vals\.txt/);
     repo.sh('checkout', '--', 'vals.txt');
-    writeFileSync(join(repo.dir, 'splintercat.yaml'), ['check:', '  commands:', '    build: no-such-compiler-xyz all', '  workflow: [build]', ''].join('\n'));
+    writeFileSync(join(repo.dir, 'splintercat.yaml'), ['check:', '  commands:', '    build: "no-such-compiler-xyz all &&"', '  workflow: [build]', ''].join('\n'));
     const missing = await runCli(['merge', 'upstream'], repo.dir);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/no-such-compiler-xyz/);
+    expect(missing.stderr).toMatch(/build: shell syntax error in "no-such-compiler-xyz all &&"/);
     expect(repo.sh('for-each-ref', 'refs/imerge')).toBe('');
   });
 

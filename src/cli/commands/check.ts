@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CheckRunner } from '../../checks/check-runner.js';
+import { createCheckRunner } from '../../checks/from-config.js';
 import { formatCheckResult } from '../../checks/format.js';
 import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -13,13 +13,7 @@ export function registerCheck(program: Command): Command {
     .option('--json', 'the CheckResult as JSON on stdout')
     .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
       const { config } = loadCliConfig(globalOptions(cmd));
-      const runner = new CheckRunner({
-        workdir: config.target.workdir,
-        outputDir: config.check.output_dir,
-        commands: config.check.commands,
-        timeoutSec: config.check.timeout,
-        killGraceSec: config.check.kill_grace,
-      });
+      const runner = createCheckRunner(config);
       const result = await runner.run(name, { onOutput: (chunk) => process.stderr.write(chunk) });
       if (opts.json) printJson(result);
       else printResult(formatCheckResult(result));

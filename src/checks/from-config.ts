@@ -1,0 +1,40 @@
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../log/logger.js';
+import type { Clock } from '../util/clock.js';
+import { CheckRunner } from './check-runner.js';
+
+export interface CheckRunnerDeps {
+  /** The environment checks start from, scrubbed of secrets (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  clock?: Clock;
+  onOutput?: (chunk: string) => void;
+}
+
+/**
+ * The CheckRunner that `check.*` describes: commands, timeouts, logs, setup, sandbox,
+ * writable directories and passthrough variables; `llm.api_key` is a secret to scrub and
+ * redact (the provider variable holding it is scrubbed by its `*_KEY` name), and with any
+ * model configured, unconfined checks are warned about.
+ */
+export function createCheckRunner(config: Config, deps: CheckRunnerDeps = {}): CheckRunner {
+  const { check, llm } = config;
+  return new CheckRunner({
+    workdir: config.target.workdir,
+    outputDir: check.output_dir,
+    commands: check.commands,
+    timeoutSec: check.timeout,
+    killGraceSec: check.kill_grace,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(deps.onOutput ? { onOutput: deps.onOutput } : {}),
+    env: deps.env ?? process.env,
+    secrets: llm.api_key === '' ? [] : [llm.api_key],
+    envPassthrough: check.env_passthrough,
+    sandbox: check.sandbox,
+    writable: check.writable,
+    setup: check.setup,
+    setupWhen: check.setup_when,
+    modelConfigured: [llm.resolver_model, llm.summarizer_model, llm.planner_model].some((m) => m.trim() !== ''),
+  });
+}
