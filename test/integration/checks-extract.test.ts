@@ -20,7 +20,7 @@ function realLog(files: Record<string, string>, command: string): Promise<string
 
 async function realLogIn(dir: string, files: Record<string, string>, command: string): Promise<string> {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const runner = new CheckRunner({ workdir: dir, outputDir: join(dir, 'logs'), commands: { c: command }, timeoutSec: 60, killGraceSec: 1 });
+  const runner = new CheckRunner({ workdir: dir, outputDir: join(dir, 'logs'), commands: { c: command }, timeoutSec: 60, killGraceSec: 1, sandbox: 'off' });
   const result = await runner.run('c');
   expect(result.success).toBe(false);
   return readFileSync(result.logFile, 'utf8');

@@ -78,6 +78,8 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   const engine = await openEngine(state, ctx);
   const batch = (flow(state).batch ?? []).map(parseCellId);
   let redo: Cell[];
+  // Bisect isolated the culprits: their blame is certain whatever their number.
+  let isolated = false;
   if (decision.decision === 'retry-specific') {
     const picked = decision.conflicts.map(parseCellId).filter((c) => batch.some((b) => cellId(b) === cellId(c)));
     redo = picked.length > 0 ? picked : batch;
@@ -99,6 +101,7 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
     state = { ...state, checks: bisectState.checks };
     ctx.log.decision({ culprits: result.culprits.map(cellId) }, `[bisect] ${result.probes.length} check(s) isolated ${result.culprits.map(cellId).join(', ') || 'nothing'}`);
     redo = result.culprits.length > 0 ? result.culprits : batch;
+    isolated = result.culprits.length > 0;
   } else {
     redo = batch;
   }
@@ -109,10 +112,16 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   const reason = summary ? `${summary.error_type}${summary.location ? ` at ${summary.location}` : ''}: ${summary.root_cause}` : 'a check failed';
 
   // Only the resolutions chosen for retry are blamed; those merged on top of them keep their cache entries.
+  // A blame the check pins down (the one resolution redone, or bisect's culprits) is for good: the
+  // answer is never stored, replayed or given again, in this run or a later one. Several redone
+  // together (retry-all of a batch) are only forgotten by the cache, so none is replayed unchecked,
+  // while a resolver may still give a right one of them again.
   const blamed = new Set(redo.map(cellId));
+  const certain = isolated || blamed.size === 1;
   for (const c of state.conflicts.filter((x) => blamed.has(x.id))) {
     for (const key of c.files.flatMap((f) => f.hunks.map((h) => h.cacheKey)).filter((k): k is string => k !== null)) {
-      await ctx.ladder.cache?.invalidate(key, reason);
+      if (certain) await ctx.ladder.cache?.invalidate(key, reason, state.name);
+      else await ctx.ladder.cache?.remove(key);
     }
     ctx.journal.append({ type: 'conflict_blamed', conflict: c.id, reason });
   }
