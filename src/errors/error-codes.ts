@@ -36,6 +36,7 @@ export const errorKinds = {
   merge_exists: 'usage',
   merge_goal: 'usage',
   merge_no_branch: 'usage',
+  merge_option_invalid: 'usage',
   model_auth: 'usage',
   model_base_url_missing: 'usage',
   model_key_missing: 'usage',
