@@ -74,7 +74,7 @@ export async function reviewRepeatedFailures(history: AttemptRecord[], deps: Pla
       const v = reviewAnswerSchema.parse(output);
       decision = { decision: v.decision, approach: v.decision === 'continue' ? (v.approach ?? null) : null, pattern_analysis: v.pattern_analysis, reasoning: v.reasoning, source: 'model' };
     } catch (error) {
-      if (ModelError.isModelError(error) && error.kind === 'auth') throw error;
+      if (ModelError.isModelError(error) && error.reason === 'auth') throw error;
       const why = ModelError.isModelError(error) ? error.what : error instanceof Error ? error.message : String(error);
       decision = { decision: 'abort', approach: null, pattern_analysis: '', reasoning: `Planner answer rejected (${why}); aborting for a human.`, source: 'default' };
     }

@@ -101,7 +101,7 @@ async function ask<S extends z.ZodType>(deps: PlannerDeps, prompt: string, schem
     return parsed.success ? { ok: true, value: parsed.data } : { ok: false, why: `invalid answer: ${parsed.error.message}` };
   } catch (error) {
     if (ModelError.isModelError(error)) {
-      if (error.kind === 'auth') throw error;
+      if (error.reason === 'auth') throw error;
       log.warn({ error: error.what }, 'planner model unavailable');
       return { ok: false, why: `no answer: ${error.what}` };
     }

@@ -69,14 +69,14 @@ describe('resilience', () => {
     const never = new MockLanguageModelV3({ doGenerate: () => { calls++; return new Promise(() => undefined); } });
     const model = withResilience(never, { role: 'resolver', modelId: 'slow', keyVariable: null, timeoutMs: 20, maxRetries: 3, usage: new UsageTracker(), sleep: async () => undefined });
     const error = await generateText({ model, prompt: 'x', maxRetries: 0 }).catch((e: unknown) => e);
-    expect(ModelError.isModelError(error) && error.kind).toBe('timeout');
+    expect(ModelError.isModelError(error) && error.reason).toBe('timeout');
     expect(calls).toBe(2);
   });
 
   it('401 is not retried and names the variable', async () => {
     const model = withResilience(flaky([apiError(401)]), { role: 'resolver', modelId: 'm', keyVariable: 'OPENAI_API_KEY', timeoutMs: 1000, maxRetries: 3, usage: new UsageTracker(), sleep: async () => undefined });
     const error = await generateText({ model, prompt: 'x', maxRetries: 0 }).catch((e: unknown) => e);
-    expect(ModelError.isModelError(error) && error.kind).toBe('auth');
+    expect(ModelError.isModelError(error) && error.reason).toBe('auth');
     expect((error as ModelError).fix.join(' ')).toContain('OPENAI_API_KEY');
   });
 });

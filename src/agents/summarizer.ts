@@ -103,9 +103,9 @@ export async function summarizeFailure(input: SummarizeInput, deps: SummarizerDe
     return { summary, source: 'model' };
   } catch (error) {
     if (ModelError.isModelError(error)) {
-      if (error.kind === 'auth') throw error;
+      if (error.reason === 'auth') throw error;
       log.warn({ error: error.what }, 'summarizer model unavailable; using the deterministic extractor');
-      return { summary: extracted, source: 'extractor', reason: error.kind === 'budget' ? 'budget' : 'model_failed' };
+      return { summary: extracted, source: 'extractor', reason: error.reason === 'budget' ? 'budget' : 'model_failed' };
     }
     log.warn({ error: error instanceof Error ? error.message : String(error) }, 'summarizer answer invalid; using the deterministic extractor');
     return { summary: extracted, source: 'extractor', reason: 'invalid_answer' };

@@ -1,3 +1,5 @@
+import type { ErrorKind } from '../errors/index.js';
+
 /** The CLI's exit codes (design.md §9). */
 export const ExitCode = {
   Done: 0,
@@ -6,3 +8,15 @@ export const ExitCode = {
   NeedsHuman: 3,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The exit code of an error's kind: the only place kinds become exit codes. */
+export function exitCodeOf(kind: ErrorKind): ExitCode {
+  switch (kind) {
+    case 'usage':
+      return ExitCode.Usage;
+    case 'needs_human':
+      return ExitCode.NeedsHuman;
+    case 'failed':
+      return ExitCode.Failed;
+  }
+}

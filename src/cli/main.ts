@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { SplintercatError } from '../errors/index.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode, exitCodeOf } from './exit-codes.js';
 import { currentLogFile } from './context.js';
 import { formatError } from './format-error.js';
 import { buildProgram } from './program.js';
@@ -22,7 +22,7 @@ export async function main(argv: string[]): Promise<number> {
       return ExitCode.Usage;
     }
     process.stderr.write(formatError(error, verbose, currentLogFile()));
-    return SplintercatError.isInstance(error) ? error.exitCode : ExitCode.Failed;
+    return SplintercatError.isInstance(error) ? exitCodeOf(error.kind) : ExitCode.Failed;
   }
 }
 

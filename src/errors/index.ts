@@ -1,1 +1,2 @@
 export * from './splintercat-error.js';
+export * from './error-codes.js';

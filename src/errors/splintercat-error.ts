@@ -1,3 +1,5 @@
+import { errorKinds, type CodeOf, type ErrorCode, type ErrorKind } from './error-codes.js';
+
 const marker = Symbol.for('splintercat.error');
 
 /** Everything a user needs to act on a failure: what, the likely cause, the fix, where to look. */
@@ -15,28 +17,27 @@ export interface ErrorDetails {
 
 /**
  * The one base error of splintercat. `code` is a stable string callers and tests
- * branch on; the message is what/why/fix/where so only `src/cli` formats it.
+ * branch on; its `kind` (from `errorKinds`) says how it is handled, and only `src/cli`
+ * turns a kind into an exit code. The message is what/why/fix/where so only `src/cli` formats it.
  * Marked with a global symbol so `isInstance` survives duplicate package copies.
  */
 export class SplintercatError extends Error {
   readonly [marker] = true;
-  readonly code: string;
+  readonly code: ErrorCode;
+  readonly kind: ErrorKind;
   readonly what: string;
   readonly why: string | undefined;
   readonly fix: string[];
   readonly where: string | undefined;
-  /** Exit code the CLI uses for this error: 1 failed, 2 usage/config, 3 needs a human. */
-  readonly exitCode: number;
-
-  constructor(code: string, details: ErrorDetails, exitCode = 1) {
+  constructor(code: ErrorCode, details: ErrorDetails) {
     super(details.what, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'SplintercatError';
     this.code = code;
+    this.kind = errorKinds[code];
     this.what = details.what;
     this.why = details.why;
     this.fix = details.fix === undefined ? [] : Array.isArray(details.fix) ? details.fix : [details.fix];
     this.where = details.where;
-    this.exitCode = exitCode;
   }
 
   static isInstance(value: unknown): value is SplintercatError {
@@ -44,10 +45,10 @@ export class SplintercatError extends Error {
   }
 }
 
-/** A usage or configuration problem: exit code 2. */
+/** A usage or configuration problem (kind `usage`). */
 export class UsageError extends SplintercatError {
-  constructor(code: string, details: ErrorDetails) {
-    super(code, details, 2);
+  constructor(code: CodeOf<'usage'>, details: ErrorDetails) {
+    super(code, details);
     this.name = 'UsageError';
   }
 }
@@ -82,7 +83,6 @@ export class ConfigError extends SplintercatError {
         where: details?.where ?? file,
         cause: details?.cause,
       },
-      2,
     );
     this.name = 'ConfigError';
     this.issues = issues;
@@ -90,10 +90,10 @@ export class ConfigError extends SplintercatError {
   }
 }
 
-/** The run cannot go on without a person: exit code 3. */
+/** The run cannot go on without a person (kind `needs_human`). */
 export class NeedsHumanError extends SplintercatError {
-  constructor(code: string, details: ErrorDetails) {
-    super(code, details, 3);
+  constructor(code: CodeOf<'needs_human'>, details: ErrorDetails) {
+    super(code, details);
     this.name = 'NeedsHumanError';
   }
 }

@@ -267,7 +267,6 @@ export class Git {
         fix: ['Commit or stash them first: `git stash push`', 'Then run the command again'],
         where: this.cwd,
       },
-      2,
     );
   }
 

@@ -104,7 +104,7 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
       what: `There is no incremental merge called '${name}'`,
       why: `No state blob at ${stateRef(name)}`,
       fix: ['List the existing ones: splintercat imerge list', 'Start one: splintercat imerge start --name NAME BRANCH'],
-    }, 2);
+    });
   }
   if (unexpected.length > 0) throw corrupt(name, `unexpected reference(s): ${unexpected.join(', ')}`);
   const text = await git.readBlobText(stateOid);

@@ -31,7 +31,7 @@ export function reopenRun(store: RunStore, name: string, clock: Clock = systemCl
     throw new SplintercatError('run_missing', {
       what: `There is no splintercat run named '${name}' to continue`,
       fix: ['Start one with `splintercat merge SOURCE`', 'If the state was lost, `splintercat doctor --rebuild` reconstructs it from the journal and refs'],
-    }, 2);
+    });
   }
   return { run: opened.run, state };
 }

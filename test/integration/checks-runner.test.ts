@@ -150,7 +150,7 @@ describe('CheckRunner', () => {
     const error = await r.run('bild').catch((e: unknown) => e);
     expect(SplintercatError.isInstance(error) && error.code).toBe('check_unknown');
     expect((error as SplintercatError).why).toBe('Defined checks: build, test');
-    expect((error as SplintercatError).exitCode).toBe(2);
+    expect((error as SplintercatError).kind).toBe('usage');
   });
 
   it('a missing command fails with 127 and says how to fix it', async () => {

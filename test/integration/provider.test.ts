@@ -98,7 +98,7 @@ describe('model factory', () => {
       expect(SplintercatError.isInstance(error)).toBe(true);
       const e = error as SplintercatError;
       expect(e.code).toBe('model_key_missing');
-      expect(e.exitCode).toBe(2);
+      expect(e.kind).toBe('usage');
       expect(`${e.what} ${e.why} ${e.fix.join(' ')}`).toContain(variable);
       expect(e.fix.join(' ')).toContain('llm.api_key');
     }
@@ -290,8 +290,8 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     }
     expect(ModelError.isModelError(error)).toBe(true);
     const e = error as ModelError;
-    expect(e.kind).toBe('auth');
-    expect(e.exitCode).toBe(2);
+    expect(e.reason).toBe('auth');
+    expect(e.kind).toBe('usage');
     expect(`${e.why} ${e.fix.join(' ')}`).toContain('OPENROUTER_API_KEY');
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-bad');
@@ -347,7 +347,7 @@ describe('config-level setup', () => {
     const repo = conflictRepo({ base: { 'a': '1\n' }, ours: { 'a': '2\n' }, theirs: { 'a': '3\n' } }).repo;
     expect(createGatewayFromConfig(config, {})).toBeNull();
     expect(createModelRungFromConfig(config, {}, { git: repo.git })).toBeNull();
-    await expect(requireModelRungFromConfig(config, {}, { git: repo.git })).rejects.toMatchObject({ code: 'model_not_configured', exitCode: 2 });
+    await expect(requireModelRungFromConfig(config, {}, { git: repo.git })).rejects.toMatchObject({ code: 'model_not_configured', kind: 'usage' });
   });
 
   it('a configured resolver gives a rung that resolves through the local server', async () => {

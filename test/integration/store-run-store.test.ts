@@ -47,7 +47,7 @@ describe('run store', () => {
       } catch (error) {
         caught = error;
       }
-      expect(SplintercatError.isInstance(caught) && caught.exitCode, bad).toBe(2);
+      expect(SplintercatError.isInstance(caught) && caught.kind, bad).toBe('usage');
     }
     expect(() => validateRunName('upstream-2024.06_x')).not.toThrow();
   });

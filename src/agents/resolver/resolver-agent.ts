@@ -188,22 +188,22 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
       messages = [...messages, ...result.response.messages];
     } catch (error) {
       if (ModelError.isModelError(error)) {
-        if (error.kind === 'auth') {
+        if (error.reason === 'auth') {
           await restore();
           throw error;
         }
-        if (error.kind === 'timeout' && !freshStarted) {
+        if (error.reason === 'timeout' && !freshStarted) {
           freshStarted = true;
           transcript.recoveries.push('fresh-conversation');
           log.decision({ turns: transcript.turns }, 'resolver: no reply after a longer timeout; starting a fresh conversation with the current state');
           messages = [{ role: 'user', content: `${first}\n\n${await restoredState(ctx, transcript)}` }];
           continue;
         }
-        if (error.kind === 'timeout') {
+        if (error.reason === 'timeout') {
           transcript.recoveries.push('needs-human');
           return fail('needs_human', `the resolver model did not answer, even in a fresh conversation: ${error.what}`);
         }
-        if (error.kind === 'budget') return fail('budget', error.what);
+        if (error.reason === 'budget') return fail('budget', error.what);
         return fail('model_failed', error.what);
       }
       return fail('model_failed', `the resolver conversation failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -42,7 +42,6 @@ export function registerDoctor(program: Command): Command {
               why: known.length > 0 ? `Runs found: ${known.join(', ')}` : 'No run has been started in this repository',
               fix: known.length > 0 ? `splintercat doctor --name ${known[0]}` : 'Start one with `splintercat merge SOURCE`',
             },
-            ExitCode.Usage,
           );
         }
         if (opts.rebuild) {

@@ -5,7 +5,7 @@ import { GOALS } from '../../config/index.js';
 import { SplintercatError } from '../../errors/index.js';
 import { IncrementalMerge, chooseImergeName, listImerges, removeImerge, scratchRef, type AutofillEvent } from '../../imerge/index.js';
 import { globalOptions, printResult } from '../context.js';
-import { incorporateUserMerge, leaveScratch, presentConflict } from './imerge/working-tree.js';
+import { incorporateUserMerge, leaveScratch, presentConflict } from '../../imerge/working-tree.js';
 import { cellId } from '../../imerge/cell.js';
 
 /** `splintercat imerge ...`: the engine alone, with git-imerge's verbs, flags and outputs. */
@@ -79,7 +79,7 @@ export function registerImerge(program: Command): Command {
     .action(async (opts: { name?: string; edit?: boolean }, cmd: Command) => {
       await withGit(cmd, async (git) => {
         const im = await IncrementalMerge.load(git, opts.name);
-        if ((await incorporateUserMerge(git, im, opts.edit === true)) === null) {
+        if ((await incorporateUserMerge(git, im, opts.edit === true, toStderr)) === null) {
           throw new SplintercatError('imerge_no_manual_merge', {
             what: `Reference ${scratchRef(im.name)} does not exist or is not checked out`,
             fix: 'Commit your merge on the scratch branch that `splintercat imerge continue` prepared, then run record',
@@ -117,7 +117,7 @@ export function registerImerge(program: Command): Command {
     .action(async (opts: { name?: string; edit?: boolean; jobs: string }, cmd: Command) => {
       await withGit(cmd, async (git) => {
         const im = await IncrementalMerge.load(git, opts.name);
-        await incorporateUserMerge(git, im, opts.edit === true);
+        await incorporateUserMerge(git, im, opts.edit === true, toStderr);
         await autofillAndPresent(git, im, Number(opts.jobs));
       });
     });
@@ -250,5 +250,9 @@ async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number):
   }
   const [i1, i2] = result.next as [number, number];
   await git.assertClean(`present the conflict at ${cellId({ i1, i2 })} (the merge state is saved; run \`splintercat imerge continue\` when clean)`);
-  await presentConflict(git, im, i1, i2);
+  for (const { stream, text } of await presentConflict(git, im, i1, i2)) process[stream].write(text);
 }
+
+const toStderr = (text: string): void => {
+  process.stderr.write(text);
+};

@@ -6,7 +6,7 @@ import { Git } from '../../git/index.js';
 import { buildReportModel, loadRunSnapshot, renderHtmlReport, renderMarkdownReport, type ReportModel } from '../../report/index.js';
 import { RunStore } from '../../store/index.js';
 import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
-import { onlyRun } from './merge.js';
+import { chooseRun } from '../../workflow/lifecycle.js';
 
 interface ReportOptions {
   name?: string;
@@ -58,7 +58,7 @@ export function registerReport(program: Command): Command {
       const git = new Git({ cwd: config.target.workdir });
       try {
         const store = await RunStore.forRepo(git);
-        const model = await loadReportModel(git, store, opts.name ?? onlyRun(store, config));
+        const model = await loadReportModel(git, store, opts.name ?? chooseRun(store, config));
         if (global.json) {
           printJson(model);
           return;

@@ -5,7 +5,7 @@ import { buildReportModel, checkLogPath, loadRunSnapshot, newSnapshotCache, star
 import { RunStore } from '../../store/index.js';
 import { loadRunState, openRunJournal } from '../../store/run-persistence.js';
 import { globalOptions, loadCliConfig, printResult } from '../context.js';
-import { onlyRun } from './merge.js';
+import { chooseRun } from '../../workflow/lifecycle.js';
 import { loadReportModel } from './report.js';
 
 /** The default port of `splintercat ui` (on 127.0.0.1 only). */
@@ -31,7 +31,7 @@ export function registerUi(program: Command): Command {
       const git = new Git({ cwd: config.target.workdir });
       try {
         const store = await RunStore.forRepo(git);
-        const name = opts.name ?? onlyRun(store, config);
+        const name = opts.name ?? chooseRun(store, config);
         await loadReportModel(git, store, name); // fails early, with a fix, when the run has no state
         const paths = store.paths(name);
         const cache = newSnapshotCache();

@@ -153,7 +153,7 @@ export async function runMachine<S, N extends string, C>(
         outcomeEvent('stopped', node, 'interrupted');
         return { kind: 'stopped', state, resumeAt: node, resume };
       }
-      const needsHuman = SplintercatError.isInstance(error) && error.exitCode === 3;
+      const needsHuman = SplintercatError.isInstance(error) && error.kind === 'needs_human';
       const reason = SplintercatError.isInstance(error) ? error.what : error instanceof Error ? error.message : String(error);
       setCursor({ status: needsHuman ? 'needs_human' : 'failed', reason });
       outcomeEvent(needsHuman ? 'needs_human' : 'failed', node, reason);

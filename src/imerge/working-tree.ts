@@ -1,40 +1,49 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SplintercatError } from '../../../errors/index.js';
-import type { Git } from '../../../git/index.js';
-import { scratchRef, type IncrementalMerge } from '../../../imerge/index.js';
-import { cellId } from '../../../imerge/cell.js';
+import { SplintercatError } from '../errors/index.js';
+import type { Git } from '../git/index.js';
+import { scratchRef, type IncrementalMerge } from './index.js';
+import { cellId } from './cell.js';
 
 /**
- * The only place the engine's CLI touches the working tree, exactly as git-imerge's
- * request_user_merge / incorporate_user_merge do.
+ * Where the engine touches the user's working tree, exactly as git-imerge's
+ * request_user_merge / incorporate_user_merge do. Nothing here prints: the CLI shows
+ * what these functions return or report.
  */
 
-/** Check out the scratch branch at (i1, i2-1) and start `git merge --no-commit` of (i1-1, i2). */
-export async function presentConflict(git: Git, im: IncrementalMerge, i1: number, i2: number): Promise<void> {
+/** What git-imerge shows at a conflict, in order: results for stdout, commentary for stderr. */
+export type ImergeOutput = Array<{ stream: 'stdout' | 'stderr'; text: string }>;
+
+/** Check out the scratch branch at (i1, i2-1) and start `git merge --no-commit` of (i1-1, i2); returns what to show. */
+export async function presentConflict(git: Git, im: IncrementalMerge, i1: number, i2: number): Promise<ImergeOutput> {
+  const out: ImergeOutput = [];
+  const stdout = (text: string): number => out.push({ stream: 'stdout', text });
+  const stderr = (text: string): number => out.push({ stream: 'stderr', text });
   const above = im.cellCommit(i1, i2 - 1) as string;
   const left = im.cellCommit(i1 - 1, i2) as string;
   await git.run(['update-ref', '-m', `imerge '${im.name}': Prepare merge ${cellId({ i1, i2 })}`, scratchRef(im.name), above]);
   const co = await git.run(['checkout', `imerge/${im.name}`]);
-  process.stderr.write(co.stderr);
+  stderr(co.stderr);
   const merge = await git.run(['merge', '--no-commit', '-m', `imerge '${im.name}': manual merge ${cellId({ i1, i2 })}`, left], { okExitCodes: [0, 1, 2] });
-  process.stdout.write(merge.stdout);
-  process.stderr.write(merge.stderr);
-  process.stderr.write('\nOriginal first commit:\n');
-  process.stdout.write((await git.run(['--no-pager', 'log', '--no-walk', im.cellCommit(i1, 0) as string])).stdout);
-  process.stderr.write('\nOriginal second commit:\n');
-  process.stdout.write((await git.run(['--no-pager', 'log', '--no-walk', im.cellCommit(0, i2) as string])).stdout);
-  process.stderr.write(
+  stdout(merge.stdout);
+  stderr(merge.stderr);
+  stderr('\nOriginal first commit:\n');
+  stdout((await git.run(['--no-pager', 'log', '--no-walk', im.cellCommit(i1, 0) as string])).stdout);
+  stderr('\nOriginal second commit:\n');
+  stdout((await git.run(['--no-pager', 'log', '--no-walk', im.cellCommit(0, i2) as string])).stdout);
+  stderr(
     `\nThere was a conflict merging commit ${cellId({ i1, i2 })}, shown above.\n` +
       'Please resolve the conflict, commit the result, then type\n\n    splintercat imerge continue\n',
   );
+  return out;
 }
 
 /**
  * If the user has merged on the scratch branch, commit (when staged) and record it
- * (git-imerge's incorporate_user_merge). Returns the recorded cell or null when there is nothing.
+ * (git-imerge's incorporate_user_merge). Returns the recorded cell or null when there is nothing;
+ * `note` receives git-imerge's remarks on what it did.
  */
-export async function incorporateUserMerge(git: Git, im: IncrementalMerge, edit: boolean): Promise<[number, number] | null> {
+export async function incorporateUserMerge(git: Git, im: IncrementalMerge, edit: boolean, note: (text: string) => void = () => undefined): Promise<[number, number] | null> {
   const ref = scratchRef(im.name);
   const commit = await git.revParse(`${ref}^{commit}`);
   if (commit === null) return null;
@@ -48,7 +57,7 @@ export async function incorporateUserMerge(git: Git, im: IncrementalMerge, edit:
       });
     }
     await git.run(['update-ref', '-d', ref]);
-    process.stderr.write(`${ref} did not point to a new merge; it has been deleted.\n`);
+    note(`${ref} did not point to a new merge; it has been deleted.\n`);
     return null;
   }
   let recordedCommit = commit;
@@ -71,7 +80,7 @@ export async function incorporateUserMerge(git: Git, im: IncrementalMerge, edit:
   const cell = await im.recordCommit(recordedCommit);
   await git.run(['update-ref', '--no-deref', '-m', `Detach HEAD from ${ref}`, 'HEAD', 'HEAD^0']);
   await git.run(['update-ref', '-d', ref]);
-  process.stderr.write(`Merge has been recorded for merge ${cell[0]}-${cell[1]}.\n`);
+  note(`Merge has been recorded for merge ${cellId({ i1: cell[0], i2: cell[1] })}.\n`);
   return cell;
 }
 
