@@ -6,6 +6,7 @@ export const errorKinds = {
   // A usage or configuration problem: the user must change the command or the configuration.
   check_preflight: 'usage',
   check_unknown: 'usage',
+  check_writable_dir: 'usage',
   config_invalid: 'usage',
   corpus_invalid: 'usage',
   corpus_missing: 'usage',

@@ -98,7 +98,7 @@ describe('choosing the sandbox', () => {
     const r = runner(tempDir(), { build: 'true' }, { probeSandbox: () => ({ ok: false, reason: 'bwrap is not installed (not on PATH)' }) });
     const error = await r.run('build').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect(SplintercatError.isInstance(error) && error.exitCode).toBe(2);
+    expect(SplintercatError.isInstance(error) && error.kind).toBe('usage');
     expect((error as ConfigError).what).toBe('check.sandbox is bwrap, but bubblewrap cannot run here');
     expect((error as ConfigError).fix.join('\n')).toContain('apt-get install bubblewrap');
     expect(() => r.preflight()).toThrow(ConfigError);

@@ -30,7 +30,7 @@ describe('configuration hardening', () => {
     const dir = dirWith(`${levels.join('\n')}\n`);
     const error = configError(() => loadConfig({ cwd: dir, env: {} }));
     expect(error.code).toBe('config_invalid');
-    expect(error.exitCode).toBe(2);
+    expect(error.kind).toBe('usage');
     expect(error.what).toContain('Excessive alias count');
     expect(error.why).toMatch(/aliases/);
     expect(error.fix.join('\n')).toMatch(/Write the values out/);
