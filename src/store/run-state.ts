@@ -231,12 +231,16 @@ export const runStateSchema = z.object({
 });
 export type RunState = z.infer<typeof runStateSchema>;
 
-export interface NewRunState {
+/** What a new run is: its name, what merges into what, where. */
+export interface NewRun {
   name: string;
   source: { ref: string; oid: string };
   target: { branch: string; originalOid: string };
   workdir: string;
   goal?: RunState['goal'];
+}
+
+export interface NewRunState extends NewRun {
   /** The first node. */
   phase: string;
   now: Date;
