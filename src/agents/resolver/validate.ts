@@ -1,51 +1,77 @@
-import { createRequire } from 'node:module';
-import type ts from 'typescript';
-import { parseAllDocuments } from 'yaml';
+import type { Git } from '../../git/index.js';
 import { hasMarkers } from '../../resolve/ladder.js';
-
-const require = createRequire(import.meta.url);
-let compiler: typeof ts | null = null;
-
-/** The TypeScript compiler takes ~0.6 s to load: load it for the first TS/JS file, not at every CLI start. */
-function typescript(): typeof ts {
-  compiler ??= require('typescript') as typeof ts;
-  return compiler;
-}
+import { readBlob } from '../../resolve/parse/read-blob.js';
+import { dataProblems } from '../../resolve/data/validate-data.js';
+import { parseText, syntaxProblems } from '../../resolve/syntax/grammar.js';
+import { dataFormatForPath, grammarForPath } from '../../resolve/syntax/languages.js';
 
 /** Whether a resolved file may be accepted. */
 export type ValidationResult = { ok: true } | { ok: false; problems: string[] };
 
-const tsLike = /\.(?:[cm]?[jt]sx?)$/i;
+export interface ValidateOptions {
+  /** `conflict-marker-size` of the path. */
+  markerSize?: number;
+  /**
+   * The versions the resolution was made from (ours, theirs, base where
+   * known). A syntax error counts only when every one of them parses cleanly:
+   * a grammar that cannot read the inputs (a macro-heavy C file, syntax newer
+   * than the grammar) proves nothing about the resolution. Absent: the
+   * resolution must parse cleanly.
+   */
+  inputs?: ReadonlyArray<string | null>;
+}
 
 /**
- * Checks on a resolved file before it is accepted: no conflict markers left,
- * and JSON, YAML, TypeScript and JavaScript still parse (syntax only).
+ * Checks on a resolved file before it is accepted: no conflict markers left;
+ * JSON (strict, no repeated keys), JSONC (tsconfig and friends), YAML and TOML
+ * parse; code in a language with a tree-sitter grammar (JavaScript,
+ * TypeScript/TSX, Python, Go, Rust, Java, C, C++, Ruby, PHP, C#) parses with
+ * no error node. Each problem says where it is, for the model to fix.
  */
-export function validateResolvedText(file: string, text: string, markerSize = 7): ValidationResult {
+export async function validateResolvedText(file: string, text: string, options: ValidateOptions = {}): Promise<ValidationResult> {
+  const markerSize = options.markerSize ?? 7;
   const problems: string[] = [];
   const lower = file.toLowerCase();
   // A lone separator line is a leftover marker in code; in prose it can be a heading underline.
   const prose = /\.(?:md|markdown|rst|txt|adoc)$/.test(lower);
   if (hasMarkers(text, markerSize) || (!prose && new RegExp(`^={${markerSize}}\\r?$`, 'm').test(text))) {
     problems.push('conflict markers are still present');
+    // The markers are the problem to fix; the parse errors they cause would only repeat it.
+    return { ok: false, problems };
   }
-  if (lower.endsWith('.json')) {
-    try {
-      JSON.parse(text);
-    } catch (e) {
-      problems.push(`not valid JSON: ${(e as Error).message}`);
-    }
-  } else if (lower.endsWith('.yaml') || lower.endsWith('.yml')) {
-    for (const doc of parseAllDocuments(text)) {
-      for (const err of doc.errors) problems.push(`not valid YAML: ${err.message.split('\n')[0]}`);
-    }
-  } else if (tsLike.test(lower)) {
-    const ts = typescript();
-    const out = ts.transpileModule(text, { fileName: file, reportDiagnostics: true, compilerOptions: { noEmit: true, allowJs: true } });
-    for (const d of (out.diagnostics ?? []).slice(0, 5)) {
-      const where = d.file && d.start !== undefined ? `line ${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
-      problems.push(`syntax error: ${where}${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-    }
-  }
+  const format = dataFormatForPath(file);
+  if (format !== null) problems.push(...dataProblems(format, text));
+  else problems.push(...(await codeProblems(file, text, options.inputs)));
   return problems.length === 0 ? { ok: true } : { ok: false, problems };
+}
+
+async function codeProblems(file: string, text: string, inputs: ReadonlyArray<string | null> | undefined): Promise<string[]> {
+  const grammar = grammarForPath(file);
+  if (grammar === null) return [];
+  const tree = await parseText(grammar, text);
+  if (!tree) return [];
+  let found;
+  try {
+    found = syntaxProblems(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+  if (found.length === 0) return [];
+  for (const input of inputs ?? []) {
+    if (input === null) continue;
+    const t = await parseText(grammar, input);
+    const clean = t !== null && !t.rootNode.hasError;
+    t?.delete();
+    if (!clean) return [];
+  }
+  return found.map((p) => `syntax error (${grammar} grammar): line ${p.line}, column ${p.column}: ${p.missing ? `missing ${p.near}` : `unexpected \`${p.near}\``}`);
+}
+
+/**
+ * The conflicted path's base, ours and theirs from the index (stages 1-3), as
+ * `inputs` for validation; undefined when neither side is there to read.
+ */
+export async function stageTexts(git: Git, path: string): Promise<Array<string | null> | undefined> {
+  const texts = await Promise.all(['1', '2', '3'].map((stage) => readBlob(git, `:${stage}:${path}`)));
+  return texts[1] === null && texts[2] === null ? undefined : texts;
 }
