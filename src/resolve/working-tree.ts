@@ -8,6 +8,7 @@ import { decideFileConflict, type FileDecision, type FileSide } from './file-lev
 import { resolveConflictedFile, type LadderFallback } from './ladder.js';
 import { mergeFileTexts } from './parse/merge-file.js';
 import { parseConflictText } from './parse/markers.js';
+import type { SyntaxSwitches } from './syntax/syntax-merge.js';
 import { listUnmerged, readStageTexts, type UnmergedEntry } from './parse/stages.js';
 import type { ResolutionRule } from './rules/index.js';
 import type { ConflictedFile, HunkResolution } from './types.js';
@@ -22,6 +23,8 @@ export interface WorkingTreeOptions {
   rules?: readonly ResolutionRule[];
   cache?: ResolutionCache | null;
   fallback?: LadderFallback;
+  /** The syntax-aware rung's switches (`LadderSetup.syntax`); default off. */
+  syntax?: SyntaxSwitches;
   log?: Logger;
 }
 
@@ -88,7 +91,7 @@ async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options
   if (file.hunks.length === 0) {
     return { path: entry.path, status: 'open', resolutions: [], remaining: [], note: 'no conflict markers left: check the file and `git add` it yourself' };
   }
-  const result = await resolveConflictedFile(file, { path: entry.path, rules: options.rules, cache: options.cache, fallback: options.fallback, log: options.log });
+  const result = await resolveConflictedFile(file, { path: entry.path, rules: options.rules, cache: options.cache, fallback: options.fallback, log: options.log, sides: texts, syntax: options.syntax });
   const remaining = result.remaining.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
   if (result.resolutions.length === 0) {
     // Nothing written: report the blocks where they are in the file on disk.
