@@ -20,14 +20,20 @@ export interface ThreeVersions {
   theirs: string;
 }
 
+/** Above this size an entity both sides changed gets the line merge only: the rules already ran on git's hunks inside it. */
+const RULES_MAX_CHARS = 4_000;
+
 /**
  * The line rungs for an entity both sides changed: a line-level three-way
- * merge, then the rules on the entity as one hunk. Null when neither is sure.
+ * merge, then the rules on the entity as one hunk (small entities only; on
+ * a large one they cost seconds and git's hunks inside it have had them).
+ * Null when neither is sure.
  */
 export function lineMerge(rules: readonly ResolutionRule[], context: RuleContext): TextMerge {
   return (base, ours, theirs) => {
     const merged = cleanDiff3(splitLinesKeep(ours), splitLinesKeep(base), splitLinesKeep(theirs));
     if (merged !== null) return merged.join('');
+    if (Math.max(base.length, ours.length, theirs.length) > RULES_MAX_CHARS) return null;
     for (const rule of rules) {
       const text = rule.resolve({ base, ours, theirs }, context);
       if (text !== null) return text;
