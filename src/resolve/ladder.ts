@@ -5,6 +5,7 @@ import { mergeFileTexts } from './parse/merge-file.js';
 import { parseConflictText, printOutsideHunk, printWithResolutions } from './parse/markers.js';
 import { selectRules, type ResolutionRule, type RuleContext } from './rules/index.js';
 import { hunkTextsFromMerge, lineMerge, syntaxMerge, type SyntaxSwitches } from './syntax/syntax-merge.js';
+import { parseProblems } from './syntax/validate-text.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 /**
@@ -114,6 +115,10 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       open = file.hunks.filter((h) => !resolved.has(h.index));
     }
   }
+  if (resolved.size > 0 && !(await keepsSyntax(file, resolved, log))) {
+    resolved.clear();
+    open = [...file.hunks];
+  }
   if (open.length > 0 && options.fallback) {
     const openIndexes = new Set(open.map((h) => h.index));
     for (const r of await options.fallback(file, open)) {
@@ -140,6 +145,22 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   for (const r of resolutions) log.decision({ path: file.path, hunk: r.hunkIndex, rung: r.rung, by: r.by }, 'hunk resolved');
   const texts = new Map([...resolved].map(([i, r]) => [i, r.text]));
   return { text: printWithResolutions(file, texts), resolutions, remaining: open, file };
+}
+
+/**
+ * Whether the deterministic answers (cache, rules, syntax rung) keep the file
+ * parsing: the file with them applied (open hunks read as ours) must add no
+ * syntax error that all-ours or all-theirs did not have. When it does, none
+ * of them is taken for this file (logged): a cached or rule answer that
+ * breaks the syntax is not near-perfect.
+ */
+async function keepsSyntax(file: ConflictedFile, resolved: ReadonlyMap<number, HunkResolution>, log: Logger): Promise<boolean> {
+  const side = (which: 'ours' | 'theirs', withResolutions: boolean): string =>
+    printWithResolutions(file, new Map(file.hunks.map((h) => [h.index, (withResolutions ? resolved.get(h.index)?.text : undefined) ?? h[which]])));
+  const problems = await parseProblems(file.path, side('ours', true), [side('ours', false), side('theirs', false)]);
+  if (problems.length === 0) return true;
+  log.warn({ path: file.path, problems, by: [...resolved.values()].map((r) => r.by) }, 'deterministic resolutions break the syntax; left to the next rung');
+  return false;
 }
 
 export interface ThreeWayInput {

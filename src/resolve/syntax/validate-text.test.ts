@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateResolvedText } from './validate.js';
+import { validateResolvedText } from './validate-text.js';
 
 describe('validateResolvedText', () => {
   it('rejects leftover markers, including a lone separator in code', async () => {
