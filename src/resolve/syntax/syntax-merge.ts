@@ -46,7 +46,7 @@ export function lineMerge(rules: readonly ResolutionRule[], context: RuleContext
  * Entity-level three-way merge of a whole file with its tree-sitter grammar.
  * Null (abstain) when the path has no grammar, a version does not parse
  * cleanly, entities cannot be matched with certainty, or the merged file
- * (each left conflict read as ours) no longer parses.
+ * (each left conflict read as ours, or as theirs) no longer parses.
  */
 export async function syntaxMerge(path: string, versions: ThreeVersions, mergeText: TextMerge, switches: SyntaxSwitches = { code: true, data: true }): Promise<Piece[] | null> {
   const data = dataFormatForPath(path) !== null;
@@ -81,13 +81,18 @@ export async function syntaxMerge(path: string, versions: ThreeVersions, mergeTe
   }
 }
 
+/** Whether the merged file parses with each left conflict read as ours, or else read as theirs (a side may have deleted the entity). */
 async function reparses(grammar: GrammarId, pieces: readonly Piece[]): Promise<boolean> {
-  const text = pieces.map((p) => (typeof p === 'string' ? p : p.ours)).join('');
-  const tree = await parseText(grammar, text);
-  if (!tree) return false;
-  const clean = !tree.rootNode.hasError;
-  tree.delete();
-  return clean;
+  for (const side of ['ours', 'theirs'] as const) {
+    const text = pieces.map((p) => (typeof p === 'string' ? p : p[side])).join('');
+    const tree = await parseText(grammar, text);
+    if (!tree) continue;
+    const clean = !tree.rootNode.hasError;
+    tree.delete();
+    if (clean) return true;
+    if (pieces.every((p) => typeof p === 'string')) return false;
+  }
+  return false;
 }
 
 /** Marks a left conflict in the merged text (never in source text: it is a NUL-delimited token). */
