@@ -95,6 +95,17 @@ describe('syntaxMerge: data files', () => {
     expect(conflicts(await merge('package.json', base, ours, theirs))).toEqual(['both sides added pair:fast-glob differently']);
   });
 
+  it('merges YAML mappings key by key, nested mappings too, and leaves two values for one key', async () => {
+    const base = '# CI\nname: ci\non:\n  push:\n    branches: [main]\njobs:\n  test:\n    runs-on: ubuntu-latest\n';
+    const ours = '# CI\nname: ci\non:\n  push:\n    branches: [main]\n  pull_request: {}\njobs:\n  test:\n    runs-on: ubuntu-latest\n';
+    const theirs = '# CI\nname: ci\non:\n  push:\n    branches: [main]\njobs:\n  test:\n    runs-on: ubuntu-22.04\n  lint:\n    runs-on: ubuntu-latest\n';
+    expect(text(await merge('.github/workflows/ci.yml', base, ours, theirs))).toBe(
+      '# CI\nname: ci\non:\n  push:\n    branches: [main]\n  pull_request: {}\njobs:\n  test:\n    runs-on: ubuntu-22.04\n  lint:\n    runs-on: ubuntu-latest\n',
+    );
+    expect(conflicts(await merge('c.yaml', 'a: 1\nb: 2\n', 'a: 3\nb: 2\n', 'a: 4\nb: 2\n'))).toEqual(['both sides changed key:a']);
+    expect(await merge('c.yaml', 'a: 1\n', 'a: [1\n', 'a: 2\n')).toBeNull();
+  });
+
   it('merges TOML tables key by key', async () => {
     const base = '[package]\nname = "x"\nversion = "1.0.0"\n\n[dependencies]\nserde = "1"\n';
     const ours = '[package]\nname = "x"\nversion = "1.1.0"\n\n[dependencies]\nserde = "1"\n';

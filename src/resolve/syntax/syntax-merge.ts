@@ -3,6 +3,7 @@ import { splitLinesKeep } from '../parse/lines.js';
 import { cleanDiff3 } from '../rules/diff3-regions.js';
 import type { ResolutionRule, RuleContext } from '../rules/rule.js';
 import type { ConflictedFile } from '../types.js';
+import { yamlContainer, yamlParsesCleanly } from '../data/yaml-entities.js';
 import { fileContainer, withSignatures, type Container } from './entities.js';
 import { parseText } from './grammar.js';
 import { dataFormatForPath, grammarForPath, type GrammarId } from './languages.js';
@@ -49,8 +50,9 @@ export function lineMerge(rules: readonly ResolutionRule[], context: RuleContext
  * (each left conflict read as ours, or as theirs) no longer parses.
  */
 export async function syntaxMerge(path: string, versions: ThreeVersions, mergeText: TextMerge, switches: SyntaxSwitches = { code: true, data: true }): Promise<Piece[] | null> {
-  const data = dataFormatForPath(path) !== null;
-  if (!(data ? switches.data : switches.code)) return null;
+  const format = dataFormatForPath(path);
+  if (!(format !== null ? switches.data : switches.code)) return null;
+  if (format === 'yaml') return yamlMerge(versions, mergeText);
   const grammar = grammarForPath(path);
   if (grammar === null) return null;
   const trees: Tree[] = [];
@@ -79,6 +81,16 @@ export async function syntaxMerge(path: string, versions: ThreeVersions, mergeTe
   } finally {
     for (const tree of trees) tree.delete();
   }
+}
+
+/** The key-level merge of a YAML file (the `yaml` package: no tree-sitter grammar for YAML loads here). */
+function yamlMerge(versions: ThreeVersions, mergeText: TextMerge): Piece[] | null {
+  const [b, o, t] = [versions.base, versions.ours, versions.theirs].map(yamlContainer);
+  if (!b || !o || !t) return null;
+  const pieces = mergeContainer({ text: versions.base, container: b }, { text: versions.ours, container: o }, { text: versions.theirs, container: t }, mergeText);
+  if (pieces === null) return null;
+  const read = (side: 'ours' | 'theirs'): string => pieces.map((p) => (typeof p === 'string' ? p : p[side])).join('');
+  return yamlParsesCleanly(read('ours')) || yamlParsesCleanly(read('theirs')) ? pieces : null;
 }
 
 /** Whether the merged file parses with each left conflict read as ours, or else read as theirs (a side may have deleted the entity). */
