@@ -24,12 +24,14 @@ function mapMembers(map: YAMLMap): Entity[] | null {
     const key = pair.key as YamlNode | null;
     if (!isScalar(key) || !key.range) return null;
     const value = pair.value as YamlNode | null;
-    const end = value?.range ? value.range[1] : key.range[1];
+    let end = value?.range ? value.range[1] : key.range[1];
     let body: Container | null = null;
     if (isMap(value) && !value.flow && value.range) {
       const inner = mapMembers(value);
       if (inner === null) return null;
-      body = { start: value.range[0], end: value.range[1], entities: inner, unordered: true, separator: null };
+      // Comments after a nested mapping's last key, indented as its keys, belong to that mapping.
+      end = value.range[2];
+      body = { start: value.range[0], end, entities: inner, unordered: true, separator: null };
     }
     out.push({ key: `key:${String(key.value)}`, start: key.range[0], end, body });
   }

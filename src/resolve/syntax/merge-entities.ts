@@ -122,6 +122,15 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
     }
   }
 
+  // Comments a side wrote or removed after the last entity are an edit at the end, as are the other side's additions there.
+  for (const [tail, otherMap, otherAdds] of [
+    [o.tail, tMap, tAdds],
+    [t.tail, oMap, oAdds],
+  ] as const) {
+    const at = keptBefore(b.items.length, otherMap);
+    if (tail !== b.tail && (otherAdds.get(at)?.length ?? 0) > 0) clash.set(at, 'one side changed the comments at the end, the other added entities there');
+  }
+
   const out: Piece[] = [];
   const emit = (piece: Piece | Piece[]): void => {
     const list = Array.isArray(piece) ? piece : [piece];

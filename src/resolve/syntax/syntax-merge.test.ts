@@ -106,6 +106,13 @@ describe('syntaxMerge: data files', () => {
     expect(await merge('c.yaml', 'a: 1\n', 'a: [1\n', 'a: 2\n')).toBeNull();
   });
 
+  it('leaves comments written at the end of a mapping and the other side’s keys added there as a conflict (corpus shape: a service commented out)', async () => {
+    const base = 'services:\n  db:\n    image: pg\n';
+    const ours = 'services:\n  db:\n    image: pg\n\n  # cache:\n  #   image: redis\n';
+    const theirs = 'services:\n  db:\n    image: pg\n  cache:\n    image: redis\n';
+    expect(conflicts(await merge('docker-compose.yml', base, ours, theirs))).toEqual(['one side changed the comments at the end, the other added entities there']);
+  });
+
   it('merges TOML tables key by key', async () => {
     const base = '[package]\nname = "x"\nversion = "1.0.0"\n\n[dependencies]\nserde = "1"\n';
     const ours = '[package]\nname = "x"\nversion = "1.1.0"\n\n[dependencies]\nserde = "1"\n';
