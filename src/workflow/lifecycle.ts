@@ -134,7 +134,7 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const store = await RunStore.forRepo(git);
   const runName = name ?? chooseRun(store, config);
   const state = store.exists(runName) ? loadRunState(store.paths(runName)) : null;
-  const pool = new WorktreePool(git, join(await git.gitDir(), 'splintercat', runName, 'worktrees'));
+  const pool = await WorktreePool.forRun(git, runName);
   await pool.removeRun(state?.conflicts.map((c) => c.cell) ?? []);
   if ((await listImerges(git)).includes(runName)) await (await IncrementalMerge.load(git, runName)).removeRefs();
   const removed = store.exists(runName) ? store.remove(runName) : { ok: true as const };

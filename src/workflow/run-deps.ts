@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { createGatewayFromConfig, type ModelGateway } from '../agents/index.js';
 import { createCheckRunner } from '../checks/from-config.js';
 import { extractFailure } from '../checks/extract-failure.js';
@@ -38,14 +37,13 @@ export async function createRunDeps(config: Config, git: Git, name: string, opti
   const runner = options.checks === undefined ? createCheckRunner(config, { logger: log, clock }) : null;
   const checks = runner ?? (options.checks as CheckRunnerLike);
   const gateway = options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
-  const gitDir = await git.gitDir();
   return {
     git,
     config,
     engines: imergeEngines(git, config.merge.jobs > 0 ? config.merge.jobs : availableParallelism()),
     checks: options.interactive ? options.interactive.checks(checks) : checks,
     preflight: (names) => runner?.preflight(names) ?? [],
-    worktrees: new WorktreePool(git, join(gitDir, 'splintercat', name, 'worktrees')),
+    worktrees: await WorktreePool.forRun(git, name),
     ladder: await ladderFromConfig(config.resolve, git),
     gateway,
     extractFailure: (text, result) => extractFailure(text, { timedOut: result.timedOut }) ?? fallbackSummary(text, result),

@@ -21,6 +21,11 @@ export class WorktreePool {
     private readonly root: string,
   ) {}
 
+  /** The pool of run `name`: `<git dir>/splintercat/NAME/worktrees/`. */
+  static async forRun(git: Git, name: string): Promise<WorktreePool> {
+    return new WorktreePool(git, join(await git.gitDir(), 'splintercat', name, 'worktrees'));
+  }
+
   /** The worktree the checks run in. */
   readonly checkId = 'check';
 
