@@ -8,6 +8,8 @@ import { cellId } from '../imerge/cell.js';
 import { runStateFile, type RunState } from './run-state.js';
 import { keepCorrupt, parseJsonText, writeFileAtomic, writeJsonFile, type ReadProblem } from './json-file.js';
 import type { DoctorDeps } from './doctor-deps.js';
+import { findRefProblems } from './doctor-refs.js';
+import { imergePrefix } from '../imerge/state.js';
 import { RunStore, type LockStatus } from './run-store.js';
 
 export type { DoctorDeps };
@@ -15,7 +17,7 @@ export type { DoctorDeps };
 // doctor lives in store/ (it owns the files) but knows the run-state schema of workflow/state,
 // a leaf module with no dependencies beyond zod and the store itself.
 
-export type FindingKind = ReadProblem | 'inconsistent' | 'journal' | 'lock';
+export type FindingKind = ReadProblem | 'inconsistent' | 'journal' | 'lock' | 'refs';
 
 /** One thing doctor found. `repairable` says whether `repairRun` can fix it on its own. */
 export interface DoctorFinding {
@@ -256,6 +258,11 @@ export async function validateRun(runDir: string, git: Git, deps: DoctorDeps = {
       findings.push({ severity: inc.severity, kind: 'inconsistent', file: paths.state, message: inc.message, repairable: inc.fix !== undefined });
     }
   }
+  if (main.value !== undefined) {
+    for (const p of await findRefProblems(main.value, name, git)) {
+      findings.push({ severity: p.severity, kind: 'refs', file: `${imergePrefix(name)}/`, message: p.message, repairable: p.repair !== undefined });
+    }
+  }
   const journal = openRunJournal(paths, clock);
   const jr = journal.read();
   if (jr.truncatedTail) {
@@ -386,6 +393,16 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
     changed = true;
   }
   if (changed) writeJsonFile(paths.state, { ...state, updatedAt: clock.now().toISOString() }, runStateFile);
+  // The grid's refs, against the (repaired) state: each repair that works is listed; one that
+  // fails stays among the remaining findings, with why.
+  for (const p of await findRefProblems(state, name, git)) {
+    if (!p.repair) continue;
+    try {
+      actions.push(`${p.message}: ${await p.repair()}`);
+    } catch (error) {
+      actions.push(`${p.message}: could not repair (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    }
+  }
   if (actions.length > 0) journal.append({ type: 'state_repaired', how: restored ? 'restore-backup' : 'auto-repair', repairs: actions });
   const after = await validateRun(runDir, git, deps);
   return { ...report(after.ok ? null : 'some problems need a human: see remaining', restored), ok: after.ok, remaining: after.findings };

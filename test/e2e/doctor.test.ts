@@ -29,6 +29,45 @@ describe('splintercat doctor', () => {
     expect((await runCli(['doctor', '--name', 'up'], repo.dir)).code).toBe(0);
   });
 
+  it('checks the grid refs against the state: a deleted edge ref, a stray ref and a garbage state blob are found (exit 1) and --repair restores them', async () => {
+    const repo = TestRepo.create();
+    const fixture = await buildRunFixture(repo, 'up');
+    const fork = repo.sh('rev-parse', 'refs/imerge/up/manual/1-0');
+    repo.sh('update-ref', '-d', 'refs/imerge/up/manual/1-0');
+    repo.sh('update-ref', 'refs/imerge/up/junk', 'HEAD');
+    const garbage = repo.git.run(['hash-object', '-w', '--stdin'], { input: 'not a state\n' });
+    repo.sh('update-ref', 'refs/imerge/up/state', (await garbage).stdout.trim());
+
+    const check = await runCli(['doctor', '--name', 'up'], repo.dir);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/refs\/imerge\/up\/state is not valid JSON/);
+    expect(check.stdout).toMatch(/stray ref\(s\).*refs\/imerge\/up\/junk/);
+    expect(check.stdout).toMatch(/edge ref\(s\) missing: manual\/1-0/);
+
+    const repair = await runCli(['doctor', '--name', 'up', '--repair'], repo.dir);
+    expect(repair.stdout).toMatch(/^Repaired run 'up'/);
+    expect(repair.stdout).toMatch(/restored 1 edge ref/);
+    expect(repair.stdout).toMatch(/deleted refs\/imerge\/up\/junk/);
+    expect(repair.stdout).toMatch(/rewrote refs\/imerge\/up\/state/);
+    expect(repair.code).toBe(0);
+    expect(repo.sh('rev-parse', 'refs/imerge/up/manual/1-0')).toBe(fork);
+    expect(JSON.parse(repo.sh('cat-file', 'blob', 'refs/imerge/up/state'))).toMatchObject({ goal: 'merge', tip1: 'main', tip2: 'upstream', version: '1.3.0' });
+    expect((await runCli(['doctor', '--name', 'up'], repo.dir)).stdout).toMatch(/Run 'up' is healthy/);
+    expect(fixture.paths.dir).toBeTruthy();
+  });
+
+  it('never says "Repaired" when problems remain: it names them and exits 1', async () => {
+    const repo = TestRepo.create();
+    const fixture = await buildRunFixture(repo, 'up');
+    writeFileSync(fixture.paths.state, '{ torn');
+    writeFileSync(fixture.paths.backup, '{ torn too');
+    const repair = await runCli(['doctor', '--name', 'up', '--repair'], repo.dir);
+    expect(repair.code).toBe(1);
+    expect(repair.stdout).not.toMatch(/^Repaired/);
+    expect(repair.stdout).toMatch(/^Run 'up' is not repaired: \d+ problem\(s\) remain/);
+    expect(repair.stdout).toMatch(/--rebuild/);
+  });
+
   it('--rebuild reconstructs a deleted state from the journal and the refs', async () => {
     const repo = TestRepo.create();
     const fixture = await buildRunFixture(repo, 'up');

@@ -47,14 +47,19 @@ export function registerDoctor(program: Command): Command {
         if (opts.rebuild) {
           const report = await rebuildRun(runDir, git);
           if (opts.json) printJson(report);
-          else printResult(lines(`Rebuilt run '${name}'`, report.actions, report.lost.map((l) => `lost: ${l}`), report.hint));
+          else printResult(lines(report.ok ? `Rebuilt run '${name}'` : `Run '${name}' could not be rebuilt completely`, report.actions, report.lost.map((l) => `lost: ${l}`), report.hint));
           if (!report.ok) process.exitCode = ExitCode.Failed;
           return;
         }
         if (opts.repair) {
           const report = await repairRun(runDir, git);
           if (opts.json) printJson(report);
-          else printResult(lines(`Repaired run '${name}'`, report.actions, report.remaining.map(finding), report.hint));
+          else {
+            const head = report.ok
+              ? `Repaired run '${name}'`
+              : `Run '${name}' is not repaired: ${report.remaining.filter((f) => f.severity === 'error').length} problem(s) remain${report.actions.length > 0 ? ` after ${report.actions.length} change(s)` : ''}`;
+            printResult(lines(head, report.actions, report.remaining.map(finding), report.hint));
+          }
           if (!report.ok) process.exitCode = ExitCode.Failed;
           return;
         }
