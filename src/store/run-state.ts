@@ -170,6 +170,14 @@ export const humanHandoffSchema = z.object({
 });
 export type HumanHandoff = z.infer<typeof humanHandoffSchema>;
 
+/** The run's configuration (see config/stored-config.ts): values validated by the config loader when used. */
+export const storedConfigSchema = z.object({
+  values: z.record(z.string(), z.json()),
+  file: z.string().nullable(),
+  fileHash: z.string().nullable(),
+  sets: z.array(z.string()).default([]),
+});
+
 export const runStateSchema = z.object({
   version: z.literal(RUN_STATE_VERSION),
   /** Identity: fixed when the run starts. */
@@ -200,6 +208,8 @@ export const runStateSchema = z.object({
   finalCommit: oid.nullable(),
   /** Node-private scratch data (JSON only), e.g. bisect progress. */
   data: z.record(z.string(), z.json()).default({}),
+  /** The effective configuration stored at `merge` (null in states written before it was). */
+  config: storedConfigSchema.nullable().default(null),
 });
 export type RunState = z.infer<typeof runStateSchema>;
 
@@ -209,6 +219,7 @@ export interface NewRunState {
   target: { branch: string; originalOid: string };
   workdir: string;
   goal?: RunState['goal'];
+  config?: RunState['config'];
   /** The first node. */
   phase: string;
   now: Date;
@@ -241,6 +252,7 @@ export function initialRunState(input: NewRunState): RunState {
     human: null,
     finalCommit: null,
     data: {},
+    config: input.config ?? null,
   };
 }
 

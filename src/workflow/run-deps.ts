@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { createGatewayFromConfig, type ModelGateway } from '../agents/index.js';
 import { createCheckRunner } from '../checks/from-config.js';
 import { extractFailure } from '../checks/extract-failure.js';
@@ -12,7 +11,7 @@ import { RunStore } from '../store/index.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { imergeEngines } from './imerge-adapter.js';
 import type { ResolutionApprover, WorkflowContext } from './ports.js';
-import { WorktreePool } from './worktrees.js';
+import { runWorktreesDir, WorktreePool } from './worktrees.js';
 
 export interface RunDepsOptions {
   log: Logger;
@@ -45,7 +44,7 @@ export async function createRunDeps(config: Config, git: Git, name: string, opti
     engines: imergeEngines(git, config.merge.jobs > 0 ? config.merge.jobs : availableParallelism()),
     checks: options.interactive ? options.interactive.checks(checks) : checks,
     preflight: (names) => runner?.preflight(names) ?? [],
-    worktrees: new WorktreePool(git, join(gitDir, 'splintercat', name, 'worktrees')),
+    worktrees: new WorktreePool(git, runWorktreesDir(config, gitDir, name)),
     ladder: await ladderFromConfig(config.resolve, git),
     gateway,
     extractFailure: (text, result) => extractFailure(text, { timedOut: result.timedOut }) ?? fallbackSummary(text, result),

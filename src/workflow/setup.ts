@@ -10,6 +10,7 @@ export interface NewRun {
   target: { branch: string; originalOid: string };
   workdir: string;
   goal?: RunState['goal'];
+  config?: RunState['config'];
 }
 
 /** Create the run directory, take its lock, write the first state and the run_started event. */

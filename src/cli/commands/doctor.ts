@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { SplintercatError, UsageError } from '../../errors/index.js';
-import { Git } from '../../git/index.js';
-import { rebuildRun, repairRun, RunStore, validateRun, type DoctorFinding } from '../../store/index.js';
-import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
+import { rebuildRun, repairRun, validateRun, type DoctorFinding } from '../../store/index.js';
+import { globalOptions, openCliRun, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 interface DoctorOptions {
@@ -27,11 +26,10 @@ export function registerDoctor(program: Command): Command {
         throw new UsageError('doctor_flags', { what: '--repair and --rebuild cannot be used together', fix: 'Try --repair first; use --rebuild when it says so' });
       }
       const global = globalOptions(cmd);
-      const { config } = loadCliConfig(global);
-      const name = opts.name ?? config.imerge.name;
-      const git = new Git({ cwd: config.target.workdir });
+      const opened = await openCliRun(global, opts.name, { runRequired: false, configRequired: false });
+      const { config, git, store } = opened;
+      const name = opened.name ?? config.imerge.name;
       try {
-        const store = await RunStore.forRepo(git);
         const runDir = store.paths(name).dir;
         if (!existsSync(runDir)) {
           const known = store.list().map((r) => r.name);
