@@ -128,8 +128,9 @@ export async function continueRun(
   const { run, state } = reopenRun(store, runName);
   try {
     if (state.status === 'done') return { kind: 'already_done', state };
-    const restarted: RunState = state.status === 'running' ? state : { ...state, status: 'running', statusReason: null };
-    const resumed: RunState = stored === null ? restarted : { ...restarted, config: stored };
+    // The machine resumes from the saved state: the configuration this run uses from now on is saved first.
+    if (stored !== null && JSON.stringify(stored) !== JSON.stringify(state.config)) run.persistence.save({ ...state, config: stored });
+    const resumed: RunState = { ...(state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }), ...(stored === null ? {} : { config: stored }) };
     const deps = await createRunDeps(config, git, runName, runDepsOptions(options));
     return await driveRun(run, resumed, deps, options.signal ? { signal: options.signal } : {});
   } finally {
@@ -189,8 +190,8 @@ async function assertIdentity(git: Git): Promise<void> {
     what: 'git has no identity to make commits with in this repository, so the merge was not started',
     why: problems.join('\n'),
     fix: [
-      `Set one for this repository:  git -C ${dir} config user.name "Your Name"  and  git -C ${dir} config user.email you@example.com`,
-      'Or for every repository: the same with --global',
+      `Set one in this repository (in ${dir}):  git config user.name "Your Name"  and  git config user.email you@example.com`,
+      'Or for every repository:  git config --global user.name "Your Name"  and  git config --global user.email you@example.com',
     ],
   });
 }
