@@ -8,6 +8,7 @@ import { cellId } from '../imerge/cell.js';
 import { runStateFile, type RunState } from './run-state.js';
 import { keepCorrupt, parseJsonText, writeFileAtomic, writeJsonFile, type ReadProblem } from './json-file.js';
 import type { DoctorDeps } from './doctor-deps.js';
+import { prunableWorktrees, worktreeFindings } from './doctor-worktrees.js';
 import { RunStore, type LockStatus } from './run-store.js';
 
 export type { DoctorDeps };
@@ -15,7 +16,7 @@ export type { DoctorDeps };
 // doctor lives in store/ (it owns the files) but knows the run-state schema of workflow/state,
 // a leaf module with no dependencies beyond zod and the store itself.
 
-export type FindingKind = ReadProblem | 'inconsistent' | 'journal' | 'lock';
+export type FindingKind = ReadProblem | 'inconsistent' | 'journal' | 'lock' | 'worktree';
 
 /** One thing doctor found. `repairable` says whether `repairRun` can fix it on its own. */
 export interface DoctorFinding {
@@ -239,6 +240,9 @@ export async function validateRun(runDir: string, git: Git, deps: DoctorDeps = {
       findings.push({ severity: inc.severity, kind: 'inconsistent', file: paths.state, message: inc.message, repairable: inc.fix !== undefined });
     }
   }
+  if (deps.worktreesDir !== undefined) {
+    for (const f of await worktreeFindings(git, deps.worktreesDir, main.value ?? null)) findings.push({ severity: f.severity, kind: 'worktree', file: f.path, message: f.message, repairable: f.repairable });
+  }
   const journal = openRunJournal(paths, clock);
   const jr = journal.read();
   if (jr.truncatedTail) {
@@ -369,6 +373,11 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
     changed = true;
   }
   if (changed) writeJsonFile(paths.state, { ...state, updatedAt: clock.now().toISOString() }, runStateFile);
+  const gone = deps.worktreesDir === undefined ? [] : await prunableWorktrees(git, deps.worktreesDir);
+  if (gone.length > 0) {
+    await git.run(['worktree', 'prune']);
+    actions.push(`pruned the registrations of ${gone.length} worktree(s) whose directory was gone`);
+  }
   if (actions.length > 0) journal.append({ type: 'state_repaired', how: restored ? 'restore-backup' : 'auto-repair', repairs: actions });
   const after = await validateRun(runDir, git, deps);
   return { ...report(after.ok ? null : 'some problems need a human: see remaining', restored), ok: after.ok, remaining: after.findings };

@@ -220,3 +220,23 @@ describe('finalize brings forward the checkout that has the target branch', () =
     expect(repo.sh('status', '--porcelain')).toBe('');
   });
 });
+
+describe('doctor and the worktrees outside .git', () => {
+  it('names a hand-off worktree removed by hand (exit 1, with the way on) and --repair prunes its registration', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    configure(repo);
+    const first = await runCli(['merge', 'upstream'], repo.dir);
+    expect(first.code).toBe(3);
+    const worktree = handoffDir(first);
+    expect((await runCli(['doctor'], worktree)).code).toBe(0);
+    rmSync(worktree, { recursive: true, force: true });
+    const check = await runCli(['doctor'], repo.dir);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(`the worktree of the hand-off, ${worktree}, does not exist`);
+    expect(check.stdout).toContain('splintercat merge upstream --restart');
+    expect(check.stdout).toContain(`the worktree ${worktree} is registered in git but its directory is gone`);
+    const repair = await runCli(['doctor', '--repair'], repo.dir);
+    expect(repair.stdout).toMatch(/pruned the registrations of 1 worktree/);
+    expect(repo.sh('worktree', 'list', '--porcelain')).not.toContain(worktree);
+  });
+});

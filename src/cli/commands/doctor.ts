@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { SplintercatError, UsageError } from '../../errors/index.js';
 import { rebuildRun, repairRun, validateRun, type DoctorFinding } from '../../store/index.js';
+import { configFromStored } from '../../config/index.js';
+import { runWorktreesDir } from '../../workflow/worktrees.js';
 import { globalOptions, openCliRun, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -42,6 +45,7 @@ export function registerDoctor(program: Command): Command {
             },
           );
         }
+        const deps = { worktreesDir: runWorktreesDir(opened.state?.config ? configFromStored(opened.state.config, { env: {} }).config : config, dirname(store.root), name) };
         if (opts.rebuild) {
           const report = await rebuildRun(runDir, git);
           if (opts.json) printJson(report);
@@ -50,13 +54,13 @@ export function registerDoctor(program: Command): Command {
           return;
         }
         if (opts.repair) {
-          const report = await repairRun(runDir, git);
+          const report = await repairRun(runDir, git, deps);
           if (opts.json) printJson(report);
           else printResult(lines(`Repaired run '${name}'`, report.actions, report.remaining.map(finding), report.hint));
           if (!report.ok) process.exitCode = ExitCode.Failed;
           return;
         }
-        const report = await validateRun(runDir, git);
+        const report = await validateRun(runDir, git, deps);
         if (opts.json) printJson(report);
         else {
           const head = report.ok ? `Run '${name}' is healthy (${report.journal.entries} journal entries)` : `Run '${name}' has problems`;
