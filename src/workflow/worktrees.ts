@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { defaultWorktreesDir, type Config } from '../config/index.js';
 import type { Git } from '../git/index.js';
 import { cellId, type Cell } from '../imerge/cell.js';
@@ -13,7 +13,7 @@ import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
 export function runWorktreesDir(config: Config, gitCommonDir: string, name: string): string {
   const legacy = join(gitCommonDir, 'splintercat', name, 'worktrees');
   if (existsSync(legacy)) return legacy;
-  return join(config.merge.worktrees === '' ? defaultWorktreesDir(config.target.workdir) : config.merge.worktrees, name);
+  return resolve(config.merge.worktrees === '' ? defaultWorktreesDir(resolve(config.target.workdir)) : config.merge.worktrees, name);
 }
 
 /**
