@@ -44,6 +44,16 @@ describe('stored configuration', () => {
     expect(configFromStored(stored, { env: {}, currentApiKey: 'sk-now' }).config.llm.api_key).toBe('sk-now');
   });
 
+  it('stores a secret variable that a template put into any value as that ${VAR} again, expanded from each command\'s environment', () => {
+    const dir = dirWith('check:\n  commands:\n    publish: \'curl -H "Authorization: ${DEPLOY_TOKEN}" https://example.com\'\n');
+    const env = { DEPLOY_TOKEN: 'tok-0123456789' };
+    const loaded = loadConfig({ cwd: dir, env });
+    expect(loaded.config.check.commands.publish).toContain('tok-0123456789');
+    const stored = storeConfig(loaded, null, [], env);
+    expect(JSON.stringify(stored)).not.toContain('tok-0123456789');
+    expect(configFromStored(stored, { env: { DEPLOY_TOKEN: 'tok-later-98765' } }).config.check.commands.publish).toBe('curl -H "Authorization: tok-later-98765" https://example.com');
+  });
+
   it('applies a later --set on top of the stored values and adds it to the stored ones', () => {
     const dir = dirWith('check:\n  commands:\n    build: make\n');
     const first = storeConfig(loadConfig({ cwd: dir, env: {}, sets: ['merge.parallel=2'] }), null, ['merge.parallel=2']);

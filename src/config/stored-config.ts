@@ -25,11 +25,18 @@ export interface StoredConfig {
 const SECRET_KEYS = ['llm.api_key'];
 /** Only a reference to the environment may be stored for a secret key. */
 const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+/** Variables whose values are secrets (as the logs' redaction names them). */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
 
-/** What to store of a loaded configuration, given the `--set` overrides already stored and the new ones. */
-export function storeConfig(loaded: LoadedConfig, previous: Pick<StoredConfig, 'file' | 'fileHash' | 'sets'> | null, sets: readonly string[]): StoredConfig {
+/**
+ * What to store of a loaded configuration, given the `--set` overrides already stored and the new
+ * ones. A value of a secret-named variable of `env` (`*KEY*`, `*TOKEN*`, ...) that a `${VAR}`
+ * template put into any value (a check command, say) is stored as that `${VAR}` again, so it
+ * is expanded from the environment of each command and never written to disk.
+ */
+export function storeConfig(loaded: LoadedConfig, previous: Pick<StoredConfig, 'file' | 'fileHash' | 'sets'> | null, sets: readonly string[], env: NodeJS.ProcessEnv = {}): StoredConfig {
   const apiKey = ENV_REFERENCE.test(loaded.writtenApiKey.trim()) ? loaded.writtenApiKey.trim() : '';
-  const values = structuredClone(loaded.config) as unknown as Record<string, JsonValue>;
+  const values = unexpandSecrets(structuredClone(loaded.config) as unknown as Record<string, JsonValue>, env);
   (values.llm as Record<string, JsonValue>).api_key = apiKey;
   return {
     values,
@@ -76,6 +83,21 @@ export function configChanges(a: Config, b: Config): string[] {
   };
   walk(a, b, []);
   return out.sort();
+}
+
+/** Every occurrence of a secret variable's value in the strings of `values`, replaced by `${NAME}`. */
+function unexpandSecrets(values: Record<string, JsonValue>, env: NodeJS.ProcessEnv): Record<string, JsonValue> {
+  const secrets = Object.entries(env)
+    .filter((entry): entry is [string, string] => SECRET_NAME.test(entry[0]) && typeof entry[1] === 'string' && entry[1].length >= 6)
+    .sort((a, b) => b[1].length - a[1].length);
+  if (secrets.length === 0) return values;
+  const walk = (value: JsonValue): JsonValue => {
+    if (typeof value === 'string') return secrets.reduce((text, [name, secret]) => text.split(secret).join(`\${${name}}`), value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    return value;
+  };
+  return walk(values) as Record<string, JsonValue>;
 }
 
 function setKey(assignment: string): string {

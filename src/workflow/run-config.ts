@@ -89,7 +89,7 @@ export async function openRunConfig(request: RunConfigRequest): Promise<RunConfi
     stored = state.config;
     const loaded = configFromStored(stored, { env: request.env, sets: [...request.sets], currentApiKey: now?.config.llm.api_key ?? '' });
     config = loaded.config;
-    if (request.sets.length > 0) stored = { ...storeConfig(loaded, stored, request.sets) };
+    if (request.sets.length > 0) stored = storeConfig(loaded, stored, request.sets, request.env);
     notices.push(...(await fileNotices(request, stored, state.config, now === null ? fileError : null)));
   } else {
     if (now === null) throw fileError;
@@ -101,7 +101,7 @@ export async function openRunConfig(request: RunConfigRequest): Promise<RunConfi
       });
     }
     config = now.config;
-    stored = state ? storeConfig(now, null, request.sets) : null;
+    stored = state ? storeConfig(now, null, request.sets, request.env) : null;
   }
   return { config, git: new Git({ cwd: config.target.workdir }), store, name, state, stored, notices };
 }

@@ -118,6 +118,22 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
     expect(state.checks.every((c) => c.success)).toBe(true);
   });
 
+  it('the configuration file gone after merge: continue runs the run\'s checks all the same, and says so', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    configure(repo);
+    const first = await runCli(['merge', 'upstream'], repo.dir);
+    expect(first.code).toBe(3);
+    const before = readState(repo).checks.length;
+    rmSync(join(repo.dir, 'splintercat.yaml'));
+    writeFileSync(join(handoffDir(first), 'vals.txt'), valuesFile(['both']));
+    const second = await runCli(['continue'], handoffDir(first));
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`${join(repo.dir, 'splintercat.yaml')} is not found now; the run keeps the configuration it started with`);
+    const after = readState(repo).checks.slice(before);
+    expect(after.map((c) => [c.name, c.success])).toEqual([['build', true]]);
+    expect(repo.sh('status', '--porcelain')).toBe('');
+  });
+
   it('a run whose state stores no configuration, with no file found, is a clear error and not the defaults', async () => {
     const repo = chainRepo(1, () => 'fork', () => 'upstream');
     configure(repo);

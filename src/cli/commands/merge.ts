@@ -36,7 +36,7 @@ export function registerMerge(program: Command): void {
     .action(async (source: string, opts: MergeOptions, cmd: Command) => {
       const global = globalOptions(cmd);
       const loaded = await loadMergeConfig(global);
-      process.exitCode = await startMerge(global, loaded.config, source, opts, storeConfig(loaded, null, global.set));
+      process.exitCode = await startMerge(global, loaded.config, source, opts, storeConfig(loaded, null, global.set, process.env));
     });
 
   program
