@@ -66,6 +66,11 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ name: 'up', status: 'needs_human' });
 
+    // check NAME uses the run's configuration too: 'guard' exists only through merge's --set.
+    const guarded = await runCli(['check', 'guard', '--json'], worktree, env);
+    expect(guarded.code).toBe(0);
+    expect((JSON.parse(guarded.stdout) as { logFile: string }).logFile.startsWith(join(repo.dir, '.splintercat', 'logs', 'guard-'))).toBe(true);
+
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['both']));
     const second = await runCli(['continue'], worktree, env);
     expect(second.stderr).not.toMatch(/at .*\.ts:\d+/);
@@ -154,7 +159,7 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
 });
 
 describe('merge on an existing name', () => {
-  it('says what exists and offers continue or --restart; --restart drops the old run (cache kept) and starts again; abort from the worktree cleans up', async () => {
+  it('says what exists and offers continue or --restart; --restart drops the old run and starts again; abort from the worktree cleans up', async () => {
     const repo = chainRepo(1, () => 'fork', () => 'upstream');
     configure(repo);
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
