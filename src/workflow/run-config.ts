@@ -111,7 +111,12 @@ export async function openRunConfig(request: RunConfigRequest): Promise<RunConfi
  * when the repository has one, else the file (of the main checkout; of `cwd` outside a repository).
  */
 export async function commandConfig(request: ConfigRequest): Promise<{ config: Config; notices: string[] }> {
-  const workdir = (await loadRepoConfig(request)).config.target.workdir;
+  let workdir = request.cwd;
+  try {
+    workdir = (await loadRepoConfig(request)).config.target.workdir;
+  } catch (error) {
+    if (!ConfigError.isInstance(error)) throw error; // a broken file: the run's own configuration may still serve
+  }
   if ((await locateRepository(workdir)) === null) return { config: (await loadRepoConfig(request)).config, notices: [] };
   const opened = await openRunConfig({ ...request, runRequired: false, configRequired: true });
   opened.git.close();
