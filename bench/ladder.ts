@@ -1,12 +1,14 @@
 /**
  * Resolution ladder coverage and precision on the conflict corpus
- * (design.md §11): `node --import tsx bench/ladder.ts [CORPUS_DIR] [--all-rules] [--json]`.
+ * (design.md §11): `node --import tsx bench/ladder.ts [CORPUS_DIR] [--syntax] [--all-rules] [--json]`.
  * Default corpus: ../shared/corpus next to the repository.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Git } from '../src/git/index.js';
 import { allRules, formatEvalReport, readCorpus, runEval, selectRules } from '../src/resolve/index.js';
+
+/** `--syntax` turns the syntax-aware rung on (code and data); `--all-rules` turns on every rule and the rung. */
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -16,7 +18,9 @@ async function main(): Promise<void> {
   try {
     const started = performance.now();
     const cases = await readCorpus(dir);
-    const report = await runEval(dir, cases, { git, rules: args.includes('--all-rules') ? [...allRules] : selectRules() });
+    const all = args.includes('--all-rules');
+    const syntax = all || args.includes('--syntax') ? { code: true, data: true } : { code: false, data: false };
+    const report = await runEval(dir, cases, { git, rules: all ? [...allRules] : selectRules(), syntax });
     const seconds = (performance.now() - started) / 1000;
     if (args.includes('--json')) console.log(JSON.stringify({ ...report, seconds }, null, 2));
     else console.log(`${formatEvalReport(report)}\n\n${report.cases} cases in ${seconds.toFixed(1)} s`);

@@ -101,6 +101,18 @@ resolve:
   cache: true
   # Turn rules on or off by name, e.g.  remerge-words: true  (off by default: not always right).
   rules: {}
+  # The syntax-aware rung (tree-sitter): code merged entity by entity (declarations, class
+  # members, test cases, imports), JSON/YAML/TOML merged key by key. Off by default: on the
+  # dev corpus each was wrong at least once.
+  syntax:
+    code: false
+    data: false
+  # Lockfiles regenerated rather than merged: glob -> command, run in the worktree once the
+  # manifest is resolved. Without an entry a conflicted lockfile goes to the model or a person.
+  #   regenerate:
+  #     package-lock.json: npm install --package-lock-only --ignore-scripts
+  #     "**/Cargo.lock": cargo generate-lockfile
+  regenerate: {}
 
 budget:
   # Stop cleanly before model spending passes this many USD; 0 = no limit.

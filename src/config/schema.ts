@@ -145,6 +145,25 @@ export const configSchema = z
         cache: z.boolean().default(true),
         /** Turn deterministic rules on or off by name; unnamed rules keep their default. */
         rules: z.record(z.string(), z.boolean()).default({}),
+        /**
+         * The syntax-aware rung (tree-sitter grammars): `code` merges source files entity by
+         * entity (declarations, members, test cases, imports), `data` merges JSON/YAML/TOML key by
+         * key. Off by default: on the dev corpus each was wrong on at least one file (see `splintercat eval`).
+         */
+        syntax: z
+          .object({
+            code: z.boolean().default(false),
+            data: z.boolean().default(false),
+          })
+          .strict()
+          .prefault({}),
+        /**
+         * Lockfiles regenerated instead of merged: a glob of paths (e.g. `package-lock.json`,
+         * `**\/Cargo.lock`) to the command that rewrites it once its manifest is resolved, run in the
+         * worktree (e.g. `npm install --package-lock-only`). Empty by default: a conflicted lockfile
+         * then goes to the model or a person, with a note saying how to configure this.
+         */
+        regenerate: z.record(z.string(), z.string().min(1)).default({}),
       })
       .strict()
       .prefault({}),

@@ -17,3 +17,4 @@ export * from './eval/repo.js';
 export * from './eval/run-eval.js';
 export * from './eval/format.js';
 export * from './conflict-path.js';
+export * from './data/lockfiles.js';

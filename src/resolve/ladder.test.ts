@@ -17,6 +17,33 @@ afterEach(() => {
 const hunk = (ours: string, base: string, theirs: string): string => `<<<<<<< HEAD\n${ours}||||||| base\n${base}=======\n${theirs}>>>>>>> other\n`;
 
 describe('resolveFileText', () => {
+  it('refuses deterministic answers that break the syntax where the sides parse (rules, cache), and the syntax rung takes entities apart', async () => {
+    const broken: ResolutionRule = { name: 'broken', description: 'test', enabledByDefault: true, resolve: () => 'def f(:\n' };
+    const text = `x = 1\n${hunk('def f(a):\n', 'def f():\n', 'def f(b):\n')}`;
+    const refused = await resolveFileText(text, { path: 'm.py', rules: [broken] });
+    expect(refused.resolutions).toEqual([]);
+    expect(refused.remaining.map((h) => h.index)).toEqual([1]);
+    // In a file with no grammar the same answer is taken.
+    expect((await resolveFileText(text, { path: 'm.txt', rules: [broken] })).resolutions.map((r) => r.by)).toEqual(['broken']);
+    // A repeated JSON key is refused the same way.
+    const dup: ResolutionRule = { ...broken, resolve: ({ ours, theirs }) => ours + theirs };
+    const json = `{\n${hunk('  "v": 1\n', '  "v": 0\n', '  "v": 2\n')}}\n`;
+    expect((await resolveFileText(json, { path: 'package.json', rules: [dup] })).resolutions).toEqual([]);
+  });
+
+  it('runs the syntax rung on hunks the rules leave, when switched on and the sides are known', async () => {
+    const base = 'def a():\n    return 1\n\ndef b():\n    return 2\n';
+    const ours = 'def a():\n    return 10\n\ndef b():\n    return 2\n';
+    const theirs = 'def a():\n    return 1\n\ndef b():\n    return 20\n';
+    const text = hunk('    return 10\n\ndef b():\n    return 2\n', '    return 1\n\ndef b():\n    return 2\n', '    return 1\n\ndef b():\n    return 20\n');
+    const conflicted = `def a():\n${text}`;
+    const off = await resolveFileText(conflicted, { path: 'm.py', rules: [], sides: { base, ours, theirs } });
+    expect(off.remaining).toHaveLength(1);
+    const on = await resolveFileText(conflicted, { path: 'm.py', rules: [], sides: { base, ours, theirs }, syntax: { code: true, data: false } });
+    expect(on.resolutions.map((r) => [r.rung, r.by])).toEqual([['rule', 'syntax-merge']]);
+    expect(on.text).toBe('def a():\n    return 10\n\ndef b():\n    return 20\n');
+  });
+
   it('resolves hunks a rule is sure of and leaves the others byte for byte', async () => {
     const text = `top\n${hunk('same\n', 'old\n', 'same\n')}middle\n${hunk('ours\n', 'old\n', 'theirs\n')}end\n`;
     const result = await resolveFileText(text, { path: 'f.txt' });

@@ -4,6 +4,8 @@ import { withEol, type CacheProvenance, type ResolutionCache } from './cache/res
 import { mergeFileTexts } from './parse/merge-file.js';
 import { hasMarkers, parseConflictText, printOutsideHunk, printWithResolutions } from './parse/markers.js';
 import { selectRules, type ResolutionRule, type RuleContext } from './rules/index.js';
+import { hunkTextsFromMerge, lineMerge, syntaxMerge, type SyntaxSwitches } from './syntax/syntax-merge.js';
+import { parseProblems } from './syntax/validate-text.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 /**
@@ -23,6 +25,13 @@ export interface LadderOptions {
   /** Stored with new cache entries. */
   provenance?: CacheProvenance;
   fallback?: LadderFallback;
+  /**
+   * The whole base, ours and theirs, when known: the syntax-aware rung needs
+   * them (it merges the file entity by entity, then maps the result onto the hunks).
+   */
+  sides?: { base: string | null; ours: string | null; theirs: string | null };
+  /** The syntax-aware rung's switches (`resolve.syntax`); default: both off. */
+  syntax?: SyntaxSwitches;
   /** `conflict-marker-size` of the path, when known. */
   markerSize?: number;
   log?: Logger;
@@ -35,6 +44,12 @@ export interface LadderResult {
   remaining: ConflictHunk[];
   file: ConflictedFile;
 }
+
+/**
+ * The name the syntax-aware rung's resolutions carry (as rung 'rule', so the
+ * cache, the journal and the reports take them as they are).
+ */
+export const SYNTAX_RUNG = 'syntax-merge';
 
 /** Try the rules on one hunk in order; the first that is sure wins. Pure. */
 export function resolveHunkWithRules(hunk: ConflictHunk, rules: readonly ResolutionRule[], context: RuleContext): HunkResolution | null {
@@ -70,7 +85,7 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       keys.set(hunk.index, key);
       const hit = await cache.get(key);
       // A rule's cached answer counts only while that rule is enabled (it may have been turned off as unsafe).
-      if (hit && (hit.rung !== 'rule' || rules.some((r) => r.name === hit.by))) {
+      if (hit && (hit.rung !== 'rule' || rules.some((r) => r.name === hit.by) || (hit.by === SYNTAX_RUNG && !!(options.syntax?.code || options.syntax?.data)))) {
         resolved.set(hunk.index, { text: withEol(hit.resolution, file.eol), rung: 'cache', by: `${hit.rung}:${hit.by}`, hunkIndex: hunk.index, cacheKey: key });
         continue;
       }
@@ -89,6 +104,26 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   }
 
   let open = file.hunks.filter((h) => !resolved.has(h.index));
+  const sides = options.sides;
+  const switches = options.syntax ?? { code: false, data: false };
+  if (open.length > 0 && (switches.code || switches.data) && sides && sides.ours !== null && sides.theirs !== null) {
+    const versions = { base: sides.base ?? '', ours: sides.ours, theirs: sides.theirs };
+    const pieces = await syntaxMerge(file.path, versions, lineMerge(rules, context), switches);
+    if (pieces !== null) {
+      const texts = hunkTextsFromMerge(file, pieces);
+      for (const hunk of open) {
+        const text = texts.get(hunk.index);
+        if (text === undefined) continue;
+        const key = keys.get(hunk.index);
+        resolved.set(hunk.index, { text, rung: 'rule', by: SYNTAX_RUNG, hunkIndex: hunk.index, ...(key === undefined ? {} : { cacheKey: key }) });
+      }
+      open = file.hunks.filter((h) => !resolved.has(h.index));
+    }
+  }
+  if (resolved.size > 0 && !(await keepsSyntax(file, resolved, log))) {
+    resolved.clear();
+    open = [...file.hunks];
+  }
   if (open.length > 0 && options.fallback) {
     const openIndexes = new Set(open.map((h) => h.index));
     for (const r of await options.fallback(file, open)) {
@@ -121,6 +156,22 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   return { text: printWithResolutions(file, texts), resolutions, remaining: open, file };
 }
 
+/**
+ * Whether the deterministic answers (cache, rules, syntax rung) keep the file
+ * parsing: the file with them applied (open hunks read as ours) must add no
+ * syntax error that all-ours or all-theirs did not have. When it does, none
+ * of them is taken for this file (logged): a cached or rule answer that
+ * breaks the syntax is not near-perfect.
+ */
+async function keepsSyntax(file: ConflictedFile, resolved: ReadonlyMap<number, HunkResolution>, log: Logger): Promise<boolean> {
+  const side = (which: 'ours' | 'theirs', withResolutions: boolean): string =>
+    printWithResolutions(file, new Map(file.hunks.map((h) => [h.index, (withResolutions ? resolved.get(h.index)?.text : undefined) ?? h[which]])));
+  const problems = await parseProblems(file.path, side('ours', true), [side('ours', false), side('theirs', false)]);
+  if (problems.length === 0) return true;
+  log.warn({ path: file.path, problems, by: [...resolved.values()].map((r) => r.by) }, 'deterministic resolutions break the syntax; left to the next rung');
+  return false;
+}
+
 export interface ThreeWayInput {
   base: string;
   ours: string;
@@ -134,6 +185,6 @@ export interface ThreeWayInput {
  */
 export async function resolveThreeWay(git: Git, input: ThreeWayInput, options: LadderOptions): Promise<LadderResult & { gitConflicts: number }> {
   const merged = await mergeFileTexts(git, { ...input, style: 'diff3', markerSize: options.markerSize });
-  const result = await resolveFileText(merged.text, options);
+  const result = await resolveFileText(merged.text, { ...options, sides: options.sides ?? input });
   return { ...result, gitConflicts: merged.conflicts };
 }

@@ -2,15 +2,20 @@ import type { Config } from '../config/index.js';
 import type { Git } from '../git/index.js';
 import { ResolutionCache } from './cache/resolution-cache.js';
 import { allRules, selectRules, unknownRuleNames, type ResolutionRule } from './rules/index.js';
+import type { SyntaxSwitches } from './syntax/syntax-merge.js';
 
 export interface LadderSetup {
   rules: ResolutionRule[];
+  /** The syntax-aware rung's switches (all on with `allRules`). */
+  syntax: SyntaxSwitches;
+  /** `resolve.regenerate`: lockfile glob to the command that rewrites it. */
+  regenerate: Readonly<Record<string, string>>;
   cache: ResolutionCache | null;
   /** Config problems worth a warning (unknown rule names). */
   warnings: string[];
 }
 
-/** Rules and cache as `resolve:` in the configuration says; `allRules: true` enables every rule (eval). */
+/** Rules and cache as `resolve:` in the configuration says; `allRules: true` enables every rule and rung (eval). */
 export async function ladderFromConfig(
   resolveConfig: Config['resolve'],
   git: Git | null,
@@ -21,5 +26,6 @@ export async function ladderFromConfig(
   );
   const rules = options.allRules ? [...allRules] : selectRules(resolveConfig.rules);
   const cache = resolveConfig.cache && !options.noCache && git !== null ? await ResolutionCache.forRepo(git) : null;
-  return { rules, cache, warnings };
+  const syntax = options.allRules ? { code: true, data: true } : { ...resolveConfig.syntax };
+  return { rules, cache, warnings, syntax, regenerate: resolveConfig.regenerate };
 }

@@ -9,6 +9,8 @@ import { resolveConflictedFile, type LadderFallback } from './ladder.js';
 import { decodeBytes, encodeText, encodingOf, type TextEncoding } from './parse/encoding.js';
 import { mergeFileTexts } from './parse/merge-file.js';
 import { parseConflictText } from './parse/markers.js';
+import { isLockfile, lockfileNote, regenerateCommandFor, regenerateLockfile, type RegenerateRunner } from './data/lockfiles.js';
+import type { SyntaxSwitches } from './syntax/syntax-merge.js';
 import { listUnmerged, readStageBytes, type UnmergedEntry } from './parse/stages.js';
 import type { ResolutionRule } from './rules/index.js';
 import type { ConflictedFile, HunkResolution } from './types.js';
@@ -23,6 +25,12 @@ export interface WorkingTreeOptions {
   rules?: readonly ResolutionRule[];
   cache?: ResolutionCache | null;
   fallback?: LadderFallback;
+  /** The syntax-aware rung's switches (`LadderSetup.syntax`); default off. */
+  syntax?: SyntaxSwitches;
+  /** `resolve.regenerate`: lockfile glob to the command that rewrites it (`LadderSetup.regenerate`). */
+  regenerate?: Readonly<Record<string, string>>;
+  /** Runs a regenerate command in the worktree; without it configured lockfiles are left with a note. */
+  runCommand?: RegenerateRunner;
   log?: Logger;
 }
 
@@ -54,13 +62,49 @@ export async function resolveWorkingTree(git: Git, options: WorkingTreeOptions =
   const log = options.log ?? nullLogger;
   const top = options.top ?? (await git.topLevel());
   const entries = options.unmerged ?? (await listUnmerged(git, options.paths ?? []));
+  const regenerate = options.regenerate ?? {};
+  const isLock = (path: string): boolean => isLockfile(path) || regenerateCommandFor(path, regenerate) !== null;
+  // Lockfiles last: they are regenerated from the manifests once those are resolved.
+  const ordered = [...entries.filter((e) => !isLock(e.path)), ...entries.filter((e) => isLock(e.path))];
   const results: WorkingTreeFileResult[] = [];
-  for (const entry of entries) {
-    const result = await resolveEntry(git, top, entry, options);
+  for (const entry of ordered) {
+    let result: WorkingTreeFileResult | null = null;
+    if (isLock(entry.path)) {
+      const manifestsDone = results.every((r) => r.status === 'resolved');
+      if (regenerateCommandFor(entry.path, regenerate) && options.runCommand && manifestsDone) {
+        result = await regenerateEntry(git, top, entry.path, regenerate, options.runCommand);
+      }
+    }
+    result ??= await resolveEntry(git, top, entry, options);
+    if (isLock(entry.path) && result.status !== 'resolved' && result.note === undefined) {
+      result.note = regenerateCommandFor(entry.path, regenerate)
+        ? `${entry.path} is a lockfile with a resolve.regenerate command, not run: ${options.runCommand ? 'other conflicted files (its manifest) are not resolved yet' : 'no command runner was given to the ladder'}`
+        : lockfileNote(entry.path);
+    }
     log.info({ path: entry.path, status: result.status, left: result.remaining.length }, 'resolve');
     results.push(result);
   }
-  return results;
+  // Report in the order git listed the paths.
+  const at = new Map(entries.map((e, i) => [e.path, i]));
+  return results.sort((a, b) => (at.get(a.path) ?? 0) - (at.get(b.path) ?? 0));
+}
+
+/**
+ * Regenerate a lockfile with its `resolve.regenerate` command: start from our
+ * version (a command cannot read a file full of markers), run the command in
+ * the worktree, stage the result.
+ */
+async function regenerateEntry(git: Git, top: string, path: string, regenerate: Readonly<Record<string, string>>, run: RegenerateRunner): Promise<WorkingTreeFileResult> {
+  await git.run(['checkout', '--ours', '--', path], { okExitCodes: [0, 1] });
+  const outcome = await regenerateLockfile(path, top, regenerate, run);
+  if (outcome.status === 'regenerated') {
+    await git.run(['add', '--', path]);
+    return { path, status: 'resolved', resolutions: [], remaining: [], note: `regenerated with \`${outcome.command}\`` };
+  }
+  if (outcome.status === 'failed') {
+    return { path, status: 'open', resolutions: [], remaining: [], note: `\`${outcome.command}\` failed (exit ${outcome.exitCode ?? 'killed'}): ${outcome.output.split('\n').slice(-5).join(' | ')}` };
+  }
+  return { path, status: 'open', resolutions: [], remaining: [], note: outcome.note };
 }
 
 async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options: WorkingTreeOptions): Promise<WorkingTreeFileResult> {
@@ -97,7 +141,7 @@ async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options
   }
   // The model reads and writes text: a file that is not UTF-8 goes to a person untouched by it.
   const fallback = encoding === 'utf8' ? options.fallback : undefined;
-  const result = await resolveConflictedFile(file, { path: entry.path, rules: options.rules, cache: options.cache, fallback, log: options.log });
+  const result = await resolveConflictedFile(file, { path: entry.path, rules: options.rules, cache: options.cache, fallback, log: options.log, sides: texts, syntax: options.syntax });
   const remaining = result.remaining.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
   const noted = options.fallback && !fallback && remaining.length > 0 ? { note: 'not valid UTF-8: the model was not asked (it works on text); a person decides, every byte kept' } : {};
   if (result.resolutions.length === 0) {

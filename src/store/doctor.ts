@@ -97,6 +97,23 @@ async function findInconsistencies(state: RunState, name: string, git: Git, cloc
   if (state.grid !== null && (await git.revParse(`refs/imerge/${name}/state`)) === null) {
     out.push({ severity: 'warning', message: `the state describes a grid but refs/imerge/${name}/state does not exist (the imerge refs were removed)` });
   }
+  const known = new Set(state.conflicts.map((c) => c.id));
+  const flowIds = [...(state.data.batch ?? []), ...(state.data.validated ?? []), ...Object.keys(state.data.retryContext ?? {})];
+  const strays = [...new Set(flowIds.filter((id) => !known.has(id)))];
+  if (strays.length > 0) {
+    out.push({
+      severity: 'warning',
+      message: `the recovery loop's data names conflict(s) ${strays.join(', ')} that the run does not have`,
+      fix: (s) => {
+        const known = (id: string): boolean => !strays.includes(id);
+        const data = { ...s.data };
+        if (data.batch) data.batch = data.batch.filter(known);
+        if (data.validated) data.validated = data.validated.filter(known);
+        if (data.retryContext) data.retryContext = Object.fromEntries(Object.entries(data.retryContext).filter(([id]) => known(id)));
+        return { state: { ...s, data }, action: `dropped ${strays.join(', ')} from the recovery loop's data` };
+      },
+    });
+  }
   const seen = new Map<string, number>();
   for (const c of state.conflicts) seen.set(c.id, (seen.get(c.id) ?? 0) + 1);
   for (const [id, count] of seen) {

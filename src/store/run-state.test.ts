@@ -46,6 +46,18 @@ describe('run state schema', () => {
   });
 });
 
+describe('flow data', () => {
+  it('validates the recovery loop state in data and lets other JSON keys through', () => {
+    const s = fresh();
+    const lastCheck = { cell: { i1: 1, i2: 2 }, name: 'build', success: false, logFile: '/l', command: 'make', exitCode: 2, timedOut: false, durationMs: 5 };
+    const data = { batch: ['1-2'], validated: [], lastCheck, retryContext: { '1-2': { error_type: 'compile_error', location: 'a.c:1', root_cause: 'x', excerpt: '' } }, finalValidated: false, i: 4 };
+    expect(runStateSchema.parse({ ...s, data }).data).toEqual(data);
+    for (const bad of [{ batch: '1-2' }, { lastCheck: { ...lastCheck, cell: null } }, { retryContext: { '1-2': { error_type: 'oops' } } }, { finalValidated: 'yes' }]) {
+      expect(runStateSchema.safeParse({ ...s, data: bad }).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+});
+
 describe('journal events', () => {
   it('parses each kind and rejects unknown types or missing fields', () => {
     const base = { seq: 1, ts: now.toISOString() };

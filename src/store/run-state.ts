@@ -178,6 +178,36 @@ export const storedConfigSchema = z.object({
   sets: z.array(z.string()).default([]),
 });
 
+/**
+ * The recovery loop's state, carried from node to node: what is under test, what passed,
+ * the last failing check, the failure context for retries. Kept in `data` (validated like the
+ * rest of the state; other keys pass through as JSON for other machines' scratch data).
+ */
+export const flowDataSchema = z.object({
+  /** Conflict ids resolved since the last passing check (the batch under test). */
+  batch: z.array(z.string()).optional(),
+  /** Conflict ids whose resolution passed a check. */
+  validated: z.array(z.string()).optional(),
+  /** The cell the last check ran on, and how it ended. */
+  lastCheck: z
+    .object({
+      cell: cellSchema,
+      name: z.string(),
+      success: z.boolean(),
+      logFile: z.string(),
+      command: z.string(),
+      exitCode: z.number().int().nullable(),
+      timedOut: z.boolean(),
+      durationMs: z.number().nonnegative(),
+    })
+    .optional(),
+  /** The failure summary to hand to the resolver on retries, by conflict id. */
+  retryContext: z.record(z.string(), failureSummarySchema).optional(),
+  /** True once the final cell passed every workflow check. */
+  finalValidated: z.boolean().optional(),
+});
+export type FlowData = z.infer<typeof flowDataSchema>;
+
 export const runStateSchema = z.object({
   version: z.literal(RUN_STATE_VERSION),
   /** Identity: fixed when the run starts. */
@@ -206,20 +236,24 @@ export const runStateSchema = z.object({
   usage: z.object({ resolver: usageTotalsSchema, summarizer: usageTotalsSchema, planner: usageTotalsSchema }),
   human: humanHandoffSchema.nullable(),
   finalCommit: oid.nullable(),
-  /** Node-private scratch data (JSON only), e.g. bisect progress. */
-  data: z.record(z.string(), z.json()).default({}),
+  /** The recovery loop's state (FlowData); other keys: scratch data (JSON only). */
+  data: flowDataSchema.catchall(z.json()).default({}),
   /** The effective configuration stored at `merge` (null in states written before it was). */
   config: storedConfigSchema.nullable().default(null),
 });
 export type RunState = z.infer<typeof runStateSchema>;
 
-export interface NewRunState {
+/** What a new run is: its name, what merges into what, where. */
+export interface NewRun {
   name: string;
   source: { ref: string; oid: string };
   target: { branch: string; originalOid: string };
   workdir: string;
   goal?: RunState['goal'];
   config?: RunState['config'];
+}
+
+export interface NewRunState extends NewRun {
   /** The first node. */
   phase: string;
   now: Date;

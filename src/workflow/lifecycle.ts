@@ -14,7 +14,7 @@ import type { NodeName } from './nodes/common.js';
 import { createRunDeps, type RunDepsOptions } from './run-deps.js';
 import { createRun, reopenRun } from './setup.js';
 import { findRun } from './run-config.js';
-import { runWorktreesDir, WorktreePool } from './worktrees.js';
+import { WorktreePool } from './worktrees.js';
 
 /**
  * The lifecycle of a merge run — start, continue, abort — as values: each returns what
@@ -148,7 +148,7 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const state = store.exists(runName) ? loadRunState(store.paths(runName)) : null;
   // The run's worktrees are where its own configuration put them, whatever the file says now.
   const own = state?.config ? configFromStored(state.config, { env: {} }).config : config;
-  const pool = new WorktreePool(git, runWorktreesDir(own, await git.gitDir(), runName));
+  const pool = await WorktreePool.forRun(git, own, runName);
   await pool.removeRun(state?.conflicts.map((c) => c.cell) ?? []);
   if ((await listImerges(git)).includes(runName)) await (await IncrementalMerge.load(git, runName)).removeRefs();
   const removed = store.exists(runName) ? store.remove(runName) : { ok: true as const };

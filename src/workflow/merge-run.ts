@@ -1,24 +1,27 @@
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
 import { runMachine, type MachineDefinition, type MachineNode, type RunOutcome } from './machine/runner.js';
-import { check, summarize } from './nodes/check.js';
+import { check } from './nodes/check.js';
 import type { NodeName } from './nodes/common.js';
+import { executeRecovery } from './nodes/execute-recovery.js';
 import { finalize } from './nodes/finalize.js';
-import { executeRecovery, planRecoveryNode } from './nodes/recovery.js';
+import { initialize } from './nodes/initialize.js';
+import { planRecoveryNode } from './nodes/plan-recovery.js';
+import { planStrategy } from './nodes/plan-strategy.js';
 import { resolveConflicts } from './nodes/resolve-conflicts.js';
-import { initialize, planStrategy } from './nodes/start.js';
-import type { WorkflowContext } from './ports.js';
+import { summarizeFailure } from './nodes/summarize-failure.js';
+import type { GridEngine, RunContext, WorkflowContext } from './ports.js';
 import { runStateCursor } from '../store/run-persistence.js';
 import type { RunState } from '../store/run-state.js';
 import type { RunHandle } from '../store/run-persistence.js';
 import { usageFromEvents } from '../store/usage.js';
 
-const nodes: Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>> = {
+const nodes: Record<NodeName, MachineNode<RunState, NodeName, RunContext>> = {
   initialize,
   plan_strategy: planStrategy,
   resolve_conflicts: resolveConflicts,
   check,
-  summarize_failure: summarize,
+  summarize_failure: summarizeFailure,
   plan_recovery: planRecoveryNode,
   execute_recovery: executeRecovery,
   finalize,
@@ -30,11 +33,11 @@ const nodes: Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>> 
  * earlier processes of this run spent (so `status`, the report and `budget.usd` count the
  * whole run across resumes).
  */
-function withUsage(ctx: WorkflowContext): Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>> {
+function withUsage(ctx: WorkflowContext): Record<NodeName, MachineNode<RunState, NodeName, RunContext>> {
   const usage = ctx.gateway?.usage;
   if (!usage) return nodes;
-  const wrapped = {} as Record<NodeName, MachineNode<RunState, NodeName, WorkflowContext>>;
-  for (const [name, node] of Object.entries(nodes) as [NodeName, MachineNode<RunState, NodeName, WorkflowContext>][]) {
+  const wrapped = {} as Record<NodeName, MachineNode<RunState, NodeName, RunContext>>;
+  for (const [name, node] of Object.entries(nodes) as [NodeName, MachineNode<RunState, NodeName, RunContext>][]) {
     wrapped[name] = async (state, nodeCtx) => {
       const result = await node(state, nodeCtx);
       return { ...result, state: { ...result.state, usage: usage.byRole() } };
@@ -65,11 +68,15 @@ export function driveRun(
     },
     save: (state: RunState): void => run.persistence.save(state),
   };
-  const machine: MachineDefinition<RunState, NodeName, WorkflowContext> = { nodes: withUsage(ctx), cursor: runStateCursor<NodeName>() };
+  const machine: MachineDefinition<RunState, NodeName, RunContext> = { nodes: withUsage(ctx), cursor: runStateCursor<NodeName>() };
+  // The grid engine is opened once per drive, by the first node that needs it (initialize starts the merge).
+  let engine: Promise<GridEngine> | undefined;
+  const open = (): Promise<GridEngine> =>
+    ctx.engines.open({ name: initial.name, tip1: initial.target.branch, tip2: initial.source.ref, branch: initial.target.branch, goal: initial.goal, firstParent: ctx.config.imerge.first_parent });
   return runMachine(machine, initial, {
     persistence,
     journal: run.journal,
-    context: ctx,
+    context: { ...ctx, engine: () => (engine ??= open()) },
     ...(options.signal ? { signal: options.signal } : {}),
     logger: options.logger ?? ctx.log,
     clock: options.clock ?? ctx.clock,

@@ -66,6 +66,11 @@ export interface WorkflowContext {
   approver?: ResolutionApprover | null;
 }
 
+/** The context of one drive of a run: its dependencies and its grid engine, opened once (on first use). */
+export interface RunContext extends WorkflowContext {
+  engine(): Promise<GridEngine>;
+}
+
 /** A resolution the ladder produced for one blocked cell, as shown to the user for approval. */
 export interface ResolutionProposal {
   /** `I1-I2`. */

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createModelRung, type ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
-import { hasMarkers, resolveWorkingTree, type WorkingTreeFileResult } from '../resolve/index.js';
+import { hasMarkers, resolveWorkingTree, shellRegenerateRunner, type WorkingTreeFileResult } from '../resolve/index.js';
 import type { ConflictFileState } from '../store/run-state.js';
 import type { Cell } from '../imerge/cell.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
@@ -58,7 +58,16 @@ export async function resolvePrepared(ctx: WorkflowContext, prepared: PreparedCe
     const results =
       ctx.config.merge.resolver === 'manual'
         ? await resolveWorkingTree(wt, { unmerged: entries, top: path, rules: [], cache: null })
-        : await resolveWorkingTree(wt, { unmerged: entries, top: path, rules: ctx.ladder.rules, cache: ctx.ladder.cache, fallback: rung?.fallback });
+        : await resolveWorkingTree(wt, {
+            unmerged: entries,
+            top: path,
+            rules: ctx.ladder.rules,
+            cache: ctx.ladder.cache,
+            fallback: rung?.fallback,
+            syntax: ctx.ladder.syntax,
+            regenerate: ctx.ladder.regenerate,
+            runCommand: shellRegenerateRunner(),
+          });
     const files = results.map(toFileState);
     const left = results.filter((r) => r.status !== 'resolved').map((r) => r.path);
     const transcripts = rung?.outcomes ?? [];

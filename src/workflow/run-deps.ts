@@ -11,7 +11,7 @@ import { RunStore } from '../store/index.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { imergeEngines } from './imerge-adapter.js';
 import type { ResolutionApprover, WorkflowContext } from './ports.js';
-import { runWorktreesDir, WorktreePool } from './worktrees.js';
+import { WorktreePool } from './worktrees.js';
 
 export interface RunDepsOptions {
   log: Logger;
@@ -37,14 +37,13 @@ export async function createRunDeps(config: Config, git: Git, name: string, opti
   const runner = options.checks === undefined ? createCheckRunner(config, { logger: log, clock }) : null;
   const checks = runner ?? (options.checks as CheckRunnerLike);
   const gateway = options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
-  const gitDir = await git.gitDir();
   return {
     git,
     config,
     engines: imergeEngines(git, config.merge.jobs > 0 ? config.merge.jobs : availableParallelism()),
     checks: options.interactive ? options.interactive.checks(checks) : checks,
     preflight: (names) => runner?.preflight(names) ?? [],
-    worktrees: new WorktreePool(git, runWorktreesDir(config, gitDir, name)),
+    worktrees: await WorktreePool.forRun(git, config, name),
     ladder: await ladderFromConfig(config.resolve, git),
     gateway,
     extractFailure: (text, result) => extractFailure(text, { timedOut: result.timedOut }) ?? fallbackSummary(text, result),

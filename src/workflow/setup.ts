@@ -1,17 +1,8 @@
 import { SplintercatError } from '../errors/index.js';
 import type { RunStore } from '../store/index.js';
 import { loadRunState, openRun, recordRunStart, type RunHandle } from '../store/run-persistence.js';
-import { initialRunState, type RunState } from '../store/run-state.js';
+import { initialRunState, type NewRun, type RunState } from '../store/run-state.js';
 import { systemClock, type Clock } from '../util/clock.js';
-
-export interface NewRun {
-  name: string;
-  source: { ref: string; oid: string };
-  target: { branch: string; originalOid: string };
-  workdir: string;
-  goal?: RunState['goal'];
-  config?: RunState['config'];
-}
 
 /** Create the run directory, take its lock, write the first state and the run_started event. */
 export function createRun(store: RunStore, spec: NewRun, clock: Clock = systemClock): { run: RunHandle; state: RunState } {

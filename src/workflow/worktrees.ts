@@ -32,6 +32,11 @@ export class WorktreePool {
     private readonly root: string,
   ) {}
 
+  /** The pool of run `name` under the configuration of the run (see `runWorktreesDir`). */
+  static async forRun(git: Git, config: Config, name: string): Promise<WorktreePool> {
+    return new WorktreePool(git, runWorktreesDir(config, await git.gitDir(), name));
+  }
+
   /** The worktree the checks run in. */
   readonly checkId = 'check';
 

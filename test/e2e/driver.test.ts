@@ -101,7 +101,7 @@ describe('splintercat driver in a real git merge', () => {
     expect(gitStatus(repo, ['merge', '--no-edit', 'feature'])).not.toBe(0);
     const a = readFileSync(join(repo.dir, 'a.txt'), 'utf8');
     expect(a).toMatch(/^<{10} ours:a\.txt\nBETA {2}\n\|{10} base:a\.txt\nbeta\n={10}\nBETA\n>{10} theirs:a\.txt\n/m);
-  });
+   }, 120_000); // two merges through the driver: six CLI starts, slow on a loaded machine
 
   it('rejects a bad invocation with a clear message and exit 2', async () => {
     const repo = TestRepo.create();

@@ -59,7 +59,7 @@ describe('splintercat eval', () => {
     expect(report.cases).toBe(3);
     expect(report.hunksSeen).toBe(2);
     expect(report.ladder).toEqual({ resolved: 1, exact: 0, whitespaceMatch: 1, wrong: 0, unaligned: 0, sidesDropped: 0 });
-    expect(report.files).toEqual({ seen: 3, resolved: 1, exact: 0, whitespaceMatch: 1, wrong: 0 });
+    expect(report.files).toEqual({ seen: 3, resolved: 1, exact: 0, whitespaceMatch: 1, equal: 1, wrong: 0, outsideEdited: 0 });
   });
 
   it('refuses bad arguments with a clear message and exit 2', async () => {

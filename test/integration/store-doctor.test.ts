@@ -156,6 +156,17 @@ describe('doctor', () => {
     ]);
   });
 
+  it("sees the recovery loop's data (FlowData) and drops conflict ids the run does not have", async () => {
+    const f = await buildRunFixture(TestRepo.create());
+    const failure = { error_type: 'compile_error' as const, location: 'a.c:1', root_cause: 'x', excerpt: '' };
+    f.save({ ...f.state, data: { batch: ['1-1', '9-9'], validated: ['8-8'], retryContext: { '9-9': failure, '1-1': failure } } });
+    const report = await validateRun(f.paths.dir, f.repo.git, deps);
+    expect(report.findings.map((x) => [x.severity, x.message])).toEqual([['warning', "the recovery loop's data names conflict(s) 9-9, 8-8 that the run does not have"]]);
+    const repair = await repairRun(f.paths.dir, f.repo.git, deps);
+    expect(repair.actions).toEqual(["the recovery loop's data names conflict(s) 9-9, 8-8 that the run does not have: dropped 9-9, 8-8 from the recovery loop's data"]);
+    expect(loadRunState(f.paths)?.data).toEqual({ batch: ['1-1'], validated: [], retryContext: { '1-1': failure } });
+  });
+
   it('leaves what it cannot repair, and refuses a live or newer run', async () => {
     const f = await buildRunFixture(TestRepo.create());
     f.save({ ...f.state, source: { ref: 'upstream', oid: 'd'.repeat(40) } });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { CheckResult } from '../../checks/types.js';
-import { validateResolvedText } from './validate.js';
+import { stageTexts, validateResolvedText } from './validate.js';
 import { bound, type ToolContext } from './tool-context.js';
 
 /** The seed's run_check output (check-runner-tool.md "Output Format"). */
@@ -57,7 +57,7 @@ export function checkTools(ctx: ToolContext) {
         const text = await readFile(w.abs, 'utf8').catch(() => null);
         if (text === null) return `Rejected: ${w.rel} cannot be read.`;
         const problems: string[] = [];
-        const v = validateResolvedText(w.rel, text, ctx.markerSize);
+        const v = await validateResolvedText(w.rel, text, { markerSize: ctx.markerSize, inputs: await stageTexts(ctx.git, w.rel) });
         if (!v.ok) problems.push(...v.problems);
         const outside = await statusOutside(ctx);
         if (outside !== ctx.baseline) problems.push('files outside this conflict changed in the working directory');

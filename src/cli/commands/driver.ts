@@ -64,7 +64,7 @@ export function registerDriver(program: Command): Command {
         const { config } = loadCliConfig(global);
         const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
         const setup = await ladderFromConfig(config.resolve, inRepo ? git : null);
-        const result = await resolveFileText(merged.text, { path: label, rules: setup.rules, cache: setup.cache, markerSize: size, provenance: { file: label } });
+        const result = await resolveFileText(merged.text, { path: label, rules: setup.rules, cache: setup.cache, markerSize: size, provenance: { file: label }, sides: { base: o, ours: a, theirs: b }, syntax: setup.syntax });
         await writeFile(abs(current), encodeText(result.text, encoding));
         const by = result.resolutions.map((r) => r.by).join(', ');
         if (result.remaining.length > 0) {

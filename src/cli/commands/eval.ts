@@ -88,7 +88,7 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
           extraSkipped.push(...mined.skipped);
           cases = mined.cases;
         }
-        const report = await runEval(source, cases, { git, rules: setup.rules, fallback: model?.fallback });
+        const report = await runEval(source, cases, { git, rules: setup.rules, syntax: setup.syntax, fallback: model?.fallback });
         report.skipped.push(...extraSkipped);
         if (model) report.model = model.usage();
         if (opts.json) printJson(report);

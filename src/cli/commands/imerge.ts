@@ -90,22 +90,11 @@ export function registerImerge(program: Command): Command {
       });
     });
 
-  imerge
-    .command('simplify')
-    .description('write the result of a complete merge to its branch, keeping the merge state')
-    .option('--name <name>', 'name of the incremental merge')
-    .option('--goal <goal>', 'change the goal first')
-    .option('--branch <branch>', 'branch to store the result in')
-    .option('--force', 'overwrite the branch even if that discards history')
-    .action(async (opts: { name?: string; goal?: string; branch?: string; force?: boolean }, cmd: Command) => {
-      await withGit(cmd, async (git) => {
-        await git.assertClean('proceed');
-        const im = await IncrementalMerge.load(git, opts.name);
-        const branch = opts.branch ?? im.branch;
-        const commit = await im.simplify({ branch, force: opts.force, goal: opts.goal });
-        await checkoutResult(git, branch, commit);
-      });
-    });
+  resultOptions(imerge.command('simplify').description('write the result of a complete merge to its branch, keeping the merge state')).action(
+    async (opts: ResultOptions, cmd: Command) => {
+      await withGit(cmd, (git) => writeResult(git, opts, { finish: false }));
+    },
+  );
 
   imerge
     .command('continue')
@@ -122,25 +111,11 @@ export function registerImerge(program: Command): Command {
       });
     });
 
-  imerge
-    .command('finish')
-    .description('write the goal\'s result (merge commit, rebased chain, border merge or full grid) to the branch and remove the merge state')
-    .option('--name <name>', 'name of the incremental merge')
-    .option('--goal <goal>', 'change the goal first')
-    .option('--branch <branch>', 'branch to store the result in')
-    .option('--force', 'overwrite the branch even if that discards history')
-    .action(async (opts: { name?: string; goal?: string; branch?: string; force?: boolean }, cmd: Command) => {
-      await withGit(cmd, async (git) => {
-        await git.assertClean('proceed');
-        const im = await IncrementalMerge.load(git, opts.name);
-        const branch = opts.branch ?? im.branch;
-        await leaveScratch(git, im.name);
-        const commit = await im.simplify({ branch, force: opts.force, goal: opts.goal });
-        await checkoutResult(git, branch, commit);
-        await im.removeRefs();
-        process.stderr.write(`Merge ${im.name} finished: ${branch} is at ${commit.slice(0, 12)}.\n`);
-      });
-    });
+  resultOptions(
+    imerge.command('finish').description("write the goal's result (merge commit, rebased chain, border merge or full grid) to the branch and remove the merge state"),
+  ).action(async (opts: ResultOptions, cmd: Command) => {
+    await withGit(cmd, (git) => writeResult(git, opts, { finish: true }));
+  });
 
   imerge
     .command('diagram')
@@ -256,3 +231,32 @@ async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number):
 const toStderr = (text: string): void => {
   process.stderr.write(text);
 };
+
+interface ResultOptions {
+  name?: string;
+  goal?: string;
+  branch?: string;
+  force?: boolean;
+}
+
+/** The options of simplify and finish. */
+function resultOptions(command: Command): Command {
+  return command
+    .option('--name <name>', 'name of the incremental merge')
+    .option('--goal <goal>', 'change the goal first')
+    .option('--branch <branch>', 'branch to store the result in')
+    .option('--force', 'overwrite the branch even if that discards history');
+}
+
+/** simplify and finish: write the goal's result to the branch and check it out; finish also leaves the scratch branch first and removes the merge state after. */
+async function writeResult(git: Git, opts: ResultOptions, { finish }: { finish: boolean }): Promise<void> {
+  await git.assertClean('proceed');
+  const im = await IncrementalMerge.load(git, opts.name);
+  const branch = opts.branch ?? im.branch;
+  if (finish) await leaveScratch(git, im.name);
+  const commit = await im.simplify({ branch, force: opts.force, goal: opts.goal });
+  await checkoutResult(git, branch, commit);
+  if (!finish) return;
+  await im.removeRefs();
+  process.stderr.write(`Merge ${im.name} finished: ${branch} is at ${commit.slice(0, 12)}.\n`);
+}

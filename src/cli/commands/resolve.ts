@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createModelRungFromConfig } from '../../agents/index.js';
 import { Git } from '../../git/index.js';
-import { ladderFromConfig, resolveWorkingTree, type WorkingTreeFileResult } from '../../resolve/index.js';
+import { ladderFromConfig, resolveWorkingTree, shellRegenerateRunner, type WorkingTreeFileResult } from '../../resolve/index.js';
 import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -27,7 +27,7 @@ export function registerResolve(program: Command): Command {
           const paths = await toTopLevelPaths(git, files);
           // Rung 3: the LLM resolver, whenever llm.resolver_model is configured (null = offline).
           const rung = opts.model ? createModelRungFromConfig(config, process.env, { git: gitTop, workdir: top }) : null;
-          const results = await resolveWorkingTree(gitTop, { paths, top, rules: setup.rules, cache: setup.cache, fallback: rung?.fallback });
+          const results = await resolveWorkingTree(gitTop, { paths, top, rules: setup.rules, cache: setup.cache, fallback: rung?.fallback, syntax: setup.syntax, regenerate: setup.regenerate, runCommand: shellRegenerateRunner() });
           if (rung) {
             const usage = rung.usage();
             process.stderr.write(`model: ${usage.hunksResolved} hunk(s) resolved, ${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)}\n`);

@@ -73,7 +73,7 @@ export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions 
 ${renderReportBody(model, options)}
 </div>
 <div id="grid-tip" class="tip" role="tooltip" hidden></div>
-<script nonce="${esc(nonce)}">${clientScript}</script>
+<script nonce="${esc(nonce)}">${clientScript()}</script>
 </body>
 </html>
 `;

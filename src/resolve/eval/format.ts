@@ -1,4 +1,4 @@
-import type { EvalReport, HunkCounts } from './metrics.js';
+import type { EvalReport, FileCounts, HunkCounts } from './metrics.js';
 
 function pct(n: number, d: number): string {
   return d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`;
@@ -7,6 +7,13 @@ function pct(n: number, d: number): string {
 function row(name: string, c: HunkCounts, seen: number): string {
   const aligned = c.resolved - c.unaligned;
   return `| ${name} | ${c.resolved} | ${pct(c.resolved, seen)} | ${c.exact} | ${c.whitespaceMatch} | ${c.wrong} | ${c.unaligned} | ${pct(c.whitespaceMatch, aligned)} | ${c.sidesDropped} |`;
+}
+
+const fileHead =
+  '| files | seen | resolved | of seen | exact | equal | wrong | edited outside | precision |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|';
+
+function fileRow(name: string, f: FileCounts): string {
+  return `| ${name} | ${f.seen || ''} | ${f.resolved} | ${f.seen ? pct(f.resolved, f.seen) : ''} | ${f.exact} | ${f.equal} | ${f.wrong} | ${f.outsideEdited} | ${pct(f.equal, f.equal + f.wrong)} |`;
 }
 
 /** The evaluation as Markdown tables: the ladder by rule, each rule alone, and whole files. */
@@ -21,9 +28,16 @@ export function formatEvalReport(report: EvalReport): string {
   lines.push('', 'Each rule alone on every hunk (enabled or not):', head);
   for (const [name, c] of Object.entries(report.standalone)) lines.push(row(name, c, report.hunksSeen));
   const f = report.files;
+  lines.push('', 'Hunks by language (the ladder):', head.replace('| rule |', '| language |'));
+  for (const [name, c] of Object.entries(report.hunksByLanguage).sort()) lines.push(row(`${name} (${c.seen})`, c, c.seen));
+  lines.push('', 'Files by language:', fileHead);
+  for (const [name, c] of Object.entries(report.filesByLanguage).sort()) lines.push(fileRow(name, c));
+  lines.push(fileRow('**all**', f));
+  lines.push('', 'Resolved files by rung (the latest rung that took one of their hunks; file = a file-level decision):', fileHead);
+  for (const [name, c] of Object.entries(report.filesByRung)) lines.push(fileRow(name, c));
   lines.push(
     '',
-    `Files: ${f.seen} seen, ${f.resolved} fully resolved (${pct(f.resolved, f.seen)}), ${f.exact} exact, ${f.whitespaceMatch} match after whitespace normalisation, ${f.wrong} different from the human's file.`,
+    `Files: ${f.seen} seen, ${f.resolved} fully resolved (${pct(f.resolved, f.seen)}), ${f.exact} exact, ${f.whitespaceMatch} match after whitespace normalisation, ${f.equal} equal counting the order of unordered siblings as free, ${f.wrong} different from the human's file, ${f.outsideEdited} where the human also edited outside the conflicts (not scored).`,
   );
   if (report.model) {
     const m = report.model;
@@ -32,7 +46,7 @@ export function formatEvalReport(report: EvalReport): string {
   if (report.skipped.length > 0) lines.push(`Skipped: ${report.skipped.length} (${report.skipped.slice(0, 5).map((s) => `${s.id}: ${s.reason}`).join('; ')})`);
   lines.push(
     '',
-    'precision (ws) = ws-match / (resolved - unaligned); ws-match ignores whitespace except indentation in files where it can carry meaning (Python, YAML, Makefile, Markdown, ...); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human\'s file counts as wrong).',
+    'equal = exact, or the same after whitespace normalisation, or the same up to the order of unordered siblings (class members, test cases, mapping keys); precision (files) = equal / (equal + wrong); edited outside = the human also changed lines git merged cleanly, so no hunk resolution could match (reported apart). precision (ws) = ws-match / (resolved - unaligned); ws-match ignores whitespace except indentation in files where it can carry meaning (Python, YAML, Makefile, Markdown, ...); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human\'s file counts as wrong).',
   );
   return lines.join('\n');
 }

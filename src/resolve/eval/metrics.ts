@@ -20,7 +20,19 @@ export interface FileCounts {
   resolved: number;
   exact: number;
   whitespaceMatch: number;
+  /**
+   * Resolved and equal to the person's file: exactly, after whitespace
+   * normalisation, or up to the order of unordered siblings (class members,
+   * test cases, mapping keys). Includes `whitespaceMatch`.
+   */
+  equal: number;
   wrong: number;
+  /**
+   * Resolved, but the person also edited lines outside the conflicts, so no
+   * resolution of the hunks could equal their file: reported apart, counted
+   * neither equal nor wrong.
+   */
+  outsideEdited: number;
 }
 
 export interface EvalReport {
@@ -28,6 +40,12 @@ export interface EvalReport {
   cases: number;
   hunksSeen: number;
   files: FileCounts;
+  /** Files by language (from the file name). */
+  filesByLanguage: Record<string, FileCounts>;
+  /** Resolved files by the last rung that took one of its hunks (file-level decisions: `file`). */
+  filesByRung: Record<string, FileCounts>;
+  /** The ladder's hunks by language. */
+  hunksByLanguage: Record<string, HunkCounts & { seen: number }>;
   /** The configured ladder; `byRule` attributes each hunk to the rule that took it. */
   ladder: HunkCounts;
   byRule: Record<string, HunkCounts>;
@@ -45,5 +63,5 @@ export function emptyHunkCounts(): HunkCounts {
 }
 
 export function emptyFileCounts(): FileCounts {
-  return { seen: 0, resolved: 0, exact: 0, whitespaceMatch: 0, wrong: 0 };
+  return { seen: 0, resolved: 0, exact: 0, whitespaceMatch: 0, equal: 0, wrong: 0, outsideEdited: 0 };
 }

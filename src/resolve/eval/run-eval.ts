@@ -1,6 +1,7 @@
 import type { Git } from '../../git/index.js';
 import type { LadderFallback } from '../ladder.js';
 import { allRules as defaultAllRules, type ResolutionRule } from '../rules/index.js';
+import type { SyntaxSwitches } from '../syntax/syntax-merge.js';
 import { emptyFileCounts, emptyHunkCounts, type EvalReport } from './metrics.js';
 import { scoreCase, type EvalCase } from './score-case.js';
 
@@ -10,6 +11,8 @@ export interface RunEvalOptions {
   rules: readonly ResolutionRule[];
   allRules?: readonly ResolutionRule[];
   fallback?: LadderFallback;
+  /** The syntax-aware rung's switches (default off). */
+  syntax?: SyntaxSwitches;
   /** Called after each case (progress). */
   onCase?: (done: number, total: number, id: string) => void;
 }
@@ -22,6 +25,9 @@ export async function runEval(source: string, cases: Iterable<EvalCase> | AsyncI
     cases: 0,
     hunksSeen: 0,
     files: emptyFileCounts(),
+    filesByLanguage: {},
+    filesByRung: {},
+    hunksByLanguage: {},
     ladder: emptyHunkCounts(),
     byRule: {},
     standalone: Object.fromEntries(all.map((r) => [r.name, emptyHunkCounts()])),
@@ -31,7 +37,7 @@ export async function runEval(source: string, cases: Iterable<EvalCase> | AsyncI
   let done = 0;
   for await (const c of cases) {
     try {
-      await scoreCase(c, { git: options.git, rules: options.rules, allRules: all, fallback: options.fallback }, report);
+      await scoreCase(c, { git: options.git, rules: options.rules, allRules: all, fallback: options.fallback, syntax: options.syntax }, report);
     } catch (error) {
       report.skipped.push({ id: c.id, reason: error instanceof Error ? error.message : String(error) });
     }

@@ -1,13 +1,17 @@
 import type { Git } from '../../git/index.js';
 import { decideFileConflict } from '../file-level.js';
-import { resolveConflictedFile, type LadderFallback } from '../ladder.js';
+import { resolveConflictedFile, SYNTAX_RUNG, type LadderFallback } from '../ladder.js';
 import { normalizeForPath, normalizeWhitespace } from '../normalize.js';
 import { mergeFileTexts } from '../parse/merge-file.js';
 import { parseConflictText, printOutsideHunk } from '../parse/markers.js';
 import type { ResolutionRule } from '../rules/index.js';
-import type { ConflictedFile, ConflictHunk } from '../types.js';
+import type { SyntaxSwitches } from '../syntax/syntax-merge.js';
+import type { ConflictedFile, ConflictHunk, HunkResolution } from '../types.js';
 import { alignHunk, fileContainsLines } from './align.js';
-import { emptyHunkCounts, type EvalReport, type HunkCounts } from './metrics.js';
+import { languageOfPath } from './language.js';
+import { emptyFileCounts, emptyHunkCounts, type EvalReport, type FileCounts, type HunkCounts } from './metrics.js';
+import { editedOutside } from './outside.js';
+import { canonicalUnordered } from './unordered.js';
 
 /** One conflicted file of one historical merge, with what the human committed. */
 export interface EvalCase {
@@ -27,19 +31,25 @@ export interface ScoreOptions {
   /** Every rule, each also scored alone. */
   allRules: readonly ResolutionRule[];
   fallback?: LadderFallback;
+  /** The syntax-aware rung's switches (default off). */
+  syntax?: SyntaxSwitches;
 }
 
 /** Score one case into `report` (accumulating). */
 export async function scoreCase(c: EvalCase, options: ScoreOptions, report: EvalReport): Promise<void> {
   report.cases++;
-  report.files.seen++;
+  const language = languageOfPath(c.path);
+  const byLanguage = (report.filesByLanguage[language] ??= emptyFileCounts());
+  for (const counts of [report.files, byLanguage]) counts.seen++;
   if (c.ours === null || c.theirs === null) {
-    scoreFileLevel(c, report);
+    await scoreFileLevel(c, report, byLanguage);
     return;
   }
   const merged = await mergeFileTexts(options.git, { base: c.base ?? '', ours: c.ours, theirs: c.theirs });
   const file = parseConflictText(merged.text, { path: c.path });
   report.hunksSeen += file.hunks.length;
+  const hunksOfLanguage = (report.hunksByLanguage[language] ??= { ...emptyHunkCounts(), seen: 0 });
+  hunksOfLanguage.seen += file.hunks.length;
 
   const contexts = file.hunks.map((hunk) => ({ path: c.path, eol: file.eol, outside: printOutsideHunk(file, hunk.index) }));
   for (const rule of options.allRules) {
@@ -50,19 +60,27 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
     }
   }
 
-  const result = await resolveConflictedFile(file, { path: c.path, rules: options.rules, fallback: options.fallback });
+  const result = await resolveConflictedFile(file, { path: c.path, rules: options.rules, fallback: options.fallback, sides: c, syntax: options.syntax });
   for (const r of result.resolutions) {
     const hunk = file.hunks[(r.hunkIndex ?? 0) - 1] as ConflictHunk;
     judge(report.ladder, file, hunk, r.text, c.resolved);
+    judge(hunksOfLanguage, file, hunk, r.text, c.resolved);
     judge((report.byRule[r.by] ??= emptyHunkCounts()), file, hunk, r.text, c.resolved);
   }
   if (result.remaining.length === 0) {
-    report.files.resolved++;
-    compareWhole(report, result.text, c.resolved, c.path);
+    const byRung = (report.filesByRung[fileRung(result.resolutions)] ??= emptyFileCounts());
+    const outside = c.resolved !== null && editedOutside(file, c.resolved);
+    await compareWhole([report.files, byLanguage, byRung], result.text, c.resolved, c.path, outside);
   }
 }
 
-function scoreFileLevel(c: EvalCase, report: EvalReport): void {
+/** The rung a resolved file is credited to: the latest rung that took one of its hunks. */
+function fileRung(resolutions: readonly HunkResolution[]): string {
+  const rungs = new Set<string>(resolutions.map((r) => (r.by === SYNTAX_RUNG ? 'syntax' : r.rung)));
+  return ['human', 'model', 'syntax', 'rule', 'cache'].find((r) => rungs.has(r)) ?? 'file';
+}
+
+async function scoreFileLevel(c: EvalCase, report: EvalReport, byLanguage: FileCounts): Promise<void> {
   const decision = decideFileConflict({
     path: c.path,
     base: c.base === null ? undefined : { mode: '100644', text: c.base },
@@ -70,26 +88,38 @@ function scoreFileLevel(c: EvalCase, report: EvalReport): void {
     theirs: c.theirs === null ? undefined : { mode: '100644', text: c.theirs },
   });
   if (decision.resolution === null) return;
-  report.files.resolved++;
+  const buckets = [report.files, byLanguage, (report.filesByRung.file ??= emptyFileCounts())];
   const chosen = decision.resolution.action === 'delete' ? null : decision.resolution.action === 'keep-ours' ? c.ours : c.theirs;
   if (chosen === null || c.resolved === null) {
-    if (chosen === c.resolved) {
-      report.files.exact++;
-      report.files.whitespaceMatch++;
-    } else report.files.wrong++;
+    for (const counts of buckets) {
+      counts.resolved++;
+      if (chosen === c.resolved) {
+        counts.exact++;
+        counts.whitespaceMatch++;
+        counts.equal++;
+      } else counts.wrong++;
+    }
     return;
   }
-  compareWhole(report, chosen, c.resolved, c.path);
+  await compareWhole(buckets, chosen, c.resolved, c.path, false);
 }
 
-function compareWhole(report: EvalReport, text: string, resolved: string | null, path: string): void {
-  if (resolved === null) {
-    report.files.wrong++;
-    return;
+async function compareWhole(buckets: readonly FileCounts[], text: string, resolved: string | null, path: string, outside: boolean): Promise<void> {
+  const exact = text === resolved;
+  const ws = resolved !== null && (exact || normalizeForPath(text, path) === normalizeForPath(resolved, path));
+  let equal = ws;
+  if (!equal && resolved !== null) {
+    const [a, b] = await Promise.all([canonicalUnordered(path, text), canonicalUnordered(path, resolved)]);
+    equal = a !== null && a === b;
   }
-  if (text === resolved) report.files.exact++;
-  if (normalizeForPath(text, path) === normalizeForPath(resolved, path)) report.files.whitespaceMatch++;
-  else report.files.wrong++;
+  for (const counts of buckets) {
+    counts.resolved++;
+    if (exact) counts.exact++;
+    if (ws) counts.whitespaceMatch++;
+    if (equal) counts.equal++;
+    else if (outside) counts.outsideEdited++;
+    else counts.wrong++;
+  }
 }
 
 /**

@@ -50,4 +50,16 @@ describe('contained-change', () => {
     expect(resolve(base, ours, theirs, 'import os\n')).toBe(ours);
     expect(resolve(base, ours, theirs, 'import os\n\ndef setup(app):\n    global _tasks\n    _tasks = app.tasks\n')).toBeNull();
   });
+  it('abstains when the smaller change is only a scattered subsequence of the larger (issue 13: fast-glob downgrade)', () => {
+    const base = '  "dependencies": {\n    "execa": "^9.0.0"\n';
+    const ours = '  "dependencies": {\n    "execa": "^9.0.0",\n    "fast-glob": "^3.3.2",\n    "picomatch": "^4.0.3"\n';
+    const theirs = '  "dependencies": {\n    "execa": "^9.0.0",\n    "fast-glob": "^3.3.3"\n';
+    expect(resolve(base, ours, theirs)).toBeNull();
+    expect(resolve(base, theirs, ours)).toBeNull();
+  });
+  it('accepts a further insertion the diff placed inside the shared run when it slides to the run edge (corpus shape: a doc comment line)', () => {
+    const ours = '     * @param subject\n     * @param relation\n';
+    const theirs = '     *\n     * @param subject\n     * @param relation\n';
+    expect(resolve('', ours, theirs)).toBe(theirs);
+  });
 });

@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { summarizeFailure } from '../../agents/index.js';
-import type { CheckResult } from '../../checks/types.js';
 import { cellId, joinCells, maximalCells, parseCellId, type Cell } from '../../imerge/cell.js';
 import type { RunState } from '../../store/run-state.js';
-import { flow, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
-import { openEngine } from './resolve-conflicts.js';
+import { flow, lastCheck, recordChecks, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 
 /**
  * Check: validate the batch just resolved on a grid cell whose tree embodies it —
@@ -13,7 +9,7 @@ import { openEngine } from './resolve-conflicts.js';
  * upstream commit shows by itself is not blamed on a resolution.
  */
 export async function check(state: RunState, ctx: Ctx): Promise<Result> {
-  const engine = await openEngine(state, ctx);
+  const engine = await ctx.engine();
   const data = flow(state);
   const batch = (data.batch ?? []).map(parseCellId);
   const size = engine.size();
@@ -48,20 +44,9 @@ export async function check(state: RunState, ctx: Ctx): Promise<Result> {
   return { next: complete ? 'finalize' : 'resolve_conflicts', state: next };
 }
 
-export function lastCheck(cell: Cell, result: CheckResult): NonNullable<ReturnType<typeof flow>['lastCheck']> {
-  return { cell, name: result.name, success: result.success, logFile: result.logFile, command: result.command, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs };
-}
-
-export function recordChecks(state: RunState, records: RunState['checks']): RunState {
-  const attempts = state.attempts.map((a) =>
-    a.number === state.currentAttempt ? { ...a, checks: [...a.checks, ...records.map((r) => ({ name: r.name, success: r.success, logFile: r.logFile }))] } : a,
-  );
-  return { ...state, checks: [...state.checks, ...records], attempts };
-}
-
 /** Does the fork commit or the upstream commit of this cell fail the same check alone? */
 async function failsOnItsOwn(ctx: Ctx, state: RunState, cell: Cell, name: string): Promise<boolean> {
-  const engine = await openEngine(state, ctx);
+  const engine = await ctx.engine();
   for (const edge of [{ i1: cell.i1, i2: 0 }, { i1: 0, i2: cell.i2 }]) {
     const commit = await engine.cellCommit(edge);
     if (!commit) continue;
@@ -70,24 +55,3 @@ async function failsOnItsOwn(ctx: Ctx, state: RunState, cell: Cell, name: string
   }
   return false;
 }
-
-/** SummarizeFailure: the deterministic extractor, refined by the summarizer model when one is configured. */
-export async function summarize(state: RunState, ctx: Ctx): Promise<Result> {
-  const last = flow(state).lastCheck;
-  if (!last) return { next: 'plan_recovery', state };
-  const result: CheckResult = { ...last, signal: null, tail: [] };
-  let log = '';
-  try {
-    log = readFileSync(last.logFile, 'utf8');
-  } catch {
-    log = '';
-  }
-  const outcome = await ctx.once(`summary:${state.checks.length}`, () => summarizeFailure({ result, log }, { gateway: ctx.gateway, extract: ctx.extractFailure, log: ctx.log }));
-  ctx.journal.append({ type: 'failure_summarized', check: last.name, summary: outcome.summary, by: outcome.source === 'model' ? 'model' : 'parser' });
-  ctx.log.decision({ check: last.name }, `[summarizer] ${outcome.summary.error_type} at ${outcome.summary.location ?? '?'}: ${outcome.summary.root_cause}`);
-  const attempts = state.attempts.map((a) => (a.number === state.currentAttempt ? { ...a, failureSummary: outcome.summary } : a));
-  const checks = state.checks.map((c, i) => (i === state.checks.length - 1 ? { ...c, summary: outcome.summary } : c));
-  return { next: 'plan_recovery', state: { ...state, attempts, checks } };
-}
-
-export { workflowChecks };

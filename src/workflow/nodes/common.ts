@@ -1,7 +1,7 @@
-import type { CheckResult, FailureSummary } from '../../checks/types.js';
+import type { CheckResult } from '../../checks/types.js';
 import type { NodeContext, NodeResult } from '../machine/runner.js';
-import type { WorkflowContext } from '../ports.js';
-import type { CheckRecord, RunState } from '../../store/run-state.js';
+import type { RunContext, WorkflowContext } from '../ports.js';
+import type { CheckRecord, FlowData, RunState, StrategyKind } from '../../store/run-state.js';
 import type { Cell } from '../../imerge/cell.js';
 import { cellId } from '../../imerge/cell.js';
 
@@ -17,29 +17,17 @@ export const nodeNames = [
 ] as const;
 export type NodeName = (typeof nodeNames)[number];
 
-export type Ctx = WorkflowContext & NodeContext;
+export type Ctx = RunContext & NodeContext;
 export type Result = NodeResult<RunState, NodeName>;
 
-/** Scratch data the nodes keep in `state.data` (JSON only). */
-export interface FlowData {
-  /** Conflict ids resolved since the last passing check (the batch under test). */
-  batch?: string[];
-  /** Conflict ids whose resolution passed a check. */
-  validated?: string[];
-  /** The cell the last check ran on, and whether it failed. */
-  lastCheck?: { cell: Cell; name: string; success: boolean; logFile: string; command: string; exitCode: number | null; timedOut: boolean; durationMs: number };
-  /** The failure summary root cause to hand to the resolver on retries, by conflict id. */
-  retryContext?: Record<string, FailureSummary>;
-  /** True once the final cell passed every workflow check. */
-  finalValidated?: boolean;
-}
-
+/** The recovery loop's state (validated with the run state, see `flowDataSchema`). */
 export function flow(state: RunState): FlowData {
-  return state.data as FlowData;
+  return state.data;
 }
 
-export function withFlow(state: RunState, patch: Partial<FlowData>): RunState {
-  return { ...state, data: { ...state.data, ...(patch as Record<string, never>) } };
+/** The state with some of its flow data replaced. */
+export function withFlow(state: RunState, patch: FlowData): RunState {
+  return { ...state, data: { ...state.data, ...patch } };
 }
 
 /** The checks the workflow runs after resolving: `check.workflow` names that are configured. */
@@ -85,3 +73,19 @@ export async function runChecksOn(
   }
   return { passed: true, records };
 }
+
+/** The flow data's record of a failed check on `cell`. */
+export function lastCheck(cell: Cell, result: CheckResult): NonNullable<FlowData['lastCheck']> {
+  return { cell, name: result.name, success: result.success, logFile: result.logFile, command: result.command, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs };
+}
+
+/** The state with these check records added to the run and to the current attempt. */
+export function recordChecks(state: RunState, records: RunState['checks']): RunState {
+  const attempts = state.attempts.map((a) =>
+    a.number === state.currentAttempt ? { ...a, checks: [...a.checks, ...records.map((r) => ({ name: r.name, success: r.success, logFile: r.logFile }))] } : a,
+  );
+  return { ...state, checks: [...state.checks, ...records], attempts };
+}
+
+/** The next strategy when recovery switches: each one more conservative than the last. */
+export const moreConservative: Record<StrategyKind, StrategyKind> = { optimistic: 'batch', batch: 'per_conflict', per_conflict: 'per_conflict' };

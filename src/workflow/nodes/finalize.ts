@@ -1,8 +1,6 @@
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import type { RunState } from '../../store/run-state.js';
-import { flow, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
-import { lastCheck, recordChecks } from './check.js';
-import { openEngine } from './resolve-conflicts.js';
+import { flow, lastCheck, recordChecks, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
 
 /**
  * Finalize: the final validation on the last cell (the `check.final` check, or the
@@ -15,7 +13,7 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
   // A kill after the branch moved and before this node's result was saved: finish what is left.
   const finished = await finishedMerge(state, ctx);
   if (finished) return complete(state, ctx, finished, checkedOut);
-  const engine = await openEngine(state, ctx);
+  const engine = await ctx.engine();
   const size = engine.size();
   const final = { i1: size.i1, i2: size.i2 };
   let next = state;

@@ -7,18 +7,6 @@ import { resolverTranscriptEvents } from '../transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
 import { reconcileGrid } from './reconcile-grid.js';
 
-/** The grid engine of this run (started by initialize; loaded from refs on every later node). */
-export function openEngine(state: RunState, ctx: Ctx): Promise<GridEngine> {
-  return ctx.engines.open({
-    name: state.name,
-    tip1: state.target.branch,
-    tip2: state.source.ref,
-    branch: state.target.branch,
-    goal: state.goal,
-    firstParent: ctx.config.imerge.first_parent,
-  });
-}
-
 function quota(state: RunState): number {
   const s = state.strategy;
   if (!s || s.kind === 'per_conflict') return 1;
@@ -38,7 +26,7 @@ function upsert(conflicts: ConflictState[], next: ConflictState): ConflictState[
  * order. Anything the ladder cannot finish stops the run for a human (exit 3).
  */
 export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Result> {
-  const engine = await openEngine(state, ctx);
+  const engine = await ctx.engine();
   let next = state;
   const batch = [...(flow(state).batch ?? [])];
 

@@ -1,0 +1,71 @@
+import type { CellMark, GridView } from '../../model.js';
+import { short } from './dom.js';
+
+/** A cell as [i1, i2]. */
+export type CellPos = [number, number];
+
+export interface CellInfo {
+  title: string;
+  lines: string[];
+}
+
+const MEANING = ['no merge recorded', 'merged by hand', 'merged automatically', 'conflict blocking progress', 'was blocked, since resolved'];
+
+/** The run-length cells (`12a3c...`: count then letter) as one code per cell, row after row. */
+export function decode(runs: string, total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  const re = /(\d+)([a-z])/g;
+  let at = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(runs)) !== null) {
+    const n = Number(m[1]);
+    const k = (m[2] as string).charCodeAt(0) - 97;
+    out.fill(k, at, Math.min(total, at + n));
+    at += n;
+  }
+  return out;
+}
+
+/** The grid as the page's data block gives it: cell codes, marks by cell, and the tooltip text of a cell. */
+export class GridModel {
+  readonly len1: number;
+  readonly len2: number;
+  readonly codes: Uint8Array;
+  private readonly marks = new Map<string, CellMark>();
+
+  constructor(readonly data: GridView) {
+    this.len1 = data.len1;
+    this.len2 = data.len2;
+    this.codes = decode(data.cells, data.len1 * data.len2);
+    for (const mk of data.marks) this.marks.set(mk.i1 + '-' + mk.i2, mk);
+  }
+
+  mark(i1: number, i2: number): CellMark | null {
+    return this.marks.get(i1 + '-' + i2) ?? null;
+  }
+
+  describe(i1: number, i2: number): CellInfo {
+    const g = this.data;
+    const code = this.codes[i2 * this.len1 + i1] ?? 0;
+    const merge = code % 5;
+    const edge = Math.floor(code / 5);
+    const title = i1 === 0 && i2 === 0 ? 'Merge base' : i2 === 0 ? 'Fork commit ' + i1 : i1 === 0 ? 'Upstream commit ' + i2 : 'Cell ' + i1 + '-' + i2;
+    const lines: string[] = [];
+    const c1 = g.axis1[i1];
+    const c2 = g.axis2[i2];
+    if (i1 > 0 || i2 === 0) lines.push(g.tip1 + ' #' + i1 + ': ' + (c1 ? short(c1.oid) + ' ' + c1.subject : '(commit not known)'));
+    if (i2 > 0 || i1 === 0) lines.push(g.tip2 + ' #' + i2 + ': ' + (c2 ? short(c2.oid) + ' ' + c2.subject : '(commit not known)'));
+    const mk = this.mark(i1, i2);
+    let outcome: string;
+    if (i1 === 0 || i2 === 0) outcome = i1 === 0 && i2 === 0 ? 'the common ancestor' : 'an original commit (grid edge)';
+    else if (mk && mk.conflict) {
+      if (mk.status === 'resolved') outcome = 'Conflict resolved by ' + (mk.rung || 'a rung') + (mk.by.length ? ' (' + mk.by.join(', ') + ')' : '');
+      else if (mk.status === 'needs_human') outcome = 'Conflict: needs a human';
+      else outcome = 'Conflict: ' + mk.status;
+    } else outcome = MEANING[merge] + (edge ? '; on the merge frontier' : '');
+    lines.push('Outcome: ' + outcome);
+    if (mk && mk.failedCheck) lines.push(mk.superseded ? 'Check failed earlier: ' + mk.failedCheck + '; resolved again or passed since' : 'Last check failed: ' + mk.failedCheck);
+    if (mk && mk.conflict) lines.push('Enter or click: show conflict ' + mk.conflict);
+    return { title, lines };
+  }
+}

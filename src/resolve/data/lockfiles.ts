@@ -1,0 +1,76 @@
+import { execa } from 'execa';
+import picomatch from 'picomatch';
+
+/** Lockfiles written by package managers: merged by regenerating them, never line by line. */
+const lockfileNames = new Set([
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'Cargo.lock',
+  'Gemfile.lock',
+  'go.sum',
+  'poetry.lock',
+  'uv.lock',
+  'Pipfile.lock',
+  'composer.lock',
+]);
+
+/** Whether the path is a package manager's lockfile (by its name). */
+export function isLockfile(path: string): boolean {
+  return lockfileNames.has(path.slice(path.lastIndexOf('/') + 1));
+}
+
+/**
+ * The `resolve.regenerate` command for a path: the first glob that matches
+ * it (a glob without a slash matches the file name in any folder, as in
+ * .gitattributes). Null when none does.
+ */
+export function regenerateCommandFor(path: string, regenerate: Readonly<Record<string, string>>): { glob: string; command: string } | null {
+  for (const [glob, command] of Object.entries(regenerate)) {
+    const match = picomatch(glob, { dot: true, basename: !glob.includes('/') });
+    if (match(path)) return { glob, command };
+  }
+  return null;
+}
+
+/** The note a lockfile without a command carries to the model or the person. */
+export function lockfileNote(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const example = name === 'package-lock.json' ? 'npm install --package-lock-only --ignore-scripts' : name === 'Cargo.lock' ? 'cargo generate-lockfile' : 'the package manager command that rewrites it';
+  return `${path} is a lockfile: merging it line by line is unreliable. Configure resolve.regenerate to rewrite it once its manifest is resolved, e.g. resolve.regenerate: { "${name}": "${example}" }; until then it goes to the model or a person.`;
+}
+
+/** Runs a regenerate command through the shell in a directory (injected: the workflow's runner, a test's). */
+export type RegenerateRunner = (command: string, cwd: string) => Promise<{ exitCode: number | null; output: string }>;
+
+export type RegenerateOutcome =
+  | { status: 'regenerated'; path: string; command: string }
+  | { status: 'failed'; path: string; command: string; exitCode: number | null; output: string }
+  | { status: 'not-configured'; path: string; note: string };
+
+/**
+ * Regenerate one lockfile in the worktree with its configured command. The
+ * caller runs this once the other conflicted files (the manifests) are
+ * resolved, then stages the lockfile when it is `regenerated`.
+ */
+export async function regenerateLockfile(path: string, cwd: string, regenerate: Readonly<Record<string, string>>, run: RegenerateRunner): Promise<RegenerateOutcome> {
+  const configured = regenerateCommandFor(path, regenerate);
+  if (!configured) return { status: 'not-configured', path, note: lockfileNote(path) };
+  const result = await run(configured.command, cwd);
+  if (result.exitCode === 0) return { status: 'regenerated', path, command: configured.command };
+  return { status: 'failed', path, command: configured.command, exitCode: result.exitCode, output: result.output.slice(-2_000) };
+}
+
+/**
+ * The default runner: `sh -c COMMAND` in the directory, output interleaved,
+ * killed after `timeoutMs` (an install that hangs on the network must not
+ * hold the merge).
+ */
+export function shellRegenerateRunner(timeoutMs = 600_000): RegenerateRunner {
+  return async (command, cwd) => {
+    const result = await execa('sh', ['-c', command], { cwd, reject: false, all: true, timeout: timeoutMs, forceKillAfterDelay: 5_000, stdin: 'ignore' });
+    return { exitCode: result.exitCode ?? null, output: result.all ?? '' };
+  };
+}

@@ -1,0 +1,201 @@
+import type { Container, Entity } from './entities.js';
+
+/** A piece of merged output: text, or a conflict the entity merge leaves to the next rung. */
+export type Piece = string | EntityConflict;
+
+export interface EntityConflict {
+  base: string;
+  ours: string;
+  theirs: string;
+  /** Why it is left: both changed, modify/delete, both added at one point of an ordered container. */
+  reason: string;
+}
+
+/** One version: its text and its container (offsets into that text). */
+export interface Version {
+  text: string;
+  container: Container;
+}
+
+/** The line rungs, for an entity both sides changed: merged text, or null when they are not sure either. */
+export type TextMerge = (base: string, ours: string, theirs: string) => string | null;
+
+interface Item {
+  entity: Entity;
+  /** Leading blank lines and comments plus the entity (the separator before it removed). */
+  text: string;
+  /** Where `text` starts in the version's text. */
+  start: number;
+}
+
+function itemsOf(v: Version): { items: Item[]; tail: string } {
+  const { container: c, text } = v;
+  const items: Item[] = [];
+  let at = c.start;
+  for (const e of c.entities) {
+    let lead = text.slice(at, e.start);
+    if (c.separator !== null) {
+      const m = new RegExp(`^\\s*${c.separator.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).exec(lead);
+      if (m && at !== c.start) lead = m[0].slice(0, -c.separator.length) + lead.slice(m[0].length);
+    }
+    items.push({ entity: e, text: lead + text.slice(e.start, e.end), start: at });
+    at = e.end;
+  }
+  return { items, tail: text.slice(at, c.end) };
+}
+
+/** Whether the keys both versions keep appear in the same order in each. */
+function keepsOrder(base: readonly string[], side: readonly string[]): boolean {
+  const index = new Map(base.map((k, i) => [k, i]));
+  let last = -1;
+  for (const k of side) {
+    const i = index.get(k);
+    if (i === undefined) continue;
+    if (i < last) return false;
+    last = i;
+  }
+  return true;
+}
+
+/**
+ * Three-way merge of a container entity by entity. Entities are matched by
+ * key; one side's change of an entity the other left alone is taken; an
+ * entity both changed goes to `mergeText` (the line rungs) and, failing that,
+ * becomes a conflict piece; a deletion of an entity the other side changed is
+ * a conflict. Each side's additions go after their nearest preceding base
+ * entity; both sides adding at one point keep ours then theirs in an
+ * unordered container and conflict in an ordered one. Null (abstain) when a
+ * side reordered the base entities or keys repeat.
+ */
+export function mergeContainer(base: Version, ours: Version, theirs: Version, mergeText: TextMerge): Piece[] | null {
+  const b = itemsOf(base);
+  const o = itemsOf(ours);
+  const t = itemsOf(theirs);
+  const keys = (x: { items: Item[] }): string[] => x.items.map((i) => i.entity.key);
+  const [bk, ok, tk] = [keys(b), keys(o), keys(t)];
+  for (const k of [bk, ok, tk]) if (new Set(k).size !== k.length) return null;
+  if (!keepsOrder(bk, ok) || !keepsOrder(bk, tk)) return null;
+  const bMap = new Map(b.items.map((i) => [i.entity.key, i]));
+  const oMap = new Map(o.items.map((i) => [i.entity.key, i]));
+  const tMap = new Map(t.items.map((i) => [i.entity.key, i]));
+  const unordered = base.container.unordered;
+
+  const additions = (side: { items: Item[] }, other: Map<string, Item>, skipShared: boolean): Map<string, Item[]> => {
+    const out = new Map<string, Item[]>();
+    let anchor = '^';
+    for (const item of side.items) {
+      const k = item.entity.key;
+      if (bMap.has(k)) {
+        anchor = k;
+        continue;
+      }
+      if (skipShared && other.has(k)) continue;
+      const list = out.get(anchor) ?? [];
+      list.push(item);
+      out.set(anchor, list);
+    }
+    return out;
+  };
+  const oAdds = additions(o, tMap, false);
+  const tAdds = additions(t, oMap, true);
+
+  // Additions that sit where an entity was deleted, and touch another change of that entity, are not independent edits.
+  const clash = new Map<string, string>();
+  const keptBefore = (i: number, side: Map<string, Item>): string => {
+    for (let j = i - 1; j >= 0; j--) {
+      const k = (b.items[j] as Item).entity.key;
+      if (side.has(k)) return k;
+    }
+    return '^';
+  };
+  for (const [i, item] of b.items.entries()) {
+    const k = item.entity.key;
+    for (const [side, other, adds] of [
+      [oMap, tMap, oAdds],
+      [tMap, oMap, tAdds],
+    ] as const) {
+      if (side.has(k)) continue;
+      const kept = other.get(k);
+      const at = keptBefore(i, side);
+      // A side replaced the entity (deleted it, wrote something in its place) while the other changed or deleted it.
+      if ((!kept || kept.text !== item.text) && (adds.get(at)?.length ?? 0) > 0) clash.set(at, `one side replaced ${k}, the other changed or deleted it`);
+    }
+  }
+
+  // Comments a side wrote or removed after the last entity are an edit at the end, as are the other side's additions there.
+  for (const [tail, otherMap, otherAdds] of [
+    [o.tail, tMap, tAdds],
+    [t.tail, oMap, oAdds],
+  ] as const) {
+    const at = keptBefore(b.items.length, otherMap);
+    if (tail !== b.tail && (otherAdds.get(at)?.length ?? 0) > 0) clash.set(at, 'one side changed the comments at the end, the other added entities there');
+  }
+
+  const out: Piece[] = [];
+  const emit = (piece: Piece | Piece[]): void => {
+    const list = Array.isArray(piece) ? piece : [piece];
+    if (list.length === 0) return;
+    if (base.container.separator !== null && out.length > 0) out.push(base.container.separator);
+    out.push(...list);
+  };
+  const mergeAdded = (item: Item): Piece[] => {
+    const twin = tMap.get(item.entity.key);
+    if (!twin || twin.text === item.text) return [item.text];
+    const merged = mergeText('', item.text, twin.text);
+    return [merged ?? { base: '', ours: item.text, theirs: twin.text, reason: `both sides added ${item.entity.key} differently` }];
+  };
+  const emitAdds = (anchor: string): void => {
+    const oa = oAdds.get(anchor) ?? [];
+    const ta = tAdds.get(anchor) ?? [];
+    const reason = clash.get(anchor) ?? (oa.length > 0 && ta.length > 0 && !unordered ? 'both sides added entities at the same point' : null);
+    if (reason !== null) {
+      emit({ base: '', ours: oa.map((i) => i.text).join(''), theirs: ta.map((i) => i.text).join(''), reason });
+      return;
+    }
+    for (const item of oa) emit(mergeAdded(item));
+    for (const item of ta) emit([item.text]);
+  };
+
+  emitAdds('^');
+  for (const item of b.items) {
+    const k = item.entity.key;
+    const oi = oMap.get(k);
+    const ti = tMap.get(k);
+    if (oi && ti) emit(mergeEntity(item, oi, ti, base, ours, theirs, mergeText));
+    else if (oi && oi.text !== item.text) emit({ base: item.text, ours: oi.text, theirs: '', reason: `theirs deleted ${k}, ours changed it` });
+    else if (ti && ti.text !== item.text) emit({ base: item.text, ours: '', theirs: ti.text, reason: `ours deleted ${k}, theirs changed it` });
+    emitAdds(k);
+  }
+  const tail = mergeSimple(b.tail, o.tail, t.tail) ?? mergeText(b.tail, o.tail, t.tail);
+  out.push(tail ?? { base: b.tail, ours: o.tail, theirs: t.tail, reason: 'both sides changed the end of the container' });
+  return out;
+}
+
+/** The trivial three-way cases: a side equal to the base, or both sides equal. */
+function mergeSimple(base: string, ours: string, theirs: string): string | null {
+  if (ours === theirs || theirs === base) return ours;
+  if (ours === base) return theirs;
+  return null;
+}
+
+function mergeEntity(b: Item, o: Item, t: Item, bv: Version, ov: Version, tv: Version, mergeText: TextMerge): Piece[] {
+  const simple = mergeSimple(b.text, o.text, t.text);
+  if (simple !== null) return [simple];
+  const [bb, ob, tb] = [b.entity.body, o.entity.body, t.entity.body];
+  if (bb && ob && tb) {
+    // A class (or test group, or object) both changed: merge its header and end as text, its members entity by entity.
+    const part = (i: Item, v: Version, body: Container): [string, string] => [v.text.slice(i.start, body.start), v.text.slice(body.end, i.entity.end)];
+    const [bHead, bFoot] = part(b, bv, bb);
+    const [oHead, oFoot] = part(o, ov, ob);
+    const [tHead, tFoot] = part(t, tv, tb);
+    const members = mergeContainer({ text: bv.text, container: bb }, { text: ov.text, container: ob }, { text: tv.text, container: tb }, mergeText);
+    // The item text may have lost a separator before the entity: rebuild the head from the item text.
+    const headOf = (i: Item, head: string): string => i.text.slice(0, i.text.length - (i.entity.end - i.entity.start)) + head.slice(i.entity.start - i.start);
+    const head = mergeSimple(headOf(b, bHead), headOf(o, oHead), headOf(t, tHead));
+    const foot = mergeSimple(bFoot, oFoot, tFoot);
+    if (members !== null && head !== null && foot !== null) return [head, ...members, foot];
+  }
+  const merged = mergeText(b.text, o.text, t.text);
+  return [merged ?? { base: b.text, ours: o.text, theirs: t.text, reason: `both sides changed ${b.entity.key}` }];
+}
+

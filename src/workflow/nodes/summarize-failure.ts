@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { summarizeFailure as summarizeWithModel } from '../../agents/index.js';
+import type { CheckResult } from '../../checks/types.js';
+import type { RunState } from '../../store/run-state.js';
+import { flow, type Ctx, type Result } from './common.js';
+
+/** SummarizeFailure: the deterministic extractor, refined by the summarizer model when one is configured. */
+export async function summarizeFailure(state: RunState, ctx: Ctx): Promise<Result> {
+  const last = flow(state).lastCheck;
+  if (!last) return { next: 'plan_recovery', state };
+  const result: CheckResult = { ...last, signal: null, tail: [] };
+  let log = '';
+  try {
+    log = readFileSync(last.logFile, 'utf8');
+  } catch {
+    log = '';
+  }
+  const outcome = await ctx.once(`summary:${state.checks.length}`, () => summarizeWithModel({ result, log }, { gateway: ctx.gateway, extract: ctx.extractFailure, log: ctx.log }));
+  ctx.journal.append({ type: 'failure_summarized', check: last.name, summary: outcome.summary, by: outcome.source === 'model' ? 'model' : 'parser' });
+  ctx.log.decision({ check: last.name }, `[summarizer] ${outcome.summary.error_type} at ${outcome.summary.location ?? '?'}: ${outcome.summary.root_cause}`);
+  const attempts = state.attempts.map((a) => (a.number === state.currentAttempt ? { ...a, failureSummary: outcome.summary } : a));
+  const checks = state.checks.map((c, i) => (i === state.checks.length - 1 ? { ...c, summary: outcome.summary } : c));
+  return { next: 'plan_recovery', state: { ...state, attempts, checks } };
+}

@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../fixtures/resolve/cli.js';
+import { tempDir } from '../helpers/git-repo.js';
+import { cloneFork, followHandoff, gitIn, listRealMerges, maintainerEnv, realHistoriesDir, type Handoff, type PersonStep, type RealMerge } from '../helpers/real-histories.js';
+
+/**
+ * The fork maintainer's journey on real histories (issue 11): each merge listed in
+ * `../shared/real-histories/README.md` is run with `splintercat merge`, offline (no
+ * model), the library's own mocha suite as the `test` check and its dependencies
+ * installed by `check.setup`. A script stands in for the person: it reads only
+ * `status --json` and does what the hand-off prints, writing each file as the
+ * maintainer committed it. The run must end with a two-parent merge and a clean
+ * checkout, with the test check run after every hand-off.
+ */
+const available = existsSync(join(realHistoriesDir, 'README.md'));
+if (!available) {
+  const why = `../shared/real-histories is missing (looked in ${realHistoriesDir}): it holds the git bundles of real fork histories, and CI provides it beside the clone`;
+  if (process.env.CI) throw new Error(why);
+  console.warn(`[skipped] the real-history journey suite: ${why}`);
+}
+const merges: RealMerge[] = available ? listRealMerges() : [];
+const MAX_HANDOFFS = 40;
+
+/** What one run was like, for the table in the issue's closing note. */
+interface JourneyRow {
+  merge: string;
+  grid: string;
+  conflicts: number;
+  hunksByRung: Record<string, number>;
+  handoffs: number;
+  checks: number;
+  wallSeconds: number;
+  differing: string[];
+  outcome: string;
+}
+
+const rows: JourneyRow[] = [];
+
+function config(): string {
+  return [
+    'check:',
+    '  # the dependencies of the commit under test, installed in each worktree when package.json changes',
+    '  setup: npm install --no-audit --no-fund --no-package-lock --loglevel=error',
+    '  setup_when: [package.json]',
+    '  writable: ["~/.npm"]',
+    '  timeout: 600',
+    '  commands:',
+    '    test: npm test',
+    '  workflow: [test]',
+    'imerge:',
+    '  name: upstream-merge',
+    '',
+  ].join('\n');
+}
+
+function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): PersonStep {
+  const run = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { cwd, command, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` };
+}
+
+describe.skipIf(!available)('real fork histories: the maintainer journey (offline, mocha as the test check)', () => {
+  it.each(merges.map((m) => [`${m.bundle.replace('.bundle', '')} ${m.subject}`, m] as const))('%s', (_title, merge) => {
+    const started = Date.now();
+    const root = tempDir('splintercat-journey-');
+    const env = maintainerEnv(root);
+    const repo = cloneFork(merge, root, env);
+    writeFileSync(join(repo, 'splintercat.yaml'), config());
+
+    const transcript: PersonStep[] = [];
+    let last = sh('splintercat merge upstream --into fork', repo, env);
+    transcript.push(last);
+    let handoffs = 0;
+    while (last.code === 3 && handoffs < MAX_HANDOFFS) {
+      const status = sh('splintercat status --json', repo, env);
+      expect(status.code, status.output).toBe(0);
+      const human = (JSON.parse(status.output) as { human: Handoff | null }).human;
+      expect(human, 'exit 3 with no hand-off in status --json').toBeTruthy();
+      handoffs++;
+      const steps = followHandoff(repo, merge.merge, human as Handoff, env);
+      transcript.push(...steps);
+      for (const step of steps.slice(0, -1)) expect(step.code, `${step.command} in ${step.cwd}:\n${step.output}`).toBe(0);
+      last = steps[steps.length - 1] as PersonStep;
+    }
+    const account = transcript.map((s) => `$ (${s.cwd}) ${s.command} -> ${s.code}\n${s.output.split('\n').slice(-15).join('\n')}`).join('\n');
+    expect(last.code, `the run did not finish:\n${account}`).toBe(0);
+
+    // One two-parent merge on the fork branch, original commits kept; a clean checkout at it.
+    const tip = gitIn(repo, env, 'rev-parse', 'fork');
+    expect(gitIn(repo, env, 'rev-list', '--parents', '-n', '1', tip).split(' ').slice(1)).toEqual([merge.fork, merge.upstream]);
+    expect(gitIn(repo, env, 'status', '--porcelain', '--untracked-files=no'), 'the main checkout is not clean after the merge').toBe('');
+    expect(gitIn(repo, env, 'rev-parse', 'HEAD')).toBe(tip);
+
+    const status = JSON.parse(sh('splintercat status --json', repo, env).output) as {
+      status: string;
+      human: unknown;
+      conflicts: { total: number; hunksByRung: Record<string, number> };
+      checks: { total: number };
+    };
+    expect(status.status).toBe('done');
+    expect(status.human, 'a finished run shows no pending hand-off').toBeNull();
+
+    // The test check ran after every hand-off: each `continue` that took a person's edit checked it.
+    const journal = readFileSync(join(repo, '.git', 'splintercat', 'upstream-merge', 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; check?: { name: string } });
+    let waiting = false;
+    let unchecked = 0;
+    for (const event of journal) {
+      if (event.type === 'human_needed') {
+        if (waiting) unchecked++;
+        waiting = true;
+      } else if (event.type === 'check_finished' && event.check?.name === 'test') waiting = false;
+    }
+    if (waiting) unchecked++;
+    expect(unchecked, 'hand-offs followed by no test check').toBe(0);
+
+    const differing = gitIn(repo, env, 'diff', '--name-only', merge.merge, tip).split('\n').filter(Boolean);
+    if (differing.length > 0) console.log(`[${merge.bundle} ${merge.subject}] files that differ from the maintainer's merge:\n  ${differing.join('\n  ')}`);
+    rows.push({
+      merge: `${merge.bundle.replace('.bundle', '')} ${merge.subject}`,
+      grid: merge.grid,
+      conflicts: status.conflicts.total,
+      hunksByRung: status.conflicts.hunksByRung,
+      handoffs,
+      checks: status.checks.total,
+      wallSeconds: Math.round((Date.now() - started) / 1000),
+      differing,
+      outcome: status.status,
+    });
+    const out = join(repoRoot, 'test-results');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'real-histories.json'), `${JSON.stringify(rows, null, 2)}\n`);
+  });
+});

@@ -1,0 +1,131 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cliShellCommand, repoRoot } from '../fixtures/resolve/cli.js';
+
+/** `../shared/real-histories`: git bundles of real forks merging their upstream (CI has it beside the clone). */
+export const realHistoriesDir = resolve(repoRoot, '../shared/real-histories');
+
+/** One fork sync listed in the bundles' README: the maintainer's merge and its two parents. */
+export interface RealMerge {
+  bundle: string;
+  /** The maintainer's merge commit (its tree is the result to compare with). */
+  merge: string;
+  subject: string;
+  /** First parent: the fork line. */
+  fork: string;
+  /** Second parent: the upstream release. */
+  upstream: string;
+  grid: string;
+}
+
+/** The merges of `README.md`'s table, in its order (so a row added there is run too). */
+export function listRealMerges(dir = realHistoriesDir): RealMerge[] {
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  const merges: RealMerge[] = [];
+  for (const line of readme.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    const m = /^([0-9a-f]{40}) "(.*)"$/.exec(cells[2] ?? '');
+    if (!m || !cells[1]?.endsWith('.bundle')) continue;
+    merges.push({ bundle: cells[1], merge: m[1] as string, subject: m[2] as string, fork: cells[3] as string, upstream: cells[4] as string, grid: cells[5] as string });
+  }
+  return merges;
+}
+
+/** Run git in `cwd` with the person's environment; returns trimmed stdout. */
+export function gitIn(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 }).trimEnd();
+}
+
+/**
+ * A fresh machine for a fork maintainer: an empty HOME with only a git identity
+ * (as `git config --global` would set it), and `splintercat` on PATH.
+ */
+export function maintainerEnv(root: string): NodeJS.ProcessEnv {
+  const home = join(root, 'home');
+  const bin = join(root, 'bin');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Fork Maintainer\n\temail = maintainer@example.com\n[init]\n\tdefaultBranch = main\n');
+  writeFileSync(join(bin, 'splintercat'), `#!/bin/sh\nexec ${cliShellCommand} "$@"\n`);
+  chmodSync(join(bin, 'splintercat'), 0o755);
+  const env: NodeJS.ProcessEnv = { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', CI: process.env.CI ?? '' };
+  return env;
+}
+
+/**
+ * Clone the bundle and set the fork up as its maintainer had it before the merge:
+ * branch `fork` checked out at the first parent, branch `upstream` at the second.
+ */
+export function cloneFork(merge: RealMerge, root: string, env: NodeJS.ProcessEnv): string {
+  const dir = join(root, 'fork');
+  execFileSync('git', ['clone', '-q', '--no-checkout', join(realHistoriesDir, merge.bundle), dir], { env, stdio: 'ignore' });
+  gitIn(dir, env, 'checkout', '-q', '-b', 'fork', merge.fork);
+  gitIn(dir, env, 'branch', 'upstream', merge.upstream);
+  return dir;
+}
+
+/** A file of a hand-off as `status --json` gives it. */
+export interface HandoffFile {
+  path: string;
+  kind: string;
+  /** Commands that settle a file-level choice (modify/delete: keep or delete). */
+  choices?: { keep?: string; delete?: string };
+}
+
+/** What `status --json` says a person must do. */
+export interface Handoff {
+  reason: string;
+  where: string | null;
+  conflicts?: Array<{ conflict: string; worktree: string; files: HandoffFile[] }>;
+  commands: string[];
+}
+
+/** One step the simulated person took, for the test's account. */
+export interface PersonStep {
+  cwd: string;
+  command: string;
+  code: number;
+  output: string;
+}
+
+/**
+ * A person at a hand-off who does exactly what it prints: `cd` into each printed
+ * directory, settle the files of that conflict as the maintainer committed them
+ * (write the maintainer's bytes; `git rm` where the maintainer deleted the file,
+ * using the printed choice where one is given), then run the printed command with
+ * a shell. Reads nothing but the hand-off and the maintainer's merge commit.
+ */
+export function followHandoff(repo: string, mergeCommit: string, handoff: Handoff, env: NodeJS.ProcessEnv): PersonStep[] {
+  const steps: PersonStep[] = [];
+  let cwd = repo;
+  for (const printed of handoff.commands) {
+    const command = printed.replace(/\s+#.*$/, '').trim();
+    const cd = /^cd\s+(.+)$/.exec(command);
+    if (cd) {
+      cwd = resolve(cwd, (cd[1] as string).replace(/^(["'])(.*)\1$/, '$2'));
+      const conflict = handoff.conflicts?.find((c) => resolve(c.worktree) === cwd);
+      for (const file of conflict?.files ?? []) steps.push(...settleFile(repo, cwd, mergeCommit, file, env));
+      steps.push({ cwd, command, code: existsSync(cwd) ? 0 : 1, output: existsSync(cwd) ? '' : `no such directory: ${cwd}` });
+      continue;
+    }
+    const run = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    steps.push({ cwd, command, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` });
+  }
+  return steps;
+}
+
+function settleFile(repo: string, cwd: string, mergeCommit: string, file: HandoffFile, env: NodeJS.ProcessEnv): PersonStep[] {
+  const kept = spawnSync('git', ['cat-file', '-e', `${mergeCommit}:${file.path}`], { cwd: repo, env }).status === 0;
+  const sh = (command: string): PersonStep => {
+    const run = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8' });
+    return { cwd, command, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` };
+  };
+  if (!kept) return [sh(file.choices?.delete ?? `git rm -q -- '${file.path}'`)];
+  const bytes = execFileSync('git', ['cat-file', 'blob', `${mergeCommit}:${file.path}`], { cwd: repo, env, maxBuffer: 256 * 1024 * 1024 });
+  mkdirSync(resolve(cwd, file.path, '..'), { recursive: true });
+  writeFileSync(resolve(cwd, file.path), bytes);
+  const steps: PersonStep[] = [{ cwd, command: `write ${file.path} as in ${mergeCommit.slice(0, 12)}`, code: 0, output: '' }];
+  if (file.choices?.keep) steps.push(sh(file.choices.keep));
+  return steps;
+}
