@@ -91,6 +91,10 @@ merge:
   parallel: 4
   # Concurrent in-memory merges; 0 = number of cores.
   jobs: 0
+  # Where each run's worktrees live (DIR/NAME/: the conflicts to resolve, the checked commits).
+  # Empty = a sibling of the repository, ../REPO-splintercat, so no path has a dot-directory
+  # (some test suites refuse those). Relative paths are relative to target.workdir.
+  worktrees: ""
 
 resolve:
   # Reuse earlier resolutions of the same hunk (kept in .git/splintercat/cache).

@@ -2,3 +2,4 @@ export * from './goals.js';
 export * from './schema.js';
 export * from './load.js';
 export * from './template.js';
+export * from './stored-config.js';

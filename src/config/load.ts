@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, parse as parseYamlValue, isMap, type Document } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../errors/index.js';
 import { configSchema, type Config } from './schema.js';
@@ -24,6 +25,12 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** `--set key.path=value` overrides, applied last. */
   sets?: string[];
+  /**
+   * A stored configuration (a run's, see `stored-config.ts`) read instead of a file: no file is
+   * looked for and no `SPLINTERCAT_*` variable applies (they were applied when it was stored);
+   * `sets` still apply on top, and `\${VAR}` templates left in it (the API key) are expanded.
+   */
+  base?: Record<string, unknown>;
 }
 
 export interface LoadedConfig {
@@ -33,6 +40,10 @@ export interface LoadedConfig {
   /** Environment variables named by `${VAR}` templates that were not set. */
   missingEnv: string[];
   warnings: string[];
+  /** `llm.api_key` as written in the file (or the stored base), before templating; '' when absent. */
+  writtenApiKey: string;
+  /** SHA-256 of the file's bytes; undefined without a file. */
+  fileHash: string | undefined;
 }
 
 type Tree = Record<string, unknown>;
@@ -44,14 +55,16 @@ type Tree = Record<string, unknown>;
  */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const env = options.env ?? process.env;
-  const file = findConfigFile(options);
+  const file = options.base === undefined ? findConfigFile(options) : undefined;
   const issues: ConfigIssue[] = [];
-  let tree: Tree = {};
+  let tree: Tree = options.base === undefined ? {} : structuredClone(options.base);
   let doc: Document | undefined;
+  let fileHash: string | undefined;
   const lineCounter = new LineCounter();
 
   if (file !== undefined) {
     const text = readFileSync(file, 'utf8');
+    fileHash = createHash('sha256').update(text).digest('hex');
     doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
     for (const error of doc.errors) {
       const line = error.linePos?.[0]?.line ?? lineCounter.linePos(error.pos[0]).line;
@@ -78,8 +91,9 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     }
   }
 
+  const writtenApiKey = isPlainObject(tree.llm) && typeof tree.llm.api_key === 'string' ? tree.llm.api_key : '';
   const overrides: Array<{ path: string[]; raw: string }> = [];
-  for (const [name, raw] of Object.entries(env)) {
+  for (const [name, raw] of Object.entries(options.base === undefined ? env : {})) {
     if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
     const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
     if (path.some((p) => p === '')) continue;
@@ -148,6 +162,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const missingEnv = applyTemplates(config as unknown as Tree, { env, workdir });
   for (const key of ['output_dir'] as const) config.check[key] = resolve(workdir, config.check[key]);
   config.log.dir = resolve(workdir, config.log.dir);
+  config.merge.worktrees = config.merge.worktrees === '' ? defaultWorktreesDir(workdir) : resolve(workdir, config.merge.worktrees);
   const home = env.HOME ?? homedir();
   config.check.writable = config.check.writable.map((dir) => resolve(workdir, dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir));
 
@@ -156,7 +171,15 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   if (unknownChecks.length > 0 && Object.keys(config.check.commands).length > 0) {
     warnings.push(`check.workflow names checks that check.commands does not define: ${unknownChecks.join(', ')}`);
   }
-  return { config, file, missingEnv, warnings };
+  return { config, file, missingEnv, warnings, writtenApiKey, fileHash };
+}
+
+/**
+ * Where the runs' worktrees live unless `merge.worktrees` says: a sibling of the repository,
+ * `<parent>/<name>-splintercat`, so no path under test has a dot-directory (`.git/`).
+ */
+export function defaultWorktreesDir(workdir: string): string {
+  return join(dirname(workdir), `${basename(workdir)}-splintercat`);
 }
 
 function findConfigFile(options: LoadConfigOptions): string | undefined {

@@ -131,6 +131,11 @@ export const configSchema = z
         parallel: z.number().int().positive().default(4),
         /** Concurrent in-memory merges in the engine; 0 = number of cores. */
         jobs: z.number().int().nonnegative().default(0),
+        /**
+         * The directory holding each run's worktrees (in `<dir>/NAME/`); empty = the sibling
+         * directory `<parent of target.workdir>/<its name>-splintercat`, outside `.git/`.
+         */
+        worktrees: z.string().default(''),
       })
       .strict()
       .prefault({}),

@@ -1,3 +1,4 @@
 export * from './git.js';
 export * from './git-error.js';
 export * from './cat-file.js';
+export * from './locate.js';

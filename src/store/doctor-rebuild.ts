@@ -99,9 +99,10 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
   }
 
   const started = lastOf(events, 'run_started');
-  let identity: Pick<RunState, 'name' | 'source' | 'target' | 'workdir' | 'goal' | 'startedAt'>;
+  let identity: Pick<RunState, 'name' | 'source' | 'target' | 'workdir' | 'goal' | 'startedAt' | 'config'>;
   if (started !== undefined) {
-    identity = { name, source: started.source, target: started.target, workdir: started.workdir, goal: started.goal, startedAt: started.ts };
+    identity = { name, source: started.source, target: started.target, workdir: started.workdir, goal: started.goal, startedAt: started.ts, config: started.config };
+    if (started.config !== null) actions.push('the configuration stored at merge from the run_started event (a later `continue --set` is not journaled: give it again)');
     actions.push(`identity from the run_started event #${started.seq}`);
   } else if (imerge !== null && manual.has(`${maxI1}-0`) && manual.has(`0-${maxI2}`)) {
     identity = {
@@ -111,6 +112,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
       workdir: await git.topLevel(),
       goal: isGoal(imerge.goal) ? imerge.goal : 'merge',
       startedAt: clock.now().toISOString(),
+      config: null,
     };
     actions.push(`identity from refs/imerge/${name}/state and the edge refs (no run_started event)`);
     lost.push('the start time of the run');

@@ -10,6 +10,7 @@ import { keepCorrupt, parseJsonText, writeFileAtomic, writeJsonFile, type ReadPr
 import type { DoctorDeps } from './doctor-deps.js';
 import { findRefProblems } from './doctor-refs.js';
 import { imergePrefix } from '../imerge/state.js';
+import { prunableWorktrees, worktreeFindings } from './doctor-worktrees.js';
 import { RunStore, type LockStatus } from './run-store.js';
 
 export type { DoctorDeps };
@@ -17,7 +18,7 @@ export type { DoctorDeps };
 // doctor lives in store/ (it owns the files) but knows the run-state schema of workflow/state,
 // a leaf module with no dependencies beyond zod and the store itself.
 
-export type FindingKind = ReadProblem | 'inconsistent' | 'journal' | 'lock' | 'refs';
+export type FindingKind = ReadProblem | 'inconsistent' | 'journal' | 'lock' | 'refs' | 'worktree';
 
 /** One thing doctor found. `repairable` says whether `repairRun` can fix it on its own. */
 export interface DoctorFinding {
@@ -263,6 +264,9 @@ export async function validateRun(runDir: string, git: Git, deps: DoctorDeps = {
       findings.push({ severity: p.severity, kind: 'refs', file: `${imergePrefix(name)}/`, message: p.message, repairable: p.repair !== undefined });
     }
   }
+  if (deps.worktreesDir !== undefined) {
+    for (const f of await worktreeFindings(git, deps.worktreesDir, main.value ?? null)) findings.push({ severity: f.severity, kind: 'worktree', file: f.path, message: f.message, repairable: f.repairable });
+  }
   const journal = openRunJournal(paths, clock);
   const jr = journal.read();
   if (jr.truncatedTail) {
@@ -402,6 +406,11 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
     } catch (error) {
       actions.push(`${p.message}: could not repair (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     }
+  }
+  const gone = deps.worktreesDir === undefined ? [] : await prunableWorktrees(git, deps.worktreesDir);
+  if (gone.length > 0) {
+    await git.run(['worktree', 'prune']);
+    actions.push(`pruned the registrations of ${gone.length} worktree(s) whose directory was gone`);
   }
   if (actions.length > 0) journal.append({ type: 'state_repaired', how: restored ? 'restore-backup' : 'auto-repair', repairs: actions });
   const after = await validateRun(runDir, git, deps);

@@ -29,6 +29,8 @@ export const runStartedEvent = z.object({
   workdir: z.string(),
   goal: runStateSchema.shape.goal,
   phase: z.string(),
+  /** The run's configuration as stored at `merge` (absent in journals written before it was). */
+  config: runStateSchema.shape.config,
 });
 
 export const nodeEnteredEvent = z.object({ ...base, type: z.literal('node_entered'), node: z.string(), step: z.number().int() });

@@ -60,6 +60,7 @@ export function recordRunStart(paths: Pick<RunPaths, 'state' | 'journal'>, state
     workdir: state.workdir,
     goal: state.goal,
     phase: state.phase,
+    config: state.config,
   });
   return journal;
 }

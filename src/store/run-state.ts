@@ -170,6 +170,14 @@ export const humanHandoffSchema = z.object({
 });
 export type HumanHandoff = z.infer<typeof humanHandoffSchema>;
 
+/** The run's configuration (see config/stored-config.ts): values validated by the config loader when used. */
+export const storedConfigSchema = z.object({
+  values: z.record(z.string(), z.json()),
+  file: z.string().nullable(),
+  fileHash: z.string().nullable(),
+  sets: z.array(z.string()).default([]),
+});
+
 /**
  * The recovery loop's state, carried from node to node: what is under test, what passed,
  * the last failing check, the failure context for retries. Kept in `data` (validated like the
@@ -230,6 +238,8 @@ export const runStateSchema = z.object({
   finalCommit: oid.nullable(),
   /** The recovery loop's state (FlowData); other keys: scratch data (JSON only). */
   data: flowDataSchema.catchall(z.json()).default({}),
+  /** The effective configuration stored at `merge` (null in states written before it was). */
+  config: storedConfigSchema.nullable().default(null),
 });
 export type RunState = z.infer<typeof runStateSchema>;
 
@@ -240,6 +250,7 @@ export interface NewRun {
   target: { branch: string; originalOid: string };
   workdir: string;
   goal?: RunState['goal'];
+  config?: RunState['config'];
 }
 
 export interface NewRunState extends NewRun {
@@ -275,6 +286,7 @@ export function initialRunState(input: NewRunState): RunState {
     human: null,
     finalCommit: null,
     data: {},
+    config: input.config ?? null,
   };
 }
 

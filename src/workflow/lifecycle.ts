@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config, GoalName, StrategyName } from '../config/index.js';
+import { configFromStored, withValues, type Config, type GoalName, type StoredConfig, type StrategyName } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { IncrementalMerge, listImerges } from '../imerge/index.js';
@@ -13,6 +13,7 @@ import { driveRun } from './merge-run.js';
 import type { NodeName } from './nodes/common.js';
 import { createRunDeps, type RunDepsOptions } from './run-deps.js';
 import { createRun, reopenRun } from './setup.js';
+import { findRun } from './run-config.js';
 import { WorktreePool } from './worktrees.js';
 
 /**
@@ -29,6 +30,8 @@ export interface StartSpec {
   strategy?: StrategyName;
   resolver?: Config['merge']['resolver'];
   firstParent?: boolean;
+  /** Drop an existing run of the same name first (as `abort` does; the resolution cache is kept). */
+  restart?: boolean;
 }
 
 /** How a run is driven: the log (opened once the run is known to start), the models' environment, Ctrl-C, --interactive. */
@@ -57,20 +60,19 @@ export function startConfig(config: Config, spec: StartSpec): Config {
   };
 }
 
-/** The run to act on when no name is given: imerge.name if it exists, else the only run. */
+/** The run to act on when no name is given: the only run, else imerge.name if it exists. */
 export function chooseRun(store: RunStore, config: Config): string {
-  if (store.exists(config.imerge.name)) return config.imerge.name;
-  const runs = store.list().map((r) => r.name);
-  if (runs.length === 1) return runs[0] as string;
-  throw new UsageError('run_name_needed', {
-    what: runs.length === 0 ? 'There is no splintercat merge in this repository' : 'Several merges exist; say which with --name',
-    fix: runs.length === 0 ? 'Start one: splintercat merge SOURCE' : `Existing: ${runs.join(', ')}`,
-  });
+  return findRun(store, config.imerge.name, true) as string;
 }
 
-/** Start a merge run of `spec.source` into the target branch and drive it until it finishes, stops, or needs a human. */
-export async function startRun(loaded: Config, git: Git, spec: StartSpec, options: DriveOptions): Promise<DriveOutcome> {
+/**
+ * Start a merge run of `spec.source` into the target branch and drive it until it finishes, stops,
+ * or needs a human. `stored` is what the run's state keeps of the configuration (its values are
+ * replaced by those of `spec`'s options applied, so `continue` uses them too).
+ */
+export async function startRun(loaded: Config, git: Git, spec: StartSpec, options: DriveOptions, stored: StoredConfig | null = null): Promise<DriveOutcome> {
   const config = startConfig(loaded, spec);
+  await assertIdentity(git);
   await git.assertClean('start a merge');
   const branch = spec.into ?? (config.target.branch || (await git.currentBranch()));
   if (!branch) {
@@ -81,11 +83,9 @@ export async function startRun(loaded: Config, git: Git, spec: StartSpec, option
   const targetOid = await git.resolve(`refs/heads/${branch}`);
   const store = await RunStore.forRepo(git);
   if (store.exists(name) || (await listImerges(git)).includes(name)) {
-    throw new UsageError('merge_exists', {
-      what: `A merge named '${name}' already exists in this repository`,
-      why: 'Its state (refs/imerge or .git/splintercat) is still there',
-      fix: ['Resume it: splintercat continue', `Or drop it: splintercat abort --name ${name}`, 'Or choose another name with --name'],
-    });
+    if (!spec.restart) throw mergeExists(store, name, spec.source);
+    const dropped = await abortRun(config, git, name);
+    if (!dropped.ok) throw mergeExists(store, name, spec.source, 'it is being driven by another process right now; stop it first');
   }
   excludeLogs(await git.gitDir());
   const deps = await createRunDeps(config, git, name, runDepsOptions(options));
@@ -103,6 +103,7 @@ export async function startRun(loaded: Config, git: Git, spec: StartSpec, option
     target: { branch, originalOid: targetOid },
     workdir: config.target.workdir,
     goal: config.imerge.goal,
+    config: stored === null ? null : withValues(stored, config),
   });
   try {
     return await driveRun(run, state, deps, options.signal ? { signal: options.signal } : {});
@@ -111,14 +112,25 @@ export async function startRun(loaded: Config, git: Git, spec: StartSpec, option
   }
 }
 
-/** Resume a run (after an interruption or a human's edit); `already_done` when it has finished. */
-export async function continueRun(config: Config, git: Git, name: string | undefined, options: DriveOptions): Promise<DriveOutcome | { kind: 'already_done'; state: RunState }> {
+/**
+ * Resume a run (after an interruption or a human's edit); `already_done` when it has finished.
+ * `stored`: the configuration the run's state keeps from now on (its own plus `continue --set`).
+ */
+export async function continueRun(
+  config: Config,
+  git: Git,
+  name: string | undefined,
+  options: DriveOptions,
+  stored: StoredConfig | null = null,
+): Promise<DriveOutcome | { kind: 'already_done'; state: RunState }> {
   const store = await RunStore.forRepo(git);
   const runName = name ?? chooseRun(store, config);
   const { run, state } = reopenRun(store, runName);
   try {
     if (state.status === 'done') return { kind: 'already_done', state };
-    const resumed: RunState = state.status === 'running' ? state : { ...state, status: 'running', statusReason: null };
+    // The machine resumes from the saved state: the configuration this run uses from now on is saved first.
+    if (stored !== null && JSON.stringify(stored) !== JSON.stringify(state.config)) run.persistence.save({ ...state, config: stored });
+    const resumed: RunState = { ...(state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }), ...(stored === null ? {} : { config: stored }) };
     const deps = await createRunDeps(config, git, runName, runDepsOptions(options));
     return await driveRun(run, resumed, deps, options.signal ? { signal: options.signal } : {});
   } finally {
@@ -134,12 +146,54 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const store = await RunStore.forRepo(git);
   const runName = name ?? chooseRun(store, config);
   const state = store.exists(runName) ? loadRunState(store.paths(runName)) : null;
-  const pool = await WorktreePool.forRun(git, runName);
+  // The run's worktrees are where its own configuration put them, whatever the file says now.
+  const own = state?.config ? configFromStored(state.config, { env: {} }).config : config;
+  const pool = await WorktreePool.forRun(git, own, runName);
   await pool.removeRun(state?.conflicts.map((c) => c.cell) ?? []);
   if ((await listImerges(git)).includes(runName)) await (await IncrementalMerge.load(git, runName)).removeRefs();
   const removed = store.exists(runName) ? store.remove(runName) : { ok: true as const };
   if (!removed.ok) return { ok: false, name: runName, reason: 'running' };
   return { ok: true, name: runName, target: state?.target ?? null };
+}
+
+/** Why `merge NAME` cannot start: what exists under that name, and the two ways on. */
+function mergeExists(store: RunStore, name: string, source: string, why?: string): UsageError {
+  let state: RunState | null = null;
+  try {
+    state = store.exists(name) ? loadRunState(store.paths(name)) : null;
+  } catch {
+    // an unreadable state still exists: say so below without its details
+  }
+  const what = state
+    ? `A merge named '${name}' already exists: ${state.status}${state.statusReason ? ` (${state.statusReason})` : ''}, merging ${state.source.ref} into ${state.target.branch}`
+    : `A merge named '${name}' already exists in this repository (refs/imerge/${name} or .git/splintercat/${name})`;
+  return new UsageError('merge_exists', {
+    what,
+    why: why ?? 'Its state is still there; starting again would mix two runs',
+    fix: [`Resume it: splintercat continue${name === 'upstream-merge' ? '' : ` --name ${name}`}`, `Or drop it and start over: splintercat merge ${source} --restart${name === 'upstream-merge' ? '' : ` --name ${name}`}`],
+  });
+}
+
+/**
+ * Commits need an identity: check that git has one here before anything starts (a fresh
+ * machine has none, and `git merge` in a worktree would fail half-way through the run).
+ */
+async function assertIdentity(git: Git): Promise<void> {
+  const problems: string[] = [];
+  for (const variable of ['GIT_AUTHOR_IDENT', 'GIT_COMMITTER_IDENT']) {
+    const result = await git.run(['var', variable], { okExitCodes: [0, 128] });
+    if (result.exitCode !== 0) problems.push(`${variable}: ${result.stderr.trim().split('\n').filter(Boolean).at(-1) ?? 'unknown'}`);
+  }
+  if (problems.length === 0) return;
+  const dir = await git.topLevel().catch(() => git.cwd);
+  throw new UsageError('git_identity_missing', {
+    what: 'git has no identity to make commits with in this repository, so the merge was not started',
+    why: problems.join('\n'),
+    fix: [
+      `Set one in this repository (in ${dir}):  git config user.name "Your Name"  and  git config user.email you@example.com`,
+      'Or for every repository:  git config --global user.name "Your Name"  and  git config --global user.email you@example.com',
+    ],
+  });
 }
 
 function runDepsOptions(options: DriveOptions): RunDepsOptions {

@@ -43,7 +43,7 @@ export async function createRunDeps(config: Config, git: Git, name: string, opti
     engines: imergeEngines(git, config.merge.jobs > 0 ? config.merge.jobs : availableParallelism()),
     checks: options.interactive ? options.interactive.checks(checks) : checks,
     preflight: (names) => runner?.preflight(names) ?? [],
-    worktrees: await WorktreePool.forRun(git, name),
+    worktrees: await WorktreePool.forRun(git, config, name),
     ladder: await ladderFromConfig(config.resolve, git),
     gateway,
     extractFailure: (text, result) => extractFailure(text, { timedOut: result.timedOut }) ?? fallbackSummary(text, result),

@@ -1,12 +1,23 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { defaultWorktreesDir, type Config } from '../config/index.js';
 import type { Git } from '../git/index.js';
 import { cellId, type Cell } from '../imerge/cell.js';
 import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
 
 /**
- * Worktrees owned by splintercat under `<git common dir>/splintercat/NAME/worktrees/`,
- * so conflicts are presented and checks run without ever touching the user's
+ * The directory of run `name`'s worktrees: `<merge.worktrees>/NAME`, by default beside the
+ * repository (`<parent>/<repo>-splintercat/NAME`) so no path under test has a dot-directory.
+ * A run started before that keeps its worktrees where they are, under `.git/splintercat/NAME/`.
+ */
+export function runWorktreesDir(config: Config, gitCommonDir: string, name: string): string {
+  const legacy = join(gitCommonDir, 'splintercat', name, 'worktrees');
+  if (existsSync(legacy)) return legacy;
+  return resolve(config.merge.worktrees === '' ? defaultWorktreesDir(resolve(config.target.workdir)) : config.merge.worktrees, name);
+}
+
+/**
+ * Worktrees owned by splintercat under the run's directory (`runWorktreesDir`), so conflicts are presented and checks run without ever touching the user's
  * working tree. Each is detached; reusing one keeps ignored build outputs
  * (incremental builds stay fast) but drops every tracked or untracked change.
  */
@@ -21,9 +32,9 @@ export class WorktreePool {
     private readonly root: string,
   ) {}
 
-  /** The pool of run `name`: `<git dir>/splintercat/NAME/worktrees/`. */
-  static async forRun(git: Git, name: string): Promise<WorktreePool> {
-    return new WorktreePool(git, join(await git.gitDir(), 'splintercat', name, 'worktrees'));
+  /** The pool of run `name` under the configuration of the run (see `runWorktreesDir`). */
+  static async forRun(git: Git, config: Config, name: string): Promise<WorktreePool> {
+    return new WorktreePool(git, runWorktreesDir(config, await git.gitDir(), name));
   }
 
   /** The worktree the checks run in. */
@@ -91,15 +102,27 @@ export class WorktreePool {
     return wt.text(['write-tree']);
   }
 
-  /** Remove the check worktree and the worktrees of these conflicts, then prune. */
+  /**
+   * Remove the check worktree and the worktrees of these conflicts, then prune; then the
+   * run's directory and its parent, each when nothing else is left in it.
+   */
   async removeRun(conflicts: readonly Cell[]): Promise<void> {
     await this.removeAll([this.checkId, ...conflicts.map((c) => this.conflictId(c))]);
+    for (const dir of [this.root, dirname(this.root)]) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        break; // not empty (someone else's files, another run's worktrees) or already gone
+      }
+    }
   }
 
   /** Remove the given worktrees of this pool. */
   async removeAll(ids: string[]): Promise<void> {
     for (const id of ids) {
       if (existsSync(this.path(id))) await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128] });
+      // What git did not know (a creation killed half-way) is ours too: the path is the run's own.
+      rmSync(this.path(id), { recursive: true, force: true });
     }
     await this.git.run(['worktree', 'prune']);
   }

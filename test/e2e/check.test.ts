@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/git-repo.js';
+import { TestRepo, tempDir } from '../helpers/git-repo.js';
 import { runCli } from '../fixtures/resolve/cli.js';
 
 function project(): string {
@@ -38,5 +38,18 @@ describe('splintercat check', () => {
     expect(run.stderr).toContain("Check 'lint' is not defined");
     expect(run.stderr).toContain('Defined checks: build, test');
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('from a linked worktree with no run: the main checkout\'s splintercat.yaml, run there, logged there', async () => {
+    const repo = TestRepo.create();
+    repo.commit('base', { 'a.txt': 'a\n' });
+    writeFileSync(join(repo.dir, 'splintercat.yaml'), ['check:', '  commands:', '    where: pwd', ''].join('\n'));
+    const linked = join(tempDir(), 'wt');
+    repo.sh('worktree', 'add', '-q', '--detach', linked, 'main');
+    const run = await runCli(['check', 'where', '--json'], linked);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { logFile: string; tail: string[] };
+    expect(result.tail).toEqual([repo.dir]);
+    expect(result.logFile.startsWith(join(repo.dir, '.splintercat', 'logs'))).toBe(true);
   });
 });

@@ -26,6 +26,12 @@ export function tempDir(prefix = 'splintercat-test-'): string {
   return dir;
 }
 
+function newRepoDir(): string {
+  const dir = join(tempDir(), 'repo');
+  mkdirSync(dir);
+  return dir;
+}
+
 /**
  * A real temporary repository with a builder that makes histories short to write:
  * `repo.commit('msg', { 'a.txt': 'x' })`, `repo.branch('feature')`, `repo.checkout('main')`.
@@ -38,7 +44,11 @@ export class TestRepo {
     this.git = new Git({ cwd: dir, env: testGitEnv });
   }
 
-  static create(dir = tempDir()): TestRepo {
+  /**
+   * A new repository; by default in `repo/` of a fresh temporary directory, so what splintercat
+   * puts beside the repository (the runs' worktrees, `../repo-splintercat/`) is removed with it.
+   */
+  static create(dir = newRepoDir()): TestRepo {
     const repo = new TestRepo(dir);
     repo.sh('init', '-q', '-b', 'main');
     for (const [k, v] of [

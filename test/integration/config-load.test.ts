@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configSchema, loadConfig } from '../../src/config/index.js';
+import { configSchema, defaultWorktreesDir, loadConfig } from '../../src/config/index.js';
 import { DEFAULT_CONFIG_YAML } from '../../src/config/default-file.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { tempDir } from '../helpers/git-repo.js';
@@ -28,7 +28,10 @@ describe('loadConfig', () => {
     const none = loadConfig({ cwd: dir, env: {} });
     expect(none.file).toBeUndefined();
     const defaults = configSchema.parse({});
-    expect(none.config.merge).toEqual(defaults.merge);
+    // Worktrees default to a sibling of the repository: no dot-directory in their paths.
+    expect(none.config.merge).toEqual({ ...defaults.merge, worktrees: defaultWorktreesDir(dir) });
+    expect(defaultWorktreesDir('/home/me/fork')).toBe('/home/me/fork-splintercat');
+    expect(loadConfig({ cwd: dir, env: {}, sets: ['merge.worktrees=../wt'] }).config.merge.worktrees).toBe(join(dir, '..', 'wt'));
     writeFileSync(join(dir, 'splintercat.yaml'), DEFAULT_CONFIG_YAML);
     const written = loadConfig({ cwd: dir, env: {} });
     expect(written.file).toBe(join(dir, 'splintercat.yaml'));

@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { configSchema } from '../../src/config/index.js';
 import { describe, expect, it } from 'vitest';
 import { Git } from '../../src/git/index.js';
-import { WorktreePool } from '../../src/workflow/worktrees.js';
+import { runWorktreesDir, WorktreePool } from '../../src/workflow/worktrees.js';
 import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
 import { gitSpy } from '../helpers/git-spy.js';
 
@@ -43,5 +44,29 @@ describe('WorktreePool', () => {
       ['b.txt', true, false, true],
     ]);
     expect(entries[0]?.theirs?.oid).toBe(repo.sh('rev-parse', `${theirs}:a.txt`));
+  });
+
+  it('lives beside the repository by default (no dot-directory), keeps a legacy run under .git, and removing a run removes its directory and the parent when empty', async () => {
+    const repo = TestRepo.create();
+    const base = repo.commit('base', { 'a.txt': 'a\n' });
+    const config = configSchema.parse({ target: { workdir: repo.dir } });
+    const sibling = join(dirname(repo.dir), 'repo-splintercat');
+    const gitDir = join(repo.dir, '.git');
+    expect(runWorktreesDir(config, gitDir, 'up')).toBe(join(sibling, 'up'));
+    expect(runWorktreesDir({ ...config, merge: { ...config.merge, worktrees: '/elsewhere/wt' } }, gitDir, 'up')).toBe('/elsewhere/wt/up');
+    mkdirSync(join(gitDir, 'splintercat', 'old', 'worktrees'), { recursive: true });
+    expect(runWorktreesDir(config, gitDir, 'old')).toBe(join(gitDir, 'splintercat', 'old', 'worktrees'));
+
+    const up = new WorktreePool(repo.git, runWorktreesDir(config, gitDir, 'up'));
+    const other = new WorktreePool(repo.git, runWorktreesDir(config, gitDir, 'other'));
+    const path = await up.checkout(up.conflictId({ i1: 1, i2: 1 }), base);
+    expect(path.split('/').filter((part) => part.startsWith('.'))).toEqual([]);
+    await other.checkout(other.checkId, base);
+    await up.removeRun([{ i1: 1, i2: 1 }]);
+    expect(existsSync(join(sibling, 'up'))).toBe(false);
+    expect(existsSync(join(sibling, 'other', 'check'))).toBe(true);
+    await other.removeRun([]);
+    expect(existsSync(sibling)).toBe(false);
+    expect(repo.sh('worktree', 'list').split('\n')).toHaveLength(1);
   });
 });

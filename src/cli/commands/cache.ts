@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { Git } from '../../git/index.js';
+import type { Git } from '../../git/index.js';
 import { ResolutionCache, type CacheEntry } from '../../resolve/cache/resolution-cache.js';
-import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
+import { globalOptions, openCliRun, printJson, printResult } from '../context.js';
 
 /** One line of `cache list`: key, who resolved it, in which run and file, and whether a check blamed it. */
 function describe(entry: CacheEntry): string {
@@ -18,8 +18,7 @@ export function registerCache(program: Command): Command {
   const cache = program.command('cache').description('list or clear the resolution cache (every earlier resolution, who made it, in which run)');
 
   const open = async (cmd: Command): Promise<{ git: Git; store: ResolutionCache }> => {
-    const { config } = loadCliConfig(globalOptions(cmd));
-    const git = new Git({ cwd: config.target.workdir });
+    const { git } = await openCliRun(globalOptions(cmd), undefined, { runRequired: false, configRequired: false });
     return { git, store: await ResolutionCache.forRepo(git) };
   };
 

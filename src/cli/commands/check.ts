@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createCheckRunner } from '../../checks/from-config.js';
 import { formatCheckResult } from '../../checks/format.js';
-import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
+import { globalOptions, loadCommandConfig, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 /** `splintercat check NAME`: one named check, run exactly as the workflow runs it. */
@@ -12,7 +12,8 @@ export function registerCheck(program: Command): Command {
     .argument('<name>', 'a key of check.commands (e.g. build, test, quick)')
     .option('--json', 'the CheckResult as JSON on stdout')
     .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
-      const { config } = loadCliConfig(globalOptions(cmd));
+      // The run's configuration when there is a run, else the file (of the main checkout).
+      const config = await loadCommandConfig(globalOptions(cmd));
       const runner = createCheckRunner(config);
       const result = await runner.run(name, { onOutput: (chunk) => process.stderr.write(chunk) });
       if (opts.json) printJson(result);

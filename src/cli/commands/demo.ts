@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.js';
+import { loadConfig, storeConfig } from '../../config/index.js';
 import { Git } from '../../git/index.js';
 import { renderHtmlReport } from '../../report/index.js';
 import { RunStore } from '../../store/index.js';
@@ -33,8 +33,8 @@ export function registerDemo(program: Command): Command {
         ['target:', `  workdir: ${dir}`, '  branch: main', 'check:', '  commands:', `    build: ${demo.checks.build}`, `    test: ${demo.checks.test}`, 'imerge:', '  name: demo', ''].join('\n'),
       );
       // Offline on purpose: no model settings from the environment reach the demo.
-      const { config } = loadConfig({ cwd: dir, configPath: join(dir, '.git', 'splintercat-demo.yaml'), env: {} });
-      const code = await startMerge({ ...global, cwd: dir }, config, 'upstream', { into: 'main', name: 'demo' });
+      const loaded = loadConfig({ cwd: dir, configPath: join(dir, '.git', 'splintercat-demo.yaml'), env: {} });
+      const code = await startMerge({ ...global, cwd: dir }, loaded.config, 'upstream', { into: 'main', name: 'demo' }, storeConfig(loaded, null, []));
       if (code === ExitCode.Done) {
         const report = join(dir, 'splintercat-report.html');
         const git = new Git({ cwd: dir });

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { SplintercatError, UsageError } from '../../errors/index.js';
-import { Git } from '../../git/index.js';
-import { rebuildRun, repairRun, RunStore, validateRun, type DoctorFinding } from '../../store/index.js';
-import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
+import { rebuildRun, repairRun, validateRun, type DoctorFinding } from '../../store/index.js';
+import { configFromStored } from '../../config/index.js';
+import { runWorktreesDir } from '../../workflow/worktrees.js';
+import { globalOptions, openCliRun, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 interface DoctorOptions {
@@ -27,11 +29,10 @@ export function registerDoctor(program: Command): Command {
         throw new UsageError('doctor_flags', { what: '--repair and --rebuild cannot be used together', fix: 'Try --repair first; use --rebuild when it says so' });
       }
       const global = globalOptions(cmd);
-      const { config } = loadCliConfig(global);
-      const name = opts.name ?? config.imerge.name;
-      const git = new Git({ cwd: config.target.workdir });
+      const opened = await openCliRun(global, opts.name, { runRequired: false, configRequired: false });
+      const { config, git, store } = opened;
+      const name = opened.name ?? config.imerge.name;
       try {
-        const store = await RunStore.forRepo(git);
         const runDir = store.paths(name).dir;
         if (!existsSync(runDir)) {
           const known = store.list().map((r) => r.name);
@@ -44,6 +45,7 @@ export function registerDoctor(program: Command): Command {
             },
           );
         }
+        const deps = { worktreesDir: runWorktreesDir(opened.state?.config ? configFromStored(opened.state.config, { env: {} }).config : config, dirname(store.root), name) };
         if (opts.rebuild) {
           const report = await rebuildRun(runDir, git);
           if (opts.json) printJson(report);
@@ -52,7 +54,7 @@ export function registerDoctor(program: Command): Command {
           return;
         }
         if (opts.repair) {
-          const report = await repairRun(runDir, git);
+          const report = await repairRun(runDir, git, deps);
           if (opts.json) printJson(report);
           else {
             const head = report.ok
@@ -63,7 +65,7 @@ export function registerDoctor(program: Command): Command {
           if (!report.ok) process.exitCode = ExitCode.Failed;
           return;
         }
-        const report = await validateRun(runDir, git);
+        const report = await validateRun(runDir, git, deps);
         if (opts.json) printJson(report);
         else {
           const head = report.ok ? `Run '${name}' is healthy (${report.journal.entries} journal entries)` : `Run '${name}' has problems`;

@@ -1,10 +1,10 @@
 import { Option, type Command } from 'commander';
-import { GOALS, strategyNames, type Config } from '../../config/index.js';
+import { GOALS, storeConfig, strategyNames, type Config, type StoredConfig } from '../../config/index.js';
 import { SplintercatError, UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
 import { sumUsage } from '../../store/usage.js';
 import { continueRun, startRun, type DriveOptions, type DriveOutcome, type StartSpec } from '../../workflow/lifecycle.js';
-import { createCliLogger, globalOptions, loadCliConfig, printResult, type GlobalOptions } from '../context.js';
+import { createCliLogger, globalOptions, loadMergeConfig, openCliRun, printResult, type GlobalOptions } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { approvingChecks, Prompter, terminalApprover } from '../interactive.js';
 
@@ -16,6 +16,7 @@ export interface MergeOptions {
   resolver?: string;
   firstParent?: boolean;
   interactive?: boolean;
+  restart?: boolean;
 }
 
 /** `splintercat merge SOURCE` and `splintercat continue`. */
@@ -31,10 +32,11 @@ export function registerMerge(program: Command): void {
     .addOption(new Option('--resolver <mode>', 'auto = ladder then model; llm; manual = stop for a human').choices(['auto', 'llm', 'manual']))
     .option('--no-first-parent', 'follow every parent on each axis instead of first parents')
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
+    .option('--restart', 'drop an existing merge of the same name first (as abort does; the resolution cache is kept)')
     .action(async (source: string, opts: MergeOptions, cmd: Command) => {
       const global = globalOptions(cmd);
-      const { config } = loadCliConfig(global);
-      process.exitCode = await startMerge(global, config, source, opts);
+      const loaded = await loadMergeConfig(global);
+      process.exitCode = await startMerge(global, loaded.config, source, opts, storeConfig(loaded, null, global.set, process.env));
     });
 
   program
@@ -44,10 +46,9 @@ export function registerMerge(program: Command): void {
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
     .action(async (opts: { name?: string; interactive?: boolean }, cmd: Command) => {
       const global = globalOptions(cmd);
-      const { config } = loadCliConfig(global);
-      const git = new Git({ cwd: config.target.workdir });
+      const { config, git, name, stored } = await openCliRun(global, opts.name, { runRequired: true, configRequired: true });
       try {
-        const outcome = await withSession(global, config, opts.interactive, (options) => continueRun(config, git, opts.name, options));
+        const outcome = await withSession(global, config, opts.interactive, (options) => continueRun(config, git, name ?? undefined, options, stored));
         if (outcome.kind === 'already_done') {
           printResult(`The merge '${outcome.state.name}' is already finished: ${outcome.state.finalCommit ?? ''}`);
           return;
@@ -60,7 +61,7 @@ export function registerMerge(program: Command): void {
 }
 
 /** Start a merge run of `source` as the configuration and options say; returns the exit code. */
-export async function startMerge(global: GlobalOptions, config: Config, source: string, opts: MergeOptions): Promise<number> {
+export async function startMerge(global: GlobalOptions, config: Config, source: string, opts: MergeOptions, stored: StoredConfig | null = null): Promise<number> {
   const git = new Git({ cwd: config.target.workdir });
   try {
     const spec: StartSpec = {
@@ -71,8 +72,9 @@ export async function startMerge(global: GlobalOptions, config: Config, source: 
       ...(opts.strategy !== undefined ? { strategy: choice(strategyNames, opts.strategy, '--strategy') } : {}),
       ...(opts.resolver !== undefined ? { resolver: choice(resolverModes, opts.resolver, '--resolver') } : {}),
       ...(opts.firstParent === false ? { firstParent: false } : {}),
+      ...(opts.restart ? { restart: true } : {}),
     };
-    return report(await withSession(global, config, opts.interactive, (options) => startRun(config, git, spec, options)));
+    return report(await withSession(global, config, opts.interactive, (options) => startRun(config, git, spec, options, stored)));
   } finally {
     git.close();
   }

@@ -2,11 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SplintercatError } from '../../errors/index.js';
-import { Git } from '../../git/index.js';
+import type { Git } from '../../git/index.js';
 import { buildReportModel, loadRunSnapshot, renderHtmlReport, renderMarkdownReport, type ReportModel } from '../../report/index.js';
-import { RunStore } from '../../store/index.js';
-import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
-import { chooseRun } from '../../workflow/lifecycle.js';
+import type { RunStore } from '../../store/index.js';
+import { globalOptions, openCliRun, printJson, printResult } from '../context.js';
 
 interface ReportOptions {
   name?: string;
@@ -54,11 +53,9 @@ export function registerReport(program: Command): Command {
     .option('--md <file>', 'write Markdown for a pull request description')
     .action(async (opts: ReportOptions, cmd: Command) => {
       const global = globalOptions(cmd);
-      const { config } = loadCliConfig(global);
-      const git = new Git({ cwd: config.target.workdir });
+      const { git, store, name } = await openCliRun(global, opts.name, { runRequired: true, configRequired: false });
       try {
-        const store = await RunStore.forRepo(git);
-        const model = await loadReportModel(git, store, opts.name ?? chooseRun(store, config));
+        const model = await loadReportModel(git, store, name as string);
         if (global.json) {
           printJson(model);
           return;

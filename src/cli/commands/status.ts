@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { Git } from '../../git/index.js';
-import { RunStore } from '../../store/index.js';
 import { buildReportModel, loadRunSnapshot, renderStatusText, statusData } from '../../report/index.js';
-import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
-import { abortRun, chooseRun } from '../../workflow/lifecycle.js';
+import { globalOptions, openCliRun, printJson, printResult } from '../context.js';
+import { abortRun } from '../../workflow/lifecycle.js';
 import { ExitCode } from '../exit-codes.js';
 
 /** `splintercat status` and `splintercat abort`. */
@@ -14,11 +12,9 @@ export function registerStatus(program: Command): void {
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .option('--json', 'the same as data on stdout')
     .action(async (opts: { name?: string; json?: boolean }, cmd: Command) => {
-      const { config } = loadCliConfig(globalOptions(cmd));
-      const git = new Git({ cwd: config.target.workdir });
+      const { git, store, name: chosen } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
       try {
-        const store = await RunStore.forRepo(git);
-        const name = opts.name ?? chooseRun(store, config);
+        const name = chosen as string;
         const snapshot = await loadRunSnapshot(git, store, name, { details: false });
         if (!snapshot) {
           printResult(`No run state for '${name}'. Try: splintercat doctor --name ${name}`);
@@ -38,10 +34,9 @@ export function registerStatus(program: Command): void {
     .description('remove the merge state and worktrees, restore the original branch')
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .action(async (opts: { name?: string }, cmd: Command) => {
-      const { config } = loadCliConfig(globalOptions(cmd));
-      const git = new Git({ cwd: config.target.workdir });
+      const { config, git, name } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
       try {
-        const outcome = await abortRun(config, git, opts.name);
+        const outcome = await abortRun(config, git, name ?? undefined);
         if (!outcome.ok) {
           process.stderr.write(`The merge '${outcome.name}' is being driven by another process; stop it first.\n`);
           process.exitCode = ExitCode.Failed;

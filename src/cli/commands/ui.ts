@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
-import { Git } from '../../git/index.js';
 import { buildReportModel, checkLogPath, loadRunSnapshot, newSnapshotCache, startUiServer } from '../../report/index.js';
-import { RunStore } from '../../store/index.js';
 import { loadRunState, openRunJournal } from '../../store/run-persistence.js';
-import { globalOptions, loadCliConfig, printResult } from '../context.js';
-import { chooseRun } from '../../workflow/lifecycle.js';
+import { globalOptions, openCliRun, printResult } from '../context.js';
 import { loadReportModel } from './report.js';
 
 /** The default port of `splintercat ui` (on 127.0.0.1 only). */
@@ -27,11 +24,10 @@ export function registerUi(program: Command): Command {
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .option('--port <port>', `port on 127.0.0.1 (0: any free port)`, parsePort, DEFAULT_UI_PORT)
     .action(async (opts: { name?: string; port: number }, cmd: Command) => {
-      const { config } = loadCliConfig(globalOptions(cmd));
-      const git = new Git({ cwd: config.target.workdir });
+      const opened = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
+      const { git, store } = opened;
       try {
-        const store = await RunStore.forRepo(git);
-        const name = opts.name ?? chooseRun(store, config);
+        const name = opened.name as string;
         await loadReportModel(git, store, name); // fails early, with a fix, when the run has no state
         const paths = store.paths(name);
         const cache = newSnapshotCache();

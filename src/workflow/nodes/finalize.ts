@@ -1,3 +1,4 @@
+import { checkoutOfBranch, type Git } from '../../git/index.js';
 import type { RunState } from '../../store/run-state.js';
 import { flow, lastCheck, recordChecks, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
 
@@ -7,7 +8,8 @@ import { flow, lastCheck, recordChecks, runChecksOn, withFlow, workflowChecks, t
  * merge: one two-parent commit on the target branch.
  */
 export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
-  const checkedOut = (await ctx.git.currentBranch()) === state.target.branch;
+  // Wherever the branch is checked out (the main checkout, usually), not where this process was started.
+  const checkedOut = await checkoutOfBranch(ctx.git, state.target.branch);
   // A kill after the branch moved and before this node's result was saved: finish what is left.
   const finished = await finishedMerge(state, ctx);
   if (finished) return complete(state, ctx, finished, checkedOut);
@@ -36,10 +38,11 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
  * After the merge commit is on the branch: drop the merge's refs, bring a checked-out
  * working tree forward, journal and clean up. Each step is safe to repeat after a kill.
  */
-async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: boolean): Promise<Result> {
+async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: string | null): Promise<Result> {
   await ctx.engines.discard(state.name);
-  if (checkedOut && (await ctx.git.run(['diff-index', '--cached', '--quiet', commit], { okExitCodes: [0, 1] })).exitCode !== 0) {
-    await updateWorkingTree(ctx, state.target.originalOid, commit);
+  const checkout = checkedOut === null ? null : ctx.git.at(checkedOut);
+  if (checkout && (await checkout.run(['diff-index', '--cached', '--quiet', commit], { okExitCodes: [0, 1] })).exitCode !== 0) {
+    await updateWorkingTree(ctx, checkout, state.target.originalOid, commit);
   }
   if (!ctx.journal.read().entries.some((e) => e.type === 'finalized' && e.commit === commit)) ctx.journal.append({ type: 'finalized', commit });
   ctx.log.decision({ commit }, `[finalize] ${state.target.branch} is now ${commit.slice(0, 12)}: merge of ${state.source.ref}`);
@@ -56,12 +59,12 @@ async function finishedMerge(state: RunState, ctx: Ctx): Promise<string | null> 
 }
 
 /**
- * The target branch is checked out in the user's working tree: bring index and files
+ * The target branch is checked out in `checkout` (the user's working tree): bring index and files
  * forward as a fast-forward would (`read-tree -m -u`), which refuses rather than
  * overwrite a local change; then the user is told how to finish it by hand.
  */
-async function updateWorkingTree(ctx: Ctx, from: string, to: string): Promise<void> {
-  const result = await ctx.git.run(['read-tree', '-m', '-u', from, to], { okExitCodes: [0, 128] });
+async function updateWorkingTree(ctx: Ctx, checkout: Git, from: string, to: string): Promise<void> {
+  const result = await checkout.run(['read-tree', '-m', '-u', from, to], { okExitCodes: [0, 128] });
   if (result.exitCode !== 0) {
     ctx.log.warn(
       { stderr: result.stderr.trim() },
