@@ -223,7 +223,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
         grid = e.grid;
         break;
       case 'human_needed':
-        human = { reason: e.reason, files: e.files, commands: e.commands, where: null };
+        human = { reason: e.reason, files: e.files, commands: e.commands, where: e.conflicts?.[0]?.worktree ?? null, conflicts: e.conflicts ?? [] };
         break;
       default:
         break;
