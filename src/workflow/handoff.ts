@@ -30,6 +30,7 @@ export function handoffFile(result: WorkingTreeFileResult): HandoffFile {
   const kind = result.decision?.kind ?? 'content';
   if (kind === 'content' || kind === 'add/add') {
     const blocks = result.remaining.length;
+    if (blocks === 0 && result.note) return { path, kind, hunks: 0, instructions: `${path}: ${result.note}` };
     const what = kind === 'add/add' ? `both sides added ${path} with different contents; ` : '';
     const note = result.note ? ` (${result.note})` : '';
     return {
