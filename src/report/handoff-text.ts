@@ -8,12 +8,9 @@ const EXCERPT_LINES = 15;
  * it points at), what the model tried, why the last `continue` refused; then the commands.
  */
 export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
-  const lines: string[] = [];
-  if (human.conflicts.length === 0) {
-    lines.push('Files to edit:', ...human.files.map((f) => `${indent}${f}`));
-  }
+  const lines: string[] = ['Files to settle:', ...human.files.map((f) => `${indent}${f}`)];
   for (const c of human.conflicts) {
-    lines.push(`Conflict ${c.conflict}, in ${c.worktree}:`);
+    lines.push('', `Conflict ${c.conflict}, in ${c.worktree}:`);
     for (const f of c.files) lines.push(`${indent}${f.path} [${f.kind}${f.hunks !== undefined ? `, ${f.hunks} block(s)` : ''}]: ${f.instructions}`);
     if (c.failure) {
       lines.push(`${indent}check '${c.failure.check}' failed: ${c.failure.summary}${c.failure.logFile ? ` (log: ${c.failure.logFile})` : ''}`);
