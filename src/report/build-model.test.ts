@@ -56,7 +56,7 @@ describe('buildReportModel', () => {
 
   it('shows no hand-off once the run is done, even when an older one is left in the state', () => {
     const snap = syntheticSnapshot({ status: 'done' });
-    snap.state.human = { reason: 'needs a human', files: ['/repo/wt/resolve-5-3/src/lib.c'], commands: ['cd /repo/wt/resolve-5-3', 'splintercat continue'], where: '/repo/wt/resolve-5-3' };
+    snap.state.human = { reason: 'needs a human', files: ['/repo/wt/resolve-5-3/src/lib.c'], commands: ['cd /repo/wt/resolve-5-3', 'splintercat continue'], where: '/repo/wt/resolve-5-3', conflicts: [] };
     expect(buildReportModel(snap, { now }).run.human).toBeNull();
     const open = syntheticSnapshot();
     expect(buildReportModel(open, { now }).run.human).toMatchObject({ reason: 'needs a human' });

@@ -1,5 +1,6 @@
 import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from './format.js';
 import { roles, rungs, type ConflictView, type ReportModel } from './model.js';
+import { handoffLines } from './handoff-text.js';
 import { markedDiagram } from './status-text.js';
 
 /** GitHub refuses comments over 65,536 characters; stay under it with room for an edit. */
@@ -87,6 +88,7 @@ export function renderMarkdownReport(model: ReportModel): string {
     `| Strategy | ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen'} |`,
     `| Attempts | ${model.attempts.length} |`,
   ];
+  if (run.human) out.push('', '### Needs a human', '', mdText(run.human.reason), '', mdBlock(clip(handoffLines(run.human).join('\n'), DIFF_LIMIT), 'text'));
   const diagram = model.grid ? markedDiagram(model.grid) : null;
   if (model.grid) {
     out.push('', '### Grid', '', diagram ? `<details><summary>${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits</summary>\n\n${mdBlock(diagram, 'text')}\n\n</details>` : `${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits (too large to draw here; see the HTML report).`);

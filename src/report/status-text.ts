@@ -1,3 +1,4 @@
+import { handoffLines } from './handoff-text.js';
 import { diagramWithAxes } from '../imerge/diagram.js';
 import { decodeRuns, diagramCharOf } from './grid-codes.js';
 import { formatCount, formatDuration, formatUsd, shortOid } from './format.js';
@@ -103,7 +104,7 @@ export function renderStatusText(model: ReportModel): string {
     `  models: ${roles.map((r) => `${r} ${model.usage[r].calls} calls ${formatCount(model.usage[r].inputTokens)}+${formatCount(model.usage[r].outputTokens)} tokens ${formatUsd(model.usage[r].costUsd)}`).join('; ')}; cost ${formatUsd(model.usage.total.costUsd)}`,
   );
   if (run.resultCommit) lines.push(`  result: ${run.resultCommit}`);
-  if (run.human) lines.push('  needs a human:', ...run.human.files.map((f) => `    ${f}`), ...run.human.commands.map((c) => `    $ ${c}`));
+  if (run.human) lines.push('  needs a human:', ...handoffLines(run.human).map((l) => (l === '' ? l : `    ${l}`)));
   if (model.grid) {
     const diagram = markedDiagram(model.grid);
     lines.push('', diagram ?? `The grid (${model.grid.len1 - 1} x ${model.grid.len2 - 1}) is too large for the terminal: splintercat report --html FILE draws it.`);

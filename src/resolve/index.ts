@@ -5,6 +5,7 @@ export * from './normalize.js';
 export * from './working-tree.js';
 export * from './setup.js';
 export * from './cache/resolution-cache.js';
+export * from './cache/learn.js';
 export * from './parse/markers.js';
 export * from './parse/encoding.js';
 export * from './parse/merge-file.js';

@@ -225,7 +225,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
         grid = e.grid;
         break;
       case 'human_needed':
-        human = { reason: e.reason, files: e.files, commands: e.commands, where: null };
+        human = { reason: e.reason, files: e.files, commands: e.commands, where: e.conflicts?.[0]?.worktree ?? null, conflicts: e.conflicts ?? [] };
         break;
       default:
         break;
@@ -254,6 +254,13 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     actions.push(`grid from refs/imerge/${name}/ (${maxI1}x${maxI2}, ${blockers.length} blocker(s))`);
   }
   if (status === 'needs_human' && human === null) status = 'stopped';
+  // The conflicts of the pending hand-off are the person's: `continue` takes their worktrees as they left them.
+  if (status === 'needs_human' && human !== null) {
+    for (const h of (human as NonNullable<RunState['human']>).conflicts) {
+      const c = conflicts.get(h.conflict);
+      if (c !== undefined && c.status !== 'resolved') c.status = 'needs_human';
+    }
+  }
   lost.push('node-private scratch data (state.data); replays stay free through the journal');
 
   const now = clock.now().toISOString();

@@ -195,6 +195,7 @@ async function findInconsistencies(state: RunState, name: string, git: Git, cloc
           ...s,
           human: {
             reason: s.statusReason ?? 'the run stopped for a human',
+            conflicts: [],
             files: s.conflicts.filter((x) => x.status === 'needs_human').flatMap((x) => x.files.map((f) => f.path)),
             commands: ['splintercat status', 'splintercat continue'],
             where: null,

@@ -7,6 +7,7 @@ import {
   deciderSchema,
   failureSummarySchema,
   gridStateSchema,
+  handoffConflictSchema,
   rungSchema,
   runStateSchema,
   runStatusSchema,
@@ -176,6 +177,8 @@ export const humanNeededEvent = z.object({
   reason: z.string(),
   files: z.array(z.string()),
   commands: z.array(z.string()),
+  /** Every conflict with its files, their kinds and what to do (absent in journals of older runs). */
+  conflicts: z.array(handoffConflictSchema).optional(),
 });
 
 export const statusChangedEvent = z.object({

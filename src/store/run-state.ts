@@ -161,12 +161,56 @@ export function emptyUsage(): UsageTotalsState {
   return { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
 }
 
+/** One file a person is asked to settle, with what to do, to the letter. */
+export const handoffFileSchema = z.object({
+  /** Relative to the conflict's worktree. */
+  path: z.string().min(1),
+  /** FileConflictKind (content, modify/delete, add/add, rename/delete, binary, mode, ...). */
+  kind: z.string(),
+  /** Conflict blocks left in the file (content and add/add). */
+  hunks: z.number().int().nonnegative().optional(),
+  instructions: z.string(),
+  /** The exact commands of a file-level choice, run in the worktree (e.g. keep: `git add -- PATH`, delete: `git rm -q -- PATH`). */
+  choices: z.record(z.string(), z.string()).optional(),
+});
+export type HandoffFile = z.infer<typeof handoffFileSchema>;
+
+/** The failed check that brought a person back to a conflict they (or a rung) resolved. */
+export const handoffFailureSchema = z.object({
+  check: z.string(),
+  logFile: z.string(),
+  /** The failure summary's one line (`test_failure at test/x.js:12: ...`). */
+  summary: z.string(),
+  excerpt: z.string(),
+  /** Where the failure points to a file git merged cleanly at this cell (no conflict there). */
+  cleanlyMerged: z.array(z.string()).default([]),
+});
+
+/** One conflict of a hand-off: its worktree, every file with its kind, and why it is here. */
+export const handoffConflictSchema = z.object({
+  /** `I1-I2`. */
+  conflict: z.string(),
+  worktree: z.string(),
+  files: z.array(handoffFileSchema),
+  failure: handoffFailureSchema.nullable().default(null),
+  /** What the resolver model tried and why it was refused, one line per attempt. */
+  model: z.array(z.string()).default([]),
+  /** Why the last `continue` did not take the person's edit (markers left, unchanged, ...). */
+  refused: z.array(z.string()).default([]),
+  /** The resolution tree a failed check blamed, presented to amend: `continue` refuses it unchanged. */
+  blamedTree: oid.optional(),
+});
+export type HandoffConflict = z.infer<typeof handoffConflictSchema>;
+
 export const humanHandoffSchema = z.object({
   reason: z.string(),
+  /** Absolute paths of every file to settle (kept for compatibility; `conflicts` says what to do with each). */
   files: z.array(z.string()),
+  /** `cd DIR   # comment` lines, then the one command to run next. */
   commands: z.array(z.string()),
   /** The worktree or working tree the human edits. */
   where: z.string().nullable(),
+  conflicts: z.array(handoffConflictSchema).default([]),
 });
 export type HumanHandoff = z.infer<typeof humanHandoffSchema>;
 
@@ -205,6 +249,12 @@ export const flowDataSchema = z.object({
   retryContext: z.record(z.string(), failureSummarySchema).optional(),
   /** True once the final cell passed every workflow check. */
   finalValidated: z.boolean().optional(),
+  /** The attempt from which `merge.max_retries` counts (a person's fix after an abort starts the budget again). */
+  retryBase: z.number().int().nonnegative().optional(),
+  /** File-level choices a person made in this run, by `path kind base:ours:theirs` blob ids: not asked again at a later cell. */
+  fileChoices: z.record(z.string(), z.enum(['keep', 'delete'])).optional(),
+  /** The keep-or-delete choices handed to a person, by conflict id (remembered in `fileChoices` once taken). */
+  handoffChoices: z.record(z.string(), z.array(z.object({ path: z.string(), key: z.string() }))).optional(),
 });
 export type FlowData = z.infer<typeof flowDataSchema>;
 

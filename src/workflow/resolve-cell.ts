@@ -3,15 +3,38 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createModelRung, type ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
-import { hasMarkers, resolveWorkingTree, shellRegenerateRunner, type WorkingTreeFileResult } from '../resolve/index.js';
-import type { ConflictFileState } from '../store/run-state.js';
+import { hasMarkers, listUnmerged, resolveWorkingTree, shellRegenerateRunner, type UnmergedEntry, type WorkingTreeFileResult } from '../resolve/index.js';
+import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import type { Cell } from '../imerge/cell.js';
+import { handoffFile, keepOrDelete } from './handoff.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
+
+/** A person's file-level choice (keep or delete), by `fileChoiceKey`. */
+export type FileChoices = Record<string, 'keep' | 'delete'>;
+
+/** The kinds a person settles with `git add` (keep) or `git rm` (delete). */
+const keepOrDeleteKinds = new Set(['modify/delete', 'rename/delete', 'rename/rename', 'file/directory']);
+
+/** The same file-level conflict anywhere in a run: its path, kind and the blobs of its three sides. */
+export function fileChoiceKey(entry: UnmergedEntry, kind: string): string {
+  return `${entry.path} ${kind} ${entry.base?.oid ?? '-'}:${entry.ours?.oid ?? '-'}:${entry.theirs?.oid ?? '-'}`;
+}
 
 export type CellResolution = (
   | { ok: true; cell: Cell; tree: string; files: ConflictFileState[] }
-  | { ok: false; cell: Cell; worktree: string; files: ConflictFileState[]; left: string[] }
+  | {
+      ok: false;
+      cell: Cell;
+      worktree: string;
+      files: ConflictFileState[];
+      left: string[];
+      handoff: HandoffFile[];
+      /** The keep-or-delete choices asked of the person, by `fileChoiceKey` (remembered once they choose). */
+      choiceKeys: Array<{ path: string; key: string }>;
+    }
 ) & {
+  /** File-level choices a person made earlier in the run, taken again here (one line each, for the journal). */
+  replayed?: string[];
   /** The resolver model's conversations (for the journal and the report); empty when it was not asked. */
   transcripts?: ModelRung['outcomes'];
 };
@@ -37,7 +60,11 @@ export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell
  * ladder on every unmerged path and — when nothing is left — write the tree. The tree is
  * recorded by the caller, in grid order, so the outcome never depends on timing.
  */
-export async function resolvePrepared(ctx: WorkflowContext, prepared: PreparedCell, options: { failure?: FailureSummary | string | null } = {}): Promise<CellResolution> {
+export async function resolvePrepared(
+  ctx: WorkflowContext,
+  prepared: PreparedCell,
+  options: { failure?: FailureSummary | string | null; fileChoices?: FileChoices } = {},
+): Promise<CellResolution> {
   const { cell, details, path, entries } = prepared;
   const id = ctx.worktrees.conflictId(cell);
   const wt = ctx.git.at(path, { worktree: true });
@@ -68,34 +95,105 @@ export async function resolvePrepared(ctx: WorkflowContext, prepared: PreparedCe
             regenerate: ctx.ladder.regenerate,
             runCommand: shellRegenerateRunner(),
           });
-    const files = results.map(toFileState);
-    const left = results.filter((r) => r.status !== 'resolved').map((r) => r.path);
+    const replayed = await replayFileChoices(wt, entries, results, options.fileChoices ?? {});
+    const files = results.map((r) => ({ ...toFileState(r), ...(replayed.some((x) => x.path === r.path) ? { decidedBy: 'cache' as const } : {}) }));
+    const open = results.filter((r) => r.status !== 'resolved');
+    const left = open.map((r) => r.path);
     const transcripts = rung?.outcomes ?? [];
-    if (left.length > 0) return { ok: false, cell, worktree: path, files, left, transcripts };
-    return { ok: true, cell, tree: await ctx.worktrees.writeTree(id), files, transcripts };
+    const lines = replayed.map((x) => x.line);
+    const choiceKeys = open.flatMap((r) => {
+      const entry = entries.find((e) => e.path === r.path);
+      return entry && r.decision && keepOrDeleteKinds.has(r.decision.kind) ? [{ path: r.path, key: fileChoiceKey(entry, r.decision.kind) }] : [];
+    });
+    if (left.length > 0) return { ok: false, cell, worktree: path, files, left, handoff: open.map(handoffFile), choiceKeys, transcripts, replayed: lines };
+    return { ok: true, cell, tree: await ctx.worktrees.writeTree(id), files, transcripts, replayed: lines };
   } finally {
     wt.close();
   }
 }
 
 /**
- * After a human edited the conflict's worktree: the files still holding markers,
- * or the tree when everything is resolved.
+ * A person's file-level choice made earlier in this run (same path, kind and blobs) is taken
+ * again instead of asking twice: `git add` (keep) or `git rm` (delete). Marks the results resolved.
  */
-export async function collectHumanResolution(ctx: WorkflowContext, cell: Cell): Promise<{ ok: true; tree: string } | { ok: false; left: string[] }> {
+async function replayFileChoices(
+  wt: ReturnType<WorkflowContext['git']['at']>,
+  entries: UnmergedEntry[],
+  results: WorkingTreeFileResult[],
+  choices: FileChoices,
+): Promise<Array<{ path: string; line: string }>> {
+  const replayed: Array<{ path: string; line: string }> = [];
+  for (const r of results) {
+    if (r.status === 'resolved' || !r.decision || !keepOrDeleteKinds.has(r.decision.kind)) continue;
+    const entry = entries.find((e) => e.path === r.path);
+    const choice = entry ? choices[fileChoiceKey(entry, r.decision.kind)] : undefined;
+    if (!choice) continue;
+    const command = keepOrDelete(r.path)[choice];
+    await wt.run(choice === 'keep' ? ['add', '--', r.path] : ['rm', '-q', '--', r.path]);
+    r.status = 'resolved';
+    replayed.push({ path: r.path, line: `${r.path}: the person's earlier choice for the same ${r.decision.kind} (\`${command}\`) taken again` });
+  }
+  return replayed;
+}
+
+/** What `collectHumanResolution` found: the tree to record, or why the person's edit is not taken yet. */
+export type HumanCollection =
+  | { ok: true; tree: string }
+  | { ok: false; left: string[]; why: string[] };
+
+/**
+ * After a person worked in the conflict's worktree: take what the hand-off told them to do —
+ * edited files (staged or not), a modify/delete settled by `git rm` or `git add`, a committed
+ * fix — and refuse only a file with conflict markers left (`conflict-marker-size` aware), a
+ * path still unmerged and untouched, or (`refuse`) the very tree a failed check blamed.
+ */
+export async function collectHumanResolution(
+  ctx: WorkflowContext,
+  cell: Cell,
+  options: { refuse?: { tree: string; why: string } } = {},
+): Promise<HumanCollection> {
   const id = ctx.worktrees.conflictId(cell);
   const wt = ctx.git.at(ctx.worktrees.path(id));
   try {
-    const changed = (await wt.lines(['diff', '--name-only', 'HEAD'])).filter((f) => existsSync(join(wt.cwd, f)));
-    if (changed.length > 0) {
+    const unmerged = await listUnmerged(wt);
+    const changed = new Set((await wt.lines(['diff', '--name-only', 'HEAD'])).filter((f) => existsSync(join(wt.cwd, f))));
+    for (const e of unmerged) if (existsSync(join(wt.cwd, e.path))) changed.add(e.path);
+    const paths = [...changed];
+    const left: string[] = [];
+    const why: string[] = [];
+    if (paths.length > 0) {
       // `conflict-marker-size` per path (`path: conflict-marker-size: N`, or `unspecified`).
-      const attrs = await wt.lines(['check-attr', 'conflict-marker-size', '--', ...changed]);
+      const attrs = await wt.lines(['check-attr', 'conflict-marker-size', '--', ...paths]);
       const sizes = new Map(attrs.map((line) => /^(.*): conflict-marker-size: (\d+)$/.exec(line)).flatMap((m) => (m ? [[m[1], Number(m[2])] as const] : [])));
-      const left: string[] = [];
-      for (const f of changed) if (hasMarkers(await readFile(join(wt.cwd, f), 'utf8'), sizes.get(f))) left.push(f);
-      if (left.length > 0) return { ok: false, left };
+      for (const f of paths) {
+        if (!hasMarkers(await readFile(join(wt.cwd, f), 'latin1'), sizes.get(f))) continue;
+        left.push(f);
+        why.push(`${f} still has conflict markers: remove every marker line`);
+      }
     }
-    return { ok: true, tree: await ctx.worktrees.writeTree(id) };
+    for (const e of unmerged) {
+      if (left.includes(e.path)) continue;
+      const kind = !e.ours || !e.theirs ? 'modify/delete' : 'both';
+      const full = join(wt.cwd, e.path);
+      // Deleted from disk without `git rm`: `add -A` stages the deletion.
+      if (!existsSync(full)) continue;
+      // Untouched: the file still holds what git left (the surviving side of a modify/delete, our side of a binary).
+      const onDisk = await wt.text(['hash-object', '--', e.path]);
+      const presented = kind === 'modify/delete' ? (e.ours ?? e.theirs)?.oid : e.ours?.oid;
+      if (onDisk === presented) {
+        left.push(e.path);
+        const c = keepOrDelete(e.path);
+        why.push(kind === 'modify/delete' ? `${e.path} is still unmerged: run \`${c.delete}\` to keep the deletion or \`${c.keep}\` to keep the file` : `${e.path} is still unmerged and unchanged: take one side (git checkout --ours -- ${e.path} && git add -- ${e.path}, or --theirs), or edit it`);
+        continue;
+      }
+    }
+    if (left.length > 0) return { ok: false, left, why };
+    const tree = await ctx.worktrees.writeTree(id);
+    if (options.refuse && tree === options.refuse.tree) {
+      const files = (await wt.lines(['diff', '--name-only', 'HEAD'])).slice(0, 20);
+      return { ok: false, left: files, why: [options.refuse.why] };
+    }
+    return { ok: true, tree };
   } finally {
     wt.close();
   }

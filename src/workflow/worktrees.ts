@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defaultWorktreesDir, type Config } from '../config/index.js';
 import type { Git } from '../git/index.js';
@@ -73,6 +73,7 @@ export class WorktreePool {
     // Only splintercat uses these worktrees, under the run's lock: a lock file is a leftover of a killed run.
     const lock = await wt.text(['rev-parse', '--path-format=absolute', '--git-path', 'index.lock']);
     rmSync(lock, { force: true });
+    await this.savePersonsWork(id, wt);
     await wt.run(['merge', '--abort'], { okExitCodes: [0, 1, 128] });
     await wt.run(['reset', '--quiet', '--hard']);
     await wt.run(['checkout', '--quiet', '--force', '--detach', commit]);
@@ -86,6 +87,11 @@ export class WorktreePool {
    * their index stages (for the ladder, which then need not list them again).
    */
   async presentMerge(id: string, above: string, left: string): Promise<{ path: string; unmerged: string[]; entries: UnmergedEntry[] }> {
+    if (await this.isProtected(id, above, left)) {
+      // A person works here on this very merge: their edits are the conflict's state, never reset.
+      const entries = await listUnmerged(this.git.at(this.path(id)));
+      return { path: this.path(id), unmerged: entries.map((e) => e.path), entries };
+    }
     const path = await this.checkout(id, above);
     const wt = this.git.at(path);
     await wt.run(['-c', 'merge.conflictStyle=diff3', '-c', 'rerere.enabled=false', 'merge', '--no-commit', '--no-ff', '--no-edit', left], {
@@ -93,6 +99,66 @@ export class WorktreePool {
     });
     const entries = await listUnmerged(wt);
     return { path, unmerged: entries.map((e) => e.path), entries };
+  }
+
+  /**
+   * Mark worktree `id` as a person's, for the merge of `above` and `left` it presents: from now on
+   * `presentMerge` of that merge keeps what is in it (their edits, staged or not) instead of fresh
+   * markers, whatever resumes the run (`continue`, after `doctor --repair`/`--rebuild`, a retry).
+   */
+  async protect(id: string, above: string, left: string): Promise<void> {
+    if (!existsSync(join(this.path(id), '.git'))) return;
+    writeFileSync(await this.markerPath(id), `${above} ${left}\n`);
+  }
+
+  /**
+   * Before a person's worktree is reset for another merge (its parents changed), everything in it
+   * is committed to `refs/splintercat/saved/ID` (HEAD as parent), so nothing they wrote is lost.
+   */
+  private async savePersonsWork(id: string, wt: Git): Promise<void> {
+    const marker = await this.markerPath(id);
+    if (!existsSync(marker)) return;
+    await wt.run(['add', '-A'], { okExitCodes: [0, 1, 128] });
+    const tree = await wt.text(['write-tree']).catch(() => null);
+    if (tree !== null) {
+      const commit = await wt.text(['commit-tree', tree, '-p', 'HEAD', '-m', `splintercat: a person's work in ${id}, saved before the worktree was reset`]);
+      await wt.run(['update-ref', `refs/splintercat/saved/${id}`, commit]);
+    }
+    rmSync(marker, { force: true });
+  }
+
+  /** Is worktree `id` a person's, for this merge? */
+  private async isProtected(id: string, above: string, left: string): Promise<boolean> {
+    if (!existsSync(join(this.path(id), '.git'))) return false;
+    const marker = await this.markerPath(id);
+    if (!existsSync(marker)) return false;
+    return readFileSync(marker, 'utf8').trim() === `${above} ${left}`;
+  }
+
+  private async markerPath(id: string): Promise<string> {
+    const wt = this.git.at(this.path(id));
+    try {
+      return await wt.text(['rev-parse', '--path-format=absolute', '--git-path', 'splintercat-person']);
+    } finally {
+      wt.close();
+    }
+  }
+
+  /**
+   * Present the merge of cell (above ⊕ left) in worktree `id` with `tree` (its recorded
+   * resolution) in place of the markers, for a person to amend; a person's worktree for
+   * this merge is left as it is.
+   */
+  async presentResolution(id: string, above: string, left: string, tree: string): Promise<string> {
+    if (await this.isProtected(id, above, left)) return this.path(id);
+    const { path } = await this.presentMerge(id, above, left);
+    const wt = this.git.at(path);
+    try {
+      await wt.run(['read-tree', '--reset', '-u', tree]);
+    } finally {
+      wt.close();
+    }
+    return path;
   }
 
   /** Stage everything in worktree `id` and write its tree; the worktree's HEAD does not move. */

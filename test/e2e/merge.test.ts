@@ -52,6 +52,46 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({ status: 'done', human: null });
   });
 
+  it('the hand-off as a script reads it: status --json names each file, its kind and blocks; the cd line names the worktree; then the one command', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    configure(repo);
+    const first = await runCli(['merge', 'upstream'], repo.dir);
+    expect(first.code).toBe(3);
+    expect(first.stderr).toMatch(/vals\.txt \[content, 1 block\(s\)\]: edit vals\.txt: 1 conflict block\(s\)/);
+    const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as { human: { commands: string[]; conflicts: Array<{ conflict: string; worktree: string; files: Array<{ path: string; kind: string; hunks: number }> }> } };
+    const [c] = status.human.conflicts;
+    expect(c).toMatchObject({ conflict: '1-1', files: [{ path: 'vals.txt', kind: 'content', hunks: 1 }] });
+    const cd = /^cd (\S+)\s{3}# /.exec(status.human.commands[0] as string)?.[1];
+    expect(cd).toBe(c?.worktree);
+    writeFileSync(join(cd as string, 'vals.txt'), valuesFile(['both']));
+    const next = status.human.commands.at(-1) as string;
+    expect(next).toBe('splintercat continue');
+    // Run from the main checkout: running it from the worktree is the run configuration's part of issue 11.
+    const second = await runCli(next.split(' ').slice(1), repo.dir);
+    expect(second.code).toBe(0);
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['both']).trimEnd());
+  });
+
+  it('after an abort for max_retries, continue resumes once the person fixed the named worktree (the retry budget starts again)', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    configure(repo, ['merge:', '  max_retries: 0']);
+    expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
+    const handed = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as { human: { conflicts: Array<{ worktree: string }> } };
+    const worktree = handed.human.conflicts[0]?.worktree as string;
+    writeFileSync(join(worktree, 'vals.txt'), valuesFile(['BAD']));
+    const aborted = await runCli(['continue'], repo.dir);
+    expect(aborted.code).toBe(1);
+    // The abort names the cell and its worktree, presented with the current resolution, and the way back in.
+    expect(aborted.stderr).toMatch(/Aborted after 1 attempt\(s\): compile_error at vals\.txt:1/);
+    expect(aborted.stderr).toContain(`1-1 in ${worktree}`);
+    expect(aborted.stderr).toMatch(/splintercat continue/);
+    expect(readFileSync(join(worktree, 'vals.txt'), 'utf8')).toBe(valuesFile(['BAD']));
+    writeFileSync(join(worktree, 'vals.txt'), valuesFile(['fixed']));
+    const resumed = await runCli(['continue'], repo.dir);
+    expect(resumed.code).toBe(0);
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['fixed']).trimEnd());
+  });
+
   it('refuses a dirty working tree (exit 2, lists the files) and a check that is not valid shell before starting', async () => {
     const repo = chainRepo(1, () => 'a', () => 'b');
     configure(repo);

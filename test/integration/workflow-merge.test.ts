@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelGateway } from '../../src/agents/model-gateway.js';
 import { RunStore } from '../../src/store/index.js';
@@ -17,6 +18,16 @@ async function merge(repo: TestRepo, settings: Record<string, unknown>, gw: Mode
   try {
     const outcome = await driveRun(run, state, ctx);
     return { outcome, checks, ctx, store };
+  } finally {
+    run.close();
+  }
+}
+
+/** `splintercat continue`: reopen the run and drive it on. */
+async function resume(store: RunStore, ctx: Awaited<ReturnType<typeof merge>>['ctx'], name = 'up') {
+  const { run, state } = reopenRun(store, name);
+  try {
+    return await driveRun(run, state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }, ctx);
   } finally {
     run.close();
   }
@@ -144,9 +155,49 @@ describe('recovery kinds and strategies', () => {
       [1, 'retry-all', 'planner'],
       [2, 'retry-all', 'planner'],
       [3, 'abort', 'runner'],
+      [4, undefined, undefined],
     ]);
     expect(repo.sh('rev-parse', 'main')).toBe(fork);
     expect(repo.sh('for-each-ref', '--format=%(refname)', 'refs/imerge/up/manual/2-2')).toBe('refs/imerge/up/manual/2-2');
+  });
+
+  it('continue after an abort for max_retries: the blamed resolutions are presented as they are, the person fixes them, the run finishes', async () => {
+    const repo = chainRepo(2, (k) => `fork${k}`, (k) => `up${k}`);
+    const resolver = valueResolver(() => 'BAD');
+    const planner = fixedPlanner({ decision: 'retry-all', reasoning: 'try again' });
+    const first = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1, max_retries: 1 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    expect(first.outcome.kind).toBe('failed');
+    const reason = first.outcome.kind === 'failed' ? first.outcome.reason : '';
+    const human = first.outcome.state.human;
+    expect(human?.conflicts.map((c) => c.conflict)).toEqual(['1-1', '2-2']);
+    for (const c of human?.conflicts ?? []) {
+      // Named in the abort message, presented with the current resolution (no markers), with the failure.
+      expect(reason).toContain(c.worktree);
+      expect(c.failure?.check).toBe('build');
+      expect(c.failure?.summary).toMatch(/compile_error at vals\.txt:\d+: bad value/);
+      const file = join(c.worktree, 'vals.txt');
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('= BAD');
+      expect(text).not.toMatch(/<<<<<<< /);
+    }
+    expect(first.outcome.kind === 'failed' && first.outcome.retryable).toBe(true);
+
+    // `continue` with nothing fixed: the same tree is refused, and said why.
+    const again = await resume(first.store, first.ctx);
+    expect(again.kind).toBe('needs_human');
+    expect(again.state.human?.conflicts.flatMap((c) => c.refused).join('\n')).toMatch(/still holds the resolution check 'build' failed on/);
+
+    for (const c of again.state.human?.conflicts ?? []) {
+      const file = join(c.worktree, 'vals.txt');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/v(\d+) = BAD/g, 'v$1 = merged$1'));
+    }
+    const done = await resume(first.store, first.ctx);
+    expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2']).trimEnd());
+    expect(done.state.conflicts.map((c) => [c.id, c.files[0]?.hunks.map((h) => h.rung)])).toEqual([
+      ['1-1', ['human']],
+      ['2-2', ['human']],
+    ]);
   });
 
   it.each(['per_conflict', 'batch', 'optimistic'] as const)('strategy %s: checks after 1, N or all conflicts', async (strategy) => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { configSchema } from '../../src/config/index.js';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,30 @@ import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
 import { gitSpy } from '../helpers/git-spy.js';
 
 describe('WorktreePool', () => {
+  it("never resets a person's worktree: the same merge presented again keeps their edit; another merge saves it to a ref first", async () => {
+    const repo = TestRepo.create();
+    repo.commit('base', { 'a.txt': 'a\n' });
+    repo.branch('up');
+    const ours = repo.commit('ours', { 'a.txt': 'a ours\n' });
+    const ours2 = repo.commit('ours 2', { 'b.txt': 'b\n' });
+    repo.checkout('up');
+    const theirs = repo.commit('theirs', { 'a.txt': 'a theirs\n' });
+    repo.checkout('main');
+    const pool = new WorktreePool(repo.git, join(repo.dir, '.git', 'splintercat', 'test', 'worktrees'));
+    const { path } = await pool.presentMerge('resolve-1-1', ours, theirs);
+    expect(readFileSync(join(path, 'a.txt'), 'utf8')).toMatch(/<<<<<<< /);
+    await pool.protect('resolve-1-1', ours, theirs);
+    writeFileSync(join(path, 'a.txt'), 'a by a person\n');
+
+    const again = await pool.presentMerge('resolve-1-1', ours, theirs);
+    expect(readFileSync(join(path, 'a.txt'), 'utf8')).toBe('a by a person\n');
+    expect(again.unmerged).toEqual(['a.txt']);
+
+    await pool.presentMerge('resolve-1-1', ours2, theirs);
+    expect(readFileSync(join(path, 'a.txt'), 'utf8')).toMatch(/<<<<<<< /);
+    expect(repo.sh('show', 'refs/splintercat/saved/resolve-1-1:a.txt')).toBe('a by a person');
+  });
+
   it('creates many worktrees at once (parallel conflict resolution) without git racing itself', async () => {
     const repo = TestRepo.create();
     const base = repo.commit('base', { 'a.txt': 'a\n' });

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { GOALS, storeConfig, strategyNames, type Config, type StoredConfig } from '../../config/index.js';
 import { SplintercatError, UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
+import { handoffLines } from '../../report/handoff-text.js';
 import { sumUsage } from '../../store/usage.js';
 import { continueRun, startRun, type DriveOptions, type DriveOutcome, type StartSpec } from '../../workflow/lifecycle.js';
 import { createCliLogger, globalOptions, loadMergeConfig, openCliRun, printResult, type GlobalOptions } from '../context.js';
@@ -142,7 +143,7 @@ function report(outcome: DriveOutcome): number {
     case 'needs_human': {
       const h = s.human;
       process.stderr.write(
-        [`The merge needs a human: ${outcome.reason}`, '', 'Files to edit:', ...(h?.files ?? []).map((f) => `  ${f}`), '', 'Then:', ...(h?.commands ?? []).map((c) => `  ${c}`), ''].join('\n'),
+        [`The merge needs a human: ${outcome.reason}`, '', ...(h ? handoffLines(h) : []), ''].join('\n'),
       );
       return ExitCode.NeedsHuman;
     }
@@ -150,6 +151,8 @@ function report(outcome: DriveOutcome): number {
       process.stderr.write(`Stopped before '${outcome.resumeAt}'. Resume with: ${outcome.resume}\n`);
       return ExitCode.Failed;
     case 'failed':
+      // An abort that presented resolutions for a fix: what to fix, where, and the way back in.
+      if (outcome.retryable && s.human) process.stderr.write([...handoffLines(s.human), ''].join('\n'));
       throw new SplintercatError('merge_failed', {
         what: `The merge '${s.name}' failed`,
         why: outcome.reason,

@@ -1,3 +1,4 @@
+import { handoffLines } from '../handoff-text.js';
 import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from '../format.js';
 import { roles, rungs, type CheckView, type ReportModel } from '../model.js';
 import { esc, idFrom } from './escape.js';
@@ -32,7 +33,7 @@ export function renderSummary(model: ReportModel): string {
     ? card('Current check', `${esc(model.currentCheck.name)} on ${esc(model.currentCheck.cell ?? 'a tip')} for ${esc(formatDuration(model.currentCheck.elapsedMs))}`)
     : '';
   const human = run.human
-    ? `<h3>Needs a human</h3><p>${esc(run.human.reason)}</p><pre>${esc([...run.human.files, ...run.human.commands.map((c) => `$ ${c}`)].join('\n'))}</pre>`
+    ? `<h3>Needs a human</h3><p>${esc(run.human.reason)}</p><pre>${esc(handoffLines(run.human).join('\n'))}</pre>`
     : '';
   const attempts = model.attempts.length
     ? `<h3>Attempts</h3><div class="table-wrap"><table><thead><tr><th>#</th><th>Strategy</th><th class="num">Resolved</th><th class="num">Checks</th><th>Result</th><th>Recovery</th></tr></thead><tbody>${model.attempts

@@ -22,7 +22,7 @@ describe('learnHumanResolution', () => {
     const c = cache();
     const presented = `intro\n${hunk('one a\n', 'one\n', 'one b\n')}\nmiddle\n${hunk('two a\n', 'two\n', 'two b\n')}end\n`;
     const resolved = 'intro\none a and b\n\nmiddle\ntwo b\nend\n';
-    expect(await learnHumanResolution(c, { path: 'x.txt', presented, resolved, provenance: { merge: 'up', cell: '2-3' } })).toBe(2);
+    expect(await learnHumanResolution(c, { path: 'x.txt', presented, resolved, provenance: { merge: 'up', cell: '2-3' } })).toHaveLength(2);
     const entries = await c.list();
     expect(entries.map((e) => [e.resolution, e.rung, e.by, e.provenance.merge, e.provenance.file]).sort()).toEqual([
       ['one a and b\n', 'human', 'human', 'up', 'x.txt'],
@@ -36,8 +36,8 @@ describe('learnHumanResolution', () => {
   it('learns nothing from a file that still holds markers, or a hunk whose context the person rewrote', async () => {
     const c = cache();
     const presented = `intro\n${hunk('a\n', 'o\n', 'b\n')}end\n`;
-    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: presented })).toBe(0);
-    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: 'rewritten\nab\nfinish\n' })).toBe(0);
+    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: presented })).toEqual([]);
+    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: 'rewritten\nab\nfinish\n' })).toEqual([]);
     expect(await c.list()).toEqual([]);
   });
 
@@ -47,7 +47,7 @@ describe('learnHumanResolution', () => {
     const key = c.key({ base: 'o\n', ours: 'a\n', theirs: 'b\n' });
     await c.put(key, { resolution: 'ab\n', rung: 'model', by: 'm' });
     await c.invalidate(key, 'test failed');
-    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: 'intro\nab\nend\n' })).toBe(0);
-    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: 'intro\nba\nend\n' })).toBe(1);
+    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: 'intro\nab\nend\n' })).toEqual([]);
+    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: 'intro\nba\nend\n' })).toHaveLength(1);
   });
 });

@@ -18,25 +18,26 @@ export interface LearnInput {
  * the person's file by the context around it, and what replaced it is cached (rung `human`),
  * so the same conflict met again at a later cell, retry or run is not asked again. A hunk
  * whose context the person also rewrote cannot be located and is not learnt. Returns the
- * number of hunks stored.
+ * cache keys of the hunks stored (so a later blame can evict them).
  */
-export async function learnHumanResolution(cache: ResolutionCache, input: LearnInput): Promise<number> {
-  if (hasMarkers(input.resolved, input.markerSize)) return 0;
+export async function learnHumanResolution(cache: ResolutionCache, input: LearnInput): Promise<string[]> {
+  if (hasMarkers(input.resolved, input.markerSize)) return [];
   const file = parseConflictText(input.presented, { path: input.path, ...(input.markerSize ? { markerSize: input.markerSize } : {}) });
-  let stored = 0;
+  const stored: string[] = [];
   for (const hunk of file.hunks) {
     const region = alignHunk(file, hunk, input.resolved);
     if (region === null) continue;
     // The region holds the blank lines between its anchors and the hunk: they are context, not answer.
     if (!region.text.startsWith(region.before) || !region.text.endsWith(region.after) || region.text.length < region.before.length + region.after.length) continue;
     const answer = region.text.slice(region.before.length, region.text.length - region.after.length);
-    const entry = await cache.put(cache.key({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }), {
+    const key = cache.key({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs });
+    const entry = await cache.put(key, {
       resolution: answer,
       rung: 'human',
       by: 'human',
       provenance: { file: input.path, ...input.provenance },
     });
-    if (entry !== null) stored++;
+    if (entry !== null) stored.push(key);
   }
   return stored;
 }

@@ -1,6 +1,9 @@
 import type { FailureSummary } from '../../checks/types.js';
 import { cellId, dominates, parseCellId, type Cell } from '../../imerge/cell.js';
-import type { RunState } from '../../store/run-state.js';
+import type { ConflictState, HandoffConflict, RunState } from '../../store/run-state.js';
+import { amendFiles } from '../handoff.js';
+import { handoffFailure } from '../handoff-failure.js';
+import { amendEntry, handOff } from '../human.js';
 import { bisectResolutions } from '../plan/bisect.js';
 import { flow, moreConservative, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 
@@ -18,16 +21,32 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
     attempts: s.attempts.map((a) => (a.number === s.currentAttempt ? { ...a, recovery: decision, finishedAt: now } : a)),
   });
   const summary = state.attempts.find((a) => a.number === state.currentAttempt)?.failureSummary;
+  const engine = await ctx.engine();
   if (!decision || decision.decision === 'abort') {
     const last = flow(state).lastCheck;
+    const what = `Aborted after ${state.currentAttempt} attempt(s): ${summary ? `${summary.error_type} at ${summary.location ?? '?'}: ${summary.root_cause}` : 'the check failed'}` + (last ? ` (log: ${last.logFile})` : '');
+    const underTest = state.conflicts.filter((c) => (flow(state).batch ?? []).includes(c.id) && c.resolutionTree !== null);
+    if (underTest.length === 0) {
+      const reason = `${what}. The grid and every resolution are kept: inspect with \`splintercat status\`, fix by hand, or remove with \`splintercat abort\`.`;
+      return { halt: 'failed', next: 'end', reason, state: closeAttempt({ ...state, pendingRecovery: null }) };
+    }
+    // The way back in: the resolutions under test are presented in their worktrees, as they are, for a
+    // person to fix; `continue` takes the fix and the retry budget starts again.
+    // The grid keeps them until the person's fix is taken (`continue` records it in their place).
+    const amended = await presentToAmend(ctx, state, underTest);
+    for (const key of underTest.flatMap((c) => c.files.flatMap((f) => f.hunks.map((h) => h.cacheKey))).filter((k): k is string => k !== null)) await ctx.ladder.cache?.remove(key);
+    const ids = new Set(underTest.map((c) => c.id));
+    let next = closeAttempt({ ...state, pendingRecovery: null });
+    next = newAttempt({ ...next, conflicts: next.conflicts.map((c) => (ids.has(c.id) ? { ...c, status: 'needs_human' as const } : c)) }, now);
+    next = withFlow(next, { batch: (flow(state).batch ?? []).filter((id) => !ids.has(id)), retryBase: state.currentAttempt, finalValidated: false });
+    const handed = await handOff(next, ctx, amended);
+    const where = amended.map((c) => `${c.conflict} in ${c.worktree}`).join(', ');
     const reason =
-      `Aborted after ${state.currentAttempt} attempt(s): ${summary ? `${summary.error_type} at ${summary.location ?? '?'}: ${summary.root_cause}` : 'the check failed'}` +
-      (last ? ` (log: ${last.logFile})` : '') +
-      '. The grid and every resolution are kept: inspect with `splintercat status`, fix by hand, or remove with `splintercat abort`.';
-    return { halt: 'failed', next: 'end', reason, state: closeAttempt({ ...state, pendingRecovery: null }) };
+      `${what}. The resolution${amended.length > 1 ? 's' : ''} under test ${amended.length > 1 ? 'are' : 'is'} presented for a fix: ${where}. ` +
+      'Fix it there (edit, or commit a fix in that worktree), then run `splintercat continue` (the retry budget starts again); or remove the merge with `splintercat abort`.';
+    return { halt: 'failed', next: 'resolve_conflicts', reason, state: handed.state };
   }
 
-  const engine = await ctx.engine();
   const batch = (flow(state).batch ?? []).map(parseCellId);
   let redo: Cell[];
   // Bisect isolated the culprits: their blame is certain whatever their number.
@@ -79,11 +98,24 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   }
   await engine.forget(redoAll);
 
+  // A person's resolution is never thrown away: it is presented again, in place, with the failure to amend.
+  const persons = state.conflicts.filter((c) => blamed.has(c.id) && c.resolutionTree !== null && isPersons(c));
+  const amended = persons.length > 0 ? await presentToAmend(ctx, state, persons) : [];
+
   const retryContext = { ...(flow(state).retryContext ?? {}) };
   const failure: FailureSummary = summary ?? { error_type: 'test_failure', location: null, root_cause: reason, excerpt: '' };
   for (const id of blamed) retryContext[id] = failure;
+  const toAmend = new Set(persons.map((c) => c.id));
   const conflicts = state.conflicts.map((c) =>
-    ids.has(c.id) ? { ...c, status: blamed.has(c.id) ? ('blamed' as const) : ('pending' as const), blame: blamed.has(c.id) ? reason : c.blame, resolutionTree: null, resolutionCommit: null } : c,
+    ids.has(c.id)
+      ? {
+          ...c,
+          status: toAmend.has(c.id) ? ('needs_human' as const) : blamed.has(c.id) ? ('blamed' as const) : ('pending' as const),
+          blame: blamed.has(c.id) ? reason : c.blame,
+          resolutionTree: null,
+          resolutionCommit: null,
+        }
+      : c,
   );
   let strategy = state.strategy;
   if (decision.decision === 'switch-strategy' && strategy) {
@@ -91,12 +123,45 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
     strategy = { ...strategy, kind, batchSize: kind === 'batch' ? (decision.batchSize ?? ctx.config.merge.default_batch_size) : null, decidedBy: decision.decidedBy, reasoning: decision.reasoning, decidedAt: now };
   }
   const kept = (flow(state).batch ?? []).filter((id) => !ids.has(id));
-  let next = closeAttempt({ ...state, conflicts, strategy, pendingRecovery: null });
-  const number = next.currentAttempt + 1;
-  next = {
-    ...next,
+  const next = newAttempt(closeAttempt({ ...state, conflicts, strategy, pendingRecovery: null }), now);
+  const after = withFlow(next, { batch: kept, retryContext, finalValidated: false });
+  if (amended.length > 0) return handOff(after, ctx, amended);
+  return { next: 'resolve_conflicts', state: after };
+}
+
+/** The state with a new attempt begun, under the run's strategy. */
+function newAttempt(state: RunState, now: string): RunState {
+  const number = state.currentAttempt + 1;
+  const strategy = state.strategy;
+  return {
+    ...state,
     currentAttempt: number,
-    attempts: [...next.attempts, { number, strategy: strategy?.kind ?? 'per_conflict', batchSize: strategy?.batchSize ?? null, resolutions: [], checks: [], failureSummary: null, recovery: null, startedAt: now, finishedAt: null }],
+    attempts: [...state.attempts, { number, strategy: strategy?.kind ?? 'per_conflict', batchSize: strategy?.batchSize ?? null, resolutions: [], checks: [], failureSummary: null, recovery: null, startedAt: now, finishedAt: null }],
   };
-  return { next: 'resolve_conflicts', state: withFlow(next, { batch: kept, retryContext, finalValidated: false }) };
+}
+
+/** Was this resolution a person's (a hunk or a file-level choice of theirs)? */
+function isPersons(c: ConflictState): boolean {
+  return c.files.some((f) => f.decidedBy === 'human' || f.hunks.some((h) => h.rung === 'human'));
+}
+
+/** Present each conflict's current resolution in its worktree, with the failure, for a person to amend. */
+async function presentToAmend(ctx: Ctx, state: RunState, conflicts: ConflictState[]): Promise<HandoffConflict[]> {
+  const engine = await ctx.engine();
+  const out: HandoffConflict[] = [];
+  for (const c of conflicts) {
+    const details = await engine.conflictCell(c.cell);
+    const id = ctx.worktrees.conflictId(c.cell);
+    const worktree = await ctx.worktrees.presentResolution(id, details.above, details.left, c.resolutionTree as string);
+    await ctx.worktrees.protect(id, details.above, details.left);
+    const failure = (await handoffFailure(ctx, engine, state, c.cell, c.files.map((f) => f.path))) ?? {
+      check: 'check',
+      logFile: '',
+      summary: 'a check failed',
+      excerpt: '',
+      cleanlyMerged: [],
+    };
+    out.push(amendEntry(c, worktree, failure, amendFiles(c, failure.check)));
+  }
+  return out;
 }

@@ -10,7 +10,9 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
   const summary: FailureSummary = attempt?.failureSummary ?? { error_type: 'test_failure', location: null, root_cause: 'the check failed', excerpt: '' };
   const strategy = state.strategy?.kind ?? 'per_conflict';
   let decision: RecoveryDecision;
-  if (state.currentAttempt >= ctx.config.merge.max_retries + 1) {
+  // A person's fix after an abort starts the retry budget again (`retryBase`).
+  const used = state.currentAttempt - (flow(state).retryBase ?? 0);
+  if (used >= ctx.config.merge.max_retries + 1) {
     decision = { decision: 'abort', reasoning: `merge.max_retries (${ctx.config.merge.max_retries}) recovery attempts used`, decidedBy: 'runner', conflicts: [], newStrategy: null, batchSize: null };
   } else {
     const batch = flow(state).batch ?? [];
@@ -28,7 +30,7 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
             .map((a) => ({ strategy: a.strategy, recovery: a.recovery?.decision ?? null, error_type: a.failureSummary!.error_type, location: a.failureSummary!.location, root_cause: a.failureSummary!.root_cause })),
           max_retries: ctx.config.merge.max_retries,
           // Retries used so far: the first attempt is not a retry.
-          attempts_so_far: state.currentAttempt - 1,
+          attempts_so_far: used - 1,
           available_strategies: ctx.config.merge.strategies_available,
         },
         { gateway: ctx.gateway, log: ctx.log },

@@ -1,22 +1,21 @@
 import { mapPipelined } from '../../util/pool.js';
 import { compareCells, cellId, type Cell } from '../../imerge/cell.js';
 import type { GridEngine } from '../ports.js';
-import { collectHumanResolution, prepareCell, resolvePrepared, type CellResolution } from '../resolve-cell.js';
-import type { ConflictState, RunState } from '../../store/run-state.js';
+import { prepareCell, resolvePrepared, type CellResolution } from '../resolve-cell.js';
+import type { HandoffConflict, RunState } from '../../store/run-state.js';
+import { handoffFailure } from '../handoff-failure.js';
+import { modelAttempts } from '../handoff.js';
+import { handOff, takePersonsWork } from '../human.js';
 import { resolverTranscriptEvents } from '../transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
 import { reconcileGrid } from './reconcile-grid.js';
+import { conflictBase, recordResolved, upsert } from '../conflict-records.js';
 
 function quota(state: RunState): number {
   const s = state.strategy;
   if (!s || s.kind === 'per_conflict') return 1;
   if (s.kind === 'batch') return s.batchSize ?? 10;
   return Number.POSITIVE_INFINITY;
-}
-
-function upsert(conflicts: ConflictState[], next: ConflictState): ConflictState[] {
-  const i = conflicts.findIndex((c) => c.id === next.id);
-  return i < 0 ? [...conflicts, next] : conflicts.map((c, k) => (k === i ? next : c));
 }
 
 /**
@@ -37,24 +36,12 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
   }
 
   // A human was asked to finish some conflicts: take their edits first.
-  for (const c of next.conflicts.filter((x) => x.status === 'needs_human')) {
-    const human = await collectHumanResolution(ctx, c.cell);
-    if (!human.ok) return needsHuman(next, ctx, [{ cell: c.cell, left: human.left, worktree: ctx.worktrees.path(ctx.worktrees.conflictId(c.cell)) }]);
-    const commit = await engine.recordMerge(c.cell, human.tree);
-    next = recordResolved(
-      next,
-      ctx,
-      c.cell,
-      human.tree,
-      commit,
-      c.files.map((f) => ({
-        ...f,
-        hunks: f.hunks.map((h) => (h.status === 'resolved' ? h : { ...h, status: 'resolved' as const, rung: 'human' as const, by: 'human' })),
-        // A file-level choice (keep or delete, ...) that no rule made was the person's.
-        decidedBy: f.hunks.length === 0 && !f.decidedBy ? ('human' as const) : (f.decidedBy ?? null),
-      })),
-    );
-    batch.push(c.id);
+  const waiting = next.conflicts.filter((x) => x.status === 'needs_human');
+  if (waiting.length > 0) {
+    const taken = await takePersonsWork(next, ctx, engine, waiting);
+    next = taken.state;
+    for (const c of taken.resolved) batch.push(c);
+    if (taken.again.length > 0) return handOff(withFlow(next, { batch }), ctx, taken.again);
   }
 
   // Every hand-off is taken: nothing is asked of anyone until the next one.
@@ -84,9 +71,10 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
         }
         return prepareCell(ctx, engine, cell);
       },
-      (prepared) => resolvePrepared(ctx, prepared, { failure: retry[cellId(prepared.cell)] ?? null }),
+      (prepared) => resolvePrepared(ctx, prepared, { failure: retry[cellId(prepared.cell)] ?? null, fileChoices: flow(next).fileChoices ?? {} }),
     );
-    const human: Array<{ cell: Cell; left: string[]; worktree: string }> = [];
+    const human: HandoffConflict[] = [];
+    const choiceKeys = { ...(flow(next).handoffChoices ?? {}) };
     const budget = budgetRefusal(outcomes);
     // Outcomes decided and not yet applied, in grid order. The resolutions among them go into the
     // grid in one ref transaction, before any of them is journalled (a kill in between leaves
@@ -104,7 +92,11 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
           next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'pending', files: outcome.files }) };
         } else {
           next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'needs_human', files: outcome.files }) };
-          human.push({ cell: outcome.cell, left: outcome.left, worktree: outcome.worktree });
+          const id = cellId(outcome.cell);
+          if (outcome.choiceKeys.length > 0) choiceKeys[id] = outcome.choiceKeys;
+          // A retry the resolver could not finish: the person sees the failure that brought the conflict back.
+          const failure = retry[id] ? await handoffFailure(ctx, engine, next, outcome.cell, outcome.left) : null;
+          human.push({ conflict: id, worktree: outcome.worktree, files: outcome.handoff, failure, model: modelAttempts(outcome.transcripts ?? []), refused: [] });
         }
       }
       decided.length = 0;
@@ -113,15 +105,19 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       // --interactive: the user answers for each resolution, maybe much later; what is decided is recorded first.
       if (ctx.approver) await apply();
       for (const event of resolverTranscriptEvents(cellId(proposed.cell), proposed.transcripts ?? [])) ctx.journal.append(event);
+      for (const line of proposed.replayed ?? []) {
+        ctx.journal.append({ type: 'decision', kind: 'file-level', by: 'runner', decision: 'cache', reasoning: line, conflicts: [cellId(proposed.cell)] });
+        ctx.log.decision({ cell: cellId(proposed.cell) }, `[cache] ${line}`);
+      }
       decided.push(proposed.ok ? await approved(ctx, engine, proposed) : proposed);
     }
     await apply();
-    next = withFlow(next, { batch });
+    next = withFlow(next, { batch, handoffChoices: choiceKeys });
     if (budget && outcomes.some((o) => !o.ok)) {
       ctx.log.decision({}, `[budget] ${budget}: the run stops; raise budget.usd, then run splintercat continue`);
       return { halt: 'failed', reason: `the model budget is spent (${budget}); raise budget.usd in splintercat.yaml, then run splintercat continue`, next: 'resolve_conflicts', state: next };
     }
-    if (human.length > 0) return needsHuman(next, ctx, human);
+    if (human.length > 0) return handOff(next, ctx, human);
   }
   next = withFlow(next, { batch });
   if (batch.length > 0) return { next: 'check', state: next };
@@ -148,71 +144,17 @@ async function approved(ctx: Ctx, engine: GridEngine, outcome: Extract<CellResol
   ctx.log.decision({ cell: id }, `[user] Declined the resolution of ${id}: handed to a human`);
   const { path, unmerged } = await ctx.worktrees.presentMerge(ctx.worktrees.conflictId(outcome.cell), details.above, details.left);
   const files = outcome.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, status: 'needs_human' as const, rung: null, by: null, cacheKey: null })) }));
-  return { ok: false, cell: outcome.cell, worktree: path, files, left: unmerged.length > 0 ? unmerged : paths };
+  const handoff = outcome.files.map((f) => ({
+    path: f.path,
+    kind: f.kind,
+    ...(f.hunks.length > 0 ? { hunks: f.hunks.length } : {}),
+    instructions: `the resolution of ${f.path} was declined: edit ${f.path} (remove every marker line), or settle it with git add / git rm`,
+  }));
+  return { ok: false, cell: outcome.cell, worktree: path, files, left: unmerged.length > 0 ? unmerged : paths, handoff, choiceKeys: [] };
 }
 
 /** The budget refusal that left a conflict open, if the model was refused for budget. */
 function budgetRefusal(outcomes: CellResolution[]): string | null {
   for (const o of outcomes) for (const t of o.transcripts ?? []) if (!t.outcome.ok && t.outcome.reason === 'budget') return t.outcome.message;
   return null;
-}
-
-function conflictBase(state: RunState, cell: Cell): ConflictState {
-  const id = cellId(cell);
-  const known = state.conflicts.find((c) => c.id === id);
-  return (
-    known ?? { id, cell, files: [], status: 'pending', resolutionTree: null, resolutionCommit: null, attempts: 0, resolvedInAttempt: null, blame: null }
-  );
-}
-
-/**
- * Mark a conflict resolved in the state and journal it (after its merge is in the grid, so a kill
- * in between is found by reconcileGrid); `journalled`: the event is already in the journal.
- */
-function recordResolved(state: RunState, ctx: Ctx, cell: Cell, tree: string, commit: string, files: ConflictState['files'], options: { journalled?: boolean } = {}): RunState {
-  const base = conflictBase(state, cell);
-  const resolved: ConflictState = {
-    ...base,
-    status: 'resolved',
-    files,
-    resolutionTree: tree,
-    resolutionCommit: commit,
-    attempts: base.attempts + 1,
-    resolvedInAttempt: state.currentAttempt,
-  };
-  if (!options.journalled) {
-    ctx.journal.append({
-      type: 'conflict_resolved',
-      conflict: base.id,
-      cell,
-      attempt: state.currentAttempt,
-      files: files.map((f) => ({
-        path: f.path,
-        kind: f.kind,
-        hunks: f.hunks.filter((h) => h.rung !== null).map((h) => ({ index: h.index, rung: h.rung!, by: h.by ?? '', ...(h.cacheKey ? { cacheKey: h.cacheKey } : {}) })),
-      })),
-      tree,
-      commit,
-    });
-  }
-  const rungs = files.flatMap((f) => f.hunks.map((h) => `${f.path}#${h.index}:${h.rung === 'rule' ? h.by : h.rung}`));
-  ctx.log.decision({ cell: base.id }, `[resolver] Resolved ${base.id}: ${rungs.join(', ') || 'file-level decisions'}`);
-  const attempts = state.attempts.map((a) => (a.number === state.currentAttempt ? { ...a, resolutions: [...new Set([...a.resolutions, base.id])] } : a));
-  return { ...state, attempts, conflicts: upsert(state.conflicts, resolved) };
-}
-
-function needsHuman(state: RunState, ctx: Ctx, cells: Array<{ cell: Cell; left: string[]; worktree: string }>): Result {
-  const files = cells.flatMap((c) => c.left.map((f) => `${c.worktree}/${f}`));
-  const commands = [
-    ...cells.map((c) => `cd ${c.worktree}   # conflict ${cellId(c.cell)}: edit ${c.left.join(', ')}, remove every conflict marker`),
-    'splintercat continue',
-  ];
-  const reason = `${files.length} file(s) in ${cells.length} conflict(s) need a human: the ladder could not resolve them with certainty`;
-  ctx.journal.append({ type: 'human_needed', reason, files, commands });
-  return {
-    halt: 'needs_human',
-    reason,
-    next: 'resolve_conflicts',
-    state: { ...state, human: { reason, files, commands, where: cells[0]?.worktree ?? null } },
-  };
 }

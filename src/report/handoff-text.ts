@@ -1,0 +1,26 @@
+import type { HumanHandoff } from '../store/run-state.js';
+
+const EXCERPT_LINES = 15;
+
+/**
+ * A hand-off as text a person can follow to the letter: per conflict its worktree, every file
+ * with its kind and what to do, the failed check (summary, log, excerpt, a cleanly merged file
+ * it points at), what the model tried, why the last `continue` refused; then the commands.
+ */
+export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
+  const lines: string[] = ['Files to settle:', ...human.files.map((f) => `${indent}${f}`)];
+  for (const c of human.conflicts) {
+    lines.push('', `Conflict ${c.conflict}, in ${c.worktree}:`);
+    for (const f of c.files) lines.push(`${indent}${f.path} [${f.kind}${f.hunks !== undefined ? `, ${f.hunks} block(s)` : ''}]: ${f.instructions}`);
+    if (c.failure) {
+      lines.push(`${indent}check '${c.failure.check}' failed: ${c.failure.summary}${c.failure.logFile ? ` (log: ${c.failure.logFile})` : ''}`);
+      for (const file of c.failure.cleanlyMerged) lines.push(`${indent}the failure is in ${file}, which git merged cleanly at this cell (no conflict there): the fix may be needed in that file`);
+      const excerpt = c.failure.excerpt.split('\n').filter(Boolean).slice(-EXCERPT_LINES);
+      if (excerpt.length > 0) lines.push(`${indent}log excerpt:`, ...excerpt.map((l) => `${indent}${indent}${l}`));
+    }
+    for (const m of c.model) lines.push(`${indent}${m}`);
+    for (const r of c.refused) lines.push(`${indent}not taken yet: ${r}`);
+  }
+  lines.push('', 'Then:', ...human.commands.map((c) => `${indent}${c}`));
+  return lines;
+}

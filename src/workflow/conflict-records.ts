@@ -1,0 +1,55 @@
+import type { Cell } from '../imerge/cell.js';
+import { cellId } from '../imerge/cell.js';
+import type { ConflictState, RunState } from '../store/run-state.js';
+import type { Ctx } from './nodes/common.js';
+
+/** The conflicts with `next` in place of the one of the same id (or added). */
+export function upsert(conflicts: ConflictState[], next: ConflictState): ConflictState[] {
+  const i = conflicts.findIndex((c) => c.id === next.id);
+  return i < 0 ? [...conflicts, next] : conflicts.map((c, k) => (k === i ? next : c));
+}
+
+/** The state's record of the conflict at `cell`, or a new pending one. */
+export function conflictBase(state: RunState, cell: Cell): ConflictState {
+  const id = cellId(cell);
+  const known = state.conflicts.find((c) => c.id === id);
+  return (
+    known ?? { id, cell, files: [], status: 'pending', resolutionTree: null, resolutionCommit: null, attempts: 0, resolvedInAttempt: null, blame: null }
+  );
+}
+
+/**
+ * Mark a conflict resolved in the state and journal it (after its merge is in the grid, so a kill
+ * in between is found by reconcileGrid); `journalled`: the event is already in the journal.
+ */
+export function recordResolved(state: RunState, ctx: Ctx, cell: Cell, tree: string, commit: string, files: ConflictState['files'], options: { journalled?: boolean } = {}): RunState {
+  const base = conflictBase(state, cell);
+  const resolved: ConflictState = {
+    ...base,
+    status: 'resolved',
+    files,
+    resolutionTree: tree,
+    resolutionCommit: commit,
+    attempts: base.attempts + 1,
+    resolvedInAttempt: state.currentAttempt,
+  };
+  if (!options.journalled) {
+    ctx.journal.append({
+      type: 'conflict_resolved',
+      conflict: base.id,
+      cell,
+      attempt: state.currentAttempt,
+      files: files.map((f) => ({
+        path: f.path,
+        kind: f.kind,
+        hunks: f.hunks.filter((h) => h.rung !== null).map((h) => ({ index: h.index, rung: h.rung!, by: h.by ?? '', ...(h.cacheKey ? { cacheKey: h.cacheKey } : {}) })),
+      })),
+      tree,
+      commit,
+    });
+  }
+  const rungs = files.flatMap((f) => f.hunks.map((h) => `${f.path}#${h.index}:${h.rung === 'rule' ? h.by : h.rung}`));
+  ctx.log.decision({ cell: base.id }, `[resolver] Resolved ${base.id}: ${rungs.join(', ') || 'file-level decisions'}`);
+  const attempts = state.attempts.map((a) => (a.number === state.currentAttempt ? { ...a, resolutions: [...new Set([...a.resolutions, base.id])] } : a));
+  return { ...state, attempts, conflicts: upsert(state.conflicts, resolved) };
+}

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { cellId, type Cell } from '../imerge/cell.js';
+import type { HandoffConflict, RunState } from '../store/run-state.js';
+import { summaryLine } from './handoff.js';
+import type { GridEngine, WorkflowContext } from './ports.js';
+
+const EXCERPT_LINES = 30;
+
+/**
+ * The failed check that brought a person (back) to `cell`: its name, log, summary and an
+ * excerpt, and whether the failure points at a file git merged cleanly at this cell (a file
+ * the cell's two parents differ in that was not in conflict): then the fix may lie outside
+ * the conflict's files. Null when no check failed.
+ */
+export async function handoffFailure(ctx: WorkflowContext, engine: GridEngine, state: RunState, cell: Cell, conflictFiles: string[]): Promise<HandoffConflict['failure']> {
+  const last = state.data.lastCheck;
+  if (!last || last.success) return null;
+  const summary = [...state.attempts].reverse().find((a) => a.failureSummary)?.failureSummary ?? null;
+  let excerpt = summary?.excerpt ?? '';
+  if (excerpt === '') {
+    try {
+      excerpt = readFileSync(last.logFile, 'utf8').split('\n').filter(Boolean).slice(-EXCERPT_LINES).join('\n');
+    } catch {
+      excerpt = '';
+    }
+  }
+  const cleanlyMerged: string[] = [];
+  const file = summary?.location ? summary.location.replace(/:\d+(:\d+)?$/, '') : null;
+  if (file && !conflictFiles.includes(file)) {
+    try {
+      const details = await engine.conflictCell(cell);
+      const changed = await ctx.git.lines(['diff', '--name-only', details.above, details.left]);
+      if (changed.includes(file)) cleanlyMerged.push(file);
+    } catch (error) {
+      ctx.log.debug({ cell: cellId(cell), error: String(error) }, 'hand-off: could not compare the cell parents');
+    }
+  }
+  return {
+    check: last.name,
+    logFile: last.logFile,
+    summary: summary ? summaryLine(summary) : `check '${last.name}' failed with exit code ${last.exitCode ?? 'none'}`,
+    excerpt: excerpt.split('\n').slice(-EXCERPT_LINES).join('\n'),
+    cleanlyMerged,
+  };
+}

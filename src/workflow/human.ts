@@ -1,0 +1,161 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { compareCells } from '../imerge/cell.js';
+import { learnHumanResolution } from '../resolve/index.js';
+import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
+import { recordResolved } from './conflict-records.js';
+import { cdLine } from './handoff.js';
+import type { Ctx, Result } from './nodes/common.js';
+import { withFlow } from './nodes/common.js';
+import type { GridEngine } from './ports.js';
+import { collectHumanResolution } from './resolve-cell.js';
+
+/** Where the files are kept as they were handed to a person (hunks no rung resolved still in markers), to learn their answers. */
+function presentedDir(ctx: Ctx, state: RunState, conflict: string): string {
+  return join(ctx.store.paths(state.name).dir, 'presented', conflict);
+}
+
+/**
+ * Stop for a person: every conflict with its worktree and each file's kind and exact
+ * instructions (`state.human`, the `human_needed` event), the `cd DIR   # comment` lines and
+ * the one command to run next. The worktrees become the person's (never reset by a resume),
+ * and the files are saved as presented so their answers can be learnt.
+ */
+export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConflict[]): Promise<Result> {
+  const engine = await ctx.engine();
+  for (const c of conflicts) {
+    const cell = state.conflicts.find((x) => x.id === c.conflict)?.cell;
+    if (!cell) continue;
+    // Parents not merged yet (a resolution before it is presented too): protected when it was presented.
+    const details = await engine.conflictCell(cell).catch(() => null);
+    if (details) await ctx.worktrees.protect(ctx.worktrees.conflictId(cell), details.above, details.left);
+    for (const f of c.files) {
+      if (!f.hunks || c.failure) continue;
+      const saved = join(presentedDir(ctx, state, c.conflict), f.path);
+      const current = join(c.worktree, f.path);
+      // The first presentation is the one to learn from (a later one may hold the person's half-done edit).
+      if (existsSync(saved) || !existsSync(current)) continue;
+      mkdirSync(dirname(saved), { recursive: true });
+      writeFileSync(saved, readFileSync(current));
+    }
+  }
+  const files = conflicts.flatMap((c) => c.files.map((f) => join(c.worktree, f.path)));
+  const commands = [...conflicts.map(cdLine), 'splintercat continue'];
+  const checks = [...new Set(conflicts.flatMap((c) => (c.failure ? [c.failure.check] : [])))];
+  const reason =
+    `${files.length} file(s) in ${conflicts.length} conflict(s) need a human: ` +
+    (checks.length > 0 ? `check ${checks.map((n) => `'${n}'`).join(', ')} failed on a resolution to amend` : 'the ladder could not resolve them with certainty');
+  ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts });
+  return {
+    halt: 'needs_human',
+    reason,
+    next: 'resolve_conflicts',
+    state: { ...state, human: { reason, files, commands, where: conflicts[0]?.worktree ?? null, conflicts } },
+  };
+}
+
+/**
+ * Take a person's work on the conflicts handed to them: record each accepted tree in the grid,
+ * learn their hunk answers into the cache (with the run, cell and file), remember their
+ * keep-or-delete choices for later cells of the run. Conflicts whose worktree is not ready
+ * (markers left, a path untouched, the blamed tree unchanged) are returned to hand off again, saying why.
+ */
+export async function takePersonsWork(
+  state: RunState,
+  ctx: Ctx,
+  engine: GridEngine,
+  waiting: ConflictState[],
+): Promise<{ state: RunState; resolved: string[]; again: HandoffConflict[] }> {
+  let next = state;
+  const resolved: string[] = [];
+  const again: HandoffConflict[] = [];
+  const handed = state.human?.conflicts ?? [];
+  const fileChoices = { ...(state.data.fileChoices ?? {}) };
+  let first = true;
+  for (const c of [...waiting].sort((a, b) => compareCells(a.cell, b.cell))) {
+    // A resolution recorded before this one may open the way to it: fill what merges cleanly first.
+    if (!first) await engine.autofill({ signal: ctx.signal });
+    first = false;
+    const worktree = ctx.worktrees.path(ctx.worktrees.conflictId(c.cell));
+    const entry: HandoffConflict = handed.find((h) => h.conflict === c.id) ?? {
+      conflict: c.id,
+      worktree,
+      files: c.files.map((f) => ({ path: f.path, kind: f.kind, instructions: `edit ${f.path}: remove every marker line` })),
+      failure: null,
+      model: [],
+      refused: [],
+    };
+    const refuse = entry.blamedTree
+      ? { tree: entry.blamedTree, why: `the worktree still holds the resolution check '${entry.failure?.check ?? '?'}' failed on: amend it (or commit a fix there), then run splintercat continue` }
+      : undefined;
+    const human = await collectHumanResolution(ctx, c.cell, refuse ? { refuse } : {});
+    if (!human.ok) {
+      again.push({ ...entry, refused: human.why });
+      continue;
+    }
+    // Still recorded (presented after an abort): the fix takes its place, and what was built on it is merged again.
+    if ((await engine.cellCommit(c.cell)) !== null) await engine.forget([c.cell]);
+    if ((await engine.conflictCell(c.cell).catch(() => null)) === null) {
+      again.push({ ...entry, refused: [`its parent cells are not merged yet (a conflict before it is still open): it is taken once they are`] });
+      continue;
+    }
+    const commit = await engine.recordMerge(c.cell, human.tree);
+    const learnt = await learn(ctx, state, c, worktree, entry);
+    // An amended resolution is the person's throughout; otherwise what no rung resolved is theirs.
+    const whole = entry.failure !== null;
+    const files = c.files.map((f) => {
+      const keys = [...(learnt.get(f.path) ?? [])];
+      return {
+        ...f,
+        hunks: f.hunks.map((h) =>
+          h.status === 'resolved' && !whole ? h : { ...h, status: 'resolved' as const, rung: 'human' as const, by: 'human', cacheKey: keys.shift() ?? null },
+        ),
+        // A file-level choice (keep or delete, ...) that no rule made was the person's.
+        decidedBy: f.hunks.length === 0 && (whole || !f.decidedBy) ? ('human' as const) : (f.decidedBy ?? null),
+      };
+    });
+    next = recordResolved(next, ctx, c.cell, human.tree, commit, files);
+    for (const choice of state.data.handoffChoices?.[c.id] ?? []) {
+      fileChoices[choice.key] = existsSync(join(worktree, choice.path)) ? 'keep' : 'delete';
+    }
+    resolved.push(c.id);
+  }
+  const handoffChoices = Object.fromEntries(Object.entries(state.data.handoffChoices ?? {}).filter(([id]) => !resolved.includes(id)));
+  next = withFlow(next, { fileChoices, handoffChoices });
+  if (again.length === 0 && next.human !== null) next = { ...next, human: null };
+  return { state: next, resolved, again };
+}
+
+/** Cache each hunk a person answered (file as presented vs. their file); the keys stored, by path. */
+async function learn(ctx: Ctx, state: RunState, c: ConflictState, worktree: string, entry: HandoffConflict): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const cache = ctx.ladder.cache;
+  if (!cache) return out;
+  for (const f of entry.files) {
+    const saved = join(presentedDir(ctx, state, c.id), f.path);
+    const mine = join(worktree, f.path);
+    if (!existsSync(saved) || !existsSync(mine)) continue;
+    const keys = await learnHumanResolution(cache, {
+      path: f.path,
+      presented: readFileSync(saved, 'utf8'),
+      resolved: readFileSync(mine, 'utf8'),
+      provenance: { merge: state.name, cell: c.id },
+    });
+    if (keys.length > 0) ctx.log.decision({ cell: c.id }, `[cache] learnt ${keys.length} hunk(s) of ${f.path} from the person's resolution of ${c.id}`);
+    out.set(f.path, keys);
+  }
+  return out;
+}
+
+/** The conflict at `cell` presented again, its resolution in place, with the failure that brought it back. */
+export function amendEntry(conflict: ConflictState, worktree: string, failure: NonNullable<HandoffConflict['failure']>, files: HandoffConflict['files']): HandoffConflict {
+  return {
+    conflict: conflict.id,
+    worktree,
+    files,
+    failure,
+    model: [],
+    refused: [],
+    ...(conflict.resolutionTree ? { blamedTree: conflict.resolutionTree } : {}),
+  };
+}

@@ -1,0 +1,212 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { ResolutionCache } from '../../src/resolve/index.js';
+import { rebuildRun } from '../../src/store/doctor.js';
+import { RunStore } from '../../src/store/index.js';
+import type { HumanHandoff } from '../../src/store/run-state.js';
+import { driveRun } from '../../src/workflow/merge-run.js';
+import { reopenRun } from '../../src/workflow/setup.js';
+import { chainRepo, checkScript, valuesFile } from '../fixtures/workflow/chain-repo.js';
+import { chainContext, startChainRun } from '../fixtures/workflow/chain-run.js';
+import { TestRepo } from '../helpers/git-repo.js';
+
+/** Start a run offline (no model: a person resolves what the ladder leaves), per conflict. */
+async function merge(repo: TestRepo, settings: Record<string, unknown> = {}) {
+  const { ctx } = await chainContext(repo, null, { merge: { strategy: 'per_conflict', parallel: 1 }, ...settings });
+  const store = await RunStore.forRepo(repo.git);
+  const { run, state } = startChainRun(store, repo);
+  try {
+    return { outcome: await driveRun(run, state, ctx), ctx, store };
+  } finally {
+    run.close();
+  }
+}
+
+/** `splintercat continue`. */
+async function resume(store: RunStore, ctx: Awaited<ReturnType<typeof merge>>['ctx']) {
+  const { run, state } = reopenRun(store, 'up');
+  try {
+    return await driveRun(run, state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }, ctx);
+  } finally {
+    run.close();
+  }
+}
+
+/** Run a printed choice as a person would: in the conflict's worktree, through the shell. */
+async function runChoice(worktree: string, command: string): Promise<void> {
+  await execa('sh', ['-c', command], { cwd: worktree });
+}
+
+function only(human: HumanHandoff | null | undefined) {
+  expect(human?.conflicts).toHaveLength(1);
+  return human!.conflicts[0]!;
+}
+
+/** Base: vals.txt and the check; `files` added on top. */
+function baseRepo(files: Record<string, string>): TestRepo {
+  const repo = TestRepo.create();
+  repo.commit('base', { 'vals.txt': valuesFile(['0']), 'check.mjs': checkScript, ...files });
+  repo.branch('upstream');
+  repo.checkout('upstream');
+  return repo;
+}
+
+describe('hand-offs a person can follow to the letter', () => {
+  it('content: names the file, its kind and blocks; the commands are cd lines then the one command to run next', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const { outcome } = await merge(repo);
+    expect(outcome.kind).toBe('needs_human');
+    const c = only(outcome.state.human);
+    expect(c.conflict).toBe('1-1');
+    expect(c.files).toEqual([{ path: 'vals.txt', kind: 'content', hunks: 1, instructions: expect.stringMatching(/^edit vals\.txt: 1 conflict block\(s\).*remove every marker line/) }]);
+    expect(outcome.state.human?.files).toEqual([join(c.worktree, 'vals.txt')]);
+    expect(outcome.state.human?.commands).toEqual([expect.stringMatching(new RegExp(`^cd ${c.worktree}   # conflict 1-1: `)), 'splintercat continue']);
+    const events = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8').trim().split('\n');
+    const event = events.map((l) => JSON.parse(l) as { type: string; conflicts?: HumanHandoff['conflicts'] }).find((e) => e.type === 'human_needed');
+    expect(event?.conflicts?.[0]?.files[0]?.path).toBe('vals.txt');
+  });
+
+  it('modify/delete both ways: the exact git rm / git add choices, no marker talk; an untouched path is refused, saying why; the choices taken literally land in the merge', async () => {
+    const repo = baseRepo({ 'gone.txt': 'original\n', 'kept.txt': 'original\n' });
+    repo.commit('upstream: drop gone.txt, change kept.txt', { 'gone.txt': null, 'kept.txt': 'upstream change\n' });
+    repo.checkout('main');
+    repo.commit('fork: change gone.txt, drop kept.txt', { 'gone.txt': 'fork change\n', 'kept.txt': null });
+    const { outcome, store, ctx } = await merge(repo);
+    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('needs_human');
+    const c = only(outcome.state.human);
+    const byPath = Object.fromEntries(c.files.map((f) => [f.path, f]));
+    expect(byPath['gone.txt']).toMatchObject({ kind: 'modify/delete', choices: { keep: 'git add -- gone.txt', delete: 'git rm -q -- gone.txt' } });
+    expect(byPath['gone.txt']?.instructions).toMatch(/the upstream side deleted gone\.txt while the fork side changed it/);
+    expect(byPath['kept.txt']?.instructions).toMatch(/the fork side deleted kept\.txt while the upstream side changed it/);
+    for (const f of c.files) expect(f.instructions).not.toMatch(/remove every/);
+
+    // Nothing done: refused, with the exact choice to make.
+    const untouched = await resume(store, ctx);
+    expect(untouched.kind).toBe('needs_human');
+    expect(only(untouched.state.human).refused.join('\n')).toMatch(/gone\.txt is still unmerged: run `git rm -q -- gone\.txt` to keep the deletion or `git add -- gone\.txt` to keep the file/);
+
+    await runChoice(c.worktree, byPath['gone.txt']!.choices!.delete!);
+    await runChoice(c.worktree, byPath['kept.txt']!.choices!.keep!);
+    const done = await resume(store, ctx);
+    expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
+    expect(repo.sh('ls-tree', '--name-only', 'main').split('\n').sort()).toEqual(['check.mjs', 'kept.txt', 'vals.txt']);
+    expect(repo.sh('show', 'main:kept.txt')).toBe('upstream change');
+    expect(done.state.conflicts[0]?.files.map((f) => f.decidedBy)).toEqual(['human', 'human']);
+  });
+
+  it('the same modify/delete (same path and blobs) met at a later cell takes the person\'s earlier choice, journalled as cache', async () => {
+    // The fork changes gone.txt, reverts it, changes it again; upstream deletes it: cells 1-1, 2-1 and 3-1
+    // meet modify/delete, and 3-1 has exactly the sides of 1-1.
+    const repo = baseRepo({ 'gone.txt': 'original\n' });
+    repo.commit('upstream: drop gone.txt', { 'gone.txt': null });
+    repo.checkout('main');
+    repo.commit('fork: change', { 'gone.txt': 'changed\n' });
+    repo.commit('fork: revert', { 'gone.txt': 'original\n' });
+    repo.commit('fork: change again', { 'gone.txt': 'changed\n' });
+    const { outcome, store, ctx } = await merge(repo);
+    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('needs_human');
+    let state = outcome.state;
+    const asked: string[] = [];
+    for (let k = 0; k < 5 && state.status !== 'done'; k++) {
+      const c = only(state.human);
+      asked.push(c.conflict);
+      await runChoice(c.worktree, c.files[0]!.choices!.delete!);
+      state = (await resume(store, ctx)).state;
+    }
+    expect(state.status).toBe('done');
+    expect(asked).toEqual(['1-1', '2-1']);
+    expect(state.conflicts.find((c) => c.id === '3-1')?.files[0]?.decidedBy).toBe('cache');
+    const journal = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8');
+    expect(journal).toMatch(/"kind":"file-level","by":"runner","decision":"cache","reasoning":"gone\.txt: the person's earlier choice/);
+    expect(repo.sh('ls-tree', '--name-only', 'main')).not.toMatch(/gone\.txt/);
+  });
+
+  it('a file edited without git add is taken; markers left are refused (conflict-marker-size aware)', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const { outcome, store, ctx } = await merge(repo);
+    const c = only(outcome.state.human);
+    const file = join(c.worktree, 'vals.txt');
+    // Only the first block's markers are gone: still refused.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^<<<<<<< .*\n/m, ''));
+    const refused = await resume(store, ctx);
+    expect(refused.kind).toBe('needs_human');
+    expect(only(refused.state.human).refused).toEqual(['vals.txt still has conflict markers: remove every marker line']);
+    writeFileSync(file, valuesFile(['both']));
+    const done = await resume(store, ctx);
+    expect(done.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['both']).trimEnd());
+  });
+});
+
+describe("a person's work is never thrown away", () => {
+  it('a failed check after a person\'s resolution presents it again, in place, with the failure to amend', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const { outcome, store, ctx } = await merge(repo);
+    const c = only(outcome.state.human);
+    const file = join(c.worktree, 'vals.txt');
+    writeFileSync(file, valuesFile(['BAD']));
+    const failed = await resume(store, ctx);
+    const amend = only(failed.state.human);
+    expect(amend.conflict).toBe('1-1');
+    // Their file, not fresh markers, and the failure that brought them back.
+    expect(readFileSync(file, 'utf8')).toBe(valuesFile(['BAD']));
+    expect(amend.failure).toMatchObject({ check: 'build', summary: expect.stringMatching(/compile_error at vals\.txt:1: bad value/) });
+    expect(amend.failure?.excerpt).toMatch(/bad value in 'v1 = BAD'/);
+    expect(existsSync(amend.failure!.logFile)).toBe(true);
+    expect(amend.files[0]?.instructions).toMatch(/check 'build' failed on it: amend the file/);
+    expect(failed.state.human?.commands[0]).toMatch(/check 'build' failed: amend the resolution/);
+
+    writeFileSync(file, valuesFile(['fine']));
+    const done = await resume(store, ctx);
+    expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['fine']).trimEnd());
+    // The blamed answer was evicted; the amended one is what the cache holds.
+    const cache = await ResolutionCache.forRepo(repo.git);
+    const entries = (await cache.list()).filter((e) => e.rung === 'human');
+    expect(entries.map((e) => e.resolution)).toEqual(['v1 = fine\n']);
+  });
+
+  it('doctor --rebuild then continue keeps the person\'s edit (no fresh markers)', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const { outcome, store, ctx } = await merge(repo);
+    const c = only(outcome.state.human);
+    const file = join(c.worktree, 'vals.txt');
+    writeFileSync(file, valuesFile(['mine']));
+    rmSync(join(store.paths('up').dir, 'state.json'));
+    rmSync(join(store.paths('up').dir, 'state.json.bak'), { force: true });
+    const rebuilt = await rebuildRun(store.paths('up').dir, repo.git);
+    expect(rebuilt.ok).toBe(true);
+    const done = await resume(store, ctx);
+    expect(done.kind === 'failed' ? done.reason : done.kind === 'needs_human' ? JSON.stringify(done.state.human) : done.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['mine']).trimEnd());
+  });
+});
+
+describe("people's resolutions are cached", () => {
+  it("a person's hunk is replayed from the cache at a later cell (with its run, cell and file)", async () => {
+    // Fork commit k and upstream commit k change the same line of file k: conflicts 1-1 (a.txt) and
+    // 2-2 (b.txt) have the very same hunk.
+    const repo = TestRepo.create();
+    repo.commit('base', { 'a.txt': 'x = 0\n', 'b.txt': 'x = 0\n', 'vals.txt': valuesFile(['0']), 'check.mjs': checkScript });
+    repo.branch('upstream');
+    repo.commit('fork 1', { 'a.txt': 'x = fork\n' });
+    repo.commit('fork 2', { 'b.txt': 'x = fork\n' });
+    repo.checkout('upstream');
+    repo.commit('upstream 1', { 'a.txt': 'x = upstream\n' });
+    repo.commit('upstream 2', { 'b.txt': 'x = upstream\n' });
+    repo.checkout('main');
+    const { outcome, store, ctx } = await merge(repo);
+    const c = only(outcome.state.human);
+    expect(c.conflict).toBe('1-1');
+    writeFileSync(join(c.worktree, 'a.txt'), 'x = fork + upstream\n');
+    const done = await resume(store, ctx);
+    expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
+    expect(repo.sh('show', 'main:b.txt')).toBe('x = fork + upstream');
+    const later = done.state.conflicts.find((x) => x.id === '2-2');
+    expect(later?.files[0]?.hunks.map((h) => [h.rung, h.by])).toEqual([['cache', 'human:human']]);
+    const cache = await ResolutionCache.forRepo(repo.git);
+    expect((await cache.list()).map((e) => [e.rung, e.provenance.merge, e.provenance.cell, e.provenance.file])).toEqual([['human', 'up', '1-1', 'a.txt']]);
+  });
+});
