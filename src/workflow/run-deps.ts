@@ -48,7 +48,7 @@ export async function createRunDeps(config: Config, git: Git, name: string, opti
     worktrees: new WorktreePool(git, join(gitDir, 'splintercat', name, 'worktrees')),
     ladder: await ladderFromConfig(config.resolve, git),
     gateway,
-    extractFailure: (text, result) => extractFailure(text, { timedOut: result.timedOut }) ?? fallbackSummary(text, result),
+    extractFailure: (text, result, options = {}) => extractFailure(text, { timedOut: result.timedOut, ...options }) ?? fallbackSummary(text, result),
     store: await RunStore.forRepo(git, { clock }),
     clock,
     log,
