@@ -78,7 +78,8 @@ export function renderChecks(model: ReportModel, logHref: LogHref): string {
     const log = href ? `<a href="${esc(href)}">log</a>` : `<span class="mono">${esc(c.logFile)}</span>`;
     const what = c.cell ? `cell <a href="#conflict-${idFrom(c.cell)}">${esc(c.cell)}</a>` : esc(c.target);
     const result = c.success ? '<span class="ok">passed</span>' : `<span class="bad">${c.timedOut ? 'timed out' : `failed (exit ${c.exitCode ?? '?'})`}</span>`;
-    const summary = c.summary ? `<p><b>${esc(c.summary.error_type)}</b>${c.summary.location ? ` at <code>${esc(c.summary.location)}</code>` : ''}: ${esc(c.summary.root_cause)}</p>` : '';
+    const judged = c.judgement ? `<p><b>${c.judgement.blamed ? 'Blamed on the resolutions' : 'Not blamed on the resolutions'}</b>: ${esc(c.judgement.reason)}</p>` : '';
+    const summary = judged + (c.summary ? `<p><b>${esc(c.summary.error_type)}</b>${c.summary.location ? ` at <code>${esc(c.summary.location)}</code>` : ''}: ${esc(c.summary.root_cause)}</p>` : '');
     const excerpt = c.excerpt ? `<details${c.success ? '' : ' open'}><summary>${c.success ? 'end of the log' : 'excerpt'}</summary><pre>${esc(c.excerpt)}</pre></details>` : '';
     return `<tr id="check-${c.index}"><td class="num">${c.index + 1}</td><td>${esc(c.name)}</td><td>${what}</td><td>${result}</td><td class="num">${esc(formatDuration(c.durationMs))}</td><td class="num">${c.attempt}</td><td>${log}</td></tr>${
       summary || excerpt ? `<tr><td></td><td colspan="6">${summary}${excerpt}</td></tr>` : ''
