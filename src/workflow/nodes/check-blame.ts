@@ -4,7 +4,8 @@ import { parseTestFailures } from '../../checks/test-output/index.js';
 import type { CheckResult } from '../../checks/types.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
 import type { BaselineState, CheckJudgement, CheckRecord, RunState } from '../../store/run-state.js';
-import type { Ctx } from './common.js';
+import type { NodeContext } from '../machine/runner.js';
+import type { RunContext } from '../ports.js';
 
 /**
  * Blame only what the merge broke. A check that fails on a tip is that side's baseline (its failing
@@ -32,6 +33,8 @@ export interface ChecksRun {
 }
 
 type Side = BaselineState['side'];
+/** common.ts's Ctx (not imported from there: common.ts imports this file). */
+type Ctx = RunContext & NodeContext;
 
 /** Run the checks `names` on a tip (or a fork/upstream commit of a cell): each outcome is that side's baseline. All of them run, failing or not. */
 export async function runBaselines(ctx: Ctx, state: RunState, side: Side, commit: string, cell: Cell | null, names: string[]): Promise<Pick<ChecksRun, 'records' | 'baselines'>> {
