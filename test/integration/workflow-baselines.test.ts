@@ -70,6 +70,9 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     expect(status.checks).toMatchObject({ total: checks.runs.length, failed: judged.length + 1, notBlamed: judged.length });
     expect(status.baselines).toEqual([expect.objectContaining({ side: 'fork', cell: null, check: 'test', passed: false, failing: [legacyTest], ran: 3 }), expect.objectContaining({ side: 'upstream', passed: true })]);
     expect(statusText).toContain(`test on the fork tip (${fork.slice(0, 12)}) fails 1 test(s): ${legacyTest}, 3 ran`);
+    // The grid does not mark cells X for a failure that is the fork's own.
+    const marks = (status.grid as { marks: Array<{ conflict: string | null; failedCheck: string | null }> }).marks;
+    expect(marks.map((m) => [m.conflict, m.failedCheck])).toEqual([['1-1', null], ['2-2', null]]);
   });
 
   it('a new failure is blamed (not the inherited one), summarized by test, assertion and file:line, and recovered; the cell\'s own commits are checked and counted', async () => {
