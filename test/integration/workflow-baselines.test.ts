@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/log/logger.js';
 import { nullLogger } from '../../src/log/logger.js';
-import { buildReportModel, loadRunSnapshot, renderStatusText } from '../../src/report/index.js';
+import { buildReportModel, loadRunSnapshot, renderMarkdownReport, renderReportBody, renderStatusText } from '../../src/report/index.js';
 import { statusData } from '../../src/report/status-text.js';
 import { RunStore } from '../../src/store/index.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
@@ -32,7 +32,7 @@ async function merge(repo: TestRepo, command: string, answer: (k: number, retry:
     const outcome = await driveRun(run, state, { ...ctx, log });
     const snapshot = await loadRunSnapshot(repo.git, store, 'up');
     const model = buildReportModel(snapshot!, { now: new Date() });
-    return { outcome, state: outcome.state, checks, decisions, resolver, status: statusData(model), statusText: renderStatusText(model) };
+    return { outcome, state: outcome.state, checks, decisions, resolver, status: statusData(model), statusText: renderStatusText(model), markdown: renderMarkdownReport(model), html: renderReportBody(model) };
   } finally {
     run.close();
   }
@@ -42,7 +42,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
   it('a fork tip failing its own test does not stop the merge, and cells inheriting the failure are not blamed', async () => {
     const repo = specRepo(2, (k) => `fork${k}`, (k) => `up${k}`, { forkFails: true });
     const fork = repo.sh('rev-parse', 'main');
-    const { outcome, state, checks, decisions, resolver, status, statusText } = await merge(repo, 'node spec.mjs', (k) => `merged${k}`);
+    const { outcome, state, checks, decisions, resolver, status, statusText, markdown, html } = await merge(repo, 'node spec.mjs', (k) => `merged${k}`);
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
     expect(repo.sh('rev-list', '--parents', '-n', '1', 'main').split(' ').slice(1)).toEqual([fork, repo.sh('rev-parse', 'upstream')]);
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2']).trimEnd());
@@ -70,6 +70,11 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     expect(status.checks).toMatchObject({ total: checks.runs.length, failed: judged.length + 1, notBlamed: judged.length });
     expect(status.baselines).toEqual([expect.objectContaining({ side: 'fork', cell: null, check: 'test', passed: false, failing: [legacyTest], ran: 3 }), expect.objectContaining({ side: 'upstream', passed: true })]);
     expect(statusText).toContain(`test on the fork tip (${fork.slice(0, 12)}) fails 1 test(s): ${legacyTest}, 3 ran`);
+    // The reports show the baseline and, for each failed check, that it was not blamed and why.
+    expect(markdown).toContain(`- test on the fork tip (\`${fork.slice(0, 12)}\`): 1 failing test(s): ${legacyTest.replace('>', '&gt;')} (3 ran)`);
+    expect(markdown).toContain('**not blamed**: every test failing on the merge also fails on a tip (1 test)');
+    expect(html).toContain(`<code>${legacyTest.replace('>', '&gt;')}</code>`);
+    expect(html).toContain('Not blamed on the resolutions');
     // The grid does not mark cells X for a failure that is the fork's own.
     const marks = (status.grid as { marks: Array<{ conflict: string | null; failedCheck: string | null }> }).marks;
     expect(marks.map((m) => [m.conflict, m.failedCheck])).toEqual([['1-1', null], ['2-2', null]]);

@@ -71,6 +71,18 @@ export function renderTimeline(model: ReportModel): string {
     .join('')}</ol>`;
 }
 
+/** What the tips (or a cell's own commits) already fail: never blamed on a resolution. */
+function renderBaselines(model: ReportModel): string {
+  const failing = model.baselines.filter((b) => !b.passed);
+  if (failing.length === 0) return '';
+  const items = failing.map((b) => {
+    const where = b.cell === null ? `the ${b.side} tip` : `${b.side} commit ${b.cell}`;
+    const what = b.failing === null ? 'fails; no test could be named, so its whole outcome is the baseline' : `${b.failing.length} failing test(s): ${b.failing.slice(0, 5).map((t) => `<code>${esc(t)}</code>`).join(', ')}${b.failing.length > 5 ? ', ...' : ''}`;
+    return `<li>${esc(b.check)} on ${esc(where)} (<code>${esc(shortOid(b.commit))}</code>): ${what}${b.ran !== null ? ` (${b.ran} ran)` : ''}</li>`;
+  });
+  return `<p><b>Baselines</b>: checks that already fail without any resolution; these failures are never blamed on one.</p><ul>${items.join('')}</ul>`;
+}
+
 export function renderChecks(model: ReportModel, logHref: LogHref): string {
   if (model.checks.length === 0) return '<p class="muted">No checks run yet.</p>';
   const rows = model.checks.map((c) => {
@@ -85,7 +97,7 @@ export function renderChecks(model: ReportModel, logHref: LogHref): string {
       summary || excerpt ? `<tr><td></td><td colspan="6">${summary}${excerpt}</td></tr>` : ''
     }`;
   });
-  return `<div class="table-wrap"><table><thead><tr><th class="num">#</th><th>Check</th><th>On</th><th>Result</th><th class="num">Time</th><th class="num">Attempt</th><th>Log</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  return `${renderBaselines(model)}<div class="table-wrap"><table><thead><tr><th class="num">#</th><th>Check</th><th>On</th><th>Result</th><th class="num">Time</th><th class="num">Attempt</th><th>Log</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 export function renderCost(model: ReportModel): string {
