@@ -153,7 +153,10 @@ export type BaselineState = z.infer<typeof baselineSchema>;
 
 export const checkRecordSchema = z.object({
   name: z.string(),
-  /** The grid cell checked; null for a tip (baseline) or the final tree. */
+  /**
+   * The grid cell checked; null for a tip or the final tree. A baseline run on a cell's own fork or
+   * upstream commit (to judge a failure there) has the edge cell: (i1, 0) or (0, i2).
+   */
   cell: cellSchema.nullable(),
   /** What was checked: a baseline tip, a cell, or the final merge. */
   target: z.enum(['baseline-ours', 'baseline-theirs', 'cell', 'final']).default('cell'),
