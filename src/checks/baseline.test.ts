@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithBaselines, sideOutcome, type SideOutcome } from './baseline.js';
+import { blamesResolutions, compareWithBaselines, sideOutcome, validates, type SideOutcome } from './baseline.js';
 
 const passed: SideOutcome = { passed: true, failing: [], ran: null };
 const failing = (...ids: string[]): SideOutcome => ({ passed: false, failing: ids, ran: null });
@@ -50,6 +50,42 @@ describe('compareWithBaselines', () => {
     expect(compareWithBaselines(failing('a'), { fork: passed, upstream: unnamed }).reason).toBe(
       'the check fails on the merge and also on the upstream tip, and no test names could be read on the upstream tip: cannot tell whether the merge broke more',
     );
+  });
+
+  it('the cell\'s own fork and upstream commits can be baselines too: a test an early fork commit broke is not blamed', () => {
+    const tips = [{ label: 'fork tip', outcome: passed }, { label: 'upstream tip', outcome: passed }];
+    const merged = failing('x');
+    expect(compareWithBaselines(merged, tips)).toMatchObject({ verdict: 'new_failures', blamed: ['x'] });
+    const withEdges = [...tips, { label: 'fork commit 2 (abc1234)', outcome: failing('x') }, { label: 'upstream commit 3 (def5678)', outcome: passed }];
+    expect(compareWithBaselines(merged, withEdges)).toEqual({
+      verdict: 'inherited_only',
+      by: 'tests',
+      blamed: [],
+      inherited: ['x'],
+      incomplete: false,
+      reason: 'every test failing on the merge also fails on a baseline (1 test): nothing is blamed on the resolutions',
+    });
+    expect(compareWithBaselines(failing('x', 'y'), withEdges).reason).toBe(
+      '1 test failing on the merge and on none of the fork tip, upstream tip, fork commit 2 (abc1234) and upstream commit 3 (def5678); 1 test also failing on a baseline not blamed',
+    );
+    expect(compareWithBaselines(unnamed, [...tips, { label: 'fork commit 2 (abc1234)', outcome: unnamed }])).toMatchObject({ verdict: 'cannot_tell', by: 'outcome' });
+  });
+
+  it('only new failures and a merge broken as a whole are blamed; only a pass or a complete inherited failure validates', () => {
+    const tips = { fork: { passed: false, failing: ['a'], ran: 1 }, upstream: { passed: true, failing: [], ran: 3 } };
+    const cases: Array<[SideOutcome, boolean, boolean]> = [
+      [passed, false, true],
+      [{ passed: false, failing: ['a'], ran: 3 }, false, true],
+      // stopped at the inherited failure (--bail): not blamed, not validated either
+      [{ passed: false, failing: ['a'], ran: 1 }, false, false],
+      [{ passed: false, failing: ['b'], ran: 3 }, true, false],
+      [unnamed, false, false],
+    ];
+    for (const [merged, blames, valid] of cases) {
+      const result = compareWithBaselines(merged, tips);
+      expect([blamesResolutions(result), validates(result)]).toEqual([blames, valid]);
+    }
+    expect(blamesResolutions(compareWithBaselines(unnamed, { fork: passed, upstream: passed }))).toBe(true);
   });
 
   it('results are plain JSON', () => {

@@ -17,14 +17,23 @@ export function sideOutcome(passed: boolean, tests: TestFailures | null): SideOu
   return { passed: false, failing: failing.length > 0 ? [...new Set(failing)] : null, ran };
 }
 
+/** A commit whose failures are not blamed on resolutions (a tip, or the fork or upstream commit of a cell), named for the reader. */
+export interface Baseline {
+  /** `fork tip`, `upstream tip`, `fork commit 3 (1a2b3c4)`, ... */
+  label: string;
+  outcome: SideOutcome;
+}
+
 /**
- * How a check on the merged result compares with the same check on both tips:
+ * How a check on the merged result compares with the same check on its baselines (both tips, and where
+ * given the fork and upstream commits of the cell):
  * - `pass`: it passed on the merge;
- * - `new_failures`: tests fail on the merge that fail on neither tip (`blamed`): the resolutions broke them;
- * - `inherited_only`: every test failing on the merge already fails on a tip: nothing to blame;
- * - `broken_by_merge`: no test could be named, but the check passed on both tips and fails on the merge;
- * - `cannot_tell`: no test could be named on some side and the check also fails on a tip, so the
- *   failure on the merge may be the tip's own.
+ * - `new_failures`: tests fail on the merge that fail on no baseline (`blamed`): the resolutions broke them;
+ * - `inherited_only`: every test failing on the merge already fails on a baseline: nothing to blame;
+ * - `broken_by_merge`: no test could be named, but the check passed on every baseline and fails on the merge;
+ * - `cannot_tell`: no test could be named on some side and the check also fails on a baseline, so the
+ *   failure on the merge may be the baseline's own.
+ * Only `new_failures` and `broken_by_merge` blame the resolutions.
  */
 export type BaselineVerdict = 'pass' | 'new_failures' | 'inherited_only' | 'broken_by_merge' | 'cannot_tell';
 
@@ -32,75 +41,108 @@ export interface BaselineComparison {
   verdict: BaselineVerdict;
   /** `tests` when failing tests were compared by name, `outcome` when only pass/fail could be. */
   by: 'tests' | 'outcome';
-  /** Failing on the merge and on neither tip: blamed on the resolutions. */
+  /** Failing on the merge and on no baseline: blamed on the resolutions. */
   blamed: string[];
-  /** Failing on the merge and on a tip: not blamed. */
+  /** Failing on the merge and on a baseline: not blamed. */
   inherited: string[];
   /**
    * A run stopped short, so the comparison may be wrong (`reason` says how): fewer tests ran on the merge than
-   * on a tip (a runner stopping at its first failure, such as mocha `--bail`, may have hidden failures of the
-   * merge behind one a tip already has), or a failing tip ran fewer tests than the merge (its baseline may
-   * miss some of its own failures).
+   * on a baseline (a runner stopping at its first failure, such as mocha `--bail`, may have hidden failures of the
+   * merge behind one a tip already has), or a failing baseline ran fewer tests than the merge (it may miss some
+   * of its own failures, which are then blamed on the merge).
    */
   incomplete: boolean;
-  /** One sentence for the report and the hand-off. */
+  /** One sentence for the decision log, the report and the hand-off. */
   reason: string;
+}
+
+/** Does this comparison blame the resolutions? */
+export function blamesResolutions(comparison: BaselineComparison): boolean {
+  return comparison.verdict === 'new_failures' || comparison.verdict === 'broken_by_merge';
+}
+
+/**
+ * Does this comparison validate what was checked? It passed, or it failed only as its baselines do with no test
+ * left unrun. A merge that stopped at an inherited failure before running every test (incomplete), or whose
+ * failure cannot be told from a baseline's, is not blamed, and not validated either.
+ */
+export function validates(comparison: BaselineComparison): boolean {
+  return comparison.verdict === 'pass' || (comparison.verdict === 'inherited_only' && !comparison.incomplete);
 }
 
 /**
  * Blame only what the merge broke: compare the failing tests of a check on the merged result with those of
- * the same check on the fork tip and the upstream tip (their baselines). A pure function of plain data.
+ * the same check on its baselines: the fork tip and the upstream tip (`{ fork, upstream }`), or a labelled
+ * list that may add the fork and upstream commits of a cell. A pure function of plain data.
+ *
+ * Runners that stop at their first failure (mocha --bail, pytest -x) hide what comes after it. So that such a
+ * runner neither stops a run for nothing nor passes a merge that broke something:
+ * - a merge that stopped at a failure a baseline has (fewer tests ran than on a baseline) blames nothing,
+ *   but is `incomplete`: not a validation (see `validates`), and the reason says the rest never ran;
+ * - tests failing on the merge alone are blamed even when a failing baseline stopped before reaching them
+ *   (a broken merge must not pass); the reason says that they may never have run there, so the person
+ *   reading the summary knows the blame may be that side's.
  */
-export function compareWithBaselines(merged: SideOutcome, tips: { fork: SideOutcome; upstream: SideOutcome }): BaselineComparison {
-  const failingTips = (['fork', 'upstream'] as const).filter((side) => !tips[side].passed);
+export function compareWithBaselines(merged: SideOutcome, baselines: { fork: SideOutcome; upstream: SideOutcome } | Baseline[]): BaselineComparison {
+  const list: Baseline[] = Array.isArray(baselines) ? baselines : [{ label: 'fork tip', outcome: baselines.fork }, { label: 'upstream tip', outcome: baselines.upstream }];
+  const tipsOnly = list.length === 2 && list.every((b) => b.label.endsWith(' tip'));
+  const onA = tipsOnly ? 'a tip' : 'a baseline';
+  const failingSides = list.filter((b) => !b.outcome.passed);
   if (merged.passed) {
-    const note = failingTips.length > 0 ? ` (it fails on the ${failingTips.join(' and ')} tip${failingTips.length > 1 ? 's' : ''})` : '';
+    const note = failingSides.length > 0 ? ` (it fails on the ${joinLabels(failingSides)}${failingSides.length > 1 && tipsOnly ? 's' : ''})` : '';
     return { verdict: 'pass', by: 'tests', blamed: [], inherited: [], incomplete: false, reason: `the check passes on the merge${note}` };
   }
-  const unnamed = [merged.failing === null ? 'the merge' : null, ...failingTips.filter((side) => tips[side].failing === null).map((side) => `the ${side} tip`)].filter((x): x is string => x !== null);
+  const unnamed = [merged.failing === null ? 'the merge' : null, ...failingSides.filter((b) => b.outcome.failing === null).map((b) => `the ${b.label}`)].filter((x): x is string => x !== null);
   if (merged.failing === null || unnamed.length > 0) {
-    if (failingTips.length === 0) {
-      return { verdict: 'broken_by_merge', by: 'outcome', blamed: [], inherited: [], incomplete: false, reason: 'the check passes on both tips and fails on the merge (no test names could be read on the merge)' };
+    if (failingSides.length === 0) {
+      const every = tipsOnly ? 'both tips' : `the ${joinLabels(list)}`;
+      return { verdict: 'broken_by_merge', by: 'outcome', blamed: [], inherited: [], incomplete: false, reason: `the check passes on ${every} and fails on the merge (no test names could be read on the merge)` };
     }
-    const tipsText = failingTips.map((side) => `the ${side} tip`).join(' and ');
     return {
       verdict: 'cannot_tell',
       by: 'outcome',
       blamed: [],
       inherited: [],
       incomplete: false,
-      reason: `the check fails on the merge and also on ${tipsText}, and no test names could be read on ${unnamed.join(' and ')}: cannot tell whether the merge broke more`,
+      reason: `the check fails on the merge and also on the ${joinLabels(failingSides)}${failingSides.length > 1 && tipsOnly ? 's' : ''}, and no test names could be read on ${unnamed.join(' and ')}: cannot tell whether the merge broke more`,
     };
   }
-  const known = new Set([...(tips.fork.failing ?? []), ...(tips.upstream.failing ?? [])]);
+  const known = new Set(list.flatMap((b) => b.outcome.failing ?? []));
   const blamed = merged.failing.filter((id) => !known.has(id));
   const inherited = merged.failing.filter((id) => known.has(id));
-  const notes = shortRuns(merged, tips, blamed.length > 0);
+  const notes = shortRuns(merged, list, blamed.length > 0, onA);
   const early = notes.length > 0 ? `; ${notes.join('; ')}` : '';
   const incomplete = notes.length > 0;
+  const nowhere = tipsOnly ? 'neither tip' : `none of the ${joinLabels(list)}`;
   if (blamed.length === 0) {
-    return { verdict: 'inherited_only', by: 'tests', blamed, inherited, incomplete, reason: `every test failing on the merge also fails on a tip (${count(inherited)}): nothing is blamed on the resolutions${early}` };
+    return { verdict: 'inherited_only', by: 'tests', blamed, inherited, incomplete, reason: `every test failing on the merge also fails on ${onA} (${count(inherited)}): nothing is blamed on the resolutions${early}` };
   }
-  const also = inherited.length > 0 ? `; ${count(inherited)} also failing on a tip not blamed` : '';
-  return { verdict: 'new_failures', by: 'tests', blamed, inherited, incomplete, reason: `${count(blamed)} failing on the merge and on neither tip${also}${early}` };
+  const also = inherited.length > 0 ? `; ${count(inherited)} also failing on ${onA} not blamed` : '';
+  return { verdict: 'new_failures', by: 'tests', blamed, inherited, incomplete, reason: `${count(blamed)} failing on the merge and on ${nowhere}${also}${early}` };
 }
 
 /**
  * Runs that stopped short (a runner stopping at its first failure: mocha --bail, pytest -x): fewer tests on the
- * merge than on a tip may hide failures of the merge; a failing tip that ran fewer tests than the merge has a
- * baseline that may miss some of its own failures, which are then blamed on the merge.
+ * merge than on a baseline may hide failures of the merge; a failing baseline that ran fewer tests than the merge
+ * may miss some of its own failures, which are then blamed on the merge.
  */
-function shortRuns(merged: SideOutcome, tips: { fork: SideOutcome; upstream: SideOutcome }, blaming: boolean): string[] {
+function shortRuns(merged: SideOutcome, list: Baseline[], blaming: boolean, onA: string): string[] {
   const ran = merged.ran ?? null;
   if (ran === null) return [];
   const notes: string[] = [];
-  const most = Math.max(...(['fork', 'upstream'] as const).map((side) => tips[side].ran ?? 0));
-  if (ran < most) notes.push(`only ${ran} tests ran on the merge against ${most} on a tip, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more`);
-  for (const side of ['fork', 'upstream'] as const) {
-    const tip = tips[side];
-    if (blaming && !tip.passed && tip.ran !== undefined && tip.ran !== null && tip.ran < ran) notes.push(`the ${side} tip stopped after ${tip.ran} tests (${ran} ran on the merge), so some tests blamed here may never have run there`);
+  const most = Math.max(0, ...list.map((b) => b.outcome.ran ?? 0));
+  if (ran < most) notes.push(`only ${ran} tests ran on the merge against ${most} on ${onA}, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more`);
+  for (const b of list) {
+    const short = b.outcome.ran;
+    if (blaming && !b.outcome.passed && short !== undefined && short !== null && short < ran) notes.push(`the ${b.label} stopped after ${short} tests (${ran} ran on the merge), so some tests blamed here may never have run there`);
   }
   return notes;
+}
+
+function joinLabels(list: Baseline[]): string {
+  const labels = list.map((b) => b.label);
+  if (labels.length === 2 && labels.every((l) => l.endsWith(' tip'))) return `${labels[0]?.replace(/ tip$/, '')} and ${labels[1]}`;
+  return labels.length <= 1 ? (labels[0] ?? 'baselines') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
 function count(ids: string[]): string {

@@ -1,4 +1,4 @@
-import { parseTestFailures, type ParseTestOptions, type TestFailures } from './test-output/index.js';
+import { parseTestFailures, type FailedTest, type ParseTestOptions, type TestFailures } from './test-output/index.js';
 import type { FailureSummary, FailureType } from './types.js';
 
 interface Hit {
@@ -98,6 +98,11 @@ const EXCERPT_LINES = 20;
 
 export interface ExtractOptions extends ParseTestOptions {
   timedOut?: boolean;
+  /**
+   * The ids of the tests blamed on the resolutions (checks/baseline.ts): the summary names the first of
+   * them and lists them all; the other failing tests are listed as failing on a baseline too.
+   */
+  blamed?: string[];
 }
 
 /**
@@ -126,7 +131,7 @@ export function extractFailure(logText: string, options: ExtractOptions = {}): F
   }
   if (!best || best.rank > 1) {
     const tests = parseTestFailures(logText, options);
-    if (tests && tests.failures.length > 0) return testSummary(tests);
+    if (tests && tests.failures.length > 0) return testSummary(tests, options.blamed);
   }
   if (!best) return null;
   const from = Math.max(0, best.line - 2);
@@ -138,17 +143,33 @@ export function extractFailure(logText: string, options: ExtractOptions = {}): F
   };
 }
 
-/** `"test title" — message`, at the failing test's `file:line`; the other failing tests are named after the excerpt. */
-function testSummary(tests: TestFailures): FailureSummary {
-  const [first, ...others] = tests.failures as [TestFailures['failures'][number], ...TestFailures['failures']];
+/**
+ * `"test title" — message`, at the failing test's `file:line`; the other failing tests are named after the
+ * excerpt. With `blamed`, the first blamed test leads and the others are split into blamed and not blamed.
+ */
+function testSummary(tests: TestFailures, blamed?: string[]): FailureSummary {
+  const isBlamed = (t: FailedTest): boolean => blamed === undefined || blamed.includes(t.id);
+  const ordered = [...tests.failures.filter(isBlamed), ...tests.failures.filter((t) => !isBlamed(t))];
+  const [first, ...others] = ordered as [FailedTest, ...FailedTest[]];
   const more = others.length > 0 ? ` (and ${others.length} more failing test${others.length === 1 ? '' : 's'})` : '';
-  const named = others.slice(0, 10).map((t) => `  ${t.id}${t.location ? ` (${t.location})` : ''}: ${t.message}`);
-  const rest = others.length > 10 ? [`  ... ${others.length - 10} more`] : [];
+  const listed = (list: FailedTest[]): string[] => [
+    ...list.slice(0, 10).map((t) => `  ${t.id}${t.location ? ` (${t.location})` : ''}: ${t.message}`),
+    ...(list.length > 10 ? [`  ... ${list.length - 10} more`] : []),
+  ];
+  const sections: string[] = [];
+  if (blamed === undefined) {
+    if (others.length > 0) sections.push('', `Also failing (${tests.runner}):`, ...listed(others));
+  } else {
+    const guilty = ordered.filter(isBlamed);
+    const inherited = ordered.filter((t) => !isBlamed(t));
+    if (guilty.length > 0) sections.push('', `Blamed on the resolutions, failing on no baseline (${tests.runner}, ${guilty.length}):`, ...listed(guilty));
+    if (inherited.length > 0) sections.push('', `Failing on a tip too, not blamed (${inherited.length}):`, ...listed(inherited));
+  }
   return {
     error_type: 'test_failure',
     location: first.location ?? first.id,
     root_cause: clip(`${first.title.includes('"') ? first.title : `"${first.title}"`} — ${first.message}${more}`),
-    excerpt: [first.excerpt, ...(named.length > 0 ? ['', `Also failing (${tests.runner}):`, ...named, ...rest] : [])].join('\n'),
+    excerpt: [first.excerpt, ...sections].join('\n'),
   };
 }
 

@@ -74,7 +74,9 @@ function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
     if (check.cell === null) continue;
     const m = mark(check.cell.i1, check.cell.i2);
     if (m === null) continue;
-    if (!check.success) {
+    // A failure the baselines have (or cannot be told from theirs) is not this cell's: not marked X.
+    const excused = check.judgement !== undefined && check.judgement.verdict !== 'new_failures' && check.judgement.verdict !== 'broken_by_merge';
+    if (!check.success && !excused) {
       m.failedCheck = `${check.name} (attempt ${check.attempt})`;
       // A conflict resolved again in a later attempt no longer holds the resolution that failed.
       const resolvedIn = state.conflicts.find((c) => c.id === m.conflict)?.resolvedInAttempt ?? null;

@@ -49,6 +49,7 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
     grid: buildGridView(state, snapshot.grid),
     currentCheck: snapshot.live && state.status === 'running' ? currentCheck(events, now) : null,
     checks,
+    baselines: state.baselines.map((b) => ({ side: b.side, cell: b.cell ? cellId(b.cell) : null, commit: b.commit, check: b.check, passed: b.outcome.passed, failing: b.outcome.failing, ran: b.outcome.ran, logFile: b.logFile })),
     attempts: buildAttempts(state),
     timeline: buildTimeline(events),
     conflicts: buildConflicts(snapshot, checks),
@@ -113,6 +114,10 @@ function buildChecks(state: RunState, records: RunState['checks'], logTails: Rec
     logFile: c.logFile,
     logPath: isAbsolute(c.logFile) ? c.logFile : join(state.workdir, c.logFile),
     summary: c.summary,
+    tests: c.outcome ? { failing: c.outcome.failing, ran: c.outcome.ran } : null,
+    judgement: c.judgement
+      ? { verdict: c.judgement.verdict, blamed: c.judgement.verdict === 'new_failures' || c.judgement.verdict === 'broken_by_merge', blamedTests: c.judgement.blamed, inherited: c.judgement.inherited, incomplete: c.judgement.incomplete, reason: c.judgement.reason }
+      : null,
     excerpt: c.summary?.excerpt ?? logTails[index] ?? null,
   }));
 }

@@ -98,9 +98,18 @@ export function renderMarkdownReport(model: ReportModel): string {
   for (const e of model.timeline) {
     out.push(`1. **${mdText(e.title)}**${e.times > 1 ? ` (×${e.times})` : ''} — ${mdText(e.by)}, ${formatTime(e.at)}${e.reasoning ? `  \n   ${mdText(clip(e.reasoning, REASONING_LIMIT))}` : ''}`);
   }
+  const baselines = model.baselines.filter((b) => !b.passed);
+  if (baselines.length > 0) {
+    out.push('', '### Baselines', '', 'Checks that already fail without any resolution: these failures are never blamed on one.', '');
+    for (const b of baselines) {
+      const where = b.cell === null ? `the ${b.side} tip` : `${b.side} commit ${b.cell}`;
+      out.push(`- ${mdText(b.check)} on ${where} (${mdCode(shortOid(b.commit))}): ${b.failing === null ? 'fails, no test could be named (its whole outcome is the baseline)' : `${b.failing.length} failing test(s): ${mdText(b.failing.slice(0, 5).join('; '))}${b.failing.length > 5 ? '; ...' : ''}`}${b.ran !== null ? ` (${b.ran} ran)` : ''}`);
+    }
+  }
   out.push('', '### Checks', '', '| # | Check | On | Result | Time | Log |', '|---:|---|---|---|---:|---|');
   for (const c of model.checks) {
-    const result = c.success ? 'passed' : c.timedOut ? '**timed out**' : `**failed** (exit ${c.exitCode ?? '?'})${c.summary ? `: ${mdText(c.summary.root_cause)}` : ''}`;
+    const judged = c.judgement ? `; ${c.judgement.blamed ? 'blamed' : '**not blamed**'}: ${mdText(c.judgement.reason)}` : '';
+    const result = (c.success ? 'passed' : c.timedOut ? '**timed out**' : `**failed** (exit ${c.exitCode ?? '?'})${c.summary ? `: ${mdText(c.summary.root_cause)}` : ''}`) + judged;
     out.push(`| ${c.index + 1} | ${mdText(c.name)} | ${c.cell ?? c.target} | ${result} | ${formatDuration(c.durationMs)} | ${mdCode(c.logFile)} |`);
   }
   out.push('', '### Cost by role', '', '| Role | Calls | Input tokens | Output tokens | Cost |', '|---|---:|---:|---:|---:|');

@@ -69,8 +69,25 @@ export interface CheckView {
   /** The log's absolute path (relative logs are under the run's workdir). */
   logPath: string;
   summary: FailureSummary | null;
+  /** The failing tests its log names (null: none could be named) and how many ran; null when not read. */
+  tests: { failing: string[] | null; ran: number | null } | null;
+  /** A failure on a cell or the final merge, compared with the baselines: blamed on the resolutions or not, and why. */
+  judgement: { verdict: string; blamed: boolean; blamedTests: string[]; inherited: string[]; incomplete: boolean; reason: string } | null;
   /** The failure excerpt, or the end of the log when it passed (null when the log is gone). */
   excerpt: string | null;
+}
+
+export interface BaselineView {
+  side: 'fork' | 'upstream';
+  /** The fork or upstream commit checked (`2-0`, `0-3`), or null for a tip. */
+  cell: string | null;
+  commit: string;
+  check: string;
+  passed: boolean;
+  /** The failing tests by name; null when it failed and none could be named (its whole outcome is the baseline). */
+  failing: string[] | null;
+  ran: number | null;
+  logFile: string;
 }
 
 export interface CurrentCheck {
@@ -199,6 +216,8 @@ export interface ReportModel {
   grid: GridView | null;
   currentCheck: CurrentCheck | null;
   checks: CheckView[];
+  /** Each check's outcome on the tips (and the cells' own commits where one was needed): failures never blamed on a resolution. */
+  baselines: BaselineView[];
   attempts: Array<{
     number: number;
     strategy: string;

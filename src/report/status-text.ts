@@ -71,11 +71,32 @@ export function statusData(model: ReportModel): Record<string, unknown> {
       hunksOpen: progress.hunksOpen,
     },
     currentCheck: model.currentCheck,
-    checks: { total: model.checks.length, failed: model.checks.filter((c) => !c.success).length, last },
+    checks: { total: model.checks.length, failed: model.checks.filter((c) => !c.success).length, notBlamed: notBlamed(model).length, last },
+    baselines: model.baselines,
     attempts: model.attempts,
     usage: model.usage,
     costUsd: model.usage.total.costUsd,
   };
+}
+
+/** The failed checks on cells or the final merge that were not blamed on a resolution (failing as a baseline does, or cannot tell). */
+export function notBlamed(model: ReportModel): ReportModel['checks'] {
+  return model.checks.filter((c) => !c.success && c.judgement !== null && !c.judgement.blamed);
+}
+
+/** One line per failing baseline: what a tip (or a cell's own commit) already fails, never blamed on a resolution. */
+export function baselineLines(model: ReportModel): string[] {
+  const failing = model.baselines.filter((b) => !b.passed);
+  if (model.baselines.length === 0) return [];
+  if (failing.length === 0) return [`  baselines: every check passes on both tips`];
+  return [
+    '  baselines (failures never blamed on a resolution):',
+    ...failing.map((b) => {
+      const where = b.cell === null ? `the ${b.side} tip` : `${b.side} commit ${b.cell}`;
+      const what = b.failing === null ? 'fails, no test named (its whole outcome is compared)' : `fails ${b.failing.length} test(s): ${b.failing.slice(0, 3).join('; ')}${b.failing.length > 3 ? '; ...' : ''}`;
+      return `    ${b.check} on ${where} (${shortOid(b.commit)}) ${what}${b.ran !== null ? `, ${b.ran} ran` : ''}`;
+    }),
+  ];
 }
 
 /** `splintercat status`: the run at a glance, then the grid diagram. */
@@ -96,7 +117,11 @@ export function renderStatusText(model: ReportModel): string {
   }
   const failed = model.checks.filter((c) => !c.success).length;
   const last = model.checks.at(-1);
-  lines.push(`  checks: ${model.checks.length} run, ${failed} failed${last ? `; last: ${last.name} ${last.success ? 'passed' : 'FAILED'} (${last.logFile})` : ''}`);
+  const excused = notBlamed(model).length;
+  lines.push(`  checks: ${model.checks.length} run, ${failed} failed${excused > 0 ? ` (${excused} not blamed on a resolution)` : ''}${last ? `; last: ${last.name} ${last.success ? 'passed' : 'FAILED'} (${last.logFile})` : ''}`);
+  lines.push(...baselineLines(model));
+  const judged = model.checks.filter((c) => c.judgement !== null).at(-1);
+  if (judged?.judgement) lines.push(`  last failure judged: ${judged.name} on ${judged.cell ?? judged.target}: ${judged.judgement.blamed ? 'blamed' : 'not blamed'}, ${judged.judgement.reason}`);
   lines.push(
     `  attempts: ${model.attempts.length}${model.attempts.map((a) => `; #${a.number} ${a.strategy}, ${a.resolutions} resolved, ${{ failed: 'check failed', passed: 'checks passed', open: 'open' }[a.result]}${a.recovery ? ` → ${a.recovery}` : ''}`).join('')}`,
   );

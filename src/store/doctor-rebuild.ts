@@ -276,6 +276,12 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     grid,
     conflicts: [...conflicts.values()].sort((a, b) => a.cell.i1 - b.cell.i1 || a.cell.i2 - b.cell.i2 || cellId(a.cell).localeCompare(cellId(b.cell))),
     checks,
+    // The baselines are the outcomes of the checks run on the tips and on the cells' own commits.
+    baselines: checks.flatMap((c) =>
+      (c.target === 'baseline-ours' || c.target === 'baseline-theirs') && c.outcome && c.commit
+        ? [{ side: c.target === 'baseline-ours' ? ('fork' as const) : ('upstream' as const), commit: c.commit, cell: c.cell, check: c.name, outcome: c.outcome, logFile: c.logFile }]
+        : [],
+    ),
     currentAttempt,
     attempts,
     pendingRecovery: null,

@@ -116,9 +116,47 @@ export const failureSummarySchema = z.object({
   excerpt: z.string(),
 });
 
+/** A check's outcome on one commit (checks/baseline.ts SideOutcome): the failing tests by name, or null when none could be named. */
+export const sideOutcomeSchema = z.object({
+  passed: z.boolean(),
+  failing: z.array(z.string()).nullable(),
+  ran: z.number().int().nonnegative().nullable().default(null),
+});
+export type SideOutcomeState = z.infer<typeof sideOutcomeSchema>;
+
+/** How a failed check on a cell or the final merge compared with its baselines (checks/baseline.ts BaselineComparison). */
+export const checkJudgementSchema = z.object({
+  verdict: z.enum(['pass', 'new_failures', 'inherited_only', 'broken_by_merge', 'cannot_tell']),
+  by: z.enum(['tests', 'outcome']),
+  blamed: z.array(z.string()),
+  inherited: z.array(z.string()),
+  incomplete: z.boolean(),
+  reason: z.string(),
+  /** The baselines it was compared with (`fork tip`, `fork commit 3 (1a2b3c4)`, ...). */
+  against: z.array(z.string()).default([]),
+});
+export type CheckJudgement = z.infer<typeof checkJudgementSchema>;
+
+/**
+ * A check's outcome on a commit whose failures are not blamed on resolutions: a tip (`cell` null), or
+ * the fork commit (i1, 0) or upstream commit (0, i2) of a cell whose check failed.
+ */
+export const baselineSchema = z.object({
+  side: z.enum(['fork', 'upstream']),
+  commit: oid,
+  cell: cellSchema.nullable(),
+  check: z.string(),
+  outcome: sideOutcomeSchema,
+  logFile: z.string(),
+});
+export type BaselineState = z.infer<typeof baselineSchema>;
+
 export const checkRecordSchema = z.object({
   name: z.string(),
-  /** The grid cell checked; null for a tip (baseline) or the final tree. */
+  /**
+   * The grid cell checked; null for a tip or the final tree. A baseline run on a cell's own fork or
+   * upstream commit (to judge a failure there) has the edge cell: (i1, 0) or (0, i2).
+   */
   cell: cellSchema.nullable(),
   /** What was checked: a baseline tip, a cell, or the final merge. */
   target: z.enum(['baseline-ours', 'baseline-theirs', 'cell', 'final']).default('cell'),
@@ -131,6 +169,10 @@ export const checkRecordSchema = z.object({
   summary: failureSummarySchema.nullable().default(null),
   attempt: z.number().int().nonnegative(),
   at: isoTime,
+  /** The tests its log names as failing (and how many ran), when read. */
+  outcome: sideOutcomeSchema.optional(),
+  /** For a failed check on a cell or the final merge: its comparison with the baselines (blamed or not). */
+  judgement: checkJudgementSchema.optional(),
 });
 export type CheckRecord = z.infer<typeof checkRecordSchema>;
 
@@ -243,6 +285,11 @@ export const flowDataSchema = z.object({
       exitCode: z.number().int().nullable(),
       timedOut: z.boolean(),
       durationMs: z.number().nonnegative(),
+      /** The directory it ran in (paths in its log are shown relative to it). */
+      cwd: z.string().optional(),
+      /** The tests blamed on the resolutions, and why (the baseline comparison). */
+      blamed: z.array(z.string()).optional(),
+      judgement: z.string().optional(),
     })
     .optional(),
   /** The failure summary to hand to the resolver on retries, by conflict id. */
@@ -278,6 +325,8 @@ export const runStateSchema = z.object({
   grid: gridStateSchema.nullable(),
   conflicts: z.array(conflictStateSchema),
   checks: z.array(checkRecordSchema),
+  /** Each check's outcome on the tips (and on the fork/upstream commits of cells that needed one): failures not blamed. */
+  baselines: z.array(baselineSchema).default([]),
   /** 1-based number of the attempt in progress; 0 before the first. */
   currentAttempt: z.number().int().nonnegative(),
   attempts: z.array(attemptRecordSchema),
@@ -329,6 +378,7 @@ export function initialRunState(input: NewRunState): RunState {
     grid: null,
     conflicts: [],
     checks: [],
+    baselines: [],
     currentAttempt: 0,
     attempts: [],
     pendingRecovery: null,

@@ -57,7 +57,8 @@ export interface WorkflowContext {
   gateway: ModelGateway | null;
   /** The configured checks that cannot run (missing program, no workdir), found before a merge starts. */
   preflight: (names: string[]) => PreflightProblem[];
-  extractFailure: (log: string, result: CheckResult) => FailureSummary;
+  /** The deterministic failure summary; `cwd`: where the check ran (paths shown relative to it); `blamed`: the tests blamed on the resolutions, named first. */
+  extractFailure: (log: string, result: CheckResult, options?: { cwd?: string; blamed?: string[] }) => FailureSummary;
   /** The run directories (`.git/splintercat/NAME/`). */
   store: RunStore;
   clock: Clock;

@@ -46,7 +46,7 @@ export async function createRunDeps(config: Config, git: Git, name: string, opti
     worktrees: await WorktreePool.forRun(git, config, name),
     ladder: await ladderFromConfig(config.resolve, git),
     gateway,
-    extractFailure: (text, result) => extractFailure(text, { timedOut: result.timedOut }) ?? fallbackSummary(text, result),
+    extractFailure: (text, result, options = {}) => extractFailure(text, { timedOut: result.timedOut, ...options }) ?? fallbackSummary(text, result),
     store: await RunStore.forRepo(git, { clock }),
     clock,
     log,

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CheckRunner } from '../../src/checks/check-runner.js';
-import { compareWithBaselines, sideOutcome } from '../../src/checks/baseline.js';
+import { blamesResolutions, compareWithBaselines, sideOutcome, validates } from '../../src/checks/baseline.js';
 import { extractFailure } from '../../src/checks/extract-failure.js';
 import { parseTestFailures, type ParseTestOptions } from '../../src/checks/test-output/index.js';
 import { tempDir } from '../helpers/git-repo.js';
@@ -261,7 +261,22 @@ describe('baselines on the real body-parser histories', () => {
     expect(result.reason).toBe(
       '5 tests failing on the merge and on neither tip; 1 test also failing on a tip not blamed; only 131 tests ran on the merge against 257 on a tip, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more; the fork tip stopped after 62 tests (131 ran on the merge), so some tests blamed here may never have run there',
     );
-    // The merge run the same way as the fork tip (npm test, --bail) stops at the same inherited failure: nothing blamed, but said to be short.
-    expect(compareWithBaselines(fork, { fork, upstream })).toMatchObject({ verdict: 'inherited_only', incomplete: true });
+    expect([blamesResolutions(result), validates(result)]).toEqual([true, false]);
+    // The merge run the same way as the fork tip (npm test, --bail) stops at the same inherited failure: nothing blamed, but said to be short,
+    // and not a validation: the 195 tests behind it never ran.
+    const stopped = compareWithBaselines(fork, { fork, upstream });
+    expect(stopped).toMatchObject({ verdict: 'inherited_only', incomplete: true });
+    expect([blamesResolutions(stopped), validates(stopped)]).toEqual([false, false]);
+  });
+
+  it('the failure summary of that broken merge leads with a blamed test, lists the blamed ones, and names the inherited one as not blamed', () => {
+    const fork = outcome('mocha-body-parser-3f5e93e.log');
+    const merged = outcome('mocha-body-parser-broken-merge.log');
+    const { blamed } = compareWithBaselines(merged, { fork, upstream: outcome('mocha-body-parser-ee91374.log', true) });
+    const summary = extractFailure(output('mocha-body-parser-broken-merge.log'), { blamed });
+    expect(summary?.location).not.toBe('test/json.js:230');
+    expect(blamed).toContain(summary?.location ? parseTestFailures(output('mocha-body-parser-broken-merge.log'))?.failures.find((t) => t.location === summary.location)?.id : null);
+    expect(summary?.excerpt).toContain('Blamed on the resolutions, failing on no baseline (mocha, 5):');
+    expect(summary?.excerpt).toContain(`Failing on a tip too, not blamed (1):\n  ${strictPrimitives} (test/json.js:230)`);
   });
 });

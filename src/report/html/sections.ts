@@ -72,6 +72,18 @@ export function renderTimeline(model: ReportModel): string {
     .join('')}</ol>`;
 }
 
+/** What the tips (or a cell's own commits) already fail: never blamed on a resolution. */
+function renderBaselines(model: ReportModel): string {
+  const failing = model.baselines.filter((b) => !b.passed);
+  if (failing.length === 0) return '';
+  const items = failing.map((b) => {
+    const where = b.cell === null ? `the ${b.side} tip` : `${b.side} commit ${b.cell}`;
+    const what = b.failing === null ? 'fails; no test could be named, so its whole outcome is the baseline' : `${b.failing.length} failing test(s): ${b.failing.slice(0, 5).map((t) => `<code>${esc(t)}</code>`).join(', ')}${b.failing.length > 5 ? ', ...' : ''}`;
+    return `<li>${esc(b.check)} on ${esc(where)} (<code>${esc(shortOid(b.commit))}</code>): ${what}${b.ran !== null ? ` (${b.ran} ran)` : ''}</li>`;
+  });
+  return `<p><b>Baselines</b>: checks that already fail without any resolution; these failures are never blamed on one.</p><ul>${items.join('')}</ul>`;
+}
+
 export function renderChecks(model: ReportModel, logHref: LogHref): string {
   if (model.checks.length === 0) return '<p class="muted">No checks run yet.</p>';
   const rows = model.checks.map((c) => {
@@ -79,13 +91,14 @@ export function renderChecks(model: ReportModel, logHref: LogHref): string {
     const log = href ? `<a href="${esc(href)}">log</a>` : `<span class="mono">${esc(c.logFile)}</span>`;
     const what = c.cell ? `cell <a href="#conflict-${idFrom(c.cell)}">${esc(c.cell)}</a>` : esc(c.target);
     const result = c.success ? '<span class="ok">passed</span>' : `<span class="bad">${c.timedOut ? 'timed out' : `failed (exit ${c.exitCode ?? '?'})`}</span>`;
-    const summary = c.summary ? `<p><b>${esc(c.summary.error_type)}</b>${c.summary.location ? ` at <code>${esc(c.summary.location)}</code>` : ''}: ${esc(c.summary.root_cause)}</p>` : '';
+    const judged = c.judgement ? `<p><b>${c.judgement.blamed ? 'Blamed on the resolutions' : 'Not blamed on the resolutions'}</b>: ${esc(c.judgement.reason)}</p>` : '';
+    const summary = judged + (c.summary ? `<p><b>${esc(c.summary.error_type)}</b>${c.summary.location ? ` at <code>${esc(c.summary.location)}</code>` : ''}: ${esc(c.summary.root_cause)}</p>` : '');
     const excerpt = c.excerpt ? `<details${c.success ? '' : ' open'}><summary>${c.success ? 'end of the log' : 'excerpt'}</summary><pre>${esc(c.excerpt)}</pre></details>` : '';
     return `<tr id="check-${c.index}"><td class="num">${c.index + 1}</td><td>${esc(c.name)}</td><td>${what}</td><td>${result}</td><td class="num">${esc(formatDuration(c.durationMs))}</td><td class="num">${c.attempt}</td><td>${log}</td></tr>${
       summary || excerpt ? `<tr><td></td><td colspan="6">${summary}${excerpt}</td></tr>` : ''
     }`;
   });
-  return `<div class="table-wrap"><table><thead><tr><th class="num">#</th><th>Check</th><th>On</th><th>Result</th><th class="num">Time</th><th class="num">Attempt</th><th>Log</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  return `${renderBaselines(model)}<div class="table-wrap"><table><thead><tr><th class="num">#</th><th>Check</th><th>On</th><th>Result</th><th class="num">Time</th><th class="num">Attempt</th><th>Log</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 export function renderCost(model: ReportModel): string {

@@ -5,8 +5,12 @@ import { flow, lastCheck, recordChecks, runChecksOn, withFlow, type Ctx, type Re
 /**
  * Check: validate the batch just resolved on a grid cell whose tree embodies it —
  * the final cell once the grid is complete, else the join of the batch when it is
- * filled, else each maximal resolved cell. A failure that the cell's own fork or
- * upstream commit shows by itself is not blamed on a resolution.
+ * filled, else each maximal resolved cell. Only failures absent from the baselines
+ * (both tips, and where needed the cell's own fork and upstream commits) are blamed
+ * on the resolutions; a failure that is not blamed lets the run go on, but a batch
+ * whose check could not see everything (a runner stopping at an inherited failure,
+ * or "cannot tell") is not counted as validated: it stays under suspicion at the
+ * final check.
  */
 export async function check(state: RunState, ctx: Ctx): Promise<Result> {
   const engine = await ctx.engine();
@@ -23,35 +27,21 @@ export async function check(state: RunState, ctx: Ctx): Promise<Result> {
   }
 
   let next = state;
+  let seenAll = true;
   for (const target of targets) {
     const commit = await engine.cellCommit(target);
     if (!commit) continue;
     const run = await runChecksOn(ctx, next, commit, target, 'cell');
-    next = recordChecks(next, run.records);
+    next = recordChecks(next, run.records, run.baselines);
     if (!run.passed && run.failed) {
-      if (await failsOnItsOwn(ctx, next, target, run.failed.name)) {
-        ctx.log.warn({ cell: cellId(target), check: run.failed.name }, 'the failure is present in an original commit of this cell: not blamed on a resolution');
-        continue;
-      }
-      return { next: 'summarize_failure', state: withFlow(next, { lastCheck: lastCheck(target, run.failed) }) };
+      return { next: 'summarize_failure', state: withFlow(next, { lastCheck: lastCheck(target, run.failed, run.blame) }) };
     }
+    if (!run.validated) seenAll = false;
   }
-  const validated = [...new Set([...(data.validated ?? []), ...(data.batch ?? [])])];
+  const validated = seenAll ? [...new Set([...(data.validated ?? []), ...(data.batch ?? [])])] : (data.validated ?? []);
   const finalValidated = targets.length === 1 && cellId(targets[0] as Cell) === cellId(final);
   // Conflicts that passed no longer need their failure context; those still waiting keep it.
   const retryContext = Object.fromEntries(Object.entries(data.retryContext ?? {}).filter(([id]) => !validated.includes(id)));
   next = withFlow(next, { batch: [], validated, finalValidated, retryContext });
   return { next: complete ? 'finalize' : 'resolve_conflicts', state: next };
-}
-
-/** Does the fork commit or the upstream commit of this cell fail the same check alone? */
-async function failsOnItsOwn(ctx: Ctx, state: RunState, cell: Cell, name: string): Promise<boolean> {
-  const engine = await ctx.engine();
-  for (const edge of [{ i1: cell.i1, i2: 0 }, { i1: 0, i2: cell.i2 }]) {
-    const commit = await engine.cellCommit(edge);
-    if (!commit) continue;
-    const run = await runChecksOn(ctx, state, commit, edge, 'cell', [name]);
-    if (!run.passed) return true;
-  }
-  return false;
 }

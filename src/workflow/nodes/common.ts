@@ -3,7 +3,7 @@ import type { NodeContext, NodeResult } from '../machine/runner.js';
 import type { RunContext, WorkflowContext } from '../ports.js';
 import type { CheckRecord, FlowData, RunState, StrategyKind } from '../../store/run-state.js';
 import type { Cell } from '../../imerge/cell.js';
-import { cellId } from '../../imerge/cell.js';
+import { runBaselines, runJudgedChecks, type ChecksRun } from './check-blame.js';
 
 export const nodeNames = [
   'initialize',
@@ -36,55 +36,39 @@ export function workflowChecks(ctx: WorkflowContext): string[] {
   return names;
 }
 
-/** Run the workflow checks on one commit in the check worktree; stops at the first failure. */
-export async function runChecksOn(
-  ctx: Ctx,
-  state: RunState,
-  commit: string,
-  cell: Cell | null,
-  target: CheckRecord['target'],
-  names = workflowChecks(ctx),
-): Promise<{ passed: boolean; records: CheckRecord[]; failed?: CheckResult }> {
-  const records: CheckRecord[] = [];
-  if (names.length === 0) return { passed: true, records };
-  const dir = await ctx.worktrees.checkout(ctx.worktrees.checkId, commit);
-  for (const name of names) {
-    ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
-    ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
-    const result = await ctx.checks.run(name, { cwd: dir, signal: ctx.signal });
-    const record: CheckRecord = {
-      name,
-      cell,
-      target,
-      commit,
-      success: result.success,
-      exitCode: result.exitCode,
-      timedOut: result.timedOut,
-      durationMs: result.durationMs,
-      logFile: result.logFile,
-      summary: null,
-      attempt: state.currentAttempt,
-      at: ctx.clock.now().toISOString(),
-    };
-    ctx.journal.append({ type: 'check_finished', check: record });
-    ctx.log.decision({ check: name, success: result.success }, `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${cell ? cellId(cell) : target} (log: ${result.logFile})`);
-    records.push(record);
-    if (!result.success) return { passed: false, records, failed: result };
-  }
-  return { passed: true, records };
+/**
+ * Run the workflow checks on one commit in the check worktree. On a cell or the final merge a failure is
+ * judged against the baselines (check-blame.ts): it stops the run of checks only when it is blamed on
+ * the resolutions (`passed` false). On a tip every check runs and becomes that side's baseline.
+ */
+export async function runChecksOn(ctx: Ctx, state: RunState, commit: string, cell: Cell | null, target: CheckRecord['target'], names = workflowChecks(ctx)): Promise<ChecksRun> {
+  if (target === 'cell' || target === 'final') return runJudgedChecks(ctx, state, commit, cell, target, names);
+  const run = await runBaselines(ctx, state, target === 'baseline-ours' ? 'fork' : 'upstream', commit, cell, names);
+  const failed = run.records.find((r) => !r.success);
+  return { ...run, passed: failed === undefined, validated: failed === undefined };
 }
 
 /** The flow data's record of a failed check on `cell`. */
-export function lastCheck(cell: Cell, result: CheckResult): NonNullable<FlowData['lastCheck']> {
-  return { cell, name: result.name, success: result.success, logFile: result.logFile, command: result.command, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs };
+export function lastCheck(cell: Cell, result: CheckResult, blame?: ChecksRun['blame']): NonNullable<FlowData['lastCheck']> {
+  return {
+    cell,
+    name: result.name,
+    success: result.success,
+    logFile: result.logFile,
+    command: result.command,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+    ...(blame ? { cwd: blame.cwd, blamed: blame.judgement.blamed, judgement: blame.judgement.reason } : {}),
+  };
 }
 
-/** The state with these check records added to the run and to the current attempt. */
-export function recordChecks(state: RunState, records: RunState['checks']): RunState {
+/** The state with these check records added to the run and to the current attempt, and the baselines measured with them. */
+export function recordChecks(state: RunState, records: RunState['checks'], baselines: RunState['baselines'] = []): RunState {
   const attempts = state.attempts.map((a) =>
     a.number === state.currentAttempt ? { ...a, checks: [...a.checks, ...records.map((r) => ({ name: r.name, success: r.success, logFile: r.logFile }))] } : a,
   );
-  return { ...state, checks: [...state.checks, ...records], attempts };
+  return { ...state, checks: [...state.checks, ...records], baselines: [...state.baselines, ...baselines], attempts };
 }
 
 /** The next strategy when recovery switches: each one more conservative than the last. */

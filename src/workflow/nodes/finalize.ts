@@ -5,7 +5,8 @@ import { flow, lastCheck, recordChecks, runChecksOn, withFlow, workflowChecks, t
 /**
  * Finalize: the final validation on the last cell (the `check.final` check, or the
  * workflow checks) unless the last check already passed there, then finish the
- * merge: one two-parent commit on the target branch.
+ * merge: one two-parent commit on the target branch. Only a failure absent from both
+ * tips' baselines stops it (check-blame.ts).
  */
 export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
   // Wherever the branch is checked out (the main checkout, usually), not where this process was started.
@@ -22,13 +23,14 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
     if (!commit) return { next: 'resolve_conflicts', state };
     const names = ctx.config.check.final && ctx.config.check.final in ctx.config.check.commands ? [ctx.config.check.final] : workflowChecks(ctx);
     const run = await runChecksOn(ctx, next, commit, final, 'final', names);
-    next = recordChecks(next, run.records);
+    next = recordChecks(next, run.records, run.baselines);
+    // Failures the baselines have (or cannot tell from them) are not blamed: runChecksOn logged why.
     if (!run.passed && run.failed) {
       // Every resolution not yet validated is under suspicion (all of them if all were).
       const validated = new Set(flow(next).validated ?? []);
       const suspects = next.conflicts.filter((c) => c.status === 'resolved' && !validated.has(c.id)).map((c) => c.id);
       const batch = suspects.length > 0 ? suspects : next.conflicts.filter((c) => c.status === 'resolved').map((c) => c.id);
-      return { next: 'summarize_failure', state: withFlow(next, { batch, lastCheck: lastCheck(final, run.failed) }) };
+      return { next: 'summarize_failure', state: withFlow(next, { batch, lastCheck: lastCheck(final, run.failed, run.blame) }) };
     }
   }
   return complete(next, ctx, await engine.finish(), checkedOut);

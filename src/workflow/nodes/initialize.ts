@@ -1,10 +1,13 @@
 import type { RunState } from '../../store/run-state.js';
-import { runChecksOn, type Ctx, type Result } from './common.js';
+import { recordChecks, workflowChecks, type Ctx, type Result } from './common.js';
+import { runBaselines } from './check-blame.js';
 
 /**
  * Initialize: open the grid (start, or load on resume), record its size, and run
- * the checks on both tips first — a fork that does not pass its own checks is
- * reported, not "fixed" by resolutions.
+ * the checks on both tips first. A check that already fails on a tip does not stop
+ * the merge: its failing tests (or, when none can be named, its whole outcome) are
+ * that side's baseline, and only failures absent from both baselines are blamed on
+ * resolutions later.
  */
 export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   const engine = await ctx.engine();
@@ -12,23 +15,18 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   let next: RunState = { ...state, grid: { size, position: null, blockers: [] } };
   ctx.journal.append({ type: 'grid_updated', grid: next.grid! });
 
-  const baselines: Array<[string, 'baseline-ours' | 'baseline-theirs', string]> = [
-    [state.target.originalOid, 'baseline-ours', `the fork (${state.target.branch})`],
-    [state.source.oid, 'baseline-theirs', `upstream (${state.source.ref})`],
+  const names = workflowChecks(ctx);
+  if (names.length === 0) return { next: 'plan_strategy', state: next };
+  const tips = [
+    { side: 'fork' as const, commit: state.target.originalOid, key: 'baseline-ours', label: `the fork tip (${state.target.branch})` },
+    { side: 'upstream' as const, commit: state.source.oid, key: 'baseline-theirs', label: `the upstream tip (${state.source.ref})` },
   ];
-  for (const [commit, target, label] of baselines) {
-    const run = await ctx.once(`baseline:${target}`, async () => runChecksOn(ctx, next, commit, null, target));
-    next = { ...next, checks: [...next.checks, ...run.records] };
-    if (!run.passed) {
-      const failed = run.records[run.records.length - 1];
-      return {
-        halt: 'failed',
-        next: 'end',
-        reason:
-          `${label} fails check '${failed?.name}' before anything is merged (log: ${failed?.logFile}). ` +
-          'splintercat does not try to fix a tree that fails on its own: fix the branch, or change check.workflow, then run `splintercat merge` again.',
-        state: next,
-      };
+  for (const tip of tips) {
+    const run = await ctx.once(`baseline:${tip.key}`, async () => runBaselines(ctx, next, tip.side, tip.commit, null, names));
+    next = recordChecks(next, run.records, run.baselines);
+    for (const b of run.baselines.filter((x) => !x.outcome.passed)) {
+      const what = b.outcome.failing === null ? 'no failing test could be named, so its whole outcome is' : `its ${b.outcome.failing.length} failing test(s) (${b.outcome.failing.slice(0, 3).join('; ')}${b.outcome.failing.length > 3 ? '; ...' : ''}) are`;
+      ctx.log.decision({ check: b.check, side: b.side }, `[baseline] ${b.check} already fails on ${tip.label} (log: ${b.logFile}): ${what} that side's baseline, never blamed on a resolution`);
     }
   }
   return { next: 'plan_strategy', state: next };

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { blamesResolutions, compareWithBaselines, sideOutcome, validates, type Baseline, type SideOutcome } from '../../checks/baseline.js';
+import { parseTestFailures } from '../../checks/test-output/index.js';
+import type { CheckResult } from '../../checks/types.js';
+import { cellId, type Cell } from '../../imerge/cell.js';
+import type { BaselineState, CheckJudgement, CheckRecord, RunState } from '../../store/run-state.js';
+import type { NodeContext } from '../machine/runner.js';
+import type { RunContext } from '../ports.js';
+
+/**
+ * Blame only what the merge broke. A check that fails on a tip is that side's baseline (its failing
+ * tests by name, or its whole outcome when none can be named); a check failing on a cell or on the
+ * final merge is compared with the baselines (checks/baseline.ts), and only what fails on none of them
+ * is blamed on the resolutions. Where the tips alone would blame a cell, the cell's own fork and
+ * upstream commits are checked too (a test broken by an early fork commit and fixed by a later one fails
+ * on the cell, not on the tip). Every check run here is returned as a record: every run is counted.
+ */
+
+/** What the checks on one commit came to. */
+export interface ChecksRun {
+  /** Nothing was blamed on the resolutions: every check passed, or failed only as its baselines do. */
+  passed: boolean;
+  /** Every check passed, or failed exactly as a baseline does with no test left unseen: what was checked is validated. */
+  validated: boolean;
+  /** Every check run, the baselines run to judge a failure included. */
+  records: CheckRecord[];
+  /** Baselines measured on the way (tips, or the fork/upstream commits of a cell). */
+  baselines: BaselineState[];
+  /** The check whose failure is blamed on the resolutions. */
+  failed?: CheckResult;
+  /** Where it ran and how it was judged. */
+  blame?: { cwd: string; judgement: CheckJudgement };
+}
+
+type Side = BaselineState['side'];
+/** common.ts's Ctx (not imported from there: common.ts imports this file). */
+type Ctx = RunContext & NodeContext;
+
+/** Run the checks `names` on a tip (or a fork/upstream commit of a cell): each outcome is that side's baseline. All of them run, failing or not. */
+export async function runBaselines(ctx: Ctx, state: RunState, side: Side, commit: string, cell: Cell | null, names: string[]): Promise<Pick<ChecksRun, 'records' | 'baselines'>> {
+  const records: CheckRecord[] = [];
+  const baselines: BaselineState[] = [];
+  for (const name of names) {
+    const { record } = await runOne(ctx, state, commit, cell, side === 'fork' ? 'baseline-ours' : 'baseline-theirs', name);
+    records.push(record);
+    baselines.push({ side, commit, cell, check: name, outcome: record.outcome as SideOutcome & { ran: number | null }, logFile: record.logFile });
+  }
+  return { records, baselines };
+}
+
+/**
+ * Run the checks `names` on a cell or the final merge, one after another. A failure is judged against
+ * the baselines (measured here when the state has none for that check): one that blames the
+ * resolutions stops there; one that does not is recorded, said in the decision log, and the next check runs.
+ */
+export async function runJudgedChecks(ctx: Ctx, state: RunState, commit: string, cell: Cell | null, target: 'cell' | 'final', names: string[]): Promise<ChecksRun> {
+  const run: ChecksRun = { passed: true, validated: true, records: [], baselines: [] };
+  for (const name of names) {
+    const { record, result, cwd } = await runOne(ctx, state, commit, cell, target, name);
+    if (result.success) {
+      run.records.push(record);
+      continue;
+    }
+    const known = { ...state, baselines: [...state.baselines, ...run.baselines] };
+    const judged = await judge(ctx, known, record.outcome as SideOutcome, name, cell);
+    run.records.push({ ...record, judgement: judged.judgement }, ...judged.records);
+    run.baselines.push(...judged.baselines);
+    const where = cell ? cellId(cell) : target;
+    if (blamesResolutions(judged.judgement)) {
+      ctx.log.decision({ check: name, verdict: judged.judgement.verdict }, `[check] ${name} on ${where} is blamed on the resolutions: ${judged.judgement.reason}`);
+      return { ...run, passed: false, validated: false, failed: result, blame: { cwd, judgement: judged.judgement } };
+    }
+    const valid = validates(judged.judgement);
+    if (!valid) run.validated = false;
+    ctx.log.decision(
+      { check: name, verdict: judged.judgement.verdict },
+      `[check] ${name} fails on ${where} but is not blamed on the resolutions: ${judged.judgement.reason}${valid ? '' : `; ${where} is not counted as validated`}`,
+    );
+  }
+  return run;
+}
+
+/** One check on one commit in the check worktree, journalled, with the failing tests its log names. */
+async function runOne(ctx: Ctx, state: RunState, commit: string, cell: Cell | null, target: CheckRecord['target'], name: string): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
+  const cwd = await ctx.worktrees.checkout(ctx.worktrees.checkId, commit);
+  ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
+  ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
+  const result = await ctx.checks.run(name, { cwd, signal: ctx.signal });
+  const record: CheckRecord = {
+    name,
+    cell,
+    target,
+    commit,
+    success: result.success,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+    logFile: result.logFile,
+    summary: null,
+    attempt: state.currentAttempt,
+    at: ctx.clock.now().toISOString(),
+    outcome: outcomeOf(result, cwd),
+  };
+  ctx.journal.append({ type: 'check_finished', check: record });
+  const on = cell ? cellId(cell) : target;
+  ctx.log.decision({ check: name, success: result.success }, `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${on} (log: ${result.logFile})`);
+  return { record, result, cwd };
+}
+
+/** The failing tests (and tests run) the check's log names; a timeout names none, whatever it printed. */
+function outcomeOf(result: CheckResult, cwd: string): SideOutcome & { ran: number | null } {
+  let log = '';
+  try {
+    log = readFileSync(result.logFile, 'utf8');
+  } catch {
+    log = '';
+  }
+  const tests = result.timedOut ? null : parseTestFailures(log, { cwd });
+  const outcome = sideOutcome(result.success, tests);
+  return { ...outcome, ran: outcome.ran ?? null };
+}
+
+/** Compare a failure with the tips' baselines, and where they would blame a cell, with the cell's own fork and upstream commits. */
+async function judge(ctx: Ctx, state: RunState, outcome: SideOutcome, name: string, cell: Cell | null): Promise<{ judgement: CheckJudgement; records: CheckRecord[]; baselines: BaselineState[] }> {
+  const records: CheckRecord[] = [];
+  const baselines: BaselineState[] = [];
+  const baseline = async (side: Side, commit: string, at: Cell | null, label: string): Promise<Baseline> => {
+    const found = [...state.baselines, ...baselines].find((b) => b.commit === commit && b.check === name);
+    if (found) return { label, outcome: found.outcome };
+    const run = await runBaselines(ctx, state, side, commit, at, [name]);
+    records.push(...run.records);
+    baselines.push(...run.baselines);
+    return { label, outcome: (run.baselines[0] as BaselineState).outcome };
+  };
+  const list = [await baseline('fork', state.target.originalOid, null, 'fork tip'), await baseline('upstream', state.source.oid, null, 'upstream tip')];
+  let comparison = compareWithBaselines(outcome, list);
+  if (blamesResolutions(comparison) && cell) {
+    const engine = await ctx.engine();
+    const size = engine.size();
+    const edges: Array<[Side, Cell, string]> = [];
+    if (cell.i1 > 0 && cell.i1 < size.i1) edges.push(['fork', { i1: cell.i1, i2: 0 }, 'fork commit']);
+    if (cell.i2 > 0 && cell.i2 < size.i2) edges.push(['upstream', { i1: 0, i2: cell.i2 }, 'upstream commit']);
+    for (const [side, edge, what] of edges) {
+      const commit = await engine.cellCommit(edge);
+      if (commit) list.push(await baseline(side, commit, edge, `${what} ${side === 'fork' ? edge.i1 : edge.i2} (${commit.slice(0, 7)})`));
+    }
+    if (list.length > 2) comparison = compareWithBaselines(outcome, list);
+  }
+  return { judgement: { ...comparison, against: list.map((b) => b.label) }, records, baselines };
+}
