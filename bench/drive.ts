@@ -116,7 +116,15 @@ function driveBoth(makeRepo: (dir: string) => void, tip2: string, firstParent: b
     makeRepo(dir);
     return new Drive(tool, dir, tip2, firstParent);
   });
-  while (drives.some((d) => !d.done && !d.failed)) for (const d of drives) d.step();
+  const t0 = performance.now();
+  let steps = 0;
+  while (drives.some((d) => !d.done && !d.failed)) {
+    for (const d of drives) d.step();
+    // A line every 10 conflicts on stderr, so a long run shows where it is.
+    if (++steps % 10 === 0) {
+      process.stderr.write(`  ... ${steps} steps, ${s(performance.now() - t0)}: ${drives.map((d) => `${d.tool} ${d.continues.length} conflicts in ${s(d.totalMs)}`).join(', ')}\n`);
+    }
+  }
   return drives;
 }
 
@@ -178,11 +186,6 @@ async function main(): Promise<void> {
   let ok = true;
   const dirs: string[] = [];
   try {
-    const pairs = conflictPairs(N1, N2, CONFLICTS);
-    const drives = driveBoth((dir) => generateGrid(dir, N1, N2, pairs, FILES), 'feature', false);
-    dirs.push(...drives.map((d) => d.dir));
-    ok = report(`generated grid: ${N1} x ${N2} commits, ${pairs.length} conflicting pairs, ${FILES + pairs.length} files`, drives) && ok;
-
     const merges = HISTORIES === 'none' ? [] : realMerges(HISTORIES);
     if (HISTORIES !== 'none' && merges.length === 0) process.stdout.write(`\nreal histories: none found in ${HISTORIES} (README.md with the table of merges); skipped\n`);
     for (const m of merges) {
@@ -199,6 +202,11 @@ async function main(): Promise<void> {
       dirs.push(...made.map((d) => d.dir));
       ok = report(`${m.bundle} ${m.merge.slice(0, 12)} (first-parent grid ${m.grid})`, made) && ok;
     }
+
+    const pairs = conflictPairs(N1, N2, CONFLICTS);
+    const drives = driveBoth((dir) => generateGrid(dir, N1, N2, pairs, FILES), 'feature', false);
+    dirs.push(...drives.map((d) => d.dir));
+    ok = report(`generated grid: ${N1} x ${N2} commits, ${pairs.length} conflicting pairs, ${FILES + pairs.length} files`, drives) && ok;
 
     if (process.env.BENCH_WORKFLOW !== '0') {
       const dir = tempRepoDir('bench-drive-workflow-');
