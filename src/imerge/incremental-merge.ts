@@ -143,7 +143,9 @@ export class IncrementalMerge {
       signal: options.signal,
       save: () => this.save(),
     });
-    await compactRepository(this.git, this.name);
+    // Housekeeping only: when it cannot run (say a concurrent git holds packed-refs.lock), the
+    // next autofill packs instead.
+    await compactRepository(this.git, this.name).catch(() => undefined);
     return {
       complete: outcome.complete,
       next: outcome.complete ? null : outcome.blocker,
