@@ -1,5 +1,5 @@
 import type { Git } from '../git/index.js';
-import { writeLooseObject } from './merger.js';
+import { objectsDirectory, writeLooseObject } from './merger.js';
 
 /** Writes a commit object and returns its id. */
 export type WriteCommit = (tree: string, parents: string[], message: string) => Promise<string>;
@@ -59,7 +59,7 @@ export class CommitWriter {
     const [author, committer, objects] = await Promise.all([
       this.git.text(['var', 'GIT_AUTHOR_IDENT']),
       this.git.text(['var', 'GIT_COMMITTER_IDENT']),
-      this.git.text(['rev-parse', '--path-format=absolute', '--git-path', 'objects']),
+      objectsDirectory(this.git),
     ]);
     return { author: parseIdent(author, Boolean(this.git.env.GIT_AUTHOR_DATE)), committer: parseIdent(committer, Boolean(this.git.env.GIT_COMMITTER_DATE)), objects };
   }

@@ -8,6 +8,7 @@ import { assertRebasable, simplifyToGoal } from './finish-goals.js';
 import { renderDiagram } from './diagram.js';
 import { mapKnownFrontier } from './frontier.js';
 import { Grid } from './grid.js';
+import { compactRepository } from './housekeeping.js';
 import { conflictPaths, mergeTree } from './merge-tree.js';
 import { chooseImergeName, listImerges, removeImerge } from './names.js';
 import { GitMerger } from './merger.js';
@@ -143,6 +144,9 @@ export class IncrementalMerge {
       signal: options.signal,
       save: () => this.save(),
     });
+    // Housekeeping only: when it cannot run (say a concurrent git holds packed-refs.lock), the
+    // next autofill packs instead.
+    await compactRepository(this.git, this.name).catch(() => undefined);
     return {
       complete: outcome.complete,
       next: outcome.complete ? null : outcome.blocker,
@@ -224,8 +228,10 @@ export class IncrementalMerge {
    * incorporate_manual_merge; swapped parents are put back in order). Returns its cell.
    */
   async recordCommit(commit: string): Promise<[number, number]> {
-    const line = await this.git.text(['rev-list', '--parents', '-n', '1', commit]);
-    const [oid, ...parents] = line.split(' ') as [string, ...string[]];
+    const object = await this.git.readObject(`${commit}^{commit}`);
+    if (object === null) throw new SplintercatError('imerge_merge_unusable', { what: `${commit} is not a commit`, fix: 'Commit the merge of the two cells that `imerge continue` prepared' });
+    const { oid } = object;
+    const parents = [...object.content.toString('utf8').split('\n\n', 1)[0]!.matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1] as string);
     const unusable = (why: string): SplintercatError =>
       new SplintercatError('imerge_merge_unusable', { what: `Commit ${oid} cannot be used as a manual merge: ${why}`, fix: 'Commit the merge of the two cells that `imerge continue` prepared' });
     if (parents.length !== 2) throw unusable(parents.length < 2 ? 'it is not a merge' : 'it is an octopus merge');

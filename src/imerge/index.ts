@@ -12,3 +12,4 @@ export * from './diagram.js';
 export * from './incremental-merge.js';
 export * from './names.js';
 export * from './finish-goals.js';
+export * from './housekeeping.js';

@@ -55,10 +55,23 @@ export class GitMerger implements Merger {
     const [author, committer, objects] = await Promise.all([
       this.git.text(['var', 'GIT_AUTHOR_IDENT']),
       this.git.text(['var', 'GIT_COMMITTER_IDENT']),
-      this.git.text(['rev-parse', '--path-format=absolute', '--git-path', 'objects']),
+      objectsDirectory(this.git),
     ]);
     return { author, committer, objects };
   }
+}
+
+const objectDirectories = new WeakMap<Git, Promise<string>>();
+
+/** The absolute path of the repository's object directory, asked of git once per `Git`. */
+export function objectsDirectory(git: Git): Promise<string> {
+  let dir = objectDirectories.get(git);
+  if (!dir) {
+    dir = git.text(['rev-parse', '--path-format=absolute', '--git-path', 'objects']);
+    dir.catch(() => objectDirectories.delete(git));
+    objectDirectories.set(git, dir);
+  }
+  return dir;
 }
 
 /** Write a loose object (what `git hash-object -w` does) and return its id. */

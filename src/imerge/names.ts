@@ -2,9 +2,12 @@ import { UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { imergePrefix, scratchRef } from './state.js';
 
-/** Names of every incremental merge in the repository (those with a state blob). */
+/**
+ * Names of every incremental merge in the repository (those with a state blob). Only the state
+ * refs are listed (`*` matches across `/` here): the type of every cell's commit is not looked up.
+ */
 export async function listImerges(git: Git): Promise<string[]> {
-  const lines = await git.lines(['for-each-ref', '--format=%(objecttype) %(refname)', 'refs/imerge']);
+  const lines = await git.lines(['for-each-ref', '--format=%(objecttype) %(refname)', 'refs/imerge/*/state']);
   const names: string[] = [];
   for (const line of lines) {
     const m = /^blob refs\/imerge\/(.+)\/state$/.exec(line);

@@ -3,6 +3,7 @@ import type { Git, RefUpdate } from '../git/index.js';
 import { GOALS } from '../config/goals.js';
 import { Grid } from './grid.js';
 import { cellId } from './cell.js';
+import { objectsDirectory, writeLooseObject } from './merger.js';
 
 /** git-imerge's state format version (STATE_VERSION in git-imerge 1.2.0). */
 export const STATE_VERSION = '1.3.0';
@@ -67,10 +68,15 @@ export interface LoadedState {
   refs: Map<string, string>;
 }
 
-/** Read an incremental merge's refs and state blob with git-imerge's validation rules. */
+/**
+ * Read an incremental merge's refs and state blob with git-imerge's validation rules. The refs are
+ * listed without their object types: asking for them costs an object lookup per ref, which on a
+ * large grid's thousands of loose objects took most of a `continue`; the state blob's type is
+ * checked as it is read, and a cell that is not a commit fails where it is merged.
+ */
 export async function readState(git: Git, name: string): Promise<LoadedState> {
   const prefix = imergePrefix(name);
-  const lines = await git.lines(['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)', `${prefix}/`]);
+  const lines = await git.lines(['for-each-ref', '--format=%(objectname) %(refname)', `${prefix}/`]);
   const refs = new Map<string, string>();
   const merges = new Map<string, { oid: string; manual: boolean }>();
   const unexpected: string[] = [];
@@ -79,11 +85,10 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
   let maxI1 = 0;
   let maxI2 = 0;
   for (const line of lines) {
-    const [oid, type, ref] = line.split(' ') as [string, string, string];
+    const [oid, ref] = line.split(' ') as [string, string];
     refs.set(ref, oid);
     const m = re.exec(ref);
     if (m) {
-      if (type !== 'commit') throw corrupt(name, `reference ${ref} is not a commit`);
       const key = `${m[2]}-${m[3]}`;
       const manual = m[1] === 'manual';
       const prev = merges.get(key);
@@ -93,7 +98,6 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
       continue;
     }
     if (ref === `${prefix}/state`) {
-      if (type !== 'blob') throw corrupt(name, `reference ${ref} is not a blob`);
       stateOid = oid;
       continue;
     }
@@ -107,10 +111,11 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
     });
   }
   if (unexpected.length > 0) throw corrupt(name, `unexpected reference(s): ${unexpected.join(', ')}`);
-  const text = await git.readBlobText(stateOid);
+  const blob = await git.readObject(stateOid);
+  if (blob?.type !== 'blob') throw corrupt(name, `reference ${stateRef(name)} is not a blob`);
   let state: StateBlob;
   try {
-    state = JSON.parse(text ?? '') as StateBlob;
+    state = JSON.parse(blob.content.toString('utf8')) as StateBlob;
   } catch {
     throw corrupt(name, 'the state blob is not valid JSON');
   }
@@ -171,7 +176,9 @@ export async function writeState(
       if (c.oid !== null) desired.set(`${prefix}/${c.manual ? 'manual' : 'auto'}/${cellId({ i1, i2 })}`, c.oid);
     }
   }
-  const blob = await git.text(['hash-object', '-t', 'blob', '-w', '--stdin'], { input: serializeState({ ...state, blockers: grid.blockers() }) });
+  // Written in-process (no hash-object): the blob is the same when nothing changed, and then
+  // no ref is updated at all.
+  const blob = await writeLooseObject(await objectsDirectory(git), 'blob', Buffer.from(serializeState({ ...state, blockers: grid.blockers() }), 'utf8'));
   desired.set(stateRef(name), blob);
   const updates: RefUpdate[] = [];
   for (const [ref, oid] of desired) {

@@ -27,10 +27,12 @@ export async function presentConflict(git: Git, im: IncrementalMerge, i1: number
   const merge = await git.run(['merge', '--no-commit', '-m', `imerge '${im.name}': manual merge ${cellId({ i1, i2 })}`, left], { okExitCodes: [0, 1, 2] });
   stdout(merge.stdout);
   stderr(merge.stderr);
+  // Both commits from one `git log` (-z ends each with a NUL): each part is what `git log --no-walk` prints of it alone.
+  const [first = '', second = ''] = (await git.run(['--no-pager', 'log', '--no-walk=unsorted', '-z', im.cellCommit(i1, 0) as string, im.cellCommit(0, i2) as string])).stdout.split('\0');
   stderr('\nOriginal first commit:\n');
-  stdout((await git.run(['--no-pager', 'log', '--no-walk', im.cellCommit(i1, 0) as string])).stdout);
+  stdout(first);
   stderr('\nOriginal second commit:\n');
-  stdout((await git.run(['--no-pager', 'log', '--no-walk', im.cellCommit(0, i2) as string])).stdout);
+  stdout(second);
   stderr(
     `\nThere was a conflict merging commit ${cellId({ i1, i2 })}, shown above.\n` +
       'Please resolve the conflict, commit the result, then type\n\n    splintercat imerge continue\n',

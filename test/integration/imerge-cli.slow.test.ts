@@ -22,6 +22,8 @@ describe('splintercat imerge (CLI)', () => {
     const start = cli(repo.dir, 'start', '--name', 'm', 'feature');
     expect(start.stderr).toContain('There was a conflict merging commit 2-3, shown above.');
     expect(start.stderr).toContain('Original first commit:');
+    // The two original commits as `git log --no-walk` shows each, first then second.
+    expect(start.stdout).toMatch(/^commit [0-9a-f]{40}\nAuthor: [^]*\n\n {4}main 2\ncommit [0-9a-f]{40}\nAuthor: [^]*\n\n {4}feature 3\n$/m);
     expect(start.code).toBe(0);
     expect(repo.sh('symbolic-ref', 'HEAD')).toBe('refs/heads/imerge/m');
     expect(existsSync(join(repo.dir, '.git', 'MERGE_HEAD'))).toBe(true);
