@@ -12,6 +12,7 @@ import { scrubEnv } from './check-env.js';
 import { groupAlive, signalGroup, signalPid, waitGone } from './process-group.js';
 import { delay, ended, relay } from './relay-output.js';
 import { bwrapArgs, probeBwrap, sandboxInfo, type BwrapProbe } from './sandbox.js';
+import { CHECK_TAG_VARIABLE, type CheckRegistry } from './check-registry.js';
 import { readSetupStamp, setupKey, setupStampPath, writeSetupStamp } from './setup-stamp.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from './types.js';
 
@@ -46,6 +47,8 @@ export interface CheckRunnerOptions {
   modelConfigured?: boolean;
   /** Whether bubblewrap works here (default: probed once per process). */
   probeSandbox?: () => BwrapProbe;
+  /** Where each running check's process group is recorded, so a later run can end one left behind. */
+  registry?: CheckRegistry;
 }
 
 /** A check that cannot run, found before a merge starts. */
@@ -203,14 +206,19 @@ export class CheckRunner implements CheckRunnerLike {
     const started = Date.now();
     this.log.info({ check: label, command, cwd, logFile, sandboxed }, `check '${label}' started`);
 
+    const registry = this.options.registry;
+    const tag = registry?.newTag();
+    const env = tag === undefined ? this.env : { ...this.env, [CHECK_TAG_VARIABLE]: tag };
     const child = sandboxed
       ? spawn('bwrap', [...bwrapArgs({ cwd, writable, network: launch.network, infoFd: 3 }), '--', '/bin/sh', '-c', launch.command], {
           cwd,
-          env: this.env,
+          env,
           detached: true,
           stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
         })
-      : spawn('/bin/sh', ['-c', launch.command], { cwd, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      : spawn('/bin/sh', ['-c', launch.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Recorded at once: a splintercat killed with -9 from here on leaves a group the next run can end.
+    if (registry && tag !== undefined && child.pid !== undefined) registry.add({ pgid: child.pid, tag, name: label, startedAt: new Date(started).toISOString() });
     const sandbox = sandboxed ? sandboxInfo(child) : null;
     let tail = '';
     let writeError: NodeJS.ErrnoException | null = null;
@@ -261,6 +269,7 @@ export class CheckRunner implements CheckRunnerLike {
     kill();
     if (killTimer) clearTimeout(killTimer);
     await waitGone(() => (child.pid !== undefined && groupAlive(child.pid)) || (sandbox !== null && sandbox.members().length > 0), 2000);
+    if (registry && child.pid !== undefined) registry.remove(child.pid);
     // A process that left the group (setsid) may still hold a pipe: its output is not waited for.
     await Promise.race([Promise.all([child.stdout, child.stderr].map((stream) => ended(stream as Readable))), delay(1000)]);
     child.stdout?.destroy();

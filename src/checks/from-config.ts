@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
+import type { CheckRegistry } from './check-registry.js';
 import { CheckRunner } from './check-runner.js';
 
 export interface CheckRunnerDeps {
@@ -9,6 +10,8 @@ export interface CheckRunnerDeps {
   logger?: Logger;
   clock?: Clock;
   onOutput?: (chunk: string) => void;
+  /** Records running checks' process groups (a run's `checks.json`). */
+  registry?: CheckRegistry;
 }
 
 /**
@@ -27,6 +30,7 @@ export function createCheckRunner(config: Config, deps: CheckRunnerDeps = {}): C
     killGraceSec: check.kill_grace,
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(deps.registry ? { registry: deps.registry } : {}),
     ...(deps.onOutput ? { onOutput: deps.onOutput } : {}),
     env: deps.env ?? process.env,
     secrets: llm.api_key === '' ? [] : [llm.api_key],

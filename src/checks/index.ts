@@ -7,3 +7,4 @@ export * from './test-output/index.js';
 export * from './check-env.js';
 export * from './sandbox.js';
 export * from './from-config.js';
+export * from './check-registry.js';

@@ -11,7 +11,7 @@ import type { RunState } from '../store/run-state.js';
 import type { RunOutcome } from './machine/runner.js';
 import { driveRun } from './merge-run.js';
 import type { NodeName } from './nodes/common.js';
-import { createRunDeps, type RunDepsOptions } from './run-deps.js';
+import { createRunDeps, runningChecks, type RunDepsOptions } from './run-deps.js';
 import { createRun, reopenRun } from './setup.js';
 import { findRun } from './run-config.js';
 import { WorktreePool } from './worktrees.js';
@@ -130,8 +130,10 @@ export async function continueRun(
     if (state.status === 'done') return { kind: 'already_done', state };
     // The machine resumes from the saved state: the configuration this run uses from now on is saved first.
     if (stored !== null && JSON.stringify(stored) !== JSON.stringify(state.config)) run.persistence.save({ ...state, config: stored });
+    const log = options.openLog();
+    await endLeftoverChecks(store, runName, log);
     const resumed: RunState = { ...(state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }), ...(stored === null ? {} : { config: stored }) };
-    const deps = await createRunDeps(config, git, runName, runDepsOptions(options));
+    const deps = await createRunDeps(config, git, runName, runDepsOptions(options, log));
     return await driveRun(run, resumed, deps, options.signal ? { signal: options.signal } : {});
   } finally {
     run.close();
@@ -146,6 +148,7 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const store = await RunStore.forRepo(git);
   const runName = name ?? chooseRun(store, config);
   const state = store.exists(runName) ? loadRunState(store.paths(runName)) : null;
+  if (store.exists(runName) && store.lockStatus(runName).state !== 'held') await endLeftoverChecks(store, runName, null);
   // The run's worktrees are where its own configuration put them, whatever the file says now.
   const own = state?.config ? configFromStored(state.config, { env: {} }).config : config;
   const pool = await WorktreePool.forRun(git, own, runName);
@@ -196,8 +199,16 @@ async function assertIdentity(git: Git): Promise<void> {
   });
 }
 
-function runDepsOptions(options: DriveOptions): RunDepsOptions {
-  return { log: options.openLog(), ...(options.env ? { env: options.env } : {}), ...(options.interactive ? { interactive: options.interactive } : {}) };
+/**
+ * A check left running by a splintercat killed with -9 (its own process group, reparented) is
+ * ended before anything else runs in its worktree; the lock is ours, so no live run owns it.
+ */
+async function endLeftoverChecks(store: RunStore, name: string, log: Logger | null): Promise<void> {
+  for (const ended of await runningChecks(store, name).killLeftovers()) log?.warn({ check: ended }, `ended ${ended}, left running by an earlier splintercat`);
+}
+
+function runDepsOptions(options: DriveOptions, log: Logger = options.openLog()): RunDepsOptions {
+  return { log, ...(options.env ? { env: options.env } : {}), ...(options.interactive ? { interactive: options.interactive } : {}) };
 }
 
 /** Keep splintercat's logs out of `git status` (they live in the working tree by default). */

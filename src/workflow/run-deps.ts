@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { createGatewayFromConfig, type ModelGateway } from '../agents/index.js';
+import { CheckRegistry } from '../checks/check-registry.js';
 import { createCheckRunner } from '../checks/from-config.js';
 import { extractFailure } from '../checks/extract-failure.js';
 import type { CheckResult, CheckRunnerLike, FailureSummary } from '../checks/types.js';
@@ -34,7 +36,8 @@ export interface RunDepsOptions {
 export async function createRunDeps(config: Config, git: Git, name: string, options: RunDepsOptions): Promise<WorkflowContext> {
   const { log } = options;
   const clock = options.clock ?? systemClock;
-  const runner = options.checks === undefined ? createCheckRunner(config, { logger: log, clock }) : null;
+  const store = await RunStore.forRepo(git, { clock });
+  const runner = options.checks === undefined ? createCheckRunner(config, { logger: log, clock, registry: runningChecks(store, name) }) : null;
   const checks = runner ?? (options.checks as CheckRunnerLike);
   const gateway = options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
   return {
@@ -47,11 +50,16 @@ export async function createRunDeps(config: Config, git: Git, name: string, opti
     ladder: await ladderFromConfig(config.resolve, git),
     gateway,
     extractFailure: (text, result, options = {}) => extractFailure(text, { timedOut: result.timedOut, ...options }) ?? fallbackSummary(text, result),
-    store: await RunStore.forRepo(git, { clock }),
+    store,
     clock,
     log,
     approver: options.interactive?.approver ?? null,
   };
+}
+
+/** Where a run records the process groups of its running checks (`checks.json` in its directory). */
+export function runningChecks(store: RunStore, name: string): CheckRegistry {
+  return new CheckRegistry(join(store.paths(name).dir, 'checks.json'));
 }
 
 /** When no parser recognises the log: the check's name, exit code and last lines. */
