@@ -1,4 +1,4 @@
-import type { StrategyName } from '../config/schema.js';
+import type { StrategyName } from '../config/goals.js';
 import type { FailureContext, MergeContext, RecoveryDecision, StrategyDecision } from './planner-types.js';
 
 /** Most conservative first. */

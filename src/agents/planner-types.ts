@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FailureSummary, FailureType } from '../checks/types.js';
-import { strategyNames, type StrategyName } from '../config/schema.js';
+import { strategyNames, type StrategyName } from '../config/goals.js';
 
 export const recoveryKinds = ['retry-all', 'retry-specific', 'bisect', 'switch-strategy', 'abort'] as const;
 export type RecoveryKind = (typeof recoveryKinds)[number];

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import { loadConfig, type Config, type LoadedConfig } from '../config/index.js';
-import { createLogger, secretsFromEnv, type LoggerHandle } from '../log/index.js';
-import { commandConfig, loadRepoConfig, openRunConfig, type ConfigRequest, type RunConfig } from '../workflow/run-config.js';
+
+/**
+ * What every command needs at start-up, and nothing heavier: the global options and the output
+ * helpers. Loading configuration, runs and logs is in run-context.ts, imported by a command's action.
+ */
 
 /** Options every command accepts (defined on the root program). */
 export interface GlobalOptions {
@@ -26,37 +28,6 @@ export function globalOptions(command: Command): GlobalOptions {
   };
 }
 
-/** Load the configuration as the global options say (the file of the current directory: init, resolve, driver, eval, imerge). */
-export function loadCliConfig(options: GlobalOptions): LoadedConfig {
-  return loadConfig({ cwd: options.cwd, configPath: options.config, sets: options.set, env: process.env });
-}
-
-/** Load the configuration as `merge` does: the file of the main checkout, from any directory of the repository or its worktrees. */
-export function loadMergeConfig(options: GlobalOptions): Promise<LoadedConfig> {
-  return loadRepoConfig(configRequest(options));
-}
-
-/**
- * The run a command acts on and the configuration it uses (the run's own, stored at `merge`),
- * from any directory of the repository or its worktrees; notices go to stderr.
- */
-export async function openCliRun(options: GlobalOptions, name: string | undefined, needs: { runRequired: boolean; configRequired: boolean }): Promise<RunConfig> {
-  const opened = await openRunConfig({ ...configRequest(options), ...(name !== undefined ? { name } : {}), ...needs });
-  for (const notice of opened.notices) process.stderr.write(`${notice}\n`);
-  return opened;
-}
-
-/** The configuration of `check NAME`: the unfinished run's, else the file's; notices go to stderr. */
-export async function loadCommandConfig(options: GlobalOptions): Promise<Config> {
-  const { config, notices } = await commandConfig(configRequest(options));
-  for (const notice of notices) process.stderr.write(`${notice}\n`);
-  return config;
-}
-
-function configRequest(options: GlobalOptions): ConfigRequest {
-  return { cwd: options.cwd, ...(options.config !== undefined ? { configPath: options.config } : {}), sets: options.set, env: process.env };
-}
-
 /** Results go to stdout; everything else (logs, progress) to stderr. */
 export function printResult(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -73,21 +44,7 @@ export function currentLogFile(): string | undefined {
   return activeLogFile;
 }
 
-/**
- * The logger of a command: console on stderr (DEBUG with --verbose); with a loaded
- * configuration also the JSON file and decisions log under `log.dir`. The configured
- * API key and every `*KEY*`/`*TOKEN*` variable are redacted from all of them.
- */
-export function createCliLogger(options: GlobalOptions, config?: Config): LoggerHandle {
-  const secrets = [...secretsFromEnv(process.env), ...(config?.llm.api_key ? [config.llm.api_key] : [])];
-  const handle = createLogger({
-    verbose: options.verbose,
-    consoleLevel: config?.log.console_level ?? 'info',
-    ...(config
-      ? { logDir: config.log.dir, fileLevel: config.log.file_level, maxSizeMb: config.log.max_size_mb, retentionDays: config.log.retention_days }
-      : {}),
-    secrets,
-  });
-  activeLogFile = handle.logFile;
-  return handle;
+/** Record the log file of this invocation (createCliLogger). */
+export function setCurrentLogFile(file: string | undefined): void {
+  activeLogFile = file;
 }

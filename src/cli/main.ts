@@ -8,10 +8,9 @@ import { buildProgram } from './program.js';
 
 /** Run the CLI; the only place that prints errors and chooses exit codes. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
-  program.exitOverride();
   const verbose = argv.includes('--verbose') || argv.includes('-v');
   try {
+    const program = await buildProgram(argv);
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Done;
   } catch (error) {

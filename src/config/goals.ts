@@ -5,6 +5,10 @@
 export const GOALS = ['merge', 'rebase', 'rebase-with-history', 'border', 'border-with-history', 'border-with-history2', 'full'] as const;
 export type GoalName = (typeof GOALS)[number];
 
+/** How often a merge runs its checks (config `strategy`, `merge --strategy`); here, beside GOALS, so the CLI names them without loading the schema. */
+export const strategyNames = ['optimistic', 'batch', 'per_conflict'] as const;
+export type StrategyName = (typeof strategyNames)[number];
+
 /** True when `goal` is one of GOALS. */
 export function isGoal(goal: string): goal is GoalName {
   return (GOALS as readonly string[]).includes(goal);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GOALS } from './goals.js';
+import { GOALS, strategyNames } from './goals.js';
 
 /**
  * The written shape of `splintercat.yaml`. Every key has a default so an empty
@@ -11,8 +11,6 @@ const positiveSeconds = z.number().positive();
 export const providerNames = ['openrouter', 'openai', 'anthropic', 'openai-compatible'] as const;
 export type ProviderName = (typeof providerNames)[number];
 
-export const strategyNames = ['optimistic', 'batch', 'per_conflict'] as const;
-export type StrategyName = (typeof strategyNames)[number];
 
 export const sandboxModes = ['auto', 'bwrap', 'off'] as const;
 export type SandboxMode = (typeof sandboxModes)[number];

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import type { Git } from '../../git/index.js';
-import { ResolutionCache, type CacheEntry } from '../../resolve/cache/resolution-cache.js';
-import { globalOptions, openCliRun, printJson, printResult } from '../context.js';
+import type { CacheEntry, ResolutionCache } from '../../resolve/cache/resolution-cache.js';
+import { globalOptions, printJson, printResult } from '../context.js';
 
 /** One line of `cache list`: key, who resolved it, in which run and file, and whether a check blamed it. */
-function describe(entry: CacheEntry): string {
+function describe(entry: CacheEntry, blamed: boolean): string {
   const where = [entry.provenance.merge && `run ${entry.provenance.merge}`, entry.provenance.cell && `cell ${entry.provenance.cell}`, entry.provenance.file].filter(Boolean).join(', ');
-  const blamed = ResolutionCache.isBlamedEntry(entry);
   const blames = (entry.blamed ?? []).length + (entry.invalidated ? 1 : 0);
   const state = blamed ? 'BLAMED (not replayed)' : blames > 0 ? `live (${blames} earlier answer${blames === 1 ? '' : 's'} blamed)` : 'live';
   const lines = entry.resolution.split('\n').length - (entry.resolution.endsWith('\n') ? 1 : 0);
@@ -18,6 +17,8 @@ export function registerCache(program: Command): Command {
   const cache = program.command('cache').description('list or clear the resolution cache (every earlier resolution, who made it, in which run)');
 
   const open = async (cmd: Command): Promise<{ git: Git; store: ResolutionCache }> => {
+    const { openCliRun } = await import('../run-context.js');
+    const { ResolutionCache } = await import('../../resolve/cache/resolution-cache.js');
     const { git } = await openCliRun(globalOptions(cmd), undefined, { runRequired: false, configRequired: false });
     return { git, store: await ResolutionCache.forRepo(git) };
   };
@@ -27,12 +28,13 @@ export function registerCache(program: Command): Command {
     .description('every cached resolution: who resolved it (rule, model, human), in which run, and whether a failed check blamed it')
     .option('--json', 'the entries as JSON on stdout')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const { ResolutionCache } = await import('../../resolve/cache/resolution-cache.js');
       const { git, store } = await open(cmd);
       try {
         const entries = await store.list();
         if (opts.json) return printJson(entries);
         if (entries.length === 0) return printResult(`The resolution cache is empty (${store.dir}).`);
-        printResult([`${entries.length} cached resolution(s) in ${store.dir}:`, ...entries.map(describe)].join('\n'));
+        printResult([`${entries.length} cached resolution(s) in ${store.dir}:`, ...entries.map((e) => describe(e, ResolutionCache.isBlamedEntry(e)))].join('\n'));
       } finally {
         git.close();
       }

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { createCheckRunner } from '../../checks/from-config.js';
-import { formatCheckResult } from '../../checks/format.js';
-import { globalOptions, loadCommandConfig, printJson, printResult } from '../context.js';
+import { globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 /** `splintercat check NAME`: one named check, run exactly as the workflow runs it. */
@@ -12,6 +10,9 @@ export function registerCheck(program: Command): Command {
     .argument('<name>', 'a key of check.commands (e.g. build, test, quick)')
     .option('--json', 'the CheckResult as JSON on stdout')
     .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
+      const { loadCommandConfig } = await import('../run-context.js');
+      const { createCheckRunner } = await import('../../checks/from-config.js');
+      const { formatCheckResult } = await import('../../checks/format.js');
       // The run's configuration when there is a run, else the file (of the main checkout).
       const config = await loadCommandConfig(globalOptions(cmd));
       const runner = createCheckRunner(config);

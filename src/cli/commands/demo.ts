@@ -2,11 +2,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig, storeConfig } from '../../config/index.js';
-import { Git } from '../../git/index.js';
-import { renderHtmlReport } from '../../report/index.js';
-import { RunStore } from '../../store/index.js';
-import { buildDemoRepo } from '../../workflow/demo/demo-repo.js';
 import { globalOptions, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { startMerge } from './merge.js';
@@ -19,6 +14,11 @@ export function registerDemo(program: Command): Command {
     .description('build a sample fork/upstream pair in a temp dir and merge it, offline')
     .option('--dir <dir>', 'build the sample here instead of a new temporary directory')
     .action(async (opts: { dir?: string }, cmd: Command) => {
+      const { loadConfig, storeConfig } = await import('../../config/index.js');
+      const { Git } = await import('../../git/index.js');
+      const { renderHtmlReport } = await import('../../report/index.js');
+      const { RunStore } = await import('../../store/index.js');
+      const { buildDemoRepo } = await import('../../workflow/demo/demo-repo.js');
       const global = globalOptions(cmd);
       const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'splintercat-demo-'));
       const demo = await buildDemoRepo(dir);

@@ -2,10 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { SplintercatError, UsageError } from '../../errors/index.js';
-import { rebuildRun, repairRun, validateRun, type DoctorFinding } from '../../store/index.js';
-import { configFromStored } from '../../config/index.js';
-import { runWorktreesDir } from '../../workflow/worktrees.js';
-import { globalOptions, openCliRun, printJson, printResult } from '../context.js';
+import type { DoctorFinding } from '../../store/index.js';
+import { globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 interface DoctorOptions {
@@ -28,6 +26,10 @@ export function registerDoctor(program: Command): Command {
       if (opts.repair && opts.rebuild) {
         throw new UsageError('doctor_flags', { what: '--repair and --rebuild cannot be used together', fix: 'Try --repair first; use --rebuild when it says so' });
       }
+      const { openCliRun } = await import('../run-context.js');
+      const { rebuildRun, repairRun, validateRun } = await import('../../store/index.js');
+      const { configFromStored } = await import('../../config/index.js');
+      const { runWorktreesDir } = await import('../../workflow/worktrees.js');
       const global = globalOptions(cmd);
       const opened = await openCliRun(global, opts.name, { runRequired: false, configRequired: false });
       const { config, git, store } = opened;

@@ -3,8 +3,9 @@ import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
-import { decodeBytes, encodeText, encodingOf, ladderFromConfig, mergeFileTexts, resolveFileText } from '../../resolve/index.js';
-import { globalOptions, loadCliConfig } from '../context.js';
+import { decodeBytes, encodeText, encodingOf } from '../../resolve/parse/encoding.js';
+import { mergeFileTexts } from '../../resolve/parse/merge-file.js';
+import { globalOptions } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 /**
@@ -61,6 +62,9 @@ export function registerDriver(program: Command): Command {
         });
         await writeFile(abs(current), encodeText(merged.text, encoding));
         if (merged.conflicts === 0) return;
+        // Only a file git could not merge alone loads the configuration and the ladder.
+        const { loadCliConfig } = await import('../run-context.js');
+        const { ladderFromConfig, resolveFileText } = await import('../../resolve/index.js');
         const { config } = loadCliConfig(global);
         const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
         const setup = await ladderFromConfig(config.resolve, inRepo ? git : null);

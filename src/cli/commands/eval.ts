@@ -3,9 +3,9 @@ import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
 import type { Config } from '../../config/index.js';
-import { Git } from '../../git/index.js';
-import { formatEvalReport, ladderFromConfig, mineMerges, readCorpus, runEval, type LadderFallback } from '../../resolve/index.js';
-import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
+import type { Git } from '../../git/index.js';
+import type { LadderFallback } from '../../resolve/index.js';
+import { globalOptions, printJson, printResult } from '../context.js';
 
 interface EvalOptions {
   corpus?: string;
@@ -61,6 +61,9 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
           });
         }
       }
+      const { loadCliConfig } = await import('../run-context.js');
+      const { Git } = await import('../../git/index.js');
+      const { formatEvalReport, ladderFromConfig, mineMerges, readCorpus, runEval } = await import('../../resolve/index.js');
       const { config, warnings } = loadCliConfig(global);
       const setup = await ladderFromConfig(config.resolve, null, { allRules: opts.allRules });
       for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);

@@ -1,12 +1,16 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
-import { Git } from '../../git/index.js';
-import { GOALS } from '../../config/index.js';
+import { GOALS } from '../../config/goals.js';
 import { SplintercatError } from '../../errors/index.js';
-import { IncrementalMerge, chooseImergeName, listImerges, removeImerge, scratchRef, type AutofillEvent } from '../../imerge/index.js';
+import type { Git } from '../../git/index.js';
+import type * as ImergeCore from '../../imerge/index.js';
+import type { AutofillEvent, IncrementalMerge } from '../../imerge/index.js';
+import type * as ImergeWorkingTree from '../../imerge/working-tree.js';
 import { globalOptions, printResult } from '../context.js';
-import { incorporateUserMerge, leaveScratch, presentConflict } from '../../imerge/working-tree.js';
 import { cellId } from '../../imerge/cell.js';
+
+/** The engine, loaded when an imerge command runs rather than at start-up. */
+type Engine = typeof ImergeCore & typeof ImergeWorkingTree;
 
 /** `splintercat imerge ...`: the engine alone, with git-imerge's verbs, flags and outputs. */
 export function registerImerge(program: Command): Command {
@@ -26,14 +30,14 @@ export function registerImerge(program: Command): Command {
       .option('-j, --jobs <n>', 'concurrent merges', jobsOption)
       .argument('<branch>', 'the branch to merge in (tip2)')
       .action(async (tip2: string, opts: StartOpts, cmd: Command) => {
-        await withGit(cmd, async (git) => {
+        await withGit(cmd, async (git, engine) => {
           await git.assertClean('proceed');
           let branch = opts.branch;
           if (verb === 'merge' && branch === undefined) branch = (await git.currentBranch()) ?? opts.name;
           const name = opts.name ?? tip2;
           let im: IncrementalMerge;
           try {
-            im = await IncrementalMerge.start(git, { name, goal: opts.goal, tip2, branch, firstParent: opts.firstParent, manual: opts.manual });
+            im = await engine.IncrementalMerge.start(git, { name, goal: opts.goal, tip2, branch, firstParent: opts.firstParent, manual: opts.manual });
           } catch (error) {
             if (verb === 'merge' && (error as { code?: string }).code === 'imerge_nothing_to_do') {
               printResult('Already up-to-date.');
@@ -41,7 +45,7 @@ export function registerImerge(program: Command): Command {
             }
             throw error;
           }
-          if (autofill) await autofillAndPresent(git, im, Number(opts.jobs));
+          if (autofill) await autofillAndPresent(git, im, Number(opts.jobs), engine);
         });
       });
   };
@@ -55,7 +59,7 @@ export function registerImerge(program: Command): Command {
     .option('--name <name>', 'name of the incremental merge')
     .option('-j, --jobs <n>', 'concurrent merges', jobsOption)
     .action(async (opts: { name?: string; jobs: string }, cmd: Command) => {
-      await withGit(cmd, async (git) => {
+      await withGit(cmd, async (git, { IncrementalMerge }) => {
         await git.assertClean('proceed');
         const im = await IncrementalMerge.load(git, opts.name);
         const r = await im.autofill({ jobs: Number(opts.jobs), onProgress: printProgress });
@@ -77,7 +81,7 @@ export function registerImerge(program: Command): Command {
     .option('--edit', 'edit the commit message of the manual merge')
     .option('--no-edit', 'do not edit the commit message (default)')
     .action(async (opts: { name?: string; edit?: boolean }, cmd: Command) => {
-      await withGit(cmd, async (git) => {
+      await withGit(cmd, async (git, { IncrementalMerge, incorporateUserMerge, scratchRef }) => {
         const im = await IncrementalMerge.load(git, opts.name);
         if ((await incorporateUserMerge(git, im, opts.edit === true, toStderr)) === null) {
           throw new SplintercatError('imerge_no_manual_merge', {
@@ -92,7 +96,7 @@ export function registerImerge(program: Command): Command {
 
   resultOptions(imerge.command('simplify').description('write the result of a complete merge to its branch, keeping the merge state')).action(
     async (opts: ResultOptions, cmd: Command) => {
-      await withGit(cmd, (git) => writeResult(git, opts, { finish: false }));
+      await withGit(cmd, (git, engine) => writeResult(git, opts, { finish: false }, engine));
     },
   );
 
@@ -104,17 +108,17 @@ export function registerImerge(program: Command): Command {
     .option('--no-edit', 'do not edit the commit message (default)')
     .option('-j, --jobs <n>', 'concurrent merges', String(Math.max(1, availableParallelism())))
     .action(async (opts: { name?: string; edit?: boolean; jobs: string }, cmd: Command) => {
-      await withGit(cmd, async (git) => {
-        const im = await IncrementalMerge.load(git, opts.name);
-        await incorporateUserMerge(git, im, opts.edit === true, toStderr);
-        await autofillAndPresent(git, im, Number(opts.jobs));
+      await withGit(cmd, async (git, engine) => {
+        const im = await engine.IncrementalMerge.load(git, opts.name);
+        await engine.incorporateUserMerge(git, im, opts.edit === true, toStderr);
+        await autofillAndPresent(git, im, Number(opts.jobs), engine);
       });
     });
 
   resultOptions(
     imerge.command('finish').description("write the goal's result (merge commit, rebased chain, border merge or full grid) to the branch and remove the merge state"),
   ).action(async (opts: ResultOptions, cmd: Command) => {
-    await withGit(cmd, (git) => writeResult(git, opts, { finish: true }));
+    await withGit(cmd, (git, engine) => writeResult(git, opts, { finish: true }, engine));
   });
 
   imerge
@@ -122,7 +126,7 @@ export function registerImerge(program: Command): Command {
     .description('draw the merge grid (git-imerge characters)')
     .option('--name <name>', 'name of the incremental merge')
     .action(async (opts: { name?: string }, cmd: Command) => {
-      await withGit(cmd, async (git) => {
+      await withGit(cmd, async (git, { IncrementalMerge }) => {
         process.stdout.write((await IncrementalMerge.load(git, opts.name)).diagram());
       });
     });
@@ -131,7 +135,7 @@ export function registerImerge(program: Command): Command {
     .command('list')
     .description('list the incremental merges; * marks the default')
     .action(async (_opts: unknown, cmd: Command) => {
-      await withGit(cmd, async (git) => {
+      await withGit(cmd, async (git, { listImerges }) => {
         const names = await listImerges(git);
         let dflt = await git.configGet('imerge.default');
         if (!dflt && names.length === 1) dflt = names[0] as string;
@@ -144,7 +148,7 @@ export function registerImerge(program: Command): Command {
     .description('remove an incremental merge: its refs, its scratch branch and the default setting')
     .option('--name <name>', 'name of the incremental merge')
     .action(async (opts: { name?: string }, cmd: Command) => {
-      await withGit(cmd, async (git) => {
+      await withGit(cmd, async (git, { chooseImergeName, leaveScratch, removeImerge }) => {
         const name = await chooseImergeName(git, opts.name);
         await leaveScratch(git, name);
         await removeImerge(git, name);
@@ -171,10 +175,11 @@ function printProgress(e: AutofillEvent): void {
   if (line) process.stderr.write(`${line}\n`);
 }
 
-async function withGit(cmd: Command, fn: (git: Git) => Promise<void>): Promise<void> {
+async function withGit(cmd: Command, fn: (git: Git, engine: Engine) => Promise<void>): Promise<void> {
+  const [{ Git }, core, workingTree] = await Promise.all([import('../../git/index.js'), import('../../imerge/index.js'), import('../../imerge/working-tree.js')]);
   const git = new Git({ cwd: globalOptions(cmd).cwd });
   try {
-    await fn(git);
+    await fn(git, { ...core, ...workingTree });
   } finally {
     git.close();
   }
@@ -197,7 +202,7 @@ function progressLine(e: AutofillEvent): string | null {
 }
 
 /** Autofill, then present the blocker in the working tree (exit 0) or say the merge is complete. */
-async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number): Promise<void> {
+async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number, { presentConflict }: Engine): Promise<void> {
   const started = Date.now();
   let merges = 0;
   let lastReport = started;
@@ -249,7 +254,7 @@ function resultOptions(command: Command): Command {
 }
 
 /** simplify and finish: write the goal's result to the branch and check it out; finish also leaves the scratch branch first and removes the merge state after. */
-async function writeResult(git: Git, opts: ResultOptions, { finish }: { finish: boolean }): Promise<void> {
+async function writeResult(git: Git, opts: ResultOptions, { finish }: { finish: boolean }, { IncrementalMerge, leaveScratch }: Engine): Promise<void> {
   await git.assertClean('proceed');
   const im = await IncrementalMerge.load(git, opts.name);
   const branch = opts.branch ?? im.branch;

@@ -1,32 +1,44 @@
 import type { Command } from 'commander';
-import { registerDriver } from './driver.js';
-import { requireModelRungFromConfig } from '../../agents/index.js';
-import { registerCache } from './cache.js';
-import { registerCheck } from './check.js';
-import { registerDemo } from './demo.js';
-import { registerDoctor } from './doctor.js';
-import { registerEval } from './eval.js';
-import { registerImerge } from './imerge.js';
-import { registerInit } from './init.js';
-import { registerMerge } from './merge.js';
-import { registerReport } from './report.js';
-import { registerResolve } from './resolve.js';
-import { registerStatus } from './status.js';
-import { registerUi } from './ui.js';
 
-/** Every command of design.md §9, each in its own file here (`<name>.ts`, exporting `register<Name>(program)`). */
-export function registerCommands(program: Command): void {
-  registerInit(program);
-  registerMerge(program);
-  registerStatus(program);
-  registerDoctor(program);
-  registerReport(program);
-  registerUi(program);
-  registerCheck(program);
-  registerCache(program);
-  registerResolve(program);
-  registerDriver(program);
-  registerEval(program, { modelFallback: (config, git) => requireModelRungFromConfig(config, process.env, { git }) });
-  registerImerge(program);
-  registerDemo(program);
+/** One file of this folder: the commands it defines and how to load its `register<Name>`. */
+interface CommandModule {
+  names: readonly string[];
+  load: () => Promise<(program: Command) => unknown>;
+}
+
+/**
+ * Every command of design.md §9, each in its own file here (`<name>.ts`, exporting `register<Name>(program)`),
+ * in the order `--help` lists them. A file is imported only when its command is registered.
+ */
+const commandModules: readonly CommandModule[] = [
+  { names: ['init'], load: async () => (await import('./init.js')).registerInit },
+  { names: ['merge', 'continue'], load: async () => (await import('./merge.js')).registerMerge },
+  { names: ['status', 'abort'], load: async () => (await import('./status.js')).registerStatus },
+  { names: ['doctor'], load: async () => (await import('./doctor.js')).registerDoctor },
+  { names: ['report'], load: async () => (await import('./report.js')).registerReport },
+  { names: ['ui'], load: async () => (await import('./ui.js')).registerUi },
+  { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
+  { names: ['cache'], load: async () => (await import('./cache.js')).registerCache },
+  { names: ['resolve'], load: async () => (await import('./resolve.js')).registerResolve },
+  { names: ['driver'], load: async () => (await import('./driver.js')).registerDriver },
+  {
+    names: ['eval'],
+    load: async () => {
+      const { registerEval } = await import('./eval.js');
+      return (program) =>
+        registerEval(program, { modelFallback: async (config, git) => (await import('../../agents/index.js')).requireModelRungFromConfig(config, process.env, { git }) });
+    },
+  },
+  { names: ['imerge'], load: async () => (await import('./imerge.js')).registerImerge },
+  { names: ['demo'], load: async () => (await import('./demo.js')).registerDemo },
+];
+
+/**
+ * Register the commands on `program`: only the file defining `only` when one does (start-up loads
+ * what the command uses, issue 14), else every command (help, an unknown command and its suggestion).
+ */
+export async function registerCommands(program: Command, only?: string): Promise<void> {
+  const wanted = commandModules.filter((m) => only !== undefined && m.names.includes(only));
+  const registers = await Promise.all((wanted.length > 0 ? wanted : commandModules).map((m) => m.load()));
+  for (const register of registers) register(program);
 }

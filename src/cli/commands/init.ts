@@ -1,8 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CONFIG_FILE_NAME } from '../../config/index.js';
-import { DEFAULT_CONFIG_YAML } from '../../config/default-file.js';
 import { UsageError } from '../../errors/index.js';
 import { globalOptions, printResult } from '../context.js';
 
@@ -12,7 +10,9 @@ export function registerInit(program: Command): Command {
     .command('init')
     .description('write splintercat.yaml with commented defaults')
     .option('--force', 'overwrite an existing file')
-    .action((opts: { force?: boolean }, cmd: Command) => {
+    .action(async (opts: { force?: boolean }, cmd: Command) => {
+      const { CONFIG_FILE_NAME } = await import('../../config/index.js');
+      const { DEFAULT_CONFIG_YAML } = await import('../../config/default-file.js');
       const global = globalOptions(cmd);
       const path = resolve(global.cwd, global.config ?? CONFIG_FILE_NAME);
       if (existsSync(path) && !opts.force) {

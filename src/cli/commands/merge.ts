@@ -1,11 +1,13 @@
 import { Option, type Command } from 'commander';
-import { GOALS, storeConfig, strategyNames, type Config, type StoredConfig } from '../../config/index.js';
+import { GOALS, strategyNames } from '../../config/goals.js';
+import type { Config, StoredConfig } from '../../config/index.js';
 import { SplintercatError, UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
 import { handoffLines } from '../../report/handoff-text.js';
 import { sumUsage } from '../../store/usage.js';
-import { continueRun, startRun, type DriveOptions, type DriveOutcome, type StartSpec } from '../../workflow/lifecycle.js';
-import { createCliLogger, globalOptions, loadMergeConfig, openCliRun, printResult, type GlobalOptions } from '../context.js';
+import type { DriveOptions, DriveOutcome, StartSpec } from '../../workflow/lifecycle.js';
+import { globalOptions, printResult, type GlobalOptions } from '../context.js';
+import { createCliLogger, loadMergeConfig, openCliRun } from '../run-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { approvingChecks, Prompter, terminalApprover } from '../interactive.js';
 
@@ -35,6 +37,7 @@ export function registerMerge(program: Command): void {
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
     .option('--restart', 'drop an existing merge of the same name first (as abort does; the resolution cache is kept)')
     .action(async (source: string, opts: MergeOptions, cmd: Command) => {
+      const { storeConfig } = await import('../../config/index.js');
       const global = globalOptions(cmd);
       const loaded = await loadMergeConfig(global);
       process.exitCode = await startMerge(global, loaded.config, source, opts, storeConfig(loaded, null, global.set, process.env));
@@ -47,6 +50,7 @@ export function registerMerge(program: Command): void {
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
     .action(async (opts: { name?: string; interactive?: boolean }, cmd: Command) => {
       const global = globalOptions(cmd);
+      const { continueRun } = await import('../../workflow/lifecycle.js');
       const { config, git, name, stored } = await openCliRun(global, opts.name, { runRequired: true, configRequired: true });
       try {
         const outcome = await withSession(global, config, opts.interactive, (options) => continueRun(config, git, name ?? undefined, options, stored));
@@ -63,6 +67,7 @@ export function registerMerge(program: Command): void {
 
 /** Start a merge run of `source` as the configuration and options say; returns the exit code. */
 export async function startMerge(global: GlobalOptions, config: Config, source: string, opts: MergeOptions, stored: StoredConfig | null = null): Promise<number> {
+  const { startRun } = await import('../../workflow/lifecycle.js');
   const git = new Git({ cwd: config.target.workdir });
   try {
     const spec: StartSpec = {

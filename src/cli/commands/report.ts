@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SplintercatError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
-import { buildReportModel, loadRunSnapshot, renderHtmlReport, renderMarkdownReport, type ReportModel } from '../../report/index.js';
+import type { ReportModel } from '../../report/index.js';
 import type { RunStore } from '../../store/index.js';
-import { globalOptions, openCliRun, printJson, printResult } from '../context.js';
+import { globalOptions, printJson, printResult } from '../context.js';
 
 interface ReportOptions {
   name?: string;
@@ -15,6 +15,7 @@ interface ReportOptions {
 
 /** The run's view model, or an actionable error when the run has no state. */
 export async function loadReportModel(git: Git, store: RunStore, name: string): Promise<ReportModel> {
+  const { buildReportModel, loadRunSnapshot } = await import('../../report/index.js');
   const snapshot = await loadRunSnapshot(git, store, name);
   if (!snapshot) {
     throw new SplintercatError('run_state_missing', {
@@ -52,6 +53,8 @@ export function registerReport(program: Command): Command {
     .option('--html <file>', 'write one self-contained HTML file (opens from file://, fetches nothing)')
     .option('--md <file>', 'write Markdown for a pull request description')
     .action(async (opts: ReportOptions, cmd: Command) => {
+      const { openCliRun } = await import('../run-context.js');
+      const { renderHtmlReport, renderMarkdownReport } = await import('../../report/index.js');
       const global = globalOptions(cmd);
       const { git, store, name } = await openCliRun(global, opts.name, { runRequired: true, configRequired: false });
       try {

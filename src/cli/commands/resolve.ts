@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { createModelRungFromConfig } from '../../agents/index.js';
-import { Git } from '../../git/index.js';
-import { ladderFromConfig, resolveWorkingTree, shellRegenerateRunner, type WorkingTreeFileResult } from '../../resolve/index.js';
-import { globalOptions, loadCliConfig, printJson, printResult } from '../context.js';
+import type { Git } from '../../git/index.js';
+import type { WorkingTreeFileResult } from '../../resolve/index.js';
+import { globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 /** `splintercat resolve [FILE...]`: the ladder over a conflicted working tree. */
@@ -15,6 +14,9 @@ export function registerResolve(program: Command): Command {
     .option('--no-cache', 'do not read or write the resolution cache')
     .option('--no-model', 'do not ask the LLM resolver even when llm.resolver_model is set')
     .action(async (files: string[], opts: { json?: boolean; cache: boolean; model: boolean }, cmd: Command) => {
+      const { loadCliConfig } = await import('../run-context.js');
+      const { Git } = await import('../../git/index.js');
+      const { ladderFromConfig, resolveWorkingTree, shellRegenerateRunner } = await import('../../resolve/index.js');
       const global = globalOptions(cmd);
       const { config, warnings } = loadCliConfig(global);
       const git = new Git({ cwd: global.cwd });
@@ -26,7 +28,7 @@ export function registerResolve(program: Command): Command {
           for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
           const paths = await toTopLevelPaths(git, files);
           // Rung 3: the LLM resolver, whenever llm.resolver_model is configured (null = offline).
-          const rung = opts.model ? createModelRungFromConfig(config, process.env, { git: gitTop, workdir: top }) : null;
+          const rung = opts.model ? (await import('../../agents/index.js')).createModelRungFromConfig(config, process.env, { git: gitTop, workdir: top }) : null;
           const results = await resolveWorkingTree(gitTop, { paths, top, rules: setup.rules, cache: setup.cache, fallback: rung?.fallback, syntax: setup.syntax, regenerate: setup.regenerate, runCommand: shellRegenerateRunner() });
           if (rung) {
             const usage = rung.usage();

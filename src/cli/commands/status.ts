@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { buildReportModel, loadRunSnapshot, renderStatusText, statusData } from '../../report/index.js';
-import { globalOptions, openCliRun, printJson, printResult } from '../context.js';
-import { abortRun } from '../../workflow/lifecycle.js';
+import { globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 /** `splintercat status` and `splintercat abort`. */
@@ -12,6 +10,8 @@ export function registerStatus(program: Command): void {
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .option('--json', 'the same as data on stdout')
     .action(async (opts: { name?: string; json?: boolean }, cmd: Command) => {
+      const { openCliRun } = await import('../run-context.js');
+      const { buildReportModel, loadRunSnapshot, renderStatusText, statusData } = await import('../../report/index.js');
       const { git, store, name: chosen } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
       try {
         const name = chosen as string;
@@ -34,6 +34,8 @@ export function registerStatus(program: Command): void {
     .description('remove the merge state and worktrees, restore the original branch')
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .action(async (opts: { name?: string }, cmd: Command) => {
+      const { openCliRun } = await import('../run-context.js');
+      const { abortRun } = await import('../../workflow/lifecycle.js');
       const { config, git, name } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
       try {
         const outcome = await abortRun(config, git, name ?? undefined);
