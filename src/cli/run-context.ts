@@ -1,7 +1,6 @@
 import { loadConfig, type Config, type LoadedConfig } from '../config/index.js';
-import { createLogger, secretsFromEnv, type LoggerHandle } from '../log/index.js';
 import { commandConfig, loadRepoConfig, openRunConfig, type ConfigRequest, type RunConfig } from '../workflow/run-config.js';
-import { setCurrentLogFile, type GlobalOptions } from './context.js';
+import type { GlobalOptions } from './context.js';
 
 /** Load the configuration as the global options say (the file of the current directory: init, resolve, driver, eval, imerge). */
 export function loadCliConfig(options: GlobalOptions): LoadedConfig {
@@ -32,23 +31,4 @@ export async function loadCommandConfig(options: GlobalOptions): Promise<Config>
 
 function configRequest(options: GlobalOptions): ConfigRequest {
   return { cwd: options.cwd, ...(options.config !== undefined ? { configPath: options.config } : {}), sets: options.set, env: process.env };
-}
-
-/**
- * The logger of a command: console on stderr (DEBUG with --verbose); with a loaded
- * configuration also the JSON file and decisions log under `log.dir`. The configured
- * API key and every `*KEY*`/`*TOKEN*` variable are redacted from all of them.
- */
-export function createCliLogger(options: GlobalOptions, config?: Config): LoggerHandle {
-  const secrets = [...secretsFromEnv(process.env), ...(config?.llm.api_key ? [config.llm.api_key] : [])];
-  const handle = createLogger({
-    verbose: options.verbose,
-    consoleLevel: config?.log.console_level ?? 'info',
-    ...(config
-      ? { logDir: config.log.dir, fileLevel: config.log.file_level, maxSizeMb: config.log.max_size_mb, retentionDays: config.log.retention_days }
-      : {}),
-    secrets,
-  });
-  setCurrentLogFile(handle.logFile);
-  return handle;
 }

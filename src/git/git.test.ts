@@ -145,4 +145,23 @@ describe('Git', () => {
     const git = new Git({ cwd: join(tempDir(), 'missing') });
     await expect(git.run(['status'])).rejects.toMatchObject({ code: 'workdir_missing' });
   });
+
+  it('writes input to stdin, and names a git that is not installed', async () => {
+    const git = new Git({ cwd: tempDir() });
+    const { stdout } = await git.run(['hash-object', '--stdin'], { input: 'x\n' });
+    expect(stdout).toBe('587be6b4c3f93f93c489c0111bba5596147a26cb\n');
+    const missing = new Git({ cwd: tempDir(), gitBinary: join(tempDir(), 'no-git') });
+    await expect(missing.run(['status'])).rejects.toMatchObject({ code: 'git_not_found' });
+  });
+
+  it('ends a process that outlives its timeout or its cancel with a GitError that has no exit code', async () => {
+    // node stands in for a git that hangs, so the test does not depend on a git command that waits.
+    const hang = new Git({ cwd: tempDir(), gitBinary: process.execPath });
+    const args = ['-e', 'setTimeout(() => {}, 60_000)'];
+    await expect(hang.run(args, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'git_failed', gitExitCode: undefined });
+    const controller = new AbortController();
+    const running = hang.run(args, { signal: controller.signal });
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ code: 'git_failed', gitExitCode: undefined });
+  });
 });

@@ -1,5 +1,5 @@
+import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { execa } from 'execa';
 import { SplintercatError } from '../errors/index.js';
 import { CatFileBatch, type GitObject } from './cat-file.js';
 import { GitError } from './git-error.js';
@@ -92,37 +92,33 @@ export class Git {
     const cwd = options.cwd ?? this.cwd;
     let result;
     try {
-      result = await execa(this.gitBinary, args, {
+      result = await runProcess(this.gitBinary, args, {
         cwd,
         env: options.env ? { ...this.env, ...options.env } : this.env,
-        extendEnv: false,
-        reject: false,
-        stripFinalNewline: false,
         input: options.input,
-        timeout: options.timeoutMs,
-        cancelSignal: options.signal,
-        maxBuffer: 1024 * 1024 * 1024,
+        timeoutMs: options.timeoutMs,
+        signal: options.signal,
       });
     } catch (error) {
       throw new GitError(args, undefined, String(error), cwd, error);
     }
-    if (result.failed && result.exitCode === undefined) {
+    if (result.exitCode === undefined) {
       if (!existsSyncSafe(cwd)) {
         throw new SplintercatError('workdir_missing', {
           what: `The directory ${cwd} does not exist`,
           fix: 'Check target.workdir in splintercat.yaml or run from inside the repository',
         });
       }
-      if ((result as { code?: string }).code === 'ENOENT' || /ENOENT/.test(String(result.message))) {
+      if (result.code === 'ENOENT') {
         throw new SplintercatError('git_not_found', {
           what: `git could not be started (${this.gitBinary})`,
           why: 'git is not installed or not on PATH',
           fix: 'Install git >= 2.38 (for example `apt-get install git`) and make sure `git --version` works',
         });
       }
-      throw new GitError(args, undefined, result.stderr || String(result.message), cwd);
+      throw new GitError(args, undefined, result.stderr || result.message, cwd);
     }
-    const exitCode = result.exitCode ?? 1;
+    const exitCode = result.exitCode;
     const ok = options.okExitCodes ?? [0];
     if (!ok.includes(exitCode)) throw new GitError(args, exitCode, result.stderr, cwd);
     return { exitCode, stdout: result.stdout, stderr: result.stderr };
@@ -315,6 +311,49 @@ function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
   return out;
+}
+
+/** How one git process ended: its exit code, undefined when it did not exit on its own (not started, timed out, cancelled, killed by a signal). */
+interface ProcessResult {
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+  /** The error's code when it did not exit on its own (ENOENT: not found; ABORT_ERR: cancelled). */
+  code: string | undefined;
+  message: string;
+}
+
+/**
+ * Run one process to its end with node's own `execFile`, which starts in a fraction of execa's
+ * load time (start-up of every command that runs git, issue 14): stdout and stderr as UTF-8 with
+ * the final newline kept, `input` on stdin (closed either way, so nothing waits on it), a timeout
+ * and an AbortSignal that end it with SIGTERM. Never rejects for the process's own failure.
+ */
+function runProcess(
+  file: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input: string | Buffer | undefined; timeoutMs: number | undefined; signal: AbortSignal | undefined },
+): Promise<ProcessResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      file,
+      args,
+      { cwd: options.cwd, env: options.env, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, timeout: options.timeoutMs ?? 0, signal: options.signal },
+      (error, stdout, stderr) => {
+        const code = (error as { code?: unknown } | null)?.code;
+        resolve({
+          exitCode: error === null ? 0 : typeof code === 'number' ? code : undefined,
+          stdout,
+          stderr,
+          code: typeof code === 'string' ? code : undefined,
+          message: error === null ? '' : error.message,
+        });
+      },
+    );
+    // git may exit before reading all of its input (EPIPE): its exit code says what happened.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input);
+  });
 }
 
 function existsSyncSafe(path: string): boolean {

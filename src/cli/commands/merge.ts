@@ -7,7 +7,8 @@ import { handoffLines } from '../../report/handoff-text.js';
 import { sumUsage } from '../../store/usage.js';
 import type { DriveOptions, DriveOutcome, StartSpec } from '../../workflow/lifecycle.js';
 import { globalOptions, printResult, type GlobalOptions } from '../context.js';
-import { createCliLogger, loadMergeConfig, openCliRun } from '../run-context.js';
+import { createCliLogger } from '../logger.js';
+import { loadMergeConfig, openCliRun } from '../run-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { approvingChecks, Prompter, terminalApprover } from '../interactive.js';
 

@@ -11,9 +11,14 @@ export function registerStatus(program: Command): void {
     .option('--json', 'the same as data on stdout')
     .action(async (opts: { name?: string; json?: boolean }, cmd: Command) => {
       const { openCliRun } = await import('../run-context.js');
-      const { buildReportModel, loadRunSnapshot, renderStatusText, statusData } = await import('../../report/index.js');
       const { git, store, name: chosen } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
       try {
+        // The status text's own modules, not report/index.js (the HTML page and the ui server).
+        const [{ buildReportModel }, { loadRunSnapshot }, { renderStatusText, statusData }] = await Promise.all([
+          import('../../report/build-model.js'),
+          import('../../report/load-run.js'),
+          import('../../report/status-text.js'),
+        ]);
         const name = chosen as string;
         const snapshot = await loadRunSnapshot(git, store, name, { details: false });
         if (!snapshot) {
