@@ -64,7 +64,7 @@ export function registerDriver(program: Command): Command {
         if (merged.conflicts === 0) return;
         // Only a file git could not merge alone loads the configuration and the ladder.
         const { loadCliConfig } = await import('../run-context.js');
-        const { ladderFromConfig, resolveFileText } = await import('../../resolve/index.js');
+        const [{ ladderFromConfig }, { resolveFileText }] = await Promise.all([import('../../resolve/setup.js'), import('../../resolve/ladder.js')]);
         const { config } = loadCliConfig(global);
         const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
         const setup = await ladderFromConfig(config.resolve, inRepo ? git : null);

@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import picomatch from 'picomatch';
 
 /** Lockfiles written by package managers: merged by regenerating them, never line by line. */
@@ -70,6 +69,7 @@ export async function regenerateLockfile(path: string, cwd: string, regenerate: 
  */
 export function shellRegenerateRunner(timeoutMs = 600_000): RegenerateRunner {
   return async (command, cwd) => {
+    const { execa } = await import('execa'); // only when a lockfile is regenerated, not at start-up
     const result = await execa('sh', ['-c', command], { cwd, reject: false, all: true, timeout: timeoutMs, forceKillAfterDelay: 5_000, stdin: 'ignore' });
     return { exitCode: result.exitCode ?? null, output: result.all ?? '' };
   };
