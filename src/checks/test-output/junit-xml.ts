@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type * as FastXmlParser from 'fast-xml-parser';
 import { jsFrames, oneLine, pickLocation } from './lines.js';
 import type { FailedTest } from './types.js';
 
@@ -14,15 +15,25 @@ export interface JUnitSource {
 // fast-xml-parser: pure JavaScript, no native addon, widely used (the AWS SDK's XML layer); it validates, and
 // decodes entities and CDATA, which JUnit writers use freely (mocha's xunit escapes every quote as `&#x27;`,
 // surefire and jest-junit wrap output in CDATA). A regular expression would get those wrong.
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  htmlEntities: true,
-  parseAttributeValue: false,
-  parseTagValue: false,
-  trimValues: false,
-  isArray: (name) => ['testsuites', 'testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name),
-});
+// Loaded the first time a report is read, so the CLI starts without it (issue 14).
+const require = createRequire(import.meta.url);
+let xml: { parser: FastXmlParser.XMLParser; validator: typeof FastXmlParser.XMLValidator } | undefined;
+
+function xmlLibrary(): { parser: FastXmlParser.XMLParser; validator: typeof FastXmlParser.XMLValidator } {
+  if (xml) return xml;
+  const { XMLParser, XMLValidator } = require('fast-xml-parser') as typeof FastXmlParser;
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    htmlEntities: true,
+    parseAttributeValue: false,
+    parseTagValue: false,
+    trimValues: false,
+    isArray: (name) => ['testsuites', 'testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name),
+  });
+  xml = { parser, validator: XMLValidator };
+  return xml;
+}
 
 type Node = Record<string, unknown>;
 
@@ -37,7 +48,9 @@ export function readJUnitFailures(source: JUnitSource, cwd: string | undefined):
   const failures: FailedTest[] = [];
   for (const file of xmlFiles(source)) {
     const text = readable(file);
-    if (text === null || XMLValidator.validate(text) !== true) continue;
+    if (text === null) continue;
+    const { parser, validator } = xmlLibrary();
+    if (validator.validate(text) !== true) continue;
     read++;
     for (const testcase of testcases(parser.parse(text) as Node)) {
       if (testcase.skipped === undefined) ran++;

@@ -1,7 +1,11 @@
-import { printParseErrorCode, visit } from 'jsonc-parser';
-import { TomlError, parse as parseToml } from 'smol-toml';
+import { createRequire } from 'node:module';
+import type * as JsoncParser from 'jsonc-parser';
+import type * as SmolToml from 'smol-toml';
 import { parseAllDocuments } from 'yaml';
 import type { DataFormat } from '../syntax/languages.js';
+
+// The JSON and TOML parsers load the first time a file of theirs is checked, so the CLI starts without them (issue 14).
+const require = createRequire(import.meta.url);
 
 /**
  * Problems with a data file's text, each with its line: JSON that does not
@@ -25,6 +29,7 @@ function jsonProblems(text: string, comments: boolean, max: number): string[] {
   const what = comments ? 'JSONC' : 'JSON';
   // One set of keys per open object; arrays push null.
   const open: Array<Set<string> | null> = [];
+  const { printParseErrorCode, visit } = require('jsonc-parser') as typeof JsoncParser;
   visit(
     text,
     {
@@ -70,6 +75,7 @@ function yamlProblems(text: string, max: number): string[] {
 }
 
 function tomlProblems(text: string): string[] {
+  const { TomlError, parse: parseToml } = require('smol-toml') as typeof SmolToml;
   try {
     parseToml(text);
     return [];
