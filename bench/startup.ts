@@ -1,8 +1,9 @@
 /**
  * `npm run bench:startup [-- --quick]`: start-up of the built CLI (`node dist/cli/main.js`, as a user
  * runs it) against `node -e 0` in the same run. Measured: `--version`, `status` (a repository with
- * no merge), `driver` (a clean three-way merge of small files), `imerge list`, and `COMMAND --help`
- * of every command (what a command costs before it does any work). Rounds: every entry once per
+ * no merge, and the finished run `splintercat demo` leaves), `driver` (a clean three-way merge of
+ * small files, and one git leaves a conflict in, which loads the configuration and the ladder),
+ * `imerge list`, and `COMMAND --help` of every command (what a command costs before it does any work). Rounds: every entry once per
  * round, BENCH_ROUNDS rounds (default 15; `--quick`: 5), so a change in the machine's load hits
  * every entry alike; printed: median and minimum wall time, the median above `node -e 0`, and the
  * budget (BENCH_BUDGET_MS, default 150 ms of wall time, issue 14). A missed budget is printed as
@@ -53,6 +54,10 @@ function main(): void {
     writeFileSync(join(dir, 'base'), 'one\ntwo\nthree\nfour\n');
     writeFileSync(join(dir, 'ours'), 'one ours\ntwo\nthree\nfour\n');
     writeFileSync(join(dir, 'theirs'), 'one\ntwo\nthree\nfour theirs\n');
+    writeFileSync(join(dir, 'conflict-theirs'), 'one theirs\ntwo\nthree\nfour\n');
+    // A finished run to show: the demo's (offline, a few seconds).
+    const demo = join(dir, 'demo');
+    execFileSync(process.execPath, [cliMain, 'demo', '--dir', demo], { cwd: dir, env, stdio: 'ignore' });
     const cli = (label: string, args: string[], budget: number | null, ok: (s: number | null) => boolean = (s) => s === 0): Entry => ({
       label,
       argv: [cliMain, ...args],
@@ -64,7 +69,9 @@ function main(): void {
       { label: 'node -e 0', argv: ['-e', '0'], ok: (s) => s === 0, budget: null, ms: [] },
       cli('--version', ['--version'], BUDGET_MS),
       cli('status (no merge)', ['status'], BUDGET_MS, (s) => s !== null && s < 64),
+      cli('status (a finished run)', ['-C', demo, '--config', join(demo, '.git', 'splintercat-demo.yaml'), 'status'], BUDGET_MS),
       cli('driver (clean merge)', ['driver', 'base', 'ours', 'theirs', 'file.txt'], BUDGET_MS),
+      cli('driver (a conflict: ladder)', ['driver', 'base', 'conflict-ours', 'conflict-theirs', 'file.txt'], BUDGET_MS, (s) => s === 1),
       cli('imerge list', ['imerge', 'list'], BUDGET_MS),
       ...commands(dir).map((c) => cli(`${c} --help`, [c, '--help'], BUDGET_MS)),
     ];
@@ -74,7 +81,8 @@ function main(): void {
     );
     for (let round = 0; round < ROUNDS; round++) {
       for (const e of entries) {
-        if (e.argv[1] === 'driver') writeFileSync(join(dir, 'ours'), 'one ours\ntwo\nthree\nfour\n');
+        // The driver writes its result over %A: put ours back for every round.
+        if (e.argv[1] === 'driver' && e.argv[3] !== undefined) writeFileSync(join(dir, e.argv[3]), 'one ours\ntwo\nthree\nfour\n');
         const t0 = performance.now();
         const r = spawnSync(process.execPath, e.argv, { cwd: dir, env, encoding: 'utf8' });
         e.ms.push(performance.now() - t0);
