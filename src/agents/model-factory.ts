@@ -1,8 +1,9 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createOpenRouter } from '@openrouter/ai-sdk-provider';
+import { createRequire } from 'node:module';
+import type * as Anthropic from '@ai-sdk/anthropic';
+import type * as OpenAI from '@ai-sdk/openai';
+import type * as OpenAICompatible from '@ai-sdk/openai-compatible';
+import type * as OpenRouter from '@openrouter/ai-sdk-provider';
 import type { Config, ProviderName } from '../config/schema.js';
 import { UsageError } from '../errors/index.js';
 import { modelRoles, type ModelRole } from './usage.js';
@@ -85,23 +86,32 @@ export function createRoleModels(llm: Config['llm'], env: Record<string, string 
   return out;
 }
 
+// A provider's package loads when a model of it is configured: a run with none, or with one
+// provider, does not load the other three (start-up, issue 14). Their errors are recognised by
+// `APICallError.isInstance`, a marker shared across copies of the AI SDK.
+const require = createRequire(import.meta.url);
+
 function createProvider(provider: ProviderName, apiKey: string, baseURL: string | undefined, fetchImpl: typeof fetch | undefined): (id: string) => LanguageModelV3 {
   const common = { ...(baseURL ? { baseURL } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
   switch (provider) {
     case 'openrouter': {
+      const { createOpenRouter } = require('@openrouter/ai-sdk-provider') as typeof OpenRouter;
       const p = createOpenRouter({ apiKey, compatibility: 'strict', ...common });
       // usage.include asks OpenRouter for the call's cost (providerMetadata.openrouter.usage.cost).
       return (id) => p.chat(id, { usage: { include: true } });
     }
     case 'openai': {
+      const { createOpenAI } = require('@ai-sdk/openai') as typeof OpenAI;
       const p = createOpenAI({ apiKey, ...common });
       return (id) => p.chat(id);
     }
     case 'anthropic': {
+      const { createAnthropic } = require('@ai-sdk/anthropic') as typeof Anthropic;
       const p = createAnthropic({ apiKey, ...common });
       return (id) => p.languageModel(id);
     }
     case 'openai-compatible': {
+      const { createOpenAICompatible } = require('@ai-sdk/openai-compatible') as typeof OpenAICompatible;
       const p = createOpenAICompatible({ name: 'openai-compatible', baseURL: baseURL ?? '', includeUsage: true, ...(apiKey ? { apiKey } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
       return (id) => p.chatModel(id);
     }
