@@ -68,6 +68,18 @@ describe('hand-offs a person can follow to the letter', () => {
     expect(event?.conflicts?.[0]?.files[0]?.path).toBe('vals.txt');
   });
 
+  it('content: a file written as our side exactly, markers gone and not staged, is the person\'s choice of that side, not an untouched path', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const { outcome, ctx, store } = await merge(repo);
+    const c = only(outcome.state.human);
+    // What a person writes who keeps the fork's value: the bytes of the worktree's HEAD, no git add.
+    const ours = (await execa('git', ['show', 'HEAD:vals.txt'], { cwd: c.worktree, stripFinalNewline: false })).stdout;
+    writeFileSync(join(c.worktree, 'vals.txt'), ours);
+    const done = await resume(store, ctx);
+    expect(done.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(ours.trimEnd());
+  });
+
   it('modify/delete both ways: the exact git rm / git add choices, no marker talk; an untouched path is refused, saying why; the choices taken literally land in the merge', async () => {
     const repo = baseRepo({ 'gone.txt': 'original\n', 'kept.txt': 'original\n' });
     repo.commit('upstream: drop gone.txt, change kept.txt', { 'gone.txt': null, 'kept.txt': 'upstream change\n' });
