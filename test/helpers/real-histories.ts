@@ -77,7 +77,7 @@ export interface HandoffFile {
 export interface Handoff {
   reason: string;
   where: string | null;
-  conflicts?: Array<{ conflict: string; worktree: string; files: HandoffFile[]; failure?: { check: string } | null }>;
+  conflicts?: Array<{ conflict: string; worktree: string; files: HandoffFile[]; failure?: { check: string; cleanlyMerged?: string[] } | null }>;
   commands: string[];
 }
 
@@ -93,7 +93,7 @@ export interface PersonStep {
  * What the person did at each conflict so far (by conflict id): the files they wrote, and how
  * often they were sent back to it.
  */
-export type PersonMemory = Map<string, { files: string[]; visits: number }>;
+export type PersonMemory = Map<string, { files: string[]; visits: number; fixedClean: boolean }>;
 
 /**
  * A person at a hand-off who does exactly what it prints: `cd` into each printed
@@ -118,10 +118,19 @@ export function followHandoff(repo: string, mergeCommit: string, handoff: Handof
       cwd = resolve(cwd, (cd[1] as string).replace(/^(["'])(.*)\1$/, '$2'));
       const conflict = handoff.conflicts?.find((c) => resolve(c.worktree) === cwd);
       if (conflict) {
-        const seen = memory.get(conflict.conflict) ?? { files: [], visits: 0 };
-        if (seen.visits > 0 && conflict.failure) steps.push(...keepForkSide(cwd, seen.files, env));
-        else for (const file of conflict.files) steps.push(...settleFile(repo, cwd, mergeCommit, file, env));
-        memory.set(conflict.conflict, { files: [...new Set([...seen.files, ...conflict.files.map((f) => f.path)])], visits: seen.visits + 1 });
+        const seen = memory.get(conflict.conflict) ?? { files: [], visits: 0, fixedClean: false };
+        const clean = conflict.failure?.cleanlyMerged ?? [];
+        let fixedClean = seen.fixedClean;
+        if (seen.visits > 0 && conflict.failure && clean.length > 0 && !fixedClean) {
+          // The failure points at a file git merged cleanly: the maintainer's version of it.
+          for (const path of clean) steps.push(...settleFile(repo, cwd, mergeCommit, { path, kind: 'content' }, env));
+          fixedClean = true;
+        } else if (seen.visits > 0 && conflict.failure) {
+          steps.push(...keepForkSide(cwd, seen.files, env));
+        } else {
+          for (const file of conflict.files) steps.push(...settleFile(repo, cwd, mergeCommit, file, env));
+        }
+        memory.set(conflict.conflict, { files: [...new Set([...seen.files, ...conflict.files.map((f) => f.path)])], visits: seen.visits + 1, fixedClean });
       }
       steps.push({ cwd, command, code: existsSync(cwd) ? 0 : 1, output: existsSync(cwd) ? '' : `no such directory: ${cwd}` });
       continue;

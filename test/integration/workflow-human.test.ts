@@ -180,6 +180,28 @@ describe("a person's work is never thrown away", () => {
     expect(entries.map((e) => e.resolution)).toEqual(['v1 = fine\n']);
   });
 
+  it('a person\'s amendment failing the same check again goes back to them again, whatever merge.max_retries says: a hand-off, never a failed run', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const { outcome, store, ctx } = await merge(repo, { merge: { strategy: 'per_conflict', parallel: 1, max_retries: 0 } });
+    const file = join(only(outcome.state.human).worktree, 'vals.txt');
+    for (const bad of ['BAD', 'BAD again', 'still BAD']) {
+      writeFileSync(file, valuesFile([bad]));
+      const failed = await resume(store, ctx);
+      expect(failed.kind === 'failed' ? failed.reason : failed.kind).toBe('needs_human');
+      expect(only(failed.state.human).failure?.summary).toMatch(/bad value/);
+      expect(failed.state.pendingRecovery ?? null).toBeNull();
+    }
+    const decisions = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; kind?: string; by?: string; decision?: string })
+      .filter((e) => e.type === 'decision' && e.kind === 'recovery');
+    expect(decisions.map((d) => `${d.by} ${d.decision}`)).toEqual(Array(3).fill('runner retry-specific'));
+    writeFileSync(file, valuesFile(['fine']));
+    const done = await resume(store, ctx);
+    expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
+  });
+
   it('doctor --rebuild then continue keeps the person\'s edit (no fresh markers)', async () => {
     const repo = chainRepo(1, () => 'fork', () => 'upstream');
     const { outcome, store, ctx } = await merge(repo);
