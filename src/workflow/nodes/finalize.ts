@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import type { RunState } from '../../store/run-state.js';
 import { flow, lastCheck, recordChecks, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
@@ -32,8 +33,48 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
       const batch = suspects.length > 0 ? suspects : next.conflicts.filter((c) => c.status === 'resolved').map((c) => c.id);
       return { next: 'summarize_failure', state: withFlow(next, { batch, lastCheck: lastCheck(final, run.failed, run.blame) }) };
     }
+    next = withFlow(next, { finalValidated: true });
+  }
+  if (checkedOut !== null) {
+    const commit = await engine.cellCommit(final);
+    const dirty = commit ? await localChanges(ctx.git.at(checkedOut), commit) : null;
+    if (dirty) return stopForLocalChanges(next, ctx, checkedOut, dirty);
   }
   return complete(next, ctx, await engine.finish(), checkedOut);
+}
+
+/**
+ * What in the checkout of the target branch the merge would move under: uncommitted changes to
+ * tracked files (staged or not), and untracked files the merge's tree would overwrite. Null when none.
+ */
+async function localChanges(checkout: Git, result: string): Promise<{ files: string[]; detail: string } | null> {
+  const status = await checkout.run(['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=no'], { okExitCodes: [0] });
+  const files = status.stdout
+    .split('\0')
+    .filter((entry) => /^.. /.test(entry))
+    .map((entry) => entry.slice(3));
+  if (files.length > 0) return { files, detail: 'uncommitted changes' };
+  const dry = await checkout.run(['read-tree', '-n', '-m', '-u', 'HEAD', result], { okExitCodes: [0, 128] });
+  if (dry.exitCode === 0) return null;
+  const blocked = [...dry.stderr.matchAll(/'([^']+)' would be overwritten/g)].map((m) => m[1] as string);
+  return { files: blocked.length > 0 ? blocked : [dry.stderr.trim()], detail: 'untracked files the merge would overwrite' };
+}
+
+/**
+ * The branch stays where it is: moving it under a person's uncommitted work would leave their
+ * index and files describing the old commit. The grid is complete and kept, so `continue`
+ * finishes the merge once the checkout is clean.
+ */
+function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty: { files: string[]; detail: string }): Result {
+  const files = dirty.files.map((f) => join(checkout, f));
+  const reason =
+    `the merge is ready, but ${state.target.branch} is checked out in ${checkout} with ${dirty.detail} ` +
+    `(${dirty.files.slice(0, 5).join(', ')}${dirty.files.length > 5 ? `, and ${dirty.files.length - 5} more` : ''}); ` +
+    `the branch was not moved and nothing was touched`;
+  const commands = [`cd ${checkout}`, 'git stash --include-untracked   # or commit them on another branch', 'splintercat continue', 'git stash pop   # your changes back, on top of the merge'];
+  ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts: [] });
+  ctx.log.warn({ files: dirty.files }, `[finalize] ${reason}`);
+  return { halt: 'needs_human', reason, next: 'finalize', state: { ...state, human: { reason, files, commands, where: checkout, conflicts: [] } } };
 }
 
 /**
