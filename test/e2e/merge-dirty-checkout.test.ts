@@ -27,7 +27,7 @@ describe('finalize never moves the branch under a checkout made dirty during the
     const stopped = await runCli(['continue'], repo.dir);
     expect(stopped.code).toBe(3);
     expect(stopped.stderr).toMatch(/main is checked out in .* with uncommitted changes \(vals\.txt\); the branch was not moved/);
-    expect(stopped.stderr).toMatch(/git stash --include-untracked/);
+    expect(stopped.stderr).toMatch(/^ {2}git stash {3}# or commit them on another branch$/m);
     expect(stopped.stderr).toMatch(/splintercat continue/);
     expect(stopped.stderr).not.toMatch(/at .*\.ts:\d+/);
     expect(repo.sh('rev-parse', 'main')).toBe(fork);
@@ -60,6 +60,7 @@ describe('finalize never moves the branch under a checkout made dirty during the
     const stopped = await runCli(['continue'], repo.dir);
     expect(stopped.code).toBe(3);
     expect(stopped.stderr).toMatch(/untracked files the merge would overwrite \(added\.txt\)/);
+    expect(stopped.stderr).toMatch(/git stash push --include-untracked -- added\.txt/);
     expect(repo.sh('rev-parse', 'main')).toBe(fork);
     expect(readFileSync(join(repo.dir, 'added.txt'), 'utf8')).toBe('mine, untracked\n');
   });

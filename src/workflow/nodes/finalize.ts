@@ -43,21 +43,32 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
   return complete(next, ctx, await engine.finish(), checkedOut);
 }
 
+interface LocalChanges {
+  files: string[];
+  detail: string;
+  /** Untracked files in the merge's way (not changes to tracked files). */
+  untracked: boolean;
+}
+
+function shellQuote(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
 /**
  * What in the checkout of the target branch the merge would move under: uncommitted changes to
  * tracked files (staged or not), and untracked files the merge's tree would overwrite. Null when none.
  */
-async function localChanges(checkout: Git, result: string): Promise<{ files: string[]; detail: string } | null> {
+async function localChanges(checkout: Git, result: string): Promise<LocalChanges | null> {
   const status = await checkout.run(['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=no'], { okExitCodes: [0] });
   const files = status.stdout
     .split('\0')
     .filter((entry) => /^.. /.test(entry))
     .map((entry) => entry.slice(3));
-  if (files.length > 0) return { files, detail: 'uncommitted changes' };
+  if (files.length > 0) return { files, detail: 'uncommitted changes', untracked: false };
   const dry = await checkout.run(['read-tree', '-n', '-m', '-u', 'HEAD', result], { okExitCodes: [0, 128] });
   if (dry.exitCode === 0) return null;
   const blocked = [...dry.stderr.matchAll(/'([^']+)' would be overwritten/g)].map((m) => m[1] as string);
-  return { files: blocked.length > 0 ? blocked : [dry.stderr.trim()], detail: 'untracked files the merge would overwrite' };
+  return { files: blocked.length > 0 ? blocked : [dry.stderr.trim()], detail: 'untracked files the merge would overwrite', untracked: true };
 }
 
 /**
@@ -65,15 +76,16 @@ async function localChanges(checkout: Git, result: string): Promise<{ files: str
  * index and files describing the old commit. The grid is complete and kept, so `continue`
  * finishes the merge once the checkout is clean.
  */
-function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty: { files: string[]; detail: string }): Result {
+function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty: LocalChanges): Result {
   const files = dirty.files.map((f) => join(checkout, f));
   const reason =
     `the merge is ready, but ${state.target.branch} is checked out in ${checkout} with ${dirty.detail} ` +
     `(${dirty.files.slice(0, 5).join(', ')}${dirty.files.length > 5 ? `, and ${dirty.files.length - 5} more` : ''}); ` +
     `the branch was not moved and nothing was touched`;
-  const commands = [`cd ${checkout}`, 'git stash --include-untracked   # or commit them on another branch', 'splintercat continue', 'git stash pop   # your changes back, on top of the merge'];
+  // Untracked files are stashed only when some are in the way (the config file and logs may be untracked too).
+  const stash = dirty.untracked ? `git stash push --include-untracked -- ${dirty.files.map(shellQuote).join(' ')}` : 'git stash';
+  const commands = [`cd ${checkout}`, `${stash}   # or commit them on another branch`, 'splintercat continue', 'git stash pop   # your changes back, on top of the merge'];
   ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts: [] });
-  ctx.log.warn({ files: dirty.files }, `[finalize] ${reason}`);
   return { halt: 'needs_human', reason, next: 'finalize', state: { ...state, human: { reason, files, commands, where: checkout, conflicts: [] } } };
 }
 
