@@ -48,6 +48,16 @@ describe('a state that says done must name the merge it finished', () => {
     await expectRefused(repo, /is not the two-parent merge of the run's tips/);
   });
 
+  it('a real finished run is accepted by status, continue and doctor', async () => {
+    const repo = chainRepo(2, (k) => `${k}  `, (k) => `${k}`);
+    writeFileSync(join(repo.dir, 'splintercat.yaml'), ['target:', '  branch: main', 'imerge:', '  name: up', ''].join('\n'));
+    writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+    expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(0);
+    expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({ status: 'done', finalCommit: repo.sh('rev-parse', 'main') });
+    expect((await runCli(['continue'], repo.dir)).stdout).toMatch(/already finished/);
+    expect((await runCli(['doctor', '--name', 'up'], repo.dir)).code).toBe(0);
+  });
+
   it('a tree, not a commit, is refused', async () => {
     const { repo } = await finishedThenEdited((r) => r.sh('rev-parse', 'main^{tree}'));
     await expectRefused(repo, /is a tree, not a commit/);
