@@ -81,6 +81,7 @@ export const errorKinds = {
   report_write_failed: 'failed',
   run_locked: 'failed',
   run_state_missing: 'failed',
+  state_final_commit_invalid: 'failed',
   state_invalid_write: 'failed',
   state_unreadable: 'failed',
   ui_listen_failed: 'failed',

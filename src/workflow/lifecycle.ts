@@ -7,6 +7,7 @@ import { IncrementalMerge, listImerges } from '../imerge/index.js';
 import type { Logger } from '../log/logger.js';
 import { RunStore } from '../store/index.js';
 import { loadRunState } from '../store/run-persistence.js';
+import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
 import type { RunOutcome } from './machine/runner.js';
 import { driveRun } from './merge-run.js';
@@ -127,6 +128,8 @@ export async function continueRun(
   const runName = name ?? chooseRun(store, config);
   const { run, state } = reopenRun(store, runName);
   try {
+    // A state that says done (or names a final commit) must name this merge's real result.
+    await assertFinalCommit(git, state, run.paths.state);
     if (state.status === 'done') return { kind: 'already_done', state };
     // The machine resumes from the saved state: the configuration this run uses from now on is saved first.
     if (stored !== null && JSON.stringify(stored) !== JSON.stringify(state.config)) run.persistence.save({ ...state, config: stored });
