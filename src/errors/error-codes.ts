@@ -36,6 +36,7 @@ export const errorKinds = {
   imerge_rebase_merges: 'usage',
   init_exists: 'usage',
   merge_exists: 'usage',
+  nothing_to_accept: 'usage',
   merge_goal: 'usage',
   merge_no_branch: 'usage',
   merge_option_invalid: 'usage',

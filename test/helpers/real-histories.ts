@@ -79,6 +79,8 @@ export interface Handoff {
   where: string | null;
   conflicts?: Array<{ conflict: string; worktree: string; files: HandoffFile[]; failure?: { check: string; cleanlyMerged?: string[] } | null }>;
   commands: string[];
+  /** With a failed check: the command that accepts it as expected at this step. */
+  accept?: string;
 }
 
 /** One step the simulated person took, for the test's account. */
@@ -93,7 +95,7 @@ export interface PersonStep {
  * What the person did at each conflict so far (by conflict id): the files they wrote, and how
  * often they were sent back to it.
  */
-export type PersonMemory = Map<string, { files: string[]; visits: number; fixedClean: boolean }>;
+export type PersonMemory = Map<string, { files: string[]; visits: number }>;
 
 /**
  * A person at a hand-off who does exactly what it prints: `cd` into each printed
@@ -111,6 +113,7 @@ export type PersonMemory = Map<string, { files: string[]; visits: number; fixedC
 export function followHandoff(repo: string, mergeCommit: string, handoff: Handoff, env: NodeJS.ProcessEnv, memory: PersonMemory = new Map()): PersonStep[] {
   const steps: PersonStep[] = [];
   let cwd = repo;
+  let accept = false;
   for (const printed of handoff.commands) {
     const command = printed.replace(/\s+#.*$/, '').trim();
     const cd = /^cd\s+(.+)$/.exec(command);
@@ -118,25 +121,18 @@ export function followHandoff(repo: string, mergeCommit: string, handoff: Handof
       cwd = resolve(cwd, (cd[1] as string).replace(/^(["'])(.*)\1$/, '$2'));
       const conflict = handoff.conflicts?.find((c) => resolve(c.worktree) === cwd);
       if (conflict) {
-        const seen = memory.get(conflict.conflict) ?? { files: [], visits: 0, fixedClean: false };
-        const clean = conflict.failure?.cleanlyMerged ?? [];
-        let fixedClean = seen.fixedClean;
-        if (seen.visits > 0 && conflict.failure && clean.length > 0 && !fixedClean) {
-          // The failure points at a file git merged cleanly: the maintainer's version of it.
-          for (const path of clean) steps.push(...settleFile(repo, cwd, mergeCommit, { path, kind: 'content' }, env));
-          fixedClean = true;
-        } else if (seen.visits > 0 && conflict.failure) {
-          steps.push(...keepForkSide(cwd, seen.files, env));
-        } else {
-          for (const file of conflict.files) steps.push(...settleFile(repo, cwd, mergeCommit, file, env));
-        }
-        memory.set(conflict.conflict, { files: [...new Set([...seen.files, ...conflict.files.map((f) => f.path)])], visits: seen.visits + 1, fixedClean });
+        const seen = memory.get(conflict.conflict) ?? { files: [], visits: 0 };
+        if (seen.visits === 1 && conflict.failure) steps.push(...keepForkSide(cwd, seen.files, env));
+        else if (seen.visits >= 2 && conflict.failure && handoff.accept) accept = true;
+        else for (const file of conflict.files) steps.push(...settleFile(repo, cwd, mergeCommit, file, env));
+        memory.set(conflict.conflict, { files: [...new Set([...seen.files, ...conflict.files.map((f) => f.path)])], visits: seen.visits + 1 });
       }
       steps.push({ cwd, command, code: existsSync(cwd) ? 0 : 1, output: existsSync(cwd) ? '' : `no such directory: ${cwd}` });
       continue;
     }
-    const run = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    steps.push({ cwd, command, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` });
+    const next = accept && command === 'splintercat continue' && handoff.accept ? handoff.accept : command;
+    const run = spawnSync('sh', ['-c', next], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    steps.push({ cwd, command: next, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` });
   }
   return steps;
 }

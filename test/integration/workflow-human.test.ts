@@ -8,6 +8,7 @@ import { RunStore } from '../../src/store/index.js';
 import type { HumanHandoff } from '../../src/store/run-state.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
 import { reopenRun } from '../../src/workflow/setup.js';
+import { acceptPendingFailure } from '../../src/workflow/accept-failure.js';
 import { chainRepo, checkScript, valuesFile } from '../fixtures/workflow/chain-repo.js';
 import { chainContext, startChainRun } from '../fixtures/workflow/chain-run.js';
 import { TestRepo } from '../helpers/git-repo.js';
@@ -200,6 +201,36 @@ describe("a person's work is never thrown away", () => {
     writeFileSync(file, valuesFile(['fine']));
     const done = await resume(store, ctx);
     expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
+  });
+
+  it('continue --accept-failure: the failure is expected at this step; the resolution is taken as it is and that failure is never blamed again', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const { outcome, store, ctx } = await merge(repo);
+    const file = join(only(outcome.state.human).worktree, 'vals.txt');
+    writeFileSync(file, valuesFile(['BAD']));
+    const failed = await resume(store, ctx);
+    expect(failed.kind).toBe('needs_human');
+    expect(failed.state.human?.accept).toBe('splintercat continue --accept-failure');
+    // Nothing to accept while a hand-off asks only for conflicts to be settled.
+    expect(() => acceptPendingFailure({ ...failed.state, human: { ...failed.state.human!, conflicts: failed.state.human!.conflicts.map((c) => ({ ...c, failure: null })) } }, new Date())).toThrow(/no failed check to accept/);
+
+    const { state: accepting, accepted } = acceptPendingFailure(failed.state, new Date());
+    expect(accepted).toMatchObject({ check: 'build', conflicts: ['1-1'] });
+    const { run } = reopenRun(store, 'up');
+    let done;
+    try {
+      run.persistence.save(accepting);
+      done = await driveRun(run, { ...accepting, status: 'running', statusReason: null }, ctx);
+    } finally {
+      run.close();
+    }
+    expect(done.kind === 'failed' ? done.reason : done.kind === 'needs_human' ? JSON.stringify([done.reason, done.state.human?.conflicts.map((c) => c.refused), done.state.checks.map((c) => c.judgement)]) : done.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['BAD']).trimEnd());
+    expect(done.state.acceptedFailures).toHaveLength(1);
+    // Every later failure of that check was compared with the accepted one, and none was blamed.
+    const judged = done.state.checks.filter((c) => c.judgement && c.at > accepted.at);
+    expect(judged.length).toBeGreaterThan(0);
+    expect(judged.every((c) => c.judgement!.blamed.length === 0 && c.judgement!.against.some((l) => l.startsWith('failures accepted at 1-1')))).toBe(true);
   });
 
   it('doctor --rebuild then continue keeps the person\'s edit (no fresh markers)', async () => {

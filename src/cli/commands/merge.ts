@@ -45,11 +45,14 @@ export function registerMerge(program: Command): void {
     .description('resume a merge (after an interruption or a manual edit)')
     .option('--name <name>', 'the merge to resume (default: imerge.name)')
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
-    .action(async (opts: { name?: string; interactive?: boolean }, cmd: Command) => {
+    .option('--accept-failure', 'the failed check the hand-off shows is expected at this step: take the resolution as it is, and never blame those failing tests')
+    .action(async (opts: { name?: string; interactive?: boolean; acceptFailure?: boolean }, cmd: Command) => {
       const global = globalOptions(cmd);
       const { config, git, name, stored } = await openCliRun(global, opts.name, { runRequired: true, configRequired: true });
       try {
-        const outcome = await withSession(global, config, opts.interactive, (options) => continueRun(config, git, name ?? undefined, options, stored));
+        const outcome = await withSession(global, config, opts.interactive, (options) =>
+          continueRun(config, git, name ?? undefined, opts.acceptFailure ? { ...options, acceptFailure: true } : options, stored),
+        );
         if (outcome.kind === 'already_done') {
           printResult(`The merge '${outcome.state.name}' is already finished: ${outcome.state.finalCommit ?? ''}`);
           return;
