@@ -93,7 +93,10 @@ function authError(o: ResilienceOptions, cause: unknown): ModelError {
   return new ModelError('auth', {
     what: `The ${o.role} model (${o.modelId}) rejected the API key (HTTP ${status ?? '401/403'})`,
     why: `${variable} is invalid, expired or missing the rights for this model.`,
-    fix: [`Set a valid key in ${variable}, or in splintercat.yaml under llm.api_key`, 'Check the model id and the account at your provider'],
+    fix: [
+      variable === 'llm.api_key' ? 'Set a valid key in splintercat.yaml under llm.api_key' : `Set a valid key in ${variable}, or in splintercat.yaml under llm.api_key`,
+      'Check the model id and the account at your provider',
+    ],
     cause,
   });
 }

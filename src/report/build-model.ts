@@ -50,6 +50,7 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
     currentCheck: snapshot.live && state.status === 'running' ? currentCheck(events, now) : null,
     checks,
     baselines: state.baselines.map((b) => ({ side: b.side, cell: b.cell ? cellId(b.cell) : null, commit: b.commit, check: b.check, passed: b.outcome.passed, failing: b.outcome.failing, ran: b.outcome.ran, logFile: b.logFile })),
+    accepted: state.acceptedFailures.map((a) => ({ check: a.check, conflicts: a.conflicts, failing: a.outcome.failing, logFile: a.logFile, at: a.at })),
     attempts: buildAttempts(state),
     timeline: buildTimeline(events),
     conflicts: buildConflicts(snapshot, checks),

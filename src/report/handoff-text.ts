@@ -22,5 +22,8 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
     for (const r of c.refused) lines.push(`${indent}not taken yet: ${r}`);
   }
   lines.push('', 'Then:', ...human.commands.map((c) => `${indent}${c}`));
+  if (human.accept) {
+    lines.push('', 'Or, if this failure is expected at this step of the merge (code a later commit brings fixes it), accept it:', `${indent}${human.accept}   # the worktree's resolution is taken as it is; those failing tests are never blamed again`);
+  }
   return lines;
 }

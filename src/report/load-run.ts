@@ -4,6 +4,7 @@ import type { Git } from '../git/index.js';
 import { IncrementalMerge, listImerges } from '../imerge/index.js';
 import type { RunStore } from '../store/index.js';
 import { loadRunState, openRunJournal } from '../store/run-persistence.js';
+import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
 import { allCheckRecords } from './check-records.js';
 import { conflictGitDetails } from './conflict-git.js';
@@ -66,6 +67,7 @@ export async function loadRunSnapshot(git: Git, store: RunStore, name: string, o
   const paths = store.paths(name);
   const state = loadRunState(paths);
   if (state === null) return null;
+  await assertFinalCommit(git, state, paths.state);
   const events = openRunJournal(paths).read().entries;
   const live = store.lockStatus(name).state === 'held';
   const grid = await readGridSnapshot(git, state);

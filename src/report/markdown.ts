@@ -106,6 +106,12 @@ export function renderMarkdownReport(model: ReportModel): string {
       out.push(`- ${mdText(b.check)} on ${where} (${mdCode(shortOid(b.commit))}): ${b.failing === null ? 'fails, no test could be named (its whole outcome is the baseline)' : `${b.failing.length} failing test(s): ${mdText(b.failing.slice(0, 5).join('; '))}${b.failing.length > 5 ? '; ...' : ''}`}${b.ran !== null ? ` (${b.ran} ran)` : ''}`);
     }
   }
+  if (model.accepted.length > 0) {
+    out.push('', '### Failures accepted by a person', '', 'Expected at that step of the merge (`continue --accept-failure`); never blamed on a resolution since.', '');
+    for (const a of model.accepted) {
+      out.push(`- ${mdText(a.check)} at ${a.conflicts.join(', ')}: ${a.failing === null ? 'its whole outcome' : `${a.failing.length} test(s): ${mdText(a.failing.slice(0, 5).join('; '))}${a.failing.length > 5 ? '; ...' : ''}`} (${mdCode(a.logFile)})`);
+    }
+  }
   out.push('', '### Checks', '', '| # | Check | On | Result | Time | Log |', '|---:|---|---|---|---:|---|');
   for (const c of model.checks) {
     const judged = c.judgement ? `; ${c.judgement.blamed ? 'blamed' : '**not blamed**'}: ${mdText(c.judgement.reason)}` : '';

@@ -218,6 +218,8 @@ export interface ReportModel {
   checks: CheckView[];
   /** Each check's outcome on the tips (and the cells' own commits where one was needed): failures never blamed on a resolution. */
   baselines: BaselineView[];
+  /** Failures a person accepted as expected at a step of the merge (`continue --accept-failure`): never blamed. */
+  accepted: Array<{ check: string; conflicts: string[]; failing: string[] | null; logFile: string; at: string }>;
   attempts: Array<{
     number: number;
     strategy: string;

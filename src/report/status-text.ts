@@ -73,6 +73,7 @@ export function statusData(model: ReportModel): Record<string, unknown> {
     currentCheck: model.currentCheck,
     checks: { total: model.checks.length, failed: model.checks.filter((c) => !c.success).length, notBlamed: notBlamed(model).length, last },
     baselines: model.baselines,
+    accepted: model.accepted,
     attempts: model.attempts,
     usage: model.usage,
     costUsd: model.usage.total.costUsd,
@@ -120,6 +121,9 @@ export function renderStatusText(model: ReportModel): string {
   const excused = notBlamed(model).length;
   lines.push(`  checks: ${model.checks.length} run, ${failed} failed${excused > 0 ? ` (${excused} not blamed on a resolution)` : ''}${last ? `; last: ${last.name} ${last.success ? 'passed' : 'FAILED'} (${last.logFile})` : ''}`);
   lines.push(...baselineLines(model));
+  for (const a of model.accepted) {
+    lines.push(`  accepted by a person at ${a.conflicts.join(', ')}: ${a.check} ${a.failing === null ? 'failing (its whole outcome)' : `failing ${a.failing.length} test(s): ${a.failing.slice(0, 3).join('; ')}${a.failing.length > 3 ? '; ...' : ''}`}`);
+  }
   const judged = model.checks.filter((c) => c.judgement !== null).at(-1);
   if (judged?.judgement) lines.push(`  last failure judged: ${judged.name} on ${judged.cell ?? judged.target}: ${judged.judgement.blamed ? 'blamed' : 'not blamed'}, ${judged.judgement.reason}`);
   lines.push(

@@ -262,6 +262,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     }
   }
   lost.push('node-private scratch data (state.data); replays stay free through the journal');
+  lost.push('failures a person accepted (continue --accept-failure): accept them again when their hand-off comes back');
 
   const now = clock.now().toISOString();
   const candidate: RunState = {
@@ -273,6 +274,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     status,
     statusReason,
     strategy,
+    acceptedFailures: [],
     grid,
     conflicts: [...conflicts.values()].sort((a, b) => a.cell.i1 - b.cell.i1 || a.cell.i2 - b.cell.i2 || cellId(a.cell).localeCompare(cellId(b.cell))),
     checks,

@@ -9,6 +9,7 @@ import { runStateFile, type RunState } from './run-state.js';
 import { keepCorrupt, parseJsonText, writeFileAtomic, writeJsonFile, type ReadProblem } from './json-file.js';
 import type { DoctorDeps } from './doctor-deps.js';
 import { findRefProblems } from './doctor-refs.js';
+import { finalCommitProblem } from './final-commit.js';
 import { imergePrefix } from '../imerge/state.js';
 import { prunableWorktrees, worktreeFindings } from './doctor-worktrees.js';
 import { RunStore, type LockStatus } from './run-store.js';
@@ -180,11 +181,9 @@ async function findInconsistencies(state: RunState, name: string, git: Git, cloc
       fix: (s) => ({ state: { ...s, currentAttempt: maxAttempt }, action: `set currentAttempt to ${maxAttempt}` }),
     });
   }
-  if (state.finalCommit !== null && !(await objectExists(git, state.finalCommit))) {
-    out.push({ severity: 'error', message: `final commit ${state.finalCommit} is not in the repository` });
-  }
-  if (state.status === 'done' && state.finalCommit === null) {
-    out.push({ severity: 'error', message: 'the run is marked done but has no final commit' });
+  const finalProblem = await finalCommitProblem(git, state);
+  if (finalProblem !== null) {
+    out.push({ severity: 'error', message: `${finalProblem}; the run is not finished: run \`splintercat doctor --rebuild\` to rebuild its state from the journal and refs` });
   }
   if (state.status === 'needs_human' && state.human === null) {
     out.push({

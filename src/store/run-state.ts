@@ -244,6 +244,22 @@ export const handoffConflictSchema = z.object({
 });
 export type HandoffConflict = z.infer<typeof handoffConflictSchema>;
 
+/**
+ * Failing tests a person accepted at a conflict (`continue --accept-failure`): expected at that
+ * step of the merge (code the fork or upstream fixes later). From then on they are compared like
+ * a baseline's, never blamed on a resolution, and every report lists them.
+ */
+export const acceptedFailureSchema = z.object({
+  check: z.string(),
+  /** The conflicts whose hand-off showed the failure (`I1-I2`). */
+  conflicts: z.array(z.string()),
+  /** The accepted check's outcome (its failing tests; null failing = the whole outcome, unnamed). */
+  outcome: sideOutcomeSchema,
+  logFile: z.string(),
+  at: isoTime,
+});
+export type AcceptedFailure = z.infer<typeof acceptedFailureSchema>;
+
 export const humanHandoffSchema = z.object({
   reason: z.string(),
   /** Absolute paths of every file to settle (kept for compatibility; `conflicts` says what to do with each). */
@@ -253,6 +269,8 @@ export const humanHandoffSchema = z.object({
   /** The worktree or working tree the human edits. */
   where: z.string().nullable(),
   conflicts: z.array(handoffConflictSchema).default([]),
+  /** When a failed check brought the person here: the command that accepts the failure instead of amending. */
+  accept: z.string().optional(),
 });
 export type HumanHandoff = z.infer<typeof humanHandoffSchema>;
 
@@ -327,6 +345,7 @@ export const runStateSchema = z.object({
   checks: z.array(checkRecordSchema),
   /** Each check's outcome on the tips (and on the fork/upstream commits of cells that needed one): failures not blamed. */
   baselines: z.array(baselineSchema).default([]),
+  acceptedFailures: z.array(acceptedFailureSchema).default([]),
   /** 1-based number of the attempt in progress; 0 before the first. */
   currentAttempt: z.number().int().nonnegative(),
   attempts: z.array(attemptRecordSchema),
@@ -379,6 +398,7 @@ export function initialRunState(input: NewRunState): RunState {
     conflicts: [],
     checks: [],
     baselines: [],
+    acceptedFailures: [],
     currentAttempt: 0,
     attempts: [],
     pendingRecovery: null,

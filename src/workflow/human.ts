@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compareCells } from '../imerge/cell.js';
 import { learnHumanResolution } from '../resolve/index.js';
+import { acceptCommand } from './accept-failure.js';
 import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
 import { recordResolved } from './conflict-records.js';
 import { cdLine } from './handoff.js';
@@ -50,7 +51,7 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
     halt: 'needs_human',
     reason,
     next: 'resolve_conflicts',
-    state: { ...state, human: { reason, files, commands, where: conflicts[0]?.worktree ?? null, conflicts } },
+    state: { ...state, human: { reason, files, commands, where: conflicts[0]?.worktree ?? null, conflicts, ...(checks.length > 0 ? { accept: acceptCommand } : {}) } },
   };
 }
 

@@ -7,12 +7,14 @@ import { IncrementalMerge, listImerges } from '../imerge/index.js';
 import type { Logger } from '../log/logger.js';
 import { RunStore } from '../store/index.js';
 import { loadRunState } from '../store/run-persistence.js';
+import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
 import type { RunOutcome } from './machine/runner.js';
 import { driveRun } from './merge-run.js';
 import type { NodeName } from './nodes/common.js';
 import { createRunDeps, runningChecks, type RunDepsOptions } from './run-deps.js';
 import { createRun, reopenRun } from './setup.js';
+import { acceptPendingFailure } from './accept-failure.js';
 import { findRun } from './run-config.js';
 import { WorktreePool } from './worktrees.js';
 
@@ -40,6 +42,8 @@ export interface DriveOptions {
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   interactive?: RunDepsOptions['interactive'];
+  /** `continue --accept-failure`: the failure the pending hand-off shows is expected at this step. */
+  acceptFailure?: boolean;
 }
 
 export type DriveOutcome = RunOutcome<RunState, NodeName>;
@@ -127,12 +131,24 @@ export async function continueRun(
   const runName = name ?? chooseRun(store, config);
   const { run, state } = reopenRun(store, runName);
   try {
+    // A state that says done (or names a final commit) must name this merge's real result.
+    await assertFinalCommit(git, state, run.paths.state);
     if (state.status === 'done') return { kind: 'already_done', state };
     // The machine resumes from the saved state: the configuration this run uses from now on is saved first.
     if (stored !== null && JSON.stringify(stored) !== JSON.stringify(state.config)) run.persistence.save({ ...state, config: stored });
     const log = options.openLog();
     await endLeftoverChecks(store, runName, log);
-    const resumed: RunState = { ...(state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }), ...(stored === null ? {} : { config: stored }) };
+    let resumed: RunState = { ...(state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }), ...(stored === null ? {} : { config: stored }) };
+    if (options.acceptFailure) {
+      const { state: accepting, accepted } = acceptPendingFailure(resumed, new Date());
+      resumed = accepting;
+      run.persistence.save(resumed);
+      const tests = accepted.outcome.failing;
+      log.decision(
+        { accepted: accepted.check, conflicts: accepted.conflicts },
+        `[person] accepted check '${accepted.check}' failing at ${accepted.conflicts.join(', ')}: ${tests === null ? 'its whole outcome (no test names)' : `${tests.length} test(s): ${tests.slice(0, 3).join('; ')}${tests.length > 3 ? '; ...' : ''}`}`,
+      );
+    }
     const deps = await createRunDeps(config, git, runName, runDepsOptions(options, log));
     return await driveRun(run, resumed, deps, options.signal ? { signal: options.signal } : {});
   } finally {

@@ -5,6 +5,7 @@ import { createModelRung, type ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
 import { hasMarkers, listUnmerged, resolveWorkingTree, shellRegenerateRunner, type UnmergedEntry, type WorkingTreeFileResult } from '../resolve/index.js';
 import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
+import type { Git } from '../git/index.js';
 import type { Cell } from '../imerge/cell.js';
 import { handoffFile, keepOrDelete } from './handoff.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
@@ -177,10 +178,12 @@ export async function collectHumanResolution(
       const full = join(wt.cwd, e.path);
       // Deleted from disk without `git rm`: `add -A` stages the deletion.
       if (!existsSync(full)) continue;
-      // Untouched: the file still holds what git left (the surviving side of a modify/delete, our side of a binary).
+      // Untouched: the file still holds what git left (the surviving side of a modify/delete, our side
+      // of a binary). A text conflict was left with markers: a file without them equal to our side is
+      // the person's choice of that side, not an untouched file.
       const onDisk = await wt.text(['hash-object', '--', e.path]);
       const presented = kind === 'modify/delete' ? (e.ours ?? e.theirs)?.oid : e.ours?.oid;
-      if (onDisk === presented) {
+      if (presented !== undefined && onDisk === presented && (kind === 'modify/delete' || (await isBinaryBlob(wt, presented)))) {
         left.push(e.path);
         const c = keepOrDelete(e.path);
         why.push(kind === 'modify/delete' ? `${e.path} is still unmerged: run \`${c.delete}\` to keep the deletion or \`${c.keep}\` to keep the file` : `${e.path} is still unmerged and unchanged: take one side (git checkout --ours -- ${e.path} && git add -- ${e.path}, or --theirs), or edit it`);
@@ -197,6 +200,12 @@ export async function collectHumanResolution(
   } finally {
     wt.close();
   }
+}
+
+/** git's own test: a blob with a NUL byte in its first 8,000 bytes is binary (git leaves it unmarked at a conflict). */
+async function isBinaryBlob(git: Git, oid: string): Promise<boolean> {
+  const blob = await git.readObject(oid);
+  return blob !== null && blob.content.subarray(0, 8000).includes(0);
 }
 
 function toFileState(result: WorkingTreeFileResult): ConflictFileState {

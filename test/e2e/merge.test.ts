@@ -72,24 +72,46 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['both']).trimEnd());
   });
 
-  it('after an abort for max_retries, continue resumes once the person fixed the named worktree (the retry budget starts again)', async () => {
+  it('a person\'s resolution failing a check goes back to them (exit 3, whatever max_retries says): the failure, their file in place, accept or amend; continue resumes once fixed', async () => {
     const repo = chainRepo(1, () => 'fork', () => 'upstream');
     configure(repo, ['merge:', '  max_retries: 0']);
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
     const handed = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as { human: { conflicts: Array<{ worktree: string }> } };
     const worktree = handed.human.conflicts[0]?.worktree as string;
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['BAD']));
-    const aborted = await runCli(['continue'], repo.dir);
-    expect(aborted.code).toBe(1);
-    // The abort names the cell and its worktree, presented with the current resolution, and the way back in.
-    expect(aborted.stderr).toMatch(/Aborted after 1 attempt\(s\): compile_error at vals\.txt:1/);
-    expect(aborted.stderr).toContain(`1-1 in ${worktree}`);
-    expect(aborted.stderr).toMatch(/splintercat continue/);
+    const failed = await runCli(['continue'], repo.dir);
+    expect(failed.code).toBe(3);
+    // The hand-off names the cell, its worktree, the failure, and both ways on.
+    expect(failed.stderr).toMatch(/check 'build' failed/);
+    expect(failed.stderr).toContain(`cd ${worktree}`);
+    expect(failed.stderr).toMatch(/splintercat continue --accept-failure/);
     expect(readFileSync(join(worktree, 'vals.txt'), 'utf8')).toBe(valuesFile(['BAD']));
+    const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as { human: { accept?: string; conflicts: Array<{ failure: { check: string } | null }> } };
+    expect(status.human.accept).toBe('splintercat continue --accept-failure');
+    expect(status.human.conflicts[0]?.failure?.check).toBe('build');
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['fixed']));
     const resumed = await runCli(['continue'], repo.dir);
     expect(resumed.code).toBe(0);
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['fixed']).trimEnd());
+  });
+
+  it('continue --accept-failure takes the resolution as it is and never blames that failure again; with nothing to accept it says so (exit 2)', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    configure(repo);
+    expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
+    const nothing = await runCli(['continue', '--accept-failure'], repo.dir);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/no failed check to accept/);
+    const handed = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as { human: { conflicts: Array<{ worktree: string }> } };
+    const worktree = handed.human.conflicts[0]?.worktree as string;
+    writeFileSync(join(worktree, 'vals.txt'), valuesFile(['BAD']));
+    expect((await runCli(['continue'], repo.dir)).code).toBe(3);
+    const accepted = await runCli(['continue', '--accept-failure'], repo.dir);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['BAD']).trimEnd());
+    const md = await runCli(['report', '--md', join(repo.dir, '.git', 'r.md')], repo.dir);
+    expect(md.code).toBe(0);
+    expect(readFileSync(join(repo.dir, '.git', 'r.md'), 'utf8')).toMatch(/Failures accepted by a person[^]*build at 1-1/);
   });
 
   it('refuses a dirty working tree (exit 2, lists the files) and a check that is not valid shell before starting', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../fixtures/resolve/cli.js';
 import { tempDir } from '../helpers/git-repo.js';
-import { cloneFork, followHandoff, gitIn, listRealMerges, maintainerEnv, realHistoriesDir, type Handoff, type PersonStep, type RealMerge } from '../helpers/real-histories.js';
+import { cloneFork, followHandoff, gitIn, listRealMerges, maintainerEnv, realHistoriesDir, type Handoff, type PersonMemory, type PersonStep, type RealMerge } from '../helpers/real-histories.js';
 
 /**
  * The fork maintainer's journey on real histories (issue 11): each merge listed in
@@ -46,7 +46,8 @@ function config(): string {
     '  setup: npm install --no-audit --no-fund --no-package-lock --loglevel=error',
     '  setup_when: [package.json]',
     '  writable: ["~/.npm"]',
-    '  timeout: 600',
+    '  # a hung suite (a server left listening) is cut short; these suites take seconds',
+    '  timeout: 120',
     '  commands:',
     '    test: npm test',
     '  workflow: [test]',
@@ -73,13 +74,14 @@ describe.skipIf(!available)('real fork histories: the maintainer journey (offlin
     let last = sh('splintercat merge upstream --into fork', repo, env);
     transcript.push(last);
     let handoffs = 0;
+    const memory: PersonMemory = new Map();
     while (last.code === 3 && handoffs < MAX_HANDOFFS) {
       const status = sh('splintercat status --json', repo, env);
       expect(status.code, status.output).toBe(0);
       const human = (JSON.parse(status.output) as { human: Handoff | null }).human;
       expect(human, 'exit 3 with no hand-off in status --json').toBeTruthy();
       handoffs++;
-      const steps = followHandoff(repo, merge.merge, human as Handoff, env);
+      const steps = followHandoff(repo, merge.merge, human as Handoff, env, memory);
       transcript.push(...steps);
       for (const step of steps.slice(0, -1)) expect(step.code, `${step.command} in ${step.cwd}:\n${step.output}`).toBe(0);
       last = steps[steps.length - 1] as PersonStep;

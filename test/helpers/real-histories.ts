@@ -77,8 +77,10 @@ export interface HandoffFile {
 export interface Handoff {
   reason: string;
   where: string | null;
-  conflicts?: Array<{ conflict: string; worktree: string; files: HandoffFile[] }>;
+  conflicts?: Array<{ conflict: string; worktree: string; files: HandoffFile[]; failure?: { check: string; cleanlyMerged?: string[] } | null }>;
   commands: string[];
+  /** With a failed check: the command that accepts it as expected at this step. */
+  accept?: string;
 }
 
 /** One step the simulated person took, for the test's account. */
@@ -90,29 +92,59 @@ export interface PersonStep {
 }
 
 /**
+ * What the person did at each conflict so far (by conflict id): the files they wrote, and how
+ * often they were sent back to it.
+ */
+export type PersonMemory = Map<string, { files: string[]; visits: number }>;
+
+/**
  * A person at a hand-off who does exactly what it prints: `cd` into each printed
  * directory, settle the files of that conflict as the maintainer committed them
  * (write the maintainer's bytes; `git rm` where the maintainer deleted the file,
  * using the printed choice where one is given), then run the printed command with
  * a shell. Reads nothing but the hand-off and the maintainer's merge commit.
+ *
+ * The maintainer's bytes are the end result; at an early cell of the grid they can need code
+ * the fork has not reached yet, and the check fails on them. Sent back to a conflict with a
+ * failed check, the person does what a maintainer would at that step: keeps the fork's side
+ * (`git checkout HEAD -- FILE`) of the files they wrote, leaving the upstream change to a later
+ * cell; the final tree is compared with the maintainer's anyway.
  */
-export function followHandoff(repo: string, mergeCommit: string, handoff: Handoff, env: NodeJS.ProcessEnv): PersonStep[] {
+export function followHandoff(repo: string, mergeCommit: string, handoff: Handoff, env: NodeJS.ProcessEnv, memory: PersonMemory = new Map()): PersonStep[] {
   const steps: PersonStep[] = [];
   let cwd = repo;
+  let accept = false;
   for (const printed of handoff.commands) {
     const command = printed.replace(/\s+#.*$/, '').trim();
     const cd = /^cd\s+(.+)$/.exec(command);
     if (cd) {
       cwd = resolve(cwd, (cd[1] as string).replace(/^(["'])(.*)\1$/, '$2'));
       const conflict = handoff.conflicts?.find((c) => resolve(c.worktree) === cwd);
-      for (const file of conflict?.files ?? []) steps.push(...settleFile(repo, cwd, mergeCommit, file, env));
+      if (conflict) {
+        const seen = memory.get(conflict.conflict) ?? { files: [], visits: 0 };
+        if (seen.visits === 1 && conflict.failure) steps.push(...keepForkSide(cwd, seen.files, env));
+        else if (seen.visits >= 2 && conflict.failure && handoff.accept) accept = true;
+        else for (const file of conflict.files) steps.push(...settleFile(repo, cwd, mergeCommit, file, env));
+        memory.set(conflict.conflict, { files: [...new Set([...seen.files, ...conflict.files.map((f) => f.path)])], visits: seen.visits + 1 });
+      }
       steps.push({ cwd, command, code: existsSync(cwd) ? 0 : 1, output: existsSync(cwd) ? '' : `no such directory: ${cwd}` });
       continue;
     }
-    const run = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    steps.push({ cwd, command, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` });
+    const next = accept && command === 'splintercat continue' && handoff.accept ? handoff.accept : command;
+    const run = spawnSync('sh', ['-c', next], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    steps.push({ cwd, command: next, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` });
   }
   return steps;
+}
+
+/** The fork's side (the worktree's HEAD) of each file, or its removal where HEAD has none. */
+function keepForkSide(cwd: string, files: string[], env: NodeJS.ProcessEnv): PersonStep[] {
+  return files.map((path) => {
+    const inHead = spawnSync('git', ['cat-file', '-e', `HEAD:${path}`], { cwd, env }).status === 0;
+    const command = inHead ? `git checkout HEAD -- '${path}'` : `git rm -q --ignore-unmatch -- '${path}'`;
+    const run = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8' });
+    return { cwd, command, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` };
+  });
 }
 
 function settleFile(repo: string, cwd: string, mergeCommit: string, file: HandoffFile, env: NodeJS.ProcessEnv): PersonStep[] {

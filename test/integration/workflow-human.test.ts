@@ -8,6 +8,7 @@ import { RunStore } from '../../src/store/index.js';
 import type { HumanHandoff } from '../../src/store/run-state.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
 import { reopenRun } from '../../src/workflow/setup.js';
+import { acceptPendingFailure } from '../../src/workflow/accept-failure.js';
 import { chainRepo, checkScript, valuesFile } from '../fixtures/workflow/chain-repo.js';
 import { chainContext, startChainRun } from '../fixtures/workflow/chain-run.js';
 import { TestRepo } from '../helpers/git-repo.js';
@@ -66,6 +67,18 @@ describe('hand-offs a person can follow to the letter', () => {
     const events = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8').trim().split('\n');
     const event = events.map((l) => JSON.parse(l) as { type: string; conflicts?: HumanHandoff['conflicts'] }).find((e) => e.type === 'human_needed');
     expect(event?.conflicts?.[0]?.files[0]?.path).toBe('vals.txt');
+  });
+
+  it('content: a file written as our side exactly, markers gone and not staged, is the person\'s choice of that side, not an untouched path', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const { outcome, ctx, store } = await merge(repo);
+    const c = only(outcome.state.human);
+    // What a person writes who keeps the fork's value: the bytes of the worktree's HEAD, no git add.
+    const ours = (await execa('git', ['show', 'HEAD:vals.txt'], { cwd: c.worktree, stripFinalNewline: false })).stdout;
+    writeFileSync(join(c.worktree, 'vals.txt'), ours);
+    const done = await resume(store, ctx);
+    expect(done.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(ours.trimEnd());
   });
 
   it('modify/delete both ways: the exact git rm / git add choices, no marker talk; an untouched path is refused, saying why; the choices taken literally land in the merge', async () => {
@@ -166,6 +179,58 @@ describe("a person's work is never thrown away", () => {
     const cache = await ResolutionCache.forRepo(repo.git);
     const entries = (await cache.list()).filter((e) => e.rung === 'human');
     expect(entries.map((e) => e.resolution)).toEqual(['v1 = fine\n']);
+  });
+
+  it('a person\'s amendment failing the same check again goes back to them again, whatever merge.max_retries says: a hand-off, never a failed run', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const { outcome, store, ctx } = await merge(repo, { merge: { strategy: 'per_conflict', parallel: 1, max_retries: 0 } });
+    const file = join(only(outcome.state.human).worktree, 'vals.txt');
+    for (const bad of ['BAD', 'BAD again', 'still BAD']) {
+      writeFileSync(file, valuesFile([bad]));
+      const failed = await resume(store, ctx);
+      expect(failed.kind === 'failed' ? failed.reason : failed.kind).toBe('needs_human');
+      expect(only(failed.state.human).failure?.summary).toMatch(/bad value/);
+      expect(failed.state.pendingRecovery ?? null).toBeNull();
+    }
+    const decisions = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; kind?: string; by?: string; decision?: string })
+      .filter((e) => e.type === 'decision' && e.kind === 'recovery');
+    expect(decisions.map((d) => `${d.by} ${d.decision}`)).toEqual(Array(3).fill('runner retry-specific'));
+    writeFileSync(file, valuesFile(['fine']));
+    const done = await resume(store, ctx);
+    expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
+  });
+
+  it('continue --accept-failure: the failure is expected at this step; the resolution is taken as it is and that failure is never blamed again', async () => {
+    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const { outcome, store, ctx } = await merge(repo);
+    const file = join(only(outcome.state.human).worktree, 'vals.txt');
+    writeFileSync(file, valuesFile(['BAD']));
+    const failed = await resume(store, ctx);
+    expect(failed.kind).toBe('needs_human');
+    expect(failed.state.human?.accept).toBe('splintercat continue --accept-failure');
+    // Nothing to accept while a hand-off asks only for conflicts to be settled.
+    expect(() => acceptPendingFailure({ ...failed.state, human: { ...failed.state.human!, conflicts: failed.state.human!.conflicts.map((c) => ({ ...c, failure: null })) } }, new Date())).toThrow(/no failed check to accept/);
+
+    const { state: accepting, accepted } = acceptPendingFailure(failed.state, new Date());
+    expect(accepted).toMatchObject({ check: 'build', conflicts: ['1-1'] });
+    const { run } = reopenRun(store, 'up');
+    let done;
+    try {
+      run.persistence.save(accepting);
+      done = await driveRun(run, { ...accepting, status: 'running', statusReason: null }, ctx);
+    } finally {
+      run.close();
+    }
+    expect(done.kind === 'failed' ? done.reason : done.kind === 'needs_human' ? JSON.stringify([done.reason, done.state.human?.conflicts.map((c) => c.refused), done.state.checks.map((c) => c.judgement)]) : done.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['BAD']).trimEnd());
+    expect(done.state.acceptedFailures).toHaveLength(1);
+    // Every later failure of that check was compared with the accepted one, and none was blamed.
+    const judged = done.state.checks.filter((c) => c.judgement && c.at > accepted.at);
+    expect(judged.length).toBeGreaterThan(0);
+    expect(judged.every((c) => c.judgement!.blamed.length === 0 && c.judgement!.against.some((l) => l.startsWith('failures accepted at 1-1')))).toBe(true);
   });
 
   it('doctor --rebuild then continue keeps the person\'s edit (no fresh markers)', async () => {

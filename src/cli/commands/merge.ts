@@ -49,12 +49,15 @@ export function registerMerge(program: Command): void {
     .description('resume a merge (after an interruption or a manual edit)')
     .option('--name <name>', 'the merge to resume (default: imerge.name)')
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
-    .action(async (opts: { name?: string; interactive?: boolean }, cmd: Command) => {
+    .option('--accept-failure', 'the failed check the hand-off shows is expected at this step: take the resolution as it is, and never blame those failing tests')
+    .action(async (opts: { name?: string; interactive?: boolean; acceptFailure?: boolean }, cmd: Command) => {
       const global = globalOptions(cmd);
       const { continueRun } = await import('../../workflow/lifecycle.js');
       const { config, git, name, stored } = await openCliRun(global, opts.name, { runRequired: true, configRequired: true });
       try {
-        const outcome = await withSession(global, config, opts.interactive, (options) => continueRun(config, git, name ?? undefined, options, stored));
+        const outcome = await withSession(global, config, opts.interactive, (options) =>
+          continueRun(config, git, name ?? undefined, opts.acceptFailure ? { ...options, acceptFailure: true } : options, stored),
+        );
         if (outcome.kind === 'already_done') {
           printResult(`The merge '${outcome.state.name}' is already finished: ${outcome.state.finalCommit ?? ''}`);
           return;
@@ -159,10 +162,29 @@ function report(outcome: DriveOutcome): number {
     case 'failed':
       // An abort that presented resolutions for a fix: what to fix, where, and the way back in.
       if (outcome.retryable && s.human) process.stderr.write([...handoffLines(s.human), ''].join('\n'));
-      throw new SplintercatError('merge_failed', {
-        what: `The merge '${s.name}' failed`,
-        why: outcome.reason,
-        fix: outcome.retryable ? [`Fix the cause, then: ${outcome.resume}`] : ['Inspect it: splintercat status', `Drop it: splintercat abort --name ${s.name}`],
-      });
+      throw failedError(s.name, outcome);
   }
+}
+
+/**
+ * The error a failed run ends with. When a node failed on a SplintercatError (a rejected
+ * API key, say), its cause and fix are the user's to-do: keep them, and its code, so the
+ * message names what to change (the key's variable) and the exit code keeps its kind.
+ */
+function failedError(name: string, outcome: Extract<DriveOutcome, { kind: 'failed' }>): SplintercatError {
+  const resume = outcome.retryable && outcome.resume ? outcome.resume : null;
+  const cause = outcome.error;
+  if (SplintercatError.isInstance(cause)) {
+    return new SplintercatError(cause.code, {
+      what: `The merge '${name}' failed: ${cause.what}`,
+      ...(cause.why !== undefined ? { why: cause.why } : {}),
+      fix: [...cause.fix, ...(resume ? [`Then resume: ${resume}`] : [])],
+      ...(cause.where !== undefined ? { where: cause.where } : {}),
+    });
+  }
+  return new SplintercatError('merge_failed', {
+    what: `The merge '${name}' failed`,
+    why: outcome.reason,
+    fix: resume ? [`Fix the cause, then: ${resume}`] : ['Inspect it: splintercat status', `Drop it: splintercat abort --name ${name}`],
+  });
 }

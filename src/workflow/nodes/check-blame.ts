@@ -133,6 +133,8 @@ async function judge(ctx: Ctx, state: RunState, outcome: SideOutcome, name: stri
     return { label, outcome: (run.baselines[0] as BaselineState).outcome };
   };
   const list = [await baseline('fork', state.target.originalOid, null, 'fork tip'), await baseline('upstream', state.source.oid, null, 'upstream tip')];
+  // Failures a person accepted (`continue --accept-failure`) count as a baseline's.
+  list.push(...state.acceptedFailures.filter((a) => a.check === name).map((a) => ({ label: `failures accepted at ${a.conflicts.join(', ')}`, outcome: a.outcome })));
   let comparison = compareWithBaselines(outcome, list);
   if (blamesResolutions(comparison) && cell) {
     const engine = await ctx.engine();

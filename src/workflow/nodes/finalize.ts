@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import type { RunState } from '../../store/run-state.js';
 import { flow, lastCheck, recordChecks, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
@@ -32,8 +33,60 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
       const batch = suspects.length > 0 ? suspects : next.conflicts.filter((c) => c.status === 'resolved').map((c) => c.id);
       return { next: 'summarize_failure', state: withFlow(next, { batch, lastCheck: lastCheck(final, run.failed, run.blame) }) };
     }
+    next = withFlow(next, { finalValidated: true });
+  }
+  if (checkedOut !== null) {
+    const commit = await engine.cellCommit(final);
+    const dirty = commit ? await localChanges(ctx.git.at(checkedOut), commit) : null;
+    if (dirty) return stopForLocalChanges(next, ctx, checkedOut, dirty);
   }
   return complete(next, ctx, await engine.finish(), checkedOut);
+}
+
+interface LocalChanges {
+  files: string[];
+  detail: string;
+  /** Untracked files in the merge's way (not changes to tracked files). */
+  untracked: boolean;
+}
+
+function shellQuote(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * What in the checkout of the target branch the merge would move under: uncommitted changes to
+ * tracked files (staged or not), and untracked files the merge's tree would overwrite. Null when none.
+ */
+async function localChanges(checkout: Git, result: string): Promise<LocalChanges | null> {
+  const status = await checkout.run(['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=no'], { okExitCodes: [0] });
+  const files = status.stdout
+    .split('\0')
+    .filter((entry) => /^.. /.test(entry))
+    .map((entry) => entry.slice(3));
+  if (files.length > 0) return { files, detail: 'uncommitted changes', untracked: false };
+  const dry = await checkout.run(['read-tree', '-n', '-m', '-u', 'HEAD', result], { okExitCodes: [0, 128] });
+  if (dry.exitCode === 0) return null;
+  const blocked = [...dry.stderr.matchAll(/'([^']+)' would be overwritten/g)].map((m) => m[1] as string);
+  return { files: blocked.length > 0 ? blocked : [dry.stderr.trim()], detail: 'untracked files the merge would overwrite', untracked: true };
+}
+
+/**
+ * The branch stays where it is: moving it under a person's uncommitted work would leave their
+ * index and files describing the old commit. The grid is complete and kept, so `continue`
+ * finishes the merge once the checkout is clean.
+ */
+function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty: LocalChanges): Result {
+  const files = dirty.files.map((f) => join(checkout, f));
+  const reason =
+    `the merge is ready, but ${state.target.branch} is checked out in ${checkout} with ${dirty.detail} ` +
+    `(${dirty.files.slice(0, 5).join(', ')}${dirty.files.length > 5 ? `, and ${dirty.files.length - 5} more` : ''}); ` +
+    `the branch was not moved and nothing was touched`;
+  // Untracked files are stashed only when some are in the way (the config file and logs may be untracked too).
+  const stash = dirty.untracked ? `git stash push --include-untracked -- ${dirty.files.map(shellQuote).join(' ')}` : 'git stash';
+  const commands = [`cd ${checkout}`, `${stash}   # or commit them on another branch`, 'splintercat continue', 'git stash pop   # your changes back, on top of the merge'];
+  ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts: [] });
+  return { halt: 'needs_human', reason, next: 'finalize', state: { ...state, human: { reason, files, commands, where: checkout, conflicts: [] } } };
 }
 
 /**

@@ -12,10 +12,24 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
   let decision: RecoveryDecision;
   // A person's fix after an abort starts the retry budget again (`retryBase`).
   const used = state.currentAttempt - (flow(state).retryBase ?? 0);
-  if (used >= ctx.config.merge.max_retries + 1) {
+  const batchIds = flow(state).batch ?? [];
+  const underTest = state.conflicts.filter((c) => batchIds.includes(c.id));
+  if (underTest.length > 0 && underTest.every(settledByPerson)) {
+    // No rung can redo a person's resolution, and no strategy changes what they wrote: the failure
+    // goes back to them (exit 3, with the check and its excerpt), as often as they amend it. The
+    // retry budget and the "same error again" rule are for automatic attempts.
+    decision = {
+      decision: 'retry-specific',
+      reasoning: `the check failed on ${underTest.length === 1 ? 'a resolution' : 'resolutions'} a person made (${underTest.map((c) => c.id).join(', ')}): handed back to them with the failure`,
+      decidedBy: 'runner',
+      conflicts: underTest.map((c) => c.id),
+      newStrategy: null,
+      batchSize: null,
+    };
+  } else if (used >= ctx.config.merge.max_retries + 1) {
     decision = { decision: 'abort', reasoning: `merge.max_retries (${ctx.config.merge.max_retries}) recovery attempts used`, decidedBy: 'runner', conflicts: [], newStrategy: null, batchSize: null };
   } else {
-    const batch = flow(state).batch ?? [];
+    const batch = batchIds;
     const answer = await ctx.once(`recovery:${state.currentAttempt}`, () =>
       planRecovery(
         {
@@ -48,4 +62,9 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
   ctx.journal.append({ type: 'decision', kind: 'recovery', by: decision.decidedBy, decision: decision.decision, reasoning: decision.reasoning, conflicts: decision.conflicts });
   ctx.log.decision({ recovery: decision.decision }, `[planner] Recovery: ${decision.decision}${decision.conflicts.length ? ` (${decision.conflicts.join(', ')})` : ''} — ${decision.reasoning}`);
   return { next: 'execute_recovery', state: { ...state, pendingRecovery: decision } };
+}
+
+/** A conflict a person settled, in part or whole: a hunk of theirs, or a file-level choice they made. */
+function settledByPerson(c: RunState['conflicts'][number]): boolean {
+  return c.files.some((f) => f.decidedBy === 'human' || f.hunks.some((h) => h.rung === 'human'));
 }

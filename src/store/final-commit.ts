@@ -1,0 +1,46 @@
+import { SplintercatError } from '../errors/index.js';
+import type { Git } from '../git/index.js';
+import type { RunState } from './run-state.js';
+
+/**
+ * What is wrong with the final commit a state records, or null when it is sound (or
+ * none is recorded on a run that is not done). A "done" run must name a commit in the
+ * repository that is the run's result: for goal `merge`, a two-parent merge of the
+ * target's original tip and the source; for the other goals, a descendant of the
+ * target's original tip. A hand-edited or corrupted state that says otherwise is never
+ * taken for a finished merge.
+ */
+export async function finalCommitProblem(git: Git, state: RunState): Promise<string | null> {
+  const commit = state.finalCommit;
+  if (commit === null) return state.status === 'done' ? 'the run is marked done but records no final commit' : null;
+  const type = await git.run(['cat-file', '-t', commit], { okExitCodes: [0, 1, 128] });
+  if (type.exitCode !== 0) return `the final commit ${commit} is not in the repository`;
+  if (type.stdout.trim() !== 'commit') return `the final commit ${commit} is a ${type.stdout.trim()}, not a commit`;
+  const tips = `${state.target.originalOid.slice(0, 12)} (${state.target.branch}) and ${state.source.oid.slice(0, 12)} (${state.source.ref})`;
+  if (state.goal === 'merge') {
+    const parents = (await git.text(['rev-list', '--parents', '-n', '1', commit])).split(' ').slice(1);
+    if (parents.length !== 2 || parents[0] !== state.target.originalOid || parents[1] !== state.source.oid) {
+      return `the final commit ${commit} is not the two-parent merge of the run's tips ${tips} (its parents: ${parents.map((p) => p.slice(0, 12)).join(', ') || 'none'})`;
+    }
+    return null;
+  }
+  const ancestor = await git.run(['merge-base', '--is-ancestor', state.target.originalOid, commit], { okExitCodes: [0, 1, 128] });
+  if (ancestor.exitCode !== 0) return `the final commit ${commit} does not descend from ${tips.split(' and ')[0]}`;
+  return null;
+}
+
+/** Throw an actionable error when the state's final commit is not the run's result (see finalCommitProblem). */
+export async function assertFinalCommit(git: Git, state: RunState, stateFile: string): Promise<void> {
+  const problem = await finalCommitProblem(git, state);
+  if (problem === null) return;
+  throw new SplintercatError('state_final_commit_invalid', {
+    what: `The run state of merge '${state.name}' cannot be trusted: ${problem}`,
+    why: `The state says "${state.status}", but the commit it names is not a result of this merge (the state file was edited or damaged); the merge is not treated as finished.`,
+    fix: [
+      `See what doctor finds: splintercat doctor --name ${state.name}`,
+      `Rebuild the state from the journal and refs: splintercat doctor --rebuild --name ${state.name}`,
+      `Or drop the run and start over: splintercat abort --name ${state.name}`,
+    ],
+    where: stateFile,
+  });
+}
