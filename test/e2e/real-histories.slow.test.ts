@@ -27,13 +27,17 @@ const MAX_HANDOFFS = 40;
 /** What one run was like, for the table in the issue's closing note. */
 interface JourneyRow {
   merge: string;
+  /** The README's first-parent grid, and the grid the engine merged (git-imerge's boundaries). */
   grid: string;
+  engineGrid: string;
   conflicts: number;
   hunksByRung: Record<string, number>;
   handoffs: number;
   checks: number;
   wallSeconds: number;
   differing: string[];
+  /** Failures the person accepted as expected at a step (`continue --accept-failure`). */
+  accepted: number;
   outcome: string;
 }
 
@@ -100,6 +104,8 @@ describe.skipIf(!available)('real fork histories: the maintainer journey (offlin
       human: unknown;
       conflicts: { total: number; hunksByRung: Record<string, number> };
       checks: { total: number };
+      grid: { size: { i1: number; i2: number } } | null;
+      accepted: unknown[];
     };
     expect(status.status).toBe('done');
     expect(status.human, 'a finished run shows no pending hand-off').toBeNull();
@@ -125,12 +131,14 @@ describe.skipIf(!available)('real fork histories: the maintainer journey (offlin
     rows.push({
       merge: `${merge.bundle.replace('.bundle', '')} ${merge.subject}`,
       grid: merge.grid,
+      engineGrid: status.grid ? `${status.grid.size.i1} x ${status.grid.size.i2}` : '?',
       conflicts: status.conflicts.total,
       hunksByRung: status.conflicts.hunksByRung,
       handoffs,
       checks: status.checks.total,
       wallSeconds: Math.round((Date.now() - started) / 1000),
       differing,
+      accepted: status.accepted.length,
       outcome: status.status,
     });
     const out = join(repoRoot, 'test-results');
