@@ -1,18 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Git } from '../git/index.js';
-import type { Clock } from '../util/clock.js';
 import { systemClock } from '../util/clock.js';
 import { openRunJournal } from './run-persistence.js';
-import { cellId } from '../imerge/cell.js';
 import { runStateFile, type RunState } from './run-state.js';
 import { keepCorrupt, parseJsonText, writeFileAtomic, writeJsonFile, type ReadProblem } from './json-file.js';
 import type { DoctorDeps } from './doctor-deps.js';
 import { findRefProblems } from './doctor-refs.js';
-import { finalCommitProblem } from './final-commit.js';
 import { imergePrefix } from '../imerge/state.js';
 import { prunableWorktrees, worktreeFindings } from './doctor-worktrees.js';
 import { RunStore, type LockStatus } from './run-store.js';
+import { findInconsistencies, type Inconsistency } from './doctor-consistency.js';
 
 export type { DoctorDeps };
 
@@ -45,13 +43,6 @@ export interface ValidationReport {
   findings: DoctorFinding[];
 }
 
-/** A consistency problem and, when doctor can fix it, the fix. */
-interface Inconsistency {
-  message: string;
-  severity: 'error' | 'warning';
-  fix?: (state: RunState) => { state: RunState; action: string };
-}
-
 function health(path: string): { health: FileHealth; value?: RunState; text?: string } {
   if (!existsSync(path)) return { health: { status: 'missing', detail: `${path} does not exist` } };
   let text: string;
@@ -63,167 +54,6 @@ function health(path: string): { health: FileHealth; value?: RunState; text?: st
   const read = parseJsonText(text, runStateFile);
   if (!read.ok) return { health: { status: read.problem, detail: read.detail } };
   return { health: { status: 'ok' }, value: read.value, text };
-}
-
-async function objectExists(git: Git, oid: string): Promise<boolean> {
-  const result = await git.run(['cat-file', '-e', `${oid}^{object}`], { okExitCodes: [0, 1, 128] });
-  return result.exitCode === 0;
-}
-
-/** Every consistency check of a parseable state against itself, the clock and the repository. */
-async function findInconsistencies(state: RunState, name: string, git: Git, clock: Clock): Promise<Inconsistency[]> {
-  const out: Inconsistency[] = [];
-  const now = clock.now();
-  if (state.name !== name) {
-    out.push({
-      severity: 'error',
-      message: `state names the merge '${state.name}' but lives in the directory of '${name}'`,
-      fix: (s) => ({ state: { ...s, name }, action: `set name to '${name}' (the directory's name)` }),
-    });
-  }
-  if (Date.parse(state.startedAt) > now.getTime() + 86_400_000) {
-    out.push({
-      severity: 'warning',
-      message: `startedAt ${state.startedAt} is in the future`,
-      fix: (s) => ({ state: { ...s, startedAt: now.toISOString() }, action: `set startedAt to ${now.toISOString()}` }),
-    });
-  }
-  if (!(await objectExists(git, state.source.oid))) {
-    out.push({ severity: 'error', message: `source commit ${state.source.oid} (${state.source.ref}) is not in the repository` });
-  }
-  if (!(await objectExists(git, state.target.originalOid))) {
-    out.push({ severity: 'error', message: `the original commit of ${state.target.branch}, ${state.target.originalOid}, is not in the repository` });
-  }
-  if ((await git.revParse(`refs/heads/${state.target.branch}`)) === null) {
-    out.push({ severity: 'warning', message: `target branch '${state.target.branch}' no longer exists` });
-  }
-  if (state.grid !== null && (await git.revParse(`refs/imerge/${name}/state`)) === null) {
-    out.push({ severity: 'warning', message: `the state describes a grid but refs/imerge/${name}/state does not exist (the imerge refs were removed)` });
-  }
-  const known = new Set(state.conflicts.map((c) => c.id));
-  const flowIds = [...(state.data.batch ?? []), ...(state.data.validated ?? []), ...Object.keys(state.data.retryContext ?? {})];
-  const strays = [...new Set(flowIds.filter((id) => !known.has(id)))];
-  if (strays.length > 0) {
-    out.push({
-      severity: 'warning',
-      message: `the recovery loop's data names conflict(s) ${strays.join(', ')} that the run does not have`,
-      fix: (s) => {
-        const known = (id: string): boolean => !strays.includes(id);
-        const data = { ...s.data };
-        if (data.batch) data.batch = data.batch.filter(known);
-        if (data.validated) data.validated = data.validated.filter(known);
-        if (data.retryContext) data.retryContext = Object.fromEntries(Object.entries(data.retryContext).filter(([id]) => known(id)));
-        return { state: { ...s, data }, action: `dropped ${strays.join(', ')} from the recovery loop's data` };
-      },
-    });
-  }
-  const seen = new Map<string, number>();
-  for (const c of state.conflicts) seen.set(c.id, (seen.get(c.id) ?? 0) + 1);
-  for (const [id, count] of seen) {
-    if (count > 1) {
-      out.push({
-        severity: 'error',
-        message: `conflict ${id} is listed ${count} times`,
-        fix: (s) => {
-          const last = new Map(s.conflicts.map((c) => [c.id, c]));
-          return { state: { ...s, conflicts: s.conflicts.filter((c) => last.get(c.id) === c) }, action: `kept the last entry of conflict ${id}` };
-        },
-      });
-    }
-  }
-  for (const c of state.conflicts) {
-    if (c.id !== cellId(c.cell)) {
-      out.push({
-        severity: 'error',
-        message: `conflict ${c.id} is at cell ${cellId(c.cell)}`,
-        fix: (s) => ({
-          state: { ...s, conflicts: s.conflicts.map((x) => (x === findSame(s, c) ? { ...x, id: cellId(x.cell) } : x)) },
-          action: `renamed conflict ${c.id} to ${cellId(c.cell)}`,
-        }),
-      });
-    }
-    const manualRef = `refs/imerge/${name}/manual/${cellId(c.cell)}`;
-    if (c.status === 'resolved' && c.resolutionCommit === null) {
-      const recorded = await git.revParse(manualRef);
-      const tree = recorded === null ? null : await git.revParse(`${recorded}^{tree}`);
-      out.push({
-        severity: 'error',
-        message: `conflict ${c.id} is marked resolved but has no resolution commit`,
-        fix: (s) => {
-          if (recorded !== null) {
-            return {
-              state: replaceConflict(s, c.id, (x) => ({ ...x, resolutionCommit: recorded, resolutionTree: tree })),
-              action: `set the resolution of ${c.id} to ${recorded} from ${manualRef}`,
-            };
-          }
-          return { state: reopen(s, c.id), action: `reopened conflict ${c.id} (no resolution recorded; the cache makes re-resolving free)` };
-        },
-      });
-    }
-    for (const [field, oid] of [
-      ['resolutionCommit', c.resolutionCommit],
-      ['resolutionTree', c.resolutionTree],
-    ] as const) {
-      if (oid !== null && !(await objectExists(git, oid))) {
-        out.push({
-          severity: 'error',
-          message: `conflict ${c.id} names ${field} ${oid}, which is not in the repository`,
-          fix: (s) => ({ state: reopen(s, c.id), action: `reopened conflict ${c.id} (its ${field} is gone)` }),
-        });
-      }
-    }
-  }
-  const maxAttempt = Math.max(0, ...state.attempts.map((a) => a.number));
-  if (state.currentAttempt < maxAttempt) {
-    out.push({
-      severity: 'error',
-      message: `currentAttempt is ${state.currentAttempt} but attempt ${maxAttempt} is recorded`,
-      fix: (s) => ({ state: { ...s, currentAttempt: maxAttempt }, action: `set currentAttempt to ${maxAttempt}` }),
-    });
-  }
-  const finalProblem = await finalCommitProblem(git, state);
-  if (finalProblem !== null) {
-    out.push({ severity: 'error', message: `${finalProblem}; the run is not finished: run \`splintercat doctor --rebuild\` to rebuild its state from the journal and refs` });
-  }
-  if (state.status === 'needs_human' && state.human === null) {
-    out.push({
-      severity: 'warning',
-      message: 'the run needs a human but records no hand-off',
-      fix: (s) => ({
-        state: {
-          ...s,
-          human: {
-            reason: s.statusReason ?? 'the run stopped for a human',
-            conflicts: [],
-            files: s.conflicts.filter((x) => x.status === 'needs_human').flatMap((x) => x.files.map((f) => f.path)),
-            commands: ['splintercat status', 'splintercat continue'],
-            where: null,
-          },
-        },
-        action: 'recorded a hand-off from the conflicts that need a human',
-      }),
-    });
-  }
-  return out;
-}
-
-function findSame(s: RunState, c: RunState['conflicts'][number]): RunState['conflicts'][number] | undefined {
-  return s.conflicts.find((x) => x.id === c.id && x.cell.i1 === c.cell.i1 && x.cell.i2 === c.cell.i2);
-}
-
-function replaceConflict(s: RunState, id: string, f: (c: RunState['conflicts'][number]) => RunState['conflicts'][number]): RunState {
-  return { ...s, conflicts: s.conflicts.map((c) => (c.id === id ? f(c) : c)) };
-}
-
-function reopen(s: RunState, id: string): RunState {
-  return replaceConflict(s, id, (c) => ({
-    ...c,
-    status: 'pending',
-    resolutionCommit: null,
-    resolutionTree: null,
-    resolvedInAttempt: null,
-    files: c.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, status: 'pending', rung: null, by: null })) })),
-  }));
 }
 
 function storeFor(runDir: string, deps: DoctorDeps): { store: RunStore; name: string } {

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { GOALS } from '../config/goals.js';
+import { humanHandoffSchema } from './handoff-state.js';
+import { index, isoTime, oid } from './state-primitives.js';
+
+export * from './handoff-state.js';
 
 /**
  * The durable state of one merge run (`.git/splintercat/NAME/state.json`), version 1.
@@ -9,9 +13,6 @@ import { GOALS } from '../config/goals.js';
  */
 export const RUN_STATE_VERSION = 1;
 
-const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not an ISO date-time');
-const oid = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'not a full object id');
-const index = z.number().int().nonnegative();
 
 export const strategyKinds = ['optimistic', 'batch', 'per_conflict'] as const;
 export const strategyKindSchema = z.enum(strategyKinds);
@@ -203,47 +204,6 @@ export function emptyUsage(): UsageTotalsState {
   return { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
 }
 
-/** One file a person is asked to settle, with what to do, to the letter. */
-export const handoffFileSchema = z.object({
-  /** Relative to the conflict's worktree. */
-  path: z.string().min(1),
-  /** FileConflictKind (content, modify/delete, add/add, rename/delete, binary, mode, ...). */
-  kind: z.string(),
-  /** Conflict blocks left in the file (content and add/add). */
-  hunks: z.number().int().nonnegative().optional(),
-  instructions: z.string(),
-  /** The exact commands of a file-level choice, run in the worktree (e.g. keep: `git add -- PATH`, delete: `git rm -q -- PATH`). */
-  choices: z.record(z.string(), z.string()).optional(),
-});
-export type HandoffFile = z.infer<typeof handoffFileSchema>;
-
-/** The failed check that brought a person back to a conflict they (or a rung) resolved. */
-export const handoffFailureSchema = z.object({
-  check: z.string(),
-  logFile: z.string(),
-  /** The failure summary's one line (`test_failure at test/x.js:12: ...`). */
-  summary: z.string(),
-  excerpt: z.string(),
-  /** Where the failure points to a file git merged cleanly at this cell (no conflict there). */
-  cleanlyMerged: z.array(z.string()).default([]),
-});
-
-/** One conflict of a hand-off: its worktree, every file with its kind, and why it is here. */
-export const handoffConflictSchema = z.object({
-  /** `I1-I2`. */
-  conflict: z.string(),
-  worktree: z.string(),
-  files: z.array(handoffFileSchema),
-  failure: handoffFailureSchema.nullable().default(null),
-  /** What the resolver model tried and why it was refused, one line per attempt. */
-  model: z.array(z.string()).default([]),
-  /** Why the last `continue` did not take the person's edit (markers left, unchanged, ...). */
-  refused: z.array(z.string()).default([]),
-  /** The resolution tree a failed check blamed, presented to amend: `continue` refuses it unchanged. */
-  blamedTree: oid.optional(),
-});
-export type HandoffConflict = z.infer<typeof handoffConflictSchema>;
-
 /**
  * Failing tests a person accepted at a conflict (`continue --accept-failure`): expected at that
  * step of the merge (code the fork or upstream fixes later). From then on they are compared like
@@ -260,19 +220,6 @@ export const acceptedFailureSchema = z.object({
 });
 export type AcceptedFailure = z.infer<typeof acceptedFailureSchema>;
 
-export const humanHandoffSchema = z.object({
-  reason: z.string(),
-  /** Absolute paths of every file to settle (kept for compatibility; `conflicts` says what to do with each). */
-  files: z.array(z.string()),
-  /** `cd DIR   # comment` lines, then the one command to run next. */
-  commands: z.array(z.string()),
-  /** The worktree or working tree the human edits. */
-  where: z.string().nullable(),
-  conflicts: z.array(handoffConflictSchema).default([]),
-  /** When a failed check brought the person here: the command that accepts the failure instead of amending. */
-  accept: z.string().optional(),
-});
-export type HumanHandoff = z.infer<typeof humanHandoffSchema>;
 
 /** The run's configuration (see config/stored-config.ts): values validated by the config loader when used. */
 export const storedConfigSchema = z.object({

@@ -1,3 +1,4 @@
+import { processesWithEnv } from './processes.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -168,17 +169,7 @@ function outsideConflict(bytes: Buffer): { head: Buffer; tail: Buffer } {
 
 /** Live (non-zombie) processes whose environment holds ATTACK_TAG=tag. */
 export function processesTagged(tag: string): number[] {
-  return readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z' && readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`ATTACK_TAG=${tag}`);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return processesWithEnv('ATTACK_TAG', tag);
 }
 
 /** Every file under `dir` as text (missing dir: nothing). */

@@ -1,27 +1,14 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { probeBwrap } from '../../src/checks/sandbox.js';
 import { tempDir } from '../helpers/git-repo.js';
+import { processesWithEnv } from '../helpers/processes.js';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
-/** Host pids of live (non-zombie) processes whose environment holds CHECK_TAG=tag. */
-function tagged(tag: string): number[] {
-  return readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z' && readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`CHECK_TAG=${tag}`);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const tagged = (tag: string): number[] => processesWithEnv('CHECK_TAG', tag);
 
 async function until(condition: () => boolean, maxMs: number): Promise<boolean> {
   const deadline = Date.now() + maxMs;

@@ -1,0 +1,6 @@
+import { z } from 'zod';
+
+/** The value types every run-state schema is built from. */
+export const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not an ISO date-time');
+export const oid = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'not a full object id');
+export const index = z.number().int().nonnegative();
