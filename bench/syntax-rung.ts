@@ -42,7 +42,7 @@ async function main(): Promise<void> {
       const versions = { base: c.base ?? '', ours: c.ours as string, theirs: c.theirs as string };
       if (grammarForPath(c.path) !== null) {
         const t0 = performance.now();
-        await syntaxMerge(c.path, versions, lineMerge(rules, { path: c.path, eol: '\n' }), switches);
+        await syntaxMerge(c.path, versions, lineMerge, switches);
         rung.push(performance.now() - t0);
       }
       const t1 = performance.now();

@@ -102,11 +102,11 @@ resolve:
   # Turn rules on or off by name, e.g.  remerge-words: true  (off by default: not always right).
   rules: {}
   # The syntax-aware rung (tree-sitter): code merged entity by entity (declarations, class
-  # members, test cases, imports), JSON/YAML/TOML merged key by key. Off by default: on the
-  # dev corpus each was wrong at least once.
+  # members, test cases, imports), JSON/YAML/TOML merged key by key. It abstains wherever
+  # the two sides' edits touch; splintercat eval --corpus DIR measures it.
   syntax:
-    code: false
-    data: false
+    code: true
+    data: true
   # Lockfiles regenerated rather than merged: glob -> command, run in the worktree once the
   # manifest is resolved. Without an entry a conflicted lockfile goes to the model or a person.
   #   regenerate:

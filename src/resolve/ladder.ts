@@ -108,7 +108,7 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   const switches = options.syntax ?? { code: false, data: false };
   if (open.length > 0 && (switches.code || switches.data) && sides && sides.ours !== null && sides.theirs !== null) {
     const versions = { base: sides.base ?? '', ours: sides.ours, theirs: sides.theirs };
-    const pieces = await syntaxMerge(file.path, versions, lineMerge(rules, context), switches);
+    const pieces = await syntaxMerge(file.path, versions, lineMerge, switches);
     if (pieces !== null) {
       const texts = hunkTextsFromMerge(file, pieces);
       for (const hunk of open) {

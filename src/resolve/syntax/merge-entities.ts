@@ -98,6 +98,7 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
   };
   const oAdds = additions(o, tMap, false);
   const tAdds = additions(t, oMap, true);
+  if (editsTouch(b.items, [oMap, oAdds], [tMap, additions(t, oMap, false)], unordered)) return null;
 
   // Additions that sit where an entity was deleted, and touch another change of that entity, are not independent edits.
   const clash = new Map<string, string>();
@@ -171,8 +172,52 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
   return out;
 }
 
+type SideEdits = readonly [ReadonlyMap<string, Item>, ReadonlyMap<string, readonly Item[]>];
+
+/**
+ * Whether a side's edit sits right against one of the other side's that
+ * the entity merge cannot prove independent. Git conflicts there because the
+ * lines touch, and people resolving such a conflict often keep what one side
+ * deleted or drop what the other added next to it:
+ * - in an ordered container (a program's top level, a C header), a side
+ *   deleted an entity and the other changed or deleted a neighbour, or added
+ *   something just before or after it (an `#include` one side removed while
+ *   the other added one beside it, a docstring rewritten next to a changed
+ *   constant);
+ * - in any container, a side added an entity between two the other side both
+ *   rewrote (every prototype made static, every dependency bumped): the new
+ *   entity may need the same rewrite.
+ * In a mapping (JSON keys, class members) a deletion is independent of its
+ * neighbours.
+ */
+function editsTouch(base: readonly Item[], ours: SideEdits, theirs: SideEdits, unordered: boolean): boolean {
+  const keys = base.map((i) => i.entity.key);
+  const state = ([map]: SideEdits, i: number): 'same' | 'changed' | 'deleted' => {
+    const kept = map.get(keys[i] as string);
+    if (!kept) return 'deleted';
+    return kept.text === (base[i] as Item).text ? 'same' : 'changed';
+  };
+  // Additions sit in the gap after their anchor: gap 0 is before the first entity, gap i + 1 after entity i.
+  const addsAt = ([, adds]: SideEdits, gap: number): boolean => (adds.get(gap === 0 ? '^' : (keys[gap - 1] as string))?.length ?? 0) > 0;
+  for (const [side, other] of [
+    [ours, theirs],
+    [theirs, ours],
+  ] as const) {
+    for (let i = 0; i < keys.length; i++) {
+      if (unordered || state(side, i) !== 'deleted' || state(other, i) === 'deleted') continue;
+      const neighbourTouched = [i - 1, i + 1].some((j) => j >= 0 && j < keys.length && state(other, j) !== 'same' && state(side, j) !== state(other, j));
+      if (neighbourTouched || addsAt(other, i) || addsAt(other, i + 1)) return true;
+    }
+    // A sweeping change: the other side rewrote both neighbours of the point where this side added an entity (every prototype made static, say); the new entity may need the same rewrite.
+    for (let gap = 1; gap < keys.length; gap++) {
+      if (addsAt(side, gap) && [gap - 1, gap].every((j) => state(other, j) === 'changed' && state(side, j) === 'same')) return true;
+    }
+  }
+  return false;
+}
+
 /** The trivial three-way cases: a side equal to the base, or both sides equal. */
-function mergeSimple(base: string, ours: string, theirs: string): string | null {
+export function mergeSimple(base: string, ours: string, theirs: string): string | null {
   if (ours === theirs || theirs === base) return ours;
   if (ours === base) return theirs;
   return null;

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseConflictText } from '../parse/markers.js';
-import { selectRules } from '../rules/index.js';
 import { hunkTextsFromMerge, lineMerge, syntaxMerge } from './syntax-merge.js';
 import type { Piece } from './merge-entities.js';
 
 const merge = (path: string, base: string, ours: string, theirs: string): Promise<Piece[] | null> =>
-  syntaxMerge(path, { base, ours, theirs }, lineMerge(selectRules(), { path, eol: '\n' }));
+  syntaxMerge(path, { base, ours, theirs }, lineMerge);
 const text = (pieces: Piece[] | null): string | null => (pieces === null || pieces.some((p) => typeof p !== 'string') ? null : pieces.join(''));
 const conflicts = (pieces: Piece[] | null): string[] => (pieces ?? []).flatMap((p) => (typeof p === 'string' ? [] : [p.reason]));
 
@@ -48,12 +47,50 @@ describe('syntaxMerge: entities', () => {
     expect(conflicts(pieces)).toEqual(['both sides changed function_declaration:A', 'ours deleted function_declaration:B, theirs changed it']);
   });
 
-  it('abstains when a side reordered entities, keys repeat, or a version does not parse', async () => {
+  it('abstains when a side reordered entities, keys repeat, or a syntax error stands between entities', async () => {
     const base = 'fn a() {}\nfn b() {}\n';
     expect(await merge('m.rs', base, 'fn b() {}\nfn a() {}\n', 'fn a() { 1; }\nfn b() {}\n')).toBeNull();
-    expect(await merge('m.rs', base, 'fn a() {}\nfn b( {}\n', base)).toBeNull();
+    expect(await merge('m.rs', base, 'fn a() {}\n}}} fn b() {}\n', 'fn a() { 1; }\nfn b() {}\n')).toBeNull();
     expect(await merge('m.rs', 'fn a() {}\nfn a() {}\n', base, base)).toBeNull();
     expect(await merge('notes.txt', 'a\n', 'b\n', 'c\n')).toBeNull();
+  });
+
+  it('merges around a syntax error inside an entity the grammar cannot read (a C macro), keeping it as each side has it', async () => {
+    // tree-sitter-c reads `TAILQ_FOREACH(...) {` with an error node, as in tmux: the error is inside f, in every version.
+    const f = 'void\nf(void)\n{\n\tstruct x *x;\n\tTAILQ_FOREACH(x, &xs, entry) {\n\t\tg(x)\n\t}\n}\n';
+    const base = `${f}\nint a(void) { return 1; }\n\nint b(void) { return 2; }\n`;
+    const ours = `${f}\nint a(void) { return 10; }\n\nint b(void) { return 2; }\n`;
+    const theirs = `${f}\nint a(void) { return 1; }\n\nint b(void) { return 20; }\n`;
+    expect(text(await merge('m.c', base, ours, theirs))).toBe(`${f}\nint a(void) { return 10; }\n\nint b(void) { return 20; }\n`);
+  });
+
+  it('takes a side’s change to the text after the last entity (a final newline dropped)', async () => {
+    const base = '{\n  "a": 1,\n  "b": 2\n}\n';
+    expect(text(await merge('p.json', base, '{\n  "a": 3,\n  "b": 2\n}\n', '{\n  "a": 1,\n  "b": 4\n}'))).toBe('{\n  "a": 3,\n  "b": 4\n}');
+  });
+
+  it('abstains where a side deleted an entity next to the other side’s edit in an ordered container (corpus shapes: includes, a docstring)', async () => {
+    // One side removed an include, the other added one right after it.
+    expect(await merge('m.c', '#include <a.h>\n#include <b.h>\n\nint x;\n', '#include <b.h>\n\nint x;\n', '#include <a.h>\n#include <c.h>\n#include <b.h>\n\nint x;\n')).toBeNull();
+    // Each side removed a different one of two adjacent includes.
+    expect(await merge('m.c', '#include <a.h>\n#include <b.h>\n\nint x;\n', '#include <a.h>\n\nint x;\n', '#include <b.h>\n\nint x;\n')).toBeNull();
+    // A module docstring rewritten (an unnamed entity: deleted and added) next to a constant the other side changed.
+    expect(await merge('m.py', '"""Doc"""\nVERSION = 1\n', '"""New doc"""\nVERSION = 1\n', '"""Doc"""\nVERSION = 2\n')).toBeNull();
+    // Apart by an untouched entity, the same edits merge.
+    expect(text(await merge('m.py', '"""Doc"""\nX = 0\nVERSION = 1\n', '"""New doc"""\nX = 0\nVERSION = 1\n', '"""Doc"""\nX = 0\nVERSION = 2\n'))).toBe('"""New doc"""\nX = 0\nVERSION = 2\n');
+  });
+
+  it('abstains where a side added an entity between two the other side rewrote (a sweeping change), also in a mapping', async () => {
+    expect(await merge('m.c', 'void a(int);\nvoid b(int);\n', 'void a(int);\nvoid n(int);\nvoid b(int);\n', 'static void a(int);\nstatic void b(int);\n')).toBeNull();
+    const pkg = (deps: string): string => `{\n  "devDependencies": {\n${deps}\n  }\n}\n`;
+    // In the nested mapping: the object is left to the next rung.
+    expect(conflicts(await merge('package.json', pkg('    "a": "^1.0.0",\n    "b": "^1.0.0"'), pkg('    "a": "^1.0.0",\n    "n": "^1.0.0",\n    "b": "^1.0.0"'), pkg('    "a": "^2.0.0",\n    "b": "^2.0.0"')))).toEqual([
+      'both sides changed pair:devDependencies',
+    ]);
+    // One neighbour rewritten is an ordinary edit next to an addition: merged.
+    expect(text(await merge('package.json', pkg('    "a": "^1.0.0",\n    "b": "^1.0.0"'), pkg('    "a": "^1.0.0",\n    "n": "^1.0.0",\n    "b": "^1.0.0"'), pkg('    "a": "^2.0.0",\n    "b": "^1.0.0"')))).toBe(
+      pkg('    "a": "^2.0.0",\n    "n": "^1.0.0",\n    "b": "^1.0.0"'),
+    );
   });
 
   it('tells overloads apart by signature (Java)', async () => {

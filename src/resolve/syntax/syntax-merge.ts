@@ -1,13 +1,12 @@
-import type { Tree } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import { splitLinesKeep } from '../parse/lines.js';
-import { cleanDiff3 } from '../rules/diff3-regions.js';
-import type { ResolutionRule, RuleContext } from '../rules/rule.js';
+import { strictDiff3 } from '../rules/diff3-regions.js';
 import type { ConflictedFile } from '../types.js';
 import { yamlContainer, yamlParsesCleanly } from '../data/yaml-entities.js';
 import { fileContainer, withSignatures, type Container } from './entities.js';
 import { parseText } from './grammar.js';
 import { dataFormatForPath, grammarForPath, type GrammarId } from './languages.js';
-import { mergeContainer, type Piece, type TextMerge } from './merge-entities.js';
+import { mergeContainer, mergeSimple, type Piece, type TextMerge } from './merge-entities.js';
 
 /** `resolve.syntax`: entity-level merges of code, key-level merges of data files. */
 export interface SyntaxSwitches {
@@ -21,33 +20,24 @@ export interface ThreeVersions {
   theirs: string;
 }
 
-/** Above this size an entity both sides changed gets the line merge only: the rules already ran on git's hunks inside it. */
-const RULES_MAX_CHARS = 4_000;
-
 /**
- * The line rungs for an entity both sides changed: a line-level three-way
- * merge, then the rules on the entity as one hunk (small entities only; on
- * a large one they cost seconds and git's hunks inside it have had them).
- * Null when neither is sure.
+ * The line merge for an entity both sides changed: git's three-way rule on
+ * the entity's lines (`strictDiff3`), null when the two sides' edits touch.
+ * The rules are not tried on the whole entity: they already ran on git's
+ * hunks inside it, and measured on whole entities (`splintercat eval`) they
+ * took one side's larger change over lines the person kept.
  */
-export function lineMerge(rules: readonly ResolutionRule[], context: RuleContext): TextMerge {
-  return (base, ours, theirs) => {
-    const merged = cleanDiff3(splitLinesKeep(ours), splitLinesKeep(base), splitLinesKeep(theirs));
-    if (merged !== null) return merged.join('');
-    if (Math.max(base.length, ours.length, theirs.length) > RULES_MAX_CHARS) return null;
-    for (const rule of rules) {
-      const text = rule.resolve({ base, ours, theirs }, context);
-      if (text !== null) return text;
-    }
-    return null;
-  };
-}
+export const lineMerge: TextMerge = (base, ours, theirs) => strictDiff3(splitLinesKeep(ours), splitLinesKeep(base), splitLinesKeep(theirs))?.join('') ?? null;
 
 /**
  * Entity-level three-way merge of a whole file with its tree-sitter grammar.
- * Null (abstain) when the path has no grammar, a version does not parse
- * cleanly, entities cannot be matched with certainty, or the merged file
- * (each left conflict read as ours, or as theirs) no longer parses.
+ * Null (abstain) when the path has no grammar, a version has a syntax error
+ * between entities (its entities cannot be told apart), entities cannot be
+ * matched with certainty, or the merged file (each left conflict read as
+ * ours, or as theirs) has a syntax error neither side has. An error inside an
+ * entity (a C macro the grammar cannot read, say) is the grammar's, not the
+ * merge's: that entity is merged as text and the error must come out of the
+ * merge as it went in.
  */
 export async function syntaxMerge(path: string, versions: ThreeVersions, mergeText: TextMerge, switches: SyntaxSwitches = { code: true, data: true }): Promise<Piece[] | null> {
   const format = dataFormatForPath(path);
@@ -58,11 +48,12 @@ export async function syntaxMerge(path: string, versions: ThreeVersions, mergeTe
   const trees: Tree[] = [];
   try {
     const containers: Container[] = [];
+    const errors: Array<Map<string, number>> = [];
     for (const text of [versions.base, versions.ours, versions.theirs]) {
       const tree = await parseText(grammar, text);
       if (!tree) return null;
       trees.push(tree);
-      if (tree.rootNode.hasError) return null;
+      errors.push(errorSignatures(tree.rootNode));
       const c = fileContainer(tree.rootNode, grammar);
       const unique = c && withSignatures(c, text);
       if (!unique) return null;
@@ -71,12 +62,12 @@ export async function syntaxMerge(path: string, versions: ThreeVersions, mergeTe
     const [b, o, t] = containers as [Container, Container, Container];
     const pieces = mergeContainer({ text: versions.base, container: b }, { text: versions.ours, container: o }, { text: versions.theirs, container: t }, mergeText);
     if (pieces === null) return null;
-    const lead = versions.ours.slice(0, o.start);
-    const trail = versions.ours.slice(o.end);
-    if (versions.base.slice(0, b.start) !== lead || versions.theirs.slice(0, t.start) !== lead) return null;
-    if (versions.base.slice(b.end) !== trail || versions.theirs.slice(t.end) !== trail) return null;
+    // Text before and after the top container (a JSON file's braces, its final newline): one side's change is taken.
+    const lead = mergeSimple(versions.base.slice(0, b.start), versions.ours.slice(0, o.start), versions.theirs.slice(0, t.start));
+    const trail = mergeSimple(versions.base.slice(b.end), versions.ours.slice(o.end), versions.theirs.slice(t.end));
+    if (lead === null || trail === null) return null;
     const whole = [lead, ...pieces, trail];
-    if (!(await reparses(grammar, whole))) return null;
+    if (!(await reparses(grammar, whole, [errors[1] as Map<string, number>, errors[2] as Map<string, number>]))) return null;
     return whole;
   } finally {
     for (const tree of trees) tree.delete();
@@ -93,13 +84,17 @@ function yamlMerge(versions: ThreeVersions, mergeText: TextMerge): Piece[] | nul
   return yamlParsesCleanly(read('ours')) || yamlParsesCleanly(read('theirs')) ? pieces : null;
 }
 
-/** Whether the merged file parses with each left conflict read as ours, or else read as theirs (a side may have deleted the entity). */
-async function reparses(grammar: GrammarId, pieces: readonly Piece[]): Promise<boolean> {
+/**
+ * Whether the merged file parses with each left conflict read as ours, or
+ * else read as theirs (a side may have deleted the entity), with no syntax
+ * error but those the sides already have (none, where they parse cleanly).
+ */
+async function reparses(grammar: GrammarId, pieces: readonly Piece[], sides: ReadonlyArray<ReadonlyMap<string, number>>): Promise<boolean> {
   for (const side of ['ours', 'theirs'] as const) {
     const text = pieces.map((p) => (typeof p === 'string' ? p : p[side])).join('');
     const tree = await parseText(grammar, text);
     if (!tree) continue;
-    const clean = !tree.rootNode.hasError;
+    const clean = onlyKnownErrors(errorSignatures(tree.rootNode), sides);
     tree.delete();
     if (clean) return true;
     if (pieces.every((p) => typeof p === 'string')) return false;
@@ -166,4 +161,32 @@ export function hunkTextsFromMerge(file: ConflictedFile, pieces: readonly Piece[
     if (!text.includes(SENTINEL)) out.set(seg.hunk.index, text);
   }
   return out;
+}
+
+/**
+ * A tree's syntax errors as a multiset: each error or missing node by its
+ * kind and its text (whitespace squashed), so the same unreadable macro in
+ * two versions is the same error wherever it moved.
+ */
+export function errorSignatures(root: Node): Map<string, number> {
+  const out = new Map<string, number>();
+  const visit = (node: Node): void => {
+    if (node.isError || node.isMissing) {
+      const key = `${node.isMissing ? `missing ${node.type}` : 'error'}:${node.text.replace(/\s+/g, ' ').trim()}`;
+      out.set(key, (out.get(key) ?? 0) + 1);
+      return;
+    }
+    if (!node.hasError) return;
+    for (const child of node.children) if (child) visit(child);
+  };
+  visit(root);
+  return out;
+}
+
+/** Whether every error of `merged` is one a side has, no more often than that side has it. */
+function onlyKnownErrors(merged: ReadonlyMap<string, number>, sides: ReadonlyArray<ReadonlyMap<string, number>>): boolean {
+  for (const [key, n] of merged) {
+    if (n > Math.max(0, ...sides.map((s) => s.get(key) ?? 0))) return false;
+  }
+  return true;
 }
