@@ -48,6 +48,14 @@ await build({
   logLevel: 'warning',
   plugins: [
     {
+      // zod's classic API re-exports every locale's messages (a third of its size) as `z.locales`;
+      // splintercat never reads it and zod configures English itself, so only English is bundled.
+      name: 'zod-english-only',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: "export { default as en } from './en.js';", loader: 'js' }));
+      },
+    },
+    {
       name: 'in-place',
       setup(b) {
         b.onResolve({ filter: /\.js$/ }, async (args) => {
