@@ -1,14 +1,18 @@
 /**
  * `npm run bench:engine`: time to the first conflict on generated 40x40 grids with three conflicts,
- * splintercat's engine vs git-imerge 1.2.0, measured in the same run, printed as ratios.
+ * splintercat's engine vs git-imerge 1.2.0, measured in the same run, printed as ratios: the engine
+ * in-process (`IncrementalMerge.start` + autofill), and `imerge start` as a user runs it (one process
+ * of the built CLI, `node dist/cli/main.js imerge start`, against one `git-imerge start`, each on
+ * its own fresh copy of the repository; issue 14's targets: >= 10x at 5,000 files, >= 40x at 50,000).
  * Sizes (files in the tree): BENCH_SIZES=33,5000,50000 (default); `--quick`: 33,5000.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Git } from '../src/git/index.js';
 import { GitMerger, IncrementalMerge } from '../src/imerge/index.js';
+import { cliMain, ensureBuilt } from './_cli.js';
 import { benchGitEnv } from './_env.js';
 
 const env = benchGitEnv;
@@ -82,6 +86,15 @@ function timeRawReplay(dir: string, log: [string, string][]): number {
   return performance.now() - t0;
 }
 
+/** `imerge start` of the built CLI, one process (what a user waits for), to the first conflict presented. */
+function timeSplintercatProcess(dir: string): { ms: number; next: string } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [cliMain, 'imerge', 'start', '--name', 'scp', 'feature'], { cwd: dir, env, encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`splintercat imerge start failed (exit ${r.status}): ${r.stderr}`);
+  return { ms, next: /conflict merging commit (\d+-\d+)/.exec(`${r.stdout}${r.stderr}`)?.[1] ?? '?' };
+}
+
 function timeGitImerge(dir: string): { ms: number; next: string } {
   const t0 = performance.now();
   const r = spawnSync('git-imerge', ['start', '--name', 'gi', 'feature'], { cwd: dir, env, encoding: 'utf8' });
@@ -91,23 +104,32 @@ function timeGitImerge(dir: string): { ms: number; next: string } {
 }
 
 async function main(): Promise<void> {
+  ensureBuilt();
   const sizes = (process.env.BENCH_SIZES ?? (process.argv.includes('--quick') ? '33,5000' : '33,5000,50000')).split(',').map(Number);
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   process.stdout.write(`engine benchmark: ${N}x${N} grid, conflicts at ${CONFLICTS.map((c) => c.join('-')).join(', ')}\n`);
   for (const files of sizes) {
     const dir = generate(files);
+    // Fresh copies made before anything runs: each tool starts on the repository as generated
+    // (no commit-graph or packs left by the other).
+    const cliDir = `${dir}-cli`;
+    const giDir = `${dir}-gi`;
+    cpSync(dir, cliDir, { recursive: true });
+    cpSync(dir, giDir, { recursive: true });
     try {
       const sc = await timeSplintercat(dir);
       const raw = timeRawReplay(dir, sc.log);
-      const gi = timeGitImerge(dir);
+      const scp = timeSplintercatProcess(cliDir);
+      const gi = timeGitImerge(giDir);
       process.stdout.write(
-        `${String(files).padStart(6)} files: splintercat ${(sc.ms / 1000).toFixed(2)} s (${sc.merges} merge-tree runs, first conflict ${sc.next?.join('-')}), ` +
-          `git-imerge ${(gi.ms / 1000).toFixed(2)} s (first conflict ${gi.next}), raw replay ${(raw / 1000).toFixed(2)} s; ` +
-          `git-imerge/splintercat ${(gi.ms / sc.ms).toFixed(1)}x, splintercat/raw ${(sc.ms / raw).toFixed(2)}x\n`,
+        `${String(files).padStart(6)} files: splintercat ${(sc.ms / 1000).toFixed(2)} s in-process (${sc.merges} merge-tree runs, first conflict ${sc.next?.join('-')}), ` +
+          `${(scp.ms / 1000).toFixed(2)} s as one \`imerge start\` process (first conflict ${scp.next}); ` +
+          `git-imerge ${(gi.ms / 1000).toFixed(2)} s (first conflict ${gi.next}), raw replay ${(raw / 1000).toFixed(2)} s\n` +
+          `${' '.repeat(6)}        git-imerge/splintercat: ${(gi.ms / scp.ms).toFixed(1)}x as processes, ${(gi.ms / sc.ms).toFixed(1)}x in-process; splintercat/raw ${(sc.ms / raw).toFixed(2)}x\n`,
       );
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      for (const d of [dir, cliDir, giDir]) rmSync(d, { recursive: true, force: true });
     }
   }
   clearInterval(timer);

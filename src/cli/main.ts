@@ -6,6 +6,12 @@ import { currentLogFile } from './context.js';
 import { formatError } from './format-error.js';
 import { buildProgram } from './program.js';
 
+// zod compiles a fast path (`new Function`) for each object schema on its first parse; a CLI
+// process parses each schema a few times, so the compiling costs more than it saves (~20 ms of
+// `status`, issue 14). Set as zod's global configuration (what `z.config({ jitless: true })` sets),
+// before any command loads zod, so --version and a clean `driver` still never load it.
+(globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig ??= { jitless: true };
+
 /** Run the CLI; the only place that prints errors and chooses exit codes. */
 export async function main(argv: string[]): Promise<number> {
   const verbose = argv.includes('--verbose') || argv.includes('-v');

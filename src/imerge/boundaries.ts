@@ -10,15 +10,16 @@ export interface Boundaries {
 }
 
 /** git-imerge's compute_best_merge_base: the base with the fewest non-merge commits to tip1. */
-async function bestMergeBase(git: Git, tip1: string, tip2: string): Promise<string> {
+async function bestMergeBase(git: Git, tip1: string, tip2: string, names: [string, string] = [tip1, tip2]): Promise<string> {
   const bases = await git.mergeBases(tip1, tip2);
   if (bases.length === 0) {
     throw new UsageError('imerge_no_merge_base', {
-      what: `'${tip1}' and '${tip2}' do not have a common merge base`,
+      what: `'${names[0]}' and '${names[1]}' do not have a common merge base`,
       fix: 'Check the branch names; an incremental merge needs related histories',
     });
   }
   let best = bases[0] as string;
+  if (bases.length === 1) return best; // nothing to compare: spare the count
   let bestCount = Infinity;
   for (const base of bases) {
     const count = Number(await git.text(['rev-list', '--no-merges', '--count', `${base}..${tip1}`]));
@@ -36,8 +37,11 @@ async function bestMergeBase(git: Git, tip1: string, tip2: string): Promise<stri
  * `firstParent`, which follows the first such parent.
  */
 export async function linearAncestry(git: Git, from: string, to: string, firstParent: boolean): Promise<string[]> {
-  const oid1 = await git.resolve(`${from}^{commit}`);
-  const oid2 = await git.resolve(`${to}^{commit}`);
+  return ancestryOfCommits(git, await git.resolve(`${from}^{commit}`), await git.resolve(`${to}^{commit}`), firstParent, from, to);
+}
+
+/** linearAncestry between two commit ids (`from` and `to` name them in errors). */
+async function ancestryOfCommits(git: Git, oid1: string, oid2: string, firstParent: boolean, from: string, to: string): Promise<string[]> {
   const parentage = new Map<string, string[]>([[oid1, []]]);
   for (const line of await git.lines(['rev-list', '--parents', '--ancestry-path', '--topo-order', `${oid1}..${oid2}`])) {
     const [c, ...ps] = line.split(' ');
@@ -68,10 +72,14 @@ export async function linearAncestry(git: Git, from: string, to: string, firstPa
 
 /** git-imerge's get_boundaries. */
 export async function getBoundaries(git: Git, tip1: string, tip2: string, firstParent: boolean): Promise<Boundaries> {
-  const mergeBase = await bestMergeBase(git, tip1, tip2);
-  const commits1 = await linearAncestry(git, mergeBase, tip1, firstParent);
+  // Each tip resolved once, through the long-lived object reader, and the merge base is a commit
+  // id already: fewer git processes (issue 14). A tip that does not resolve gets rev-parse's error.
+  const commitOf = async (tip: string): Promise<string> => (await git.readObject(`${tip}^{commit}`))?.oid ?? git.resolve(`${tip}^{commit}`);
+  const [oid1, oid2] = await Promise.all([commitOf(tip1), commitOf(tip2)]);
+  const mergeBase = await bestMergeBase(git, oid1, oid2, [tip1, tip2]);
+  const commits1 = await ancestryOfCommits(git, mergeBase, oid1, firstParent, mergeBase, tip1);
   if (commits1.length === 0) throw nothingToDo(tip1, tip2);
-  const commits2 = await linearAncestry(git, mergeBase, tip2, firstParent);
+  const commits2 = await ancestryOfCommits(git, mergeBase, oid2, firstParent, mergeBase, tip2);
   if (commits2.length === 0) throw nothingToDo(tip2, tip1);
   return { mergeBase, commits1, commits2 };
 }

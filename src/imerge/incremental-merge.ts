@@ -8,7 +8,7 @@ import { assertRebasable, simplifyToGoal } from './finish-goals.js';
 import { renderDiagram } from './diagram.js';
 import { mapKnownFrontier } from './frontier.js';
 import { Grid } from './grid.js';
-import { compactRepository } from './housekeeping.js';
+import { compactRepository, extendCommitGraph } from './housekeeping.js';
 import { conflictPaths, mergeTree } from './merge-tree.js';
 import { chooseImergeName, listImerges, removeImerge } from './names.js';
 import { GitMerger } from './merger.js';
@@ -133,6 +133,8 @@ export class IncrementalMerge {
   /** Fill every cell that merges cleanly (git-imerge's algorithm), stopping at a blocker. */
   async autofill(options: AutofillOptions = {}): Promise<AutofillResult> {
     const merger = options.merger ?? new GitMerger(this.git, options.signal);
+    // Housekeeping, as below: a git that cannot write the commit-graph (a lock held) only merges slower.
+    await extendCommitGraph(this.git, this.grid).catch(() => undefined);
     const outcome = await autoCompleteFrontier({
       grid: this.grid,
       name: this.name,

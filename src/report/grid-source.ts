@@ -121,11 +121,7 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
 
 /** The commits among `oids` still in the object store (unreachable ones may have been pruned). */
 async function existing(git: Git, oids: string[]): Promise<string[]> {
-  if (oids.length === 0) return [];
-  const out = await git.text(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${oids.join('\n')}\n` });
-  return out
-    .split('\n')
-    .map((l) => l.split(' '))
-    .filter((p) => p[1] === 'commit')
-    .map((p) => p[0] as string);
+  // Through the long-lived object reader the boundaries started: no process of its own.
+  const objects = await Promise.all(oids.map((oid) => git.readObject(oid)));
+  return objects.filter((o) => o?.type === 'commit').map((o) => (o as { oid: string }).oid);
 }

@@ -13,12 +13,14 @@ import type { RunState } from './run-state.js';
 export async function finalCommitProblem(git: Git, state: RunState): Promise<string | null> {
   const commit = state.finalCommit;
   if (commit === null) return state.status === 'done' ? 'the run is marked done but records no final commit' : null;
-  const type = await git.run(['cat-file', '-t', commit], { okExitCodes: [0, 1, 128] });
-  if (type.exitCode !== 0) return `the final commit ${commit} is not in the repository`;
-  if (type.stdout.trim() !== 'commit') return `the final commit ${commit} is a ${type.stdout.trim()}, not a commit`;
+  // One read through the long-lived object reader, not a process per question (issue 14).
+  const object = await git.readObject(commit);
+  if (object === null) return `the final commit ${commit} is not in the repository`;
+  if (object.type !== 'commit') return `the final commit ${commit} is a ${object.type}, not a commit`;
   const tips = `${state.target.originalOid.slice(0, 12)} (${state.target.branch}) and ${state.source.oid.slice(0, 12)} (${state.source.ref})`;
   if (state.goal === 'merge') {
-    const parents = (await git.text(['rev-list', '--parents', '-n', '1', commit])).split(' ').slice(1);
+    const header = object.content.toString('utf8').split('\n\n', 1)[0] ?? '';
+    const parents = header.split('\n').flatMap((line) => (line.startsWith('parent ') ? [line.slice('parent '.length)] : []));
     if (parents.length !== 2 || parents[0] !== state.target.originalOid || parents[1] !== state.source.oid) {
       return `the final commit ${commit} is not the two-parent merge of the run's tips ${tips} (its parents: ${parents.map((p) => p.slice(0, 12)).join(', ') || 'none'})`;
     }

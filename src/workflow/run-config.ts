@@ -90,7 +90,7 @@ export async function openRunConfig(request: RunConfigRequest): Promise<RunConfi
     const loaded = configFromStored(stored, { env: request.env, sets: [...request.sets], currentApiKey: now?.config.llm.api_key ?? '' });
     config = loaded.config;
     if (request.sets.length > 0) stored = storeConfig(loaded, stored, request.sets, request.env);
-    notices.push(...(await fileNotices(request, stored, state.config, now === null ? fileError : null)));
+    notices.push(...(await fileNotices(request, stored, state.config, now === null ? fileError : null, now)));
   } else {
     if (now === null) throw fileError;
     if (state && request.configRequired && now.file === undefined) {
@@ -146,13 +146,14 @@ function readState(store: RunStore, name: string, required: boolean): RunState |
 }
 
 /** What to tell the person when the file now says something else than the run's stored configuration. */
-async function fileNotices(request: ConfigRequest, stored: StoredConfig, original: StoredConfig, fileError: unknown): Promise<string[]> {
+async function fileNotices(request: ConfigRequest, stored: StoredConfig, original: StoredConfig, fileError: unknown, loaded: LoadedConfig | null): Promise<string[]> {
   if (fileError !== null) {
     return [`The configuration file is invalid now (${(fileError as Error).message.split('\n')[0]}); the run keeps the configuration it started with.`];
   }
   let now: LoadedConfig;
   try {
-    now = await loadRepoConfig(request, original.sets);
+    // The file as loaded for this command when it was loaded with the run's own --set (none, mostly): not read twice.
+    now = loaded !== null && sameSets(original.sets, request.sets) ? loaded : await loadRepoConfig(request, original.sets);
   } catch {
     return [];
   }
@@ -166,4 +167,8 @@ async function fileNotices(request: ConfigRequest, stored: StoredConfig, origina
     `${now.file} now gives another configuration than the one this run started with (${changed.join(', ')}); ` +
       `the run keeps its own${stored === original ? '' : ' (with this --set)'}. To change a key for this run: splintercat continue --set KEY=VALUE`,
   ];
+}
+
+function sameSets(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((set, i) => set === b[i]);
 }

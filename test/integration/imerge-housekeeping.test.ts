@@ -1,7 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compactRepository, IncrementalMerge } from '../../src/imerge/index.js';
+import { compactRepository, extendCommitGraph, IncrementalMerge } from '../../src/imerge/index.js';
 import { createGridRepo } from '../fixtures/imerge/grid-repo.js';
 
 function looseObjects(dir: string): number {
@@ -46,5 +46,49 @@ describe('compactRepository', () => {
     const again = await IncrementalMerge.load(repo.git, 'h');
     expect(again.diagram()).toBe(im.diagram());
     expect((await again.autofill()).next).toEqual(before.next);
+  });
+});
+
+/** The commits of the repository's split commit-graph (every layer's OID Lookup chunk, git's format). */
+function commitGraphOids(dir: string): Set<string> {
+  const graphs = join(dir, '.git', 'objects', 'info', 'commit-graphs');
+  const chain = join(graphs, 'commit-graph-chain');
+  if (!existsSync(chain)) return new Set();
+  const oids = new Set<string>();
+  for (const hash of readFileSync(chain, 'utf8').split('\n').filter(Boolean)) {
+    const file = readFileSync(join(graphs, `graph-${hash}.graph`));
+    expect(file.subarray(0, 4).toString('latin1')).toBe('CGPH');
+    const chunks = file[6] as number;
+    let oidl = -1;
+    let fanout = -1;
+    for (let k = 0; k < chunks; k++) {
+      const entry = 8 + 12 * k;
+      const id = file.subarray(entry, entry + 4).toString('latin1');
+      const offset = Number(file.readBigUInt64BE(entry + 4));
+      if (id === 'OIDL') oidl = offset;
+      if (id === 'OIDF') fanout = offset;
+    }
+    const count = file.readUInt32BE(fanout + 255 * 4);
+    for (let k = 0; k < count; k++) oids.add(file.subarray(oidl + 20 * k, oidl + 20 * (k + 1)).toString('hex'));
+  }
+  return oids;
+}
+
+describe('extendCommitGraph', () => {
+  it('puts every commit of the grid in a commit-graph, adding what each autofill merged before the next one merges', async () => {
+    const repo = createGridRepo({ n1: 5, n2: 4, conflicts: [[3, 2]] });
+    const im = await IncrementalMerge.start(repo.git, { name: 'g', tip2: 'feature' });
+    const edges = [...Array(im.grid.len1).keys()].map((i1) => im.cellCommit(i1, 0)).concat([...Array(im.grid.len2).keys()].map((i2) => im.cellCommit(0, i2)));
+    await im.autofill();
+    // The autofill extended the graph before merging: the history of both branches is in it.
+    const first = commitGraphOids(repo.dir);
+    for (const oid of edges) expect(first.has(oid as string)).toBe(true);
+    const cells = repo.sh('for-each-ref', '--format=%(objectname)', 'refs/imerge/g/auto/', 'refs/imerge/g/manual/').split('\n');
+    expect(cells.some((oid) => !first.has(oid))).toBe(true);
+
+    await extendCommitGraph(repo.git, im.grid);
+    const after = commitGraphOids(repo.dir);
+    for (const oid of cells) expect(after.has(oid)).toBe(true);
+    expect(repo.sh('commit-graph', 'verify', '--no-progress')).toBe('');
   });
 });

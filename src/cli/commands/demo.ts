@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { globalOptions, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import { startMerge } from './merge.js';
 import { loadReportModel } from './report.js';
 
 /** `splintercat demo`: a sample fork/upstream pair in a temp dir, merged offline end to end. */
@@ -18,6 +17,7 @@ export function registerDemo(program: Command): Command {
       const { Git } = await import('../../git/index.js');
       const { renderHtmlReport } = await import('../../report/index.js');
       const { RunStore } = await import('../../store/index.js');
+      const { startMerge } = await import('../merge-session.js');
       const { buildDemoRepo } = await import('../../workflow/demo/demo-repo.js');
       const global = globalOptions(cmd);
       const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'splintercat-demo-'));

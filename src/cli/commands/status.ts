@@ -10,15 +10,14 @@ export function registerStatus(program: Command): void {
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .option('--json', 'the same as data on stdout')
     .action(async (opts: { name?: string; json?: boolean }, cmd: Command) => {
+      // The status text's own modules (not report/index.js: the HTML page and the ui server), loaded
+      // while the run is opened (its git processes run meanwhile).
+      const report = Promise.all([import('../../report/build-model.js'), import('../../report/load-run.js'), import('../../report/status-text.js')]);
+      report.catch(() => undefined); // awaited below; an error opening the run must not leave it unhandled
       const { openCliRun } = await import('../run-context.js');
       const { git, store, name: chosen } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
       try {
-        // The status text's own modules, not report/index.js (the HTML page and the ui server).
-        const [{ buildReportModel }, { loadRunSnapshot }, { renderStatusText, statusData }] = await Promise.all([
-          import('../../report/build-model.js'),
-          import('../../report/load-run.js'),
-          import('../../report/status-text.js'),
-        ]);
+        const [{ buildReportModel }, { loadRunSnapshot }, { renderStatusText, statusData }] = await report;
         const name = chosen as string;
         const snapshot = await loadRunSnapshot(git, store, name, { details: false });
         if (!snapshot) {

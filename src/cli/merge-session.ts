@@ -1,0 +1,148 @@
+import type { Config, StoredConfig } from '../config/index.js';
+import { GOALS, strategyNames } from '../config/goals.js';
+import { SplintercatError, UsageError } from '../errors/index.js';
+import { Git } from '../git/index.js';
+import { handoffLines } from '../report/handoff-text.js';
+import { sumUsage } from '../store/usage.js';
+import type { DriveOptions, DriveOutcome, StartSpec } from '../workflow/lifecycle.js';
+import { printResult, type GlobalOptions } from './context.js';
+import { createCliLogger } from './logger.js';
+import { ExitCode } from './exit-codes.js';
+import { approvingChecks, Prompter, terminalApprover } from './interactive.js';
+
+/**
+ * What `merge`, `continue` and `demo` do once their arguments are parsed: drive the run with the
+ * terminal's log, Ctrl-C and questions, and turn its outcome into output and an exit code. Apart
+ * from the commands' definitions, so `merge --help` loads neither the logger nor the workflow (issue 14).
+ */
+
+export interface MergeOptions {
+  into?: string;
+  name?: string;
+  goal?: string;
+  strategy?: string;
+  resolver?: string;
+  firstParent?: boolean;
+  interactive?: boolean;
+  restart?: boolean;
+}
+
+/** Start a merge run of `source` as the configuration and options say; returns the exit code. */
+export async function startMerge(global: GlobalOptions, config: Config, source: string, opts: MergeOptions, stored: StoredConfig | null = null): Promise<number> {
+  const { startRun } = await import('../workflow/lifecycle.js');
+  const git = new Git({ cwd: config.target.workdir });
+  try {
+    const spec: StartSpec = {
+      source,
+      ...(opts.into !== undefined ? { into: opts.into } : {}),
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      ...(opts.goal !== undefined ? { goal: choice(GOALS, opts.goal, '--goal') } : {}),
+      ...(opts.strategy !== undefined ? { strategy: choice(strategyNames, opts.strategy, '--strategy') } : {}),
+      ...(opts.resolver !== undefined ? { resolver: choice(resolverModes, opts.resolver, '--resolver') } : {}),
+      ...(opts.firstParent === false ? { firstParent: false } : {}),
+      ...(opts.restart ? { restart: true } : {}),
+    };
+    return report(await withSession(global, config, opts.interactive, (options) => startRun(config, git, spec, options, stored)));
+  } finally {
+    git.close();
+  }
+}
+
+const resolverModes = ['auto', 'llm', 'manual'] as const;
+
+/** A flag's value as one of its choices (commander has checked it; this gives it its type). */
+function choice<T extends string>(choices: readonly T[], value: string, flag: string): T {
+  const found = choices.find((c) => c === value);
+  if (found === undefined) throw new UsageError('merge_option_invalid', { what: `${flag} ${value} is not one of ${choices.join(', ')}`, fix: `Use ${flag} ${choices.join('|')}` });
+  return found;
+}
+
+/**
+ * Run a lifecycle operation with what the terminal provides: the log (opened when the run starts),
+ * Ctrl-C stopping the run at its next safe point, and the questions of --interactive.
+ */
+export async function withSession<T>(global: GlobalOptions, config: Config, interactive: boolean | undefined, operation: (options: DriveOptions) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const prompter = interactive ? new Prompter(process.stdin, process.stderr) : null;
+  let closeLog = (): void => undefined;
+  const onSigint = (): void => {
+    process.stderr.write('\nStopping at the next safe point (Ctrl-C again to force)...\n');
+    controller.abort();
+    process.once('SIGINT', () => process.exit(130));
+  };
+  try {
+    return await operation({
+      openLog: () => {
+        const logs = createCliLogger(global, config);
+        closeLog = logs.close;
+        process.once('SIGINT', onSigint);
+        return logs.logger;
+      },
+      env: process.env,
+      signal: controller.signal,
+      ...(prompter
+        ? { interactive: { checks: (inner) => approvingChecks(inner, prompter, config.check.commands, () => controller.abort()), approver: terminalApprover(prompter) } }
+        : {}),
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    prompter?.close();
+    closeLog();
+  }
+}
+
+export function report(outcome: DriveOutcome): number {
+  const s = outcome.state;
+  switch (outcome.kind) {
+    case 'done': {
+      const rungs = new Map<string, number>();
+      for (const h of s.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks))) rungs.set(h.rung ?? 'open', (rungs.get(h.rung ?? 'open') ?? 0) + 1);
+      const cost = sumUsage([s.usage.resolver, s.usage.summarizer, s.usage.planner]).costUsd;
+      printResult(
+        [
+          `Merged ${s.source.ref} into ${s.target.branch}: ${s.finalCommit}`,
+          `  conflicts: ${s.conflicts.length} (hunks by rung: ${[...rungs].map(([r, n]) => `${r} ${n}`).join(', ') || 'none'})`,
+          `  checks run: ${s.checks.length}, attempts: ${s.attempts.length}, model cost: $${cost.toFixed(4)}`,
+        ].join('\n'),
+      );
+      return ExitCode.Done;
+    }
+    case 'needs_human': {
+      const h = s.human;
+      process.stderr.write(
+        [`The merge needs a human: ${outcome.reason}`, '', ...(h ? handoffLines(h) : []), ''].join('\n'),
+      );
+      return ExitCode.NeedsHuman;
+    }
+    case 'stopped':
+      process.stderr.write(`Stopped before '${outcome.resumeAt}'. Resume with: ${outcome.resume}\n`);
+      return ExitCode.Failed;
+    case 'failed':
+      // An abort that presented resolutions for a fix: what to fix, where, and the way back in.
+      if (outcome.retryable && s.human) process.stderr.write([...handoffLines(s.human), ''].join('\n'));
+      throw failedError(s.name, outcome);
+  }
+}
+
+/**
+ * The error a failed run ends with. When a node failed on a SplintercatError (a rejected
+ * API key, say), its cause and fix are the user's to-do: keep them, and its code, so the
+ * message names what to change (the key's variable) and the exit code keeps its kind.
+ */
+function failedError(name: string, outcome: Extract<DriveOutcome, { kind: 'failed' }>): SplintercatError {
+  const resume = outcome.retryable && outcome.resume ? outcome.resume : null;
+  const cause = outcome.error;
+  if (SplintercatError.isInstance(cause)) {
+    return new SplintercatError(cause.code, {
+      what: `The merge '${name}' failed: ${cause.what}`,
+      ...(cause.why !== undefined ? { why: cause.why } : {}),
+      fix: [...cause.fix, ...(resume ? [`Then resume: ${resume}`] : [])],
+      ...(cause.where !== undefined ? { where: cause.where } : {}),
+    });
+  }
+  return new SplintercatError('merge_failed', {
+    what: `The merge '${name}' failed`,
+    why: outcome.reason,
+    fix: resume ? [`Fix the cause, then: ${resume}`] : ['Inspect it: splintercat status', `Drop it: splintercat abort --name ${name}`],
+  });
+}
