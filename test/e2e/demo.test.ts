@@ -39,6 +39,17 @@ describe('splintercat demo', () => {
     expect(git(dir, 'status', '--porcelain', '--untracked-files=no')).toBe('');
   });
 
+  it('prints follow-up commands that work the way it was started: with npx in front when run through npx', async () => {
+    const viaNpx = await runCli(['demo', '--dir', join(tempDir(), 'demo')], tempDir(), { npm_command: 'exec' });
+    expect(viaNpx.code).toBe(0);
+    const status = /^See the run: +(npx splintercat -C \S+ --config \S+ status)$/m.exec(viaNpx.stdout)?.[1];
+    expect(status).toBeDefined();
+    expect(viaNpx.stdout).toContain('  npx splintercat merge upstream/main --into your-branch');
+    const installed = await runCli(['demo', '--dir', join(tempDir(), 'demo')], tempDir(), { npm_command: '' });
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toMatch(/^See the run: +splintercat -C \S+ --config \S+ status$/m);
+  });
+
   it('runs on a fresh machine: an empty HOME and no git identity anywhere', async () => {
     const home = tempDir('splintercat-home-');
     // No identity from the environment, the global or the system config, and git may not guess one from the host name.

@@ -43,7 +43,9 @@ export function registerDemo(program: Command): Command {
         } finally {
           git.close();
         }
-        const cli = `splintercat -C ${dir} --config ${join(dir, '.git', 'splintercat-demo.yaml')}`;
+        // Started through npx (the README's way), `splintercat` alone is not on the user's PATH afterwards.
+        const name = process.env.npm_command === 'exec' ? 'npx splintercat' : 'splintercat';
+        const cli = `${name} -C ${dir} --config ${join(dir, '.git', 'splintercat-demo.yaml')}`;
         printResult(
           [
             '',
@@ -53,8 +55,8 @@ export function registerDemo(program: Command): Command {
             `Decisions log:    ${join(dir, '.splintercat', 'logs', 'decisions.log')}`,
             '',
             'On your own repository:',
-            '  cd your-fork && splintercat init        # then set check.commands (build, test) and, optionally, llm.*',
-            '  splintercat merge upstream/main --into your-branch',
+            `  cd your-fork && ${name} init        # then set check.commands (build, test) and, optionally, llm.*`,
+            `  ${name} merge upstream/main --into your-branch`,
           ].join('\n'),
         );
       }
