@@ -55,3 +55,16 @@ describe('HTML report', () => {
     expect(JSON.parse(jsonForScript({ a: '</script>&\u2028' }))).toEqual({ a: '</script>&\u2028' });
   });
 });
+
+describe('HTML report: failures a person accepted', () => {
+  it('lists each accepted failure with its check, conflicts, tests and log, escaped', () => {
+    const model = buildReportModel(syntheticSnapshot(), { now });
+    model.accepted = [{ check: 'test', conflicts: ['1-4'], failing: ['json parser <strict>'], logFile: '/tmp/logs/test-1.log', at: '2026-01-02T03:05:00Z' }];
+    const html = renderHtmlReport(model);
+    expect(html).toContain('<b>Failures accepted by a person</b>');
+    expect(html).toContain('<li>test at <a href="#conflict-');
+    expect(html).toContain('<code>json parser &lt;strict&gt;</code>');
+    expect(html).toContain('/tmp/logs/test-1.log');
+    expect(renderHtmlReport(buildReportModel(syntheticSnapshot(), { now }))).not.toContain('Failures accepted by a person');
+  });
+});

@@ -84,6 +84,16 @@ function renderBaselines(model: ReportModel): string {
   return `<p><b>Baselines</b>: checks that already fail without any resolution; these failures are never blamed on one.</p><ul>${items.join('')}</ul>`;
 }
 
+/** Failures a person said were expected at a step of the merge (`continue --accept-failure`). */
+function renderAccepted(model: ReportModel): string {
+  if (model.accepted.length === 0) return '';
+  const items = model.accepted.map((a) => {
+    const what = a.failing === null ? 'its whole outcome' : `${a.failing.length} test(s): ${a.failing.slice(0, 5).map((t) => `<code>${esc(t)}</code>`).join(', ')}${a.failing.length > 5 ? ', ...' : ''}`;
+    return `<li>${esc(a.check)} at ${a.conflicts.map((c) => `<a href="#conflict-${idFrom(c)}">${esc(c)}</a>`).join(', ')}: ${what} (<span class="mono">${esc(a.logFile)}</span>)</li>`;
+  });
+  return `<p><b>Failures accepted by a person</b>: expected at that step of the merge (<code>continue --accept-failure</code>); never blamed on a resolution since.</p><ul>${items.join('')}</ul>`;
+}
+
 export function renderChecks(model: ReportModel, logHref: LogHref): string {
   if (model.checks.length === 0) return '<p class="muted">No checks run yet.</p>';
   const rows = model.checks.map((c) => {
@@ -98,7 +108,7 @@ export function renderChecks(model: ReportModel, logHref: LogHref): string {
       summary || excerpt ? `<tr><td></td><td colspan="6">${summary}${excerpt}</td></tr>` : ''
     }`;
   });
-  return `${renderBaselines(model)}<div class="table-wrap"><table><thead><tr><th class="num">#</th><th>Check</th><th>On</th><th>Result</th><th class="num">Time</th><th class="num">Attempt</th><th>Log</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  return `${renderBaselines(model)}${renderAccepted(model)}<div class="table-wrap"><table><thead><tr><th class="num">#</th><th>Check</th><th>On</th><th>Result</th><th class="num">Time</th><th class="num">Attempt</th><th>Log</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 export function renderCost(model: ReportModel): string {
