@@ -48,12 +48,10 @@ export async function syntaxMerge(path: string, versions: ThreeVersions, mergeTe
   const trees: Tree[] = [];
   try {
     const containers: Container[] = [];
-    const errors: Array<Map<string, number>> = [];
     for (const text of [versions.base, versions.ours, versions.theirs]) {
       const tree = await parseText(grammar, text);
       if (!tree) return null;
       trees.push(tree);
-      errors.push(errorSignatures(tree.rootNode));
       const c = fileContainer(tree.rootNode, grammar);
       const unique = c && withSignatures(c, text);
       if (!unique) return null;
@@ -67,7 +65,8 @@ export async function syntaxMerge(path: string, versions: ThreeVersions, mergeTe
     const trail = mergeSimple(versions.base.slice(b.end), versions.ours.slice(o.end), versions.theirs.slice(t.end));
     if (lead === null || trail === null) return null;
     const whole = [lead, ...pieces, trail];
-    if (!(await reparses(grammar, whole, [errors[1] as Map<string, number>, errors[2] as Map<string, number>]))) return null;
+    const sideErrors = trees.slice(1).map((tree) => errorSignatures(tree.rootNode));
+    if (!(await reparses(grammar, whole, sideErrors))) return null;
     return whole;
   } finally {
     for (const tree of trees) tree.delete();
