@@ -12,6 +12,9 @@ export interface HumanRegion {
   before: string;
   /** Blank lines of the merged file between the hunk and the end anchor. */
   after: string;
+  /** Where `text` starts and ends in the human's file. */
+  start: number;
+  end: number;
 }
 
 /** Lines compare without trailing blanks (indentation kept: it tells `}` lines apart). */
@@ -98,7 +101,7 @@ export function alignHunk(file: ConflictedFile, hunk: ConflictHunk, resolved: st
       end = offsets[nbLines[first] as number] as number;
     }
   }
-  return end >= start ? { text: resolved.slice(start, end), before, after } : null;
+  return end >= start ? { text: resolved.slice(start, end), before, after, start, end } : null;
 }
 
 /**

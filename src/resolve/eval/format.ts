@@ -6,7 +6,7 @@ function pct(n: number, d: number): string {
 
 function row(name: string, c: HunkCounts, seen: number): string {
   const aligned = c.resolved - c.unaligned;
-  return `| ${name} | ${c.resolved} | ${pct(c.resolved, seen)} | ${c.exact} | ${c.whitespaceMatch} | ${c.wrong} | ${c.unaligned} | ${pct(c.whitespaceMatch, aligned)} | ${c.sidesDropped} |`;
+  return `| ${name} | ${c.resolved} | ${pct(c.resolved, seen)} | ${c.exact} | ${c.whitespaceMatch} | ${c.equal} | ${c.wrong} | ${c.unaligned} | ${pct(c.equal, aligned)} | ${c.sidesDropped} |`;
 }
 
 const fileHead =
@@ -18,7 +18,7 @@ function fileRow(name: string, f: FileCounts): string {
 
 /** The evaluation as Markdown tables: the ladder by rule, each rule alone, and whole files. */
 export function formatEvalReport(report: EvalReport): string {
-  const head = '| rule | resolved | of hunks | exact | ws-match | wrong | unaligned | precision (ws) | sides dropped |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const head = '| rule | resolved | of hunks | exact | ws-match | equal | wrong | unaligned | precision | sides dropped |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
   const lines: string[] = [];
   lines.push(`Evaluated ${report.cases} conflicted files (${report.hunksSeen} conflict hunks) from ${report.source}.`);
   lines.push(`Rules in the ladder: ${report.enabledRules.join(', ') || '(none)'}`);
@@ -46,7 +46,7 @@ export function formatEvalReport(report: EvalReport): string {
   if (report.skipped.length > 0) lines.push(`Skipped: ${report.skipped.length} (${report.skipped.slice(0, 5).map((s) => `${s.id}: ${s.reason}`).join('; ')})`);
   lines.push(
     '',
-    'equal = exact, or the same after whitespace normalisation, or the same up to the order of unordered siblings (class members, test cases, mapping keys); precision (files) = equal / (equal + wrong); edited outside = the human also changed lines git merged cleanly, so no hunk resolution could match (reported apart). precision (ws) = ws-match / (resolved - unaligned); ws-match ignores whitespace except indentation in files where it can carry meaning (Python, YAML, Makefile, Markdown, ...); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human\'s file counts as wrong).',
+    'equal = exact, or the same after whitespace normalisation, or the same up to the order of unordered siblings (class members, test cases, mapping keys); precision (files) = equal / (equal + wrong); edited outside = the human also changed lines git merged cleanly, so no hunk resolution could match (reported apart). for hunks, equal = ws-match, or the human\'s file with the resolution in place of their hunk is the same up to the order of unordered siblings; precision (hunks) = equal / (resolved - unaligned); ws-match ignores whitespace except indentation in files where it can carry meaning (Python, YAML, Makefile, Markdown, ...); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human\'s file counts as wrong).',
   );
   return lines.join('\n');
 }

@@ -6,7 +6,14 @@ export interface HunkCounts {
   exact: number;
   /** Resolved and equal to the human's text after whitespace normalisation (includes exact). */
   whitespaceMatch: number;
-  /** Resolved and different from the human's text for the hunk (or, unaligned, found nowhere in their file). */
+  /**
+   * Resolved and equal to the human's hunk up to the order of unordered
+   * siblings (class members, test cases, mapping keys): the human's file with
+   * this resolution put in place of theirs has the same canonical form.
+   * Includes `whitespaceMatch`.
+   */
+  equal: number;
+  /** Resolved and not equal to the human's text for the hunk (or, unaligned, found nowhere in their file). */
   wrong: number;
   /** Resolved, the human's text for the hunk could not be located, and the file may contain the resolution. */
   unaligned: number;
@@ -59,7 +66,7 @@ export interface EvalReport {
 }
 
 export function emptyHunkCounts(): HunkCounts {
-  return { resolved: 0, exact: 0, whitespaceMatch: 0, wrong: 0, unaligned: 0, sidesDropped: 0 };
+  return { resolved: 0, exact: 0, whitespaceMatch: 0, equal: 0, wrong: 0, unaligned: 0, sidesDropped: 0 };
 }
 
 export function emptyFileCounts(): FileCounts {

@@ -24,7 +24,7 @@ describe('alignHunk', () => {
   it('takes blank lines next to the hunk into the region, so a blank line the human dropped does not hide the hunk', () => {
     const file = parseConflictText('def start():\n    pass\n\n<<<<<<< a\n\nclass A(X):\n||||||| b\nclass A(Y):\n=======\nclass A(X):\n>>>>>>> c\n\n    w = 1\n');
     const region = alignHunk(file, file.hunks[0]!, 'def start():\n    pass\n\n\nclass A(X):\n    w = 1\n');
-    expect(region).toEqual({ text: '\n\nclass A(X):\n', before: '\n', after: '\n' });
+    expect(region).toMatchObject({ text: '\n\nclass A(X):\n', before: '\n', after: '\n' });
   });
   it('tells context lines apart by their indentation', () => {
     const file = parseConflictText('    if a:\n        }\n<<<<<<< a\nX\n||||||| b\nB\n=======\nY\n>>>>>>> c\n    }\n}\n');
@@ -33,24 +33,24 @@ describe('alignHunk', () => {
 });
 
 describe('judge and dropsSide', () => {
-  it('counts exact, whitespace and wrong matches and dropped sides', () => {
+  it('counts exact, whitespace and wrong matches and dropped sides', async () => {
     const file = parseConflictText(conflicted);
     const h = file.hunks[0]!;
     const counts = emptyHunkCounts();
-    judge(counts, file, h, 'ours\n', 'head\nctx1\nours\nctx2\ntail\n');
-    judge(counts, file, h, 'ours  \n', 'head\nctx1\nours\nctx2\ntail\n');
-    judge(counts, file, h, 'ours\n', 'head\nctx1\nours\ntheirs\nctx2\ntail\n');
-    judge(counts, file, h, 'ours\n', null);
-    expect(counts).toEqual({ resolved: 4, exact: 1, whitespaceMatch: 2, wrong: 1, unaligned: 1, sidesDropped: 1 });
+    await judge(counts, file, h, 'ours\n', 'head\nctx1\nours\nctx2\ntail\n');
+    await judge(counts, file, h, 'ours  \n', 'head\nctx1\nours\nctx2\ntail\n');
+    await judge(counts, file, h, 'ours\n', 'head\nctx1\nours\ntheirs\nctx2\ntail\n');
+    await judge(counts, file, h, 'ours\n', null);
+    expect(counts).toEqual({ resolved: 4, exact: 1, whitespaceMatch: 2, equal: 2, wrong: 1, unaligned: 1, sidesDropped: 1 });
     expect(dropsSide(h, 'ours\ntheirs\n', 'ours\ntheirs\n')).toBe(false);
     expect(dropsSide(h, 'ours\n', 'theirs\n')).toBe(true);
   });
-  it('counts an unalignable resolution as wrong when the human file has no such lines', () => {
+  it('counts an unalignable resolution as wrong when the human file has no such lines', async () => {
     const file = parseConflictText(conflicted);
     const h = file.hunks[0]!;
     const counts = emptyHunkCounts();
-    judge(counts, file, h, 'ours\n', 'rewritten\nours\n');
-    judge(counts, file, h, 'ours\n', 'rewritten\ntheirs\n');
+    await judge(counts, file, h, 'ours\n', 'rewritten\nours\n');
+    await judge(counts, file, h, 'ours\n', 'rewritten\ntheirs\n');
     expect(counts).toMatchObject({ resolved: 2, unaligned: 1, wrong: 1 });
     expect(fileContainsLines('a\n  b  c\n\nd\n', 'b c\nd\n')).toBe(true);
     expect(fileContainsLines('a\nb\n', 'b\na\n')).toBe(false);
@@ -58,12 +58,30 @@ describe('judge and dropsSide', () => {
 });
 
 describe('judge in an indentation-sensitive file', () => {
-  it('does not count a line moved out of a block as a whitespace match', () => {
+  it('does not count a line moved out of a block as a whitespace match', async () => {
     const file = parseConflictText('def f():\n<<<<<<< a\n    x()\n    y()\n||||||| b\n    x()\n=======\n    x()\ny()\n>>>>>>> c\nend()\n', { path: 'm.py' });
     const counts = emptyHunkCounts();
-    judge(counts, file, file.hunks[0]!, '    x()\ny()\n', 'def f():\n    x()\n    y()\nend()\n');
-    judge(counts, file, file.hunks[0]!, '    x()\n    y()  \n', 'def f():\n    x()\n    y()\nend()\n');
+    await judge(counts, file, file.hunks[0]!, '    x()\ny()\n', 'def f():\n    x()\n    y()\nend()\n');
+    await judge(counts, file, file.hunks[0]!, '    x()\n    y()  \n', 'def f():\n    x()\n    y()\nend()\n');
     expect(counts).toMatchObject({ resolved: 2, exact: 0, whitespaceMatch: 1, wrong: 1 });
+  });
+});
+
+describe('judge, order-insensitive', () => {
+  it('counts a hunk equal when it differs from the human only in the order of unordered siblings', async () => {
+    const conflictedClass = 'class A:\n    def a(self):\n        pass\n<<<<<<< ours\n    def o(self):\n        return 1\n||||||| base\n=======\n    def t(self):\n        return 2\n>>>>>>> theirs\n    def z(self):\n        pass\n';
+    const file = parseConflictText(conflictedClass, { path: 'm.py' });
+    const human = 'class A:\n    def a(self):\n        pass\n    def t(self):\n        return 2\n    def o(self):\n        return 1\n    def z(self):\n        pass\n';
+    const counts = emptyHunkCounts();
+    await judge(counts, file, file.hunks[0]!, '    def o(self):\n        return 1\n    def t(self):\n        return 2\n', human);
+    expect(counts).toMatchObject({ resolved: 1, exact: 0, whitespaceMatch: 0, equal: 1, wrong: 0 });
+  });
+  it('does not count reordered statements of an ordered container (a function body) as equal', async () => {
+    const conflictedBody = 'def f():\n    a()\n<<<<<<< ours\n    o()\n||||||| base\n=======\n    t()\n>>>>>>> theirs\n    z()\n';
+    const file = parseConflictText(conflictedBody, { path: 'm.py' });
+    const counts = emptyHunkCounts();
+    await judge(counts, file, file.hunks[0]!, '    o()\n    t()\n', 'def f():\n    a()\n    t()\n    o()\n    z()\n');
+    expect(counts).toMatchObject({ resolved: 1, equal: 0, wrong: 1 });
   });
 });
 

@@ -56,16 +56,14 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
     const counts = (report.standalone[rule.name] ??= emptyHunkCounts());
     for (const [i, hunk] of file.hunks.entries()) {
       const text = rule.resolve({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }, contexts[i] as (typeof contexts)[number]);
-      if (text !== null) judge(counts, file, hunk, text, c.resolved);
+      if (text !== null) await judge(counts, file, hunk, text, c.resolved);
     }
   }
 
   const result = await resolveConflictedFile(file, { path: c.path, rules: options.rules, fallback: options.fallback, sides: c, syntax: options.syntax });
   for (const r of result.resolutions) {
     const hunk = file.hunks[(r.hunkIndex ?? 0) - 1] as ConflictHunk;
-    judge(report.ladder, file, hunk, r.text, c.resolved);
-    judge(hunksOfLanguage, file, hunk, r.text, c.resolved);
-    judge((report.byRule[r.by] ??= emptyHunkCounts()), file, hunk, r.text, c.resolved);
+    await judge([report.ladder, hunksOfLanguage, (report.byRule[r.by] ??= emptyHunkCounts())], file, hunk, r.text, c.resolved);
   }
   if (result.remaining.length === 0) {
     const byRung = (report.filesByRung[fileRung(result.resolutions)] ??= emptyFileCounts());
@@ -127,20 +125,31 @@ async function compareWhole(buckets: readonly FileCounts[], text: string, resolv
  * be located. A resolution that cannot be located but whose lines occur nowhere
  * in the human's file is wrong all the same (it is not what they committed).
  */
-export function judge(counts: HunkCounts, file: ConflictedFile, hunk: ConflictHunk, text: string, resolved: string | null): void {
-  counts.resolved++;
+export async function judge(into: HunkCounts | readonly HunkCounts[], file: ConflictedFile, hunk: ConflictHunk, text: string, resolved: string | null): Promise<void> {
+  const all = Array.isArray(into) ? into : [into as HunkCounts];
+  const add = (field: keyof HunkCounts): void => {
+    for (const counts of all) counts[field]++;
+  };
+  add('resolved');
   const region = resolved === null ? null : alignHunk(file, hunk, resolved);
-  if (region === null) {
-    if (resolved !== null && !fileContainsLines(resolved, text)) counts.wrong++;
-    else counts.unaligned++;
+  if (resolved === null || region === null) {
+    add(resolved !== null && !fileContainsLines(resolved, text) ? 'wrong' : 'unaligned');
     return;
   }
   // The region also holds the blank lines between the anchors and the hunk.
   const ours = region.before + text + region.after;
-  if (ours === region.text) counts.exact++;
-  if (normalizeForPath(ours, file.path) === normalizeForPath(region.text, file.path)) counts.whitespaceMatch++;
-  else counts.wrong++;
-  if (dropsSide(hunk, text, region.text)) counts.sidesDropped++;
+  if (ours === region.text) add('exact');
+  const ws = normalizeForPath(ours, file.path) === normalizeForPath(region.text, file.path);
+  if (ws) add('whitespaceMatch');
+  if (ws || (await sameUpToOrder(file.path, resolved, region.start, region.end, ours))) add('equal');
+  else add('wrong');
+  if (dropsSide(hunk, text, region.text)) add('sidesDropped');
+}
+
+/** Whether the human's file, with `text` in place of its [start, end), differs from it only in the order of unordered siblings. */
+async function sameUpToOrder(path: string, resolved: string, start: number, end: number, text: string): Promise<boolean> {
+  const [a, b] = await Promise.all([canonicalUnordered(path, resolved.slice(0, start) + text + resolved.slice(end)), canonicalUnordered(path, resolved)]);
+  return a !== null && a === b;
 }
 
 /**
