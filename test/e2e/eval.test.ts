@@ -51,6 +51,7 @@ describe('splintercat eval', () => {
       'identical-sides',
       'one-side-unchanged',
       'whitespace-only',
+      'trailing-whitespace',
       'remerge-lines',
       'contained-change',
       'adjacent-lines',

@@ -6,6 +6,7 @@ import { oneSideUnchanged } from './one-side-unchanged.js';
 import { remergeLines } from './remerge-lines.js';
 import { remergeWords } from './remerge-words.js';
 import type { ResolutionRule } from './rule.js';
+import { trailingWhitespace } from './trailing-whitespace.js';
 import { whitespaceOnly } from './whitespace-only.js';
 
 export type { HunkSides, ResolutionRule, RuleContext } from './rule.js';
@@ -15,6 +16,7 @@ export const allRules: readonly ResolutionRule[] = [
   identicalSides,
   oneSideUnchanged,
   whitespaceOnly,
+  trailingWhitespace,
   remergeLines,
   containedChange,
   adjacentLines,
