@@ -18,6 +18,8 @@ export const testGitEnv: Record<string, string> = {
 /** A temporary directory removed when the current test finishes. */
 export function tempDir(prefix = 'splintercat-test-'): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  // KEEP_TEST_DIRS=1 keeps them for inspection (a journey's run state, logs and worktrees).
+  if (process.env.KEEP_TEST_DIRS === '1') return dir;
   try {
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   } catch {

@@ -33,6 +33,8 @@ export function formatEvalReport(report: EvalReport): string {
   lines.push('', 'Files by language:', fileHead);
   for (const [name, c] of Object.entries(report.filesByLanguage).sort()) lines.push(fileRow(name, c));
   lines.push(fileRow('**all**', f));
+  lines.push('', 'Files by kind (content: all three versions exist; add/add: no base; one side deleted: modify/delete):', fileHead);
+  for (const [name, c] of Object.entries(report.filesByKind).sort()) lines.push(fileRow(name, c));
   lines.push('', 'Resolved files by rung (the latest rung that took one of their hunks; file = a file-level decision):', fileHead);
   for (const [name, c] of Object.entries(report.filesByRung)) lines.push(fileRow(name, c));
   lines.push(

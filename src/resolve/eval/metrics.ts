@@ -49,6 +49,8 @@ export interface EvalReport {
   files: FileCounts;
   /** Files by language (from the file name). */
   filesByLanguage: Record<string, FileCounts>;
+  /** Files by kind: content (all three versions), add/add (no base), one side deleted (modify/delete). */
+  filesByKind: Record<string, FileCounts>;
   /** Resolved files by the last rung that took one of its hunks (file-level decisions: `file`). */
   filesByRung: Record<string, FileCounts>;
   /** The ladder's hunks by language. */

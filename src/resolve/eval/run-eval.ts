@@ -26,6 +26,7 @@ export async function runEval(source: string, cases: Iterable<EvalCase> | AsyncI
     hunksSeen: 0,
     files: emptyFileCounts(),
     filesByLanguage: {},
+    filesByKind: {},
     filesByRung: {},
     hunksByLanguage: {},
     ladder: emptyHunkCounts(),

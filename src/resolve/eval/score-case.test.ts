@@ -95,6 +95,7 @@ describe('runEval with a fallback (the --with-model hook)', () => {
         [
           { id: 'ws', path: 'w.txt', base, ours: 'a\nB \nc\n', theirs: 'a\nB\nc\n', resolved: 'a\nB\nc\n' },
           { id: 'real', path: 'r.txt', base, ours: 'a\nX\nc\n', theirs: 'a\nY\nc\n', resolved: 'a\nXY\nc\n' },
+          { id: 'gone', path: 'g.txt', base, ours: null, theirs: base, resolved: null },
         ],
         {
           git,
@@ -106,7 +107,10 @@ describe('runEval with a fallback (the --with-model hook)', () => {
       expect(report.hunksSeen).toBe(2);
       expect(report.byRule['whitespace-only']).toMatchObject({ resolved: 1, whitespaceMatch: 1 });
       expect(report.byRule['scripted-model']).toMatchObject({ resolved: 1, exact: 1, wrong: 0 });
-      expect(report.files).toMatchObject({ seen: 2, resolved: 2, exact: 1, whitespaceMatch: 2, wrong: 0 });
+      expect(report.files).toMatchObject({ seen: 3, resolved: 3, exact: 2, whitespaceMatch: 3, wrong: 0 });
+      // a side deleted the file the other left alone: a file-level decision, counted apart from content conflicts
+      expect(report.filesByKind.content).toMatchObject({ seen: 2, resolved: 2 });
+      expect(report.filesByKind['one side deleted']).toMatchObject({ seen: 1, resolved: 1, exact: 1 });
     } finally {
       git.close();
     }

@@ -40,9 +40,10 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
   report.cases++;
   const language = languageOfPath(c.path);
   const byLanguage = (report.filesByLanguage[language] ??= emptyFileCounts());
-  for (const counts of [report.files, byLanguage]) counts.seen++;
+  const byKind = (report.filesByKind[caseKind(c)] ??= emptyFileCounts());
+  for (const counts of [report.files, byLanguage, byKind]) counts.seen++;
   if (c.ours === null || c.theirs === null) {
-    await scoreFileLevel(c, report, byLanguage);
+    await scoreFileLevel(c, report, [byLanguage, byKind]);
     return;
   }
   const merged = await mergeFileTexts(options.git, { base: c.base ?? '', ours: c.ours, theirs: c.theirs });
@@ -68,7 +69,7 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
   if (result.remaining.length === 0) {
     const byRung = (report.filesByRung[fileRung(result.resolutions)] ??= emptyFileCounts());
     const outside = c.resolved !== null && editedOutside(file, c.resolved);
-    await compareWhole([report.files, byLanguage, byRung], result.text, c.resolved, c.path, outside);
+    await compareWhole([report.files, byLanguage, byKind, byRung], result.text, c.resolved, c.path, outside);
   }
 }
 
@@ -78,7 +79,13 @@ function fileRung(resolutions: readonly HunkResolution[]): string {
   return ['human', 'model', 'syntax', 'rule', 'cache'].find((r) => rungs.has(r)) ?? 'file';
 }
 
-async function scoreFileLevel(c: EvalCase, report: EvalReport, byLanguage: FileCounts): Promise<void> {
+/** What kind of conflict the case is, from which versions exist. */
+function caseKind(c: EvalCase): string {
+  if (c.ours === null || c.theirs === null) return 'one side deleted';
+  return c.base === null ? 'add/add' : 'content';
+}
+
+async function scoreFileLevel(c: EvalCase, report: EvalReport, buckets: readonly FileCounts[]): Promise<void> {
   const decision = decideFileConflict({
     path: c.path,
     base: c.base === null ? undefined : { mode: '100644', text: c.base },
@@ -86,10 +93,10 @@ async function scoreFileLevel(c: EvalCase, report: EvalReport, byLanguage: FileC
     theirs: c.theirs === null ? undefined : { mode: '100644', text: c.theirs },
   });
   if (decision.resolution === null) return;
-  const buckets = [report.files, byLanguage, (report.filesByRung.file ??= emptyFileCounts())];
+  const all = [report.files, ...buckets, (report.filesByRung.file ??= emptyFileCounts())];
   const chosen = decision.resolution.action === 'delete' ? null : decision.resolution.action === 'keep-ours' ? c.ours : c.theirs;
   if (chosen === null || c.resolved === null) {
-    for (const counts of buckets) {
+    for (const counts of all) {
       counts.resolved++;
       if (chosen === c.resolved) {
         counts.exact++;
@@ -99,7 +106,7 @@ async function scoreFileLevel(c: EvalCase, report: EvalReport, byLanguage: FileC
     }
     return;
   }
-  await compareWhole(buckets, chosen, c.resolved, c.path, false);
+  await compareWhole(all, chosen, c.resolved, c.path, false);
 }
 
 async function compareWhole(buckets: readonly FileCounts[], text: string, resolved: string | null, path: string, outside: boolean): Promise<void> {
