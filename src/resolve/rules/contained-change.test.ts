@@ -12,6 +12,19 @@ describe('contentTokens', () => {
 });
 
 describe('contained-change', () => {
+  it('abstains where the larger side only adds semicolons or commas: the same change in another style (serve-static history)', () => {
+    const base = '  return i > 1\n    ? str.substr(i)\n    : str\n';
+    const ours = "function collapse (str) {\n  return str.replace(/^\\/+/, '/') || '/'\n";
+    const theirs = "function collapse(str) {\n  return str.replace(/^\\/+/, '/') || '/';\n";
+    expect(resolve(base, ours, theirs)).toBeNull();
+    expect(resolve(base, theirs, ours)).toBeNull();
+  });
+  it('still takes a larger change written in other marks (a path one directory deeper, typeorm corpus shape)', () => {
+    const base = 'import {A} from "../../src/a"\n';
+    const theirs = 'import {A} from "../../src/a"\nimport {expect} from "chai"\n';
+    const ours = 'import {A} from "../../../src/a"\nimport {expect} from "chai"\n';
+    expect(resolve(base, ours, theirs)).toBe(ours);
+  });
   it('takes the side that made the shared change and one more (corpus shape: same insert, one side also renamed)', () => {
     const base = "    if isinstance(host, basestring):\n";
     const theirs = "    kwargs = {'max_pool_size': size}\n    if isinstance(host, basestring):\n";
