@@ -19,6 +19,11 @@ export default tseslint.config(
     rules: {
       // Only the CLI layer prints; everything else logs through the injected logger.
       'no-console': 'error',
+      // `z` re-exports every zod export as one object, which the CLI bundle cannot shake (issue 14).
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']", message: "import * as z from 'zod': the bundle shakes a namespace import, not zod's `z` object" },
+      ],
     },
   },
 );

@@ -11,7 +11,8 @@
  * 60 x 20, 20 conflicts, 500 files) and every merge of ../shared/real-histories (first-parent grids).
  * Exits 1 when the two tools' final trees differ or a drive fails.
  * Environment: BENCH_GRID=N1xN2, BENCH_CONFLICTS, BENCH_FILES, BENCH_EDGE, BENCH_HISTORIES (a
- * directory of bundles, default ../shared/real-histories; 'none' skips them), BENCH_WORKFLOW=0 skips the workflow.
+ * directory of bundles, default ../shared/real-histories; 'none' skips them), BENCH_WORKFLOW=0 skips the workflow,
+ * BENCH_TOOLS=splintercat drives splintercat alone (no ratios, no comparison of the trees: for iterating on its own cost).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -32,6 +33,7 @@ const FILES = Number(process.env.BENCH_FILES ?? (quick ? 500 : 3000));
 const EDGE = Number(process.env.BENCH_EDGE ?? 15);
 const here = dirname(fileURLToPath(import.meta.url));
 const HISTORIES = process.env.BENCH_HISTORIES ?? resolve(here, '..', '..', 'shared', 'real-histories');
+const TOOLS = (process.env.BENCH_TOOLS ?? 'git-imerge,splintercat').split(',').filter((t): t is Tool => t === 'git-imerge' || t === 'splintercat');
 
 function git(dir: string, args: string[], input?: string): string {
   return execFileSync('git', args, { cwd: dir, env, input, encoding: 'utf8', maxBuffer: 1 << 30 }).trimEnd();
@@ -111,7 +113,7 @@ const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 /** Drive both tools over copies of one repository, in lockstep. */
 function driveBoth(makeRepo: (dir: string) => void, tip2: string, firstParent: boolean): Drive[] {
-  const drives = (['git-imerge', 'splintercat'] as const).map((tool) => {
+  const drives = TOOLS.map((tool) => {
     const dir = tempRepoDir(`bench-drive-${tool}-`);
     makeRepo(dir);
     return new Drive(tool, dir, tip2, firstParent);
@@ -130,7 +132,6 @@ function driveBoth(makeRepo: (dir: string) => void, tip2: string, firstParent: b
 
 /** Print one grid's comparison; returns false when a drive failed or the trees differ. */
 function report(title: string, drives: Drive[]): boolean {
-  const [gi, sc] = drives as [Drive, Drive];
   process.stdout.write(`\n${title}\n`);
   let ok = true;
   for (const d of drives) {
@@ -147,7 +148,9 @@ function report(title: string, drives: Drive[]): boolean {
         `first ${Math.min(EDGE, n)}: ${s(first)}, last ${Math.min(EDGE, n)}: ${s(last)}, last/first ${(last / first).toFixed(2)}), finish ${s(d.finishMs)}\n`,
     );
   }
-  if (ok) {
+  const gi = drives.find((d) => d.tool === 'git-imerge');
+  const sc = drives.find((d) => d.tool === 'splintercat');
+  if (ok && gi && sc) {
     const n = Math.min(EDGE, sc.continues.length);
     const firstRatio = mean(gi.continues.slice(0, n)) / mean(sc.continues.slice(0, n));
     const lastRatio = mean(gi.continues.slice(-n)) / mean(sc.continues.slice(-n));
@@ -177,8 +180,9 @@ function realMerges(dir: string): Array<{ bundle: string; merge: string; fork: s
 
 async function main(): Promise<void> {
   ensureBuilt();
-  const gitImerge = spawnSync('git-imerge', ['--help'], { encoding: 'utf8' });
-  if (gitImerge.error) throw new Error('git-imerge is not installed (Debian: apt-get install git-imerge)');
+  if (TOOLS.length === 0) throw new Error('BENCH_TOOLS names no tool: git-imerge, splintercat or both, comma-separated');
+  const gitImerge = TOOLS.includes('git-imerge') ? spawnSync('git-imerge', ['--help'], { encoding: 'utf8' }) : null;
+  if (gitImerge?.error) throw new Error('git-imerge is not installed (Debian: apt-get install git-imerge)');
   process.stdout.write(
     `drive benchmark: each tool driven as a user drives it (one process per command, keep-both resolutions), in lockstep; ` +
       `${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)}\n`,
@@ -213,7 +217,7 @@ async function main(): Promise<void> {
       dirs.push(dir);
       generateGrid(dir, N1, N2, pairs, FILES);
       const w = await runWorkflow(dir, 'feature', EDGE);
-      const expected = drives[1]?.tree;
+      const expected = drives.find((d) => d.tool === 'splintercat')?.tree;
       process.stdout.write(
         `\nsplintercat merge (the workflow, one process, ladder + zero-delay model stub, check 'true') on the generated grid: ${w.outcome} in ${s(w.totalMs)}; ` +
           `${w.conflicts} conflicts (${s(w.totalMs / Math.max(1, w.conflicts))} each on average; between resolutions: first ${EDGE} ${s(w.firstMs)}, last ${EDGE} ${s(w.lastMs)}); ` +

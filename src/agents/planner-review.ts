@@ -1,5 +1,5 @@
 import { generateText, Output } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { nullLogger } from '../log/logger.js';
 import { ModelError } from './model-error.js';
 import type { PlannerDeps } from './planner.js';

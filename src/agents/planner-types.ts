@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FailureSummary, FailureType } from '../checks/types.js';
 import { strategyNames, type StrategyName } from '../config/goals.js';
 

@@ -1,5 +1,5 @@
 import { generateText, Output } from 'ai';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { nullLogger, type Logger } from '../log/logger.js';
 import { ModelError } from './model-error.js';
 import type { ModelGateway } from './model-gateway.js';

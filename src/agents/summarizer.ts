@@ -1,5 +1,5 @@
 import { generateText, Output } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { failureTypes, type CheckResult, type FailureSummary } from '../checks/types.js';
 import { nullLogger, type Logger } from '../log/logger.js';
 import { truncateLog } from './log-truncate.js';

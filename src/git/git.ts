@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { SplintercatError } from '../errors/index.js';
 import { CatFileBatch, type GitObject } from './cat-file.js';
 import { GitError } from './git-error.js';
+import { GitShell, type ShellResult } from './git-shell.js';
 
 export interface GitRunOptions {
   /** Data written to git's stdin. */
@@ -55,6 +57,7 @@ export class Git {
   readonly gitBinary: string;
   readonly env: NodeJS.ProcessEnv;
   private batch: CatFileBatch | undefined;
+  private readonly shells: GitShell[] = [];
   /** The Git whose cat-file process reads objects by id for this one (see `at`). */
   private objectsFrom: Git | undefined;
 
@@ -301,11 +304,30 @@ export class Git {
   }
 
   /** Release the long-lived processes (not those of the Git this one reads objects through). Safe to call more than once. */
+  /**
+   * Run a short git command through one of a few long-lived shells (git-shell.ts): for the many
+   * merges of an autofill, which would otherwise each stop the event loop while node forks. Exit
+   * codes are data; at most `MAX_SHELLS` commands run at once, the others wait their turn.
+   */
+  runPooled(args: readonly string[]): Promise<ShellResult> {
+    let shell = this.shells[0];
+    for (const s of this.shells) if (s.pending < (shell as GitShell).pending) shell = s;
+    if (shell === undefined || (shell.pending > 0 && this.shells.length < MAX_SHELLS)) {
+      shell = new GitShell(this.cwd, this.env, this.gitBinary);
+      this.shells.push(shell);
+    }
+    return shell.run(args);
+  }
+
   close(): void {
     this.batch?.close();
     this.batch = undefined;
+    for (const shell of this.shells.splice(0)) shell.close();
   }
 }
+
+/** Shells of runPooled: one per core, at least two (a merge waiting on the disk leaves the other core busy). */
+const MAX_SHELLS = Math.max(2, availableParallelism());
 
 function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { GitError, type Git } from '../git/index.js';
 import type { ConflictPath, FileConflictKind, StageEntry } from './types.js';
 
@@ -133,19 +132,24 @@ export function conflictPaths(result: Extract<MergeTreeResult, { clean: false }>
 }
 
 /**
- * The hot path of every autofill: `child_process.execFile` directly (about 1.5 ms less per call
- * than the general runner), same cwd and environment as `git`, exit 0/1 as data.
+ * The hot path of every autofill: through the Git's long-lived shells (git-shell.ts), about 1.5 ms
+ * and a fork of node less per call than a process of its own; exit 0/1 as data. An abort stops
+ * waiting (a merge already started finishes on its own: it only writes objects).
  */
 function runFast(git: Git, args: string[], signal?: AbortSignal): Promise<{ exitCode: number; stdout: string }> {
+  if (signal?.aborted) return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   return new Promise((resolve, reject) => {
-    execFile(
-      git.gitBinary,
-      args,
-      { cwd: git.cwd, env: git.env, maxBuffer: 1024 * 1024 * 1024, signal, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : undefined;
-        if (code === 0 || code === 1) resolve({ exitCode: code, stdout });
-        else reject(new GitError(args, code, stderr || String(error?.message), git.cwd, error));
+    const onAbort = (): void => reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    git.runPooled(args).then(
+      (r) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (r.exitCode === 0 || r.exitCode === 1) resolve({ exitCode: r.exitCode, stdout: r.stdout });
+        else reject(new GitError(args, r.exitCode, r.stderr, git.cwd));
+      },
+      (error: unknown) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(error);
       },
     );
   });

@@ -1,6 +1,7 @@
 import type { Git } from '../git/index.js';
 import { diagramCodes, getBoundaries, Grid, IncrementalMerge, listImerges } from '../imerge/index.js';
 import type { RunState } from '../store/run-state.js';
+import { gridCacheKey, readCachedGrid, writeCachedGrid } from './grid-history-cache.js';
 import { MERGE_AUTOMATIC, MERGE_BLOCKED, MERGE_MANUAL, MERGE_UNBLOCKED, MERGE_UNKNOWN, mergeLetter, nodeLetter } from './grid-codes.js';
 import type { CommitRef } from './model.js';
 import type { GridSnapshot } from './snapshot.js';
@@ -54,9 +55,10 @@ async function axes(git: Git, grid: Grid): Promise<{ axis1: CommitRef[]; axis2: 
  * The run's grid: from its refs while the merge exists (running, stopped, handed to a human),
  * else rebuilt from the merge commits still in the object store after `finish` removed the
  * refs (every recorded cell reachable from the resolutions and checked cells). Null when
- * neither works (no grid yet, objects pruned).
+ * neither works (no grid yet, objects pruned). A finished run's rebuilt grid is kept in
+ * `cacheFile` (see grid-history-cache.ts) and read from there by the next command.
  */
-export async function readGridSnapshot(git: Git, state: RunState): Promise<GridSnapshot | null> {
+export async function readGridSnapshot(git: Git, state: RunState, cacheFile?: string): Promise<GridSnapshot | null> {
   if ((await listImerges(git)).includes(state.name)) {
     try {
       const im = await IncrementalMerge.load(git, state.name);
@@ -65,7 +67,12 @@ export async function readGridSnapshot(git: Git, state: RunState): Promise<GridS
       // refs being rewritten or damaged: fall back to history
     }
   }
-  return rebuildFromHistory(git, state).catch(() => null);
+  const key = cacheFile === undefined ? null : gridCacheKey(state);
+  const cached = key === null ? null : readCachedGrid(cacheFile as string, key);
+  if (cached !== null) return cached;
+  const rebuilt = await rebuildFromHistory(git, state).catch(() => null);
+  if (rebuilt !== null && key !== null) writeCachedGrid(cacheFile as string, key, rebuilt);
+  return rebuilt;
 }
 
 const mergeSubject = /^imerge '(.+)': (automatic|manual) merge (\d+)-(\d+)$/;

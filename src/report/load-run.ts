@@ -8,6 +8,7 @@ import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
 import { allCheckRecords } from './check-records.js';
 import { conflictGitDetails } from './conflict-git.js';
+import { GRID_CACHE_FILE } from './grid-history-cache.js';
 import { readGridSnapshot } from './grid-source.js';
 import type { ConflictGitDetails, RunSnapshot } from './snapshot.js';
 
@@ -25,6 +26,8 @@ export interface LoadRunOptions {
   /** Look up conflict hunks and diffs and read the end of each check log (default true; `status` skips them). */
   details?: boolean;
   cache?: SnapshotCache;
+  /** The run's state as the caller already read it (not read and validated again). */
+  state?: RunState;
 }
 
 const TAIL_BYTES = 4096;
@@ -65,12 +68,12 @@ export function readLogTail(path: string): string | null {
  */
 export async function loadRunSnapshot(git: Git, store: RunStore, name: string, options: LoadRunOptions = {}): Promise<RunSnapshot | null> {
   const paths = store.paths(name);
-  const state = loadRunState(paths);
+  const state = options.state ?? loadRunState(paths);
   if (state === null) return null;
   await assertFinalCommit(git, state, paths.state);
   const events = openRunJournal(paths).read().entries;
   const live = store.lockStatus(name).state === 'held';
-  const grid = await readGridSnapshot(git, state);
+  const grid = await readGridSnapshot(git, state, join(paths.dir, GRID_CACHE_FILE));
   const snapshot: RunSnapshot = { state, events, grid, conflicts: {}, logTails: {}, live };
   if (options.details === false) return snapshot;
   const cache = options.cache ?? newSnapshotCache();

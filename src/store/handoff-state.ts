@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { oid } from './state-primitives.js';
 
 /** What a person is asked to do when the run stops for them (the run state's `human`). */

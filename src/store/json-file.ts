@@ -1,6 +1,6 @@
 import { closeSync, constants, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { SplintercatError } from '../errors/index.js';
 
 /** Why a state file could not be used. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GOALS } from '../config/goals.js';
 import { humanHandoffSchema } from './handoff-state.js';
 import { index, isoTime, oid } from './state-primitives.js';

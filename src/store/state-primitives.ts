@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The value types every run-state schema is built from. */
 export const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not an ISO date-time');

@@ -1,5 +1,5 @@
 import type { ModelRung } from '../agents/index.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { RunEventInput, toolCallEvent } from '../store/run-events.js';
 
 type Json = z.infer<typeof toolCallEvent>['input'];

@@ -1,5 +1,11 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Git } from '../../src/git/index.js';
 import { buildReportModel, loadRunSnapshot, markedDiagram } from '../../src/report/index.js';
+import { GRID_CACHE_FILE } from '../../src/report/grid-history-cache.js';
+import { gitSpy } from '../helpers/git-spy.js';
+import { testGitEnv } from '../helpers/git-repo.js';
 import { decodeRuns } from '../../src/report/grid-codes.js';
 import { recordedRun } from '../fixtures/report/recorded-run.js';
 
@@ -31,6 +37,35 @@ describe('report built from a real run', () => {
     expect(m.checks.some((c) => !c.success && c.summary !== null)).toBe(true);
     expect(m.checks.find((c) => c.success)?.excerpt).toBe('all values ok');
     expect(m.run.resultCommit).toBe(repo.sh('rev-parse', 'main'));
+  });
+
+  it('after finish: the grid rebuilt from history is kept beside the state and read from there next time; a cache that does not match is rebuilt', async () => {
+    const { repo, store, name } = await recordedRun();
+    const cacheFile = join(store.paths(name).dir, GRID_CACHE_FILE);
+    expect(existsSync(cacheFile)).toBe(false);
+    const first = (await loadRunSnapshot(repo.git, store, name, { details: false }))!.grid;
+    expect(first).toMatchObject({ source: 'history', len1: 5, len2: 5 });
+    expect(existsSync(cacheFile)).toBe(true);
+
+    const spy = gitSpy();
+    const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
+    try {
+      expect((await loadRunSnapshot(git, store, name, { details: false }))!.grid).toEqual(first);
+      // No history walk: only the final-commit check's object reader and the listing of the merges' refs.
+      expect(spy.calls().filter((c) => /^(merge-base|rev-list|log) /.test(c))).toEqual([]);
+
+      // A cache written for another run's final commit is not taken for this one.
+      const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as { key: string; grid: { letters: string } };
+      writeFileSync(cacheFile, JSON.stringify({ ...cached, key: cached.key.replace(/ [0-9a-f]{40} /, ` ${'0'.repeat(40)} `), grid: { ...cached.grid, letters: 'x'.repeat(25) } }));
+      spy.reset();
+      expect((await loadRunSnapshot(git, store, name, { details: false }))!.grid).toEqual(first);
+      expect(spy.calls().some((c) => c.startsWith('rev-list '))).toBe(true);
+      // Nor a damaged one.
+      writeFileSync(cacheFile, '{"version": 1, "key"');
+      expect((await loadRunSnapshot(git, store, name, { details: false }))!.grid).toEqual(first);
+    } finally {
+      git.close();
+    }
   });
 
   it('while stopped for a human (refs present): the grid comes from the refs and the open conflict shows its hunks', async () => {

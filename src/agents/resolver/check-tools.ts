@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { tool } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CheckResult } from '../../checks/types.js';
 import { stageTexts, validateResolvedText } from './validate.js';
 import { bound, type ToolContext } from './tool-context.js';

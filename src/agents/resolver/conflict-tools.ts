@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { tool } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseConflictText, printWithResolutions } from '../../resolve/parse/markers.js';
 import type { ConflictHunk } from '../../resolve/types.js';
 import { asData, bound, limits, type ToolContext } from './tool-context.js';

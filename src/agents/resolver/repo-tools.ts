@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { tool } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { GitError } from '../../git/index.js';
 import { bound, limits, type ToolContext } from './tool-context.js';
 import { cellId } from '../../imerge/cell.js';

@@ -1,5 +1,5 @@
 import { tool } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { bound, limits, type ToolContext } from './tool-context.js';
 
 /** Group `git grep -n -C` output into matches; keep the first `max`. */

@@ -31,21 +31,27 @@ export function registerImerge(program: Command): Command {
       .argument('<branch>', 'the branch to merge in (tip2)')
       .action(async (tip2: string, opts: StartOpts, cmd: Command) => {
         await withGit(cmd, async (git, engine) => {
-          await git.assertClean('proceed');
+          // The working tree must be clean, as git-imerge requires; the check runs while the merge
+          // starts and autofills (on a large tree it is the slowest command of a start: git re-reads
+          // the files whose stat data it cannot trust), and a dirty tree leaves nothing behind.
+          const clean = git.assertClean('proceed');
+          clean.catch(() => undefined); // awaited below, on every path
           let branch = opts.branch;
           if (verb === 'merge' && branch === undefined) branch = (await git.currentBranch()) ?? opts.name;
           const name = opts.name ?? tip2;
           let im: IncrementalMerge;
           try {
+            if (!autofill) await clean;
             im = await engine.IncrementalMerge.start(git, { name, goal: opts.goal, tip2, branch, firstParent: opts.firstParent, manual: opts.manual });
           } catch (error) {
+            await clean;
             if (verb === 'merge' && (error as { code?: string }).code === 'imerge_nothing_to_do') {
               printResult('Already up-to-date.');
               return;
             }
             throw error;
           }
-          if (autofill) await autofillAndPresent(git, im, Number(opts.jobs), engine);
+          if (autofill) await autofillAndPresent(git, im, Number(opts.jobs), engine, clean);
         });
       });
   };
@@ -201,13 +207,26 @@ function progressLine(e: AutofillEvent): string | null {
   }
 }
 
-/** Autofill, then present the blocker in the working tree (exit 0) or say the merge is complete. */
-async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number, { presentConflict }: Engine): Promise<void> {
+/**
+ * Autofill, then present the blocker in the working tree (exit 0) or say the merge is complete.
+ * `clean`, when given, is the check of the working tree that `start` runs alongside the autofill:
+ * when it fails, the autofill stops and the merge just started is removed.
+ */
+async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number, { presentConflict }: Engine, clean?: Promise<void>): Promise<void> {
   const started = Date.now();
   let merges = 0;
   let lastReport = started;
   const total = (im.grid.len1 - 1) * (im.grid.len2 - 1);
-  const result = await im.autofill({
+  const stop = new AbortController();
+  const dirty = clean?.then(
+    () => null,
+    (error: unknown) => {
+      stop.abort(error);
+      return error;
+    },
+  );
+  const filling = im.autofill({
+    signal: stop.signal,
     jobs: Number.isFinite(jobs) && jobs > 0 ? jobs : 1,
     onProgress: (e) => {
       if (e.kind === 'merge' || e.kind === 'probe') merges++;
@@ -222,6 +241,13 @@ async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number, 
       }
     },
   });
+  const [filled, dirtyError] = await Promise.all([filling.catch((error: unknown) => ({ error })), dirty]);
+  if (dirtyError) {
+    await im.remove();
+    throw dirtyError;
+  }
+  if ('error' in filled) throw filled.error;
+  const result = filled;
   const secs = (Date.now() - started) / 1000;
   if (merges > 0) process.stderr.write(`${merges} merges in ${secs.toFixed(1)} s (${(merges / Math.max(secs, 0.001)).toFixed(1)}/s).\n`);
   if (result.complete) {

@@ -15,11 +15,12 @@ export function registerStatus(program: Command): void {
       const report = Promise.all([import('../../report/build-model.js'), import('../../report/load-run.js'), import('../../report/status-text.js')]);
       report.catch(() => undefined); // awaited below; an error opening the run must not leave it unhandled
       const { openCliRun } = await import('../run-context.js');
-      const { git, store, name: chosen } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
+      const { git, store, name: chosen, state } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
       try {
         const [{ buildReportModel }, { loadRunSnapshot }, { renderStatusText, statusData }] = await report;
         const name = chosen as string;
-        const snapshot = await loadRunSnapshot(git, store, name, { details: false });
+        // The state openCliRun read (null when unreadable: then read again, to give its error).
+        const snapshot = await loadRunSnapshot(git, store, name, { details: false, ...(state !== null && state.name === name ? { state } : {}) });
         if (!snapshot) {
           printResult(`No run state for '${name}'. Try: splintercat doctor --name ${name}`);
           process.exitCode = 1;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SplintercatError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
 import { systemClock, type Clock } from '../../util/clock.js';
