@@ -34,6 +34,7 @@ describe('GitShell', () => {
     repo.commit('one');
     const shell = new GitShell(repo.dir, { ...process.env, ...testGitEnv });
     await expect(shell.run(['log', '--format=a\nb'])).rejects.toThrow(/one line per command/);
+    await expect(shell.run(['log', '--format=a\0b'])).rejects.toThrow(/without NUL bytes/);
     const queued = shell.run(['log', '-1']);
     shell.close();
     await expect(queued).rejects.toThrow(/closed/);

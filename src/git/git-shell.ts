@@ -50,7 +50,7 @@ export class GitShell {
 
   /** Run `git ARGS` (exit codes are data, as execFile's); rejects only when the shell itself fails. */
   run(args: readonly string[]): Promise<ShellResult> {
-    if (args.some((a) => a.includes('\n'))) return Promise.reject(new Error(`a git shell runs one line per command: ${JSON.stringify(args)}`));
+    if (args.some((a) => /[\n\0]/.test(a))) return Promise.reject(new Error(`a git shell runs one line per command, without NUL bytes: ${JSON.stringify(args)}`));
     const child = this.ensure();
     return new Promise((resolve, reject) => {
       this.queue.push({ args, resolve, reject });
