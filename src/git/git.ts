@@ -303,7 +303,6 @@ export class Git {
     return object === null ? null : object.content.toString('utf8');
   }
 
-  /** Release the long-lived processes (not those of the Git this one reads objects through). Safe to call more than once. */
   /**
    * Run a short git command through one of a few long-lived shells (git-shell.ts): for the many
    * merges of an autofill, which would otherwise each stop the event loop while node forks. Exit
@@ -319,6 +318,7 @@ export class Git {
     return shell.run(args);
   }
 
+  /** Release the long-lived processes (not those of the Git this one reads objects through). Safe to call more than once. */
   close(): void {
     this.batch?.close();
     this.batch = undefined;

@@ -85,7 +85,7 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
   const oids: string[] = [];
   const unexpected: string[] = [];
   let stateOid: string | null = null;
-  const re = new RegExp(`^${escapeRe(prefix)}/(auto|manual)/(0|[1-9][0-9]*)-(0|[1-9][0-9]*)$`);
+  const re = cellRefPattern(name);
   let maxI1 = 0;
   let maxI2 = 0;
   for (const line of lines) {
@@ -203,7 +203,7 @@ function cellRefs(name: string, current: Map<string, string>, grid: Grid): CellI
   const known = cellRefsOf.get(current);
   if (known?.len1 === grid.len1 && known.len2 === grid.len2) return known;
   const index: CellIndex = { len1: grid.len1, len2: grid.len2, cells: new Map(), others: new Set() };
-  const re = new RegExp(`^${escapeRe(imergePrefix(name))}/(auto|manual)/(0|[1-9][0-9]*)-(0|[1-9][0-9]*)$`);
+  const re = cellRefPattern(name);
   for (const [ref, oid] of current) {
     const m = re.exec(ref);
     const [i1, i2] = m ? [Number(m[2]), Number(m[3])] : [-1, -1];
@@ -214,6 +214,11 @@ function cellRefs(name: string, current: Map<string, string>, grid: Grid): CellI
   }
   cellRefsOf.set(current, index);
   return index;
+}
+
+/** A cell ref of the merge `name`: groups 1 its kind (auto, manual), 2 and 3 its coordinates. */
+function cellRefPattern(name: string): RegExp {
+  return new RegExp(`^${escapeRe(imergePrefix(name))}/(auto|manual)/(0|[1-9][0-9]*)-(0|[1-9][0-9]*)$`);
 }
 
 function escapeRe(s: string): string {

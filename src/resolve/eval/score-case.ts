@@ -155,8 +155,15 @@ export async function judge(into: HunkCounts | readonly HunkCounts[], file: Conf
 
 /** Whether the human's file, with `text` in place of its [start, end), differs from it only in the order of unordered siblings. */
 async function sameUpToOrder(path: string, resolved: string, start: number, end: number, text: string): Promise<boolean> {
-  const [a, b] = await Promise.all([canonicalUnordered(path, resolved.slice(0, start) + text + resolved.slice(end)), canonicalUnordered(path, resolved)]);
+  const [a, b] = await Promise.all([canonicalUnordered(path, resolved.slice(0, start) + text + resolved.slice(end)), humanCanonical(path, resolved)]);
   return a !== null && a === b;
+}
+
+/** The person's file in canonical form, kept for the case being scored: every rule's hunks compare with it. */
+let lastHuman: { path: string; text: string; canonical: Promise<string | null> } | null = null;
+function humanCanonical(path: string, text: string): Promise<string | null> {
+  if (lastHuman?.path !== path || lastHuman.text !== text) lastHuman = { path, text, canonical: canonicalUnordered(path, text) };
+  return lastHuman.canonical;
 }
 
 /**

@@ -88,8 +88,8 @@ export const containedChange: ResolutionRule = {
     const t = contentTokens(theirs);
     const larger = editContains(b, t, o) ? 'ours' : editContains(b, o, t) ? 'theirs' : null;
     if (larger === null) return null;
-    const [inner, outer] = larger === 'ours' ? [theirs, ours] : [ours, theirs];
-    if (furtherOnlyInTerminators(larger === 'ours' ? t : o, larger === 'ours' ? o : t)) return null;
+    const [inner, outer, innerTokens, outerTokens] = larger === 'ours' ? [theirs, ours, t, o] : [ours, theirs, o, t];
+    if (furtherOnlyInTerminators(innerTokens, outerTokens)) return null;
     if (context.outside !== undefined && repeatsBlockOutside(linesAdded(inner, outer), context.outside)) return null;
     return outer;
   },
