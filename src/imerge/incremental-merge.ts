@@ -8,6 +8,7 @@ import { assertRebasable, simplifyToGoal } from './finish-goals.js';
 import { renderDiagram } from './diagram.js';
 import { mapKnownFrontier } from './frontier.js';
 import { Grid } from './grid.js';
+import { GridAncestry, removeAncestryFile } from './grid-ancestry.js';
 import { compactRepository, extendCommitGraph } from './housekeeping.js';
 import { conflictPaths, mergeTree } from './merge-tree.js';
 import { chooseImergeName, listImerges, removeImerge } from './names.js';
@@ -134,7 +135,12 @@ export class IncrementalMerge {
   async autofill(options: AutofillOptions = {}): Promise<AutofillResult> {
     const merger = options.merger ?? new GitMerger(this.git, options.signal);
     // Housekeeping, as below: a git that cannot write the commit-graph (a lock held) only merges slower.
-    await extendCommitGraph(this.git, this.grid).catch(() => undefined);
+    const [, ancestry] = await Promise.all([
+      extendCommitGraph(this.git, this.grid).catch(() => undefined),
+      // Without it (an unreadable cell, a grid that is not first-parent lines) git finds each base.
+      GridAncestry.open(this.git, this.name, this.grid).catch(() => null),
+    ]);
+    merger.useAncestry(ancestry);
     const outcome = await autoCompleteFrontier({
       grid: this.grid,
       name: this.name,
@@ -145,7 +151,7 @@ export class IncrementalMerge {
       onProgress: options.onProgress,
       signal: options.signal,
       save: () => this.save(),
-    });
+    }).finally(() => ancestry?.flush());
     // Housekeeping only: when it cannot run (say a concurrent git holds packed-refs.lock), the
     // next autofill packs instead.
     await compactRepository(this.git, this.name).catch(() => undefined);
@@ -329,6 +335,7 @@ export class IncrementalMerge {
     if (scratch !== null) updates.push({ ref: scratchRef(this.name), delete: true, oldOid: scratch });
     await this.git.updateRefs(updates, `imerge: remove merge '${this.name}'`);
     this.refs = new Map();
+    await removeAncestryFile(this.git, this.name);
     if ((await this.git.configGet('imerge.default')) === this.name) await this.git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
   }
 

@@ -1,3 +1,4 @@
+import { removeAncestryFile } from './grid-ancestry.js';
 import { UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { imergePrefix, scratchRef } from './state.js';
@@ -56,5 +57,6 @@ export async function removeImerge(git: Git, name: string): Promise<void> {
   const scratch = await git.revParse(scratchRef(name));
   if (scratch !== null) updates.push({ ref: scratchRef(name), delete: true, oldOid: scratch });
   await git.updateRefs(updates, `imerge: remove merge '${name}'`);
+  await removeAncestryFile(git, name);
   if ((await git.configGet('imerge.default')) === name) await git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
 }

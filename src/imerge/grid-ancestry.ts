@@ -1,0 +1,313 @@
+import { appendFile, mkdir, readFile, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Git } from '../git/index.js';
+import type { Grid } from './grid.js';
+import { objectsDirectory } from './merger.js';
+
+/**
+ * The merge bases of two cells of the grid, computed in memory (issue 14).
+ *
+ * Each `merge-tree` asks git for the merge base of the two commits it merges. On git 2.39 (no
+ * `merge-tree --merge-base`) that is a walk through every ancestor of one side that is not an
+ * ancestor of the other, and late in a merge that is most of the grid: a late merge cost 2.7 times an
+ * early one, almost all of it this walk. Here the same walk (git's paint-down-to-common, ordered by
+ * generation) runs over the grid's commits held in memory, with their parents and trees. When it
+ * finds exactly one merge base B, the merger hands `merge-tree` two stand-in commits, each side's
+ * tree with B as its only parent: git then finds B at once, and its result is the one it would have
+ * computed (a merge with one base is a function of the three trees).
+ *
+ * The walk is exact, or it gives up (null, and the merger lets git walk):
+ * - It follows real parents, except on the two branches' commits (the grid's edges), where it
+ *   follows only the edge's previous commit (checked to be a parent), and below the grid's merge
+ *   base, where it stops. A common ancestor reached only through a dropped edge is never a
+ *   best one: on one edge, it is below the lower of the two edge commits reached, itself a common
+ *   ancestor; across the edges, it is a common ancestor of the two tips, so below their merge base,
+ *   the grid's (0, 0). That holds only when the tips have exactly one merge base, the grid's (0, 0):
+ *   checked once per pair of tips, otherwise no walk.
+ * - Any other commit it visits must be a cell of the grid or a merge this merger wrote; anything
+ *   else (a commit outside the grid, one whose parents are not known) gives up.
+ *
+ * What is known of each commit is kept in a file beside the objects (facts about immutable
+ * objects, so never stale): each commit is read from git once, the merges written here not at all.
+ */
+export class GridAncestry {
+  private readonly facts = new Map<string, Facts>();
+  /** Edge commits, with the one parent followed (none for the merge base). */
+  private readonly edges = new Map<string, string | null>();
+  private readonly cells = new Set<string>();
+  /** `git merge-base --all` of a pair of tips ("TIP1 TIP2"), comma-separated. */
+  private readonly tipBases = new Map<string, string>();
+  private pending: string[] = [];
+  // The walk's graph, by number: commit ids, the parents followed (null: not vouched for),
+  // generations (-1: not computed yet) and the walk's flags (all zero between walks).
+  private readonly ids = new Map<string, number>();
+  private readonly oids: string[] = [];
+  private readonly parentIds: (number[] | null | undefined)[] = [];
+  private readonly generations: number[] = [];
+  private flags = new Uint8Array(1024);
+  /** Commits the last `mergeBases` walked: about what git's own walk would read. */
+  lastWalk = 0;
+
+  private constructor(private readonly file: string) {}
+
+  /**
+   * The ancestry of `grid`'s commits, or null when the walk would not be exact (an edge that is not
+   * a first-parent line, tips with several merge bases). Reads from git only what the file lacks.
+   */
+  static async open(git: Git, name: string, grid: Grid): Promise<GridAncestry | null> {
+    const ancestry = new GridAncestry(await ancestryFile(git, name));
+    await ancestry.readFile();
+    const cellOids: string[] = [];
+    for (let i1 = 0; i1 < grid.len1; i1++) {
+      for (let i2 = 0; i2 < grid.len2; i2++) {
+        const oid = grid.cell(i1, i2).oid;
+        if (oid !== null) cellOids.push(oid);
+      }
+    }
+    const missing = [...new Set(cellOids.filter((oid) => !ancestry.facts.has(oid)))];
+    const read = await Promise.all(missing.map((oid) => git.readObject(oid)));
+    for (const [k, object] of read.entries()) {
+      if (object?.type !== 'commit') return null;
+      const { tree, parents } = parseCommit(object.content);
+      ancestry.learn(missing[k] as string, { tree, parents, ours: false });
+    }
+    for (const oid of cellOids) ancestry.cells.add(oid);
+    // The edges: each commit must have the previous one among its parents (a first-parent line;
+    // its first commit may reach the merge base through another parent, as a fork's merge of
+    // upstream does).
+    const base = grid.cell(0, 0).oid as string;
+    ancestry.edges.set(base, null);
+    const line = (at: (k: number) => string, len: number): boolean => {
+      for (let k = 1; k < len; k++) {
+        const oid = at(k);
+        if (!ancestry.facts.get(oid)?.parents.includes(at(k - 1))) return false;
+        ancestry.edges.set(oid, at(k - 1));
+      }
+      return true;
+    };
+    if (!line((k) => grid.cell(k, 0).oid as string, grid.len1) || !line((k) => grid.cell(0, k).oid as string, grid.len2)) return null;
+    const tip1 = grid.cell(grid.len1 - 1, 0).oid as string;
+    const tip2 = grid.cell(0, grid.len2 - 1).oid as string;
+    const key = `${tip1} ${tip2}`;
+    let bases = ancestry.tipBases.get(key);
+    if (bases === undefined) {
+      bases = (await git.mergeBases(tip1, tip2)).join(',');
+      ancestry.tipBases.set(key, bases);
+      ancestry.pending.push(`b ${key} ${bases || '-'}`);
+    }
+    await ancestry.flush();
+    return bases === base ? ancestry : null;
+  }
+
+  /** Record a merge commit this merger wrote (its parents are cells of the grid). */
+  recordMerge(oid: string, tree: string, parents: string[]): void {
+    this.learn(oid, { tree, parents, ours: true });
+  }
+
+  /** The tree of a known commit. */
+  treeOf(oid: string): string | undefined {
+    return this.facts.get(oid)?.tree;
+  }
+
+  /**
+   * The best common ancestors of a and b, exactly as `git merge-base --all` gives them; null when
+   * the walk reaches a commit it cannot vouch for (then ask git).
+   */
+  mergeBases(a: string, b: string): string[] | null {
+    const ia = this.idOf(a);
+    const ib = this.idOf(b);
+    const ga = this.generationOf(ia);
+    const gb = this.generationOf(ib);
+    if (ga < 0 || gb < 0) return null;
+    if (ia === ib) return [a];
+    // A bucket queue by generation: parents always have a lower one, so each commit is taken once,
+    // after everything above it, with its final flags.
+    const buckets: number[][] = [];
+    const touched: number[] = [ia, ib];
+    const flags = this.flags;
+    flags[ia] = PARENT1;
+    flags[ib] = PARENT2;
+    (buckets[ga] ??= []).push(ia);
+    (buckets[gb] ??= []).push(ib);
+    let nonStale = 2;
+    const result: string[] = [];
+    let ok = true;
+    walk: for (let top = Math.max(ga, gb); top >= 0 && nonStale > 0; top--) {
+      const bucket = buckets[top];
+      if (!bucket) continue;
+      for (const id of bucket) {
+        let f = flags[id] as number;
+        if (!(f & STALE)) nonStale--;
+        if ((f & BOTH) === BOTH && !(f & STALE)) {
+          result.push(this.oids[id] as string);
+          f |= STALE;
+        }
+        const parents = this.parentIds[id];
+        if (!parents) {
+          ok = false;
+          break walk;
+        }
+        const carry = f & (BOTH | STALE);
+        for (const p of parents) {
+          const had = flags[p] as number;
+          const want = had | carry;
+          if (had === want) continue;
+          flags[p] = want;
+          if (had === 0) {
+            touched.push(p);
+            const gp = this.generationOf(p);
+            if (gp < 0) {
+              ok = false;
+              break walk;
+            }
+            (buckets[gp] ??= []).push(p);
+            if (!(want & STALE)) nonStale++;
+          } else if (want & STALE && !(had & STALE)) {
+            nonStale--;
+          }
+        }
+      }
+    }
+    for (const id of touched) flags[id] = 0;
+    this.lastWalk = touched.length;
+    return ok ? result : null;
+  }
+
+  /** Append what was learnt since the last flush to the file (best effort: it is only a cache). */
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const lines = this.pending;
+    this.pending = [];
+    try {
+      await mkdir(dirname(this.file), { recursive: true });
+      await appendFile(this.file, `${lines.join('\n')}\n`);
+    } catch {
+      // a read-only .git only costs the next process a re-read
+    }
+  }
+
+  private learn(oid: string, facts: Facts): void {
+    if (this.facts.has(oid)) return;
+    this.facts.set(oid, facts);
+    this.pending.push(`${facts.ours ? 'm' : 'c'} ${oid} ${facts.tree}${facts.parents.map((p) => ` ${p}`).join('')}`);
+  }
+
+  private async readFile(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch {
+      return;
+    }
+    for (const line of text.split('\n')) {
+      const f = line.split(' ');
+      if ((f[0] === 'm' || f[0] === 'c') && f.length >= 3) {
+        this.facts.set(f[1] as string, { tree: f[2] as string, parents: f.slice(3), ours: f[0] === 'm' });
+      } else if (f[0] === 'b' && f.length === 4) {
+        this.tipBases.set(`${f[1]} ${f[2]}`, f[3] === '-' ? '' : (f[3] as string));
+      }
+    }
+  }
+
+  /** The number of a commit in the walk's graph (its parents are looked up when first needed). */
+  private idOf(oid: string): number {
+    let id = this.ids.get(oid);
+    if (id === undefined) {
+      id = this.oids.length;
+      this.ids.set(oid, id);
+      this.oids.push(oid);
+      this.parentIds.push(undefined);
+      this.generations.push(-1);
+      if (id >= this.flags.length) {
+        const grown = new Uint8Array(this.flags.length * 2);
+        grown.set(this.flags);
+        this.flags = grown;
+      }
+    }
+    return id;
+  }
+
+  /**
+   * The parents the walk follows: an edge's one (none for the merge base); a cell's or a merge's
+   * own. Null for any other commit: the walk does not vouch for what lies beyond it.
+   */
+  private parentsOf(id: number): number[] | null {
+    const known = this.parentIds[id];
+    if (known !== undefined) return known;
+    const oid = this.oids[id] as string;
+    const edge = this.edges.get(oid);
+    let parents: string[] | null;
+    if (edge !== undefined) parents = edge === null ? [] : [edge];
+    else if (this.cells.has(oid) || this.facts.get(oid)?.ours === true) parents = this.facts.get(oid)?.parents ?? null;
+    else parents = null;
+    const ids = parents === null ? null : parents.map((p) => this.idOf(p));
+    this.parentIds[id] = ids;
+    return ids;
+  }
+
+  /** 0 for the merge base, else one more than the highest parent's; -2 when not vouched for. */
+  private generationOf(id: number): number {
+    const known = this.generations[id] as number;
+    if (known !== -1) return known;
+    const stack = [id];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as number;
+      if ((this.generations[top] as number) !== -1) {
+        stack.pop();
+        continue;
+      }
+      const parents = this.parentsOf(top);
+      let gen = 0;
+      let ready = true;
+      if (parents === null) gen = -2;
+      else {
+        for (const p of parents) {
+          const g = this.generations[p] as number;
+          if (g === -1) {
+            ready = false;
+            stack.push(p);
+          } else if (g === -2) gen = -2;
+          else if (gen !== -2 && g + 1 > gen) gen = g + 1;
+        }
+      }
+      if (ready) {
+        this.generations[top] = gen;
+        stack.pop();
+      }
+    }
+    return this.generations[id] as number;
+  }
+}
+
+interface Facts {
+  tree: string;
+  parents: string[];
+  /** Written by this merger (a merge of two cells). */
+  ours: boolean;
+}
+
+const PARENT1 = 1;
+const PARENT2 = 2;
+const BOTH = PARENT1 | PARENT2;
+const STALE = 4;
+
+/** Where a merge's ancestry file lives: beside the objects, one per merge name. */
+export async function ancestryFile(git: Git, name: string): Promise<string> {
+  return join(await objectsDirectory(git), '..', 'splintercat', 'imerge', `${encodeURIComponent(name)}.ancestry`);
+}
+
+/** Forget a merge's ancestry file (when the merge is removed). */
+export async function removeAncestryFile(git: Git, name: string): Promise<void> {
+  await unlink(await ancestryFile(git, name)).catch(() => undefined);
+}
+
+function parseCommit(content: Buffer): { tree: string; parents: string[] } {
+  const header = content.subarray(0, Math.max(0, content.indexOf('\n\n'))).toString('utf8');
+  let tree = '';
+  const parents: string[] = [];
+  for (const line of header.split('\n')) {
+    if (line.startsWith('tree ')) tree = line.slice(5);
+    else if (line.startsWith('parent ')) parents.push(line.slice(7));
+  }
+  return { tree, parents };
+}
