@@ -1,5 +1,5 @@
 import type { Git } from '../git/index.js';
-import { objectsDirectory, writeLooseObject } from './merger.js';
+import { objectsDirectory, writeLooseObject } from './loose-objects.js';
 
 /** Writes a commit object and returns its id. */
 export type WriteCommit = (tree: string, parents: string[], message: string) => Promise<string>;

@@ -2,7 +2,7 @@ import { appendFile, mkdir, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Git } from '../git/index.js';
 import type { Grid } from './grid.js';
-import { objectsDirectory } from './merger.js';
+import { objectsDirectory } from './loose-objects.js';
 
 /**
  * The merge bases of two cells of the grid, computed in memory (issue 14).

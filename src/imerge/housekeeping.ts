@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
 import type { Grid } from './grid.js';
-import { objectsDirectory } from './merger.js';
+import { objectsDirectory } from './loose-objects.js';
 import { imergePrefix } from './state.js';
 
 /** When `compactRepository` packs: loose refs of the merge, loose objects of the repository. */

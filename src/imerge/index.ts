@@ -4,6 +4,7 @@ export * from './frontier.js';
 export * from './autofill.js';
 export * from './merge-tree.js';
 export * from './merger.js';
+export * from './loose-objects.js';
 export * from './commit-writer.js';
 export * from './commit-info.js';
 export * from './state.js';

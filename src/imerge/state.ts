@@ -3,7 +3,7 @@ import type { Git, RefUpdate } from '../git/index.js';
 import { GOALS } from '../config/goals.js';
 import { Grid } from './grid.js';
 import { cellId } from './cell.js';
-import { objectsDirectory, writeLooseObject } from './merger.js';
+import { objectsDirectory, writeLooseObject } from './loose-objects.js';
 
 /** git-imerge's state format version (STATE_VERSION in git-imerge 1.2.0). */
 export const STATE_VERSION = '1.3.0';
