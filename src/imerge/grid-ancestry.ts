@@ -27,7 +27,7 @@ import { objectsDirectory } from './loose-objects.js';
  * - Any other commit it visits must be a cell of the grid or a merge this merger wrote; anything
  *   else (a commit outside the grid, one whose parents are not known) gives up.
  *
- * What is known of each commit is kept in a file beside the objects (facts about immutable
+ * What is known of each commit is kept in a file in the git directory (facts about immutable
  * objects, so never stale): each commit is read from git once, the merges written here not at all.
  */
 export class GridAncestry {
@@ -291,9 +291,12 @@ const PARENT2 = 2;
 const BOTH = PARENT1 | PARENT2;
 const STALE = 4;
 
-/** Where a merge's ancestry file lives: beside the objects, one per merge name. */
+/**
+ * Where a merge's ancestry file lives: in the common git directory, one per merge name, apart from
+ * `.git/splintercat/` (whose directories are the workflow's runs, and a run may be called `imerge`).
+ */
 export async function ancestryFile(git: Git, name: string): Promise<string> {
-  return join(await objectsDirectory(git), '..', 'splintercat', 'imerge', `${encodeURIComponent(name)}.ancestry`);
+  return join(await objectsDirectory(git), '..', 'splintercat-imerge', `${encodeURIComponent(name)}.ancestry`);
 }
 
 /** Forget a merge's ancestry file (when the merge is removed). */
