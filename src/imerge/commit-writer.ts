@@ -1,5 +1,5 @@
 import type { Git } from '../git/index.js';
-import { objectsDirectory, writeLooseObject } from './loose-objects.js';
+import { objectsDirectory, writeCommitObject } from './loose-objects.js';
 
 /** Writes a commit object and returns its id. */
 export type WriteCommit = (tree: string, parents: string[], message: string) => Promise<string>;
@@ -50,9 +50,7 @@ export class CommitWriter {
     });
     const { author, committer, objects } = await this.setup;
     const at = this.now();
-    const body =
-      `tree ${tree}\n` + parents.map((p) => `parent ${p}\n`).join('') + `author ${dated(author, at)}\ncommitter ${dated(committer, at)}\n\n${message}`;
-    return writeLooseObject(objects, 'commit', Buffer.from(body, 'utf8'));
+    return writeCommitObject(objects, { tree, parents, author: dated(author, at), committer: dated(committer, at), message });
   };
 
   private async read(): Promise<Setup> {

@@ -45,8 +45,6 @@ export class GridAncestry {
   private readonly parentIds: (number[] | null | undefined)[] = [];
   private readonly generations: number[] = [];
   private flags = new Uint8Array(1024);
-  /** Commits the last `mergeBases` walked: about what git's own walk would read. */
-  lastWalk = 0;
 
   private constructor(private readonly file: string) {}
 
@@ -110,16 +108,17 @@ export class GridAncestry {
   }
 
   /**
-   * The best common ancestors of a and b, exactly as `git merge-base --all` gives them; null when
-   * the walk reaches a commit it cannot vouch for (then ask git).
+   * The best common ancestors of a and b, exactly as `git merge-base --all` gives them, and how many
+   * commits the walk reached (about what git's own walk would read); null when the walk reaches a
+   * commit it cannot vouch for (then ask git).
    */
-  mergeBases(a: string, b: string): string[] | null {
+  mergeBases(a: string, b: string): { bases: string[]; walked: number } | null {
     const ia = this.idOf(a);
     const ib = this.idOf(b);
     const ga = this.generationOf(ia);
     const gb = this.generationOf(ib);
     if (ga < 0 || gb < 0) return null;
-    if (ia === ib) return [a];
+    if (ia === ib) return { bases: [a], walked: 1 };
     // A bucket queue by generation: parents always have a lower one, so each commit is taken once,
     // after everything above it, with its final flags.
     const buckets: number[][] = [];
@@ -169,8 +168,7 @@ export class GridAncestry {
       }
     }
     for (const id of touched) flags[id] = 0;
-    this.lastWalk = touched.length;
-    return ok ? result : null;
+    return ok ? { bases: result, walked: touched.length } : null;
   }
 
   /** Append what was learnt since the last flush to the file (best effort: it is only a cache). */

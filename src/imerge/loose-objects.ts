@@ -41,3 +41,20 @@ export async function writeLooseObject(objectsDir: string, type: string, content
   renameSync(tmp, file);
   return oid;
 }
+
+/** The parts of a commit object, each exactly as it goes in (the message with its final newline, if any). */
+export interface CommitObject {
+  tree: string;
+  parents: readonly string[];
+  /** Ident lines: `Name <email> SECONDS ZONE`. */
+  author: string;
+  committer: string;
+  message: string;
+}
+
+/** Write a commit object as a loose object; returns its id. */
+export function writeCommitObject(objectsDir: string, commit: CommitObject): Promise<string> {
+  const body =
+    `tree ${commit.tree}\n` + commit.parents.map((p) => `parent ${p}\n`).join('') + `author ${commit.author}\ncommitter ${commit.committer}\n\n${commit.message}`;
+  return writeLooseObject(objectsDir, 'commit', Buffer.from(body, 'utf8'));
+}

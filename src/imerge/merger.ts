@@ -1,7 +1,7 @@
 import type { Git } from '../git/index.js';
 import type { Merger } from './autofill.js';
 import type { GridAncestry } from './grid-ancestry.js';
-import { objectsDirectory, writeLooseObject } from './loose-objects.js';
+import { objectsDirectory, writeCommitObject } from './loose-objects.js';
 import { mergeTree } from './merge-tree.js';
 
 /** Author and committer identity lines, read once from `git var` (honours GIT_* env and config). */
@@ -62,13 +62,13 @@ export class GitMerger implements Merger {
 
   private async merge(c1: string, c2: string): Promise<string | null> {
     let [ours, theirs] = [c1, c2];
-    const bases = this.ancestry?.mergeBases(c1, c2);
+    const walk = this.ancestry?.mergeBases(c1, c2);
     const tree1 = this.ancestry?.treeOf(c1);
     const tree2 = this.ancestry?.treeOf(c2);
     // A short walk costs git less than writing the stand-ins (measured: early in a grid, stand-ins
     // for every merge made a `continue` slower).
-    if (bases?.length === 1 && tree1 && tree2 && (this.ancestry?.lastWalk ?? 0) > (this.options.shortWalk ?? SHORT_WALK)) {
-      const base = bases[0] as string;
+    if (walk?.bases.length === 1 && tree1 && tree2 && walk.walked > (this.options.shortWalk ?? SHORT_WALK)) {
+      const base = walk.bases[0] as string;
       [ours, theirs] = await Promise.all([this.standIn(tree1, base), this.standIn(tree2, base)]);
       this.knownBase++;
     }
@@ -78,9 +78,7 @@ export class GitMerger implements Merger {
 
   async commit(tree: string, parents: string[], message: string): Promise<string> {
     const id = await (this.identity ??= this.readIdentity());
-    const body =
-      `tree ${tree}\n` + parents.map((p) => `parent ${p}\n`).join('') + `author ${id.author}\ncommitter ${id.committer}\n\n${message}\n`;
-    const oid = await writeLooseObject(id.objects, 'commit', Buffer.from(body, 'utf8'));
+    const oid = await writeCommitObject(id.objects, { tree, parents, author: id.author, committer: id.committer, message: `${message}\n` });
     this.ancestry?.recordMerge(oid, tree, parents);
     return oid;
   }
@@ -93,10 +91,9 @@ export class GitMerger implements Merger {
     const key = `${tree} ${base}`;
     let oid = this.standIns.get(key);
     if (!oid) {
-      oid = (this.identity ??= this.readIdentity()).then(({ objects }) => {
-        const body = `tree ${tree}\nparent ${base}\nauthor ${STAND_IN_IDENT}\ncommitter ${STAND_IN_IDENT}\n\nsplintercat: stand-in for a merge with a known base\n`;
-        return writeLooseObject(objects, 'commit', Buffer.from(body, 'utf8'));
-      });
+      oid = (this.identity ??= this.readIdentity()).then(({ objects }) =>
+        writeCommitObject(objects, { tree, parents: [base], author: STAND_IN_IDENT, committer: STAND_IN_IDENT, message: 'splintercat: stand-in for a merge with a known base\n' }),
+      );
       oid.catch(() => this.standIns.delete(key));
       this.standIns.set(key, oid);
     }

@@ -1,6 +1,6 @@
-import { removeAncestryFile } from './grid-ancestry.js';
 import { UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
+import { removeAncestryFile } from './grid-ancestry.js';
 import { imergePrefix, scratchRef } from './state.js';
 
 /**
