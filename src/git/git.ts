@@ -82,10 +82,11 @@ export class Git {
    * A Git on another directory sharing this one's settings. `worktree`: the directory is a
    * worktree of this Git's repository, whose objects it shares, so reads of objects by id go
    * through this Git's cat-file process instead of starting one per worktree (other specs,
-   * such as `HEAD:path`, still read the worktree's own refs and index).
+   * such as `HEAD:path`, still read the worktree's own refs and index). `env`: more environment
+   * for every command of the new Git.
    */
-  at(cwd: string, options: { worktree?: boolean } = {}): Git {
-    const git = new Git({ cwd, gitBinary: this.gitBinary, env: stringEnv(this.env) });
+  at(cwd: string, options: { worktree?: boolean; env?: Record<string, string> } = {}): Git {
+    const git = new Git({ cwd, gitBinary: this.gitBinary, env: { ...stringEnv(this.env), ...options.env } });
     if (options.worktree) git.objectsFrom = this.objectsFrom ?? this;
     return git;
   }

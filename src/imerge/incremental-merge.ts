@@ -150,8 +150,12 @@ export class IncrementalMerge {
       jobs: Math.max(1, options.jobs ?? 2),
       onProgress: options.onProgress,
       signal: options.signal,
-      save: () => this.save(),
-    }).finally(() => ancestry?.flush());
+      save: async () => {
+        // Merge commits still in the merger's scratch directory go into the repository first.
+        await merger.persist();
+        await this.save();
+      },
+    }).finally(() => Promise.all([merger.release(), ancestry?.flush()]));
     // Housekeeping only: when it cannot run (say a concurrent git holds packed-refs.lock), the
     // next autofill packs instead.
     await compactRepository(this.git, this.name).catch(() => undefined);

@@ -17,19 +17,35 @@ export function objectsDirectory(git: Git): Promise<string> {
   return dir;
 }
 
+/** A loose object ready to write: its id, and its file's bytes (zlib of header and content). */
+export interface LooseObject {
+  oid: string;
+  deflated: Buffer;
+}
+
+/** Hash and compress an object as git stores it loose. */
+export function looseObject(type: string, content: Buffer): LooseObject {
+  const raw = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
+  return { oid: createHash('sha1').update(raw).digest('hex'), deflated: deflateSync(raw) };
+}
+
 /**
  * Write a loose object (what `git hash-object -w` does) and return its id. The few system calls
  * are made synchronously: these objects are small (commits, a state blob), and each async call
  * waits its turn in libuv's thread pool, which put milliseconds on the path of every merge.
  */
 export async function writeLooseObject(objectsDir: string, type: string, content: Buffer): Promise<string> {
-  const raw = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
-  const oid = createHash('sha1').update(raw).digest('hex');
+  const object = looseObject(type, content);
+  storeLooseObject(objectsDir, object);
+  return object.oid;
+}
+
+/** Put a prepared loose object into `objectsDir` (nothing to do when it is there already). */
+export function storeLooseObject(objectsDir: string, { oid, deflated }: LooseObject): void {
   const dir = join(objectsDir, oid.slice(0, 2));
   const file = join(dir, oid.slice(2));
-  if (existsSync(file)) return oid;
+  if (existsSync(file)) return;
   const tmp = join(dir, `tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`);
-  const deflated = deflateSync(raw);
   try {
     writeFileSync(tmp, deflated, { mode: 0o444 });
   } catch (error) {
@@ -39,7 +55,6 @@ export async function writeLooseObject(objectsDir: string, type: string, content
     writeFileSync(tmp, deflated, { mode: 0o444 });
   }
   renameSync(tmp, file);
-  return oid;
 }
 
 /** The parts of a commit object, each exactly as it goes in (the message with its final newline, if any). */
@@ -52,9 +67,14 @@ export interface CommitObject {
   message: string;
 }
 
-/** Write a commit object as a loose object; returns its id. */
-export function writeCommitObject(objectsDir: string, commit: CommitObject): Promise<string> {
+/** A commit object's text, as git stores it. */
+export function commitText(commit: CommitObject): Buffer {
   const body =
     `tree ${commit.tree}\n` + commit.parents.map((p) => `parent ${p}\n`).join('') + `author ${commit.author}\ncommitter ${commit.committer}\n\n${commit.message}`;
-  return writeLooseObject(objectsDir, 'commit', Buffer.from(body, 'utf8'));
+  return Buffer.from(body, 'utf8');
+}
+
+/** Write a commit object as a loose object; returns its id. */
+export function writeCommitObject(objectsDir: string, commit: CommitObject): Promise<string> {
+  return writeLooseObject(objectsDir, 'commit', commitText(commit));
 }

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GitMerger, IncrementalMerge } from '../../src/imerge/index.js';
+import { GitMerger, IncrementalMerge, mergeTree } from '../../src/imerge/index.js';
 import { GridAncestry, ancestryFile } from '../../src/imerge/grid-ancestry.js';
+import { ScratchObjects } from '../../src/imerge/scratch-objects.js';
 import { createGridRepo } from '../fixtures/imerge/grid-repo.js';
 import { TestRepo, tempDir } from '../helpers/git-repo.js';
 import { listRealMerges, realHistoriesDir } from '../helpers/real-histories.js';
@@ -77,6 +78,14 @@ describe('the grid ancestry (merge bases in memory, issue 14)', () => {
       expect(mine).toBe(git);
     }
     expect(repo.sh('fsck', '--no-dangling', '--strict')).toBe('');
+    // The stand-ins were written outside the repository: none of its commits is one.
+    const commits = repo
+      .sh('cat-file', '--batch-all-objects', '--batch-check=%(objecttype) %(objectname)')
+      .split('\n')
+      .filter((l) => l.startsWith('commit '))
+      .map((l) => l.slice(7));
+    expect(commits.length).toBeGreaterThan(40);
+    for (const c of commits) expect(repo.sh('cat-file', 'commit', c)).not.toContain('splintercat@invalid');
     // The ancestry file goes with the merge.
     const file = await ancestryFile(repo.git, 'a');
     expect(existsSync(file)).toBe(true);
@@ -131,6 +140,35 @@ describe('the grid ancestry (merge bases in memory, issue 14)', () => {
     const a = loaded.cellCommit(2, 0) as string;
     const b = loaded.cellCommit(0, 2) as string;
     expect(ancestry?.mergeBases(a, b)?.bases).toEqual(gitBases(repo, a, b));
+  });
+
+  it('keeps stand-ins and unsaved merge commits in a scratch object directory that git reads as an alternate, and deletes it on close', async () => {
+    const repo = createGridRepo({ n1: 2, n2: 2, conflicts: [] });
+    const elsewhere = tempDir('other-objects-');
+    const git = repo.git.at(repo.dir, { env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: elsewhere } });
+    const standIns = new ScratchObjects(git);
+    const base = repo.sh('rev-parse', 'main~1');
+    const commit = standIns.standIn(repo.sh('rev-parse', 'feature^{tree}'), base);
+    expect(standIns.standIn(repo.sh('rev-parse', 'feature^{tree}'), base)).toBe(commit);
+    // The user's own alternates stay in force.
+    expect(standIns.git.env.GIT_ALTERNATE_OBJECT_DIRECTORIES).toBe(`${standIns.dir}:${elsewhere}`);
+    expect(await standIns.git.text(['rev-parse', `${commit}^1`])).toBe(base);
+    expect(await repo.git.readObject(commit)).toBeNull();
+    // What merge-tree writes goes into the repository itself.
+    const merged = await mergeTree(standIns.git, commit, 'main');
+    expect(merged.clean).toBe(true);
+    expect((await repo.git.readObject(merged.tree))?.type).toBe('tree');
+    // A merge commit waits there until persisted into the repository.
+    const ident = 'A <a@example.com> 1 +0000';
+    const mergeCommit = standIns.commit({ tree: merged.tree, parents: [repo.sh('rev-parse', 'main'), repo.sh('rev-parse', 'feature')], author: ident, committer: ident, message: 'm\n' });
+    const objects = repo.sh('rev-parse', '--path-format=absolute', '--git-path', 'objects');
+    expect(existsSync(join(objects, mergeCommit.slice(0, 2), mergeCommit.slice(2)))).toBe(false);
+    await standIns.persist(objects);
+    expect(repo.sh('rev-parse', `${mergeCommit}^{tree}`)).toBe(merged.tree);
+    standIns.close();
+    expect(existsSync(standIns.dir)).toBe(false);
+    expect(repo.sh('fsck', '--no-dangling', '--strict')).toBe('');
+    git.close();
   });
 
   // Forks that merge their upstream: the fork line's first commit after the grid's base is such a
