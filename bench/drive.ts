@@ -50,6 +50,8 @@ class Drive {
   readonly startMs: number[] = [];
   /** Wall time of each `continue` (the cost of one conflict as the user waits for it). */
   readonly continues: number[] = [];
+  /** Merges each `continue` made, as splintercat prints them (git-imerge does not say). */
+  readonly merges: number[] = [];
   finishMs = 0;
   tree = '';
   done = false;
@@ -86,6 +88,7 @@ class Drive {
       resolveKeepBoth(this.dir, env);
       r = this.run(['continue', '--no-edit']);
       this.continues.push(r.ms);
+      this.merges.push(Number(/^(\d+) merges in /m.exec(r.out)?.[1] ?? 0));
     }
     if (this.merging()) return;
     if (!/Merge is complete/.test(r.out)) {
@@ -147,6 +150,16 @@ function report(title: string, drives: Drive[]): boolean {
       `  ${d.tool.padEnd(11)} total ${s(d.totalMs).padStart(9)}: start ${s(sum(d.startMs))}, ${n} conflicts (continue ${s(mean(d.continues))} each on average; ` +
         `first ${Math.min(EDGE, n)}: ${s(first)}, last ${Math.min(EDGE, n)}: ${s(last)}, last/first ${(last / first).toFixed(2)}), finish ${s(d.finishMs)}\n`,
     );
+    // What the grid asks of each conflict grows as it fills (both tools make the same merges); the
+    // cost of each merge is what the tool controls.
+    if (d.tool === 'splintercat' && sum(d.merges) > 0) {
+      const edge = Math.min(EDGE, n);
+      const [m1, m2] = [mean(d.merges.slice(0, edge)), mean(d.merges.slice(n - edge))];
+      process.stdout.write(
+        `  ${''.padEnd(11)} merges per continue: first ${edge}: ${m1.toFixed(1)}, last ${edge}: ${m2.toFixed(1)} (x${(m2 / m1).toFixed(2)}); ` +
+          `time per merge made: first ${edge}: ${(first / m1).toFixed(1)} ms, last ${edge}: ${(last / m2).toFixed(1)} ms (x${(last / m2 / (first / m1)).toFixed(2)})\n`,
+      );
+    }
   }
   const gi = drives.find((d) => d.tool === 'git-imerge');
   const sc = drives.find((d) => d.tool === 'splintercat');
