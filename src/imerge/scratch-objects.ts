@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -28,13 +28,16 @@ export class ScratchObjects {
   private readonly cleanUp = (): void => rmSync(this.dir, { recursive: true, force: true });
 
   constructor(repository: Git) {
-    this.dir = mkdtempSync(join(scratchRoot(), 'splintercat-objects-'));
+    const root = scratchRoot();
+    sweep(root);
+    this.dir = mkdtempSync(join(root, `${PREFIX}${process.pid}-`));
     const inherited = repository.env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
     this.git = repository.at(repository.cwd, {
       worktree: true,
       env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: inherited ? `${this.dir}${delimiter}${inherited}` : this.dir },
     });
-    // A process that ends without `close` (an error on the way out) leaves nothing behind.
+    // A process that ends without `close` (an error on the way out) leaves nothing behind; one
+    // killed outright leaves its directory to the next one's sweep.
     process.once('exit', this.cleanUp);
   }
 
@@ -91,6 +94,37 @@ async function store(objectsDir: string, { oid, deflated }: LooseObject): Promis
   const tmp = join(dir, `tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`);
   await writeFile(tmp, deflated, { mode: 0o444 });
   await rename(tmp, file);
+}
+
+const PREFIX = 'splintercat-objects-';
+
+/** Delete the scratch directories of processes that are gone (killed before they could). */
+function sweep(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^splintercat-objects-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    try {
+      rmSync(join(root, name), { recursive: true, force: true });
+    } catch {
+      // not ours to delete (another user's); it costs only its few files
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Memory-backed /dev/shm where there is one to write to, else the system's temporary directory. */

@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitMerger, IncrementalMerge, mergeTree } from '../../src/imerge/index.js';
 import { GridAncestry, ancestryFile } from '../../src/imerge/grid-ancestry.js';
@@ -146,7 +147,14 @@ describe('the grid ancestry (merge bases in memory, issue 14)', () => {
     const repo = createGridRepo({ n1: 2, n2: 2, conflicts: [] });
     const elsewhere = tempDir('other-objects-');
     const git = repo.git.at(repo.dir, { env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: elsewhere } });
+    // The directory of a process killed outright is swept away by the next one.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const root = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+    const left = join(root, `splintercat-objects-${gone}-test`);
+    mkdirSync(join(left, 'ab'), { recursive: true });
     const standIns = new ScratchObjects(git);
+    expect(dirname(standIns.dir)).toBe(root);
+    expect(existsSync(left)).toBe(false);
     const base = repo.sh('rev-parse', 'main~1');
     const commit = standIns.standIn(repo.sh('rev-parse', 'feature^{tree}'), base);
     expect(standIns.standIn(repo.sh('rev-parse', 'feature^{tree}'), base)).toBe(commit);
