@@ -40,12 +40,16 @@ export async function writeLooseObject(objectsDir: string, type: string, content
   return object.oid;
 }
 
+/** Where a loose object goes in `objectsDir`: its fan-out directory, its file, and a temporary name to write it under first. */
+export function looseObjectPaths(objectsDir: string, oid: string): { dir: string; file: string; tmp: string } {
+  const dir = join(objectsDir, oid.slice(0, 2));
+  return { dir, file: join(dir, oid.slice(2)), tmp: join(dir, `tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`) };
+}
+
 /** Put a prepared loose object into `objectsDir` (nothing to do when it is there already). */
 export function storeLooseObject(objectsDir: string, { oid, deflated }: LooseObject): void {
-  const dir = join(objectsDir, oid.slice(0, 2));
-  const file = join(dir, oid.slice(2));
+  const { dir, file, tmp } = looseObjectPaths(objectsDir, oid);
   if (existsSync(file)) return;
-  const tmp = join(dir, `tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`);
   try {
     writeFileSync(tmp, deflated, { mode: 0o444 });
   } catch (error) {

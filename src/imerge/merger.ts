@@ -87,8 +87,9 @@ export class GitMerger implements Merger {
 
   private async merge(c1: string, c2: string): Promise<string | null> {
     let [ours, theirs] = [c1, c2];
+    // The scratch directory is there exactly while an ancestry is.
     const scratch = this.scratch;
-    const walk = scratch && this.ancestry?.mergeBases(c1, c2);
+    const walk = this.ancestry?.mergeBases(c1, c2);
     const tree1 = this.ancestry?.treeOf(c1);
     const tree2 = this.ancestry?.treeOf(c2);
     // A short walk costs git less than the in-memory walk's answer saves (see SHORT_WALK).

@@ -1,9 +1,10 @@
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Git } from '../git/index.js';
-import { type CommitObject, type LooseObject, commitText, looseObject, storeLooseObject } from './loose-objects.js';
+import { removeLeftovers } from '../util/leftovers.js';
+import { type CommitObject, type LooseObject, commitText, looseObject, looseObjectPaths, storeLooseObject } from './loose-objects.js';
 
 const STAND_IN_IDENT = 'splintercat <splintercat@invalid> 0 +0000';
 
@@ -29,7 +30,8 @@ export class ScratchObjects {
 
   constructor(repository: Git) {
     const root = scratchRoot();
-    sweep(root);
+    // The directories of processes killed before they could delete them.
+    removeLeftovers(root, (name) => (name.startsWith(PREFIX) ? Number(name.slice(PREFIX.length).split('-')[0]) : null));
     this.dir = mkdtempSync(join(root, `${PREFIX}${process.pid}-`));
     const inherited = repository.env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
     this.git = repository.at(repository.cwd, {
@@ -87,45 +89,14 @@ export class ScratchObjects {
 
 /** storeLooseObject through the thread pool: many at once cost about what one does. */
 async function store(objectsDir: string, { oid, deflated }: LooseObject): Promise<void> {
-  const dir = join(objectsDir, oid.slice(0, 2));
-  const file = join(dir, oid.slice(2));
+  const { dir, file, tmp } = looseObjectPaths(objectsDir, oid);
   if (await stat(file).then(() => true, () => false)) return;
   await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`);
   await writeFile(tmp, deflated, { mode: 0o444 });
   await rename(tmp, file);
 }
 
 const PREFIX = 'splintercat-objects-';
-
-/** Delete the scratch directories of processes that are gone (killed before they could). */
-function sweep(root: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const pid = Number(/^splintercat-objects-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
-    try {
-      rmSync(join(root, name), { recursive: true, force: true });
-    } catch {
-      // not ours to delete (another user's); it costs only its few files
-    }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Memory-backed /dev/shm where there is one to write to, else the system's temporary directory. */
 function scratchRoot(): string {

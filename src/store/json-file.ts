@@ -1,7 +1,8 @@
-import { closeSync, constants, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type * as z from 'zod';
 import { SplintercatError } from '../errors/index.js';
+import { removeLeftovers } from '../util/leftovers.js';
 
 /** Why a state file could not be used. */
 export type ReadProblem = 'missing' | 'parse' | 'schema' | 'version';
@@ -79,29 +80,10 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Temp files of writers that were killed before their rename (their pid is gone). */
 function removeOrphanTemps(dir: string, name: string): void {
   const prefix = `.${name}.tmp-`;
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    if (!entry.startsWith(prefix)) continue;
-    const pid = Number(entry.slice(prefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid !== process.pid && !pidAlive(pid)) rmSync(join(dir, entry), { force: true });
-  }
+  removeLeftovers(dir, (entry) => (entry.startsWith(prefix) ? Number(entry.slice(prefix.length).split('-')[0]) : null));
 }
 
 /**
