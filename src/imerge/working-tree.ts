@@ -4,6 +4,7 @@ import { SplintercatError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { scratchRef, type IncrementalMerge } from './index.js';
 import { cellId } from './cell.js';
+import { handOffDirectly } from './direct-hand-off.js';
 
 /**
  * Where the engine touches the user's working tree, exactly as git-imerge's
@@ -21,12 +22,19 @@ export async function presentConflict(git: Git, im: IncrementalMerge, i1: number
   const stderr = (text: string): number => out.push({ stream: 'stderr', text });
   const above = im.cellCommit(i1, i2 - 1) as string;
   const left = im.cellCommit(i1 - 1, i2) as string;
+  const message = `imerge '${im.name}': manual merge ${cellId({ i1, i2 })}`;
   await git.run(['update-ref', '-m', `imerge '${im.name}': Prepare merge ${cellId({ i1, i2 })}`, scratchRef(im.name), above]);
-  const co = await git.run(['checkout', `imerge/${im.name}`]);
-  stderr(co.stderr);
-  const merge = await git.run(['merge', '--no-commit', '-m', `imerge '${im.name}': manual merge ${cellId({ i1, i2 })}`, left], { okExitCodes: [0, 1, 2] });
-  stdout(merge.stdout);
-  stderr(merge.stderr);
+  const direct = await handOffDirectly(git, `imerge/${im.name}`, above, left, message);
+  if (direct !== null) {
+    stderr(direct.checkoutStderr);
+    stdout(direct.mergeStdout);
+  } else {
+    const co = await git.run(['checkout', `imerge/${im.name}`]);
+    stderr(co.stderr);
+    const merge = await git.run(['merge', '--no-commit', '-m', message, left], { okExitCodes: [0, 1, 2] });
+    stdout(merge.stdout);
+    stderr(merge.stderr);
+  }
   // Both commits from one `git log` (-z ends each with a NUL): each part is what `git log --no-walk` prints of it alone.
   const [first = '', second = ''] = (await git.run(['--no-pager', 'log', '--no-walk=unsorted', '-z', im.cellCommit(i1, 0) as string, im.cellCommit(0, i2) as string])).stdout.split('\0');
   stderr('\nOriginal first commit:\n');
