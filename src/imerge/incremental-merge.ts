@@ -140,7 +140,7 @@ export class IncrementalMerge {
       // Without it (an unreadable cell, a grid that is not first-parent lines) git finds each base.
       GridAncestry.open(this.git, this.name, this.grid).catch(() => null),
     ]);
-    merger.useAncestry(ancestry);
+    await merger.useAncestry(ancestry);
     const outcome = await autoCompleteFrontier({
       grid: this.grid,
       name: this.name,

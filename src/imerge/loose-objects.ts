@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -81,4 +82,19 @@ export function commitText(commit: CommitObject): Buffer {
 /** Write a commit object as a loose object; returns its id. */
 export function writeCommitObject(objectsDir: string, commit: CommitObject): Promise<string> {
   return writeLooseObject(objectsDir, 'commit', commitText(commit));
+}
+
+/** Ids of the loose objects in `objects` (SHA-1 or SHA-256). */
+export async function looseObjectIds(objects: string): Promise<string[]> {
+  const dirs = await Promise.all(
+    Array.from({ length: 256 }, async (_, k) => {
+      const dir = k.toString(16).padStart(2, '0');
+      try {
+        return (await readdir(join(objects, dir))).filter((f) => /^[0-9a-f]{38}$|^[0-9a-f]{62}$/.test(f)).map((f) => dir + f);
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return dirs.flat();
 }

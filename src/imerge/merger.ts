@@ -1,8 +1,10 @@
+import { availableParallelism } from 'node:os';
 import type { Git } from '../git/index.js';
 import type { Merger } from './autofill.js';
 import type { GridAncestry } from './grid-ancestry.js';
 import { objectsDirectory, writeCommitObject } from './loose-objects.js';
 import { mergeTree } from './merge-tree.js';
+import { MergeTreeBatch } from './merge-tree-batch.js';
 import { ScratchObjects } from './scratch-objects.js';
 
 /** Author and committer identity lines, read once from `git var` (honours GIT_* env and config). */
@@ -21,8 +23,8 @@ interface Identity {
  * Given the grid's ancestry (grid-ancestry.ts), a merge whose single merge base is known is made
  * from two stand-in commits (scratch-objects.ts), each side's tree with that base as only parent, so git
  * does not walk the grid's history to find the base again: the same three trees, the same result.
- * While it has an ancestry, the merge commits it writes wait in the scratch object directory too:
- * call `persist` before refs name them, and `release` when done with the ancestry.
+ * While it has an ancestry, all its merges write (trees, merge commits) waits in that scratch object
+ * directory too: call `persist` before refs name them, and `release` when done with the ancestry.
  */
 export class GitMerger implements Merger {
   private readonly cache = new Map<string, Promise<string | null>>();
@@ -34,6 +36,8 @@ export class GitMerger implements Merger {
   knownBase = 0;
   private ancestry: GridAncestry | null = null;
   private scratch: ScratchObjects | null = null;
+  /** The long-lived merge-tree processes, for the Git merges run in (the scratch directory's, or the repository's). */
+  private batch: { git: Git; merges: MergeTreeBatch } | null = null;
 
   /**
    * `shortWalk`: up to this many commits walked, the base is left to git (default SHORT_WALK; the
@@ -46,12 +50,12 @@ export class GitMerger implements Merger {
   ) {}
 
   /** Use the grid's ancestry for merge bases from now on (null: let git find every base). */
-  useAncestry(ancestry: GridAncestry | null): void {
+  async useAncestry(ancestry: GridAncestry | null): Promise<void> {
+    if (ancestry) this.scratch ??= new ScratchObjects(this.git, await objectsDirectory(this.git));
     this.ancestry = ancestry;
-    if (ancestry) this.scratch ??= new ScratchObjects(this.git);
   }
 
-  /** Put the merge commits written so far into the repository (before a ref names one). */
+  /** Put the merge commits written so far, and their trees, into the repository (before a ref names one). */
   async persist(): Promise<void> {
     if (this.scratch) await this.scratch.persist((await this.readIdentity()).objects);
   }
@@ -61,6 +65,8 @@ export class GitMerger implements Merger {
    * commits not yet persisted are persisted first.
    */
   async release(): Promise<void> {
+    this.batch?.merges.close();
+    this.batch = null;
     const scratch = this.scratch;
     if (!scratch) return;
     this.ancestry = null;
@@ -98,9 +104,18 @@ export class GitMerger implements Merger {
       [ours, theirs] = [scratch.standIn(tree1, base), scratch.standIn(tree2, base)];
       this.knownBase++;
     }
-    // Every merge through the same Git (and its shells), stand-ins or not.
-    const r = await mergeTree(scratch?.git ?? this.git, ours, theirs, this.signal);
+    // Every merge through the same Git, stand-ins or not: its merge-tree processes, else its shells.
+    const git = scratch?.git ?? this.git;
+    const r = (await this.batchFor(git).merge(ours, theirs, this.signal)) ?? (await mergeTree(git, ours, theirs, this.signal));
     return r.clean ? r.tree : null;
+  }
+
+  private batchFor(git: Git): MergeTreeBatch {
+    if (this.batch?.git !== git) {
+      this.batch?.merges.close();
+      this.batch = { git, merges: new MergeTreeBatch(git, MERGE_LANES) };
+    }
+    return this.batch.merges;
   }
 
   async commit(tree: string, parents: string[], message: string): Promise<string> {
@@ -120,6 +135,9 @@ export class GitMerger implements Merger {
     return this.identity;
   }
 }
+
+/** merge-tree processes at most: one per core, at least two (a merge waiting on the disk leaves the other core busy). */
+const MERGE_LANES = Math.max(2, availableParallelism());
 
 /**
  * Up to this many commits, the walk for the merge base is left to git: about 1.5 ms of git's walk

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, readdirSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -143,38 +143,46 @@ describe('the grid ancestry (merge bases in memory, issue 14)', () => {
     expect(ancestry?.mergeBases(a, b)?.bases).toEqual(gitBases(repo, a, b));
   });
 
-  it('keeps stand-ins and unsaved merge commits in a scratch object directory that git reads as an alternate, and deletes it on close', async () => {
+  it('writes an autofill\'s objects in a scratch object directory, puts all but the stand-ins into the repository as one pack, and deletes it on close', async () => {
     const repo = createGridRepo({ n1: 2, n2: 2, conflicts: [] });
     const elsewhere = tempDir('other-objects-');
     const git = repo.git.at(repo.dir, { env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: elsewhere } });
+    const objects = repo.sh('rev-parse', '--path-format=absolute', '--git-path', 'objects');
+    const packs = (): string[] => readdirSync(join(objects, 'pack')).filter((f) => f.endsWith('.pack'));
+    const packsBefore = packs().length;
     // The directory of a process killed outright is swept away by the next one.
     const gone = spawnSync(process.execPath, ['-e', '0']).pid as number;
     const root = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
     const left = join(root, `splintercat-objects-${gone}-test`);
     mkdirSync(join(left, 'ab'), { recursive: true });
-    const standIns = new ScratchObjects(git);
-    expect(dirname(standIns.dir)).toBe(root);
+    const scratch = new ScratchObjects(git, objects);
+    expect(dirname(scratch.dir)).toBe(root);
     expect(existsSync(left)).toBe(false);
     const base = repo.sh('rev-parse', 'main~1');
-    const commit = standIns.standIn(repo.sh('rev-parse', 'feature^{tree}'), base);
-    expect(standIns.standIn(repo.sh('rev-parse', 'feature^{tree}'), base)).toBe(commit);
-    // The user's own alternates stay in force.
-    expect(standIns.git.env.GIT_ALTERNATE_OBJECT_DIRECTORIES).toBe(`${standIns.dir}:${elsewhere}`);
-    expect(await standIns.git.text(['rev-parse', `${commit}^1`])).toBe(base);
-    expect(await repo.git.readObject(commit)).toBeNull();
-    // What merge-tree writes goes into the repository itself.
-    const merged = await mergeTree(standIns.git, commit, 'main');
+    const standIn = scratch.standIn(repo.sh('rev-parse', 'feature^{tree}'), base);
+    expect(scratch.standIn(repo.sh('rev-parse', 'feature^{tree}'), base)).toBe(standIn);
+    // The repository's objects come first among the alternates; the user's own stay in force.
+    expect(scratch.git.env).toMatchObject({ GIT_OBJECT_DIRECTORY: scratch.dir, GIT_ALTERNATE_OBJECT_DIRECTORIES: `${objects}:${elsewhere}` });
+    expect(await scratch.git.text(['rev-parse', `${standIn}^1`])).toBe(base);
+    expect(await repo.git.readObject(standIn)).toBeNull();
+    // What merge-tree writes, and the merge commit, wait in the scratch directory...
+    const merged = await mergeTree(scratch.git, standIn, 'main');
     expect(merged.clean).toBe(true);
-    expect((await repo.git.readObject(merged.tree))?.type).toBe('tree');
-    // A merge commit waits there until persisted into the repository.
     const ident = 'A <a@example.com> 1 +0000';
-    const mergeCommit = standIns.commit({ tree: merged.tree, parents: [repo.sh('rev-parse', 'main'), repo.sh('rev-parse', 'feature')], author: ident, committer: ident, message: 'm\n' });
-    const objects = repo.sh('rev-parse', '--path-format=absolute', '--git-path', 'objects');
-    expect(existsSync(join(objects, mergeCommit.slice(0, 2), mergeCommit.slice(2)))).toBe(false);
-    await standIns.persist(objects);
+    const mergeCommit = scratch.commit({ tree: merged.tree, parents: [repo.sh('rev-parse', 'main'), repo.sh('rev-parse', 'feature')], author: ident, committer: ident, message: 'm\n' });
+    expect(await repo.git.readObject(merged.tree)).toBeNull();
+    expect(await repo.git.readObject(mergeCommit)).toBeNull();
+    // ...until persisted into the repository, in one pack, the stand-in left out.
+    await scratch.persist(objects);
+    expect(packs().length).toBe(packsBefore + 1);
     expect(repo.sh('rev-parse', `${mergeCommit}^{tree}`)).toBe(merged.tree);
-    standIns.close();
-    expect(existsSync(standIns.dir)).toBe(false);
+    expect(repo.sh('cat-file', '-t', merged.tree)).toBe('tree');
+    expect(await repo.git.readObject(standIn)).toBeNull();
+    // Nothing new, no new pack.
+    await scratch.persist(objects);
+    expect(packs().length).toBe(packsBefore + 1);
+    scratch.close();
+    expect(existsSync(scratch.dir)).toBe(false);
     expect(repo.sh('fsck', '--no-dangling', '--strict')).toBe('');
     git.close();
   });

@@ -23,23 +23,33 @@ function looseRefs(dir: string, name: string): number {
 }
 
 describe('compactRepository', () => {
-  it('packs the loose refs and objects an autofill wrote once past the limits; the merge reads back the same', async () => {
+  it('packs the loose refs, loose objects and packs an autofill wrote once past the limits; the merge reads back the same', async () => {
     const repo = createGridRepo({ n1: 5, n2: 4, conflicts: [[3, 2]] });
+    const packsBefore = packCount(repo.dir);
     const im = await IncrementalMerge.start(repo.git, { name: 'h', tip2: 'feature' });
     // The default limits are far above what this small grid writes: nothing is packed.
     const before = await im.autofill({ jobs: 2 });
     expect(looseRefs(repo.dir, 'h')).toBeGreaterThan(9);
+    // The merges' objects came in packs, one per save; the state blobs are loose.
+    const packs = packCount(repo.dir);
+    expect(packs).toBeGreaterThan(packsBefore + 1);
     const loose = looseObjects(repo.dir);
-    expect(loose).toBeGreaterThan(20);
+    expect(loose).toBeGreaterThan(0);
     const refs = repo.sh('for-each-ref', '--format=%(objectname) %(refname)', 'refs/imerge/h/');
 
-    const under = await compactRepository(repo.git, 'h', { refs: 1000, objects: 100_000 });
-    expect(under).toEqual({ looseRefs: looseRefs(repo.dir, 'h'), looseObjects: loose, packedRefs: false, packedObjects: false });
+    const under = await compactRepository(repo.git, 'h', { refs: 1000, objects: 100_000, packs: 1000 });
+    expect(under).toEqual({ looseRefs: looseRefs(repo.dir, 'h'), looseObjects: loose, packs, packedRefs: false, packedObjects: false, rolledUpPacks: false });
 
-    const done = await compactRepository(repo.git, 'h', { refs: 1, objects: 1 });
-    expect(done).toMatchObject({ packedRefs: true, packedObjects: true });
+    const loosePacked = await compactRepository(repo.git, 'h', { refs: 1000, objects: 1, packs: 1000 });
+    expect(loosePacked).toMatchObject({ packedObjects: true, rolledUpPacks: false });
+    expect(looseObjects(repo.dir)).toBe(0);
+    expect(packCount(repo.dir)).toBe(packs + 1);
+
+    const done = await compactRepository(repo.git, 'h', { refs: 1, objects: 1, packs: 2 });
+    expect(done).toMatchObject({ packedRefs: true, rolledUpPacks: true });
     expect(looseRefs(repo.dir, 'h')).toBe(0);
     expect(looseObjects(repo.dir)).toBe(0);
+    expect(packCount(repo.dir)).toBeLessThan(packs);
     expect(repo.sh('for-each-ref', '--format=%(objectname) %(refname)', 'refs/imerge/h/')).toBe(refs);
     expect(repo.sh('fsck', '--strict', '--no-dangling')).toBe('');
 
@@ -48,6 +58,10 @@ describe('compactRepository', () => {
     expect((await again.autofill()).next).toEqual(before.next);
   });
 });
+
+function packCount(dir: string): number {
+  return readdirSync(join(dir, '.git', 'objects', 'pack')).filter((f) => f.endsWith('.pack')).length;
+}
 
 /** The commits of the repository's split commit-graph (every layer's OID Lookup chunk, git's format). */
 function commitGraphOids(dir: string): Set<string> {
