@@ -49,7 +49,15 @@ const REGULAR_FILE = /^100(644|755)$/;
  * message left` in progress, as `git checkout branch && git merge ...` would. Returns null, with
  * nothing changed, when the repository needs the porcelain.
  */
-export async function handOffDirectly(git: Git, branch: string, above: string, left: string, message: string): Promise<DirectHandOff | null> {
+export async function handOffDirectly(
+  git: Git,
+  branch: string,
+  above: string,
+  left: string,
+  message: string,
+  /** Whether a ref certainly names a commit (the merge's cells: saves them a scan of every ref). */
+  named: (commit: string) => boolean = () => false,
+): Promise<DirectHandOff | null> {
   if (!messagesInEnglish(process.env)) return null;
   const branchRef = `refs/heads/${branch}`;
   const [headRef, old, dirs, config] = await Promise.all([
@@ -72,7 +80,7 @@ export async function handOffDirectly(git: Git, branch: string, above: string, l
 
   const [attributes, previous] = await Promise.all([
     git.run(['diff-tree', '--quiet', old, above, '--', '*.gitattributes'], { okExitCodes: [0, 1] }),
-    headRef === null ? previousPosition(git, old) : Promise.resolve(''),
+    headRef === null ? previousPosition(git, old, named(old)) : Promise.resolve(''),
   ]);
   if (attributes.exitCode !== 0 || previous === null) return null;
 
@@ -125,12 +133,12 @@ export function messagesInEnglish(env: NodeJS.ProcessEnv): boolean {
  * and the commit, when a ref names it. Null when none does (checkout would walk every ref to
  * see whether commits are being left behind).
  */
-async function previousPosition(git: Git, old: string): Promise<string | null> {
+async function previousPosition(git: Git, old: string, known: boolean): Promise<string | null> {
   const [named, line] = await Promise.all([
-    git.text(['for-each-ref', '--count=1', '--format=%(refname)', `--points-at=${old}`]),
+    known || git.text(['for-each-ref', '--count=1', '--format=%(refname)', `--points-at=${old}`]).then((ref) => ref !== ''),
     git.text(['log', '--no-walk', '--format=%h %s', old]),
   ]);
-  return named === '' ? null : `Previous HEAD position was ${line}\n`;
+  return named ? `Previous HEAD position was ${line}\n` : null;
 }
 
 /** The conflicted paths, in index order, when every conflict is one this path reproduces; else null. */
