@@ -23,8 +23,9 @@ interface Identity {
  * Given the grid's ancestry (grid-ancestry.ts), a merge whose single merge base is known is made
  * from two stand-in commits (scratch-objects.ts), each side's tree with that base as only parent, so git
  * does not walk the grid's history to find the base again: the same three trees, the same result.
- * While it has an ancestry, all its merges write (trees, merge commits) waits in that scratch object
- * directory too: call `persist` before refs name them, and `release` when done with the ancestry.
+ * While it has an ancestry, everything its merges write (trees, merge commits) waits in that scratch
+ * object directory: call `persist` before refs name them, and `release` when done with the ancestry.
+ * Merges go through long-lived `merge-tree --stdin` processes (merge-tree-batch.ts) where git allows.
  */
 export class GitMerger implements Merger {
   private readonly cache = new Map<string, Promise<string | null>>();
