@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { GitError } from './git-error.js';
+import { holdOpen } from './process-ref.js';
 
 export interface GitObject {
   oid: string;
@@ -36,7 +37,7 @@ export class CatFileBatch {
     return new Promise((resolve, reject) => {
       this.queue.push({ spec, resolve, reject });
       // Keep the event loop alive only while a read is pending, so an idle reader never holds a CLI open.
-      if (this.queue.length === 1) this.setRef(child, true);
+      if (this.queue.length === 1) holdOpen(child, true);
       child.stdin.write(`${spec}\n`);
     });
   }
@@ -69,18 +70,11 @@ export class CatFileBatch {
         this.failAll(new GitError(['cat-file', '--batch'], code ?? undefined, this.stderr, this.cwd));
       }
     });
-    this.setRef(child, false);
+    holdOpen(child, false);
     this.child = child;
     return child;
   }
 
-  private setRef(child: ChildProcessWithoutNullStreams, on: boolean): void {
-    const method = on ? 'ref' : 'unref';
-    child[method]();
-    for (const stream of [child.stdout, child.stderr, child.stdin]) {
-      (stream as unknown as Record<string, (() => void) | undefined>)[method]?.call(stream);
-    }
-  }
 
   private drain(): void {
     for (;;) {
@@ -93,7 +87,7 @@ export class CatFileBatch {
         this.buffer = this.buffer.subarray(newline + 1);
         this.queue.shift();
         head.resolve(null);
-        if (this.queue.length === 0 && this.child) this.setRef(this.child, false);
+        if (this.queue.length === 0 && this.child) holdOpen(this.child, false);
         continue;
       }
       const [oid, type, sizeText] = header.split(' ');
@@ -108,7 +102,7 @@ export class CatFileBatch {
       this.buffer = this.buffer.subarray(end + 1);
       this.queue.shift();
       head.resolve({ oid, type: type as GitObject['type'], content });
-      if (this.queue.length === 0 && this.child) this.setRef(this.child, false);
+      if (this.queue.length === 0 && this.child) holdOpen(this.child, false);
     }
   }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { GitError } from './git-error.js';
+import { holdOpen } from './process-ref.js';
 
 /** What one git command printed and how it exited. */
 export interface ShellResult {
@@ -54,7 +55,7 @@ export class GitShell {
     const child = this.ensure();
     return new Promise((resolve, reject) => {
       this.queue.push({ args, resolve, reject });
-      if (this.queue.length === 1) this.setRef(child, true);
+      if (this.queue.length === 1) holdOpen(child, true);
       child.stdin.write(`${[this.gitBinary, ...args].map(quote).join(' ')}\n`);
     });
   }
@@ -87,7 +88,7 @@ export class GitShell {
       if (this.child === child) this.child = undefined;
       if (this.queue.length > 0) this.close(new GitError(['sh', '-c', 'git ...'], code ?? undefined, this.stderr.toString('utf8'), this.cwd));
     });
-    this.setRef(child, false);
+    holdOpen(child, false);
     this.child = child;
     return child;
   }
@@ -106,19 +107,12 @@ export class GitShell {
       this.stdout = this.stdout.subarray(newline + 1);
       this.stderr = this.stderr.subarray(err + this.errEnd.length);
       this.queue.shift();
-      if (this.queue.length === 0 && this.child) this.setRef(this.child, false);
+      if (this.queue.length === 0 && this.child) holdOpen(this.child, false);
       head.resolve(result);
     }
   }
 
   // Keep the event loop alive only while a command runs, so an idle shell never holds a CLI open.
-  private setRef(child: ChildProcessWithoutNullStreams, on: boolean): void {
-    const method = on ? 'ref' : 'unref';
-    child[method]();
-    for (const stream of [child.stdout, child.stderr, child.stdin]) {
-      (stream as unknown as Record<string, (() => void) | undefined>)[method]?.call(stream);
-    }
-  }
 }
 
 /** A word the shell reads back exactly as given. */

@@ -2,3 +2,4 @@ export * from './git.js';
 export * from './git-error.js';
 export * from './cat-file.js';
 export * from './locate.js';
+export * from './process-ref.js';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { GitError, type Git } from '../git/index.js';
+import { GitError, holdOpen, type Git } from '../git/index.js';
 import { parseMergeTreeOutput, type MergeTreeResult } from './merge-tree.js';
 
 interface Pending {
@@ -100,7 +100,7 @@ class Lane {
         { once: true },
       );
       this.queue.push(entry);
-      if (this.queue.length === 1) setRef(child, true);
+      if (this.queue.length === 1) holdOpen(child, true);
       child.stdin.write(`${ours} ${theirs}\n`);
     });
   }
@@ -109,7 +109,7 @@ class Lane {
   private startProbe(child: ChildProcessWithoutNullStreams, commit: string): void {
     const entry: Pending = { resolve: () => clearTimeout(this.probe), reject: () => clearTimeout(this.probe), settled: false };
     this.queue.push(entry);
-    setRef(child, true);
+    holdOpen(child, true);
     child.stdin.write(`${commit} ${commit}\n`);
     this.probe = setTimeout(() => this.giveUp(), this.probeMs);
     this.probe.unref();
@@ -163,7 +163,7 @@ class Lane {
       }
       this.failAll(new GitError(ARGS, code ?? undefined, this.stderr, this.git.cwd));
     });
-    setRef(child, false);
+    holdOpen(child, false);
     this.child = child;
     return child;
   }
@@ -186,7 +186,7 @@ class Lane {
       settle(this.queue.shift() as Pending, result);
     }
     if (at > 0) this.fields = this.fields.slice(at);
-    if (this.queue.length === 0 && this.child) setRef(this.child, false);
+    if (this.queue.length === 0 && this.child) holdOpen(this.child, false);
   }
 
   private failAll(error: unknown): void {
@@ -238,14 +238,6 @@ function settle(entry: Pending, result: MergeTreeResult | null): void {
   entry.resolve(result);
 }
 
-/** Keep the event loop alive only while a merge is pending, so idle lanes never hold a CLI open. */
-function setRef(child: ChildProcessWithoutNullStreams, on: boolean): void {
-  const method = on ? 'ref' : 'unref';
-  child[method]();
-  for (const stream of [child.stdout, child.stderr, child.stdin]) {
-    (stream as unknown as Record<string, (() => void) | undefined>)[method]?.call(stream);
-  }
-}
 
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('aborted');
