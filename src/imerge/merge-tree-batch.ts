@@ -88,17 +88,25 @@ class Lane {
     const child = this.ensure();
     if (fresh && this.answered === 0) this.startProbe(child, ours);
     return new Promise((resolve, reject) => {
-      const entry: Pending = { resolve, reject, settled: false };
-      // An aborted merge is rejected at once; git's answer, when it comes, is dropped.
-      signal?.addEventListener(
-        'abort',
-        () => {
-          if (entry.settled) return;
-          entry.settled = true;
-          reject(abortReason(signal));
+      // An aborted merge is rejected at once; git's answer, when it comes, is dropped. A merge
+      // answered lets go of the signal, which outlives thousands of merges in one workflow run.
+      const onAbort = (): void => {
+        if (entry.settled) return;
+        entry.settled = true;
+        reject(abortReason(signal as AbortSignal));
+      };
+      const entry: Pending = {
+        resolve: (result) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(result);
         },
-        { once: true },
-      );
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+        settled: false,
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(entry);
       if (this.queue.length === 1) holdOpen(child, true);
       child.stdin.write(`${ours} ${theirs}\n`);

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,12 +61,15 @@ describe('MergeTreeBatch', () => {
     missing.close();
   });
 
-  it('rejects a merge git fails on, and an aborted merge at once', async () => {
+  it('rejects a merge git fails on, and an aborted merge at once; answered merges let go of the signal', async () => {
     const { repo, pairs } = conflictRepo();
     const batch = new MergeTreeBatch(repo.git, 1);
     try {
       const [a, b] = pairs[0] as [string, string];
-      expect((await batch.merge(a, b))?.clean).toBe(true);
+      // One signal for a whole run: no listener left behind per merge.
+      const run = new AbortController();
+      for (let k = 0; k < 20; k++) expect((await batch.merge(a, b, run.signal))?.clean).toBe(true);
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
       await expect(batch.merge(a, 'f'.repeat(40))).rejects.toThrow(/merge-tree/);
       const controller = new AbortController();
       const pending = batch.merge(b, a, controller.signal);
