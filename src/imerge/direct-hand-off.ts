@@ -25,8 +25,8 @@ import { parseMergeTreeOutput } from './merge-tree.js';
  *   attributes of the files as they are, still the old commit's);
  * - only text or binary content conflicts of regular files (no renames, deletions, modes,
  *   symlinks or submodules).
- * - messages in English (the lines of checkout and merge printed here are git's untranslated ones).
- * Otherwise it returns null, having changed nothing, and the caller runs the porcelain.
+ * Otherwise it returns null, having changed nothing, and the caller runs the porcelain. The lines it
+ * prints are git's untranslated ones, as the porcelain's are: splintercat runs git in the C locale.
  */
 export interface DirectHandOff {
   /** What `git checkout` prints on stderr. */
@@ -58,7 +58,6 @@ export async function handOffDirectly(
   /** Whether a ref certainly names a commit (the merge's cells: saves them a scan of every ref). */
   named: (commit: string) => boolean = () => false,
 ): Promise<DirectHandOff | null> {
-  if (!messagesInEnglish(process.env)) return null;
   const branchRef = `refs/heads/${branch}`;
   const [headRef, old, dirs, config] = await Promise.all([
     git.run(['symbolic-ref', '--quiet', 'HEAD'], { okExitCodes: [0, 1, 128] }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : null)),
@@ -119,13 +118,6 @@ export async function handOffDirectly(
     checkoutStderr: `${previous}Switched to branch '${branch}'\n`,
     mergeStdout: `${merged.messages.map((m) => `${m.text}\n`).join('')}Automatic merge failed; fix conflicts and then commit the result.\n`,
   };
-}
-
-/** Whether git, run with this environment, prints its messages untranslated (gettext's order of variables). */
-export function messagesInEnglish(env: NodeJS.ProcessEnv): boolean {
-  const locale = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
-  if (locale === '' || locale === 'C' || locale === 'POSIX' || locale.startsWith('C.')) return true;
-  return locale.startsWith('en') && (env.LANGUAGE ?? '').split(':').every((l) => l === '' || l.startsWith('en'));
 }
 
 /**

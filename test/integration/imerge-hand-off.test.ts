@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { handOffDirectly, messagesInEnglish } from '../../src/imerge/direct-hand-off.js';
+import { handOffDirectly } from '../../src/imerge/direct-hand-off.js';
 import { TestRepo, tempDir, testGitEnv } from '../helpers/git-repo.js';
 
 const MESSAGE = "imerge 't': manual merge 1-1";
@@ -208,17 +208,5 @@ describe('the direct hand-off declines, changing nothing, where the porcelain do
     expect(await handOffDirectly(repo.git, 'imerge/t', above, left, MESSAGE)).toBeNull();
     expect(untouched(repo)).toEqual(before);
     expect(readFileSync(join(repo.dir, 'side-new.txt'), 'utf8')).toBe('mine\n');
-  });
-});
-
-describe('messagesInEnglish', () => {
-  it('follows gettext: LC_ALL, then LC_MESSAGES, then LANG, and LANGUAGE unless the locale is C', () => {
-    expect(messagesInEnglish({})).toBe(true);
-    expect(messagesInEnglish({ LANG: 'C.UTF-8', LANGUAGE: 'fr' })).toBe(true);
-    expect(messagesInEnglish({ LANG: 'en_GB.UTF-8' })).toBe(true);
-    expect(messagesInEnglish({ LANG: 'en_GB.UTF-8', LANGUAGE: 'de:en' })).toBe(false);
-    expect(messagesInEnglish({ LANG: 'fr_FR.UTF-8' })).toBe(false);
-    expect(messagesInEnglish({ LANG: 'fr_FR.UTF-8', LC_MESSAGES: 'en_US.UTF-8' })).toBe(true);
-    expect(messagesInEnglish({ LC_ALL: 'de_DE.UTF-8', LANG: 'C' })).toBe(false);
   });
 });
