@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { GitError } from './git-error.js';
-import { holdOpen } from './process-ref.js';
+import { holdOpen, stopProcess } from './process-ref.js';
 
 export interface GitObject {
   oid: string;
@@ -44,12 +44,8 @@ export class CatFileBatch {
 
   /** Stop the process; pending reads are rejected. */
   close(): void {
-    const child = this.child;
+    stopProcess(this.child);
     this.child = undefined;
-    if (child) {
-      child.stdin.end();
-      child.kill();
-    }
     this.failAll(new Error('cat-file reader closed'));
   }
 
@@ -74,7 +70,6 @@ export class CatFileBatch {
     this.child = child;
     return child;
   }
-
 
   private drain(): void {
     for (;;) {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { GitError } from './git-error.js';
-import { holdOpen } from './process-ref.js';
+import { holdOpen, stopProcess } from './process-ref.js';
 
 /** What one git command printed and how it exited. */
 export interface ShellResult {
@@ -62,12 +62,8 @@ export class GitShell {
 
   /** Stop the shell; queued commands are rejected. */
   close(error: unknown = new Error('git shell closed')): void {
-    const child = this.child;
+    stopProcess(this.child);
     this.child = undefined;
-    if (child) {
-      child.stdin.end();
-      child.kill();
-    }
     while (this.queue.length > 0) this.queue.shift()?.reject(error);
   }
 
@@ -111,8 +107,6 @@ export class GitShell {
       head.resolve(result);
     }
   }
-
-  // Keep the event loop alive only while a command runs, so an idle shell never holds a CLI open.
 }
 
 /** A word the shell reads back exactly as given. */

@@ -11,3 +11,10 @@ export function holdOpen(child: ChildProcessWithoutNullStreams, on: boolean): vo
     (stream as unknown as Record<string, (() => void) | undefined>)[method]?.call(stream);
   }
 }
+
+/** End a long-lived child process: close its stdin, then signal it (either may already be done). */
+export function stopProcess(child: ChildProcessWithoutNullStreams | undefined): void {
+  if (!child) return;
+  child.stdin.end();
+  child.kill();
+}

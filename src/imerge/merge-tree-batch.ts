@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { GitError, holdOpen, type Git } from '../git/index.js';
+import { GitError, holdOpen, stopProcess, type Git } from '../git/index.js';
 import { parseMergeTreeOutput, type MergeTreeResult } from './merge-tree.js';
 
 interface Pending {
@@ -126,20 +126,15 @@ class Lane {
   /** This git cannot answer merge by merge: every merge asked of it is answered null. */
   private giveUp(): void {
     this.onUnsupported();
-    const child = this.child;
+    stopProcess(this.child);
     this.child = undefined;
     for (const entry of this.queue.splice(0)) settle(entry, null);
-    child?.kill();
   }
 
   close(): void {
     clearTimeout(this.probe);
-    const child = this.child;
+    stopProcess(this.child);
     this.child = undefined;
-    if (child) {
-      child.stdin.end();
-      child.kill();
-    }
     this.failAll(new Error('merge-tree batch closed'));
   }
 
@@ -154,8 +149,9 @@ class Lane {
       this.fields.push(...parts);
       this.drain();
     });
+    // The end of what git said, for the error if it dies (a lane lives for thousands of merges).
     child.stderr.on('data', (chunk: Buffer) => {
-      this.stderr += chunk.toString('utf8');
+      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-8192);
     });
     child.stdin.on('error', () => undefined);
     // Not started (no such program): merge one by one.

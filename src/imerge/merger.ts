@@ -58,7 +58,7 @@ export class GitMerger implements Merger {
 
   /** Put the merge commits written so far, and their trees, into the repository (before a ref names one). */
   async persist(): Promise<void> {
-    if (this.scratch) await this.scratch.persist((await this.readIdentity()).objects);
+    await this.scratch?.persist();
   }
 
   /**
@@ -73,7 +73,7 @@ export class GitMerger implements Merger {
     this.ancestry = null;
     this.scratch = null;
     try {
-      await scratch.persist((await this.readIdentity()).objects);
+      await scratch.persist();
     } finally {
       scratch.close();
     }

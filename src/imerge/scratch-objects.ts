@@ -34,16 +34,15 @@ export class ScratchObjects {
   /** `objects`: the repository's object directory (`git rev-parse --git-path objects`). */
   constructor(
     private readonly repository: Git,
-    objects: string,
+    private readonly objects: string,
   ) {
     const root = scratchRoot();
     // The directories of processes killed before they could delete them.
     removeLeftovers(root, (name) => (name.startsWith(PREFIX) ? Number(name.slice(PREFIX.length).split('-')[0]) : null));
     this.dir = mkdtempSync(join(root, `${PREFIX}${process.pid}-`));
-    const inherited = repository.env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
     this.git = repository.at(repository.cwd, {
       worktree: true,
-      env: { GIT_OBJECT_DIRECTORY: this.dir, GIT_ALTERNATE_OBJECT_DIRECTORIES: inherited ? `${objects}${delimiter}${inherited}` : objects },
+      env: { GIT_OBJECT_DIRECTORY: this.dir, GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates(objects, repository) },
     });
     // A process that ends without `close` (an error on the way out) leaves nothing behind; one
     // killed outright leaves its directory to the next one's sweep.
@@ -74,15 +73,14 @@ export class ScratchObjects {
     return object.oid;
   }
 
-  /** Put what was written here since the last call into the repository's `objects`, as one pack. */
-  async persist(objects: string): Promise<void> {
+  /** Put what was written here since the last call into the repository, as one pack. */
+  async persist(): Promise<void> {
     const fresh = (await looseObjectIds(this.dir)).filter((oid) => !this.kept.has(oid));
     if (fresh.length === 0) return;
     // Run in the repository (its temporary files beside the pack, on the same device), reading here.
-    const inherited = this.repository.env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
-    await this.repository.run(['pack-objects', '-q', '--window=0', join(objects, 'pack', 'pack')], {
+    await this.repository.run(['pack-objects', '-q', '--window=0', join(this.objects, 'pack', 'pack')], {
       input: `${fresh.join('\n')}\n`,
-      env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: inherited ? `${this.dir}${delimiter}${inherited}` : this.dir },
+      env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates(this.dir, this.repository) },
     });
     for (const oid of fresh) this.kept.add(oid);
   }
@@ -96,6 +94,12 @@ export class ScratchObjects {
 }
 
 const PREFIX = 'splintercat-objects-';
+
+/** `first`, then the alternates the user already gives `repository`. */
+function alternates(first: string, repository: Git): string {
+  const inherited = repository.env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
+  return inherited ? `${first}${delimiter}${inherited}` : first;
+}
 
 /** Memory-backed /dev/shm where there is one to write to, else the system's temporary directory. */
 function scratchRoot(): string {

@@ -24,8 +24,8 @@ export async function presentConflict(git: Git, im: IncrementalMerge, i1: number
   const left = im.cellCommit(i1 - 1, i2) as string;
   const message = `imerge '${im.name}': manual merge ${cellId({ i1, i2 })}`;
   await git.run(['update-ref', '-m', `imerge '${im.name}': Prepare merge ${cellId({ i1, i2 })}`, scratchRef(im.name), above]);
-  // A merged cell has a ref of the merge (refs/imerge/NAME/auto or manual): what checkout checks.
-  const direct = await handOffDirectly(git, `imerge/${im.name}`, above, left, message, (commit) => isMergedCell(im, commit));
+  // Every cell of the grid has a ref of the merge (refs/imerge/NAME/auto or manual): what checkout checks.
+  const direct = await handOffDirectly(git, `imerge/${im.name}`, above, left, message, (commit) => isKnown(im, commit));
   if (direct !== null) {
     stderr(direct.checkoutStderr);
     stdout(direct.mergeStdout);
@@ -93,11 +93,6 @@ export async function incorporateUserMerge(git: Git, im: IncrementalMerge, edit:
   await git.run(['update-ref', '-d', ref]);
   note(`Merge has been recorded for merge ${cellId({ i1: cell[0], i2: cell[1] })}.\n`);
   return cell;
-}
-
-function isMergedCell(im: IncrementalMerge, commit: string): boolean {
-  for (let i1 = 1; i1 < im.grid.len1; i1++) for (let i2 = 1; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2) === commit) return true;
-  return false;
 }
 
 function isKnown(im: IncrementalMerge, commit: string): boolean {

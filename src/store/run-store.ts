@@ -5,6 +5,7 @@ import { SplintercatError, UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import type { Clock } from '../util/clock.js';
 import { systemClock } from '../util/clock.js';
+import { processAlive } from '../util/leftovers.js';
 import { backupPath, fsyncDir } from './json-file.js';
 
 /** The files of one run, under `<git common dir>/splintercat/NAME/`. */
@@ -52,16 +53,6 @@ export interface RunStoreDeps {
   pid?: number;
   /** Default: `process.kill(pid, 0)` semantics. */
   isAlive?: (pid: number) => boolean;
-}
-
-/** Whether a process exists (EPERM means it exists but belongs to someone else). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -173,13 +173,13 @@ describe('the grid ancestry (merge bases in memory, issue 14)', () => {
     expect(await repo.git.readObject(merged.tree)).toBeNull();
     expect(await repo.git.readObject(mergeCommit)).toBeNull();
     // ...until persisted into the repository, in one pack, the stand-in left out.
-    await scratch.persist(objects);
+    await scratch.persist();
     expect(packs().length).toBe(packsBefore + 1);
     expect(repo.sh('rev-parse', `${mergeCommit}^{tree}`)).toBe(merged.tree);
     expect(repo.sh('cat-file', '-t', merged.tree)).toBe('tree');
     expect(await repo.git.readObject(standIn)).toBeNull();
     // Nothing new, no new pack.
-    await scratch.persist(objects);
+    await scratch.persist();
     expect(packs().length).toBe(packsBefore + 1);
     scratch.close();
     expect(existsSync(scratch.dir)).toBe(false);

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestRepo, tempDir } from '../helpers/git-repo.js';
-import { RunStore, processAlive, validateRunName } from '../../src/store/run-store.js';
+import { RunStore, validateRunName } from '../../src/store/run-store.js';
+import { processAlive } from '../../src/util/leftovers.js';
 import { SplintercatError } from '../../src/errors/index.js';
 
 /** The pid of a process that has exited (and been reaped). */
