@@ -12,10 +12,11 @@
  * Exits 1 when the two tools' final trees differ or a drive fails.
  * Environment: BENCH_GRID=N1xN2, BENCH_CONFLICTS, BENCH_FILES, BENCH_EDGE, BENCH_HISTORIES (a
  * directory of bundles, default ../shared/real-histories; 'none' skips them), BENCH_WORKFLOW=0 skips the workflow,
- * BENCH_TOOLS=splintercat drives splintercat alone (no ratios, no comparison of the trees: for iterating on its own cost).
+ * BENCH_TOOLS=splintercat drives splintercat alone (no ratios, no comparison of the trees: for iterating on its own cost),
+ * BENCH_DUMP=DIR writes each grid's and tool's time and merges per `continue` there, as JSON.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,6 +145,7 @@ function report(title: string, drives: Drive[]): boolean {
       continue;
     }
     const n = d.continues.length;
+    if (process.env.BENCH_DUMP) writeFileSync(join(process.env.BENCH_DUMP, `${title.replace(/[^A-Za-z0-9.]+/g, '-')}-${d.tool}.json`), JSON.stringify({ continues: d.continues, merges: d.merges }));
     const first = mean(d.continues.slice(0, Math.min(EDGE, n)));
     const last = mean(d.continues.slice(Math.max(0, n - EDGE)));
     process.stdout.write(

@@ -30,8 +30,11 @@ export interface AutofillContext {
   jobs: number;
   onProgress?: (event: AutofillEvent) => void;
   signal?: AbortSignal;
-  /** Persist the grid (called after each step, as git-imerge saves). */
-  save: () => Promise<void>;
+  /**
+   * Persist the grid. Called after each step (`final` false: the callee may wait for a later one)
+   * and once when the autofill stops, complete or at a blocker (`final` true: must save).
+   */
+  save: (final: boolean) => Promise<void>;
 }
 
 /** The outcome of an autofill: done, or stopped at the cell git-imerge would ask a human to merge. */
@@ -200,14 +203,18 @@ async function autoExpandFrontier(ctx: AutofillContext, block: Block): Promise<b
 }
 
 /**
- * Fill the grid automatically as far as it goes (git-imerge's auto_complete_frontier), saving after
- * each step. Stops at the leftmost blocker block's (1,1) corner, the cell a human must merge.
+ * Fill the grid automatically as far as it goes (git-imerge's auto_complete_frontier), offering a
+ * save after each step and saving when it stops. Stops at the leftmost blocker block's (1,1)
+ * corner, the cell a human must merge.
  */
 export async function autoCompleteFrontier(ctx: AutofillContext): Promise<AutofillOutcome> {
   for (;;) {
     const frontier = mapKnownFrontier(ctx.grid.block());
     const blocks = frontier.blockerBlocks();
-    if (frontier.isComplete() || blocks.length === 0) return { complete: true };
+    if (frontier.isComplete() || blocks.length === 0) {
+      await ctx.save(true);
+      return { complete: true };
+    }
     blocks.sort((a, b) => compareIndexes(a.original(0, 0), b.original(0, 0)));
     let progressed = false;
     for (const b of blocks) {
@@ -216,7 +223,7 @@ export async function autoCompleteFrontier(ctx: AutofillContext): Promise<Autofi
         break;
       }
     }
-    await ctx.save();
+    await ctx.save(!progressed);
     if (!progressed) {
       const blocker = (blocks[0] as Block).original(1, 1);
       ctx.onProgress?.({ kind: 'blocked', i1: blocker[0], i2: blocker[1], ok: false });

@@ -64,8 +64,8 @@ describe('frontier bisection', () => {
   it('autofill stops at the leftmost blocker with few merges, and the known frontier covers what merged', async () => {
     const g = edgeGrid(21, 21);
     const merger = fakeMerger((i1, i2) => i1 >= 12 && i2 >= 9);
-    const saves: number[] = [];
-    const out = await autoCompleteFrontier({ grid: g, name: 'n', merger, goal: 'merge', manual: false, jobs: 2, save: async () => void saves.push(1) });
+    const saves: boolean[] = [];
+    const out = await autoCompleteFrontier({ grid: g, name: 'n', merger, goal: 'merge', manual: false, jobs: 2, save: async (final) => void saves.push(final) });
     expect(out).toEqual({ complete: false, blocker: [12, 9] });
     expect(g.blockers()).toEqual([[12, 9]]);
     // Outline merges plus O(log n) probes, far fewer than the 400 cells.
@@ -75,7 +75,10 @@ describe('frontier bisection', () => {
       [12, 21],
       [21, 9],
     ]);
-    expect(saves.length).toBeGreaterThan(0);
+    // A save offered after each step, and one that must be made when it stops.
+    expect(saves.length).toBeGreaterThan(1);
+    expect(saves.filter((f) => f)).toEqual([true]);
+    expect(saves.at(-1)).toBe(true);
   });
 
   it('a non-monotone cell (probe ok, outline merge fails) becomes a blocker instead of crashing', async () => {
@@ -89,8 +92,10 @@ describe('frontier bisection', () => {
 
   it('goal full fills cell by cell', async () => {
     const g = edgeGrid(3, 3);
-    const out = await autoCompleteFrontier({ grid: g, name: 'n', merger: fakeMerger(() => false), goal: 'full', manual: false, jobs: 1, save: () => Promise.resolve() });
+    const saves: boolean[] = [];
+    const out = await autoCompleteFrontier({ grid: g, name: 'n', merger: fakeMerger(() => false), goal: 'full', manual: false, jobs: 1, save: async (final) => void saves.push(final) });
     expect(out).toEqual({ complete: true });
+    expect(saves.at(-1)).toBe(true);
     for (let i1 = 0; i1 < 3; i1++) for (let i2 = 0; i2 < 3; i2++) expect(g.cell(i1, i2).oid).not.toBeNull();
   });
 });

@@ -38,13 +38,10 @@ export class GridAncestry {
   /** `git merge-base --all` of a pair of tips ("TIP1 TIP2"), comma-separated. */
   private readonly tipBases = new Map<string, string>();
   private pending: string[] = [];
-  // The walk's graph, by number: commit ids, the parents followed (null: not vouched for),
-  // generations (-1: not computed yet) and the walk's flags (all zero between walks).
+  // The walk's graph, by number: commit ids, and their parents, generations and flags (WalkGraph).
   private readonly ids = new Map<string, number>();
   private readonly oids: string[] = [];
-  private readonly parentIds: (number[] | null | undefined)[] = [];
-  private readonly generations: number[] = [];
-  private flags = new Uint8Array(1024);
+  private readonly graph = new WalkGraph();
 
   private constructor(private readonly file: string) {}
 
@@ -109,66 +106,96 @@ export class GridAncestry {
 
   /**
    * The best common ancestors of a and b, exactly as `git merge-base --all` gives them, and how many
-   * commits the walk reached (about what git's own walk would read); null when the walk reaches a
-   * commit it cannot vouch for (then ask git).
+   * commits git's own walk would read, counted up to `countUpTo` (past it, some number above it);
+   * null when the walk reaches a commit it cannot vouch for (then ask git).
    */
-  mergeBases(a: string, b: string): { bases: string[]; walked: number } | null {
+  mergeBases(a: string, b: string, countUpTo = 0): { bases: string[]; walked: number } | null {
+    const g = this.graph;
     const ia = this.idOf(a);
     const ib = this.idOf(b);
     const ga = this.generationOf(ia);
     const gb = this.generationOf(ib);
     if (ga < 0 || gb < 0) return null;
     if (ia === ib) return { bases: [a], walked: 1 };
-    // A bucket queue by generation: parents always have a lower one, so each commit is taken once,
-    // after everything above it, with its final flags.
-    const buckets: number[][] = [];
-    const touched: number[] = [ia, ib];
-    const flags = this.flags;
+    // Every ancestor of a vouched-for commit is vouched for (a generation needs its parents'), so
+    // the walk below never meets a commit whose parents it does not know.
+    const { flags, gens, next, heads, tails, parentOff, parentCount, parentList } = g;
+    const touched = g.touched;
+    touched.length = 0;
+    // A bucket queue by generation, each bucket a list through `next`: parents always have a lower
+    // generation, so each commit is taken once, after everything above it, with its final flags.
+    const enqueue = (id: number): void => {
+      const gen = gens[id] as number;
+      const tail = tails[gen] as number;
+      if (tail === -1) heads[gen] = id;
+      else next[tail] = id;
+      tails[gen] = id;
+      touched.push(id);
+    };
     flags[ia] = PARENT1;
     flags[ib] = PARENT2;
-    (buckets[ga] ??= []).push(ia);
-    (buckets[gb] ??= []).push(ib);
+    enqueue(ia);
+    enqueue(ib);
+    // Queued commits that carry each side's paint and are not stale (live1, live2). A best common
+    // ancestor not found yet would be a commit reached by both sides' paint, neither stale; paint
+    // only travels from queued commits to their parents. So once no queued commit carries one side's
+    // paint unstale, no further base can appear: the bases are known. git's own walk goes on until
+    // every queued commit is stale (nonStale); late in a grid that is most of the grid (about 6,000
+    // commits per merge on a 300 x 80 grid), nearly all of them reachable from one side only. This
+    // walk goes on past the bases only to count git's, up to `countUpTo`.
+    let live1 = 1;
+    let live2 = 1;
     let nonStale = 2;
     const result: string[] = [];
-    let ok = true;
-    walk: for (let top = Math.max(ga, gb); top >= 0 && nonStale > 0; top--) {
-      const bucket = buckets[top];
-      if (!bucket) continue;
-      for (const id of bucket) {
+    for (let top = Math.max(ga, gb); top >= 0 && nonStale > 0 && ((live1 > 0 && live2 > 0) || touched.length <= countUpTo); top--) {
+      let id = heads[top] as number;
+      heads[top] = -1;
+      tails[top] = -1;
+      while (id !== -1) {
         let f = flags[id] as number;
-        if (!(f & STALE)) nonStale--;
-        if ((f & BOTH) === BOTH && !(f & STALE)) {
-          result.push(this.oids[id] as string);
-          f |= STALE;
-        }
-        const parents = this.parentIds[id];
-        if (!parents) {
-          ok = false;
-          break walk;
+        if (!(f & STALE)) {
+          nonStale--;
+          if (f & PARENT1) live1--;
+          if (f & PARENT2) live2--;
+          if ((f & BOTH) === BOTH) {
+            result.push(this.oids[id] as string);
+            f |= STALE;
+          }
         }
         const carry = f & (BOTH | STALE);
-        for (const p of parents) {
+        const end = (parentOff[id] as number) + (parentCount[id] as number);
+        for (let k = parentOff[id] as number; k < end; k++) {
+          const p = parentList[k] as number;
           const had = flags[p] as number;
           const want = had | carry;
           if (had === want) continue;
           flags[p] = want;
-          if (had === 0) {
-            touched.push(p);
-            const gp = this.generationOf(p);
-            if (gp < 0) {
-              ok = false;
-              break walk;
-            }
-            (buckets[gp] ??= []).push(p);
-            if (!(want & STALE)) nonStale++;
-          } else if (want & STALE && !(had & STALE)) {
-            nonStale--;
+          if (had === 0) enqueue(p);
+          // The parent is queued (it has a lower generation than the commit taken): recount it.
+          if (!(had & STALE)) {
+            if (had !== 0) nonStale--;
+            if (had & PARENT1) live1--;
+            if (had & PARENT2) live2--;
+          }
+          if (!(want & STALE)) {
+            nonStale++;
+            if (want & PARENT1) live1++;
+            if (want & PARENT2) live2++;
           }
         }
+        const after = next[id] as number;
+        next[id] = -1;
+        id = after;
       }
     }
-    for (const id of touched) flags[id] = 0;
-    return ok ? { bases: result, walked: touched.length } : null;
+    for (const id of touched) {
+      flags[id] = 0;
+      next[id] = -1;
+      const gen = gens[id] as number;
+      heads[gen] = -1;
+      tails[gen] = -1;
+    }
+    return { bases: result, walked: touched.length };
   }
 
   /** Append what was learnt since the last flush to the file (best effort: it is only a cache). */
@@ -214,66 +241,132 @@ export class GridAncestry {
       id = this.oids.length;
       this.ids.set(oid, id);
       this.oids.push(oid);
-      this.parentIds.push(undefined);
-      this.generations.push(-1);
-      if (id >= this.flags.length) {
-        const grown = new Uint8Array(this.flags.length * 2);
-        grown.set(this.flags);
-        this.flags = grown;
-      }
+      this.graph.add();
     }
     return id;
   }
 
   /**
-   * The parents the walk follows: an edge's one (none for the merge base); a cell's or a merge's
-   * own. Null for any other commit: the walk does not vouch for what lies beyond it.
+   * Look up the parents the walk follows, once: an edge's one (none for the merge base); a cell's
+   * or a merge's own. None known for any other commit: the walk does not vouch for what lies
+   * beyond it. Returns whether they are known.
    */
-  private parentsOf(id: number): number[] | null {
-    const known = this.parentIds[id];
-    if (known !== undefined) return known;
+  private resolveParents(id: number): boolean {
+    const g = this.graph;
+    const known = g.parentCount[id] as number;
+    if (known !== UNRESOLVED) return known !== UNVOUCHED;
     const oid = this.oids[id] as string;
     const edge = this.edges.get(oid);
     let parents: string[] | null;
     if (edge !== undefined) parents = edge === null ? [] : [edge];
     else if (this.cells.has(oid) || this.facts.get(oid)?.ours === true) parents = this.facts.get(oid)?.parents ?? null;
     else parents = null;
-    const ids = parents === null ? null : parents.map((p) => this.idOf(p));
-    this.parentIds[id] = ids;
-    return ids;
+    if (parents === null) {
+      g.parentCount[id] = UNVOUCHED;
+      return false;
+    }
+    // Numbered first: numbering may grow the arrays.
+    const ids = parents.map((p) => this.idOf(p));
+    g.setParents(id, ids);
+    return true;
   }
 
   /** 0 for the merge base, else one more than the highest parent's; -2 when not vouched for. */
   private generationOf(id: number): number {
-    const known = this.generations[id] as number;
+    const g = this.graph;
+    const known = g.gens[id] as number;
     if (known !== -1) return known;
     const stack = [id];
     while (stack.length > 0) {
       const top = stack[stack.length - 1] as number;
-      if ((this.generations[top] as number) !== -1) {
+      if ((g.gens[top] as number) !== -1) {
         stack.pop();
         continue;
       }
-      const parents = this.parentsOf(top);
       let gen = 0;
       let ready = true;
-      if (parents === null) gen = -2;
+      if (!this.resolveParents(top)) gen = -2;
       else {
-        for (const p of parents) {
-          const g = this.generations[p] as number;
-          if (g === -1) {
+        const end = (g.parentOff[top] as number) + (g.parentCount[top] as number);
+        for (let k = g.parentOff[top] as number; k < end; k++) {
+          const p = g.parentList[k] as number;
+          const pg = g.gens[p] as number;
+          if (pg === -1) {
             ready = false;
             stack.push(p);
-          } else if (g === -2) gen = -2;
-          else if (gen !== -2 && g + 1 > gen) gen = g + 1;
+          } else if (pg === -2) gen = -2;
+          else if (gen !== -2 && pg + 1 > gen) gen = pg + 1;
         }
       }
       if (ready) {
-        this.generations[top] = gen;
+        g.gens[top] = gen;
         stack.pop();
       }
     }
-    return this.generations[id] as number;
+    return g.gens[id] as number;
+  }
+}
+
+const UNRESOLVED = -1;
+const UNVOUCHED = -2;
+
+/**
+ * The walk's graph in typed arrays, by commit number: a merge late in a 300 x 80 grid walks about
+ * 6,000 commits, a `continue` about a hundred such merges (issue 14), so nothing is allocated per
+ * commit walked. Parents are lists in one array (`parentOff`, `parentCount`: UNRESOLVED until looked
+ * up, UNVOUCHED when not known); generations are -1 until computed, -2 when not vouched for; the
+ * flags and bucket lists are all clear between walks. A generation is below the number of commits,
+ * so the buckets (`heads`, `tails`) are sized as the rest.
+ */
+class WalkGraph {
+  size = 0;
+  gens = new Int32Array(0);
+  flags = new Uint8Array(0);
+  next = new Int32Array(0);
+  heads = new Int32Array(0);
+  tails = new Int32Array(0);
+  parentOff = new Int32Array(0);
+  parentCount = new Int32Array(0);
+  parentList = new Int32Array(1024);
+  private parentsUsed = 0;
+  /** The commits a walk reached (reused). */
+  readonly touched: number[] = [];
+
+  /** Number one more commit (the arrays grow by doubling). */
+  add(): void {
+    if (this.size === this.gens.length) this.grow(Math.max(1024, this.size * 2));
+    const id = this.size++;
+    this.gens[id] = -1;
+    this.parentCount[id] = UNRESOLVED;
+  }
+
+  setParents(id: number, parents: number[]): void {
+    if (this.parentsUsed + parents.length > this.parentList.length) {
+      const grown = new Int32Array(Math.max(this.parentList.length * 2, this.parentsUsed + parents.length));
+      grown.set(this.parentList);
+      this.parentList = grown;
+    }
+    this.parentOff[id] = this.parentsUsed;
+    this.parentCount[id] = parents.length;
+    this.parentList.set(parents, this.parentsUsed);
+    this.parentsUsed += parents.length;
+  }
+
+  private grow(capacity: number): void {
+    const int32 = (old: Int32Array<ArrayBuffer>, fill: number): Int32Array<ArrayBuffer> => {
+      const a = new Int32Array(capacity).fill(fill);
+      a.set(old);
+      return a;
+    };
+    this.gens = int32(this.gens, -1);
+    this.next = int32(this.next, -1);
+    this.heads = int32(this.heads, -1);
+    this.tails = int32(this.tails, -1);
+    this.parentOff = int32(this.parentOff, 0);
+    this.parentCount = int32(this.parentCount, UNRESOLVED);
+    const flags = new Uint8Array(capacity);
+    flags.set(this.flags);
+    this.flags = flags;
   }
 }
 

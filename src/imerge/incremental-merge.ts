@@ -9,13 +9,21 @@ import { renderDiagram } from './diagram.js';
 import { mapKnownFrontier } from './frontier.js';
 import { Grid } from './grid.js';
 import { GridAncestry, removeAncestryFile } from './grid-ancestry.js';
-import { compactRepository, extendCommitGraph } from './housekeeping.js';
+import { compactionLimits, compactRepository, extendCommitGraph } from './housekeeping.js';
 import { conflictPaths, mergeTree } from './merge-tree.js';
 import { chooseImergeName, listImerges, removeImerge } from './names.js';
 import { GitMerger } from './merger.js';
 import { ALLOWED_GOALS, imergePrefix, readState, scratchRef, stateRef, STATE_VERSION, writeState, type StateBlob } from './state.js';
 import type { ConflictCell, ConflictDetails } from './types.js';
 import { cellId } from './cell.js';
+
+/**
+ * While an autofill runs, it saves the grid at most this often; it always saves when it stops.
+ * git-imerge saves after every step, and so did we: late in a 300 x 80 grid a `continue` made two or
+ * three saves, each a pack and a ref transaction (~100 ms), and each pack brought the next roll-up
+ * nearer (issue 14). A kill loses at most this much merging, which the next run redoes.
+ */
+const AUTOFILL_SAVE_INTERVAL_MS = 2000;
 
 export interface StartOptions {
   name: string;
@@ -141,6 +149,7 @@ export class IncrementalMerge {
       GridAncestry.open(this.git, this.name, this.grid).catch(() => null),
     ]);
     await merger.useAncestry(ancestry);
+    let savedAt = performance.now();
     const outcome = await autoCompleteFrontier({
       grid: this.grid,
       name: this.name,
@@ -150,15 +159,17 @@ export class IncrementalMerge {
       jobs: Math.max(1, options.jobs ?? 2),
       onProgress: options.onProgress,
       signal: options.signal,
-      save: async () => {
+      save: async (final) => {
+        if (!final && performance.now() - savedAt < AUTOFILL_SAVE_INTERVAL_MS) return;
         // Merge commits still in the merger's scratch directory go into the repository first.
         await merger.persist();
         await this.save();
+        savedAt = performance.now();
       },
     }).finally(() => Promise.all([merger.release(), ancestry?.flush()]));
     // Housekeeping only: when it cannot run (say a concurrent git holds packed-refs.lock), the
     // next autofill packs instead.
-    await compactRepository(this.git, this.name).catch(() => undefined);
+    await compactRepository(this.git, this.name, compactionLimits(this.refs.size)).catch(() => undefined);
     return {
       complete: outcome.complete,
       next: outcome.complete ? null : outcome.blocker,

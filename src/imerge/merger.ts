@@ -96,11 +96,12 @@ export class GitMerger implements Merger {
     let [ours, theirs] = [c1, c2];
     // The scratch directory is there exactly while an ancestry is.
     const scratch = this.scratch;
-    const walk = this.ancestry?.mergeBases(c1, c2);
+    const shortWalk = this.options.shortWalk ?? SHORT_WALK;
+    const walk = this.ancestry?.mergeBases(c1, c2, shortWalk);
     const tree1 = this.ancestry?.treeOf(c1);
     const tree2 = this.ancestry?.treeOf(c2);
     // A short walk costs git less than the in-memory walk's answer saves (see SHORT_WALK).
-    if (scratch && walk?.bases.length === 1 && tree1 && tree2 && walk.walked > (this.options.shortWalk ?? SHORT_WALK)) {
+    if (scratch && walk?.bases.length === 1 && tree1 && tree2 && walk.walked > shortWalk) {
       const base = walk.bases[0] as string;
       [ours, theirs] = [scratch.standIn(tree1, base), scratch.standIn(tree2, base)];
       this.knownBase++;

@@ -57,6 +57,10 @@ async function compareAllPairs(repo: TestRepo, im: IncrementalMerge): Promise<{ 
       if (ours === null || ours === undefined) continue;
       answered++;
       expect([...ours.bases].sort(), `merge bases of ${a} and ${b}`).toEqual(gitBases(repo, a, b));
+      // Walking on as git does, to count its walk, finds the same bases, having read at least as much.
+      const counted = ancestry?.mergeBases(a, b, Number.POSITIVE_INFINITY);
+      expect(counted?.bases).toEqual(ours.bases);
+      expect(counted?.walked).toBeGreaterThanOrEqual(ours.walked);
     }
   }
   return { pairs, answered };
