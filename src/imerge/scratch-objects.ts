@@ -18,8 +18,13 @@ const STAND_IN_IDENT = 'splintercat <splintercat@invalid> 0 +0000';
  *   3.7 ms per merge-tree writing into the repository, 1.9 ms writing here.
  * - `persist`, before every save of the grid's refs (a ref never names an object the repository
  *   lacks), puts everything written since the last one, stand-ins aside, into the repository as one
- *   pack (`git pack-objects`, no delta search): one file instead of hundreds. Copying the loose
- *   files instead cost more than the merges saved. `compactRepository` rolls the packs up.
+ *   pack (`git pack-objects`): one file instead of hundreds. Copying the loose files instead cost
+ *   more than the merges saved. `compactRepository` rolls the packs up.
+ * - The pack has deltas (a short search, chains of at most 10): the trees of neighbouring cells
+ *   differ in an entry or two. Late in a 300 x 80 grid, a save's 670 objects took 44 ms and
+ *   834 KB without; 48 ms and 145 KB with. The roll-ups, which copy the packs and keep their deltas,
+ *   then move a sixth of the bytes: over the drive, 6% less time, and the last conflicts' cost
+ *   1.38 times the first ones' instead of 1.56 (issue 14).
  */
 export class ScratchObjects {
   /** Runs the merges: the repository's Git with this directory as its object directory. */
@@ -78,7 +83,7 @@ export class ScratchObjects {
     const fresh = (await looseObjectIds(this.dir)).filter((oid) => !this.kept.has(oid));
     if (fresh.length === 0) return;
     // Run in the repository (its temporary files beside the pack, on the same device), reading here.
-    await this.repository.run(['pack-objects', '-q', '--window=0', join(this.objects, 'pack', 'pack')], {
+    await this.repository.run(['pack-objects', '-q', '--window=10', '--depth=10', join(this.objects, 'pack', 'pack')], {
       input: `${fresh.join('\n')}\n`,
       env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates(this.dir, this.repository) },
     });
