@@ -1,3 +1,4 @@
+import { PERSON_CHOICES } from './left-hunks.js';
 import type { EvalReport, FileCounts, HunkCounts } from './metrics.js';
 
 function pct(n: number, d: number): string {
@@ -41,6 +42,10 @@ export function formatEvalReport(report: EvalReport): string {
     '',
     `Files: ${f.seen} seen, ${f.resolved} fully resolved (${pct(f.resolved, f.seen)}), ${f.exact} exact, ${f.whitespaceMatch} match after whitespace normalisation, ${f.equal} equal counting the order of unordered siblings as free, ${f.wrong} different from the human's file, ${f.outsideEdited} where the human also edited outside the conflicts (not scored).`,
   );
+  lines.push('', 'What the person wrote for the hunks the ladder left (compared after whitespace normalisation):', '| person wrote | hunks |', '|---|---:|');
+  for (const choice of PERSON_CHOICES) if (report.left.hunks[choice]) lines.push(`| ${choice} | ${report.left.hunks[choice]} |`);
+  lines.push('', 'Content files the ladder left, by what the person did with their open hunks:', '| person did | files |', '|---|---:|');
+  for (const [kind, n] of Object.entries(report.left.files).sort((a, b) => b[1] - a[1])) lines.push(`| ${kind} | ${n} |`);
   if (report.model) {
     const m = report.model;
     lines.push(`Model: ${m.hunksResolved} hunks, ${m.inputTokens} input + ${m.outputTokens} output tokens, $${m.costUsd.toFixed(4)}.`);

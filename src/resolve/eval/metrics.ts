@@ -64,6 +64,12 @@ export interface EvalReport {
   enabledRules: string[];
   /** Cases that could not be evaluated, with why. */
   skipped: Array<{ id: string; reason: string }>;
+  /**
+   * What the person wrote for the hunks the ladder left (`PersonChoice`), and
+   * the content files the ladder left by what the person did with them: the
+   * ground a further rule could still cover.
+   */
+  left: { hunks: Record<string, number>; files: Record<string, number> };
   model?: { hunksResolved: number; inputTokens: number; outputTokens: number; costUsd: number };
 }
 

@@ -34,6 +34,7 @@ export async function runEval(source: string, cases: Iterable<EvalCase> | AsyncI
     standalone: Object.fromEntries(all.map((r) => [r.name, emptyHunkCounts()])),
     enabledRules: options.rules.map((r) => r.name),
     skipped: [],
+    left: { hunks: {}, files: {} },
   };
   let done = 0;
   for await (const c of cases) {

@@ -116,3 +116,28 @@ describe('runEval with a fallback (the --with-model hook)', () => {
     }
   });
 });
+
+describe('runEval: what the person did with the hunks the ladder left', () => {
+  it('sorts each left hunk by the text the person chose, and each left content file by its hunks', async () => {
+    const git = new Git({ cwd: tmpdir() });
+    try {
+      const base = 'a\nb\nc\nd\ne\nf\ng\n';
+      const ours = 'a\nO1\nc\nd\ne\nO2\ng\n';
+      const theirs = 'a\nT1\nc\nd\ne\nT2\ng\n';
+      const report = await runEval(
+        'inline',
+        [
+          { id: 'ours', path: 'o.txt', base, ours, theirs, resolved: ours },
+          { id: 'mixed', path: 'm.txt', base, ours, theirs, resolved: 'a\nO1\nT1\nc\nd\ne\nT2\ng\n' },
+          { id: 'new', path: 'n.txt', base, ours, theirs, resolved: 'a\nO1\nc\nd\ne\nNEW\ng\n' },
+        ],
+        { git, rules: selectRules(), allRules },
+      );
+      expect(report.files.resolved).toBe(0);
+      expect(report.left.hunks).toEqual({ ours: 3, 'ours then theirs': 1, theirs: 1, 'other text': 1 });
+      expect(report.left.files).toEqual({ 'every open hunk ours': 1, 'both sides kept in some hunk': 1, 'some hunk needs text of neither side': 1 });
+    } finally {
+      git.close();
+    }
+  });
+});

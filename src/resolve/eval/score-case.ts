@@ -10,6 +10,7 @@ import type { ConflictedFile, ConflictHunk, HunkResolution } from '../types.js';
 import { alignHunk, fileContainsLines } from './align.js';
 import { languageOfPath } from './language.js';
 import { emptyFileCounts, emptyHunkCounts, type EvalReport, type FileCounts, type HunkCounts } from './metrics.js';
+import { fileChoice, personChoice } from './left-hunks.js';
 import { editedOutside } from './outside.js';
 import { canonicalUnordered } from './unordered.js';
 
@@ -66,10 +67,17 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
     const hunk = file.hunks[(r.hunkIndex ?? 0) - 1] as ConflictHunk;
     await judge([report.ladder, hunksOfLanguage, (report.byRule[r.by] ??= emptyHunkCounts())], file, hunk, r.text, c.resolved);
   }
+  const outside = c.resolved !== null && editedOutside(file, c.resolved);
   if (result.remaining.length === 0) {
     const byRung = (report.filesByRung[fileRung(result.resolutions)] ??= emptyFileCounts());
-    const outside = c.resolved !== null && editedOutside(file, c.resolved);
     await compareWhole([report.files, byLanguage, byKind, byRung], result.text, c.resolved, c.path, outside);
+  } else if (c.resolved !== null) {
+    const choices = result.remaining.map((hunk) => personChoice(file, hunk, c.resolved as string));
+    for (const choice of choices) report.left.hunks[choice] = (report.left.hunks[choice] ?? 0) + 1;
+    if (caseKind(c) === 'content') {
+      const kind = fileChoice(choices, outside);
+      report.left.files[kind] = (report.left.files[kind] ?? 0) + 1;
+    }
   }
 }
 
