@@ -40,6 +40,7 @@ describe('splintercat eval', () => {
     expect(report.skipped).toEqual([]);
     expect(report.enabledRules).not.toContain('remerge-words');
     expect(report.enabledRules).toContain('contained-change');
+    expect(report.enabledRules).toContain('higher-version');
     // the default rungs are never wrong and never drop a side on the corpus; the syntax rung (on by default) may
     // order unordered siblings (mapping keys) otherwise than the person, which counts as equal, not exact
     for (const [rule, counts] of Object.entries(report.byRule)) expect(counts.wrong, rule).toBe(0);
@@ -54,6 +55,7 @@ describe('splintercat eval', () => {
       'trailing-whitespace',
       'remerge-lines',
       'contained-change',
+      'higher-version',
       'adjacent-lines',
       'remerge-words',
       'keep-both-additions',

@@ -1,3 +1,4 @@
+import { higherVersion } from './higher-version.js';
 import { adjacentLines } from './adjacent-lines.js';
 import { containedChange } from './contained-change.js';
 import { identicalSides } from './identical-sides.js';
@@ -19,6 +20,7 @@ export const allRules: readonly ResolutionRule[] = [
   trailingWhitespace,
   remergeLines,
   containedChange,
+  higherVersion,
   adjacentLines,
   remergeWords,
   keepBothAdditions,
