@@ -1,6 +1,6 @@
-import { higherVersion } from './higher-version.js';
 import { adjacentLines } from './adjacent-lines.js';
 import { containedChange } from './contained-change.js';
+import { higherVersion } from './higher-version.js';
 import { identicalSides } from './identical-sides.js';
 import { keepBothAdditions } from './keep-both-additions.js';
 import { oneSideUnchanged } from './one-side-unchanged.js';
