@@ -1,3 +1,4 @@
+import { normalizeForPath } from '../normalize.js';
 import { splitLinesKeep } from '../parse/lines.js';
 import type { ConflictedFile, ConflictHunk } from '../types.js';
 
@@ -102,6 +103,15 @@ export function alignHunk(file: ConflictedFile, hunk: ConflictHunk, resolved: st
     }
   }
   return end >= start ? { text: resolved.slice(start, end), before, after, start, end } : null;
+}
+
+/**
+ * Whether `text`, put where the person's region is (with the blank lines
+ * between the anchors and the hunk), reads as the person's text after
+ * whitespace normalisation for the path.
+ */
+export function matchesRegion(region: HumanRegion, text: string, path: string): boolean {
+  return normalizeForPath(region.before + text + region.after, path) === normalizeForPath(region.text, path);
 }
 
 /**

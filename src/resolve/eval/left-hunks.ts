@@ -1,6 +1,5 @@
-import { normalizeForPath } from '../normalize.js';
 import type { ConflictedFile, ConflictHunk } from '../types.js';
-import { alignHunk } from './align.js';
+import { alignHunk, matchesRegion } from './align.js';
 
 /**
  * What the person wrote in place of a hunk the ladder left. A rule can only
@@ -16,8 +15,7 @@ export const PERSON_CHOICES: readonly PersonChoice[] = ['ours', 'theirs', 'ours 
 export function personChoice(file: ConflictedFile, hunk: ConflictHunk, resolved: string): PersonChoice {
   const region = alignHunk(file, hunk, resolved);
   if (region === null) return 'unaligned';
-  const person = normalizeForPath(region.text, file.path);
-  const same = (text: string): boolean => normalizeForPath(region.before + text + region.after, file.path) === person;
+  const same = (text: string): boolean => matchesRegion(region, text, file.path);
   if (same(hunk.ours)) return 'ours';
   if (same(hunk.theirs)) return 'theirs';
   if (same(hunk.ours + hunk.theirs)) return 'ours then theirs';

@@ -7,7 +7,7 @@ import { parseConflictText, printOutsideHunk } from '../parse/markers.js';
 import type { ResolutionRule } from '../rules/index.js';
 import type { SyntaxSwitches } from '../syntax/syntax-merge.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from '../types.js';
-import { alignHunk, fileContainsLines } from './align.js';
+import { alignHunk, fileContainsLines, matchesRegion } from './align.js';
 import { languageOfPath } from './language.js';
 import { emptyFileCounts, emptyHunkCounts, type EvalReport, type FileCounts, type HunkCounts } from './metrics.js';
 import { fileChoice, personChoice } from './left-hunks.js';
@@ -67,15 +67,16 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
     const hunk = file.hunks[(r.hunkIndex ?? 0) - 1] as ConflictHunk;
     await judge([report.ladder, hunksOfLanguage, (report.byRule[r.by] ??= emptyHunkCounts())], file, hunk, r.text, c.resolved);
   }
-  const outside = c.resolved !== null && editedOutside(file, c.resolved);
   if (result.remaining.length === 0) {
     const byRung = (report.filesByRung[fileRung(result.resolutions)] ??= emptyFileCounts());
+    const outside = c.resolved !== null && editedOutside(file, c.resolved);
     await compareWhole([report.files, byLanguage, byKind, byRung], result.text, c.resolved, c.path, outside);
   } else if (c.resolved !== null) {
-    const choices = result.remaining.map((hunk) => personChoice(file, hunk, c.resolved as string));
+    const resolved = c.resolved;
+    const choices = result.remaining.map((hunk) => personChoice(file, hunk, resolved));
     for (const choice of choices) report.left.hunks[choice] = (report.left.hunks[choice] ?? 0) + 1;
     if (caseKind(c) === 'content') {
-      const kind = fileChoice(choices, outside);
+      const kind = fileChoice(choices, editedOutside(file, resolved));
       report.left.files[kind] = (report.left.files[kind] ?? 0) + 1;
     }
   }
@@ -154,7 +155,7 @@ export async function judge(into: HunkCounts | readonly HunkCounts[], file: Conf
   // The region also holds the blank lines between the anchors and the hunk.
   const ours = region.before + text + region.after;
   if (ours === region.text) add('exact');
-  const ws = normalizeForPath(ours, file.path) === normalizeForPath(region.text, file.path);
+  const ws = matchesRegion(region, text, file.path);
   if (ws) add('whitespaceMatch');
   if (ws || (await sameUpToOrder(file.path, resolved, region.start, region.end, ours))) add('equal');
   else add('wrong');

@@ -17,7 +17,11 @@ interface DependencyLine {
  * tilde: `"qs": "^6.9.4",` (package.json), `name = "1.2.3"` (TOML),
  * `name==1.2.3` (requirements). Ranges (`^5 || ^6`, `>=1 <2`) are not read.
  */
-const PATTERNS: readonly RegExp[] = [/^(\s*"([^"]+)"\s*:\s*"[~^]?)([^"\s]+)(",?\s*)$/, /^(\s*([A-Za-z0-9_.-]+)\s*=\s*"[~^]?)([^"\s]+)("\s*)$/, /^(\s*([A-Za-z0-9_.-]+)\s*(?:==|>=|~=)\s*)([^\s;#,]+)(\s*)$/];
+const PATTERNS: readonly RegExp[] = [
+  /^(\s*"([^"]+)"\s*:\s*"[~^]?)([^"\s]+)(",?\s*)$/, // package.json
+  /^(\s*([A-Za-z0-9_.-]+)\s*=\s*"[~^]?)([^"\s]+)("\s*)$/, // TOML
+  /^(\s*([A-Za-z0-9_.-]+)\s*(?:==|>=|~=)\s*)([^\s;#,]+)(\s*)$/, // requirements
+];
 
 function dependencyLine(line: string): DependencyLine | null {
   for (const pattern of PATTERNS) {
