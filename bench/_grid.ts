@@ -3,7 +3,13 @@ import { execFileSync } from 'node:child_process';
 import { benchGitEnv } from './_env.js';
 
 function git(dir: string, args: string[], input?: string): string {
-  return execFileSync('git', args, { cwd: dir, env: benchGitEnv, input, encoding: 'utf8', maxBuffer: 1 << 30 }).trimEnd();
+  return execFileSync('git', args, {
+    cwd: dir,
+    env: benchGitEnv,
+    input,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  }).trimEnd();
 }
 
 /** A small deterministic generator (LCG), so every run builds the same grid. */
@@ -31,7 +37,12 @@ export function conflictPairs(n1: number, n2: number, count: number): [number, n
  */
 export function generateGrid(dir: string, n1: number, n2: number, pairs: [number, number][], files: number): void {
   git(dir, ['init', '-q', '-b', 'main']);
-  for (const [k, v] of [['gc.auto', '0'], ['maintenance.auto', 'false'], ['commit.gpgsign', 'false']]) git(dir, ['config', k as string, v as string]);
+  for (const [k, v] of [
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+    ['commit.gpgsign', 'false'],
+  ])
+    git(dir, ['config', k as string, v as string]);
   const out: string[] = [];
   const data = (s: string): string => `data ${Buffer.byteLength(s)}\n${s}\n`;
   let t = 1_700_000_000;
@@ -62,4 +73,3 @@ export function generateGrid(dir: string, n1: number, n2: number, pairs: [number
   git(dir, ['fast-import', '--quiet'], out.join(''));
   git(dir, ['checkout', '-q', '-f', 'main']);
 }
-

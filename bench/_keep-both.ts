@@ -33,7 +33,8 @@ export function keepBoth(text: string): string {
 
 /** Resolve and stage every unmerged path of the repository at `dir`; returns how many there were. */
 export function resolveKeepBoth(dir: string, env: Record<string, string>): number {
-  const git = (args: string[]): string => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const git = (args: string[]): string =>
+    execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', maxBuffer: 1 << 30 });
   const paths = [...new Set(git(['diff', '--name-only', '-z', '--diff-filter=U']).split('\0').filter(Boolean))];
   const gone: string[] = [];
   const present: string[] = [];

@@ -26,7 +26,12 @@ const usage: LanguageModelV3GenerateResult['usage'] = {
 };
 
 function toolTurn(id: string, toolName: string, args: Record<string, unknown>): LanguageModelV3GenerateResult {
-  return { content: [{ type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(args) }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+  return {
+    content: [{ type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(args) }],
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage,
+    warnings: [],
+  };
 }
 
 /**
@@ -36,7 +41,8 @@ function toolTurn(id: string, toolName: string, args: Record<string, unknown>): 
  */
 function nextMove(prompt: LanguageModelV3Prompt): { tool: string; args: Record<string, unknown> } {
   const first = prompt.find((m) => m.role === 'user');
-  const text = first && Array.isArray(first.content) ? first.content.map((p) => ('text' in p ? p.text : '')).join('') : '';
+  const text =
+    first && Array.isArray(first.content) ? first.content.map((p) => ('text' in p ? p.text : '')).join('') : '';
   const listed = /resolving the merge conflicts in files? (.*)\.\n/.exec(text)?.[1] ?? '';
   const files = listed.split(', ').filter(Boolean);
   const submitted = new Set<string>();
@@ -100,7 +106,11 @@ export async function runWorkflow(dir: string, source: string, edge: number): Pr
       llm: { provider: 'openai-compatible', resolver_model: 'keep-both' },
     });
     const model = keepBothModel();
-    const models: RoleModels = { resolver: { role: 'resolver', provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model }, summarizer: null, planner: null };
+    const models: RoleModels = {
+      resolver: { role: 'resolver', provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model },
+      summarizer: null,
+      planner: null,
+    };
     const gateway = new ModelGateway({ models, llm: { timeout: 30, max_retries: 1, prices: {} }, budgetUsd: 0 });
     const checks = new CheckRunner({
       workdir: dir,
@@ -129,9 +139,13 @@ export async function runWorkflow(dir: string, source: string, edge: number): Pr
       const gaps = at.slice(1).map((t, k) => t - (at[k] as number));
       const mean = (xs: number[]): number => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
       const rungs = new Map<string, number>();
-      for (const h of outcome.state.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks))) rungs.set(h.rung ?? 'open', (rungs.get(h.rung ?? 'open') ?? 0) + 1);
+      for (const h of outcome.state.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks)))
+        rungs.set(h.rung ?? 'open', (rungs.get(h.rung ?? 'open') ?? 0) + 1);
       return {
-        outcome: outcome.kind === 'failed' || outcome.kind === 'needs_human' ? `${outcome.kind}: ${outcome.reason}` : outcome.kind,
+        outcome:
+          outcome.kind === 'failed' || outcome.kind === 'needs_human'
+            ? `${outcome.kind}: ${outcome.reason}`
+            : outcome.kind,
         totalMs,
         conflicts: outcome.state.conflicts.length,
         firstMs: mean(gaps.slice(0, edge)),

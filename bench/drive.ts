@@ -34,7 +34,9 @@ const FILES = Number(process.env.BENCH_FILES ?? (quick ? 500 : 3000));
 const EDGE = Number(process.env.BENCH_EDGE ?? 15);
 const here = dirname(fileURLToPath(import.meta.url));
 const HISTORIES = process.env.BENCH_HISTORIES ?? resolve(here, '..', '..', 'shared', 'real-histories');
-const TOOLS = (process.env.BENCH_TOOLS ?? 'git-imerge,splintercat').split(',').filter((t): t is Tool => t === 'git-imerge' || t === 'splintercat');
+const TOOLS = (process.env.BENCH_TOOLS ?? 'git-imerge,splintercat')
+  .split(',')
+  .filter((t): t is Tool => t === 'git-imerge' || t === 'splintercat');
 
 function git(dir: string, args: string[], input?: string): string {
   return execFileSync('git', args, { cwd: dir, env, input, encoding: 'utf8', maxBuffer: 1 << 30 }).trimEnd();
@@ -67,7 +69,8 @@ class Drive {
   ) {}
 
   private run(args: string[]): { ms: number; out: string; status: number | null } {
-    const [cmd, argv] = this.tool === 'git-imerge' ? ['git-imerge', args] : [process.execPath, [cliMain, 'imerge', ...args]];
+    const [cmd, argv] =
+      this.tool === 'git-imerge' ? ['git-imerge', args] : [process.execPath, [cliMain, 'imerge', ...args]];
     const t0 = performance.now();
     const r = spawnSync(cmd as string, argv as string[], { cwd: this.dir, env, encoding: 'utf8', maxBuffer: 1 << 30 });
     return { ms: performance.now() - t0, out: `${r.stdout}${r.stderr}`, status: r.status };
@@ -83,7 +86,17 @@ class Drive {
     let r: { ms: number; out: string; status: number | null };
     if (!this.started) {
       this.started = true;
-      r = this.run(['start', '--name', 'bench', '--goal', 'merge', '--branch', 'bench-result', ...(this.firstParent ? ['--first-parent'] : []), this.tip2]);
+      r = this.run([
+        'start',
+        '--name',
+        'bench',
+        '--goal',
+        'merge',
+        '--branch',
+        'bench-result',
+        ...(this.firstParent ? ['--first-parent'] : []),
+        this.tip2,
+      ]);
       this.startMs.push(r.ms);
     } else {
       resolveKeepBoth(this.dir, env);
@@ -128,7 +141,9 @@ function driveBoth(makeRepo: (dir: string) => void, tip2: string, firstParent: b
     for (const d of drives) d.step();
     // A line every 10 conflicts on stderr, so a long run shows where it is.
     if (++steps % 10 === 0) {
-      process.stderr.write(`  ... ${steps} steps, ${s(performance.now() - t0)}: ${drives.map((d) => `${d.tool} ${d.continues.length} conflicts in ${s(d.totalMs)}`).join(', ')}\n`);
+      process.stderr.write(
+        `  ... ${steps} steps, ${s(performance.now() - t0)}: ${drives.map((d) => `${d.tool} ${d.continues.length} conflicts in ${s(d.totalMs)}`).join(', ')}\n`,
+      );
     }
   }
   return drives;
@@ -145,7 +160,11 @@ function report(title: string, drives: Drive[]): boolean {
       continue;
     }
     const n = d.continues.length;
-    if (process.env.BENCH_DUMP) writeFileSync(join(process.env.BENCH_DUMP, `${title.replace(/[^A-Za-z0-9.]+/g, '-')}-${d.tool}.json`), JSON.stringify({ continues: d.continues, merges: d.merges }));
+    if (process.env.BENCH_DUMP)
+      writeFileSync(
+        join(process.env.BENCH_DUMP, `${title.replace(/[^A-Za-z0-9.]+/g, '-')}-${d.tool}.json`),
+        JSON.stringify({ continues: d.continues, merges: d.merges }),
+      );
     const first = mean(d.continues.slice(0, Math.min(EDGE, n)));
     const last = mean(d.continues.slice(Math.max(0, n - EDGE)));
     process.stdout.write(
@@ -173,29 +192,42 @@ function report(title: string, drives: Drive[]): boolean {
       `  git-imerge / splintercat: total ${(gi.totalMs / sc.totalMs).toFixed(2)}x, per conflict ${(mean(gi.continues) / mean(sc.continues)).toFixed(2)}x ` +
         `(first ${n}: ${firstRatio.toFixed(2)}x, last ${n}: ${lastRatio.toFixed(2)}x)\n`,
     );
-    if (gi.continues.length !== sc.continues.length) process.stdout.write(`  note: the tools presented ${gi.continues.length} and ${sc.continues.length} conflicts\n`);
+    if (gi.continues.length !== sc.continues.length)
+      process.stdout.write(`  note: the tools presented ${gi.continues.length} and ${sc.continues.length} conflicts\n`);
     const same = gi.tree === sc.tree;
-    process.stdout.write(`  final trees: ${same ? `identical (${sc.tree})` : `DIFFER: git-imerge ${gi.tree}, splintercat ${sc.tree}`}\n`);
+    process.stdout.write(
+      `  final trees: ${same ? `identical (${sc.tree})` : `DIFFER: git-imerge ${gi.tree}, splintercat ${sc.tree}`}\n`,
+    );
     ok = same;
   }
   return ok;
 }
 
 /** The merges of real-histories/README.md's table: bundle, fork side (first parent), upstream side. */
-function realMerges(dir: string): Array<{ bundle: string; merge: string; fork: string; upstream: string; grid: string }> {
+function realMerges(
+  dir: string,
+): Array<{ bundle: string; merge: string; fork: string; upstream: string; grid: string }> {
   const readme = join(dir, 'README.md');
   if (!existsSync(readme)) return [];
   const rows: Array<{ bundle: string; merge: string; fork: string; upstream: string; grid: string }> = [];
   for (const line of readFileSync(readme, 'utf8').split('\n')) {
     const m = /^\| (\S+\.bundle) \| ([0-9a-f]{40}) [^|]*\| ([0-9a-f]{40}) \| ([0-9a-f]{40}) \| ([^|]+) \|/.exec(line);
-    if (m) rows.push({ bundle: m[1] as string, merge: m[2] as string, fork: m[3] as string, upstream: m[4] as string, grid: (m[5] as string).trim() });
+    if (m)
+      rows.push({
+        bundle: m[1] as string,
+        merge: m[2] as string,
+        fork: m[3] as string,
+        upstream: m[4] as string,
+        grid: (m[5] as string).trim(),
+      });
   }
   return rows;
 }
 
 async function main(): Promise<void> {
   ensureBuilt();
-  if (TOOLS.length === 0) throw new Error('BENCH_TOOLS names no tool: git-imerge, splintercat or both, comma-separated');
+  if (TOOLS.length === 0)
+    throw new Error('BENCH_TOOLS names no tool: git-imerge, splintercat or both, comma-separated');
   const gitImerge = TOOLS.includes('git-imerge') ? spawnSync('git-imerge', ['--help'], { encoding: 'utf8' }) : null;
   if (gitImerge?.error) throw new Error('git-imerge is not installed (Debian: apt-get install git-imerge)');
   process.stdout.write(
@@ -206,12 +238,23 @@ async function main(): Promise<void> {
   const dirs: string[] = [];
   try {
     const merges = HISTORIES === 'none' ? [] : realMerges(HISTORIES);
-    if (HISTORIES !== 'none' && merges.length === 0) process.stdout.write(`\nreal histories: none found in ${HISTORIES} (README.md with the table of merges); skipped\n`);
+    if (HISTORIES !== 'none' && merges.length === 0)
+      process.stdout.write(
+        `\nreal histories: none found in ${HISTORIES} (README.md with the table of merges); skipped\n`,
+      );
     for (const m of merges) {
       const made = driveBoth(
         (dir) => {
-          execFileSync('git', ['clone', '-q', '--no-checkout', join(HISTORIES, m.bundle), dir], { env, stdio: 'ignore' });
-          for (const [k, v] of [['gc.auto', '0'], ['maintenance.auto', 'false'], ['commit.gpgsign', 'false']]) git(dir, ['config', k as string, v as string]);
+          execFileSync('git', ['clone', '-q', '--no-checkout', join(HISTORIES, m.bundle), dir], {
+            env,
+            stdio: 'ignore',
+          });
+          for (const [k, v] of [
+            ['gc.auto', '0'],
+            ['maintenance.auto', 'false'],
+            ['commit.gpgsign', 'false'],
+          ])
+            git(dir, ['config', k as string, v as string]);
           git(dir, ['checkout', '-q', '-B', 'fork', m.fork]);
           git(dir, ['branch', '-f', 'upstream', m.upstream]);
         },
@@ -225,7 +268,11 @@ async function main(): Promise<void> {
     const pairs = conflictPairs(N1, N2, CONFLICTS);
     const drives = driveBoth((dir) => generateGrid(dir, N1, N2, pairs, FILES), 'feature', false);
     dirs.push(...drives.map((d) => d.dir));
-    ok = report(`generated grid: ${N1} x ${N2} commits, ${pairs.length} conflicting pairs, ${FILES + pairs.length} files`, drives) && ok;
+    ok =
+      report(
+        `generated grid: ${N1} x ${N2} commits, ${pairs.length} conflicting pairs, ${FILES + pairs.length} files`,
+        drives,
+      ) && ok;
 
     if (process.env.BENCH_WORKFLOW !== '0') {
       const dir = tempRepoDir('bench-drive-workflow-');

@@ -47,13 +47,19 @@ function generate(files: number): string {
   const lines = CONFLICTS.map((_, k) => `line ${k}`);
   base.push(['shared.txt', `${lines.join('\n')}\n`]);
   commit('refs/heads/main', 1, null, 'base', base);
-  for (const [ref, side, markBase] of [['refs/heads/main', 0, 100], ['refs/heads/feature', 1, 1000]] as const) {
+  for (const [ref, side, markBase] of [
+    ['refs/heads/main', 0, 100],
+    ['refs/heads/feature', 1, 1000],
+  ] as const) {
     const state = [...lines];
     for (let i = 1; i <= N; i++) {
       CONFLICTS.forEach((c, k) => {
         if (c[side] === i) state[k] = `line ${k} changed on ${ref} by ${i}`;
       });
-      const mods: [string, string][] = [[`${ref.slice(11)}/c${i}.txt`, `${i}\n`], ['shared.txt', `${state.join('\n')}\n`]];
+      const mods: [string, string][] = [
+        [`${ref.slice(11)}/c${i}.txt`, `${i}\n`],
+        ['shared.txt', `${state.join('\n')}\n`],
+      ];
       commit(ref, markBase + i, i === 1 ? 1 : markBase + i - 1, `${ref.slice(11)} ${i}`, mods);
     }
   }
@@ -62,7 +68,9 @@ function generate(files: number): string {
   return dir;
 }
 
-async function timeSplintercat(dir: string): Promise<{ ms: number; next: [number, number] | null; merges: number; log: [string, string][] }> {
+async function timeSplintercat(
+  dir: string,
+): Promise<{ ms: number; next: [number, number] | null; merges: number; log: [string, string][] }> {
   const g = new Git({ cwd: dir, env });
   try {
     const t0 = performance.now();
@@ -94,7 +102,11 @@ function settle(): void {
 /** `imerge start` of the built CLI, one process (what a user waits for), to the first conflict presented. */
 function timeSplintercatProcess(dir: string): { ms: number; next: string } {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [cliMain, 'imerge', 'start', '--name', 'scp', 'feature'], { cwd: dir, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [cliMain, 'imerge', 'start', '--name', 'scp', 'feature'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`splintercat imerge start failed (exit ${r.status}): ${r.stderr}`);
   return { ms, next: /conflict merging commit (\d+-\d+)/.exec(`${r.stdout}${r.stderr}`)?.[1] ?? '?' };
@@ -110,10 +122,14 @@ function timeGitImerge(dir: string): { ms: number; next: string } {
 
 async function main(): Promise<void> {
   ensureBuilt();
-  const sizes = (process.env.BENCH_SIZES ?? (process.argv.includes('--quick') ? '33,5000' : '33,5000,50000')).split(',').map(Number);
+  const sizes = (process.env.BENCH_SIZES ?? (process.argv.includes('--quick') ? '33,5000' : '33,5000,50000'))
+    .split(',')
+    .map(Number);
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  process.stdout.write(`engine benchmark: ${N}x${N} grid, conflicts at ${CONFLICTS.map((c) => c.join('-')).join(', ')}\n`);
+  process.stdout.write(
+    `engine benchmark: ${N}x${N} grid, conflicts at ${CONFLICTS.map((c) => c.join('-')).join(', ')}\n`,
+  );
   for (const files of sizes) {
     const dir = generate(files);
     // Fresh copies made before anything runs: each tool starts on the repository as generated

@@ -57,7 +57,12 @@ function valuesFile(values: string[]): string {
 function generate(n: number): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bench-parallel-')));
   git(dir, ['init', '-q', '-b', 'main']);
-  for (const [k, v] of [['gc.auto', '0'], ['maintenance.auto', 'false'], ['commit.gpgsign', 'false']]) git(dir, ['config', k as string, v as string]);
+  for (const [k, v] of [
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+    ['commit.gpgsign', 'false'],
+  ])
+    git(dir, ['config', k as string, v as string]);
   const out: string[] = [];
   const data = (s: string): string => `data ${Buffer.byteLength(s)}\n${s}\n`;
   let t = 1_700_000_000;
@@ -89,7 +94,12 @@ const usage: LanguageModelV3GenerateResult['usage'] = {
 };
 
 function toolTurn(id: string, toolName: string, args: Record<string, unknown>): LanguageModelV3GenerateResult {
-  return { content: [{ type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(args) }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+  return {
+    content: [{ type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(args) }],
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage,
+    warnings: [],
+  };
 }
 
 interface ModelStats {
@@ -139,8 +149,15 @@ function delayedResolver(): { model: MockLanguageModelV3; stats: ModelStats } {
         await sleep(DELAY_MS);
         const last = options.prompt[options.prompt.length - 1];
         if (last?.role === 'tool') return toolTurn(`c${++ids}`, 'submit_resolution', { file: 'vals.txt' });
-        const k = Number(/conflicts \(base = common ancestor\)[^]*?v(\d+) = fork/.exec(JSON.stringify(options.prompt))?.[1] ?? 0);
-        return toolTurn(`c${++ids}`, 'resolve_conflict', { file: 'vals.txt', conflict_num: 1, choice: 'custom', custom_text: `v${k} = fork${k}+up${k}\n` });
+        const k = Number(
+          /conflicts \(base = common ancestor\)[^]*?v(\d+) = fork/.exec(JSON.stringify(options.prompt))?.[1] ?? 0,
+        );
+        return toolTurn(`c${++ids}`, 'resolve_conflict', {
+          file: 'vals.txt',
+          conflict_num: 1,
+          choice: 'custom',
+          custom_text: `v${k} = fork${k}+up${k}\n`,
+        });
       } finally {
         stats.inFlight--;
         stats.busy.push([started, Date.now()]);
@@ -187,7 +204,11 @@ async function measure(slots: number): Promise<Measurement> {
       merge: { strategy: 'optimistic', parallel: slots },
     });
     const { model, stats } = delayedResolver();
-    const models: RoleModels = { resolver: { role: 'resolver', provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model }, summarizer: null, planner: null };
+    const models: RoleModels = {
+      resolver: { role: 'resolver', provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model },
+      summarizer: null,
+      planner: null,
+    };
     const gateway = new ModelGateway({ models, llm: { timeout: 30, max_retries: 1, prices: {} }, budgetUsd: 0 });
     const checks = new CheckRunner({
       workdir: dir,
@@ -231,7 +252,10 @@ async function measure(slots: number): Promise<Measurement> {
       }
       return {
         slots,
-        outcome: outcome.kind === 'failed' || outcome.kind === 'needs_human' ? `${outcome.kind}: ${outcome.reason}` : outcome.kind,
+        outcome:
+          outcome.kind === 'failed' || outcome.kind === 'needs_human'
+            ? `${outcome.kind}: ${outcome.reason}`
+            : outcome.kind,
         totalMs,
         windowMs,
         idleMs: idle,
@@ -241,9 +265,14 @@ async function measure(slots: number): Promise<Measurement> {
         maxInFlight: stats.maxInFlight,
         rounds,
         conflicts: outcome.state.conflicts.length,
-        rungs: countRungs(outcome.state.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks.map((h) => h.rung ?? 'open')))),
+        rungs: countRungs(
+          outcome.state.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks.map((h) => h.rung ?? 'open'))),
+        ),
         tree: outcome.kind === 'done' ? git(dir, ['rev-parse', 'main^{tree}']) : '',
-        expected: outcome.kind === 'done' && git(dir, ['show', 'main:vals.txt']) === valuesFile(Array.from({ length: CONFLICTS }, (_, i) => `fork${i + 1}+up${i + 1}`)).trimEnd(),
+        expected:
+          outcome.kind === 'done' &&
+          git(dir, ['show', 'main:vals.txt']) ===
+            valuesFile(Array.from({ length: CONFLICTS }, (_, i) => `fork${i + 1}+up${i + 1}`)).trimEnd(),
       };
     } finally {
       run.close();
@@ -299,7 +328,8 @@ async function main(): Promise<void> {
     const ratio = r.windowMs / (serial!.windowMs / r.slots);
     const whole = r.totalMs / (serial!.totalMs / r.slots);
     const applies = Math.max(0, ...r.rounds) >= r.slots;
-    const verdict = ratio <= TARGET ? 'met' : applies ? 'MISSED' : `not applicable (fewer than ${r.slots} blockers at once)`;
+    const verdict =
+      ratio <= TARGET ? 'met' : applies ? 'MISSED' : `not applicable (fewer than ${r.slots} blockers at once)`;
     if (verdict === 'MISSED') failed = true;
     process.stdout.write(
       `P=${r.slots}: resolving time(P) / (time(1) / P) = ${ratio.toFixed(2)}, target <= ${TARGET}: ${verdict} ` +
@@ -307,7 +337,9 @@ async function main(): Promise<void> {
     );
   }
   const same = trees.size === 1 && !trees.has('');
-  process.stdout.write(`final merge tree: ${same ? `identical in every run (${[...trees][0]})` : `DIFFERS between runs: ${[...trees].map((t) => t || 'none').join(', ')}`}\n`);
+  process.stdout.write(
+    `final merge tree: ${same ? `identical in every run (${[...trees][0]})` : `DIFFERS between runs: ${[...trees].map((t) => t || 'none').join(', ')}`}\n`,
+  );
   if (!expected) process.stdout.write('merged file: NOT what the resolver answered in some run\n');
   if (!same || !expected || failed) process.exitCode = 1;
 }

@@ -20,7 +20,16 @@ import { renderHtmlReport } from '../src/report/html/page.js';
 import { syntheticSnapshot } from '../test/fixtures/report/synthetic-run.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const args = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : process.argv.includes('--quick') ? 3 : 5;
 const LIMIT_MS = 2000;
@@ -43,7 +52,9 @@ async function measure(browser: BrowserContext, url: string): Promise<Sample> {
     await page.setViewportSize({ width: 1280, height: 900 });
     const t0 = performance.now();
     await page.goto(url);
-    await page.waitForFunction('document.documentElement.dataset.rendered !== undefined', undefined, { polling: 'raf' });
+    await page.waitForFunction('document.documentElement.dataset.rendered !== undefined', undefined, {
+      polling: 'raf',
+    });
     const wallMs = performance.now() - t0;
     const pageMs = Number(await page.evaluate('window.__reportRenderedAt'));
     return { wallMs, pageMs };
@@ -56,7 +67,9 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'splintercat-bench-report-'));
   try {
     const t0 = performance.now();
-    const model = buildReportModel(syntheticSnapshot({ commits1: 2000, commits2: 500, scatter: 300 }), { now: new Date() });
+    const model = buildReportModel(syntheticSnapshot({ commits1: 2000, commits2: 500, scatter: 300 }), {
+      now: new Date(),
+    });
     const html = renderHtmlReport(model);
     const buildMs = performance.now() - t0;
     const report = join(dir, 'report.html');
@@ -68,7 +81,11 @@ async function main(): Promise<void> {
         "<script>window.__reportRenderedAt = performance.now(); document.documentElement.setAttribute('data-rendered', '1');</script></body></html>",
     );
 
-    const browser = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args });
+    const browser = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args,
+    });
     const base: Sample[] = [];
     const full: Sample[] = [];
     try {

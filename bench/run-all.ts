@@ -26,7 +26,10 @@ function benchmarkScripts(dir: string): string[] {
 /** Run one script with inherited output; resolves with its exit code (or the signal that ended it). */
 function run(script: string, args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join('bench', script), ...args], { cwd: root, stdio: 'inherit' });
+    const child = spawn(process.execPath, ['--import', 'tsx', join('bench', script), ...args], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     child.on('error', (error) => {
       console.error(`could not start ${script}: ${error.message}`);
       resolvePromise({ code: 1, signal: null });
@@ -51,7 +54,8 @@ async function main(): Promise<void> {
   }
   const width = Math.max(0, ...results.map((r) => r.name.length));
   process.stdout.write(`\n=== summary${quick ? ' (--quick)' : ''} ===\n`);
-  for (const r of results) process.stdout.write(`${r.name.padEnd(width)}  ${r.detail.padEnd(16)} ${r.seconds.toFixed(1).padStart(7)} s\n`);
+  for (const r of results)
+    process.stdout.write(`${r.name.padEnd(width)}  ${r.detail.padEnd(16)} ${r.seconds.toFixed(1).padStart(7)} s\n`);
   if (results.some((r) => !r.ok)) process.exitCode = 1;
 }
 

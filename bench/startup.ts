@@ -58,7 +58,12 @@ function main(): void {
     // A finished run to show: the demo's (offline, a few seconds).
     const demo = join(dir, 'demo');
     execFileSync(process.execPath, [cliMain, 'demo', '--dir', demo], { cwd: dir, env, stdio: 'ignore' });
-    const cli = (label: string, args: string[], budget: number | null, ok: (s: number | null) => boolean = (s) => s === 0): Entry => ({
+    const cli = (
+      label: string,
+      args: string[],
+      budget: number | null,
+      ok: (s: number | null) => boolean = (s) => s === 0,
+    ): Entry => ({
       label,
       argv: [cliMain, ...args],
       ok,
@@ -69,9 +74,18 @@ function main(): void {
       { label: 'node -e 0', argv: ['-e', '0'], ok: (s) => s === 0, budget: null, ms: [] },
       cli('--version', ['--version'], BUDGET_MS),
       cli('status (no merge)', ['status'], BUDGET_MS, (s) => s !== null && s < 64),
-      cli('status (a finished run)', ['-C', demo, '--config', join(demo, '.git', 'splintercat-demo.yaml'), 'status'], BUDGET_MS),
+      cli(
+        'status (a finished run)',
+        ['-C', demo, '--config', join(demo, '.git', 'splintercat-demo.yaml'), 'status'],
+        BUDGET_MS,
+      ),
       cli('driver (clean merge)', ['driver', 'base', 'ours', 'theirs', 'file.txt'], BUDGET_MS),
-      cli('driver (a conflict: ladder)', ['driver', 'base', 'conflict-ours', 'conflict-theirs', 'file.txt'], BUDGET_MS, (s) => s === 1),
+      cli(
+        'driver (a conflict: ladder)',
+        ['driver', 'base', 'conflict-ours', 'conflict-theirs', 'file.txt'],
+        BUDGET_MS,
+        (s) => s === 1,
+      ),
       cli('imerge list', ['imerge', 'list'], BUDGET_MS),
       ...commands(dir).map((c) => cli(`${c} --help`, [c, '--help'], BUDGET_MS)),
     ];
@@ -82,7 +96,8 @@ function main(): void {
     for (let round = 0; round < ROUNDS; round++) {
       for (const e of entries) {
         // The driver writes its result over %A: put ours back for every round.
-        if (e.argv[1] === 'driver' && e.argv[3] !== undefined) writeFileSync(join(dir, e.argv[3]), 'one ours\ntwo\nthree\nfour\n');
+        if (e.argv[1] === 'driver' && e.argv[3] !== undefined)
+          writeFileSync(join(dir, e.argv[3]), 'one ours\ntwo\nthree\nfour\n');
         const t0 = performance.now();
         const r = spawnSync(process.execPath, e.argv, { cwd: dir, env, encoding: 'utf8' });
         e.ms.push(performance.now() - t0);
@@ -95,11 +110,19 @@ function main(): void {
     let missed = 0;
     for (const e of entries) {
       const med = median(e.ms);
-      const verdict = e.failure ? `FAILED (${e.failure})` : e.budget === null ? '' : med <= e.budget ? `budget ${e.budget} ms: met` : `budget ${e.budget} ms: MISSED`;
+      const verdict = e.failure
+        ? `FAILED (${e.failure})`
+        : e.budget === null
+          ? ''
+          : med <= e.budget
+            ? `budget ${e.budget} ms: met`
+            : `budget ${e.budget} ms: MISSED`;
       if (e.failure) failed = true;
       if (!e.failure && e.budget !== null && med > e.budget) missed++;
       process.stdout.write(
-        `${e.label.padEnd(width)}  median ${med.toFixed(0).padStart(5)} ms, min ${Math.min(...e.ms).toFixed(0).padStart(5)} ms` +
+        `${e.label.padEnd(width)}  median ${med.toFixed(0).padStart(5)} ms, min ${Math.min(...e.ms)
+          .toFixed(0)
+          .padStart(5)} ms` +
           `${e === entries[0] ? '' : `, +${(med - node).toFixed(0).padStart(4)} ms over node -e 0`}  ${verdict}\n`,
       );
     }

@@ -8,7 +8,13 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Git } from '../src/git/index.js';
-import { mergeFileTexts, parseConflictText, readCorpus, resolveConflictedFile, selectRules } from '../src/resolve/index.js';
+import {
+  mergeFileTexts,
+  parseConflictText,
+  readCorpus,
+  resolveConflictedFile,
+  selectRules,
+} from '../src/resolve/index.js';
 import { parserFor } from '../src/resolve/syntax/grammar.js';
 import { grammarForPath, type GrammarId } from '../src/resolve/syntax/languages.js';
 import { lineMerge, syntaxMerge } from '../src/resolve/syntax/syntax-merge.js';
@@ -47,7 +53,12 @@ async function main(): Promise<void> {
       }
       const t1 = performance.now();
       const merged = await mergeFileTexts(git, versions);
-      await resolveConflictedFile(parseConflictText(merged.text, { path: c.path }), { path: c.path, rules, sides: c, syntax: switches });
+      await resolveConflictedFile(parseConflictText(merged.text, { path: c.path }), {
+        path: c.path,
+        rules,
+        sides: c,
+        syntax: switches,
+      });
       ladder.push(performance.now() - t1);
       const t2 = performance.now();
       const again = await mergeFileTexts(git, versions);
@@ -64,10 +75,20 @@ async function main(): Promise<void> {
     };
     if (args.includes('--json')) console.log(JSON.stringify(summary, null, 2));
     else {
-      console.log(`syntax rung (parse x3, match, merge, re-parse) over ${rung.length} files with a grammar: median ${ms(summary.rung.median)}, p90 ${ms(summary.rung.p90)}, max ${ms(summary.rung.max)}`);
-      console.log(`whole ladder (git merge-file + rules + syntax rung) over ${ladder.length} files: median ${ms(summary.ladder.median)}, p90 ${ms(summary.ladder.p90)}, max ${ms(summary.ladder.max)} (target: median < 50 ms)`);
-      console.log(`the same ladder without the rung: median ${ms(summary.ladderWithoutRung.median)}, p90 ${ms(summary.ladderWithoutRung.p90)}, max ${ms(summary.ladderWithoutRung.max)}`);
-      console.log(`grammar load, once per language: ${Object.entries(loads).map(([k, v]) => `${k} ${ms(v)}`).join(', ')}`);
+      console.log(
+        `syntax rung (parse x3, match, merge, re-parse) over ${rung.length} files with a grammar: median ${ms(summary.rung.median)}, p90 ${ms(summary.rung.p90)}, max ${ms(summary.rung.max)}`,
+      );
+      console.log(
+        `whole ladder (git merge-file + rules + syntax rung) over ${ladder.length} files: median ${ms(summary.ladder.median)}, p90 ${ms(summary.ladder.p90)}, max ${ms(summary.ladder.max)} (target: median < 50 ms)`,
+      );
+      console.log(
+        `the same ladder without the rung: median ${ms(summary.ladderWithoutRung.median)}, p90 ${ms(summary.ladderWithoutRung.p90)}, max ${ms(summary.ladderWithoutRung.max)}`,
+      );
+      console.log(
+        `grammar load, once per language: ${Object.entries(loads)
+          .map(([k, v]) => `${k} ${ms(v)}`)
+          .join(', ')}`,
+      );
     }
     if (summary.ladder.median >= 50) process.exitCode = 1;
   } finally {

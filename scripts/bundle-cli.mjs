@@ -43,7 +43,9 @@ await build({
   chunkNames: 'chunk-[hash]',
   external,
   // Bundled CommonJS packages (yaml) call require(): give them Node's.
-  banner: { js: "import { createRequire as __splintercatCreateRequire } from 'node:module'; const require = __splintercatCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __splintercatCreateRequire } from 'node:module'; const require = __splintercatCreateRequire(import.meta.url);",
+  },
   legalComments: 'none',
   // Fewer bytes to parse at start-up (~8 ms of status); names are kept for --verbose stack traces.
   minifyWhitespace: true,
@@ -55,7 +57,10 @@ await build({
       // splintercat never reads it and zod configures English itself, so only English is bundled.
       name: 'zod-english-only',
       setup(b) {
-        b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: "export { default as en } from './en.js';", loader: 'js' }));
+        b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+          contents: "export { default as en } from './en.js';",
+          loader: 'js',
+        }));
       },
     },
     {
@@ -63,7 +68,11 @@ await build({
       setup(b) {
         b.onResolve({ filter: /\.js$/ }, async (args) => {
           if (args.pluginData === 'in-place') return undefined;
-          const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'in-place' });
+          const resolved = await b.resolve(args.path, {
+            kind: args.kind,
+            resolveDir: args.resolveDir,
+            pluginData: 'in-place',
+          });
           const module = resolved.path.startsWith(src) ? resolved.path.slice(src.length).replace(/\.ts$/, '') : null;
           if (module === null || !inPlace.includes(module)) return undefined;
           return { path: `../${module}.js`, external: true };

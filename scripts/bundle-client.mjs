@@ -3,4 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { bundleClient } from '../dist/report/html/client-script.js';
 
-writeFileSync(new URL('../dist/report/html/client.js', import.meta.url), bundleClient(new URL('../src/report/html/client/main.ts', import.meta.url).pathname));
+writeFileSync(
+  new URL('../dist/report/html/client.js', import.meta.url),
+  bundleClient(new URL('../src/report/html/client/main.ts', import.meta.url).pathname),
+);

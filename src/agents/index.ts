@@ -7,7 +7,14 @@ export * from './resilience.js';
 export * from './summarizer.js';
 export * from './usage.js';
 export * from './log-truncate.js';
-export { resolveWithModel, type ResolveWithModelInput, type ResolverDeps, type ResolverOutcome, type ResolverFailure, type ToolCallRecord } from './resolver/resolver-agent.js';
+export {
+  resolveWithModel,
+  type ResolveWithModelInput,
+  type ResolverDeps,
+  type ResolverOutcome,
+  type ResolverFailure,
+  type ToolCallRecord,
+} from './resolver/resolver-agent.js';
 export { Sandbox, normalizeRel } from './resolver/sandbox.js';
 export { validateResolvedText } from './resolver/validate.js';
 export { formatCheckForModel } from './resolver/check-tools.js';

@@ -48,15 +48,23 @@ export function isOffline(models: RoleModels): boolean {
  * first call) when a configured provider has no key, naming the variable and
  * where to set it. A role without a model id is offline (null).
  */
-export function createRoleModels(llm: Config['llm'], env: Record<string, string | undefined>, options: ModelFactoryOptions = {}): RoleModels {
-  const ids: Record<ModelRole, string> = { resolver: llm.resolver_model, summarizer: llm.summarizer_model, planner: llm.planner_model };
+export function createRoleModels(
+  llm: Config['llm'],
+  env: Record<string, string | undefined>,
+  options: ModelFactoryOptions = {},
+): RoleModels {
+  const ids: Record<ModelRole, string> = {
+    resolver: llm.resolver_model,
+    summarizer: llm.summarizer_model,
+    planner: llm.planner_model,
+  };
   const configured = modelRoles.filter((r) => ids[r].trim() !== '');
   const out: RoleModels = { resolver: null, summarizer: null, planner: null };
   if (configured.length === 0) return out;
 
   const provider = llm.provider;
   const variable = keyVariables[provider];
-  const apiKey = llm.api_key !== '' ? llm.api_key : variable ? env[variable] ?? '' : '';
+  const apiKey = llm.api_key !== '' ? llm.api_key : variable ? (env[variable] ?? '') : '';
   const keySource = llm.api_key !== '' ? 'llm.api_key' : variable;
   if (variable && apiKey.trim() === '') {
     throw new UsageError('model_key_missing', {
@@ -91,7 +99,12 @@ export function createRoleModels(llm: Config['llm'], env: Record<string, string 
 // `APICallError.isInstance`, a marker shared across copies of the AI SDK.
 const require = createRequire(import.meta.url);
 
-function createProvider(provider: ProviderName, apiKey: string, baseURL: string | undefined, fetchImpl: typeof fetch | undefined): (id: string) => LanguageModelV3 {
+function createProvider(
+  provider: ProviderName,
+  apiKey: string,
+  baseURL: string | undefined,
+  fetchImpl: typeof fetch | undefined,
+): (id: string) => LanguageModelV3 {
   const common = { ...(baseURL ? { baseURL } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
   switch (provider) {
     case 'openrouter': {
@@ -112,7 +125,13 @@ function createProvider(provider: ProviderName, apiKey: string, baseURL: string 
     }
     case 'openai-compatible': {
       const { createOpenAICompatible } = require('@ai-sdk/openai-compatible') as typeof OpenAICompatible;
-      const p = createOpenAICompatible({ name: 'openai-compatible', baseURL: baseURL ?? '', includeUsage: true, ...(apiKey ? { apiKey } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+      const p = createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: baseURL ?? '',
+        includeUsage: true,
+        ...(apiKey ? { apiKey } : {}),
+        ...(fetchImpl ? { fetch: fetchImpl } : {}),
+      });
       return (id) => p.chatModel(id);
     }
   }

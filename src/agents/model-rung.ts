@@ -104,8 +104,21 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
       let outcome: ResolverOutcome;
       try {
         outcome = await resolveWithModel(
-          { workdir, files: [rel], details: options.details ?? null, failure: options.failure ?? null, conflictId: options.details ? `${cellId(options.details)}:${rel}` : rel },
-          { gateway: options.gateway, git: options.git, runCheck: options.runCheck ?? null, log, markerSize: file.markerSize, ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) },
+          {
+            workdir,
+            files: [rel],
+            details: options.details ?? null,
+            failure: options.failure ?? null,
+            conflictId: options.details ? `${cellId(options.details)}:${rel}` : rel,
+          },
+          {
+            gateway: options.gateway,
+            git: options.git,
+            runCheck: options.runCheck ?? null,
+            log,
+            markerSize: file.markerSize,
+            ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+          },
         );
       } finally {
         // The ladder's caller writes the final text; leave the file as it was.
@@ -117,12 +130,16 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
       const text = outcome.files[rel];
       const parts = text === undefined ? null : splitResolvedByHunks(file, text);
       if (!parts) {
-        log.warn({ path: rel }, 'model rung: the model changed text outside the conflict blocks; hunks left open for review');
+        log.warn(
+          { path: rel },
+          'model rung: the model changed text outside the conflict blocks; hunks left open for review',
+        );
         return [];
       }
       const open = new Set(hunks.map((h) => h.index));
       const out: HunkResolution[] = [];
-      for (const [index, t] of parts) if (open.has(index)) out.push({ text: t, rung: 'model', by: outcome.modelId, hunkIndex: index });
+      for (const [index, t] of parts)
+        if (open.has(index)) out.push({ text: t, rung: 'model', by: outcome.modelId, hunkIndex: index });
       hunksResolved += out.length;
       return out;
     } finally {

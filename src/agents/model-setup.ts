@@ -11,10 +11,19 @@ import { createModelRung, type ModelRung } from './model-rung.js';
  * The run's model gateway from the loaded configuration, or null when no role
  * has a model (offline). Throws a UsageError at once when a key is missing.
  */
-export function createGatewayFromConfig(config: Pick<Config, 'llm' | 'budget'>, env: Record<string, string | undefined>, options: ModelFactoryOptions & { log?: Logger } = {}): ModelGateway | null {
+export function createGatewayFromConfig(
+  config: Pick<Config, 'llm' | 'budget'>,
+  env: Record<string, string | undefined>,
+  options: ModelFactoryOptions & { log?: Logger } = {},
+): ModelGateway | null {
   const models = createRoleModels(config.llm, env, options.fetch ? { fetch: options.fetch } : {});
   if (isOffline(models)) return null;
-  return new ModelGateway({ models, llm: config.llm, budgetUsd: config.budget.usd, ...(options.log ? { log: options.log } : {}) });
+  return new ModelGateway({
+    models,
+    llm: config.llm,
+    budgetUsd: config.budget.usd,
+    ...(options.log ? { log: options.log } : {}),
+  });
 }
 
 /**
@@ -26,7 +35,8 @@ export function createModelRungFromConfig(
   env: Record<string, string | undefined>,
   deps: { git: Git; workdir?: string; runCheck?: CheckRunnerLike | null; log?: Logger; gateway?: ModelGateway | null },
 ): ModelRung | null {
-  const gateway = deps.gateway !== undefined ? deps.gateway : createGatewayFromConfig(config, env, deps.log ? { log: deps.log } : {});
+  const gateway =
+    deps.gateway !== undefined ? deps.gateway : createGatewayFromConfig(config, env, deps.log ? { log: deps.log } : {});
   if (!gateway || !config.llm.resolver_model) return null;
   return createModelRung({
     gateway,

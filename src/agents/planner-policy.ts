@@ -42,7 +42,10 @@ export function strategyPolicy(ctx: MergeContext): StrategyDecision {
   }
   const chosen = available(strategy, ctx.available_strategies);
   if (chosen !== strategy) reasoning += ` ${strategy} is not available; using ${chosen}.`;
-  const batch = chosen === 'batch' ? Math.max(1, Math.min(ctx.default_batch_size, est !== null ? Math.ceil(est / 3) : ctx.default_batch_size)) : null;
+  const batch =
+    chosen === 'batch'
+      ? Math.max(1, Math.min(ctx.default_batch_size, est !== null ? Math.ceil(est / 3) : ctx.default_batch_size))
+      : null;
   return { strategy: chosen, batch_size: batch, reasoning, source: 'policy' };
 }
 
@@ -63,26 +66,60 @@ export function recoveryPolicy(ctx: FailureContext): RecoveryDecision {
   const base = { conflicts_to_retry: null, new_strategy: null, source: 'policy' as const };
   const f = ctx.failure_summary;
   if (ctx.attempts_so_far >= ctx.max_retries) {
-    return { ...base, decision: 'abort', reasoning: `Attempt ${ctx.attempts_so_far} of ${ctx.max_retries}: no retries left.` };
+    return {
+      ...base,
+      decision: 'abort',
+      reasoning: `Attempt ${ctx.attempts_so_far} of ${ctx.max_retries}: no retries left.`,
+    };
   }
   if (f.error_type === 'timeout') {
-    return { ...base, decision: 'abort', reasoning: 'The check timed out; this is more likely a resource or timeout setting than a wrong resolution (raise check.timeout if builds are slow).' };
+    return {
+      ...base,
+      decision: 'abort',
+      reasoning:
+        'The check timed out; this is more likely a resource or timeout setting than a wrong resolution (raise check.timeout if builds are slow).',
+    };
   }
   const last = ctx.previous_attempts[ctx.previous_attempts.length - 1];
   if (last && last.error_type === f.error_type && last.location === f.location) {
     const next = moreConservative(ctx.current_strategy, ctx.available_strategies);
-    if (next) return { ...base, decision: 'switch-strategy', new_strategy: next, reasoning: `The same ${f.error_type} at ${f.location ?? 'the same place'} happened again; switching to ${next}.` };
-    return { ...base, decision: 'abort', reasoning: `The same ${f.error_type} repeats with the safest strategy; a human should look.` };
+    if (next)
+      return {
+        ...base,
+        decision: 'switch-strategy',
+        new_strategy: next,
+        reasoning: `The same ${f.error_type} at ${f.location ?? 'the same place'} happened again; switching to ${next}.`,
+      };
+    return {
+      ...base,
+      decision: 'abort',
+      reasoning: `The same ${f.error_type} repeats with the safest strategy; a human should look.`,
+    };
   }
   const file = fileOf(f.location);
   if (file) {
-    const hits = ctx.resolutions.filter((r) => r.files.some((x) => x === file || x.endsWith(`/${file}`) || file.endsWith(`/${x}`)));
+    const hits = ctx.resolutions.filter((r) =>
+      r.files.some((x) => x === file || x.endsWith(`/${file}`) || file.endsWith(`/${x}`)),
+    );
     if (hits.length > 0 && hits.length < ctx.resolutions.length) {
-      return { ...base, decision: 'retry-specific', conflicts_to_retry: hits.map((r) => [r.i1, r.i2]), reasoning: `The error is in ${file}, which ${hits.length} resolution(s) touched.` };
+      return {
+        ...base,
+        decision: 'retry-specific',
+        conflicts_to_retry: hits.map((r) => [r.i1, r.i2]),
+        reasoning: `The error is in ${file}, which ${hits.length} resolution(s) touched.`,
+      };
     }
   }
   if (ctx.resolutions.length > 1 && ctx.current_strategy !== 'per_conflict') {
-    return { ...base, decision: 'bisect', reasoning: `${ctx.resolutions.length} resolutions and no clear culprit: bisect to find the one that breaks the check.` };
+    return {
+      ...base,
+      decision: 'bisect',
+      reasoning: `${ctx.resolutions.length} resolutions and no clear culprit: bisect to find the one that breaks the check.`,
+    };
   }
-  return { ...base, decision: 'retry-all', reasoning: 'Re-resolve the conflicts of this attempt with the failure summary as context.' };
+  return {
+    ...base,
+    decision: 'retry-all',
+    reasoning: 'Re-resolve the conflicts of this attempt with the failure summary as context.',
+  };
 }

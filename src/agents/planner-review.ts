@@ -56,9 +56,21 @@ export function reviewPrompt(history: AttemptRecord[]): string {
 export function reviewPolicy(history: AttemptRecord[]): ReviewDecision {
   const [a, b] = history.slice(-2);
   if (a && b && a.error_type === b.error_type && a.location === b.location) {
-    return { decision: 'abort', approach: null, pattern_analysis: `The same ${b.error_type} at ${b.location ?? 'an unknown place'} in the last two attempts.`, reasoning: 'No progress between attempts: a human should look.', source: 'policy' };
+    return {
+      decision: 'abort',
+      approach: null,
+      pattern_analysis: `The same ${b.error_type} at ${b.location ?? 'an unknown place'} in the last two attempts.`,
+      reasoning: 'No progress between attempts: a human should look.',
+      source: 'policy',
+    };
   }
-  return { decision: 'continue', approach: 'per_conflict', pattern_analysis: 'The failures differ between attempts.', reasoning: 'Errors change, so attempts make progress; continue with the most careful strategy.', source: 'policy' };
+  return {
+    decision: 'continue',
+    approach: 'per_conflict',
+    pattern_analysis: 'The failures differ between attempts.',
+    reasoning: 'Errors change, so attempts make progress; continue with the most careful strategy.',
+    source: 'policy',
+  };
 }
 
 /** Decide whether to go on after repeated failures; invalid or missing answer → abort (the safe choice). */
@@ -70,15 +82,35 @@ export async function reviewRepeatedFailures(history: AttemptRecord[], deps: Pla
     decision = reviewPolicy(history);
   } else {
     try {
-      const { output } = await generateText({ model: guarded.model, prompt: reviewPrompt(history), output: Output.object({ schema: reviewAnswerSchema }), maxRetries: 0 });
+      const { output } = await generateText({
+        model: guarded.model,
+        prompt: reviewPrompt(history),
+        output: Output.object({ schema: reviewAnswerSchema }),
+        maxRetries: 0,
+      });
       const v = reviewAnswerSchema.parse(output);
-      decision = { decision: v.decision, approach: v.decision === 'continue' ? (v.approach ?? null) : null, pattern_analysis: v.pattern_analysis, reasoning: v.reasoning, source: 'model' };
+      decision = {
+        decision: v.decision,
+        approach: v.decision === 'continue' ? (v.approach ?? null) : null,
+        pattern_analysis: v.pattern_analysis,
+        reasoning: v.reasoning,
+        source: 'model',
+      };
     } catch (error) {
       if (ModelError.isModelError(error) && error.reason === 'auth') throw error;
       const why = ModelError.isModelError(error) ? error.what : error instanceof Error ? error.message : String(error);
-      decision = { decision: 'abort', approach: null, pattern_analysis: '', reasoning: `Planner answer rejected (${why}); aborting for a human.`, source: 'default' };
+      decision = {
+        decision: 'abort',
+        approach: null,
+        pattern_analysis: '',
+        reasoning: `Planner answer rejected (${why}); aborting for a human.`,
+        source: 'default',
+      };
     }
   }
-  log.decision({ decision: decision.decision, approach: decision.approach, source: decision.source }, decision.reasoning);
+  log.decision(
+    { decision: decision.decision, approach: decision.approach, source: decision.source },
+    decision.reasoning,
+  );
   return decision;
 }

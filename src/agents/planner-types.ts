@@ -57,7 +57,10 @@ export const strategyAnswerSchema = z.object({
 /** What the model must answer for a recovery (seed RecoveryDecision). */
 export const recoveryAnswerSchema = z.object({
   decision: z.enum(recoveryKinds),
-  conflicts_to_retry: z.array(z.tuple([z.number().int(), z.number().int()])).nullable().optional(),
+  conflicts_to_retry: z
+    .array(z.tuple([z.number().int(), z.number().int()]))
+    .nullable()
+    .optional(),
   new_strategy: z.enum(strategyNames).nullable().optional(),
   reasoning: z.string(),
 });

@@ -67,12 +67,20 @@ export function recoveryPrompt(ctx: FailureContext): string {
     `- excerpt:\n${f.excerpt.slice(0, 3000)}`,
     '',
     'Conflicts resolved in this attempt:',
-    ...(ctx.resolutions.length === 0 ? ['(none)'] : ctx.resolutions.map((r) => `${cellId(r)}: ${r.files.join(', ')} - ${r.choice ?? 'resolved'} - ${(r.reasoning ?? '').slice(0, 300)}`)),
+    ...(ctx.resolutions.length === 0
+      ? ['(none)']
+      : ctx.resolutions.map(
+          (r) =>
+            `${cellId(r)}: ${r.files.join(', ')} - ${r.choice ?? 'resolved'} - ${(r.reasoning ?? '').slice(0, 300)}`,
+        )),
     '',
     'Previous attempts:',
     ...(ctx.previous_attempts.length === 0
       ? ['(none)']
-      : ctx.previous_attempts.map((a, i) => `Attempt ${i + 1}: strategy ${a.strategy}, recovery ${a.recovery ?? 'none'}, ${a.error_type} at ${a.location ?? 'unknown'}: ${a.root_cause}`)),
+      : ctx.previous_attempts.map(
+          (a, i) =>
+            `Attempt ${i + 1}: strategy ${a.strategy}, recovery ${a.recovery ?? 'none'}, ${a.error_type} at ${a.location ?? 'unknown'}: ${a.root_cause}`,
+        )),
     '',
     'Available recovery options:',
     '1. retry-all: Re-resolve all conflicts with failure context',
@@ -92,13 +100,25 @@ export function recoveryPrompt(ctx: FailureContext): string {
 
 type Asked<T> = { ok: true; value: T } | { ok: false; why: string };
 
-async function ask<S extends z.ZodType>(deps: PlannerDeps, prompt: string, schema: S, log: Logger): Promise<Asked<z.infer<S>> | null> {
+async function ask<S extends z.ZodType>(
+  deps: PlannerDeps,
+  prompt: string,
+  schema: S,
+  log: Logger,
+): Promise<Asked<z.infer<S>> | null> {
   const guarded = deps.gateway?.model('planner') ?? null;
   if (!guarded) return null;
   try {
-    const { output } = await generateText({ model: guarded.model, prompt, output: Output.object({ schema }), maxRetries: 0 });
+    const { output } = await generateText({
+      model: guarded.model,
+      prompt,
+      output: Output.object({ schema }),
+      maxRetries: 0,
+    });
     const parsed = schema.safeParse(output);
-    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, why: `invalid answer: ${parsed.error.message}` };
+    return parsed.success
+      ? { ok: true, value: parsed.data }
+      : { ok: false, why: `invalid answer: ${parsed.error.message}` };
   } catch (error) {
     if (ModelError.isModelError(error)) {
       if (error.reason === 'auth') throw error;
@@ -122,12 +142,25 @@ export async function chooseStrategy(ctx: MergeContext, deps: PlannerDeps): Prom
     decision = strategyPolicy(ctx);
   } else if (!answer.ok || !ctx.available_strategies.includes(answer.value.strategy)) {
     const why = answer.ok ? `strategy ${answer.value.strategy} is not available` : answer.why;
-    decision = { strategy: 'per_conflict', batch_size: null, reasoning: `Planner answer rejected (${why}); using per_conflict, the safest strategy.`, source: 'default' };
+    decision = {
+      strategy: 'per_conflict',
+      batch_size: null,
+      reasoning: `Planner answer rejected (${why}); using per_conflict, the safest strategy.`,
+      source: 'default',
+    };
   } else {
     const v = answer.value;
-    decision = { strategy: v.strategy, batch_size: v.strategy === 'batch' ? v.batch_size ?? ctx.default_batch_size : null, reasoning: v.reasoning, source: 'model' };
+    decision = {
+      strategy: v.strategy,
+      batch_size: v.strategy === 'batch' ? (v.batch_size ?? ctx.default_batch_size) : null,
+      reasoning: v.reasoning,
+      source: 'model',
+    };
   }
-  log.decision({ strategy: decision.strategy, batch_size: decision.batch_size, source: decision.source }, decision.reasoning);
+  log.decision(
+    { strategy: decision.strategy, batch_size: decision.batch_size, source: decision.source },
+    decision.reasoning,
+  );
   return decision;
 }
 
@@ -150,7 +183,13 @@ export async function planRecovery(ctx: FailureContext, deps: PlannerDeps): Prom
     } else {
       const problem = answer.ok ? checkRecovery(answer.value, ctx) : answer.why;
       if (problem !== null || !answer.ok) {
-        decision = { decision: 'abort', conflicts_to_retry: null, new_strategy: null, reasoning: `Planner answer rejected (${problem}); aborting for a human, the safest choice.`, source: 'default' };
+        decision = {
+          decision: 'abort',
+          conflicts_to_retry: null,
+          new_strategy: null,
+          reasoning: `Planner answer rejected (${problem}); aborting for a human, the safest choice.`,
+          source: 'default',
+        };
       } else {
         const v = answer.value;
         decision = {
@@ -163,7 +202,15 @@ export async function planRecovery(ctx: FailureContext, deps: PlannerDeps): Prom
       }
     }
   }
-  log.decision({ decision: decision.decision, conflicts: decision.conflicts_to_retry, new_strategy: decision.new_strategy, source: decision.source }, decision.reasoning);
+  log.decision(
+    {
+      decision: decision.decision,
+      conflicts: decision.conflicts_to_retry,
+      new_strategy: decision.new_strategy,
+      source: decision.source,
+    },
+    decision.reasoning,
+  );
   return decision;
 }
 
@@ -173,7 +220,8 @@ function checkRecovery(v: z.infer<typeof recoveryAnswerSchema>, ctx: FailureCont
     if (pairs.length === 0) return 'retry-specific without conflicts_to_retry';
     const known = new Set(ctx.resolutions.map((r) => `${r.i1},${r.i2}`));
     const unknown = pairs.filter(([a, b]) => !known.has(`${a},${b}`));
-    if (unknown.length > 0) return `conflicts_to_retry names cells not resolved in this attempt: ${unknown.map((p) => p.join('-')).join(', ')}`;
+    if (unknown.length > 0)
+      return `conflicts_to_retry names cells not resolved in this attempt: ${unknown.map((p) => p.join('-')).join(', ')}`;
   }
   if (v.decision === 'switch-strategy') {
     if (!v.new_strategy) return 'switch-strategy without new_strategy';

@@ -32,12 +32,14 @@ export function truncatePrompt(prompt: LanguageModelV3Prompt, maxChars = 4000): 
 function visitPart(part: unknown, f: (s: string) => void): void {
   const p = part as { type: string; text?: string; output?: { type: string; value: unknown } };
   if ((p.type === 'text' || p.type === 'reasoning') && typeof p.text === 'string') f(p.text);
-  if (p.type === 'tool-result' && p.output) f(typeof p.output.value === 'string' ? p.output.value : JSON.stringify(p.output.value ?? ''));
+  if (p.type === 'tool-result' && p.output)
+    f(typeof p.output.value === 'string' ? p.output.value : JSON.stringify(p.output.value ?? ''));
 }
 
 function shrinkPart<T>(part: T, cap: number): T {
   const p = part as { type: string; text?: string; output?: { type: string; value: unknown } };
-  if ((p.type === 'text' || p.type === 'reasoning') && typeof p.text === 'string') return { ...part, text: cutMiddle(p.text, cap) };
+  if ((p.type === 'text' || p.type === 'reasoning') && typeof p.text === 'string')
+    return { ...part, text: cutMiddle(p.text, cap) };
   if (p.type === 'tool-result' && p.output) {
     const value = typeof p.output.value === 'string' ? p.output.value : JSON.stringify(p.output.value ?? '');
     if (value.length <= cap) return part;

@@ -6,12 +6,22 @@ import { backoffMs, classifyFailure, retryAfterMs, withResilience } from './resi
 import { UsageTracker } from './usage.js';
 
 const apiError = (statusCode: number | undefined, extra: { headers?: Record<string, string>; body?: string } = {}) =>
-  new APICallError({ message: `HTTP ${statusCode}`, url: 'http://x', requestBodyValues: {}, statusCode, responseHeaders: extra.headers, responseBody: extra.body });
+  new APICallError({
+    message: `HTTP ${statusCode}`,
+    url: 'http://x',
+    requestBodyValues: {},
+    statusCode,
+    responseHeaders: extra.headers,
+    responseBody: extra.body,
+  });
 
 const ok = {
   content: [{ type: 'text' as const, text: 'fine' }],
   finishReason: { unified: 'stop' as const, raw: 'stop' },
-  usage: { inputTokens: { total: 3, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined } },
+  usage: {
+    inputTokens: { total: 3, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+  },
   warnings: [],
 };
 
@@ -34,7 +44,9 @@ describe('resilience', () => {
     expect(classifyFailure(apiError(429))).toBe('retryable');
     expect(classifyFailure(apiError(502))).toBe('retryable');
     expect(classifyFailure(apiError(undefined))).toBe('retryable');
-    expect(classifyFailure(apiError(400, { body: '{"error":{"code":"context_length_exceeded"}}' }))).toBe('context_too_long');
+    expect(classifyFailure(apiError(400, { body: '{"error":{"code":"context_length_exceeded"}}' }))).toBe(
+      'context_too_long',
+    );
     expect(classifyFailure(apiError(400, { body: 'bad tool schema' }))).toBe('bad_request');
     expect(classifyFailure(new TypeError('fetch failed'))).toBe('retryable');
   });
@@ -42,7 +54,9 @@ describe('resilience', () => {
   it('reads Retry-After in seconds, milliseconds and as a date', () => {
     expect(retryAfterMs(apiError(429, { headers: { 'Retry-After': '3' } }))).toBe(3000);
     expect(retryAfterMs(apiError(429, { headers: { 'retry-after-ms': '250' } }))).toBe(250);
-    expect(retryAfterMs(apiError(429, { headers: { 'retry-after': new Date(10_000).toUTCString() } }), 4000)).toBe(6000);
+    expect(retryAfterMs(apiError(429, { headers: { 'retry-after': new Date(10_000).toUTCString() } }), 4000)).toBe(
+      6000,
+    );
     expect(retryAfterMs(apiError(429))).toBeUndefined();
   });
 
@@ -55,8 +69,15 @@ describe('resilience', () => {
     const sleeps: number[] = [];
     const usage = new UsageTracker();
     const model = withResilience(flaky([apiError(500), apiError(429, { headers: { 'retry-after': '2' } })]), {
-      role: 'planner', modelId: 'flaky', keyVariable: null, timeoutMs: 1000, maxRetries: 3, usage,
-      sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, baseDelayMs: 100,
+      role: 'planner',
+      modelId: 'flaky',
+      keyVariable: null,
+      timeoutMs: 1000,
+      maxRetries: 3,
+      usage,
+      sleep: async (ms) => void sleeps.push(ms),
+      random: () => 0.5,
+      baseDelayMs: 100,
     });
     const r = await generateText({ model, prompt: 'x', maxRetries: 0 });
     expect(r.text).toBe('fine');
@@ -66,15 +87,36 @@ describe('resilience', () => {
 
   it('a model that ignores the abort signal still times out: longer timeout once, then ModelError(timeout)', async () => {
     let calls = 0;
-    const never = new MockLanguageModelV3({ doGenerate: () => { calls++; return new Promise(() => undefined); } });
-    const model = withResilience(never, { role: 'resolver', modelId: 'slow', keyVariable: null, timeoutMs: 20, maxRetries: 3, usage: new UsageTracker(), sleep: async () => undefined });
+    const never = new MockLanguageModelV3({
+      doGenerate: () => {
+        calls++;
+        return new Promise(() => undefined);
+      },
+    });
+    const model = withResilience(never, {
+      role: 'resolver',
+      modelId: 'slow',
+      keyVariable: null,
+      timeoutMs: 20,
+      maxRetries: 3,
+      usage: new UsageTracker(),
+      sleep: async () => undefined,
+    });
     const error = await generateText({ model, prompt: 'x', maxRetries: 0 }).catch((e: unknown) => e);
     expect(ModelError.isModelError(error) && error.reason).toBe('timeout');
     expect(calls).toBe(2);
   });
 
   it('401 is not retried and names the variable', async () => {
-    const model = withResilience(flaky([apiError(401)]), { role: 'resolver', modelId: 'm', keyVariable: 'OPENAI_API_KEY', timeoutMs: 1000, maxRetries: 3, usage: new UsageTracker(), sleep: async () => undefined });
+    const model = withResilience(flaky([apiError(401)]), {
+      role: 'resolver',
+      modelId: 'm',
+      keyVariable: 'OPENAI_API_KEY',
+      timeoutMs: 1000,
+      maxRetries: 3,
+      usage: new UsageTracker(),
+      sleep: async () => undefined,
+    });
     const error = await generateText({ model, prompt: 'x', maxRetries: 0 }).catch((e: unknown) => e);
     expect(ModelError.isModelError(error) && error.reason).toBe('auth');
     expect((error as ModelError).fix.join(' ')).toContain('OPENAI_API_KEY');

@@ -1,9 +1,15 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3StreamPart, LanguageModelV3StreamResult } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+} from '@ai-sdk/provider';
 import { APICallError } from 'ai';
 import { nullLogger, type Logger } from '../log/logger.js';
 import { ModelError } from './model-error.js';
 import { truncatePrompt } from './prompt-truncate.js';
-import type { BudgetTracker} from './usage.js';
+import type { BudgetTracker } from './usage.js';
 import { callCost, readUsage, reportedCost, type ModelPrice, type ModelRole, type UsageTracker } from './usage.js';
 
 /** What a failed call was, for the recovery decision. */
@@ -49,7 +55,8 @@ export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-const contextTooLong = /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|context_too_long|reduce the length/i;
+const contextTooLong =
+  /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|context_too_long|reduce the length/i;
 
 /** Sort a failed call into the recovery tree's branches. */
 export function classifyFailure(error: unknown): FailureClass {
@@ -94,7 +101,9 @@ function authError(o: ResilienceOptions, cause: unknown): ModelError {
     what: `The ${o.role} model (${o.modelId}) rejected the API key (HTTP ${status ?? '401/403'})`,
     why: `${variable} is invalid, expired or missing the rights for this model.`,
     fix: [
-      variable === 'llm.api_key' ? 'Set a valid key in splintercat.yaml under llm.api_key' : `Set a valid key in ${variable}, or in splintercat.yaml under llm.api_key`,
+      variable === 'llm.api_key'
+        ? 'Set a valid key in splintercat.yaml under llm.api_key'
+        : `Set a valid key in ${variable}, or in splintercat.yaml under llm.api_key`,
       'Check the model id and the account at your provider',
     ],
     cause,
@@ -117,7 +126,11 @@ function errorText(error: unknown): string {
  * It also checks the budget before each call and records usage and cost after it.
  */
 export function withResilience(model: LanguageModelV3, o: ResilienceOptions): LanguageModelV3 {
-  const log = (o.log ?? nullLogger).child({ role: o.role, model: o.modelId, ...(o.conflict ? { conflict: o.conflict } : {}) });
+  const log = (o.log ?? nullLogger).child({
+    role: o.role,
+    model: o.modelId,
+    ...(o.conflict ? { conflict: o.conflict } : {}),
+  });
   const sleep = o.sleep ?? realSleep;
   const random = o.random ?? Math.random;
   const base = o.baseDelayMs ?? 1000;
@@ -131,7 +144,10 @@ export function withResilience(model: LanguageModelV3, o: ResilienceOptions): La
     const estimate = o.price ? (promptTokens * o.price.input) / 1_000_000 : 0;
     const verdict = o.budget.reserve(estimate);
     if (!verdict.ok) {
-      log.decision({ spentUsd: verdict.spentUsd, limitUsd: verdict.limitUsd, estimateUsd: verdict.estimateUsd }, 'budget reached: model call refused');
+      log.decision(
+        { spentUsd: verdict.spentUsd, limitUsd: verdict.limitUsd, estimateUsd: verdict.estimateUsd },
+        'budget reached: model call refused',
+      );
       throw new ModelError('budget', {
         what: `The model budget would be exceeded: spent $${verdict.spentUsd.toFixed(4)} of $${verdict.limitUsd}, next call estimated at $${verdict.estimateUsd.toFixed(4)}`,
         why: 'budget.usd stops the run before spending passes it.',
@@ -144,10 +160,19 @@ export function withResilience(model: LanguageModelV3, o: ResilienceOptions): La
   function record(usage: unknown, providerMetadata: unknown): void {
     const tokens = readUsage(usage);
     const cost = callCost(tokens, o.price, reportedCost(providerMetadata));
-    o.usage.record({ role: o.role, modelId: o.modelId, ...(o.conflict ? { conflict: o.conflict } : {}), ...tokens, ...cost });
+    o.usage.record({
+      role: o.role,
+      modelId: o.modelId,
+      ...(o.conflict ? { conflict: o.conflict } : {}),
+      ...tokens,
+      ...cost,
+    });
   }
 
-  async function attempt<T>(options: LanguageModelV3CallOptions, call: (opts: LanguageModelV3CallOptions) => PromiseLike<T>): Promise<T> {
+  async function attempt<T>(
+    options: LanguageModelV3CallOptions,
+    call: (opts: LanguageModelV3CallOptions) => PromiseLike<T>,
+  ): Promise<T> {
     let timeoutMs = o.timeoutMs;
     let timeouts = 0;
     let retries = 0;
@@ -181,7 +206,10 @@ export function withResilience(model: LanguageModelV3, o: ResilienceOptions): La
               cause: error,
             });
           }
-          log.warn({ timeoutMs, nextTimeoutMs: timeoutMs * 2, step: 'longer-timeout' }, 'no reply from the model; retrying with a longer timeout');
+          log.warn(
+            { timeoutMs, nextTimeoutMs: timeoutMs * 2, step: 'longer-timeout' },
+            'no reply from the model; retrying with a longer timeout',
+          );
           timeoutMs *= 2;
           continue;
         }
@@ -224,7 +252,10 @@ export function withResilience(model: LanguageModelV3, o: ResilienceOptions): La
         }
         const asked = retryAfterMs(error);
         const delayMs = asked !== undefined ? Math.min(asked, maxRetryAfter) : backoffMs(retries, base, max, random);
-        log.warn({ retry: retries, of: o.maxRetries, delayMs, retryAfter: asked !== undefined, error: errorText(error) }, 'model call failed; backing off');
+        log.warn(
+          { retry: retries, of: o.maxRetries, delayMs, retryAfter: asked !== undefined, error: errorText(error) },
+          'model call failed; backing off',
+        );
         await sleep(delayMs, options.abortSignal);
       } finally {
         clearTimeout(handle);

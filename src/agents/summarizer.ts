@@ -107,7 +107,10 @@ export async function summarizeFailure(input: SummarizeInput, deps: SummarizerDe
       log.warn({ error: error.what }, 'summarizer model unavailable; using the deterministic extractor');
       return { summary: extracted, source: 'extractor', reason: error.reason === 'budget' ? 'budget' : 'model_failed' };
     }
-    log.warn({ error: error instanceof Error ? error.message : String(error) }, 'summarizer answer invalid; using the deterministic extractor');
+    log.warn(
+      { error: error instanceof Error ? error.message : String(error) },
+      'summarizer answer invalid; using the deterministic extractor',
+    );
     return { summary: extracted, source: 'extractor', reason: 'invalid_answer' };
   }
 }

@@ -3,8 +3,14 @@ import { BudgetTracker, callCost, readUsage, reportedCost, UsageTracker } from '
 
 describe('usage and cost', () => {
   it('reads both usage shapes and treats missing fields as 0', () => {
-    expect(readUsage({ inputTokens: { total: 12 }, outputTokens: { total: undefined } })).toEqual({ inputTokens: 12, outputTokens: 0 });
-    expect(readUsage({ inputTokens: 5, outputTokens: 7, totalTokens: 12 })).toEqual({ inputTokens: 5, outputTokens: 7 });
+    expect(readUsage({ inputTokens: { total: 12 }, outputTokens: { total: undefined } })).toEqual({
+      inputTokens: 12,
+      outputTokens: 0,
+    });
+    expect(readUsage({ inputTokens: 5, outputTokens: 7, totalTokens: 12 })).toEqual({
+      inputTokens: 5,
+      outputTokens: 7,
+    });
     expect(readUsage({ inputTokens: Number.NaN })).toEqual({ inputTokens: 0, outputTokens: 0 });
     expect(readUsage(undefined)).toEqual({ inputTokens: 0, outputTokens: 0 });
   });
@@ -20,8 +26,24 @@ describe('usage and cost', () => {
 
   it('sums per role and per conflict', () => {
     const u = new UsageTracker();
-    u.record({ role: 'resolver', modelId: 'm', conflict: '1-1', inputTokens: 10, outputTokens: 2, costUsd: 0.1, costSource: 'price' });
-    u.record({ role: 'resolver', modelId: 'm', conflict: '1-2', inputTokens: 5, outputTokens: 1, costUsd: 0, costSource: 'unknown' });
+    u.record({
+      role: 'resolver',
+      modelId: 'm',
+      conflict: '1-1',
+      inputTokens: 10,
+      outputTokens: 2,
+      costUsd: 0.1,
+      costSource: 'price',
+    });
+    u.record({
+      role: 'resolver',
+      modelId: 'm',
+      conflict: '1-2',
+      inputTokens: 5,
+      outputTokens: 1,
+      costUsd: 0,
+      costSource: 'unknown',
+    });
     u.record({ role: 'planner', modelId: 'p', inputTokens: 1, outputTokens: 1, costUsd: 0.2, costSource: 'reported' });
     expect(u.byRole().resolver).toEqual({ calls: 2, inputTokens: 15, outputTokens: 3, costUsd: 0.1, unpricedCalls: 1 });
     expect(Object.keys(u.byConflict())).toEqual(['1-1', '1-2']);
@@ -56,7 +78,14 @@ describe('budget with parallel calls', () => {
 });
 
 describe('usage carried from earlier processes of the run', () => {
-  const call = { role: 'resolver' as const, modelId: 'm', inputTokens: 100, outputTokens: 20, costUsd: 0.25, costSource: 'price' as const };
+  const call = {
+    role: 'resolver' as const,
+    modelId: 'm',
+    inputTokens: 100,
+    outputTokens: 20,
+    costUsd: 0.25,
+    costSource: 'price' as const,
+  };
   const totals = (costUsd: number, calls: number) => ({
     resolver: { calls, inputTokens: 100 * calls, outputTokens: 20 * calls, costUsd, unpricedCalls: 0 },
     summarizer: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },

@@ -40,7 +40,8 @@ export function readUsage(usage: unknown): { inputTokens: number; outputTokens: 
 
 /** OpenRouter's reported cost (`providerMetadata.openrouter.usage.cost`), when present. */
 export function reportedCost(providerMetadata: unknown): number | undefined {
-  const cost = (providerMetadata as { openrouter?: { usage?: { cost?: unknown } } } | undefined)?.openrouter?.usage?.cost;
+  const cost = (providerMetadata as { openrouter?: { usage?: { cost?: unknown } } } | undefined)?.openrouter?.usage
+    ?.cost;
   return typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? cost : undefined;
 }
 
@@ -51,7 +52,11 @@ export function callCost(
   reported: number | undefined,
 ): { costUsd: number; costSource: UsageRecord['costSource'] } {
   if (reported !== undefined) return { costUsd: reported, costSource: 'reported' };
-  if (price) return { costUsd: (tokens.inputTokens * price.input + tokens.outputTokens * price.output) / 1_000_000, costSource: 'price' };
+  if (price)
+    return {
+      costUsd: (tokens.inputTokens * price.input + tokens.outputTokens * price.output) / 1_000_000,
+      costSource: 'price',
+    };
   return { costUsd: 0, costSource: 'unknown' };
 }
 
@@ -62,7 +67,11 @@ export function callCost(
  */
 export class UsageTracker {
   readonly records: UsageRecord[] = [];
-  private carried: Record<ModelRole, UsageTotals> = { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() };
+  private carried: Record<ModelRole, UsageTotals> = {
+    resolver: emptyUsage(),
+    summarizer: emptyUsage(),
+    planner: emptyUsage(),
+  };
   private readonly listeners: Array<(r: UsageRecord) => void> = [];
 
   record(r: UsageRecord): void {

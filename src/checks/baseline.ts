@@ -83,20 +83,48 @@ export function validates(comparison: BaselineComparison): boolean {
  *   (a broken merge must not pass); the reason says that they may never have run there, so the person
  *   reading the summary knows the blame may be that side's.
  */
-export function compareWithBaselines(merged: SideOutcome, baselines: { fork: SideOutcome; upstream: SideOutcome } | Baseline[]): BaselineComparison {
-  const list: Baseline[] = Array.isArray(baselines) ? baselines : [{ label: 'fork tip', outcome: baselines.fork }, { label: 'upstream tip', outcome: baselines.upstream }];
+export function compareWithBaselines(
+  merged: SideOutcome,
+  baselines: { fork: SideOutcome; upstream: SideOutcome } | Baseline[],
+): BaselineComparison {
+  const list: Baseline[] = Array.isArray(baselines)
+    ? baselines
+    : [
+        { label: 'fork tip', outcome: baselines.fork },
+        { label: 'upstream tip', outcome: baselines.upstream },
+      ];
   const tipsOnly = list.length === 2 && list.every((b) => b.label.endsWith(' tip'));
   const onA = tipsOnly ? 'a tip' : 'a baseline';
   const failingSides = list.filter((b) => !b.outcome.passed);
   if (merged.passed) {
-    const note = failingSides.length > 0 ? ` (it fails on the ${joinLabels(failingSides)}${failingSides.length > 1 && tipsOnly ? 's' : ''})` : '';
-    return { verdict: 'pass', by: 'tests', blamed: [], inherited: [], incomplete: false, reason: `the check passes on the merge${note}` };
+    const note =
+      failingSides.length > 0
+        ? ` (it fails on the ${joinLabels(failingSides)}${failingSides.length > 1 && tipsOnly ? 's' : ''})`
+        : '';
+    return {
+      verdict: 'pass',
+      by: 'tests',
+      blamed: [],
+      inherited: [],
+      incomplete: false,
+      reason: `the check passes on the merge${note}`,
+    };
   }
-  const unnamed = [merged.failing === null ? 'the merge' : null, ...failingSides.filter((b) => b.outcome.failing === null).map((b) => `the ${b.label}`)].filter((x): x is string => x !== null);
+  const unnamed = [
+    merged.failing === null ? 'the merge' : null,
+    ...failingSides.filter((b) => b.outcome.failing === null).map((b) => `the ${b.label}`),
+  ].filter((x): x is string => x !== null);
   if (merged.failing === null || unnamed.length > 0) {
     if (failingSides.length === 0) {
       const every = tipsOnly ? 'both tips' : `the ${joinLabels(list)}`;
-      return { verdict: 'broken_by_merge', by: 'outcome', blamed: [], inherited: [], incomplete: false, reason: `the check passes on ${every} and fails on the merge (no test names could be read on the merge)` };
+      return {
+        verdict: 'broken_by_merge',
+        by: 'outcome',
+        blamed: [],
+        inherited: [],
+        incomplete: false,
+        reason: `the check passes on ${every} and fails on the merge (no test names could be read on the merge)`,
+      };
     }
     return {
       verdict: 'cannot_tell',
@@ -115,10 +143,24 @@ export function compareWithBaselines(merged: SideOutcome, baselines: { fork: Sid
   const incomplete = notes.length > 0;
   const nowhere = tipsOnly ? 'neither tip' : `none of the ${joinLabels(list)}`;
   if (blamed.length === 0) {
-    return { verdict: 'inherited_only', by: 'tests', blamed, inherited, incomplete, reason: `every test failing on the merge also fails on ${onA} (${count(inherited)}): nothing is blamed on the resolutions${early}` };
+    return {
+      verdict: 'inherited_only',
+      by: 'tests',
+      blamed,
+      inherited,
+      incomplete,
+      reason: `every test failing on the merge also fails on ${onA} (${count(inherited)}): nothing is blamed on the resolutions${early}`,
+    };
   }
   const also = inherited.length > 0 ? `; ${count(inherited)} also failing on ${onA} not blamed` : '';
-  return { verdict: 'new_failures', by: 'tests', blamed, inherited, incomplete, reason: `${count(blamed)} failing on the merge and on ${nowhere}${also}${early}` };
+  return {
+    verdict: 'new_failures',
+    by: 'tests',
+    blamed,
+    inherited,
+    incomplete,
+    reason: `${count(blamed)} failing on the merge and on ${nowhere}${also}${early}`,
+  };
 }
 
 /**
@@ -131,18 +173,27 @@ function shortRuns(merged: SideOutcome, list: Baseline[], blaming: boolean, onA:
   if (ran === null) return [];
   const notes: string[] = [];
   const most = Math.max(0, ...list.map((b) => b.outcome.ran ?? 0));
-  if (ran < most) notes.push(`only ${ran} tests ran on the merge against ${most} on ${onA}, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more`);
+  if (ran < most)
+    notes.push(
+      `only ${ran} tests ran on the merge against ${most} on ${onA}, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more`,
+    );
   for (const b of list) {
     const short = b.outcome.ran;
-    if (blaming && !b.outcome.passed && short !== undefined && short !== null && short < ran) notes.push(`the ${b.label} stopped after ${short} tests (${ran} ran on the merge), so some tests blamed here may never have run there`);
+    if (blaming && !b.outcome.passed && short !== undefined && short !== null && short < ran)
+      notes.push(
+        `the ${b.label} stopped after ${short} tests (${ran} ran on the merge), so some tests blamed here may never have run there`,
+      );
   }
   return notes;
 }
 
 function joinLabels(list: Baseline[]): string {
   const labels = list.map((b) => b.label);
-  if (labels.length === 2 && labels.every((l) => l.endsWith(' tip'))) return `${labels[0]?.replace(/ tip$/, '')} and ${labels[1]}`;
-  return labels.length <= 1 ? (labels[0] ?? 'baselines') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+  if (labels.length === 2 && labels.every((l) => l.endsWith(' tip')))
+    return `${labels[0]?.replace(/ tip$/, '')} and ${labels[1]}`;
+  return labels.length <= 1
+    ? (labels[0] ?? 'baselines')
+    : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
 function count(ids: string[]): string {

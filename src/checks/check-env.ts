@@ -32,7 +32,8 @@ export function scrubEnv(env: NodeJS.ProcessEnv, options: ScrubOptions): Scrubbe
   // OPENROUTER_API_KEY holds the resolved key when llm.api_key is empty), passthrough ones excepted.
   const values = new Set<string>(options.secrets.filter((s) => s.length >= 6));
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && SECRET_NAME.test(name) && !keep.has(name) && value.length >= MIN_REDACTED_LENGTH) values.add(value);
+    if (value !== undefined && SECRET_NAME.test(name) && !keep.has(name) && value.length >= MIN_REDACTED_LENGTH)
+      values.add(value);
   }
   const out: Record<string, string> = {};
   const removed: string[] = [];

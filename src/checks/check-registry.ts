@@ -81,7 +81,14 @@ export class CheckRegistry {
 
 function isEntry(value: unknown): value is RunningCheck {
   const e = value as RunningCheck;
-  return typeof e === 'object' && e !== null && Number.isInteger(e.pgid) && e.pgid > 1 && typeof e.tag === 'string' && typeof e.name === 'string';
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    Number.isInteger(e.pgid) &&
+    e.pgid > 1 &&
+    typeof e.tag === 'string' &&
+    typeof e.name === 'string'
+  );
 }
 
 /** Does the process `pid` carry `SPLINTERCAT_CHECK_RUN=tag` in its environment (Linux /proc)? */

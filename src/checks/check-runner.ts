@@ -90,10 +90,14 @@ export class CheckRunner implements CheckRunnerLike {
   constructor(private readonly options: CheckRunnerOptions) {
     this.log = options.logger ?? nullLogger;
     this.clock = options.clock ?? systemClock;
-    const scrubbed = scrubEnv(options.env ?? process.env, { secrets: options.secrets ?? [], passthrough: options.envPassthrough ?? [] });
+    const scrubbed = scrubEnv(options.env ?? process.env, {
+      secrets: options.secrets ?? [],
+      passthrough: options.envPassthrough ?? [],
+    });
     this.env = scrubbed.env;
     this.secrets = scrubbed.secrets;
-    if (scrubbed.removed.length > 0) this.log.debug({ removed: scrubbed.removed }, 'checks run without these environment variables (secrets)');
+    if (scrubbed.removed.length > 0)
+      this.log.debug({ removed: scrubbed.removed }, 'checks run without these environment variables (secrets)');
   }
 
   names(): string[] {
@@ -107,7 +111,10 @@ export class CheckRunner implements CheckRunnerLike {
       const defined = this.names();
       throw new UsageError('check_unknown', {
         what: `Check '${name}' is not defined`,
-        why: defined.length > 0 ? `Defined checks: ${defined.join(', ')}` : 'No checks are defined (check.commands is empty)',
+        why:
+          defined.length > 0
+            ? `Defined checks: ${defined.join(', ')}`
+            : 'No checks are defined (check.commands is empty)',
         fix: `Add it to splintercat.yaml:\n  check:\n    commands:\n      ${name}: "make -j2"`,
       });
     }
@@ -121,13 +128,17 @@ export class CheckRunner implements CheckRunnerLike {
    */
   preflight(names: string[] = this.names()): PreflightProblem[] {
     const problems: PreflightProblem[] = [];
-    if (!isDirectory(this.options.workdir)) problems.push({ name: '*', message: `the working directory ${this.options.workdir} does not exist` });
+    if (!isDirectory(this.options.workdir))
+      problems.push({ name: '*', message: `the working directory ${this.options.workdir} does not exist` });
     this.useSandbox();
     const commands: Array<[string, string | undefined]> = names.map((name) => [name, this.options.commands[name]]);
     if (this.options.setup) commands.push(['setup', this.options.setup]);
     for (const [name, command] of commands) {
       if (command === undefined) {
-        problems.push({ name, message: `not defined in check.commands (defined: ${this.names().join(', ') || 'none'})` });
+        problems.push({
+          name,
+          message: `not defined in check.commands (defined: ${this.names().join(', ') || 'none'})`,
+        });
         continue;
       }
       const syntax = shellSyntaxError(command);
@@ -155,20 +166,30 @@ export class CheckRunner implements CheckRunnerLike {
   }
 
   /** Run `check.setup` in `cwd` unless the key of its `setup_when` files is the one it last ran with there. */
-  private prepare(cwd: string, forCheck: string, signal: AbortSignal | undefined, onOutput: Launch['onOutput']): Promise<CheckResult | null> {
+  private prepare(
+    cwd: string,
+    forCheck: string,
+    signal: AbortSignal | undefined,
+    onOutput: Launch['onOutput'],
+  ): Promise<CheckResult | null> {
     const previous = this.setups.get(cwd) ?? Promise.resolve(null);
-    const next = previous.catch(() => null).then(async () => {
-      const command = this.options.setup as string;
-      const patterns = this.options.setupWhen ?? [];
-      const stamp = setupStampPath(cwd, this.options.outputDir);
-      if (readSetupStamp(stamp) === (await setupKey(cwd, command, patterns))) return null;
-      this.log.info({ cwd, command: redactSecrets(command, this.secrets), check: forCheck }, `setting up ${cwd} (check.setup) before check '${forCheck}'`);
-      const result = await this.execute({ label: 'setup', command, cwd, network: true, signal, onOutput });
-      if (!result.success) return { ...result, setupFor: forCheck };
-      // After the setup: it may rewrite a lockfile, which must not make the next check set up again.
-      writeSetupStamp(stamp, await setupKey(cwd, command, patterns), this.clock.now());
-      return null;
-    });
+    const next = previous
+      .catch(() => null)
+      .then(async () => {
+        const command = this.options.setup as string;
+        const patterns = this.options.setupWhen ?? [];
+        const stamp = setupStampPath(cwd, this.options.outputDir);
+        if (readSetupStamp(stamp) === (await setupKey(cwd, command, patterns))) return null;
+        this.log.info(
+          { cwd, command: redactSecrets(command, this.secrets), check: forCheck },
+          `setting up ${cwd} (check.setup) before check '${forCheck}'`,
+        );
+        const result = await this.execute({ label: 'setup', command, cwd, network: true, signal, onOutput });
+        if (!result.success) return { ...result, setupFor: forCheck };
+        // After the setup: it may rewrite a lockfile, which must not make the next check set up again.
+        writeSetupStamp(stamp, await setupKey(cwd, command, patterns), this.clock.now());
+        return null;
+      });
     this.setups.set(cwd, next);
     return next;
   }
@@ -182,7 +203,10 @@ export class CheckRunner implements CheckRunnerLike {
       throw new ConfigError([{ path: 'check.sandbox', message: `bwrap is required, but ${probe.reason}` }], undefined, {
         what: 'check.sandbox is bwrap, but bubblewrap cannot run here',
         why: probe.reason,
-        fix: ['Install it: apt-get install bubblewrap (Debian/Ubuntu), dnf install bubblewrap (Fedora)', 'Or set check.sandbox: auto (sandbox when available) or off (checks run unconfined)'],
+        fix: [
+          'Install it: apt-get install bubblewrap (Debian/Ubuntu), dnf install bubblewrap (Fedora)',
+          'Or set check.sandbox: auto (sandbox when available) or off (checks run unconfined)',
+        ],
         where: 'splintercat.yaml (check.sandbox)',
       });
     }
@@ -210,34 +234,42 @@ export class CheckRunner implements CheckRunnerLike {
     const tag = registry?.newTag();
     const env = tag === undefined ? this.env : { ...this.env, [CHECK_TAG_VARIABLE]: tag };
     const child = sandboxed
-      ? spawn('bwrap', [...bwrapArgs({ cwd, writable, network: launch.network, infoFd: 3 }), '--', '/bin/sh', '-c', launch.command], {
-          cwd,
-          env,
-          detached: true,
-          stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-        })
+      ? spawn(
+          'bwrap',
+          [...bwrapArgs({ cwd, writable, network: launch.network, infoFd: 3 }), '--', '/bin/sh', '-c', launch.command],
+          {
+            cwd,
+            env,
+            detached: true,
+            stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+          },
+        )
       : spawn('/bin/sh', ['-c', launch.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     // Recorded at once: a splintercat killed with -9 from here on leaves a group the next run can end.
-    if (registry && tag !== undefined && child.pid !== undefined) registry.add({ pgid: child.pid, tag, name: label, startedAt: new Date(started).toISOString() });
+    if (registry && tag !== undefined && child.pid !== undefined)
+      registry.add({ pgid: child.pid, tag, name: label, startedAt: new Date(started).toISOString() });
     const sandbox = sandboxed ? sandboxInfo(child) : null;
     let tail = '';
     let writeError: NodeJS.ErrnoException | null = null;
     out.on('error', (e: NodeJS.ErrnoException) => {
       writeError = e;
     });
-    const streams = [child.stdout, child.stderr].map((stream) => relay(stream as Readable, this.secrets, (bytes, text) => {
-      out.write(bytes);
-      if (text === '') return;
-      launch.onOutput?.(text);
-      tail = (tail + text).slice(-64 * 1024);
-    }));
+    const streams = [child.stdout, child.stderr].map((stream) =>
+      relay(stream as Readable, this.secrets, (bytes, text) => {
+        out.write(bytes);
+        if (text === '') return;
+        launch.onOutput?.(text);
+        tail = (tail + text).slice(-64 * 1024);
+      }),
+    );
 
     let timedOut = false;
     let killTimer: NodeJS.Timeout | undefined;
     const kill = (): void => {
       signalGroup(child.pid, 'SIGKILL');
       // Killing the namespace's init kills every process in the sandbox.
-      if (sandbox?.childPid !== undefined && sandbox.members().includes(sandbox.childPid)) signalPid(sandbox.childPid, 'SIGKILL');
+      if (sandbox?.childPid !== undefined && sandbox.members().includes(sandbox.childPid))
+        signalPid(sandbox.childPid, 'SIGKILL');
     };
     const terminate = (): void => {
       // In the sandbox, SIGTERM goes to the processes inside (bwrap would die at once and take them along).
@@ -268,17 +300,24 @@ export class CheckRunner implements CheckRunnerLike {
     // and return only once all of it is gone, so no caller ever sees a survivor.
     kill();
     if (killTimer) clearTimeout(killTimer);
-    await waitGone(() => (child.pid !== undefined && groupAlive(child.pid)) || (sandbox !== null && sandbox.members().length > 0), 2000);
+    await waitGone(
+      () => (child.pid !== undefined && groupAlive(child.pid)) || (sandbox !== null && sandbox.members().length > 0),
+      2000,
+    );
     if (registry && child.pid !== undefined) registry.remove(child.pid);
     // A process that left the group (setsid) may still hold a pipe: its output is not waited for.
-    await Promise.race([Promise.all([child.stdout, child.stderr].map((stream) => ended(stream as Readable))), delay(1000)]);
+    await Promise.race([
+      Promise.all([child.stdout, child.stderr].map((stream) => ended(stream as Readable))),
+      delay(1000),
+    ]);
     child.stdout?.destroy();
     child.stderr?.destroy();
     for (const flush of streams) flush();
     const durationMs = Date.now() - started;
     if (timedOut) out.write(`\nsplintercat: TIMEOUT after ${this.options.timeoutSec} seconds; process group killed\n`);
     await new Promise<void>((done) => out.end(done));
-    if (writeError !== null && (writeError as NodeJS.ErrnoException).code === 'ENOSPC') throw diskFull(this.options.outputDir, writeError);
+    if (writeError !== null && (writeError as NodeJS.ErrnoException).code === 'ENOSPC')
+      throw diskFull(this.options.outputDir, writeError);
 
     const result: CheckResult = {
       name: label,
@@ -292,7 +331,10 @@ export class CheckRunner implements CheckRunnerLike {
       tail: lastLines(tail, TAIL_LINES),
       sandboxed,
     };
-    this.log.info({ check: label, success: result.success, exitCode: code, durationMs, logFile }, `check '${label}' ${result.success ? 'passed' : 'failed'}`);
+    this.log.info(
+      { check: label, success: result.success, exitCode: code, durationMs, logFile },
+      `check '${label}' ${result.success ? 'passed' : 'failed'}`,
+    );
     return result;
   }
 
@@ -328,9 +370,18 @@ export class CheckRunner implements CheckRunnerLike {
 
 /** `sh -n`: the command parses as shell code (null), or the shell's complaint. */
 function shellSyntaxError(command: string): string | null {
-  const result = spawnSync('/bin/sh', ['-n', '-c', command], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync('/bin/sh', ['-n', '-c', command], {
+    encoding: 'utf8',
+    timeout: 5000,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   if (result.status === 0) return null;
-  return result.stderr.trim().split('\n')[0]?.replace(/^\/bin\/sh: (\d+: )?/, '') || `sh -n exited with ${result.status ?? result.signal}`;
+  return (
+    result.stderr
+      .trim()
+      .split('\n')[0]
+      ?.replace(/^\/bin\/sh: (\d+: )?/, '') || `sh -n exited with ${result.status ?? result.signal}`
+  );
 }
 
 /** A directory bound writable into the sandbox must exist; `check.writable` ones are created. */

@@ -6,12 +6,24 @@ export function formatCheckResult(result: CheckResult): string {
   if (result.success) return `Check '${result.name}' PASSED\n\nCompleted in ${seconds} seconds\nLog: ${result.logFile}`;
   const lines = [`Check '${result.name}' ${result.timedOut ? 'TIMEOUT' : 'FAILED'}`];
   if (result.timedOut) lines.push(`Timed out after ${seconds} seconds (check.timeout); the process group was killed`);
-  else lines.push(`Returncode: ${result.exitCode ?? `none (killed by ${result.signal ?? 'a signal'})`}`, `Completed in ${seconds} seconds`);
-  if (result.setupFor !== undefined) lines.push(`The worktree setup (check.setup) failed, so check '${result.setupFor}' did not run. Fix check.setup or the dependencies it installs; it runs again on the next check.`);
+  else
+    lines.push(
+      `Returncode: ${result.exitCode ?? `none (killed by ${result.signal ?? 'a signal'})`}`,
+      `Completed in ${seconds} seconds`,
+    );
+  if (result.setupFor !== undefined)
+    lines.push(
+      `The worktree setup (check.setup) failed, so check '${result.setupFor}' did not run. Fix check.setup or the dependencies it installs; it runs again on the next check.`,
+    );
   if (result.sandboxed && result.tail.some((line) => /Read-only file system/.test(line))) {
-    lines.push('The check ran sandboxed (bubblewrap): it may write only its worktree, the log directory, /tmp and check.writable. Add the directory it writes (a cache such as ~/.cache) to check.writable, or set check.sandbox: off.');
+    lines.push(
+      'The check ran sandboxed (bubblewrap): it may write only its worktree, the log directory, /tmp and check.writable. Add the directory it writes (a cache such as ~/.cache) to check.writable, or set check.sandbox: off.',
+    );
   }
-  if (result.exitCode === 127) lines.push(`The command was not found: "${result.command}". Install the program or fix check.commands.${result.name} in splintercat.yaml.`);
+  if (result.exitCode === 127)
+    lines.push(
+      `The command was not found: "${result.command}". Install the program or fix check.commands.${result.name} in splintercat.yaml.`,
+    );
   lines.push('', `Last ${result.tail.length} lines of output:`, ...result.tail, '', `Full log: ${result.logFile}`);
   return lines.join('\n');
 }

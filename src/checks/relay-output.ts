@@ -7,7 +7,11 @@ import { StreamRedactor } from '../log/redact.js';
  * the log, the text (UTF-8, characters split across chunks joined) for the console and tail.
  * Returns the flush to call once the stream has ended.
  */
-export function relay(stream: Readable, secrets: readonly string[], emit: (bytes: Buffer, text: string) => void): () => void {
+export function relay(
+  stream: Readable,
+  secrets: readonly string[],
+  emit: (bytes: Buffer, text: string) => void,
+): () => void {
   const redactor = new StreamRedactor(secrets);
   const decoder = new StringDecoder('utf8');
   const send = (bytes: Buffer): void => {

@@ -46,24 +46,39 @@ export function probeBwrap(): BwrapProbe {
 
 /** Try the sandbox once, with this environment's PATH (not memoized). */
 export function runBwrapProbe(env: NodeJS.ProcessEnv): BwrapProbe {
-  const result = spawnSync('bwrap', [...bwrapArgs({ cwd: '/tmp', writable: [], network: false }), '--', '/bin/sh', '-c', 'exit 0'], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    timeout: 10_000,
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    'bwrap',
+    [...bwrapArgs({ cwd: '/tmp', writable: [], network: false }), '--', '/bin/sh', '-c', 'exit 0'],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 10_000,
+      encoding: 'utf8',
+    },
+  );
   if (result.error) {
     const code = (result.error as NodeJS.ErrnoException).code;
-    return { ok: false, reason: code === 'ENOENT' ? 'bwrap is not installed (not on PATH)' : `bwrap could not start: ${result.error.message}` };
+    return {
+      ok: false,
+      reason:
+        code === 'ENOENT' ? 'bwrap is not installed (not on PATH)' : `bwrap could not start: ${result.error.message}`,
+    };
   }
-  if (result.status !== 0) return { ok: false, reason: `bwrap fails here: ${result.stderr.trim().split('\n')[0] || `exit ${result.status ?? result.signal}`}` };
+  if (result.status !== 0)
+    return {
+      ok: false,
+      reason: `bwrap fails here: ${result.stderr.trim().split('\n')[0] || `exit ${result.status ?? result.signal}`}`,
+    };
   return { ok: true };
 }
 
 /** What bubblewrap reports on its info fd: the sandbox's init (host pid) and pid namespace. */
 export function sandboxInfo(child: ChildProcess): { childPid: number | undefined; members: () => number[] } {
   let text = '';
-  const info: { childPid: number | undefined; namespace: number | undefined } = { childPid: undefined, namespace: undefined };
+  const info: { childPid: number | undefined; namespace: number | undefined } = {
+    childPid: undefined,
+    namespace: undefined,
+  };
   const fd = child.stdio[3] as Readable | null;
   fd?.setEncoding('utf8');
   fd?.on('data', (chunk: string) => {

@@ -9,11 +9,24 @@ import { glob } from 'tinyglobby';
  * matching `setup_when`. Setup runs again when it changes.
  */
 export async function setupKey(cwd: string, command: string, patterns: readonly string[]): Promise<string> {
-  const files = patterns.length === 0 ? [] : await glob([...patterns], { cwd, dot: true, onlyFiles: true, expandDirectories: false, ignore: ['**/node_modules/**', '**/.git/**'] });
+  const files =
+    patterns.length === 0
+      ? []
+      : await glob([...patterns], {
+          cwd,
+          dot: true,
+          onlyFiles: true,
+          expandDirectories: false,
+          ignore: ['**/node_modules/**', '**/.git/**'],
+        });
   const hash = createHash('sha256').update(command).update('\0');
   for (const file of files.sort()) {
     const content = await readFile(join(cwd, file)).catch(() => null);
-    hash.update(file).update('\0').update(content === null ? '-' : createHash('sha256').update(content).digest('hex')).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(content === null ? '-' : createHash('sha256').update(content).digest('hex'))
+      .update('\0');
   }
   return hash.digest('hex');
 }

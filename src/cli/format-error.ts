@@ -18,7 +18,10 @@ export function formatError(error: unknown, verbose: boolean, logHint?: string):
   } else {
     const message = error instanceof Error ? error.message : String(error);
     lines.push(`error: ${message}`);
-    lines.push('', 'This is an unexpected internal error. Run again with --verbose to see the stack trace and report it.');
+    lines.push(
+      '',
+      'This is an unexpected internal error. Run again with --verbose to see the stack trace and report it.',
+    );
     if (logHint) lines.push(`For more details, see: ${logHint}`);
   }
   if (verbose && error instanceof Error && error.stack) lines.push('', error.stack);

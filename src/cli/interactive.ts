@@ -64,12 +64,21 @@ export class Prompter {
  * approved before it runs. Declining calls `stop` (the run halts at its next safe point and
  * `splintercat continue` asks again) and rejects the run of the check.
  */
-export function approvingChecks(inner: CheckRunnerLike, prompter: Prompter, commands: Record<string, string>, stop: () => void): CheckRunnerLike {
+export function approvingChecks(
+  inner: CheckRunnerLike,
+  prompter: Prompter,
+  commands: Record<string, string>,
+  stop: () => void,
+): CheckRunnerLike {
   return {
     names: () => inner.names(),
     async run(name: string, options?: RunCheckOptions): Promise<CheckResult> {
       const where = options?.cwd ?? 'the working directory';
-      const ok = await prompter.confirm(`Run check '${name}'?`, [``, `splintercat wants to run check '${name}' in ${where}:`, `  $ ${commands[name] ?? '(not configured)'}`]);
+      const ok = await prompter.confirm(`Run check '${name}'?`, [
+        ``,
+        `splintercat wants to run check '${name}' in ${where}:`,
+        `  $ ${commands[name] ?? '(not configured)'}`,
+      ]);
       if (!ok) {
         stop();
         throw new SplintercatError('check_declined', {
@@ -87,7 +96,14 @@ export function approvingChecks(inner: CheckRunnerLike, prompter: Prompter, comm
 export function terminalApprover(prompter: Prompter): ResolutionApprover {
   return {
     approveResolution(proposal: ResolutionProposal): Promise<boolean> {
-      const details = ['', `Resolution of conflict ${proposal.conflict}:`, ...proposal.summary.map((s) => `  ${s}`), '', proposal.diff.trimEnd(), ''];
+      const details = [
+        '',
+        `Resolution of conflict ${proposal.conflict}:`,
+        ...proposal.summary.map((s) => `  ${s}`),
+        '',
+        proposal.diff.trimEnd(),
+        '',
+      ];
       return prompter.confirm(`Record this resolution of ${proposal.conflict}? (no = leave it to you)`, details);
     },
   };

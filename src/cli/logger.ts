@@ -13,7 +13,12 @@ export function createCliLogger(options: GlobalOptions, config?: Config): Logger
     verbose: options.verbose,
     consoleLevel: config?.log.console_level ?? 'info',
     ...(config
-      ? { logDir: config.log.dir, fileLevel: config.log.file_level, maxSizeMb: config.log.max_size_mb, retentionDays: config.log.retention_days }
+      ? {
+          logDir: config.log.dir,
+          fileLevel: config.log.file_level,
+          maxSizeMb: config.log.max_size_mb,
+          retentionDays: config.log.retention_days,
+        }
       : {}),
     secrets,
   });

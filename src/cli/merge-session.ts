@@ -28,7 +28,13 @@ export interface MergeOptions {
 }
 
 /** Start a merge run of `source` as the configuration and options say; returns the exit code. */
-export async function startMerge(global: GlobalOptions, config: Config, source: string, opts: MergeOptions, stored: StoredConfig | null = null): Promise<number> {
+export async function startMerge(
+  global: GlobalOptions,
+  config: Config,
+  source: string,
+  opts: MergeOptions,
+  stored: StoredConfig | null = null,
+): Promise<number> {
   const { startRun } = await import('../workflow/lifecycle.js');
   const git = new Git({ cwd: config.target.workdir });
   try {
@@ -42,7 +48,9 @@ export async function startMerge(global: GlobalOptions, config: Config, source: 
       ...(opts.firstParent === false ? { firstParent: false } : {}),
       ...(opts.restart ? { restart: true } : {}),
     };
-    return report(await withSession(global, config, opts.interactive, (options) => startRun(config, git, spec, options, stored)));
+    return report(
+      await withSession(global, config, opts.interactive, (options) => startRun(config, git, spec, options, stored)),
+    );
   } finally {
     git.close();
   }
@@ -53,7 +61,11 @@ const resolverModes = ['auto', 'llm', 'manual'] as const;
 /** A flag's value as one of its choices (commander has checked it; this gives it its type). */
 function choice<T extends string>(choices: readonly T[], value: string, flag: string): T {
   const found = choices.find((c) => c === value);
-  if (found === undefined) throw new UsageError('merge_option_invalid', { what: `${flag} ${value} is not one of ${choices.join(', ')}`, fix: `Use ${flag} ${choices.join('|')}` });
+  if (found === undefined)
+    throw new UsageError('merge_option_invalid', {
+      what: `${flag} ${value} is not one of ${choices.join(', ')}`,
+      fix: `Use ${flag} ${choices.join('|')}`,
+    });
   return found;
 }
 
@@ -61,7 +73,12 @@ function choice<T extends string>(choices: readonly T[], value: string, flag: st
  * Run a lifecycle operation with what the terminal provides: the log (opened when the run starts),
  * Ctrl-C stopping the run at its next safe point, and the questions of --interactive.
  */
-export async function withSession<T>(global: GlobalOptions, config: Config, interactive: boolean | undefined, operation: (options: DriveOptions) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  global: GlobalOptions,
+  config: Config,
+  interactive: boolean | undefined,
+  operation: (options: DriveOptions) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const prompter = interactive ? new Prompter(process.stdin, process.stderr) : null;
   let closeLog = (): void => undefined;
@@ -81,7 +98,12 @@ export async function withSession<T>(global: GlobalOptions, config: Config, inte
       env: process.env,
       signal: controller.signal,
       ...(prompter
-        ? { interactive: { checks: (inner) => approvingChecks(inner, prompter, config.check.commands, () => controller.abort()), approver: terminalApprover(prompter) } }
+        ? {
+            interactive: {
+              checks: (inner) => approvingChecks(inner, prompter, config.check.commands, () => controller.abort()),
+              approver: terminalApprover(prompter),
+            },
+          }
         : {}),
     });
   } finally {
@@ -96,7 +118,8 @@ export function report(outcome: DriveOutcome): number {
   switch (outcome.kind) {
     case 'done': {
       const rungs = new Map<string, number>();
-      for (const h of s.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks))) rungs.set(h.rung ?? 'open', (rungs.get(h.rung ?? 'open') ?? 0) + 1);
+      for (const h of s.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks)))
+        rungs.set(h.rung ?? 'open', (rungs.get(h.rung ?? 'open') ?? 0) + 1);
       const cost = sumUsage([s.usage.resolver, s.usage.summarizer, s.usage.planner]).costUsd;
       printResult(
         [
@@ -143,6 +166,8 @@ function failedError(name: string, outcome: Extract<DriveOutcome, { kind: 'faile
   return new SplintercatError('merge_failed', {
     what: `The merge '${name}' failed`,
     why: outcome.reason,
-    fix: resume ? [`Fix the cause, then: ${resume}`] : ['Inspect it: splintercat status', `Drop it: splintercat abort --name ${name}`],
+    fix: resume
+      ? [`Fix the cause, then: ${resume}`]
+      : ['Inspect it: splintercat status', `Drop it: splintercat abort --name ${name}`],
   });
 }

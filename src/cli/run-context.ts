@@ -1,5 +1,11 @@
 import { loadConfig, type Config, type LoadedConfig } from '../config/index.js';
-import { commandConfig, loadRepoConfig, openRunConfig, type ConfigRequest, type RunConfig } from '../workflow/run-config.js';
+import {
+  commandConfig,
+  loadRepoConfig,
+  openRunConfig,
+  type ConfigRequest,
+  type RunConfig,
+} from '../workflow/run-config.js';
 import type { GlobalOptions } from './context.js';
 
 /** Load the configuration as the global options say (the file of the current directory: init, resolve, driver, eval, imerge). */
@@ -16,7 +22,11 @@ export function loadMergeConfig(options: GlobalOptions): Promise<LoadedConfig> {
  * The run a command acts on and the configuration it uses (the run's own, stored at `merge`),
  * from any directory of the repository or its worktrees; notices go to stderr.
  */
-export async function openCliRun(options: GlobalOptions, name: string | undefined, needs: { runRequired: boolean; configRequired: boolean }): Promise<RunConfig> {
+export async function openCliRun(
+  options: GlobalOptions,
+  name: string | undefined,
+  needs: { runRequired: boolean; configRequired: boolean },
+): Promise<RunConfig> {
   const opened = await openRunConfig({ ...configRequest(options), ...(name !== undefined ? { name } : {}), ...needs });
   for (const notice of opened.notices) process.stderr.write(`${notice}\n`);
   return opened;
@@ -30,5 +40,10 @@ export async function loadCommandConfig(options: GlobalOptions): Promise<Config>
 }
 
 function configRequest(options: GlobalOptions): ConfigRequest {
-  return { cwd: options.cwd, ...(options.config !== undefined ? { configPath: options.config } : {}), sets: options.set, env: process.env };
+  return {
+    cwd: options.cwd,
+    ...(options.config !== undefined ? { configPath: options.config } : {}),
+    sets: options.set,
+    env: process.env,
+  };
 }

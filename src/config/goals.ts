@@ -2,7 +2,15 @@
  * What an incremental merge produces (git-imerge 1.2.0's goals; its drop and revert are set up by
  * commands of their own). The one list: config, the run state, the engine and the CLI use it.
  */
-export const GOALS = ['merge', 'rebase', 'rebase-with-history', 'border', 'border-with-history', 'border-with-history2', 'full'] as const;
+export const GOALS = [
+  'merge',
+  'rebase',
+  'rebase-with-history',
+  'border',
+  'border-with-history',
+  'border-with-history2',
+  'full',
+] as const;
 export type GoalName = (typeof GOALS)[number];
 
 /** How often a merge runs its checks (config `strategy`, `merge --strategy`); here, beside GOALS, so the CLI names them without loading the schema. */

@@ -83,7 +83,11 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       });
     }
     if (value !== null && value !== undefined) {
-      if (!isPlainObject(value)) throw new ConfigError([{ path: '', message: 'the file must be a mapping of sections (source:, target:, check:, ...)', line: 1 }], file);
+      if (!isPlainObject(value))
+        throw new ConfigError(
+          [{ path: '', message: 'the file must be a mapping of sections (source:, target:, check:, ...)', line: 1 }],
+          file,
+        );
       tree = value;
     }
     if (doc.contents !== null && !isMap(doc.contents) && value !== null) {
@@ -98,7 +102,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
     if (path.some((p) => p === '')) continue;
     if (path.some((p) => FORBIDDEN_KEYS.has(p))) {
-      issues.push({ path: path.join('.'), message: `refused: ${name} names a key that is not configuration (__proto__, prototype, constructor)` });
+      issues.push({
+        path: path.join('.'),
+        message: `refused: ${name} names a key that is not configuration (__proto__, prototype, constructor)`,
+      });
       continue;
     }
     setPath(tree, path, parseScalar(raw));
@@ -113,7 +120,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     }
     const path = assignment.slice(0, eq).trim().split('.');
     if (path.some((p) => FORBIDDEN_KEYS.has(p))) {
-      issues.push({ path: path.join('.'), message: 'refused: --set names a key that is not configuration (__proto__, prototype, constructor)' });
+      issues.push({
+        path: path.join('.'),
+        message: 'refused: --set names a key that is not configuration (__proto__, prototype, constructor)',
+      });
       continue;
     }
     setPath(tree, path, parseScalar(assignment.slice(eq + 1)));
@@ -141,7 +151,8 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       for (const key of keys) {
         const path = [...issue.path.map(String), ...(key === undefined ? [] : [key])];
         const line = doc ? lineOf(doc, lineCounter, path) : undefined;
-        const message = key === undefined ? issue.message : `unknown key (check the spelling; \`splintercat init\` lists every key)`;
+        const message =
+          key === undefined ? issue.message : `unknown key (check the spelling; \`splintercat init\` lists every key)`;
         issues.push({ path: path.join('.'), message, ...(line !== undefined ? { line } : {}) });
       }
     }
@@ -155,16 +166,23 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const unknown = unknownTemplates(config as unknown as Tree, SHELL_KEYS);
   if (unknown.length > 0) {
     throw new ConfigError(
-      unknown.map((u) => ({ path: u.path, message: `unknown template variable ${u.name} (known: {target.workdir}, \${ENV_VAR})`, ...lineAt(doc, lineCounter, u.path) })),
+      unknown.map((u) => ({
+        path: u.path,
+        message: `unknown template variable ${u.name} (known: {target.workdir}, \${ENV_VAR})`,
+        ...lineAt(doc, lineCounter, u.path),
+      })),
       file,
     );
   }
   const missingEnv = applyTemplates(config as unknown as Tree, { env, workdir });
   for (const key of ['output_dir'] as const) config.check[key] = resolve(workdir, config.check[key]);
   config.log.dir = resolve(workdir, config.log.dir);
-  config.merge.worktrees = config.merge.worktrees === '' ? defaultWorktreesDir(workdir) : resolve(workdir, config.merge.worktrees);
+  config.merge.worktrees =
+    config.merge.worktrees === '' ? defaultWorktreesDir(workdir) : resolve(workdir, config.merge.worktrees);
   const home = env.HOME ?? homedir();
-  config.check.writable = config.check.writable.map((dir) => resolve(workdir, dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir));
+  config.check.writable = config.check.writable.map((dir) =>
+    resolve(workdir, dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir),
+  );
 
   const warnings: string[] = [];
   const unknownChecks = config.check.workflow.filter((name) => !(name in config.check.commands));
@@ -202,7 +220,7 @@ function findConfigFile(options: LoadConfigOptions): string | undefined {
 function parseScalar(raw: string): unknown {
   try {
     const value: unknown = parseYamlValue(raw);
-    return value === null && raw.trim() !== '' && raw.trim() !== '~' && raw.trim() !== 'null' ? raw : value ?? '';
+    return value === null && raw.trim() !== '' && raw.trim() !== '~' && raw.trim() !== 'null' ? raw : (value ?? '');
   } catch {
     return raw;
   }
@@ -230,7 +248,9 @@ function lineOf(doc: Document, counter: LineCounter, path: string[]): number | u
     // a key whose value is not a node: find the pair's key position
     const parent = n > 1 ? (doc.getIn(path.slice(0, n - 1), true) as unknown) : doc.contents;
     if (isMap(parent)) {
-      const pair = parent.items.find((item) => String((item.key as { value?: unknown })?.value ?? item.key) === path[n - 1]);
+      const pair = parent.items.find(
+        (item) => String((item.key as { value?: unknown })?.value ?? item.key) === path[n - 1],
+      );
       const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range;
       if (range) return counter.linePos(range[0]).line;
     }

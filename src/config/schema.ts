@@ -11,7 +11,6 @@ const positiveSeconds = z.number().positive();
 export const providerNames = ['openrouter', 'openai', 'anthropic', 'openai-compatible'] as const;
 export type ProviderName = (typeof providerNames)[number];
 
-
 export const sandboxModes = ['auto', 'bwrap', 'off'] as const;
 export type SandboxMode = (typeof sandboxModes)[number];
 
@@ -120,7 +119,10 @@ export const configSchema = z
     merge: z
       .object({
         max_retries: z.number().int().nonnegative().default(5),
-        strategies_available: z.array(z.enum(strategyNames)).min(1).default([...strategyNames]),
+        strategies_available: z
+          .array(z.enum(strategyNames))
+          .min(1)
+          .default([...strategyNames]),
         default_batch_size: z.number().int().positive().default(10),
         strategy: z.enum(['auto', ...strategyNames]).default('auto'),
         /** How conflicts are resolved: the ladder then a model (auto), a model always (llm), or a person (manual). */

@@ -36,7 +36,11 @@ describe('stored configuration', () => {
   it('never stores a key written literally or given by --set or the environment', () => {
     const literal = loadConfig({ cwd: dirWith('llm:\n  api_key: sk-literal\n'), env: {} });
     expect(storeConfig(literal, null, []).values).toMatchObject({ llm: { api_key: '' } });
-    const set = loadConfig({ cwd: dirWith(''), env: { SPLINTERCAT_LLM__API_KEY: 'sk-env' }, sets: ['llm.api_key=sk-set'] });
+    const set = loadConfig({
+      cwd: dirWith(''),
+      env: { SPLINTERCAT_LLM__API_KEY: 'sk-env' },
+      sets: ['llm.api_key=sk-set'],
+    });
     const stored = storeConfig(set, null, ['llm.api_key=sk-set', 'merge.parallel=2']);
     expect(JSON.stringify(stored)).not.toMatch(/sk-(env|set)/);
     expect(stored.sets).toEqual(['merge.parallel=2']);
@@ -44,27 +48,40 @@ describe('stored configuration', () => {
     expect(configFromStored(stored, { env: {}, currentApiKey: 'sk-now' }).config.llm.api_key).toBe('sk-now');
   });
 
-  it('stores a secret variable that a template put into any value as that ${VAR} again, expanded from each command\'s environment', () => {
-    const dir = dirWith('check:\n  commands:\n    publish: \'curl -H "Authorization: ${DEPLOY_TOKEN}" https://example.com\'\n');
+  it("stores a secret variable that a template put into any value as that ${VAR} again, expanded from each command's environment", () => {
+    const dir = dirWith(
+      'check:\n  commands:\n    publish: \'curl -H "Authorization: ${DEPLOY_TOKEN}" https://example.com\'\n',
+    );
     const env = { DEPLOY_TOKEN: 'tok-0123456789' };
     const loaded = loadConfig({ cwd: dir, env });
     expect(loaded.config.check.commands.publish).toContain('tok-0123456789');
     const stored = storeConfig(loaded, null, [], env);
     expect(JSON.stringify(stored)).not.toContain('tok-0123456789');
-    expect(configFromStored(stored, { env: { DEPLOY_TOKEN: 'tok-later-98765' } }).config.check.commands.publish).toBe('curl -H "Authorization: tok-later-98765" https://example.com');
+    expect(configFromStored(stored, { env: { DEPLOY_TOKEN: 'tok-later-98765' } }).config.check.commands.publish).toBe(
+      'curl -H "Authorization: tok-later-98765" https://example.com',
+    );
   });
 
   it('applies a later --set on top of the stored values and adds it to the stored ones', () => {
     const dir = dirWith('check:\n  commands:\n    build: make\n');
-    const first = storeConfig(loadConfig({ cwd: dir, env: {}, sets: ['merge.parallel=2'] }), null, ['merge.parallel=2']);
+    const first = storeConfig(loadConfig({ cwd: dir, env: {}, sets: ['merge.parallel=2'] }), null, [
+      'merge.parallel=2',
+    ]);
     const next = configFromStored(first, { env: {}, sets: ['check.timeout=9'] });
     expect(next.config.merge.parallel).toBe(2);
     expect(next.config.check.timeout).toBe(9);
-    expect(storeConfig(next, first, ['check.timeout=9'])).toMatchObject({ file: first.file, fileHash: first.fileHash, sets: ['merge.parallel=2', 'check.timeout=9'] });
+    expect(storeConfig(next, first, ['check.timeout=9'])).toMatchObject({
+      file: first.file,
+      fileHash: first.fileHash,
+      sets: ['merge.parallel=2', 'check.timeout=9'],
+    });
   });
 
   it('names the keys that differ, by command name inside check.commands, never the API key', () => {
-    const a = loadConfig({ cwd: dirWith('check:\n  commands:\n    build: make\n    test: make test\n'), env: {} }).config;
+    const a = loadConfig({
+      cwd: dirWith('check:\n  commands:\n    build: make\n    test: make test\n'),
+      env: {},
+    }).config;
     const b = structuredClone(a);
     b.check.commands.test = 'make check';
     b.check.timeout = 5;

@@ -34,7 +34,12 @@ const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
  * template put into any value (a check command, say) is stored as that `${VAR}` again, so it
  * is expanded from the environment of each command and never written to disk.
  */
-export function storeConfig(loaded: LoadedConfig, previous: Pick<StoredConfig, 'file' | 'fileHash' | 'sets'> | null, sets: readonly string[], env: NodeJS.ProcessEnv = {}): StoredConfig {
+export function storeConfig(
+  loaded: LoadedConfig,
+  previous: Pick<StoredConfig, 'file' | 'fileHash' | 'sets'> | null,
+  sets: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): StoredConfig {
   const apiKey = ENV_REFERENCE.test(loaded.writtenApiKey.trim()) ? loaded.writtenApiKey.trim() : '';
   const values = unexpandSecrets(structuredClone(loaded.config) as unknown as Record<string, JsonValue>, env);
   (values.llm as Record<string, JsonValue>).api_key = apiKey;
@@ -49,7 +54,8 @@ export function storeConfig(loaded: LoadedConfig, previous: Pick<StoredConfig, '
 /** `stored` with other values (the configuration a run really starts with); its stored API key is kept. */
 export function withValues(stored: StoredConfig, config: Config): StoredConfig {
   const values = structuredClone(config) as unknown as Record<string, JsonValue>;
-  (values.llm as Record<string, JsonValue>).api_key = ((stored.values.llm ?? {}) as { api_key?: JsonValue }).api_key ?? '';
+  (values.llm as Record<string, JsonValue>).api_key =
+    ((stored.values.llm ?? {}) as { api_key?: JsonValue }).api_key ?? '';
   return { ...stored, values };
 }
 
@@ -58,9 +64,17 @@ export function withValues(stored: StoredConfig, config: Config): StoredConfig {
  * `${VAR}` references (the API key) resolved from `env`. When the stored key is empty,
  * `currentApiKey` (what the file, environment and `--set` give now) is used.
  */
-export function configFromStored(stored: StoredConfig, options: { env: NodeJS.ProcessEnv; sets?: string[]; currentApiKey?: string }): LoadedConfig {
+export function configFromStored(
+  stored: StoredConfig,
+  options: { env: NodeJS.ProcessEnv; sets?: string[]; currentApiKey?: string },
+): LoadedConfig {
   const workdir = ((stored.values.target ?? {}) as { workdir?: unknown }).workdir;
-  const loaded = loadConfig({ cwd: typeof workdir === 'string' ? workdir : '/', base: stored.values, env: options.env, sets: options.sets ?? [] });
+  const loaded = loadConfig({
+    cwd: typeof workdir === 'string' ? workdir : '/',
+    base: stored.values,
+    env: options.env,
+    sets: options.sets ?? [],
+  });
   if (loaded.config.llm.api_key === '' && options.currentApiKey) loaded.config.llm.api_key = options.currentApiKey;
   return loaded;
 }
@@ -76,7 +90,8 @@ export function configChanges(a: Config, b: Config): string[] {
       return;
     }
     if (isRecord(x) && isRecord(y) && (at === 'check.commands' || at === 'llm.prices' || at === 'resolve.rules')) {
-      for (const key of new Set([...Object.keys(x), ...Object.keys(y)])) if (!isDeepStrictEqual(x[key], y[key])) out.push(`${at}.${key}`);
+      for (const key of new Set([...Object.keys(x), ...Object.keys(y)]))
+        if (!isDeepStrictEqual(x[key], y[key])) out.push(`${at}.${key}`);
       return;
     }
     if (!isDeepStrictEqual(x, y)) out.push(at);
@@ -88,13 +103,18 @@ export function configChanges(a: Config, b: Config): string[] {
 /** Every occurrence of a secret variable's value in the strings of `values`, replaced by `${NAME}`. */
 function unexpandSecrets(values: Record<string, JsonValue>, env: NodeJS.ProcessEnv): Record<string, JsonValue> {
   const secrets = Object.entries(env)
-    .filter((entry): entry is [string, string] => SECRET_NAME.test(entry[0]) && typeof entry[1] === 'string' && entry[1].length >= 6)
+    .filter(
+      (entry): entry is [string, string] =>
+        SECRET_NAME.test(entry[0]) && typeof entry[1] === 'string' && entry[1].length >= 6,
+    )
     .sort((a, b) => b[1].length - a[1].length);
   if (secrets.length === 0) return values;
   const walk = (value: JsonValue): JsonValue => {
-    if (typeof value === 'string') return secrets.reduce((text, [name, secret]) => text.split(secret).join(`\${${name}}`), value);
+    if (typeof value === 'string')
+      return secrets.reduce((text, [name, secret]) => text.split(secret).join(`\${${name}}`), value);
     if (Array.isArray(value)) return value.map(walk);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
     return value;
   };
   return walk(values) as Record<string, JsonValue>;

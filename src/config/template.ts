@@ -43,15 +43,20 @@ const ANY_TEMPLATE = /(?<!\$)\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*
  * every string of the tree except those under `skip` (shell code, where braces are syntax).
  * An unknown one would otherwise be taken literally, e.g. as a directory name.
  */
-export function unknownTemplates(tree: Record<string, unknown>, skip: readonly string[]): Array<{ path: string; name: string }> {
+export function unknownTemplates(
+  tree: Record<string, unknown>,
+  skip: readonly string[],
+): Array<{ path: string; name: string }> {
   const found: Array<{ path: string; name: string }> = [];
   const walk = (node: unknown, path: string[]): void => {
     const at = path.join('.');
     if (skip.some((s) => at === s || at.startsWith(`${s}.`))) return;
     if (typeof node === 'string') {
-      for (const match of node.matchAll(ANY_TEMPLATE)) if (!/^\{(?:target\.)?workdir\}$/.test(match[0])) found.push({ path: at, name: match[0] });
+      for (const match of node.matchAll(ANY_TEMPLATE))
+        if (!/^\{(?:target\.)?workdir\}$/.test(match[0])) found.push({ path: at, name: match[0] });
     } else if (Array.isArray(node)) node.forEach((v, i) => walk(v, [...path, String(i)]));
-    else if (typeof node === 'object' && node !== null) for (const [key, value] of Object.entries(node)) walk(value, [...path, key]);
+    else if (typeof node === 'object' && node !== null)
+      for (const [key, value] of Object.entries(node)) walk(value, [...path, key]);
   };
   walk(tree, []);
   return found;

@@ -67,23 +67,20 @@ export class ConfigError extends SplintercatError {
 
   constructor(issues: ConfigIssue[], file: string | undefined, details?: Partial<ErrorDetails>) {
     const where = file ?? 'configuration';
-    super(
-      'config_invalid',
-      {
-        what: details?.what ?? `Invalid configuration in ${where}`,
-        why:
-          details?.why ??
-          issues
-            .map((i) => `${i.path || '(root)'}: ${i.message}${i.line !== undefined ? ` (${where}:${i.line})` : ''}`)
-            .join('\n'),
-        fix: details?.fix ?? [
-          `Edit ${where} and correct the keys listed above`,
-          'Run `splintercat init --force` to see a commented default file',
-        ],
-        where: details?.where ?? file,
-        cause: details?.cause,
-      },
-    );
+    super('config_invalid', {
+      what: details?.what ?? `Invalid configuration in ${where}`,
+      why:
+        details?.why ??
+        issues
+          .map((i) => `${i.path || '(root)'}: ${i.message}${i.line !== undefined ? ` (${where}:${i.line})` : ''}`)
+          .join('\n'),
+      fix: details?.fix ?? [
+        `Edit ${where} and correct the keys listed above`,
+        'Run `splintercat init --force` to see a commented default file',
+      ],
+      where: details?.where ?? file,
+      cause: details?.cause,
+    });
     this.name = 'ConfigError';
     this.issues = issues;
     this.file = file;

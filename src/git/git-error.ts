@@ -9,7 +9,11 @@ export class GitError extends SplintercatError {
 
   constructor(argv: string[], exitCode: number | undefined, stderr: string, cwd: string, cause?: unknown) {
     // git prints progress ("Preparing worktree ...") before the line that explains a failure.
-    const lines = stderr.trim().split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     const firstLine = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? '';
     super('git_failed', {
       what: `git ${argv.join(' ')} failed${exitCode === undefined ? '' : ` with exit code ${exitCode}`}${firstLine ? `: ${firstLine}` : ''}`,

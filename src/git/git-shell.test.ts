@@ -26,7 +26,10 @@ describe('GitShell', () => {
     expect(bad.stderr).toMatch(/unknown revision|bad revision|ambiguous argument/);
     expect(bad.stdout).toBe('');
     // The shell is still there for the next command, and its stdin is not the command's.
-    expect(await shell.run(['hash-object', '--stdin'])).toMatchObject({ exitCode: 0, stdout: `${'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391'}\n` });
+    expect(await shell.run(['hash-object', '--stdin'])).toMatchObject({
+      exitCode: 0,
+      stdout: `${'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391'}\n`,
+    });
   });
 
   it('refuses an argument with a newline; close rejects what is queued', async () => {
@@ -58,7 +61,11 @@ describe('GitShell', () => {
       `import { Git } from ${JSON.stringify(new URL('./git.ts', import.meta.url).pathname)};\n` +
         `const r = await new Git({ cwd: ${JSON.stringify(repo.dir)} }).runPooled(['rev-parse', 'HEAD']);\nconsole.log(r.exitCode);\n`,
     );
-    const out = execFileSync(process.execPath, ['--import', 'tsx', script], { cwd: join(new URL('../..', import.meta.url).pathname), encoding: 'utf8', timeout: 20_000 });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script], {
+      cwd: join(new URL('../..', import.meta.url).pathname),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(out.trim()).toBe('0');
   });
 });

@@ -51,7 +51,10 @@ export class GitShell {
 
   /** Run `git ARGS` (exit codes are data, as execFile's); rejects only when the shell itself fails. */
   run(args: readonly string[]): Promise<ShellResult> {
-    if (args.some((a) => /[\n\0]/.test(a))) return Promise.reject(new Error(`a git shell runs one line per command, without NUL bytes: ${JSON.stringify(args)}`));
+    if (args.some((a) => /[\n\0]/.test(a)))
+      return Promise.reject(
+        new Error(`a git shell runs one line per command, without NUL bytes: ${JSON.stringify(args)}`),
+      );
     const child = this.ensure();
     return new Promise((resolve, reject) => {
       this.queue.push({ args, resolve, reject });
@@ -82,7 +85,8 @@ export class GitShell {
     child.on('error', (error) => this.close(error));
     child.on('close', (code) => {
       if (this.child === child) this.child = undefined;
-      if (this.queue.length > 0) this.close(new GitError(['sh', '-c', 'git ...'], code ?? undefined, this.stderr.toString('utf8'), this.cwd));
+      if (this.queue.length > 0)
+        this.close(new GitError(['sh', '-c', 'git ...'], code ?? undefined, this.stderr.toString('utf8'), this.cwd));
     });
     holdOpen(child, false);
     this.child = child;
@@ -99,7 +103,11 @@ export class GitShell {
       const newline = this.stdout.indexOf(10, out + this.outEnd.length);
       if (newline < 0) return;
       const exitCode = Number(this.stdout.subarray(out + this.outEnd.length, newline).toString('utf8'));
-      const result = { exitCode, stdout: this.stdout.subarray(0, out).toString('utf8'), stderr: this.stderr.subarray(0, err).toString('utf8') };
+      const result = {
+        exitCode,
+        stdout: this.stdout.subarray(0, out).toString('utf8'),
+        stderr: this.stderr.subarray(0, err).toString('utf8'),
+      };
       this.stdout = this.stdout.subarray(newline + 1);
       this.stderr = this.stderr.subarray(err + this.errEnd.length);
       this.queue.shift();

@@ -31,7 +31,9 @@ describe('Git', () => {
   it("names git's fatal line in the message, not the progress printed before it", async () => {
     const repo = TestRepo.create();
     repo.commit('one');
-    const error = (await repo.git.run(['worktree', 'add', '--detach', repo.dir, 'HEAD']).catch((e: unknown) => e)) as GitError;
+    const error = (await repo.git
+      .run(['worktree', 'add', '--detach', repo.dir, 'HEAD'])
+      .catch((e: unknown) => e)) as GitError;
     expect(GitError.isGitError(error)).toBe(true);
     expect(error.what).toMatch(/failed with exit code 128: fatal: /);
   });
@@ -158,7 +160,10 @@ describe('Git', () => {
     // node stands in for a git that hangs, so the test does not depend on a git command that waits.
     const hang = new Git({ cwd: tempDir(), gitBinary: process.execPath });
     const args = ['-e', 'setTimeout(() => {}, 60_000)'];
-    await expect(hang.run(args, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'git_failed', gitExitCode: undefined });
+    await expect(hang.run(args, { timeoutMs: 200 })).rejects.toMatchObject({
+      code: 'git_failed',
+      gitExitCode: undefined,
+    });
     const controller = new AbortController();
     const running = hang.run(args, { signal: controller.signal });
     controller.abort();

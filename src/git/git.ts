@@ -33,8 +33,7 @@ export interface RefEntry {
 
 /** One line of an `update-ref --stdin` transaction. */
 export type RefUpdate =
-  | { ref: string; newOid: string; oldOid?: string | null }
-  | { ref: string; delete: true; oldOid?: string };
+  { ref: string; newOid: string; oldOid?: string | null } | { ref: string; delete: true; oldOid?: string };
 
 export interface GitOptions {
   cwd: string;
@@ -150,7 +149,9 @@ export class Git {
 
   /** Resolve a revision to an object id; null when it does not resolve. */
   async revParse(rev: string): Promise<string | null> {
-    const result = await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', rev], { okExitCodes: [0, 1, 128] });
+    const result = await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', rev], {
+      okExitCodes: [0, 1, 128],
+    });
     if (result.exitCode !== 0) return null;
     return result.stdout.trim() || null;
   }
@@ -235,7 +236,12 @@ export class Git {
    * Untracked files are listed only with `includeUntracked`, because merges never touch them.
    */
   async dirtyFiles(options: { includeUntracked?: boolean } = {}): Promise<string[]> {
-    const args = ['status', '--porcelain=v1', '-z', options.includeUntracked ? '--untracked-files=all' : '--untracked-files=no'];
+    const args = [
+      'status',
+      '--porcelain=v1',
+      '-z',
+      options.includeUntracked ? '--untracked-files=all' : '--untracked-files=no',
+    ];
     const { stdout } = await this.run(args);
     const entries = stdout.split('\0').filter(Boolean);
     const files: string[] = [];
@@ -259,15 +265,12 @@ export class Git {
     if (dirty.length === 0) return;
     const shown = dirty.slice(0, 20).map((f) => `  ${f}`);
     if (dirty.length > 20) shown.push(`  ... and ${dirty.length - 20} more`);
-    throw new SplintercatError(
-      'worktree_dirty',
-      {
-        what: `The working tree has uncommitted changes; cannot ${action}`,
-        why: `Changed files:\n${shown.join('\n')}`,
-        fix: ['Commit or stash them first: `git stash push`', 'Then run the command again'],
-        where: this.cwd,
-      },
-    );
+    throw new SplintercatError('worktree_dirty', {
+      what: `The working tree has uncommitted changes; cannot ${action}`,
+      why: `Changed files:\n${shown.join('\n')}`,
+      fix: ['Commit or stash them first: `git stash push`', 'Then run the command again'],
+      where: this.cwd,
+    });
   }
 
   /** The current branch (`refs/heads/...` stripped) or null when HEAD is detached. */
@@ -355,13 +358,26 @@ interface ProcessResult {
 function runProcess(
   file: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; input: string | Buffer | undefined; timeoutMs: number | undefined; signal: AbortSignal | undefined },
+  options: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    input: string | Buffer | undefined;
+    timeoutMs: number | undefined;
+    signal: AbortSignal | undefined;
+  },
 ): Promise<ProcessResult> {
   return new Promise((resolve) => {
     const child = execFile(
       file,
       args,
-      { cwd: options.cwd, env: options.env, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, timeout: options.timeoutMs ?? 0, signal: options.signal },
+      {
+        cwd: options.cwd,
+        env: options.env,
+        encoding: 'utf8',
+        maxBuffer: 1024 * 1024 * 1024,
+        timeout: options.timeoutMs ?? 0,
+        signal: options.signal,
+      },
       (error, stdout, stderr) => {
         const code = (error as { code?: unknown } | null)?.code;
         resolve({

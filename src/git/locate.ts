@@ -18,7 +18,9 @@ export async function locateRepository(cwd: string): Promise<RepoLocation | null
   if (!existsSync(cwd)) return null;
   const git = new Git({ cwd });
   try {
-    const common = await git.run(['rev-parse', '--path-format=absolute', '--git-common-dir'], { okExitCodes: [0, 128] });
+    const common = await git.run(['rev-parse', '--path-format=absolute', '--git-common-dir'], {
+      okExitCodes: [0, 128],
+    });
     if (common.exitCode !== 0) return null;
     const commonDir = common.stdout.trim();
     const list = await git.text(['worktree', 'list', '--porcelain']);
@@ -36,7 +38,8 @@ export async function checkoutOfBranch(git: Git, branch: string): Promise<string
   const list = await git.text(['worktree', 'list', '--porcelain']);
   for (const block of list.split('\n\n')) {
     const lines = block.split('\n');
-    if (lines.includes(`branch refs/heads/${branch}`)) return lines.find((l) => l.startsWith('worktree '))?.slice('worktree '.length) ?? null;
+    if (lines.includes(`branch refs/heads/${branch}`))
+      return lines.find((l) => l.startsWith('worktree '))?.slice('worktree '.length) ?? null;
   }
   return null;
 }

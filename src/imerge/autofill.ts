@@ -1,4 +1,4 @@
-import type { Block} from './grid.js';
+import type { Block } from './grid.js';
 import { compareIndexes, type Grid } from './grid.js';
 import { findFrontierBlocks, mapKnownFrontier, MergeFrontier } from './frontier.js';
 import { cellId } from './cell.js';
@@ -49,7 +49,8 @@ class UnexpectedMergeFailure extends Error {
   }
 }
 
-const autoMessage = (name: string, i1: number, i2: number): string => `imerge '${name}': automatic merge ${cellId({ i1, i2 })}`;
+const autoMessage = (name: string, i1: number, i2: number): string =>
+  `imerge '${name}': automatic merge ${cellId({ i1, i2 })}`;
 
 function checkAbort(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
@@ -90,13 +91,15 @@ async function autoOutline(ctx: AutofillContext, block: Block): Promise<void> {
   const bottom = async (): Promise<string> => {
     const i2 = block.len2 - 1;
     let left = block.cell(0, i2).oid as string;
-    for (let i1 = 1; i1 < block.len1 - 1; i1++) left = await doMerge(i1, block.cell(i1, 0).oid as string, i2, left, true);
+    for (let i1 = 1; i1 < block.len1 - 1; i1++)
+      left = await doMerge(i1, block.cell(i1, 0).oid as string, i2, left, true);
     return left;
   };
   const right = async (): Promise<string> => {
     const i1 = block.len1 - 1;
     let above = block.cell(i1, 0).oid as string;
-    for (let i2 = 1; i2 < block.len2 - 1; i2++) above = await doMerge(i1, above, i2, block.cell(0, i2).oid as string, true);
+    for (let i2 = 1; i2 < block.len2 - 1; i2++)
+      above = await doMerge(i1, above, i2, block.cell(0, i2).oid as string, true);
     return above;
   };
   const [left, above] = await both(ctx.jobs, bottom, right);
@@ -157,7 +160,8 @@ async function autoOutlineFrontier(ctx: AutofillContext, block: Block, given?: M
         }
       : undefined;
   let frontier =
-    given ?? new MergeFrontier(block, await findFrontierBlocks(block, (b, i1, i2) => isMergeable(ctx, b, i1, i2), prefetch));
+    given ??
+    new MergeFrontier(block, await findFrontierBlocks(block, (b, i1, i2) => isMergeable(ctx, b, i1, i2), prefetch));
   for (;;) {
     if (frontier.isEmpty) return false;
     let best = frontier.blocks[0] as Block;

@@ -1,4 +1,4 @@
-import type { SplintercatError} from '../errors/index.js';
+import type { SplintercatError } from '../errors/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 
@@ -10,7 +10,12 @@ export interface Boundaries {
 }
 
 /** git-imerge's compute_best_merge_base: the base with the fewest non-merge commits to tip1. */
-async function bestMergeBase(git: Git, tip1: string, tip2: string, names: [string, string] = [tip1, tip2]): Promise<string> {
+async function bestMergeBase(
+  git: Git,
+  tip1: string,
+  tip2: string,
+  names: [string, string] = [tip1, tip2],
+): Promise<string> {
   const bases = await git.mergeBases(tip1, tip2);
   if (bases.length === 0) {
     throw new UsageError('imerge_no_merge_base', {
@@ -37,13 +42,33 @@ async function bestMergeBase(git: Git, tip1: string, tip2: string, names: [strin
  * `firstParent`, which follows the first such parent.
  */
 export async function linearAncestry(git: Git, from: string, to: string, firstParent: boolean): Promise<string[]> {
-  return ancestryOfCommits(git, await git.resolve(`${from}^{commit}`), await git.resolve(`${to}^{commit}`), firstParent, from, to);
+  return ancestryOfCommits(
+    git,
+    await git.resolve(`${from}^{commit}`),
+    await git.resolve(`${to}^{commit}`),
+    firstParent,
+    from,
+    to,
+  );
 }
 
 /** linearAncestry between two commit ids (`from` and `to` name them in errors). */
-async function ancestryOfCommits(git: Git, oid1: string, oid2: string, firstParent: boolean, from: string, to: string): Promise<string[]> {
+async function ancestryOfCommits(
+  git: Git,
+  oid1: string,
+  oid2: string,
+  firstParent: boolean,
+  from: string,
+  to: string,
+): Promise<string[]> {
   const parentage = new Map<string, string[]>([[oid1, []]]);
-  for (const line of await git.lines(['rev-list', '--parents', '--ancestry-path', '--topo-order', `${oid1}..${oid2}`])) {
+  for (const line of await git.lines([
+    'rev-list',
+    '--parents',
+    '--ancestry-path',
+    '--topo-order',
+    `${oid1}..${oid2}`,
+  ])) {
     const [c, ...ps] = line.split(' ');
     parentage.set(c as string, ps);
   }
@@ -74,7 +99,8 @@ async function ancestryOfCommits(git: Git, oid1: string, oid2: string, firstPare
 export async function getBoundaries(git: Git, tip1: string, tip2: string, firstParent: boolean): Promise<Boundaries> {
   // Each tip resolved once, through the long-lived object reader, and the merge base is a commit
   // id already: fewer git processes (issue 14). A tip that does not resolve gets rev-parse's error.
-  const commitOf = async (tip: string): Promise<string> => (await git.readObject(`${tip}^{commit}`))?.oid ?? git.resolve(`${tip}^{commit}`);
+  const commitOf = async (tip: string): Promise<string> =>
+    (await git.readObject(`${tip}^{commit}`))?.oid ?? git.resolve(`${tip}^{commit}`);
   const [oid1, oid2] = await Promise.all([commitOf(tip1), commitOf(tip2)]);
   const mergeBase = await bestMergeBase(git, oid1, oid2, [tip1, tip2]);
   const commits1 = await ancestryOfCommits(git, mergeBase, oid1, firstParent, mergeBase, tip1);

@@ -15,7 +15,14 @@ export async function readCommitInfo(git: Git, oid: string): Promise<CommitInfo>
   if (parsed) return parsed;
   const out = await git.text(['show', '-s', FORMAT, oid]);
   const [author, authorEmail, date, subject, body] = out.split('\0') as string[];
-  return { oid, author: author ?? '', authorEmail: authorEmail ?? '', date: date ?? '', subject: subject ?? '', body: (body ?? '').trimEnd() };
+  return {
+    oid,
+    author: author ?? '',
+    authorEmail: authorEmail ?? '',
+    date: date ?? '',
+    subject: subject ?? '',
+    body: (body ?? '').trimEnd(),
+  };
 }
 
 /** Git's isspace: space, tab, newline, carriage return (not \v, \f or Unicode spaces). */

@@ -6,7 +6,8 @@ export type WriteCommit = (tree: string, parents: string[], message: string) => 
 
 /** `git commit-tree TREE -p PARENT... < MESSAGE`: one process per commit. */
 export function commitTree(git: Git): WriteCommit {
-  return (tree, parents, message) => git.text(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])], { input: message });
+  return (tree, parents, message) =>
+    git.text(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])], { input: message });
 }
 
 /** An identity as `git var GIT_AUTHOR_IDENT` printed it. */
@@ -50,7 +51,13 @@ export class CommitWriter {
     });
     const { author, committer, objects } = await this.setup;
     const at = this.now();
-    return writeCommitObject(objects, { tree, parents, author: dated(author, at), committer: dated(committer, at), message });
+    return writeCommitObject(objects, {
+      tree,
+      parents,
+      author: dated(author, at),
+      committer: dated(committer, at),
+      message,
+    });
   };
 
   private async read(): Promise<Setup> {
@@ -59,7 +66,11 @@ export class CommitWriter {
       this.git.text(['var', 'GIT_COMMITTER_IDENT']),
       objectsDirectory(this.git),
     ]);
-    return { author: parseIdent(author, Boolean(this.git.env.GIT_AUTHOR_DATE)), committer: parseIdent(committer, Boolean(this.git.env.GIT_COMMITTER_DATE)), objects };
+    return {
+      author: parseIdent(author, Boolean(this.git.env.GIT_AUTHOR_DATE)),
+      committer: parseIdent(committer, Boolean(this.git.env.GIT_COMMITTER_DATE)),
+      objects,
+    };
   }
 }
 

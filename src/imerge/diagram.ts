@@ -19,7 +19,9 @@ function cellCode(grid: Grid, i1: number, i2: number): number {
 }
 
 function frontierDiagram(grid: Grid, frontier: MergeFrontier): number[][] {
-  const d = Array.from({ length: grid.len1 }, (_, i1) => Array.from({ length: grid.len2 }, (_, i2) => cellCode(grid, i1, i2)));
+  const d = Array.from({ length: grid.len1 }, (_, i1) =>
+    Array.from({ length: grid.len2 }, (_, i2) => cellCode(grid, i1, i2)),
+  );
   const blocks = frontier.blocks;
   const or = (i1: number, i2: number, v: number): void => {
     (d[i1] as number[])[i2] = ((d[i1] as number[])[i2] as number) | v;

@@ -36,10 +36,13 @@ export interface DirectHandOff {
 }
 
 /** Config that changes what checkout or merge does, beyond what merge-tree honours itself. */
-const UNSUPPORTED_CONFIG = /^(rerere\.enabled|merge\.|commit\.cleanup|core\.(commentchar|commentstring|hookspath|sparsecheckout)|submodule\.recurse)/;
+const UNSUPPORTED_CONFIG =
+  /^(rerere\.enabled|merge\.|commit\.cleanup|core\.(commentchar|commentstring|hookspath|sparsecheckout)|submodule\.recurse)/;
 /** Of those, what keeps the direct path: merge-tree applies conflictStyle as git merge does; the rest when off. */
 const harmless = (key: string, value: string): boolean =>
-  key === 'merge.conflictstyle' || (['rerere.enabled', 'core.sparsecheckout', 'submodule.recurse'].includes(key) && ['false', 'no', 'off', '0'].includes(value.toLowerCase()));
+  key === 'merge.conflictstyle' ||
+  (['rerere.enabled', 'core.sparsecheckout', 'submodule.recurse'].includes(key) &&
+    ['false', 'no', 'off', '0'].includes(value.toLowerCase()));
 /** The message types of merge-tree whose conflicts this path records like git merge does. */
 const CONTENT_MESSAGES = new Set(['Auto-merging', 'CONFLICT (contents)', 'CONFLICT (binary)']);
 const REGULAR_FILE = /^100(644|755)$/;
@@ -60,7 +63,9 @@ export async function handOffDirectly(
 ): Promise<DirectHandOff | null> {
   const branchRef = `refs/heads/${branch}`;
   const [headRef, old, dirs, config] = await Promise.all([
-    git.run(['symbolic-ref', '--quiet', 'HEAD'], { okExitCodes: [0, 1, 128] }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : null)),
+    git
+      .run(['symbolic-ref', '--quiet', 'HEAD'], { okExitCodes: [0, 1, 128] })
+      .then((r) => (r.exitCode === 0 ? r.stdout.trim() : null)),
     git.revParse('HEAD'),
     git.lines(['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir']),
     git.run(['config', '-z', '--get-regexp', UNSUPPORTED_CONFIG.source], { okExitCodes: [0, 1] }),
@@ -75,7 +80,8 @@ export async function handOffDirectly(
   // rerere runs without rerere.enabled when its directory exists.
   const rerereSet = /(^|\0)rerere\.enabled\n/.test(config.stdout);
   if (!rerereSet && existsSync(join(commonDir, 'rr-cache'))) return null;
-  if (['post-checkout', 'reference-transaction'].some((hook) => existsSync(join(commonDir, 'hooks', hook)))) return null;
+  if (['post-checkout', 'reference-transaction'].some((hook) => existsSync(join(commonDir, 'hooks', hook))))
+    return null;
 
   const [attributes, previous] = await Promise.all([
     git.run(['diff-tree', '--quiet', old, above, '--', '*.gitattributes'], { okExitCodes: [0, 1] }),
@@ -91,7 +97,9 @@ export async function handOffDirectly(
 
   await git.run(['symbolic-ref', '-m', `checkout: moving from ${oldName} to ${branch}`, 'HEAD', branchRef]);
   // The labels are git merge's: HEAD, and the other commit as named on its command line.
-  const result = await git.run(['merge-tree', '--write-tree', '--messages', '-z', 'HEAD', left], { okExitCodes: [0, 1, 128] });
+  const result = await git.run(['merge-tree', '--write-tree', '--messages', '-z', 'HEAD', left], {
+    okExitCodes: [0, 1, 128],
+  });
   const merged = parseMergeTreeOutput(result.stdout);
   const conflicted = result.exitCode === 1 ? contentConflicts(merged) : null;
   if (conflicted === null) {
@@ -107,11 +115,19 @@ export async function handOffDirectly(
   await Promise.all([
     writeFile(join(gitDir, 'MERGE_HEAD'), `${left}\n`),
     writeFile(join(gitDir, 'MERGE_MODE'), ''),
-    writeFile(join(gitDir, 'MERGE_MSG'), `${message}\n\n# Conflicts:\n${conflicted.paths.map((p) => `#\t${p}\n`).join('')}`),
-    git.run(['update-ref', '--no-deref', '--stdin'], { input: `update ORIG_HEAD ${above}\nupdate AUTO_MERGE ${merged.tree}\n` }),
+    writeFile(
+      join(gitDir, 'MERGE_MSG'),
+      `${message}\n\n# Conflicts:\n${conflicted.paths.map((p) => `#\t${p}\n`).join('')}`,
+    ),
+    git.run(['update-ref', '--no-deref', '--stdin'], {
+      input: `update ORIG_HEAD ${above}\nupdate AUTO_MERGE ${merged.tree}\n`,
+    }),
   ]);
   const zero = '0'.repeat(left.length);
-  const info = [...conflicted.paths.map((p) => `0 ${zero}\t${p}`), ...merged.stages.map(({ stage, entry }) => `${entry.mode} ${entry.oid} ${stage}\t${entry.path}`)];
+  const info = [
+    ...conflicted.paths.map((p) => `0 ${zero}\t${p}`),
+    ...merged.stages.map(({ stage, entry }) => `${entry.mode} ${entry.oid} ${stage}\t${entry.path}`),
+  ];
   await git.run(['update-index', '-z', '--index-info'], { input: `${info.join('\0')}\0` });
 
   return {
@@ -127,7 +143,8 @@ export async function handOffDirectly(
  */
 async function previousPosition(git: Git, old: string, known: boolean): Promise<string | null> {
   const [named, line] = await Promise.all([
-    known || git.text(['for-each-ref', '--count=1', '--format=%(refname)', `--points-at=${old}`]).then((ref) => ref !== ''),
+    known ||
+      git.text(['for-each-ref', '--count=1', '--format=%(refname)', `--points-at=${old}`]).then((ref) => ref !== ''),
     git.text(['log', '--no-walk', '--format=%h %s', old]),
   ]);
   return named ? `Previous HEAD position was ${line}\n` : null;

@@ -29,7 +29,6 @@ export interface GoalInput {
   tip2: string;
 }
 
-
 /** Write the goal's commits (no ref is changed). Throws when a cell the goal needs is not filled. */
 export async function simplifyToGoal(input: GoalInput): Promise<GoalResult> {
   switch (input.goal) {
@@ -51,7 +50,10 @@ export async function simplifyToGoal(input: GoalInput): Promise<GoalResult> {
       throw new UsageError('imerge_goal_unsupported', {
         what: `Finishing with goal '${input.goal}' is not implemented by splintercat`,
         why: "git-imerge's drop and revert goals are set up by its own drop and revert commands",
-        fix: [`Finish it with git-imerge: git-imerge finish --name ${input.name}`, `Or choose another goal: --goal ${GOALS.join('|')}`],
+        fix: [
+          `Finish it with git-imerge: git-imerge finish --name ${input.name}`,
+          `Or choose another goal: --goal ${GOALS.join('|')}`,
+        ],
       });
   }
 }
@@ -62,8 +64,13 @@ export async function simplifyToGoal(input: GoalInput): Promise<GoalResult> {
  */
 export async function assertRebasable(git: Git, commits2: string[]): Promise<void> {
   if (commits2.length === 0) return;
-  const lines = await git.lines(['rev-list', '--no-walk=unsorted', '--parents', '--stdin'], { input: `${commits2.join('\n')}\n` });
-  const merges = lines.map((l) => l.split(' ')).filter((f) => f.length > 2).map((f) => f[0] as string);
+  const lines = await git.lines(['rev-list', '--no-walk=unsorted', '--parents', '--stdin'], {
+    input: `${commits2.join('\n')}\n`,
+  });
+  const merges = lines
+    .map((l) => l.split(' '))
+    .filter((f) => f.length > 2)
+    .map((f) => f[0] as string);
   if (merges.length > 0) {
     throw new UsageError('imerge_rebase_merges', {
       what: `The following commits on the to-be-rebased branch are merge commits:\n    ${merges.join('\n    ')}`,
@@ -78,7 +85,10 @@ function cellOid(input: GoalInput, label: string, i1: number, i2: number): strin
   if (oid === null) {
     throw new SplintercatError('imerge_incomplete', {
       what: `Cannot simplify to ${label} because merge ${cellId({ i1, i2 })} is not yet done`,
-      fix: [`Run: splintercat imerge continue --name ${input.name}`, 'Or simplify to a goal that needs fewer merges (merge, rebase, border)'],
+      fix: [
+        `Run: splintercat imerge continue --name ${input.name}`,
+        'Or simplify to a goal that needs fewer merges (merge, rebase, border)',
+      ],
     });
   }
   return oid;
@@ -105,7 +115,12 @@ async function toMerge(input: GoalInput): Promise<GoalResult> {
   const parents = [edge1(input, grid.len1 - 1), edge2(input, grid.len2 - 1)];
   // git-imerge then runs `git commit --amend` for the user to edit this message; unedited, the
   // amended message gains the newline written here.
-  const commit = await writeCommit(input.git, await treeOf(input.git, last), parents, `Merge ${input.tip2} into ${input.tip1} (using imerge)\n`);
+  const commit = await writeCommit(
+    input.git,
+    await treeOf(input.git, last),
+    parents,
+    `Merge ${input.tip2} into ${input.tip1} (using imerge)\n`,
+  );
   return { commit, apex: commit };
 }
 
@@ -144,16 +159,33 @@ async function toBorder(input: GoalInput, withHistory1: boolean, withHistory2: b
   let chain1 = column[0] as string;
   for (let i2 = 1; i2 < grid.len2 - 1; i2++) {
     const orig = edge2(input, i2);
-    chain1 = await copyCommit(git, column[i2] as string, orig, withHistory2 ? [chain1, orig] : [chain1], withHistory2 ? 'rebased-with-history' : 'rebased');
+    chain1 = await copyCommit(
+      git,
+      column[i2] as string,
+      orig,
+      withHistory2 ? [chain1, orig] : [chain1],
+      withHistory2 ? 'rebased-with-history' : 'rebased',
+    );
   }
   let chain2 = row[0] as string;
   for (let i1 = 1; i1 < grid.len1 - 1; i1++) {
     const orig = edge1(input, i1);
-    chain2 = await copyCommit(git, row[i1] as string, orig, withHistory1 ? [orig, chain2] : [chain2], withHistory1 ? 'rebased-with-history' : 'rebased');
+    chain2 = await copyCommit(
+      git,
+      row[i1] as string,
+      orig,
+      withHistory1 ? [orig, chain2] : [chain2],
+      withHistory1 ? 'rebased-with-history' : 'rebased',
+    );
   }
   const last = row[row.length - 1] as string;
   // No trailing newline: git-imerge hands this message to commit-tree exactly so.
-  const commit = await writeCommit(git, await treeOf(git, last), [chain1, chain2], `Merge ${input.tip2} into ${input.tip1} (using imerge border)`);
+  const commit = await writeCommit(
+    git,
+    await treeOf(git, last),
+    [chain1, chain2],
+    `Merge ${input.tip2} into ${input.tip1} (using imerge border)`,
+  );
   return { commit, apex: commit };
 }
 
@@ -178,7 +210,11 @@ interface CommitParts {
 
 async function readCommit(git: Git, commit: string): Promise<CommitParts> {
   const raw = (await git.readObject(commit))?.content.toString('utf8');
-  if (raw === undefined) throw new SplintercatError('imerge_missing_commit', { what: `Commit ${commit} of the merge is missing`, fix: 'Check the repository (git fsck)' });
+  if (raw === undefined)
+    throw new SplintercatError('imerge_missing_commit', {
+      what: `Commit ${commit} of the merge is missing`,
+      fix: 'Check the repository (git fsck)',
+    });
   const end = raw.indexOf('\n\n');
   const headers = end < 0 ? raw : raw.slice(0, end);
   const message = end < 0 ? '' : raw.slice(end + 2);
@@ -188,7 +224,9 @@ async function readCommit(git: Git, commit: string): Promise<CommitParts> {
     tree,
     message: message === '' || message.endsWith('\n') ? message : `${message}\n`,
     // Git's internal date format keeps the second and the zone, as %ai does for git-imerge.
-    author: a ? { GIT_AUTHOR_NAME: a[1] as string, GIT_AUTHOR_EMAIL: a[2] as string, GIT_AUTHOR_DATE: `${a[3]} ${a[4]}` } : {},
+    author: a
+      ? { GIT_AUTHOR_NAME: a[1] as string, GIT_AUTHOR_EMAIL: a[2] as string, GIT_AUTHOR_DATE: `${a[3]} ${a[4]}` }
+      : {},
   };
 }
 
@@ -197,12 +235,25 @@ async function treeOf(git: Git, commit: string): Promise<string> {
 }
 
 /** A copy of `orig`'s authorship with `treeFrom`'s tree on `parents`; `note` appends `(NOTE from commit ORIG)`. */
-async function copyCommit(git: Git, treeFrom: string, orig: string, parents: string[], note?: 'rebased' | 'rebased-with-history'): Promise<string> {
+async function copyCommit(
+  git: Git,
+  treeFrom: string,
+  orig: string,
+  parents: string[],
+  note?: 'rebased' | 'rebased-with-history',
+): Promise<string> {
   const [cell, meta] = await Promise.all([readCommit(git, treeFrom), readCommit(git, orig)]);
-  const message = note === undefined ? meta.message : `${meta.message.replace(/\n+$/, '')}\n\n(${note} from commit ${orig})\n`;
+  const message =
+    note === undefined ? meta.message : `${meta.message.replace(/\n+$/, '')}\n\n(${note} from commit ${orig})\n`;
   return writeCommit(git, cell.tree, parents, message, meta.author);
 }
 
-function writeCommit(git: Git, tree: string, parents: string[], message: string, env?: Record<string, string>): Promise<string> {
+function writeCommit(
+  git: Git,
+  tree: string,
+  parents: string[],
+  message: string,
+  env?: Record<string, string>,
+): Promise<string> {
   return git.text(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])], { input: message, env });
 }

@@ -65,7 +65,15 @@ describe('frontier bisection', () => {
     const g = edgeGrid(21, 21);
     const merger = fakeMerger((i1, i2) => i1 >= 12 && i2 >= 9);
     const saves: boolean[] = [];
-    const out = await autoCompleteFrontier({ grid: g, name: 'n', merger, goal: 'merge', manual: false, jobs: 2, save: async (final) => void saves.push(final) });
+    const out = await autoCompleteFrontier({
+      grid: g,
+      name: 'n',
+      merger,
+      goal: 'merge',
+      manual: false,
+      jobs: 2,
+      save: async (final) => void saves.push(final),
+    });
     expect(out).toEqual({ complete: false, blocker: [12, 9] });
     expect(g.blockers()).toEqual([[12, 9]]);
     // Outline merges plus O(log n) probes, far fewer than the 400 cells.
@@ -85,7 +93,15 @@ describe('frontier bisection', () => {
     const g = edgeGrid(6, 6);
     // Only (2,5) fails: the corner probe (5,5) succeeds, then the outline hits (2,5).
     const merger = fakeMerger((i1, i2) => i1 === 2 && i2 === 5);
-    const out = await autoCompleteFrontier({ grid: g, name: 'n', merger, goal: 'merge', manual: false, jobs: 1, save: () => Promise.resolve() });
+    const out = await autoCompleteFrontier({
+      grid: g,
+      name: 'n',
+      merger,
+      goal: 'merge',
+      manual: false,
+      jobs: 1,
+      save: () => Promise.resolve(),
+    });
     expect(out.complete).toBe(false);
     expect(g.blockers().length).toBeGreaterThan(0);
   });
@@ -93,7 +109,15 @@ describe('frontier bisection', () => {
   it('goal full fills cell by cell', async () => {
     const g = edgeGrid(3, 3);
     const saves: boolean[] = [];
-    const out = await autoCompleteFrontier({ grid: g, name: 'n', merger: fakeMerger(() => false), goal: 'full', manual: false, jobs: 1, save: async (final) => void saves.push(final) });
+    const out = await autoCompleteFrontier({
+      grid: g,
+      name: 'n',
+      merger: fakeMerger(() => false),
+      goal: 'full',
+      manual: false,
+      jobs: 1,
+      save: async (final) => void saves.push(final),
+    });
     expect(out).toEqual({ complete: true });
     expect(saves.at(-1)).toBe(true);
     for (let i1 = 0; i1 < 3; i1++) for (let i2 = 0; i2 < 3; i2++) expect(g.cell(i1, i2).oid).not.toBeNull();

@@ -186,7 +186,11 @@ export function mapKnownFrontier(block: Block): MergeFrontier {
  * mergeability is monotone, probes the far corner first, then bisects column and row edges.
  * Records a blocker at (1,1) when nothing in the block merges.
  */
-export async function findFrontierBlocks(block: Block, isMergeable: MergeableProbe, prefetch?: Prefetch): Promise<Block[]> {
+export async function findFrontierBlocks(
+  block: Block,
+  isMergeable: MergeableProbe,
+  prefetch?: Prefetch,
+): Promise<Block[]> {
   const out: Block[] = [];
   if (block.len1 <= 1 || block.len2 <= 1 || block.isBlocked(1, 1)) return out;
   const m = (a: number, b: number): Promise<boolean> => isMergeable(block, a, b);

@@ -84,7 +84,11 @@ export class GridAncestry {
       }
       return true;
     };
-    if (!line((k) => grid.cell(k, 0).oid as string, grid.len1) || !line((k) => grid.cell(0, k).oid as string, grid.len2)) return null;
+    if (
+      !line((k) => grid.cell(k, 0).oid as string, grid.len1) ||
+      !line((k) => grid.cell(0, k).oid as string, grid.len2)
+    )
+      return null;
     const tip1 = grid.cell(grid.len1 - 1, 0).oid as string;
     const tip2 = grid.cell(0, grid.len2 - 1).oid as string;
     const key = `${tip1} ${tip2}`;
@@ -141,7 +145,8 @@ export class GridAncestry {
   }
 
   private learn(oid: string, tree: string, parents: string[], ours: boolean): void {
-    if (this.know(oid, tree, parents, ours)) this.pending.push(`${ours ? 'm' : 'c'} ${oid} ${tree}${parents.map((p) => ` ${p}`).join('')}`);
+    if (this.know(oid, tree, parents, ours))
+      this.pending.push(`${ours ? 'm' : 'c'} ${oid} ${tree}${parents.map((p) => ` ${p}`).join('')}`);
   }
 
   /** Keep what is known of a commit (false: it was known already). */
@@ -241,7 +246,6 @@ export class GridAncestry {
     return g.gens[id] as number;
   }
 }
-
 
 /**
  * Where a merge's ancestry file lives: in the common git directory, one per merge name, apart from

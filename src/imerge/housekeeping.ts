@@ -56,9 +56,17 @@ export interface Compaction {
  * 55,000 objects of a 300 x 80 grid took 0.68 s without the search, 1.47 s with it. Counting is a
  * directory listing, no process.
  */
-export async function compactRepository(git: Git, name: string, limits: CompactLimits = DEFAULT_LIMITS): Promise<Compaction> {
+export async function compactRepository(
+  git: Git,
+  name: string,
+  limits: CompactLimits = DEFAULT_LIMITS,
+): Promise<Compaction> {
   const objects = await objectsDirectory(git);
-  const [looseRefs, loose, packs] = await Promise.all([countLooseRefs(join(objects, '..', imergePrefix(name))), looseObjectIds(objects), countPacks(join(objects, 'pack'))]);
+  const [looseRefs, loose, packs] = await Promise.all([
+    countLooseRefs(join(objects, '..', imergePrefix(name))),
+    looseObjectIds(objects),
+    countPacks(join(objects, 'pack')),
+  ]);
   const packedRefs = looseRefs >= limits.refs;
   if (packedRefs) await git.run(['pack-refs', '--all']);
   const rolledUpPacks = packs >= limits.packs;
@@ -66,7 +74,9 @@ export async function compactRepository(git: Git, name: string, limits: CompactL
   if (rolledUpPacks) {
     await git.run(['repack', '-d', '-q', '--geometric=2', '--window=0']);
   } else if (packedObjects) {
-    await git.run(['pack-objects', '-q', '--window=0', join(objects, 'pack', 'pack')], { input: `${loose.join('\n')}\n` });
+    await git.run(['pack-objects', '-q', '--window=0', join(objects, 'pack', 'pack')], {
+      input: `${loose.join('\n')}\n`,
+    });
     await git.run(['prune-packed', '-q']);
   }
   return { looseRefs, looseObjects: loose.length, packs, packedRefs, packedObjects, rolledUpPacks };
@@ -92,7 +102,9 @@ export async function extendCommitGraph(git: Git, grid: Grid): Promise<void> {
     }
   }
   if (tips.length === 0) return;
-  await git.run(['commit-graph', 'write', '--split', '--stdin-commits', '--no-progress'], { input: `${tips.join('\n')}\n` });
+  await git.run(['commit-graph', 'write', '--split', '--stdin-commits', '--no-progress'], {
+    input: `${tips.join('\n')}\n`,
+  });
 }
 
 async function countLooseRefs(dir: string): Promise<number> {

@@ -13,7 +13,16 @@ import { compactionLimits, compactRepository, extendCommitGraph } from './housek
 import { conflictPaths, mergeTree } from './merge-tree.js';
 import { chooseImergeName, listImerges, removeImerge } from './names.js';
 import { GitMerger } from './merger.js';
-import { ALLOWED_GOALS, imergePrefix, readState, scratchRef, stateRef, STATE_VERSION, writeState, type StateBlob } from './state.js';
+import {
+  ALLOWED_GOALS,
+  imergePrefix,
+  readState,
+  scratchRef,
+  stateRef,
+  STATE_VERSION,
+  writeState,
+  type StateBlob,
+} from './state.js';
 import type { ConflictCell, ConflictDetails } from './types.js';
 import { cellId } from './cell.js';
 
@@ -85,22 +94,41 @@ export class IncrementalMerge {
     const { name } = options;
     const goal = options.goal ?? 'merge';
     if (!(ALLOWED_GOALS as readonly string[]).includes(goal)) {
-      throw new UsageError('imerge_bad_goal', { what: `Unknown goal '${goal}'`, fix: `Use one of: ${ALLOWED_GOALS.join(', ')}` });
+      throw new UsageError('imerge_bad_goal', {
+        what: `Unknown goal '${goal}'`,
+        fix: `Use one of: ${ALLOWED_GOALS.join(', ')}`,
+      });
     }
     const fmt = await git.run(['check-ref-format', `refs/imerge/${name}`], { okExitCodes: [0, 1] });
-    if (fmt.exitCode !== 0) throw new UsageError('imerge_bad_name', { what: `Name '${name}' is not a valid refname component!`, fix: 'Choose a name usable in a git ref (e.g. letters, digits, dashes)' });
+    if (fmt.exitCode !== 0)
+      throw new UsageError('imerge_bad_name', {
+        what: `Name '${name}' is not a valid refname component!`,
+        fix: 'Choose a name usable in a git ref (e.g. letters, digits, dashes)',
+      });
     const branch = options.branch ?? name;
     const bfmt = await git.run(['check-ref-format', `refs/heads/${branch}`], { okExitCodes: [0, 1] });
-    if (bfmt.exitCode !== 0) throw new UsageError('imerge_bad_branch', { what: `Name '${branch}' is not a valid branch name!`, fix: 'Choose another --branch' });
+    if (bfmt.exitCode !== 0)
+      throw new UsageError('imerge_bad_branch', {
+        what: `Name '${branch}' is not a valid branch name!`,
+        fix: 'Choose another --branch',
+      });
     if ((await git.lines(['for-each-ref', `${imergePrefix(name)}/`])).length > 0) {
       throw new UsageError('imerge_name_in_use', {
         what: `Name '${name}' is already in use!`,
         why: `An incremental merge called '${name}' exists (refs under ${imergePrefix(name)}/)`,
-        fix: [`Continue it: splintercat imerge continue --name ${name}`, `Or remove it first: splintercat imerge remove --name ${name}`],
+        fix: [
+          `Continue it: splintercat imerge continue --name ${name}`,
+          `Or remove it first: splintercat imerge remove --name ${name}`,
+        ],
       });
     }
     const tip1 = options.tip1 ?? (await git.currentBranch()) ?? 'HEAD';
-    const { mergeBase, commits1, commits2 } = await getBoundaries(git, tip1, options.tip2, options.firstParent ?? false);
+    const { mergeBase, commits1, commits2 } = await getBoundaries(
+      git,
+      tip1,
+      options.tip2,
+      options.firstParent ?? false,
+    );
     if (goal === 'rebase') await assertRebasable(git, commits2);
     const grid = new Grid(commits1.length + 1, commits2.length + 1);
     const edge = (i1: number, i2: number, oid: string): void => {
@@ -190,7 +218,10 @@ export class IncrementalMerge {
 
   private parents(i1: number, i2: number): { above: string; left: string } {
     if (i1 < 1 || i2 < 1 || i1 >= this.grid.len1 || i2 >= this.grid.len2) {
-      throw new UsageError('imerge_bad_cell', { what: `Cell ${cellId({ i1, i2 })} is not inside the grid`, fix: `Use 1 <= i1 < ${this.grid.len1}, 1 <= i2 < ${this.grid.len2}` });
+      throw new UsageError('imerge_bad_cell', {
+        what: `Cell ${cellId({ i1, i2 })} is not inside the grid`,
+        fix: `Use 1 <= i1 < ${this.grid.len1}, 1 <= i2 < ${this.grid.len2}`,
+      });
     }
     const above = this.grid.cell(i1, i2 - 1).oid;
     const left = this.grid.cell(i1 - 1, i2).oid;
@@ -234,12 +265,17 @@ export class IncrementalMerge {
    * them are in the grid, or none. Returns their commits in the order given. `writeCommit`:
    * how the commits are written (default `git commit-tree`, one process each).
    */
-  async recordMerges(merges: Array<{ i1: number; i2: number; tree: string }>, writeCommit: WriteCommit = commitTree(this.git)): Promise<string[]> {
+  async recordMerges(
+    merges: Array<{ i1: number; i2: number; tree: string }>,
+    writeCommit: WriteCommit = commitTree(this.git),
+  ): Promise<string[]> {
     if (merges.length === 0) return [];
     const commits: string[] = [];
     for (const { i1, i2, tree } of merges) {
       const { above, left } = this.parents(i1, i2);
-      commits.push(await writeCommit(tree, [above, left], `imerge '${this.name}': manual merge ${cellId({ i1, i2 })}\n`));
+      commits.push(
+        await writeCommit(tree, [above, left], `imerge '${this.name}': manual merge ${cellId({ i1, i2 })}\n`),
+      );
     }
     merges.forEach(({ i1, i2 }, k) => this.markRecorded(i1, i2, commits[k] as string));
     await this.save();
@@ -252,14 +288,27 @@ export class IncrementalMerge {
    */
   async recordCommit(commit: string): Promise<[number, number]> {
     const object = await this.git.readObject(`${commit}^{commit}`);
-    if (object === null) throw new SplintercatError('imerge_merge_unusable', { what: `${commit} is not a commit`, fix: 'Commit the merge of the two cells that `imerge continue` prepared' });
+    if (object === null)
+      throw new SplintercatError('imerge_merge_unusable', {
+        what: `${commit} is not a commit`,
+        fix: 'Commit the merge of the two cells that `imerge continue` prepared',
+      });
     const { oid } = object;
-    const parents = [...object.content.toString('utf8').split('\n\n', 1)[0]!.matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1] as string);
+    const parents = [
+      ...object.content
+        .toString('utf8')
+        .split('\n\n', 1)[0]!
+        .matchAll(/^parent ([0-9a-f]+)$/gm),
+    ].map((m) => m[1] as string);
     const unusable = (why: string): SplintercatError =>
-      new SplintercatError('imerge_merge_unusable', { what: `Commit ${oid} cannot be used as a manual merge: ${why}`, fix: 'Commit the merge of the two cells that `imerge continue` prepared' });
+      new SplintercatError('imerge_merge_unusable', {
+        what: `Commit ${oid} cannot be used as a manual merge: ${why}`,
+        fix: 'Commit the merge of the two cells that `imerge continue` prepared',
+      });
     if (parents.length !== 2) throw unusable(parents.length < 2 ? 'it is not a merge' : 'it is an octopus merge');
     const find = (c: string): [number, number] | null => {
-      for (let b = 0; b < this.grid.len2; b++) for (let a = 0; a < this.grid.len1; a++) if (this.grid.cell(a, b).oid === c) return [a, b];
+      for (let b = 0; b < this.grid.len2; b++)
+        for (let a = 0; a < this.grid.len1; a++) if (this.grid.cell(a, b).oid === c) return [a, b];
       return null;
     };
     let first = find(parents[0] as string);
@@ -270,7 +319,8 @@ export class IncrementalMerge {
       [first, second] = [second, first];
       swapped = true;
     }
-    if (first[0] !== second[0] + 1 || first[1] !== second[1] - 1) throw unusable('it is not a pairwise merge of adjacent parents');
+    if (first[0] !== second[0] + 1 || first[1] !== second[1] - 1)
+      throw unusable('it is not a pairwise merge of adjacent parents');
     let recorded = oid;
     if (swapped) {
       const raw = (await this.git.readObject(oid))?.content.toString('utf8') ?? '';
@@ -313,13 +363,23 @@ export class IncrementalMerge {
    */
   async simplify(options: { branch?: string; force?: boolean; goal?: string } = {}): Promise<string> {
     if (!this.isComplete()) {
-      throw new SplintercatError('imerge_incomplete', { what: `Merge ${this.name} is not yet complete!`, fix: `Run: splintercat imerge continue --name ${this.name}` });
+      throw new SplintercatError('imerge_incomplete', {
+        what: `Merge ${this.name} is not yet complete!`,
+        fix: `Run: splintercat imerge continue --name ${this.name}`,
+      });
     }
     if (options.goal !== undefined) {
       if (!(ALLOWED_GOALS as readonly string[]).includes(options.goal)) {
-        throw new UsageError('imerge_bad_goal', { what: `Unknown goal '${options.goal}'`, fix: `Use one of: ${ALLOWED_GOALS.join(', ')}` });
+        throw new UsageError('imerge_bad_goal', {
+          what: `Unknown goal '${options.goal}'`,
+          fix: `Use one of: ${ALLOWED_GOALS.join(', ')}`,
+        });
       }
-      if (options.goal === 'rebase') await assertRebasable(this.git, Array.from({ length: this.grid.len2 - 1 }, (_, k) => this.grid.cell(0, k + 1).oid as string));
+      if (options.goal === 'rebase')
+        await assertRebasable(
+          this.git,
+          Array.from({ length: this.grid.len2 - 1 }, (_, k) => this.grid.cell(0, k + 1).oid as string),
+        );
       if (options.goal !== this.state.goal) {
         this.state = { ...this.state, goal: options.goal };
         await this.save();
@@ -327,7 +387,14 @@ export class IncrementalMerge {
     }
     const ref = `refs/heads/${options.branch ?? this.branch}`;
     const old = await this.git.revParse(`${ref}^{commit}`);
-    const { commit, apex } = await simplifyToGoal({ git: this.git, name: this.name, grid: this.grid, goal: this.state.goal, tip1: this.tip1, tip2: this.tip2 });
+    const { commit, apex } = await simplifyToGoal({
+      git: this.git,
+      name: this.name,
+      grid: this.grid,
+      goal: this.state.goal,
+      tip1: this.tip1,
+      tip2: this.tip2,
+    });
     if (old !== null && !options.force && !(await this.git.isAncestor(old, apex))) {
       throw new SplintercatError('imerge_not_fast_forward', {
         what: `${ref} cannot be updated to ${apex} without discarding history`,
@@ -351,7 +418,8 @@ export class IncrementalMerge {
     await this.git.updateRefs(updates, `imerge: remove merge '${this.name}'`);
     this.refs = new Map();
     await removeAncestryFile(this.git, this.name);
-    if ((await this.git.configGet('imerge.default')) === this.name) await this.git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
+    if ((await this.git.configGet('imerge.default')) === this.name)
+      await this.git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
   }
 
   /**
@@ -368,4 +436,3 @@ export class IncrementalMerge {
     return stateRef(this.name);
   }
 }
-

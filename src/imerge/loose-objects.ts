@@ -44,7 +44,11 @@ export async function writeLooseObject(objectsDir: string, type: string, content
 /** Where a loose object goes in `objectsDir`: its fan-out directory, its file, and a temporary name to write it under first. */
 export function looseObjectPaths(objectsDir: string, oid: string): { dir: string; file: string; tmp: string } {
   const dir = join(objectsDir, oid.slice(0, 2));
-  return { dir, file: join(dir, oid.slice(2)), tmp: join(dir, `tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`) };
+  return {
+    dir,
+    file: join(dir, oid.slice(2)),
+    tmp: join(dir, `tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`),
+  };
 }
 
 /** Put a prepared loose object into `objectsDir` (nothing to do when it is there already). */
@@ -75,7 +79,9 @@ export interface CommitObject {
 /** A commit object's text, as git stores it. */
 export function commitText(commit: CommitObject): Buffer {
   const body =
-    `tree ${commit.tree}\n` + commit.parents.map((p) => `parent ${p}\n`).join('') + `author ${commit.author}\ncommitter ${commit.committer}\n\n${commit.message}`;
+    `tree ${commit.tree}\n` +
+    commit.parents.map((p) => `parent ${p}\n`).join('') +
+    `author ${commit.author}\ncommitter ${commit.committer}\n\n${commit.message}`;
   return Buffer.from(body, 'utf8');
 }
 
@@ -90,7 +96,9 @@ export async function looseObjectIds(objects: string): Promise<string[]> {
     Array.from({ length: 256 }, async (_, k) => {
       const dir = k.toString(16).padStart(2, '0');
       try {
-        return (await readdir(join(objects, dir))).filter((f) => /^[0-9a-f]{38}$|^[0-9a-f]{62}$/.test(f)).map((f) => dir + f);
+        return (await readdir(join(objects, dir)))
+          .filter((f) => /^[0-9a-f]{38}$|^[0-9a-f]{62}$/.test(f))
+          .map((f) => dir + f);
       } catch {
         return [];
       }

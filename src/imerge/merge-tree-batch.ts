@@ -115,7 +115,11 @@ class Lane {
 
   /** Ask for a merge that git answers at once, and give batching up if the answer does not come. */
   private startProbe(child: ChildProcessWithoutNullStreams, commit: string): void {
-    const entry: Pending = { resolve: () => clearTimeout(this.probe), reject: () => clearTimeout(this.probe), settled: false };
+    const entry: Pending = {
+      resolve: () => clearTimeout(this.probe),
+      reject: () => clearTimeout(this.probe),
+      settled: false,
+    };
     this.queue.push(entry);
     holdOpen(child, true);
     child.stdin.write(`${commit} ${commit}\n`);
@@ -184,7 +188,9 @@ class Lane {
       if (end === null) break;
       const clean = this.fields[at] === '1';
       const tree = this.fields[at + 1] as string;
-      const result: MergeTreeResult = clean ? { clean: true, tree } : { clean: false, ...parseMergeTreeOutput(this.fields.slice(at + 1, end).join('\0')) };
+      const result: MergeTreeResult = clean
+        ? { clean: true, tree }
+        : { clean: false, ...parseMergeTreeOutput(this.fields.slice(at + 1, end).join('\0')) };
       at = end + 1;
       this.answered++;
       settle(this.queue.shift() as Pending, result);
@@ -241,7 +247,6 @@ function settle(entry: Pending, result: MergeTreeResult | null): void {
   entry.settled = true;
   entry.resolve(result);
 }
-
 
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('aborted');

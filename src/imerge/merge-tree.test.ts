@@ -11,11 +11,27 @@ describe('merge-tree output parsing', () => {
       '100644 2222222222222222222222222222222222222222 2\tf',
       '100644 3333333333333333333333333333333333333333 3\tf',
       '',
-      '1', 'del', 'CONFLICT (modify/delete)', 'CONFLICT (modify/delete): del deleted in a and modified in b.\n',
-      '1', 'f', 'Auto-merging', 'Auto-merging f\n',
-      '1', 'f', 'CONFLICT (contents)', 'CONFLICT (content): Merge conflict in f\n',
-      '1', 'clean', 'Auto-merging', 'Auto-merging clean\n',
-      '2', 'x', 'y', 'CONFLICT (something new)', 'CONFLICT (something new): x vs y\n',
+      '1',
+      'del',
+      'CONFLICT (modify/delete)',
+      'CONFLICT (modify/delete): del deleted in a and modified in b.\n',
+      '1',
+      'f',
+      'Auto-merging',
+      'Auto-merging f\n',
+      '1',
+      'f',
+      'CONFLICT (contents)',
+      'CONFLICT (content): Merge conflict in f\n',
+      '1',
+      'clean',
+      'Auto-merging',
+      'Auto-merging clean\n',
+      '2',
+      'x',
+      'y',
+      'CONFLICT (something new)',
+      'CONFLICT (something new): x vs y\n',
       '',
     ].join('\0');
     const parsed = parseMergeTreeOutput(z);
@@ -41,8 +57,15 @@ describe('merge-tree output parsing', () => {
       '100644 3b1e544547b306a2e99f8bc35f50610cd23e2e28 1\tgone2.txt',
       '100644 3b1e544547b306a2e99f8bc35f50610cd23e2e28 2\tgone2.txt',
       '',
-      '2', 'gone2.txt', 'gone.txt', 'CONFLICT (rename/delete)', 'CONFLICT (rename/delete): gone.txt renamed to gone2.txt in main, but deleted in feature.\n',
-      '1', 'split', 'CONFLICT (directory rename split)', 'CONFLICT (directory rename split): Unclear where to rename split to\n',
+      '2',
+      'gone2.txt',
+      'gone.txt',
+      'CONFLICT (rename/delete)',
+      'CONFLICT (rename/delete): gone.txt renamed to gone2.txt in main, but deleted in feature.\n',
+      '1',
+      'split',
+      'CONFLICT (directory rename split)',
+      'CONFLICT (directory rename split): Unclear where to rename split to\n',
       '',
     ].join('\0');
     const paths = conflictPaths({ clean: false, ...parseMergeTreeOutput(z) });
@@ -51,7 +74,9 @@ describe('merge-tree output parsing', () => {
       // No stages anywhere in its message: still reported.
       ['split', 'unknown'],
     ]);
-    expect(paths[0]?.messages).toEqual(['CONFLICT (rename/delete): gone.txt renamed to gone2.txt in main, but deleted in feature.']);
+    expect(paths[0]?.messages).toEqual([
+      'CONFLICT (rename/delete): gone.txt renamed to gone2.txt in main, but deleted in feature.',
+    ]);
   });
 
   it('maps every conflict type git 2.39 emits', () => {

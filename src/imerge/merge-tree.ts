@@ -18,7 +18,12 @@ export type MergeTreeResult =
  * Merge two commits in memory with `git merge-tree --write-tree` (git >= 2.38).
  * No index, no working tree, no hooks; exit 1 (conflict) is returned as data.
  */
-export async function mergeTree(git: Git, ours: string, theirs: string, signal?: AbortSignal): Promise<MergeTreeResult> {
+export async function mergeTree(
+  git: Git,
+  ours: string,
+  theirs: string,
+  signal?: AbortSignal,
+): Promise<MergeTreeResult> {
   const result = await runFast(git, ['merge-tree', '--write-tree', '--messages', '-z', ours, theirs], signal);
   const parsed = parseMergeTreeOutput(result.stdout);
   if (result.exitCode === 0) return { clean: true, tree: parsed.tree };

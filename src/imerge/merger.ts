@@ -108,7 +108,8 @@ export class GitMerger implements Merger {
     }
     // Every merge through the same Git, stand-ins or not: its merge-tree processes, else its shells.
     const git = scratch?.git ?? this.git;
-    const r = (await this.batchFor(git).merge(ours, theirs, this.signal)) ?? (await mergeTree(git, ours, theirs, this.signal));
+    const r =
+      (await this.batchFor(git).merge(ours, theirs, this.signal)) ?? (await mergeTree(git, ours, theirs, this.signal));
     return r.clean ? r.tree : null;
   }
 

@@ -42,8 +42,12 @@ export async function chooseImergeName(git: Git, name?: string): Promise<string>
   }
   if (names.length === 1) return names[0] as string;
   throw new UsageError('imerge_name_needed', {
-    what: names.length === 0 ? 'There is no incremental merge in this repository' : 'Please select an incremental merge using --name',
-    fix: names.length === 0 ? 'Start one: splintercat imerge start --name NAME BRANCH' : `Existing: ${names.join(', ')}`,
+    what:
+      names.length === 0
+        ? 'There is no incremental merge in this repository'
+        : 'Please select an incremental merge using --name',
+    fix:
+      names.length === 0 ? 'Start one: splintercat imerge start --name NAME BRANCH' : `Existing: ${names.join(', ')}`,
   });
 }
 
@@ -58,5 +62,6 @@ export async function removeImerge(git: Git, name: string): Promise<void> {
   if (scratch !== null) updates.push({ ref: scratchRef(name), delete: true, oldOid: scratch });
   await git.updateRefs(updates, `imerge: remove merge '${name}'`);
   await removeAncestryFile(git, name);
-  if ((await git.configGet('imerge.default')) === name) await git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
+  if ((await git.configGet('imerge.default')) === name)
+    await git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
 }

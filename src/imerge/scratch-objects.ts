@@ -61,7 +61,13 @@ export class ScratchObjects {
     if (oid === undefined) {
       const object = looseObject(
         'commit',
-        commitText({ tree, parents: [base], author: STAND_IN_IDENT, committer: STAND_IN_IDENT, message: 'splintercat: stand-in for a merge with a known base\n' }),
+        commitText({
+          tree,
+          parents: [base],
+          author: STAND_IN_IDENT,
+          committer: STAND_IN_IDENT,
+          message: 'splintercat: stand-in for a merge with a known base\n',
+        }),
       );
       storeLooseObject(this.dir, object);
       oid = object.oid;

@@ -55,7 +55,10 @@ function corrupt(name: string, what: string): SplintercatError {
   return new SplintercatError('imerge_state_corrupt', {
     what: `The state of incremental merge '${name}' is unusable: ${what}`,
     why: 'The refs under refs/imerge/ were edited by hand, written by an incompatible tool, or partly deleted',
-    fix: [`Inspect it: git for-each-ref ${imergePrefix(name)}/`, `Start over: splintercat imerge remove --name ${name}`],
+    fix: [
+      `Inspect it: git for-each-ref ${imergePrefix(name)}/`,
+      `Start over: splintercat imerge remove --name ${name}`,
+    ],
     where: imergePrefix(name),
   });
 }
@@ -115,7 +118,10 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
     throw new SplintercatError('imerge_not_found', {
       what: `There is no incremental merge called '${name}'`,
       why: `No state blob at ${stateRef(name)}`,
-      fix: ['List the existing ones: splintercat imerge list', 'Start one: splintercat imerge start --name NAME BRANCH'],
+      fix: [
+        'List the existing ones: splintercat imerge list',
+        'Start one: splintercat imerge start --name NAME BRANCH',
+      ],
     });
   }
   if (unexpected.length > 0) throw corrupt(name, `unexpected reference(s): ${unexpected.join(', ')}`);
@@ -127,9 +133,13 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
   } catch {
     throw corrupt(name, 'the state blob is not valid JSON');
   }
-  const version = String(state.version ?? '').split('.').map(Number);
-  if (version[0] !== 1 || (version[1] ?? 0) > 3) throw corrupt(name, `state version ${String(state.version)} is not supported`);
-  if (!(ALLOWED_GOALS as readonly string[]).includes(state.goal)) throw corrupt(name, `goal '${state.goal}' is not recognised`);
+  const version = String(state.version ?? '')
+    .split('.')
+    .map(Number);
+  if (version[0] !== 1 || (version[1] ?? 0) > 3)
+    throw corrupt(name, `state version ${String(state.version)} is not supported`);
+  if (!(ALLOWED_GOALS as readonly string[]).includes(state.goal))
+    throw corrupt(name, `goal '${state.goal}' is not recognised`);
   // The edges first (they give the grid's size): the kinds of ref each edge cell has.
   const edges = new Map<string, { manual: boolean }>();
   for (let k = 0; k < oids.length; k++) {
@@ -150,7 +160,8 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
     if (!edge(0, len2)?.manual) throw corrupt(name, `merge 0-${len2} should be manual`);
     len2++;
   }
-  if (maxI1 >= len1 || maxI2 >= len2) throw corrupt(name, `a merge is out of range [0:${len1},0:${len2}] (an edge commit is missing)`);
+  if (maxI1 >= len1 || maxI2 >= len2)
+    throw corrupt(name, `a merge is out of range [0:${len1},0:${len2}] (an edge commit is missing)`);
   const grid = new Grid(len1, len2);
   const cells: CellRefs = new Map();
   for (let k = 0; k < oids.length; k++) {
@@ -250,14 +261,21 @@ export async function writeState(
       const wantAuto = c.oid !== null && !c.manual ? c.oid : undefined;
       const wantManual = c.oid !== null && c.manual ? c.oid : undefined;
       if (had?.auto === wantAuto && had?.manual === wantManual) continue;
-      const want = { ...(wantAuto !== undefined ? { auto: wantAuto } : {}), ...(wantManual !== undefined ? { manual: wantManual } : {}) };
+      const want = {
+        ...(wantAuto !== undefined ? { auto: wantAuto } : {}),
+        ...(wantManual !== undefined ? { manual: wantManual } : {}),
+      };
       changed.push([k, want]);
       for (const kind of ['auto', 'manual'] as const) {
         const ref = `${prefix}/${kind}/${cellId({ i1, i2 })}`;
         const old = had?.[kind];
         const next = want[kind];
         if (old === next) continue;
-        updates.push(next === undefined ? { ref, delete: true, oldOid: old as string } : { ref, newOid: next, oldOid: old ?? null });
+        updates.push(
+          next === undefined
+            ? { ref, delete: true, oldOid: old as string }
+            : { ref, newOid: next, oldOid: old ?? null },
+        );
       }
     }
   }
@@ -265,7 +283,11 @@ export async function writeState(
   for (const ref of index.others) updates.push({ ref, delete: true, oldOid: current.get(ref) as string });
   // Written in-process (no hash-object): the blob is the same when nothing changed, and then
   // no ref is updated at all.
-  const blob = await writeLooseObject(await objectsDirectory(git), 'blob', Buffer.from(serializeState({ ...state, blockers: grid.blockers() }), 'utf8'));
+  const blob = await writeLooseObject(
+    await objectsDirectory(git),
+    'blob',
+    Buffer.from(serializeState({ ...state, blockers: grid.blockers() }), 'utf8'),
+  );
   const oldBlob = current.get(stateRef(name));
   if (oldBlob !== blob) updates.push({ ref: stateRef(name), newOid: blob, oldOid: oldBlob ?? null });
   await git.updateRefs(updates, `imerge '${name}': Record state`);

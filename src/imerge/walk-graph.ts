@@ -72,7 +72,11 @@ export class WalkGraph {
     let live2 = 1;
     let nonStale = 2;
     const result: number[] = [];
-    for (let top = Math.max(ga, gb); top >= 0 && nonStale > 0 && ((live1 > 0 && live2 > 0) || touched.length <= countUpTo); top--) {
+    for (
+      let top = Math.max(ga, gb);
+      top >= 0 && nonStale > 0 && ((live1 > 0 && live2 > 0) || touched.length <= countUpTo);
+      top--
+    ) {
       let id = heads[top] as number;
       heads[top] = -1;
       tails[top] = -1;

@@ -23,7 +23,13 @@ export async function presentConflict(git: Git, im: IncrementalMerge, i1: number
   const above = im.cellCommit(i1, i2 - 1) as string;
   const left = im.cellCommit(i1 - 1, i2) as string;
   const message = `imerge '${im.name}': manual merge ${cellId({ i1, i2 })}`;
-  await git.run(['update-ref', '-m', `imerge '${im.name}': Prepare merge ${cellId({ i1, i2 })}`, scratchRef(im.name), above]);
+  await git.run([
+    'update-ref',
+    '-m',
+    `imerge '${im.name}': Prepare merge ${cellId({ i1, i2 })}`,
+    scratchRef(im.name),
+    above,
+  ]);
   // Every cell of the grid has a ref of the merge (refs/imerge/NAME/auto or manual): what checkout checks.
   const direct = await handOffDirectly(git, `imerge/${im.name}`, above, left, message, (commit) => isKnown(im, commit));
   if (direct !== null) {
@@ -37,7 +43,16 @@ export async function presentConflict(git: Git, im: IncrementalMerge, i1: number
     stderr(merge.stderr);
   }
   // Both commits from one `git log` (-z ends each with a NUL): each part is what `git log --no-walk` prints of it alone.
-  const [first = '', second = ''] = (await git.run(['--no-pager', 'log', '--no-walk=unsorted', '-z', im.cellCommit(i1, 0) as string, im.cellCommit(0, i2) as string])).stdout.split('\0');
+  const [first = '', second = ''] = (
+    await git.run([
+      '--no-pager',
+      'log',
+      '--no-walk=unsorted',
+      '-z',
+      im.cellCommit(i1, 0) as string,
+      im.cellCommit(0, i2) as string,
+    ])
+  ).stdout.split('\0');
   stderr('\nOriginal first commit:\n');
   stdout(first);
   stderr('\nOriginal second commit:\n');
@@ -54,7 +69,12 @@ export async function presentConflict(git: Git, im: IncrementalMerge, i1: number
  * (git-imerge's incorporate_user_merge). Returns the recorded cell or null when there is nothing;
  * `note` receives git-imerge's remarks on what it did.
  */
-export async function incorporateUserMerge(git: Git, im: IncrementalMerge, edit: boolean, note: (text: string) => void = () => undefined): Promise<[number, number] | null> {
+export async function incorporateUserMerge(
+  git: Git,
+  im: IncrementalMerge,
+  edit: boolean,
+  note: (text: string) => void = () => undefined,
+): Promise<[number, number] | null> {
   const ref = scratchRef(im.name);
   const commit = await git.revParse(`${ref}^{commit}`);
   if (commit === null) return null;
@@ -64,7 +84,10 @@ export async function incorporateUserMerge(git: Git, im: IncrementalMerge, edit:
     if (!isKnown(im, commit)) {
       throw new SplintercatError('imerge_scratch_not_checked_out', {
         what: `The scratch reference, ${ref}, already exists but is not checked out`,
-        fix: [`If it points to a merge you want to use: git checkout imerge/${im.name}, then continue again`, `If it is unneeded: git update-ref -d ${ref}, then continue`],
+        fix: [
+          `If it points to a merge you want to use: git checkout imerge/${im.name}, then continue again`,
+          `If it is unneeded: git update-ref -d ${ref}, then continue`,
+        ],
       });
     }
     await git.run(['update-ref', '-d', ref]);
@@ -80,7 +103,11 @@ export async function incorporateUserMerge(git: Git, im: IncrementalMerge, edit:
     if (unstaged.stdout.trim() !== '') {
       throw new SplintercatError('imerge_unstaged', {
         what: 'Cannot proceed: You have unstaged changes.',
-        why: `Unstaged or unresolved files:\n${unstaged.stdout.trimEnd().split('\n').map((f) => `  ${f}`).join('\n')}`,
+        why: `Unstaged or unresolved files:\n${unstaged.stdout
+          .trimEnd()
+          .split('\n')
+          .map((f) => `  ${f}`)
+          .join('\n')}`,
         fix: ['Resolve the conflicts and `git add` the files', 'Then run: splintercat imerge continue'],
       });
     }
@@ -96,7 +123,8 @@ export async function incorporateUserMerge(git: Git, im: IncrementalMerge, edit:
 }
 
 function isKnown(im: IncrementalMerge, commit: string): boolean {
-  for (let i1 = 0; i1 < im.grid.len1; i1++) for (let i2 = 0; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2) === commit) return true;
+  for (let i1 = 0; i1 < im.grid.len1; i1++)
+    for (let i2 = 0; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2) === commit) return true;
   return false;
 }
 

@@ -31,7 +31,14 @@ export interface LoggerHandle {
 }
 
 const DECISION = 35;
-const levelNames: Record<number, string> = { 20: 'DEBUG', 30: 'INFO', 35: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const levelNames: Record<number, string> = {
+  20: 'DEBUG',
+  30: 'INFO',
+  35: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 
 /**
  * splintercat's logging: a human console on stderr (INFO, DEBUG with --verbose),
@@ -53,7 +60,9 @@ export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
     // Details (the objects) go to the JSON file; the console shows them only with --verbose.
     hideObject: !options.verbose,
   });
-  const streams: pino.StreamEntry[] = [{ level: consoleLevel, stream: { write: (line: string) => out.write(prettify(line)) } }];
+  const streams: pino.StreamEntry[] = [
+    { level: consoleLevel, stream: { write: (line: string) => out.write(prettify(line)) } },
+  ];
   let file: RollingFile | undefined;
   let decisions: RollingFile | undefined;
   if (options.logDir) {
@@ -77,7 +86,12 @@ export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
     });
   }
   const base = pino(
-    { level: 'debug', customLevels: { decision: DECISION }, base: undefined, timestamp: () => `,"time":${now().getTime()}` },
+    {
+      level: 'debug',
+      customLevels: { decision: DECISION },
+      base: undefined,
+      timestamp: () => `,"time":${now().getTime()}`,
+    },
     pino.multistream(streams, { levels: { decision: DECISION } as never }),
   );
   const secrets = options.secrets ?? [];

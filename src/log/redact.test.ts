@@ -15,7 +15,9 @@ describe('StreamRedactor', () => {
     const text = `before ${key} after ${key}`;
     for (let cut = 0; cut <= text.length; cut++) {
       for (const second of [cut, Math.min(text.length, cut + 3)]) {
-        expect(streamed([key], [text.slice(0, cut), text.slice(cut, second), text.slice(second)])).toBe(`before ${REDACTED} after ${REDACTED}`);
+        expect(streamed([key], [text.slice(0, cut), text.slice(cut, second), text.slice(second)])).toBe(
+          `before ${REDACTED} after ${REDACTED}`,
+        );
       }
     }
   });

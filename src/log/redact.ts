@@ -17,9 +17,11 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] = []): T {
   };
   const seen = new WeakSet<object>();
   const walk = (v: unknown, key?: string): unknown => {
-    if (key !== undefined && SECRET_KEY.test(key) && v !== null && v !== undefined && v !== '' && typeof v !== 'object') return REDACTED;
+    if (key !== undefined && SECRET_KEY.test(key) && v !== null && v !== undefined && v !== '' && typeof v !== 'object')
+      return REDACTED;
     if (typeof v === 'string') return text(v);
-    if (v instanceof Error) return { name: v.name, message: text(v.message), stack: v.stack ? text(v.stack) : undefined };
+    if (v instanceof Error)
+      return { name: v.name, message: text(v.message), stack: v.stack ? text(v.stack) : undefined };
     if (Array.isArray(v)) return v.map((x) => walk(x));
     if (typeof v === 'object' && v !== null) {
       if (seen.has(v)) return '[Circular]';

@@ -54,7 +54,10 @@ function transcriptsOf(events: readonly RunEvent[], id: string): TranscriptView[
 
 function usageOf(events: readonly RunEvent[], id: string): ConflictView['usage'] {
   // The resolver keys usage by `I1-I2` or `I1-I2:path`.
-  const { calls, inputTokens, outputTokens, costUsd } = usageOfEvents(events, (e) => e.conflict !== null && (e.conflict === id || e.conflict.startsWith(`${id}:`)));
+  const { calls, inputTokens, outputTokens, costUsd } = usageOfEvents(
+    events,
+    (e) => e.conflict !== null && (e.conflict === id || e.conflict.startsWith(`${id}:`)),
+  );
   return { calls, inputTokens, outputTokens, costUsd };
 }
 
@@ -85,7 +88,12 @@ export function buildConflicts(snapshot: RunSnapshot, checks: readonly CheckView
       resolution:
         c.resolutionCommit === null
           ? null
-          : { commit: c.resolutionCommit, tree: c.resolutionTree, diff: details?.diff ?? null, diffTruncated: details?.diffTruncated ?? false },
+          : {
+              commit: c.resolutionCommit,
+              tree: c.resolutionTree,
+              diff: details?.diff ?? null,
+              diffTruncated: details?.diffTruncated ?? false,
+            },
       transcripts: transcriptsOf(events, c.id),
       usage: usageOf(events, c.id),
       checks: checks.filter((k) => k.cell === c.id).map((k) => k.index),

@@ -66,7 +66,10 @@ function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
     const hunks = c.files.flatMap((f) => f.hunks).filter((h) => h.status === 'resolved');
     m.conflict = c.id;
     m.status = c.status;
-    m.rung = c.status === 'resolved' ? topRung([...hunks.map((h) => h.rung), ...c.files.map((f) => f.decidedBy ?? null)]) : null;
+    m.rung =
+      c.status === 'resolved'
+        ? topRung([...hunks.map((h) => h.rung), ...c.files.map((f) => f.decidedBy ?? null)])
+        : null;
     m.by = [...new Set(hunks.map((h) => h.by).filter((b): b is string => b !== null))];
   }
   // Checks in order: a later pass on the same cell clears "failed now" but keeps the history.
@@ -75,7 +78,10 @@ function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
     const m = mark(check.cell.i1, check.cell.i2);
     if (m === null) continue;
     // A failure the baselines have (or cannot be told from theirs) is not this cell's: not marked X.
-    const excused = check.judgement !== undefined && check.judgement.verdict !== 'new_failures' && check.judgement.verdict !== 'broken_by_merge';
+    const excused =
+      check.judgement !== undefined &&
+      check.judgement.verdict !== 'new_failures' &&
+      check.judgement.verdict !== 'broken_by_merge';
     if (!check.success && !excused) {
       m.failedCheck = `${check.name} (attempt ${check.attempt})`;
       // A conflict resolved again in a later attempt no longer holds the resolution that failed.
@@ -85,5 +91,7 @@ function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
       m.superseded = true;
     }
   }
-  return [...marks.values()].filter((m) => m.conflict !== null || m.failedCheck !== null).sort((a, b) => a.i2 - b.i2 || a.i1 - b.i1);
+  return [...marks.values()]
+    .filter((m) => m.conflict !== null || m.failedCheck !== null)
+    .sort((a, b) => a.i2 - b.i2 || a.i1 - b.i1);
 }

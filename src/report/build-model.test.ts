@@ -32,7 +32,10 @@ describe('buildReportModel', () => {
     const again = syntheticSnapshot();
     again.state.checks.push({ ...again.state.checks[2]!, cell: { i1: 2, i2: 3 } });
     again.state.conflicts.find((c) => c.id === '2-3')!.resolvedInAttempt = 2;
-    expect(buildReportModel(again, { now }).grid!.marks.find((x) => x.conflict === '2-3')).toMatchObject({ failedCheck: 'build (attempt 1)', superseded: true });
+    expect(buildReportModel(again, { now }).grid!.marks.find((x) => x.conflict === '2-3')).toMatchObject({
+      failedCheck: 'build (attempt 1)',
+      superseded: true,
+    });
   });
 
   it('keeps the grid compact (run-length) and falls back to the size when git knows nothing', () => {
@@ -50,13 +53,23 @@ describe('buildReportModel', () => {
   it('builds the timeline of decisions with their reasoning, failures, blames and outcomes', () => {
     const m = buildReportModel(syntheticSnapshot(), { now });
     expect(m.timeline.map((e) => e.kind)).toEqual(['strategy', 'failure', 'recovery', 'blame', 'human', 'outcome']);
-    expect(m.timeline[0]).toMatchObject({ by: 'planner', title: 'strategy: batch (batches of 3)', reasoning: 'Few conflicts, cheap checks: batches of three.' });
+    expect(m.timeline[0]).toMatchObject({
+      by: 'planner',
+      title: 'strategy: batch (batches of 3)',
+      reasoning: 'Few conflicts, cheap checks: batches of three.',
+    });
     expect(m.timeline[2]).toMatchObject({ title: 'recovery: retry-specific', conflicts: ['2-3'] });
   });
 
   it('shows no hand-off once the run is done, even when an older one is left in the state', () => {
     const snap = syntheticSnapshot({ status: 'done' });
-    snap.state.human = { reason: 'needs a human', files: ['/repo/wt/resolve-5-3/src/lib.c'], commands: ['cd /repo/wt/resolve-5-3', 'splintercat continue'], where: '/repo/wt/resolve-5-3', conflicts: [] };
+    snap.state.human = {
+      reason: 'needs a human',
+      files: ['/repo/wt/resolve-5-3/src/lib.c'],
+      commands: ['cd /repo/wt/resolve-5-3', 'splintercat continue'],
+      where: '/repo/wt/resolve-5-3',
+      conflicts: [],
+    };
     expect(buildReportModel(snap, { now }).run.human).toBeNull();
     const open = syntheticSnapshot();
     expect(buildReportModel(open, { now }).run.human).toMatchObject({ reason: 'needs a human' });
@@ -65,13 +78,20 @@ describe('buildReportModel', () => {
   it('counts every check the journal saw finish, also those the state does not keep, in the order they ran', () => {
     const snap = syntheticSnapshot();
     const kept = snap.state.checks.length;
-    const side = { ...snap.state.checks[2]!, cell: { i1: 5, i2: 0 }, logFile: '/repo/.splintercat/logs/build-side.log', at: '2026-01-02T03:00:20.500Z' };
+    const side = {
+      ...snap.state.checks[2]!,
+      cell: { i1: 5, i2: 0 },
+      logFile: '/repo/.splintercat/logs/build-side.log',
+      at: '2026-01-02T03:00:20.500Z',
+    };
     snap.events.push({ seq: 99, ts: side.at, type: 'check_finished', check: side });
     const m = buildReportModel(snap, { now });
     expect(m.checks).toHaveLength(kept + 1);
     expect(m.checks.map((c) => c.logFile)).toContain(side.logFile);
     expect(m.checks.map((c) => c.index)).toEqual([...Array(kept + 1).keys()]);
-    expect(m.checks.map((c) => Date.parse(c.at))).toEqual([...m.checks.map((c) => Date.parse(c.at))].sort((a, b) => a - b));
+    expect(m.checks.map((c) => Date.parse(c.at))).toEqual(
+      [...m.checks.map((c) => Date.parse(c.at))].sort((a, b) => a - b),
+    );
     // A check the state keeps is not counted twice.
     snap.events.push({ seq: 100, ts: side.at, type: 'check_finished', check: snap.state.checks[0]! });
     expect(buildReportModel(snap, { now }).checks).toHaveLength(kept + 1);
@@ -81,14 +101,27 @@ describe('buildReportModel', () => {
     const snap = syntheticSnapshot();
     const c = snap.state.conflicts.find((x) => x.id === '1-1')!;
     c.files = [{ path: 'gone.txt', kind: 'modify/delete', hunks: [], decidedBy: 'human' }];
-    expect(buildReportModel(snap, { now }).grid!.marks.find((x) => x.conflict === '1-1')).toMatchObject({ rung: 'human' });
+    expect(buildReportModel(snap, { now }).grid!.marks.find((x) => x.conflict === '1-1')).toMatchObject({
+      rung: 'human',
+    });
   });
 
   it('folds identical decisions in a row into one entry that says how many times, and names the files of a hand-off', () => {
     const snap = syntheticSnapshot();
     const last = snap.events.at(-1)!;
-    const human = (seq: number, file: string) => ({ seq, ts: last.ts, type: 'human_needed' as const, reason: 'needs a human', files: [file], commands: ['splintercat continue'] });
-    snap.events.push(human(101, '/r/wt/resolve-5-3/a.txt'), human(102, '/r/wt/resolve-5-3/a.txt'), human(103, '/r/wt/resolve-6-3/b.txt'));
+    const human = (seq: number, file: string) => ({
+      seq,
+      ts: last.ts,
+      type: 'human_needed' as const,
+      reason: 'needs a human',
+      files: [file],
+      commands: ['splintercat continue'],
+    });
+    snap.events.push(
+      human(101, '/r/wt/resolve-5-3/a.txt'),
+      human(102, '/r/wt/resolve-5-3/a.txt'),
+      human(103, '/r/wt/resolve-6-3/b.txt'),
+    );
     const humans = buildReportModel(snap, { now }).timeline.filter((e) => e.kind === 'human');
     expect(humans.map((e) => [e.title, e.times])).toEqual([
       ['a human is needed: src/lib.c', 1],
@@ -106,7 +139,11 @@ describe('buildReportModel', () => {
     expect(c.files[0]?.conflictHunks[0]).toMatchObject({ ours: 'int total(int a);\n', base: 'int total();\n' });
     expect(c.resolution?.diff).toContain('+int total(int a, int b);');
     expect(c.transcripts).toHaveLength(1);
-    expect(c.transcripts[0]).toMatchObject({ modelId: 'scripted-model', ok: true, reasoning: ['Both sides add a parameter; keep both.'] });
+    expect(c.transcripts[0]).toMatchObject({
+      modelId: 'scripted-model',
+      ok: true,
+      reasoning: ['Both sides add a parameter; keep both.'],
+    });
     expect(c.transcripts[0]?.toolCalls.map((t) => t.tool)).toEqual(['view_conflict', 'resolve_conflict']);
     expect(c.usage).toMatchObject({ calls: 1, inputTokens: 12000 });
     expect(m.conflicts.map((x) => x.id)).toEqual(['1-1', '2-3', '3-2', '4-4', '5-3']);
@@ -116,11 +153,27 @@ describe('buildReportModel', () => {
   it('shows the check in progress and the elapsed time only while a live process runs it', () => {
     const snap = syntheticSnapshot();
     snap.state.status = 'running';
-    snap.events.push({ seq: 99, ts: '2026-01-02T03:09:30.000Z', type: 'check_started', name: 'test', cell: { i1: 2, i2: 2 }, attempt: 2 });
+    snap.events.push({
+      seq: 99,
+      ts: '2026-01-02T03:09:30.000Z',
+      type: 'check_started',
+      name: 'test',
+      cell: { i1: 2, i2: 2 },
+      attempt: 2,
+    });
     expect(buildReportModel(snap, { now }).currentCheck).toBeNull();
     const live = buildReportModel({ ...snap, live: true }, { now });
-    expect(live.currentCheck).toEqual({ name: 'test', cell: '2-2', attempt: 2, startedAt: '2026-01-02T03:09:30.000Z', elapsedMs: 30_000 });
+    expect(live.currentCheck).toEqual({
+      name: 'test',
+      cell: '2-2',
+      attempt: 2,
+      startedAt: '2026-01-02T03:09:30.000Z',
+      elapsedMs: 30_000,
+    });
     expect(live.run).toMatchObject({ endedAt: null, elapsedMs: 10 * 60_000 });
-    expect(buildReportModel(syntheticSnapshot(), { now }).run).toMatchObject({ endedAt: '2026-01-02T03:00:30.000Z', elapsedMs: 30_000 });
+    expect(buildReportModel(syntheticSnapshot(), { now }).run).toMatchObject({
+      endedAt: '2026-01-02T03:00:30.000Z',
+      elapsedMs: 30_000,
+    });
   });
 });

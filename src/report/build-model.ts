@@ -6,7 +6,16 @@ import { buildConflicts } from './build-conflicts.js';
 import { allCheckRecords } from './check-records.js';
 import { buildGridView } from './build-grid.js';
 import { buildTimeline } from './build-timeline.js';
-import { REPORT_MODEL_VERSION, roles, rungs, type CheckView, type CurrentCheck, type ReportModel, type Rung, type UsageView } from './model.js';
+import {
+  REPORT_MODEL_VERSION,
+  roles,
+  rungs,
+  type CheckView,
+  type CurrentCheck,
+  type ReportModel,
+  type Rung,
+  type UsageView,
+} from './model.js';
 import type { RunSnapshot } from './snapshot.js';
 import { cellId } from '../imerge/cell.js';
 
@@ -40,7 +49,12 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
       live: snapshot.live,
       resultCommit: state.finalCommit,
       strategy: state.strategy
-        ? { kind: state.strategy.kind, batchSize: state.strategy.batchSize, decidedBy: state.strategy.decidedBy, reasoning: state.strategy.reasoning }
+        ? {
+            kind: state.strategy.kind,
+            batchSize: state.strategy.batchSize,
+            decidedBy: state.strategy.decidedBy,
+            reasoning: state.strategy.reasoning,
+          }
         : null,
       // A finished run asks nothing of anyone, whatever an older hand-off left in the state.
       human: state.status === 'done' ? null : state.human,
@@ -49,8 +63,23 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
     grid: buildGridView(state, snapshot.grid),
     currentCheck: snapshot.live && state.status === 'running' ? currentCheck(events, now) : null,
     checks,
-    baselines: state.baselines.map((b) => ({ side: b.side, cell: b.cell ? cellId(b.cell) : null, commit: b.commit, check: b.check, passed: b.outcome.passed, failing: b.outcome.failing, ran: b.outcome.ran, logFile: b.logFile })),
-    accepted: state.acceptedFailures.map((a) => ({ check: a.check, conflicts: a.conflicts, failing: a.outcome.failing, logFile: a.logFile, at: a.at })),
+    baselines: state.baselines.map((b) => ({
+      side: b.side,
+      cell: b.cell ? cellId(b.cell) : null,
+      commit: b.commit,
+      check: b.check,
+      passed: b.outcome.passed,
+      failing: b.outcome.failing,
+      ran: b.outcome.ran,
+      logFile: b.logFile,
+    })),
+    accepted: state.acceptedFailures.map((a) => ({
+      check: a.check,
+      conflicts: a.conflicts,
+      failing: a.outcome.failing,
+      logFile: a.logFile,
+      at: a.at,
+    })),
     attempts: buildAttempts(state),
     timeline: buildTimeline(events),
     conflicts: buildConflicts(snapshot, checks),
@@ -68,7 +97,11 @@ function buildAttempts(state: RunState): ReportModel['attempts'] {
       resolutions: a.resolutions.length,
       checksRun: a.checks.length,
       failed,
-      result: failed ? ('failed' as const) : a.finishedAt !== null || state.status === 'done' ? ('passed' as const) : ('open' as const),
+      result: failed
+        ? ('failed' as const)
+        : a.finishedAt !== null || state.status === 'done'
+          ? ('passed' as const)
+          : ('open' as const),
       recovery: a.recovery?.decision ?? null,
       startedAt: a.startedAt,
       finishedAt: a.finishedAt,
@@ -117,7 +150,14 @@ function buildChecks(state: RunState, records: RunState['checks'], logTails: Rec
     summary: c.summary,
     tests: c.outcome ? { failing: c.outcome.failing, ran: c.outcome.ran } : null,
     judgement: c.judgement
-      ? { verdict: c.judgement.verdict, blamed: c.judgement.verdict === 'new_failures' || c.judgement.verdict === 'broken_by_merge', blamedTests: c.judgement.blamed, inherited: c.judgement.inherited, incomplete: c.judgement.incomplete, reason: c.judgement.reason }
+      ? {
+          verdict: c.judgement.verdict,
+          blamed: c.judgement.verdict === 'new_failures' || c.judgement.verdict === 'broken_by_merge',
+          blamedTests: c.judgement.blamed,
+          inherited: c.judgement.inherited,
+          incomplete: c.judgement.incomplete,
+          reason: c.judgement.reason,
+        }
       : null,
     excerpt: c.summary?.excerpt ?? logTails[index] ?? null,
   }));
@@ -129,7 +169,13 @@ function currentCheck(events: RunEvent[], now: number): CurrentCheck | null {
     const e = events[k] as RunEvent;
     if (e.type === 'check_finished' || e.type === 'run_outcome') return null;
     if (e.type === 'check_started') {
-      return { name: e.name, cell: e.cell ? cellId(e.cell) : null, attempt: e.attempt, startedAt: e.ts, elapsedMs: Math.max(0, now - Date.parse(e.ts)) };
+      return {
+        name: e.name,
+        cell: e.cell ? cellId(e.cell) : null,
+        attempt: e.attempt,
+        startedAt: e.ts,
+        elapsedMs: Math.max(0, now - Date.parse(e.ts)),
+      };
     }
   }
   return null;

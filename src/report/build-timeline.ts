@@ -14,7 +14,14 @@ export function buildTimeline(events: readonly RunEvent[]): TimelineEntry[] {
       case 'decision': {
         const kind = e.kind === 'strategy' || e.kind === 'recovery' ? e.kind : 'decision';
         const batch = e.batchSize ? ` (batches of ${e.batchSize})` : '';
-        out.push({ ...at, kind, by: e.by, title: `${e.kind}: ${e.decision}${batch}`, reasoning: e.reasoning, conflicts: e.conflicts ?? [] });
+        out.push({
+          ...at,
+          kind,
+          by: e.by,
+          title: `${e.kind}: ${e.decision}${batch}`,
+          reasoning: e.reasoning,
+          conflicts: e.conflicts ?? [],
+        });
         break;
       }
       case 'failure_summarized':
@@ -28,19 +35,51 @@ export function buildTimeline(events: readonly RunEvent[]): TimelineEntry[] {
         });
         break;
       case 'conflict_blamed':
-        out.push({ ...at, kind: 'blame', by: 'runner', title: `resolution of ${e.conflict} blamed`, reasoning: e.reason, conflicts: [e.conflict] });
+        out.push({
+          ...at,
+          kind: 'blame',
+          by: 'runner',
+          title: `resolution of ${e.conflict} blamed`,
+          reasoning: e.reason,
+          conflicts: [e.conflict],
+        });
         break;
       case 'human_needed': {
-        const conflicts = [...new Set(e.files.map((f) => /\/resolve-(\d+-\d+)\//.exec(f)?.[1]).filter((c): c is string => c !== undefined))];
+        const conflicts = [
+          ...new Set(
+            e.files.map((f) => /\/resolve-(\d+-\d+)\//.exec(f)?.[1]).filter((c): c is string => c !== undefined),
+          ),
+        ];
         const names = e.files.map((f) => f.replace(/^.*\/resolve-\d+-\d+\//, ''));
-        out.push({ ...at, kind: 'human', by: 'runner', title: `a human is needed${names.length > 0 ? `: ${names.join(', ')}` : ''}`, reasoning: e.reason, conflicts });
+        out.push({
+          ...at,
+          kind: 'human',
+          by: 'runner',
+          title: `a human is needed${names.length > 0 ? `: ${names.join(', ')}` : ''}`,
+          reasoning: e.reason,
+          conflicts,
+        });
         break;
       }
       case 'run_outcome':
-        out.push({ ...at, kind: 'outcome', by: 'runner', title: `run ${e.outcome.replace('_', ' ')}${e.node !== 'end' ? ` at ${e.node}` : ''}`, reasoning: e.reason ?? '', conflicts: [] });
+        out.push({
+          ...at,
+          kind: 'outcome',
+          by: 'runner',
+          title: `run ${e.outcome.replace('_', ' ')}${e.node !== 'end' ? ` at ${e.node}` : ''}`,
+          reasoning: e.reason ?? '',
+          conflicts: [],
+        });
         break;
       case 'finalized':
-        out.push({ ...at, kind: 'finalized', by: 'runner', title: `merge commit ${e.commit.slice(0, 12)}`, reasoning: '', conflicts: [] });
+        out.push({
+          ...at,
+          kind: 'finalized',
+          by: 'runner',
+          title: `merge commit ${e.commit.slice(0, 12)}`,
+          reasoning: '',
+          conflicts: [],
+        });
         break;
       default:
         break;

@@ -18,5 +18,8 @@ export function allCheckRecords(state: RunState, events: readonly RunEvent[]): C
     extra.push(e.check);
   }
   if (extra.length === 0) return state.checks;
-  return [...state.checks, ...extra].map((c, order) => ({ c, order })).sort((a, b) => Date.parse(a.c.at) - Date.parse(b.c.at) || a.order - b.order).map((x) => x.c);
+  return [...state.checks, ...extra]
+    .map((c, order) => ({ c, order }))
+    .sort((a, b) => Date.parse(a.c.at) - Date.parse(b.c.at) || a.order - b.order)
+    .map((x) => x.c);
 }

@@ -21,21 +21,32 @@ function clip(text: string, limit: number): string {
  * ([above, left], as the engine records them) or, for an open conflict, from `parents`.
  * Objects pruned since the run leave a note instead.
  */
-export async function conflictGitDetails(git: Git, conflict: ConflictState, parents?: { above: string; left: string } | null): Promise<ConflictGitDetails> {
+export async function conflictGitDetails(
+  git: Git,
+  conflict: ConflictState,
+  parents?: { above: string; left: string } | null,
+): Promise<ConflictGitDetails> {
   const empty = (note: string): ConflictGitDetails => ({ hunks: {}, diff: null, diffTruncated: false, note });
   let above = parents?.above ?? null;
   let left = parents?.left ?? null;
   if (conflict.resolutionCommit !== null) {
-    const line = await git.run(['rev-list', '--parents', '-n', '1', conflict.resolutionCommit], { okExitCodes: [0, 128] });
+    const line = await git.run(['rev-list', '--parents', '-n', '1', conflict.resolutionCommit], {
+      okExitCodes: [0, 128],
+    });
     const [, p1, p2] = line.stdout.trim().split(' ');
-    if (line.exitCode !== 0 || !p1 || !p2) return empty(`the resolution commit ${conflict.resolutionCommit.slice(0, 12)} is no longer in the repository`);
+    if (line.exitCode !== 0 || !p1 || !p2)
+      return empty(`the resolution commit ${conflict.resolutionCommit.slice(0, 12)} is no longer in the repository`);
     above = p1;
     left = p2;
   }
   if (above === null || left === null) return empty('the parent cells of this conflict are not known');
-  const merged = await git.run(['-c', 'merge.conflictStyle=diff3', 'merge-tree', '--write-tree', '--no-messages', above, left], { okExitCodes: [0, 1, 128] });
+  const merged = await git.run(
+    ['-c', 'merge.conflictStyle=diff3', 'merge-tree', '--write-tree', '--no-messages', above, left],
+    { okExitCodes: [0, 1, 128] },
+  );
   const conflictTree = merged.stdout.split('\n')[0]?.trim() ?? '';
-  if (merged.exitCode === 128 || !/^[0-9a-f]{40,64}$/.test(conflictTree)) return empty('the parent cells of this conflict are no longer in the repository');
+  if (merged.exitCode === 128 || !/^[0-9a-f]{40,64}$/.test(conflictTree))
+    return empty('the parent cells of this conflict are no longer in the repository');
   const hunks: Record<string, ConflictHunkView[]> = {};
   for (const f of conflict.files) {
     const blob = await git.run(['cat-file', 'blob', `${conflictTree}:${f.path}`], { okExitCodes: [0, 128] });
@@ -52,10 +63,29 @@ export async function conflictGitDetails(git: Git, conflict: ConflictState, pare
   }
   if (conflict.resolutionCommit === null) return { hunks, diff: null, diffTruncated: false, note: null };
   const paths = conflict.files.map((f) => f.path);
-  const diff = await git.run(['diff', '--no-color', '--no-ext-diff', '--no-renames', '-U3', conflictTree, `${conflict.resolutionCommit}^{tree}`, '--', ...paths], {
-    okExitCodes: [0, 1, 128],
-  });
-  if (diff.exitCode === 128) return { hunks, diff: null, diffTruncated: false, note: 'the resolution tree is no longer in the repository' };
+  const diff = await git.run(
+    [
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-renames',
+      '-U3',
+      conflictTree,
+      `${conflict.resolutionCommit}^{tree}`,
+      '--',
+      ...paths,
+    ],
+    {
+      okExitCodes: [0, 1, 128],
+    },
+  );
+  if (diff.exitCode === 128)
+    return { hunks, diff: null, diffTruncated: false, note: 'the resolution tree is no longer in the repository' };
   const truncated = diff.stdout.length > DIFF_LIMIT;
-  return { hunks, diff: truncated ? diff.stdout.slice(0, diff.stdout.lastIndexOf('\n', DIFF_LIMIT) + 1) : diff.stdout, diffTruncated: truncated, note: null };
+  return {
+    hunks,
+    diff: truncated ? diff.stdout.slice(0, diff.stdout.lastIndexOf('\n', DIFF_LIMIT) + 1) : diff.stdout,
+    diffTruncated: truncated,
+    note: null,
+  };
 }

@@ -56,8 +56,13 @@ export function diagramCharOf(letter: string): string {
 /** What a merge state means, in words (tooltips, Markdown). */
 export function mergeMeaning(merge: number): string {
   return (
-    ['no merge recorded', 'merged by hand (resolved conflict)', 'merged automatically', 'conflict blocking progress', 'was blocked, since resolved'][merge] ??
-    'unknown'
+    [
+      'no merge recorded',
+      'merged by hand (resolved conflict)',
+      'merged automatically',
+      'conflict blocking progress',
+      'was blocked, since resolved',
+    ][merge] ?? 'unknown'
   );
 }
 

@@ -54,7 +54,15 @@ function isGrid(g: unknown): g is GridSnapshot {
   if (typeof g !== 'object' || g === null) return false;
   const x = g as Record<string, unknown>;
   const refs = (a: unknown, n: unknown): boolean =>
-    Array.isArray(a) && a.length === n && a.every((r) => typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>).oid === 'string' && typeof (r as Record<string, unknown>).subject === 'string');
+    Array.isArray(a) &&
+    a.length === n &&
+    a.every(
+      (r) =>
+        typeof r === 'object' &&
+        r !== null &&
+        typeof (r as Record<string, unknown>).oid === 'string' &&
+        typeof (r as Record<string, unknown>).subject === 'string',
+    );
   return (
     Number.isInteger(x.len1) &&
     Number.isInteger(x.len2) &&

@@ -2,14 +2,25 @@ import type { Git } from '../git/index.js';
 import { diagramCodes, getBoundaries, Grid, IncrementalMerge, listImerges } from '../imerge/index.js';
 import type { RunState } from '../store/run-state.js';
 import { gridCacheKey, readCachedGrid, writeCachedGrid } from './grid-history-cache.js';
-import { MERGE_AUTOMATIC, MERGE_BLOCKED, MERGE_MANUAL, MERGE_UNBLOCKED, MERGE_UNKNOWN, mergeLetter, nodeLetter } from './grid-codes.js';
+import {
+  MERGE_AUTOMATIC,
+  MERGE_BLOCKED,
+  MERGE_MANUAL,
+  MERGE_UNBLOCKED,
+  MERGE_UNKNOWN,
+  mergeLetter,
+  nodeLetter,
+} from './grid-codes.js';
 import type { CommitRef } from './model.js';
 import type { GridSnapshot } from './snapshot.js';
 
 /** Subjects of the given commits, in one git call (unknown ones get an empty subject). */
 export async function commitRefs(git: Git, oids: readonly string[]): Promise<CommitRef[]> {
   if (oids.length === 0) return [];
-  const out = await git.run(['log', '--no-walk=unsorted', '--stdin', '--format=%H%x00%s'], { input: `${oids.join('\n')}\n`, okExitCodes: [0, 128] });
+  const out = await git.run(['log', '--no-walk=unsorted', '--stdin', '--format=%H%x00%s'], {
+    input: `${oids.join('\n')}\n`,
+    okExitCodes: [0, 128],
+  });
   const subjects = new Map<string, string>();
   for (const line of out.stdout.split('\n')) {
     const [oid, subject] = line.split('\0');
@@ -35,7 +46,16 @@ function gridLetters(grid: Grid): string {
         continue;
       }
       const c = grid.cell(i1, i2);
-      const merge = c.oid === null ? (c.blocked ? MERGE_BLOCKED : MERGE_UNKNOWN) : c.blocked ? MERGE_UNBLOCKED : c.manual ? MERGE_MANUAL : MERGE_AUTOMATIC;
+      const merge =
+        c.oid === null
+          ? c.blocked
+            ? MERGE_BLOCKED
+            : MERGE_UNKNOWN
+          : c.blocked
+            ? MERGE_UNBLOCKED
+            : c.manual
+              ? MERGE_MANUAL
+              : MERGE_AUTOMATIC;
       out[i2 * grid.len1 + i1] = mergeLetter(merge);
     }
   }
@@ -62,7 +82,15 @@ export async function readGridSnapshot(git: Git, state: RunState, cacheFile?: st
   if ((await listImerges(git)).includes(state.name)) {
     try {
       const im = await IncrementalMerge.load(git, state.name);
-      return { len1: im.grid.len1, len2: im.grid.len2, tip1: im.tip1, tip2: im.tip2, letters: gridLetters(im.grid), ...(await axes(git, im.grid)), source: 'refs' };
+      return {
+        len1: im.grid.len1,
+        len2: im.grid.len2,
+        tip1: im.tip1,
+        tip2: im.tip2,
+        letters: gridLetters(im.grid),
+        ...(await axes(git, im.grid)),
+        source: 'refs',
+      };
     } catch {
       // refs being rewritten or damaged: fall back to history
     }
@@ -115,15 +143,25 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
       if (i1 < 1 || i2 < 1 || i1 >= grid.len1 || i2 >= grid.len2) continue;
       const cell = grid.cell(i1, i2);
       // Newest first: keep the first commit seen for a cell; a manual merge wins over an automatic one.
-      if (cell.oid === null || (m[2] === 'manual' && !cell.manual)) Object.assign(cell, { oid, manual: m[2] === 'manual' });
+      if (cell.oid === null || (m[2] === 'manual' && !cell.manual))
+        Object.assign(cell, { oid, manual: m[2] === 'manual' });
     }
   }
   for (const c of state.conflicts) {
     if (c.resolutionCommit === null || c.cell.i1 >= grid.len1 || c.cell.i2 >= grid.len2) continue;
     Object.assign(grid.cell(c.cell.i1, c.cell.i2), { oid: c.resolutionCommit, manual: true });
   }
-  for (const b of state.grid?.blockers ?? []) if (b.i1 < grid.len1 && b.i2 < grid.len2) grid.cell(b.i1, b.i2).blocked = true;
-  return { len1: grid.len1, len2: grid.len2, tip1: state.target.branch, tip2: state.source.ref, letters: gridLetters(grid), ...(await axes(git, grid)), source: 'history' };
+  for (const b of state.grid?.blockers ?? [])
+    if (b.i1 < grid.len1 && b.i2 < grid.len2) grid.cell(b.i1, b.i2).blocked = true;
+  return {
+    len1: grid.len1,
+    len2: grid.len2,
+    tip1: state.target.branch,
+    tip2: state.source.ref,
+    letters: gridLetters(grid),
+    ...(await axes(git, grid)),
+    source: 'history',
+  };
 }
 
 /** The commits among `oids` still in the object store (unreachable ones may have been pruned). */

@@ -11,10 +11,18 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
   const lines: string[] = ['Files to settle:', ...human.files.map((f) => `${indent}${f}`)];
   for (const c of human.conflicts) {
     lines.push('', `Conflict ${c.conflict}, in ${c.worktree}:`);
-    for (const f of c.files) lines.push(`${indent}${f.path} [${f.kind}${f.hunks !== undefined ? `, ${f.hunks} block(s)` : ''}]: ${f.instructions}`);
+    for (const f of c.files)
+      lines.push(
+        `${indent}${f.path} [${f.kind}${f.hunks !== undefined ? `, ${f.hunks} block(s)` : ''}]: ${f.instructions}`,
+      );
     if (c.failure) {
-      lines.push(`${indent}check '${c.failure.check}' failed: ${c.failure.summary}${c.failure.logFile ? ` (log: ${c.failure.logFile})` : ''}`);
-      for (const file of c.failure.cleanlyMerged) lines.push(`${indent}the failure is in ${file}, which git merged cleanly at this cell (no conflict there): the fix may be needed in that file`);
+      lines.push(
+        `${indent}check '${c.failure.check}' failed: ${c.failure.summary}${c.failure.logFile ? ` (log: ${c.failure.logFile})` : ''}`,
+      );
+      for (const file of c.failure.cleanlyMerged)
+        lines.push(
+          `${indent}the failure is in ${file}, which git merged cleanly at this cell (no conflict there): the fix may be needed in that file`,
+        );
       const excerpt = c.failure.excerpt.split('\n').filter(Boolean).slice(-EXCERPT_LINES);
       if (excerpt.length > 0) lines.push(`${indent}log excerpt:`, ...excerpt.map((l) => `${indent}${indent}${l}`));
     }
@@ -23,7 +31,11 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
   }
   lines.push('', 'Then:', ...human.commands.map((c) => `${indent}${c}`));
   if (human.accept) {
-    lines.push('', 'Or, if this failure is expected at this step of the merge (code a later commit brings fixes it), accept it:', `${indent}${human.accept}   # the worktree's resolution is taken as it is; those failing tests are never blamed again`);
+    lines.push(
+      '',
+      'Or, if this failure is expected at this step of the merge (code a later commit brings fixes it), accept it:',
+      `${indent}${human.accept}   # the worktree's resolution is taken as it is; those failing tests are never blamed again`,
+    );
   }
   return lines;
 }

@@ -66,7 +66,12 @@ export function readLogTail(path: string): string | null {
  * history) and, with `details`, each conflict's hunks and resolution diff and each check log's
  * end. Null when the run has no state.
  */
-export async function loadRunSnapshot(git: Git, store: RunStore, name: string, options: LoadRunOptions = {}): Promise<RunSnapshot | null> {
+export async function loadRunSnapshot(
+  git: Git,
+  store: RunStore,
+  name: string,
+  options: LoadRunOptions = {},
+): Promise<RunSnapshot | null> {
   const paths = store.paths(name);
   const state = options.state ?? loadRunState(paths);
   if (state === null) return null;
@@ -88,7 +93,12 @@ export async function loadRunSnapshot(git: Git, store: RunStore, name: string, o
     const above = im && c.cell.i2 > 0 ? im.cellCommit(c.cell.i1, c.cell.i2 - 1) : null;
     const left = im && c.cell.i1 > 0 ? im.cellCommit(c.cell.i1 - 1, c.cell.i2) : null;
     const details = await conflictGitDetails(git, c, above && left ? { above, left } : null).catch(
-      (error: unknown): ConflictGitDetails => ({ hunks: {}, diff: null, diffTruncated: false, note: `git could not show it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` }),
+      (error: unknown): ConflictGitDetails => ({
+        hunks: {},
+        diff: null,
+        diffTruncated: false,
+        note: `git could not show it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      }),
     );
     snapshot.conflicts[c.id] = details;
     if (key !== null && details.note === null) cache.conflicts.set(key, details);

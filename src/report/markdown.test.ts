@@ -29,7 +29,9 @@ describe('Markdown report', () => {
   });
 
   it('stays under the size a pull request comment accepts', () => {
-    const md = renderMarkdownReport(buildReportModel(syntheticSnapshot({ commits1: 400, commits2: 300, scatter: 600 }), { now }));
+    const md = renderMarkdownReport(
+      buildReportModel(syntheticSnapshot({ commits1: 400, commits2: 300, scatter: 600 }), { now }),
+    );
     expect(md.length).toBeLessThan(65_536);
     expect(md).toMatch(/\d+ more conflict\(s\): see the HTML report/);
   });

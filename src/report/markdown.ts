@@ -44,7 +44,9 @@ export function mdBlock(value: string, lang = ''): string {
 }
 
 function clip(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, text.lastIndexOf('\n', limit) > 0 ? text.lastIndexOf('\n', limit) : limit)}\n… (cut; see the HTML report)`;
+  return text.length <= limit
+    ? text
+    : `${text.slice(0, text.lastIndexOf('\n', limit) > 0 ? text.lastIndexOf('\n', limit) : limit)}\n… (cut; see the HTML report)`;
 }
 
 function conflictMd(c: ConflictView): string {
@@ -56,14 +58,24 @@ function conflictMd(c: ConflictView): string {
     `- fork commit ${c.i1}: ${c.commit1 ? `${mdCode(shortOid(c.commit1.oid))} ${mdText(c.commit1.subject)}` : 'not known'}`,
     `- upstream commit ${c.i2}: ${c.commit2 ? `${mdCode(shortOid(c.commit2.oid))} ${mdText(c.commit2.subject)}` : 'not known'}`,
     ...c.files.map(
-      (f) => `- ${mdCode(f.path)}: ${f.hunks.map((h) => `hunk ${h.index} ${h.rung ? `${h.rung}${h.by ? ` (${mdText(h.by)})` : ''}` : h.status.replace('_', ' ')}`).join('; ') || 'file-level decision'}`,
+      (f) =>
+        `- ${mdCode(f.path)}: ${f.hunks.map((h) => `hunk ${h.index} ${h.rung ? `${h.rung}${h.by ? ` (${mdText(h.by)})` : ''}` : h.status.replace('_', ' ')}`).join('; ') || 'file-level decision'}`,
     ),
   ];
   if (c.blame) lines.push(`- **blamed**: ${mdText(c.blame)}`);
   if (c.resolution?.diff) lines.push('', mdBlock(clip(c.resolution.diff, DIFF_LIMIT), 'diff'));
   for (const t of c.transcripts) {
-    lines.push('', `**Resolver** on ${mdCode(t.path)}${t.modelId ? ` (${mdText(t.modelId)})` : ''}: ${t.ok ? 'resolved' : `gave up${t.failure ? ` (${mdText(t.failure.reason)})` : ''}`}, ${t.turns} turn(s)`);
-    for (const r of t.reasoning) lines.push('', ...clip(r, REASONING_LIMIT).split('\n').map((l) => `> ${mdText(l)}`));
+    lines.push(
+      '',
+      `**Resolver** on ${mdCode(t.path)}${t.modelId ? ` (${mdText(t.modelId)})` : ''}: ${t.ok ? 'resolved' : `gave up${t.failure ? ` (${mdText(t.failure.reason)})` : ''}`}, ${t.turns} turn(s)`,
+    );
+    for (const r of t.reasoning)
+      lines.push(
+        '',
+        ...clip(r, REASONING_LIMIT)
+          .split('\n')
+          .map((l) => `> ${mdText(l)}`),
+      );
     if (t.toolCalls.length) lines.push('', `Tool calls: ${t.toolCalls.map((k) => mdCode(k.tool)).join(', ')}`);
   }
   lines.push('', '</details>');
@@ -88,40 +100,90 @@ export function renderMarkdownReport(model: ReportModel): string {
     `| Strategy | ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen'} |`,
     `| Attempts | ${model.attempts.length} |`,
   ];
-  if (run.human) out.push('', '### Needs a human', '', mdText(run.human.reason), '', mdBlock(clip(handoffLines(run.human).join('\n'), DIFF_LIMIT), 'text'));
+  if (run.human)
+    out.push(
+      '',
+      '### Needs a human',
+      '',
+      mdText(run.human.reason),
+      '',
+      mdBlock(clip(handoffLines(run.human).join('\n'), DIFF_LIMIT), 'text'),
+    );
   const diagram = model.grid ? markedDiagram(model.grid) : null;
   if (model.grid) {
-    out.push('', '### Grid', '', diagram ? `<details><summary>${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits</summary>\n\n${mdBlock(diagram, 'text')}\n\n</details>` : `${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits (too large to draw here; see the HTML report).`);
+    out.push(
+      '',
+      '### Grid',
+      '',
+      diagram
+        ? `<details><summary>${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits</summary>\n\n${mdBlock(diagram, 'text')}\n\n</details>`
+        : `${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits (too large to draw here; see the HTML report).`,
+    );
   }
   out.push('', '### Decisions', '');
   if (model.timeline.length === 0) out.push('None recorded.');
   for (const e of model.timeline) {
-    out.push(`1. **${mdText(e.title)}**${e.times > 1 ? ` (×${e.times})` : ''} — ${mdText(e.by)}, ${formatTime(e.at)}${e.reasoning ? `  \n   ${mdText(clip(e.reasoning, REASONING_LIMIT))}` : ''}`);
+    out.push(
+      `1. **${mdText(e.title)}**${e.times > 1 ? ` (×${e.times})` : ''} — ${mdText(e.by)}, ${formatTime(e.at)}${e.reasoning ? `  \n   ${mdText(clip(e.reasoning, REASONING_LIMIT))}` : ''}`,
+    );
   }
   const baselines = model.baselines.filter((b) => !b.passed);
   if (baselines.length > 0) {
-    out.push('', '### Baselines', '', 'Checks that already fail without any resolution: these failures are never blamed on one.', '');
+    out.push(
+      '',
+      '### Baselines',
+      '',
+      'Checks that already fail without any resolution: these failures are never blamed on one.',
+      '',
+    );
     for (const b of baselines) {
       const where = b.cell === null ? `the ${b.side} tip` : `${b.side} commit ${b.cell}`;
-      out.push(`- ${mdText(b.check)} on ${where} (${mdCode(shortOid(b.commit))}): ${b.failing === null ? 'fails, no test could be named (its whole outcome is the baseline)' : `${b.failing.length} failing test(s): ${mdText(b.failing.slice(0, 5).join('; '))}${b.failing.length > 5 ? '; ...' : ''}`}${b.ran !== null ? ` (${b.ran} ran)` : ''}`);
+      out.push(
+        `- ${mdText(b.check)} on ${where} (${mdCode(shortOid(b.commit))}): ${b.failing === null ? 'fails, no test could be named (its whole outcome is the baseline)' : `${b.failing.length} failing test(s): ${mdText(b.failing.slice(0, 5).join('; '))}${b.failing.length > 5 ? '; ...' : ''}`}${b.ran !== null ? ` (${b.ran} ran)` : ''}`,
+      );
     }
   }
   if (model.accepted.length > 0) {
-    out.push('', '### Failures accepted by a person', '', 'Expected at that step of the merge (`continue --accept-failure`); never blamed on a resolution since.', '');
+    out.push(
+      '',
+      '### Failures accepted by a person',
+      '',
+      'Expected at that step of the merge (`continue --accept-failure`); never blamed on a resolution since.',
+      '',
+    );
     for (const a of model.accepted) {
-      out.push(`- ${mdText(a.check)} at ${a.conflicts.join(', ')}: ${a.failing === null ? 'its whole outcome' : `${a.failing.length} test(s): ${mdText(a.failing.slice(0, 5).join('; '))}${a.failing.length > 5 ? '; ...' : ''}`} (${mdCode(a.logFile)})`);
+      out.push(
+        `- ${mdText(a.check)} at ${a.conflicts.join(', ')}: ${a.failing === null ? 'its whole outcome' : `${a.failing.length} test(s): ${mdText(a.failing.slice(0, 5).join('; '))}${a.failing.length > 5 ? '; ...' : ''}`} (${mdCode(a.logFile)})`,
+      );
     }
   }
   out.push('', '### Checks', '', '| # | Check | On | Result | Time | Log |', '|---:|---|---|---|---:|---|');
   for (const c of model.checks) {
-    const judged = c.judgement ? `; ${c.judgement.blamed ? 'blamed' : '**not blamed**'}: ${mdText(c.judgement.reason)}` : '';
-    const result = (c.success ? 'passed' : c.timedOut ? '**timed out**' : `**failed** (exit ${c.exitCode ?? '?'})${c.summary ? `: ${mdText(c.summary.root_cause)}` : ''}`) + judged;
-    out.push(`| ${c.index + 1} | ${mdText(c.name)} | ${c.cell ?? c.target} | ${result} | ${formatDuration(c.durationMs)} | ${mdCode(c.logFile)} |`);
+    const judged = c.judgement
+      ? `; ${c.judgement.blamed ? 'blamed' : '**not blamed**'}: ${mdText(c.judgement.reason)}`
+      : '';
+    const result =
+      (c.success
+        ? 'passed'
+        : c.timedOut
+          ? '**timed out**'
+          : `**failed** (exit ${c.exitCode ?? '?'})${c.summary ? `: ${mdText(c.summary.root_cause)}` : ''}`) + judged;
+    out.push(
+      `| ${c.index + 1} | ${mdText(c.name)} | ${c.cell ?? c.target} | ${result} | ${formatDuration(c.durationMs)} | ${mdCode(c.logFile)} |`,
+    );
   }
-  out.push('', '### Cost by role', '', '| Role | Calls | Input tokens | Output tokens | Cost |', '|---|---:|---:|---:|---:|');
+  out.push(
+    '',
+    '### Cost by role',
+    '',
+    '| Role | Calls | Input tokens | Output tokens | Cost |',
+    '|---|---:|---:|---:|---:|',
+  );
   for (const r of [...roles, 'total'] as const) {
     const u = usage[r];
-    out.push(`| ${r} | ${u.calls} | ${formatCount(u.inputTokens)} | ${formatCount(u.outputTokens)} | ${formatUsd(u.costUsd)} |`);
+    out.push(
+      `| ${r} | ${u.calls} | ${formatCount(u.inputTokens)} | ${formatCount(u.outputTokens)} | ${formatUsd(u.costUsd)} |`,
+    );
   }
   // Conflicts last: they take whatever room is left.
   const conflicts: string[] = ['', '### Conflicts', ''];
@@ -135,7 +197,10 @@ export function renderMarkdownReport(model: ReportModel): string {
     shown++;
   }
   if (model.conflicts.length === 0) conflicts.push('None: everything merged automatically.');
-  else if (shown < model.conflicts.length) conflicts.push(`${model.conflicts.length - shown} more conflict(s): see the HTML report (\`splintercat report --html FILE\`).`);
+  else if (shown < model.conflicts.length)
+    conflicts.push(
+      `${model.conflicts.length - shown} more conflict(s): see the HTML report (\`splintercat report --html FILE\`).`,
+    );
   const checksAt = out.indexOf('### Checks');
   out.splice(checksAt - 1, 0, ...conflicts);
   return `${out.join('\n')}\n`;

@@ -72,7 +72,14 @@ export interface CheckView {
   /** The failing tests its log names (null: none could be named) and how many ran; null when not read. */
   tests: { failing: string[] | null; ran: number | null } | null;
   /** A failure on a cell or the final merge, compared with the baselines: blamed on the resolutions or not, and why. */
-  judgement: { verdict: string; blamed: boolean; blamedTests: string[]; inherited: string[]; incomplete: boolean; reason: string } | null;
+  judgement: {
+    verdict: string;
+    blamed: boolean;
+    blamedTests: string[];
+    inherited: string[];
+    incomplete: boolean;
+    reason: string;
+  } | null;
   /** The failure excerpt, or the end of the log when it passed (null when the log is gone). */
   excerpt: string | null;
 }

@@ -27,11 +27,20 @@ describe('status text', () => {
   it('says phase, elapsed time, conflicts done and left by rung, the current check, attempts and cost by role', () => {
     const snap = syntheticSnapshot();
     snap.state.status = 'running';
-    snap.events.push({ seq: 99, ts: '2026-01-02T03:09:48.000Z', type: 'check_started', name: 'test', cell: { i1: 2, i2: 2 }, attempt: 2 });
+    snap.events.push({
+      seq: 99,
+      ts: '2026-01-02T03:09:48.000Z',
+      type: 'check_started',
+      name: 'test',
+      cell: { i1: 2, i2: 2 },
+      attempt: 2,
+    });
     const text = renderStatusText(buildReportModel({ ...snap, live: true }, { now }));
     expect(text).toMatch(/^Merge 'up': running/);
     expect(text).toMatch(/phase: resolve_conflicts; elapsed 10m 00s \(running\)/);
-    expect(text).toMatch(/conflicts: 4 done, 1 left \(of 5\); hunks by rung: cache 1, rule 1, model 1, human 1; open 1/);
+    expect(text).toMatch(
+      /conflicts: 4 done, 1 left \(of 5\); hunks by rung: cache 1, rule 1, model 1, human 1; open 1/,
+    );
     expect(text).toMatch(/current check: test on 2-2 \(attempt 2\), running for 12\.0s/);
     expect(text).toMatch(/attempts: 1; #1 batch, 4 resolved, check failed → retry-specific/);
     expect(text).toMatch(/resolver 2 calls 12,000\+900 tokens \$0\.0123; summarizer .*; cost \$0\.0333/);
@@ -45,7 +54,12 @@ describe('status text', () => {
 
   it('--json carries the same, keeping the fields earlier versions printed', () => {
     const data = statusData(buildReportModel(syntheticSnapshot({ status: 'done' }), { now }));
-    expect(data).toMatchObject({ name: 'up', status: 'done', finalCommit: expect.stringMatching(/^[0-9a-f]{40}$/), conflicts: { total: 5, left: 1, hunksByRung: { rule: 1 } } });
+    expect(data).toMatchObject({
+      name: 'up',
+      status: 'done',
+      finalCommit: expect.stringMatching(/^[0-9a-f]{40}$/),
+      conflicts: { total: 5, left: 1, hunksByRung: { rule: 1 } },
+    });
     expect(data).toHaveProperty('grid.diagram');
     expect(data).toHaveProperty('usage.total.costUsd');
   });

@@ -21,7 +21,9 @@ export function markChar(mark: CellMark): string | null {
 export function markedDiagram(grid: GridView): string | null {
   if (grid.len1 > MAX_COLUMNS || grid.len1 * grid.len2 > MAX_CELLS) return null;
   const letters = decodeRuns(grid.cells);
-  const cols = Array.from({ length: grid.len1 }, (_, i1) => Array.from({ length: grid.len2 }, (_, i2) => diagramCharOf(letters[i2 * grid.len1 + i1] ?? 'a')));
+  const cols = Array.from({ length: grid.len1 }, (_, i1) =>
+    Array.from({ length: grid.len2 }, (_, i2) => diagramCharOf(letters[i2 * grid.len1 + i1] ?? 'a')),
+  );
   for (const m of grid.marks) {
     const ch = markChar(m);
     const col = cols[m.i1];
@@ -60,7 +62,13 @@ export function statusData(model: ReportModel): Record<string, unknown> {
     finalCommit: run.resultCommit,
     human: run.human,
     grid: model.grid
-      ? { size: { i1: model.grid.len1 - 1, i2: model.grid.len2 - 1 }, blockers: progress.blockers, source: model.grid.source, marks: model.grid.marks, diagram: markedDiagram(model.grid) }
+      ? {
+          size: { i1: model.grid.len1 - 1, i2: model.grid.len2 - 1 },
+          blockers: progress.blockers,
+          source: model.grid.source,
+          marks: model.grid.marks,
+          diagram: markedDiagram(model.grid),
+        }
       : null,
     conflicts: {
       total: progress.conflicts,
@@ -71,7 +79,12 @@ export function statusData(model: ReportModel): Record<string, unknown> {
       hunksOpen: progress.hunksOpen,
     },
     currentCheck: model.currentCheck,
-    checks: { total: model.checks.length, failed: model.checks.filter((c) => !c.success).length, notBlamed: notBlamed(model).length, last },
+    checks: {
+      total: model.checks.length,
+      failed: model.checks.filter((c) => !c.success).length,
+      notBlamed: notBlamed(model).length,
+      last,
+    },
     baselines: model.baselines,
     accepted: model.accepted,
     attempts: model.attempts,
@@ -94,7 +107,10 @@ export function baselineLines(model: ReportModel): string[] {
     '  baselines (failures never blamed on a resolution):',
     ...failing.map((b) => {
       const where = b.cell === null ? `the ${b.side} tip` : `${b.side} commit ${b.cell}`;
-      const what = b.failing === null ? 'fails, no test named (its whole outcome is compared)' : `fails ${b.failing.length} test(s): ${b.failing.slice(0, 3).join('; ')}${b.failing.length > 3 ? '; ...' : ''}`;
+      const what =
+        b.failing === null
+          ? 'fails, no test named (its whole outcome is compared)'
+          : `fails ${b.failing.length} test(s): ${b.failing.slice(0, 3).join('; ')}${b.failing.length > 3 ? '; ...' : ''}`;
       return `    ${b.check} on ${where} (${shortOid(b.commit)}) ${what}${b.ran !== null ? `, ${b.ran} ran` : ''}`;
     }),
   ];
@@ -114,18 +130,27 @@ export function renderStatusText(model: ReportModel): string {
   ];
   if (model.currentCheck) {
     const c = model.currentCheck;
-    lines.push(`  current check: ${c.name} on ${c.cell ?? 'a tip'} (attempt ${c.attempt}), running for ${formatDuration(c.elapsedMs)}`);
+    lines.push(
+      `  current check: ${c.name} on ${c.cell ?? 'a tip'} (attempt ${c.attempt}), running for ${formatDuration(c.elapsedMs)}`,
+    );
   }
   const failed = model.checks.filter((c) => !c.success).length;
   const last = model.checks.at(-1);
   const excused = notBlamed(model).length;
-  lines.push(`  checks: ${model.checks.length} run, ${failed} failed${excused > 0 ? ` (${excused} not blamed on a resolution)` : ''}${last ? `; last: ${last.name} ${last.success ? 'passed' : 'FAILED'} (${last.logFile})` : ''}`);
+  lines.push(
+    `  checks: ${model.checks.length} run, ${failed} failed${excused > 0 ? ` (${excused} not blamed on a resolution)` : ''}${last ? `; last: ${last.name} ${last.success ? 'passed' : 'FAILED'} (${last.logFile})` : ''}`,
+  );
   lines.push(...baselineLines(model));
   for (const a of model.accepted) {
-    lines.push(`  accepted by a person at ${a.conflicts.join(', ')}: ${a.check} ${a.failing === null ? 'failing (its whole outcome)' : `failing ${a.failing.length} test(s): ${a.failing.slice(0, 3).join('; ')}${a.failing.length > 3 ? '; ...' : ''}`}`);
+    lines.push(
+      `  accepted by a person at ${a.conflicts.join(', ')}: ${a.check} ${a.failing === null ? 'failing (its whole outcome)' : `failing ${a.failing.length} test(s): ${a.failing.slice(0, 3).join('; ')}${a.failing.length > 3 ? '; ...' : ''}`}`,
+    );
   }
   const judged = model.checks.filter((c) => c.judgement !== null).at(-1);
-  if (judged?.judgement) lines.push(`  last failure judged: ${judged.name} on ${judged.cell ?? judged.target}: ${judged.judgement.blamed ? 'blamed' : 'not blamed'}, ${judged.judgement.reason}`);
+  if (judged?.judgement)
+    lines.push(
+      `  last failure judged: ${judged.name} on ${judged.cell ?? judged.target}: ${judged.judgement.blamed ? 'blamed' : 'not blamed'}, ${judged.judgement.reason}`,
+    );
   lines.push(
     `  attempts: ${model.attempts.length}${model.attempts.map((a) => `; #${a.number} ${a.strategy}, ${a.resolutions} resolved, ${{ failed: 'check failed', passed: 'checks passed', open: 'open' }[a.result]}${a.recovery ? ` → ${a.recovery}` : ''}`).join('')}`,
   );
@@ -136,7 +161,11 @@ export function renderStatusText(model: ReportModel): string {
   if (run.human) lines.push('  needs a human:', ...handoffLines(run.human).map((l) => (l === '' ? l : `    ${l}`)));
   if (model.grid) {
     const diagram = markedDiagram(model.grid);
-    lines.push('', diagram ?? `The grid (${model.grid.len1 - 1} x ${model.grid.len2 - 1}) is too large for the terminal: splintercat report --html FILE draws it.`);
+    lines.push(
+      '',
+      diagram ??
+        `The grid (${model.grid.len1 - 1} x ${model.grid.len2 - 1}) is too large for the terminal: splintercat report --html FILE draws it.`,
+    );
   }
   return lines.join('\n');
 }

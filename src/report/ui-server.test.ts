@@ -18,7 +18,13 @@ interface Reply {
 function fetchRaw(server: UiServer, path: string, options: { method?: string; host?: string } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers: { host: options.host ?? `127.0.0.1:${server.port}` } },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: options.host ?? `127.0.0.1:${server.port}` },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -34,17 +40,20 @@ function fetchRaw(server: UiServer, path: string, options: { method?: string; ho
 /** Read an SSE stream until `done(text)` holds; resolves with the text so far. */
 function readEvents(server: UiServer, path: string, done: (text: string) => boolean): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}` } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-        if (done(text)) {
-          req.destroy();
-          resolve(text);
-        }
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}` } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+          if (done(text)) {
+            req.destroy();
+            resolve(text);
+          }
+        });
+      },
+    );
     req.on('error', (e) => (e.message.includes('socket hang up') ? undefined : reject(e)));
     req.end();
   });
@@ -62,7 +71,10 @@ async function serve(): Promise<{ server: UiServer; journal: Journal<RunEvent>; 
     pollMs: 20,
     loadModel: async () => {
       const snap = syntheticSnapshot();
-      return buildReportModel({ ...snap, events: [...snap.events, ...journal.read().entries.map((e) => ({ ...e, seq: e.seq + 100 }))] }, { now: new Date() });
+      return buildReportModel(
+        { ...snap, events: [...snap.events, ...journal.read().entries.map((e) => ({ ...e, seq: e.seq + 100 }))] },
+        { now: new Date() },
+      );
     },
     checkLog: (index) => (index === 0 ? log : null),
   });
@@ -77,7 +89,9 @@ describe('ui server', () => {
     const page = await fetchRaw(server, '/');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'; script-src 'nonce-[^']+'; .*connect-src 'self'/);
+    expect(page.headers['content-security-policy']).toMatch(
+      /^default-src 'none'; script-src 'nonce-[^']+'; .*connect-src 'self'/,
+    );
     expect(page.body).toMatch(/<body data-events="\/events\?after=\d+" data-view="\/view">/);
     expect(page.body).toMatch(/<a href="\/logs\/0">log<\/a>/);
     const state = JSON.parse((await fetchRaw(server, '/state')).body);
@@ -94,7 +108,16 @@ describe('ui server', () => {
     }
     expect((await fetchRaw(server, '/', { host: 'attacker.example:80' })).status).toBe(421);
     expect((await fetchRaw(server, '/', { host: `localhost:${server.port}` })).status).toBe(200);
-    for (const path of ['/../../etc/passwd', '/logs/../../etc/passwd', '/logs/%2e%2e%2fetc%2fpasswd', '/logs/1', '/logs/-1', '/events.jsonl', '/state.json', '/favicon.ico']) {
+    for (const path of [
+      '/../../etc/passwd',
+      '/logs/../../etc/passwd',
+      '/logs/%2e%2e%2fetc%2fpasswd',
+      '/logs/1',
+      '/logs/-1',
+      '/events.jsonl',
+      '/state.json',
+      '/favicon.ico',
+    ]) {
       expect((await fetchRaw(server, path)).status, path).toBe(404);
     }
     const log = await fetchRaw(server, '/logs/0');
@@ -109,7 +132,14 @@ describe('ui server', () => {
     const all = await readEvents(server, '/events', (t) => t.includes('id: 2\n'));
     expect(all).toMatch(/^retry: 2000\n\nid: 1\ndata: \{"seq":1,"ts":"[^"]+","type":"node_entered"\}\n\nid: 2\n/);
     const later = readEvents(server, '/events?after=2', (t) => t.includes('id: 3\n'));
-    journal.append({ type: 'decision', kind: 'strategy', by: 'planner', decision: 'batch', reasoning: 'r', batchSize: 2 });
+    journal.append({
+      type: 'decision',
+      kind: 'strategy',
+      by: 'planner',
+      decision: 'batch',
+      reasoning: 'r',
+      batchSize: 2,
+    });
     const text = await later;
     expect(text).not.toContain('id: 1\n');
     expect(text).toMatch(/id: 3\ndata: \{"seq":3,"ts":"[^"]+","type":"decision"\}/);
@@ -117,7 +147,16 @@ describe('ui server', () => {
 
   it('says which port is taken, with a fix', async () => {
     const { server } = await serve();
-    await expect(startUiServer({ port: server.port, journal: { subscribe: () => () => undefined }, loadModel: async () => { throw new Error('unused'); }, checkLog: () => null })).rejects.toMatchObject({
+    await expect(
+      startUiServer({
+        port: server.port,
+        journal: { subscribe: () => () => undefined },
+        loadModel: async () => {
+          throw new Error('unused');
+        },
+        checkLog: () => null,
+      }),
+    ).rejects.toMatchObject({
       code: 'ui_port_in_use',
       fix: ['Pick another one: splintercat ui --port N', 'or --port 0 for any free port'],
     });

@@ -81,7 +81,13 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `splintercat ui: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (!res.headersSent)
+        send(
+          res,
+          500,
+          'text/plain; charset=utf-8',
+          `splintercat ui: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
       else res.destroy();
     });
   });
@@ -105,15 +111,32 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       case '/': {
         const m = await model();
         const nonce = randomBytes(16).toString('base64');
-        const html = renderHtmlReport(m, { nonce, live: { eventsUrl: `/events?after=${m.lastSeq}`, viewUrl: '/view' }, logHref: (c) => `/logs/${c.index}` });
-        send(res, 200, 'text/html; charset=utf-8', head ? '' : html, { 'Content-Security-Policy': reportCsp(nonce, true) });
+        const html = renderHtmlReport(m, {
+          nonce,
+          live: { eventsUrl: `/events?after=${m.lastSeq}`, viewUrl: '/view' },
+          logHref: (c) => `/logs/${c.index}`,
+        });
+        send(res, 200, 'text/html; charset=utf-8', head ? '' : html, {
+          'Content-Security-Policy': reportCsp(nonce, true),
+        });
         return;
       }
       case '/view': {
         const m = await model(atLeast);
-        send(res, 200, 'text/html; charset=utf-8', head ? '' : renderReportBody(m, { live: { eventsUrl: '/events', viewUrl: '/view' }, logHref: (c) => `/logs/${c.index}` }), {
-          'Content-Security-Policy': "default-src 'none'",
-        });
+        send(
+          res,
+          200,
+          'text/html; charset=utf-8',
+          head
+            ? ''
+            : renderReportBody(m, {
+                live: { eventsUrl: '/events', viewUrl: '/view' },
+                logHref: (c) => `/logs/${c.index}`,
+              }),
+          {
+            'Content-Security-Policy': "default-src 'none'",
+          },
+        );
         return;
       }
       case '/state': {
@@ -151,19 +174,35 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       send(res, 404, 'text/plain; charset=utf-8', 'no such check log\n');
       return;
     }
-    res.writeHead(200, { ...baseHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': size, 'Content-Security-Policy': "default-src 'none'" });
+    res.writeHead(200, {
+      ...baseHeaders,
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': size,
+      'Content-Security-Policy': "default-src 'none'",
+    });
     if (head) {
       res.end();
       return;
     }
-    createReadStream(path).on('error', () => res.destroy()).pipe(res);
+    createReadStream(path)
+      .on('error', () => res.destroy())
+      .pipe(res);
   };
 
   const stream = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
     const fromHeader = Number(req.headers['last-event-id']);
     const fromQuery = Number(url.searchParams.get('after'));
-    const afterSeq = Number.isInteger(fromHeader) && fromHeader > 0 ? fromHeader : Number.isInteger(fromQuery) && fromQuery > 0 ? fromQuery : 0;
-    res.writeHead(200, { ...baseHeaders, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+    const afterSeq =
+      Number.isInteger(fromHeader) && fromHeader > 0
+        ? fromHeader
+        : Number.isInteger(fromQuery) && fromQuery > 0
+          ? fromQuery
+          : 0;
+    res.writeHead(200, {
+      ...baseHeaders,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      Connection: 'keep-alive',
+    });
     res.write('retry: 2000\n\n');
     streams.add(res);
     // Only what the page needs to decide to refresh: the rest it reads through /view.
@@ -192,7 +231,11 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
               what: `Port ${options.port} on ${UI_HOST} is already in use`,
               fix: ['Pick another one: splintercat ui --port N', 'or --port 0 for any free port'],
             })
-          : new SplintercatError('ui_listen_failed', { what: `The web view could not listen on ${UI_HOST}:${options.port}`, why: error.message, cause: error }),
+          : new SplintercatError('ui_listen_failed', {
+              what: `The web view could not listen on ${UI_HOST}:${options.port}`,
+              why: error.message,
+              cause: error,
+            }),
       );
     };
     server.once('error', onError);
@@ -215,7 +258,13 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   };
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  extra: Record<string, string> = {},
+): void {
   res.writeHead(status, { ...baseHeaders, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ...extra });
   res.end(body);
 }

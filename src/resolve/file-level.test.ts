@@ -6,7 +6,10 @@ const f = (text: string, mode = '100644') => ({ mode, text });
 describe('decideFileConflict', () => {
   it('deletes only when both sides deleted, or the surviving side is unchanged', () => {
     expect(decideFileConflict({ path: 'p', base: f('x') }).resolution?.action).toBe('delete');
-    expect(decideFileConflict({ path: 'p', base: f('x'), ours: f('x') }).resolution).toMatchObject({ action: 'delete', by: 'unchanged-side-deleted' });
+    expect(decideFileConflict({ path: 'p', base: f('x'), ours: f('x') }).resolution).toMatchObject({
+      action: 'delete',
+      by: 'unchanged-side-deleted',
+    });
   });
   it('hands modify/delete on with both options', () => {
     const d = decideFileConflict({ path: 'p', base: f('x'), theirs: f('y') });
@@ -19,10 +22,22 @@ describe('decideFileConflict', () => {
     expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('b') }).kind).toBe('add/add');
     expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('b') }).resolution).toBeNull();
     expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('a') }).resolution?.by).toBe('identical-sides');
-    expect(decideFileConflict({ path: 'p', base: f('\u0000a'), ours: f('\u0000b'), theirs: f('\u0000c') }).kind).toBe('binary');
-    expect(decideFileConflict({ path: 'p', base: f('\u0000a'), ours: f('\u0000a'), theirs: f('\u0000c') }).resolution?.action).toBe('keep-theirs');
-    expect(decideFileConflict({ path: 'p', base: f('t', '120000'), ours: f('u', '120000'), theirs: f('v', '120000') }).kind).toBe('symlink');
-    const sub = decideFileConflict({ path: 'p', base: { mode: '160000', oid: 'a' }, ours: { mode: '160000', oid: 'b' }, theirs: { mode: '160000', oid: 'c' } });
+    expect(decideFileConflict({ path: 'p', base: f('\u0000a'), ours: f('\u0000b'), theirs: f('\u0000c') }).kind).toBe(
+      'binary',
+    );
+    expect(
+      decideFileConflict({ path: 'p', base: f('\u0000a'), ours: f('\u0000a'), theirs: f('\u0000c') }).resolution
+        ?.action,
+    ).toBe('keep-theirs');
+    expect(
+      decideFileConflict({ path: 'p', base: f('t', '120000'), ours: f('u', '120000'), theirs: f('v', '120000') }).kind,
+    ).toBe('symlink');
+    const sub = decideFileConflict({
+      path: 'p',
+      base: { mode: '160000', oid: 'a' },
+      ours: { mode: '160000', oid: 'b' },
+      theirs: { mode: '160000', oid: 'c' },
+    });
     expect(sub.kind).toBe('submodule');
     expect(sub.resolution).toBeNull();
     const mode = decideFileConflict({ path: 'p', base: f('x'), ours: f('y', '100755'), theirs: f('y', '100644') });

@@ -47,13 +47,23 @@ export function decideFileConflict(input: FileConflictInput): FileDecision {
   const keepOurs: FileOption = { action: 'keep-ours', description: `keep our version of ${path}` };
   const keepTheirs: FileOption = { action: 'keep-theirs', description: `keep their version of ${path}` };
   const del: FileOption = { action: 'delete', description: `delete ${path}` };
-  const mergeContent: FileOption = { action: 'merge-content', description: `merge the contents of ${path} hunk by hunk` };
+  const mergeContent: FileOption = {
+    action: 'merge-content',
+    description: `merge the contents of ${path} hunk by hunk`,
+  };
 
   if (!ours && !theirs) {
     return decided(path, input.kind ?? 'modify/delete', 'both sides deleted the path', [del], del, 'both-deleted');
   }
   if (ours && theirs && sameContent(ours, theirs) && ours.mode === theirs.mode) {
-    return decided(path, input.kind ?? 'add/add', 'both sides have the same content and mode', [keepOurs, keepTheirs], keepOurs, 'identical-sides');
+    return decided(
+      path,
+      input.kind ?? 'add/add',
+      'both sides have the same content and mode',
+      [keepOurs, keepTheirs],
+      keepOurs,
+      'identical-sides',
+    );
   }
   if (!ours || !theirs) {
     const present = (ours ?? theirs) as FileSide;
@@ -62,28 +72,89 @@ export function decideFileConflict(input: FileConflictInput): FileDecision {
     const kind = input.kind ?? 'modify/delete';
     const keep = ours ? keepOurs : keepTheirs;
     if (base && sameContent(present, base) && present.mode === base.mode) {
-      return decided(path, kind, `${other} deleted ${path}; ${who} left it unchanged`, [del, keep], del, 'unchanged-side-deleted');
+      return decided(
+        path,
+        kind,
+        `${other} deleted ${path}; ${who} left it unchanged`,
+        [del, keep],
+        del,
+        'unchanged-side-deleted',
+      );
     }
-    return open(path, kind, `${other} deleted ${path} while ${who} ${base ? 'changed' : 'added'} it: keep the changed file or the deletion`, [keep, del]);
+    return open(
+      path,
+      kind,
+      `${other} deleted ${path} while ${who} ${base ? 'changed' : 'added'} it: keep the changed file or the deletion`,
+      [keep, del],
+    );
   }
 
   const kind = classify(base, ours, theirs, input.kind);
   if (kind === 'mode' && sameContent(ours, theirs)) {
-    if (base && ours.mode === base.mode) return decided(path, kind, `only theirs changed the mode (${base.mode} -> ${theirs.mode})`, [keepOurs, keepTheirs], keepTheirs, 'one-side-unchanged');
-    if (base && theirs.mode === base.mode) return decided(path, kind, `only ours changed the mode (${base.mode} -> ${ours.mode})`, [keepOurs, keepTheirs], keepOurs, 'one-side-unchanged');
-    return open(path, kind, `both sides changed the mode differently (ours ${ours.mode}, theirs ${theirs.mode})`, [keepOurs, keepTheirs]);
+    if (base && ours.mode === base.mode)
+      return decided(
+        path,
+        kind,
+        `only theirs changed the mode (${base.mode} -> ${theirs.mode})`,
+        [keepOurs, keepTheirs],
+        keepTheirs,
+        'one-side-unchanged',
+      );
+    if (base && theirs.mode === base.mode)
+      return decided(
+        path,
+        kind,
+        `only ours changed the mode (${base.mode} -> ${ours.mode})`,
+        [keepOurs, keepTheirs],
+        keepOurs,
+        'one-side-unchanged',
+      );
+    return open(path, kind, `both sides changed the mode differently (ours ${ours.mode}, theirs ${theirs.mode})`, [
+      keepOurs,
+      keepTheirs,
+    ]);
   }
   if (kind === 'binary' || kind === 'symlink' || kind === 'submodule') {
-    if (base && sameContent(ours, base) && ours.mode === base.mode) return decided(path, kind, `only theirs changed this ${kind}`, [keepOurs, keepTheirs], keepTheirs, 'one-side-unchanged');
-    if (base && sameContent(theirs, base) && theirs.mode === base.mode) return decided(path, kind, `only ours changed this ${kind}`, [keepOurs, keepTheirs], keepOurs, 'one-side-unchanged');
-    const what = kind === 'submodule' ? 'point the submodule at different commits' : kind === 'symlink' ? 'point the symlink at different targets' : 'changed the binary file differently';
-    return open(path, kind, `both sides ${what}; a person must pick one (or make a new version)`, [keepOurs, keepTheirs]);
+    if (base && sameContent(ours, base) && ours.mode === base.mode)
+      return decided(
+        path,
+        kind,
+        `only theirs changed this ${kind}`,
+        [keepOurs, keepTheirs],
+        keepTheirs,
+        'one-side-unchanged',
+      );
+    if (base && sameContent(theirs, base) && theirs.mode === base.mode)
+      return decided(
+        path,
+        kind,
+        `only ours changed this ${kind}`,
+        [keepOurs, keepTheirs],
+        keepOurs,
+        'one-side-unchanged',
+      );
+    const what =
+      kind === 'submodule'
+        ? 'point the submodule at different commits'
+        : kind === 'symlink'
+          ? 'point the symlink at different targets'
+          : 'changed the binary file differently';
+    return open(path, kind, `both sides ${what}; a person must pick one (or make a new version)`, [
+      keepOurs,
+      keepTheirs,
+    ]);
   }
-  const description = kind === 'add/add' ? `both sides added ${path} with different contents` : `both sides changed ${path}`;
+  const description =
+    kind === 'add/add' ? `both sides added ${path} with different contents` : `both sides changed ${path}`;
   return open(path, kind, description, [mergeContent, keepOurs, keepTheirs]);
 }
 
-function classify(base: FileSide | undefined, ours: FileSide, theirs: FileSide, hint: FileConflictKind | undefined): FileConflictKind {
+function classify(
+  base: FileSide | undefined,
+  ours: FileSide,
+  theirs: FileSide,
+  hint: FileConflictKind | undefined,
+): FileConflictKind {
   const modes = [ours.mode, theirs.mode, base?.mode];
   if (modes.includes(GITLINK)) return 'submodule';
   if (modes.includes(SYMLINK)) return 'symlink';
@@ -102,7 +173,14 @@ function sameContent(a: FileSide, b: FileSide): boolean {
   return a.text !== undefined && a.text !== null && a.text === b.text;
 }
 
-function decided(path: string, kind: FileConflictKind, description: string, options: FileOption[], choice: FileOption, by: string): FileDecision {
+function decided(
+  path: string,
+  kind: FileConflictKind,
+  description: string,
+  options: FileOption[],
+  choice: FileOption,
+  by: string,
+): FileDecision {
   return { path, kind, description, options, resolution: { ...choice, by } };
 }
 

@@ -14,17 +14,25 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const hunk = (ours: string, base: string, theirs: string): string => `<<<<<<< HEAD\n${ours}||||||| base\n${base}=======\n${theirs}>>>>>>> other\n`;
+const hunk = (ours: string, base: string, theirs: string): string =>
+  `<<<<<<< HEAD\n${ours}||||||| base\n${base}=======\n${theirs}>>>>>>> other\n`;
 
 describe('resolveFileText', () => {
   it('refuses deterministic answers that break the syntax where the sides parse (rules, cache), and the syntax rung takes entities apart', async () => {
-    const broken: ResolutionRule = { name: 'broken', description: 'test', enabledByDefault: true, resolve: () => 'def f(:\n' };
+    const broken: ResolutionRule = {
+      name: 'broken',
+      description: 'test',
+      enabledByDefault: true,
+      resolve: () => 'def f(:\n',
+    };
     const text = `x = 1\n${hunk('def f(a):\n', 'def f():\n', 'def f(b):\n')}`;
     const refused = await resolveFileText(text, { path: 'm.py', rules: [broken] });
     expect(refused.resolutions).toEqual([]);
     expect(refused.remaining.map((h) => h.index)).toEqual([1]);
     // In a file with no grammar the same answer is taken.
-    expect((await resolveFileText(text, { path: 'm.txt', rules: [broken] })).resolutions.map((r) => r.by)).toEqual(['broken']);
+    expect((await resolveFileText(text, { path: 'm.txt', rules: [broken] })).resolutions.map((r) => r.by)).toEqual([
+      'broken',
+    ]);
     // A repeated JSON key is refused the same way.
     const dup: ResolutionRule = { ...broken, resolve: ({ ours, theirs }) => ours + theirs };
     const json = `{\n${hunk('  "v": 1\n', '  "v": 0\n', '  "v": 2\n')}}\n`;
@@ -35,11 +43,20 @@ describe('resolveFileText', () => {
     const base = 'def a():\n    return 1\n\ndef b():\n    return 2\n';
     const ours = 'def a():\n    return 10\n\ndef b():\n    return 2\n';
     const theirs = 'def a():\n    return 1\n\ndef b():\n    return 20\n';
-    const text = hunk('    return 10\n\ndef b():\n    return 2\n', '    return 1\n\ndef b():\n    return 2\n', '    return 1\n\ndef b():\n    return 20\n');
+    const text = hunk(
+      '    return 10\n\ndef b():\n    return 2\n',
+      '    return 1\n\ndef b():\n    return 2\n',
+      '    return 1\n\ndef b():\n    return 20\n',
+    );
     const conflicted = `def a():\n${text}`;
     const off = await resolveFileText(conflicted, { path: 'm.py', rules: [], sides: { base, ours, theirs } });
     expect(off.remaining).toHaveLength(1);
-    const on = await resolveFileText(conflicted, { path: 'm.py', rules: [], sides: { base, ours, theirs }, syntax: { code: true, data: false } });
+    const on = await resolveFileText(conflicted, {
+      path: 'm.py',
+      rules: [],
+      sides: { base, ours, theirs },
+      syntax: { code: true, data: false },
+    });
     expect(on.resolutions.map((r) => [r.rung, r.by])).toEqual([['rule', 'syntax-merge']]);
     expect(on.text).toBe('def a():\n    return 10\n\ndef b():\n    return 20\n');
   });
@@ -76,7 +93,12 @@ describe('resolveFileText', () => {
 
   it('shows each rule the rest of the file around the hunk', async () => {
     const seen: Array<string | undefined> = [];
-    const spy: ResolutionRule = { name: 'spy', description: 'records', enabledByDefault: false, resolve: (_s, c) => (seen.push(c.outside), null) };
+    const spy: ResolutionRule = {
+      name: 'spy',
+      description: 'records',
+      enabledByDefault: false,
+      resolve: (_s, c) => (seen.push(c.outside), null),
+    };
     await resolveFileText(`top\n${hunk('a\n', 'o\n', 'b\n')}end\n`, { path: 'f', rules: [spy] });
     expect(seen).toEqual(['top\nend\n']);
   });
@@ -86,7 +108,11 @@ describe('resolveFileText', () => {
     dirs.push(dir);
     const cache = new ResolutionCache(dir);
     const text = hunk('b\n', 'o\n', 'c\n');
-    const first = await resolveFileText(text, { path: 'f', cache, fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'human\n', rung: 'human', by: 'human' })) });
+    const first = await resolveFileText(text, {
+      path: 'f',
+      cache,
+      fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'human\n', rung: 'human', by: 'human' })),
+    });
     expect(first.text).toBe('human\n');
     const second = await resolveFileText(text, { path: 'f', cache });
     expect(second.resolutions[0]).toMatchObject({ rung: 'cache', by: 'human:human', text: 'human\n' });
@@ -109,14 +135,22 @@ describe('resolveFileText', () => {
     const first = await resolveFileText(ws, { path: 'g', cache });
     expect(first.resolutions[0]).toMatchObject({ rung: 'rule', by: 'whitespace-only' });
     await cache.invalidate(first.resolutions[0]!.cacheKey!, 'test failed');
-    const model = async (_f: unknown, hs: Array<{ index: number }>): Promise<HunkResolution[]> => hs.map((h) => ({ hunkIndex: h.index, text: first.resolutions[0]!.text, rung: 'model', by: 'm' }));
+    const model = async (_f: unknown, hs: Array<{ index: number }>): Promise<HunkResolution[]> =>
+      hs.map((h) => ({ hunkIndex: h.index, text: first.resolutions[0]!.text, rung: 'model', by: 'm' }));
     const again = await resolveFileText(ws, { path: 'g', cache, fallback: model });
     expect(again.resolutions).toEqual([]);
     expect(again.remaining).toHaveLength(1);
     // Another answer (a person's, say) is taken and cached.
-    const person = await resolveFileText(ws, { path: 'g', cache, fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'x\n\n', rung: 'human', by: 'human' })) });
+    const person = await resolveFileText(ws, {
+      path: 'g',
+      cache,
+      fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'x\n\n', rung: 'human', by: 'human' })),
+    });
     expect(person.resolutions[0]).toMatchObject({ rung: 'human' });
-    expect((await resolveFileText(ws, { path: 'g', cache })).resolutions[0]).toMatchObject({ rung: 'cache', text: 'x\n\n' });
+    expect((await resolveFileText(ws, { path: 'g', cache })).resolutions[0]).toMatchObject({
+      rung: 'cache',
+      text: 'x\n\n',
+    });
   });
 
   it('replays a cached resolution in the line endings of the file it goes into', async () => {
@@ -124,7 +158,12 @@ describe('resolveFileText', () => {
     dirs.push(dir);
     const cache = new ResolutionCache(dir);
     const crlf = hunk('b\n', 'o\n', 'c\n').replace(/\n/g, '\r\n');
-    await resolveFileText(crlf, { path: 'f', cache, fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'b\r\nc\r\n', rung: 'human', by: 'human' })) });
+    await resolveFileText(crlf, {
+      path: 'f',
+      cache,
+      fallback: async (_f, hs) =>
+        hs.map((h) => ({ hunkIndex: h.index, text: 'b\r\nc\r\n', rung: 'human', by: 'human' })),
+    });
     const lf = await resolveFileText(`top\n${hunk('b\n', 'o\n', 'c\n')}`, { path: 'f', cache });
     expect(lf.text).toBe('top\nb\nc\n');
     const back = await resolveFileText(crlf, { path: 'f', cache });
@@ -137,7 +176,11 @@ describe('resolveThreeWay', () => {
     const git = new Git({ cwd: tmpdir() });
     try {
       const base = 'l1\nl2\nl3\n';
-      const result = await resolveThreeWay(git, { base, ours: 'l1\nL2  \nl3\n', theirs: 'l1\nL2\nl3\n' }, { path: 'f' });
+      const result = await resolveThreeWay(
+        git,
+        { base, ours: 'l1\nL2  \nl3\n', theirs: 'l1\nL2\nl3\n' },
+        { path: 'f' },
+      );
       expect(result.gitConflicts).toBe(1);
       expect(result.text).toBe('l1\nL2  \nl3\n');
       expect(result.resolutions[0]?.by).toBe('whitespace-only');

@@ -52,7 +52,11 @@ export interface LadderResult {
 export const SYNTAX_RUNG = 'syntax-merge';
 
 /** Try the rules on one hunk in order; the first that is sure wins. Pure. */
-export function resolveHunkWithRules(hunk: ConflictHunk, rules: readonly ResolutionRule[], context: RuleContext): HunkResolution | null {
+export function resolveHunkWithRules(
+  hunk: ConflictHunk,
+  rules: readonly ResolutionRule[],
+  context: RuleContext,
+): HunkResolution | null {
   for (const rule of rules) {
     const text = rule.resolve({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }, context);
     if (text !== null) return { text, rung: 'rule', by: rule.name, hunkIndex: hunk.index };
@@ -85,8 +89,19 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       keys.set(hunk.index, key);
       const hit = await cache.get(key);
       // A rule's cached answer counts only while that rule is enabled (it may have been turned off as unsafe).
-      if (hit && (hit.rung !== 'rule' || rules.some((r) => r.name === hit.by) || (hit.by === SYNTAX_RUNG && !!(options.syntax?.code || options.syntax?.data)))) {
-        resolved.set(hunk.index, { text: withEol(hit.resolution, file.eol), rung: 'cache', by: `${hit.rung}:${hit.by}`, hunkIndex: hunk.index, cacheKey: key });
+      if (
+        hit &&
+        (hit.rung !== 'rule' ||
+          rules.some((r) => r.name === hit.by) ||
+          (hit.by === SYNTAX_RUNG && !!(options.syntax?.code || options.syntax?.data)))
+      ) {
+        resolved.set(hunk.index, {
+          text: withEol(hit.resolution, file.eol),
+          rung: 'cache',
+          by: `${hit.rung}:${hit.by}`,
+          hunkIndex: hunk.index,
+          cacheKey: key,
+        });
         continue;
       }
     }
@@ -95,7 +110,10 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       const key = keys.get(hunk.index);
       // An answer a failed check blamed is not given again, even by the rule that gave it first.
       if (key !== undefined && cache && (await cache.isBlamed(key, byRule.text))) {
-        log.decision({ path: file.path, hunk: hunk.index, by: byRule.by }, 'rule answer was blamed by a failed check before: hunk left to the next rung');
+        log.decision(
+          { path: file.path, hunk: hunk.index, by: byRule.by },
+          'rule answer was blamed by a failed check before: hunk left to the next rung',
+        );
         continue;
       }
       if (key !== undefined) byRule.cacheKey = key;
@@ -115,7 +133,13 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
         const text = texts.get(hunk.index);
         if (text === undefined) continue;
         const key = keys.get(hunk.index);
-        resolved.set(hunk.index, { text, rung: 'rule', by: SYNTAX_RUNG, hunkIndex: hunk.index, ...(key === undefined ? {} : { cacheKey: key }) });
+        resolved.set(hunk.index, {
+          text,
+          rung: 'rule',
+          by: SYNTAX_RUNG,
+          hunkIndex: hunk.index,
+          ...(key === undefined ? {} : { cacheKey: key }),
+        });
       }
       open = file.hunks.filter((h) => !resolved.has(h.index));
     }
@@ -130,12 +154,18 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       // The fallback is untrusted (an LLM): only answers for open hunks, without markers, count.
       if (r.hunkIndex === undefined || !openIndexes.has(r.hunkIndex) || resolved.has(r.hunkIndex)) continue;
       if (hasMarkers(r.text, file.markerSize)) {
-        log.warn({ path: file.path, hunk: r.hunkIndex, by: r.by }, 'fallback resolution still holds conflict markers; hunk left open');
+        log.warn(
+          { path: file.path, hunk: r.hunkIndex, by: r.by },
+          'fallback resolution still holds conflict markers; hunk left open',
+        );
         continue;
       }
       const key = keys.get(r.hunkIndex);
       if (key !== undefined && cache && (await cache.isBlamed(key, r.text))) {
-        log.warn({ path: file.path, hunk: r.hunkIndex, by: r.by }, 'fallback answer was blamed by a failed check before; hunk left open');
+        log.warn(
+          { path: file.path, hunk: r.hunkIndex, by: r.by },
+          'fallback answer was blamed by a failed check before; hunk left open',
+        );
         continue;
       }
       resolved.set(r.hunkIndex, key === undefined ? { ...r } : { ...r, cacheKey: key });
@@ -146,12 +176,18 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   if (cache) {
     for (const r of resolved.values()) {
       if (r.rung === 'cache' || r.cacheKey === undefined) continue;
-      await cache.put(r.cacheKey, { resolution: r.text, rung: r.rung, by: r.by, provenance: { file: file.path, ...options.provenance } });
+      await cache.put(r.cacheKey, {
+        resolution: r.text,
+        rung: r.rung,
+        by: r.by,
+        provenance: { file: file.path, ...options.provenance },
+      });
     }
   }
 
   const resolutions = file.hunks.flatMap((h) => resolved.get(h.index) ?? []);
-  for (const r of resolutions) log.decision({ path: file.path, hunk: r.hunkIndex, rung: r.rung, by: r.by }, 'hunk resolved');
+  for (const r of resolutions)
+    log.decision({ path: file.path, hunk: r.hunkIndex, rung: r.rung, by: r.by }, 'hunk resolved');
   const texts = new Map([...resolved].map(([i, r]) => [i, r.text]));
   return { text: printWithResolutions(file, texts), resolutions, remaining: open, file };
 }
@@ -163,12 +199,24 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
  * of them is taken for this file (logged): a cached or rule answer that
  * breaks the syntax is not near-perfect.
  */
-async function keepsSyntax(file: ConflictedFile, resolved: ReadonlyMap<number, HunkResolution>, log: Logger): Promise<boolean> {
+async function keepsSyntax(
+  file: ConflictedFile,
+  resolved: ReadonlyMap<number, HunkResolution>,
+  log: Logger,
+): Promise<boolean> {
   const side = (which: 'ours' | 'theirs', withResolutions: boolean): string =>
-    printWithResolutions(file, new Map(file.hunks.map((h) => [h.index, (withResolutions ? resolved.get(h.index)?.text : undefined) ?? h[which]])));
+    printWithResolutions(
+      file,
+      new Map(
+        file.hunks.map((h) => [h.index, (withResolutions ? resolved.get(h.index)?.text : undefined) ?? h[which]]),
+      ),
+    );
   const problems = await parseProblems(file.path, side('ours', true), [side('ours', false), side('theirs', false)]);
   if (problems.length === 0) return true;
-  log.warn({ path: file.path, problems, by: [...resolved.values()].map((r) => r.by) }, 'deterministic resolutions break the syntax; left to the next rung');
+  log.warn(
+    { path: file.path, problems, by: [...resolved.values()].map((r) => r.by) },
+    'deterministic resolutions break the syntax; left to the next rung',
+  );
   return false;
 }
 
@@ -183,7 +231,11 @@ export interface ThreeWayInput {
  * Merge three versions with git's own merge (`git merge-file --diff3`), then run
  * the ladder on the hunks git left. The merge driver and `eval` use this.
  */
-export async function resolveThreeWay(git: Git, input: ThreeWayInput, options: LadderOptions): Promise<LadderResult & { gitConflicts: number }> {
+export async function resolveThreeWay(
+  git: Git,
+  input: ThreeWayInput,
+  options: LadderOptions,
+): Promise<LadderResult & { gitConflicts: number }> {
   const merged = await mergeFileTexts(git, { ...input, style: 'diff3', markerSize: options.markerSize });
   const result = await resolveFileText(merged.text, { ...options, sides: options.sides ?? input });
   return { ...result, gitConflicts: merged.conflicts };

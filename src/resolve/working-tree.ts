@@ -9,7 +9,13 @@ import { resolveConflictedFile, type LadderFallback } from './ladder.js';
 import { decodeBytes, encodeText, encodingOf, type TextEncoding } from './parse/encoding.js';
 import { mergeFileTexts } from './parse/merge-file.js';
 import { parseConflictText } from './parse/markers.js';
-import { isLockfile, lockfileNote, regenerateCommandFor, regenerateLockfile, type RegenerateRunner } from './data/lockfiles.js';
+import {
+  isLockfile,
+  lockfileNote,
+  regenerateCommandFor,
+  regenerateLockfile,
+  type RegenerateRunner,
+} from './data/lockfiles.js';
 import type { SyntaxSwitches } from './syntax/syntax-merge.js';
 import { listUnmerged, readStageBytes, type UnmergedEntry } from './parse/stages.js';
 import type { ResolutionRule } from './rules/index.js';
@@ -94,20 +100,43 @@ export async function resolveWorkingTree(git: Git, options: WorkingTreeOptions =
  * version (a command cannot read a file full of markers), run the command in
  * the worktree, stage the result.
  */
-async function regenerateEntry(git: Git, top: string, path: string, regenerate: Readonly<Record<string, string>>, run: RegenerateRunner): Promise<WorkingTreeFileResult> {
+async function regenerateEntry(
+  git: Git,
+  top: string,
+  path: string,
+  regenerate: Readonly<Record<string, string>>,
+  run: RegenerateRunner,
+): Promise<WorkingTreeFileResult> {
   await git.run(['checkout', '--ours', '--', path], { okExitCodes: [0, 1] });
   const outcome = await regenerateLockfile(path, top, regenerate, run);
   if (outcome.status === 'regenerated') {
     await git.run(['add', '--', path]);
-    return { path, status: 'resolved', resolutions: [], remaining: [], note: `regenerated with \`${outcome.command}\`` };
+    return {
+      path,
+      status: 'resolved',
+      resolutions: [],
+      remaining: [],
+      note: `regenerated with \`${outcome.command}\``,
+    };
   }
   if (outcome.status === 'failed') {
-    return { path, status: 'open', resolutions: [], remaining: [], note: `\`${outcome.command}\` failed (exit ${outcome.exitCode ?? 'killed'}): ${outcome.output.split('\n').slice(-5).join(' | ')}` };
+    return {
+      path,
+      status: 'open',
+      resolutions: [],
+      remaining: [],
+      note: `\`${outcome.command}\` failed (exit ${outcome.exitCode ?? 'killed'}): ${outcome.output.split('\n').slice(-5).join(' | ')}`,
+    };
   }
   return { path, status: 'open', resolutions: [], remaining: [], note: outcome.note };
 }
 
-async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options: WorkingTreeOptions): Promise<WorkingTreeFileResult> {
+async function resolveEntry(
+  git: Git,
+  top: string,
+  entry: UnmergedEntry,
+  options: WorkingTreeOptions,
+): Promise<WorkingTreeFileResult> {
   const full = join(top, entry.path);
   const stageBytes = await readStageBytes(git, entry);
   const diskBytes = existsSync(full) ? await readFile(full) : null;
@@ -116,7 +145,8 @@ async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options
   const encoding = encodingOf(diskBytes, stageBytes.base, stageBytes.ours, stageBytes.theirs);
   const decode = (b: Buffer | null): string | null => (b === null ? null : decodeBytes(b, encoding));
   const texts = { base: decode(stageBytes.base), ours: decode(stageBytes.ours), theirs: decode(stageBytes.theirs) };
-  const side = (s: UnmergedEntry['base'], text: string | null): FileSide | undefined => (s ? { mode: s.mode, oid: s.oid, text } : undefined);
+  const side = (s: UnmergedEntry['base'], text: string | null): FileSide | undefined =>
+    s ? { mode: s.mode, oid: s.oid, text } : undefined;
   const decision = decideFileConflict({
     path: entry.path,
     base: side(entry.base, texts.base),
@@ -124,7 +154,8 @@ async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options
     theirs: side(entry.theirs, texts.theirs),
   });
   if (decision.kind !== 'content' && decision.kind !== 'add/add') {
-    if (decision.resolution === null) return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision };
+    if (decision.resolution === null)
+      return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision };
     await applyFileDecision(git, entry.path, decision.resolution.action);
     return { path: entry.path, status: 'resolved', resolutions: [], remaining: [], decision };
   }
@@ -133,21 +164,51 @@ async function resolveEntry(git: Git, top: string, entry: UnmergedEntry, options
     return { path: entry.path, status: 'resolved', resolutions: [], remaining: [], decision };
   }
 
-  if (diskBytes === null) return { path: entry.path, status: 'open', resolutions: [], remaining: [], note: 'the file is missing from the working tree' };
+  if (diskBytes === null)
+    return {
+      path: entry.path,
+      status: 'open',
+      resolutions: [],
+      remaining: [],
+      note: 'the file is missing from the working tree',
+    };
   const onDisk = decodeBytes(diskBytes, encoding);
   const file = await pickConflictedFile(git, entry.path, onDisk, texts, encoding);
   if (file.hunks.length === 0) {
-    return { path: entry.path, status: 'open', resolutions: [], remaining: [], note: 'no conflict markers left: check the file and `git add` it yourself' };
+    return {
+      path: entry.path,
+      status: 'open',
+      resolutions: [],
+      remaining: [],
+      note: 'no conflict markers left: check the file and `git add` it yourself',
+    };
   }
   // The model reads and writes text: a file that is not UTF-8 goes to a person untouched by it.
   const fallback = encoding === 'utf8' ? options.fallback : undefined;
-  const result = await resolveConflictedFile(file, { path: entry.path, rules: options.rules, cache: options.cache, fallback, log: options.log, sides: texts, syntax: options.syntax });
+  const result = await resolveConflictedFile(file, {
+    path: entry.path,
+    rules: options.rules,
+    cache: options.cache,
+    fallback,
+    log: options.log,
+    sides: texts,
+    syntax: options.syntax,
+  });
   const remaining = result.remaining.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
-  const noted = options.fallback && !fallback && remaining.length > 0 ? { note: 'not valid UTF-8: the model was not asked (it works on text); a person decides, every byte kept' } : {};
+  const noted =
+    options.fallback && !fallback && remaining.length > 0
+      ? { note: 'not valid UTF-8: the model was not asked (it works on text); a person decides, every byte kept' }
+      : {};
   if (result.resolutions.length === 0) {
     // Nothing written: report the blocks where they are in the file on disk.
     const asIs = parseConflictText(onDisk, { path: entry.path, markerSize: file.markerSize });
-    return { path: entry.path, status: 'open', resolutions: [], remaining: asIs.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })), ...noted };
+    return {
+      path: entry.path,
+      status: 'open',
+      resolutions: [],
+      remaining: asIs.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })),
+      ...noted,
+    };
   }
   await writeFile(full, encodeText(result.text, encoding));
   if (remaining.length === 0) {

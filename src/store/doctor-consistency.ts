@@ -19,7 +19,12 @@ async function objectExists(git: Git, oid: string): Promise<boolean> {
 }
 
 /** Every consistency check of a parseable state against itself, the clock and the repository. */
-export async function findInconsistencies(state: RunState, name: string, git: Git, clock: Clock): Promise<Inconsistency[]> {
+export async function findInconsistencies(
+  state: RunState,
+  name: string,
+  git: Git,
+  clock: Clock,
+): Promise<Inconsistency[]> {
   const out: Inconsistency[] = [];
   const now = clock.now();
   if (state.name !== name) {
@@ -37,19 +42,32 @@ export async function findInconsistencies(state: RunState, name: string, git: Gi
     });
   }
   if (!(await objectExists(git, state.source.oid))) {
-    out.push({ severity: 'error', message: `source commit ${state.source.oid} (${state.source.ref}) is not in the repository` });
+    out.push({
+      severity: 'error',
+      message: `source commit ${state.source.oid} (${state.source.ref}) is not in the repository`,
+    });
   }
   if (!(await objectExists(git, state.target.originalOid))) {
-    out.push({ severity: 'error', message: `the original commit of ${state.target.branch}, ${state.target.originalOid}, is not in the repository` });
+    out.push({
+      severity: 'error',
+      message: `the original commit of ${state.target.branch}, ${state.target.originalOid}, is not in the repository`,
+    });
   }
   if ((await git.revParse(`refs/heads/${state.target.branch}`)) === null) {
     out.push({ severity: 'warning', message: `target branch '${state.target.branch}' no longer exists` });
   }
   if (state.grid !== null && (await git.revParse(`refs/imerge/${name}/state`)) === null) {
-    out.push({ severity: 'warning', message: `the state describes a grid but refs/imerge/${name}/state does not exist (the imerge refs were removed)` });
+    out.push({
+      severity: 'warning',
+      message: `the state describes a grid but refs/imerge/${name}/state does not exist (the imerge refs were removed)`,
+    });
   }
   const known = new Set(state.conflicts.map((c) => c.id));
-  const flowIds = [...(state.data.batch ?? []), ...(state.data.validated ?? []), ...Object.keys(state.data.retryContext ?? {})];
+  const flowIds = [
+    ...(state.data.batch ?? []),
+    ...(state.data.validated ?? []),
+    ...Object.keys(state.data.retryContext ?? {}),
+  ];
   const strays = [...new Set(flowIds.filter((id) => !known.has(id)))];
   if (strays.length > 0) {
     out.push({
@@ -60,7 +78,8 @@ export async function findInconsistencies(state: RunState, name: string, git: Gi
         const data = { ...s.data };
         if (data.batch) data.batch = data.batch.filter(known);
         if (data.validated) data.validated = data.validated.filter(known);
-        if (data.retryContext) data.retryContext = Object.fromEntries(Object.entries(data.retryContext).filter(([id]) => known(id)));
+        if (data.retryContext)
+          data.retryContext = Object.fromEntries(Object.entries(data.retryContext).filter(([id]) => known(id)));
         return { state: { ...s, data }, action: `dropped ${strays.join(', ')} from the recovery loop's data` };
       },
     });
@@ -74,7 +93,10 @@ export async function findInconsistencies(state: RunState, name: string, git: Gi
         message: `conflict ${id} is listed ${count} times`,
         fix: (s) => {
           const last = new Map(s.conflicts.map((c) => [c.id, c]));
-          return { state: { ...s, conflicts: s.conflicts.filter((c) => last.get(c.id) === c) }, action: `kept the last entry of conflict ${id}` };
+          return {
+            state: { ...s, conflicts: s.conflicts.filter((c) => last.get(c.id) === c) },
+            action: `kept the last entry of conflict ${id}`,
+          };
         },
       });
     }
@@ -104,7 +126,10 @@ export async function findInconsistencies(state: RunState, name: string, git: Gi
               action: `set the resolution of ${c.id} to ${recorded} from ${manualRef}`,
             };
           }
-          return { state: reopen(s, c.id), action: `reopened conflict ${c.id} (no resolution recorded; the cache makes re-resolving free)` };
+          return {
+            state: reopen(s, c.id),
+            action: `reopened conflict ${c.id} (no resolution recorded; the cache makes re-resolving free)`,
+          };
         },
       });
     }
@@ -131,7 +156,10 @@ export async function findInconsistencies(state: RunState, name: string, git: Gi
   }
   const finalProblem = await finalCommitProblem(git, state);
   if (finalProblem !== null) {
-    out.push({ severity: 'error', message: `${finalProblem}; the run is not finished: run \`splintercat doctor --rebuild\` to rebuild its state from the journal and refs` });
+    out.push({
+      severity: 'error',
+      message: `${finalProblem}; the run is not finished: run \`splintercat doctor --rebuild\` to rebuild its state from the journal and refs`,
+    });
   }
   if (state.status === 'needs_human' && state.human === null) {
     out.push({
@@ -159,7 +187,11 @@ function findSame(s: RunState, c: RunState['conflicts'][number]): RunState['conf
   return s.conflicts.find((x) => x.id === c.id && x.cell.i1 === c.cell.i1 && x.cell.i2 === c.cell.i2);
 }
 
-function replaceConflict(s: RunState, id: string, f: (c: RunState['conflicts'][number]) => RunState['conflicts'][number]): RunState {
+function replaceConflict(
+  s: RunState,
+  id: string,
+  f: (c: RunState['conflicts'][number]) => RunState['conflicts'][number],
+): RunState {
   return { ...s, conflicts: s.conflicts.map((c) => (c.id === id ? f(c) : c)) };
 }
 
@@ -170,6 +202,9 @@ function reopen(s: RunState, id: string): RunState {
     resolutionCommit: null,
     resolutionTree: null,
     resolvedInAttempt: null,
-    files: c.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, status: 'pending', rung: null, by: null })) })),
+    files: c.files.map((f) => ({
+      ...f,
+      hunks: f.hunks.map((h) => ({ ...h, status: 'pending', rung: null, by: null })),
+    })),
   }));
 }

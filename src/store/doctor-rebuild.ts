@@ -6,13 +6,7 @@ import { systemClock } from '../util/clock.js';
 import type { RunEvent } from './run-events.js';
 import { openRunJournal } from './run-persistence.js';
 import { usageFromEvents } from './usage.js';
-import {
-  RUN_STATE_VERSION,
-  runStateFile,
-  runStateSchema,
-  type ConflictState,
-  type RunState,
-} from './run-state.js';
+import { RUN_STATE_VERSION, runStateFile, runStateSchema, type ConflictState, type RunState } from './run-state.js';
 import type { DoctorDeps } from './doctor-deps.js';
 import { keepCorrupt, readJsonFile, writeJsonFile } from './json-file.js';
 import { RunStore } from './run-store.js';
@@ -38,20 +32,25 @@ interface ImergeState {
   tip2: string;
 }
 
-
 async function readImergeState(git: Git, name: string): Promise<ImergeState | null> {
   const text = await git.readBlobText(`refs/imerge/${name}/state`).catch(() => null);
   if (text === null || text === undefined) return null;
   try {
     const v = JSON.parse(text) as Partial<ImergeState>;
-    return { blockers: Array.isArray(v.blockers) ? v.blockers : [], goal: String(v.goal ?? 'merge'), tip1: String(v.tip1 ?? ''), tip2: String(v.tip2 ?? '') };
+    return {
+      blockers: Array.isArray(v.blockers) ? v.blockers : [],
+      goal: String(v.goal ?? 'merge'),
+      tip1: String(v.tip1 ?? ''),
+      tip2: String(v.tip2 ?? ''),
+    };
   } catch {
     return null;
   }
 }
 
 function lastOf<T extends RunEvent['type']>(events: RunEvent[], type: T): Extract<RunEvent, { type: T }> | undefined {
-  for (let i = events.length - 1; i >= 0; i--) if (events[i]?.type === type) return events[i] as Extract<RunEvent, { type: T }>;
+  for (let i = events.length - 1; i >= 0; i--)
+    if (events[i]?.type === type) return events[i] as Extract<RunEvent, { type: T }>;
   return undefined;
 }
 
@@ -70,11 +69,24 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
   const paths = store.paths(name);
   const actions: string[] = [];
   const lost: string[] = [];
-  const fail = (hint: string, sources: RebuildReport['sources']): RebuildReport => ({ name, runDir, ok: false, actions, lost, sources, state: null, hint });
+  const fail = (hint: string, sources: RebuildReport['sources']): RebuildReport => ({
+    name,
+    runDir,
+    ok: false,
+    actions,
+    lost,
+    sources,
+    state: null,
+    hint,
+  });
 
   const lock = store.lockStatus(name);
   if (lock.state === 'held') {
-    return fail(`process ${lock.info.pid} on ${lock.info.host} is running this merge; stop it first`, { events: 0, refs: 0, imergeState: false });
+    return fail(`process ${lock.info.pid} on ${lock.info.host} is running this merge; stop it first`, {
+      events: 0,
+      refs: 0,
+      imergeState: false,
+    });
   }
   if (store.breakStaleLock(name)) actions.push('removed the lock of a process that is no longer running');
 
@@ -101,8 +113,19 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
   const started = lastOf(events, 'run_started');
   let identity: Pick<RunState, 'name' | 'source' | 'target' | 'workdir' | 'goal' | 'startedAt' | 'config'>;
   if (started !== undefined) {
-    identity = { name, source: started.source, target: started.target, workdir: started.workdir, goal: started.goal, startedAt: started.ts, config: started.config };
-    if (started.config !== null) actions.push('the configuration stored at merge from the run_started event (a later `continue --set` is not journaled: give it again)');
+    identity = {
+      name,
+      source: started.source,
+      target: started.target,
+      workdir: started.workdir,
+      goal: started.goal,
+      startedAt: started.ts,
+      config: started.config,
+    };
+    if (started.config !== null)
+      actions.push(
+        'the configuration stored at merge from the run_started event (a later `continue --set` is not journaled: give it again)',
+      );
     actions.push(`identity from the run_started event #${started.seq}`);
   } else if (imerge !== null && manual.has(`${maxI1}-0`) && manual.has(`0-${maxI2}`)) {
     identity = {
@@ -117,7 +140,10 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     actions.push(`identity from refs/imerge/${name}/state and the edge refs (no run_started event)`);
     lost.push('the start time of the run');
   } else {
-    return fail(`nothing to rebuild merge '${name}' from: no run_started event in ${paths.journal} and no usable refs/imerge/${name}/ state`, sources);
+    return fail(
+      `nothing to rebuild merge '${name}' from: no run_started event in ${paths.journal} and no usable refs/imerge/${name}/ state`,
+      sources,
+    );
   }
 
   // Position: the node the machine was about to run or was running.
@@ -153,7 +179,17 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
   const conflict = (id: string, cell: { i1: number; i2: number }): ConflictState => {
     let c = conflicts.get(id);
     if (c === undefined) {
-      c = { id, cell, files: [], status: 'pending', resolutionTree: null, resolutionCommit: null, attempts: 0, resolvedInAttempt: null, blame: null };
+      c = {
+        id,
+        cell,
+        files: [],
+        status: 'pending',
+        resolutionTree: null,
+        resolutionCommit: null,
+        attempts: 0,
+        resolvedInAttempt: null,
+        blame: null,
+      };
       conflicts.set(id, c);
     }
     return c;
@@ -172,7 +208,13 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
         c.files = e.files.map((f) => ({
           path: f.path,
           kind: f.kind,
-          hunks: Array.from({ length: f.hunks }, (_, i) => ({ index: i + 1, status: 'pending' as const, rung: null, by: null, cacheKey: null })),
+          hunks: Array.from({ length: f.hunks }, (_, i) => ({
+            index: i + 1,
+            status: 'pending' as const,
+            rung: null,
+            by: null,
+            cacheKey: null,
+          })),
         }));
         break;
       }
@@ -191,7 +233,13 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
             c.files.push(file);
           } else if (f.kind !== undefined) file.kind = f.kind;
           for (const h of f.hunks) {
-            const hunk = { index: h.index, status: 'resolved' as const, rung: h.rung, by: h.by, cacheKey: h.cacheKey ?? null };
+            const hunk = {
+              index: h.index,
+              status: 'resolved' as const,
+              rung: h.rung,
+              by: h.by,
+              cacheKey: h.cacheKey ?? null,
+            };
             const at = file.hunks.findIndex((x) => x.index === h.index);
             if (at >= 0) file.hunks[at] = hunk;
             else file.hunks.push(hunk);
@@ -217,21 +265,37 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
         currentAttempt = Math.max(currentAttempt, e.attempt.number);
         break;
       case 'decision':
-        if (e.kind === 'strategy' && (e.decision === 'optimistic' || e.decision === 'batch' || e.decision === 'per_conflict')) {
-          strategy = { kind: e.decision, batchSize: e.batchSize ?? null, decidedBy: e.by, reasoning: e.reasoning, decidedAt: e.ts };
+        if (
+          e.kind === 'strategy' &&
+          (e.decision === 'optimistic' || e.decision === 'batch' || e.decision === 'per_conflict')
+        ) {
+          strategy = {
+            kind: e.decision,
+            batchSize: e.batchSize ?? null,
+            decidedBy: e.by,
+            reasoning: e.reasoning,
+            decidedAt: e.ts,
+          };
         }
         break;
       case 'grid_updated':
         grid = e.grid;
         break;
       case 'human_needed':
-        human = { reason: e.reason, files: e.files, commands: e.commands, where: e.conflicts?.[0]?.worktree ?? null, conflicts: e.conflicts ?? [] };
+        human = {
+          reason: e.reason,
+          files: e.files,
+          commands: e.commands,
+          where: e.conflicts?.[0]?.worktree ?? null,
+          conflicts: e.conflicts ?? [],
+        };
         break;
       default:
         break;
     }
   }
-  if (events.length > 0) actions.push(`conflicts, checks, attempts, usage and decisions from ${events.length} journal events`);
+  if (events.length > 0)
+    actions.push(`conflicts, checks, attempts, usage and decisions from ${events.length} journal events`);
 
   // Resolutions recorded in refs but not (or not completely) in the journal.
   let fromRefs = 0;
@@ -276,12 +340,23 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     strategy,
     acceptedFailures: [],
     grid,
-    conflicts: [...conflicts.values()].sort((a, b) => a.cell.i1 - b.cell.i1 || a.cell.i2 - b.cell.i2 || cellId(a.cell).localeCompare(cellId(b.cell))),
+    conflicts: [...conflicts.values()].sort(
+      (a, b) => a.cell.i1 - b.cell.i1 || a.cell.i2 - b.cell.i2 || cellId(a.cell).localeCompare(cellId(b.cell)),
+    ),
     checks,
     // The baselines are the outcomes of the checks run on the tips and on the cells' own commits.
     baselines: checks.flatMap((c) =>
       (c.target === 'baseline-ours' || c.target === 'baseline-theirs') && c.outcome && c.commit
-        ? [{ side: c.target === 'baseline-ours' ? ('fork' as const) : ('upstream' as const), commit: c.commit, cell: c.cell, check: c.name, outcome: c.outcome, logFile: c.logFile }]
+        ? [
+            {
+              side: c.target === 'baseline-ours' ? ('fork' as const) : ('upstream' as const),
+              commit: c.commit,
+              cell: c.cell,
+              check: c.name,
+              outcome: c.outcome,
+              logFile: c.logFile,
+            },
+          ]
         : [],
     ),
     currentAttempt,

@@ -25,7 +25,11 @@ export async function findRefProblems(state: RunState, name: string, git: Git): 
   if (state.status === 'done' || state.grid === null) return [];
   const prefix = imergePrefix(name);
   const refs = new Map<string, { oid: string; type: string }>();
-  for (const line of await git.lines(['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)', `${prefix}/`])) {
+  for (const line of await git.lines([
+    'for-each-ref',
+    '--format=%(objectname) %(objecttype) %(refname)',
+    `${prefix}/`,
+  ])) {
     const [oid, type, ref] = line.split(' ') as [string, string, string];
     refs.set(ref, { oid, type });
   }
@@ -52,7 +56,10 @@ export async function findRefProblems(state: RunState, name: string, git: Git): 
           version: STATE_VERSION,
         });
         const oid = await git.text(['hash-object', '-t', 'blob', '-w', '--stdin'], { input: text });
-        await git.updateRefs([{ ref: stateRef(name), newOid: oid, oldOid: blob.oid }], `splintercat doctor: rewrite the state blob of '${name}'`);
+        await git.updateRefs(
+          [{ ref: stateRef(name), newOid: oid, oldOid: blob.oid }],
+          `splintercat doctor: rewrite the state blob of '${name}'`,
+        );
         return `rewrote ${stateRef(name)} from the run state (goal ${state.goal}, ${state.grid!.blockers.length} blocker(s))`;
       },
     });
@@ -69,13 +76,20 @@ export async function findRefProblems(state: RunState, name: string, git: Git): 
       severity: 'error',
       message: `stray ref(s) under ${prefix}/ that git-imerge and splintercat refuse to read: ${strays.join(', ')}`,
       repair: async () => {
-        await git.updateRefs(strays.map((ref): RefUpdate => ({ ref, delete: true, oldOid: refs.get(ref)!.oid })), `splintercat doctor: drop stray refs of '${name}'`);
+        await git.updateRefs(
+          strays.map((ref): RefUpdate => ({ ref, delete: true, oldOid: refs.get(ref)!.oid })),
+          `splintercat doctor: drop stray refs of '${name}'`,
+        );
         return `deleted ${strays.join(', ')}`;
       },
     });
   }
 
-  const edges = [{ i1: 0, i2: 0 }, ...Array.from({ length: size1 }, (_, k) => ({ i1: k + 1, i2: 0 })), ...Array.from({ length: size2 }, (_, k) => ({ i1: 0, i2: k + 1 }))];
+  const edges = [
+    { i1: 0, i2: 0 },
+    ...Array.from({ length: size1 }, (_, k) => ({ i1: k + 1, i2: 0 })),
+    ...Array.from({ length: size2 }, (_, k) => ({ i1: 0, i2: k + 1 })),
+  ];
   const missing = edges.filter((c) => !refs.has(`${prefix}/manual/${cellId(c)}`));
   if (missing.length > 0) {
     problems.push({
@@ -83,10 +97,18 @@ export async function findRefProblems(state: RunState, name: string, git: Git): 
       message: `edge ref(s) missing: ${missing.map((c) => `manual/${cellId(c)}`).join(', ')} (the merge base and the commits of both branches)`,
       repair: async () => {
         const axes = await axesOf(git, state, size1, size2);
-        if (axes === null) throw new Error(`the commits of ${state.target.branch} and ${state.source.ref} from their merge base no longer form a ${size1} x ${size2} grid`);
+        if (axes === null)
+          throw new Error(
+            `the commits of ${state.target.branch} and ${state.source.ref} from their merge base no longer form a ${size1} x ${size2} grid`,
+          );
         const updates: RefUpdate[] = missing.map((c) => ({
           ref: `${prefix}/manual/${cellId(c)}`,
-          newOid: c.i1 === 0 && c.i2 === 0 ? axes.mergeBase : c.i2 === 0 ? (axes.commits1[c.i1 - 1] as string) : (axes.commits2[c.i2 - 1] as string),
+          newOid:
+            c.i1 === 0 && c.i2 === 0
+              ? axes.mergeBase
+              : c.i2 === 0
+                ? (axes.commits1[c.i1 - 1] as string)
+                : (axes.commits2[c.i2 - 1] as string),
           oldOid: null,
         }));
         await git.updateRefs(updates, `splintercat doctor: restore the edge refs of '${name}'`);
@@ -97,15 +119,26 @@ export async function findRefProblems(state: RunState, name: string, git: Git): 
 
   for (const c of state.conflicts) {
     const ref = `${prefix}/manual/${cellId(c.cell)}`;
-    if (c.status !== 'resolved' || c.resolutionCommit === null || refs.has(ref) || c.cell.i1 > size1 || c.cell.i2 > size2) continue;
+    if (
+      c.status !== 'resolved' ||
+      c.resolutionCommit === null ||
+      refs.has(ref) ||
+      c.cell.i1 > size1 ||
+      c.cell.i2 > size2
+    )
+      continue;
     const commit = c.resolutionCommit;
     // A resolution commit that is gone is the state's problem (doctor reopens the conflict), not the refs'.
-    if ((await git.run(['cat-file', '-e', `${commit}^{commit}`], { okExitCodes: [0, 1, 128] })).exitCode !== 0) continue;
+    if ((await git.run(['cat-file', '-e', `${commit}^{commit}`], { okExitCodes: [0, 1, 128] })).exitCode !== 0)
+      continue;
     problems.push({
       severity: 'error',
       message: `the resolution of conflict ${c.id} is not recorded in the grid (${ref} is missing)`,
       repair: async () => {
-        await git.updateRefs([{ ref, newOid: commit, oldOid: null }], `splintercat doctor: restore the resolution of ${c.id}`);
+        await git.updateRefs(
+          [{ ref, newOid: commit, oldOid: null }],
+          `splintercat doctor: restore the resolution of ${c.id}`,
+        );
         return `restored ${ref} to ${commit.slice(0, 12)} (the recorded resolution)`;
       },
     });
@@ -116,7 +149,10 @@ export async function findRefProblems(state: RunState, name: string, git: Git): 
     try {
       await readState(git, name);
     } catch (error) {
-      problems.push({ severity: 'error', message: `the grid refs cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
+      problems.push({
+        severity: 'error',
+        message: `the grid refs cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      });
     }
   }
   return problems;
@@ -133,13 +169,20 @@ async function stateBlobProblem(git: Git, blob: { oid: string; type: string }): 
   }
   if (typeof parsed !== 'object' || parsed === null) return 'is not a JSON object';
   const { version, goal } = parsed as { version?: unknown; goal?: unknown };
-  if (typeof version !== 'string' || !/^1\.[0-3](\.|$)/.test(version)) return `has no supported version (${JSON.stringify(version)})`;
-  if (typeof goal !== 'string' || !(ALLOWED_GOALS as readonly string[]).includes(goal)) return `has an unknown goal (${JSON.stringify(goal)})`;
+  if (typeof version !== 'string' || !/^1\.[0-3](\.|$)/.test(version))
+    return `has no supported version (${JSON.stringify(version)})`;
+  if (typeof goal !== 'string' || !(ALLOWED_GOALS as readonly string[]).includes(goal))
+    return `has an unknown goal (${JSON.stringify(goal)})`;
   return null;
 }
 
 /** The two branches' commits from their merge base, as the grid was made (first parents or not). */
-async function axesOf(git: Git, state: RunState, size1: number, size2: number): Promise<{ mergeBase: string; commits1: string[]; commits2: string[] } | null> {
+async function axesOf(
+  git: Git,
+  state: RunState,
+  size1: number,
+  size2: number,
+): Promise<{ mergeBase: string; commits1: string[]; commits2: string[] } | null> {
   for (const firstParent of [true, false]) {
     const b = await getBoundaries(git, state.target.originalOid, state.source.oid, firstParent).catch(() => null);
     if (b && b.commits1.length === size1 && b.commits2.length === size2) return b;

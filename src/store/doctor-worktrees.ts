@@ -17,7 +17,12 @@ export interface WorktreeFinding {
 export async function worktreeFindings(git: Git, dir: string, state: RunState | null): Promise<WorktreeFinding[]> {
   const findings: WorktreeFinding[] = [];
   for (const path of await prunableWorktrees(git, dir)) {
-    findings.push({ severity: 'warning', path, message: `the worktree ${path} is registered in git but its directory is gone`, repairable: true });
+    findings.push({
+      severity: 'warning',
+      path,
+      message: `the worktree ${path} is registered in git but its directory is gone`,
+      repairable: true,
+    });
   }
   const where = state?.status === 'needs_human' ? state.human?.where : null;
   if (where && !existsSync(where)) {

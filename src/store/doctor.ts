@@ -82,25 +82,56 @@ export async function validateRun(runDir: string, git: Git, deps: DoctorDeps = {
     });
   }
   if (bak.health.status !== 'ok' && bak.health.status !== 'missing') {
-    findings.push({ severity: 'warning', kind: bak.health.status, file: paths.backup, message: `state.json.bak: ${bak.health.detail}`, repairable: false });
+    findings.push({
+      severity: 'warning',
+      kind: bak.health.status,
+      file: paths.backup,
+      message: `state.json.bak: ${bak.health.detail}`,
+      repairable: false,
+    });
   }
   if (main.value !== undefined) {
     for (const inc of await findInconsistencies(main.value, name, git, clock)) {
-      findings.push({ severity: inc.severity, kind: 'inconsistent', file: paths.state, message: inc.message, repairable: inc.fix !== undefined });
+      findings.push({
+        severity: inc.severity,
+        kind: 'inconsistent',
+        file: paths.state,
+        message: inc.message,
+        repairable: inc.fix !== undefined,
+      });
     }
   }
   if (main.value !== undefined) {
     for (const p of await findRefProblems(main.value, name, git)) {
-      findings.push({ severity: p.severity, kind: 'refs', file: `${imergePrefix(name)}/`, message: p.message, repairable: p.repair !== undefined });
+      findings.push({
+        severity: p.severity,
+        kind: 'refs',
+        file: `${imergePrefix(name)}/`,
+        message: p.message,
+        repairable: p.repair !== undefined,
+      });
     }
   }
   if (deps.worktreesDir !== undefined) {
-    for (const f of await worktreeFindings(git, deps.worktreesDir, main.value ?? null)) findings.push({ severity: f.severity, kind: 'worktree', file: f.path, message: f.message, repairable: f.repairable });
+    for (const f of await worktreeFindings(git, deps.worktreesDir, main.value ?? null))
+      findings.push({
+        severity: f.severity,
+        kind: 'worktree',
+        file: f.path,
+        message: f.message,
+        repairable: f.repairable,
+      });
   }
   const journal = openRunJournal(paths, clock);
   const jr = journal.read();
   if (jr.truncatedTail) {
-    findings.push({ severity: 'warning', kind: 'journal', file: paths.journal, message: 'the last journal line was cut short by an interrupted write', repairable: true });
+    findings.push({
+      severity: 'warning',
+      kind: 'journal',
+      file: paths.journal,
+      message: 'the last journal line was cut short by an interrupted write',
+      repairable: true,
+    });
   }
   const disorder = jr.entries.findIndex((e, i) => i > 0 && e.seq <= (jr.entries[i - 1]?.seq ?? 0));
   if (disorder > 0) {
@@ -131,7 +162,13 @@ export async function validateRun(runDir: string, git: Git, deps: DoctorDeps = {
       repairable: true,
     });
   } else if (lock.state === 'unreadable') {
-    findings.push({ severity: 'error', kind: 'lock', file: paths.lock, message: `the lock file is unreadable: ${lock.detail}`, repairable: true });
+    findings.push({
+      severity: 'error',
+      kind: 'lock',
+      file: paths.lock,
+      message: `the lock file is unreadable: ${lock.detail}`,
+      repairable: true,
+    });
   }
   return {
     name,
@@ -139,7 +176,12 @@ export async function validateRun(runDir: string, git: Git, deps: DoctorDeps = {
     ok: !findings.some((f) => f.severity === 'error'),
     state: main.health,
     backup: bak.health,
-    journal: { exists: existsSync(paths.journal), entries: jr.entries.length, truncatedTail: jr.truncatedTail, badLines: jr.badLines },
+    journal: {
+      exists: existsSync(paths.journal),
+      entries: jr.entries.length,
+      truncatedTail: jr.truncatedTail,
+      badLines: jr.badLines,
+    },
     lock,
     findings,
   };
@@ -170,7 +212,13 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
   const { store, name } = storeFor(runDir, deps);
   const paths = store.paths(name);
   const actions: string[] = [];
-  const report = (hint: string | null, restoredFromBackup: boolean) => ({ name, runDir, restoredFromBackup, actions, hint });
+  const report = (hint: string | null, restoredFromBackup: boolean) => ({
+    name,
+    runDir,
+    restoredFromBackup,
+    actions,
+    hint,
+  });
 
   const lock = store.lockStatus(name);
   if (lock.state === 'held') {
@@ -181,7 +229,8 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
       remaining: before.findings,
     };
   }
-  if (store.breakStaleLock(name)) actions.push(`removed the ${lock.state} lock${lock.state === 'stale' ? ` of dead process ${lock.info.pid}` : ''}`);
+  if (store.breakStaleLock(name))
+    actions.push(`removed the ${lock.state} lock${lock.state === 'stale' ? ` of dead process ${lock.info.pid}` : ''}`);
 
   const journal = openRunJournal(paths, clock);
   if (journal.read().truncatedTail) {
@@ -193,7 +242,11 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
   let restored = false;
   if (main.health.status === 'version') {
     const after = await validateRun(runDir, git, deps);
-    return { ...report('the state was written by another splintercat version; use that version', false), ok: false, remaining: after.findings };
+    return {
+      ...report('the state was written by another splintercat version; use that version', false),
+      ok: false,
+      remaining: after.findings,
+    };
   }
   if (main.health.status !== 'ok') {
     const bak = health(paths.backup);
@@ -201,7 +254,10 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
       if (actions.length > 0) journal.append({ type: 'state_repaired', how: 'auto-repair', repairs: actions });
       const after = await validateRun(runDir, git, deps);
       return {
-        ...report('state.json and state.json.bak are both unusable: run `splintercat doctor --rebuild` to rebuild from the journal and refs', false),
+        ...report(
+          'state.json and state.json.bak are both unusable: run `splintercat doctor --rebuild` to rebuild from the journal and refs',
+          false,
+        ),
         ok: false,
         remaining: after.findings,
       };
@@ -210,7 +266,9 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
     if (kept !== null) actions.push(`kept the unusable state.json as ${basename(kept)}`);
     writeFileAtomic(paths.state, bak.text);
     restored = true;
-    actions.push(`restored state.json from state.json.bak (state.json was ${main.health.status}: ${main.health.detail})`);
+    actions.push(
+      `restored state.json from state.json.bak (state.json was ${main.health.status}: ${main.health.detail})`,
+    );
     main = health(paths.state);
   }
 
@@ -234,7 +292,9 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
     try {
       actions.push(`${p.message}: ${await p.repair()}`);
     } catch (error) {
-      actions.push(`${p.message}: could not repair (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      actions.push(
+        `${p.message}: could not repair (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      );
     }
   }
   const gone = deps.worktreesDir === undefined ? [] : await prunableWorktrees(git, deps.worktreesDir);
@@ -242,9 +302,14 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
     await git.run(['worktree', 'prune']);
     actions.push(`pruned the registrations of ${gone.length} worktree(s) whose directory was gone`);
   }
-  if (actions.length > 0) journal.append({ type: 'state_repaired', how: restored ? 'restore-backup' : 'auto-repair', repairs: actions });
+  if (actions.length > 0)
+    journal.append({ type: 'state_repaired', how: restored ? 'restore-backup' : 'auto-repair', repairs: actions });
   const after = await validateRun(runDir, git, deps);
-  return { ...report(after.ok ? null : 'some problems need a human: see remaining', restored), ok: after.ok, remaining: after.findings };
+  return {
+    ...report(after.ok ? null : 'some problems need a human: see remaining', restored),
+    ok: after.ok,
+    remaining: after.findings,
+  };
 }
 
 export { rebuildRun, type RebuildReport } from './doctor-rebuild.js';

@@ -20,13 +20,17 @@ export async function finalCommitProblem(git: Git, state: RunState): Promise<str
   const tips = `${state.target.originalOid.slice(0, 12)} (${state.target.branch}) and ${state.source.oid.slice(0, 12)} (${state.source.ref})`;
   if (state.goal === 'merge') {
     const header = object.content.toString('utf8').split('\n\n', 1)[0] ?? '';
-    const parents = header.split('\n').flatMap((line) => (line.startsWith('parent ') ? [line.slice('parent '.length)] : []));
+    const parents = header
+      .split('\n')
+      .flatMap((line) => (line.startsWith('parent ') ? [line.slice('parent '.length)] : []));
     if (parents.length !== 2 || parents[0] !== state.target.originalOid || parents[1] !== state.source.oid) {
       return `the final commit ${commit} is not the two-parent merge of the run's tips ${tips} (its parents: ${parents.map((p) => p.slice(0, 12)).join(', ') || 'none'})`;
     }
     return null;
   }
-  const ancestor = await git.run(['merge-base', '--is-ancestor', state.target.originalOid, commit], { okExitCodes: [0, 1, 128] });
+  const ancestor = await git.run(['merge-base', '--is-ancestor', state.target.originalOid, commit], {
+    okExitCodes: [0, 1, 128],
+  });
   if (ancestor.exitCode !== 0) return `the final commit ${commit} does not descend from ${tips.split(' and ')[0]}`;
   return null;
 }

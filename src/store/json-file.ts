@@ -1,4 +1,14 @@
-import { closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type * as z from 'zod';
 import { SplintercatError } from '../errors/index.js';
@@ -59,7 +69,8 @@ export function readJsonFile<T>(path: string, spec: JsonFileSpec<T>): ReadResult
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, problem: 'missing', detail: `${path} does not exist` };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { ok: false, problem: 'missing', detail: `${path} does not exist` };
     return { ok: false, problem: 'parse', detail: `cannot read ${path}: ${(error as Error).message}` };
   }
   return parseJsonText(text, spec);

@@ -34,7 +34,12 @@ export const runStartedEvent = z.object({
   config: runStateSchema.shape.config,
 });
 
-export const nodeEnteredEvent = z.object({ ...base, type: z.literal('node_entered'), node: z.string(), step: z.number().int() });
+export const nodeEnteredEvent = z.object({
+  ...base,
+  type: z.literal('node_entered'),
+  node: z.string(),
+  step: z.number().int(),
+});
 
 export const nodeFinishedEvent = z.object({
   ...base,
@@ -161,7 +166,11 @@ export const conflictBlamedEvent = z.object({
 
 export const gridUpdatedEvent = z.object({ ...base, type: z.literal('grid_updated'), grid: gridStateSchema });
 
-export const attemptFinishedEvent = z.object({ ...base, type: z.literal('attempt_finished'), attempt: attemptRecordSchema });
+export const attemptFinishedEvent = z.object({
+  ...base,
+  type: z.literal('attempt_finished'),
+  attempt: attemptRecordSchema,
+});
 
 export const failureSummarizedEvent = z.object({
   ...base,

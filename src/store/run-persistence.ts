@@ -27,13 +27,19 @@ export function loadRunState(paths: Pick<RunPaths, 'state'>): RunState | null {
     fix:
       read.problem === 'version'
         ? ['Use the splintercat version that started this merge', 'or `splintercat abort` to drop it']
-        : ['Run `splintercat doctor --repair` to restore it from state.json.bak', 'or `splintercat doctor --rebuild` to rebuild it from the journal and refs'],
+        : [
+            'Run `splintercat doctor --repair` to restore it from state.json.bak',
+            'or `splintercat doctor --rebuild` to rebuild it from the journal and refs',
+          ],
     where: paths.state,
   });
 }
 
 /** Persistence of a run state in its run directory: atomic write + backup, `updatedAt` stamped. */
-export function runStatePersistence(paths: Pick<RunPaths, 'state'>, clock: Clock = systemClock): StatePersistence<RunState> {
+export function runStatePersistence(
+  paths: Pick<RunPaths, 'state'>,
+  clock: Clock = systemClock,
+): StatePersistence<RunState> {
   return {
     load: () => loadRunState(paths),
     save: (state) => writeJsonFile(paths.state, { ...state, updatedAt: clock.now().toISOString() }, runStateFile),
@@ -49,7 +55,11 @@ export function openRunJournal(paths: Pick<RunPaths, 'journal'>, clock: Clock = 
  * Record the start of a run: the initial state.json and the `run_started` event that
  * `doctor --rebuild` takes the run's identity from. Call once, holding the run's lock.
  */
-export function recordRunStart(paths: Pick<RunPaths, 'state' | 'journal'>, state: RunState, clock: Clock = systemClock): Journal<RunEvent> {
+export function recordRunStart(
+  paths: Pick<RunPaths, 'state' | 'journal'>,
+  state: RunState,
+  clock: Clock = systemClock,
+): Journal<RunEvent> {
   const journal = openRunJournal(paths, clock);
   runStatePersistence(paths, clock).save(state);
   journal.append({
@@ -80,13 +90,24 @@ export interface RunHandle {
  * Take a run's lock and open its journal and state for the runner. `{ok:false}` names the live
  * holder (the CLI turns it into "merge NAME is already running (pid, host, since)").
  */
-export function openRun(store: RunStore, name: string, clock: Clock = systemClock): { ok: true; run: RunHandle } | { ok: false; holder: LockInfo } {
+export function openRun(
+  store: RunStore,
+  name: string,
+  clock: Clock = systemClock,
+): { ok: true; run: RunHandle } | { ok: false; holder: LockInfo } {
   const acquired = store.acquire(name);
   if (!acquired.ok) return { ok: false, holder: acquired.holder };
   const paths = store.paths(name);
   const lock = acquired.lock;
   return {
     ok: true,
-    run: { name, paths, journal: openRunJournal(paths, clock), persistence: runStatePersistence(paths, clock), lock, close: () => lock.release() },
+    run: {
+      name,
+      paths,
+      journal: openRunJournal(paths, clock),
+      persistence: runStatePersistence(paths, clock),
+      lock,
+      close: () => lock.release(),
+    },
   };
 }

@@ -19,7 +19,14 @@ describe('run state schema', () => {
     const s = fresh();
     expect(s.version).toBe(RUN_STATE_VERSION);
     expect(runStateSchema.parse(JSON.parse(JSON.stringify(s)))).toEqual(s);
-    expect(s).toMatchObject({ status: 'running', step: 0, goal: 'merge', startedAt: now.toISOString(), conflicts: [], data: {} });
+    expect(s).toMatchObject({
+      status: 'running',
+      step: 0,
+      goal: 'merge',
+      startedAt: now.toISOString(),
+      conflicts: [],
+      data: {},
+    });
   });
 
   it('rejects what a corrupted or hand-edited file could contain', () => {
@@ -29,7 +36,10 @@ describe('run state schema', () => {
       { ...s, source: { ref: 'x', oid: 'short' } },
       { ...s, step: -1 },
       { ...s, startedAt: 'yesterday' },
-      { ...s, strategy: { kind: 'yolo', batchSize: null, decidedBy: 'planner', reasoning: '', decidedAt: s.startedAt } },
+      {
+        ...s,
+        strategy: { kind: 'yolo', batchSize: null, decidedBy: 'planner', reasoning: '', decidedAt: s.startedAt },
+      },
       { ...s, data: { f: () => 1 } },
     ];
     for (const b of bad) expect(runStateSchema.safeParse(b).success, JSON.stringify(b).slice(0, 80)).toBe(false);
@@ -41,7 +51,14 @@ describe('run state schema', () => {
       ...s,
       pendingRecovery: { decision: 'retry-specific', reasoning: 'r', decidedBy: 'planner', conflicts: ['1-2'] },
     });
-    expect(parsed.pendingRecovery).toEqual({ decision: 'retry-specific', reasoning: 'r', decidedBy: 'planner', conflicts: ['1-2'], newStrategy: null, batchSize: null });
+    expect(parsed.pendingRecovery).toEqual({
+      decision: 'retry-specific',
+      reasoning: 'r',
+      decidedBy: 'planner',
+      conflicts: ['1-2'],
+      newStrategy: null,
+      batchSize: null,
+    });
     expect(cellId({ i1: 3, i2: 14 })).toBe('3-14');
   });
 });
@@ -49,10 +66,31 @@ describe('run state schema', () => {
 describe('flow data', () => {
   it('validates the recovery loop state in data and lets other JSON keys through', () => {
     const s = fresh();
-    const lastCheck = { cell: { i1: 1, i2: 2 }, name: 'build', success: false, logFile: '/l', command: 'make', exitCode: 2, timedOut: false, durationMs: 5 };
-    const data = { batch: ['1-2'], validated: [], lastCheck, retryContext: { '1-2': { error_type: 'compile_error', location: 'a.c:1', root_cause: 'x', excerpt: '' } }, finalValidated: false, i: 4 };
+    const lastCheck = {
+      cell: { i1: 1, i2: 2 },
+      name: 'build',
+      success: false,
+      logFile: '/l',
+      command: 'make',
+      exitCode: 2,
+      timedOut: false,
+      durationMs: 5,
+    };
+    const data = {
+      batch: ['1-2'],
+      validated: [],
+      lastCheck,
+      retryContext: { '1-2': { error_type: 'compile_error', location: 'a.c:1', root_cause: 'x', excerpt: '' } },
+      finalValidated: false,
+      i: 4,
+    };
     expect(runStateSchema.parse({ ...s, data }).data).toEqual(data);
-    for (const bad of [{ batch: '1-2' }, { lastCheck: { ...lastCheck, cell: null } }, { retryContext: { '1-2': { error_type: 'oops' } } }, { finalValidated: 'yes' }]) {
+    for (const bad of [
+      { batch: '1-2' },
+      { lastCheck: { ...lastCheck, cell: null } },
+      { retryContext: { '1-2': { error_type: 'oops' } } },
+      { finalValidated: 'yes' },
+    ]) {
       expect(runStateSchema.safeParse({ ...s, data: bad }).success, JSON.stringify(bad)).toBe(false);
     }
   });
@@ -61,15 +99,38 @@ describe('flow data', () => {
 describe('journal events', () => {
   it('parses each kind and rejects unknown types or missing fields', () => {
     const base = { seq: 1, ts: now.toISOString() };
-    expect(parseRunEvent({ ...base, type: 'node_entered', node: 'a', step: 0 })).toMatchObject({ type: 'node_entered' });
+    expect(parseRunEvent({ ...base, type: 'node_entered', node: 'a', step: 0 })).toMatchObject({
+      type: 'node_entered',
+    });
     expect(
-      parseRunEvent({ ...base, type: 'model_usage', role: 'resolver', modelId: 'x', conflict: '1-1', inputTokens: 1, outputTokens: 2, costUsd: 0, costSource: 'unknown' }),
+      parseRunEvent({
+        ...base,
+        type: 'model_usage',
+        role: 'resolver',
+        modelId: 'x',
+        conflict: '1-1',
+        inputTokens: 1,
+        outputTokens: 2,
+        costUsd: 0,
+        costSource: 'unknown',
+      }),
     ).toBeDefined();
     expect(parseRunEvent({ ...base, type: 'effect', key: 'k', value: { nested: [1, 'two', null] } })).toBeDefined();
     expect(parseRunEvent({ ...base, type: 'nope' })).toBeUndefined();
     expect(parseRunEvent({ ...base, type: 'node_entered', node: 'a' })).toBeUndefined();
     expect(parseRunEvent({ type: 'node_entered', node: 'a', step: 0 })).toBeUndefined();
     const types = runEventSchema.options.map((o) => o.shape.type.value);
-    expect(types).toEqual(expect.arrayContaining(['decision', 'tool_call', 'check_started', 'check_finished', 'model_usage', 'conflict_resolved', 'node_entered', 'node_finished']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'decision',
+        'tool_call',
+        'check_started',
+        'check_finished',
+        'model_usage',
+        'conflict_resolved',
+        'node_entered',
+        'node_finished',
+      ]),
+    );
   });
 });

@@ -13,7 +13,6 @@ export * from './handoff-state.js';
  */
 export const RUN_STATE_VERSION = 1;
 
-
 export const strategyKinds = ['optimistic', 'batch', 'per_conflict'] as const;
 export const strategyKindSchema = z.enum(strategyKinds);
 export type StrategyKind = z.infer<typeof strategyKindSchema>;
@@ -219,7 +218,6 @@ export const acceptedFailureSchema = z.object({
   at: isoTime,
 });
 export type AcceptedFailure = z.infer<typeof acceptedFailureSchema>;
-
 
 /** The run's configuration (see config/stored-config.ts): values validated by the config loader when used. */
 export const storedConfigSchema = z.object({

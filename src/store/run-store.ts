@@ -1,4 +1,14 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SplintercatError, UsageError } from '../errors/index.js';
@@ -35,7 +45,8 @@ export type LockStatus =
   /** The lock file exists but cannot be read (not written by splintercat, or edited). */
   | { state: 'unreadable'; detail: string };
 
-export type AcquireResult = { ok: true; lock: RunLock; tookOverStale: LockInfo | null } | { ok: false; holder: LockInfo };
+export type AcquireResult =
+  { ok: true; lock: RunLock; tookOverStale: LockInfo | null } | { ok: false; holder: LockInfo };
 
 export interface RunListing {
   name: string;
@@ -71,7 +82,12 @@ export function validateRunName(name: string): void {
 function parseLock(text: string): LockInfo | undefined {
   try {
     const v = JSON.parse(text) as Record<string, unknown>;
-    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.startedAt === 'string' && typeof v.token === 'string') {
+    if (
+      typeof v.pid === 'number' &&
+      typeof v.host === 'string' &&
+      typeof v.startedAt === 'string' &&
+      typeof v.token === 'string'
+    ) {
       return { pid: v.pid, host: v.host, startedAt: v.startedAt, token: v.token };
     }
   } catch {
@@ -222,7 +238,10 @@ export class RunStore {
           throw new SplintercatError('lock_unreadable', {
             what: `The lock of merge '${name}' cannot be read`,
             why: status.detail,
-            fix: [`If no splintercat process is running on this merge, delete ${paths.lock}`, 'or run `splintercat doctor --repair`'],
+            fix: [
+              `If no splintercat process is running on this merge, delete ${paths.lock}`,
+              'or run `splintercat doctor --repair`',
+            ],
             where: paths.lock,
           });
         }
@@ -250,7 +269,8 @@ export class RunStore {
   private removeOrphanLockTemps(dir: string): void {
     for (const entry of readdirSync(dir)) {
       const m = /^lock\.(\d+)-[a-z0-9]+\.tmp$/.exec(entry);
-      if (m !== null && Number(m[1]) !== this.pid && !this.isAlive(Number(m[1]))) rmSync(join(dir, entry), { force: true });
+      if (m !== null && Number(m[1]) !== this.pid && !this.isAlive(Number(m[1])))
+        rmSync(join(dir, entry), { force: true });
     }
   }
 

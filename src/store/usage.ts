@@ -41,7 +41,10 @@ export function sumUsage(parts: Iterable<UsageTotals>): UsageTotals {
 type ModelUsageEvent = Extract<RunEvent, { type: 'model_usage' }>;
 
 /** The totals of the journal's `model_usage` events that `include` accepts (all by default). */
-export function usageOfEvents(events: readonly RunEvent[], include: (e: ModelUsageEvent) => boolean = () => true): UsageTotals {
+export function usageOfEvents(
+  events: readonly RunEvent[],
+  include: (e: ModelUsageEvent) => boolean = () => true,
+): UsageTotals {
   const totals = emptyUsage();
   for (const e of events) if (e.type === 'model_usage' && include(e)) addCall(totals, e);
   return totals;

@@ -51,10 +51,15 @@ describe('mapPipelined', () => {
 
   it('a failed preparation rejects the map', async () => {
     await expect(
-      mapPipelined([1, 2], 2, async (n) => {
-        if (n === 2) throw new Error('no worktree');
-        return n;
-      }, async (n) => n),
+      mapPipelined(
+        [1, 2],
+        2,
+        async (n) => {
+          if (n === 2) throw new Error('no worktree');
+          return n;
+        },
+        async (n) => n,
+      ),
     ).rejects.toThrow('no worktree');
   });
 });

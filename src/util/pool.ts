@@ -1,5 +1,9 @@
 /** Map over items with at most `limit` calls in flight; results keep the input order. */
-export async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapPool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -38,7 +42,9 @@ export async function mapPipelined<T, P, R>(
       slot.reject(error);
     }
   });
-  const results = await mapPool(items, limit, async (item, index) => run(await (ready[index] as (typeof ready)[number]).promise, item, index));
+  const results = await mapPool(items, limit, async (item, index) =>
+    run(await (ready[index] as (typeof ready)[number]).promise, item, index),
+  );
   await preparing;
   return results;
 }

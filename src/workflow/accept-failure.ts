@@ -14,15 +14,28 @@ export const acceptCommand = 'splintercat continue --accept-failure';
 export function acceptPendingFailure(state: RunState, now: Date): { state: RunState; accepted: AcceptedFailure } {
   const failing = (state.human?.conflicts ?? []).filter((c) => c.failure !== null);
   const check = failing[0]?.failure?.check;
-  const record = check === undefined ? undefined : state.checks.filter((r) => r.name === check && !r.success && r.outcome !== undefined).at(-1);
+  const record =
+    check === undefined
+      ? undefined
+      : state.checks.filter((r) => r.name === check && !r.success && r.outcome !== undefined).at(-1);
   if (failing.length === 0 || record?.outcome === undefined) {
     throw new UsageError('nothing_to_accept', {
       what: `There is no failed check to accept in merge '${state.name}'`,
-      why: state.human ? 'the pending hand-off asks for conflicts to be settled, not for a failure to be judged' : 'no hand-off is pending',
+      why: state.human
+        ? 'the pending hand-off asks for conflicts to be settled, not for a failure to be judged'
+        : 'no hand-off is pending',
       fix: ['See what the run waits for: splintercat status', 'Settle what it asks, then: splintercat continue'],
     });
   }
-  const accepted: AcceptedFailure = { check: record.name, conflicts: failing.map((c) => c.conflict), outcome: record.outcome, logFile: record.logFile, at: now.toISOString() };
-  const human = state.human ? { ...state.human, conflicts: state.human.conflicts.map(({ blamedTree: _taken, ...c }) => c) } : null;
+  const accepted: AcceptedFailure = {
+    check: record.name,
+    conflicts: failing.map((c) => c.conflict),
+    outcome: record.outcome,
+    logFile: record.logFile,
+    at: now.toISOString(),
+  };
+  const human = state.human
+    ? { ...state.human, conflicts: state.human.conflicts.map(({ blamedTree: _taken, ...c }) => c) }
+    : null;
   return { state: { ...state, human, acceptedFailures: [...state.acceptedFailures, accepted] }, accepted };
 }

@@ -14,7 +14,17 @@ export function conflictBase(state: RunState, cell: Cell): ConflictState {
   const id = cellId(cell);
   const known = state.conflicts.find((c) => c.id === id);
   return (
-    known ?? { id, cell, files: [], status: 'pending', resolutionTree: null, resolutionCommit: null, attempts: 0, resolvedInAttempt: null, blame: null }
+    known ?? {
+      id,
+      cell,
+      files: [],
+      status: 'pending',
+      resolutionTree: null,
+      resolutionCommit: null,
+      attempts: 0,
+      resolvedInAttempt: null,
+      blame: null,
+    }
   );
 }
 
@@ -22,7 +32,15 @@ export function conflictBase(state: RunState, cell: Cell): ConflictState {
  * Mark a conflict resolved in the state and journal it (after its merge is in the grid, so a kill
  * in between is found by reconcileGrid); `journalled`: the event is already in the journal.
  */
-export function recordResolved(state: RunState, ctx: Ctx, cell: Cell, tree: string, commit: string, files: ConflictState['files'], options: { journalled?: boolean } = {}): RunState {
+export function recordResolved(
+  state: RunState,
+  ctx: Ctx,
+  cell: Cell,
+  tree: string,
+  commit: string,
+  files: ConflictState['files'],
+  options: { journalled?: boolean } = {},
+): RunState {
   const base = conflictBase(state, cell);
   const resolved: ConflictState = {
     ...base,
@@ -42,7 +60,14 @@ export function recordResolved(state: RunState, ctx: Ctx, cell: Cell, tree: stri
       files: files.map((f) => ({
         path: f.path,
         kind: f.kind,
-        hunks: f.hunks.filter((h) => h.rung !== null).map((h) => ({ index: h.index, rung: h.rung!, by: h.by ?? '', ...(h.cacheKey ? { cacheKey: h.cacheKey } : {}) })),
+        hunks: f.hunks
+          .filter((h) => h.rung !== null)
+          .map((h) => ({
+            index: h.index,
+            rung: h.rung!,
+            by: h.by ?? '',
+            ...(h.cacheKey ? { cacheKey: h.cacheKey } : {}),
+          })),
       })),
       tree,
       commit,
@@ -50,6 +75,8 @@ export function recordResolved(state: RunState, ctx: Ctx, cell: Cell, tree: stri
   }
   const rungs = files.flatMap((f) => f.hunks.map((h) => `${f.path}#${h.index}:${h.rung === 'rule' ? h.by : h.rung}`));
   ctx.log.decision({ cell: base.id }, `[resolver] Resolved ${base.id}: ${rungs.join(', ') || 'file-level decisions'}`);
-  const attempts = state.attempts.map((a) => (a.number === state.currentAttempt ? { ...a, resolutions: [...new Set([...a.resolutions, base.id])] } : a));
+  const attempts = state.attempts.map((a) =>
+    a.number === state.currentAttempt ? { ...a, resolutions: [...new Set([...a.resolutions, base.id])] } : a,
+  );
   return { ...state, attempts, conflicts: upsert(state.conflicts, resolved) };
 }

@@ -12,7 +12,13 @@ const EXCERPT_LINES = 30;
  * the cell's two parents differ in that was not in conflict): then the fix may lie outside
  * the conflict's files. Null when no check failed.
  */
-export async function handoffFailure(ctx: WorkflowContext, engine: GridEngine, state: RunState, cell: Cell, conflictFiles: string[]): Promise<HandoffConflict['failure']> {
+export async function handoffFailure(
+  ctx: WorkflowContext,
+  engine: GridEngine,
+  state: RunState,
+  cell: Cell,
+  conflictFiles: string[],
+): Promise<HandoffConflict['failure']> {
   const last = state.data.lastCheck;
   if (!last || last.success) return null;
   const summary = [...state.attempts].reverse().find((a) => a.failureSummary)?.failureSummary ?? null;

@@ -17,7 +17,10 @@ export function keepOrDelete(path: string): { keep: string; delete: string } {
 /** The exact commands taking one side's version (bytes and mode) of a file. */
 function oursOrTheirs(path: string): { ours: string; theirs: string } {
   const q = shellQuote(path);
-  return { ours: `git checkout --ours -- ${q} && git add -- ${q}`, theirs: `git checkout --theirs -- ${q} && git add -- ${q}` };
+  return {
+    ours: `git checkout --ours -- ${q} && git add -- ${q}`,
+    theirs: `git checkout --theirs -- ${q} && git add -- ${q}`,
+  };
 }
 
 /**
@@ -45,7 +48,9 @@ export function handoffFile(result: WorkingTreeFileResult): HandoffFile {
     const choices = keepOrDelete(path);
     const deleter = keep?.action === 'keep-ours' ? 'the upstream side' : 'the fork side';
     const keeper = keep?.action === 'keep-ours' ? 'the fork side' : 'the upstream side';
-    const rename = kind.startsWith('rename') ? ` (git saw a rename: ${result.decision?.description ?? 'see git status'})` : '';
+    const rename = kind.startsWith('rename')
+      ? ` (git saw a rename: ${result.decision?.description ?? 'see git status'})`
+      : '';
     return {
       path,
       kind,
@@ -94,7 +99,9 @@ export function cdLine(conflict: HandoffConflict): string {
   const parts = [
     ...(conflict.failure ? [`check '${conflict.failure.check}' failed: amend the resolution`] : []),
     ...(edits.length > 0 && !conflict.failure ? [`edit ${edits.join(', ')} (remove every marker line)`] : []),
-    ...(choices.length > 0 && !conflict.failure ? [`choose for ${choices.join(', ')} (git rm or git add, see status)`] : []),
+    ...(choices.length > 0 && !conflict.failure
+      ? [`choose for ${choices.join(', ')} (git rm or git add, see status)`]
+      : []),
   ];
   return `cd ${shellQuote(conflict.worktree)}   # conflict ${conflict.conflict}: ${parts.join('; ')}`;
 }

@@ -45,13 +45,25 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
   const checks = [...new Set(conflicts.flatMap((c) => (c.failure ? [c.failure.check] : [])))];
   const reason =
     `${files.length} file(s) in ${conflicts.length} conflict(s) need a human: ` +
-    (checks.length > 0 ? `check ${checks.map((n) => `'${n}'`).join(', ')} failed on a resolution to amend` : 'the ladder could not resolve them with certainty');
+    (checks.length > 0
+      ? `check ${checks.map((n) => `'${n}'`).join(', ')} failed on a resolution to amend`
+      : 'the ladder could not resolve them with certainty');
   ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts });
   return {
     halt: 'needs_human',
     reason,
     next: 'resolve_conflicts',
-    state: { ...state, human: { reason, files, commands, where: conflicts[0]?.worktree ?? null, conflicts, ...(checks.length > 0 ? { accept: acceptCommand } : {}) } },
+    state: {
+      ...state,
+      human: {
+        reason,
+        files,
+        commands,
+        where: conflicts[0]?.worktree ?? null,
+        conflicts,
+        ...(checks.length > 0 ? { accept: acceptCommand } : {}),
+      },
+    },
   };
 }
 
@@ -81,13 +93,20 @@ export async function takePersonsWork(
     const entry: HandoffConflict = handed.find((h) => h.conflict === c.id) ?? {
       conflict: c.id,
       worktree,
-      files: c.files.map((f) => ({ path: f.path, kind: f.kind, instructions: `edit ${f.path}: remove every marker line` })),
+      files: c.files.map((f) => ({
+        path: f.path,
+        kind: f.kind,
+        instructions: `edit ${f.path}: remove every marker line`,
+      })),
       failure: null,
       model: [],
       refused: [],
     };
     const refuse = entry.blamedTree
-      ? { tree: entry.blamedTree, why: `the worktree still holds the resolution check '${entry.failure?.check ?? '?'}' failed on: amend it (or commit a fix there), then run splintercat continue` }
+      ? {
+          tree: entry.blamedTree,
+          why: `the worktree still holds the resolution check '${entry.failure?.check ?? '?'}' failed on: amend it (or commit a fix there), then run splintercat continue`,
+        }
       : undefined;
     const human = await collectHumanResolution(ctx, c.cell, refuse ? { refuse } : {});
     if (!human.ok) {
@@ -97,7 +116,12 @@ export async function takePersonsWork(
     // Still recorded (presented after an abort): the fix takes its place, and what was built on it is merged again.
     if ((await engine.cellCommit(c.cell)) !== null) await engine.forget([c.cell]);
     if ((await engine.conflictCell(c.cell).catch(() => null)) === null) {
-      again.push({ ...entry, refused: [`its parent cells are not merged yet (a conflict before it is still open): it is taken once they are`] });
+      again.push({
+        ...entry,
+        refused: [
+          `its parent cells are not merged yet (a conflict before it is still open): it is taken once they are`,
+        ],
+      });
       continue;
     }
     const commit = await engine.recordMerge(c.cell, human.tree);
@@ -109,7 +133,15 @@ export async function takePersonsWork(
       return {
         ...f,
         hunks: f.hunks.map((h) =>
-          h.status === 'resolved' && !whole ? h : { ...h, status: 'resolved' as const, rung: 'human' as const, by: 'human', cacheKey: keys.shift() ?? null },
+          h.status === 'resolved' && !whole
+            ? h
+            : {
+                ...h,
+                status: 'resolved' as const,
+                rung: 'human' as const,
+                by: 'human',
+                cacheKey: keys.shift() ?? null,
+              },
         ),
         // A file-level choice (keep or delete, ...) that no rule made was the person's.
         decidedBy: f.hunks.length === 0 && (whole || !f.decidedBy) ? ('human' as const) : (f.decidedBy ?? null),
@@ -121,14 +153,22 @@ export async function takePersonsWork(
     }
     resolved.push(c.id);
   }
-  const handoffChoices = Object.fromEntries(Object.entries(state.data.handoffChoices ?? {}).filter(([id]) => !resolved.includes(id)));
+  const handoffChoices = Object.fromEntries(
+    Object.entries(state.data.handoffChoices ?? {}).filter(([id]) => !resolved.includes(id)),
+  );
   next = withFlow(next, { fileChoices, handoffChoices });
   if (again.length === 0 && next.human !== null) next = { ...next, human: null };
   return { state: next, resolved, again };
 }
 
 /** Cache each hunk a person answered (file as presented vs. their file); the keys stored, by path. */
-async function learn(ctx: Ctx, state: RunState, c: ConflictState, worktree: string, entry: HandoffConflict): Promise<Map<string, string[]>> {
+async function learn(
+  ctx: Ctx,
+  state: RunState,
+  c: ConflictState,
+  worktree: string,
+  entry: HandoffConflict,
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const cache = ctx.ladder.cache;
   if (!cache) return out;
@@ -142,14 +182,23 @@ async function learn(ctx: Ctx, state: RunState, c: ConflictState, worktree: stri
       resolved: readFileSync(mine, 'utf8'),
       provenance: { merge: state.name, cell: c.id },
     });
-    if (keys.length > 0) ctx.log.decision({ cell: c.id }, `[cache] learnt ${keys.length} hunk(s) of ${f.path} from the person's resolution of ${c.id}`);
+    if (keys.length > 0)
+      ctx.log.decision(
+        { cell: c.id },
+        `[cache] learnt ${keys.length} hunk(s) of ${f.path} from the person's resolution of ${c.id}`,
+      );
     out.set(f.path, keys);
   }
   return out;
 }
 
 /** The conflict at `cell` presented again, its resolution in place, with the failure that brought it back. */
-export function amendEntry(conflict: ConflictState, worktree: string, failure: NonNullable<HandoffConflict['failure']>, files: HandoffConflict['files']): HandoffConflict {
+export function amendEntry(
+  conflict: ConflictState,
+  worktree: string,
+  failure: NonNullable<HandoffConflict['failure']>,
+  files: HandoffConflict['files'],
+): HandoffConflict {
   return {
     conflict: conflict.id,
     worktree,

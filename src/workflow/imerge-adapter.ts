@@ -102,7 +102,11 @@ export function imergeEngines(git: Git, jobs: number): GridEngineFactory {
       return new ImergeGridEngine(im, jobs, commits);
     },
     async discard(name) {
-      if ((await git.forEachRef(`refs/imerge/${name}/`)).length > 0 || (await git.revParse(`refs/heads/imerge/${name}`)) !== null) await removeImerge(git, name);
+      if (
+        (await git.forEachRef(`refs/imerge/${name}/`)).length > 0 ||
+        (await git.revParse(`refs/heads/imerge/${name}`)) !== null
+      )
+        await removeImerge(git, name);
     },
   };
 }

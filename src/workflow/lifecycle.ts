@@ -1,6 +1,13 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configFromStored, withValues, type Config, type GoalName, type StoredConfig, type StrategyName } from '../config/index.js';
+import {
+  configFromStored,
+  withValues,
+  type Config,
+  type GoalName,
+  type StoredConfig,
+  type StrategyName,
+} from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { IncrementalMerge, listImerges } from '../imerge/index.js';
@@ -60,7 +67,11 @@ export function startConfig(config: Config, spec: StartSpec): Config {
   return {
     ...config,
     imerge: { ...config.imerge, goal, ...(spec.firstParent === false ? { first_parent: false } : {}) },
-    merge: { ...config.merge, ...(spec.strategy ? { strategy: spec.strategy } : {}), ...(spec.resolver ? { resolver: spec.resolver } : {}) },
+    merge: {
+      ...config.merge,
+      ...(spec.strategy ? { strategy: spec.strategy } : {}),
+      ...(spec.resolver ? { resolver: spec.resolver } : {}),
+    },
   };
 }
 
@@ -74,13 +85,22 @@ export function chooseRun(store: RunStore, config: Config): string {
  * or needs a human. `stored` is what the run's state keeps of the configuration (its values are
  * replaced by those of `spec`'s options applied, so `continue` uses them too).
  */
-export async function startRun(loaded: Config, git: Git, spec: StartSpec, options: DriveOptions, stored: StoredConfig | null = null): Promise<DriveOutcome> {
+export async function startRun(
+  loaded: Config,
+  git: Git,
+  spec: StartSpec,
+  options: DriveOptions,
+  stored: StoredConfig | null = null,
+): Promise<DriveOutcome> {
   const config = startConfig(loaded, spec);
   await assertIdentity(git);
   await git.assertClean('start a merge');
   const branch = spec.into ?? (config.target.branch || (await git.currentBranch()));
   if (!branch) {
-    throw new UsageError('merge_no_branch', { what: 'HEAD is detached and no target branch is given', fix: 'Pass --into BRANCH or set target.branch in splintercat.yaml' });
+    throw new UsageError('merge_no_branch', {
+      what: 'HEAD is detached and no target branch is given',
+      fix: 'Pass --into BRANCH or set target.branch in splintercat.yaml',
+    });
   }
   const name = spec.name ?? config.imerge.name;
   const sourceOid = await git.resolve(`${spec.source}^{commit}`);
@@ -89,7 +109,8 @@ export async function startRun(loaded: Config, git: Git, spec: StartSpec, option
   if (store.exists(name) || (await listImerges(git)).includes(name)) {
     if (!spec.restart) throw mergeExists(store, name, spec.source);
     const dropped = await abortRun(config, git, name);
-    if (!dropped.ok) throw mergeExists(store, name, spec.source, 'it is being driven by another process right now; stop it first');
+    if (!dropped.ok)
+      throw mergeExists(store, name, spec.source, 'it is being driven by another process right now; stop it first');
   }
   excludeLogs(await git.gitDir());
   const deps = await createRunDeps(config, git, name, runDepsOptions(options));
@@ -135,10 +156,14 @@ export async function continueRun(
     await assertFinalCommit(git, state, run.paths.state);
     if (state.status === 'done') return { kind: 'already_done', state };
     // The machine resumes from the saved state: the configuration this run uses from now on is saved first.
-    if (stored !== null && JSON.stringify(stored) !== JSON.stringify(state.config)) run.persistence.save({ ...state, config: stored });
+    if (stored !== null && JSON.stringify(stored) !== JSON.stringify(state.config))
+      run.persistence.save({ ...state, config: stored });
     const log = options.openLog();
     await endLeftoverChecks(store, runName, log);
-    let resumed: RunState = { ...(state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }), ...(stored === null ? {} : { config: stored }) };
+    let resumed: RunState = {
+      ...(state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }),
+      ...(stored === null ? {} : { config: stored }),
+    };
     if (options.acceptFailure) {
       const { state: accepting, accepted } = acceptPendingFailure(resumed, new Date());
       resumed = accepting;
@@ -157,14 +182,16 @@ export async function continueRun(
 }
 
 /** What `abort` did: the run's refs, worktrees and state removed, or refused while another process drives it. */
-export type AbortOutcome = { ok: true; name: string; target: RunState['target'] | null } | { ok: false; name: string; reason: 'running' };
+export type AbortOutcome =
+  { ok: true; name: string; target: RunState['target'] | null } | { ok: false; name: string; reason: 'running' };
 
 /** Remove a run's worktrees, refs and state; the target branch was never moved, the resolution cache is kept. */
 export async function abortRun(config: Config, git: Git, name: string | undefined): Promise<AbortOutcome> {
   const store = await RunStore.forRepo(git);
   const runName = name ?? chooseRun(store, config);
   const state = store.exists(runName) ? loadRunState(store.paths(runName)) : null;
-  if (store.exists(runName) && store.lockStatus(runName).state !== 'held') await endLeftoverChecks(store, runName, null);
+  if (store.exists(runName) && store.lockStatus(runName).state !== 'held')
+    await endLeftoverChecks(store, runName, null);
   // The run's worktrees are where its own configuration put them, whatever the file says now.
   const own = state?.config ? configFromStored(state.config, { env: {} }).config : config;
   const pool = await WorktreePool.forRun(git, own, runName);
@@ -189,7 +216,10 @@ function mergeExists(store: RunStore, name: string, source: string, why?: string
   return new UsageError('merge_exists', {
     what,
     why: why ?? 'Its state is still there; starting again would mix two runs',
-    fix: [`Resume it: splintercat continue${name === 'upstream-merge' ? '' : ` --name ${name}`}`, `Or drop it and start over: splintercat merge ${source} --restart${name === 'upstream-merge' ? '' : ` --name ${name}`}`],
+    fix: [
+      `Resume it: splintercat continue${name === 'upstream-merge' ? '' : ` --name ${name}`}`,
+      `Or drop it and start over: splintercat merge ${source} --restart${name === 'upstream-merge' ? '' : ` --name ${name}`}`,
+    ],
   });
 }
 
@@ -201,7 +231,8 @@ async function assertIdentity(git: Git): Promise<void> {
   const problems: string[] = [];
   for (const variable of ['GIT_AUTHOR_IDENT', 'GIT_COMMITTER_IDENT']) {
     const result = await git.run(['var', variable], { okExitCodes: [0, 128] });
-    if (result.exitCode !== 0) problems.push(`${variable}: ${result.stderr.trim().split('\n').filter(Boolean).at(-1) ?? 'unknown'}`);
+    if (result.exitCode !== 0)
+      problems.push(`${variable}: ${result.stderr.trim().split('\n').filter(Boolean).at(-1) ?? 'unknown'}`);
   }
   if (problems.length === 0) return;
   const dir = await git.topLevel().catch(() => git.cwd);
@@ -220,11 +251,16 @@ async function assertIdentity(git: Git): Promise<void> {
  * ended before anything else runs in its worktree; the lock is ours, so no live run owns it.
  */
 async function endLeftoverChecks(store: RunStore, name: string, log: Logger | null): Promise<void> {
-  for (const ended of await runningChecks(store, name).killLeftovers()) log?.warn({ check: ended }, `ended ${ended}, left running by an earlier splintercat`);
+  for (const ended of await runningChecks(store, name).killLeftovers())
+    log?.warn({ check: ended }, `ended ${ended}, left running by an earlier splintercat`);
 }
 
 function runDepsOptions(options: DriveOptions, log: Logger = options.openLog()): RunDepsOptions {
-  return { log, ...(options.env ? { env: options.env } : {}), ...(options.interactive ? { interactive: options.interactive } : {}) };
+  return {
+    log,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.interactive ? { interactive: options.interactive } : {}),
+  };
 }
 
 /** Keep splintercat's logs out of `git status` (they live in the working tree by default). */
@@ -232,5 +268,6 @@ function excludeLogs(gitDir: string): void {
   mkdirSync(join(gitDir, 'info'), { recursive: true });
   const exclude = join(gitDir, 'info', 'exclude');
   const text = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
-  if (!text.split('\n').includes('.splintercat/')) appendFileSync(exclude, `${text === '' || text.endsWith('\n') ? '' : '\n'}.splintercat/\n`);
+  if (!text.split('\n').includes('.splintercat/'))
+    appendFileSync(exclude, `${text === '' || text.endsWith('\n') ? '' : '\n'}.splintercat/\n`);
 }

@@ -58,7 +58,16 @@ export function driveRun(
   usage?.carryFrom(runUsage);
   const unsubscribe = usage?.onRecord((r) => {
     const { role, modelId, inputTokens, outputTokens, costUsd, costSource } = r;
-    run.journal.append({ type: 'model_usage', role, modelId, conflict: r.conflict ?? null, inputTokens, outputTokens, costUsd, costSource });
+    run.journal.append({
+      type: 'model_usage',
+      role,
+      modelId,
+      conflict: r.conflict ?? null,
+      inputTokens,
+      outputTokens,
+      costUsd,
+      costSource,
+    });
   });
   // The journal is the truth about spend: a kill after a call and before the node's state was saved loses nothing.
   const persistence = {
@@ -68,11 +77,21 @@ export function driveRun(
     },
     save: (state: RunState): void => run.persistence.save(state),
   };
-  const machine: MachineDefinition<RunState, NodeName, RunContext> = { nodes: withUsage(ctx), cursor: runStateCursor<NodeName>() };
+  const machine: MachineDefinition<RunState, NodeName, RunContext> = {
+    nodes: withUsage(ctx),
+    cursor: runStateCursor<NodeName>(),
+  };
   // The grid engine is opened once per drive, by the first node that needs it (initialize starts the merge).
   let engine: Promise<GridEngine> | undefined;
   const open = (): Promise<GridEngine> =>
-    ctx.engines.open({ name: initial.name, tip1: initial.target.branch, tip2: initial.source.ref, branch: initial.target.branch, goal: initial.goal, firstParent: ctx.config.imerge.first_parent });
+    ctx.engines.open({
+      name: initial.name,
+      tip1: initial.target.branch,
+      tip2: initial.source.ref,
+      branch: initial.target.branch,
+      goal: initial.goal,
+      firstParent: ctx.config.imerge.first_parent,
+    });
   return runMachine(machine, initial, {
     persistence,
     journal: run.journal,

@@ -39,7 +39,14 @@ export interface GridEngine {
 
 export interface GridEngineFactory {
   /** Start the merge, or load it when its refs already exist (resume). */
-  open(options: { name: string; tip1: string; tip2: string; branch: string; goal: string; firstParent: boolean }): Promise<GridEngine>;
+  open(options: {
+    name: string;
+    tip1: string;
+    tip2: string;
+    branch: string;
+    goal: string;
+    firstParent: boolean;
+  }): Promise<GridEngine>;
   /** Remove what is left of a merge's refs (none is fine): after a kill between finishing and removing them. */
   discard(name: string): Promise<void>;
 }

@@ -3,7 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createModelRung, type ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
-import { hasMarkers, listUnmerged, resolveWorkingTree, shellRegenerateRunner, type UnmergedEntry, type WorkingTreeFileResult } from '../resolve/index.js';
+import {
+  hasMarkers,
+  listUnmerged,
+  resolveWorkingTree,
+  shellRegenerateRunner,
+  type UnmergedEntry,
+  type WorkingTreeFileResult,
+} from '../resolve/index.js';
 import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import type { Git } from '../git/index.js';
 import type { Cell } from '../imerge/cell.js';
@@ -52,7 +59,11 @@ export interface PreparedCell {
 /** Present the merge of a blocked cell's two parent cells in the cell's own worktree. */
 export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell: Cell): Promise<PreparedCell> {
   const details = await engine.conflictCell(cell);
-  const { path, entries } = await ctx.worktrees.presentMerge(ctx.worktrees.conflictId(cell), details.above, details.left);
+  const { path, entries } = await ctx.worktrees.presentMerge(
+    ctx.worktrees.conflictId(cell),
+    details.above,
+    details.left,
+  );
   return { cell, details, path, entries };
 }
 
@@ -97,16 +108,32 @@ export async function resolvePrepared(
             runCommand: shellRegenerateRunner(),
           });
     const replayed = await replayFileChoices(wt, entries, results, options.fileChoices ?? {});
-    const files = results.map((r) => ({ ...toFileState(r), ...(replayed.some((x) => x.path === r.path) ? { decidedBy: 'cache' as const } : {}) }));
+    const files = results.map((r) => ({
+      ...toFileState(r),
+      ...(replayed.some((x) => x.path === r.path) ? { decidedBy: 'cache' as const } : {}),
+    }));
     const open = results.filter((r) => r.status !== 'resolved');
     const left = open.map((r) => r.path);
     const transcripts = rung?.outcomes ?? [];
     const lines = replayed.map((x) => x.line);
     const choiceKeys = open.flatMap((r) => {
       const entry = entries.find((e) => e.path === r.path);
-      return entry && r.decision && keepOrDeleteKinds.has(r.decision.kind) ? [{ path: r.path, key: fileChoiceKey(entry, r.decision.kind) }] : [];
+      return entry && r.decision && keepOrDeleteKinds.has(r.decision.kind)
+        ? [{ path: r.path, key: fileChoiceKey(entry, r.decision.kind) }]
+        : [];
     });
-    if (left.length > 0) return { ok: false, cell, worktree: path, files, left, handoff: open.map(handoffFile), choiceKeys, transcripts, replayed: lines };
+    if (left.length > 0)
+      return {
+        ok: false,
+        cell,
+        worktree: path,
+        files,
+        left,
+        handoff: open.map(handoffFile),
+        choiceKeys,
+        transcripts,
+        replayed: lines,
+      };
     return { ok: true, cell, tree: await ctx.worktrees.writeTree(id), files, transcripts, replayed: lines };
   } finally {
     wt.close();
@@ -132,15 +159,16 @@ async function replayFileChoices(
     const command = keepOrDelete(r.path)[choice];
     await wt.run(choice === 'keep' ? ['add', '--', r.path] : ['rm', '-q', '--', r.path]);
     r.status = 'resolved';
-    replayed.push({ path: r.path, line: `${r.path}: the person's earlier choice for the same ${r.decision.kind} (\`${command}\`) taken again` });
+    replayed.push({
+      path: r.path,
+      line: `${r.path}: the person's earlier choice for the same ${r.decision.kind} (\`${command}\`) taken again`,
+    });
   }
   return replayed;
 }
 
 /** What `collectHumanResolution` found: the tree to record, or why the person's edit is not taken yet. */
-export type HumanCollection =
-  | { ok: true; tree: string }
-  | { ok: false; left: string[]; why: string[] };
+export type HumanCollection = { ok: true; tree: string } | { ok: false; left: string[]; why: string[] };
 
 /**
  * After a person worked in the conflict's worktree: take what the hand-off told them to do —
@@ -157,7 +185,9 @@ export async function collectHumanResolution(
   const wt = ctx.git.at(ctx.worktrees.path(id));
   try {
     const unmerged = await listUnmerged(wt);
-    const changed = new Set((await wt.lines(['diff', '--name-only', 'HEAD'])).filter((f) => existsSync(join(wt.cwd, f))));
+    const changed = new Set(
+      (await wt.lines(['diff', '--name-only', 'HEAD'])).filter((f) => existsSync(join(wt.cwd, f))),
+    );
     for (const e of unmerged) if (existsSync(join(wt.cwd, e.path))) changed.add(e.path);
     const paths = [...changed];
     const left: string[] = [];
@@ -165,7 +195,11 @@ export async function collectHumanResolution(
     if (paths.length > 0) {
       // `conflict-marker-size` per path (`path: conflict-marker-size: N`, or `unspecified`).
       const attrs = await wt.lines(['check-attr', 'conflict-marker-size', '--', ...paths]);
-      const sizes = new Map(attrs.map((line) => /^(.*): conflict-marker-size: (\d+)$/.exec(line)).flatMap((m) => (m ? [[m[1], Number(m[2])] as const] : [])));
+      const sizes = new Map(
+        attrs
+          .map((line) => /^(.*): conflict-marker-size: (\d+)$/.exec(line))
+          .flatMap((m) => (m ? [[m[1], Number(m[2])] as const] : [])),
+      );
       for (const f of paths) {
         if (!hasMarkers(await readFile(join(wt.cwd, f), 'latin1'), sizes.get(f))) continue;
         left.push(f);
@@ -183,10 +217,18 @@ export async function collectHumanResolution(
       // the person's choice of that side, not an untouched file.
       const onDisk = await wt.text(['hash-object', '--', e.path]);
       const presented = kind === 'modify/delete' ? (e.ours ?? e.theirs)?.oid : e.ours?.oid;
-      if (presented !== undefined && onDisk === presented && (kind === 'modify/delete' || (await isBinaryBlob(wt, presented)))) {
+      if (
+        presented !== undefined &&
+        onDisk === presented &&
+        (kind === 'modify/delete' || (await isBinaryBlob(wt, presented)))
+      ) {
         left.push(e.path);
         const c = keepOrDelete(e.path);
-        why.push(kind === 'modify/delete' ? `${e.path} is still unmerged: run \`${c.delete}\` to keep the deletion or \`${c.keep}\` to keep the file` : `${e.path} is still unmerged and unchanged: take one side (git checkout --ours -- ${e.path} && git add -- ${e.path}, or --theirs), or edit it`);
+        why.push(
+          kind === 'modify/delete'
+            ? `${e.path} is still unmerged: run \`${c.delete}\` to keep the deletion or \`${c.keep}\` to keep the file`
+            : `${e.path} is still unmerged and unchanged: take one side (git checkout --ours -- ${e.path} && git add -- ${e.path}, or --theirs), or edit it`,
+        );
         continue;
       }
     }
@@ -216,7 +258,13 @@ function toFileState(result: WorkingTreeFileResult): ConflictFileState {
     by: r.by,
     cacheKey: r.cacheKey ?? null,
   }));
-  const remaining = result.remaining.map((h) => ({ index: h.index, status: 'needs_human' as const, rung: null, by: null, cacheKey: null }));
+  const remaining = result.remaining.map((h) => ({
+    index: h.index,
+    status: 'needs_human' as const,
+    rung: null,
+    by: null,
+    cacheKey: null,
+  }));
   return {
     path: result.path,
     kind: result.decision?.kind ?? 'content',

@@ -1,4 +1,12 @@
-import { configChanges, configFromStored, loadConfig, storeConfig, type Config, type LoadedConfig, type StoredConfig } from '../config/index.js';
+import {
+  configChanges,
+  configFromStored,
+  loadConfig,
+  storeConfig,
+  type Config,
+  type LoadedConfig,
+  type StoredConfig,
+} from '../config/index.js';
 import { ConfigError, UsageError } from '../errors/index.js';
 import { Git, locateRepository } from '../git/index.js';
 import { RunStore } from '../store/index.js';
@@ -54,10 +62,18 @@ export interface RunConfig {
  * Load the configuration file as `merge` does: `--config`, else `splintercat.yaml` in the main
  * checkout of the repository holding `cwd` (else in `cwd`, outside any repository).
  */
-export async function loadRepoConfig(request: ConfigRequest, sets: readonly string[] = request.sets): Promise<LoadedConfig> {
+export async function loadRepoConfig(
+  request: ConfigRequest,
+  sets: readonly string[] = request.sets,
+): Promise<LoadedConfig> {
   const location = request.configPath === undefined ? await locateRepository(request.cwd) : null;
   const cwd = location?.mainCheckout ?? request.cwd;
-  return loadConfig({ cwd: request.configPath === undefined ? cwd : request.cwd, ...(request.configPath !== undefined ? { configPath: request.configPath } : {}), env: request.env, sets: [...sets] });
+  return loadConfig({
+    cwd: request.configPath === undefined ? cwd : request.cwd,
+    ...(request.configPath !== undefined ? { configPath: request.configPath } : {}),
+    env: request.env,
+    sets: [...sets],
+  });
 }
 
 /** The run a command acts on and the configuration it uses (see RunConfigRequest). */
@@ -70,7 +86,9 @@ export async function openRunConfig(request: RunConfigRequest): Promise<RunConfi
     if (!ConfigError.isInstance(error)) throw error;
     fileError = error;
   }
-  const probe = new Git({ cwd: now?.config.target.workdir ?? (await locateRepository(request.cwd))?.mainCheckout ?? request.cwd });
+  const probe = new Git({
+    cwd: now?.config.target.workdir ?? (await locateRepository(request.cwd))?.mainCheckout ?? request.cwd,
+  });
   let store: RunStore;
   try {
     store = await RunStore.forRepo(probe);
@@ -87,7 +105,11 @@ export async function openRunConfig(request: RunConfigRequest): Promise<RunConfi
 
   if (state?.config) {
     stored = state.config;
-    const loaded = configFromStored(stored, { env: request.env, sets: [...request.sets], currentApiKey: now?.config.llm.api_key ?? '' });
+    const loaded = configFromStored(stored, {
+      env: request.env,
+      sets: [...request.sets],
+      currentApiKey: now?.config.llm.api_key ?? '',
+    });
     config = loaded.config;
     if (request.sets.length > 0) stored = storeConfig(loaded, stored, request.sets, request.env);
     notices.push(...(await fileNotices(request, stored, state.config, now === null ? fileError : null, now)));
@@ -117,7 +139,8 @@ export async function commandConfig(request: ConfigRequest): Promise<{ config: C
   } catch (error) {
     if (!ConfigError.isInstance(error)) throw error; // a broken file: the run's own configuration may still serve
   }
-  if ((await locateRepository(workdir)) === null) return { config: (await loadRepoConfig(request)).config, notices: [] };
+  if ((await locateRepository(workdir)) === null)
+    return { config: (await loadRepoConfig(request)).config, notices: [] };
   const opened = await openRunConfig({ ...request, runRequired: false, configRequired: true });
   opened.git.close();
   return { config: opened.config, notices: opened.notices };
@@ -130,7 +153,10 @@ export function findRun(store: RunStore, defaultName: string, required: boolean)
   if (store.exists(defaultName)) return defaultName;
   if (!required) return null;
   throw new UsageError('run_name_needed', {
-    what: runs.length === 0 ? 'There is no splintercat merge in this repository' : 'Several merges exist; say which with --name',
+    what:
+      runs.length === 0
+        ? 'There is no splintercat merge in this repository'
+        : 'Several merges exist; say which with --name',
     fix: runs.length === 0 ? 'Start one: splintercat merge SOURCE' : `Existing: ${runs.join(', ')}`,
   });
 }
@@ -146,19 +172,30 @@ function readState(store: RunStore, name: string, required: boolean): RunState |
 }
 
 /** What to tell the person when the file now says something else than the run's stored configuration. */
-async function fileNotices(request: ConfigRequest, stored: StoredConfig, original: StoredConfig, fileError: unknown, loaded: LoadedConfig | null): Promise<string[]> {
+async function fileNotices(
+  request: ConfigRequest,
+  stored: StoredConfig,
+  original: StoredConfig,
+  fileError: unknown,
+  loaded: LoadedConfig | null,
+): Promise<string[]> {
   if (fileError !== null) {
-    return [`The configuration file is invalid now (${(fileError as Error).message.split('\n')[0]}); the run keeps the configuration it started with.`];
+    return [
+      `The configuration file is invalid now (${(fileError as Error).message.split('\n')[0]}); the run keeps the configuration it started with.`,
+    ];
   }
   let now: LoadedConfig;
   try {
     // The file as loaded for this command when it was loaded with the run's own --set (none, mostly): not read twice.
-    now = loaded !== null && sameSets(original.sets, request.sets) ? loaded : await loadRepoConfig(request, original.sets);
+    now =
+      loaded !== null && sameSets(original.sets, request.sets) ? loaded : await loadRepoConfig(request, original.sets);
   } catch {
     return [];
   }
   if (now.file === undefined) {
-    return original.file === null ? [] : [`${original.file} is not found now; the run keeps the configuration it started with.`];
+    return original.file === null
+      ? []
+      : [`${original.file} is not found now; the run keeps the configuration it started with.`];
   }
   const then = configFromStored(original, { env: request.env }).config;
   const changed = configChanges(then, now.config);

@@ -33,13 +33,22 @@ export interface RunDepsOptions {
  * models, the clock, the log, the run store, the worktrees, the engine factory, the ladder and
  * the failure extractor. The machine runner adds only what a step needs (signal, journal, once).
  */
-export async function createRunDeps(config: Config, git: Git, name: string, options: RunDepsOptions): Promise<WorkflowContext> {
+export async function createRunDeps(
+  config: Config,
+  git: Git,
+  name: string,
+  options: RunDepsOptions,
+): Promise<WorkflowContext> {
   const { log } = options;
   const clock = options.clock ?? systemClock;
   const store = await RunStore.forRepo(git, { clock });
-  const runner = options.checks === undefined ? createCheckRunner(config, { logger: log, clock, registry: runningChecks(store, name) }) : null;
+  const runner =
+    options.checks === undefined
+      ? createCheckRunner(config, { logger: log, clock, registry: runningChecks(store, name) })
+      : null;
   const checks = runner ?? (options.checks as CheckRunnerLike);
-  const gateway = options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
+  const gateway =
+    options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
   return {
     git,
     config,
@@ -49,7 +58,8 @@ export async function createRunDeps(config: Config, git: Git, name: string, opti
     worktrees: await WorktreePool.forRun(git, config, name),
     ladder: await ladderFromConfig(config.resolve, git),
     gateway,
-    extractFailure: (text, result, options = {}) => extractFailure(text, { timedOut: result.timedOut, ...options }) ?? fallbackSummary(text, result),
+    extractFailure: (text, result, options = {}) =>
+      extractFailure(text, { timedOut: result.timedOut, ...options }) ?? fallbackSummary(text, result),
     store,
     clock,
     log,
@@ -68,7 +78,9 @@ function fallbackSummary(log: string, result: CheckResult): FailureSummary {
   return {
     error_type: result.timedOut ? 'timeout' : 'test_failure',
     location: null,
-    root_cause: result.timedOut ? `check '${result.name}' timed out` : `check '${result.name}' failed with exit code ${result.exitCode ?? 'none'}`,
+    root_cause: result.timedOut
+      ? `check '${result.name}' timed out`
+      : `check '${result.name}' failed with exit code ${result.exitCode ?? 'none'}`,
     excerpt: tail,
   };
 }

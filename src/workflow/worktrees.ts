@@ -13,7 +13,10 @@ import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
 export function runWorktreesDir(config: Config, gitCommonDir: string, name: string): string {
   const legacy = join(gitCommonDir, 'splintercat', name, 'worktrees');
   if (existsSync(legacy)) return legacy;
-  return resolve(config.merge.worktrees === '' ? defaultWorktreesDir(resolve(config.target.workdir)) : config.merge.worktrees, name);
+  return resolve(
+    config.merge.worktrees === '' ? defaultWorktreesDir(resolve(config.target.workdir)) : config.merge.worktrees,
+    name,
+  );
 }
 
 /**
@@ -86,7 +89,11 @@ export class WorktreePool {
    * `git merge --no-commit` of `left` with diff3 markers. Returns the unmerged paths and
    * their index stages (for the ladder, which then need not list them again).
    */
-  async presentMerge(id: string, above: string, left: string): Promise<{ path: string; unmerged: string[]; entries: UnmergedEntry[] }> {
+  async presentMerge(
+    id: string,
+    above: string,
+    left: string,
+  ): Promise<{ path: string; unmerged: string[]; entries: UnmergedEntry[] }> {
     if (await this.isProtected(id, above, left)) {
       // A person works here on this very merge: their edits are the conflict's state, never reset.
       const entries = await listUnmerged(this.git.at(this.path(id)));
@@ -94,9 +101,22 @@ export class WorktreePool {
     }
     const path = await this.checkout(id, above);
     const wt = this.git.at(path);
-    await wt.run(['-c', 'merge.conflictStyle=diff3', '-c', 'rerere.enabled=false', 'merge', '--no-commit', '--no-ff', '--no-edit', left], {
-      okExitCodes: [0, 1],
-    });
+    await wt.run(
+      [
+        '-c',
+        'merge.conflictStyle=diff3',
+        '-c',
+        'rerere.enabled=false',
+        'merge',
+        '--no-commit',
+        '--no-ff',
+        '--no-edit',
+        left,
+      ],
+      {
+        okExitCodes: [0, 1],
+      },
+    );
     const entries = await listUnmerged(wt);
     return { path, unmerged: entries.map((e) => e.path), entries };
   }
@@ -121,7 +141,14 @@ export class WorktreePool {
     await wt.run(['add', '-A'], { okExitCodes: [0, 1, 128] });
     const tree = await wt.text(['write-tree']).catch(() => null);
     if (tree !== null) {
-      const commit = await wt.text(['commit-tree', tree, '-p', 'HEAD', '-m', `splintercat: a person's work in ${id}, saved before the worktree was reset`]);
+      const commit = await wt.text([
+        'commit-tree',
+        tree,
+        '-p',
+        'HEAD',
+        '-m',
+        `splintercat: a person's work in ${id}, saved before the worktree was reset`,
+      ]);
       await wt.run(['update-ref', `refs/splintercat/saved/${id}`, commit]);
     }
     rmSync(marker, { force: true });
@@ -186,7 +213,8 @@ export class WorktreePool {
   /** Remove the given worktrees of this pool. */
   async removeAll(ids: string[]): Promise<void> {
     for (const id of ids) {
-      if (existsSync(this.path(id))) await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128] });
+      if (existsSync(this.path(id)))
+        await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128] });
       // What git did not know (a creation killed half-way) is ours too: the path is the run's own.
       rmSync(this.path(id), { recursive: true, force: true });
     }

@@ -11,16 +11,31 @@ describe('splintercat cache list|clear', () => {
     const cache = new ResolutionCache(join(repo.dir, '.git', 'splintercat', 'cache'));
     const person = cache.key({ base: 'o\n', ours: 'a\n', theirs: 'b\n' });
     const rule = cache.key({ base: 'o\n', ours: 'x \n', theirs: 'x\n' });
-    await cache.put(person, { resolution: 'ab\n', rung: 'human', by: 'human', provenance: { merge: 'upstream-merge', cell: '2-3', file: 'a.txt' } });
-    await cache.put(rule, { resolution: 'x\n', rung: 'rule', by: 'whitespace-only', provenance: { merge: 'upstream-merge', cell: '1-1', file: 'b.txt' } });
+    await cache.put(person, {
+      resolution: 'ab\n',
+      rung: 'human',
+      by: 'human',
+      provenance: { merge: 'upstream-merge', cell: '2-3', file: 'a.txt' },
+    });
+    await cache.put(rule, {
+      resolution: 'x\n',
+      rung: 'rule',
+      by: 'whitespace-only',
+      provenance: { merge: 'upstream-merge', cell: '1-1', file: 'b.txt' },
+    });
     await cache.invalidate(rule, 'test failed', 'upstream-merge');
 
     const list = await runCli(['cache', 'list'], repo.dir);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/2 cached resolution\(s\)/);
-    expect(list.stdout).toMatch(new RegExp(`${person.slice(0, 12)}\\s+human\\s+human\\s+live\\b.*run upstream-merge, cell 2-3, a\\.txt`));
+    expect(list.stdout).toMatch(
+      new RegExp(`${person.slice(0, 12)}\\s+human\\s+human\\s+live\\b.*run upstream-merge, cell 2-3, a\\.txt`),
+    );
     expect(list.stdout).toMatch(new RegExp(`${rule.slice(0, 12)}\\s+rule\\s+whitespace-only\\s+BLAMED`));
-    const json = JSON.parse((await runCli(['cache', 'list', '--json'], repo.dir)).stdout) as Array<{ key: string; rung: string }>;
+    const json = JSON.parse((await runCli(['cache', 'list', '--json'], repo.dir)).stdout) as Array<{
+      key: string;
+      rung: string;
+    }>;
     expect(json.map((e) => e.rung).sort()).toEqual(['human', 'rule']);
 
     const blamed = await runCli(['cache', 'clear', '--blamed'], repo.dir);

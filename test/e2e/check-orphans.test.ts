@@ -31,7 +31,11 @@ async function until(what: () => boolean, ms: number): Promise<boolean> {
 
 describe('a check left running by a splintercat killed with -9', () => {
   it('is ended by the next continue before it checks again; continue finishes and nothing of the old check is alive', async () => {
-    const repo = chainRepo(1, () => 'same', () => 'same  ');
+    const repo = chainRepo(
+      1,
+      () => 'same',
+      () => 'same  ',
+    );
     const marks = tempDir('splintercat-orphan-');
     // The first run of the check records its pid and hangs; later runs pass at once.
     writeFileSync(
@@ -40,7 +44,7 @@ describe('a check left running by a splintercat killed with -9', () => {
         "import { existsSync, writeFileSync } from 'node:fs';",
         `const mark = ${JSON.stringify(join(marks, 'first'))};`,
         'if (!existsSync(mark)) {',
-        "  writeFileSync(mark, String(process.pid));",
+        '  writeFileSync(mark, String(process.pid));',
         '  setInterval(() => {}, 1000);',
         '} else console.log("ok");',
         '',
@@ -48,21 +52,41 @@ describe('a check left running by a splintercat killed with -9', () => {
     );
     writeFileSync(
       join(repo.dir, 'splintercat.yaml'),
-      ['target:', '  branch: main', 'check:', '  sandbox: "off"', '  commands:', '    build: node check.mjs', '  workflow: [build]', 'merge:', '  strategy: per_conflict', 'imerge:', '  name: up', ''].join('\n'),
+      [
+        'target:',
+        '  branch: main',
+        'check:',
+        '  sandbox: "off"',
+        '  commands:',
+        '    build: node check.mjs',
+        '  workflow: [build]',
+        'merge:',
+        '  strategy: per_conflict',
+        'imerge:',
+        '  name: up',
+        '',
+      ].join('\n'),
     );
     writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
     // The check is the fork's own file: it is in every worktree a check runs in.
     repo.sh('add', 'check.mjs');
     repo.sh('commit', '-q', '-m', 'the check');
 
-    const child = spawn(process.execPath, ['--import', tsxLoader, mainTs, 'merge', 'upstream'], { cwd: repo.dir, env: { ...process.env, ...testGitEnv }, detached: true, stdio: 'ignore' });
+    const child = spawn(process.execPath, ['--import', tsxLoader, mainTs, 'merge', 'upstream'], {
+      cwd: repo.dir,
+      env: { ...process.env, ...testGitEnv },
+      detached: true,
+      stdio: 'ignore',
+    });
     expect(await until(() => existsSync(join(marks, 'first')), 120_000)).toBe(true);
     const checkPid = Number(readFileSync(join(marks, 'first'), 'utf8'));
     // kill -9 of splintercat's whole process group: the check has a group of its own and lives on.
     process.kill(-(child.pid as number), 'SIGKILL');
     await until(() => !alive(child.pid as number), 5000);
     expect(alive(checkPid)).toBe(true);
-    expect(JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'checks.json'), 'utf8'))).toEqual([expect.objectContaining({ name: 'build' })]);
+    expect(JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'checks.json'), 'utf8'))).toEqual([
+      expect.objectContaining({ name: 'build' }),
+    ]);
 
     const resumed = await runCli(['continue'], repo.dir);
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -8,7 +8,14 @@ function project(): string {
   const dir = tempDir();
   writeFileSync(
     join(dir, 'splintercat.yaml'),
-    ['check:', '  timeout: 30', '  commands:', '    build: echo building && echo warning >&2', '    test: echo one && echo two && exit 4', ''].join('\n'),
+    [
+      'check:',
+      '  timeout: 30',
+      '  commands:',
+      '    build: echo building && echo warning >&2',
+      '    test: echo one && echo two && exit 4',
+      '',
+    ].join('\n'),
   );
   return dir;
 }
@@ -19,7 +26,11 @@ describe('splintercat check', () => {
     const run = await runCli(['check', 'build'], dir);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('building');
-    expect(run.stdout).toMatch(new RegExp(`^Check 'build' PASSED\\n\\nCompleted in [0-9.]+ seconds\\nLog: ${dir}/\\.splintercat/logs/build-\\d{8}-\\d{6}\\.log\\n$`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^Check 'build' PASSED\\n\\nCompleted in [0-9.]+ seconds\\nLog: ${dir}/\\.splintercat/logs/build-\\d{8}-\\d{6}\\.log\\n$`,
+      ),
+    );
   });
 
   it('fails: exit 1 with the return code and the last lines; --json gives the CheckResult', async () => {
@@ -40,7 +51,7 @@ describe('splintercat check', () => {
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
 
-  it('from a linked worktree with no run: the main checkout\'s splintercat.yaml, run there, logged there', async () => {
+  it("from a linked worktree with no run: the main checkout's splintercat.yaml, run there, logged there", async () => {
     const repo = TestRepo.create();
     repo.commit('base', { 'a.txt': 'a\n' });
     writeFileSync(join(repo.dir, 'splintercat.yaml'), ['check:', '  commands:', '    where: pwd', ''].join('\n'));

@@ -4,7 +4,22 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/git-repo.js';
 import { runCli } from '../fixtures/resolve/cli.js';
 
-const commands = ['init', 'merge', 'continue', 'status', 'abort', 'doctor', 'report', 'ui', 'check', 'resolve', 'driver', 'eval', 'imerge', 'demo'];
+const commands = [
+  'init',
+  'merge',
+  'continue',
+  'status',
+  'abort',
+  'doctor',
+  'report',
+  'ui',
+  'check',
+  'resolve',
+  'driver',
+  'eval',
+  'imerge',
+  'demo',
+];
 const stackTrace = /^\s+at .+:\d+:\d+\)?$/m;
 
 describe('splintercat CLI', () => {

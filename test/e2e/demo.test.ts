@@ -7,7 +7,8 @@ import { buildDemoRepo } from '../../src/workflow/demo/demo-repo.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { runCli } from '../fixtures/resolve/cli.js';
 
-const git = (dir: string, ...args: string[]): string => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+const git = (dir: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
 
 describe('splintercat demo', () => {
   it('builds the same sample repository every time, with checks passing on both tips', async () => {
@@ -24,7 +25,10 @@ describe('splintercat demo', () => {
 
   it('runs the whole merge offline (even with model settings in the environment) and prints where to look', async () => {
     const dir = join(tempDir(), 'demo');
-    const run = await runCli(['demo', '--dir', dir], tempDir(), { SPLINTERCAT_LLM__RESOLVER_MODEL: 'would-need-network', OPENROUTER_API_KEY: '' });
+    const run = await runCli(['demo', '--dir', dir], tempDir(), {
+      SPLINTERCAT_LLM__RESOLVER_MODEL: 'would-need-network',
+      OPENROUTER_API_KEY: '',
+    });
     expect(run.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Merged upstream into main: [0-9a-f]{40}\n {2}conflicts: 2 \(hunks by rung: rule 2\)/);
@@ -32,7 +36,9 @@ describe('splintercat demo', () => {
     const report = /^The report: +(\S+splintercat-report\.html)/m.exec(run.stdout)?.[1] as string;
     const html = readFileSync(report, 'utf8');
     expect(html).toMatch(/^<!doctype html>/i);
-    expect(html).toMatch(/<h1>Merge <span class="mono">demo<\/span>: upstream into main <span class="badge s-done">done<\/span><\/h1>/);
+    expect(html).toMatch(
+      /<h1>Merge <span class="mono">demo<\/span>: upstream into main <span class="badge s-done">done<\/span><\/h1>/,
+    );
     const parents = git(dir, 'rev-list', '--parents', '-n', '1', 'main').split(' ').slice(1);
     expect(parents).toEqual([git(dir, 'rev-parse', 'main^1'), git(dir, 'rev-parse', 'upstream')]);
     expect(execFileSync('node', ['test.mjs'], { cwd: dir, encoding: 'utf8' })).toContain('tests ok');
@@ -53,12 +59,31 @@ describe('splintercat demo', () => {
   it('runs on a fresh machine: an empty HOME and no git identity anywhere', async () => {
     const home = tempDir('splintercat-home-');
     // No identity from the environment, the global or the system config, and git may not guess one from the host name.
-    const env: Record<string, string> = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.useConfigOnly', GIT_CONFIG_VALUE_0: 'true' };
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^GIT_|^EMAIL$/.test(k)) env[k] = env[k] ?? v;
+    const env: Record<string, string> = {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'user.useConfigOnly',
+      GIT_CONFIG_VALUE_0: 'true',
+    };
+    for (const [k, v] of Object.entries(process.env))
+      if (v !== undefined && !/^GIT_|^EMAIL$/.test(k)) env[k] = env[k] ?? v;
     const dir = join(tempDir(), 'demo');
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(process.execPath, ['--import', join(repoRoot, 'node_modules/tsx/dist/loader.mjs'), join(repoRoot, 'src/cli/main.ts'), 'demo', '--dir', dir], { cwd: home, env }, (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [
+          '--import',
+          join(repoRoot, 'node_modules/tsx/dist/loader.mjs'),
+          join(repoRoot, 'src/cli/main.ts'),
+          'demo',
+          '--dir',
+          dir,
+        ],
+        { cwd: home, env },
+        (error, stdout, stderr) =>
+          done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
       );
     });
     expect(run.stderr).not.toMatch(/auto-detect|Please tell me who you are/);

@@ -51,7 +51,12 @@ describe('splintercat doctor', () => {
     expect(repair.stdout).toMatch(/rewrote refs\/imerge\/up\/state/);
     expect(repair.code).toBe(0);
     expect(repo.sh('rev-parse', 'refs/imerge/up/manual/1-0')).toBe(fork);
-    expect(JSON.parse(repo.sh('cat-file', 'blob', 'refs/imerge/up/state'))).toMatchObject({ goal: 'merge', tip1: 'main', tip2: 'upstream', version: '1.3.0' });
+    expect(JSON.parse(repo.sh('cat-file', 'blob', 'refs/imerge/up/state'))).toMatchObject({
+      goal: 'merge',
+      tip1: 'main',
+      tip2: 'upstream',
+      version: '1.3.0',
+    });
     expect((await runCli(['doctor', '--name', 'up'], repo.dir)).stdout).toMatch(/Run 'up' is healthy/);
     expect(fixture.paths.dir).toBeTruthy();
   });
@@ -76,7 +81,10 @@ describe('splintercat doctor', () => {
     const rebuild = await runCli(['doctor', '--name', 'up', '--rebuild'], repo.dir);
     expect(rebuild.stdout).toMatch(/Rebuilt run 'up'/);
     expect(rebuild.code).toBe(0);
-    const state = JSON.parse(readFileSync(fixture.paths.state, 'utf8')) as { name: string; strategy: { kind: string } | null };
+    const state = JSON.parse(readFileSync(fixture.paths.state, 'utf8')) as {
+      name: string;
+      strategy: { kind: string } | null;
+    };
     expect(state.name).toBe('up');
     expect(state.strategy?.kind).toBe('optimistic');
   });

@@ -23,9 +23,17 @@ function conflictingRepo(driver: boolean): TestRepo {
     'c.txt': lines(baseLines),
   });
   repo.branch('feature');
-  repo.commit('main edits', { 'a.txt': withLine(1, 'BETA  '), 'b.txt': withLine(1, 'beta main'), 'c.txt': withLine(1, 'BETA  ', 8, 'iota main') });
+  repo.commit('main edits', {
+    'a.txt': withLine(1, 'BETA  '),
+    'b.txt': withLine(1, 'beta main'),
+    'c.txt': withLine(1, 'BETA  ', 8, 'iota main'),
+  });
   repo.checkout('feature');
-  repo.commit('feature edits', { 'a.txt': withLine(1, 'BETA'), 'b.txt': withLine(1, 'beta feature'), 'c.txt': withLine(1, 'BETA', 8, 'iota feature') });
+  repo.commit('feature edits', {
+    'a.txt': withLine(1, 'BETA'),
+    'b.txt': withLine(1, 'beta feature'),
+    'c.txt': withLine(1, 'BETA', 8, 'iota feature'),
+  });
   return repo;
 }
 
@@ -93,7 +101,9 @@ describe('splintercat driver in a real git merge', () => {
     repo.commit('marker size', { '.gitattributes': '*.txt merge=splintercat conflict-marker-size=10\n' });
     expect(gitStatus(repo, ['merge', '--no-edit', 'feature'])).not.toBe(0);
     const c = readFileSync(join(repo.dir, 'c.txt'), 'utf8');
-    expect(c).toMatch(/^<{10} ours:c\.txt\niota main\n\|{10} base:c\.txt\niota\n={10}\niota feature\n>{10} theirs:c\.txt\n/m);
+    expect(c).toMatch(
+      /^<{10} ours:c\.txt\niota main\n\|{10} base:c\.txt\niota\n={10}\niota feature\n>{10} theirs:c\.txt\n/m,
+    );
     expect(c).toContain('BETA  \n');
     repo.sh('merge', '--abort');
 
@@ -101,7 +111,7 @@ describe('splintercat driver in a real git merge', () => {
     expect(gitStatus(repo, ['merge', '--no-edit', 'feature'])).not.toBe(0);
     const a = readFileSync(join(repo.dir, 'a.txt'), 'utf8');
     expect(a).toMatch(/^<{10} ours:a\.txt\nBETA {2}\n\|{10} base:a\.txt\nbeta\n={10}\nBETA\n>{10} theirs:a\.txt\n/m);
-   }, 120_000); // two merges through the driver: six CLI starts, slow on a loaded machine
+  }, 120_000); // two merges through the driver: six CLI starts, slow on a loaded machine
 
   it('rejects a bad invocation with a clear message and exit 2', async () => {
     const repo = TestRepo.create();

@@ -34,10 +34,18 @@ describe.skipIf(!available)('splintercat eval --repo on the real fork histories 
     execFileSync('git', ['clone', '-q', '--mirror', join(realHistoriesDir, bundle), dir], { stdio: 'ignore' });
     const r = await runCli(['eval', '--repo', dir, '--json'], dir);
     expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { cases: number; hunksSeen: number; ladder: Counts; byRule: Record<string, Counts>; files: Counts };
+    const report = JSON.parse(r.stdout) as {
+      cases: number;
+      hunksSeen: number;
+      ladder: Counts;
+      byRule: Record<string, Counts>;
+      files: Counts;
+    };
     expect(report.cases).toBeGreaterThan(0);
     for (const [rung, counts] of Object.entries(report.byRule)) expect(counts.wrong, `${bundle}: ${rung}`).toBe(0);
     expect(report.files.wrong).toBe(0);
-    console.log(`[${bundle}] ${report.cases} conflicted files, ${report.hunksSeen} hunks: the ladder took ${report.ladder.resolved} (${report.ladder.equal} equal to the person's), ${report.files.resolved} whole files`);
+    console.log(
+      `[${bundle}] ${report.cases} conflicted files, ${report.hunksSeen} hunks: the ladder took ${report.ladder.resolved} (${report.ladder.equal} equal to the person's), ${report.files.resolved} whole files`,
+    );
   });
 });

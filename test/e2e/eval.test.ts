@@ -67,16 +67,37 @@ describe('splintercat eval', () => {
     expect(table.stdout).toMatch(/\| remerge-words \|/);
   });
 
-  it('replays a repository\'s merges with --repo and gives the known counts', async () => {
+  it("replays a repository's merges with --repo and gives the known counts", async () => {
     const repo = historyWithKnownMerges();
     const r = await runCli(['eval', '--repo', repo.dir, '--json'], repo.dir);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/mined 4 two-parent merges: 3 conflict on replay, 0 criss-cross skipped/);
-    const report = JSON.parse(r.stdout) as { cases: number; hunksSeen: number; ladder: Counts; files: Record<string, number> };
+    const report = JSON.parse(r.stdout) as {
+      cases: number;
+      hunksSeen: number;
+      ladder: Counts;
+      files: Record<string, number>;
+    };
     expect(report.cases).toBe(3);
     expect(report.hunksSeen).toBe(2);
-    expect(report.ladder).toEqual({ resolved: 1, exact: 0, whitespaceMatch: 1, equal: 1, wrong: 0, unaligned: 0, sidesDropped: 0 });
-    expect(report.files).toEqual({ seen: 3, resolved: 1, exact: 0, whitespaceMatch: 1, equal: 1, wrong: 0, outsideEdited: 0 });
+    expect(report.ladder).toEqual({
+      resolved: 1,
+      exact: 0,
+      whitespaceMatch: 1,
+      equal: 1,
+      wrong: 0,
+      unaligned: 0,
+      sidesDropped: 0,
+    });
+    expect(report.files).toEqual({
+      seen: 3,
+      resolved: 1,
+      exact: 0,
+      whitespaceMatch: 1,
+      equal: 1,
+      wrong: 0,
+      outsideEdited: 0,
+    });
   });
 
   it('refuses bad arguments with a clear message and exit 2', async () => {

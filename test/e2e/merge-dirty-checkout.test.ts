@@ -7,8 +7,15 @@ import type { TestRepo } from '../helpers/git-repo.js';
 
 /** A merge stopped for a human on its one conflict, then settled in its worktree (not yet continued). */
 async function settledHandoff(): Promise<{ repo: TestRepo; fork: string }> {
-  const repo = chainRepo(1, () => 'fork', () => 'upstream');
-  writeFileSync(join(repo.dir, 'splintercat.yaml'), ['target:', '  branch: main', 'imerge:', '  name: up', ''].join('\n'));
+  const repo = chainRepo(
+    1,
+    () => 'fork',
+    () => 'upstream',
+  );
+  writeFileSync(
+    join(repo.dir, 'splintercat.yaml'),
+    ['target:', '  branch: main', 'imerge:', '  name: up', ''].join('\n'),
+  );
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
   const fork = repo.sh('rev-parse', 'main');
   const first = await runCli(['merge', 'upstream'], repo.dir);
@@ -26,7 +33,9 @@ describe('finalize never moves the branch under a checkout made dirty during the
 
     const stopped = await runCli(['continue'], repo.dir);
     expect(stopped.code).toBe(3);
-    expect(stopped.stderr).toMatch(/main is checked out in .* with uncommitted changes \(vals\.txt\); the branch was not moved/);
+    expect(stopped.stderr).toMatch(
+      /main is checked out in .* with uncommitted changes \(vals\.txt\); the branch was not moved/,
+    );
     expect(stopped.stderr).toMatch(/^ {2}git stash {3}# or commit them on another branch$/m);
     expect(stopped.stderr).toMatch(/splintercat continue/);
     expect(stopped.stderr).not.toMatch(/at .*\.ts:\d+/);
@@ -43,7 +52,10 @@ describe('finalize never moves the branch under a checkout made dirty during the
     expect(done.stderr).not.toMatch(/at .*\.ts:\d+/);
     expect(done.code).toBe(0);
     const merged = repo.sh('rev-parse', 'main');
-    expect(repo.sh('rev-list', '--parents', '-n', '1', merged).split(' ').slice(1)).toEqual([fork, repo.sh('rev-parse', 'upstream')]);
+    expect(repo.sh('rev-list', '--parents', '-n', '1', merged).split(' ').slice(1)).toEqual([
+      fork,
+      repo.sh('rev-parse', 'upstream'),
+    ]);
     expect(repo.sh('status', '--porcelain', '--untracked-files=no')).toBe('');
     // The person's note comes back on top of the merge (a conflict with it is theirs to settle, nothing is lost).
     repo.sh('stash', 'pop');
@@ -53,7 +65,9 @@ describe('finalize never moves the branch under a checkout made dirty during the
   it('an untracked file in the way of the merge also stops it, and is left as it was', async () => {
     const { repo, fork } = await settledHandoff();
     // Upstream adds nothing new here, so make the merged tree add a file the checkout has untracked.
-    const worktree = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as { human: { conflicts: Array<{ worktree: string }> } };
+    const worktree = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
+      human: { conflicts: Array<{ worktree: string }> };
+    };
     const wt = worktree.human.conflicts[0]?.worktree as string;
     writeFileSync(join(wt, 'added.txt'), 'from the merge\n');
     writeFileSync(join(repo.dir, 'added.txt'), 'mine, untracked\n');

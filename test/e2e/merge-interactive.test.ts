@@ -9,7 +9,19 @@ import { chainRepo, valuesFile } from '../fixtures/workflow/chain-repo.js';
 function configure(repo: TestRepo): void {
   writeFileSync(
     join(repo.dir, 'splintercat.yaml'),
-    ['target:', '  branch: main', 'check:', '  commands:', '    build: node check.mjs', '  workflow: [build]', 'imerge:', '  name: up', 'merge:', '  strategy: per_conflict', ''].join('\n'),
+    [
+      'target:',
+      '  branch: main',
+      'check:',
+      '  commands:',
+      '    build: node check.mjs',
+      '  workflow: [build]',
+      'imerge:',
+      '  name: up',
+      'merge:',
+      '  strategy: per_conflict',
+      '',
+    ].join('\n'),
   );
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
 }
@@ -24,7 +36,11 @@ interface Session {
 /** Run the CLI and answer each `[y/n]` question on its stdin as `answer(question)` says, when it is asked. */
 function converse(args: string[], cwd: string, answer: (question: string) => 'y' | 'n'): Promise<Session> {
   return new Promise((done) => {
-    const child = spawn('/bin/sh', ['-c', `exec ${cliShellCommand} ${args.join(' ')}`], { cwd, env: { ...process.env, ...testGitEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('/bin/sh', ['-c', `exec ${cliShellCommand} ${args.join(' ')}`], {
+      cwd,
+      env: { ...process.env, ...testGitEnv },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let scanned = 0;
     const questions: string[] = [];
@@ -48,7 +64,11 @@ function converse(args: string[], cwd: string, answer: (question: string) => 'y'
 
 describe('splintercat merge --interactive', () => {
   it('asks before every check command and every resolution, showing the command and the diff; yes to all merges', async () => {
-    const repo = chainRepo(2, () => '1  ', () => '1');
+    const repo = chainRepo(
+      2,
+      () => '1  ',
+      () => '1',
+    );
     configure(repo);
     const run = await converse(['merge', 'upstream', '--interactive'], repo.dir, () => 'y');
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
@@ -59,15 +79,23 @@ describe('splintercat merge --interactive', () => {
     expect(run.stderr).toContain('$ node check.mjs');
     expect(run.stderr).toMatch(/vals\.txt: hunk 1 by rule \(\S+\)/);
     // The rule kept the fork's spacing: nothing changes against the fork side, the upstream line does.
-    expect(run.stderr).toMatch(/^Against the fork side:\n\(identical\)\nAgainst the upstream side:\ndiff --git a\/vals\.txt b\/vals\.txt\n/m);
+    expect(run.stderr).toMatch(
+      /^Against the fork side:\n\(identical\)\nAgainst the upstream side:\ndiff --git a\/vals\.txt b\/vals\.txt\n/m,
+    );
     expect(run.stderr).toMatch(/^-v1 = 1\n\+v1 = 1 {2}$/m);
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['1  ', '1  ']).trimEnd());
   });
 
   it('a declined resolution goes to the human as a plain conflict; continue takes the edit', async () => {
-    const repo = chainRepo(1, () => '1  ', () => '1');
+    const repo = chainRepo(
+      1,
+      () => '1  ',
+      () => '1',
+    );
     configure(repo);
-    const first = await converse(['merge', 'upstream', '--interactive'], repo.dir, (q) => (q.startsWith('Record') ? 'n' : 'y'));
+    const first = await converse(['merge', 'upstream', '--interactive'], repo.dir, (q) =>
+      q.startsWith('Record') ? 'n' : 'y',
+    );
     expect(first.code).toBe(3);
     const file = /^\s+(\/\S+vals\.txt)$/m.exec(first.stderr)?.[1] as string;
     expect(readFileSync(file, 'utf8')).toMatch(/^<<<<<<< /m);
@@ -80,7 +108,11 @@ describe('splintercat merge --interactive', () => {
   });
 
   it('a declined command stops the run cleanly; continue asks again and finishes', async () => {
-    const repo = chainRepo(1, () => '1  ', () => '1');
+    const repo = chainRepo(
+      1,
+      () => '1  ',
+      () => '1',
+    );
     configure(repo);
     const fork = repo.sh('rev-parse', 'main');
     const first = await converse(['merge', 'upstream', '--interactive'], repo.dir, () => 'n');

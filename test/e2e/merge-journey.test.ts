@@ -15,7 +15,18 @@ import { chainRepo, valuesFile } from '../fixtures/workflow/chain-repo.js';
 function configure(repo: TestRepo, lines: string[] = []): void {
   writeFileSync(
     join(repo.dir, 'splintercat.yaml'),
-    ['target:', '  branch: main', 'check:', '  commands:', '    build: node check.mjs', '  workflow: [build]', 'imerge:', '  name: up', ...lines, ''].join('\n'),
+    [
+      'target:',
+      '  branch: main',
+      'check:',
+      '  commands:',
+      '    build: node check.mjs',
+      '  workflow: [build]',
+      'imerge:',
+      '  name: up',
+      ...lines,
+      '',
+    ].join('\n'),
   );
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
 }
@@ -30,7 +41,11 @@ function handoffDir(run: CliRun): string {
 interface StoredState {
   status: string;
   checks: Array<{ name: string; success: boolean; logFile: string; target: string }>;
-  config: { values: { check: { commands: Record<string, string>; workflow: string[]; timeout: number } }; sets: string[]; file: string } | null;
+  config: {
+    values: { check: { commands: Record<string, string>; workflow: string[]; timeout: number } };
+    sets: string[];
+    file: string;
+  } | null;
 }
 
 function readState(repo: TestRepo): StoredState {
@@ -38,15 +53,24 @@ function readState(repo: TestRepo): StoredState {
 }
 
 /** A check that fails when any directory of its cwd starts with a dot (as some test suites do). */
-const guard = 'check.commands.guard=case "$PWD" in */.*) echo "dot-directory in $PWD"; exit 1;; esac; echo "no dot-directory in $PWD"';
+const guard =
+  'check.commands.guard=case "$PWD" in */.*) echo "dot-directory in $PWD"; exit 1;; esac; echo "no dot-directory in $PWD"';
 
 describe('the hand-off followed to the letter (CLI, offline)', () => {
   it('cd into the printed worktree, then continue: the run keeps its configuration and --set, checks run outside .git, logs land in the main checkout, and the main checkout ends clean', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo, ['llm:', '  api_key: ${MY_TEST_API_KEY}']);
     const secret = 'sk-test-secret-0123456789';
     const env = { MY_TEST_API_KEY: secret };
-    const first = await runCli(['merge', 'upstream', '--set', guard, '--set', 'check.workflow=[build, guard]'], repo.dir, env);
+    const first = await runCli(
+      ['merge', 'upstream', '--set', guard, '--set', 'check.workflow=[build, guard]'],
+      repo.dir,
+      env,
+    );
     expect(first.code).toBe(3);
     const worktree = handoffDir(first);
     // Outside the repository and with no dot-directory: a sibling of it, per run.
@@ -55,10 +79,15 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
     expect(worktree.split('/').filter((part) => part.startsWith('.'))).toEqual([]);
     // The configuration is stored, --set included, and never a secret.
     const stored = readState(repo).config;
-    expect(stored).toMatchObject({ file: join(repo.dir, 'splintercat.yaml'), values: { check: { workflow: ['build', 'guard'] } } });
+    expect(stored).toMatchObject({
+      file: join(repo.dir, 'splintercat.yaml'),
+      values: { check: { workflow: ['build', 'guard'] } },
+    });
     expect(stored?.sets).toHaveLength(2);
     const runDir = join(repo.dir, '.git', 'splintercat', 'up');
-    for (const file of readdirSync(runDir)) if (file.endsWith('.json') || file.endsWith('.jsonl')) expect(readFileSync(join(runDir, file), 'utf8')).not.toContain(secret);
+    for (const file of readdirSync(runDir))
+      if (file.endsWith('.json') || file.endsWith('.jsonl'))
+        expect(readFileSync(join(runDir, file), 'utf8')).not.toContain(secret);
     expect(readFileSync(join(runDir, 'state.json'), 'utf8')).toContain('${MY_TEST_API_KEY}');
 
     // status works from the worktree too.
@@ -69,7 +98,11 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
     // check NAME uses the run's configuration too: 'guard' exists only through merge's --set.
     const guarded = await runCli(['check', 'guard', '--json'], worktree, env);
     expect(guarded.code).toBe(0);
-    expect((JSON.parse(guarded.stdout) as { logFile: string }).logFile.startsWith(join(repo.dir, '.splintercat', 'logs', 'guard-'))).toBe(true);
+    expect(
+      (JSON.parse(guarded.stdout) as { logFile: string }).logFile.startsWith(
+        join(repo.dir, '.splintercat', 'logs', 'guard-'),
+      ),
+    ).toBe(true);
 
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['both']));
     const second = await runCli(['continue'], worktree, env);
@@ -104,17 +137,28 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
   });
 
   it('continue reports a configuration file that changed and keeps the run own; --set on continue applies and is stored', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo);
     const first = await runCli(['merge', 'upstream'], repo.dir);
     expect(first.code).toBe(3);
     const worktree = handoffDir(first);
     // Now the file would fail every check: the run does not take it.
-    writeFileSync(join(repo.dir, 'splintercat.yaml'), readFileSync(join(repo.dir, 'splintercat.yaml'), 'utf8').replace('node check.mjs', 'exit 7').replace('check:\n', 'check:\n  timeout: 77\n'));
+    writeFileSync(
+      join(repo.dir, 'splintercat.yaml'),
+      readFileSync(join(repo.dir, 'splintercat.yaml'), 'utf8')
+        .replace('node check.mjs', 'exit 7')
+        .replace('check:\n', 'check:\n  timeout: 77\n'),
+    );
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['both']));
     const second = await runCli(['continue', '--set', 'check.timeout=55'], worktree);
     expect(second.code).toBe(0);
-    expect(second.stderr).toContain(`${join(repo.dir, 'splintercat.yaml')} now gives another configuration than the one this run started with (check.commands.build, check.timeout)`);
+    expect(second.stderr).toContain(
+      `${join(repo.dir, 'splintercat.yaml')} now gives another configuration than the one this run started with (check.commands.build, check.timeout)`,
+    );
     expect(second.stderr).toContain('the run keeps its own');
     const state = readState(repo);
     expect(state.config?.values.check.commands.build).toBe('node check.mjs');
@@ -123,8 +167,12 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
     expect(state.checks.every((c) => c.success)).toBe(true);
   });
 
-  it('the configuration file gone after merge: continue runs the run\'s checks all the same, and says so', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+  it("the configuration file gone after merge: continue runs the run's checks all the same, and says so", async () => {
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo);
     const first = await runCli(['merge', 'upstream'], repo.dir);
     expect(first.code).toBe(3);
@@ -133,14 +181,20 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
     writeFileSync(join(handoffDir(first), 'vals.txt'), valuesFile(['both']));
     const second = await runCli(['continue'], handoffDir(first));
     expect(second.code).toBe(0);
-    expect(second.stderr).toContain(`${join(repo.dir, 'splintercat.yaml')} is not found now; the run keeps the configuration it started with`);
+    expect(second.stderr).toContain(
+      `${join(repo.dir, 'splintercat.yaml')} is not found now; the run keeps the configuration it started with`,
+    );
     const after = readState(repo).checks.slice(before);
     expect(after.map((c) => [c.name, c.success])).toEqual([['build', true]]);
     expect(repo.sh('status', '--porcelain')).toBe('');
   });
 
   it('a run whose state stores no configuration, with no file found, is a clear error and not the defaults', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo);
     const fork = repo.sh('rev-parse', 'main');
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
@@ -160,7 +214,11 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
 
 describe('merge on an existing name', () => {
   it('says what exists and offers continue or --restart; --restart drops the old run and starts again; abort from the worktree cleans up', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo);
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
     const again = await runCli(['merge', 'upstream'], repo.dir);
@@ -186,7 +244,11 @@ describe('merge on an existing name', () => {
 
 describe('git identity pre-flight', () => {
   it('with an empty HOME and no global config, merge stops before anything starts and says how to set an identity; with a local one, merge and continue need nothing else', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo);
     repo.sh('config', '--unset', 'user.name');
     repo.sh('config', '--unset', 'user.email');
@@ -223,7 +285,11 @@ describe('git identity pre-flight', () => {
 
 describe('finalize brings forward the checkout that has the target branch', () => {
   it('the target branch checked out in a linked worktree, the merge run from the main checkout on another branch: that worktree ends at the merge, index and files', async () => {
-    const repo = chainRepo(2, () => '1  ', () => '1');
+    const repo = chainRepo(
+      2,
+      () => '1  ',
+      () => '1',
+    );
     configure(repo);
     const fork = repo.sh('rev-parse', 'main');
     repo.sh('checkout', '-q', '-b', 'elsewhere');
@@ -244,7 +310,11 @@ describe('finalize brings forward the checkout that has the target branch', () =
 
 describe('doctor and the worktrees outside .git', () => {
   it('names a hand-off worktree removed by hand (exit 1, with the way on) and --repair prunes its registration', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo);
     const first = await runCli(['merge', 'upstream'], repo.dir);
     expect(first.code).toBe(3);

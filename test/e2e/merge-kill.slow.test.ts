@@ -29,7 +29,11 @@ type KillAt = number | { after: Promise<void>; ms: number };
 /** Start the CLI and SIGKILL it at `at` (or let it finish); resolves with its exit code or 'killed'. */
 function runAndKill(args: string[], cwd: string, at: KillAt): Promise<number | 'killed'> {
   return new Promise((done) => {
-    const child = spawn('/bin/sh', ['-c', `exec ${cliShellCommand} ${args.join(' ')}`], { cwd, env: { ...process.env, ...testGitEnv }, stdio: 'ignore' });
+    const child = spawn('/bin/sh', ['-c', `exec ${cliShellCommand} ${args.join(' ')}`], {
+      cwd,
+      env: { ...process.env, ...testGitEnv },
+      stdio: 'ignore',
+    });
     let exited = false;
     let timer: NodeJS.Timeout | undefined;
     const arm = (ms: number): void => {
@@ -47,20 +51,39 @@ function runAndKill(args: string[], cwd: string, at: KillAt): Promise<number | '
 
 /** After a kill: `continue` once the run exists (its state is written first), else (killed before) `merge` again. */
 function resumeArgs(repo: TestRepo): string[] {
-  const started = existsSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json')) || repo.sh('for-each-ref', 'refs/imerge') !== '';
+  const started =
+    existsSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json')) ||
+    repo.sh('for-each-ref', 'refs/imerge') !== '';
   return started ? ['continue'] : ['merge', 'upstream'];
 }
 
 function configure(repo: TestRepo, extra: string[] = []): void {
   writeFileSync(
     join(repo.dir, 'splintercat.yaml'),
-    ['target:', '  branch: main', 'check:', '  commands:', '    build: node check.mjs', '  workflow: [build]', 'imerge:', '  name: up', 'merge:', '  strategy: per_conflict', ...extra, ''].join('\n'),
+    [
+      'target:',
+      '  branch: main',
+      'check:',
+      '  commands:',
+      '    build: node check.mjs',
+      '  workflow: [build]',
+      'imerge:',
+      '  name: up',
+      'merge:',
+      '  strategy: per_conflict',
+      ...extra,
+      '',
+    ].join('\n'),
   );
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n.splintercat/\n');
 }
 
 function makeRepo() {
-  const repo = chainRepo(4, () => '1  ', () => '1');
+  const repo = chainRepo(
+    4,
+    () => '1  ',
+    () => '1',
+  );
   configure(repo);
   return repo;
 }
@@ -134,7 +157,9 @@ function resolvedConflicts(repo: TestRepo): string[] {
 
 /** The run's saved state: each conflict and its status. */
 function savedConflicts(repo: TestRepo): Array<[string, string]> {
-  const state = JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8')) as { conflicts: Array<{ id: string; status: string }> };
+  const state = JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8')) as {
+    conflicts: Array<{ id: string; status: string }>;
+  };
   return state.conflicts.map((c) => [c.id, c.status]);
 }
 
@@ -150,20 +175,44 @@ function valueModel(current: () => TestRepo | null, calls: ModelCall[]): (reques
     const prompt = messages.find((m) => m.role === 'user')?.content;
     const text = typeof prompt === 'string' ? prompt : JSON.stringify(prompt);
     const k = Number(/The conflicts \(base = common ancestor\):[^]*?v(\d+) = F\1\b/.exec(text)?.[1] ?? NaN);
-    if (!Number.isInteger(k)) return { kind: 'error', status: 400, body: { error: { message: 'value model: no vK = FK conflict in the prompt' } } };
+    if (!Number.isInteger(k))
+      return {
+        kind: 'error',
+        status: 400,
+        body: { error: { message: 'value model: no vK = FK conflict in the prompt' } },
+      };
     const repo = current();
     const opening = messages.at(-1)?.role === 'user';
     calls.push({ k, opening, afterResolved: repo !== null && resolvedConflicts(repo).includes(`${k}-${k}`) });
     if (opening) {
-      return { kind: 'tool_calls', calls: [{ name: 'resolve_conflict', args: { file: 'vals.txt', conflict_num: 1, choice: 'custom', custom_text: `v${k} = ${mergedValue(k)}\n` } }] };
+      return {
+        kind: 'tool_calls',
+        calls: [
+          {
+            name: 'resolve_conflict',
+            args: { file: 'vals.txt', conflict_num: 1, choice: 'custom', custom_text: `v${k} = ${mergedValue(k)}\n` },
+          },
+        ],
+      };
     }
     return { kind: 'tool_calls', calls: [{ name: 'submit_resolution', args: { file: 'vals.txt' } }] };
   };
 }
 
 function makeModelRepo(server: LlmServer): TestRepo {
-  const repo = chainRepo(MODEL_CONFLICTS, (k) => `F${k}`, (k) => `U${k}`);
-  configure(repo, ['llm:', '  provider: openai-compatible', `  base_url: ${server.baseURL}`, '  resolver_model: value-model', '  max_retries: 0', '  max_turns: 4']);
+  const repo = chainRepo(
+    MODEL_CONFLICTS,
+    (k) => `F${k}`,
+    (k) => `U${k}`,
+  );
+  configure(repo, [
+    'llm:',
+    '  provider: openai-compatible',
+    `  base_url: ${server.baseURL}`,
+    '  resolver_model: value-model',
+    '  max_retries: 0',
+    '  max_turns: 4',
+  ]);
   return repo;
 }
 
@@ -182,7 +231,12 @@ describe('kill -9 while conflicts go to the resolver model, then continue', () =
     expect(run.code, run.stderr).toBe(0);
     const expectedTree = reference.sh('rev-parse', 'main^{tree}');
     // The model really resolved every conflict: one conversation (prompt, then submit) each.
-    expect(calls).toEqual(Array.from({ length: MODEL_CONFLICTS }, (_, i) => [{ k: i + 1, opening: true, afterResolved: false }, { k: i + 1, opening: false, afterResolved: false }]).flat());
+    expect(calls).toEqual(
+      Array.from({ length: MODEL_CONFLICTS }, (_, i) => [
+        { k: i + 1, opening: true, afterResolved: false },
+        { k: i + 1, opening: false, afterResolved: false },
+      ]).flat(),
+    );
     expect(reference.sh('show', 'main:vals.txt')).toContain(`v${MODEL_CONFLICTS} = ${mergedValue(MODEL_CONFLICTS)}\n`);
     const ids = Array.from({ length: MODEL_CONFLICTS }, (_, i) => `${i + 1}-${i + 1}`);
     expect(resolvedConflicts(reference)).toEqual(ids);
@@ -194,7 +248,10 @@ describe('kill -9 while conflicts go to the resolver model, then continue', () =
     const killAt = (): KillAt =>
       random() < 0.5
         ? Math.floor(span * (0.05 + 0.6 * random()))
-        : { after: server.waitForRequests(server.requests.length + 1 + Math.floor(random() * 3)), ms: Math.floor(random() * 300) };
+        : {
+            after: server.waitForRequests(server.requests.length + 1 + Math.floor(random() * 3)),
+            ms: Math.floor(random() * 300),
+          };
     let kills = 0;
     let merges = 0;
     let repeated = 0;
@@ -223,13 +280,18 @@ describe('kill -9 while conflicts go to the resolver model, then continue', () =
       expect(repo.sh('rev-list', '--parents', '-n', '1', 'main').split(' '), context).toHaveLength(3);
       expect(repo.sh('status', '--porcelain', '--untracked-files=no'), context).toBe('');
       // A conversation cut by a kill may be held again; one whose conflict was recorded as resolved never.
-      expect(mine.filter((c) => c.afterResolved), context).toEqual([]);
+      expect(
+        mine.filter((c) => c.afterResolved),
+        context,
+      ).toEqual([]);
       expect(mine.filter((c) => c.opening).length, context).toBeLessThanOrEqual(MODEL_CONFLICTS + repoKills);
       // Every resolution recorded exactly once, in the journal and in the saved state (none lost to a kill).
       expect(resolvedConflicts(repo), context).toEqual(ids);
       expect(savedConflicts(repo), context).toEqual(ids.map((id) => [id, 'resolved']));
     }
-    console.info(`model-resolved chain: ${kills} kills (${perMerge.join(', ')} per merge), ${calls.length} model requests, ${repeated} conversation(s) held again after a kill cut them`);
+    console.info(
+      `model-resolved chain: ${kills} kills (${perMerge.join(', ')} per merge), ${calls.length} model requests, ${repeated} conversation(s) held again after a kill cut them`,
+    );
     expect(kills).toBeGreaterThanOrEqual(20);
   });
 });

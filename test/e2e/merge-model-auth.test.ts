@@ -8,11 +8,28 @@ import { chainRepo } from '../fixtures/workflow/chain-repo.js';
 
 /** A merge with one conflict, an OpenAI provider pointed at a server that rejects every key. */
 async function rejectingSetup(llm: string[]): Promise<{ repo: TestRepo; server: LlmServer }> {
-  const repo = chainRepo(1, () => 'fork', () => 'upstream');
-  const server = await startLlmServer({ respond: () => ({ kind: 'error', status: 401, body: { error: { message: 'Incorrect API key provided' } } }) });
+  const repo = chainRepo(
+    1,
+    () => 'fork',
+    () => 'upstream',
+  );
+  const server = await startLlmServer({
+    respond: () => ({ kind: 'error', status: 401, body: { error: { message: 'Incorrect API key provided' } } }),
+  });
   writeFileSync(
     join(repo.dir, 'splintercat.yaml'),
-    ['target:', '  branch: main', 'imerge:', '  name: up', 'llm:', '  provider: openai', `  base_url: ${server.baseURL}`, '  max_retries: 0', ...llm, ''].join('\n'),
+    [
+      'target:',
+      '  branch: main',
+      'imerge:',
+      '  name: up',
+      'llm:',
+      '  provider: openai',
+      `  base_url: ${server.baseURL}`,
+      '  max_retries: 0',
+      ...llm,
+      '',
+    ].join('\n'),
   );
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
   return { repo, server };

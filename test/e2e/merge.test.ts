@@ -8,14 +8,29 @@ import { chainRepo, valuesFile } from '../fixtures/workflow/chain-repo.js';
 function configure(repo: TestRepo, extra: string[] = []): void {
   writeFileSync(
     join(repo.dir, 'splintercat.yaml'),
-    ['target:', '  branch: main', 'check:', '  commands:', '    build: node check.mjs', '  workflow: [build]', 'imerge:', '  name: up', ...extra, ''].join('\n'),
+    [
+      'target:',
+      '  branch: main',
+      'check:',
+      '  commands:',
+      '    build: node check.mjs',
+      '  workflow: [build]',
+      'imerge:',
+      '  name: up',
+      ...extra,
+      '',
+    ].join('\n'),
   );
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
 }
 
 describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
   it('merges with the rules alone, prints the result, leaves one merge commit and a clean tree; status shows it done', async () => {
-    const repo = chainRepo(3, () => '1  ', () => '1');
+    const repo = chainRepo(
+      3,
+      () => '1  ',
+      () => '1',
+    );
     configure(repo);
     const fork = repo.sh('rev-parse', 'main');
     const run = await runCli(['merge', 'upstream', '--strategy', 'optimistic'], repo.dir);
@@ -23,17 +38,29 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Merged upstream into main: [0-9a-f]{40}\n {2}conflicts: 3 \(hunks by rung: rule 3\)/);
     const head = repo.sh('rev-parse', 'main');
-    expect(repo.sh('rev-list', '--parents', '-n', '1', head).split(' ').slice(1)).toEqual([fork, repo.sh('rev-parse', 'upstream')]);
+    expect(repo.sh('rev-list', '--parents', '-n', '1', head).split(' ').slice(1)).toEqual([
+      fork,
+      repo.sh('rev-parse', 'upstream'),
+    ]);
     // main is checked out: its files and index follow the branch, as after a fast-forward.
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['1  ', '1  ', '1  ']).trimEnd());
     expect(readFileSync(join(repo.dir, 'vals.txt'), 'utf8')).toBe(valuesFile(['1  ', '1  ', '1  ']));
     expect(repo.sh('status', '--porcelain', '--untracked-files=no')).toBe('');
     const status = await runCli(['status', '--json'], repo.dir);
-    expect(JSON.parse(status.stdout)).toMatchObject({ name: 'up', status: 'done', finalCommit: head, conflicts: { total: 3, hunksByRung: { rule: 3 } } });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      name: 'up',
+      status: 'done',
+      finalCommit: head,
+      conflicts: { total: 3, hunksByRung: { rule: 3 } },
+    });
   });
 
   it('stops for a human with exit 3 and exact instructions; continue after the edit finishes the merge', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo);
     const first = await runCli(['merge', 'upstream'], repo.dir);
     expect(first.code).toBe(3);
@@ -48,17 +75,35 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(second.code).toBe(0);
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['both']).trimEnd());
     // The hand-off was taken: neither the state nor status asks anything of anyone any more.
-    expect(JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8')).human).toBeNull();
-    expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({ status: 'done', human: null });
+    expect(
+      JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8')).human,
+    ).toBeNull();
+    expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({
+      status: 'done',
+      human: null,
+    });
   });
 
   it('the hand-off as a script reads it: status --json names each file, its kind and blocks; the cd line names the worktree; then the one command', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo);
     const first = await runCli(['merge', 'upstream'], repo.dir);
     expect(first.code).toBe(3);
     expect(first.stderr).toMatch(/vals\.txt \[content, 1 block\(s\)\]: edit vals\.txt: 1 conflict block\(s\)/);
-    const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as { human: { commands: string[]; conflicts: Array<{ conflict: string; worktree: string; files: Array<{ path: string; kind: string; hunks: number }> }> } };
+    const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
+      human: {
+        commands: string[];
+        conflicts: Array<{
+          conflict: string;
+          worktree: string;
+          files: Array<{ path: string; kind: string; hunks: number }>;
+        }>;
+      };
+    };
     const [c] = status.human.conflicts;
     expect(c).toMatchObject({ conflict: '1-1', files: [{ path: 'vals.txt', kind: 'content', hunks: 1 }] });
     const cd = /^cd (\S+)\s{3}# /.exec(status.human.commands[0] as string)?.[1];
@@ -72,11 +117,17 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['both']).trimEnd());
   });
 
-  it('a person\'s resolution failing a check goes back to them (exit 3, whatever max_retries says): the failure, their file in place, accept or amend; continue resumes once fixed', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+  it("a person's resolution failing a check goes back to them (exit 3, whatever max_retries says): the failure, their file in place, accept or amend; continue resumes once fixed", async () => {
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo, ['merge:', '  max_retries: 0']);
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
-    const handed = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as { human: { conflicts: Array<{ worktree: string }> } };
+    const handed = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
+      human: { conflicts: Array<{ worktree: string }> };
+    };
     const worktree = handed.human.conflicts[0]?.worktree as string;
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['BAD']));
     const failed = await runCli(['continue'], repo.dir);
@@ -86,7 +137,9 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(failed.stderr).toContain(`cd ${worktree}`);
     expect(failed.stderr).toMatch(/splintercat continue --accept-failure/);
     expect(readFileSync(join(worktree, 'vals.txt'), 'utf8')).toBe(valuesFile(['BAD']));
-    const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as { human: { accept?: string; conflicts: Array<{ failure: { check: string } | null }> } };
+    const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
+      human: { accept?: string; conflicts: Array<{ failure: { check: string } | null }> };
+    };
     expect(status.human.accept).toBe('splintercat continue --accept-failure');
     expect(status.human.conflicts[0]?.failure?.check).toBe('build');
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['fixed']));
@@ -96,13 +149,19 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
   });
 
   it('continue --accept-failure takes the resolution as it is and never blames that failure again; with nothing to accept it says so (exit 2)', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo);
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
     const nothing = await runCli(['continue', '--accept-failure'], repo.dir);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toMatch(/no failed check to accept/);
-    const handed = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as { human: { conflicts: Array<{ worktree: string }> } };
+    const handed = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
+      human: { conflicts: Array<{ worktree: string }> };
+    };
     const worktree = handed.human.conflicts[0]?.worktree as string;
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['BAD']));
     expect((await runCli(['continue'], repo.dir)).code).toBe(3);
@@ -111,18 +170,27 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['BAD']).trimEnd());
     const md = await runCli(['report', '--md', join(repo.dir, '.git', 'r.md')], repo.dir);
     expect(md.code).toBe(0);
-    expect(readFileSync(join(repo.dir, '.git', 'r.md'), 'utf8')).toMatch(/Failures accepted by a person[^]*build at 1-1/);
+    expect(readFileSync(join(repo.dir, '.git', 'r.md'), 'utf8')).toMatch(
+      /Failures accepted by a person[^]*build at 1-1/,
+    );
   });
 
   it('refuses a dirty working tree (exit 2, lists the files) and a check that is not valid shell before starting', async () => {
-    const repo = chainRepo(1, () => 'a', () => 'b');
+    const repo = chainRepo(
+      1,
+      () => 'a',
+      () => 'b',
+    );
     configure(repo);
     writeFileSync(join(repo.dir, 'vals.txt'), 'local edit\n');
     const dirty = await runCli(['merge', 'upstream'], repo.dir);
     expect(dirty.code).toBe(2);
     expect(dirty.stderr).toMatch(/uncommitted changes[^]*vals\.txt/);
     repo.sh('checkout', '--', 'vals.txt');
-    writeFileSync(join(repo.dir, 'splintercat.yaml'), ['check:', '  commands:', '    build: "no-such-compiler-xyz all &&"', '  workflow: [build]', ''].join('\n'));
+    writeFileSync(
+      join(repo.dir, 'splintercat.yaml'),
+      ['check:', '  commands:', '    build: "no-such-compiler-xyz all &&"', '  workflow: [build]', ''].join('\n'),
+    );
     const missing = await runCli(['merge', 'upstream'], repo.dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/build: shell syntax error in "no-such-compiler-xyz all &&"/);
@@ -130,7 +198,11 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
   });
 
   it('abort removes refs, worktrees and state, and leaves the branch where it was', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     configure(repo);
     const fork = repo.sh('rev-parse', 'main');
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);

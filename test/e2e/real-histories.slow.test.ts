@@ -4,7 +4,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../fixtures/resolve/cli.js';
 import { tempDir } from '../helpers/git-repo.js';
-import { cloneFork, followHandoff, gitIn, listRealMerges, maintainerEnv, realHistoriesDir, type Handoff, type PersonMemory, type PersonStep, type RealMerge } from '../helpers/real-histories.js';
+import {
+  cloneFork,
+  followHandoff,
+  gitIn,
+  listRealMerges,
+  maintainerEnv,
+  realHistoriesDir,
+  type Handoff,
+  type PersonMemory,
+  type PersonStep,
+  type RealMerge,
+} from '../helpers/real-histories.js';
 
 /**
  * The fork maintainer's journey on real histories (issue 11): each merge listed in
@@ -87,16 +98,25 @@ describe.skipIf(!available)('real fork histories: the maintainer journey (offlin
       handoffs++;
       const steps = followHandoff(repo, merge.merge, human as Handoff, env, memory);
       transcript.push(...steps);
-      for (const step of steps.slice(0, -1)) expect(step.code, `${step.command} in ${step.cwd}:\n${step.output}`).toBe(0);
+      for (const step of steps.slice(0, -1))
+        expect(step.code, `${step.command} in ${step.cwd}:\n${step.output}`).toBe(0);
       last = steps[steps.length - 1] as PersonStep;
     }
-    const account = transcript.map((s) => `$ (${s.cwd}) ${s.command} -> ${s.code}\n${s.output.split('\n').slice(-15).join('\n')}`).join('\n');
+    const account = transcript
+      .map((s) => `$ (${s.cwd}) ${s.command} -> ${s.code}\n${s.output.split('\n').slice(-15).join('\n')}`)
+      .join('\n');
     expect(last.code, `the run did not finish:\n${account}`).toBe(0);
 
     // One two-parent merge on the fork branch, original commits kept; a clean checkout at it.
     const tip = gitIn(repo, env, 'rev-parse', 'fork');
-    expect(gitIn(repo, env, 'rev-list', '--parents', '-n', '1', tip).split(' ').slice(1)).toEqual([merge.fork, merge.upstream]);
-    expect(gitIn(repo, env, 'status', '--porcelain', '--untracked-files=no'), 'the main checkout is not clean after the merge').toBe('');
+    expect(gitIn(repo, env, 'rev-list', '--parents', '-n', '1', tip).split(' ').slice(1)).toEqual([
+      merge.fork,
+      merge.upstream,
+    ]);
+    expect(
+      gitIn(repo, env, 'status', '--porcelain', '--untracked-files=no'),
+      'the main checkout is not clean after the merge',
+    ).toBe('');
     expect(gitIn(repo, env, 'rev-parse', 'HEAD')).toBe(tip);
 
     const status = JSON.parse(sh('splintercat status --json', repo, env).output) as {
@@ -127,7 +147,10 @@ describe.skipIf(!available)('real fork histories: the maintainer journey (offlin
     expect(unchecked, 'hand-offs followed by no test check').toBe(0);
 
     const differing = gitIn(repo, env, 'diff', '--name-only', merge.merge, tip).split('\n').filter(Boolean);
-    if (differing.length > 0) console.log(`[${merge.bundle} ${merge.subject}] files that differ from the maintainer's merge:\n  ${differing.join('\n  ')}`);
+    if (differing.length > 0)
+      console.log(
+        `[${merge.bundle} ${merge.subject}] files that differ from the maintainer's merge:\n  ${differing.join('\n  ')}`,
+      );
     rows.push({
       merge: `${merge.bundle.replace('.bundle', '')} ${merge.subject}`,
       grid: merge.grid,

@@ -18,7 +18,10 @@ let run: RecordedRun;
 let reportFile: string;
 
 /** Open a page and collect what the console and the page report (CSP violations show up here). */
-async function open(url: string, size?: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
+async function open(
+  url: string,
+  size?: { width: number; height: number },
+): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage();
   if (size) await page.setViewportSize(size);
   const problems: string[] = [];
@@ -27,7 +30,8 @@ async function open(url: string, size?: { width: number; height: number }): Prom
   });
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('request', (r) => {
-    if (!r.url().startsWith('file:') && !r.url().startsWith('http://127.0.0.1:') && !r.url().startsWith('data:')) problems.push(`fetched ${r.url()}`);
+    if (!r.url().startsWith('file:') && !r.url().startsWith('http://127.0.0.1:') && !r.url().startsWith('data:'))
+      problems.push(`fetched ${r.url()}`);
   });
   await page.goto(url);
   await page.waitForFunction('document.documentElement.dataset.rendered !== undefined');
@@ -90,7 +94,9 @@ describe('the HTML report in chromium', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.locator('#grid-announce').innerText()).toMatch(/^Cell 2-1\. /);
     await page.keyboard.press('ArrowDown');
-    await expect.poll(() => page.locator('#grid-announce').innerText()).toMatch(/^Cell 2-2\. .*Conflict resolved by model/);
+    await expect
+      .poll(() => page.locator('#grid-announce').innerText())
+      .toMatch(/^Cell 2-2\. .*Conflict resolved by model/);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#conflict-2-2').getAttribute('open')).toBe('');
     const before = (await page.locator('#grid-view svg').boundingBox())!.width;
@@ -111,7 +117,12 @@ describe('the HTML report in chromium', () => {
 
   it('draws a 2,000 x 500 grid on a canvas: hover and zoom work', async () => {
     const file = join(tempDir('splintercat-report-'), 'large.html');
-    writeFileSync(file, renderHtmlReport(buildReportModel(syntheticSnapshot({ commits1: 2000, commits2: 500, scatter: 200 }), { now: new Date() })));
+    writeFileSync(
+      file,
+      renderHtmlReport(
+        buildReportModel(syntheticSnapshot({ commits1: 2000, commits2: 500, scatter: 200 }), { now: new Date() }),
+      ),
+    );
     const { page, problems } = await open(pathToFileURL(file).href);
     const canvas = page.locator('#grid-view canvas');
     await canvas.scrollIntoViewIfNeeded();
@@ -119,11 +130,17 @@ describe('the HTML report in chromium', () => {
     const box = (await canvas.boundingBox())!;
     // Fitted: 2,001 columns across the canvas width.
     await page.mouse.move(box.x + box.width * 0.5, box.y + 5);
-    await expect.poll(() => page.locator('#grid-tip').innerText()).toMatch(/^Cell 1000-\d+\nmain #1000: [0-9a-f]{12} fork commit 1000\nupstream #\d+: [0-9a-f]{12} upstream commit \d+\nOutcome: /);
+    await expect
+      .poll(() => page.locator('#grid-tip').innerText())
+      .toMatch(
+        /^Cell 1000-\d+\nmain #1000: [0-9a-f]{12} fork commit 1000\nupstream #\d+: [0-9a-f]{12} upstream commit \d+\nOutcome: /,
+      );
     await page.locator('#grid-tools button[data-zoom="in"]').click();
     await page.locator('#grid-tools button[data-zoom="in"]').click();
     await page.mouse.move(box.x + 2, box.y + 2);
-    await expect.poll(() => page.locator('#grid-tip').innerText()).toMatch(/^(Merge base|Fork commit \d+|Upstream commit \d+|Cell \d+-\d+)\n/);
+    await expect
+      .poll(() => page.locator('#grid-tip').innerText())
+      .toMatch(/^(Merge base|Fork commit \d+|Upstream commit \d+|Cell \d+-\d+)\n/);
     expect(problems).toEqual([]);
     await page.screenshot({ path: join(testResults, 'report-large-grid.png') });
     await page.close();
@@ -138,11 +155,22 @@ describe('the HTML report in chromium', () => {
 
 describe('splintercat ui in chromium', () => {
   it('serves the run on 127.0.0.1 and updates the page when an event is appended to the journal', async () => {
-    const ui = spawn(process.execPath, ['--import', join(repoRoot, 'node_modules/tsx/dist/loader.mjs'), join(repoRoot, 'src/cli/main.ts'), 'ui', '--port', '0'], {
-      cwd: run.repo.dir,
-      env: { ...process.env, ...testGitEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const ui = spawn(
+      process.execPath,
+      [
+        '--import',
+        join(repoRoot, 'node_modules/tsx/dist/loader.mjs'),
+        join(repoRoot, 'src/cli/main.ts'),
+        'ui',
+        '--port',
+        '0',
+      ],
+      {
+        cwd: run.repo.dir,
+        env: { ...process.env, ...testGitEnv },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<number | null>((done) => ui.on('close', (code) => done(code)));
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -160,8 +188,17 @@ describe('splintercat ui in chromium', () => {
       expect(await page.locator('#timeline').innerText()).not.toContain('Live marker');
 
       const journal = new Journal<RunEvent>(run.store.paths(run.name).journal, { parse: parseRunEvent });
-      const appended = journal.append({ type: 'decision', kind: 'recovery', by: 'user', decision: 'retry-all', reasoning: 'Live marker: appended by the test.', conflicts: ['2-2'] });
-      await page.locator('#timeline li', { hasText: 'Live marker: appended by the test.' }).waitFor({ state: 'visible' });
+      const appended = journal.append({
+        type: 'decision',
+        kind: 'recovery',
+        by: 'user',
+        decision: 'retry-all',
+        reasoning: 'Live marker: appended by the test.',
+        conflicts: ['2-2'],
+      });
+      await page
+        .locator('#timeline li', { hasText: 'Live marker: appended by the test.' })
+        .waitFor({ state: 'visible' });
       await expect.poll(() => page.locator('#live-status').innerText()).toContain(`event #${appended.seq} (decision)`);
       expect(await page.locator('#report-meta').getAttribute('data-last-seq')).toBe(String(appended.seq));
       // The grid is drawn again after the update and still answers hover.

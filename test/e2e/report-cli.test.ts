@@ -19,12 +19,21 @@ describe('splintercat status / report / ui (CLI)', () => {
     expect(status.stdout).toMatch(/^Merge 'up': needs_human — 1 file\(s\) in 1 conflict\(s\) need a human/);
     expect(status.stdout).toMatch(/^ {2}attempts: 1; #1 optimistic, 0 resolved, open$/m);
     expect(status.stdout).toMatch(/^ {2}phase: resolve_conflicts; elapsed \S+ \(stopped at \d\d:\d\d:\d\d\)$/m);
-    expect(status.stdout).toMatch(/^ {2}conflicts: 0 done, 1 left \(of 1\); hunks by rung: cache 0, rule 0, model 0, human 0; open 1$/m);
+    expect(status.stdout).toMatch(
+      /^ {2}conflicts: 0 done, 1 left \(of 1\); hunks by rung: cache 0, rule 0, model 0, human 0; open 1$/m,
+    );
     expect(status.stdout).toMatch(/^ {2}models: resolver 0 calls 0\+0 tokens \$0\.0000; .*; cost \$0\.0000$/m);
     expect(status.stdout).toMatch(/^ {3}0 - \*{5} - main\n {7}\*#/m);
     expect(status.stdout).toContain('C/R/M/H = conflict resolved by cache / rule / model / human');
     const json = JSON.parse((await runCli(['status', '--json'], run.repo.dir)).stdout);
-    expect(json).toMatchObject({ name: 'up', status: 'needs_human', live: false, conflicts: { total: 1, left: 1 }, grid: { size: { i1: 4, i2: 4 }, blockers: 1 }, currentCheck: null });
+    expect(json).toMatchObject({
+      name: 'up',
+      status: 'needs_human',
+      live: false,
+      conflicts: { total: 1, left: 1 },
+      grid: { size: { i1: 4, i2: 4 }, blockers: 1 },
+      currentCheck: null,
+    });
     expect(json.grid.diagram).toMatch(/\*#/);
   });
 

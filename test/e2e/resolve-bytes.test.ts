@@ -22,7 +22,10 @@ interface Variant {
 const variants: Variant[] = [
   { name: 'Latin-1', around: (line) => Buffer.concat([latin1, Buffer.from(`${line}\n`), latin1, latin1]) },
   { name: 'Shift-JIS', around: (line) => Buffer.concat([sjis, Buffer.from(`${line}\n`), sjis]) },
-  { name: 'mixed line endings, no final newline', around: (line) => Buffer.from(`one\r\ntwo\n${line}\r\nthree\nlast line`) },
+  {
+    name: 'mixed line endings, no final newline',
+    around: (line) => Buffer.from(`one\r\ntwo\n${line}\r\nthree\nlast line`),
+  },
 ];
 
 /** main and feature change the same line, only in trailing blanks (the whitespace-only rule resolves it). */
@@ -62,7 +65,10 @@ describe('every byte kept through resolve and the merge driver', () => {
     expect(r.code, r.stderr).toBe(0);
     const bytes = readFileSync(join(repo.dir, 'f.txt'));
     // The whitespace-only rule keeps one side's line; everything else is byte for byte the base's.
-    expect([v.around('BETA'), v.around('BETA  ')].some((want) => want.equals(bytes)), bytes.toString('latin1')).toBe(true);
+    expect(
+      [v.around('BETA'), v.around('BETA  ')].some((want) => want.equals(bytes)),
+      bytes.toString('latin1'),
+    ).toBe(true);
     expect(repo.sh('diff', '--name-only', '--diff-filter=U')).toBe('');
   });
 
@@ -71,7 +77,10 @@ describe('every byte kept through resolve and the merge driver', () => {
     merge(repo);
     expect(repo.sh('status', '--porcelain')).toBe('');
     const bytes = readFileSync(join(repo.dir, 'f.txt'));
-    expect([v.around('BETA'), v.around('BETA  ')].some((want) => want.equals(bytes)), bytes.toString('latin1')).toBe(true);
+    expect(
+      [v.around('BETA'), v.around('BETA  ')].some((want) => want.equals(bytes)),
+      bytes.toString('latin1'),
+    ).toBe(true);
   });
 
   it('a UTF-16 file with a BOM (binary to git) is left to a person, untouched', async () => {

@@ -25,7 +25,14 @@ function conflicted(): TestRepo {
 function configure(repo: TestRepo, baseURL: string): void {
   writeFileSync(
     join(repo.dir, 'splintercat.yaml'),
-    ['llm:', '  provider: openai-compatible', `  base_url: ${baseURL}`, '  resolver_model: scripted-resolver', '  max_retries: 0', ''].join('\n'),
+    [
+      'llm:',
+      '  provider: openai-compatible',
+      `  base_url: ${baseURL}`,
+      '  resolver_model: scripted-resolver',
+      '  max_retries: 0',
+      '',
+    ].join('\n'),
   );
   // the config file is not part of the merge
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n.splintercat/\n');
@@ -38,7 +45,15 @@ describe('splintercat resolve with a model configured (rung 3 over a real HTTP p
     configure(repo, server.baseURL);
     server.enqueue(
       { kind: 'tool_calls', calls: [{ name: 'view_conflict', args: { file: 'b.txt', conflict_num: 1 } }] },
-      { kind: 'tool_calls', calls: [{ name: 'resolve_conflict', args: { file: 'b.txt', conflict_num: 1, choice: 'custom', custom_text: 'beta main and feature\n' } }] },
+      {
+        kind: 'tool_calls',
+        calls: [
+          {
+            name: 'resolve_conflict',
+            args: { file: 'b.txt', conflict_num: 1, choice: 'custom', custom_text: 'beta main and feature\n' },
+          },
+        ],
+      },
       { kind: 'tool_calls', calls: [{ name: 'submit_resolution', args: { file: 'b.txt' } }] },
     );
     const run = await runCli(['resolve'], repo.dir);

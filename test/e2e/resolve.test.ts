@@ -7,7 +7,10 @@ import { runCli } from '../fixtures/resolve/cli.js';
 const base = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'];
 const text = (edits: Record<number, string>): string => base.map((x, i) => `${edits[i] ?? x}\n`).join('');
 
-function merged(files: { main: Record<string, string | null>; feature: Record<string, string | null>; base?: Record<string, string> }, style = 'merge'): TestRepo {
+function merged(
+  files: { main: Record<string, string | null>; feature: Record<string, string | null>; base?: Record<string, string> },
+  style = 'merge',
+): TestRepo {
   const repo = TestRepo.create();
   repo.sh('config', 'merge.conflictStyle', style);
   repo.commit('base', files.base ?? { 'a.txt': text({}), 'b.txt': text({}), 'm.txt': text({}) });
@@ -32,7 +35,16 @@ describe('splintercat resolve', () => {
     });
     const r = await runCli(['resolve', '--json'], repo.dir);
     expect(r.code).toBe(3);
-    const out = JSON.parse(r.stdout) as { resolved: boolean; files: Array<{ path: string; status: string; remaining: unknown[]; resolutions: Array<{ by: string }>; decision?: { kind: string; options: Array<{ action: string }> } }> };
+    const out = JSON.parse(r.stdout) as {
+      resolved: boolean;
+      files: Array<{
+        path: string;
+        status: string;
+        remaining: unknown[];
+        resolutions: Array<{ by: string }>;
+        decision?: { kind: string; options: Array<{ action: string }> };
+      }>;
+    };
     expect(out.resolved).toBe(false);
     const byPath = Object.fromEntries(out.files.map((f) => [f.path, f]));
     expect(byPath['a.txt']).toMatchObject({ status: 'resolved', resolutions: [{ by: 'whitespace-only' }] });
@@ -42,7 +54,9 @@ describe('splintercat resolve', () => {
     expect(repo.sh('diff', '--name-only', '--diff-filter=U').split('\n').sort()).toEqual(['b.txt', 'm.txt']);
     expect(readFileSync(join(repo.dir, 'a.txt'), 'utf8')).toBe(text({ 1: 'BETA  ' }));
     // b.txt untouched: its markers are still git's own
-    expect(readFileSync(join(repo.dir, 'b.txt'), 'utf8')).toMatch(/^<<<<<<< HEAD\nbeta main\n=======\nbeta feature\n>>>>>>> feature\n/m);
+    expect(readFileSync(join(repo.dir, 'b.txt'), 'utf8')).toMatch(
+      /^<<<<<<< HEAD\nbeta main\n=======\nbeta feature\n>>>>>>> feature\n/m,
+    );
 
     const human = await runCli(['resolve'], repo.dir);
     expect(human.code).toBe(3);
@@ -68,7 +82,7 @@ describe('splintercat resolve', () => {
     expect(existsSync(join(repo.dir, '.git', 'splintercat', 'cache'))).toBe(true);
   });
 
-  it('keeps the user\'s edits outside the conflict blocks', async () => {
+  it("keeps the user's edits outside the conflict blocks", async () => {
     const repo = merged({
       base: { 'a.txt': text({}) },
       main: { 'a.txt': text({ 1: 'BETA  ' }) },

@@ -6,9 +6,18 @@ import { chainRepo } from '../fixtures/workflow/chain-repo.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 
 /** A finished merge (rules alone) whose state.json then names `finalCommit`. */
-async function finishedThenEdited(finalCommit: (repo: TestRepo) => string): Promise<{ repo: TestRepo; real: string; stateFile: string }> {
-  const repo = chainRepo(1, () => '1  ', () => '1');
-  writeFileSync(join(repo.dir, 'splintercat.yaml'), ['target:', '  branch: main', 'imerge:', '  name: up', ''].join('\n'));
+async function finishedThenEdited(
+  finalCommit: (repo: TestRepo) => string,
+): Promise<{ repo: TestRepo; real: string; stateFile: string }> {
+  const repo = chainRepo(
+    1,
+    () => '1  ',
+    () => '1',
+  );
+  writeFileSync(
+    join(repo.dir, 'splintercat.yaml'),
+    ['target:', '  branch: main', 'imerge:', '  name: up', ''].join('\n'),
+  );
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
   expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(0);
   const stateFile = join(repo.dir, '.git', 'splintercat', 'up', 'state.json');
@@ -40,7 +49,10 @@ describe('a state that says done must name the merge it finished', () => {
     await expectRefused(repo, /the final commit 0{40} is not in the repository/);
     const rebuild = await runCli(['doctor', '--name', 'up', '--rebuild'], repo.dir);
     expect(rebuild.code).toBe(0);
-    expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({ status: 'done', finalCommit: real });
+    expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({
+      status: 'done',
+      finalCommit: real,
+    });
   });
 
   it('a commit that exists but is not the two-parent merge of the tips (the upstream tip) is refused the same way', async () => {
@@ -49,11 +61,21 @@ describe('a state that says done must name the merge it finished', () => {
   });
 
   it('a real finished run is accepted by status, continue and doctor', async () => {
-    const repo = chainRepo(2, (k) => `${k}  `, (k) => `${k}`);
-    writeFileSync(join(repo.dir, 'splintercat.yaml'), ['target:', '  branch: main', 'imerge:', '  name: up', ''].join('\n'));
+    const repo = chainRepo(
+      2,
+      (k) => `${k}  `,
+      (k) => `${k}`,
+    );
+    writeFileSync(
+      join(repo.dir, 'splintercat.yaml'),
+      ['target:', '  branch: main', 'imerge:', '  name: up', ''].join('\n'),
+    );
     writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(0);
-    expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({ status: 'done', finalCommit: repo.sh('rev-parse', 'main') });
+    expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({
+      status: 'done',
+      finalCommit: repo.sh('rev-parse', 'main'),
+    });
     expect((await runCli(['continue'], repo.dir)).stdout).toMatch(/already finished/);
     expect((await runCli(['doctor', '--name', 'up'], repo.dir)).code).toBe(0);
   });

@@ -1,6 +1,17 @@
 import { processesWithEnv } from './processes.js';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
 import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
@@ -111,7 +122,10 @@ function treeFiles(repo: TestRepo, treeish: string): Map<string, Buffer> {
   for (const line of repo.sh('ls-tree', '-r', '-z', treeish).split('\0').filter(Boolean)) {
     const [meta, path] = line.split('\t') as [string, string];
     const oid = meta.split(' ')[2] as string;
-    out.set(path, execFileSync('git', ['cat-file', 'blob', oid], { cwd: repo.dir, env: { ...process.env, ...testGitEnv } }));
+    out.set(
+      path,
+      execFileSync('git', ['cat-file', 'blob', oid], { cwd: repo.dir, env: { ...process.env, ...testGitEnv } }),
+    );
   }
   return out;
 }
@@ -126,7 +140,8 @@ export interface Expected {
 /** Expect the working tree as it is now (a conflicted merge stopped in it, before `resolve`). */
 export function expectWorkingTree(arena: Arena, conflicted: string[]): Expected {
   const files = new Map<string, Buffer>();
-  for (const path of arena.repo.sh('ls-files', '-z').split('\0').filter(Boolean)) files.set(path, entryBytes(join(arena.repo.dir, path)));
+  for (const path of arena.repo.sh('ls-files', '-z').split('\0').filter(Boolean))
+    files.set(path, entryBytes(join(arena.repo.dir, path)));
   return { files, conflicted: new Set(conflicted) };
 }
 
@@ -140,7 +155,10 @@ export function expectMergeOf(arena: Arena, ours: string, theirs: string): Expec
   }
   const lines = out.split('\n');
   const end = lines.indexOf('');
-  return { files: treeFiles(arena.repo, lines[0] as string), conflicted: new Set(lines.slice(1, end < 0 ? undefined : end)) };
+  return {
+    files: treeFiles(arena.repo, lines[0] as string),
+    conflicted: new Set(lines.slice(1, end < 0 ? undefined : end)),
+  };
 }
 
 /**
@@ -148,7 +166,10 @@ export function expectMergeOf(arena: Arena, ours: string, theirs: string): Expec
  * directories holding them, which splintercat creates and removes).
  */
 function outsideTree(arena: Arena): Map<string, string> {
-  const all = tree(arena.root, (rel, abs) => rel === 'repo' || (rel.startsWith('wt/') && existsSync(join(abs, '.git'))));
+  const all = tree(
+    arena.root,
+    (rel, abs) => rel === 'repo' || (rel.startsWith('wt/') && existsSync(join(abs, '.git'))),
+  );
   for (const [rel, kind] of all) if (kind === 'dir' && /^wt(\/[^/]+)?$/.test(rel)) all.delete(rel);
   return all;
 }
@@ -175,7 +196,9 @@ export function processesTagged(tag: string): number[] {
 /** Every file under `dir` as text (missing dir: nothing). */
 export function textsUnder(dir: string): Array<[string, string]> {
   if (!existsSync(dir)) return [];
-  return [...tree(dir, () => false)].filter(([, v]) => v !== 'dir' && v !== 'link').map(([rel, b64]) => [join(dir, rel), Buffer.from(b64, 'base64').toString('latin1')]);
+  return [...tree(dir, () => false)]
+    .filter(([, v]) => v !== 'dir' && v !== 'link')
+    .map(([rel, b64]) => [join(dir, rel), Buffer.from(b64, 'base64').toString('latin1')]);
 }
 
 export interface Before {
@@ -195,7 +218,12 @@ export function before(arena: Arena, expected: Expected): Before {
  * The five invariants of issue 12 after an attack. `outputs`: the CLI runs (their stdout and
  * stderr are scanned for secrets too). `report`: also run `splintercat report` and scan it.
  */
-export async function assertInvariants(arena: Arena, snap: Before, outputs: CliRun[], options: { report?: boolean } = {}): Promise<void> {
+export async function assertInvariants(
+  arena: Arena,
+  snap: Before,
+  outputs: CliRun[],
+  options: { report?: boolean } = {},
+): Promise<void> {
   // 1. Nothing written outside the repository (HOME, the sentinel, the parent directory, beside the worktrees).
   expect([...outsideTree(arena)]).toEqual([...snap.outside]);
 
@@ -211,7 +239,9 @@ export async function assertInvariants(arena: Arena, snap: Before, outputs: CliR
     expect(report.code, report.stderr).toBe(0);
     scanned.push(['report', report.stdout + report.stderr]);
   }
-  const leaks = scanned.flatMap(([where, text]) => allSecrets.filter((s) => text.includes(s)).map((s) => `${s} in ${where}`));
+  const leaks = scanned.flatMap(([where, text]) =>
+    allSecrets.filter((s) => text.includes(s)).map((s) => `${s} in ${where}`),
+  );
   expect(leaks).toEqual([]);
 
   // 3. No byte changed outside the resolved conflict.
@@ -225,7 +255,9 @@ export async function assertInvariants(arena: Arena, snap: Before, outputs: CliR
     }
     const w = outsideConflict(want);
     expect(got.subarray(0, w.head.length).equals(w.head), `${path}: bytes before the conflict changed`).toBe(true);
-    expect(got.subarray(got.length - w.tail.length).equals(w.tail), `${path}: bytes after the conflict changed`).toBe(true);
+    expect(got.subarray(got.length - w.tail.length).equals(w.tail), `${path}: bytes after the conflict changed`).toBe(
+      true,
+    );
   }
 
   // 4. No person's edit lost: their untracked notes (their edits to tracked files are in `expected`).

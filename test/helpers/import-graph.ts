@@ -62,7 +62,8 @@ export function layerViolations(graph: ImportGraph): string[] {
       const to = folderOf(target);
       const toRank = rankOf(to);
       if (toRank === undefined) violations.push(`${file} -> ${target}: folder '${to}' is not in a layer`);
-      else if (fromRank !== undefined && toRank < fromRank) violations.push(`${file} -> ${target}: ${from} may not import ${to}`);
+      else if (fromRank !== undefined && toRank < fromRank)
+        violations.push(`${file} -> ${target}: ${from} may not import ${to}`);
     }
   }
   return violations;

@@ -102,7 +102,13 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     } catch {
       body = null;
     }
-    const request: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body, raw };
+    const request: RecordedRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: { ...req.headers },
+      body,
+      raw,
+    };
     requests.push(request);
     for (const w of waiters.filter((x) => requests.length >= x.n)) {
       waiters.splice(waiters.indexOf(w), 1);
@@ -117,7 +123,9 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
       reply = queue.shift() ?? options.respond?.(request);
     } catch (error) {
       // A throwing responder must not become an unhandled rejection in the test process.
-      sendJson(res, 500, { error: { message: `llm-server: respond threw: ${error instanceof Error ? error.message : String(error)}` } });
+      sendJson(res, 500, {
+        error: { message: `llm-server: respond threw: ${error instanceof Error ? error.message : String(error)}` },
+      });
       return;
     }
     if (!reply) {
@@ -129,7 +137,12 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     const model = typeof body?.model === 'string' ? body.model : 'test-model';
     switch (reply.kind) {
       case 'error':
-        sendJson(res, reply.status, reply.body ?? { error: { message: `scripted ${reply.status}`, code: reply.status } }, reply.headers);
+        sendJson(
+          res,
+          reply.status,
+          reply.body ?? { error: { message: `scripted ${reply.status}`, code: reply.status } },
+          reply.headers,
+        );
         return;
       case 'hang':
         // Keep the socket open; the client's timeout or close() ends it.
@@ -203,7 +216,11 @@ function toolCallsOf(calls: ScriptedToolCall[]): Record<string, unknown>[] {
   }));
 }
 
-function completion(id: string, model: string, reply: Extract<ScriptedReply, { kind: 'text' | 'tool_calls' }>): unknown {
+function completion(
+  id: string,
+  model: string,
+  reply: Extract<ScriptedReply, { kind: 'text' | 'tool_calls' }>,
+): unknown {
   const message: Record<string, unknown> = { role: 'assistant', content: reply.text ?? null };
   if (reply.kind === 'tool_calls') message.tool_calls = toolCallsOf(reply.calls);
   return {
@@ -217,14 +234,25 @@ function completion(id: string, model: string, reply: Extract<ScriptedReply, { k
 }
 
 function chunk(id: string, model: string, delta: Record<string, unknown>, finish: string | null): unknown {
-  return { id, object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  return {
+    id,
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
 }
 
 function sse(data: unknown): string {
   return `data: ${JSON.stringify(data)}\n\n`;
 }
 
-function sendStream(res: ServerResponse, id: string, model: string, reply: Extract<ScriptedReply, { kind: 'text' | 'tool_calls' }>): void {
+function sendStream(
+  res: ServerResponse,
+  id: string,
+  model: string,
+  reply: Extract<ScriptedReply, { kind: 'text' | 'tool_calls' }>,
+): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(sse(chunk(id, model, { role: 'assistant', content: '' }, null)));
   if (reply.text) {
@@ -236,11 +264,29 @@ function sendStream(res: ServerResponse, id: string, model: string, reply: Extra
   if (reply.kind === 'tool_calls') {
     toolCallsOf(reply.calls).forEach((call, index) => {
       const fn = call.function as { name: string; arguments: string };
-      res.write(sse(chunk(id, model, { tool_calls: [{ index, id: call.id, type: 'function', function: { name: fn.name, arguments: '' } }] }, null)));
+      res.write(
+        sse(
+          chunk(
+            id,
+            model,
+            { tool_calls: [{ index, id: call.id, type: 'function', function: { name: fn.name, arguments: '' } }] },
+            null,
+          ),
+        ),
+      );
       res.write(sse(chunk(id, model, { tool_calls: [{ index, function: { arguments: fn.arguments } }] }, null)));
     });
   }
   res.write(sse(chunk(id, model, {}, reply.kind === 'tool_calls' ? 'tool_calls' : 'stop')));
-  res.write(sse({ id, object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage: usageOf(reply.usage) }));
+  res.write(
+    sse({
+      id,
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model,
+      choices: [],
+      usage: usageOf(reply.usage),
+    }),
+  );
   res.end('data: [DONE]\n\n');
 }

@@ -7,7 +7,10 @@ export function processesWithEnv(name: string, value: string): number[] {
     .filter((pid) => {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z' && readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${name}=${value}`);
+        return (
+          stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z' &&
+          readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${name}=${value}`)
+        );
       } catch {
         return false;
       }

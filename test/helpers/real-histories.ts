@@ -27,14 +27,27 @@ export function listRealMerges(dir = realHistoriesDir): RealMerge[] {
     const cells = line.split('|').map((c) => c.trim());
     const m = /^([0-9a-f]{40}) "(.*)"$/.exec(cells[2] ?? '');
     if (!m || !cells[1]?.endsWith('.bundle')) continue;
-    merges.push({ bundle: cells[1], merge: m[1] as string, subject: m[2] as string, fork: cells[3] as string, upstream: cells[4] as string, grid: cells[5] as string });
+    merges.push({
+      bundle: cells[1],
+      merge: m[1] as string,
+      subject: m[2] as string,
+      fork: cells[3] as string,
+      upstream: cells[4] as string,
+      grid: cells[5] as string,
+    });
   }
   return merges;
 }
 
 /** Run git in `cwd` with the person's environment; returns trimmed stdout. */
 export function gitIn(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 }).trimEnd();
+  return execFileSync('git', args, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 256 * 1024 * 1024,
+  }).trimEnd();
 }
 
 /**
@@ -46,10 +59,19 @@ export function maintainerEnv(root: string): NodeJS.ProcessEnv {
   const bin = join(root, 'bin');
   mkdirSync(home, { recursive: true });
   mkdirSync(bin, { recursive: true });
-  writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Fork Maintainer\n\temail = maintainer@example.com\n[init]\n\tdefaultBranch = main\n');
+  writeFileSync(
+    join(home, '.gitconfig'),
+    '[user]\n\tname = Fork Maintainer\n\temail = maintainer@example.com\n[init]\n\tdefaultBranch = main\n',
+  );
   writeFileSync(join(bin, 'splintercat'), `#!/bin/sh\nexec ${cliShellCommand} "$@"\n`);
   chmodSync(join(bin, 'splintercat'), 0o755);
-  const env: NodeJS.ProcessEnv = { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', CI: process.env.CI ?? '' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    CI: process.env.CI ?? '',
+  };
   return env;
 }
 
@@ -59,7 +81,10 @@ export function maintainerEnv(root: string): NodeJS.ProcessEnv {
  */
 export function cloneFork(merge: RealMerge, root: string, env: NodeJS.ProcessEnv): string {
   const dir = join(root, 'fork');
-  execFileSync('git', ['clone', '-q', '--no-checkout', join(realHistoriesDir, merge.bundle), dir], { env, stdio: 'ignore' });
+  execFileSync('git', ['clone', '-q', '--no-checkout', join(realHistoriesDir, merge.bundle), dir], {
+    env,
+    stdio: 'ignore',
+  });
   gitIn(dir, env, 'checkout', '-q', '-b', 'fork', merge.fork);
   gitIn(dir, env, 'branch', 'upstream', merge.upstream);
   return dir;
@@ -77,7 +102,12 @@ export interface HandoffFile {
 export interface Handoff {
   reason: string;
   where: string | null;
-  conflicts?: Array<{ conflict: string; worktree: string; files: HandoffFile[]; failure?: { check: string; cleanlyMerged?: string[] } | null }>;
+  conflicts?: Array<{
+    conflict: string;
+    worktree: string;
+    files: HandoffFile[];
+    failure?: { check: string; cleanlyMerged?: string[] } | null;
+  }>;
   commands: string[];
   /** With a failed check: the command that accepts it as expected at this step. */
   accept?: string;
@@ -110,7 +140,13 @@ export type PersonMemory = Map<string, { files: string[]; visits: number }>;
  * (`git checkout HEAD -- FILE`) of the files they wrote, leaving the upstream change to a later
  * cell; the final tree is compared with the maintainer's anyway.
  */
-export function followHandoff(repo: string, mergeCommit: string, handoff: Handoff, env: NodeJS.ProcessEnv, memory: PersonMemory = new Map()): PersonStep[] {
+export function followHandoff(
+  repo: string,
+  mergeCommit: string,
+  handoff: Handoff,
+  env: NodeJS.ProcessEnv,
+  memory: PersonMemory = new Map(),
+): PersonStep[] {
   const steps: PersonStep[] = [];
   let cwd = repo;
   let accept = false;
@@ -125,9 +161,17 @@ export function followHandoff(repo: string, mergeCommit: string, handoff: Handof
         if (seen.visits === 1 && conflict.failure) steps.push(...keepForkSide(cwd, seen.files, env));
         else if (seen.visits >= 2 && conflict.failure && handoff.accept) accept = true;
         else for (const file of conflict.files) steps.push(...settleFile(repo, cwd, mergeCommit, file, env));
-        memory.set(conflict.conflict, { files: [...new Set([...seen.files, ...conflict.files.map((f) => f.path)])], visits: seen.visits + 1 });
+        memory.set(conflict.conflict, {
+          files: [...new Set([...seen.files, ...conflict.files.map((f) => f.path)])],
+          visits: seen.visits + 1,
+        });
       }
-      steps.push({ cwd, command, code: existsSync(cwd) ? 0 : 1, output: existsSync(cwd) ? '' : `no such directory: ${cwd}` });
+      steps.push({
+        cwd,
+        command,
+        code: existsSync(cwd) ? 0 : 1,
+        output: existsSync(cwd) ? '' : `no such directory: ${cwd}`,
+      });
       continue;
     }
     const next = accept && command === 'splintercat continue' && handoff.accept ? handoff.accept : command;
@@ -147,17 +191,29 @@ function keepForkSide(cwd: string, files: string[], env: NodeJS.ProcessEnv): Per
   });
 }
 
-function settleFile(repo: string, cwd: string, mergeCommit: string, file: HandoffFile, env: NodeJS.ProcessEnv): PersonStep[] {
+function settleFile(
+  repo: string,
+  cwd: string,
+  mergeCommit: string,
+  file: HandoffFile,
+  env: NodeJS.ProcessEnv,
+): PersonStep[] {
   const kept = spawnSync('git', ['cat-file', '-e', `${mergeCommit}:${file.path}`], { cwd: repo, env }).status === 0;
   const sh = (command: string): PersonStep => {
     const run = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8' });
     return { cwd, command, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` };
   };
   if (!kept) return [sh(file.choices?.delete ?? `git rm -q -- '${file.path}'`)];
-  const bytes = execFileSync('git', ['cat-file', 'blob', `${mergeCommit}:${file.path}`], { cwd: repo, env, maxBuffer: 256 * 1024 * 1024 });
+  const bytes = execFileSync('git', ['cat-file', 'blob', `${mergeCommit}:${file.path}`], {
+    cwd: repo,
+    env,
+    maxBuffer: 256 * 1024 * 1024,
+  });
   mkdirSync(resolve(cwd, file.path, '..'), { recursive: true });
   writeFileSync(resolve(cwd, file.path), bytes);
-  const steps: PersonStep[] = [{ cwd, command: `write ${file.path} as in ${mergeCommit.slice(0, 12)}`, code: 0, output: '' }];
+  const steps: PersonStep[] = [
+    { cwd, command: `write ${file.path} as in ${mergeCommit.slice(0, 12)}`, code: 0, output: '' },
+  ];
   if (file.choices?.keep) steps.push(sh(file.choices.keep));
   return steps;
 }

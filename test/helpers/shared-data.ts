@@ -22,7 +22,10 @@ export function sharedData(name: string, marker: string, purpose: string): Share
   const dir = resolve(sharedRoot, name);
   const present = existsSync(resolve(dir, marker));
   const skip = !present && !process.env.CI;
-  if (skip) process.stderr.write(`note: skipping ${purpose}: ${resolve(dir, marker)} is missing (test data that CI provides beside the checkout, at ../shared/${name})\n`);
+  if (skip)
+    process.stderr.write(
+      `note: skipping ${purpose}: ${resolve(dir, marker)} is missing (test data that CI provides beside the checkout, at ../shared/${name})\n`,
+    );
   return { dir, skip };
 }
 

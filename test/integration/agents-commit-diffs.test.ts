@@ -23,7 +23,11 @@ describe("the two commits' diffs for the resolver prompt", () => {
     repo.commit('base', { 'f.txt': 'a\nb\nc\n', 'g.txt': 'g\n', 'big.txt': '' });
     repo.branch('side');
     const a = repo.commit('a', { 'f.txt': 'A\nb\nc\n' });
-    const b = repo.commit('b', { 'f.txt': 'A\nB\nc\n', 'g.txt': 'G\n', 'big.txt': Array.from({ length: 2000 }, (_, i) => `line ${i}\n`).join('') });
+    const b = repo.commit('b', {
+      'f.txt': 'A\nB\nc\n',
+      'g.txt': 'G\n',
+      'big.txt': Array.from({ length: 2000 }, (_, i) => `line ${i}\n`).join(''),
+    });
     const c = repo.commit('c', { 'g.txt': 'GG\n' });
     repo.checkout('side');
     repo.commit('side', { 'h.txt': 'h\n' });
@@ -51,7 +55,10 @@ describe("the two commits' diffs for the resolver prompt", () => {
       [a, a, ['f.txt']],
     ];
     for (const [ours, theirs, files] of cases) {
-      expect(await commitDiffs(git, { ours, theirs }, files), `${ours} ${theirs}`).toEqual({ ours: alone(repo, ours, files), theirs: alone(repo, theirs, files) });
+      expect(await commitDiffs(git, { ours, theirs }, files), `${ours} ${theirs}`).toEqual({
+        ours: alone(repo, ours, files),
+        theirs: alone(repo, theirs, files),
+      });
     }
     expect((await commitDiffs(git, { ours: a, theirs: b }, ['f.txt'])).ours).toContain('+A');
     expect((await commitDiffs(git, { ours: merge, theirs: b }, ['f.txt'])).ours).toContain('diff --cc f.txt');

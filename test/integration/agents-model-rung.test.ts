@@ -32,7 +32,12 @@ const twoHunks = [
 describe('model rung (the ladder third rung)', () => {
   it('splitResolvedByHunks maps a resolved file back to hunks, or refuses when clean text changed', () => {
     const file = parseConflictText(twoHunks);
-    expect(splitResolvedByHunks(file, 'top\na = 2\nmiddle\nb = 1\nb = 2\nbottom\n')).toEqual(new Map([[1, 'a = 2\n'], [2, 'b = 1\nb = 2\n']]));
+    expect(splitResolvedByHunks(file, 'top\na = 2\nmiddle\nb = 1\nb = 2\nbottom\n')).toEqual(
+      new Map([
+        [1, 'a = 2\n'],
+        [2, 'b = 1\nb = 2\n'],
+      ]),
+    );
     expect(splitResolvedByHunks(file, 'TOP\na = 2\nmiddle\nb = 1\nbottom\n')).toBeNull();
     expect(splitResolvedByHunks(file, 'top\na = 2\nmiddle\nb = 1\nbottom\nextra\n')).toBeNull();
   });
@@ -61,7 +66,9 @@ describe('model rung (the ladder third rung)', () => {
   it('a model that fails leaves the hunks open (human rung) and the file untouched', async () => {
     const repo = TestRepo.create();
     repo.commit('init', { 'x.txt': 'x\n' });
-    const model = scriptedModel(Array.from({ length: 5 }, () => toolTurn([['view_conflict', { file: 'f.txt', conflict_num: 1 }]])));
+    const model = scriptedModel(
+      Array.from({ length: 5 }, () => toolTurn([['view_conflict', { file: 'f.txt', conflict_num: 1 }]])),
+    );
     const rung = createModelRung({ gateway: mockGateway(model), git: repo.git, maxTurns: 3 });
     const result = await resolveFileText(twoHunks, { path: 'f.txt', fallback: rung.fallback });
     expect(result.remaining).toHaveLength(2);
@@ -77,13 +84,20 @@ describe('model rung (the ladder third rung)', () => {
     });
     const model = scriptedModel([
       toolTurn([['view_conflict', { file: 'src/conf.ts', conflict_num: 1 }]]),
-      toolTurn([['resolve_conflict', { file: 'src/conf.ts', conflict_num: 1, choice: 'custom', custom_text: 'export const a = 3;' }]]),
+      toolTurn([
+        [
+          'resolve_conflict',
+          { file: 'src/conf.ts', conflict_num: 1, choice: 'custom', custom_text: 'export const a = 3;' },
+        ],
+      ]),
       toolTurn([['submit_resolution', { file: 'src/conf.ts' }]]),
     ]);
     const rung = createModelRung({ gateway: mockGateway(model), git: repo.git, workdir: repo.dir, details });
     const results = await resolveWorkingTree(repo.git, { fallback: rung.fallback });
     expect(results).toMatchObject([{ path: 'src/conf.ts', status: 'resolved' }]);
-    expect(readFileSync(join(repo.dir, 'src/conf.ts'), 'utf8')).toBe('export const a = 3;\nexport const keep = true;\n');
+    expect(readFileSync(join(repo.dir, 'src/conf.ts'), 'utf8')).toBe(
+      'export const a = 3;\nexport const keep = true;\n',
+    );
     expect(repo.sh('diff', '--name-only', '--diff-filter=U')).toBe('');
     // The prompt carried both commits' messages.
     expect(JSON.stringify(model.doGenerateCalls[0]?.prompt)).toContain('theirs: upstream change');

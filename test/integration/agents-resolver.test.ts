@@ -21,11 +21,17 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
     const { repo, details } = simpleConflict();
     const model = scriptedModel([
       toolTurn([['view_conflict', { file: 'conf.txt', conflict_num: 1 }]], 'Let me look at the conflict.'),
-      toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'theirs' }]], 'Upstream needs 3 for the new API.'),
+      toolTurn(
+        [['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'theirs' }]],
+        'Upstream needs 3 for the new API.',
+      ),
       toolTurn([['submit_resolution', { file: 'conf.txt' }]]),
     ]);
     const gateway = mockGateway(model);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'], details, conflictId: '1-1' }, { gateway, git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['conf.txt'], details, conflictId: '1-1' },
+      { gateway, git: repo.git },
+    );
     expect(out.ok).toBe(true);
     if (!out.ok) return;
     expect(readFileSync(join(repo.dir, 'conf.txt'), 'utf8')).toBe('line one\nvalue = 3\nline three\n');
@@ -55,9 +61,20 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
 
   it('on a retry the failure summary is in the prompt', async () => {
     const { repo, details } = simpleConflict();
-    const model = scriptedModel([toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'ours' }]]), toolTurn([['submit_resolution', { file: 'conf.txt' }]])]);
-    const failure = { error_type: 'compile_error' as const, location: 'conf.txt:2', root_cause: 'value 3 is rejected by the parser', excerpt: 'conf.txt:2: error: bad value' };
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'], details, failure }, { gateway: mockGateway(model), git: repo.git });
+    const model = scriptedModel([
+      toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'ours' }]]),
+      toolTurn([['submit_resolution', { file: 'conf.txt' }]]),
+    ]);
+    const failure = {
+      error_type: 'compile_error' as const,
+      location: 'conf.txt:2',
+      root_cause: 'value 3 is rejected by the parser',
+      excerpt: 'conf.txt:2: error: bad value',
+    };
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['conf.txt'], details, failure },
+      { gateway: mockGateway(model), git: repo.git },
+    );
     expect(out.ok).toBe(true);
     const prompt = JSON.stringify(model.doGenerateCalls[0]?.prompt);
     expect(prompt).toContain('A previous resolution attempt failed');
@@ -68,10 +85,15 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
     const { repo, details } = simpleConflict();
     const model = scriptedModel([
       toolTurn([['view_conflict', { file: 'conf.txt', conflict_num: 1, context_lines: 2 }]]),
-      toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'custom', custom_text: 'value = 5' }]]),
+      toolTurn([
+        ['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'custom', custom_text: 'value = 5' }],
+      ]),
       toolTurn([['submit_resolution', { file: 'conf.txt' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'], details }, { gateway: mockGateway(model), git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['conf.txt'], details },
+      { gateway: mockGateway(model), git: repo.git },
+    );
     expect(out.ok).toBe(true);
     expect(readFileSync(join(repo.dir, 'conf.txt'), 'utf8')).toBe('line one\nvalue = 5\nline three\n');
   });
@@ -83,7 +105,10 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
       toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'both' }]]),
       toolTurn([['submit_resolution', { file: 'conf.txt' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'] }, { gateway: mockGateway(model), git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['conf.txt'] },
+      { gateway: mockGateway(model), git: repo.git },
+    );
     expect(out.ok).toBe(true);
     expect(out.toolCalls[0]?.output).toMatch(/needs custom_text/);
     expect(readFileSync(join(repo.dir, 'conf.txt'), 'utf8')).toBe('line one\nvalue = 2\nvalue = 3\nline three\n');
@@ -102,7 +127,10 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
       toolTurn([['resolve_conflict', { file: 'a.ts', conflict_num: 1, choice: 'ours' }]]),
       toolTurn([['submit_resolution', { file: 'a.ts' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['a.ts'] }, { gateway: mockGateway(model), git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['a.ts'] },
+      { gateway: mockGateway(model), git: repo.git },
+    );
     expect(out.ok).toBe(true);
     expect(out.toolCalls[0]?.output).not.toContain('// header 1\n');
     expect(out.toolCalls[1]?.output).toContain(' 1: // header 1');
@@ -111,32 +139,59 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
 
   it('follows a rename with git_show_commit and grep_codebase, then writes a custom resolution', async () => {
     const { repo, details, theirs } = conflictRepo({
-      base: { 'src/use.ts': 'import { oldName } from "./lib";\noldName();\n', 'src/lib.ts': 'export function oldName() {}\n' },
+      base: {
+        'src/use.ts': 'import { oldName } from "./lib";\noldName();\n',
+        'src/lib.ts': 'export function oldName() {}\n',
+      },
       ours: { 'src/use.ts': 'import { oldName } from "./lib";\noldName();\noldName();\n' },
-      theirs: { 'src/use.ts': 'import { newName } from "./lib";\nnewName();\n', 'src/lib.ts': 'export function newName() {}\n' },
+      theirs: {
+        'src/use.ts': 'import { newName } from "./lib";\nnewName();\n',
+        'src/lib.ts': 'export function newName() {}\n',
+      },
       theirsMessage: 'Rename oldName to newName',
     });
     const model = scriptedModel([
-      toolTurn([['git_show_commit', { ref: theirs, file: 'src/lib.ts' }], ['grep_codebase', { pattern: 'newName', file_pattern: '*.ts' }]]),
-      toolTurn([['git_log', { file: 'src/lib.ts', max_count: 5 }], ['grep_in_file', { file: 'src/use.ts', pattern: 'Name' }]]),
-      toolTurn([['write_file', { file: 'src/use.ts', content: 'import { newName } from "./lib";\nnewName();\nnewName();\n' }]], 'Theirs renamed the function; keep our extra call with the new name.'),
+      toolTurn([
+        ['git_show_commit', { ref: theirs, file: 'src/lib.ts' }],
+        ['grep_codebase', { pattern: 'newName', file_pattern: '*.ts' }],
+      ]),
+      toolTurn([
+        ['git_log', { file: 'src/lib.ts', max_count: 5 }],
+        ['grep_in_file', { file: 'src/use.ts', pattern: 'Name' }],
+      ]),
+      toolTurn(
+        [['write_file', { file: 'src/use.ts', content: 'import { newName } from "./lib";\nnewName();\nnewName();\n' }]],
+        'Theirs renamed the function; keep our extra call with the new name.',
+      ),
       toolTurn([['submit_resolution', { file: 'src/use.ts' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['src/use.ts'], details }, { gateway: mockGateway(model), git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['src/use.ts'], details },
+      { gateway: mockGateway(model), git: repo.git },
+    );
     expect(out.ok).toBe(true);
     const show = out.toolCalls.find((c) => c.tool === 'git_show_commit')?.output ?? '';
     expect(show).toContain('Rename oldName to newName');
     expect(show).toContain('+export function newName');
     expect(out.toolCalls.find((c) => c.tool === 'grep_codebase')?.output).toContain('src/lib.ts');
-    expect(out.toolCalls.find((c) => c.tool === 'git_log')?.output).toMatch(/Recent commits for src\/lib\.ts:\n\n {2}[0-9a-f]+ base/);
-    expect(readFileSync(join(repo.dir, 'src/use.ts'), 'utf8')).toBe('import { newName } from "./lib";\nnewName();\nnewName();\n');
+    expect(out.toolCalls.find((c) => c.tool === 'git_log')?.output).toMatch(
+      /Recent commits for src\/lib\.ts:\n\n {2}[0-9a-f]+ base/,
+    );
+    expect(readFileSync(join(repo.dir, 'src/use.ts'), 'utf8')).toBe(
+      'import { newName } from "./lib";\nnewName();\nnewName();\n',
+    );
   });
 
   it('loops without resolving: stops at the turn limit with a clear failure and restores the file', async () => {
     const { repo } = simpleConflict();
     const before = readFileSync(join(repo.dir, 'conf.txt'), 'utf8');
-    const model = scriptedModel(Array.from({ length: 20 }, () => toolTurn([['view_conflict', { file: 'conf.txt', conflict_num: 1 }]])));
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'] }, { gateway: mockGateway(model), git: repo.git, maxTurns: 4 });
+    const model = scriptedModel(
+      Array.from({ length: 20 }, () => toolTurn([['view_conflict', { file: 'conf.txt', conflict_num: 1 }]])),
+    );
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['conf.txt'] },
+      { gateway: mockGateway(model), git: repo.git, maxTurns: 4 },
+    );
     expect(out.ok).toBe(false);
     if (out.ok) return;
     expect(out.reason).toBe('turn_limit');
@@ -153,7 +208,10 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
       toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'theirs' }]]),
       toolTurn([['submit_resolution', { file: 'conf.txt' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'] }, { gateway: mockGateway(model), git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['conf.txt'] },
+      { gateway: mockGateway(model), git: repo.git },
+    );
     expect(out.ok).toBe(true);
     expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toContain('Use the tools');
   });
@@ -165,7 +223,10 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
       toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'ours' }]]),
       toolTurn([['submit_resolution', { file: 'conf.txt' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'] }, { gateway: mockGateway(model), git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['conf.txt'] },
+      { gateway: mockGateway(model), git: repo.git },
+    );
     expect(out.ok).toBe(true);
     expect(out.toolCalls[0]?.tool).toBe('delete_repository');
     expect(out.toolCalls[0]?.output).toMatch(/Error:/);
@@ -179,7 +240,10 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
       toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'ours' }]]),
       toolTurn([['submit_resolution', { file: 'conf.txt' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'] }, { gateway: mockGateway(model), git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['conf.txt'] },
+      { gateway: mockGateway(model), git: repo.git },
+    );
     expect(out.ok).toBe(true);
     expect(out.toolCalls[0]?.output).toMatch(/Rejected: conf.txt\n- conflict markers are still present/);
   });
@@ -194,7 +258,10 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
       toolTurn([['resolve_conflict', { file: 'p.json', conflict_num: 1, choice: 'both' }]]),
       toolTurn([['submit_resolution', { file: 'p.json' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['p.json'] }, { gateway: mockGateway(model), git: repo.git, maxTurns: 2 });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['p.json'] },
+      { gateway: mockGateway(model), git: repo.git, maxTurns: 2 },
+    );
     expect(out.ok).toBe(false);
     expect(out.toolCalls[1]?.output).toMatch(/not valid JSON/);
   });
@@ -206,7 +273,10 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
       toolTurn([['resolve_conflict', { file: 'conf.txt', conflict_num: 1, choice: 'theirs' }]]),
       toolTurn([['submit_resolution', { file: 'conf.txt' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['conf.txt'] }, { gateway: mockGateway(model), git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['conf.txt'] },
+      { gateway: mockGateway(model), git: repo.git },
+    );
     expect(out.ok).toBe(true);
     expect(out.toolCalls[0]?.output).toMatch(/^Error:/);
     expect(out.toolCalls[1]?.output).toMatch(/conflict 7 does not exist; conf.txt has 1 conflict/);
@@ -222,7 +292,10 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
       toolTurn([['resolve_conflict', { file: 'w.txt', conflict_num: 1, choice: 'custom', custom_text: 'B3' }]]),
       toolTurn([['submit_resolution', { file: 'w.txt' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['w.txt'] }, { gateway: mockGateway(model), git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['w.txt'] },
+      { gateway: mockGateway(model), git: repo.git },
+    );
     expect(out.ok).toBe(true);
     expect(readFileSync(join(repo.dir, 'w.txt'), 'utf8')).toBe('a\r\nB3\r\nc\r\n');
   });

@@ -22,7 +22,10 @@ describe('resolver sandbox (hostile content and hostile tool arguments)', () => 
       base: { 'app.txt': 'a\nb\nc\n' },
       ours: { 'app.txt': `a\n${injection}\nc\n` },
       theirs: { 'app.txt': 'a\nB\nc\n' },
-      extra: { 'other.txt': 'untouched\n', 'big.txt': Array.from({ length: 20_000 }, (_, i) => `needle ${i}`).join('\n') },
+      extra: {
+        'other.txt': 'untouched\n',
+        'big.txt': Array.from({ length: 20_000 }, (_, i) => `needle ${i}`).join('\n'),
+      },
     });
     symlinkSync(secret, join(repo.dir, 'leak.txt'));
     symlinkSync(outside, join(repo.dir, 'outdir'));
@@ -46,12 +49,20 @@ describe('resolver sandbox (hostile content and hostile tool arguments)', () => 
       ['grep_codebase', { pattern: 'needle' }],
       ['view_conflict', { file: 'app.txt', conflict_num: 1 }],
     ];
-    const model = scriptedModel([toolTurn(hostile), toolTurn([['resolve_conflict', { file: 'app.txt', conflict_num: 1, choice: 'theirs' }]]), toolTurn([['submit_resolution', { file: 'app.txt' }]])]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['app.txt'] }, { gateway: mockGateway(model), git: repo.git, runCheck: checks });
+    const model = scriptedModel([
+      toolTurn(hostile),
+      toolTurn([['resolve_conflict', { file: 'app.txt', conflict_num: 1, choice: 'theirs' }]]),
+      toolTurn([['submit_resolution', { file: 'app.txt' }]]),
+    ]);
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['app.txt'] },
+      { gateway: mockGateway(model), git: repo.git, runCheck: checks },
+    );
     expect(out.ok).toBe(true);
     const outputs = out.toolCalls.slice(0, hostile.length).map((c) => c.output);
     // Every hostile call but the two legitimate ones (big grep, view) was refused.
-    for (const [i, o] of outputs.slice(0, 15).entries()) expect(o, `${hostile[i]?.[0]} ${JSON.stringify(hostile[i]?.[1])}`).toMatch(/^Error:/);
+    for (const [i, o] of outputs.slice(0, 15).entries())
+      expect(o, `${hostile[i]?.[0]} ${JSON.stringify(hostile[i]?.[1])}`).toMatch(/^Error:/);
     const all = out.toolCalls.map((c) => c.output).join('\n');
     expect(all).not.toContain('TOP-SECRET-TOKEN');
     expect(all).not.toMatch(/root:.*:0:0:/);
@@ -80,12 +91,19 @@ describe('resolver sandbox (hostile content and hostile tool arguments)', () => 
   });
 
   it('runs at most two tool calls of one turn at once, and caps custom text as write_file does', async () => {
-    const { repo } = conflictRepo({ base: { 'app.txt': 'a\nb\nc\n' }, ours: { 'app.txt': 'a\nB1\nc\n' }, theirs: { 'app.txt': 'a\nB2\nc\n' } });
+    const { repo } = conflictRepo({
+      base: { 'app.txt': 'a\nb\nc\n' },
+      ours: { 'app.txt': 'a\nB1\nc\n' },
+      theirs: { 'app.txt': 'a\nB2\nc\n' },
+    });
     const probe = tempDir('splintercat-probe-');
     // Each check marks itself running, waits, and records how many were running meanwhile.
     const slow = `touch ${probe}/run.$$; sleep 0.4; ls ${probe} | grep -c '^run\\.' >> ${probe}/../seen-${probe.split('/').pop()}; rm ${probe}/run.$$`;
     const checks = new ShellCheckRunner({ slow }, repo.dir, join(tempDir(), 'logs'));
-    const six = Array.from({ length: 6 }, () => ['run_check', { check_level: 'slow' }] as [string, Record<string, unknown>]);
+    const six = Array.from(
+      { length: 6 },
+      () => ['run_check', { check_level: 'slow' }] as [string, Record<string, unknown>],
+    );
     const huge = 'x'.repeat(2_000_001);
     const model = scriptedModel([
       toolTurn(six),
@@ -93,10 +111,16 @@ describe('resolver sandbox (hostile content and hostile tool arguments)', () => 
       toolTurn([['resolve_conflict', { file: 'app.txt', conflict_num: 1, choice: 'theirs' }]]),
       toolTurn([['submit_resolution', { file: 'app.txt' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['app.txt'] }, { gateway: mockGateway(model), git: repo.git, runCheck: checks });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['app.txt'] },
+      { gateway: mockGateway(model), git: repo.git, runCheck: checks },
+    );
     expect(out.ok).toBe(true);
     expect(checks.runs).toHaveLength(6);
-    const seen = readFileSync(join(probe, '..', `seen-${probe.split('/').pop()}`), 'utf8').trim().split('\n').map(Number);
+    const seen = readFileSync(join(probe, '..', `seen-${probe.split('/').pop()}`), 'utf8')
+      .trim()
+      .split('\n')
+      .map(Number);
     expect(seen).toHaveLength(6);
     expect(Math.max(...seen)).toBeLessThanOrEqual(2);
     expect(out.toolCalls[6]?.output).toMatch(/^Error: custom_text too large/);
@@ -109,8 +133,14 @@ describe('resolver sandbox (hostile content and hostile tool arguments)', () => 
     const { repo } = conflictRepo({ base: { 'f.txt': '1\n' }, ours: { 'f.txt': '2\n' }, theirs: { 'f.txt': '3\n' } });
     mkdirSync(join(repo.dir, 'sub'));
     symlinkSync(join(outside, 'target.txt'), join(repo.dir, 'sub', 'link.txt'));
-    const model = scriptedModel([toolTurn([['write_file', { file: 'sub/link.txt', content: 'pwned' }]]), toolTurn([['submit_resolution', { file: 'sub/link.txt' }]])]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['f.txt'] }, { gateway: mockGateway(model), git: repo.git, maxTurns: 2 });
+    const model = scriptedModel([
+      toolTurn([['write_file', { file: 'sub/link.txt', content: 'pwned' }]]),
+      toolTurn([['submit_resolution', { file: 'sub/link.txt' }]]),
+    ]);
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['f.txt'] },
+      { gateway: mockGateway(model), git: repo.git, maxTurns: 2 },
+    );
     expect(out.ok).toBe(false);
     expect(out.toolCalls[0]?.output).toMatch(/^Error: writing sub\/link.txt is not allowed/);
     expect(readFileSync(join(outside, 'target.txt'), 'utf8')).toBe('original\n');
@@ -120,9 +150,18 @@ describe('resolver sandbox (hostile content and hostile tool arguments)', () => 
     const { repo } = conflictRepo({ base: { 'f.txt': '1\n' }, ours: { 'f.txt': '2\n' }, theirs: { 'f.txt': '3\n' } });
     const model = scriptedModel([]);
     const deps = { gateway: mockGateway(model), git: repo.git };
-    expect(await resolveWithModel({ workdir: join(repo.dir, 'nope'), files: ['f.txt'] }, deps)).toMatchObject({ ok: false, reason: 'model_failed', message: expect.stringMatching(/not accessible/) });
-    expect(await resolveWithModel({ workdir: repo.dir, files: ['missing.txt'] }, deps)).toMatchObject({ ok: false, message: expect.stringMatching(/missing.txt cannot be read/) });
-    expect(await resolveWithModel({ workdir: repo.dir, files: ['../../etc/passwd', '/etc/passwd'] }, deps)).toMatchObject({ ok: false, message: expect.stringMatching(/no usable conflicted file/) });
+    expect(await resolveWithModel({ workdir: join(repo.dir, 'nope'), files: ['f.txt'] }, deps)).toMatchObject({
+      ok: false,
+      reason: 'model_failed',
+      message: expect.stringMatching(/not accessible/),
+    });
+    expect(await resolveWithModel({ workdir: repo.dir, files: ['missing.txt'] }, deps)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/missing.txt cannot be read/),
+    });
+    expect(
+      await resolveWithModel({ workdir: repo.dir, files: ['../../etc/passwd', '/etc/passwd'] }, deps),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/no usable conflicted file/) });
     expect(model.doGenerateCalls).toHaveLength(0);
   });
 
@@ -140,15 +179,28 @@ describe('resolver sandbox (hostile content and hostile tool arguments)', () => 
       theirs: { 'main.sh': 'echo start\necho theirs\nexit 0\n' },
     });
     // The check fails while the file mentions "theirs" without "ours".
-    const checks = new ShellCheckRunner({ quick: 'sh main.sh >/dev/null && grep -q ours main.sh || { echo "main.sh:2: error: ours line missing" >&2; exit 1; }' }, repo.dir, join(tempDir(), 'logs'));
+    const checks = new ShellCheckRunner(
+      {
+        quick:
+          'sh main.sh >/dev/null && grep -q ours main.sh || { echo "main.sh:2: error: ours line missing" >&2; exit 1; }',
+      },
+      repo.dir,
+      join(tempDir(), 'logs'),
+    );
     const model = scriptedModel([
       toolTurn([['resolve_conflict', { file: 'main.sh', conflict_num: 1, choice: 'theirs' }]]),
       toolTurn([['run_check', { check_level: 'quick' }]]),
-      toolTurn([['write_file', { file: 'main.sh', content: 'echo start\necho ours\necho theirs\nexit 0\n' }]], 'The check needs our line too.'),
+      toolTurn(
+        [['write_file', { file: 'main.sh', content: 'echo start\necho ours\necho theirs\nexit 0\n' }]],
+        'The check needs our line too.',
+      ),
       toolTurn([['run_check', { check_level: 'quick' }]]),
       toolTurn([['submit_resolution', { file: 'main.sh' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['main.sh'] }, { gateway: mockGateway(model), git: repo.git, runCheck: checks });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['main.sh'] },
+      { gateway: mockGateway(model), git: repo.git, runCheck: checks },
+    );
     expect(out.ok).toBe(true);
     const runs = out.toolCalls.filter((c) => c.tool === 'run_check').map((c) => c.output);
     expect(runs[0]).toMatch(/^Check 'quick' FAILED\nReturncode: 1/);

@@ -20,55 +20,117 @@ function realLog(files: Record<string, string>, command: string): Promise<string
 
 async function realLogIn(dir: string, files: Record<string, string>, command: string): Promise<string> {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const runner = new CheckRunner({ workdir: dir, outputDir: join(dir, 'logs'), commands: { c: command }, timeoutSec: 60, killGraceSec: 1, sandbox: 'off' });
+  const runner = new CheckRunner({
+    workdir: dir,
+    outputDir: join(dir, 'logs'),
+    commands: { c: command },
+    timeoutSec: 60,
+    killGraceSec: 1,
+    sandbox: 'off',
+  });
   const result = await runner.run('c');
   expect(result.success).toBe(false);
   return readFileSync(result.logFile, 'utf8');
 }
 
 describe('extractFailure on real tool output', () => {
-  it('gcc under make: the compiler error, not make\'s summary', async () => {
+  it("gcc under make: the compiler error, not make's summary", async () => {
     const log = await realLog(
-      { 'a.c': 'int ok(void) { return 0; }\nint main(void) {\n  return missing_value;\n}\n', Makefile: 'all:\n\tgcc -c a.c -o a.o\n' },
+      {
+        'a.c': 'int ok(void) { return 0; }\nint main(void) {\n  return missing_value;\n}\n',
+        Makefile: 'all:\n\tgcc -c a.c -o a.o\n',
+      },
       'make',
     );
     expect(log).toMatch(/make: \*\*\*/);
-    expect(extractFailure(log)).toMatchObject({ error_type: 'compile_error', location: 'a.c:3', root_cause: expect.stringContaining('missing_value') });
+    expect(extractFailure(log)).toMatchObject({
+      error_type: 'compile_error',
+      location: 'a.c:3',
+      root_cause: expect.stringContaining('missing_value'),
+    });
   });
 
   it('gcc link error: the undefined reference', async () => {
     const log = await realLog({ 'b.c': 'int helper(void);\nint main(void) { return helper(); }\n' }, 'gcc b.c -o b');
-    expect(extractFailure(log)).toMatchObject({ error_type: 'link_error', root_cause: expect.stringContaining('helper') });
+    expect(extractFailure(log)).toMatchObject({
+      error_type: 'link_error',
+      root_cause: expect.stringContaining('helper'),
+    });
   });
 
   it('tsc: file(line,col): error TSxxxx', async () => {
-    const log = await realLog({ 'x.ts': 'const n: number = 1;\nconst s: string = n;\nexport {};\n' }, `${tsc} --noEmit --strict --pretty false x.ts`);
-    expect(extractFailure(log)).toMatchObject({ error_type: 'compile_error', location: 'x.ts:2', root_cause: expect.stringMatching(/^TS2322: Type 'number' is not assignable/) });
+    const log = await realLog(
+      { 'x.ts': 'const n: number = 1;\nconst s: string = n;\nexport {};\n' },
+      `${tsc} --noEmit --strict --pretty false x.ts`,
+    );
+    expect(extractFailure(log)).toMatchObject({
+      error_type: 'compile_error',
+      location: 'x.ts:2',
+      root_cause: expect.stringMatching(/^TS2322: Type 'number' is not assignable/),
+    });
   });
 
   it('node assertion in a test script', async () => {
-    const log = await realLog({ 't.mjs': "import assert from 'node:assert';\nassert.strictEqual(1 + 1, 3, 'sum is wrong');\n" }, 'node t.mjs');
+    const log = await realLog(
+      { 't.mjs': "import assert from 'node:assert';\nassert.strictEqual(1 + 1, 3, 'sum is wrong');\n" },
+      'node t.mjs',
+    );
     const summary = extractFailure(log);
     expect(summary).toMatchObject({ error_type: 'test_failure', root_cause: expect.stringContaining('sum is wrong') });
     expect(summary?.location).toMatch(/t\.mjs:2$/);
   });
 
   it('captured logs of rustc, cargo test, pytest, ninja and vitest', () => {
-    expect(extractFailure(captured('rustc-undefined.log'))).toMatchObject({ error_type: 'compile_error', location: 'main.rs:3', root_cause: 'E0425: cannot find value `y` in this scope' });
-    expect(extractFailure(captured('cargo-test.log'))).toMatchObject({ error_type: 'test_failure', location: 'src/main.rs:3', root_cause: expect.stringContaining('t::two') });
-    expect(extractFailure(captured('pytest-assert.log'))).toMatchObject({ error_type: 'test_failure', location: 'test_calc.py:5', root_cause: '"test_add" — assert 0 == 4' });
-    expect(extractFailure(captured('ninja-gcc.log'))).toMatchObject({ error_type: 'compile_error', location: 'a.c:1', root_cause: expect.stringContaining('undefined_var') });
-    expect(extractFailure(captured('vitest-assert.log'))).toMatchObject({ error_type: 'test_failure', location: 'cart.test.mjs:2', root_cause: expect.stringMatching(/^"adds totals" — AssertionError: expected 2 to be 3/) });
+    expect(extractFailure(captured('rustc-undefined.log'))).toMatchObject({
+      error_type: 'compile_error',
+      location: 'main.rs:3',
+      root_cause: 'E0425: cannot find value `y` in this scope',
+    });
+    expect(extractFailure(captured('cargo-test.log'))).toMatchObject({
+      error_type: 'test_failure',
+      location: 'src/main.rs:3',
+      root_cause: expect.stringContaining('t::two'),
+    });
+    expect(extractFailure(captured('pytest-assert.log'))).toMatchObject({
+      error_type: 'test_failure',
+      location: 'test_calc.py:5',
+      root_cause: '"test_add" — assert 0 == 4',
+    });
+    expect(extractFailure(captured('ninja-gcc.log'))).toMatchObject({
+      error_type: 'compile_error',
+      location: 'a.c:1',
+      root_cause: expect.stringContaining('undefined_var'),
+    });
+    expect(extractFailure(captured('vitest-assert.log'))).toMatchObject({
+      error_type: 'test_failure',
+      location: 'cart.test.mjs:2',
+      root_cause: expect.stringMatching(/^"adds totals" — AssertionError: expected 2 to be 3/),
+    });
   });
 
   it('samples in the exact formats of go and jest', () => {
-    expect(extractFailure(captured('go-test.sample.log'))).toMatchObject({ error_type: 'test_failure', location: 'cart_test.go:14', root_cause: '"TestTotal" — Total() = 5, want 6' });
-    expect(extractFailure(captured('go-build.sample.log'))).toMatchObject({ error_type: 'compile_error', location: './cart.go:12', root_cause: 'undefined: totl' });
-    expect(extractFailure(captured('jest.sample.log'))).toMatchObject({ error_type: 'test_failure', location: 'src/cart.test.js:2', root_cause: expect.stringMatching(/^"adds totals" — expect\(received\)\.toBe/) });
+    expect(extractFailure(captured('go-test.sample.log'))).toMatchObject({
+      error_type: 'test_failure',
+      location: 'cart_test.go:14',
+      root_cause: '"TestTotal" — Total() = 5, want 6',
+    });
+    expect(extractFailure(captured('go-build.sample.log'))).toMatchObject({
+      error_type: 'compile_error',
+      location: './cart.go:12',
+      root_cause: 'undefined: totl',
+    });
+    expect(extractFailure(captured('jest.sample.log'))).toMatchObject({
+      error_type: 'test_failure',
+      location: 'src/cart.test.js:2',
+      root_cause: expect.stringMatching(/^"adds totals" — expect\(received\)\.toBe/),
+    });
   });
 
   it('timeouts, and logs with no recognisable error', () => {
-    expect(extractFailure('building...\nstill building...', { timedOut: true })).toMatchObject({ error_type: 'timeout', location: null });
+    expect(extractFailure('building...\nstill building...', { timedOut: true })).toMatchObject({
+      error_type: 'timeout',
+      location: null,
+    });
     expect(extractFailure('all good\nnothing to see\n')).toBeNull();
   });
 });
@@ -90,9 +152,12 @@ describe('failing tests by name, from real runner output', () => {
         {
           id: strictPrimitives,
           title: 'should 400 on primitives',
-          message: 'Error: expected `Unexpected token \'t\', "#rue" is not valid JSON` response body, got `Unexpected token \'t\', "#" is not valid JSON`',
+          message:
+            'Error: expected `Unexpected token \'t\', "#rue" is not valid JSON` response body, got `Unexpected token \'t\', "#" is not valid JSON`',
           location: 'test/json.js:230',
-          excerpt: expect.stringMatching(/^ {2}1\) bodyParser\.json\(\)\n[\s\S]*at Context\.<anonymous> \(test\/json\.js:230:12\)/),
+          excerpt: expect.stringMatching(
+            /^ {2}1\) bodyParser\.json\(\)\n[\s\S]*at Context\.<anonymous> \(test\/json\.js:230:12\)/,
+          ),
         },
       ],
       ran: 62,
@@ -100,7 +165,8 @@ describe('failing tests by name, from real runner output', () => {
     expect(extractFailure(output('mocha-body-parser-3f5e93e.log'))).toMatchObject({
       error_type: 'test_failure',
       location: 'test/json.js:230',
-      root_cause: '"should 400 on primitives" — Error: expected `Unexpected token \'t\', "#rue" is not valid JSON` response body, got `Unexpected token \'t\', "#" is not valid JSON`',
+      root_cause:
+        '"should 400 on primitives" — Error: expected `Unexpected token \'t\', "#rue" is not valid JSON` response body, got `Unexpected token \'t\', "#" is not valid JSON`',
     });
   });
 
@@ -124,41 +190,72 @@ describe('failing tests by name, from real runner output', () => {
       ['bodyParser() > "before all" hook', 'test/body-parser.js:147'],
       [strictPrimitives, 'test/json.js:230'],
       ['bodyParser.json() > with strict option > when true > should not parse primitives', 'test/json.js:258'],
-      ['bodyParser.json() > with strict option > when true > should not parse primitives with leading whitespaces', 'test/json.js:266'],
-      ['bodyParser.json() > with strict option > when true > should include correct message in stack trace', 'test/json.js:681'],
+      [
+        'bodyParser.json() > with strict option > when true > should not parse primitives with leading whitespaces',
+        'test/json.js:266',
+      ],
+      [
+        'bodyParser.json() > with strict option > when true > should include correct message in stack trace',
+        'test/json.js:681',
+      ],
       ['bodyParser.urlencoded() > "before all" hook', 'test/urlencoded.js:730'],
     ]);
     // A hook's id leaves out the test it ran for (that changes as tests are added); its title keeps it.
-    expect(parsed?.failures[0]).toMatchObject({ title: '"before all" hook for "should default req.body to undefined"', message: 'TypeError: option parameterLimit must be a positive number' });
+    expect(parsed?.failures[0]).toMatchObject({
+      title: '"before all" hook for "should default req.body to undefined"',
+      message: 'TypeError: option parameterLimit must be a positive number',
+    });
     const summary = extractFailure(output('mocha-body-parser-broken-urlencoded.log'), { cwd: '/tmp/bp' });
     expect(summary).toMatchObject({
       error_type: 'test_failure',
       location: 'test/urlencoded.js:160',
-      root_cause: '"should parse array index notation with large array" — AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: false !== true',
+      root_cause:
+        '"should parse array index notation with large array" — AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: false !== true',
     });
-    expect(extractFailure(output('mocha-body-parser-broken-merge.log'))?.excerpt).toMatch(/Also failing \(mocha\):\n {2}bodyParser\.json\(\) > with strict option > when undefined > should 400 on primitives \(test\/json\.js:230\): Error: expected/);
+    expect(extractFailure(output('mocha-body-parser-broken-merge.log'))?.excerpt).toMatch(
+      /Also failing \(mocha\):\n {2}bodyParser\.json\(\) > with strict option > when undefined > should 400 on primitives \(test\/json\.js:230\): Error: expected/,
+    );
   });
 
   it('jest and vitest: file > suite > test, the assertion, and the test file line', () => {
     const jest = parseTestFailures(output('jest.log'));
     expect(jest?.runner).toBe('jest');
     expect(jest?.failures.map((t) => [t.id, t.location, t.message])).toEqual([
-      ['test/cart.test.js > cart > sums every price', 'test/cart.test.js:6', 'expect(received).toBe(expected) // Object.is equality Expected: 6 Received: 5'],
-      ['test/cart.test.js > cart > format > pads the cents', 'test/cart.test.js:13', 'expect(received).toEqual(expected) // deep equality Expected: "1.05" Received: "1.5"'],
+      [
+        'test/cart.test.js > cart > sums every price',
+        'test/cart.test.js:6',
+        'expect(received).toBe(expected) // Object.is equality Expected: 6 Received: 5',
+      ],
+      [
+        'test/cart.test.js > cart > format > pads the cents',
+        'test/cart.test.js:13',
+        'expect(received).toEqual(expected) // deep equality Expected: "1.05" Received: "1.5"',
+      ],
       ['test/cart.test.js > top level throws', 'test/cart.test.js:19', 'TypeError: prices is not iterable'],
     ]);
     const vitest = parseTestFailures(output('vitest.log'));
     expect(vitest?.runner).toBe('vitest');
     expect(vitest?.failures.map((t) => [t.id, t.location, t.message])).toEqual([
-      ['test/cart.test.js > cart > sums every price', 'test/cart.test.js:6', 'AssertionError: expected 5 to be 6 // Object.is equality'],
-      ['test/cart.test.js > cart > format > pads the cents', 'test/cart.test.js:13', "AssertionError: expected '1.5' to deeply equal '1.05'"],
+      [
+        'test/cart.test.js > cart > sums every price',
+        'test/cart.test.js:6',
+        'AssertionError: expected 5 to be 6 // Object.is equality',
+      ],
+      [
+        'test/cart.test.js > cart > format > pads the cents',
+        'test/cart.test.js:13',
+        "AssertionError: expected '1.5' to deeply equal '1.05'",
+      ],
       ['test/cart.test.js > top level throws', 'test/cart.test.js:19', 'TypeError: prices is not iterable'],
     ]);
   });
 
   it('vitest in colour, with a project label: the same ids', () => {
     expect(ids(output('vitest-color-project.log'))).toEqual(ids(output('vitest.log')));
-    expect(parseTestFailures(output('vitest-color-project.log'))?.failures[0]).toMatchObject({ location: 'test/cart.test.js:6', message: 'AssertionError: expected 5 to be 6 // Object.is equality' });
+    expect(parseTestFailures(output('vitest-color-project.log'))?.failures[0]).toMatchObject({
+      location: 'test/cart.test.js:6',
+      message: 'AssertionError: expected 5 to be 6 // Object.is equality',
+    });
   });
 
   it('pytest: node ids from the short summary, the E line, the test file line', () => {
@@ -166,23 +263,57 @@ describe('failing tests by name, from real runner output', () => {
     expect(parsed?.runner).toBe('pytest');
     expect(parsed?.failures.map((t) => [t.id, t.location, t.message])).toEqual([
       ['tests/test_cart.py::test_total', 'tests/test_cart.py:7', 'assert 7 == 8'],
-      ['tests/test_cart.py::TestDiscount::test_too_much', 'tests/test_cart.py:19', 'ValueError: percent must be at most 100, got 150'],
+      [
+        'tests/test_cart.py::TestDiscount::test_too_much',
+        'tests/test_cart.py:19',
+        'ValueError: percent must be at most 100, got 150',
+      ],
       ['tests/test_cart.py::test_table[10-20-7]', 'tests/test_cart.py:24', 'assert 8.0 == 7'],
     ]);
   });
 
   it('go test: package::Test/subtest (a parent failing through its subtests is left out), panics, -v', () => {
-    expect(ids(output('go-test.log'))).toEqual(['go', ['example.com/cart::TestTotal', 'example.com/cart::TestTable/one', 'example.com/cart::TestTable/two', 'example.com/cart/money::TestFormat']]);
+    expect(ids(output('go-test.log'))).toEqual([
+      'go',
+      [
+        'example.com/cart::TestTotal',
+        'example.com/cart::TestTable/one',
+        'example.com/cart::TestTable/two',
+        'example.com/cart/money::TestFormat',
+      ],
+    ]);
     const panic = parseTestFailures(output('go-test-panic.log'), { cwd: '/tmp/goproj' });
-    expect(panic?.failures[1]).toMatchObject({ id: 'example.com/cart::TestEmpty', location: 'cart_test.go:12', message: 'panic: runtime error: slice bounds out of range [1:0]' });
-    expect(parseTestFailures(output('go-test-v.log'), { cwd: '/tmp/goproj' })?.failures.map((t) => [t.id, t.location, t.message])).toEqual(panic?.failures.map((t) => [t.id, t.location, t.message]));
+    expect(panic?.failures[1]).toMatchObject({
+      id: 'example.com/cart::TestEmpty',
+      location: 'cart_test.go:12',
+      message: 'panic: runtime error: slice bounds out of range [1:0]',
+    });
+    expect(
+      parseTestFailures(output('go-test-v.log'), { cwd: '/tmp/goproj' })?.failures.map((t) => [
+        t.id,
+        t.location,
+        t.message,
+      ]),
+    ).toEqual(panic?.failures.map((t) => [t.id, t.location, t.message]));
     // A package that did not build: the compile error comes first.
-    expect(extractFailure(output('go-test-build-failed.log'))).toMatchObject({ error_type: 'compile_error', location: './cart.go:11', root_cause: 'undefined: summ' });
+    expect(extractFailure(output('go-test-build-failed.log'))).toMatchObject({
+      error_type: 'compile_error',
+      location: './cart.go:11',
+      root_cause: 'undefined: summ',
+    });
   });
 
-  it('how many tests ran, by the runner\'s own count', () => {
+  it("how many tests ran, by the runner's own count", () => {
     const ran = (name: string): number | null | undefined => parseTestFailures(output(name))?.ran;
-    expect([ran('jest.log'), ran('vitest.log'), ran('pytest.log'), ran('cargo-test.log'), ran('rspec.log'), ran('go-test.log'), ran('mocha-body-parser-broken-merge.log')]).toEqual([4, 4, 6, 4, 4, null, 131]);
+    expect([
+      ran('jest.log'),
+      ran('vitest.log'),
+      ran('pytest.log'),
+      ran('cargo-test.log'),
+      ran('rspec.log'),
+      ran('go-test.log'),
+      ran('mocha-body-parser-broken-merge.log'),
+    ]).toEqual([4, 4, 6, 4, 4, null, 131]);
     expect(parseTestFailures('', { junit: { paths: [join(outputs, 'pytest.junit.xml')] } })?.ran).toBe(6);
   });
 
@@ -195,25 +326,45 @@ describe('failing tests by name, from real runner output', () => {
     ]);
     const rspec = parseTestFailures(output('rspec.log'));
     expect(rspec?.failures.map((t) => [t.id, t.location, t.message])).toEqual([
-      ['spec/cart_spec.rb > Cart raises nothing', 'spec/cart_spec.rb:21', "NoMethodError: undefined method `drop' for nil:NilClass"],
+      [
+        'spec/cart_spec.rb > Cart raises nothing',
+        'spec/cart_spec.rb:21',
+        "NoMethodError: undefined method `drop' for nil:NilClass",
+      ],
       ['spec/cart_spec.rb > Cart#total sums every price', 'spec/cart_spec.rb:6', 'expected: 6 got: 5'],
-      ['spec/cart_spec.rb > Cart when formatting pads the cents', 'spec/cart_spec.rb:16', 'expected: "1.05" got: "1.5"'],
+      [
+        'spec/cart_spec.rb > Cart when formatting pads the cents',
+        'spec/cart_spec.rb:16',
+        'expected: "1.05" got: "1.5"',
+      ],
     ]);
-    expect(extractFailure(output('rspec.log'))?.root_cause).toBe('"Cart raises nothing" — NoMethodError: undefined method `drop\' for nil:NilClass (and 2 more failing tests)');
+    expect(extractFailure(output('rspec.log'))?.root_cause).toBe(
+      '"Cart raises nothing" — NoMethodError: undefined method `drop\' for nil:NilClass (and 2 more failing tests)',
+    );
   });
 
   it('JUnit XML from mocha (xunit), pytest and vitest, as files or a directory; reports older than the run are ignored', () => {
     const dir = tempDir();
-    for (const name of ['mocha-body-parser-broken-merge.xunit.xml', 'pytest.junit.xml', 'vitest.junit.xml']) writeFileSync(join(dir, name), output(name));
+    for (const name of ['mocha-body-parser-broken-merge.xunit.xml', 'pytest.junit.xml', 'vitest.junit.xml'])
+      writeFileSync(join(dir, name), output(name));
     writeFileSync(join(dir, 'broken.xml'), '<testsuite><testcase name="x">');
     const parsed = parseTestFailures('no test output here', { junit: { paths: [dir] }, cwd: '/tmp/bp' });
     expect(parsed?.runner).toBe('junit');
     expect(parsed?.failures.map((t) => [t.id, t.location])).toEqual([
       ['bodyParser.json() with strict option when undefined > should 400 on primitives', 'test/json.js:230'],
       ['bodyParser.json() with strict option when true > should not parse primitives', 'test/json.js:258'],
-      ['bodyParser.json() with strict option when true > should not parse primitives with leading whitespaces', 'test/json.js:266'],
-      ['bodyParser.json() with strict option when true > should include correct message in stack trace', 'test/json.js:681'],
-      ['bodyParser.urlencoded() with extended option when true > should parse array index notation with large array', 'test/urlencoded.js:160'],
+      [
+        'bodyParser.json() with strict option when true > should not parse primitives with leading whitespaces',
+        'test/json.js:266',
+      ],
+      [
+        'bodyParser.json() with strict option when true > should include correct message in stack trace',
+        'test/json.js:681',
+      ],
+      [
+        'bodyParser.urlencoded() with extended option when true > should parse array index notation with large array',
+        'test/urlencoded.js:160',
+      ],
       ['tests.test_cart > test_total', 'tests/test_cart.py:7'],
       ['tests.test_cart.TestDiscount > test_too_much', 'tests/test_cart.py:19'],
       ['tests.test_cart > test_table[10-20-7]', 'tests/test_cart.py:24'],
@@ -222,11 +373,16 @@ describe('failing tests by name, from real runner output', () => {
       ['test/cart.test.js > top level throws', 'test/cart.test.js:19'],
     ]);
     expect(parsed?.failures[4]?.message).toBe('Expected values to be strictly equal: false !== true');
-    expect(parsed?.failures[8]).toMatchObject({ title: 'sums every price', message: 'AssertionError: expected 5 to be 6 // Object.is equality' });
+    expect(parsed?.failures[8]).toMatchObject({
+      title: 'sums every price',
+      message: 'AssertionError: expected 5 to be 6 // Object.is equality',
+    });
     // One file by path; an XML report written before the run started is stale, and the log is read instead.
     expect(ids('', { junit: { paths: [join(dir, 'pytest.junit.xml')] } })[1]).toHaveLength(3);
     expect(ids(output('vitest.log'), { junit: { paths: [dir], since: Date.now() + 60_000 } })[0]).toBe('vitest');
-    expect(extractFailure('', { junit: { paths: [join(dir, 'vitest.junit.xml')] } })?.root_cause).toMatch(/^"sums every price" — AssertionError: expected 5 to be 6/);
+    expect(extractFailure('', { junit: { paths: [join(dir, 'vitest.junit.xml')] } })?.root_cause).toMatch(
+      /^"sums every price" — AssertionError: expected 5 to be 6/,
+    );
   });
 
   it('null when no test names can be read', () => {
@@ -238,8 +394,22 @@ describe('failing tests by name, from real runner output', () => {
     const vitest = join(here, '../../node_modules/.bin/vitest');
     const dir = tempDir();
     symlinkSync(join(here, '../../node_modules'), join(dir, 'node_modules'));
-    const log = await realLogIn(dir, { 'package.json': '{"type":"module"}', 'vitest.config.js': 'export default {};\n', 'sum.test.js': "import { expect, it } from 'vitest';\nit('adds', () => {\n  expect(1 + 1).toBe(3);\n});\n" }, `NO_COLOR=1 ${vitest} run`);
-    expect(parseTestFailures(log, { cwd: dir })?.failures).toEqual([expect.objectContaining({ id: 'sum.test.js > adds', location: 'sum.test.js:3', message: 'AssertionError: expected 2 to be 3 // Object.is equality' })]);
+    const log = await realLogIn(
+      dir,
+      {
+        'package.json': '{"type":"module"}',
+        'vitest.config.js': 'export default {};\n',
+        'sum.test.js': "import { expect, it } from 'vitest';\nit('adds', () => {\n  expect(1 + 1).toBe(3);\n});\n",
+      },
+      `NO_COLOR=1 ${vitest} run`,
+    );
+    expect(parseTestFailures(log, { cwd: dir })?.failures).toEqual([
+      expect.objectContaining({
+        id: 'sum.test.js > adds',
+        location: 'sum.test.js:3',
+        message: 'AssertionError: expected 2 to be 3 // Object.is equality',
+      }),
+    ]);
   });
 });
 
@@ -248,7 +418,18 @@ describe('baselines on the real body-parser histories', () => {
 
   it('1.19.2: the test failing on both tips (Node 20) is not blamed on the merge', () => {
     const tip = outcome('mocha-body-parser-fbd9664.log');
-    expect(compareWithBaselines(outcome('mocha-body-parser-424dadd.log'), { fork: tip, upstream: outcome('mocha-body-parser-424dadd.log') })).toMatchObject({ verdict: 'inherited_only', by: 'tests', blamed: [], inherited: [strictPrimitives], incomplete: false });
+    expect(
+      compareWithBaselines(outcome('mocha-body-parser-424dadd.log'), {
+        fork: tip,
+        upstream: outcome('mocha-body-parser-424dadd.log'),
+      }),
+    ).toMatchObject({
+      verdict: 'inherited_only',
+      by: 'tests',
+      blamed: [],
+      inherited: [strictPrimitives],
+      incomplete: false,
+    });
   });
 
   it('1.20.2: the fork tip stopped at its own failure (--bail) and upstream passed; a broken merge run in full blames what neither tip showed, and says the fork tip stopped early', () => {
@@ -256,7 +437,12 @@ describe('baselines on the real body-parser histories', () => {
     const upstream = outcome('mocha-body-parser-ee91374.log', true);
     expect([fork.ran, upstream.ran]).toEqual([62, 257]);
     const result = compareWithBaselines(outcome('mocha-body-parser-broken-merge.log'), { fork, upstream });
-    expect(result).toMatchObject({ verdict: 'new_failures', by: 'tests', inherited: [strictPrimitives], incomplete: true });
+    expect(result).toMatchObject({
+      verdict: 'new_failures',
+      by: 'tests',
+      inherited: [strictPrimitives],
+      incomplete: true,
+    });
     expect(result.blamed).toHaveLength(5);
     expect(result.reason).toBe(
       '5 tests failing on the merge and on neither tip; 1 test also failing on a tip not blamed; only 131 tests ran on the merge against 257 on a tip, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more; the fork tip stopped after 62 tests (131 ran on the merge), so some tests blamed here may never have run there',
@@ -275,8 +461,16 @@ describe('baselines on the real body-parser histories', () => {
     const { blamed } = compareWithBaselines(merged, { fork, upstream: outcome('mocha-body-parser-ee91374.log', true) });
     const summary = extractFailure(output('mocha-body-parser-broken-merge.log'), { blamed });
     expect(summary?.location).not.toBe('test/json.js:230');
-    expect(blamed).toContain(summary?.location ? parseTestFailures(output('mocha-body-parser-broken-merge.log'))?.failures.find((t) => t.location === summary.location)?.id : null);
+    expect(blamed).toContain(
+      summary?.location
+        ? parseTestFailures(output('mocha-body-parser-broken-merge.log'))?.failures.find(
+            (t) => t.location === summary.location,
+          )?.id
+        : null,
+    );
     expect(summary?.excerpt).toContain('Blamed on the resolutions, failing on no baseline (mocha, 5):');
-    expect(summary?.excerpt).toContain(`Failing on a tip too, not blamed (1):\n  ${strictPrimitives} (test/json.js:230)`);
+    expect(summary?.excerpt).toContain(
+      `Failing on a tip too, not blamed (1):\n  ${strictPrimitives} (test/json.js:230)`,
+    );
   });
 });

@@ -11,10 +11,20 @@ import { tempDir } from '../helpers/git-repo.js';
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../fixtures/checks');
 
-function runner(commands: Record<string, string>, over: { timeoutSec?: number; killGraceSec?: number; sandbox?: SandboxMode } = {}) {
+function runner(
+  commands: Record<string, string>,
+  over: { timeoutSec?: number; killGraceSec?: number; sandbox?: SandboxMode } = {},
+) {
   const dir = tempDir();
   const outputDir = join(dir, 'logs', 'nested');
-  const r = new CheckRunner({ workdir: dir, outputDir, commands, timeoutSec: over.timeoutSec ?? 30, killGraceSec: over.killGraceSec ?? 1, sandbox: over.sandbox ?? 'off' });
+  const r = new CheckRunner({
+    workdir: dir,
+    outputDir,
+    commands,
+    timeoutSec: over.timeoutSec ?? 30,
+    killGraceSec: over.killGraceSec ?? 1,
+    sandbox: over.sandbox ?? 'off',
+  });
   return { r, dir, outputDir };
 }
 
@@ -61,10 +71,15 @@ const modes: SandboxMode[] = probeBwrap().ok ? ['off', 'bwrap'] : ['off'];
 describe.each(modes)('CheckRunner process groups (sandbox %s)', (sandbox) => {
   it('times out: the whole process group, grandchildren included, is gone within timeout + grace', async () => {
     const tag = `t${process.pid}-${Date.now()}`;
-    const { r, dir } = runner({ slow: `export CHECK_TAG=${tag}; sh -c 'sleep 100 & sleep 100' & ${fixtures}/spawn-tree.sh pids` }, { timeoutSec: 1, killGraceSec: 1, sandbox });
+    const { r, dir } = runner(
+      { slow: `export CHECK_TAG=${tag}; sh -c 'sleep 100 & sleep 100' & ${fixtures}/spawn-tree.sh pids` },
+      { timeoutSec: 1, killGraceSec: 1, sandbox },
+    );
     let seen: Promise<number[]> = Promise.resolve([]);
     const started = Date.now();
-    const result = await r.run('slow', { onOutput: (c) => void (c.includes('started') && (seen = waitTagged(tag, 6))) });
+    const result = await r.run('slow', {
+      onOutput: (c) => void (c.includes('started') && (seen = waitTagged(tag, 6))),
+    });
     expect(Date.now() - started).toBeLessThan(1000 + 1000 + 1500);
     expect(result).toMatchObject({ success: false, timedOut: true, sandboxed: sandbox === 'bwrap' });
     expect(readFileSync(join(dir, 'pids'), 'utf8').trim().split('\n')).toHaveLength(2);
@@ -101,7 +116,12 @@ describe.each(modes)('CheckRunner process groups (sandbox %s)', (sandbox) => {
   it('background jobs left by a passing check are gone when it returns', async () => {
     const tag = `b${process.pid}-${Date.now()}`;
     // The check ends once the test has seen its jobs (it creates `go`).
-    const { r, dir } = runner({ bg: `export CHECK_TAG=${tag}; (sleep 100 &) ; sleep 100 & echo started; while [ ! -e go ]; do sleep 0.01; done` }, { sandbox });
+    const { r, dir } = runner(
+      {
+        bg: `export CHECK_TAG=${tag}; (sleep 100 &) ; sleep 100 & echo started; while [ ! -e go ]; do sleep 0.01; done`,
+      },
+      { sandbox },
+    );
     let seen: Promise<number[]> = Promise.resolve([]);
     const result = await r.run('bg', {
       onOutput: (c) => {
@@ -130,7 +150,9 @@ describe('CheckRunner', () => {
     expect(readFileSync(result.logFile, 'utf8')).toContain('done');
     expect(result.tail).toEqual(expect.arrayContaining(['compiling', 'done']));
     expect(chunks.join('')).toContain('compiling');
-    expect(formatCheckResult(result)).toMatch(/^Check 'build' PASSED\n\nCompleted in \d+\.\d seconds\nLog: .*build-.*\.log$/);
+    expect(formatCheckResult(result)).toMatch(
+      /^Check 'build' PASSED\n\nCompleted in \d+\.\d seconds\nLog: .*build-.*\.log$/,
+    );
   });
 
   it('fails: keeps the exit code and shows the last 30 lines', async () => {
@@ -182,8 +204,16 @@ describe('CheckRunner', () => {
     };
     const { r } = runner(commands);
     expect(r.preflight()).toEqual([]);
-    const tails = Object.fromEntries(await Promise.all(Object.keys(commands).map(async (name) => [name, (await r.run(name)).tail] as const)));
-    expect(tails).toEqual({ zero: ['/bin/sh'], tmp: ['ok'], not: ['negated'], loop: ['item a', 'item b'], assign: ['foo=1'] });
+    const tails = Object.fromEntries(
+      await Promise.all(Object.keys(commands).map(async (name) => [name, (await r.run(name)).tail] as const)),
+    );
+    expect(tails).toEqual({
+      zero: ['/bin/sh'],
+      tmp: ['ok'],
+      not: ['negated'],
+      loop: ['item a', 'item b'],
+      assign: ['foo=1'],
+    });
   });
 
   it('preflight: shell syntax (sh -n) and the workdir, no guessing of a program', () => {
@@ -197,23 +227,45 @@ describe('CheckRunner', () => {
       quote: 'echo "unterminated',
     });
     expect(r.preflight()).toEqual([
-      { name: 'broken', message: expect.stringMatching(/^shell syntax error in "if true; then echo": .*(end of file|expecting)/i) },
+      {
+        name: 'broken',
+        message: expect.stringMatching(/^shell syntax error in "if true; then echo": .*(end of file|expecting)/i),
+      },
       { name: 'quote', message: expect.stringContaining('shell syntax error') },
     ]);
-    expect(r.preflight(['nope'])).toEqual([{ name: 'nope', message: expect.stringContaining('not defined in check.commands') }]);
-    const gone = new CheckRunner({ workdir: '/nonexistent/dir', outputDir: tempDir(), commands: { a: 'true' }, timeoutSec: 5, killGraceSec: 1, sandbox: 'off' });
+    expect(r.preflight(['nope'])).toEqual([
+      { name: 'nope', message: expect.stringContaining('not defined in check.commands') },
+    ]);
+    const gone = new CheckRunner({
+      workdir: '/nonexistent/dir',
+      outputDir: tempDir(),
+      commands: { a: 'true' },
+      timeoutSec: 5,
+      killGraceSec: 1,
+      sandbox: 'off',
+    });
     expect(gone.preflight()).toEqual([{ name: '*', message: 'the working directory /nonexistent/dir does not exist' }]);
   });
 
   it('parallel runs started in the same second get distinct log files (no EEXIST)', async () => {
     const dir = tempDir();
     const fixed = { now: () => new Date('2026-01-02T03:04:05Z') };
-    const r = new CheckRunner({ workdir: dir, outputDir: join(dir, 'logs'), commands: { build: 'echo "run $$"' }, timeoutSec: 30, killGraceSec: 1, sandbox: 'off', clock: fixed });
+    const r = new CheckRunner({
+      workdir: dir,
+      outputDir: join(dir, 'logs'),
+      commands: { build: 'echo "run $$"' },
+      timeoutSec: 30,
+      killGraceSec: 1,
+      sandbox: 'off',
+      clock: fixed,
+    });
     const results = await Promise.all(Array.from({ length: 8 }, () => r.run('build')));
     expect(results.every((x) => x.success)).toBe(true);
     const files = results.map((x) => x.logFile);
     expect(new Set(files).size).toBe(8);
-    expect(readdirSync(join(dir, 'logs')).sort()).toEqual(files.map((f) => f.slice(join(dir, 'logs').length + 1)).sort());
+    expect(readdirSync(join(dir, 'logs')).sort()).toEqual(
+      files.map((f) => f.slice(join(dir, 'logs').length + 1)).sort(),
+    );
     for (const x of results) expect(readFileSync(x.logFile, 'utf8')).toBe(`${x.tail[0]}\n`);
   });
 

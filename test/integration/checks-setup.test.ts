@@ -24,7 +24,8 @@ function setupRunner(workdir: string, logs: string, over: Partial<CheckRunnerOpt
   });
 }
 
-const count = (dir: string): number => (existsSync(join(dir, 'setup-count')) ? readFileSync(join(dir, 'setup-count'), 'utf8').trim().split('\n').length : 0);
+const count = (dir: string): number =>
+  existsSync(join(dir, 'setup-count')) ? readFileSync(join(dir, 'setup-count'), 'utf8').trim().split('\n').length : 0;
 
 describe('check.setup', () => {
   it('runs before the first check in a worktree, again only when a setup_when file changes; the key survives a new process', async () => {
@@ -56,7 +57,9 @@ describe('check.setup', () => {
     const wtGitDir = repo.sh('-C', wt, 'rev-parse', '--absolute-git-dir');
     expect(existsSync(join(wtGitDir, 'splintercat-setup.json'))).toBe(true);
     expect(existsSync(join(repo.dir, '.git', 'splintercat-setup.json'))).toBe(true);
-    expect(repo.sh('-C', wt, 'status', '--porcelain', '--untracked-files=all')).toBe(' M package.json\n M src.txt\n?? setup-count');
+    expect(repo.sh('-C', wt, 'status', '--porcelain', '--untracked-files=all')).toBe(
+      ' M package.json\n M src.txt\n?? setup-count',
+    );
     expect(readdirSync(logs).filter((f) => f.startsWith('setup-'))).toHaveLength(3);
   });
 
@@ -77,13 +80,24 @@ describe('check.setup', () => {
   it('a failing setup is a failed result named setup with its own log; the check does not run, and setup is retried next time', async () => {
     const dir = tempDir();
     const logs = join(tempDir(), 'logs');
-    const runner = setupRunner(dir, logs, { setup: 'echo "npm ERR! missing"; [ -e fixed ]', commands: { build: 'echo built > built' } });
+    const runner = setupRunner(dir, logs, {
+      setup: 'echo "npm ERR! missing"; [ -e fixed ]',
+      commands: { build: 'echo built > built' },
+    });
     const failed = await runner.run('build');
-    expect(failed).toMatchObject({ name: 'setup', setupFor: 'build', success: false, exitCode: 1, tail: ['npm ERR! missing'] });
+    expect(failed).toMatchObject({
+      name: 'setup',
+      setupFor: 'build',
+      success: false,
+      exitCode: 1,
+      tail: ['npm ERR! missing'],
+    });
     expect(failed.logFile).toMatch(/\/setup-\d{8}-\d{6}\.log$/);
     expect(readFileSync(failed.logFile, 'utf8')).toContain('npm ERR! missing');
     expect(existsSync(join(dir, 'built'))).toBe(false);
-    expect(formatCheckResult(failed)).toMatch(/^Check 'setup' FAILED\n[\s\S]*The worktree setup \(check\.setup\) failed, so check 'build' did not run/);
+    expect(formatCheckResult(failed)).toMatch(
+      /^Check 'setup' FAILED\n[\s\S]*The worktree setup \(check\.setup\) failed, so check 'build' did not run/,
+    );
 
     writeFileSync(join(dir, 'fixed'), '');
     const passed = await runner.run('build');
@@ -93,6 +107,8 @@ describe('check.setup', () => {
 
   it('a setup with a syntax error is found by preflight', () => {
     const runner = setupRunner(tempDir(), join(tempDir(), 'logs'), { setup: 'npm ci &&' });
-    expect(runner.preflight()).toEqual([{ name: 'setup', message: expect.stringContaining('shell syntax error in "npm ci &&"') }]);
+    expect(runner.preflight()).toEqual([
+      { name: 'setup', message: expect.stringContaining('shell syntax error in "npm ci &&"') },
+    ]);
   });
 });

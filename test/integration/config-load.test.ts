@@ -31,7 +31,9 @@ describe('loadConfig', () => {
     // Worktrees default to a sibling of the repository: no dot-directory in their paths.
     expect(none.config.merge).toEqual({ ...defaults.merge, worktrees: defaultWorktreesDir(dir) });
     expect(defaultWorktreesDir('/home/me/fork')).toBe('/home/me/fork-splintercat');
-    expect(loadConfig({ cwd: dir, env: {}, sets: ['merge.worktrees=../wt'] }).config.merge.worktrees).toBe(join(dir, '..', 'wt'));
+    expect(loadConfig({ cwd: dir, env: {}, sets: ['merge.worktrees=../wt'] }).config.merge.worktrees).toBe(
+      join(dir, '..', 'wt'),
+    );
     writeFileSync(join(dir, 'splintercat.yaml'), DEFAULT_CONFIG_YAML);
     const written = loadConfig({ cwd: dir, env: {} });
     expect(written.file).toBe(join(dir, 'splintercat.yaml'));
@@ -39,7 +41,9 @@ describe('loadConfig', () => {
   });
 
   it('precedence: defaults < YAML < SPLINTERCAT_ environment < --set', () => {
-    const dir = dirWith('llm:\n  resolver_model: from-yaml\n  planner_model: from-yaml\n  summarizer_model: from-yaml\n');
+    const dir = dirWith(
+      'llm:\n  resolver_model: from-yaml\n  planner_model: from-yaml\n  summarizer_model: from-yaml\n',
+    );
     const env = { SPLINTERCAT_LLM__PLANNER_MODEL: 'from-env', SPLINTERCAT_LLM__SUMMARIZER_MODEL: 'from-env' };
     const { config } = loadConfig({ cwd: dir, env, sets: ['llm.summarizer_model=from-set'] });
     expect(config.llm.provider).toBe('openrouter'); // default
@@ -62,8 +66,14 @@ describe('loadConfig', () => {
   });
 
   it('templating: {target.workdir} and ${VAR}, with unset variables listed; relative workdir resolved against the file', () => {
-    const dir = dirWith('target:\n  workdir: repo\ncheck:\n  commands:\n    build: make -C {target.workdir} TOKEN=${BUILD_TOKEN}\nllm:\n  api_key: ${MISSING_KEY}\n');
-    const { config, missingEnv } = loadConfig({ cwd: '/', env: { BUILD_TOKEN: 'abc' }, configPath: join(dir, 'splintercat.yaml') });
+    const dir = dirWith(
+      'target:\n  workdir: repo\ncheck:\n  commands:\n    build: make -C {target.workdir} TOKEN=${BUILD_TOKEN}\nllm:\n  api_key: ${MISSING_KEY}\n',
+    );
+    const { config, missingEnv } = loadConfig({
+      cwd: '/',
+      env: { BUILD_TOKEN: 'abc' },
+      configPath: join(dir, 'splintercat.yaml'),
+    });
     expect(config.target.workdir).toBe(join(dir, 'repo'));
     expect(config.check.commands.build).toBe(`make -C ${join(dir, 'repo')} TOKEN=abc`);
     expect(config.check.output_dir).toBe(join(dir, 'repo', '.splintercat', 'logs'));
@@ -77,14 +87,18 @@ describe('loadConfig', () => {
   });
 
   it('invalid file 1: YAML syntax error, with the line', () => {
-    const { file, issues } = problems(() => loadConfig({ cwd: dirWith('check:\n  timeout: 10\n  commands: [unclosed\n'), env: {} }));
+    const { file, issues } = problems(() =>
+      loadConfig({ cwd: dirWith('check:\n  timeout: 10\n  commands: [unclosed\n'), env: {} }),
+    );
     expect(file).toMatch(/splintercat\.yaml$/);
     expect(issues[0]?.message).toMatch(/^YAML syntax/);
     expect(issues[0]?.line).toBeGreaterThanOrEqual(3);
   });
 
   it('invalid file 2: wrong types, every problem with its dot-path and line', () => {
-    const { issues } = problems(() => loadConfig({ cwd: dirWith('check:\n  timeout: soon\nmerge:\n  strategy: yolo\n  parallel: -1\n'), env: {} }));
+    const { issues } = problems(() =>
+      loadConfig({ cwd: dirWith('check:\n  timeout: soon\nmerge:\n  strategy: yolo\n  parallel: -1\n'), env: {} }),
+    );
     expect(issues.map((i) => [i.path, i.line])).toEqual([
       ['check.timeout', 2],
       ['merge.strategy', 4],
@@ -93,7 +107,9 @@ describe('loadConfig', () => {
   });
 
   it('invalid file 3: unknown keys are named, not ignored', () => {
-    const { issues } = problems(() => loadConfig({ cwd: dirWith('llm:\n  resolver_modle: x\nchecks:\n  build: make\n'), env: {} }));
+    const { issues } = problems(() =>
+      loadConfig({ cwd: dirWith('llm:\n  resolver_modle: x\nchecks:\n  build: make\n'), env: {} }),
+    );
     expect(issues.map((i) => i.path).sort()).toEqual(['checks', 'llm.resolver_modle']);
     expect(issues.find((i) => i.path === 'llm.resolver_modle')?.line).toBe(2);
     expect(issues[0]?.message).toMatch(/unknown key/);

@@ -16,7 +16,12 @@ describe('eval --with-model hook', () => {
       modelFallback: async () => ({
         fallback: async (_file, hunks) => {
           asked.push(...hunks.map((h) => h.index));
-          return hunks.map((h) => ({ hunkIndex: h.index, text: 'beta both\n', rung: 'model' as const, by: 'scripted' }));
+          return hunks.map((h) => ({
+            hunkIndex: h.index,
+            text: 'beta both\n',
+            rung: 'model' as const,
+            by: 'scripted',
+          }));
         },
         usage: () => ({ hunksResolved: asked.length, inputTokens: 120, outputTokens: 30, costUsd: 0.0012 }),
       }),
@@ -28,7 +33,11 @@ describe('eval --with-model hook', () => {
     });
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     await program.parseAsync(['node', 'splintercat', 'eval', '--repo', repo.dir, '--with-model', '--json']);
-    const report = JSON.parse(out.join('')) as { ladder: { resolved: number; exact: number; wrong: number }; byRule: Record<string, { resolved: number; exact: number }>; model: { inputTokens: number } };
+    const report = JSON.parse(out.join('')) as {
+      ladder: { resolved: number; exact: number; wrong: number };
+      byRule: Record<string, { resolved: number; exact: number }>;
+      model: { inputTokens: number };
+    };
     // the rules take the whitespace hunk; the model gets only the real conflict, and matches the human
     expect(asked).toEqual([1]);
     expect(report.byRule['scripted']).toMatchObject({ resolved: 1, exact: 1 });

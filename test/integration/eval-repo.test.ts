@@ -15,9 +15,25 @@ describe('eval --repo mining', () => {
     const report = await runEval(repo.dir, mined.cases, { git: repo.git, rules: selectRules() });
     expect(report.cases).toBe(3);
     expect(report.hunksSeen).toBe(2);
-    expect(report.ladder).toEqual({ resolved: 1, exact: 0, whitespaceMatch: 1, equal: 1, wrong: 0, unaligned: 0, sidesDropped: 0 });
+    expect(report.ladder).toEqual({
+      resolved: 1,
+      exact: 0,
+      whitespaceMatch: 1,
+      equal: 1,
+      wrong: 0,
+      unaligned: 0,
+      sidesDropped: 0,
+    });
     expect(report.byRule['whitespace-only']?.resolved).toBe(1);
-    expect(report.files).toEqual({ seen: 3, resolved: 1, exact: 0, whitespaceMatch: 1, equal: 1, wrong: 0, outsideEdited: 0 });
+    expect(report.files).toEqual({
+      seen: 3,
+      resolved: 1,
+      exact: 0,
+      whitespaceMatch: 1,
+      equal: 1,
+      wrong: 0,
+      outsideEdited: 0,
+    });
     // remerge-words alone "resolves" nothing here: the real conflict is one word on both sides
     expect(report.standalone['remerge-words']?.resolved).toBe(0);
   });

@@ -46,7 +46,8 @@ async function compareAllPairs(repo: TestRepo, im: IncrementalMerge): Promise<{ 
   const ancestry = await GridAncestry.open(repo.git, im.name, im.grid);
   expect(ancestry).not.toBeNull();
   const cells: string[] = [];
-  for (let i1 = 0; i1 < im.grid.len1; i1++) for (let i2 = 0; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2)) cells.push(im.cellCommit(i1, i2) as string);
+  for (let i1 = 0; i1 < im.grid.len1; i1++)
+    for (let i2 = 0; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2)) cells.push(im.cellCommit(i1, i2) as string);
   let pairs = 0;
   let answered = 0;
   for (let x = 0; x < cells.length; x++) {
@@ -68,7 +69,15 @@ async function compareAllPairs(repo: TestRepo, im: IncrementalMerge): Promise<{ 
 
 describe('the grid ancestry (merge bases in memory, issue 14)', () => {
   it('finds the merge bases git finds, for cells of a grid driven through conflicts, and merges from stand-ins', async () => {
-    const repo = createGridRepo({ n1: 7, n2: 6, conflicts: [[2, 3], [5, 2], [3, 5]] });
+    const repo = createGridRepo({
+      n1: 7,
+      n2: 6,
+      conflicts: [
+        [2, 3],
+        [5, 2],
+        [3, 5],
+      ],
+    });
     await IncrementalMerge.start(repo.git, { name: 'a', tip2: 'feature' });
     const { im, merger } = await drive(repo, 'a');
     const { pairs, answered } = await compareAllPairs(repo, im);
@@ -79,7 +88,10 @@ describe('the grid ancestry (merge bases in memory, issue 14)', () => {
     expect(merger.knownBase).toBeGreaterThan(0);
     for (const [c1, c2] of merger.log) {
       const mine = await merger.mergeTree(c1, c2);
-      const git = execFileSync('git', ['merge-tree', '--write-tree', c1, c2], { cwd: repo.dir, encoding: 'utf8' }).trim();
+      const git = execFileSync('git', ['merge-tree', '--write-tree', c1, c2], {
+        cwd: repo.dir,
+        encoding: 'utf8',
+      }).trim();
       expect(mine).toBe(git);
     }
     expect(repo.sh('fsck', '--no-dangling', '--strict')).toBe('');
@@ -147,7 +159,7 @@ describe('the grid ancestry (merge bases in memory, issue 14)', () => {
     expect(ancestry?.mergeBases(a, b)?.bases).toEqual(gitBases(repo, a, b));
   });
 
-  it('writes an autofill\'s objects in a scratch object directory, puts all but the stand-ins into the repository as one pack, and deletes it on close', async () => {
+  it("writes an autofill's objects in a scratch object directory, puts all but the stand-ins into the repository as one pack, and deletes it on close", async () => {
     const repo = createGridRepo({ n1: 2, n2: 2, conflicts: [] });
     const elsewhere = tempDir('other-objects-');
     const git = repo.git.at(repo.dir, { env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: elsewhere } });
@@ -166,14 +178,23 @@ describe('the grid ancestry (merge bases in memory, issue 14)', () => {
     const standIn = scratch.standIn(repo.sh('rev-parse', 'feature^{tree}'), base);
     expect(scratch.standIn(repo.sh('rev-parse', 'feature^{tree}'), base)).toBe(standIn);
     // The repository's objects come first among the alternates; the user's own stay in force.
-    expect(scratch.git.env).toMatchObject({ GIT_OBJECT_DIRECTORY: scratch.dir, GIT_ALTERNATE_OBJECT_DIRECTORIES: `${objects}:${elsewhere}` });
+    expect(scratch.git.env).toMatchObject({
+      GIT_OBJECT_DIRECTORY: scratch.dir,
+      GIT_ALTERNATE_OBJECT_DIRECTORIES: `${objects}:${elsewhere}`,
+    });
     expect(await scratch.git.text(['rev-parse', `${standIn}^1`])).toBe(base);
     expect(await repo.git.readObject(standIn)).toBeNull();
     // What merge-tree writes, and the merge commit, wait in the scratch directory...
     const merged = await mergeTree(scratch.git, standIn, 'main');
     expect(merged.clean).toBe(true);
     const ident = 'A <a@example.com> 1 +0000';
-    const mergeCommit = scratch.commit({ tree: merged.tree, parents: [repo.sh('rev-parse', 'main'), repo.sh('rev-parse', 'feature')], author: ident, committer: ident, message: 'm\n' });
+    const mergeCommit = scratch.commit({
+      tree: merged.tree,
+      parents: [repo.sh('rev-parse', 'main'), repo.sh('rev-parse', 'feature')],
+      author: ident,
+      committer: ident,
+      message: 'm\n',
+    });
     expect(await repo.git.readObject(merged.tree)).toBeNull();
     expect(await repo.git.readObject(mergeCommit)).toBeNull();
     // ...until persisted into the repository, in one pack, the stand-in left out.
@@ -194,20 +215,23 @@ describe('the grid ancestry (merge bases in memory, issue 14)', () => {
   // Forks that merge their upstream: the fork line's first commit after the grid's base is such a
   // merge, whose first parent is an older fork commit and whose second is the base.
   const merges = existsSync(join(realHistoriesDir, 'README.md')) ? listRealMerges() : [];
-  it.runIf(merges.length > 0)('finds the merge bases git finds on every real fork history, with stand-ins for the merges', async () => {
-    for (const m of merges) {
-      const dir = tempDir('ancestry-real-');
-      execFileSync('git', ['clone', '-q', join(realHistoriesDir, m.bundle), dir]);
-      const repo = new TestRepo(dir);
-      repo.sh('checkout', '-q', '-B', 'fork', m.fork);
-      repo.sh('branch', '-f', 'upstream', m.upstream);
-      const im = await IncrementalMerge.start(repo.git, { name: 'r', tip2: 'upstream', firstParent: true });
-      const merger = new GitMerger(repo.git, undefined, { shortWalk: 0 });
-      await im.autofill({ merger });
-      expect(merger.knownBase, m.subject).toBe(merger.merges);
-      const { pairs, answered } = await compareAllPairs(repo, im);
-      expect(answered, m.subject).toBe(pairs);
-      repo.git.close();
-    }
-  });
+  it.runIf(merges.length > 0)(
+    'finds the merge bases git finds on every real fork history, with stand-ins for the merges',
+    async () => {
+      for (const m of merges) {
+        const dir = tempDir('ancestry-real-');
+        execFileSync('git', ['clone', '-q', join(realHistoriesDir, m.bundle), dir]);
+        const repo = new TestRepo(dir);
+        repo.sh('checkout', '-q', '-B', 'fork', m.fork);
+        repo.sh('branch', '-f', 'upstream', m.upstream);
+        const im = await IncrementalMerge.start(repo.git, { name: 'r', tip2: 'upstream', firstParent: true });
+        const merger = new GitMerger(repo.git, undefined, { shortWalk: 0 });
+        await im.autofill({ merger });
+        expect(merger.knownBase, m.subject).toBe(merger.merges);
+        const { pairs, answered } = await compareAllPairs(repo, im);
+        expect(answered, m.subject).toBe(pairs);
+        repo.git.close();
+      }
+    },
+  );
 });

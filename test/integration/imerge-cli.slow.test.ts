@@ -23,7 +23,9 @@ describe('splintercat imerge (CLI)', () => {
     expect(start.stderr).toContain('There was a conflict merging commit 2-3, shown above.');
     expect(start.stderr).toContain('Original first commit:');
     // The two original commits as `git log --no-walk` shows each, first then second.
-    expect(start.stdout).toMatch(/^commit [0-9a-f]{40}\nAuthor: [^]*\n\n {4}main 2\ncommit [0-9a-f]{40}\nAuthor: [^]*\n\n {4}feature 3\n$/m);
+    expect(start.stdout).toMatch(
+      /^commit [0-9a-f]{40}\nAuthor: [^]*\n\n {4}main 2\ncommit [0-9a-f]{40}\nAuthor: [^]*\n\n {4}feature 3\n$/m,
+    );
     expect(start.code).toBe(0);
     expect(repo.sh('symbolic-ref', 'HEAD')).toBe('refs/heads/imerge/m');
     expect(existsSync(join(repo.dir, '.git', 'MERGE_HEAD'))).toBe(true);
@@ -59,7 +61,9 @@ describe('splintercat imerge (CLI)', () => {
     const fin = cli(repo.dir, 'finish');
     expect(fin.code).toBe(0);
     expect(repo.sh('symbolic-ref', '--short', 'HEAD')).toBe('m');
-    expect(repo.sh('log', '-1', '--format=%s%n%P')).toBe(`Merge feature into main (using imerge)\n${repo.sh('rev-parse', 'main')} ${repo.sh('rev-parse', 'feature')}`);
+    expect(repo.sh('log', '-1', '--format=%s%n%P')).toBe(
+      `Merge feature into main (using imerge)\n${repo.sh('rev-parse', 'main')} ${repo.sh('rev-parse', 'feature')}`,
+    );
     expect(repo.sh('show', 'HEAD:shared.txt')).toBe('resolved');
     expect(repo.sh('for-each-ref', 'refs/imerge')).toBe('');
     expect(cli(repo.dir, 'list').stdout).toBe('');

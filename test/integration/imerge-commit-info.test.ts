@@ -13,7 +13,14 @@ import { gitSpy } from '../helpers/git-spy.js';
 function shown(repo: TestRepo, oid: string): CommitInfo {
   const out = repo.sh('show', '-s', '--format=%an%x00%ae%x00%aI%x00%s%x00%b', oid);
   const [author, authorEmail, date, subject, body] = out.split('\0') as string[];
-  return { oid, author: author ?? '', authorEmail: authorEmail ?? '', date: (date ?? '').replace(/Z$/, '+00:00'), subject: subject ?? '', body: (body ?? '').trimEnd() };
+  return {
+    oid,
+    author: author ?? '',
+    authorEmail: authorEmail ?? '',
+    date: (date ?? '').replace(/Z$/, '+00:00'),
+    subject: subject ?? '',
+    body: (body ?? '').trimEnd(),
+  };
 }
 
 /** A commit object written as given (hash-object --literally), so every header and message shape can be tried. */
@@ -35,7 +42,12 @@ describe('commit info read through cat-file', () => {
       rawCommit(repo, tree, author, 'subject only\n'),
       rawCommit(repo, tree, author, 'subject without newline'),
       rawCommit(repo, tree, author, ''),
-      rawCommit(repo, tree, author, '\n \n\t\nafter blank lines\nsecond subject line  \t\n\n\n  body kept as is  \n\nmore body\n\n\n'),
+      rawCommit(
+        repo,
+        tree,
+        author,
+        '\n \n\t\nafter blank lines\nsecond subject line  \t\n\n\n  body kept as is  \n\nmore body\n\n\n',
+      ),
       rawCommit(repo, tree, author, 'crlf subject\r\n\r\nbody line\r\n'),
       rawCommit(repo, tree, author, 'subject ends with a vertical tab\u000b\n\nbody \u00a0\n'),
       rawCommit(repo, tree, author, 'subject with nbsp\u00a0\n\nbody\n'),
@@ -46,8 +58,20 @@ describe('commit info read through cat-file', () => {
       rawCommit(repo, tree, 'Odd <odd@example.com> 1700000000 -0930', 'half hour west\n'),
       rawCommit(repo, tree, 'Stray <a>b@example.com> 1700000000 +0100', 'stray bracket in the address\n'),
       rawCommit(repo, tree, 'Utf <u@example.com> 1700000000 +0000', 'declared utf-8\n', 'encoding UTF-8\n'),
-      rawCommit(repo, tree, 'First <first@example.com> 1600000000 +0200', 'two author lines: the last counts\n', 'author Second <second@example.com> 1700000000 +0000\n'),
-      rawCommit(repo, tree, author, 'signed\n', 'gpgsig -----BEGIN PGP SIGNATURE-----\n author Fake <fake@example.com> 1 +0000\n -----END PGP SIGNATURE-----\n'),
+      rawCommit(
+        repo,
+        tree,
+        'First <first@example.com> 1600000000 +0200',
+        'two author lines: the last counts\n',
+        'author Second <second@example.com> 1700000000 +0000\n',
+      ),
+      rawCommit(
+        repo,
+        tree,
+        author,
+        'signed\n',
+        'gpgsig -----BEGIN PGP SIGNATURE-----\n author Fake <fake@example.com> 1 +0000\n -----END PGP SIGNATURE-----\n',
+      ),
     ];
     for (const oid of commits) {
       const object = await repo.git.readObject(oid);
@@ -62,10 +86,20 @@ describe('commit info read through cat-file', () => {
     const tree = repo.sh('rev-parse', 'HEAD^{tree}');
     const latin1 = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--literally', '--stdin'], {
       cwd: repo.dir,
-      input: Buffer.concat([Buffer.from(`tree ${tree}\nauthor Ren\xe9 <r@example.com> 1700000000 +0000\ncommitter C <c@example.com> 1700000000 +0000\nencoding ISO-8859-1\n\n`, 'latin1'), Buffer.from('caf\xe9\n', 'latin1')]),
+      input: Buffer.concat([
+        Buffer.from(
+          `tree ${tree}\nauthor Ren\xe9 <r@example.com> 1700000000 +0000\ncommitter C <c@example.com> 1700000000 +0000\nencoding ISO-8859-1\n\n`,
+          'latin1',
+        ),
+        Buffer.from('caf\xe9\n', 'latin1'),
+      ]),
       encoding: 'utf8',
     }).trim();
-    const odd = [latin1, rawCommit(repo, tree, 'No Date <n@example.com>', 'no date\n'), rawCommit(repo, tree, 'No Mail 1700000000 +0000', 'no address\n')];
+    const odd = [
+      latin1,
+      rawCommit(repo, tree, 'No Date <n@example.com>', 'no date\n'),
+      rawCommit(repo, tree, 'No Mail 1700000000 +0000', 'no address\n'),
+    ];
     const spy = gitSpy();
     const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
     onTestFinished(() => git.close());

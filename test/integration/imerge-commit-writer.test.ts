@@ -6,7 +6,13 @@ import { crossRepo } from '../fixtures/workflow/chain-repo.js';
 import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
 import { gitSpy } from '../helpers/git-spy.js';
 
-function commitTree(repo: TestRepo, env: Record<string, string>, tree: string, parents: string[], message: string): string {
+function commitTree(
+  repo: TestRepo,
+  env: Record<string, string>,
+  tree: string,
+  parents: string[],
+  message: string,
+): string {
   return execFileSync('git', ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])], {
     cwd: repo.dir,
     env: { ...process.env, ...testGitEnv, ...env },
@@ -43,10 +49,26 @@ describe('CommitWriter', () => {
     const writer = new CommitWriter(gitFor(repo), () => now);
     const zone = repo.sh('var', 'GIT_AUTHOR_IDENT').split(' ').pop() as string;
     const first = await writer.write(tree, [a], 'm\n');
-    expect(first).toBe(commitTree(repo, { GIT_AUTHOR_DATE: `1800000000 ${zone}`, GIT_COMMITTER_DATE: `1800000000 ${zone}` }, tree, [a], 'm\n'));
+    expect(first).toBe(
+      commitTree(
+        repo,
+        { GIT_AUTHOR_DATE: `1800000000 ${zone}`, GIT_COMMITTER_DATE: `1800000000 ${zone}` },
+        tree,
+        [a],
+        'm\n',
+      ),
+    );
     now += 60_000;
     const later = await writer.write(tree, [a], 'm\n');
-    expect(later).toBe(commitTree(repo, { GIT_AUTHOR_DATE: `1800000060 ${zone}`, GIT_COMMITTER_DATE: `1800000060 ${zone}` }, tree, [a], 'm\n'));
+    expect(later).toBe(
+      commitTree(
+        repo,
+        { GIT_AUTHOR_DATE: `1800000060 ${zone}`, GIT_COMMITTER_DATE: `1800000060 ${zone}` },
+        tree,
+        [a],
+        'm\n',
+      ),
+    );
 
     // git's TZ is not this process's: the zone git reported is kept.
     const east = new CommitWriter(gitFor(repo, { TZ: 'XYZ-5:30' }), () => now);
@@ -57,16 +79,31 @@ describe('CommitWriter', () => {
 
 describe('recordMerges', () => {
   it('records several resolutions in one ref transaction, with commits written in-process', async () => {
-    const repo = crossRepo(3, (k) => `fork${k}`, (k) => `up${k}`);
+    const repo = crossRepo(
+      3,
+      (k) => `fork${k}`,
+      (k) => `up${k}`,
+    );
     const im = await IncrementalMerge.start(repo.git, { name: 'b', tip2: 'upstream' });
     const { blockers } = await im.autofill();
-    expect([...blockers].sort()).toEqual([[1, 3], [2, 2], [3, 1]]);
+    expect([...blockers].sort()).toEqual([
+      [1, 3],
+      [2, 2],
+      [3, 1],
+    ]);
     const resolved = await Promise.all(
       blockers.map(async ([i1, i2]) => {
         const d = await im.conflictDetails(i1 as number, i2 as number);
         const ours = d.paths[0]?.stages.ours?.oid as string;
-        const entries = repo.sh('ls-tree', d.conflictTree).split('\n').map((l) => (l.endsWith('\tvals.txt') ? l.replace(/blob [0-9a-f]+/, `blob ${ours}`) : l));
-        const tree = execFileSync('git', ['mktree'], { input: `${entries.join('\n')}\n`, cwd: repo.dir, encoding: 'utf8' }).trim();
+        const entries = repo
+          .sh('ls-tree', d.conflictTree)
+          .split('\n')
+          .map((l) => (l.endsWith('\tvals.txt') ? l.replace(/blob [0-9a-f]+/, `blob ${ours}`) : l));
+        const tree = execFileSync('git', ['mktree'], {
+          input: `${entries.join('\n')}\n`,
+          cwd: repo.dir,
+          encoding: 'utf8',
+        }).trim();
         return { i1: i1 as number, i2: i2 as number, tree };
       }),
     );
@@ -78,11 +115,23 @@ describe('recordMerges', () => {
     const commits = await loaded.recordMerges(resolved, writer.write);
     // The identity and the object directory once (the state blob is written in-process there
     // too), then one ref transaction.
-    expect(spy.calls().map((c) => c.split(' ').slice(0, 2).join(' ')).sort()).toEqual(['rev-parse --path-format=absolute', 'update-ref --stdin', 'var GIT_AUTHOR_IDENT', 'var GIT_COMMITTER_IDENT']);
+    expect(
+      spy
+        .calls()
+        .map((c) => c.split(' ').slice(0, 2).join(' '))
+        .sort(),
+    ).toEqual([
+      'rev-parse --path-format=absolute',
+      'update-ref --stdin',
+      'var GIT_AUTHOR_IDENT',
+      'var GIT_COMMITTER_IDENT',
+    ]);
     expect(commits.map((c) => repo.sh('rev-parse', `${c}^{tree}`))).toEqual(resolved.map((r) => r.tree));
     for (const [k, { i1, i2 }] of resolved.entries()) {
       expect(repo.sh('rev-parse', `refs/imerge/b/manual/${i1}-${i2}`)).toBe(commits[k]);
-      expect(repo.sh('log', '-1', '--format=%s|%an|%cn', commits[k] as string)).toBe(`imerge 'b': manual merge ${i1}-${i2}|Test Author|Test Committer`);
+      expect(repo.sh('log', '-1', '--format=%s|%an|%cn', commits[k] as string)).toBe(
+        `imerge 'b': manual merge ${i1}-${i2}|Test Author|Test Committer`,
+      );
     }
     expect(repo.sh('fsck', '--no-dangling', '--strict')).toBe('');
     const again = await IncrementalMerge.load(repo.git, 'b');

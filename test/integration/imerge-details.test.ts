@@ -9,9 +9,20 @@ describe('IncrementalMerge conflict details and axes', () => {
     const repo = TestRepo.create();
     repo.commit('base', { 'content.txt': 'a\n', 'gone.txt': 'keep\n', 'moved.txt': 'm\n', 'same.txt': 'x\n' });
     repo.sh('branch', 'feature');
-    repo.commit('main 1', { 'content.txt': 'main\n', 'gone.txt': null, 'added.txt': 'main add\n', 'moved.txt': null, 'moved-main.txt': 'm\n' });
+    repo.commit('main 1', {
+      'content.txt': 'main\n',
+      'gone.txt': null,
+      'added.txt': 'main add\n',
+      'moved.txt': null,
+      'moved-main.txt': 'm\n',
+    });
     repo.checkout('feature');
-    repo.commit('feature 1', { 'content.txt': 'feature\n', 'gone.txt': 'changed\n', 'added.txt': 'feature add\n', 'moved.txt': null });
+    repo.commit('feature 1', {
+      'content.txt': 'feature\n',
+      'gone.txt': 'changed\n',
+      'added.txt': 'feature add\n',
+      'moved.txt': null,
+    });
     repo.checkout('main');
     const im = await IncrementalMerge.start(repo.git, { name: 'd', tip2: 'feature' });
     const r = await im.autofill();
@@ -29,7 +40,9 @@ describe('IncrementalMerge conflict details and axes', () => {
       // The rename's source is gone from both sides: only its destination is conflicted.
       'moved-main.txt': 'rename/delete',
     });
-    expect(d.paths.find((p) => p.path === 'gone.txt')?.stages.theirs?.oid).toBe(repo.sh('rev-parse', 'feature:gone.txt'));
+    expect(d.paths.find((p) => p.path === 'gone.txt')?.stages.theirs?.oid).toBe(
+      repo.sh('rev-parse', 'feature:gone.txt'),
+    );
     for (const p of d.paths) expect(p.messages.length).toBeGreaterThan(0);
     // The cell alone (what the workflow's resolver needs) is the same without merging anything.
     const spy = gitSpy();

@@ -21,7 +21,8 @@ function run(cmd: string, args: string[], cwd: string): string {
 }
 
 function blockersOf(repo: TestRepo, name: string): [number, number][] {
-  return (JSON.parse(repo.sh('cat-file', 'blob', `refs/imerge/${name}/state`)) as { blockers: [number, number][] }).blockers;
+  return (JSON.parse(repo.sh('cat-file', 'blob', `refs/imerge/${name}/state`)) as { blockers: [number, number][] })
+    .blockers;
 }
 
 /** The cell git-imerge left in the working tree, from the message it prepared. */
@@ -68,7 +69,9 @@ function resolveTree(repo: TestRepo, d: ConflictDetails): string {
   // Paths with no stage at all are not unmerged in git's working tree either: left as merged.
   const info = d.paths
     .filter((p) => p.stages.base || p.stages.ours || p.stages.theirs)
-    .map((p) => (p.stages.ours ? `${p.stages.ours.mode} ${p.stages.ours.oid}\t${p.path}` : `0 ${'0'.repeat(40)}\t${p.path}`));
+    .map((p) =>
+      p.stages.ours ? `${p.stages.ours.mode} ${p.stages.ours.oid}\t${p.path}` : `0 ${'0'.repeat(40)}\t${p.path}`,
+    );
   execFileSync('git', ['update-index', '--index-info'], { cwd: repo.dir, env: genv, input: `${info.join('\n')}\n` });
   return execFileSync('git', ['write-tree'], { cwd: repo.dir, env: genv, encoding: 'utf8' }).trim();
 }
@@ -89,11 +92,17 @@ function describeGraph(repo: TestRepo, ref: string): string[] {
   }
   const commits = new Map<string, { parents: string[]; text: string }>();
   const raw = repo.sh('log', '--format=%H%x00%P%x00%T%x00%an <%ae>%x00%at%x00%B%x1e', ref, '--not', 'main', 'feature');
-  for (const record of raw.split('\x1e').map((r) => r.replace(/^\n/, '')).filter(Boolean)) {
+  for (const record of raw
+    .split('\x1e')
+    .map((r) => r.replace(/^\n/, ''))
+    .filter(Boolean)) {
     const [h, p, tree, author, at, body] = record.split('\0') as string[];
     const message = (body as string).replace(/imerge '(sc|gi)[^']*'/g, "imerge 'NAME'");
     const date = originalDates.has(at as string) ? at : 'new';
-    commits.set(h as string, { parents: (p as string).split(' ').filter(Boolean), text: `tree=${tree} author=${author} date=${date} msg=${JSON.stringify(message)}` });
+    commits.set(h as string, {
+      parents: (p as string).split(' ').filter(Boolean),
+      text: `tree=${tree} author=${author} date=${date} msg=${JSON.stringify(message)}`,
+    });
   }
   const ids = new Map<string, string>();
   const lines: string[] = [];
@@ -114,7 +123,10 @@ function describeGraph(repo: TestRepo, ref: string): string[] {
 
 /** A refusal, as the part of the message both tools share. */
 function refusal(message: string): string {
-  const m = /Cannot simplify to \S+ because merge \d+-\d+ is not yet done|are merge commits|cannot be (?:fast-forwarded|updated)/.exec(message);
+  const m =
+    /Cannot simplify to \S+ because merge \d+-\d+ is not yet done|are merge commits|cannot be (?:fast-forwarded|updated)/.exec(
+      message,
+    );
   return `refused: ${m ? m[0] : message}`;
 }
 
@@ -136,7 +148,21 @@ interface Options {
 }
 
 function startGitImerge(repo: TestRepo, name: string, o: Options): void {
-  run('git-imerge', ['start', '--name', name, '--goal', o.goal, '--branch', `${name}-out`, ...(o.firstParent ? ['--first-parent'] : []), 'feature'], repo.dir);
+  run(
+    'git-imerge',
+    [
+      'start',
+      '--name',
+      name,
+      '--goal',
+      o.goal,
+      '--branch',
+      `${name}-out`,
+      ...(o.firstParent ? ['--first-parent'] : []),
+      'feature',
+    ],
+    repo.dir,
+  );
 }
 
 /** git-imerge continues from the conflict it presented, resolving each with the rule above. */
@@ -159,13 +185,22 @@ function finishGitImerge(repo: TestRepo, name: string, o: Options, stops: Stop[]
   return { stops, goals, finished: describeGraph(repo, `${name}-out`) };
 }
 
-async function splintercatStops(repo: TestRepo, im: IncrementalMerge, stops: Stop[], until = Infinity): Promise<number> {
+async function splintercatStops(
+  repo: TestRepo,
+  im: IncrementalMerge,
+  stops: Stop[],
+  until = Infinity,
+): Promise<number> {
   let unexpected = 0;
   while (stops.length < until) {
     // Every merge whose base the grid's ancestry knows goes through stand-ins (shortWalk 0), so
     // this suite also holds them to git-imerge's results (all 472 of its merges, when measured).
     const merger = new GitMerger(repo.git, undefined, { shortWalk: 0 });
-    const r = await im.autofill({ jobs: 2, merger, onProgress: (e) => void (e.kind === 'unexpected-conflict' && unexpected++) });
+    const r = await im.autofill({
+      jobs: 2,
+      merger,
+      onProgress: (e) => void (e.kind === 'unexpected-conflict' && unexpected++),
+    });
     if (r.complete) break;
     const [i1, i2] = r.next as [number, number];
     const d = await im.conflictDetails(i1, i2);
@@ -175,7 +210,13 @@ async function splintercatStops(repo: TestRepo, im: IncrementalMerge, stops: Sto
   return unexpected;
 }
 
-async function finishSplintercat(repo: TestRepo, im: IncrementalMerge, o: Options, stops: Stop[], sweep = o.sweep ?? true): Promise<Run> {
+async function finishSplintercat(
+  repo: TestRepo,
+  im: IncrementalMerge,
+  o: Options,
+  stops: Stop[],
+  sweep = o.sweep ?? true,
+): Promise<Run> {
   const goals: Run['goals'] = {};
   for (const g of sweep ? GOALS : []) {
     const branch = `${im.name}-${g}`;
@@ -197,7 +238,14 @@ function runGitImerge(repo: TestRepo, name: string, o: Options): Run {
 
 async function runSplintercat(repo: TestRepo, name: string, o: Options): Promise<Run> {
   const stops: Stop[] = [];
-  const im = await IncrementalMerge.start(repo.git, { name, tip1: 'main', tip2: 'feature', branch: `${name}-out`, goal: o.goal, firstParent: o.firstParent });
+  const im = await IncrementalMerge.start(repo.git, {
+    name,
+    tip1: 'main',
+    tip2: 'feature',
+    branch: `${name}-out`,
+    goal: o.goal,
+    firstParent: o.firstParent,
+  });
   const unexpected = await splintercatStops(repo, im, stops);
   return { ...(await finishSplintercat(repo, im, o, stops)), unexpected };
 }
@@ -218,7 +266,14 @@ async function runGitImergeThenSplintercat(repo: TestRepo, name: string, o: Opti
 /** splintercat starts and records the first resolution; git-imerge continues, resolves the rest and finishes. */
 async function runSplintercatThenGitImerge(repo: TestRepo, name: string, o: Options): Promise<Run> {
   const stops: Stop[] = [];
-  const im = await IncrementalMerge.start(repo.git, { name, tip1: 'main', tip2: 'feature', branch: `${name}-out`, goal: o.goal, firstParent: o.firstParent });
+  const im = await IncrementalMerge.start(repo.git, {
+    name,
+    tip1: 'main',
+    tip2: 'feature',
+    branch: `${name}-out`,
+    goal: o.goal,
+    firstParent: o.firstParent,
+  });
   await splintercatStops(repo, im, stops, 1);
   run('git-imerge', ['continue', '--name', name, '--no-edit'], repo.dir);
   gitImergeStops(repo, name, stops);
@@ -227,7 +282,9 @@ async function runSplintercatThenGitImerge(repo: TestRepo, name: string, o: Opti
 
 /** A file of n distinct lines (tagged, so files never look alike to rename detection), some changed. */
 const text = (n: number, changed: Record<number, string> = {}, tag = 'text'): string =>
-  Array.from({ length: n }, (_, k) => changed[k] ?? `${tag} line ${k} of a file long enough for rename detection`).join('\n') + '\n';
+  Array.from({ length: n }, (_, k) => changed[k] ?? `${tag} line ${k} of a file long enough for rename detection`).join(
+    '\n',
+  ) + '\n';
 
 interface Shape {
   label: string;
@@ -243,9 +300,37 @@ interface Shape {
 const shapes: Shape[] = [
   { label: 'no conflict', goal: 'merge', ownGoalOnly: true, spec: { n1: 5, n2: 4, conflicts: [] } },
   { label: 'one conflict', goal: 'merge', spec: { n1: 6, n2: 5, conflicts: [[3, 2]] } },
-  { label: 'several conflicts', goal: 'merge', spec: { n1: 7, n2: 6, conflicts: [[2, 5], [4, 3], [6, 1]] } },
-  { label: 'non-monotone (a conflict reverted later on branch 1)', goal: 'merge', ownGoalOnly: true, spec: { n1: 6, n2: 5, conflicts: [[2, 2]], reverts1: [{ at: 4, conflict: 0 }] } },
-  { label: 'goal rebase, two conflicts', goal: 'rebase', spec: { n1: 5, n2: 5, conflicts: [[2, 4], [4, 2]] } },
+  {
+    label: 'several conflicts',
+    goal: 'merge',
+    spec: {
+      n1: 7,
+      n2: 6,
+      conflicts: [
+        [2, 5],
+        [4, 3],
+        [6, 1],
+      ],
+    },
+  },
+  {
+    label: 'non-monotone (a conflict reverted later on branch 1)',
+    goal: 'merge',
+    ownGoalOnly: true,
+    spec: { n1: 6, n2: 5, conflicts: [[2, 2]], reverts1: [{ at: 4, conflict: 0 }] },
+  },
+  {
+    label: 'goal rebase, two conflicts',
+    goal: 'rebase',
+    spec: {
+      n1: 5,
+      n2: 5,
+      conflicts: [
+        [2, 4],
+        [4, 2],
+      ],
+    },
+  },
   { label: 'goal full, one conflict', goal: 'full', spec: { n1: 4, n2: 4, conflicts: [[2, 3]] } },
   {
     label: 'goal border, a file renamed on branch 1 and edited on branch 2 (clean)',
@@ -260,19 +345,27 @@ const shapes: Shape[] = [
     },
   },
   {
-    label: 'goal border-with-history, rename conflicts (renamed and edited on one side, edited on the other; renamed differently on both)',
+    label:
+      'goal border-with-history, rename conflicts (renamed and edited on one side, edited on the other; renamed differently on both)',
     goal: 'border-with-history',
     spec: {
       n1: 4,
       n2: 5,
       conflicts: [],
       baseFiles: { 'moved.txt': text(12), 'twice.txt': text(12, {}, 'twice') },
-      edits1: { 2: [{ rename: 'moved.txt', to: 'renamed.txt', content: text(12, { 3: 'line 3 changed on main' }) }], 3: [{ rename: 'twice.txt', to: 'twice-main.txt' }] },
-      edits2: { 2: [{ rename: 'twice.txt', to: 'twice-feature.txt' }], 3: [{ write: 'moved.txt', content: text(12, { 3: 'line 3 changed on feature' }) }] },
+      edits1: {
+        2: [{ rename: 'moved.txt', to: 'renamed.txt', content: text(12, { 3: 'line 3 changed on main' }) }],
+        3: [{ rename: 'twice.txt', to: 'twice-main.txt' }],
+      },
+      edits2: {
+        2: [{ rename: 'twice.txt', to: 'twice-feature.txt' }],
+        3: [{ write: 'moved.txt', content: text(12, { 3: 'line 3 changed on feature' }) }],
+      },
     },
   },
   {
-    label: 'goal rebase-with-history, deleted files modified on the other side (modify/delete both ways, rename/delete)',
+    label:
+      'goal rebase-with-history, deleted files modified on the other side (modify/delete both ways, rename/delete)',
     goal: 'rebase-with-history',
     handOff: true,
     spec: {
@@ -280,8 +373,16 @@ const shapes: Shape[] = [
       n2: 5,
       conflicts: [],
       baseFiles: { 'doomed.txt': text(4), 'kept.txt': text(4), 'gone.txt': text(12) },
-      edits1: { 1: [{ write: 'kept.txt', content: text(4, { 1: 'kept edited on main' }) }], 2: [{ rename: 'gone.txt', to: 'gone2.txt' }], 3: [{ delete: 'doomed.txt' }] },
-      edits2: { 1: [{ delete: 'gone.txt' }], 2: [{ write: 'doomed.txt', content: text(4, { 2: 'doomed edited on feature' }) }], 4: [{ delete: 'kept.txt' }] },
+      edits1: {
+        1: [{ write: 'kept.txt', content: text(4, { 1: 'kept edited on main' }) }],
+        2: [{ rename: 'gone.txt', to: 'gone2.txt' }],
+        3: [{ delete: 'doomed.txt' }],
+      },
+      edits2: {
+        1: [{ delete: 'gone.txt' }],
+        2: [{ write: 'doomed.txt', content: text(4, { 2: 'doomed edited on feature' }) }],
+        4: [{ delete: 'kept.txt' }],
+      },
     },
   },
   {
@@ -289,7 +390,16 @@ const shapes: Shape[] = [
     goal: 'border-with-history2',
     firstParent: true,
     handOff: true,
-    spec: { n1: 5, n2: 5, conflicts: [[3, 2], [5, 4]], merged1: [2, 3], merged2: [2] },
+    spec: {
+      n1: 5,
+      n2: 5,
+      conflicts: [
+        [3, 2],
+        [5, 4],
+      ],
+      merged1: [2, 3],
+      merged2: [2],
+    },
   },
   {
     label: 'goal rebase, merges in the history of branch 1 only (--first-parent)',
@@ -329,7 +439,9 @@ describe('differential: splintercat vs git-imerge 1.2.0', () => {
     const r = spawn('git-imerge', ['start', '--name', 'gi', '--goal', 'rebase', '--first-parent', 'feature'], repo.dir);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('are merge commits');
-    await expect(IncrementalMerge.start(repo.git, { name: 'sc', tip2: 'feature', goal: 'rebase', firstParent: true })).rejects.toMatchObject({ code: 'imerge_rebase_merges' });
+    await expect(
+      IncrementalMerge.start(repo.git, { name: 'sc', tip2: 'feature', goal: 'rebase', firstParent: true }),
+    ).rejects.toMatchObject({ code: 'imerge_rebase_merges' });
     expect(repo.sh('for-each-ref', 'refs/imerge/')).toBe('');
   }, 60_000);
 
@@ -363,7 +475,11 @@ describe('differential: splintercat vs git-imerge 1.2.0', () => {
 
   it('CLI hand-off both ways: git-imerge continues what splintercat presented, and vice versa', () => {
     const sc = (dir: string, ...args: string[]): string =>
-      run('node', ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src/cli/main.ts'), '-C', dir, 'imerge', ...args], join(import.meta.dirname, '..', '..'));
+      run(
+        'node',
+        ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src/cli/main.ts'), '-C', dir, 'imerge', ...args],
+        join(import.meta.dirname, '..', '..'),
+      );
     const resolveOurs = (repo: TestRepo): void => {
       repo.sh('checkout', '--ours', '--', 'shared.txt');
       repo.sh('add', 'shared.txt');

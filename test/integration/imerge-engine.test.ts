@@ -28,13 +28,19 @@ describe('IncrementalMerge (in memory)', () => {
     expect(gitImerge(repo.dir, 'list')).toBe('* m\n');
     const auto = repo.sh('for-each-ref', '--format=%(refname)', 'refs/imerge/m/auto');
     expect(auto).toContain('refs/imerge/m/auto/4-3');
-    expect(repo.sh('log', '-1', '--format=%s%n%P', 'refs/imerge/m/auto/4-3').split('\n')[0]).toBe("imerge 'm': automatic merge 4-3");
+    expect(repo.sh('log', '-1', '--format=%s%n%P', 'refs/imerge/m/auto/4-3').split('\n')[0]).toBe(
+      "imerge 'm': automatic merge 4-3",
+    );
     // Commit objects written without git are valid, with the user's identity.
     expect(repo.sh('fsck', '--no-dangling', '--strict')).toBe('');
-    expect(repo.sh('log', '-1', '--format=%an <%ae>|%cn', 'refs/imerge/m/auto/4-3')).toBe('Test Author <author@example.com>|Test Committer');
+    expect(repo.sh('log', '-1', '--format=%an <%ae>|%cn', 'refs/imerge/m/auto/4-3')).toBe(
+      'Test Author <author@example.com>|Test Committer',
+    );
     const commit = await im.finish();
     expect(repo.sh('log', '-1', '--format=%s', commit)).toBe('Merge feature into main (using imerge)');
-    expect(repo.sh('log', '-1', '--format=%P', commit)).toBe(`${repo.sh('rev-parse', 'main')} ${repo.sh('rev-parse', 'feature')}`);
+    expect(repo.sh('log', '-1', '--format=%P', commit)).toBe(
+      `${repo.sh('rev-parse', 'main')} ${repo.sh('rev-parse', 'feature')}`,
+    );
     expect(repo.sh('rev-parse', `${commit}^{tree}`)).toBe(repo.sh('merge-tree', '--write-tree', 'main', 'feature'));
     expect(repo.sh('rev-parse', 'refs/heads/m')).toBe(commit);
     expect(await listImerges(repo.git)).toEqual([]);
@@ -85,5 +91,9 @@ function resolveTree(sh: (...a: string[]) => string, tree: string, path: string,
   const entries = sh('ls-tree', tree)
     .split('\n')
     .map((l) => (l.endsWith(`\t${path}`) ? l.replace(/blob [0-9a-f]+/, `blob ${blob}`) : l));
-  return execFileSync('git', ['mktree'], { input: `${entries.join('\n')}\n`, cwd: sh('rev-parse', '--show-toplevel'), encoding: 'utf8' }).trim();
+  return execFileSync('git', ['mktree'], {
+    input: `${entries.join('\n')}\n`,
+    cwd: sh('rev-parse', '--show-toplevel'),
+    encoding: 'utf8',
+  }).trim();
 }

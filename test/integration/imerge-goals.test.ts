@@ -8,7 +8,12 @@ import { createGridRepo } from '../fixtures/imerge/grid-repo.js';
  * date, so log order is not stable): parents (subjects, or 'new'), subject, author date, message.
  */
 function newCommits(repo: TestRepo, ref: string): { parents: string[]; subject: string; date: string; body: string }[] {
-  const subjects = new Map(repo.sh('log', '--format=%H %s', 'main', 'feature').split('\n').map((l) => [l.slice(0, 40), l.slice(41)]));
+  const subjects = new Map(
+    repo
+      .sh('log', '--format=%H %s', 'main', 'feature')
+      .split('\n')
+      .map((l) => [l.slice(0, 40), l.slice(41)]),
+  );
   const out = repo.sh('log', '--format=%H%x00%P%x00%s%x00%at%x00%B%x1e', ref, '--not', 'main', 'feature');
   return out
     .split('\x1e')
@@ -16,12 +21,21 @@ function newCommits(repo: TestRepo, ref: string): { parents: string[]; subject: 
     .filter(Boolean)
     .map((r) => {
       const [, p, subject, date, body] = r.split('\0') as string[];
-      return { parents: (p as string).split(' ').map((h) => subjects.get(h) ?? 'new'), subject: subject as string, date: date as string, body: body as string };
+      return {
+        parents: (p as string).split(' ').map((h) => subjects.get(h) ?? 'new'),
+        subject: subject as string,
+        date: date as string,
+        body: body as string,
+      };
     })
     .sort((a, b) => (a.subject < b.subject ? -1 : 1));
 }
 
-async function completeMerge(n1: number, n2: number, merged2: number[] = []): Promise<{ repo: TestRepo; im: IncrementalMerge }> {
+async function completeMerge(
+  n1: number,
+  n2: number,
+  merged2: number[] = [],
+): Promise<{ repo: TestRepo; im: IncrementalMerge }> {
   const repo = createGridRepo({ n1, n2, conflicts: [], merged2 });
   const im = await IncrementalMerge.start(repo.git, { name: 'g', tip2: 'feature', firstParent: merged2.length > 0 });
   expect((await im.autofill()).complete).toBe(true);
@@ -49,7 +63,8 @@ describe('IncrementalMerge.simplify goals (git-imerge 1.2.0 shapes)', () => {
 
   it('border goals: all but the last commit of each branch rebased onto the other tip, merged by an apex', async () => {
     const { repo, im } = await completeMerge(3, 3);
-    for (const goal of ['border', 'border-with-history', 'border-with-history2']) await im.simplify({ goal, branch: goal });
+    for (const goal of ['border', 'border-with-history', 'border-with-history2'])
+      await im.simplify({ goal, branch: goal });
     const border = newCommits(repo, 'border');
     expect(border.map((c) => [c.subject, c.parents])).toEqual([
       ['Merge feature into main (using imerge border)', ['new', 'new']],
@@ -62,9 +77,21 @@ describe('IncrementalMerge.simplify goals (git-imerge 1.2.0 shapes)', () => {
     expect(border[0]?.body).toBe('Merge feature into main (using imerge border)');
     expect(repo.sh('rev-parse', 'border^{tree}')).toBe(repo.sh('rev-parse', `${im.cellCommit(3, 3)}^{tree}`));
     expect(border[2]?.body).toMatch(/^feature 2\n\n\(rebased from commit [0-9a-f]{40}\)\n$/);
-    expect(newCommits(repo, 'border-with-history').map((c) => c.parents)).toEqual([['new', 'new'], ['main 3', 'feature 1'], ['new', 'feature 2'], ['feature 3'], ['new']]);
+    expect(newCommits(repo, 'border-with-history').map((c) => c.parents)).toEqual([
+      ['new', 'new'],
+      ['main 3', 'feature 1'],
+      ['new', 'feature 2'],
+      ['feature 3'],
+      ['new'],
+    ]);
     // With history on branch 1 too, the original comes first there.
-    expect(newCommits(repo, 'border-with-history2').map((c) => c.parents)).toEqual([['new', 'new'], ['main 3', 'feature 1'], ['new', 'feature 2'], ['main 1', 'feature 3'], ['main 2', 'new']]);
+    expect(newCommits(repo, 'border-with-history2').map((c) => c.parents)).toEqual([
+      ['new', 'new'],
+      ['main 3', 'feature 1'],
+      ['new', 'feature 2'],
+      ['main 1', 'feature 3'],
+      ['main 2', 'new'],
+    ]);
   });
 
   it('simplify --goal rebase refuses a branch 2 with merges and keeps the goal; the other goals accept it', async () => {
@@ -78,7 +105,10 @@ describe('IncrementalMerge.simplify goals (git-imerge 1.2.0 shapes)', () => {
 
   it('refuses full when a cell is missing, and the goals only git-imerge can set up', async () => {
     const { im } = await completeMerge(3, 3);
-    await expect(im.simplify({ goal: 'full', branch: 'f' })).rejects.toMatchObject({ code: 'imerge_incomplete', message: 'Cannot simplify to "full" because merge 1-1 is not yet done' });
+    await expect(im.simplify({ goal: 'full', branch: 'f' })).rejects.toMatchObject({
+      code: 'imerge_incomplete',
+      message: 'Cannot simplify to "full" because merge 1-1 is not yet done',
+    });
     await expect(im.simplify({ goal: 'drop', branch: 'd' })).rejects.toMatchObject({ code: 'imerge_goal_unsupported' });
   });
 });

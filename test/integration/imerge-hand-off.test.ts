@@ -12,7 +12,11 @@ const MESSAGE = "imerge 't': manual merge 1-1";
  * on a side line: what `presentConflict` hands off, with conflicts of every kind the direct path
  * takes (text, add/add, binary) beside clean changes of every kind.
  */
-function forkRepo(extra: { above?: Record<string, string | null>; left?: Record<string, string | null> } = {}): { repo: TestRepo; above: string; left: string } {
+function forkRepo(extra: { above?: Record<string, string | null>; left?: Record<string, string | null> } = {}): {
+  repo: TestRepo;
+  above: string;
+  left: string;
+} {
   const repo = TestRepo.create();
   repo.commit('base', {
     'text.txt': 'one\ntwo\nthree\n',
@@ -68,7 +72,11 @@ function porcelain(repo: TestRepo, left: string): { stdout: string; stderr: stri
 
 /** Run git as a person would, keeping both streams whole. */
 function run(repo: TestRepo, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('git', args, { cwd: repo.dir, env: { ...process.env, ...testGitEnv, LC_ALL: 'C' }, encoding: 'utf8' });
+  const r = spawnSync('git', args, {
+    cwd: repo.dir,
+    env: { ...process.env, ...testGitEnv, LC_ALL: 'C' },
+    encoding: 'utf8',
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -198,7 +206,9 @@ describe('the direct hand-off declines, changing nothing, where the porcelain do
     expect(await handOffDirectly(repo.git, 'imerge/t', above, left, MESSAGE)).toBeNull();
     // Only the reflog tells: HEAD went to the scratch branch and came back.
     expect(untouched(repo)).toEqual(before);
-    expect(repo.sh('log', '-g', '-2', '--format=%gs', 'HEAD')).toBe('checkout: moving from imerge/t to fork\ncheckout: moving from fork to imerge/t');
+    expect(repo.sh('log', '-g', '-2', '--format=%gs', 'HEAD')).toBe(
+      'checkout: moving from imerge/t to fork\ncheckout: moving from fork to imerge/t',
+    );
   });
 
   it('an untracked file where the merge puts one: git says so itself', async () => {

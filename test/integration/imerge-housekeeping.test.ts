@@ -47,7 +47,14 @@ describe('compactRepository', () => {
     const refs = repo.sh('for-each-ref', '--format=%(objectname) %(refname)', 'refs/imerge/h/');
 
     const under = await compactRepository(repo.git, 'h', { refs: 1000, objects: 100_000, packs: 1000 });
-    expect(under).toEqual({ looseRefs: looseRefs(repo.dir, 'h'), looseObjects: loose, packs, packedRefs: false, packedObjects: false, rolledUpPacks: false });
+    expect(under).toEqual({
+      looseRefs: looseRefs(repo.dir, 'h'),
+      looseObjects: loose,
+      packs,
+      packedRefs: false,
+      packedObjects: false,
+      rolledUpPacks: false,
+    });
 
     const loosePacked = await compactRepository(repo.git, 'h', { refs: 1000, objects: 1, packs: 1000 });
     expect(loosePacked).toMatchObject({ packedObjects: true, rolledUpPacks: false });
@@ -101,12 +108,16 @@ describe('extendCommitGraph', () => {
   it('puts every commit of the grid in a commit-graph, adding what each autofill merged before the next one merges', async () => {
     const repo = createGridRepo({ n1: 5, n2: 4, conflicts: [[3, 2]] });
     const im = await IncrementalMerge.start(repo.git, { name: 'g', tip2: 'feature' });
-    const edges = [...Array(im.grid.len1).keys()].map((i1) => im.cellCommit(i1, 0)).concat([...Array(im.grid.len2).keys()].map((i2) => im.cellCommit(0, i2)));
+    const edges = [...Array(im.grid.len1).keys()]
+      .map((i1) => im.cellCommit(i1, 0))
+      .concat([...Array(im.grid.len2).keys()].map((i2) => im.cellCommit(0, i2)));
     await im.autofill();
     // The autofill extended the graph before merging: the history of both branches is in it.
     const first = commitGraphOids(repo.dir);
     for (const oid of edges) expect(first.has(oid as string)).toBe(true);
-    const cells = repo.sh('for-each-ref', '--format=%(objectname)', 'refs/imerge/g/auto/', 'refs/imerge/g/manual/').split('\n');
+    const cells = repo
+      .sh('for-each-ref', '--format=%(objectname)', 'refs/imerge/g/auto/', 'refs/imerge/g/manual/')
+      .split('\n');
     expect(cells.some((oid) => !first.has(oid))).toBe(true);
 
     await extendCommitGraph(repo.git, im.grid);

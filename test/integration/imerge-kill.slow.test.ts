@@ -9,14 +9,21 @@ const env = { ...process.env, ...testGitEnv, GIT_EDITOR: 'true' };
 const main = join(root, 'src/cli/main.ts');
 
 function cli(dir: string, ...args: string[]): { code: number; stderr: string } {
-  const r = spawnSync('node', ['--import', 'tsx', main, '-C', dir, 'imerge', ...args], { cwd: root, env, encoding: 'utf8' });
+  const r = spawnSync('node', ['--import', 'tsx', main, '-C', dir, 'imerge', ...args], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
   return { code: r.status ?? -1, stderr: r.stderr };
 }
 
 /** Start an autofill and kill -9 it once it has printed `afterLines` progress lines (a signal, not a sleep). */
 function startAndKill(dir: string, afterLines: number): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn('node', ['--import', 'tsx', main, '-C', dir, 'imerge', 'start', '--name', 'k', 'feature'], { cwd: root, env });
+    const child = spawn('node', ['--import', 'tsx', main, '-C', dir, 'imerge', 'start', '--name', 'k', 'feature'], {
+      cwd: root,
+      env,
+    });
     let lines = 0;
     child.stderr.on('data', (chunk: Buffer) => {
       lines += chunk.toString().split('\n').length - 1;

@@ -16,9 +16,23 @@ function conflictRepo(): { repo: TestRepo; pairs: [string, string][] } {
   const m2 = repo.commit('main 2', { 'new.txt': 'main\n', 'dir é/b c.txt': 'main\n', 'gone.txt': 'changed\n' });
   repo.checkout('side');
   const s1 = repo.commit('side 1', { 'other.txt': 'side\n' });
-  const s2 = repo.commit('side 2', { 'a.txt': '1\nside\n3\n', 'new.txt': 'side\n', 'dir é/b c.txt': 'side\n', 'gone.txt': null });
+  const s2 = repo.commit('side 2', {
+    'a.txt': '1\nside\n3\n',
+    'new.txt': 'side\n',
+    'dir é/b c.txt': 'side\n',
+    'gone.txt': null,
+  });
   repo.checkout('main');
-  return { repo, pairs: [[m1, s1], [m2, s2], [m1, s2], [m2, s1], [s1, m1]] };
+  return {
+    repo,
+    pairs: [
+      [m1, s1],
+      [m2, s2],
+      [m1, s2],
+      [m2, s1],
+      [s1, m1],
+    ],
+  };
 }
 
 /** A `git` that never answers, or that does not know --stdin: what a git without batched merges does. */
@@ -38,7 +52,9 @@ describe('MergeTreeBatch', () => {
       const got = await Promise.all([...pairs, ...pairs].map(([a, b]) => batch.merge(a, b)));
       expect(got).toEqual([...expected, ...expected]);
       expect(expected.filter((r) => !r.clean).length).toBeGreaterThanOrEqual(2);
-      const conflicted = expected.find((r) => !r.clean && r.messages.some((m) => m.type === 'CONFLICT (modify/delete)'));
+      const conflicted = expected.find(
+        (r) => !r.clean && r.messages.some((m) => m.type === 'CONFLICT (modify/delete)'),
+      );
       expect(conflicted).toBeDefined();
     } finally {
       batch.close();

@@ -6,7 +6,12 @@ import { createGridRepo } from '../fixtures/imerge/grid-repo.js';
 /** The refs of merge `name` as git lists them: refname -> oid. */
 function listRefs(sh: (...args: string[]) => string, name: string): Record<string, string> {
   const out = sh('for-each-ref', '--format=%(refname) %(objectname)', `refs/imerge/${name}/`);
-  return Object.fromEntries(out.split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]));
+  return Object.fromEntries(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ') as [string, string]),
+  );
 }
 
 describe('imerge state refs', () => {
@@ -17,7 +22,8 @@ describe('imerge state refs', () => {
     const loaded = await readState(repo.git, 's');
     const { grid, state } = loaded;
     const known: [number, number][] = [];
-    for (let i1 = 1; i1 < grid.len1; i1++) for (let i2 = 1; i2 < grid.len2; i2++) if (grid.cell(i1, i2).oid !== null) known.push([i1, i2]);
+    for (let i1 = 1; i1 < grid.len1; i1++)
+      for (let i2 = 1; i2 < grid.len2; i2++) if (grid.cell(i1, i2).oid !== null) known.push([i1, i2]);
     expect(known.length).toBeGreaterThanOrEqual(3);
     const [[a1, a2], [b1, b2], [c1, c2]] = known as [[number, number], [number, number], [number, number]];
     const at = (i1: number, i2: number): string => grid.cell(i1, i2).oid as string;
@@ -25,7 +31,8 @@ describe('imerge state refs', () => {
     const forgotten = at(b1, b2);
     const edge = at(1, 0);
     const empty = (() => {
-      for (let i1 = 1; i1 < grid.len1; i1++) for (let i2 = 1; i2 < grid.len2; i2++) if (grid.cell(i1, i2).oid === null) return [i1, i2] as const;
+      for (let i1 = 1; i1 < grid.len1; i1++)
+        for (let i2 = 1; i2 < grid.len2; i2++) if (grid.cell(i1, i2).oid === null) return [i1, i2] as const;
       return null;
     })();
 

@@ -32,7 +32,9 @@ describe('the layer order of design.md §2', () => {
     plant('checks/format.ts', "import '../git/git-error.js';");
 
     const graph = importGraph(copy);
-    expect(layerViolations(graph)).toEqual(['store/journal.ts -> workflow/nodes/common.ts: store may not import workflow']);
+    expect(layerViolations(graph)).toEqual([
+      'store/journal.ts -> workflow/nodes/common.ts: store may not import workflow',
+    ]);
     const cycles = importCycles(graph);
     expect(cycles).toContainEqual(['util/loop/a.ts', 'util/loop/b.ts']);
     expect(cycles).toContainEqual(['checks/', 'git/']);

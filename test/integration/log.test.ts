@@ -15,16 +15,30 @@ describe('logging', () => {
     const dir = tempDir();
     const consoleOut = capture();
     const fixed = new Date(2026, 0, 15, 14, 32, 15);
-    const { logger, logFile, decisionsFile, close } = createLogger({ logDir: dir, consoleStream: consoleOut.stream, now: () => fixed });
+    const { logger, logFile, decisionsFile, close } = createLogger({
+      logDir: dir,
+      consoleStream: consoleOut.stream,
+      now: () => fixed,
+    });
     logger.debug({ step: 1 }, 'a debug detail');
     logger.info({ cell: '3-4' }, 'merged a cell');
-    logger.child({ component: 'planner' }).decision({ strategy: 'batch' }, '[planner] Strategy selected: batch (size=10)');
+    logger
+      .child({ component: 'planner' })
+      .decision({ strategy: 'batch' }, '[planner] Strategy selected: batch (size=10)');
     logger.warn('something odd');
     close();
     expect(consoleOut.text()).toContain('merged a cell');
     expect(consoleOut.text()).not.toContain('a debug detail');
-    const lines = readFileSync(logFile as string, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg: string; level: number });
-    expect(lines.map((l) => l.msg)).toEqual(['a debug detail', 'merged a cell', '[planner] Strategy selected: batch (size=10)', 'something odd']);
+    const lines = readFileSync(logFile as string, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; level: number });
+    expect(lines.map((l) => l.msg)).toEqual([
+      'a debug detail',
+      'merged a cell',
+      '[planner] Strategy selected: batch (size=10)',
+      'something odd',
+    ]);
     expect(readFileSync(decisionsFile as string, 'utf8')).toBe(
       '2026-01-15 14:32:15 | INFO  | [planner] Strategy selected: batch (size=10)\n2026-01-15 14:32:15 | WARN  | something odd\n',
     );
@@ -38,15 +52,40 @@ describe('logging', () => {
     const dir = tempDir();
     const consoleOut = capture();
     const key = 'sk-or-v1-abcdef0123456789abcdef';
-    const { logger, logFile, decisionsFile, close } = createLogger({ logDir: dir, consoleStream: consoleOut.stream, secrets: ['my-private-value-42'] });
-    logger.info({ llm: { api_key: 'plain-key-value', apiToken: 'tok-123456' }, headers: { Authorization: 'Bearer abc.def.ghi.jkl' } }, 'calling the model');
+    const { logger, logFile, decisionsFile, close } = createLogger({
+      logDir: dir,
+      consoleStream: consoleOut.stream,
+      secrets: ['my-private-value-42'],
+    });
+    logger.info(
+      {
+        llm: { api_key: 'plain-key-value', apiToken: 'tok-123456' },
+        headers: { Authorization: 'Bearer abc.def.ghi.jkl' },
+      },
+      'calling the model',
+    );
     logger.decision(`request failed with key ${key} and my-private-value-42`);
     logger.error({ err: new Error('401 for Bearer zzzzzzzzzzzz') }, 'auth failed');
     close();
-    const everything = [consoleOut.text(), readFileSync(logFile as string, 'utf8'), readFileSync(decisionsFile as string, 'utf8')].join('\n');
-    for (const secret of ['plain-key-value', 'tok-123456', 'abc.def.ghi.jkl', key, 'my-private-value-42', 'zzzzzzzzzzzz']) expect(everything).not.toContain(secret);
+    const everything = [
+      consoleOut.text(),
+      readFileSync(logFile as string, 'utf8'),
+      readFileSync(decisionsFile as string, 'utf8'),
+    ].join('\n');
+    for (const secret of [
+      'plain-key-value',
+      'tok-123456',
+      'abc.def.ghi.jkl',
+      key,
+      'my-private-value-42',
+      'zzzzzzzzzzzz',
+    ])
+      expect(everything).not.toContain(secret);
     expect(everything).toContain(REDACTED);
-    expect(redactSecrets({ a: { b: [{ OPENAI_API_KEY: 'x1' }] }, note: 'ok' })).toEqual({ a: { b: [{ OPENAI_API_KEY: REDACTED }] }, note: 'ok' });
+    expect(redactSecrets({ a: { b: [{ OPENAI_API_KEY: 'x1' }] }, note: 'ok' })).toEqual({
+      a: { b: [{ OPENAI_API_KEY: REDACTED }] },
+      note: 'ok',
+    });
   });
 
   it('rotates the file past the size limit and deletes rotated files older than the retention', () => {
@@ -56,7 +95,12 @@ describe('logging', () => {
     utimesSync(old, new Date('2020-01-01'), new Date('2020-01-01'));
     const recent = join(dir, 'splintercat.20990101-000000.log');
     writeFileSync(recent, 'recent\n');
-    const { logger, close } = createLogger({ logDir: dir, maxSizeMb: 0.001, retentionDays: 7, consoleStream: capture().stream });
+    const { logger, close } = createLogger({
+      logDir: dir,
+      maxSizeMb: 0.001,
+      retentionDays: 7,
+      consoleStream: capture().stream,
+    });
     for (let i = 0; i < 40; i++) logger.debug({ i, pad: 'x'.repeat(50) }, 'filler');
     close();
     const files = readdirSync(dir).filter((f) => f.startsWith('splintercat'));

@@ -26,11 +26,18 @@ function setup() {
   });
   const calls: string[] = [];
   const run = (nodes: Nodes, options: { signal?: AbortSignal; maxSteps?: number } = {}) =>
-    runMachine({ nodes, cursor: runStateCursor<N>() }, initial, { persistence, journal, context: { calls }, clock, ...options });
+    runMachine({ nodes, cursor: runStateCursor<N>() }, initial, {
+      persistence,
+      journal,
+      context: { calls },
+      clock,
+      ...options,
+    });
   return { paths, journal, persistence, calls, run };
 }
 
-const step = (name: string, next: N | 'end'): MachineNode<RunState, N, { calls: string[] }> =>
+const step =
+  (name: string, next: N | 'end'): MachineNode<RunState, N, { calls: string[] }> =>
   async (s, ctx) => {
     ctx.calls.push(name);
     return { next, state: { ...s, data: { ...s.data, [name]: ctx.step } } };
@@ -72,7 +79,11 @@ describe('machine runner', () => {
     expect(t.calls).toEqual(['a', 'b', 'c']);
     const saved = t.persistence.load();
     expect(saved).toMatchObject({ phase: 'end', step: 3, status: 'done', data: { a: 0, b: 1, c: 2 } });
-    const types = t.journal.read().entries.map((e) => (e.type === 'node_entered' ? `>${e.node}` : e.type === 'node_finished' ? `<${e.node}` : e.type));
+    const types = t.journal
+      .read()
+      .entries.map((e) =>
+        e.type === 'node_entered' ? `>${e.node}` : e.type === 'node_finished' ? `<${e.node}` : e.type,
+      );
     expect(types).toEqual(['>a', '<a', '>b', '<b', '>c', '<c', 'run_outcome']);
     // Resuming a finished run does nothing.
     expect((await t.run(nodes)).kind).toBe('done');
@@ -157,7 +168,13 @@ describe('machine runner', () => {
       c: step('c', 'end'),
     };
     expect(await t.run(nodes)).toMatchObject({ kind: 'failed', at: 'a', reason: 'disk full', retryable: true });
-    expect(await t.run(nodes)).toMatchObject({ kind: 'failed', at: 'end', reason: 'max retries reached', retryable: false, resume: null });
+    expect(await t.run(nodes)).toMatchObject({
+      kind: 'failed',
+      at: 'end',
+      reason: 'max retries reached',
+      retryable: false,
+      resume: null,
+    });
     expect(await t.run(nodes)).toMatchObject({ kind: 'failed', at: 'end', retryable: false });
     expect(t.persistence.load()).toMatchObject({ status: 'failed', phase: 'end' });
   });

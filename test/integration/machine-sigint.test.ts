@@ -9,11 +9,15 @@ const repoRoot = resolve(import.meta.dirname, '../..');
 
 function run(root: string, busyAt?: number): Promise<{ code: number | null; lines: string[] }> {
   return new Promise((done, fail) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/fixtures/store/machine-child.ts'), root, join(root, 'calls.log'), '10'], {
-      cwd: repoRoot,
-      env: { ...process.env, BUSY_AT: busyAt === undefined ? '' : String(busyAt) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(repoRoot, 'test/fixtures/store/machine-child.ts'), root, join(root, 'calls.log'), '10'],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, BUSY_AT: busyAt === undefined ? '' : String(busyAt) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const lines: string[] = [];
     createInterface({ input: proc.stdout }).on('line', (line) => {
       lines.push(line);
@@ -31,16 +35,27 @@ describe('runner and SIGINT', () => {
     expect(stopped.code).toBe(0);
     const last = stopped.lines.at(-1) ?? '';
     expect(last).toMatch(/^outcome stopped at work: splintercat continue$/);
-    const state = JSON.parse(readFileSync(join(root, 'demo', 'state.json'), 'utf8')) as { status: string; phase: string; data: unknown };
+    const state = JSON.parse(readFileSync(join(root, 'demo', 'state.json'), 'utf8')) as {
+      status: string;
+      phase: string;
+      data: unknown;
+    };
     expect(state).toMatchObject({ status: 'stopped', phase: 'work' });
     expect(existsSync(join(root, 'demo', 'lock'))).toBe(false);
     // The busy node (iteration 3) finished; the runner stopped before iteration 4.
-    expect(readFileSync(join(root, 'calls.log'), 'utf8').trim().split('\n')).toEqual(['call-0', 'call-1', 'call-2', 'call-3']);
+    expect(readFileSync(join(root, 'calls.log'), 'utf8').trim().split('\n')).toEqual([
+      'call-0',
+      'call-1',
+      'call-2',
+      'call-3',
+    ]);
     expect(state).toMatchObject({ data: { i: 4 } });
 
     const resumed = await run(root);
     expect(resumed.lines.at(-1)).toBe('outcome done');
     // Every call made exactly once across the stop: a clean stop never repeats work.
-    expect(readFileSync(join(root, 'calls.log'), 'utf8').trim().split('\n')).toEqual(Array.from({ length: 10 }, (_, i) => `call-${i}`));
+    expect(readFileSync(join(root, 'calls.log'), 'utf8').trim().split('\n')).toEqual(
+      Array.from({ length: 10 }, (_, i) => `call-${i}`),
+    );
   });
 });

@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createRoleModels, isOffline } from '../../src/agents/model-factory.js';
-import { createGatewayFromConfig, createModelRungFromConfig, requireModelRungFromConfig } from '../../src/agents/model-setup.js';
+import {
+  createGatewayFromConfig,
+  createModelRungFromConfig,
+  requireModelRungFromConfig,
+} from '../../src/agents/model-setup.js';
 import type { Logger } from '../../src/log/logger.js';
 import { ModelError } from '../../src/agents/model-error.js';
 import { ModelGateway } from '../../src/agents/model-gateway.js';
@@ -72,23 +76,49 @@ const mergeCtx = {
 const merge = { ...mergeCtx, available_strategies: [...mergeCtx.available_strategies] };
 
 function recordingLogger(lines: string[]): Logger {
-  const at = (level: string) => (obj: object | string, msg?: string) => void lines.push(`${level}: ${typeof obj === 'string' ? obj : (msg ?? '')}`);
-  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), decision: at('decision'), child: () => log };
+  const at = (level: string) => (obj: object | string, msg?: string) =>
+    void lines.push(`${level}: ${typeof obj === 'string' ? obj : (msg ?? '')}`);
+  const log: Logger = {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    decision: at('decision'),
+    child: () => log,
+  };
   return log;
 }
 
 function simpleConflict() {
-  return conflictRepo({ base: { 'v.txt': 'a\n1\nz\n' }, ours: { 'v.txt': 'a\n2\nz\n' }, theirs: { 'v.txt': 'a\n3\nz\n' } });
+  return conflictRepo({
+    base: { 'v.txt': 'a\n1\nz\n' },
+    ours: { 'v.txt': 'a\n2\nz\n' },
+    theirs: { 'v.txt': 'a\n3\nz\n' },
+  });
 }
 
 describe('model factory', () => {
   it('no model configured = offline for every role', () => {
-    const models = createRoleModels({ ...llm({ baseURL: '' } as never), resolver_model: '', summarizer_model: '', planner_model: '', provider: 'openrouter', base_url: '' }, {});
+    const models = createRoleModels(
+      {
+        ...llm({ baseURL: '' } as never),
+        resolver_model: '',
+        summarizer_model: '',
+        planner_model: '',
+        provider: 'openrouter',
+        base_url: '',
+      },
+      {},
+    );
     expect(isOffline(models)).toBe(true);
   });
 
   it('a missing key fails at start naming the variable and where to set it', () => {
-    for (const [provider, variable] of [['openrouter', 'OPENROUTER_API_KEY'], ['openai', 'OPENAI_API_KEY'], ['anthropic', 'ANTHROPIC_API_KEY']] as const) {
+    for (const [provider, variable] of [
+      ['openrouter', 'OPENROUTER_API_KEY'],
+      ['openai', 'OPENAI_API_KEY'],
+      ['anthropic', 'ANTHROPIC_API_KEY'],
+    ] as const) {
       let error: unknown;
       try {
         createRoleModels({ ...llm({} as never), provider, base_url: '', summarizer_model: '', planner_model: '' }, {});
@@ -103,10 +133,16 @@ describe('model factory', () => {
       expect(e.fix.join(' ')).toContain('llm.api_key');
     }
     // The key from the environment or from llm.api_key is enough; only the configured roles get models.
-    const m = createRoleModels({ ...llm({} as never), provider: 'anthropic', base_url: '', summarizer_model: '', planner_model: '' }, { ANTHROPIC_API_KEY: 'k' });
+    const m = createRoleModels(
+      { ...llm({} as never), provider: 'anthropic', base_url: '', summarizer_model: '', planner_model: '' },
+      { ANTHROPIC_API_KEY: 'k' },
+    );
     expect(m.resolver?.keyVariable).toBe('ANTHROPIC_API_KEY');
     expect(m.summarizer).toBeNull();
-    expect(createRoleModels({ ...llm({} as never), provider: 'openai', api_key: 'k', base_url: '' }, {}).planner?.keyVariable).toBe('llm.api_key');
+    expect(
+      createRoleModels({ ...llm({} as never), provider: 'openai', api_key: 'k', base_url: '' }, {}).planner
+        ?.keyVariable,
+    ).toBe('llm.api_key');
   });
 
   it('openai-compatible needs base_url but no key', () => {
@@ -119,16 +155,34 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     const server = await startLlmServer();
     const { repo } = simpleConflict();
     server.enqueue(
-      { kind: 'tool_calls', text: 'Looking.', calls: [{ name: 'view_conflict', args: { file: 'v.txt', conflict_num: 1 } }] },
-      { kind: 'tool_calls', calls: [{ name: 'resolve_conflict', args: { file: 'v.txt', conflict_num: 1, choice: 'theirs' } }] },
-      { kind: 'tool_calls', calls: [{ name: 'submit_resolution', args: { file: 'v.txt' } }], usage: { prompt_tokens: 50, completion_tokens: 7 } },
+      {
+        kind: 'tool_calls',
+        text: 'Looking.',
+        calls: [{ name: 'view_conflict', args: { file: 'v.txt', conflict_num: 1 } }],
+      },
+      {
+        kind: 'tool_calls',
+        calls: [{ name: 'resolve_conflict', args: { file: 'v.txt', conflict_num: 1, choice: 'theirs' } }],
+      },
+      {
+        kind: 'tool_calls',
+        calls: [{ name: 'submit_resolution', args: { file: 'v.txt' } }],
+        usage: { prompt_tokens: 50, completion_tokens: 7 },
+      },
     );
     const { gateway } = gatewayFor(llm(server));
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['v.txt'], conflictId: 'c1' }, { gateway, git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['v.txt'], conflictId: 'c1' },
+      { gateway, git: repo.git },
+    );
     expect(out.ok).toBe(true);
     expect(readFileSync(join(repo.dir, 'v.txt'), 'utf8')).toBe('a\n3\nz\n');
     expect(server.requests).toHaveLength(3);
-    const body = server.requests[1]?.body as { model: string; tools: { function: { name: string } }[]; messages: { role: string; content: unknown }[] };
+    const body = server.requests[1]?.body as {
+      model: string;
+      tools: { function: { name: string } }[];
+      messages: { role: string; content: unknown }[];
+    };
     expect(body.model).toBe('test-resolver');
     expect(body.tools.map((t) => t.function.name)).toContain('submit_resolution');
     expect(body.messages.find((m) => m.role === 'tool')?.content).toMatch(/Conflict 1 of 1/);
@@ -145,9 +199,20 @@ describe('provider path against a real local OpenAI-compatible server', () => {
       },
     });
     const { repo } = simpleConflict();
-    server.enqueue({ kind: 'tool_calls', calls: [{ name: 'resolve_conflict', args: { file: 'v.txt', conflict_num: 1, choice: 'custom', custom_text: '2 and 3' } }] });
+    server.enqueue({
+      kind: 'tool_calls',
+      calls: [
+        {
+          name: 'resolve_conflict',
+          args: { file: 'v.txt', conflict_num: 1, choice: 'custom', custom_text: '2 and 3' },
+        },
+      ],
+    });
     const { gateway } = gatewayFor(llm(server));
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['v.txt'], conflictId: 'c1' }, { gateway, git: repo.git });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['v.txt'], conflictId: 'c1' },
+      { gateway, git: repo.git },
+    );
     expect(out.ok).toBe(true);
     expect(readFileSync(join(repo.dir, 'v.txt'), 'utf8')).toBe('a\n2 and 3\nz\n');
     expect(server.requests).toHaveLength(2);
@@ -193,7 +258,10 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     const server = await startLlmServer();
     const { repo } = simpleConflict();
     server.enqueue(
-      { kind: 'tool_calls', calls: [{ name: 'resolve_conflict', args: { file: 'v.txt', conflict_num: 1, choice: 'ours' } }] },
+      {
+        kind: 'tool_calls',
+        calls: [{ name: 'resolve_conflict', args: { file: 'v.txt', conflict_num: 1, choice: 'ours' } }],
+      },
       { kind: 'hang' },
       { kind: 'hang' },
       { kind: 'tool_calls', calls: [{ name: 'submit_resolution', args: { file: 'v.txt' } }] },
@@ -218,7 +286,12 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     const lines: string[] = [];
     const log = recordingLogger(lines);
     const config = llm(server, { timeout: 0.15 });
-    const gateway = new ModelGateway({ models: createRoleModels(config, {}), llm: config, log, sleep: async () => undefined });
+    const gateway = new ModelGateway({
+      models: createRoleModels(config, {}),
+      llm: config,
+      log,
+      sleep: async () => undefined,
+    });
     const out = await resolveWithModel({ workdir: repo.dir, files: ['v.txt'] }, { gateway, git: repo.git, log });
     expect(lines.filter((l) => /longer timeout|fresh conversation|gave up/.test(l))).toEqual([
       'warn: no reply from the model; retrying with a longer timeout',
@@ -226,7 +299,9 @@ describe('provider path against a real local OpenAI-compatible server', () => {
       'decision: resolver: no reply after a longer timeout; starting a fresh conversation with the current state',
       'warn: no reply from the model; retrying with a longer timeout',
       'error: no reply from the model after a retry with a longer timeout',
-      expect.stringMatching(/^decision: resolver gave up: the resolver model did not answer, even in a fresh conversation/),
+      expect.stringMatching(
+        /^decision: resolver gave up: the resolver model did not answer, even in a fresh conversation/,
+      ),
     ]);
     expect(out).toMatchObject({ ok: false, reason: 'needs_human', recoveries: ['fresh-conversation', 'needs-human'] });
     expect(server.requests).toHaveLength(4);
@@ -235,10 +310,34 @@ describe('provider path against a real local OpenAI-compatible server', () => {
 
   it('malformed JSON, then a valid answer: retried', async () => {
     const server = await startLlmServer();
-    server.enqueue({ kind: 'malformed' }, { kind: 'text', text: JSON.stringify({ error_type: 'link_error', location: null, root_cause: 'undefined reference to foo', excerpt: 'ld: undefined reference to foo' }) });
+    server.enqueue(
+      { kind: 'malformed' },
+      {
+        kind: 'text',
+        text: JSON.stringify({
+          error_type: 'link_error',
+          location: null,
+          root_cause: 'undefined reference to foo',
+          excerpt: 'ld: undefined reference to foo',
+        }),
+      },
+    );
     const { gateway, sleeps } = gatewayFor(llm(server));
     const out = await summarizeFailure(
-      { result: { name: 'build', command: 'make', success: false, exitCode: 1, signal: null, timedOut: false, durationMs: 1, logFile: '/x.log', tail: [] }, log: 'ld: undefined reference to foo' },
+      {
+        result: {
+          name: 'build',
+          command: 'make',
+          success: false,
+          exitCode: 1,
+          signal: null,
+          timedOut: false,
+          durationMs: 1,
+          logFile: '/x.log',
+          tail: [],
+        },
+        log: 'ld: undefined reference to foo',
+      },
       { gateway, extract: () => ({ error_type: 'compile_error', location: null, root_cause: 'unknown', excerpt: '' }) },
     );
     expect(out).toMatchObject({ source: 'model', summary: { error_type: 'link_error' } });
@@ -247,7 +346,10 @@ describe('provider path against a real local OpenAI-compatible server', () => {
 
   it('a truncated body, then a valid answer: retried', async () => {
     const server = await startLlmServer();
-    server.enqueue({ kind: 'truncate' }, { kind: 'text', text: JSON.stringify({ strategy: 'optimistic', reasoning: 'small' }) });
+    server.enqueue(
+      { kind: 'truncate' },
+      { kind: 'text', text: JSON.stringify({ strategy: 'optimistic', reasoning: 'small' }) },
+    );
     const { gateway } = gatewayFor(llm(server));
     expect(await chooseStrategy(merge, { gateway })).toMatchObject({ strategy: 'optimistic', source: 'model' });
     expect(server.requests).toHaveLength(2);
@@ -255,7 +357,10 @@ describe('provider path against a real local OpenAI-compatible server', () => {
 
   it('SSE streaming: a full stream is assembled; a truncated stream is an error value, not a crash', async () => {
     const server = await startLlmServer();
-    server.enqueue({ kind: 'text', text: 'hello from the stream', usage: { prompt_tokens: 3, completion_tokens: 4 } }, { kind: 'truncate', text: 'partial' });
+    server.enqueue(
+      { kind: 'text', text: 'hello from the stream', usage: { prompt_tokens: 3, completion_tokens: 4 } },
+      { kind: 'truncate', text: 'partial' },
+    );
     const { gateway } = gatewayFor(llm(server));
     const model = gateway.model('summarizer');
     if (!model) throw new Error('no model');
@@ -264,7 +369,12 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     expect(server.requests[0]?.body?.stream).toBe(true);
     expect(gateway.usage.total()).toMatchObject({ inputTokens: 3, outputTokens: 4 });
     const errors: unknown[] = [];
-    const cut = streamText({ model: model.model, prompt: 'hi', maxRetries: 0, onError: ({ error }) => void errors.push(error) });
+    const cut = streamText({
+      model: model.model,
+      prompt: 'hi',
+      maxRetries: 0,
+      onError: ({ error }) => void errors.push(error),
+    });
     let caught: unknown;
     try {
       for await (const part of cut.fullStream) if (part.type === 'error') errors.push(part.error);
@@ -279,7 +389,11 @@ describe('provider path against a real local OpenAI-compatible server', () => {
 
   it('401 stops at once naming the key variable (OpenRouter provider)', async () => {
     const server = await startLlmServer();
-    server.enqueue({ kind: 'error', status: 401, body: { error: { message: 'No auth credentials found', code: 401 } } });
+    server.enqueue({
+      kind: 'error',
+      status: 401,
+      body: { error: { message: 'No auth credentials found', code: 401 } },
+    });
     const { gateway } = gatewayFor(llm(server, { provider: 'openrouter' }), { OPENROUTER_API_KEY: 'sk-bad' });
     const { repo } = simpleConflict();
     let error: unknown;
@@ -312,13 +426,35 @@ describe('provider path against a real local OpenAI-compatible server', () => {
   it('context too long: the prompt is truncated once and retried', async () => {
     const server = await startLlmServer();
     server.enqueue(
-      { kind: 'error', status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' } } },
-      { kind: 'text', text: JSON.stringify({ error_type: 'compile_error', location: 'a.c:1', root_cause: 'x', excerpt: 'y' }) },
+      {
+        kind: 'error',
+        status: 400,
+        body: {
+          error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' },
+        },
+      },
+      {
+        kind: 'text',
+        text: JSON.stringify({ error_type: 'compile_error', location: 'a.c:1', root_cause: 'x', excerpt: 'y' }),
+      },
     );
     const { gateway } = gatewayFor(llm(server));
     const log = Array.from({ length: 3000 }, (_, i) => `line ${i} error: something`).join('\n');
     const out = await summarizeFailure(
-      { result: { name: 'build', command: 'make', success: false, exitCode: 1, signal: null, timedOut: false, durationMs: 1, logFile: '/x.log', tail: [] }, log },
+      {
+        result: {
+          name: 'build',
+          command: 'make',
+          success: false,
+          exitCode: 1,
+          signal: null,
+          timedOut: false,
+          durationMs: 1,
+          logFile: '/x.log',
+          tail: [],
+        },
+        log,
+      },
       { gateway, extract: () => ({ error_type: 'compile_error', location: null, root_cause: 'unknown', excerpt: '' }) },
     );
     expect(out.source).toBe('model');
@@ -330,7 +466,11 @@ describe('provider path against a real local OpenAI-compatible server', () => {
   it("OpenRouter's reported cost is recorded, and the budget stops the next call cleanly", async () => {
     const server = await startLlmServer();
     const { repo } = simpleConflict();
-    server.enqueue({ kind: 'tool_calls', calls: [{ name: 'view_conflict', args: { file: 'v.txt', conflict_num: 1 } }], usage: { prompt_tokens: 1000, completion_tokens: 100, cost: 0.02 } });
+    server.enqueue({
+      kind: 'tool_calls',
+      calls: [{ name: 'view_conflict', args: { file: 'v.txt', conflict_num: 1 } }],
+      usage: { prompt_tokens: 1000, completion_tokens: 100, cost: 0.02 },
+    });
     const { gateway } = gatewayFor(llm(server, { provider: 'openrouter' }), { OPENROUTER_API_KEY: 'k' }, 0.03);
     const out = await resolveWithModel({ workdir: repo.dir, files: ['v.txt'] }, { gateway, git: repo.git });
     expect(out).toMatchObject({ ok: false, reason: 'budget' });
@@ -343,21 +483,34 @@ describe('provider path against a real local OpenAI-compatible server', () => {
 
 describe('config-level setup', () => {
   it('offline config: no gateway, no rung; --with-model refused with a clear error', async () => {
-    const config = { llm: { ...llm({} as never), resolver_model: '', summarizer_model: '', planner_model: '' }, budget: { usd: 0 } };
-    const repo = conflictRepo({ base: { 'a': '1\n' }, ours: { 'a': '2\n' }, theirs: { 'a': '3\n' } }).repo;
+    const config = {
+      llm: { ...llm({} as never), resolver_model: '', summarizer_model: '', planner_model: '' },
+      budget: { usd: 0 },
+    };
+    const repo = conflictRepo({ base: { a: '1\n' }, ours: { a: '2\n' }, theirs: { a: '3\n' } }).repo;
     expect(createGatewayFromConfig(config, {})).toBeNull();
     expect(createModelRungFromConfig(config, {}, { git: repo.git })).toBeNull();
-    await expect(requireModelRungFromConfig(config, {}, { git: repo.git })).rejects.toMatchObject({ code: 'model_not_configured', kind: 'usage' });
+    await expect(requireModelRungFromConfig(config, {}, { git: repo.git })).rejects.toMatchObject({
+      code: 'model_not_configured',
+      kind: 'usage',
+    });
   });
 
   it('a configured resolver gives a rung that resolves through the local server', async () => {
     const server = await startLlmServer();
     const { repo } = simpleConflict();
     server.enqueue(
-      { kind: 'tool_calls', calls: [{ name: 'resolve_conflict', args: { file: 'v.txt', conflict_num: 1, choice: 'theirs' } }] },
+      {
+        kind: 'tool_calls',
+        calls: [{ name: 'resolve_conflict', args: { file: 'v.txt', conflict_num: 1, choice: 'theirs' } }],
+      },
       { kind: 'tool_calls', calls: [{ name: 'submit_resolution', args: { file: 'v.txt' } }] },
     );
-    const rung = createModelRungFromConfig({ llm: llm(server), budget: { usd: 0 } }, {}, { git: repo.git, workdir: repo.dir });
+    const rung = createModelRungFromConfig(
+      { llm: llm(server), budget: { usd: 0 } },
+      {},
+      { git: repo.git, workdir: repo.dir },
+    );
     expect(rung).not.toBeNull();
     const { resolveWorkingTree } = await import('../../src/resolve/working-tree.js');
     const results = await resolveWorkingTree(repo.git, { fallback: rung?.fallback });

@@ -22,18 +22,35 @@ describe('report built from a real run', () => {
     expect(m.grid!.axis1[1]?.subject).toBe('fork: value 1');
     expect(m.grid!.axis2[4]?.subject).toBe('upstream: value 4');
     // The culprit 3-3 failed the check in attempt 1 and was resolved again: M, not X.
-    expect(markedDiagram(m.grid!)?.split('\n').slice(2, 7)).toEqual(['   0 - ***** - main', '       *M..|', '       *.M.|', '       *..M|', '   4 - *---C']);
-    expect(m.grid!.marks.find((x) => x.conflict === '3-3')).toMatchObject({ failedCheck: 'build (attempt 1)', superseded: true });
+    expect(markedDiagram(m.grid!)?.split('\n').slice(2, 7)).toEqual([
+      '   0 - ***** - main',
+      '       *M..|',
+      '       *.M.|',
+      '       *..M|',
+      '   4 - *---C',
+    ]);
+    expect(m.grid!.marks.find((x) => x.conflict === '3-3')).toMatchObject({
+      failedCheck: 'build (attempt 1)',
+      superseded: true,
+    });
     expect(decodeRuns(m.grid!.cells)).not.toContain('a'); // every cell known
 
     const c3 = m.conflicts.find((c) => c.id === '3-3')!;
     expect(c3).toMatchObject({ status: 'resolved', rung: 'model', attempts: 2 });
-    expect(c3.files[0]?.conflictHunks[0]).toMatchObject({ ours: 'v3 = fork3\n', theirs: 'v3 = up3\n', base: 'v3 = 0\n' });
+    expect(c3.files[0]?.conflictHunks[0]).toMatchObject({
+      ours: 'v3 = fork3\n',
+      theirs: 'v3 = up3\n',
+      base: 'v3 = 0\n',
+    });
     expect(c3.resolution?.diff).toMatch(/^-<<<<<<< [0-9a-f]{40}\n-v3 = fork3\n[^]*^\+v3 = merged3$/m);
     expect(c3.transcripts.length).toBe(2);
     expect(c3.transcripts[0]?.toolCalls.map((t) => t.tool)).toContain('resolve_conflict');
-    expect(m.timeline.map((e) => e.kind)).toEqual(expect.arrayContaining(['strategy', 'failure', 'recovery', 'blame', 'finalized', 'outcome']));
-    expect(m.timeline.find((e) => e.kind === 'recovery')?.reasoning).toBe('Unclear which resolution broke the build: bisect the batch.');
+    expect(m.timeline.map((e) => e.kind)).toEqual(
+      expect.arrayContaining(['strategy', 'failure', 'recovery', 'blame', 'finalized', 'outcome']),
+    );
+    expect(m.timeline.find((e) => e.kind === 'recovery')?.reasoning).toBe(
+      'Unclear which resolution broke the build: bisect the batch.',
+    );
     expect(m.checks.some((c) => !c.success && c.summary !== null)).toBe(true);
     expect(m.checks.find((c) => c.success)?.excerpt).toBe('all values ok');
     expect(m.run.resultCommit).toBe(repo.sh('rev-parse', 'main'));
@@ -56,7 +73,14 @@ describe('report built from a real run', () => {
 
       // A cache written for another run's final commit is not taken for this one.
       const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as { key: string; grid: { letters: string } };
-      writeFileSync(cacheFile, JSON.stringify({ ...cached, key: cached.key.replace(/ [0-9a-f]{40} /, ` ${'0'.repeat(40)} `), grid: { ...cached.grid, letters: 'x'.repeat(25) } }));
+      writeFileSync(
+        cacheFile,
+        JSON.stringify({
+          ...cached,
+          key: cached.key.replace(/ [0-9a-f]{40} /, ` ${'0'.repeat(40)} `),
+          grid: { ...cached.grid, letters: 'x'.repeat(25) },
+        }),
+      );
       spy.reset();
       expect((await loadRunSnapshot(git, store, name, { details: false }))!.grid).toEqual(first);
       expect(spy.calls().some((c) => c.startsWith('rev-list '))).toBe(true);

@@ -5,7 +5,9 @@ import { TestRepo } from '../helpers/git-repo.js';
 
 /** Conflicted paths of an in-memory merge, as merge-tree reports them. */
 async function mergeTreeConflicts(repo: TestRepo): Promise<ConflictPath[]> {
-  const { stdout } = await repo.git.run(['merge-tree', '--write-tree', '-z', '--no-messages', 'main', 'feature'], { okExitCodes: [0, 1] });
+  const { stdout } = await repo.git.run(['merge-tree', '--write-tree', '-z', '--no-messages', 'main', 'feature'], {
+    okExitCodes: [0, 1],
+  });
   const byPath = new Map<string, ConflictPath>();
   for (const field of stdout.split('\0').slice(1)) {
     if (field === '') break;

@@ -12,9 +12,15 @@ function conflictedRepo(other: boolean): TestRepo {
   const base = { 'package-lock.json': '{\n  "version": "1.0.0"\n}\n', 'notes.txt': 'a\n' };
   repo.commit('base', base);
   repo.branch('feature');
-  repo.commit('main', { 'package-lock.json': '{\n  "version": "1.1.0"\n}\n', ...(other ? { 'notes.txt': 'main\n' } : {}) });
+  repo.commit('main', {
+    'package-lock.json': '{\n  "version": "1.1.0"\n}\n',
+    ...(other ? { 'notes.txt': 'main\n' } : {}),
+  });
   repo.checkout('feature');
-  repo.commit('feature', { 'package-lock.json': '{\n  "version": "1.2.0"\n}\n', ...(other ? { 'notes.txt': 'feature\n' } : {}) });
+  repo.commit('feature', {
+    'package-lock.json': '{\n  "version": "1.2.0"\n}\n',
+    ...(other ? { 'notes.txt': 'feature\n' } : {}),
+  });
   repo.checkout('main');
   expect(() => repo.sh('merge', '--no-edit', 'feature')).toThrow();
   return repo;
@@ -27,7 +33,12 @@ describe('lockfiles and resolve.regenerate', () => {
     const repo = conflictedRepo(false);
     const git = new Git({ cwd: repo.dir, env: testGitEnv });
     onTestFinished(() => git.close());
-    const results = await resolveWorkingTree(git, { top: repo.dir, rules: [], regenerate: { 'package-lock.json': write }, runCommand: shellRegenerateRunner(60_000) });
+    const results = await resolveWorkingTree(git, {
+      top: repo.dir,
+      rules: [],
+      regenerate: { 'package-lock.json': write },
+      runCommand: shellRegenerateRunner(60_000),
+    });
     expect(results.map((r) => [r.path, r.status])).toEqual([['package-lock.json', 'resolved']]);
     expect(results[0]?.note).toMatch(/^regenerated with `node -e/);
     expect(readFileSync(join(repo.dir, 'package-lock.json'), 'utf8')).toBe('{"regenerated":true}\n');
@@ -40,14 +51,21 @@ describe('lockfiles and resolve.regenerate', () => {
     onTestFinished(() => git.close());
     const results = await resolveWorkingTree(git, { top: repo.dir, rules: [] });
     expect(results.map((r) => [r.path, r.status])).toEqual([['package-lock.json', 'open']]);
-    expect(results[0]?.note).toMatch(/is a lockfile.*resolve\.regenerate: \{ "package-lock\.json": "npm install --package-lock-only --ignore-scripts" \}/);
+    expect(results[0]?.note).toMatch(
+      /is a lockfile.*resolve\.regenerate: \{ "package-lock\.json": "npm install --package-lock-only --ignore-scripts" \}/,
+    );
   });
 
   it('waits for the other conflicted files (the manifest) before regenerating, and reports a failing command', async () => {
     const repo = conflictedRepo(true);
     const git = new Git({ cwd: repo.dir, env: testGitEnv });
     onTestFinished(() => git.close());
-    const waiting = await resolveWorkingTree(git, { top: repo.dir, rules: [], regenerate: { '*.json': write }, runCommand: shellRegenerateRunner(60_000) });
+    const waiting = await resolveWorkingTree(git, {
+      top: repo.dir,
+      rules: [],
+      regenerate: { '*.json': write },
+      runCommand: shellRegenerateRunner(60_000),
+    });
     expect(waiting.map((r) => [r.path, r.status])).toEqual([
       ['notes.txt', 'open'],
       ['package-lock.json', 'open'],
@@ -57,7 +75,12 @@ describe('lockfiles and resolve.regenerate', () => {
     const single = conflictedRepo(false);
     const git2 = new Git({ cwd: single.dir, env: testGitEnv });
     onTestFinished(() => git2.close());
-    const failed = await resolveWorkingTree(git2, { top: single.dir, rules: [], regenerate: { 'package-lock.json': 'echo no network >&2; exit 3' }, runCommand: shellRegenerateRunner(60_000) });
+    const failed = await resolveWorkingTree(git2, {
+      top: single.dir,
+      rules: [],
+      regenerate: { 'package-lock.json': 'echo no network >&2; exit 3' },
+      runCommand: shellRegenerateRunner(60_000),
+    });
     expect(failed.map((r) => [r.path, r.status])).toEqual([['package-lock.json', 'open']]);
     expect(failed[0]?.note).toMatch(/failed \(exit 3\): no network/);
   });

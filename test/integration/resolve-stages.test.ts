@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { listUnmerged, mergeFileTexts, parseConflictText, printConflictedFile, readStageTexts } from '../../src/resolve/index.js';
+import {
+  listUnmerged,
+  mergeFileTexts,
+  parseConflictText,
+  printConflictedFile,
+  readStageTexts,
+} from '../../src/resolve/index.js';
 import { readBlob } from '../../src/resolve/parse/read-blob.js';
 import { Git } from '../../src/git/index.js';
 import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
@@ -23,10 +29,22 @@ describe('conflicts from index stages', () => {
     const texts = await readStageTexts(repo.git, entries[0]!);
     expect(texts).toEqual({ base: 'a\nb\nc\n', ours: 'a\nB main\nc\n', theirs: 'a\nB feature\nc\n' });
 
-    const merged = await mergeFileTexts(repo.git, { base: texts.base!, ours: texts.ours!, theirs: texts.theirs!, labels: { ours: 'HEAD', theirs: 'feature' } });
+    const merged = await mergeFileTexts(repo.git, {
+      base: texts.base!,
+      ours: texts.ours!,
+      theirs: texts.theirs!,
+      labels: { ours: 'HEAD', theirs: 'feature' },
+    });
     expect(merged.conflicts).toBe(1);
     const file = parseConflictText(merged.text, { path: 'f.txt' });
-    expect(file.hunks[0]).toMatchObject({ base: 'b\n', ours: 'B main\n', theirs: 'B feature\n', labels: { ours: 'HEAD', base: 'base', theirs: 'feature' }, startLine: 2, endLine: 8 });
+    expect(file.hunks[0]).toMatchObject({
+      base: 'b\n',
+      ours: 'B main\n',
+      theirs: 'B feature\n',
+      labels: { ours: 'HEAD', base: 'base', theirs: 'feature' },
+      startLine: 2,
+      endLine: 8,
+    });
     expect(printConflictedFile(file)).toBe(merged.text);
   });
 
@@ -36,7 +54,11 @@ describe('conflicts from index stages', () => {
     const spy = gitSpy();
     const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
     try {
-      const entry = { path: 'f.txt', base: { mode: '100644', oid: repo.sh('rev-parse', 'HEAD:f.txt'), path: 'f.txt' }, theirs: { mode: '100644', oid: repo.sh('rev-parse', 'HEAD:dir/g.txt'), path: 'f.txt' } };
+      const entry = {
+        path: 'f.txt',
+        base: { mode: '100644', oid: repo.sh('rev-parse', 'HEAD:f.txt'), path: 'f.txt' },
+        theirs: { mode: '100644', oid: repo.sh('rev-parse', 'HEAD:dir/g.txt'), path: 'f.txt' },
+      };
       expect(await readStageTexts(git, entry)).toEqual({ base: 'a\nb\n', ours: null, theirs: 'g\n' });
       expect(await readBlob(git, 'HEAD:dir/g.txt')).toBe('g\n');
       expect(await readBlob(git, 'HEAD:nope.txt')).toBeNull();

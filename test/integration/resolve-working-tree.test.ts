@@ -50,7 +50,12 @@ describe('resolveWorkingTree', () => {
 
   it('does not hand a file that is not UTF-8 to the model: it goes to a person with every byte kept', async () => {
     const repo = TestRepo.create();
-    const file = (line: string): Buffer => Buffer.concat([Buffer.from('caf\xe9\n', 'latin1'), Buffer.from(`${line}\n`), Buffer.from('cr\xe8me\n', 'latin1')]);
+    const file = (line: string): Buffer =>
+      Buffer.concat([
+        Buffer.from('caf\xe9\n', 'latin1'),
+        Buffer.from(`${line}\n`),
+        Buffer.from('cr\xe8me\n', 'latin1'),
+      ]);
     writeFileSync(join(repo.dir, 'f.txt'), file('b'));
     repo.sh('add', '-A');
     repo.sh('commit', '-q', '-m', 'base');

@@ -13,7 +13,14 @@ describe('doctor', () => {
   it('a healthy run validates clean', async () => {
     const f = await buildRunFixture(TestRepo.create());
     const report = await validateRun(f.paths.dir, f.repo.git, deps);
-    expect(report).toMatchObject({ ok: true, name: 'up', state: { status: 'ok' }, backup: { status: 'ok' }, lock: { state: 'free' }, findings: [] });
+    expect(report).toMatchObject({
+      ok: true,
+      name: 'up',
+      state: { status: 'ok' },
+      backup: { status: 'ok' },
+      lock: { state: 'free' },
+      findings: [],
+    });
     expect(report.journal).toMatchObject({ exists: true, truncatedTail: false, badLines: [] });
   });
 
@@ -66,7 +73,9 @@ describe('doctor', () => {
       finalCommit: null,
     });
     expect(rebuilt.lost.length).toBeGreaterThan(0);
-    expect((await validateRun(f.paths.dir, f.repo.git, deps)).findings.filter((x) => x.severity === 'error')).toEqual([]);
+    expect((await validateRun(f.paths.dir, f.repo.git, deps)).findings.filter((x) => x.severity === 'error')).toEqual(
+      [],
+    );
   });
 
   it('rebuild works from the refs alone when the journal is gone too', async () => {
@@ -97,7 +106,9 @@ describe('doctor', () => {
 
   it('repair auto-repairs inconsistencies and lists each repair', async () => {
     const f = await buildRunFixture(TestRepo.create());
-    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const dead = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+    );
     expect(new RunStore(f.store.root, { pid: dead }).acquire('up').ok).toBe(true);
     const c = f.state.conflicts[0];
     if (c === undefined) throw new Error('fixture has a conflict');
@@ -106,7 +117,17 @@ describe('doctor', () => {
       name: 'other',
       currentAttempt: 0,
       attempts: [
-        { number: 2, strategy: 'optimistic', batchSize: null, resolutions: ['1-1'], checks: [], failureSummary: null, recovery: null, startedAt: f.state.startedAt, finishedAt: null },
+        {
+          number: 2,
+          strategy: 'optimistic',
+          batchSize: null,
+          resolutions: ['1-1'],
+          checks: [],
+          failureSummary: null,
+          recovery: null,
+          startedAt: f.state.startedAt,
+          finishedAt: null,
+        },
       ],
       conflicts: [
         { ...c, resolutionCommit: null, resolutionTree: null },
@@ -116,7 +137,14 @@ describe('doctor', () => {
     });
     const before = await validateRun(f.paths.dir, f.repo.git, deps);
     expect(before.ok).toBe(false);
-    expect(before.findings.map((x) => x.kind).sort()).toEqual(['inconsistent', 'inconsistent', 'inconsistent', 'inconsistent', 'inconsistent', 'lock']);
+    expect(before.findings.map((x) => x.kind).sort()).toEqual([
+      'inconsistent',
+      'inconsistent',
+      'inconsistent',
+      'inconsistent',
+      'inconsistent',
+      'lock',
+    ]);
 
     const repair = await repairRun(f.paths.dir, f.repo.git, deps);
     expect(repair).toMatchObject({ ok: true, restoredFromBackup: false, remaining: [] });
@@ -141,7 +169,13 @@ describe('doctor', () => {
     const lines = readFileSync(f.paths.journal, 'utf8');
     writeFileSync(f.paths.journal, lines + lines.split('\n')[0] + '\n');
     const report = await validateRun(f.paths.dir, f.repo.git, deps);
-    expect(report.findings).toEqual([expect.objectContaining({ kind: 'journal', severity: 'warning', message: expect.stringContaining('go backwards') })]);
+    expect(report.findings).toEqual([
+      expect.objectContaining({
+        kind: 'journal',
+        severity: 'warning',
+        message: expect.stringContaining('go backwards'),
+      }),
+    ]);
   });
 
   it('warns when the imerge refs the state relies on are gone', async () => {
@@ -159,11 +193,18 @@ describe('doctor', () => {
   it("sees the recovery loop's data (FlowData) and drops conflict ids the run does not have", async () => {
     const f = await buildRunFixture(TestRepo.create());
     const failure = { error_type: 'compile_error' as const, location: 'a.c:1', root_cause: 'x', excerpt: '' };
-    f.save({ ...f.state, data: { batch: ['1-1', '9-9'], validated: ['8-8'], retryContext: { '9-9': failure, '1-1': failure } } });
+    f.save({
+      ...f.state,
+      data: { batch: ['1-1', '9-9'], validated: ['8-8'], retryContext: { '9-9': failure, '1-1': failure } },
+    });
     const report = await validateRun(f.paths.dir, f.repo.git, deps);
-    expect(report.findings.map((x) => [x.severity, x.message])).toEqual([['warning', "the recovery loop's data names conflict(s) 9-9, 8-8 that the run does not have"]]);
+    expect(report.findings.map((x) => [x.severity, x.message])).toEqual([
+      ['warning', "the recovery loop's data names conflict(s) 9-9, 8-8 that the run does not have"],
+    ]);
     const repair = await repairRun(f.paths.dir, f.repo.git, deps);
-    expect(repair.actions).toEqual(["the recovery loop's data names conflict(s) 9-9, 8-8 that the run does not have: dropped 9-9, 8-8 from the recovery loop's data"]);
+    expect(repair.actions).toEqual([
+      "the recovery loop's data names conflict(s) 9-9, 8-8 that the run does not have: dropped 9-9, 8-8 from the recovery loop's data",
+    ]);
     expect(loadRunState(f.paths)?.data).toEqual({ batch: ['1-1'], validated: [], retryContext: { '1-1': failure } });
   });
 
@@ -172,7 +213,9 @@ describe('doctor', () => {
     f.save({ ...f.state, source: { ref: 'upstream', oid: 'd'.repeat(40) } });
     const repair = await repairRun(f.paths.dir, f.repo.git, deps);
     expect(repair.ok).toBe(false);
-    expect(repair.remaining).toEqual([expect.objectContaining({ repairable: false, message: expect.stringContaining('dddd') })]);
+    expect(repair.remaining).toEqual([
+      expect.objectContaining({ repairable: false, message: expect.stringContaining('dddd') }),
+    ]);
 
     const held = new RunStore(f.store.root, { pid: process.ppid }).acquire('up');
     expect(held.ok).toBe(true);

@@ -19,10 +19,14 @@ describe('journal follow across processes', () => {
         if (e.type === 'run_outcome') controller.abort();
       }
     })();
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/fixtures/store/machine-child.ts'), root, join(root, 'calls.log'), '20'], {
-      cwd: repoRoot,
-      stdio: 'ignore',
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(repoRoot, 'test/fixtures/store/machine-child.ts'), root, join(root, 'calls.log'), '20'],
+      {
+        cwd: repoRoot,
+        stdio: 'ignore',
+      },
+    );
     const exit = new Promise<number | null>((done) => proc.on('close', done));
     await following;
     expect(await exit).toBe(0);

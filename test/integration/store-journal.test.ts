@@ -58,7 +58,10 @@ describe('journal', () => {
 
   it('reports complete lines that are not valid events', () => {
     const path = join(tempDir(), 'events.jsonl');
-    writeFileSync(path, '{"seq":1,"ts":"x","type":"node_entered","node":"a","step":0}\nnot json\n{"seq":2,"ts":"x","type":"no_such"}\n');
+    writeFileSync(
+      path,
+      '{"seq":1,"ts":"x","type":"node_entered","node":"a","step":0}\nnot json\n{"seq":2,"ts":"x","type":"no_such"}\n',
+    );
     const read = open(path).read();
     expect(read.entries).toHaveLength(1);
     expect(read.badLines).toEqual([2, 3]);

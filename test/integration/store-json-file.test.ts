@@ -36,7 +36,11 @@ describe('json-file', () => {
     writeFileSync(file, '[1]');
     expect(readJsonFile(file, spec)).toMatchObject({ ok: false, problem: 'schema' });
     writeFileSync(file, '{"version": 7, "count": 1}');
-    expect(readJsonFile(file, spec)).toMatchObject({ ok: false, problem: 'version', detail: expect.stringContaining('newer splintercat') });
+    expect(readJsonFile(file, spec)).toMatchObject({
+      ok: false,
+      problem: 'version',
+      detail: expect.stringContaining('newer splintercat'),
+    });
   });
 
   it('never replaces a good backup with a corrupted main file', () => {
@@ -80,7 +84,9 @@ describe('json-file', () => {
 describe('json-file temp files', () => {
   it('a temp file of a dead writer is removed by the next write; a live one is left alone', async () => {
     const { spawnSync } = await import('node:child_process');
-    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const dead = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+    );
     const dir = tempDir();
     const file = join(dir, 'state.json');
     writeFileSync(join(dir, `.state.json.tmp-${dead}-abc`), '{"half');

@@ -13,7 +13,11 @@ import { chainContext, startChainRun } from '../fixtures/workflow/chain-run.js';
  */
 async function killedInFinalize(refsLeft: boolean) {
   // contained-change takes upstream's larger edit: the merged tree differs from the fork's.
-  const repo = chainRepo(2, (k) => `x${k}`, (k) => `x${k} y`);
+  const repo = chainRepo(
+    2,
+    (k) => `x${k}`,
+    (k) => `x${k} y`,
+  );
   const fork = repo.sh('rev-parse', 'main');
   const { ctx } = await chainContext(repo, null, { merge: { strategy: 'optimistic' } });
   const open = ctx.engines.open.bind(ctx.engines);
@@ -55,7 +59,10 @@ async function killedInFinalize(refsLeft: boolean) {
     resumed.run.close();
   }
   expect(repo.sh('rev-parse', 'main')).toBe(merged);
-  expect(repo.sh('rev-list', '--parents', '-n', '1', 'main').split(' ').slice(1)).toEqual([fork, repo.sh('rev-parse', 'upstream')]);
+  expect(repo.sh('rev-list', '--parents', '-n', '1', 'main').split(' ').slice(1)).toEqual([
+    fork,
+    repo.sh('rev-parse', 'upstream'),
+  ]);
   expect(repo.sh('for-each-ref', 'refs/imerge/')).toBe('');
   expect(repo.sh('status', '--porcelain', '--untracked-files=no')).toBe('');
 }

@@ -29,7 +29,11 @@ async function merge(repo: TestRepo, settings: Record<string, unknown> = {}) {
 async function resume(store: RunStore, ctx: Awaited<ReturnType<typeof merge>>['ctx']) {
   const { run, state } = reopenRun(store, 'up');
   try {
-    return await driveRun(run, state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }, ctx);
+    return await driveRun(
+      run,
+      state.status === 'running' ? state : { ...state, status: 'running', statusReason: null },
+      ctx,
+    );
   } finally {
     run.close();
   }
@@ -56,21 +60,43 @@ function baseRepo(files: Record<string, string>): TestRepo {
 
 describe('hand-offs a person can follow to the letter', () => {
   it('content: names the file, its kind and blocks; the commands are cd lines then the one command to run next', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     const { outcome } = await merge(repo);
     expect(outcome.kind).toBe('needs_human');
     const c = only(outcome.state.human);
     expect(c.conflict).toBe('1-1');
-    expect(c.files).toEqual([{ path: 'vals.txt', kind: 'content', hunks: 1, instructions: expect.stringMatching(/^edit vals\.txt: 1 conflict block\(s\).*remove every marker line/) }]);
+    expect(c.files).toEqual([
+      {
+        path: 'vals.txt',
+        kind: 'content',
+        hunks: 1,
+        instructions: expect.stringMatching(/^edit vals\.txt: 1 conflict block\(s\).*remove every marker line/),
+      },
+    ]);
     expect(outcome.state.human?.files).toEqual([join(c.worktree, 'vals.txt')]);
-    expect(outcome.state.human?.commands).toEqual([expect.stringMatching(new RegExp(`^cd ${c.worktree}   # conflict 1-1: `)), 'splintercat continue']);
-    const events = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8').trim().split('\n');
-    const event = events.map((l) => JSON.parse(l) as { type: string; conflicts?: HumanHandoff['conflicts'] }).find((e) => e.type === 'human_needed');
+    expect(outcome.state.human?.commands).toEqual([
+      expect.stringMatching(new RegExp(`^cd ${c.worktree}   # conflict 1-1: `)),
+      'splintercat continue',
+    ]);
+    const events = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    const event = events
+      .map((l) => JSON.parse(l) as { type: string; conflicts?: HumanHandoff['conflicts'] })
+      .find((e) => e.type === 'human_needed');
     expect(event?.conflicts?.[0]?.files[0]?.path).toBe('vals.txt');
   });
 
-  it('content: a file written as our side exactly, markers gone and not staged, is the person\'s choice of that side, not an untouched path', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+  it("content: a file written as our side exactly, markers gone and not staged, is the person's choice of that side, not an untouched path", async () => {
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     const { outcome, ctx, store } = await merge(repo);
     const c = only(outcome.state.human);
     // What a person writes who keeps the fork's value: the bytes of the worktree's HEAD, no git add.
@@ -90,15 +116,24 @@ describe('hand-offs a person can follow to the letter', () => {
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('needs_human');
     const c = only(outcome.state.human);
     const byPath = Object.fromEntries(c.files.map((f) => [f.path, f]));
-    expect(byPath['gone.txt']).toMatchObject({ kind: 'modify/delete', choices: { keep: 'git add -- gone.txt', delete: 'git rm -q -- gone.txt' } });
-    expect(byPath['gone.txt']?.instructions).toMatch(/the upstream side deleted gone\.txt while the fork side changed it/);
-    expect(byPath['kept.txt']?.instructions).toMatch(/the fork side deleted kept\.txt while the upstream side changed it/);
+    expect(byPath['gone.txt']).toMatchObject({
+      kind: 'modify/delete',
+      choices: { keep: 'git add -- gone.txt', delete: 'git rm -q -- gone.txt' },
+    });
+    expect(byPath['gone.txt']?.instructions).toMatch(
+      /the upstream side deleted gone\.txt while the fork side changed it/,
+    );
+    expect(byPath['kept.txt']?.instructions).toMatch(
+      /the fork side deleted kept\.txt while the upstream side changed it/,
+    );
     for (const f of c.files) expect(f.instructions).not.toMatch(/remove every/);
 
     // Nothing done: refused, with the exact choice to make.
     const untouched = await resume(store, ctx);
     expect(untouched.kind).toBe('needs_human');
-    expect(only(untouched.state.human).refused.join('\n')).toMatch(/gone\.txt is still unmerged: run `git rm -q -- gone\.txt` to keep the deletion or `git add -- gone\.txt` to keep the file/);
+    expect(only(untouched.state.human).refused.join('\n')).toMatch(
+      /gone\.txt is still unmerged: run `git rm -q -- gone\.txt` to keep the deletion or `git add -- gone\.txt` to keep the file/,
+    );
 
     await runChoice(c.worktree, byPath['gone.txt']!.choices!.delete!);
     await runChoice(c.worktree, byPath['kept.txt']!.choices!.keep!);
@@ -109,7 +144,7 @@ describe('hand-offs a person can follow to the letter', () => {
     expect(done.state.conflicts[0]?.files.map((f) => f.decidedBy)).toEqual(['human', 'human']);
   });
 
-  it('the same modify/delete (same path and blobs) met at a later cell takes the person\'s earlier choice, journalled as cache', async () => {
+  it("the same modify/delete (same path and blobs) met at a later cell takes the person's earlier choice, journalled as cache", async () => {
     // The fork changes gone.txt, reverts it, changes it again; upstream deletes it: cells 1-1, 2-1 and 3-1
     // meet modify/delete, and 3-1 has exactly the sides of 1-1.
     const repo = baseRepo({ 'gone.txt': 'original\n' });
@@ -132,12 +167,18 @@ describe('hand-offs a person can follow to the letter', () => {
     expect(asked).toEqual(['1-1', '2-1']);
     expect(state.conflicts.find((c) => c.id === '3-1')?.files[0]?.decidedBy).toBe('cache');
     const journal = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8');
-    expect(journal).toMatch(/"kind":"file-level","by":"runner","decision":"cache","reasoning":"gone\.txt: the person's earlier choice/);
+    expect(journal).toMatch(
+      /"kind":"file-level","by":"runner","decision":"cache","reasoning":"gone\.txt: the person's earlier choice/,
+    );
     expect(repo.sh('ls-tree', '--name-only', 'main')).not.toMatch(/gone\.txt/);
   });
 
   it('a file edited without git add is taken; markers left are refused (conflict-marker-size aware)', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     const { outcome, store, ctx } = await merge(repo);
     const c = only(outcome.state.human);
     const file = join(c.worktree, 'vals.txt');
@@ -145,7 +186,9 @@ describe('hand-offs a person can follow to the letter', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^<<<<<<< .*\n/m, ''));
     const refused = await resume(store, ctx);
     expect(refused.kind).toBe('needs_human');
-    expect(only(refused.state.human).refused).toEqual(['vals.txt still has conflict markers: remove every marker line']);
+    expect(only(refused.state.human).refused).toEqual([
+      'vals.txt still has conflict markers: remove every marker line',
+    ]);
     writeFileSync(file, valuesFile(['both']));
     const done = await resume(store, ctx);
     expect(done.kind).toBe('done');
@@ -154,8 +197,12 @@ describe('hand-offs a person can follow to the letter', () => {
 });
 
 describe("a person's work is never thrown away", () => {
-  it('a failed check after a person\'s resolution presents it again, in place, with the failure to amend', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+  it("a failed check after a person's resolution presents it again, in place, with the failure to amend", async () => {
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     const { outcome, store, ctx } = await merge(repo);
     const c = only(outcome.state.human);
     const file = join(c.worktree, 'vals.txt');
@@ -165,7 +212,10 @@ describe("a person's work is never thrown away", () => {
     expect(amend.conflict).toBe('1-1');
     // Their file, not fresh markers, and the failure that brought them back.
     expect(readFileSync(file, 'utf8')).toBe(valuesFile(['BAD']));
-    expect(amend.failure).toMatchObject({ check: 'build', summary: expect.stringMatching(/compile_error at vals\.txt:1: bad value/) });
+    expect(amend.failure).toMatchObject({
+      check: 'build',
+      summary: expect.stringMatching(/compile_error at vals\.txt:1: bad value/),
+    });
     expect(amend.failure?.excerpt).toMatch(/bad value in 'v1 = BAD'/);
     expect(existsSync(amend.failure!.logFile)).toBe(true);
     expect(amend.files[0]?.instructions).toMatch(/check 'build' failed on it: amend the file/);
@@ -181,9 +231,15 @@ describe("a person's work is never thrown away", () => {
     expect(entries.map((e) => e.resolution)).toEqual(['v1 = fine\n']);
   });
 
-  it('a person\'s amendment failing the same check again goes back to them again, whatever merge.max_retries says: a hand-off, never a failed run', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
-    const { outcome, store, ctx } = await merge(repo, { merge: { strategy: 'per_conflict', parallel: 1, max_retries: 0 } });
+  it("a person's amendment failing the same check again goes back to them again, whatever merge.max_retries says: a hand-off, never a failed run", async () => {
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
+    const { outcome, store, ctx } = await merge(repo, {
+      merge: { strategy: 'per_conflict', parallel: 1, max_retries: 0 },
+    });
     const file = join(only(outcome.state.human).worktree, 'vals.txt');
     for (const bad of ['BAD', 'BAD again', 'still BAD']) {
       writeFileSync(file, valuesFile([bad]));
@@ -204,7 +260,11 @@ describe("a person's work is never thrown away", () => {
   });
 
   it('continue --accept-failure: the failure is expected at this step; the resolution is taken as it is and that failure is never blamed again', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     const { outcome, store, ctx } = await merge(repo);
     const file = join(only(outcome.state.human).worktree, 'vals.txt');
     writeFileSync(file, valuesFile(['BAD']));
@@ -212,7 +272,18 @@ describe("a person's work is never thrown away", () => {
     expect(failed.kind).toBe('needs_human');
     expect(failed.state.human?.accept).toBe('splintercat continue --accept-failure');
     // Nothing to accept while a hand-off asks only for conflicts to be settled.
-    expect(() => acceptPendingFailure({ ...failed.state, human: { ...failed.state.human!, conflicts: failed.state.human!.conflicts.map((c) => ({ ...c, failure: null })) } }, new Date())).toThrow(/no failed check to accept/);
+    expect(() =>
+      acceptPendingFailure(
+        {
+          ...failed.state,
+          human: {
+            ...failed.state.human!,
+            conflicts: failed.state.human!.conflicts.map((c) => ({ ...c, failure: null })),
+          },
+        },
+        new Date(),
+      ),
+    ).toThrow(/no failed check to accept/);
 
     const { state: accepting, accepted } = acceptPendingFailure(failed.state, new Date());
     expect(accepted).toMatchObject({ check: 'build', conflicts: ['1-1'] });
@@ -224,17 +295,37 @@ describe("a person's work is never thrown away", () => {
     } finally {
       run.close();
     }
-    expect(done.kind === 'failed' ? done.reason : done.kind === 'needs_human' ? JSON.stringify([done.reason, done.state.human?.conflicts.map((c) => c.refused), done.state.checks.map((c) => c.judgement)]) : done.kind).toBe('done');
+    expect(
+      done.kind === 'failed'
+        ? done.reason
+        : done.kind === 'needs_human'
+          ? JSON.stringify([
+              done.reason,
+              done.state.human?.conflicts.map((c) => c.refused),
+              done.state.checks.map((c) => c.judgement),
+            ])
+          : done.kind,
+    ).toBe('done');
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['BAD']).trimEnd());
     expect(done.state.acceptedFailures).toHaveLength(1);
     // Every later failure of that check was compared with the accepted one, and none was blamed.
     const judged = done.state.checks.filter((c) => c.judgement && c.at > accepted.at);
     expect(judged.length).toBeGreaterThan(0);
-    expect(judged.every((c) => c.judgement!.blamed.length === 0 && c.judgement!.against.some((l) => l.startsWith('failures accepted at 1-1')))).toBe(true);
+    expect(
+      judged.every(
+        (c) =>
+          c.judgement!.blamed.length === 0 &&
+          c.judgement!.against.some((l) => l.startsWith('failures accepted at 1-1')),
+      ),
+    ).toBe(true);
   });
 
-  it('doctor --rebuild then continue keeps the person\'s edit (no fresh markers)', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+  it("doctor --rebuild then continue keeps the person's edit (no fresh markers)", async () => {
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     const { outcome, store, ctx } = await merge(repo);
     const c = only(outcome.state.human);
     const file = join(c.worktree, 'vals.txt');
@@ -244,7 +335,9 @@ describe("a person's work is never thrown away", () => {
     const rebuilt = await rebuildRun(store.paths('up').dir, repo.git);
     expect(rebuilt.ok).toBe(true);
     const done = await resume(store, ctx);
-    expect(done.kind === 'failed' ? done.reason : done.kind === 'needs_human' ? JSON.stringify(done.state.human) : done.kind).toBe('done');
+    expect(
+      done.kind === 'failed' ? done.reason : done.kind === 'needs_human' ? JSON.stringify(done.state.human) : done.kind,
+    ).toBe('done');
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['mine']).trimEnd());
   });
 });
@@ -254,7 +347,12 @@ describe("people's resolutions are cached", () => {
     // Fork commit k and upstream commit k change the same line of file k: conflicts 1-1 (a.txt) and
     // 2-2 (b.txt) have the very same hunk.
     const repo = TestRepo.create();
-    repo.commit('base', { 'a.txt': 'x = 0\n', 'b.txt': 'x = 0\n', 'vals.txt': valuesFile(['0']), 'check.mjs': checkScript });
+    repo.commit('base', {
+      'a.txt': 'x = 0\n',
+      'b.txt': 'x = 0\n',
+      'vals.txt': valuesFile(['0']),
+      'check.mjs': checkScript,
+    });
     repo.branch('upstream');
     repo.commit('fork 1', { 'a.txt': 'x = fork\n' });
     repo.commit('fork 2', { 'b.txt': 'x = fork\n' });
@@ -272,6 +370,8 @@ describe("people's resolutions are cached", () => {
     const later = done.state.conflicts.find((x) => x.id === '2-2');
     expect(later?.files[0]?.hunks.map((h) => [h.rung, h.by])).toEqual([['cache', 'human:human']]);
     const cache = await ResolutionCache.forRepo(repo.git);
-    expect((await cache.list()).map((e) => [e.rung, e.provenance.merge, e.provenance.cell, e.provenance.file])).toEqual([['human', 'up', '1-1', 'a.txt']]);
+    expect((await cache.list()).map((e) => [e.rung, e.provenance.merge, e.provenance.cell, e.provenance.file])).toEqual(
+      [['human', 'up', '1-1', 'a.txt']],
+    );
   });
 });

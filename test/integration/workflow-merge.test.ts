@@ -27,7 +27,11 @@ async function merge(repo: TestRepo, settings: Record<string, unknown>, gw: Mode
 async function resume(store: RunStore, ctx: Awaited<ReturnType<typeof merge>>['ctx'], name = 'up') {
   const { run, state } = reopenRun(store, name);
   try {
-    return await driveRun(run, state.status === 'running' ? state : { ...state, status: 'running', statusReason: null }, ctx);
+    return await driveRun(
+      run,
+      state.status === 'running' ? state : { ...state, status: 'running', statusReason: null },
+      ctx,
+    );
   } finally {
     run.close();
   }
@@ -36,12 +40,19 @@ async function resume(store: RunStore, ctx: Awaited<ReturnType<typeof merge>>['c
 describe('merge workflow on real repositories', () => {
   it('offline happy path: the rules resolve every conflict, checks pass, one two-parent merge commit lands on the branch', async () => {
     // Both sides set each value to 1; the fork adds trailing blanks: whitespace-only conflicts on the diagonal.
-    const repo = chainRepo(3, () => '1  ', () => '1');
+    const repo = chainRepo(
+      3,
+      () => '1  ',
+      () => '1',
+    );
     const before = repo.sh('rev-parse', 'main');
     const { outcome, checks } = await merge(repo, { merge: { strategy: 'per_conflict' } }, null);
     expect(outcome.kind).toBe('done');
     const head = repo.sh('rev-parse', 'main');
-    expect(repo.sh('rev-list', '--parents', '-n', '1', head).split(' ').slice(1)).toEqual([before, repo.sh('rev-parse', 'upstream')]);
+    expect(repo.sh('rev-list', '--parents', '-n', '1', head).split(' ').slice(1)).toEqual([
+      before,
+      repo.sh('rev-parse', 'upstream'),
+    ]);
     expect(repo.sh('show', `${head}:vals.txt`)).toBe(valuesFile(['1  ', '1  ', '1  ']).trimEnd());
     // Baseline on both tips, then one check per conflict (per_conflict), then none repeated for the final cell.
     expect(checks.runs.length).toBeGreaterThanOrEqual(2 + 3);
@@ -55,12 +66,25 @@ describe('merge workflow on real repositories', () => {
   });
 
   it('bisect finds the one bad resolution of 8 in at most 4 checks, blames it, re-resolves it with the failure in context', async () => {
-    const repo = chainRepo(8, (k) => `fork${k}`, (k) => `up${k}`);
+    const repo = chainRepo(
+      8,
+      (k) => `fork${k}`,
+      (k) => `up${k}`,
+    );
     const resolver = valueResolver((k, retry) => (k === 5 && !retry ? 'BAD' : `merged${k}`));
     const planner = fixedPlanner({ decision: 'bisect', reasoning: 'unclear which resolution broke the build' });
-    const { outcome } = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    const { outcome } = await merge(
+      repo,
+      {
+        merge: { strategy: 'optimistic', parallel: 1 },
+        llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
+      },
+      gateway({ resolver: resolver.model, planner }),
+    );
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
-    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(Array.from({ length: 8 }, (_, i) => `merged${i + 1}`)).trimEnd());
+    expect(repo.sh('show', 'main:vals.txt')).toBe(
+      valuesFile(Array.from({ length: 8 }, (_, i) => `merged${i + 1}`)).trimEnd(),
+    );
     const state = outcome.state;
     // attempt 1: optimistic, one failing final check, bisect; attempt 2: the culprit re-resolved.
     expect(state.attempts[0]?.recovery?.decision).toBe('bisect');
@@ -69,8 +93,14 @@ describe('merge workflow on real repositories', () => {
     expect(state.conflicts.find((c) => c.id === '5-5')?.attempts).toBe(2);
     // Cells merged on top of 5-5 are merged again; their own hunks come from the cache, not the model.
     expect(state.conflicts.map((c) => [c.id, c.attempts, c.files[0]?.hunks[0]?.rung])).toEqual([
-      ['1-1', 1, 'model'], ['2-2', 1, 'model'], ['3-3', 1, 'model'], ['4-4', 1, 'model'],
-      ['5-5', 2, 'model'], ['6-6', 2, 'cache'], ['7-7', 2, 'cache'], ['8-8', 2, 'cache'],
+      ['1-1', 1, 'model'],
+      ['2-2', 1, 'model'],
+      ['3-3', 1, 'model'],
+      ['4-4', 1, 'model'],
+      ['5-5', 2, 'model'],
+      ['6-6', 2, 'cache'],
+      ['7-7', 2, 'cache'],
+      ['8-8', 2, 'cache'],
     ]);
     // After the failure only conflict 5 went back to the model.
     const firstRetry = resolver.seen.findIndex((s) => s.retry);
@@ -79,7 +109,11 @@ describe('merge workflow on real repositories', () => {
   });
 
   it('stops for a human (needs_human) when no rung can resolve, and continue takes the human edit', async () => {
-    const repo = chainRepo(1, () => 'fork', () => 'upstream');
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
     const first = await merge(repo, {}, null);
     expect(first.outcome.kind).toBe('needs_human');
     const human = first.outcome.state.human;
@@ -99,23 +133,44 @@ describe('merge workflow on real repositories', () => {
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['fork and upstream']).trimEnd());
   });
 
-  it('a fork that fails its own check does not stop the merge: its outcome is the fork\'s baseline', async () => {
-    const repo = chainRepo(1, () => 'BAD', () => 'up');
+  it("a fork that fails its own check does not stop the merge: its outcome is the fork's baseline", async () => {
+    const repo = chainRepo(
+      1,
+      () => 'BAD',
+      () => 'up',
+    );
     const { outcome } = await merge(repo, {}, null);
     // The merge goes on to the conflict, which no rung can resolve offline.
     expect(outcome.kind).toBe('needs_human');
-    expect(outcome.state.checks.map((c) => [c.target, c.success])).toEqual([['baseline-ours', false], ['baseline-theirs', true]]);
+    expect(outcome.state.checks.map((c) => [c.target, c.success])).toEqual([
+      ['baseline-ours', false],
+      ['baseline-theirs', true],
+    ]);
     // The check prints no test names: the whole outcome is the baseline.
-    expect(outcome.state.baselines.map((b) => [b.side, b.check, b.outcome.passed, b.outcome.failing])).toEqual([['fork', 'build', false, null], ['upstream', 'build', true, []]]);
+    expect(outcome.state.baselines.map((b) => [b.side, b.check, b.outcome.passed, b.outcome.failing])).toEqual([
+      ['fork', 'build', false, null],
+      ['upstream', 'build', true, []],
+    ]);
   });
 });
 
 describe('recovery kinds and strategies', () => {
   it('retry-all: one wrong resolution caught by the check, every conflict of the batch re-resolved with the failure in context', async () => {
-    const repo = chainRepo(3, (k) => `fork${k}`, (k) => `up${k}`);
+    const repo = chainRepo(
+      3,
+      (k) => `fork${k}`,
+      (k) => `up${k}`,
+    );
     const resolver = valueResolver((k, retry) => (k === 2 && !retry ? 'BAD' : `merged${k}`));
     const planner = fixedPlanner({ decision: 'retry-all', reasoning: 'systemic problem' });
-    const { outcome } = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    const { outcome } = await merge(
+      repo,
+      {
+        merge: { strategy: 'optimistic', parallel: 1 },
+        llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
+      },
+      gateway({ resolver: resolver.model, planner }),
+    );
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
     expect(outcome.state.attempts.map((a) => a.recovery?.decision ?? null)).toEqual(['retry-all', null]);
     expect(new Set(resolver.seen.filter((s) => s.retry).map((s) => s.k))).toEqual(new Set([1, 2, 3]));
@@ -123,10 +178,21 @@ describe('recovery kinds and strategies', () => {
   });
 
   it('switch-strategy: optimistic fails, per_conflict isolates and fixes the bad resolution', async () => {
-    const repo = chainRepo(3, (k) => `fork${k}`, (k) => `up${k}`);
+    const repo = chainRepo(
+      3,
+      (k) => `fork${k}`,
+      (k) => `up${k}`,
+    );
     const resolver = valueResolver((k, retry) => (k === 3 && !retry ? 'BAD' : `merged${k}`));
     const planner = fixedPlanner({ decision: 'switch-strategy', new_strategy: 'per_conflict', reasoning: 'isolate' });
-    const { outcome } = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    const { outcome } = await merge(
+      repo,
+      {
+        merge: { strategy: 'optimistic', parallel: 1 },
+        llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
+      },
+      gateway({ resolver: resolver.model, planner }),
+    );
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
     expect(outcome.state.strategy?.kind).toBe('per_conflict');
     expect(outcome.state.attempts[0]?.recovery?.decision).toBe('switch-strategy');
@@ -134,23 +200,55 @@ describe('recovery kinds and strategies', () => {
   });
 
   it('retry-specific: only the conflicts the planner names are redone', async () => {
-    const repo = chainRepo(3, (k) => `fork${k}`, (k) => `up${k}`);
+    const repo = chainRepo(
+      3,
+      (k) => `fork${k}`,
+      (k) => `up${k}`,
+    );
     const resolver = valueResolver((k, retry) => (k === 3 && !retry ? 'BAD' : `merged${k}`));
-    const planner = fixedPlanner({ decision: 'retry-specific', conflicts_to_retry: [[3, 3]], reasoning: 'the error is in value 3' });
-    const { outcome } = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    const planner = fixedPlanner({
+      decision: 'retry-specific',
+      conflicts_to_retry: [[3, 3]],
+      reasoning: 'the error is in value 3',
+    });
+    const { outcome } = await merge(
+      repo,
+      {
+        merge: { strategy: 'optimistic', parallel: 1 },
+        llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
+      },
+      gateway({ resolver: resolver.model, planner }),
+    );
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
     expect(new Set(resolver.seen.filter((s) => s.retry).map((s) => s.k))).toEqual(new Set([3]));
-    expect(outcome.state.conflicts.map((c) => [c.id, c.attempts])).toEqual([['1-1', 1], ['2-2', 1], ['3-3', 2]]);
+    expect(outcome.state.conflicts.map((c) => [c.id, c.attempts])).toEqual([
+      ['1-1', 1],
+      ['2-2', 1],
+      ['3-3', 2],
+    ]);
   });
 
   it('a persistent failure ends in abort after merge.max_retries, with the grid and resolutions kept', async () => {
-    const repo = chainRepo(2, (k) => `fork${k}`, (k) => `up${k}`);
+    const repo = chainRepo(
+      2,
+      (k) => `fork${k}`,
+      (k) => `up${k}`,
+    );
     const fork = repo.sh('rev-parse', 'main');
     const resolver = valueResolver(() => 'BAD');
     const planner = fixedPlanner({ decision: 'retry-all', reasoning: 'try again' });
-    const { outcome } = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1, max_retries: 2 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    const { outcome } = await merge(
+      repo,
+      {
+        merge: { strategy: 'optimistic', parallel: 1, max_retries: 2 },
+        llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
+      },
+      gateway({ resolver: resolver.model, planner }),
+    );
     expect(outcome.kind).toBe('failed');
-    expect(outcome.kind === 'failed' && outcome.reason).toMatch(/^Aborted after 3 attempt\(s\): compile_error at vals\.txt:\d+: bad value/);
+    expect(outcome.kind === 'failed' && outcome.reason).toMatch(
+      /^Aborted after 3 attempt\(s\): compile_error at vals\.txt:\d+: bad value/,
+    );
     expect(outcome.state.attempts.map((a) => [a.number, a.recovery?.decision, a.recovery?.decidedBy])).toEqual([
       [1, 'retry-all', 'planner'],
       [2, 'retry-all', 'planner'],
@@ -158,14 +256,27 @@ describe('recovery kinds and strategies', () => {
       [4, undefined, undefined],
     ]);
     expect(repo.sh('rev-parse', 'main')).toBe(fork);
-    expect(repo.sh('for-each-ref', '--format=%(refname)', 'refs/imerge/up/manual/2-2')).toBe('refs/imerge/up/manual/2-2');
+    expect(repo.sh('for-each-ref', '--format=%(refname)', 'refs/imerge/up/manual/2-2')).toBe(
+      'refs/imerge/up/manual/2-2',
+    );
   });
 
   it('continue after an abort for max_retries: the blamed resolutions are presented as they are, the person fixes them, the run finishes', async () => {
-    const repo = chainRepo(2, (k) => `fork${k}`, (k) => `up${k}`);
+    const repo = chainRepo(
+      2,
+      (k) => `fork${k}`,
+      (k) => `up${k}`,
+    );
     const resolver = valueResolver(() => 'BAD');
     const planner = fixedPlanner({ decision: 'retry-all', reasoning: 'try again' });
-    const first = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1, max_retries: 1 }, llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' } }, gateway({ resolver: resolver.model, planner }));
+    const first = await merge(
+      repo,
+      {
+        merge: { strategy: 'optimistic', parallel: 1, max_retries: 1 },
+        llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
+      },
+      gateway({ resolver: resolver.model, planner }),
+    );
     expect(first.outcome.kind).toBe('failed');
     const reason = first.outcome.kind === 'failed' ? first.outcome.reason : '';
     const human = first.outcome.state.human;
@@ -185,7 +296,9 @@ describe('recovery kinds and strategies', () => {
     // `continue` with nothing fixed: the same tree is refused, and said why.
     const again = await resume(first.store, first.ctx);
     expect(again.kind).toBe('needs_human');
-    expect(again.state.human?.conflicts.flatMap((c) => c.refused).join('\n')).toMatch(/still holds the resolution check 'build' failed on/);
+    expect(again.state.human?.conflicts.flatMap((c) => c.refused).join('\n')).toMatch(
+      /still holds the resolution check 'build' failed on/,
+    );
 
     for (const c of again.state.human?.conflicts ?? []) {
       const file = join(c.worktree, 'vals.txt');
@@ -200,11 +313,22 @@ describe('recovery kinds and strategies', () => {
     ]);
   });
 
-  it.each(['per_conflict', 'batch', 'optimistic'] as const)('strategy %s: checks after 1, N or all conflicts', async (strategy) => {
-    const repo = chainRepo(4, () => '1  ', () => '1');
-    const { outcome } = await merge(repo, { merge: { strategy, default_batch_size: 2 } }, null);
-    expect(outcome.kind).toBe('done');
-    const cellChecks = outcome.state.checks.filter((c) => c.target === 'cell').map((c) => `${c.cell?.i1}-${c.cell?.i2}`);
-    expect(cellChecks).toEqual({ per_conflict: ['1-1', '2-2', '3-3', '4-4'], batch: ['2-2', '4-4'], optimistic: ['4-4'] }[strategy]);
-  });
+  it.each(['per_conflict', 'batch', 'optimistic'] as const)(
+    'strategy %s: checks after 1, N or all conflicts',
+    async (strategy) => {
+      const repo = chainRepo(
+        4,
+        () => '1  ',
+        () => '1',
+      );
+      const { outcome } = await merge(repo, { merge: { strategy, default_batch_size: 2 } }, null);
+      expect(outcome.kind).toBe('done');
+      const cellChecks = outcome.state.checks
+        .filter((c) => c.target === 'cell')
+        .map((c) => `${c.cell?.i1}-${c.cell?.i2}`);
+      expect(cellChecks).toEqual(
+        { per_conflict: ['1-1', '2-2', '3-3', '4-4'], batch: ['2-2', '4-4'], optimistic: ['4-4'] }[strategy],
+      );
+    },
+  );
 });

@@ -33,7 +33,17 @@ function dieAtFirstRecord(run: RunHandle, when: 'before' | 'after'): void {
  * and recorded together) with the value resolver; the first run dies at the first record, `continue` finishes.
  */
 async function mergeKilledAtRecord(when: 'before' | 'after', batch = false) {
-  const repo = batch ? crossRepo(3, (k) => `fork${k}`, (k) => `up${k}`) : chainRepo(2, (k) => `fork${k}`, (k) => `up${k}`);
+  const repo = batch
+    ? crossRepo(
+        3,
+        (k) => `fork${k}`,
+        (k) => `up${k}`,
+      )
+    : chainRepo(
+        2,
+        (k) => `fork${k}`,
+        (k) => `up${k}`,
+      );
   const resolver = valueResolver((k) => `merged${k}`);
   const merge = batch ? { strategy: 'optimistic', parallel: 2 } : { strategy: 'per_conflict' };
   const { ctx } = await chainContext(repo, scriptedGateway({ resolver: resolver.model }, { maxRetries: 0 }), { merge });
@@ -45,14 +55,24 @@ async function mergeKilledAtRecord(when: 'before' | 'after', batch = false) {
   } finally {
     created.run.close();
   }
-  const recordedAtKill = repo.sh('for-each-ref', '--format=%(refname:lstrip=4)', 'refs/imerge/up/manual/').split('\n').filter((c) => /^[1-9]\d*-[1-9]\d*$/.test(c));
+  const recordedAtKill = repo
+    .sh('for-each-ref', '--format=%(refname:lstrip=4)', 'refs/imerge/up/manual/')
+    .split('\n')
+    .filter((c) => /^[1-9]\d*-[1-9]\d*$/.test(c));
   const reopened = reopenRun(store, 'up');
   try {
     const outcome = await driveRun(reopened.run, reopened.state, ctx);
     const resolved = reopened.run.journal.read().entries.flatMap((e) => (e.type === 'conflict_resolved' ? [e] : []));
     // The conversations the resolver model opened (a first turn is the system prompt and the conflict).
     const conversations = resolver.model.doGenerateCalls.filter((c) => c.prompt.length === 2).length;
-    return { repo, outcome, records: resolved.map((e) => e.conflict), commits: resolved.map((e) => e.commit), conversations, recordedAtKill };
+    return {
+      repo,
+      outcome,
+      records: resolved.map((e) => e.conflict),
+      commits: resolved.map((e) => e.commit),
+      conversations,
+      recordedAtKill,
+    };
   } finally {
     reopened.run.close();
   }

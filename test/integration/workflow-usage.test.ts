@@ -11,7 +11,10 @@ import type { TestRepo } from '../helpers/git-repo.js';
 const price = { input: 1000, output: 5000 }; // USD per million tokens: 0.2 USD per call of 100 + 20 tokens
 
 function gateway(budgetUsd = 0): ModelGateway {
-  return scriptedGateway({ resolver: valueResolver((k) => `F${k}+U${k}`, 'F').model }, { maxRetries: 0, prices: { 'value-resolver': price }, budgetUsd });
+  return scriptedGateway(
+    { resolver: valueResolver((k) => `F${k}+U${k}`, 'F').model },
+    { maxRetries: 0, prices: { 'value-resolver': price }, budgetUsd },
+  );
 }
 
 async function context(repo: TestRepo, gw: ModelGateway) {
@@ -20,7 +23,11 @@ async function context(repo: TestRepo, gw: ModelGateway) {
 
 describe('model usage across processes of one run', () => {
   it('is journalled per call; a resumed run takes its totals from the journal and its new gateway counts them', async () => {
-    const repo = chainRepo(2, (k) => `F${k}`, (k) => `U${k}`);
+    const repo = chainRepo(
+      2,
+      (k) => `F${k}`,
+      (k) => `U${k}`,
+    );
     const first = gateway();
     const store = await RunStore.forRepo(repo.git);
     const created = startChainRun(store, repo);
@@ -34,7 +41,10 @@ describe('model usage across processes of one run', () => {
       const events = created.run.journal.read().entries.filter((e) => e.type === 'model_usage');
       expect(events).toHaveLength(first.usage.records.length);
       // As if a kill had struck after the calls and before the node's state was saved.
-      created.run.persistence.save({ ...outcome.state, usage: { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() } });
+      created.run.persistence.save({
+        ...outcome.state,
+        usage: { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() },
+      });
     } finally {
       created.run.close();
     }
@@ -53,7 +63,11 @@ describe('model usage across processes of one run', () => {
   });
 
   it('budget.usd counts what earlier processes spent: a resumed run stops before exceeding it', async () => {
-    const repo = chainRepo(3, (k) => `F${k}`, (k) => `U${k}`);
+    const repo = chainRepo(
+      3,
+      (k) => `F${k}`,
+      (k) => `U${k}`,
+    );
     const store = await RunStore.forRepo(repo.git);
     const created = startChainRun(store, repo);
     // The first process spends 0.8 USD (two conversations of two calls) and is stopped.
@@ -63,7 +77,9 @@ describe('model usage across processes of one run', () => {
       if (first.usage.records.length === 4) controller.abort();
     });
     try {
-      const outcome = await driveRun(created.run, created.state, await context(repo, first), { signal: controller.signal });
+      const outcome = await driveRun(created.run, created.state, await context(repo, first), {
+        signal: controller.signal,
+      });
       expect(outcome.kind).toBe('stopped');
     } finally {
       created.run.close();
@@ -77,7 +93,9 @@ describe('model usage across processes of one run', () => {
       const outcome = await driveRun(reopened.run, reopened.state, await context(repo, second));
       expect(outcome.kind).toBe('failed');
       expect(outcome.kind === 'failed' && outcome.retryable).toBe(true);
-      expect(outcome.state.statusReason).toMatch(/the model budget is spent \(The model budget would be exceeded: spent \$\d\.\d+ of \$1[^)]*\); raise budget\.usd/);
+      expect(outcome.state.statusReason).toMatch(
+        /the model budget is spent \(The model budget would be exceeded: spent \$\d\.\d+ of \$1[^)]*\); raise budget\.usd/,
+      );
       expect(outcome.state.human).toBeNull();
       expect(second.usage.total().costUsd).toBeLessThanOrEqual(1 + 1e-9);
       expect(outcome.state.usage.resolver.costUsd).toBeLessThanOrEqual(1 + 1e-9);
@@ -89,7 +107,11 @@ describe('model usage across processes of one run', () => {
     const third = gateway(5);
     const again = reopenRun(store, 'up');
     try {
-      const outcome = await driveRun(again.run, { ...again.state, status: 'running', statusReason: null }, await context(repo, third));
+      const outcome = await driveRun(
+        again.run,
+        { ...again.state, status: 'running', statusReason: null },
+        await context(repo, third),
+      );
       expect(outcome.kind).toBe('done');
     } finally {
       again.run.close();

@@ -59,7 +59,12 @@ describe('WorktreePool', () => {
     const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
     const pool = new WorktreePool(git, join(repo.dir, '.git', 'splintercat', 'test', 'worktrees'));
     const { path, unmerged, entries } = await pool.presentMerge('resolve-1-1', ours, theirs);
-    expect(spy.calls().map((c) => c.split(' ').slice(0, 2).join(' '))).toEqual(['worktree prune', 'worktree add', '-c merge.conflictStyle=diff3', 'ls-files -u']);
+    expect(spy.calls().map((c) => c.split(' ').slice(0, 2).join(' '))).toEqual([
+      'worktree prune',
+      'worktree add',
+      '-c merge.conflictStyle=diff3',
+      'ls-files -u',
+    ]);
     const wt = new TestRepo(path);
     expect(unmerged).toEqual(wt.sh('diff', '--name-only', '--diff-filter=U').split('\n'));
     expect(unmerged).toEqual(['a.txt', 'b.txt']);
@@ -77,7 +82,9 @@ describe('WorktreePool', () => {
     const sibling = join(dirname(repo.dir), 'repo-splintercat');
     const gitDir = join(repo.dir, '.git');
     expect(runWorktreesDir(config, gitDir, 'up')).toBe(join(sibling, 'up'));
-    expect(runWorktreesDir({ ...config, merge: { ...config.merge, worktrees: '/elsewhere/wt' } }, gitDir, 'up')).toBe('/elsewhere/wt/up');
+    expect(runWorktreesDir({ ...config, merge: { ...config.merge, worktrees: '/elsewhere/wt' } }, gitDir, 'up')).toBe(
+      '/elsewhere/wt/up',
+    );
     mkdirSync(join(gitDir, 'splintercat', 'old', 'worktrees'), { recursive: true });
     expect(runWorktreesDir(config, gitDir, 'old')).toBe(join(gitDir, 'splintercat', 'old', 'worktrees'));
 

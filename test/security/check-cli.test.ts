@@ -11,14 +11,26 @@ describe('splintercat check with secrets in the environment', () => {
     const provider = 'sk-or-v1-provider0123456789abcdef';
     writeFileSync(
       join(dir, 'splintercat.yaml'),
-      ['llm:', '  api_key: ${MY_LLM_KEY}', '  resolver_model: some/model', 'check:', '  sandbox: auto', '  commands:', '    leak: env; echo "key=$MY_LLM_KEY"; echo "spelled=' + configured + '"; exit 1', ''].join('\n'),
+      [
+        'llm:',
+        '  api_key: ${MY_LLM_KEY}',
+        '  resolver_model: some/model',
+        'check:',
+        '  sandbox: auto',
+        '  commands:',
+        '    leak: env; echo "key=$MY_LLM_KEY"; echo "spelled=' + configured + '"; exit 1',
+        '',
+      ].join('\n'),
     );
     const env = { MY_LLM_KEY: configured, OPENROUTER_API_KEY: provider, SPLINTERCAT_LLM__BASE_URL: '' };
     const text = await runCli(['check', 'leak'], dir, env);
     const json = await runCli(['check', 'leak', '--json'], dir, env);
     expect(text.code).toBe(1);
     const logs = join(dir, '.splintercat', 'logs');
-    const logText = readdirSync(logs).filter((f) => f.startsWith('leak-')).map((f) => readFileSync(join(logs, f), 'utf8')).join('\n');
+    const logText = readdirSync(logs)
+      .filter((f) => f.startsWith('leak-'))
+      .map((f) => readFileSync(join(logs, f), 'utf8'))
+      .join('\n');
     for (const out of [text.stdout, text.stderr, json.stdout, json.stderr, logText]) {
       expect(out).not.toContain(configured);
       expect(out).not.toContain(provider);
@@ -26,6 +38,10 @@ describe('splintercat check with secrets in the environment', () => {
     }
     expect(logText).toContain('spelled=[REDACTED]');
     expect(logText).toContain('key=\n');
-    expect(JSON.parse(json.stdout)).toMatchObject({ name: 'leak', success: false, tail: expect.arrayContaining(['spelled=[REDACTED]']) });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      name: 'leak',
+      success: false,
+      tail: expect.arrayContaining(['spelled=[REDACTED]']),
+    });
   });
 });

@@ -19,9 +19,19 @@ async function until(condition: () => boolean, maxMs: number): Promise<boolean> 
 describe.runIf(probeBwrap().ok)('a sandboxed check dies with splintercat', () => {
   it('kill -9 of the process running the check leaves none of the check behind', async () => {
     const tag = `orphan-${process.pid}-${Date.now()}`;
-    const child = spawn(process.execPath, ['--import', resolve(root, 'node_modules/tsx/dist/loader.mjs'), resolve(root, 'test/fixtures/checks/run-check-child.ts'), tempDir(), `export CHECK_TAG=${tag}; sleep 100 & sleep 100 & setsid sleep 100 & echo started; wait`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        resolve(root, 'node_modules/tsx/dist/loader.mjs'),
+        resolve(root, 'test/fixtures/checks/run-check-child.ts'),
+        tempDir(),
+        `export CHECK_TAG=${tag}; sleep 100 & sleep 100 & setsid sleep 100 & echo started; wait`,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     expect(await until(() => out.includes('started') && tagged(tag).length >= 3, 20_000)).toBe(true);

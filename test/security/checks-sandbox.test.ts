@@ -12,8 +12,20 @@ import { TestRepo, tempDir } from '../helpers/git-repo.js';
 
 const bwrap = probeBwrap().ok;
 
-function runner(workdir: string, commands: Record<string, string>, over: Partial<CheckRunnerOptions> = {}): CheckRunner {
-  return new CheckRunner({ workdir, outputDir: join(tempDir(), 'logs'), commands, timeoutSec: 30, killGraceSec: 1, sandbox: 'bwrap', ...over });
+function runner(
+  workdir: string,
+  commands: Record<string, string>,
+  over: Partial<CheckRunnerOptions> = {},
+): CheckRunner {
+  return new CheckRunner({
+    workdir,
+    outputDir: join(tempDir(), 'logs'),
+    commands,
+    timeoutSec: 30,
+    killGraceSec: 1,
+    sandbox: 'bwrap',
+    ...over,
+  });
 }
 
 /** A local HTTP server counting the requests it gets. */
@@ -43,16 +55,22 @@ describe.runIf(bwrap)('the sandbox (bubblewrap)', () => {
     const home = mkdtempSync('/var/tmp/splintercat-home-');
     onTestFinished(() => rmSync(home, { recursive: true, force: true }));
     const hostTmp = `/tmp/splintercat-escape-${process.pid}-${Date.now()}`;
-    const r = runner(repo.dir, {
-      escape: `echo evil > ${repo.dir}/a.txt; echo evil > ${repo.dir}/new.txt; echo evil > "$HOME/.bashrc"; echo x > ${hostTmp}; echo done`,
-      inside: 'echo ok > built.txt && echo t > /tmp/private && cat /tmp/private',
-    }, { env: { PATH: process.env.PATH, HOME: home } });
+    const r = runner(
+      repo.dir,
+      {
+        escape: `echo evil > ${repo.dir}/a.txt; echo evil > ${repo.dir}/new.txt; echo evil > "$HOME/.bashrc"; echo x > ${hostTmp}; echo done`,
+        inside: 'echo ok > built.txt && echo t > /tmp/private && cat /tmp/private',
+      },
+      { env: { PATH: process.env.PATH, HOME: home } },
+    );
     const result = await r.run('escape', { cwd: wt });
     const log = readFileSync(result.logFile, 'utf8');
     // The repository is under /tmp here, hidden by the sandbox's private /tmp; $HOME is read-only.
     expect(log.match(/Directory nonexistent|Read-only file system/g)).toHaveLength(3);
     expect(log).toMatch(/\.bashrc: Read-only file system/);
-    expect(formatCheckResult({ ...result, success: false, exitCode: 1 })).toContain('Add the directory it writes (a cache such as ~/.cache) to check.writable');
+    expect(formatCheckResult({ ...result, success: false, exitCode: 1 })).toContain(
+      'Add the directory it writes (a cache such as ~/.cache) to check.writable',
+    );
     expect(result.sandboxed).toBe(true);
     expect(readFileSync(join(repo.dir, 'a.txt'), 'utf8')).toBe('a\n');
     expect(existsSync(join(repo.dir, 'new.txt'))).toBe(false);
@@ -94,8 +112,15 @@ describe.runIf(bwrap)('the sandbox (bubblewrap)', () => {
 
 describe('choosing the sandbox', () => {
   it('check.sandbox: bwrap without a working bubblewrap is a clear config error', async () => {
-    expect(runBwrapProbe({ PATH: '/nonexistent' })).toEqual({ ok: false, reason: 'bwrap is not installed (not on PATH)' });
-    const r = runner(tempDir(), { build: 'true' }, { probeSandbox: () => ({ ok: false, reason: 'bwrap is not installed (not on PATH)' }) });
+    expect(runBwrapProbe({ PATH: '/nonexistent' })).toEqual({
+      ok: false,
+      reason: 'bwrap is not installed (not on PATH)',
+    });
+    const r = runner(
+      tempDir(),
+      { build: 'true' },
+      { probeSandbox: () => ({ ok: false, reason: 'bwrap is not installed (not on PATH)' }) },
+    );
     const error = await r.run('build').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect(SplintercatError.isInstance(error) && error.kind).toBe('usage');
@@ -106,13 +131,29 @@ describe('choosing the sandbox', () => {
 
   it('unconfined checks while a model is configured: one warning per runner; auto falls back to unconfined with the reason', async () => {
     const warnings: string[] = [];
-    const logger: Logger = { debug: () => {}, info: () => {}, warn: (_o, m) => void warnings.push(m ?? ''), error: () => {}, decision: () => {}, child: () => logger };
+    const logger: Logger = {
+      debug: () => {},
+      info: () => {},
+      warn: (_o, m) => void warnings.push(m ?? ''),
+      error: () => {},
+      decision: () => {},
+      child: () => logger,
+    };
     const off = runner(tempDir(), { build: 'true' }, { sandbox: 'off', modelConfigured: true, logger });
     await off.run('build');
     await off.run('build');
     expect(warnings).toEqual([expect.stringMatching(/^checks run unconfined \(check.sandbox: off\)/)]);
 
-    const auto = runner(tempDir(), { build: 'true' }, { sandbox: 'auto', modelConfigured: true, logger, probeSandbox: () => ({ ok: false, reason: 'bwrap fails here: no user namespaces' }) });
+    const auto = runner(
+      tempDir(),
+      { build: 'true' },
+      {
+        sandbox: 'auto',
+        modelConfigured: true,
+        logger,
+        probeSandbox: () => ({ ok: false, reason: 'bwrap fails here: no user namespaces' }),
+      },
+    );
     expect((await auto.run('build')).sandboxed).toBe(false);
     expect(warnings[1]).toMatch(/check.sandbox: auto; bwrap fails here: no user namespaces/);
 

@@ -14,7 +14,14 @@ const modes: SandboxMode[] = probeBwrap().ok ? ['off', 'bwrap'] : ['off'];
 function recordingLogger(): { logger: Logger; calls: unknown[] } {
   const calls: unknown[] = [];
   const record = (level: string) => (obj: object | string, msg?: string) => void calls.push([level, obj, msg]);
-  const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), decision: record('decision'), child: () => logger };
+  const logger: Logger = {
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    decision: record('decision'),
+    child: () => logger,
+  };
   return { logger, calls };
 }
 
@@ -48,7 +55,9 @@ describe.each(modes)('a hostile check cannot show a secret (sandbox %s)', (sandb
     const runner = new CheckRunner({
       workdir: dir,
       outputDir: join(dir, 'logs'),
-      commands: { leak: `env | sort; head -3 /etc/passwd; cat .env; echo "cfg=$INNOCENT_LOOKING"; echo "literal=${provider}"; node leak.mjs >&2; exit 1` },
+      commands: {
+        leak: `env | sort; head -3 /etc/passwd; cat .env; echo "cfg=$INNOCENT_LOOKING"; echo "literal=${provider}"; node leak.mjs >&2; exit 1`,
+      },
       timeoutSec: 30,
       killGraceSec: 1,
       sandbox,
@@ -62,13 +71,22 @@ describe.each(modes)('a hostile check cannot show a secret (sandbox %s)', (sandb
     expect(result.success).toBe(false);
 
     const log = readFileSync(result.logFile, 'utf8');
-    const seen = { tail: result.tail.join('\n'), log, console: console.join(''), formatted: formatCheckResult(result), json: JSON.stringify(result), logger: JSON.stringify(calls) };
+    const seen = {
+      tail: result.tail.join('\n'),
+      log,
+      console: console.join(''),
+      formatted: formatCheckResult(result),
+      json: JSON.stringify(result),
+      logger: JSON.stringify(calls),
+    };
     for (const [where, text] of Object.entries(seen)) {
       for (const secret of secrets) expect(text.includes(secret), `${secret} in ${where}`).toBe(false);
     }
     // What the check saw: no secret-named variable, the passthrough and ordinary ones kept.
     const envOutput = log.slice(0, log.search(/^root:/m));
-    expect(envOutput).not.toMatch(/^(OPENROUTER_API_KEY|SPLINTERCAT_LLM__API_KEY|DB_PASSWORD|GITHUB_TOKEN|INNOCENT_LOOKING)=/m);
+    expect(envOutput).not.toMatch(
+      /^(OPENROUTER_API_KEY|SPLINTERCAT_LLM__API_KEY|DB_PASSWORD|GITHUB_TOKEN|INNOCENT_LOOKING)=/m,
+    );
     expect(envOutput).toMatch(/^NPM_TOKEN=npm-passthrough-token-0123$/m);
     expect(envOutput).toMatch(/^VISIBLE=plain-value$/m);
     // Reading ordinary files is fine; the key read from a file or printed literally is redacted.

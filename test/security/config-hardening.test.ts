@@ -24,7 +24,13 @@ function configError(fn: () => unknown): ConfigError {
 describe('configuration hardening', () => {
   it('a YAML alias bomb ("billion laughs") is a clear ConfigError, not an internal error', () => {
     const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-    for (const [prev, name] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f']] as const) {
+    for (const [prev, name] of [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'd'],
+      ['d', 'e'],
+      ['e', 'f'],
+    ] as const) {
       levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(', ')}]`);
     }
     const dir = dirWith(`${levels.join('\n')}\n`);
@@ -39,31 +45,39 @@ describe('configuration hardening', () => {
   it('an unknown template variable in a path is an error naming the key and line, and nothing is created', () => {
     const dir = dirWith('check:\n  timeout: 5\nlog:\n  dir: "{nope.nope}/x"\n');
     const error = configError(() => loadConfig({ cwd: dir, env: {} }));
-    expect(error.issues).toEqual([{ path: 'log.dir', message: expect.stringContaining('unknown template variable {nope.nope}'), line: 4 }]);
+    expect(error.issues).toEqual([
+      { path: 'log.dir', message: expect.stringContaining('unknown template variable {nope.nope}'), line: 4 },
+    ]);
     expect(readdirSync(dir)).toEqual(['splintercat.yaml']);
     expect(existsSync(join(dir, '{nope.nope}'))).toBe(false);
   });
 
   it('known templates and shell braces in commands are left alone', () => {
-    const dir = dirWith('check:\n  commands:\n    each: "for f in *; do { echo {x} $f; }; done"\n  setup: "echo {y}"\nlog:\n  dir: "{target.workdir}/l"\n');
+    const dir = dirWith(
+      'check:\n  commands:\n    each: "for f in *; do { echo {x} $f; }; done"\n  setup: "echo {y}"\nlog:\n  dir: "{target.workdir}/l"\n',
+    );
     const { config } = loadConfig({ cwd: dir, env: {} });
     expect(config.log.dir).toBe(join(dir, 'l'));
     expect(config.check.commands.each).toContain('{x}');
   });
 
-  it.each([
-    ['__proto__.polluted=1'],
-    ['constructor.prototype.polluted=1'],
-    ['check.__proto__.polluted=1'],
-  ])('--set %s is refused and Object.prototype stays clean', (assignment) => {
-    const error = configError(() => loadConfig({ cwd: tempDir(), env: {}, sets: [assignment] }));
-    expect(error.issues[0]?.message).toMatch(/refused/);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Object.prototype).not.toHaveProperty('polluted');
-  });
+  it.each([['__proto__.polluted=1'], ['constructor.prototype.polluted=1'], ['check.__proto__.polluted=1']])(
+    '--set %s is refused and Object.prototype stays clean',
+    (assignment) => {
+      const error = configError(() => loadConfig({ cwd: tempDir(), env: {}, sets: [assignment] }));
+      expect(error.issues[0]?.message).toMatch(/refused/);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype).not.toHaveProperty('polluted');
+    },
+  );
 
   it('an environment override through __proto__ is refused too', () => {
-    const error = configError(() => loadConfig({ cwd: tempDir(), env: { SPLINTERCAT_CHECK____PROTO____POLLUTED: '1', SPLINTERCAT_CONSTRUCTOR__PROTOTYPE__POLLUTED: '1' } }));
+    const error = configError(() =>
+      loadConfig({
+        cwd: tempDir(),
+        env: { SPLINTERCAT_CHECK____PROTO____POLLUTED: '1', SPLINTERCAT_CONSTRUCTOR__PROTOTYPE__POLLUTED: '1' },
+      }),
+    );
     expect(error.issues.map((i) => i.message)).toEqual([expect.stringMatching(/refused/)]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -53,7 +53,13 @@ describe('a hostile model turns a conflicted file into a script and runs it thro
       commands: { build: 'sh build.sh' },
       timeoutSec: 30,
       killGraceSec: 1,
-      env: { PATH: process.env.PATH, HOME: home, OPENROUTER_API_KEY: configured, ANTHROPIC_API_KEY: provider, SPLINTERCAT_LLM__API_KEY: own },
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        OPENROUTER_API_KEY: configured,
+        ANTHROPIC_API_KEY: provider,
+        SPLINTERCAT_LLM__API_KEY: own,
+      },
       secrets: [configured],
       modelConfigured: true,
     });
@@ -63,7 +69,10 @@ describe('a hostile model turns a conflicted file into a script and runs it thro
       toolTurn([['write_file', { file: 'build.sh', content: 'echo build ours\necho build theirs\n' }]]),
       toolTurn([['submit_resolution', { file: 'build.sh' }]]),
     ]);
-    const out = await resolveWithModel({ workdir: repo.dir, files: ['build.sh'] }, { gateway: mockGateway(model), git: repo.git, runCheck: checks });
+    const out = await resolveWithModel(
+      { workdir: repo.dir, files: ['build.sh'] },
+      { gateway: mockGateway(model), git: repo.git, runCheck: checks },
+    );
 
     const result = out.toolCalls.find((c) => c.tool === 'run_check')?.output ?? '';
     expect(result).toMatch(/^Check 'build' FAILED/);

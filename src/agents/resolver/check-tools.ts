@@ -49,7 +49,8 @@ export function checkTools(ctx: ToolContext) {
       },
     }),
     submit_resolution: tool({
-      description: 'Submit a resolved file as final. It is checked: no conflict markers, the file still parses, no other file changed. Call it once per conflicted file.',
+      description:
+        'Submit a resolved file as final. It is checked: no conflict markers, the file still parses, no other file changed. Call it once per conflicted file.',
       inputSchema: z.object({ file: z.string() }),
       execute: async ({ file }) => {
         const w = await ctx.sandbox.forWrite(file);
@@ -57,7 +58,10 @@ export function checkTools(ctx: ToolContext) {
         const text = await readFile(w.abs, 'utf8').catch(() => null);
         if (text === null) return `Rejected: ${w.rel} cannot be read.`;
         const problems: string[] = [];
-        const v = await validateResolvedText(w.rel, text, { markerSize: ctx.markerSize, inputs: await stageTexts(ctx.git, w.rel) });
+        const v = await validateResolvedText(w.rel, text, {
+          markerSize: ctx.markerSize,
+          inputs: await stageTexts(ctx.git, w.rel),
+        });
         if (!v.ok) problems.push(...v.problems);
         const outside = await statusOutside(ctx);
         if (outside !== ctx.baseline) problems.push('files outside this conflict changed in the working directory');

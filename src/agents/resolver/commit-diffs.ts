@@ -11,9 +11,14 @@ const MAX_CHARS = 6000;
  * or one git cannot show. Both commits are shown by one git process, each part introduced by a
  * NUL and the commit's id; should that output not split cleanly, each commit is asked alone.
  */
-export async function commitDiffs(git: Git, oids: { ours?: string; theirs?: string }, files: string[]): Promise<{ ours?: string; theirs?: string }> {
+export async function commitDiffs(
+  git: Git,
+  oids: { ours?: string; theirs?: string },
+  files: string[],
+): Promise<{ ours?: string; theirs?: string }> {
   const { ours, theirs } = oids;
-  if (!ours || !theirs || ours === theirs) return { ours: await commitDiff(git, ours, files), theirs: await commitDiff(git, theirs, files) };
+  if (!ours || !theirs || ours === theirs)
+    return { ours: await commitDiff(git, ours, files), theirs: await commitDiff(git, theirs, files) };
   const parts = await showBoth(git, [ours, theirs], files);
   if (!parts) return { ours: await commitDiff(git, ours, files), theirs: await commitDiff(git, theirs, files) };
   return { ours: usable(parts.get(ours) ?? ''), theirs: usable(parts.get(theirs) ?? '') };

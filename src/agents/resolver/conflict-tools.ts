@@ -5,14 +5,25 @@ import { parseConflictText, printWithResolutions } from '../../resolve/parse/mar
 import type { ConflictHunk } from '../../resolve/types.js';
 import { asData, bound, limits, type ToolContext } from './tool-context.js';
 
-async function readText(ctx: ToolContext, file: string): Promise<{ ok: true; rel: string; abs: string; text: string } | { ok: false; error: string }> {
+async function readText(
+  ctx: ToolContext,
+  file: string,
+): Promise<{ ok: true; rel: string; abs: string; text: string } | { ok: false; error: string }> {
   const p = await ctx.sandbox.forRead(file);
   if (!p.ok) return p;
   try {
     return { ...p, text: await readFile(p.abs, 'utf8') };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, error: code === 'ENOENT' ? `${p.rel}: file not found` : code === 'EISDIR' ? `${p.rel} is a directory` : `${p.rel}: cannot read (${code ?? String(e)})` };
+    return {
+      ok: false,
+      error:
+        code === 'ENOENT'
+          ? `${p.rel}: file not found`
+          : code === 'EISDIR'
+            ? `${p.rel} is a directory`
+            : `${p.rel}: cannot read (${code ?? String(e)})`,
+    };
   }
 }
 
@@ -24,18 +35,27 @@ function numbered(lines: string[], from: number, to: number): string {
 }
 
 /** The seed's view_conflict output: file, "Conflict N of M", numbered lines with context. */
-async function showConflict(ctx: ToolContext, file: string, num: number, before: number, after: number): Promise<string> {
+async function showConflict(
+  ctx: ToolContext,
+  file: string,
+  num: number,
+  before: number,
+  after: number,
+): Promise<string> {
   const r = await readText(ctx, file);
   if (!r.ok) return `Error: ${r.error}`;
   const parsed = parseConflictText(r.text, { path: r.rel, markerSize: ctx.markerSize });
   if (parsed.hunks.length === 0) return `File ${r.rel} has no conflict markers (it may be resolved already).`;
   const hunk = parsed.hunks[num - 1];
-  if (!hunk) return `Error: conflict ${num} does not exist; ${r.rel} has ${parsed.hunks.length} conflict${parsed.hunks.length === 1 ? '' : 's'} (numbered 1-${parsed.hunks.length}).`;
+  if (!hunk)
+    return `Error: conflict ${num} does not exist; ${r.rel} has ${parsed.hunks.length} conflict${parsed.hunks.length === 1 ? '' : 's'} (numbered 1-${parsed.hunks.length}).`;
   const lines = r.text.split(/\r?\n/);
   const from = Math.max(1, hunk.startLine - Math.max(0, before));
   const to = Math.min(lines.length, hunk.endLine + Math.max(0, after));
   const body = numbered(lines, from, to);
-  return bound(`File: ${r.rel}\nConflict ${num} of ${parsed.hunks.length}\n\nLines ${from}-${to} showing:\n${asData(ctx, r.rel, body)}`);
+  return bound(
+    `File: ${r.rel}\nConflict ${num} of ${parsed.hunks.length}\n\nLines ${from}-${to} showing:\n${asData(ctx, r.rel, body)}`,
+  );
 }
 
 function hunkText(hunk: ConflictHunk, choice: 'ours' | 'theirs' | 'both'): string {
@@ -50,12 +70,22 @@ export function conflictTools(ctx: ToolContext) {
   return {
     view_conflict: tool({
       description: 'Show conflict number N (1-based) of a file with surrounding lines, numbered.',
-      inputSchema: z.object({ file: fileArg, conflict_num: z.number().int().min(1), context_lines: z.number().int().min(0).max(200).default(10) }),
-      execute: async ({ file, conflict_num, context_lines }) => showConflict(ctx, file, conflict_num, context_lines, context_lines),
+      inputSchema: z.object({
+        file: fileArg,
+        conflict_num: z.number().int().min(1),
+        context_lines: z.number().int().min(0).max(200).default(10),
+      }),
+      execute: async ({ file, conflict_num, context_lines }) =>
+        showConflict(ctx, file, conflict_num, context_lines, context_lines),
     }),
     view_more_context: tool({
       description: 'Like view_conflict with explicit numbers of lines before and after the conflict.',
-      inputSchema: z.object({ file: fileArg, conflict_num: z.number().int().min(1), before: z.number().int().min(0).max(1000), after: z.number().int().min(0).max(1000) }),
+      inputSchema: z.object({
+        file: fileArg,
+        conflict_num: z.number().int().min(1),
+        before: z.number().int().min(0).max(1000),
+        after: z.number().int().min(0).max(1000),
+      }),
       execute: async ({ file, conflict_num, before, after }) => showConflict(ctx, file, conflict_num, before, after),
     }),
     resolve_conflict: tool({
@@ -65,7 +95,10 @@ export function conflictTools(ctx: ToolContext) {
         file: fileArg,
         conflict_num: z.number().int().min(1),
         choice: z.enum(['ours', 'theirs', 'both', 'custom']),
-        custom_text: z.string().optional().describe('Required when choice is "custom": the text replacing the conflict block'),
+        custom_text: z
+          .string()
+          .optional()
+          .describe('Required when choice is "custom": the text replacing the conflict block'),
       }),
       execute: async ({ file, conflict_num, choice, custom_text }) => {
         const w = await ctx.sandbox.forWrite(file);
@@ -74,11 +107,14 @@ export function conflictTools(ctx: ToolContext) {
         if (!r.ok) return `Error: ${r.error}`;
         const parsed = parseConflictText(r.text, { path: r.rel, markerSize: ctx.markerSize });
         const hunk = parsed.hunks[conflict_num - 1];
-        if (!hunk) return `Error: conflict ${conflict_num} does not exist; ${r.rel} has ${parsed.hunks.length} conflict(s) left.`;
+        if (!hunk)
+          return `Error: conflict ${conflict_num} does not exist; ${r.rel} has ${parsed.hunks.length} conflict(s) left.`;
         let text: string;
         if (choice === 'custom') {
-          if (custom_text === undefined) return 'Error: choice "custom" needs custom_text (the text that replaces the conflict block).';
-          if (custom_text.length > limits.writeChars) return `Error: custom_text too large (${custom_text.length} characters; at most ${limits.writeChars}).`;
+          if (custom_text === undefined)
+            return 'Error: choice "custom" needs custom_text (the text that replaces the conflict block).';
+          if (custom_text.length > limits.writeChars)
+            return `Error: custom_text too large (${custom_text.length} characters; at most ${limits.writeChars}).`;
           text = custom_text !== '' && !custom_text.endsWith('\n') ? custom_text + parsed.eol : custom_text;
         } else {
           text = hunkText(hunk, choice);
@@ -93,19 +129,31 @@ export function conflictTools(ctx: ToolContext) {
     }),
     read_file: tool({
       description: `Read a file of the repository (numbered lines; at most ${limits.readLines} lines per call).`,
-      inputSchema: z.object({ file: fileArg, start_line: z.number().int().min(1).default(1), end_line: z.number().int().min(1).optional() }),
+      inputSchema: z.object({
+        file: fileArg,
+        start_line: z.number().int().min(1).default(1),
+        end_line: z.number().int().min(1).optional(),
+      }),
       execute: async ({ file, start_line, end_line }) => {
         const r = await readText(ctx, file);
         if (!r.ok) return `Error: ${r.error}`;
         const lines = r.text.split(/\r?\n/);
-        const to = Math.min(lines.length, end_line ?? start_line + limits.readLines - 1, start_line + limits.readLines - 1);
+        const to = Math.min(
+          lines.length,
+          end_line ?? start_line + limits.readLines - 1,
+          start_line + limits.readLines - 1,
+        );
         if (start_line > lines.length) return `Error: ${r.rel} has only ${lines.length} lines.`;
-        const more = to < lines.length ? `\n(${lines.length - to} more lines; call again with start_line=${to + 1})` : '';
-        return bound(`File: ${r.rel} (lines ${start_line}-${to} of ${lines.length})\n${asData(ctx, r.rel, numbered(lines, start_line, to))}${more}`);
+        const more =
+          to < lines.length ? `\n(${lines.length - to} more lines; call again with start_line=${to + 1})` : '';
+        return bound(
+          `File: ${r.rel} (lines ${start_line}-${to} of ${lines.length})\n${asData(ctx, r.rel, numbered(lines, start_line, to))}${more}`,
+        );
       },
     }),
     write_file: tool({
-      description: 'Replace the whole content of one of the conflicted files of this conflict (no other file may be written).',
+      description:
+        'Replace the whole content of one of the conflicted files of this conflict (no other file may be written).',
       inputSchema: z.object({ file: fileArg, content: z.string() }),
       execute: async ({ file, content }) => {
         const w = await ctx.sandbox.forWrite(file);

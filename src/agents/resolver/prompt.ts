@@ -56,24 +56,59 @@ export function resolverUserPrompt(input: ResolverPromptInput, budgetChars = 16_
   const { nonce, details } = input;
   const lines: string[] = [];
   const files = input.files.map((f) => f.path);
-  lines.push(`You are resolving the merge conflicts in ${files.length === 1 ? `file ${files[0]}` : `files ${files.join(', ')}`}.`);
+  lines.push(
+    `You are resolving the merge conflicts in ${files.length === 1 ? `file ${files[0]}` : `files ${files.join(', ')}`}.`,
+  );
   lines.push('', 'Context:');
-  if (input.sourceRef || input.targetBranch) lines.push(`- Merging ${input.sourceRef ?? 'the source'} into ${input.targetBranch ?? 'the target branch'}`);
+  if (input.sourceRef || input.targetBranch)
+    lines.push(`- Merging ${input.sourceRef ?? 'the source'} into ${input.targetBranch ?? 'the target branch'}`);
   if (details) {
-    lines.push(`- Commit A (ours, ${details.commit1.oid.slice(0, 12)}):`, data(nonce, 'commit message', `${details.commit1.subject}\n\n${details.commit1.body}`.trim()));
-    lines.push(`- Commit B (theirs, ${details.commit2.oid.slice(0, 12)}):`, data(nonce, 'commit message', `${details.commit2.subject}\n\n${details.commit2.body}`.trim()));
+    lines.push(
+      `- Commit A (ours, ${details.commit1.oid.slice(0, 12)}):`,
+      data(nonce, 'commit message', `${details.commit1.subject}\n\n${details.commit1.body}`.trim()),
+    );
+    lines.push(
+      `- Commit B (theirs, ${details.commit2.oid.slice(0, 12)}):`,
+      data(nonce, 'commit message', `${details.commit2.subject}\n\n${details.commit2.body}`.trim()),
+    );
   }
-  if (input.diffs?.ours) lines.push('Diff of commit A for these files:', data(nonce, 'diff', cutMiddle(input.diffs.ours, budgetChars / 8)));
-  if (input.diffs?.theirs) lines.push('Diff of commit B for these files:', data(nonce, 'diff', cutMiddle(input.diffs.theirs, budgetChars / 8)));
+  if (input.diffs?.ours)
+    lines.push('Diff of commit A for these files:', data(nonce, 'diff', cutMiddle(input.diffs.ours, budgetChars / 8)));
+  if (input.diffs?.theirs)
+    lines.push(
+      'Diff of commit B for these files:',
+      data(nonce, 'diff', cutMiddle(input.diffs.theirs, budgetChars / 8)),
+    );
   if (input.failure) {
-    lines.push('', 'A previous resolution attempt failed with this summary:', data(nonce, 'failure summary', cutMiddle(formatFailure(input.failure), 3000)));
+    lines.push(
+      '',
+      'A previous resolution attempt failed with this summary:',
+      data(nonce, 'failure summary', cutMiddle(formatFailure(input.failure), 3000)),
+    );
   }
   lines.push('', 'The conflicts (base = common ancestor):');
-  const perHunk = Math.max(400, Math.floor(budgetChars / 2 / Math.max(1, input.files.reduce((n, f) => n + f.hunks.length, 0))));
+  const perHunk = Math.max(
+    400,
+    Math.floor(
+      budgetChars /
+        2 /
+        Math.max(
+          1,
+          input.files.reduce((n, f) => n + f.hunks.length, 0),
+        ),
+    ),
+  );
   for (const f of input.files) {
     for (const h of f.hunks) {
-      const parts = [`ours (${h.labels.ours ?? 'HEAD'}):\n${h.ours}`, h.base !== null ? `base:\n${h.base}` : 'base: (not recorded)', `theirs (${h.labels.theirs ?? 'incoming'}):\n${h.theirs}`];
-      lines.push(`${f.path} conflict ${h.index} (lines ${h.startLine}-${h.endLine}):`, data(nonce, f.path, cutMiddle(parts.join('\n'), perHunk)));
+      const parts = [
+        `ours (${h.labels.ours ?? 'HEAD'}):\n${h.ours}`,
+        h.base !== null ? `base:\n${h.base}` : 'base: (not recorded)',
+        `theirs (${h.labels.theirs ?? 'incoming'}):\n${h.theirs}`,
+      ];
+      lines.push(
+        `${f.path} conflict ${h.index} (lines ${h.startLine}-${h.endLine}):`,
+        data(nonce, f.path, cutMiddle(parts.join('\n'), perHunk)),
+      );
     }
   }
   lines.push('', 'Start by viewing the conflict; call submit_resolution for every file when done.');

@@ -9,7 +9,10 @@ import { cellId } from '../../imerge/cell.js';
 const safeRef = /^(?!-)[A-Za-z0-9_./~^@{}:-]{1,200}$/;
 
 function gitFailure(e: unknown): string {
-  if (e instanceof GitError || (e instanceof Error && 'stderr' in e)) return `Error: git failed: ${String((e as { stderr?: string }).stderr ?? e.message).trim().slice(0, 500)}`;
+  if (e instanceof GitError || (e instanceof Error && 'stderr' in e))
+    return `Error: git failed: ${String((e as { stderr?: string }).stderr ?? e.message)
+      .trim()
+      .slice(0, 500)}`;
   return `Error: ${e instanceof Error ? e.message : String(e)}`;
 }
 
@@ -24,11 +27,19 @@ function clipLines(text: string, n: number): string {
 export function repoTools(ctx: ToolContext) {
   return {
     git_show_commit: tool({
-      description: 'Show a commit: id, author, date, message and its diff (optionally only for one file). Use it to learn why a change was made.',
+      description:
+        'Show a commit: id, author, date, message and its diff (optionally only for one file). Use it to learn why a change was made.',
       inputSchema: z.object({ ref: z.string().describe('Commit id or ref'), file: z.string().optional() }),
       execute: async ({ ref, file }) => {
         if (!safeRef.test(ref)) return `Error: "${ref}" is not a commit id or ref name.`;
-        const args = ['show', '--no-color', '--no-ext-diff', '--format=Commit: %H%nAuthor: %an <%ae>%nDate: %ad%n%nMessage:%n%w(0,4,4)%B', '--date=short', ref];
+        const args = [
+          'show',
+          '--no-color',
+          '--no-ext-diff',
+          '--format=Commit: %H%nAuthor: %an <%ae>%nDate: %ad%n%nMessage:%n%w(0,4,4)%B',
+          '--date=short',
+          ref,
+        ];
         if (file !== undefined) {
           const p = await ctx.sandbox.forRead(file);
           if (!p.ok) return `Error: ${p.error}`;
@@ -40,7 +51,9 @@ export function repoTools(ctx: ToolContext) {
           const head = at < 0 ? out : out.slice(0, at);
           const diff = at < 0 ? '' : out.slice(at + 1);
           const label = file !== undefined ? `Changes in ${file}:` : 'Changes:';
-          return bound(`${head.trimEnd()}\n\n${diff ? `${label}\n${clipLines(diff, limits.diffLines)}` : '(no changes shown)'}`);
+          return bound(
+            `${head.trimEnd()}\n\n${diff ? `${label}\n${clipLines(diff, limits.diffLines)}` : '(no changes shown)'}`,
+          );
         } catch (e) {
           return gitFailure(e);
         }
@@ -60,7 +73,9 @@ export function repoTools(ctx: ToolContext) {
         try {
           const lines = await ctx.git.lines(args, { timeoutMs: limits.gitTimeoutMs });
           const title = file !== undefined ? `Recent commits for ${file}:` : 'Recent commits:';
-          return bound(`${title}\n\n${lines.map((l) => `  ${l}`).join('\n') || '  (none)'}${lines.length === n ? '\n  (and more...)' : ''}`);
+          return bound(
+            `${title}\n\n${lines.map((l) => `  ${l}`).join('\n') || '  (none)'}${lines.length === n ? '\n  (and more...)' : ''}`,
+          );
         } catch (e) {
           return gitFailure(e);
         }

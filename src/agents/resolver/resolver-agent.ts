@@ -81,7 +81,11 @@ export interface ResolverDeps {
 function allAccepted<T extends ToolSet>(ctx: ToolContext): StopCondition<T> {
   return ({ steps }) => {
     const last = steps[steps.length - 1];
-    return last !== undefined && last.toolCalls.some((c) => c.toolName === 'submit_resolution') && ctx.sandbox.writableFiles().every((f) => ctx.accepted.has(f));
+    return (
+      last !== undefined &&
+      last.toolCalls.some((c) => c.toolName === 'submit_resolution') &&
+      ctx.sandbox.writableFiles().every((f) => ctx.accepted.has(f))
+    );
   };
 }
 
@@ -93,15 +97,31 @@ function allAccepted<T extends ToolSet>(ctx: ToolContext): StopCondition<T> {
  * Throws only `ModelError('auth')` (the run must stop); everything else is a value.
  */
 export async function resolveWithModel(input: ResolveWithModelInput, deps: ResolverDeps): Promise<ResolverOutcome> {
-  const log = (deps.log ?? nullLogger).child({ agent: 'resolver', ...(input.conflictId ? { conflict: input.conflictId } : {}) });
+  const log = (deps.log ?? nullLogger).child({
+    agent: 'resolver',
+    ...(input.conflictId ? { conflict: input.conflictId } : {}),
+  });
   const transcript: ResolverTranscript = { reasoning: [], toolCalls: [], turns: 0, recoveries: [] };
   const guarded = deps.gateway.model('resolver', input.conflictId);
-  if (!guarded) return { ok: false, reason: 'offline', message: 'no resolver model configured (llm.resolver_model)', modelId: null, ...transcript };
+  if (!guarded)
+    return {
+      ok: false,
+      reason: 'offline',
+      message: 'no resolver model configured (llm.resolver_model)',
+      modelId: null,
+      ...transcript,
+    };
 
   const maxTurns = deps.maxTurns ?? 10;
   const markerSize = deps.markerSize ?? 7;
   const git = deps.git.at(input.workdir);
-  const refuse = (message: string): ResolverOutcome => ({ ok: false, reason: 'model_failed', message, modelId: guarded.modelId, ...transcript });
+  const refuse = (message: string): ResolverOutcome => ({
+    ok: false,
+    reason: 'model_failed',
+    message,
+    modelId: guarded.modelId,
+    ...transcript,
+  });
   const sandbox = await Sandbox.create(input.workdir, input.files).catch(() => null);
   if (!sandbox) return refuse(`the working directory ${input.workdir} is not accessible`);
   if (sandbox.writableFiles().length === 0) return refuse(`no usable conflicted file among: ${input.files.join(', ')}`);
@@ -135,7 +155,11 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
   const first = resolverUserPrompt({
     files: promptFiles,
     details: ctx.details,
-    diffs: await commitDiffs(git, { ours: input.details?.commit1.oid, theirs: input.details?.commit2.oid }, input.files),
+    diffs: await commitDiffs(
+      git,
+      { ours: input.details?.commit1.oid, theirs: input.details?.commit2.oid },
+      input.files,
+    ),
     failure: input.failure ?? null,
     ...(input.sourceRef ? { sourceRef: input.sourceRef } : {}),
     ...(input.targetBranch ? { targetBranch: input.targetBranch } : {}),
@@ -148,7 +172,10 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
   };
   const fail = async (reason: ResolverFailure, message: string): Promise<ResolverOutcome> => {
     await restore();
-    log.decision({ reason, turns: transcript.turns, toolCalls: transcript.toolCalls.length }, `resolver gave up: ${message}`);
+    log.decision(
+      { reason, turns: transcript.turns, toolCalls: transcript.toolCalls.length },
+      `resolver gave up: ${message}`,
+    );
     return { ok: false, reason, message, modelId: guarded.modelId, ...transcript };
   };
 
@@ -169,16 +196,24 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
         ...(deps.abortSignal ? { abortSignal: deps.abortSignal } : {}),
         onStepFinish: (step) => {
           transcript.turns += 1;
-          const said = [step.reasoningText, step.text].filter((t): t is string => typeof t === 'string' && t.trim() !== '').join('\n');
+          const said = [step.reasoningText, step.text]
+            .filter((t): t is string => typeof t === 'string' && t.trim() !== '')
+            .join('\n');
           if (said) {
             transcript.reasoning.push(said);
             log.info({ turn: transcript.turns }, `resolver: ${said.slice(0, 500)}`);
           }
           for (const part of step.content) {
             if (part.type === 'tool-result' || part.type === 'tool-error') {
-              const output = part.type === 'tool-result' ? String(part.output) : `Error: ${part.error instanceof Error ? part.error.message : String(part.error)}`;
+              const output =
+                part.type === 'tool-result'
+                  ? String(part.output)
+                  : `Error: ${part.error instanceof Error ? part.error.message : String(part.error)}`;
               transcript.toolCalls.push({ turn: transcript.turns, tool: part.toolName, input: part.input, output });
-              log.debug({ turn: transcript.turns, tool: part.toolName, input: part.input, output: output.slice(0, 2000) }, 'resolver tool call');
+              log.debug(
+                { turn: transcript.turns, tool: part.toolName, input: part.input, output: output.slice(0, 2000) },
+                'resolver tool call',
+              );
             }
           }
         },
@@ -195,7 +230,10 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
         if (error.reason === 'timeout' && !freshStarted) {
           freshStarted = true;
           transcript.recoveries.push('fresh-conversation');
-          log.decision({ turns: transcript.turns }, 'resolver: no reply after a longer timeout; starting a fresh conversation with the current state');
+          log.decision(
+            { turns: transcript.turns },
+            'resolver: no reply after a longer timeout; starting a fresh conversation with the current state',
+          );
           messages = [{ role: 'user', content: `${first}\n\n${await restoredState(ctx, transcript)}` }];
           continue;
         }
@@ -206,16 +244,25 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
         if (error.reason === 'budget') return fail('budget', error.what);
         return fail('model_failed', error.what);
       }
-      return fail('model_failed', `the resolver conversation failed: ${error instanceof Error ? error.message : String(error)}`);
+      return fail(
+        'model_failed',
+        `the resolver conversation failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (sandbox.writableFiles().every((f) => ctx.accepted.has(f))) {
       const files = Object.fromEntries(ctx.accepted);
-      log.decision({ files: Object.keys(files), turns: transcript.turns, toolCalls: transcript.toolCalls.length }, 'resolver resolved the conflict');
+      log.decision(
+        { files: Object.keys(files), turns: transcript.turns, toolCalls: transcript.toolCalls.length },
+        'resolver resolved the conflict',
+      );
       return { ok: true, files, modelId: guarded.modelId, ...transcript };
     }
     if (!stoppedWithoutTools) break;
     // The model answered in prose only: ask again for tool use (seed: "prompt again, request tool usage").
-    messages.push({ role: 'user', content: 'Use the tools to resolve the conflict and call submit_resolution for every conflicted file.' });
+    messages.push({
+      role: 'user',
+      content: 'Use the tools to resolve the conflict and call submit_resolution for every conflicted file.',
+    });
   }
   const pending = sandbox.writableFiles().filter((f) => !ctx.accepted.has(f));
   return fail('turn_limit', `no accepted resolution within ${maxTurns} turns (not submitted: ${pending.join(', ')})`);
@@ -224,7 +271,10 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
 /** What a fresh conversation needs to pick up where a silent one stopped. */
 async function restoredState(ctx: ToolContext, transcript: ResolverTranscript): Promise<string> {
   const lines = ['A previous conversation about this conflict stopped (the model did not answer). State so far:'];
-  for (const c of transcript.toolCalls.slice(-10)) lines.push(`- turn ${c.turn}: ${c.tool}(${JSON.stringify(c.input).slice(0, 200)}) -> ${c.output.split('\n')[0]?.slice(0, 200) ?? ''}`);
+  for (const c of transcript.toolCalls.slice(-10))
+    lines.push(
+      `- turn ${c.turn}: ${c.tool}(${JSON.stringify(c.input).slice(0, 200)}) -> ${c.output.split('\n')[0]?.slice(0, 200) ?? ''}`,
+    );
   for (const f of ctx.sandbox.writableFiles()) {
     const p = await ctx.sandbox.forRead(f);
     const text = p.ok ? await readFile(p.abs, 'utf8').catch(() => '') : '';

@@ -49,7 +49,10 @@ export class Sandbox {
     const n = normalizeRel(requested);
     if (!n.ok) return n;
     if (!this.writable.has(n.rel)) {
-      return { ok: false, error: `writing ${n.rel} is not allowed: only the files of this conflict may be changed (${[...this.writable].join(', ')})` };
+      return {
+        ok: false,
+        error: `writing ${n.rel} is not allowed: only the files of this conflict may be changed (${[...this.writable].join(', ')})`,
+      };
     }
     const checked = await this.contain(n.rel);
     if (!checked.ok) return checked;
@@ -80,14 +83,19 @@ export class Sandbox {
 
 /** Syntactic checks on a model-supplied path (no file-system access). */
 export function normalizeRel(requested: unknown): { ok: true; rel: string } | { ok: false; error: string } {
-  if (typeof requested !== 'string' || requested.trim() === '') return { ok: false, error: 'a file path (relative to the repository root) is required' };
+  if (typeof requested !== 'string' || requested.trim() === '')
+    return { ok: false, error: 'a file path (relative to the repository root) is required' };
   if (requested.includes('\0')) return { ok: false, error: 'the path contains a NUL byte' };
   const slashed = requested.replace(/\\/g, '/');
   if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed) || slashed.startsWith('~')) {
-    return { ok: false, error: `${requested}: absolute paths are not allowed; use a path relative to the repository root` };
+    return {
+      ok: false,
+      error: `${requested}: absolute paths are not allowed; use a path relative to the repository root`,
+    };
   }
   const parts = slashed.split('/').filter((p) => p !== '' && p !== '.');
-  if (parts.includes('..')) return { ok: false, error: `${requested}: ".." is not allowed; stay inside the repository` };
+  if (parts.includes('..'))
+    return { ok: false, error: `${requested}: ".." is not allowed; stay inside the repository` };
   if (parts.length === 0) return { ok: false, error: `${requested}: not a file path` };
   if (parts[0] === '.git') return { ok: false, error: `${requested}: the git directory is off limits` };
   return { ok: true, rel: parts.join('/') };

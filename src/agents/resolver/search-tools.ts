@@ -9,7 +9,10 @@ function firstMatches(out: string, max: number): { text: string; total: number }
   return { text: groups.slice(0, max).join('\n--\n'), total };
 }
 
-async function grep(ctx: ToolContext, args: string[]): Promise<{ ok: true; out: string } | { ok: false; error: string }> {
+async function grep(
+  ctx: ToolContext,
+  args: string[],
+): Promise<{ ok: true; out: string } | { ok: false; error: string }> {
   try {
     // Exit code 1 means "no match": data, not an error.
     const r = await ctx.git.run(args, { okExitCodes: [0, 1], timeoutMs: limits.gitTimeoutMs });
@@ -35,11 +38,19 @@ export function searchTools(ctx: ToolContext) {
   return {
     grep_codebase: tool({
       description: `Search tracked files for a regular expression (first ${limits.grepMatches} matches, with context).`,
-      inputSchema: z.object({ pattern, file_pattern: z.string().optional().describe('Glob such as "*.ts"'), context_lines: contextLines }),
+      inputSchema: z.object({
+        pattern,
+        file_pattern: z.string().optional().describe('Glob such as "*.ts"'),
+        context_lines: contextLines,
+      }),
       execute: async ({ pattern, file_pattern, context_lines }) => {
         const args = ['grep', '-n', '-I', '--no-color', `-C${context_lines}`, '-E', '-e', pattern, '--'];
         if (file_pattern !== undefined) {
-          if (file_pattern.startsWith('/') || file_pattern.split(/[\\/]/).includes('..') || file_pattern.startsWith(':')) {
+          if (
+            file_pattern.startsWith('/') ||
+            file_pattern.split(/[\\/]/).includes('..') ||
+            file_pattern.startsWith(':')
+          ) {
             return 'Error: file_pattern must be a relative glob such as "*.ts" or "src/**/*.c".';
           }
           args.push(file_pattern);
@@ -48,7 +59,9 @@ export function searchTools(ctx: ToolContext) {
         if (!r.ok) return `Error: ${r.error}`;
         if (r.out.trim() === '') return `No matches for "${pattern}".`;
         const m = firstMatches(r.out, limits.grepMatches);
-        return bound(`Found ${m.total} matching lines for "${pattern}" (showing the first ${limits.grepMatches} groups):\n\n${m.text}`);
+        return bound(
+          `Found ${m.total} matching lines for "${pattern}" (showing the first ${limits.grepMatches} groups):\n\n${m.text}`,
+        );
       },
     }),
     grep_in_file: tool({
@@ -58,7 +71,19 @@ export function searchTools(ctx: ToolContext) {
         const p = await ctx.sandbox.forRead(file);
         if (!p.ok) return `Error: ${p.error}`;
         // --no-index: the file may be untracked or hold conflict markers; the path is already confined.
-        const r = await grep(ctx, ['grep', '--no-index', '-n', '-I', '--no-color', `-C${context_lines}`, '-E', '-e', pattern, '--', p.rel]);
+        const r = await grep(ctx, [
+          'grep',
+          '--no-index',
+          '-n',
+          '-I',
+          '--no-color',
+          `-C${context_lines}`,
+          '-E',
+          '-e',
+          pattern,
+          '--',
+          p.rel,
+        ]);
         if (!r.ok) return `Error: ${r.error}`;
         if (r.out.trim() === '') return `No matches for "${pattern}" in ${p.rel}.`;
         return bound(`Matches for "${pattern}" in ${p.rel}:\n\n${stripPrefix(r.out, p.rel)}`);

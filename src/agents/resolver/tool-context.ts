@@ -43,7 +43,10 @@ export const limits = {
  * The same tools, at most `max` of whose calls run at once: a turn asking for six expensive
  * greps runs them two by two instead of all together.
  */
-export function limitConcurrency<T extends Record<string, { execute?: (...args: never[]) => unknown }>>(tools: T, max: number = limits.parallelCalls): T {
+export function limitConcurrency<T extends Record<string, { execute?: (...args: never[]) => unknown }>>(
+  tools: T,
+  max: number = limits.parallelCalls,
+): T {
   let running = 0;
   const waiting: Array<() => void> = [];
   const acquire = async (): Promise<void> => {

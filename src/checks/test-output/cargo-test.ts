@@ -17,17 +17,25 @@ export const parseCargoTest: TestOutputParser = (lines, cwd) => {
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i] as string;
     const running = /^\s*Running (?:unittests |tests? |benches )?(\S+)/.exec(l) ?? /^\s*Doc-tests (\S+)/.exec(l);
-    if (running) target = /Doc-tests/.test(l) ? `doc-tests ${running[1]}` : (running[1] as string).replace(/-[0-9a-f]{16}$/, '');
+    if (running)
+      target = /Doc-tests/.test(l) ? `doc-tests ${running[1]}` : (running[1] as string).replace(/-[0-9a-f]{16}$/, '');
     if (/^failures:$/.test(l)) listing = true;
     if (/^test result: |^$/.test(l)) listing = false;
     const listed = listing ? /^ {4}(\S+)$/.exec(l) : null;
     if (listed && !failures.some((f) => f.id === idOf(target, listed[1] as string))) {
-      failures.push({ id: idOf(target, listed[1] as string), title: listed[1] as string, message: 'failed', location: null, excerpt: l });
+      failures.push({
+        id: idOf(target, listed[1] as string),
+        title: listed[1] as string,
+        message: 'failed',
+        location: null,
+        excerpt: l,
+      });
     }
     const section = SECTION.exec(l);
     if (!section) continue;
     let end = i + 1;
-    while (end < lines.length && !SECTION.test(lines[end] as string) && !/^failures:$/.test(lines[end] as string)) end++;
+    while (end < lines.length && !SECTION.test(lines[end] as string) && !/^failures:$/.test(lines[end] as string))
+      end++;
     failures.push(panicOf(lines, i, end, idOf(target, section[1] as string), section[1] as string, cwd));
     i = end - 1;
   }
@@ -38,7 +46,14 @@ function idOf(target: string, name: string): string {
   return target ? `${target}::${name}` : name;
 }
 
-function panicOf(lines: string[], start: number, end: number, id: string, title: string, cwd: string | undefined): FailedTest {
+function panicOf(
+  lines: string[],
+  start: number,
+  end: number,
+  id: string,
+  title: string,
+  cwd: string | undefined,
+): FailedTest {
   const body = lines.slice(start + 1, end);
   const at = body.findIndex((l) => /^thread '.+?'(?: \(\d+\))? panicked at /.test(l));
   const old = at >= 0 ? /panicked at '(.*)', (\S+?):(\d+):\d+$/.exec(body[at] as string) : null;
@@ -50,6 +65,16 @@ function panicOf(lines: string[], start: number, end: number, id: string, title:
     message = oneLine(rest.slice(0, stop < 0 ? rest.length : stop));
   }
   if (!message) message = oneLine([body.find((l) => l.trim() !== '') ?? 'failed']);
-  const where = old ? { path: old[2] as string, line: old[3] as string } : now ? { path: now[1] as string, line: now[2] as string } : null;
-  return { id, title, message, location: where ? pickLocation([where], cwd) : null, excerpt: excerptOf(lines, start, end) };
+  const where = old
+    ? { path: old[2] as string, line: old[3] as string }
+    : now
+      ? { path: now[1] as string, line: now[2] as string }
+      : null;
+  return {
+    id,
+    title,
+    message,
+    location: where ? pickLocation([where], cwd) : null,
+    excerpt: excerptOf(lines, start, end),
+  };
 }

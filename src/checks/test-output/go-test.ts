@@ -11,7 +11,8 @@ const PACKAGE = /^(?:FAIL|ok)\s+(\S+)\s/;
  * only because a subtest did is left out. Identity: `package::TestName/sub`.
  */
 export const parseGoTest: TestOutputParser = (lines, cwd) => {
-  if (!lines.some((l) => FAIL.test(l) || /^(?:FAIL|ok)\s+\S+\s+(?:[\d.]+s|\[)/.test(l) || /^=== RUN\s/.test(l))) return null;
+  if (!lines.some((l) => FAIL.test(l) || /^(?:FAIL|ok)\s+\S+\s+(?:[\d.]+s|\[)/.test(l) || /^=== RUN\s/.test(l)))
+    return null;
   const failures: (FailedTest & { pkg: string | null })[] = [];
   for (let i = 0; i < lines.length; i++) {
     const pkg = PACKAGE.exec(lines[i] as string);
@@ -20,18 +21,36 @@ export const parseGoTest: TestOutputParser = (lines, cwd) => {
     if (!m) continue;
     const indent = (m[1] as string).length;
     let end = i + 1;
-    while (end < lines.length && /^\s/.test(lines[end] as string) && !FAIL.test(lines[end] as string) && (lines[end] as string).search(/\S/) > indent) end++;
+    while (
+      end < lines.length &&
+      /^\s/.test(lines[end] as string) &&
+      !FAIL.test(lines[end] as string) &&
+      (lines[end] as string).search(/\S/) > indent
+    )
+      end++;
     let said = lines.slice(i + 1, end);
     if (!said.some((l) => /\.go:\d+:/.test(l))) said = verboseOutput(lines, i, m[2] as string);
     const panic = /^panic: /.test(lines[end] ?? '') ? end : -1;
     const stop = panic >= 0 ? traceEnd(lines, panic) : end;
     const reported = said.map((l) => /^\s+(\S+\.go):(\d+): (.*)$/.exec(l)).find(Boolean);
-    const frames = lines.slice(panic >= 0 ? panic : end, stop).map((l) => /^\t(\S+\.go):(\d+)/.exec(l)).filter((x): x is RegExpExecArray => x !== null);
+    const frames = lines
+      .slice(panic >= 0 ? panic : end, stop)
+      .map((l) => /^\t(\S+\.go):(\d+)/.exec(l))
+      .filter((x): x is RegExpExecArray => x !== null);
     failures.push({
       id: m[2] as string,
       title: m[2] as string,
-      message: reported ? oneLine([reported[3] as string]) : panic >= 0 ? oneLine([(lines[panic] as string).replace(/ \[recovered\]$/, '')]) : 'failed',
-      location: reported ? `${reported[1]}:${reported[2]}` : pickLocation(frames.map((f) => ({ path: f[1] as string, line: f[2] as string })), cwd),
+      message: reported
+        ? oneLine([reported[3] as string])
+        : panic >= 0
+          ? oneLine([(lines[panic] as string).replace(/ \[recovered\]$/, '')])
+          : 'failed',
+      location: reported
+        ? `${reported[1]}:${reported[2]}`
+        : pickLocation(
+            frames.map((f) => ({ path: f[1] as string, line: f[2] as string })),
+            cwd,
+          ),
       excerpt: excerptOf(lines, i, Math.max(end, stop)),
       pkg: null,
     });

@@ -7,7 +7,11 @@ import type { FailedTest, TestOutputParser } from './types.js';
  * `● Test suite failed to run` (the file did not load) is a failure of the file. Identity: `file > suite > test`.
  */
 export const parseJest: TestOutputParser = (lines, cwd) => {
-  if (!lines.some((l) => /^Tests:\s+.*\btotal\s*$/.test(l)) && !lines.some((l) => /^\s*(?:FAIL|PASS)\s+\S+\s*(?:\([\d.]+ m?s\))?\s*$/.test(l))) return null;
+  if (
+    !lines.some((l) => /^Tests:\s+.*\btotal\s*$/.test(l)) &&
+    !lines.some((l) => /^\s*(?:FAIL|PASS)\s+\S+\s*(?:\([\d.]+ m?s\))?\s*$/.test(l))
+  )
+    return null;
   const failures: FailedTest[] = [];
   let file = '';
   for (let i = 0; i < lines.length; i++) {
@@ -17,7 +21,11 @@ export const parseJest: TestOutputParser = (lines, cwd) => {
     const head = /^\s*● (.+)$/.exec(l);
     if (!head || /^Console\s*$/.test(head[1] as string)) continue;
     let end = i + 1;
-    while (end < lines.length && !/^\s*● |^\s*(?:FAIL|PASS)\s+\S|^Test Suites:|^Summary of all failing tests/.test(lines[end] as string)) end++;
+    while (
+      end < lines.length &&
+      !/^\s*● |^\s*(?:FAIL|PASS)\s+\S|^Test Suites:|^Summary of all failing tests/.test(lines[end] as string)
+    )
+      end++;
     const parts = (head[1] as string).split(' › ').map((p) => p.trim());
     const body = lines.slice(i + 1, end);
     const from = body.findIndex((x) => x.trim() !== '');

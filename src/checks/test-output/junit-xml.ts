@@ -42,7 +42,10 @@ type Node = Record<string, unknown>;
  * `<error>` child. Null when no report could be read (none there, or none valid). Identity:
  * `classname > name` (mocha's xunit joins the suites into classname; vitest puts the file there).
  */
-export function readJUnitFailures(source: JUnitSource, cwd: string | undefined): { failures: FailedTest[]; ran: number } | null {
+export function readJUnitFailures(
+  source: JUnitSource,
+  cwd: string | undefined,
+): { failures: FailedTest[]; ran: number } | null {
   let read = 0;
   let ran = 0;
   const failures: FailedTest[] = [];
@@ -66,8 +69,14 @@ function xmlFiles(source: JUnitSource): string[] {
   for (const path of source.paths) {
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat) continue;
-    const found = stat.isDirectory() ? readdirSync(path, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.xml')).map((f) => join(path, f)) : [path];
-    for (const f of found) if (source.since === undefined || (statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= source.since) files.push(f);
+    const found = stat.isDirectory()
+      ? readdirSync(path, { recursive: true, encoding: 'utf8' })
+          .filter((f) => f.endsWith('.xml'))
+          .map((f) => join(path, f))
+      : [path];
+    for (const f of found)
+      if (source.since === undefined || (statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= source.since)
+        files.push(f);
   }
   return files.sort();
 }
@@ -85,7 +94,11 @@ function testcases(node: unknown): Node[] {
   if (Array.isArray(node)) return node.flatMap(testcases);
   if (typeof node !== 'object' || node === null) return [];
   const n = node as Node;
-  return [...asArray(n.testcase).filter((t): t is Node => typeof t === 'object' && t !== null), ...testcases(n.testsuites), ...testcases(n.testsuite)];
+  return [
+    ...asArray(n.testcase).filter((t): t is Node => typeof t === 'object' && t !== null),
+    ...testcases(n.testsuites),
+    ...testcases(n.testsuite),
+  ];
 }
 
 function failureOf(testcase: Node, problem: Node | string, cwd: string | undefined): FailedTest {
@@ -97,8 +110,14 @@ function failureOf(testcase: Node, problem: Node | string, cwd: string | undefin
   const said = firstStatement(typeof attr.message === 'string' && attr.message.trim() ? attr.message : text);
   const message = type && !said.startsWith(type) ? `${type}: ${said}` : said;
   const lines = text.split('\n');
-  const pyLines = lines.map((l) => /^(\S+?\.py):(\d+):/.exec(l)).filter((m): m is RegExpExecArray => m !== null).map((m) => ({ path: m[1] as string, line: m[2] as string }));
-  const declared = typeof testcase.file === 'string' && typeof testcase.line === 'string' ? [{ path: testcase.file, line: testcase.line }] : [];
+  const pyLines = lines
+    .map((l) => /^(\S+?\.py):(\d+):/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ path: m[1] as string, line: m[2] as string }));
+  const declared =
+    typeof testcase.file === 'string' && typeof testcase.line === 'string'
+      ? [{ path: testcase.file, line: testcase.line }]
+      : [];
   return {
     id: classname ? `${classname} > ${name}` : name,
     title: name.split(' > ').pop() as string,

@@ -9,7 +9,10 @@ export function logLines(text: string): string[] {
 
 /** One line, bounded: the lines' trimmed, non-empty texts joined by spaces. */
 export function oneLine(lines: string[]): string {
-  const text = lines.map((l) => l.trim()).filter(Boolean).join(' ');
+  const text = lines
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 3)}...` : text;
 }
 
@@ -29,7 +32,11 @@ export function displayPath(path: string, cwd: string | undefined): string {
 
 /** Looks like a test file (where a failure's line is most telling): `test/`, `spec/`, `*.test.js`, `_test.go`, `test_*.py`, `*_spec.rb`. */
 export function isTestPath(path: string): boolean {
-  return /(^|\/)(tests?|spec|__tests__)\//.test(path) || /[._-](test|spec)\.[cm]?[jt]sx?$/.test(path) || /_test\.go$|(^|\/)test_[^/]*\.py$|_test\.py$|_spec\.rb$/.test(path);
+  return (
+    /(^|\/)(tests?|spec|__tests__)\//.test(path) ||
+    /[._-](test|spec)\.[cm]?[jt]sx?$/.test(path) ||
+    /_test\.go$|(^|\/)test_[^/]*\.py$|_test\.py$|_spec\.rb$/.test(path)
+  );
 }
 
 /**
@@ -39,7 +46,12 @@ export function isTestPath(path: string): boolean {
 export function pickLocation(candidates: { path: string; line: string }[], cwd: string | undefined): string | null {
   const own = candidates
     .map((c) => ({ path: displayPath(c.path, cwd), line: c.line }))
-    .filter((c) => !/(^|\/)node_modules\/|^node:|^internal\/|<anonymous>|\/usr\/(local\/)?lib\/go[^/]*\/|\/rustc\/|(^|\/)library\/(std|core)\//.test(c.path));
+    .filter(
+      (c) =>
+        !/(^|\/)node_modules\/|^node:|^internal\/|<anonymous>|\/usr\/(local\/)?lib\/go[^/]*\/|\/rustc\/|(^|\/)library\/(std|core)\//.test(
+          c.path,
+        ),
+    );
   const best = own.find((c) => isTestPath(c.path)) ?? own[0];
   return best ? `${best.path}:${best.line}` : null;
 }

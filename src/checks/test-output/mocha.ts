@@ -28,14 +28,23 @@ export const parseMocha: TestOutputParser = (lines, cwd) => {
 function failure(lines: string[], start: number, end: number, cwd: string | undefined): FailedTest {
   const parts = [(lines[start] as string).replace(/^\s*\d+\) /, '').trim()];
   let i = start;
-  while (!(parts[parts.length - 1] as string).endsWith(':') && i + 1 < end && i - start < 12) parts.push((lines[++i] as string).trim());
+  while (!(parts[parts.length - 1] as string).endsWith(':') && i + 1 < end && i - start < 12)
+    parts.push((lines[++i] as string).trim());
   parts[parts.length - 1] = (parts[parts.length - 1] as string).replace(/:$/, '');
   const title = parts.filter(Boolean);
   const body = lines.slice(i + 1, end);
   const from = body.findIndex((l) => l.trim() !== '');
-  const stop = body.findIndex((l, j) => j > from && (/^\s*at\s/.test(l) || /^\s*\+ expected - actual\s*$/.test(l) || /^\s*-{4}\s*$/.test(l)));
+  const stop = body.findIndex(
+    (l, j) => j > from && (/^\s*at\s/.test(l) || /^\s*\+ expected - actual\s*$/.test(l) || /^\s*-{4}\s*$/.test(l)),
+  );
   // A hook is named after the first test it ran for, which changes when tests are added: leave that out of its id.
-  const id = [...title.slice(0, -1), (title[title.length - 1] ?? '').replace(/^("(?:before|after) (?:all|each)" hook)(?::? .*?)? (?:for|in) ".*"$/, '$1')];
+  const id = [
+    ...title.slice(0, -1),
+    (title[title.length - 1] ?? '').replace(
+      /^("(?:before|after) (?:all|each)" hook)(?::? .*?)? (?:for|in) ".*"$/,
+      '$1',
+    ),
+  ];
   return {
     id: id.join(' > '),
     title: title[title.length - 1] ?? '',

@@ -10,7 +10,11 @@ const SUMMARY = /^(FAILED|ERROR) (\S.*?)(?: - (.*))?$/;
  * (`FAILED node-id - message`, on by default) gives each test's node id, which is its identity.
  */
 export const parsePytest: TestOutputParser = (lines, cwd) => {
-  const recognised = lines.some((l) => /^=+ (test session starts|FAILURES|ERRORS|short test summary info) =+$/.test(l) || /^=*\s*(?:\d+ (?:failed|passed|errors?|skipped)[, ]*)+.* in [\d.]+s/.test(l));
+  const recognised = lines.some(
+    (l) =>
+      /^=+ (test session starts|FAILURES|ERRORS|short test summary info) =+$/.test(l) ||
+      /^=*\s*(?:\d+ (?:failed|passed|errors?|skipped)[, ]*)+.* in [\d.]+s/.test(l),
+  );
   if (!recognised) return null;
   const summary = lines.map((l) => SUMMARY.exec(l)).filter((m): m is RegExpExecArray => m !== null);
   const nodeIds = summary.map((m) => m[2] as string);
@@ -28,15 +32,32 @@ export const parsePytest: TestOutputParser = (lines, cwd) => {
   }
   // Without tracebacks (--tb=no) the summary alone names them.
   if (failures.length === 0) {
-    for (const m of summary) failures.push({ id: m[2] as string, title: lastPart(m[2] as string), message: oneLine([m[3] ?? `${(m[1] as string).toLowerCase()}`]), location: null, excerpt: m[0] });
+    for (const m of summary)
+      failures.push({
+        id: m[2] as string,
+        title: lastPart(m[2] as string),
+        message: oneLine([m[3] ?? `${(m[1] as string).toLowerCase()}`]),
+        location: null,
+        excerpt: m[0],
+      });
   }
   return failures;
 };
 
-function block(lines: string[], start: number, end: number, name: string, nodeIds: string[], cwd: string | undefined): FailedTest {
+function block(
+  lines: string[],
+  start: number,
+  end: number,
+  name: string,
+  nodeIds: string[],
+  cwd: string | undefined,
+): FailedTest {
   const body = lines.slice(start + 1, end);
   const where = body.map((x) => /^(\S+?\.py):(\d+):(?:\s.*)?$/.exec(x)).filter((m): m is RegExpExecArray => m !== null);
-  const location = pickLocation(where.map((m) => ({ path: m[1] as string, line: m[2] as string })), cwd);
+  const location = pickLocation(
+    where.map((m) => ({ path: m[1] as string, line: m[2] as string })),
+    cwd,
+  );
   // The last group of `E` lines is the error that ended the test; its first line the assertion.
   const groups: string[][] = [];
   body.forEach((x, j) => {
@@ -44,8 +65,18 @@ function block(lines: string[], start: number, end: number, name: string, nodeId
     if (j === 0 || !/^E\s/.test(body[j - 1] as string)) groups.push([]);
     groups[groups.length - 1]?.push(x.replace(/^E\s+/, ''));
   });
-  const id = nodeIdFor(name, nodeIds, where.map((m) => m[1] as string));
-  return { id, title: lastPart(id), message: oneLine([groups[groups.length - 1]?.[0] ?? 'failed']), location, excerpt: excerptOf(lines, start, end) };
+  const id = nodeIdFor(
+    name,
+    nodeIds,
+    where.map((m) => m[1] as string),
+  );
+  return {
+    id,
+    title: lastPart(id),
+    message: oneLine([groups[groups.length - 1]?.[0] ?? 'failed']),
+    location,
+    excerpt: excerptOf(lines, start, end),
+  };
 }
 
 /** The section's name (`Class.test_x`, `ERROR at setup of test_x`, `ERROR collecting f.py`) as a node id. */

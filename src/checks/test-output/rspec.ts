@@ -33,13 +33,18 @@ export const parseRspec: TestOutputParser = (lines, cwd) => {
     const rest = body.slice(error + 1);
     const first = rest.findIndex((l) => l.trim() !== '');
     const stop = rest.findIndex((l, j) => j > first && (l.trim() === '' || /^\s*# /.test(l)));
-    const frames = body.map((l) => /^\s*# (\S+?):(\d+)(?::in .*)?$/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+    const frames = body
+      .map((l) => /^\s*# (\S+?):(\d+)(?::in .*)?$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null);
     const file = files.get(description);
     failures.push({
       id: file ? `${file} > ${description}` : description,
       title: description,
       message: oneLine(first < 0 ? ['failed'] : rest.slice(first, stop < 0 ? rest.length : stop)),
-      location: pickLocation(frames.map((m) => ({ path: m[1] as string, line: m[2] as string })), cwd),
+      location: pickLocation(
+        frames.map((m) => ({ path: m[1] as string, line: m[2] as string })),
+        cwd,
+      ),
       excerpt: excerptOf(lines, start, end),
     });
   });

@@ -9,10 +9,14 @@ const counters: Partial<Record<TestRunner, (lines: string[]) => number | null>> 
   vitest: (lines) => total(lines, [/^\s*Tests\s.*?(\d+) passed/, /^\s*Tests\s.*?(\d+) failed/]),
   pytest: (lines) => {
     const line = lines.findLast((l) => /\d+ (?:passed|failed).* in [\d.]+s/.test(l));
-    return line ? sum([/(\d+) passed/.exec(line)?.[1], /(\d+) failed/.exec(line)?.[1], /(\d+) errors?/.exec(line)?.[1]]) : null;
+    return line
+      ? sum([/(\d+) passed/.exec(line)?.[1], /(\d+) failed/.exec(line)?.[1], /(\d+) errors?/.exec(line)?.[1]])
+      : null;
   },
   cargo: (lines) => {
-    const results = lines.map((l) => /^test result: \w+\. (\d+) passed; (\d+) failed;/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+    const results = lines
+      .map((l) => /^test result: \w+\. (\d+) passed; (\d+) failed;/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null);
     return results.length > 0 ? results.reduce((n, m) => n + sum([m[1], m[2]]), 0) : null;
   },
   rspec: (lines) => {

@@ -26,7 +26,13 @@ export const parseVitest: TestOutputParser = (lines, cwd) => {
     const location = pickLocation(jsFrames(body), cwd);
     for (const name of names) {
       const parts = name.split(' > ');
-      failures.push({ id: name, title: parts[parts.length - 1] as string, message, location, excerpt: excerptOf(lines, start, end) });
+      failures.push({
+        id: name,
+        title: parts[parts.length - 1] as string,
+        message,
+        location,
+        excerpt: excerptOf(lines, start, end),
+      });
     }
     i = end - 1;
   }

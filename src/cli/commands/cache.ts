@@ -5,16 +5,28 @@ import { globalOptions, printJson, printResult } from '../context.js';
 
 /** One line of `cache list`: key, who resolved it, in which run and file, and whether a check blamed it. */
 function describe(entry: CacheEntry, blamed: boolean): string {
-  const where = [entry.provenance.merge && `run ${entry.provenance.merge}`, entry.provenance.cell && `cell ${entry.provenance.cell}`, entry.provenance.file].filter(Boolean).join(', ');
+  const where = [
+    entry.provenance.merge && `run ${entry.provenance.merge}`,
+    entry.provenance.cell && `cell ${entry.provenance.cell}`,
+    entry.provenance.file,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const blames = (entry.blamed ?? []).length + (entry.invalidated ? 1 : 0);
-  const state = blamed ? 'BLAMED (not replayed)' : blames > 0 ? `live (${blames} earlier answer${blames === 1 ? '' : 's'} blamed)` : 'live';
+  const state = blamed
+    ? 'BLAMED (not replayed)'
+    : blames > 0
+      ? `live (${blames} earlier answer${blames === 1 ? '' : 's'} blamed)`
+      : 'live';
   const lines = entry.resolution.split('\n').length - (entry.resolution.endsWith('\n') ? 1 : 0);
   return `${entry.key.slice(0, 12)}  ${entry.rung.padEnd(5)} ${entry.by.padEnd(20)} ${state.padEnd(22)} ${entry.provenance.when.slice(0, 19)}  ${lines} line(s)${where ? `  ${where}` : ''}`;
 }
 
 /** `splintercat cache list|clear`: the resolution cache of this repository (rerere for the ladder). */
 export function registerCache(program: Command): Command {
-  const cache = program.command('cache').description('list or clear the resolution cache (every earlier resolution, who made it, in which run)');
+  const cache = program
+    .command('cache')
+    .description('list or clear the resolution cache (every earlier resolution, who made it, in which run)');
 
   const open = async (cmd: Command): Promise<{ git: Git; store: ResolutionCache }> => {
     const { openCliRun } = await import('../run-context.js');
@@ -25,7 +37,9 @@ export function registerCache(program: Command): Command {
 
   cache
     .command('list')
-    .description('every cached resolution: who resolved it (rule, model, human), in which run, and whether a failed check blamed it')
+    .description(
+      'every cached resolution: who resolved it (rule, model, human), in which run, and whether a failed check blamed it',
+    )
     .option('--json', 'the entries as JSON on stdout')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { ResolutionCache } = await import('../../resolve/cache/resolution-cache.js');
@@ -34,7 +48,12 @@ export function registerCache(program: Command): Command {
         const entries = await store.list();
         if (opts.json) return printJson(entries);
         if (entries.length === 0) return printResult(`The resolution cache is empty (${store.dir}).`);
-        printResult([`${entries.length} cached resolution(s) in ${store.dir}:`, ...entries.map((e) => describe(e, ResolutionCache.isBlamedEntry(e)))].join('\n'));
+        printResult(
+          [
+            `${entries.length} cached resolution(s) in ${store.dir}:`,
+            ...entries.map((e) => describe(e, ResolutionCache.isBlamedEntry(e))),
+          ].join('\n'),
+        );
       } finally {
         git.close();
       }

@@ -30,11 +30,28 @@ export function registerDemo(program: Command): Command {
       );
       writeFileSync(
         join(dir, '.git', 'splintercat-demo.yaml'),
-        ['target:', `  workdir: ${dir}`, '  branch: main', 'check:', '  commands:', `    build: ${demo.checks.build}`, `    test: ${demo.checks.test}`, 'imerge:', '  name: demo', ''].join('\n'),
+        [
+          'target:',
+          `  workdir: ${dir}`,
+          '  branch: main',
+          'check:',
+          '  commands:',
+          `    build: ${demo.checks.build}`,
+          `    test: ${demo.checks.test}`,
+          'imerge:',
+          '  name: demo',
+          '',
+        ].join('\n'),
       );
       // Offline on purpose: no model settings from the environment reach the demo.
       const loaded = loadConfig({ cwd: dir, configPath: join(dir, '.git', 'splintercat-demo.yaml'), env: {} });
-      const code = await startMerge({ ...global, cwd: dir }, loaded.config, 'upstream', { into: 'main', name: 'demo' }, storeConfig(loaded, null, []));
+      const code = await startMerge(
+        { ...global, cwd: dir },
+        loaded.config,
+        'upstream',
+        { into: 'main', name: 'demo' },
+        storeConfig(loaded, null, []),
+      );
       if (code === ExitCode.Done) {
         const report = join(dir, 'splintercat-report.html');
         const git = new Git({ cwd: dir });

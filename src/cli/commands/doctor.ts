@@ -24,7 +24,10 @@ export function registerDoctor(program: Command): Command {
     .option('--json', 'machine-readable report on stdout')
     .action(async (opts: DoctorOptions, cmd: Command) => {
       if (opts.repair && opts.rebuild) {
-        throw new UsageError('doctor_flags', { what: '--repair and --rebuild cannot be used together', fix: 'Try --repair first; use --rebuild when it says so' });
+        throw new UsageError('doctor_flags', {
+          what: '--repair and --rebuild cannot be used together',
+          fix: 'Try --repair first; use --rebuild when it says so',
+        });
       }
       const { openCliRun } = await import('../run-context.js');
       const { rebuildRun, repairRun, validateRun } = await import('../../store/index.js');
@@ -38,20 +41,32 @@ export function registerDoctor(program: Command): Command {
         const runDir = store.paths(name).dir;
         if (!existsSync(runDir)) {
           const known = store.list().map((r) => r.name);
-          throw new SplintercatError(
-            'run_missing',
-            {
-              what: `There is no splintercat run named '${name}' in ${config.target.workdir}`,
-              why: known.length > 0 ? `Runs found: ${known.join(', ')}` : 'No run has been started in this repository',
-              fix: known.length > 0 ? `splintercat doctor --name ${known[0]}` : 'Start one with `splintercat merge SOURCE`',
-            },
-          );
+          throw new SplintercatError('run_missing', {
+            what: `There is no splintercat run named '${name}' in ${config.target.workdir}`,
+            why: known.length > 0 ? `Runs found: ${known.join(', ')}` : 'No run has been started in this repository',
+            fix:
+              known.length > 0 ? `splintercat doctor --name ${known[0]}` : 'Start one with `splintercat merge SOURCE`',
+          });
         }
-        const deps = { worktreesDir: runWorktreesDir(opened.state?.config ? configFromStored(opened.state.config, { env: {} }).config : config, dirname(store.root), name) };
+        const deps = {
+          worktreesDir: runWorktreesDir(
+            opened.state?.config ? configFromStored(opened.state.config, { env: {} }).config : config,
+            dirname(store.root),
+            name,
+          ),
+        };
         if (opts.rebuild) {
           const report = await rebuildRun(runDir, git);
           if (opts.json) printJson(report);
-          else printResult(lines(report.ok ? `Rebuilt run '${name}'` : `Run '${name}' could not be rebuilt completely`, report.actions, report.lost.map((l) => `lost: ${l}`), report.hint));
+          else
+            printResult(
+              lines(
+                report.ok ? `Rebuilt run '${name}'` : `Run '${name}' could not be rebuilt completely`,
+                report.actions,
+                report.lost.map((l) => `lost: ${l}`),
+                report.hint,
+              ),
+            );
           if (!report.ok) process.exitCode = ExitCode.Failed;
           return;
         }
@@ -70,8 +85,14 @@ export function registerDoctor(program: Command): Command {
         const report = await validateRun(runDir, git, deps);
         if (opts.json) printJson(report);
         else {
-          const head = report.ok ? `Run '${name}' is healthy (${report.journal.entries} journal entries)` : `Run '${name}' has problems`;
-          const hint = report.ok ? null : report.findings.some((f) => f.repairable) ? 'Run `splintercat doctor --repair` to fix the repairable ones' : 'Run `splintercat doctor --rebuild` to reconstruct the state';
+          const head = report.ok
+            ? `Run '${name}' is healthy (${report.journal.entries} journal entries)`
+            : `Run '${name}' has problems`;
+          const hint = report.ok
+            ? null
+            : report.findings.some((f) => f.repairable)
+              ? 'Run `splintercat doctor --repair` to fix the repairable ones'
+              : 'Run `splintercat doctor --rebuild` to reconstruct the state';
           printResult(lines(head, [], report.findings.map(finding), hint));
         }
         if (!report.ok) process.exitCode = ExitCode.Failed;
@@ -86,5 +107,7 @@ function finding(f: DoctorFinding): string {
 }
 
 function lines(head: string, actions: string[], problems: string[], hint: string | null): string {
-  return [head, ...actions.map((a) => `  - ${a}`), ...problems.map((p) => `  ${p}`), ...(hint ? [hint] : [])].join('\n');
+  return [head, ...actions.map((a) => `  - ${a}`), ...problems.map((p) => `  ${p}`), ...(hint ? [hint] : [])].join(
+    '\n',
+  );
 }

@@ -23,7 +23,13 @@ interface EvalOptions {
  * `--with-model` is refused with a clear message rather than silently scoring
  * the rules alone. `usage()` is read after the run for the tokens/cost line.
  */
-export type EvalFallbackFactory = (config: Config, git: Git) => Promise<{ fallback: LadderFallback; usage: () => { inputTokens: number; outputTokens: number; costUsd: number; hunksResolved: number } }>;
+export type EvalFallbackFactory = (
+  config: Config,
+  git: Git,
+) => Promise<{
+  fallback: LadderFallback;
+  usage: () => { inputTokens: number; outputTokens: number; costUsd: number; hunksResolved: number };
+}>;
 
 /** `splintercat eval --corpus DIR | --repo PATH`: score the ladder against human resolutions. */
 export function registerEval(program: Command, deps: { modelFallback?: EvalFallbackFactory } = {}): Command {
@@ -32,7 +38,9 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
     .description('score the resolution ladder on past merges (--repo) or a corpus (--corpus)')
     .option('--corpus <dir>', 'a conflict corpus (index.jsonl + cases/)')
     .option('--repo <path>', 'a repository whose two-parent merges are replayed and compared')
-    .addOption(new Option('--limit <n>', 'at most N cases (--corpus) or conflicting merges (--repo)').argParser(positiveInt))
+    .addOption(
+      new Option('--limit <n>', 'at most N cases (--corpus) or conflicting merges (--repo)').argParser(positiveInt),
+    )
     .option('--since <date>', 'only merges committed since DATE')
     .option('--json', 'machine-readable report on stdout')
     .option('--all-rules', 'enable every rule, also those off by default')
@@ -49,7 +57,10 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
       if (opts.since !== undefined) {
         since = new Date(opts.since);
         if (Number.isNaN(since.getTime())) {
-          throw new UsageError('eval_since', { what: `--since '${opts.since}' is not a date`, fix: 'Use an ISO date such as 2024-01-31' });
+          throw new UsageError('eval_since', {
+            what: `--since '${opts.since}' is not a date`,
+            fix: 'Use an ISO date such as 2024-01-31',
+          });
         }
       }
       if (opts.withModel) {
@@ -63,7 +74,8 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
       }
       const { loadCliConfig } = await import('../run-context.js');
       const { Git } = await import('../../git/index.js');
-      const { formatEvalReport, ladderFromConfig, mineMerges, readCorpus, runEval } = await import('../../resolve/index.js');
+      const { formatEvalReport, ladderFromConfig, mineMerges, readCorpus, runEval } =
+        await import('../../resolve/index.js');
       const { config, warnings } = loadCliConfig(global);
       const setup = await ladderFromConfig(config.resolve, null, { allRules: opts.allRules });
       for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
@@ -80,10 +92,17 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
         } else {
           source = abs(opts.repo as string);
           if (!existsSync(source)) {
-            throw new UsageError('eval_repo_missing', { what: `--repo ${source} does not exist`, fix: 'Pass the path of a git repository' });
+            throw new UsageError('eval_repo_missing', {
+              what: `--repo ${source} does not exist`,
+              fix: 'Pass the path of a git repository',
+            });
           }
           const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
-          if (!inRepo) throw new UsageError('eval_not_a_repo', { what: `--repo ${source} is not a git repository`, fix: 'Pass the path of a git repository' });
+          if (!inRepo)
+            throw new UsageError('eval_not_a_repo', {
+              what: `--repo ${source} is not a git repository`,
+              fix: 'Pass the path of a git repository',
+            });
           const mined = await mineMerges(git, { limit: opts.limit, since: opts.since });
           process.stderr.write(
             `mined ${mined.mergesSeen} two-parent merges: ${mined.mergesConflicting} conflict on replay, ${mined.mergesCrissCross} criss-cross skipped\n`,
@@ -91,7 +110,12 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
           extraSkipped.push(...mined.skipped);
           cases = mined.cases;
         }
-        const report = await runEval(source, cases, { git, rules: setup.rules, syntax: setup.syntax, fallback: model?.fallback });
+        const report = await runEval(source, cases, {
+          git,
+          rules: setup.rules,
+          syntax: setup.syntax,
+          fallback: model?.fallback,
+        });
         report.skipped.push(...extraSkipped);
         if (model) report.model = model.usage();
         if (opts.json) printJson(report);
@@ -105,7 +129,10 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) {
-    throw new UsageError('eval_limit', { what: `--limit '${value}' is not a positive whole number`, fix: 'Use for example --limit 20' });
+    throw new UsageError('eval_limit', {
+      what: `--limit '${value}' is not a positive whole number`,
+      fix: 'Use for example --limit 20',
+    });
   }
   return n;
 }

@@ -17,7 +17,14 @@ export function registerImerge(program: Command): Command {
   const imerge = program.command('imerge').description('the incremental-merge engine alone, git-imerge compatible');
 
   const jobsOption = String(Math.max(1, availableParallelism()));
-  type StartOpts = { name?: string; goal: string; branch?: string; firstParent?: boolean; manual?: boolean; jobs: string };
+  type StartOpts = {
+    name?: string;
+    goal: string;
+    branch?: string;
+    firstParent?: boolean;
+    manual?: boolean;
+    jobs: string;
+  };
   const startLike = (verb: string, description: string, autofill: boolean, nameRequired: boolean) => {
     const c = imerge.command(verb).description(description);
     if (nameRequired) c.requiredOption('--name <name>', 'name of the incremental merge');
@@ -42,7 +49,14 @@ export function registerImerge(program: Command): Command {
           let im: IncrementalMerge;
           try {
             if (!autofill) await clean;
-            im = await engine.IncrementalMerge.start(git, { name, goal: opts.goal, tip2, branch, firstParent: opts.firstParent, manual: opts.manual });
+            im = await engine.IncrementalMerge.start(git, {
+              name,
+              goal: opts.goal,
+              tip2,
+              branch,
+              firstParent: opts.firstParent,
+              manual: opts.manual,
+            });
           } catch (error) {
             await clean;
             if (verb === 'merge' && (error as { code?: string }).code === 'imerge_nothing_to_do') {
@@ -56,7 +70,12 @@ export function registerImerge(program: Command): Command {
       });
   };
   startLike('start', 'start an incremental merge of BRANCH into the current branch and autofill it', true, true);
-  startLike('merge', 'start an incremental merge of BRANCH into the current branch, storing the result there', true, false);
+  startLike(
+    'merge',
+    'start an incremental merge of BRANCH into the current branch, storing the result there',
+    true,
+    false,
+  );
   startLike('init', 'set up an incremental merge of BRANCH without merging anything', false, true);
 
   imerge
@@ -100,11 +119,13 @@ export function registerImerge(program: Command): Command {
       });
     });
 
-  resultOptions(imerge.command('simplify').description('write the result of a complete merge to its branch, keeping the merge state')).action(
-    async (opts: ResultOptions, cmd: Command) => {
-      await withGit(cmd, (git, engine) => writeResult(git, opts, { finish: false }, engine));
-    },
-  );
+  resultOptions(
+    imerge
+      .command('simplify')
+      .description('write the result of a complete merge to its branch, keeping the merge state'),
+  ).action(async (opts: ResultOptions, cmd: Command) => {
+    await withGit(cmd, (git, engine) => writeResult(git, opts, { finish: false }, engine));
+  });
 
   imerge
     .command('continue')
@@ -122,7 +143,11 @@ export function registerImerge(program: Command): Command {
     });
 
   resultOptions(
-    imerge.command('finish').description("write the goal's result (merge commit, rebased chain, border merge or full grid) to the branch and remove the merge state"),
+    imerge
+      .command('finish')
+      .description(
+        "write the goal's result (merge commit, rebased chain, border merge or full grid) to the branch and remove the merge state",
+      ),
   ).action(async (opts: ResultOptions, cmd: Command) => {
     await withGit(cmd, (git, engine) => writeResult(git, opts, { finish: true }, engine));
   });
@@ -166,7 +191,8 @@ export function registerImerge(program: Command): Command {
 
 function knownCells(im: IncrementalMerge): number {
   let n = 0;
-  for (let i1 = 1; i1 < im.grid.len1; i1++) for (let i2 = 1; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2) !== null) n++;
+  for (let i1 = 1; i1 < im.grid.len1; i1++)
+    for (let i2 = 1; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2) !== null) n++;
   return n;
 }
 
@@ -182,7 +208,11 @@ function printProgress(e: AutofillEvent): void {
 }
 
 async function withGit(cmd: Command, fn: (git: Git, engine: Engine) => Promise<void>): Promise<void> {
-  const [{ Git }, core, workingTree] = await Promise.all([import('../../git/index.js'), import('../../imerge/index.js'), import('../../imerge/working-tree.js')]);
+  const [{ Git }, core, workingTree] = await Promise.all([
+    import('../../git/index.js'),
+    import('../../imerge/index.js'),
+    import('../../imerge/working-tree.js'),
+  ]);
   const git = new Git({ cwd: globalOptions(cmd).cwd });
   try {
     await fn(git, { ...core, ...workingTree });
@@ -212,7 +242,13 @@ function progressLine(e: AutofillEvent): string | null {
  * `clean`, when given, is the check of the working tree that `start` runs alongside the autofill:
  * when it fails, the autofill stops and the merge just started is removed.
  */
-async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number, { presentConflict }: Engine, clean?: Promise<void>): Promise<void> {
+async function autofillAndPresent(
+  git: Git,
+  im: IncrementalMerge,
+  jobs: number,
+  { presentConflict }: Engine,
+  clean?: Promise<void>,
+): Promise<void> {
   const started = Date.now();
   let merges = 0;
   let lastReport = started;
@@ -237,7 +273,9 @@ async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number, 
       if (now - lastReport >= 3000) {
         lastReport = now;
         const rate = merges / ((now - started) / 1000);
-        process.stderr.write(`progress: ${knownCells(im)}/${total} cells known, ${merges} merges, ${rate.toFixed(1)} merges/s\n`);
+        process.stderr.write(
+          `progress: ${knownCells(im)}/${total} cells known, ${merges} merges, ${rate.toFixed(1)} merges/s\n`,
+        );
       }
     },
   });
@@ -249,13 +287,18 @@ async function autofillAndPresent(git: Git, im: IncrementalMerge, jobs: number, 
   if ('error' in filled) throw filled.error;
   const result = filled;
   const secs = (Date.now() - started) / 1000;
-  if (merges > 0) process.stderr.write(`${merges} merges in ${secs.toFixed(1)} s (${(merges / Math.max(secs, 0.001)).toFixed(1)}/s).\n`);
+  if (merges > 0)
+    process.stderr.write(
+      `${merges} merges in ${secs.toFixed(1)} s (${(merges / Math.max(secs, 0.001)).toFixed(1)}/s).\n`,
+    );
   if (result.complete) {
     process.stderr.write('Merge is complete!\n');
     return;
   }
   const [i1, i2] = result.next as [number, number];
-  await git.assertClean(`present the conflict at ${cellId({ i1, i2 })} (the merge state is saved; run \`splintercat imerge continue\` when clean)`);
+  await git.assertClean(
+    `present the conflict at ${cellId({ i1, i2 })} (the merge state is saved; run \`splintercat imerge continue\` when clean)`,
+  );
   for (const { stream, text } of await presentConflict(git, im, i1, i2)) process[stream].write(text);
 }
 
@@ -280,7 +323,12 @@ function resultOptions(command: Command): Command {
 }
 
 /** simplify and finish: write the goal's result to the branch and check it out; finish also leaves the scratch branch first and removes the merge state after. */
-async function writeResult(git: Git, opts: ResultOptions, { finish }: { finish: boolean }, { IncrementalMerge, leaveScratch }: Engine): Promise<void> {
+async function writeResult(
+  git: Git,
+  opts: ResultOptions,
+  { finish }: { finish: boolean },
+  { IncrementalMerge, leaveScratch }: Engine,
+): Promise<void> {
   await git.assertClean('proceed');
   const im = await IncrementalMerge.load(git, opts.name);
   const branch = opts.branch ?? im.branch;

@@ -26,7 +26,10 @@ const commandModules: readonly CommandModule[] = [
     load: async () => {
       const { registerEval } = await import('./eval.js');
       return (program) =>
-        registerEval(program, { modelFallback: async (config, git) => (await import('../../agents/index.js')).requireModelRungFromConfig(config, process.env, { git }) });
+        registerEval(program, {
+          modelFallback: async (config, git) =>
+            (await import('../../agents/index.js')).requireModelRungFromConfig(config, process.env, { git }),
+        });
     },
   },
   { names: ['imerge'], load: async () => (await import('./imerge.js')).registerImerge },

@@ -13,7 +13,13 @@ export function registerMerge(program: Command): void {
     .option('--name <name>', 'name of this merge (default: imerge.name)')
     .addOption(new Option('--goal <goal>', 'what to produce').choices([...GOALS]))
     .addOption(new Option('--strategy <strategy>', 'how often to check').choices(['auto', ...strategyNames]))
-    .addOption(new Option('--resolver <mode>', 'auto = ladder then model; llm; manual = stop for a human').choices(['auto', 'llm', 'manual']))
+    .addOption(
+      new Option('--resolver <mode>', 'auto = ladder then model; llm; manual = stop for a human').choices([
+        'auto',
+        'llm',
+        'manual',
+      ]),
+    )
     .option('--no-first-parent', 'follow every parent on each axis instead of first parents')
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
     .option('--restart', 'drop an existing merge of the same name first (as abort does; the resolution cache is kept)')
@@ -25,7 +31,13 @@ export function registerMerge(program: Command): void {
       ]);
       const global = globalOptions(cmd);
       const loaded = await loadMergeConfig(global);
-      process.exitCode = await startMerge(global, loaded.config, source, opts, storeConfig(loaded, null, global.set, process.env));
+      process.exitCode = await startMerge(
+        global,
+        loaded.config,
+        source,
+        opts,
+        storeConfig(loaded, null, global.set, process.env),
+      );
     });
 
   program
@@ -33,7 +45,10 @@ export function registerMerge(program: Command): void {
     .description('resume a merge (after an interruption or a manual edit)')
     .option('--name <name>', 'the merge to resume (default: imerge.name)')
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
-    .option('--accept-failure', 'the failed check the hand-off shows is expected at this step: take the resolution as it is, and never blame those failing tests')
+    .option(
+      '--accept-failure',
+      'the failed check the hand-off shows is expected at this step: take the resolution as it is, and never blame those failing tests',
+    )
     .action(async (opts: { name?: string; interactive?: boolean; acceptFailure?: boolean }, cmd: Command) => {
       const global = globalOptions(cmd);
       const [{ continueRun }, { openCliRun }, { report, withSession }] = await Promise.all([
@@ -41,10 +56,19 @@ export function registerMerge(program: Command): void {
         import('../run-context.js'),
         import('../merge-session.js'),
       ]);
-      const { config, git, name, stored } = await openCliRun(global, opts.name, { runRequired: true, configRequired: true });
+      const { config, git, name, stored } = await openCliRun(global, opts.name, {
+        runRequired: true,
+        configRequired: true,
+      });
       try {
         const outcome = await withSession(global, config, opts.interactive, (options) =>
-          continueRun(config, git, name ?? undefined, opts.acceptFailure ? { ...options, acceptFailure: true } : options, stored),
+          continueRun(
+            config,
+            git,
+            name ?? undefined,
+            opts.acceptFailure ? { ...options, acceptFailure: true } : options,
+            stored,
+          ),
         );
         if (outcome.kind === 'already_done') {
           printResult(`The merge '${outcome.state.name}' is already finished: ${outcome.state.finalCommit ?? ''}`);
@@ -56,4 +80,3 @@ export function registerMerge(program: Command): void {
       }
     });
 }
-

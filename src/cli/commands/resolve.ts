@@ -28,11 +28,27 @@ export function registerResolve(program: Command): Command {
           for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
           const paths = await toTopLevelPaths(git, files);
           // Rung 3: the LLM resolver, whenever llm.resolver_model is configured (null = offline).
-          const rung = opts.model ? (await import('../../agents/index.js')).createModelRungFromConfig(config, process.env, { git: gitTop, workdir: top }) : null;
-          const results = await resolveWorkingTree(gitTop, { paths, top, rules: setup.rules, cache: setup.cache, fallback: rung?.fallback, syntax: setup.syntax, regenerate: setup.regenerate, runCommand: shellRegenerateRunner() });
+          const rung = opts.model
+            ? (await import('../../agents/index.js')).createModelRungFromConfig(config, process.env, {
+                git: gitTop,
+                workdir: top,
+              })
+            : null;
+          const results = await resolveWorkingTree(gitTop, {
+            paths,
+            top,
+            rules: setup.rules,
+            cache: setup.cache,
+            fallback: rung?.fallback,
+            syntax: setup.syntax,
+            regenerate: setup.regenerate,
+            runCommand: shellRegenerateRunner(),
+          });
           if (rung) {
             const usage = rung.usage();
-            process.stderr.write(`model: ${usage.hunksResolved} hunk(s) resolved, ${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)}\n`);
+            process.stderr.write(
+              `model: ${usage.hunksResolved} hunk(s) resolved, ${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)}\n`,
+            );
           }
           const left = results.filter((r) => r.status !== 'resolved');
           if (opts.json) printJson({ resolved: left.length === 0, files: results });
@@ -70,10 +86,16 @@ function formatResults(results: WorkingTreeFileResult[]): string {
     if (r.status === 'resolved') lines.push(`${r.path}: resolved and staged (${by.join(', ') || 'file-level'})`);
     else {
       const left = r.remaining.map((h) => `lines ${h.startLine}-${h.endLine}`).join(', ');
-      lines.push(`${r.path}: ${r.remaining.length} hunk(s) left (${left})${by.length > 0 ? `; resolved ${by.join(', ')}` : ''}${r.note ? `; ${r.note}` : ''}`);
+      lines.push(
+        `${r.path}: ${r.remaining.length} hunk(s) left (${left})${by.length > 0 ? `; resolved ${by.join(', ')}` : ''}${r.note ? `; ${r.note}` : ''}`,
+      );
     }
   }
   const left = results.filter((r) => r.status !== 'resolved').length;
-  lines.push(left === 0 ? 'All conflicts resolved.' : `${left} file(s) need a human: edit them, then \`git add\` them (or run \`splintercat continue\`).`);
+  lines.push(
+    left === 0
+      ? 'All conflicts resolved.'
+      : `${left} file(s) need a human: edit them, then \`git add\` them (or run \`splintercat continue\`).`,
+  );
   return lines.join('\n');
 }

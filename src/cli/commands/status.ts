@@ -12,15 +12,27 @@ export function registerStatus(program: Command): void {
     .action(async (opts: { name?: string; json?: boolean }, cmd: Command) => {
       // The status text's own modules (not report/index.js: the HTML page and the ui server), loaded
       // while the run is opened (its git processes run meanwhile).
-      const report = Promise.all([import('../../report/build-model.js'), import('../../report/load-run.js'), import('../../report/status-text.js')]);
+      const report = Promise.all([
+        import('../../report/build-model.js'),
+        import('../../report/load-run.js'),
+        import('../../report/status-text.js'),
+      ]);
       report.catch(() => undefined); // awaited below; an error opening the run must not leave it unhandled
       const { openCliRun } = await import('../run-context.js');
-      const { git, store, name: chosen, state } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
+      const {
+        git,
+        store,
+        name: chosen,
+        state,
+      } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
       try {
         const [{ buildReportModel }, { loadRunSnapshot }, { renderStatusText, statusData }] = await report;
         const name = chosen as string;
         // The state openCliRun read (null when unreadable: then read again, to give its error).
-        const snapshot = await loadRunSnapshot(git, store, name, { details: false, ...(state !== null && state.name === name ? { state } : {}) });
+        const snapshot = await loadRunSnapshot(git, store, name, {
+          details: false,
+          ...(state !== null && state.name === name ? { state } : {}),
+        });
         if (!snapshot) {
           printResult(`No run state for '${name}'. Try: splintercat doctor --name ${name}`);
           process.exitCode = 1;
@@ -41,7 +53,10 @@ export function registerStatus(program: Command): void {
     .action(async (opts: { name?: string }, cmd: Command) => {
       const { openCliRun } = await import('../run-context.js');
       const { abortRun } = await import('../../workflow/lifecycle.js');
-      const { config, git, name } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
+      const { config, git, name } = await openCliRun(globalOptions(cmd), opts.name, {
+        runRequired: true,
+        configRequired: false,
+      });
       try {
         const outcome = await abortRun(config, git, name ?? undefined);
         if (!outcome.ok) {
@@ -49,8 +64,12 @@ export function registerStatus(program: Command): void {
           process.exitCode = ExitCode.Failed;
           return;
         }
-        const branch = outcome.target ? ` ${outcome.target.branch} is untouched at ${outcome.target.originalOid.slice(0, 12)}.` : '';
-        printResult(`Aborted '${outcome.name}': its refs, worktrees and run state are removed.${branch} The resolution cache is kept.`);
+        const branch = outcome.target
+          ? ` ${outcome.target.branch} is untouched at ${outcome.target.originalOid.slice(0, 12)}.`
+          : '';
+        printResult(
+          `Aborted '${outcome.name}': its refs, worktrees and run state are removed.${branch} The resolution cache is kept.`,
+        );
       } finally {
         git.close();
       }

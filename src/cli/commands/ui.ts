@@ -9,7 +9,10 @@ export const DEFAULT_UI_PORT = 7420;
 function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError('ui_port_invalid', { what: `'${value}' is not a port number`, fix: 'Use --port N with 0 <= N <= 65535 (0: any free port)' });
+    throw new UsageError('ui_port_invalid', {
+      what: `'${value}' is not a port number`,
+      fix: 'Use --port N with 0 <= N <= 65535 (0: any free port)',
+    });
   }
   return port;
 }
@@ -23,7 +26,8 @@ export function registerUi(program: Command): Command {
     .option('--port <port>', `port on 127.0.0.1 (0: any free port)`, parsePort, DEFAULT_UI_PORT)
     .action(async (opts: { name?: string; port: number }, cmd: Command) => {
       const { openCliRun } = await import('../run-context.js');
-      const { buildReportModel, checkLogPath, loadRunSnapshot, newSnapshotCache, startUiServer } = await import('../../report/index.js');
+      const { buildReportModel, checkLogPath, loadRunSnapshot, newSnapshotCache, startUiServer } =
+        await import('../../report/index.js');
       const { loadRunState, openRunJournal } = await import('../../store/run-persistence.js');
       const opened = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
       const { git, store } = opened;

@@ -23,6 +23,14 @@ export function clientScript(): string {
 /** Bundle the page's script with esbuild (a development dependency: only the build and source runs need it). */
 export function bundleClient(entry: string): string {
   const bundler = createRequire(import.meta.url)('esbuild') as typeof esbuild;
-  const result = bundler.buildSync({ entryPoints: [entry], bundle: true, format: 'iife', target: 'es2017', charset: 'utf8', legalComments: 'none', write: false });
+  const result = bundler.buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    target: 'es2017',
+    charset: 'utf8',
+    legalComments: 'none',
+    write: false,
+  });
   return (result.outputFiles[0] as { text: string }).text;
 }

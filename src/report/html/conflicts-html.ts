@@ -29,7 +29,9 @@ function commitLine(label: string, c: ConflictView['commit1']): string {
 }
 
 function renderTranscript(t: TranscriptView): string {
-  const outcome = t.ok ? '<span class="ok">resolved the file</span>' : `<span class="bad">gave up${t.failure ? `: ${esc(t.failure.reason)} — ${esc(t.failure.message)}` : ''}</span>`;
+  const outcome = t.ok
+    ? '<span class="ok">resolved the file</span>'
+    : `<span class="bad">gave up${t.failure ? `: ${esc(t.failure.reason)} — ${esc(t.failure.message)}` : ''}</span>`;
   const reasoning = t.reasoning.length
     ? `<ol>${t.reasoning.map((r) => `<li><p class="t-why">${esc(r)}</p></li>`).join('')}</ol>`
     : '<p class="muted">No reasoning text was recorded.</p>';
@@ -46,7 +48,10 @@ function renderTranscript(t: TranscriptView): string {
 
 function renderFile(c: ConflictView, f: ConflictView['files'][number]): string {
   const rungs = f.hunks
-    .map((h) => `hunk ${h.index}: ${h.rung ? `<span class="rung rung-${esc(h.rung)}">${esc(h.rung)}</span>${h.by ? ` (${esc(h.by)})` : ''}` : `<span class="warn">${esc(h.status)}</span>`}`)
+    .map(
+      (h) =>
+        `hunk ${h.index}: ${h.rung ? `<span class="rung rung-${esc(h.rung)}">${esc(h.rung)}</span>${h.by ? ` (${esc(h.by)})` : ''}` : `<span class="warn">${esc(h.status)}</span>`}`,
+    )
     .join('; ');
   const hunks = f.conflictHunks
     .map(
@@ -60,7 +65,9 @@ function renderFile(c: ConflictView, f: ConflictView['files'][number]): string {
 }
 
 function renderConflict(c: ConflictView, checks: readonly CheckView[], open: boolean): string {
-  const rung = c.rung ? `<span class="rung rung-${esc(c.rung)}">${esc(c.rung)}</span>` : `<span class="warn">${esc(c.status.replace('_', ' '))}</span>`;
+  const rung = c.rung
+    ? `<span class="rung rung-${esc(c.rung)}">${esc(c.rung)}</span>`
+    : `<span class="warn">${esc(c.status.replace('_', ' '))}</span>`;
   const files = c.files.map((f) => renderFile(c, f)).join('');
   const resolution = c.resolution
     ? `<h4>Resolution <code>${esc(shortOid(c.resolution.commit))}</code> (the conflicted merge → the recorded tree)</h4>${
@@ -70,7 +77,10 @@ function renderConflict(c: ConflictView, checks: readonly CheckView[], open: boo
   const cellChecks = c.checks
     .map((i) => checks[i])
     .filter((k): k is CheckView => k !== undefined)
-    .map((k) => `<li>${esc(k.name)} (attempt ${k.attempt}): ${k.success ? '<span class="ok">passed</span>' : '<span class="bad">failed</span>'} — <a href="#check-${k.index}">check ${k.index + 1}</a></li>`)
+    .map(
+      (k) =>
+        `<li>${esc(k.name)} (attempt ${k.attempt}): ${k.success ? '<span class="ok">passed</span>' : '<span class="bad">failed</span>'} — <a href="#check-${k.index}">check ${k.index + 1}</a></li>`,
+    )
     .join('');
   const usage = c.usage.calls
     ? `<p class="muted">Model usage: ${c.usage.calls} call(s), ${formatCount(c.usage.inputTokens)} + ${formatCount(c.usage.outputTokens)} tokens, ${formatUsd(c.usage.costUsd)}</p>`

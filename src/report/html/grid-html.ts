@@ -9,7 +9,8 @@ export const SVG_MAX_CELLS = 5000;
 const S = 16;
 
 function legend(): string {
-  const item = (cls: string, label: string, letter = ''): string => `<li><span class="sw" style="background:var(${cls})">${letter}</span>${label}</li>`;
+  const item = (cls: string, label: string, letter = ''): string =>
+    `<li><span class="sw" style="background:var(${cls})">${letter}</span>${label}</li>`;
   return `<ul class="legend" aria-label="Legend">${[
     item('--c-edge', 'original commit (edge)'),
     item('--c-auto', 'merged automatically'),
@@ -39,7 +40,9 @@ function svgGrid(grid: GridView): string {
       let cls = i1 === 0 || i2 === 0 ? 'kedge' : `k${merge}`;
       if (mark?.status === 'resolved' && mark.rung) cls = `m-${mark.rung}`;
       if (mark?.failedCheck && !mark.superseded) cls += ' failed';
-      rects.push(`<rect x="${x}" y="${y}" width="${S}" height="${S}" class="${cls}" data-cell="${cellId({ i1, i2 })}"/>`);
+      rects.push(
+        `<rect x="${x}" y="${y}" width="${S}" height="${S}" class="${cls}" data-cell="${cellId({ i1, i2 })}"/>`,
+      );
       const letter = (mark ? markChar(mark) : null) ?? (merge === MERGE_BLOCKED ? '#' : null);
       if (letter) texts.push(`<text x="${x + S / 2}" y="${y + S / 2}">${letter}</text>`);
       if ((right || bottom) && merge !== 1 && merge !== 3 && merge !== 4) {
@@ -68,7 +71,11 @@ function svgGrid(grid: GridView): string {
 export function renderGridFigure(grid: GridView): string {
   const large = grid.len1 * grid.len2 > SVG_MAX_CELLS;
   const source =
-    grid.source === 'refs' ? '' : grid.source === 'history' ? ' Rebuilt from the merge commits left in the repository.' : ' Only the size, blockers and conflicts are known (the merge commits are gone).';
+    grid.source === 'refs'
+      ? ''
+      : grid.source === 'history'
+        ? ' Rebuilt from the merge commits left in the repository.'
+        : ' Only the size, blockers and conflicts are known (the merge commits are gone).';
   const drawing = large ? `<canvas aria-hidden="true"></canvas>` : svgGrid(grid);
   const help = `Columns: the fork's commits 0–${grid.len1 - 1} (${grid.tip1}); rows: upstream's commits 0–${grid.len2 - 1} (${grid.tip2}). Hover or focus the grid and use the arrow keys to see a cell's two commits and outcome; + and − zoom, 0 fits, Enter opens a conflict.`;
   return `<figure class="grid-figure" style="margin:0">

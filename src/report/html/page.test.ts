@@ -20,7 +20,9 @@ describe('HTML report', () => {
 
   it('fetches nothing: a CSP without network sources, no external URLs', () => {
     const html = renderHtmlReport(buildReportModel(syntheticSnapshot(), { now }), { nonce: 'abc' });
-    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-abc&#39;;[^"]*connect-src &#39;none&#39;/);
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-abc&#39;;[^"]*connect-src &#39;none&#39;/,
+    );
     const urls = (html.match(/(?:src|href)="[^"]*"/g) ?? []).filter((u) => !/^(?:src|href)="(#|file:)/.test(u));
     expect(urls).toEqual([]);
     expect(html.replace('http://www.w3.org/2000/svg', '')).not.toMatch(/https?:\/\//);
@@ -59,12 +61,22 @@ describe('HTML report', () => {
 describe('HTML report: failures a person accepted', () => {
   it('lists each accepted failure with its check, conflicts, tests and log, escaped', () => {
     const model = buildReportModel(syntheticSnapshot(), { now });
-    model.accepted = [{ check: 'test', conflicts: ['1-4'], failing: ['json parser <strict>'], logFile: '/tmp/logs/test-1.log', at: '2026-01-02T03:05:00Z' }];
+    model.accepted = [
+      {
+        check: 'test',
+        conflicts: ['1-4'],
+        failing: ['json parser <strict>'],
+        logFile: '/tmp/logs/test-1.log',
+        at: '2026-01-02T03:05:00Z',
+      },
+    ];
     const html = renderHtmlReport(model);
     expect(html).toContain('<b>Failures accepted by a person</b>');
     expect(html).toContain('<li>test at <a href="#conflict-');
     expect(html).toContain('<code>json parser &lt;strict&gt;</code>');
     expect(html).toContain('/tmp/logs/test-1.log');
-    expect(renderHtmlReport(buildReportModel(syntheticSnapshot(), { now }))).not.toContain('Failures accepted by a person');
+    expect(renderHtmlReport(buildReportModel(syntheticSnapshot(), { now }))).not.toContain(
+      'Failures accepted by a person',
+    );
   });
 });

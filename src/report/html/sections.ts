@@ -27,10 +27,16 @@ function attemptResult(a: ReportModel['attempts'][number]): string {
 export function renderSummary(model: ReportModel): string {
   const { run, progress, usage } = model;
   const failed = model.checks.filter((c) => !c.success).length;
-  const card = (label: string, value: string): string => `<div class="card"><dt>${esc(label)}</dt><dd>${value}</dd></div>`;
-  const byRung = rungs.filter((r) => progress.hunksByRung[r] > 0).map((r) => `<span class="rung rung-${r}">${r}</span> ${progress.hunksByRung[r]}`);
+  const card = (label: string, value: string): string =>
+    `<div class="card"><dt>${esc(label)}</dt><dd>${value}</dd></div>`;
+  const byRung = rungs
+    .filter((r) => progress.hunksByRung[r] > 0)
+    .map((r) => `<span class="rung rung-${r}">${r}</span> ${progress.hunksByRung[r]}`);
   const current = model.currentCheck
-    ? card('Current check', `${esc(model.currentCheck.name)} on ${esc(model.currentCheck.cell ?? 'a tip')} for ${esc(formatDuration(model.currentCheck.elapsedMs))}`)
+    ? card(
+        'Current check',
+        `${esc(model.currentCheck.name)} on ${esc(model.currentCheck.cell ?? 'a tip')} for ${esc(formatDuration(model.currentCheck.elapsedMs))}`,
+      )
     : '';
   const human = run.human
     ? `<h3>Needs a human</h3><p>${esc(run.human.reason)}</p><pre>${esc(handoffLines(run.human).join('\n'))}</pre>`
@@ -65,9 +71,10 @@ export function renderTimeline(model: ReportModel): string {
   const link = (id: string): string => `<a href="#conflict-${idFrom(id)}">${esc(id)}</a>`;
   return `<ol class="timeline">${model.timeline
     .map(
-      (e) => `<li class="t-${esc(e.kind)}" id="event-${e.seq}"><div class="t-head">${esc(e.title)}${e.times > 1 ? ` <span class="badge">×${e.times}</span>` : ''} <span class="muted">· ${esc(e.by)} · ${esc(formatTime(e.at))}</span></div>${
-        e.reasoning ? `<p class="t-why">${esc(e.reasoning)}</p>` : ''
-      }${e.conflicts.length ? `<div class="muted">conflicts: ${e.conflicts.map(link).join(', ')}</div>` : ''}</li>`,
+      (e) =>
+        `<li class="t-${esc(e.kind)}" id="event-${e.seq}"><div class="t-head">${esc(e.title)}${e.times > 1 ? ` <span class="badge">×${e.times}</span>` : ''} <span class="muted">· ${esc(e.by)} · ${esc(formatTime(e.at))}</span></div>${
+          e.reasoning ? `<p class="t-why">${esc(e.reasoning)}</p>` : ''
+        }${e.conflicts.length ? `<div class="muted">conflicts: ${e.conflicts.map(link).join(', ')}</div>` : ''}</li>`,
     )
     .join('')}</ol>`;
 }
@@ -78,7 +85,13 @@ function renderBaselines(model: ReportModel): string {
   if (failing.length === 0) return '';
   const items = failing.map((b) => {
     const where = b.cell === null ? `the ${b.side} tip` : `${b.side} commit ${b.cell}`;
-    const what = b.failing === null ? 'fails; no test could be named, so its whole outcome is the baseline' : `${b.failing.length} failing test(s): ${b.failing.slice(0, 5).map((t) => `<code>${esc(t)}</code>`).join(', ')}${b.failing.length > 5 ? ', ...' : ''}`;
+    const what =
+      b.failing === null
+        ? 'fails; no test could be named, so its whole outcome is the baseline'
+        : `${b.failing.length} failing test(s): ${b.failing
+            .slice(0, 5)
+            .map((t) => `<code>${esc(t)}</code>`)
+            .join(', ')}${b.failing.length > 5 ? ', ...' : ''}`;
     return `<li>${esc(b.check)} on ${esc(where)} (<code>${esc(shortOid(b.commit))}</code>): ${what}${b.ran !== null ? ` (${b.ran} ran)` : ''}</li>`;
   });
   return `<p><b>Baselines</b>: checks that already fail without any resolution; these failures are never blamed on one.</p><ul>${items.join('')}</ul>`;
@@ -88,7 +101,13 @@ function renderBaselines(model: ReportModel): string {
 function renderAccepted(model: ReportModel): string {
   if (model.accepted.length === 0) return '';
   const items = model.accepted.map((a) => {
-    const what = a.failing === null ? 'its whole outcome' : `${a.failing.length} test(s): ${a.failing.slice(0, 5).map((t) => `<code>${esc(t)}</code>`).join(', ')}${a.failing.length > 5 ? ', ...' : ''}`;
+    const what =
+      a.failing === null
+        ? 'its whole outcome'
+        : `${a.failing.length} test(s): ${a.failing
+            .slice(0, 5)
+            .map((t) => `<code>${esc(t)}</code>`)
+            .join(', ')}${a.failing.length > 5 ? ', ...' : ''}`;
     return `<li>${esc(a.check)} at ${a.conflicts.map((c) => `<a href="#conflict-${idFrom(c)}">${esc(c)}</a>`).join(', ')}: ${what} (<span class="mono">${esc(a.logFile)}</span>)</li>`;
   });
   return `<p><b>Failures accepted by a person</b>: expected at that step of the merge (<code>continue --accept-failure</code>); never blamed on a resolution since.</p><ul>${items.join('')}</ul>`;
@@ -100,10 +119,20 @@ export function renderChecks(model: ReportModel, logHref: LogHref): string {
     const href = logHref(c);
     const log = href ? `<a href="${esc(href)}">log</a>` : `<span class="mono">${esc(c.logFile)}</span>`;
     const what = c.cell ? `cell <a href="#conflict-${idFrom(c.cell)}">${esc(c.cell)}</a>` : esc(c.target);
-    const result = c.success ? '<span class="ok">passed</span>' : `<span class="bad">${c.timedOut ? 'timed out' : `failed (exit ${c.exitCode ?? '?'})`}</span>`;
-    const judged = c.judgement ? `<p><b>${c.judgement.blamed ? 'Blamed on the resolutions' : 'Not blamed on the resolutions'}</b>: ${esc(c.judgement.reason)}</p>` : '';
-    const summary = judged + (c.summary ? `<p><b>${esc(c.summary.error_type)}</b>${c.summary.location ? ` at <code>${esc(c.summary.location)}</code>` : ''}: ${esc(c.summary.root_cause)}</p>` : '');
-    const excerpt = c.excerpt ? `<details${c.success ? '' : ' open'}><summary>${c.success ? 'end of the log' : 'excerpt'}</summary><pre>${esc(c.excerpt)}</pre></details>` : '';
+    const result = c.success
+      ? '<span class="ok">passed</span>'
+      : `<span class="bad">${c.timedOut ? 'timed out' : `failed (exit ${c.exitCode ?? '?'})`}</span>`;
+    const judged = c.judgement
+      ? `<p><b>${c.judgement.blamed ? 'Blamed on the resolutions' : 'Not blamed on the resolutions'}</b>: ${esc(c.judgement.reason)}</p>`
+      : '';
+    const summary =
+      judged +
+      (c.summary
+        ? `<p><b>${esc(c.summary.error_type)}</b>${c.summary.location ? ` at <code>${esc(c.summary.location)}</code>` : ''}: ${esc(c.summary.root_cause)}</p>`
+        : '');
+    const excerpt = c.excerpt
+      ? `<details${c.success ? '' : ' open'}><summary>${c.success ? 'end of the log' : 'excerpt'}</summary><pre>${esc(c.excerpt)}</pre></details>`
+      : '';
     return `<tr id="check-${c.index}"><td class="num">${c.index + 1}</td><td>${esc(c.name)}</td><td>${what}</td><td>${result}</td><td class="num">${esc(formatDuration(c.durationMs))}</td><td class="num">${c.attempt}</td><td>${log}</td></tr>${
       summary || excerpt ? `<tr><td></td><td colspan="6">${summary}${excerpt}</td></tr>` : ''
     }`;

@@ -15,21 +15,27 @@ function cache(): ResolutionCache {
   dirs.push(dir);
   return new ResolutionCache(dir);
 }
-const hunk = (ours: string, base: string, theirs: string): string => `<<<<<<< HEAD\n${ours}||||||| base\n${base}=======\n${theirs}>>>>>>> other\n`;
+const hunk = (ours: string, base: string, theirs: string): string =>
+  `<<<<<<< HEAD\n${ours}||||||| base\n${base}=======\n${theirs}>>>>>>> other\n`;
 
 describe('learnHumanResolution', () => {
   it('caches what the person put in place of each hunk, so the ladder replays it (rung human) the next time', async () => {
     const c = cache();
     const presented = `intro\n${hunk('one a\n', 'one\n', 'one b\n')}\nmiddle\n${hunk('two a\n', 'two\n', 'two b\n')}end\n`;
     const resolved = 'intro\none a and b\n\nmiddle\ntwo b\nend\n';
-    expect(await learnHumanResolution(c, { path: 'x.txt', presented, resolved, provenance: { merge: 'up', cell: '2-3' } })).toHaveLength(2);
+    expect(
+      await learnHumanResolution(c, { path: 'x.txt', presented, resolved, provenance: { merge: 'up', cell: '2-3' } }),
+    ).toHaveLength(2);
     const entries = await c.list();
     expect(entries.map((e) => [e.resolution, e.rung, e.by, e.provenance.merge, e.provenance.file]).sort()).toEqual([
       ['one a and b\n', 'human', 'human', 'up', 'x.txt'],
       ['two b\n', 'human', 'human', 'up', 'x.txt'],
     ]);
     // The same conflicts elsewhere (another cell, another file around them) come back from the cache.
-    const again = await resolveFileText(`other top\n${hunk('two a\n', 'two\n', 'two b\n')}`, { path: 'y.txt', cache: c });
+    const again = await resolveFileText(`other top\n${hunk('two a\n', 'two\n', 'two b\n')}`, {
+      path: 'y.txt',
+      cache: c,
+    });
     expect(again.resolutions[0]).toMatchObject({ rung: 'cache', by: 'human:human', text: 'two b\n' });
   });
 

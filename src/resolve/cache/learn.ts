@@ -22,13 +22,21 @@ export interface LearnInput {
  */
 export async function learnHumanResolution(cache: ResolutionCache, input: LearnInput): Promise<string[]> {
   if (hasMarkers(input.resolved, input.markerSize)) return [];
-  const file = parseConflictText(input.presented, { path: input.path, ...(input.markerSize ? { markerSize: input.markerSize } : {}) });
+  const file = parseConflictText(input.presented, {
+    path: input.path,
+    ...(input.markerSize ? { markerSize: input.markerSize } : {}),
+  });
   const stored: string[] = [];
   for (const hunk of file.hunks) {
     const region = alignHunk(file, hunk, input.resolved);
     if (region === null) continue;
     // The region holds the blank lines between its anchors and the hunk: they are context, not answer.
-    if (!region.text.startsWith(region.before) || !region.text.endsWith(region.after) || region.text.length < region.before.length + region.after.length) continue;
+    if (
+      !region.text.startsWith(region.before) ||
+      !region.text.endsWith(region.after) ||
+      region.text.length < region.before.length + region.after.length
+    )
+      continue;
     const answer = region.text.slice(region.before.length, region.text.length - region.after.length);
     const key = cache.key({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs });
     const entry = await cache.put(key, {

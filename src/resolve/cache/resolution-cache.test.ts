@@ -33,13 +33,25 @@ describe('ResolutionCache', () => {
     const cache = new ResolutionCache(temp(), clock);
     const key = cache.key(sides);
     expect(await cache.get(key)).toBeNull();
-    await cache.put(key, { resolution: 'bc\n', rung: 'model', by: 'test-model', provenance: { merge: 'm', cell: '3-4', file: 'f.c' } });
-    expect(await cache.get(key)).toMatchObject({ resolution: 'bc\n', rung: 'model', by: 'test-model', provenance: { when: '2026-01-02T03:04:05.000Z', cell: '3-4', file: 'f.c' } });
+    await cache.put(key, {
+      resolution: 'bc\n',
+      rung: 'model',
+      by: 'test-model',
+      provenance: { merge: 'm', cell: '3-4', file: 'f.c' },
+    });
+    expect(await cache.get(key)).toMatchObject({
+      resolution: 'bc\n',
+      rung: 'model',
+      by: 'test-model',
+      provenance: { when: '2026-01-02T03:04:05.000Z', cell: '3-4', file: 'f.c' },
+    });
     // a fresh instance (another run) sees it
     expect((await new ResolutionCache(cache.dir).get(key))?.resolution).toBe('bc\n');
     expect(await cache.invalidate(key, 'check build failed')).toBe(true);
     expect(await cache.get(key)).toBeNull();
-    expect((await cache.read(key))?.blamed).toEqual([{ answer: answerHash('bc\n'), when: '2026-01-02T03:04:05.000Z', reason: 'check build failed' }]);
+    expect((await cache.read(key))?.blamed).toEqual([
+      { answer: answerHash('bc\n'), when: '2026-01-02T03:04:05.000Z', reason: 'check build failed' },
+    ]);
     expect(await cache.invalidate(cacheKey({ base: null, ours: 'x', theirs: 'y' }), 'nothing')).toBe(false);
   });
 
@@ -56,7 +68,9 @@ describe('ResolutionCache', () => {
     // A person's different answer is stored and replayed; the blame is remembered with it.
     await cache.put(key, { resolution: 'cb\n', rung: 'human', by: 'human', provenance: { merge: 'run-2' } });
     expect(await cache.get(key)).toMatchObject({ resolution: 'cb\n', rung: 'human', provenance: { merge: 'run-2' } });
-    expect((await cache.read(key))?.blamed).toEqual([{ answer: answerHash('bc\n'), when: '2026-01-02T03:04:05.000Z', reason: 'test failed', merge: 'run-1' }]);
+    expect((await cache.read(key))?.blamed).toEqual([
+      { answer: answerHash('bc\n'), when: '2026-01-02T03:04:05.000Z', reason: 'test failed', merge: 'run-1' },
+    ]);
     expect(await cache.isBlamed(key, 'cb\n')).toBe(false);
   });
 
@@ -65,11 +79,21 @@ describe('ResolutionCache', () => {
     const key = cache.key(sides);
     await cache.put(key, { resolution: 'old\n', rung: 'rule', by: 'r' });
     const file = join(cache.dir, key.slice(0, 2), `${key}.json`);
-    const legacy = { version: 1, key, resolution: 'old\n', rung: 'rule', by: 'r', provenance: { when: 'x' }, invalidated: { when: 'y', reason: 'blamed' } };
+    const legacy = {
+      version: 1,
+      key,
+      resolution: 'old\n',
+      rung: 'rule',
+      by: 'r',
+      provenance: { when: 'x' },
+      invalidated: { when: 'y', reason: 'blamed' },
+    };
     writeFileSync(file, JSON.stringify(legacy));
     expect(await cache.get(key)).toBeNull();
     expect(await cache.put(key, { resolution: 'old\n', rung: 'rule', by: 'r' })).toBeNull();
-    expect(await cache.put(key, { resolution: 'new\n', rung: 'model', by: 'm' })).toMatchObject({ blamed: [{ answer: answerHash('old\n'), reason: 'blamed' }] });
+    expect(await cache.put(key, { resolution: 'new\n', rung: 'model', by: 'm' })).toMatchObject({
+      blamed: [{ answer: answerHash('old\n'), reason: 'blamed' }],
+    });
   });
 
   it('stores resolutions with LF endings; a replay takes the line endings of its file', async () => {
@@ -121,12 +145,19 @@ for (let i = 0; i < 40; i++) {
 `,
     );
     const cacheDir = join(dir, 'cache');
-    await Promise.all(['1', '2', '3', '4'].map((id) => run(process.execPath, ['--import', 'tsx', script, cacheDir, id], { cwd: resolve(import.meta.dirname, '../../..') })));
+    await Promise.all(
+      ['1', '2', '3', '4'].map((id) =>
+        run(process.execPath, ['--import', 'tsx', script, cacheDir, id], {
+          cwd: resolve(import.meta.dirname, '../../..'),
+        }),
+      ),
+    );
     const cache = new ResolutionCache(cacheDir);
     const entries = await cache.list();
     expect(entries).toHaveLength(10);
     for (const e of entries) expect(e.resolution).toMatch(/^writer [1-4] x{5000}\d+$/);
     // no temp files left behind
-    for (const shard of readdirSync(cacheDir)) for (const name of readdirSync(join(cacheDir, shard))) expect(name).toMatch(/^[0-9a-f]{64}\.json$/);
+    for (const shard of readdirSync(cacheDir))
+      for (const name of readdirSync(join(cacheDir, shard))) expect(name).toMatch(/^[0-9a-f]{64}\.json$/);
   }, 60_000);
 });

@@ -161,7 +161,10 @@ export class ResolutionCache {
     value: { resolution: string; rung: CacheEntry['rung']; by: string; provenance?: CacheProvenance },
   ): Promise<CacheEntry | null> {
     const known = await this.read(key);
-    const blamed = [...(known?.blamed ?? []), ...(known?.invalidated ? [{ answer: answerHash(known.resolution), ...known.invalidated }] : [])];
+    const blamed = [
+      ...(known?.blamed ?? []),
+      ...(known?.invalidated ? [{ answer: answerHash(known.resolution), ...known.invalidated }] : []),
+    ];
     if (blamed.some((b) => b.answer === answerHash(value.resolution))) return null;
     const entry: CacheEntry = {
       version: 1,

@@ -26,7 +26,10 @@ export function isLockfile(path: string): boolean {
  * it (a glob without a slash matches the file name in any folder, as in
  * .gitattributes). Null when none does.
  */
-export function regenerateCommandFor(path: string, regenerate: Readonly<Record<string, string>>): { glob: string; command: string } | null {
+export function regenerateCommandFor(
+  path: string,
+  regenerate: Readonly<Record<string, string>>,
+): { glob: string; command: string } | null {
   for (const [glob, command] of Object.entries(regenerate)) {
     const match = picomatch(glob, { dot: true, basename: !glob.includes('/') });
     if (match(path)) return { glob, command };
@@ -37,7 +40,12 @@ export function regenerateCommandFor(path: string, regenerate: Readonly<Record<s
 /** The note a lockfile without a command carries to the model or the person. */
 export function lockfileNote(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  const example = name === 'package-lock.json' ? 'npm install --package-lock-only --ignore-scripts' : name === 'Cargo.lock' ? 'cargo generate-lockfile' : 'the package manager command that rewrites it';
+  const example =
+    name === 'package-lock.json'
+      ? 'npm install --package-lock-only --ignore-scripts'
+      : name === 'Cargo.lock'
+        ? 'cargo generate-lockfile'
+        : 'the package manager command that rewrites it';
   return `${path} is a lockfile: merging it line by line is unreliable. Configure resolve.regenerate to rewrite it once its manifest is resolved, e.g. resolve.regenerate: { "${name}": "${example}" }; until then it goes to the model or a person.`;
 }
 
@@ -54,12 +62,23 @@ export type RegenerateOutcome =
  * caller runs this once the other conflicted files (the manifests) are
  * resolved, then stages the lockfile when it is `regenerated`.
  */
-export async function regenerateLockfile(path: string, cwd: string, regenerate: Readonly<Record<string, string>>, run: RegenerateRunner): Promise<RegenerateOutcome> {
+export async function regenerateLockfile(
+  path: string,
+  cwd: string,
+  regenerate: Readonly<Record<string, string>>,
+  run: RegenerateRunner,
+): Promise<RegenerateOutcome> {
   const configured = regenerateCommandFor(path, regenerate);
   if (!configured) return { status: 'not-configured', path, note: lockfileNote(path) };
   const result = await run(configured.command, cwd);
   if (result.exitCode === 0) return { status: 'regenerated', path, command: configured.command };
-  return { status: 'failed', path, command: configured.command, exitCode: result.exitCode, output: result.output.slice(-2_000) };
+  return {
+    status: 'failed',
+    path,
+    command: configured.command,
+    exitCode: result.exitCode,
+    output: result.output.slice(-2_000),
+  };
 }
 
 /**
@@ -70,7 +89,14 @@ export async function regenerateLockfile(path: string, cwd: string, regenerate: 
 export function shellRegenerateRunner(timeoutMs = 600_000): RegenerateRunner {
   return async (command, cwd) => {
     const { execa } = await import('execa'); // only when a lockfile is regenerated, not at start-up
-    const result = await execa('sh', ['-c', command], { cwd, reject: false, all: true, timeout: timeoutMs, forceKillAfterDelay: 5_000, stdin: 'ignore' });
+    const result = await execa('sh', ['-c', command], {
+      cwd,
+      reject: false,
+      all: true,
+      timeout: timeoutMs,
+      forceKillAfterDelay: 5_000,
+      stdin: 'ignore',
+    });
     return { exitCode: result.exitCode ?? null, output: result.all ?? '' };
   };
 }

@@ -17,7 +17,9 @@ describe('dataProblems', () => {
   });
   it('reports YAML and TOML errors with their line, repeated keys included', () => {
     expect(dataProblems('yaml', 'a: 1\nb: [1, 2]\n')).toEqual([]);
-    expect(dataProblems('yaml', 'a: 1\na: 2\n')[0]).toMatch(/^not valid YAML: line 2, column 1: Map keys must be unique/);
+    expect(dataProblems('yaml', 'a: 1\na: 2\n')[0]).toMatch(
+      /^not valid YAML: line 2, column 1: Map keys must be unique/,
+    );
     expect(dataProblems('toml', '[package]\nname = "x"\n')).toEqual([]);
     expect(dataProblems('toml', 'a = 1\na = 2\n')[0]).toMatch(/^not valid TOML: line 2, column/);
   });

@@ -50,12 +50,15 @@ function jsonProblems(text: string, comments: boolean, max: number): string[] {
         if (!keys) return;
         if (keys.has(property) && problems.length < max) {
           const where = path().map(String).join('.');
-          problems.push(`not valid ${what}: line ${line + 1}, column ${column + 1}: duplicate key "${property}"${where ? ` in ${where}` : ''}`);
+          problems.push(
+            `not valid ${what}: line ${line + 1}, column ${column + 1}: duplicate key "${property}"${where ? ` in ${where}` : ''}`,
+          );
         }
         keys.add(property);
       },
       onError: (error, _offset, _length, line, column) => {
-        if (problems.length < max) problems.push(`not valid ${what}: line ${line + 1}, column ${column + 1}: ${printParseErrorCode(error)}`);
+        if (problems.length < max)
+          problems.push(`not valid ${what}: line ${line + 1}, column ${column + 1}: ${printParseErrorCode(error)}`);
       },
     },
     { disallowComments: !comments, allowTrailingComma: comments, allowEmptyContent: false },
@@ -68,7 +71,9 @@ function yamlProblems(text: string, max: number): string[] {
   for (const doc of parseAllDocuments(text)) {
     for (const err of doc.errors) {
       const at = err.linePos?.[0];
-      problems.push(`not valid YAML: ${at ? `line ${at.line}, column ${at.col}: ` : ''}${err.message.split('\n')[0] ?? ''}`);
+      problems.push(
+        `not valid YAML: ${at ? `line ${at.line}, column ${at.col}: ` : ''}${err.message.split('\n')[0] ?? ''}`,
+      );
     }
   }
   return problems.slice(0, max);
@@ -80,7 +85,8 @@ function tomlProblems(text: string): string[] {
     parseToml(text);
     return [];
   } catch (error) {
-    if (error instanceof TomlError) return [`not valid TOML: line ${error.line}, column ${error.column}: ${error.message.split('\n')[0] ?? ''}`];
+    if (error instanceof TomlError)
+      return [`not valid TOML: line ${error.line}, column ${error.column}: ${error.message.split('\n')[0] ?? ''}`];
     return [`not valid TOML: ${error instanceof Error ? error.message : String(error)}`];
   }
 }

@@ -46,7 +46,10 @@ export function alignHunk(file: ConflictedFile, hunk: ConflictHunk, resolved: st
   for (const [i, k] of human.keys.entries()) if (k !== '') nbLines.push(i);
   const nbKeys = nbLines.map((i) => human.keys[i] as string);
 
-  const side = (segmentIndex: number, which: 'before' | 'after'): { anchor: string[]; blank: string } | 'edge' | null => {
+  const side = (
+    segmentIndex: number,
+    which: 'before' | 'after',
+  ): { anchor: string[]; blank: string } | 'edge' | null => {
     const seg = file.segments[segmentIndex];
     const atEdge = which === 'before' ? segmentIndex === 0 : segmentIndex === file.segments.length - 1;
     if (seg === undefined) return 'edge';
@@ -120,9 +123,13 @@ export function matchesRegion(region: HumanRegion, text: string, path: string): 
  * the file somewhere. False proves the human's file does not contain it.
  */
 export function fileContainsLines(file: string, text: string): boolean {
-  const want = splitLinesKeep(text).map(looseKey).filter((k) => k !== '');
+  const want = splitLinesKeep(text)
+    .map(looseKey)
+    .filter((k) => k !== '');
   if (want.length === 0) return true;
-  const have = splitLinesKeep(file).map(looseKey).filter((k) => k !== '');
+  const have = splitLinesKeep(file)
+    .map(looseKey)
+    .filter((k) => k !== '');
   for (let i = 0; i + want.length <= have.length; i++) if (want.every((w, j) => have[i + j] === w)) return true;
   return false;
 }

@@ -19,7 +19,8 @@ function fileRow(name: string, f: FileCounts): string {
 
 /** The evaluation as Markdown tables: the ladder by rule, each rule alone, and whole files. */
 export function formatEvalReport(report: EvalReport): string {
-  const head = '| rule | resolved | of hunks | exact | ws-match | equal | wrong | unaligned | precision | sides dropped |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const head =
+    '| rule | resolved | of hunks | exact | ws-match | equal | wrong | unaligned | precision | sides dropped |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
   const lines: string[] = [];
   lines.push(`Evaluated ${report.cases} conflicted files (${report.hunksSeen} conflict hunks) from ${report.source}.`);
   lines.push(`Rules in the ladder: ${report.enabledRules.join(', ') || '(none)'}`);
@@ -30,30 +31,59 @@ export function formatEvalReport(report: EvalReport): string {
   for (const [name, c] of Object.entries(report.standalone)) lines.push(row(name, c, report.hunksSeen));
   const f = report.files;
   lines.push('', 'Hunks by language (the ladder):', head.replace('| rule |', '| language |'));
-  for (const [name, c] of Object.entries(report.hunksByLanguage).sort()) lines.push(row(`${name} (${c.seen})`, c, c.seen));
+  for (const [name, c] of Object.entries(report.hunksByLanguage).sort())
+    lines.push(row(`${name} (${c.seen})`, c, c.seen));
   lines.push('', 'Files by language:', fileHead);
   for (const [name, c] of Object.entries(report.filesByLanguage).sort()) lines.push(fileRow(name, c));
   lines.push(fileRow('**all**', f));
-  lines.push('', 'Files by kind (content: all three versions exist; add/add: no base; one side deleted: modify/delete):', fileHead);
+  lines.push(
+    '',
+    'Files by kind (content: all three versions exist; add/add: no base; one side deleted: modify/delete):',
+    fileHead,
+  );
   for (const [name, c] of Object.entries(report.filesByKind).sort()) lines.push(fileRow(name, c));
-  lines.push('', 'Resolved files by rung (the latest rung that took one of their hunks; file = a file-level decision):', fileHead);
+  lines.push(
+    '',
+    'Resolved files by rung (the latest rung that took one of their hunks; file = a file-level decision):',
+    fileHead,
+  );
   for (const [name, c] of Object.entries(report.filesByRung)) lines.push(fileRow(name, c));
   lines.push(
     '',
     `Files: ${f.seen} seen, ${f.resolved} fully resolved (${pct(f.resolved, f.seen)}), ${f.exact} exact, ${f.whitespaceMatch} match after whitespace normalisation, ${f.equal} equal counting the order of unordered siblings as free, ${f.wrong} different from the human's file, ${f.outsideEdited} where the human also edited outside the conflicts (not scored).`,
   );
-  lines.push('', 'What the person wrote for the hunks the ladder left (compared after whitespace normalisation):', '| person wrote | hunks |', '|---|---:|');
-  for (const choice of PERSON_CHOICES) if (report.left.hunks[choice]) lines.push(`| ${choice} | ${report.left.hunks[choice]} |`);
-  lines.push('', 'Content files the ladder left, by what the person did with their open hunks:', '| person did | files |', '|---|---:|');
-  for (const [kind, n] of Object.entries(report.left.files).sort((a, b) => b[1] - a[1])) lines.push(`| ${kind} | ${n} |`);
-  if (report.model) {
-    const m = report.model;
-    lines.push(`Model: ${m.hunksResolved} hunks, ${m.inputTokens} input + ${m.outputTokens} output tokens, $${m.costUsd.toFixed(4)}.`);
-  }
-  if (report.skipped.length > 0) lines.push(`Skipped: ${report.skipped.length} (${report.skipped.slice(0, 5).map((s) => `${s.id}: ${s.reason}`).join('; ')})`);
   lines.push(
     '',
-    'equal = exact, or the same after whitespace normalisation, or the same up to the order of unordered siblings (class members, test cases, mapping keys); precision (files) = equal / (equal + wrong); edited outside = the human also changed lines git merged cleanly, so no hunk resolution could match (reported apart). for hunks, equal = ws-match, or the human\'s file with the resolution in place of their hunk is the same up to the order of unordered siblings; precision (hunks) = equal / (resolved - unaligned); ws-match ignores whitespace except indentation in files where it can carry meaning (Python, YAML, Makefile, Markdown, ...); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human\'s file counts as wrong).',
+    'What the person wrote for the hunks the ladder left (compared after whitespace normalisation):',
+    '| person wrote | hunks |',
+    '|---|---:|',
+  );
+  for (const choice of PERSON_CHOICES)
+    if (report.left.hunks[choice]) lines.push(`| ${choice} | ${report.left.hunks[choice]} |`);
+  lines.push(
+    '',
+    'Content files the ladder left, by what the person did with their open hunks:',
+    '| person did | files |',
+    '|---|---:|',
+  );
+  for (const [kind, n] of Object.entries(report.left.files).sort((a, b) => b[1] - a[1]))
+    lines.push(`| ${kind} | ${n} |`);
+  if (report.model) {
+    const m = report.model;
+    lines.push(
+      `Model: ${m.hunksResolved} hunks, ${m.inputTokens} input + ${m.outputTokens} output tokens, $${m.costUsd.toFixed(4)}.`,
+    );
+  }
+  if (report.skipped.length > 0)
+    lines.push(
+      `Skipped: ${report.skipped.length} (${report.skipped
+        .slice(0, 5)
+        .map((s) => `${s.id}: ${s.reason}`)
+        .join('; ')})`,
+    );
+  lines.push(
+    '',
+    "equal = exact, or the same after whitespace normalisation, or the same up to the order of unordered siblings (class members, test cases, mapping keys); precision (files) = equal / (equal + wrong); edited outside = the human also changed lines git merged cleanly, so no hunk resolution could match (reported apart). for hunks, equal = ws-match, or the human's file with the resolution in place of their hunk is the same up to the order of unordered siblings; precision (hunks) = equal / (resolved - unaligned); ws-match ignores whitespace except indentation in files where it can carry meaning (Python, YAML, Makefile, Markdown, ...); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human's file counts as wrong).",
   );
   return lines.join('\n');
 }

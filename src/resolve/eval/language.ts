@@ -31,6 +31,11 @@ const byExtension: Readonly<Record<string, string>> = {
 export function languageOfPath(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
   const dot = name.lastIndexOf('.');
-  if (dot < 0) return /^(?:CHANGES|Changelog|README|NEWS|AUTHORS|TODO)/i.test(name) ? 'Text' : /^(?:Makefile|GNUmakefile)$/.test(name) ? 'Makefile' : 'Other';
+  if (dot < 0)
+    return /^(?:CHANGES|Changelog|README|NEWS|AUTHORS|TODO)/i.test(name)
+      ? 'Text'
+      : /^(?:Makefile|GNUmakefile)$/.test(name)
+        ? 'Makefile'
+        : 'Other';
   return byExtension[name.slice(dot + 1).toLowerCase()] ?? 'Other';
 }

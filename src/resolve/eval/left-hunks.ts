@@ -7,9 +7,18 @@ import { alignHunk, matchesRegion } from './align.js';
  * shows why the rest is a judgement: where the person took one side, the
  * other side's change was real too.
  */
-export type PersonChoice = 'ours' | 'theirs' | 'ours then theirs' | 'theirs then ours' | 'base' | 'other text' | 'unaligned';
+export type PersonChoice =
+  'ours' | 'theirs' | 'ours then theirs' | 'theirs then ours' | 'base' | 'other text' | 'unaligned';
 
-export const PERSON_CHOICES: readonly PersonChoice[] = ['ours', 'theirs', 'ours then theirs', 'theirs then ours', 'base', 'other text', 'unaligned'];
+export const PERSON_CHOICES: readonly PersonChoice[] = [
+  'ours',
+  'theirs',
+  'ours then theirs',
+  'theirs then ours',
+  'base',
+  'other text',
+  'unaligned',
+];
 
 /** The person's text for the hunk, compared after whitespace normalisation with each text a rule could choose. */
 export function personChoice(file: ConflictedFile, hunk: ConflictHunk, resolved: string): PersonChoice {

@@ -3,7 +3,9 @@ import { parseConflictText } from '../parse/markers.js';
 import { editedOutside } from './outside.js';
 import { canonicalUnordered } from './unordered.js';
 
-const file = parseConflictText('a\n<<<<<<< ours\nb\n||||||| base\nx\n=======\nc\n>>>>>>> theirs\nd\n', { path: 'f.txt' });
+const file = parseConflictText('a\n<<<<<<< ours\nb\n||||||| base\nx\n=======\nc\n>>>>>>> theirs\nd\n', {
+  path: 'f.txt',
+});
 
 describe('editedOutside', () => {
   it('is false when the person only replaced the hunk, whatever with', () => {
@@ -26,7 +28,9 @@ describe('canonicalUnordered', () => {
     expect(await canonicalUnordered('a.py', c1)).toBe(await canonicalUnordered('a.py', c2));
   });
   it('differs when the order of ordered siblings (top-level statements) or a value differs', async () => {
-    expect(await canonicalUnordered('a.py', 'x = 1\ny = 2\n')).not.toBe(await canonicalUnordered('a.py', 'y = 2\nx = 1\n'));
+    expect(await canonicalUnordered('a.py', 'x = 1\ny = 2\n')).not.toBe(
+      await canonicalUnordered('a.py', 'y = 2\nx = 1\n'),
+    );
     expect(await canonicalUnordered('p.json', '{"a": 1}')).not.toBe(await canonicalUnordered('p.json', '{"a": 2}'));
     expect(await canonicalUnordered('notes.txt', 'a')).toBeNull();
   });

@@ -8,7 +8,10 @@ import type { ConflictedFile } from '../types.js';
  * ignoring whitespace; the clean stretches must appear in order.
  */
 export function editedOutside(file: ConflictedFile, resolved: string): boolean {
-  const lines = (s: string): string[] => normalizeWhitespace(s).split('\n').filter((l) => l !== '');
+  const lines = (s: string): string[] =>
+    normalizeWhitespace(s)
+      .split('\n')
+      .filter((l) => l !== '');
   const human = lines(resolved);
   let pos = 0;
   const segs = file.segments;
@@ -21,7 +24,8 @@ export function editedOutside(file: ConflictedFile, resolved: string): boolean {
     const fits = (at: number): boolean => want.every((w, j) => human[at + j] === w);
     let at = -1;
     if (first) at = fits(0) ? 0 : -1;
-    else if (last) at = human.length - want.length >= pos && fits(human.length - want.length) ? human.length - want.length : -1;
+    else if (last)
+      at = human.length - want.length >= pos && fits(human.length - want.length) ? human.length - want.length : -1;
     else for (let k = pos; k + want.length <= human.length && at < 0; k++) if (fits(k)) at = k;
     if (at < 0) return true;
     pos = at + want.length;

@@ -43,7 +43,9 @@ export async function mineMerges(git: Git, options: MineOptions = {}): Promise<M
       out.mergesCrissCross++;
       continue;
     }
-    const result = await git.run(['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', p1, p2], { okExitCodes: [0, 1] });
+    const result = await git.run(['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', p1, p2], {
+      okExitCodes: [0, 1],
+    });
     if (result.exitCode === 0) continue;
     out.mergesConflicting++;
     const paths = await conflictedPaths(git, p1, p2);
@@ -69,7 +71,9 @@ export async function mineMerges(git: Git, options: MineOptions = {}): Promise<M
 
 /** Conflicted paths with their stage object ids, from merge-tree's conflicted-file info. */
 async function conflictedPaths(git: Git, p1: string, p2: string): Promise<Map<string, Map<string, string>>> {
-  const { stdout } = await git.run(['merge-tree', '--write-tree', '-z', '--no-messages', p1, p2], { okExitCodes: [0, 1] });
+  const { stdout } = await git.run(['merge-tree', '--write-tree', '-z', '--no-messages', p1, p2], {
+    okExitCodes: [0, 1],
+  });
   const fields = stdout.split('\0');
   const paths = new Map<string, Map<string, string>>();
   for (const field of fields.slice(1)) {

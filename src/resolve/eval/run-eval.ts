@@ -18,7 +18,11 @@ export interface RunEvalOptions {
 }
 
 /** Score the ladder on every case; a case that fails to score is listed in `skipped`, not fatal. */
-export async function runEval(source: string, cases: Iterable<EvalCase> | AsyncIterable<EvalCase>, options: RunEvalOptions): Promise<EvalReport> {
+export async function runEval(
+  source: string,
+  cases: Iterable<EvalCase> | AsyncIterable<EvalCase>,
+  options: RunEvalOptions,
+): Promise<EvalReport> {
   const all = options.allRules ?? defaultAllRules;
   const report: EvalReport = {
     source,
@@ -39,7 +43,11 @@ export async function runEval(source: string, cases: Iterable<EvalCase> | AsyncI
   let done = 0;
   for await (const c of cases) {
     try {
-      await scoreCase(c, { git: options.git, rules: options.rules, allRules: all, fallback: options.fallback, syntax: options.syntax }, report);
+      await scoreCase(
+        c,
+        { git: options.git, rules: options.rules, allRules: all, fallback: options.fallback, syntax: options.syntax },
+        report,
+      );
     } catch (error) {
       report.skipped.push({ id: c.id, reason: error instanceof Error ? error.message : String(error) });
     }

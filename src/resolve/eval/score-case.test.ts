@@ -22,12 +22,16 @@ describe('alignHunk', () => {
     expect(alignHunk(file, file.hunks[0]!, 'head\nctx1\nx\nctx2\nctx1\ny\nctx2\n')).toBeNull();
   });
   it('takes blank lines next to the hunk into the region, so a blank line the human dropped does not hide the hunk', () => {
-    const file = parseConflictText('def start():\n    pass\n\n<<<<<<< a\n\nclass A(X):\n||||||| b\nclass A(Y):\n=======\nclass A(X):\n>>>>>>> c\n\n    w = 1\n');
+    const file = parseConflictText(
+      'def start():\n    pass\n\n<<<<<<< a\n\nclass A(X):\n||||||| b\nclass A(Y):\n=======\nclass A(X):\n>>>>>>> c\n\n    w = 1\n',
+    );
     const region = alignHunk(file, file.hunks[0]!, 'def start():\n    pass\n\n\nclass A(X):\n    w = 1\n');
     expect(region).toMatchObject({ text: '\n\nclass A(X):\n', before: '\n', after: '\n' });
   });
   it('tells context lines apart by their indentation', () => {
-    const file = parseConflictText('    if a:\n        }\n<<<<<<< a\nX\n||||||| b\nB\n=======\nY\n>>>>>>> c\n    }\n}\n');
+    const file = parseConflictText(
+      '    if a:\n        }\n<<<<<<< a\nX\n||||||| b\nB\n=======\nY\n>>>>>>> c\n    }\n}\n',
+    );
     expect(alignHunk(file, file.hunks[0]!, '    if a:\n        }\nXY\n    }\n}\n')?.text).toBe('XY\n');
   });
 });
@@ -41,7 +45,15 @@ describe('judge and dropsSide', () => {
     await judge(counts, file, h, 'ours  \n', 'head\nctx1\nours\nctx2\ntail\n');
     await judge(counts, file, h, 'ours\n', 'head\nctx1\nours\ntheirs\nctx2\ntail\n');
     await judge(counts, file, h, 'ours\n', null);
-    expect(counts).toEqual({ resolved: 4, exact: 1, whitespaceMatch: 2, equal: 2, wrong: 1, unaligned: 1, sidesDropped: 1 });
+    expect(counts).toEqual({
+      resolved: 4,
+      exact: 1,
+      whitespaceMatch: 2,
+      equal: 2,
+      wrong: 1,
+      unaligned: 1,
+      sidesDropped: 1,
+    });
     expect(dropsSide(h, 'ours\ntheirs\n', 'ours\ntheirs\n')).toBe(false);
     expect(dropsSide(h, 'ours\n', 'theirs\n')).toBe(true);
   });
@@ -59,7 +71,10 @@ describe('judge and dropsSide', () => {
 
 describe('judge in an indentation-sensitive file', () => {
   it('does not count a line moved out of a block as a whitespace match', async () => {
-    const file = parseConflictText('def f():\n<<<<<<< a\n    x()\n    y()\n||||||| b\n    x()\n=======\n    x()\ny()\n>>>>>>> c\nend()\n', { path: 'm.py' });
+    const file = parseConflictText(
+      'def f():\n<<<<<<< a\n    x()\n    y()\n||||||| b\n    x()\n=======\n    x()\ny()\n>>>>>>> c\nend()\n',
+      { path: 'm.py' },
+    );
     const counts = emptyHunkCounts();
     await judge(counts, file, file.hunks[0]!, '    x()\ny()\n', 'def f():\n    x()\n    y()\nend()\n');
     await judge(counts, file, file.hunks[0]!, '    x()\n    y()  \n', 'def f():\n    x()\n    y()\nend()\n');
@@ -69,15 +84,24 @@ describe('judge in an indentation-sensitive file', () => {
 
 describe('judge, order-insensitive', () => {
   it('counts a hunk equal when it differs from the human only in the order of unordered siblings', async () => {
-    const conflictedClass = 'class A:\n    def a(self):\n        pass\n<<<<<<< ours\n    def o(self):\n        return 1\n||||||| base\n=======\n    def t(self):\n        return 2\n>>>>>>> theirs\n    def z(self):\n        pass\n';
+    const conflictedClass =
+      'class A:\n    def a(self):\n        pass\n<<<<<<< ours\n    def o(self):\n        return 1\n||||||| base\n=======\n    def t(self):\n        return 2\n>>>>>>> theirs\n    def z(self):\n        pass\n';
     const file = parseConflictText(conflictedClass, { path: 'm.py' });
-    const human = 'class A:\n    def a(self):\n        pass\n    def t(self):\n        return 2\n    def o(self):\n        return 1\n    def z(self):\n        pass\n';
+    const human =
+      'class A:\n    def a(self):\n        pass\n    def t(self):\n        return 2\n    def o(self):\n        return 1\n    def z(self):\n        pass\n';
     const counts = emptyHunkCounts();
-    await judge(counts, file, file.hunks[0]!, '    def o(self):\n        return 1\n    def t(self):\n        return 2\n', human);
+    await judge(
+      counts,
+      file,
+      file.hunks[0]!,
+      '    def o(self):\n        return 1\n    def t(self):\n        return 2\n',
+      human,
+    );
     expect(counts).toMatchObject({ resolved: 1, exact: 0, whitespaceMatch: 0, equal: 1, wrong: 0 });
   });
   it('does not count reordered statements of an ordered container (a function body) as equal', async () => {
-    const conflictedBody = 'def f():\n    a()\n<<<<<<< ours\n    o()\n||||||| base\n=======\n    t()\n>>>>>>> theirs\n    z()\n';
+    const conflictedBody =
+      'def f():\n    a()\n<<<<<<< ours\n    o()\n||||||| base\n=======\n    t()\n>>>>>>> theirs\n    z()\n';
     const file = parseConflictText(conflictedBody, { path: 'm.py' });
     const counts = emptyHunkCounts();
     await judge(counts, file, file.hunks[0]!, '    o()\n    t()\n', 'def f():\n    a()\n    t()\n    o()\n    z()\n');
@@ -101,7 +125,8 @@ describe('runEval with a fallback (the --with-model hook)', () => {
           git,
           rules: selectRules(),
           allRules,
-          fallback: async (_file, hunks) => hunks.map((h) => ({ hunkIndex: h.index, text: 'XY\n', rung: 'model' as const, by: 'scripted-model' })),
+          fallback: async (_file, hunks) =>
+            hunks.map((h) => ({ hunkIndex: h.index, text: 'XY\n', rung: 'model' as const, by: 'scripted-model' })),
         },
       );
       expect(report.hunksSeen).toBe(2);
@@ -135,7 +160,11 @@ describe('runEval: what the person did with the hunks the ladder left', () => {
       );
       expect(report.files.resolved).toBe(0);
       expect(report.left.hunks).toEqual({ ours: 3, 'ours then theirs': 1, theirs: 1, 'other text': 1 });
-      expect(report.left.files).toEqual({ 'every open hunk ours': 1, 'both sides kept in some hunk': 1, 'some hunk needs text of neither side': 1 });
+      expect(report.left.files).toEqual({
+        'every open hunk ours': 1,
+        'both sides kept in some hunk': 1,
+        'some hunk needs text of neither side': 1,
+      });
     } finally {
       git.close();
     }

@@ -53,19 +53,38 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
   const hunksOfLanguage = (report.hunksByLanguage[language] ??= { ...emptyHunkCounts(), seen: 0 });
   hunksOfLanguage.seen += file.hunks.length;
 
-  const contexts = file.hunks.map((hunk) => ({ path: c.path, eol: file.eol, outside: printOutsideHunk(file, hunk.index) }));
+  const contexts = file.hunks.map((hunk) => ({
+    path: c.path,
+    eol: file.eol,
+    outside: printOutsideHunk(file, hunk.index),
+  }));
   for (const rule of options.allRules) {
     const counts = (report.standalone[rule.name] ??= emptyHunkCounts());
     for (const [i, hunk] of file.hunks.entries()) {
-      const text = rule.resolve({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }, contexts[i] as (typeof contexts)[number]);
+      const text = rule.resolve(
+        { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs },
+        contexts[i] as (typeof contexts)[number],
+      );
       if (text !== null) await judge(counts, file, hunk, text, c.resolved);
     }
   }
 
-  const result = await resolveConflictedFile(file, { path: c.path, rules: options.rules, fallback: options.fallback, sides: c, syntax: options.syntax });
+  const result = await resolveConflictedFile(file, {
+    path: c.path,
+    rules: options.rules,
+    fallback: options.fallback,
+    sides: c,
+    syntax: options.syntax,
+  });
   for (const r of result.resolutions) {
     const hunk = file.hunks[(r.hunkIndex ?? 0) - 1] as ConflictHunk;
-    await judge([report.ladder, hunksOfLanguage, (report.byRule[r.by] ??= emptyHunkCounts())], file, hunk, r.text, c.resolved);
+    await judge(
+      [report.ladder, hunksOfLanguage, (report.byRule[r.by] ??= emptyHunkCounts())],
+      file,
+      hunk,
+      r.text,
+      c.resolved,
+    );
   }
   if (result.remaining.length === 0) {
     const byRung = (report.filesByRung[fileRung(result.resolutions)] ??= emptyFileCounts());
@@ -103,7 +122,8 @@ async function scoreFileLevel(c: EvalCase, report: EvalReport, buckets: readonly
   });
   if (decision.resolution === null) return;
   const all = [report.files, ...buckets, (report.filesByRung.file ??= emptyFileCounts())];
-  const chosen = decision.resolution.action === 'delete' ? null : decision.resolution.action === 'keep-ours' ? c.ours : c.theirs;
+  const chosen =
+    decision.resolution.action === 'delete' ? null : decision.resolution.action === 'keep-ours' ? c.ours : c.theirs;
   if (chosen === null || c.resolved === null) {
     for (const counts of all) {
       counts.resolved++;
@@ -118,7 +138,13 @@ async function scoreFileLevel(c: EvalCase, report: EvalReport, buckets: readonly
   await compareWhole(all, chosen, c.resolved, c.path, false);
 }
 
-async function compareWhole(buckets: readonly FileCounts[], text: string, resolved: string | null, path: string, outside: boolean): Promise<void> {
+async function compareWhole(
+  buckets: readonly FileCounts[],
+  text: string,
+  resolved: string | null,
+  path: string,
+  outside: boolean,
+): Promise<void> {
   const exact = text === resolved;
   const ws = resolved !== null && (exact || normalizeForPath(text, path) === normalizeForPath(resolved, path));
   let equal = ws;
@@ -141,7 +167,13 @@ async function compareWhole(buckets: readonly FileCounts[], text: string, resolv
  * be located. A resolution that cannot be located but whose lines occur nowhere
  * in the human's file is wrong all the same (it is not what they committed).
  */
-export async function judge(into: HunkCounts | readonly HunkCounts[], file: ConflictedFile, hunk: ConflictHunk, text: string, resolved: string | null): Promise<void> {
+export async function judge(
+  into: HunkCounts | readonly HunkCounts[],
+  file: ConflictedFile,
+  hunk: ConflictHunk,
+  text: string,
+  resolved: string | null,
+): Promise<void> {
   const all = Array.isArray(into) ? into : [into as HunkCounts];
   const add = (field: keyof HunkCounts): void => {
     for (const counts of all) counts[field]++;
@@ -163,15 +195,25 @@ export async function judge(into: HunkCounts | readonly HunkCounts[], file: Conf
 }
 
 /** Whether the human's file, with `text` in place of its [start, end), differs from it only in the order of unordered siblings. */
-async function sameUpToOrder(path: string, resolved: string, start: number, end: number, text: string): Promise<boolean> {
-  const [a, b] = await Promise.all([canonicalUnordered(path, resolved.slice(0, start) + text + resolved.slice(end)), humanCanonical(path, resolved)]);
+async function sameUpToOrder(
+  path: string,
+  resolved: string,
+  start: number,
+  end: number,
+  text: string,
+): Promise<boolean> {
+  const [a, b] = await Promise.all([
+    canonicalUnordered(path, resolved.slice(0, start) + text + resolved.slice(end)),
+    humanCanonical(path, resolved),
+  ]);
   return a !== null && a === b;
 }
 
 /** The person's file in canonical form, kept for the case being scored: every rule's hunks compare with it. */
 let lastHuman: { path: string; text: string; canonical: Promise<string | null> } | null = null;
 function humanCanonical(path: string, text: string): Promise<string | null> {
-  if (lastHuman?.path !== path || lastHuman.text !== text) lastHuman = { path, text, canonical: canonicalUnordered(path, text) };
+  if (lastHuman?.path !== path || lastHuman.text !== text)
+    lastHuman = { path, text, canonical: canonicalUnordered(path, text) };
   return lastHuman.canonical;
 }
 
@@ -180,7 +222,12 @@ function humanCanonical(path: string, text: string): Promise<string | null> {
  * resolution but not in ours: the resolution threw away work the human kept.
  */
 export function dropsSide(hunk: ConflictHunk, text: string, human: string): boolean {
-  const lines = (s: string): Set<string> => new Set(normalizeWhitespace(s).split('\n').filter((l) => l !== ''));
+  const lines = (s: string): Set<string> =>
+    new Set(
+      normalizeWhitespace(s)
+        .split('\n')
+        .filter((l) => l !== ''),
+    );
   const base = lines(hunk.base ?? '');
   const got = lines(text);
   const kept = lines(human);

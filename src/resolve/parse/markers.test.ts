@@ -12,7 +12,11 @@ function gitMergeFile(ours: string, base: string, theirs: string, extra: string[
     writeFileSync(join(dir, 'b'), base);
     writeFileSync(join(dir, 't'), theirs);
     try {
-      return execFileSync('git', ['merge-file', '-p', ...extra, '-L', 'HEAD', '-L', 'merged common ancestors', '-L', 'feature', 'o', 'b', 't'], { cwd: dir, encoding: 'utf8' });
+      return execFileSync(
+        'git',
+        ['merge-file', '-p', ...extra, '-L', 'HEAD', '-L', 'merged common ancestors', '-L', 'feature', 'o', 'b', 't'],
+        { cwd: dir, encoding: 'utf8' },
+      );
     } catch (error) {
       return (error as { stdout: string }).stdout;
     }
@@ -40,7 +44,14 @@ describe('parseConflictText', () => {
     const file = parseConflictText(text, { path: 'a.txt' });
     expect(file.hunks).toHaveLength(1);
     const h = file.hunks[0]!;
-    expect(h).toMatchObject({ index: 1, startLine: 2, endLine: 6, base: null, ours: 'TWO ours\n', theirs: 'TWO theirs\n' });
+    expect(h).toMatchObject({
+      index: 1,
+      startLine: 2,
+      endLine: 6,
+      base: null,
+      ours: 'TWO ours\n',
+      theirs: 'TWO theirs\n',
+    });
     expect(h.labels).toEqual({ ours: 'HEAD', theirs: 'feature' });
     expect(printConflictedFile(file)).toBe(text);
   });
@@ -63,7 +74,10 @@ describe('parseConflictText', () => {
 
   it('detects a custom conflict-marker-size and ignores 7-character lookalikes in content', () => {
     const content = 'x\n<<<<<<< not a marker\n=======\n>>>>>>> nope\n';
-    const text = gitMergeFile(`${content}ours\n`, `${content}base\n`, `${content}theirs\n`, ['--diff3', '--marker-size=10']);
+    const text = gitMergeFile(`${content}ours\n`, `${content}base\n`, `${content}theirs\n`, [
+      '--diff3',
+      '--marker-size=10',
+    ]);
     const file = parseConflictText(text);
     expect(file.markerSize).toBe(10);
     expect(file.hunks).toHaveLength(1);
@@ -81,7 +95,11 @@ describe('parseConflictText', () => {
   });
 
   it('leaves unterminated and malformed blocks as text', () => {
-    for (const text of ['a\n<<<<<<< x\nb\n', 'a\n<<<<<<< x\nb\n=======\nc\n', '<<<<<<< a\n<<<<<<< b\nx\n=======\ny\n>>>>>>> c\n']) {
+    for (const text of [
+      'a\n<<<<<<< x\nb\n',
+      'a\n<<<<<<< x\nb\n=======\nc\n',
+      '<<<<<<< a\n<<<<<<< b\nx\n=======\ny\n>>>>>>> c\n',
+    ]) {
       const file = parseConflictText(text);
       expect(printConflictedFile(file)).toBe(text);
     }
@@ -91,7 +109,21 @@ describe('parseConflictText', () => {
   });
 
   it('round-trips many generated files, and real git merge-file output of generated edits', () => {
-    const pieces = ['a\n', 'b\r\n', '<<<<<<<\n', '<<<<<<< L\n', '=======\n', '||||||| B\n', '>>>>>>> R\n', '>>>>>>>\n', '', 'no-eol', '\n', '<<<<<<<<<< x\n', '==========\n'];
+    const pieces = [
+      'a\n',
+      'b\r\n',
+      '<<<<<<<\n',
+      '<<<<<<< L\n',
+      '=======\n',
+      '||||||| B\n',
+      '>>>>>>> R\n',
+      '>>>>>>>\n',
+      '',
+      'no-eol',
+      '\n',
+      '<<<<<<<<<< x\n',
+      '==========\n',
+    ];
     const next = rng(42);
     for (let n = 0; n < 500; n++) {
       let text = '';
@@ -102,7 +134,8 @@ describe('parseConflictText', () => {
     const words = ['alpha', 'beta', 'gamma', 'delta', 'eps'];
     for (let n = 0; n < 40; n++) {
       const baseLines = Array.from({ length: 8 }, (_, i) => `${words[i % 5]} ${i}`);
-      const edit = (): string => baseLines.map((l) => (next() < 0.3 ? `${l} ${words[Math.floor(next() * 5)]}` : l)).join('\n') + '\n';
+      const edit = (): string =>
+        baseLines.map((l) => (next() < 0.3 ? `${l} ${words[Math.floor(next() * 5)]}` : l)).join('\n') + '\n';
       const style = (['--diff3', '--zdiff3', '--merge'] as const)[n % 3]!;
       const text = gitMergeFile(edit(), baseLines.join('\n') + '\n', edit(), style === '--merge' ? [] : [style]);
       const file = parseConflictText(text);

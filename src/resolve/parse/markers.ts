@@ -138,7 +138,10 @@ export function detectMarkerSize(lines: string[]): number {
   for (const n of sorted) {
     const sep = '='.repeat(n);
     const endRe = new RegExp(`^>{${n}}(?: |\\r?\\n?$)`);
-    if (lines.some((l) => stripEol(l) === sep) && lines.some((l) => endRe.test(l) && !l.startsWith('>'.repeat(n + 1)))) {
+    if (
+      lines.some((l) => stripEol(l) === sep) &&
+      lines.some((l) => endRe.test(l) && !l.startsWith('>'.repeat(n + 1)))
+    ) {
       return n;
     }
   }
@@ -150,7 +153,11 @@ export function detectMarkerSize(lines: string[]): number {
  * (alone or before a label), or, with `separator`, a lone `=======`. The separator is opt-in because
  * in prose it is a heading underline (Markdown, RST); in code it is never legitimate.
  */
-export function hasMarkers(text: string, markerSize = DEFAULT_MARKER_SIZE, options: { separator?: boolean } = {}): boolean {
+export function hasMarkers(
+  text: string,
+  markerSize = DEFAULT_MARKER_SIZE,
+  options: { separator?: boolean } = {},
+): boolean {
   const n = markerSize;
   const separator = options.separator ? `|^={${n}}\\r?$` : '';
   return new RegExp(`^(?:<{${n}}|\\|{${n}}|>{${n}})(?: |\\r?$)${separator}`, 'm').test(text);

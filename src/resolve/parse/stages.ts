@@ -42,8 +42,12 @@ export async function readStageTexts(
 }
 
 /** The bytes of the three stages of an unmerged path (null: the stage is absent). */
-export async function readStageBytes(git: Git, entry: UnmergedEntry): Promise<{ base: Buffer | null; ours: Buffer | null; theirs: Buffer | null }> {
-  const read = async (s: StageEntry | undefined): Promise<Buffer | null> => (s === undefined ? null : readBlobBytes(git, s.oid));
+export async function readStageBytes(
+  git: Git,
+  entry: UnmergedEntry,
+): Promise<{ base: Buffer | null; ours: Buffer | null; theirs: Buffer | null }> {
+  const read = async (s: StageEntry | undefined): Promise<Buffer | null> =>
+    s === undefined ? null : readBlobBytes(git, s.oid);
   const [base, ours, theirs] = await Promise.all([read(entry.base), read(entry.ours), read(entry.theirs)]);
   return { base, ours, theirs };
 }

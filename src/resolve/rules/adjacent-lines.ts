@@ -9,9 +9,14 @@ interface Change {
 }
 
 const changes = (regions: readonly DiffRegion[], side: readonly string[]): Change[] =>
-  regions.map((r) => ({ start: r.aStart, end: r.aStart + r.aLength, lines: side.slice(r.bStart, r.bStart + r.bLength) }));
+  regions.map((r) => ({
+    start: r.aStart,
+    end: r.aStart + r.aLength,
+    lines: side.slice(r.bStart, r.bStart + r.bLength),
+  }));
 
-const same = (a: Change, b: Change): boolean => a.start === b.start && a.end === b.end && a.lines.join('') === b.lines.join('');
+const same = (a: Change, b: Change): boolean =>
+  a.start === b.start && a.end === b.end && a.lines.join('') === b.lines.join('');
 
 /**
  * Whether two changes of different sides clash: they replace a common base
@@ -50,7 +55,9 @@ export const adjacentLines: ResolutionRule = {
     const co = changes(ro, o);
     const ct = changes(rt, t);
     if (co.some((x) => ct.some((y) => clash(x, y)))) return null;
-    const all = [...co, ...ct.filter((y) => !co.some((x) => same(x, y)))].sort((x, y) => x.start - y.start || x.end - y.end);
+    const all = [...co, ...ct.filter((y) => !co.some((x) => same(x, y)))].sort(
+      (x, y) => x.start - y.start || x.end - y.end,
+    );
     const out: string[] = [];
     let at = 0;
     for (const c of all) {

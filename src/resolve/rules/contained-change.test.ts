@@ -26,7 +26,7 @@ describe('contained-change', () => {
     expect(resolve(base, ours, theirs)).toBe(ours);
   });
   it('takes the side that made the shared change and one more (corpus shape: same insert, one side also renamed)', () => {
-    const base = "    if isinstance(host, basestring):\n";
+    const base = '    if isinstance(host, basestring):\n';
     const theirs = "    kwargs = {'max_pool_size': size}\n    if isinstance(host, basestring):\n";
     const ours = "    kwargs = {'max_pool_size': size}\n    if isinstance(host, string_t):\n";
     expect(resolve(base, ours, theirs)).toBe(ours);
@@ -61,7 +61,9 @@ describe('contained-change', () => {
     const theirs = '_tasks = None\n';
     const ours = '_tasks = None\n\ndef setup(app):\n    global _tasks\n    _tasks = app.tasks\n';
     expect(resolve(base, ours, theirs, 'import os\n')).toBe(ours);
-    expect(resolve(base, ours, theirs, 'import os\n\ndef setup(app):\n    global _tasks\n    _tasks = app.tasks\n')).toBeNull();
+    expect(
+      resolve(base, ours, theirs, 'import os\n\ndef setup(app):\n    global _tasks\n    _tasks = app.tasks\n'),
+    ).toBeNull();
   });
   it('abstains when the smaller change is only a scattered subsequence of the larger (issue 13: fast-glob downgrade)', () => {
     const base = '  "dependencies": {\n    "execa": "^9.0.0"\n';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { strictDiff3 } from './diff3-regions.js';
 
 const lines = (s: string): string[] => s.split(/(?<=\n)/);
-const merge = (ours: string, base: string, theirs: string): string | null => strictDiff3(lines(ours), lines(base), lines(theirs))?.join('') ?? null;
+const merge = (ours: string, base: string, theirs: string): string | null =>
+  strictDiff3(lines(ours), lines(base), lines(theirs))?.join('') ?? null;
 
 describe('strictDiff3', () => {
   it('applies both sides’ edits when a line with words lies between them', () => {

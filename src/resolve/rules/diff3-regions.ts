@@ -30,12 +30,18 @@ export function cleanDiff3(ours: string[], base: string[], theirs: string[]): st
  * with its own LCS and can split changes git holds together; where a merge
  * must be as strict as git, use this.
  */
-export function strictDiff3(ours: readonly string[], base: readonly string[], theirs: readonly string[]): string[] | null {
+export function strictDiff3(
+  ours: readonly string[],
+  base: readonly string[],
+  theirs: readonly string[],
+): string[] | null {
   const o = diffRegions(base, ours);
   const t = diffRegions(base, theirs);
   if (o === null || t === null) return null;
   type Edit = { r: DiffRegion; side: readonly string[] };
-  const edits: Edit[] = [...o.map((r) => ({ r, side: ours })), ...t.map((r) => ({ r, side: theirs }))].sort((x, y) => x.r.aStart - y.r.aStart || x.r.aLength - y.r.aLength);
+  const edits: Edit[] = [...o.map((r) => ({ r, side: ours })), ...t.map((r) => ({ r, side: theirs }))].sort(
+    (x, y) => x.r.aStart - y.r.aStart || x.r.aLength - y.r.aLength,
+  );
   const text = (e: Edit): readonly string[] => e.side.slice(e.r.bStart, e.r.bStart + e.r.bLength);
   const out: string[] = [];
   let at = 0;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { editContains, editDistance } from './edit-containment.js';
 
 const chars = (s: string): string[] => [...s];
-const contains = (base: string, inner: string, outer: string): boolean => editContains(chars(base), chars(inner), chars(outer));
+const contains = (base: string, inner: string, outer: string): boolean =>
+  editContains(chars(base), chars(inner), chars(outer));
 
 describe('editDistance', () => {
   it('counts insertions plus deletions of a shortest script', () => {

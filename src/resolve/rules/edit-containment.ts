@@ -63,8 +63,13 @@ export function editContains<T>(base: readonly T[], inner: readonly T[], outer: 
     for (let g = r.aStart; g <= r.aStart + r.aLength; g++) if (deletedAt.has(g)) return false;
     // A step that starts or ends strictly inside a written run splits it.
     const end = r.aStart + r.aLength;
-    const splits = (at: number, stop: number): boolean => written.some(([s, e]) => (at > s && at < e) || (stop > s && stop < e));
-    if (splits(r.aStart, end) && (r.aLength > 0 || [slid(inner, outer, r, -1), slid(inner, outer, r, 1)].every((g) => splits(g, g)))) return false;
+    const splits = (at: number, stop: number): boolean =>
+      written.some(([s, e]) => (at > s && at < e) || (stop > s && stop < e));
+    if (
+      splits(r.aStart, end) &&
+      (r.aLength > 0 || [slid(inner, outer, r, -1), slid(inner, outer, r, 1)].every((g) => splits(g, g)))
+    )
+      return false;
   }
   return true;
 }

@@ -26,7 +26,8 @@ const PATTERNS: readonly RegExp[] = [
 function dependencyLine(line: string): DependencyLine | null {
   for (const pattern of PATTERNS) {
     const m = pattern.exec(line.replace(/\r?\n$/, ''));
-    if (m && valid(m[3] ?? '') !== null) return { head: m[1] as string, name: m[2] as string, version: m[3] as string, tail: m[4] as string };
+    if (m && valid(m[3] ?? '') !== null)
+      return { head: m[1] as string, name: m[2] as string, version: m[3] as string, tail: m[4] as string };
   }
   return null;
 }

@@ -3,10 +3,17 @@ import { indentationIsLayout, indentationOf } from './indentation.js';
 
 describe('indentation', () => {
   it('knows free-form file types and doubts the rest', () => {
-    expect(['src/a.ts', 'tmux.h', 'lib/X.JAVA', 'package.json'].map(indentationIsLayout)).toEqual([true, true, true, true]);
-    expect(['celery/app.py', 'Makefile', 'ci.yml', 'README.md', 'docs/index.rst', 'CHANGES', 'Makefile.am'].map(indentationIsLayout)).toEqual([
-      false, false, false, false, false, false, false,
+    expect(['src/a.ts', 'tmux.h', 'lib/X.JAVA', 'package.json'].map(indentationIsLayout)).toEqual([
+      true,
+      true,
+      true,
+      true,
     ]);
+    expect(
+      ['celery/app.py', 'Makefile', 'ci.yml', 'README.md', 'docs/index.rst', 'CHANGES', 'Makefile.am'].map(
+        indentationIsLayout,
+      ),
+    ).toEqual([false, false, false, false, false, false, false]);
   });
   it('lists the leading whitespace of non-blank lines', () => {
     expect(indentationOf('a\n\n  b\n\t c\n   \n')).toEqual(['', '  ', '\t ']);

@@ -30,12 +30,18 @@ export const allRules: readonly ResolutionRule[] = [
  * The rules to run given `resolve.rules` from config: a name set to true turns
  * a rule on, false turns it off, an unnamed rule keeps its default.
  */
-export function selectRules(overrides: Readonly<Record<string, boolean>> = {}, rules: readonly ResolutionRule[] = allRules): ResolutionRule[] {
+export function selectRules(
+  overrides: Readonly<Record<string, boolean>> = {},
+  rules: readonly ResolutionRule[] = allRules,
+): ResolutionRule[] {
   return rules.filter((rule) => overrides[rule.name] ?? rule.enabledByDefault);
 }
 
 /** Names in `overrides` that are not rules (a typo in config deserves a warning). */
-export function unknownRuleNames(overrides: Readonly<Record<string, boolean>>, rules: readonly ResolutionRule[] = allRules): string[] {
+export function unknownRuleNames(
+  overrides: Readonly<Record<string, boolean>>,
+  rules: readonly ResolutionRule[] = allRules,
+): string[] {
   const known = new Set(rules.map((r) => r.name));
   return Object.keys(overrides).filter((name) => !known.has(name));
 }

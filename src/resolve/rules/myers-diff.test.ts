@@ -6,7 +6,8 @@ function lcsLength(a: string[], b: string[]): number {
   let prev = new Array<number>(b.length + 1).fill(0);
   for (const x of a) {
     const cur = [0];
-    for (let j = 1; j <= b.length; j++) cur[j] = x === b[j - 1] ? (prev[j - 1] as number) + 1 : Math.max(prev[j] as number, cur[j - 1] as number);
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = x === b[j - 1] ? (prev[j - 1] as number) + 1 : Math.max(prev[j] as number, cur[j - 1] as number);
     prev = cur;
   }
   return prev[b.length] as number;
@@ -25,9 +26,10 @@ function apply(a: string[], b: string[], regions: DiffRegion[]): string[] {
 describe('diffRegions', () => {
   it('finds a shortest edit script whose regions rebuild the target', () => {
     let seed = 7;
-    const next = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const next = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let n = 0; n < 2000; n++) {
-      const gen = (): string[] => Array.from({ length: Math.floor(next() * 14) }, () => 'abcd'[Math.floor(next() * 4)] as string);
+      const gen = (): string[] =>
+        Array.from({ length: Math.floor(next() * 14) }, () => 'abcd'[Math.floor(next() * 4)] as string);
       const a = gen();
       const b = gen();
       const regions = diffRegions(a, b) as DiffRegion[];

@@ -35,7 +35,10 @@ function myers<T>(a: readonly T[], b: readonly T[], maxEdits: number): DiffRegio
     // Only diagonals -d..d can be read back at step d.
     trace.push(v.slice(offset - d - 1, offset + d + 2));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (v[offset + k - 1] as number) < (v[offset + k + 1] as number)) ? (v[offset + k + 1] as number) : (v[offset + k - 1] as number) + 1;
+      let x =
+        k === -d || (k !== d && (v[offset + k - 1] as number) < (v[offset + k + 1] as number))
+          ? (v[offset + k + 1] as number)
+          : (v[offset + k - 1] as number) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;

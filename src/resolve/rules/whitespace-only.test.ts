@@ -5,7 +5,9 @@ const ctx = { path: 'f.c', eol: '\n' as const };
 
 describe('whitespace-only', () => {
   it('keeps ours when the sides differ only in whitespace', () => {
-    expect(whitespaceOnly.resolve({ base: 'x\n', ours: 'f(a,  b)\n', theirs: '  f(a, b)\n\n' }, ctx)).toBe('f(a,  b)\n');
+    expect(whitespaceOnly.resolve({ base: 'x\n', ours: 'f(a,  b)\n', theirs: '  f(a, b)\n\n' }, ctx)).toBe(
+      'f(a,  b)\n',
+    );
   });
   it('refuses a real difference', () => {
     expect(whitespaceOnly.resolve({ base: 'x\n', ours: 'f(a, b)\n', theirs: 'f(a,b)\n' }, ctx)).toBeNull();
@@ -17,6 +19,8 @@ describe('whitespace-only', () => {
     expect(whitespaceOnly.resolve({ base: 'x\n', ours, theirs }, { ...ctx, path: 'Makefile' })).toBeNull();
     expect(whitespaceOnly.resolve({ base: 'x\n', ours, theirs }, { ...ctx, path: 'main.c' })).toBe(ours);
     // spacing inside lines and trailing blanks are still layout in Python
-    expect(whitespaceOnly.resolve({ base: 'x\n', ours: 'f(a,  b)  \n', theirs: 'f(a, b)\n' }, { ...ctx, path: 'tasks.py' })).toBe('f(a,  b)  \n');
+    expect(
+      whitespaceOnly.resolve({ base: 'x\n', ours: 'f(a,  b)  \n', theirs: 'f(a, b)\n' }, { ...ctx, path: 'tasks.py' }),
+    ).toBe('f(a,  b)  \n');
   });
 });

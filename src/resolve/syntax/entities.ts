@@ -46,14 +46,23 @@ export function fileContainer(root: Node, grammar: GrammarId): Container | null 
   return membersOf(root, root.namedChildren, root.startIndex, root.endIndex, grammar, grammar === 'toml', null);
 }
 
-function membersOf(parent: Node, children: ReadonlyArray<Node | null>, start: number, end: number, grammar: GrammarId, unordered: boolean, separator: string | null): Container | null {
+function membersOf(
+  parent: Node,
+  children: ReadonlyArray<Node | null>,
+  start: number,
+  end: number,
+  grammar: GrammarId,
+  unordered: boolean,
+  separator: string | null,
+): Container | null {
   const entities: Array<Entity & { node: Node }> = [];
   const members = children.filter((c): c is Node => c !== null && !isComment(c));
   for (const [i, node] of members.entries()) {
     // Tokens after a member up to the next one (`;` after a C struct, a field's `;`) belong to it.
     let last = node;
     if (separator === null) {
-      for (let s = node.nextSibling; s && s !== members[i + 1] && !s.isNamed && s.endIndex <= end; s = s.nextSibling) last = s;
+      for (let s = node.nextSibling; s && s !== members[i + 1] && !s.isNamed && s.endIndex <= end; s = s.nextSibling)
+        last = s;
     }
     const key = entityKey(node, grammar);
     if (key === null) return null;
@@ -63,7 +72,9 @@ function membersOf(parent: Node, children: ReadonlyArray<Node | null>, start: nu
   // Where a name repeats (overloads), the parameter list tells the entities apart.
   const count = new Map<string, number>();
   for (const e of entities) count.set(e.key, (count.get(e.key) ?? 0) + 1);
-  const keyed = entities.map(({ node, ...e }) => ((count.get(e.key) ?? 0) > 1 ? { ...e, key: `${e.key}(${squash(signatureOf(node) ?? '')})` } : e));
+  const keyed = entities.map(({ node, ...e }) =>
+    (count.get(e.key) ?? 0) > 1 ? { ...e, key: `${e.key}(${squash(signatureOf(node) ?? '')})` } : e,
+  );
   return { start, end, entities: keyed, unordered, separator };
 }
 
@@ -83,15 +94,24 @@ function bodyContainer(node: Node, grammar: GrammarId, unordered: boolean): Cont
   const kids = node.children.filter((c): c is Node => c !== null);
   const open = kids[0];
   const close = kids[kids.length - 1];
-  const braced = open && close && !open.isNamed && !close.isNamed && /^[{[]$/.test(open.type) && /^[}\]]$/.test(close.type);
+  const braced =
+    open && close && !open.isNamed && !close.isNamed && /^[{[]$/.test(open.type) && /^[}\]]$/.test(close.type);
   const start = braced ? open.endIndex : node.startIndex;
   const end = braced ? close.startIndex : node.endIndex;
   const separator = grammar === 'json' || node.type === 'object' || node.type === 'enum_body' ? ',' : null;
   return membersOf(node, node.namedChildren, start, end, grammar, unordered, separator);
 }
 
-const classBodies = new Set(['class_body', 'declaration_list', 'field_declaration_list', 'interface_body', 'body_statement', 'enum_class_body']);
-const classKinds = /^(?:class|abstract_class|interface|struct|enum|impl|trait|mod|module|namespace|object|record)(?:_declaration|_definition|_specifier|_item)?$/;
+const classBodies = new Set([
+  'class_body',
+  'declaration_list',
+  'field_declaration_list',
+  'interface_body',
+  'body_statement',
+  'enum_class_body',
+]);
+const classKinds =
+  /^(?:class|abstract_class|interface|struct|enum|impl|trait|mod|module|namespace|object|record)(?:_declaration|_definition|_specifier|_item)?$/;
 
 /** The members of an entity both sides may change independently: a class, a test group, a nested JSON object. */
 function entityBody(node: Node, grammar: GrammarId): Container | null {
@@ -110,10 +130,13 @@ function entityBody(node: Node, grammar: GrammarId): Container | null {
     return inner ? entityBody(inner, grammar) : null;
   }
   if (classKinds.test(node.type)) {
-    const body = node.childForFieldName('body') ?? node.namedChildren.find((c) => c !== null && classBodies.has(c.type)) ?? null;
+    const body =
+      node.childForFieldName('body') ?? node.namedChildren.find((c) => c !== null && classBodies.has(c.type)) ?? null;
     if (!body) return null;
-    if (grammar === 'python' && body.type === 'block') return membersOf(body, body.namedChildren, body.startIndex, body.endIndex, grammar, true, null);
-    if (grammar === 'ruby') return membersOf(body, body.namedChildren, body.startIndex, body.endIndex, grammar, true, null);
+    if (grammar === 'python' && body.type === 'block')
+      return membersOf(body, body.namedChildren, body.startIndex, body.endIndex, grammar, true, null);
+    if (grammar === 'ruby')
+      return membersOf(body, body.namedChildren, body.startIndex, body.endIndex, grammar, true, null);
     return classBodies.has(body.type) ? bodyContainer(body, grammar, true) : null;
   }
   const test = testCall(node);
@@ -153,7 +176,8 @@ function nameOf(node: Node): string | null {
 }
 
 function declaratorName(node: Node): string | null {
-  if (/identifier$/.test(node.type) || node.type === 'operator_name' || node.type === 'destructor_name') return node.text;
+  if (/identifier$/.test(node.type) || node.type === 'operator_name' || node.type === 'destructor_name')
+    return node.text;
   const inner = node.childForFieldName('declarator') ?? node.childForFieldName('name');
   if (inner) return declaratorName(inner);
   return null;
@@ -176,14 +200,16 @@ export function entityKey(node: Node, grammar: GrammarId): string | null {
     const key = node.childForFieldName('key') ?? node.namedChildren[0];
     return `pair:${key?.text.replace(/^"(.*)"$/, '$1') ?? ''}`;
   }
-  if (grammar === 'toml' && (t === 'table' || t === 'table_array_element')) return `${t}:${node.namedChildren[0]?.text ?? ''}`;
+  if (grammar === 'toml' && (t === 'table' || t === 'table_array_element'))
+    return `${t}:${node.namedChildren[0]?.text ?? ''}`;
   if (t === 'import_statement' || t === 'import_declaration') {
     const source = node.childForFieldName('source');
     return source ? `import:${source.text}` : `import:${squash(node.text)}`;
   }
   if (t === 'import_from_statement') return `from:${node.childForFieldName('module_name')?.text ?? squash(node.text)}`;
   if (t === 'preproc_include') return `include:${node.childForFieldName('path')?.text ?? squash(node.text)}`;
-  if (t === 'preproc_ifdef' || t === 'preproc_if') return `${t}:${squash(node.childForFieldName('name')?.text ?? node.childForFieldName('condition')?.text ?? '')}`;
+  if (t === 'preproc_ifdef' || t === 'preproc_if')
+    return `${t}:${squash(node.childForFieldName('name')?.text ?? node.childForFieldName('condition')?.text ?? '')}`;
   const test = testCall(node);
   if (test) return `test:${test.fn}:${test.title}`;
   if (t === 'expression_statement') {

@@ -69,7 +69,7 @@ export function syntaxProblems(root: Node, max = 3): SyntaxProblem[] {
       out.push({
         line: node.startPosition.row + 1,
         column: node.startPosition.column + 1,
-        near: node.isMissing ? node.type : node.text.split('\n')[0]?.slice(0, 40) ?? '',
+        near: node.isMissing ? node.type : (node.text.split('\n')[0]?.slice(0, 40) ?? ''),
         missing: node.isMissing,
       });
       return;

@@ -1,5 +1,19 @@
 /** Languages with a tree-sitter grammar (file names of `tree-sitter-wasms`). */
-export type GrammarId = 'javascript' | 'typescript' | 'tsx' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'cpp' | 'ruby' | 'php' | 'c_sharp' | 'json' | 'toml';
+export type GrammarId =
+  | 'javascript'
+  | 'typescript'
+  | 'tsx'
+  | 'python'
+  | 'go'
+  | 'rust'
+  | 'java'
+  | 'c'
+  | 'cpp'
+  | 'ruby'
+  | 'php'
+  | 'c_sharp'
+  | 'json'
+  | 'toml';
 
 const byExtension: Readonly<Record<string, GrammarId>> = {
   js: 'javascript',
@@ -55,7 +69,20 @@ export function isJsoncPath(path: string): boolean {
   if (name.endsWith('.jsonc') || name.endsWith('.json5')) return true;
   if (/^(?:tsconfig|jsconfig)(?:[.-].*)?\.json$/.test(name)) return true;
   if (/^\.(?:eslintrc|babelrc|swcrc|jshintrc|jscsrc)(?:\.json)?$/.test(name)) return true;
-  if (['devcontainer.json', '.devcontainer.json', 'tslint.json', 'api-extractor.json', 'typedoc.json', 'deno.json', 'turbo.json', 'language-configuration.json', '.oxlintrc.json'].includes(name)) return true;
+  if (
+    [
+      'devcontainer.json',
+      '.devcontainer.json',
+      'tslint.json',
+      'api-extractor.json',
+      'typedoc.json',
+      'deno.json',
+      'turbo.json',
+      'language-configuration.json',
+      '.oxlintrc.json',
+    ].includes(name)
+  )
+    return true;
   // VS Code's own settings, tasks, launch and extension lists.
   return /(?:^|\/)\.vscode\/[^/]+\.json$/i.test(path);
 }

@@ -119,7 +119,8 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
       const kept = other.get(k);
       const at = keptBefore(i, side);
       // A side replaced the entity (deleted it, wrote something in its place) while the other changed or deleted it.
-      if ((!kept || kept.text !== item.text) && (adds.get(at)?.length ?? 0) > 0) clash.set(at, `one side replaced ${k}, the other changed or deleted it`);
+      if ((!kept || kept.text !== item.text) && (adds.get(at)?.length ?? 0) > 0)
+        clash.set(at, `one side replaced ${k}, the other changed or deleted it`);
     }
   }
 
@@ -129,7 +130,8 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
     [t.tail, oMap, oAdds],
   ] as const) {
     const at = keptBefore(b.items.length, otherMap);
-    if (tail !== b.tail && (otherAdds.get(at)?.length ?? 0) > 0) clash.set(at, 'one side changed the comments at the end, the other added entities there');
+    if (tail !== b.tail && (otherAdds.get(at)?.length ?? 0) > 0)
+      clash.set(at, 'one side changed the comments at the end, the other added entities there');
   }
 
   const out: Piece[] = [];
@@ -143,12 +145,21 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
     const twin = tMap.get(item.entity.key);
     if (!twin || twin.text === item.text) return [item.text];
     const merged = mergeText('', item.text, twin.text);
-    return [merged ?? { base: '', ours: item.text, theirs: twin.text, reason: `both sides added ${item.entity.key} differently` }];
+    return [
+      merged ?? {
+        base: '',
+        ours: item.text,
+        theirs: twin.text,
+        reason: `both sides added ${item.entity.key} differently`,
+      },
+    ];
   };
   const emitAdds = (anchor: string): void => {
     const oa = oAdds.get(anchor) ?? [];
     const ta = tAdds.get(anchor) ?? [];
-    const reason = clash.get(anchor) ?? (oa.length > 0 && ta.length > 0 && !unordered ? 'both sides added entities at the same point' : null);
+    const reason =
+      clash.get(anchor) ??
+      (oa.length > 0 && ta.length > 0 && !unordered ? 'both sides added entities at the same point' : null);
     if (reason !== null) {
       emit({ base: '', ours: oa.map((i) => i.text).join(''), theirs: ta.map((i) => i.text).join(''), reason });
       return;
@@ -163,12 +174,16 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
     const oi = oMap.get(k);
     const ti = tMap.get(k);
     if (oi && ti) emit(mergeEntity(item, oi, ti, base, ours, theirs, mergeText));
-    else if (oi && oi.text !== item.text) emit({ base: item.text, ours: oi.text, theirs: '', reason: `theirs deleted ${k}, ours changed it` });
-    else if (ti && ti.text !== item.text) emit({ base: item.text, ours: '', theirs: ti.text, reason: `ours deleted ${k}, theirs changed it` });
+    else if (oi && oi.text !== item.text)
+      emit({ base: item.text, ours: oi.text, theirs: '', reason: `theirs deleted ${k}, ours changed it` });
+    else if (ti && ti.text !== item.text)
+      emit({ base: item.text, ours: '', theirs: ti.text, reason: `ours deleted ${k}, theirs changed it` });
     emitAdds(k);
   }
   const tail = mergeSimple(b.tail, o.tail, t.tail) ?? mergeText(b.tail, o.tail, t.tail);
-  out.push(tail ?? { base: b.tail, ours: o.tail, theirs: t.tail, reason: 'both sides changed the end of the container' });
+  out.push(
+    tail ?? { base: b.tail, ours: o.tail, theirs: t.tail, reason: 'both sides changed the end of the container' },
+  );
   return out;
 }
 
@@ -198,19 +213,23 @@ function editsTouch(base: readonly Item[], ours: SideEdits, theirs: SideEdits, u
     return kept.text === (base[i] as Item).text ? 'same' : 'changed';
   };
   // Additions sit in the gap after their anchor: gap 0 is before the first entity, gap i + 1 after entity i.
-  const addsAt = ([, adds]: SideEdits, gap: number): boolean => (adds.get(gap === 0 ? '^' : (keys[gap - 1] as string))?.length ?? 0) > 0;
+  const addsAt = ([, adds]: SideEdits, gap: number): boolean =>
+    (adds.get(gap === 0 ? '^' : (keys[gap - 1] as string))?.length ?? 0) > 0;
   for (const [side, other] of [
     [ours, theirs],
     [theirs, ours],
   ] as const) {
     for (let i = 0; i < keys.length; i++) {
       if (unordered || state(side, i) !== 'deleted' || state(other, i) === 'deleted') continue;
-      const neighbourTouched = [i - 1, i + 1].some((j) => j >= 0 && j < keys.length && state(other, j) !== 'same' && state(side, j) !== state(other, j));
+      const neighbourTouched = [i - 1, i + 1].some(
+        (j) => j >= 0 && j < keys.length && state(other, j) !== 'same' && state(side, j) !== state(other, j),
+      );
       if (neighbourTouched || addsAt(other, i) || addsAt(other, i + 1)) return true;
     }
     // A sweeping change: the other side rewrote both neighbours of the point where this side added an entity (every prototype made static, say); the new entity may need the same rewrite.
     for (let gap = 1; gap < keys.length; gap++) {
-      if (addsAt(side, gap) && [gap - 1, gap].every((j) => state(other, j) === 'changed' && state(side, j) === 'same')) return true;
+      if (addsAt(side, gap) && [gap - 1, gap].every((j) => state(other, j) === 'changed' && state(side, j) === 'same'))
+        return true;
     }
   }
   return false;
@@ -229,13 +248,22 @@ function mergeEntity(b: Item, o: Item, t: Item, bv: Version, ov: Version, tv: Ve
   const [bb, ob, tb] = [b.entity.body, o.entity.body, t.entity.body];
   if (bb && ob && tb) {
     // A class (or test group, or object) both changed: merge its header and end as text, its members entity by entity.
-    const part = (i: Item, v: Version, body: Container): [string, string] => [v.text.slice(i.start, body.start), v.text.slice(body.end, i.entity.end)];
+    const part = (i: Item, v: Version, body: Container): [string, string] => [
+      v.text.slice(i.start, body.start),
+      v.text.slice(body.end, i.entity.end),
+    ];
     const [bHead, bFoot] = part(b, bv, bb);
     const [oHead, oFoot] = part(o, ov, ob);
     const [tHead, tFoot] = part(t, tv, tb);
-    const members = mergeContainer({ text: bv.text, container: bb }, { text: ov.text, container: ob }, { text: tv.text, container: tb }, mergeText);
+    const members = mergeContainer(
+      { text: bv.text, container: bb },
+      { text: ov.text, container: ob },
+      { text: tv.text, container: tb },
+      mergeText,
+    );
     // The item text may have lost a separator before the entity: rebuild the head from the item text.
-    const headOf = (i: Item, head: string): string => i.text.slice(0, i.text.length - (i.entity.end - i.entity.start)) + head.slice(i.entity.start - i.start);
+    const headOf = (i: Item, head: string): string =>
+      i.text.slice(0, i.text.length - (i.entity.end - i.entity.start)) + head.slice(i.entity.start - i.start);
     const head = mergeSimple(headOf(b, bHead), headOf(o, oHead), headOf(t, tHead));
     const foot = mergeSimple(bFoot, oFoot, tFoot);
     if (members !== null && head !== null && foot !== null) return [head, ...members, foot];
@@ -243,4 +271,3 @@ function mergeEntity(b: Item, o: Item, t: Item, bv: Version, ov: Version, tv: Ve
   const merged = mergeText(b.text, o.text, t.text);
   return [merged ?? { base: b.text, ours: o.text, theirs: t.text, reason: `both sides changed ${b.entity.key}` }];
 }
-

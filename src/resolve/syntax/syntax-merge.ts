@@ -27,7 +27,8 @@ export interface ThreeVersions {
  * hunks inside it, and measured on whole entities (`splintercat eval`) they
  * took one side's larger change over lines the person kept.
  */
-export const lineMerge: TextMerge = (base, ours, theirs) => strictDiff3(splitLinesKeep(ours), splitLinesKeep(base), splitLinesKeep(theirs))?.join('') ?? null;
+export const lineMerge: TextMerge = (base, ours, theirs) =>
+  strictDiff3(splitLinesKeep(ours), splitLinesKeep(base), splitLinesKeep(theirs))?.join('') ?? null;
 
 /**
  * Entity-level three-way merge of a whole file with its tree-sitter grammar.
@@ -39,7 +40,12 @@ export const lineMerge: TextMerge = (base, ours, theirs) => strictDiff3(splitLin
  * merge's: that entity is merged as text and the error must come out of the
  * merge as it went in.
  */
-export async function syntaxMerge(path: string, versions: ThreeVersions, mergeText: TextMerge, switches: SyntaxSwitches = { code: true, data: true }): Promise<Piece[] | null> {
+export async function syntaxMerge(
+  path: string,
+  versions: ThreeVersions,
+  mergeText: TextMerge,
+  switches: SyntaxSwitches = { code: true, data: true },
+): Promise<Piece[] | null> {
   const format = dataFormatForPath(path);
   if (!(format !== null ? switches.data : switches.code)) return null;
   if (format === 'yaml') return yamlMerge(versions, mergeText);
@@ -58,10 +64,19 @@ export async function syntaxMerge(path: string, versions: ThreeVersions, mergeTe
       containers.push(unique);
     }
     const [b, o, t] = containers as [Container, Container, Container];
-    const pieces = mergeContainer({ text: versions.base, container: b }, { text: versions.ours, container: o }, { text: versions.theirs, container: t }, mergeText);
+    const pieces = mergeContainer(
+      { text: versions.base, container: b },
+      { text: versions.ours, container: o },
+      { text: versions.theirs, container: t },
+      mergeText,
+    );
     if (pieces === null) return null;
     // Text before and after the top container (a JSON file's braces, its final newline): one side's change is taken.
-    const lead = mergeSimple(versions.base.slice(0, b.start), versions.ours.slice(0, o.start), versions.theirs.slice(0, t.start));
+    const lead = mergeSimple(
+      versions.base.slice(0, b.start),
+      versions.ours.slice(0, o.start),
+      versions.theirs.slice(0, t.start),
+    );
     const trail = mergeSimple(versions.base.slice(b.end), versions.ours.slice(o.end), versions.theirs.slice(t.end));
     if (lead === null || trail === null) return null;
     const whole = [lead, ...pieces, trail];
@@ -77,7 +92,12 @@ export async function syntaxMerge(path: string, versions: ThreeVersions, mergeTe
 function yamlMerge(versions: ThreeVersions, mergeText: TextMerge): Piece[] | null {
   const [b, o, t] = [versions.base, versions.ours, versions.theirs].map(yamlContainer);
   if (!b || !o || !t) return null;
-  const pieces = mergeContainer({ text: versions.base, container: b }, { text: versions.ours, container: o }, { text: versions.theirs, container: t }, mergeText);
+  const pieces = mergeContainer(
+    { text: versions.base, container: b },
+    { text: versions.ours, container: o },
+    { text: versions.theirs, container: t },
+    mergeText,
+  );
   if (pieces === null) return null;
   const read = (side: 'ours' | 'theirs'): string => pieces.map((p) => (typeof p === 'string' ? p : p[side])).join('');
   return yamlParsesCleanly(read('ours')) || yamlParsesCleanly(read('theirs')) ? pieces : null;
@@ -88,7 +108,11 @@ function yamlMerge(versions: ThreeVersions, mergeText: TextMerge): Piece[] | nul
  * else read as theirs (a side may have deleted the entity), with no syntax
  * error but those the sides already have (none, where they parse cleanly).
  */
-async function reparses(grammar: GrammarId, pieces: readonly Piece[], sides: ReadonlyArray<ReadonlyMap<string, number>>): Promise<boolean> {
+async function reparses(
+  grammar: GrammarId,
+  pieces: readonly Piece[],
+  sides: ReadonlyArray<ReadonlyMap<string, number>>,
+): Promise<boolean> {
   for (const side of ['ours', 'theirs'] as const) {
     const text = pieces.map((p) => (typeof p === 'string' ? p : p[side])).join('');
     const tree = await parseText(grammar, text);
@@ -127,7 +151,8 @@ export function hunkTextsFromMerge(file: ConflictedFile, pieces: readonly Piece[
   for (const [j, t] of texts.entries()) {
     let at: number;
     if (j === 0 && first) at = merged.startsWith(t.text) ? 0 : -1;
-    else if (j === texts.length - 1 && last) at = merged.endsWith(t.text) && merged.length - t.text.length >= pos ? merged.length - t.text.length : -1;
+    else if (j === texts.length - 1 && last)
+      at = merged.endsWith(t.text) && merged.length - t.text.length >= pos ? merged.length - t.text.length : -1;
     else at = merged.indexOf(t.text, pos);
     if (at < 0) return new Map();
     left.push(at);
@@ -138,7 +163,12 @@ export function hunkTextsFromMerge(file: ConflictedFile, pieces: readonly Piece[
   let end = merged.length;
   for (let j = texts.length - 1; j >= 0; j--) {
     const t = texts[j] as { text: string };
-    const at = j === texts.length - 1 && last ? end - t.text.length : j === 0 && first ? 0 : merged.lastIndexOf(t.text, end - t.text.length);
+    const at =
+      j === texts.length - 1 && last
+        ? end - t.text.length
+        : j === 0 && first
+          ? 0
+          : merged.lastIndexOf(t.text, end - t.text.length);
     right[j] = at;
     end = at;
   }
@@ -183,7 +213,10 @@ export function errorSignatures(root: Node): Map<string, number> {
 }
 
 /** Whether every error of `merged` is one a side has, no more often than that side has it. */
-function onlyKnownErrors(merged: ReadonlyMap<string, number>, sides: ReadonlyArray<ReadonlyMap<string, number>>): boolean {
+function onlyKnownErrors(
+  merged: ReadonlyMap<string, number>,
+  sides: ReadonlyArray<ReadonlyMap<string, number>>,
+): boolean {
   for (const [key, n] of merged) {
     if (n > Math.max(0, ...sides.map((s) => s.get(key) ?? 0))) return false;
   }

@@ -3,7 +3,10 @@ import { validateResolvedText } from './validate-text.js';
 
 describe('validateResolvedText', () => {
   it('rejects leftover markers, including a lone separator in code', async () => {
-    expect(await validateResolvedText('a.c', 'x\n<<<<<<< HEAD\ny\n')).toEqual({ ok: false, problems: ['conflict markers are still present'] });
+    expect(await validateResolvedText('a.c', 'x\n<<<<<<< HEAD\ny\n')).toEqual({
+      ok: false,
+      problems: ['conflict markers are still present'],
+    });
     expect((await validateResolvedText('a.c', 'x\n=======\ny\n')).ok).toBe(false);
     expect((await validateResolvedText('README.md', 'Title\n=======\ntext\n')).ok).toBe(true);
     expect((await validateResolvedText('a.c', 'int x;\n')).ok).toBe(true);
@@ -17,7 +20,9 @@ describe('validateResolvedText', () => {
       problems: ['not valid JSON: line 1, column 22: duplicate key "version"'],
     });
     // issue 13: a correct tsconfig.json answer was refused as strict JSON
-    expect((await validateResolvedText('tsconfig.build.json', '{\n  // build\n  "extends": "./tsconfig.json",\n}\n')).ok).toBe(true);
+    expect(
+      (await validateResolvedText('tsconfig.build.json', '{\n  // build\n  "extends": "./tsconfig.json",\n}\n')).ok,
+    ).toBe(true);
     expect((await validateResolvedText('.vscode/settings.json', '{ "editor.tabSize": 2, /* team */ }')).ok).toBe(true);
     expect((await validateResolvedText('c.yaml', 'a: 1\nb: [1, 2]\n')).ok).toBe(true);
     expect((await validateResolvedText('c.yml', 'a: [1, 2\nb: 3\n')).ok).toBe(false);

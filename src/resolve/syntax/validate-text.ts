@@ -28,7 +28,11 @@ export interface ValidateOptions {
  * TypeScript/TSX, Python, Go, Rust, Java, C, C++, Ruby, PHP, C#) parses with
  * no error node. Each problem says where it is, for the model to fix.
  */
-export async function validateResolvedText(file: string, text: string, options: ValidateOptions = {}): Promise<ValidationResult> {
+export async function validateResolvedText(
+  file: string,
+  text: string,
+  options: ValidateOptions = {},
+): Promise<ValidationResult> {
   const markerSize = options.markerSize ?? 7;
   const problems: string[] = [];
   const lower = file.toLowerCase();
@@ -37,7 +41,8 @@ export async function validateResolvedText(file: string, text: string, options: 
   const prose = /\.(?:md|markdown|rst|txt|adoc)$/.test(lower);
   const separators = (t: string): number => (t.match(new RegExp(`^={${markerSize}}\\r?$`, 'gm')) ?? []).length;
   const inputs = (options.inputs ?? []).filter((i): i is string => i !== null);
-  const straySeparator = inputs.length > 0 ? separators(text) > Math.max(...inputs.map(separators)) : !prose && separators(text) > 0;
+  const straySeparator =
+    inputs.length > 0 ? separators(text) > Math.max(...inputs.map(separators)) : !prose && separators(text) > 0;
   if (hasMarkers(text, markerSize) || straySeparator) {
     problems.push('conflict markers are still present');
     // The markers are the problem to fix; the parse errors they cause would only repeat it.
@@ -52,16 +57,25 @@ export async function validateResolvedText(file: string, text: string, options: 
  * (JSON, JSONC, YAML, TOML) or as code in a language with a grammar, that
  * the inputs did not already have.
  */
-export async function parseProblems(file: string, text: string, inputs: ReadonlyArray<string | null> | undefined): Promise<string[]> {
+export async function parseProblems(
+  file: string,
+  text: string,
+  inputs: ReadonlyArray<string | null> | undefined,
+): Promise<string[]> {
   const format = dataFormatForPath(file);
   if (format === null) return codeProblems(file, text, inputs);
   const found = dataProblems(format, text);
   // As for code: a problem the inputs already had is not the resolution's.
-  if (found.length > 0 && (inputs ?? []).some((input) => input !== null && dataProblems(format, input, 1).length > 0)) return [];
+  if (found.length > 0 && (inputs ?? []).some((input) => input !== null && dataProblems(format, input, 1).length > 0))
+    return [];
   return found;
 }
 
-async function codeProblems(file: string, text: string, inputs: ReadonlyArray<string | null> | undefined): Promise<string[]> {
+async function codeProblems(
+  file: string,
+  text: string,
+  inputs: ReadonlyArray<string | null> | undefined,
+): Promise<string[]> {
   const grammar = grammarForPath(file);
   if (grammar === null) return [];
   const tree = await parseText(grammar, text);
@@ -80,7 +94,10 @@ async function codeProblems(file: string, text: string, inputs: ReadonlyArray<st
     t?.delete();
     if (!clean) return [];
   }
-  return found.map((p) => `syntax error (${grammar} grammar): line ${p.line}, column ${p.column}: ${p.missing ? `missing ${p.near}` : `unexpected \`${p.near}\``}`);
+  return found.map(
+    (p) =>
+      `syntax error (${grammar} grammar): line ${p.line}, column ${p.column}: ${p.missing ? `missing ${p.near}` : `unexpected \`${p.near}\``}`,
+  );
 }
 
 /**

@@ -27,7 +27,7 @@ const cartBase = [
 ];
 
 const build = [
-  "// Build check: every module must load.",
+  '// Build check: every module must load.',
   "for (const m of ['./lib/cart.mjs', './lib/format.mjs']) await import(m);",
   "console.log('build ok');",
   '',
@@ -37,7 +37,7 @@ const test = [
   "import assert from 'node:assert/strict';",
   "import { total, count } from './lib/cart.mjs';",
   "import { money } from './lib/format.mjs';",
-  "const items = [{ price: 0.1, qty: 3 }, { price: 2, qty: 1 }];",
+  'const items = [{ price: 0.1, qty: 3 }, { price: 2, qty: 1 }];',
   'assert.equal(count(items), 4);',
   "assert.equal(money(2.5), '2.50');",
   "console.log('tests ok');",
@@ -58,7 +58,14 @@ export async function buildDemoRepo(dir: string): Promise<DemoRepo> {
   let tick = 0;
   const git = new Git({
     cwd: dir,
-    env: { GIT_AUTHOR_NAME: 'Demo Maintainer', GIT_AUTHOR_EMAIL: 'fork@example.com', GIT_COMMITTER_NAME: 'Demo Maintainer', GIT_COMMITTER_EMAIL: 'fork@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    env: {
+      GIT_AUTHOR_NAME: 'Demo Maintainer',
+      GIT_AUTHOR_EMAIL: 'fork@example.com',
+      GIT_COMMITTER_NAME: 'Demo Maintainer',
+      GIT_COMMITTER_EMAIL: 'fork@example.com',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    },
   });
   const commit = async (message: string, files: Record<string, string | null>, author?: string): Promise<void> => {
     for (const [path, text] of Object.entries(files)) {
@@ -73,18 +80,28 @@ export async function buildDemoRepo(dir: string): Promise<DemoRepo> {
     const date = `${1_767_225_600 + tick * 3600} +0000`;
     await git.run(['add', '-A']);
     await git.run(['commit', '-q', '-m', message], {
-      env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, ...(author ? { GIT_AUTHOR_NAME: author, GIT_AUTHOR_EMAIL: 'upstream@example.com' } : {}) },
+      env: {
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_DATE: date,
+        ...(author ? { GIT_AUTHOR_NAME: author, GIT_AUTHOR_EMAIL: 'upstream@example.com' } : {}),
+      },
     });
   };
   try {
     await git.run(['init', '-q', '-b', 'main']);
     // A local identity: the merge runs `git merge` and `git commit` in this repository and its worktrees, and a
     // fresh machine (a new container, an empty HOME) has no global one.
-    const settings = [['user.name', 'Demo Maintainer'], ['user.email', 'fork@example.com'], ['commit.gpgsign', 'false'], ['gc.auto', '0'], ['maintenance.auto', 'false']];
+    const settings = [
+      ['user.name', 'Demo Maintainer'],
+      ['user.email', 'fork@example.com'],
+      ['commit.gpgsign', 'false'],
+      ['gc.auto', '0'],
+      ['maintenance.auto', 'false'],
+    ];
     for (const [k, v] of settings) await git.run(['config', k as string, v as string]);
     await commit('Initial import of the cart library', {
       'lib/cart.mjs': cartBase.join('\n'),
-      'lib/format.mjs': "export function money(value) {\n\treturn value.toFixed(2);\n}\n",
+      'lib/format.mjs': 'export function money(value) {\n\treturn value.toFixed(2);\n}\n',
       'docs/guide.md': '# Cart guide\n\nCall `total(items)` to get the price of a cart.\n',
       'build.mjs': build,
       'test.mjs': test,
@@ -98,21 +115,60 @@ export async function buildDemoRepo(dir: string): Promise<DemoRepo> {
     const isEmptyTab = ['export function isEmpty(items) {', '\treturn items.length === 0;', '}', ''];
     const withEmpty = [...forkCart, ...isEmptyTab];
     await commit('Add isEmpty() for the checkout page', { 'lib/cart.mjs': withEmpty.join('\n') });
-    await commit('Add discount() for fork customers', { 'lib/cart.mjs': [...withEmpty, 'export function discount(sum, percent) {', '\treturn Math.round(sum * (100 - percent)) / 100;', '}', ''].join('\n') });
-    await commit('Document discounts', { 'docs/guide.md': '# Cart guide\n\nCall `total(items)` to get the price of a cart.\nCall `discount(sum, percent)` for fork customers.\n' });
+    await commit('Add discount() for fork customers', {
+      'lib/cart.mjs': [
+        ...withEmpty,
+        'export function discount(sum, percent) {',
+        '\treturn Math.round(sum * (100 - percent)) / 100;',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    await commit('Document discounts', {
+      'docs/guide.md':
+        '# Cart guide\n\nCall `total(items)` to get the price of a cart.\nCall `discount(sum, percent)` for fork customers.\n',
+    });
     await commit('Format money with a thousands separator option', {
-      'lib/format.mjs': "export function money(value, { separator = '' } = {}) {\n\tconst [whole, cents] = value.toFixed(2).split('.');\n\treturn `${whole.replace(/\\B(?=(\\d{3})+(?!\\d))/g, separator)}.${cents}`;\n}\n",
+      'lib/format.mjs':
+        "export function money(value, { separator = '' } = {}) {\n\tconst [whole, cents] = value.toFixed(2).split('.');\n\treturn `${whole.replace(/\\B(?=(\\d{3})+(?!\\d))/g, separator)}.${cents}`;\n}\n",
     });
 
     // Upstream: the same fix and the same helper written with other indentation, a rename, more.
     await git.run(['checkout', '-q', 'upstream']);
     const upCart = [...cartBase];
     upCart[4] = '  return Math.round(sum * 100) / 100;';
-    await commit('Fix floating-point totals (reported downstream)', { 'lib/cart.mjs': upCart.join('\n') }, 'Upstream Dev');
-    await commit('Rename the guide to usage.md', { 'docs/guide.md': null, 'docs/usage.md': '# Cart guide\n\nCall `total(items)` to get the price of a cart.\n' }, 'Upstream Dev');
-    await commit('Add isEmpty()', { 'lib/cart.mjs': [...upCart, 'export function isEmpty(items) {', '  return items.length === 0;', '}', ''].join('\n') }, 'Upstream Dev');
-    await commit('Add a changelog', { 'CHANGELOG.md': '# Changes\n\n- isEmpty()\n- totals are rounded to cents\n' }, 'Upstream Dev');
-    await commit('Add percent()', { 'lib/format.mjs': "export function money(value) {\n\treturn value.toFixed(2);\n}\n\nexport function percent(value) {\n\treturn `${Math.round(value * 100)}%`;\n}\n" }, 'Upstream Dev');
+    await commit(
+      'Fix floating-point totals (reported downstream)',
+      { 'lib/cart.mjs': upCart.join('\n') },
+      'Upstream Dev',
+    );
+    await commit(
+      'Rename the guide to usage.md',
+      { 'docs/guide.md': null, 'docs/usage.md': '# Cart guide\n\nCall `total(items)` to get the price of a cart.\n' },
+      'Upstream Dev',
+    );
+    await commit(
+      'Add isEmpty()',
+      {
+        'lib/cart.mjs': [...upCart, 'export function isEmpty(items) {', '  return items.length === 0;', '}', ''].join(
+          '\n',
+        ),
+      },
+      'Upstream Dev',
+    );
+    await commit(
+      'Add a changelog',
+      { 'CHANGELOG.md': '# Changes\n\n- isEmpty()\n- totals are rounded to cents\n' },
+      'Upstream Dev',
+    );
+    await commit(
+      'Add percent()',
+      {
+        'lib/format.mjs':
+          'export function money(value) {\n\treturn value.toFixed(2);\n}\n\nexport function percent(value) {\n\treturn `${Math.round(value * 100)}%`;\n}\n',
+      },
+      'Upstream Dev',
+    );
     await git.run(['checkout', '-q', 'main']);
     return {
       dir,

@@ -33,8 +33,7 @@ export interface NodeContext {
  * node) after the human's edit; `failed` with `next: 'end'` is final, otherwise `continue` retries.
  */
 export type NodeResult<S, N extends string> =
-  | { next: N | 'end'; state: S }
-  | { halt: 'needs_human' | 'failed'; reason: string; state: S; next?: N | 'end' };
+  { next: N | 'end'; state: S } | { halt: 'needs_human' | 'failed'; reason: string; state: S; next?: N | 'end' };
 
 export type MachineNode<S, N extends string, C> = (state: S, ctx: C & NodeContext) => Promise<NodeResult<S, N>>;
 
@@ -62,7 +61,15 @@ export type RunOutcome<S, N extends string> =
   | { kind: 'done'; state: S; steps: number }
   | { kind: 'stopped'; state: S; resumeAt: N; resume: string }
   | { kind: 'needs_human'; state: S; resumeAt: N | 'end'; reason: string; resume: string }
-  | { kind: 'failed'; state: S; at: N | 'end'; reason: string; retryable: boolean; resume: string | null; error?: unknown };
+  | {
+      kind: 'failed';
+      state: S;
+      at: N | 'end';
+      reason: string;
+      retryable: boolean;
+      resume: string | null;
+      error?: unknown;
+    };
 
 /**
  * Execute a machine from its persisted position. After every node the new state (with the
@@ -109,7 +116,14 @@ export async function runMachine<S, N extends string, C>(
     const cursor = lens.get(state);
     if (cursor.node === 'end') {
       if (cursor.status === 'failed') {
-        return { kind: 'failed', state, at: 'end', reason: cursor.reason ?? 'the run failed', retryable: false, resume: null };
+        return {
+          kind: 'failed',
+          state,
+          at: 'end',
+          reason: cursor.reason ?? 'the run failed',
+          retryable: false,
+          resume: null,
+        };
       }
       if (cursor.status !== 'done') {
         setCursor({ status: 'done', reason: null });
@@ -154,7 +168,11 @@ export async function runMachine<S, N extends string, C>(
         return { kind: 'stopped', state, resumeAt: node, resume };
       }
       const needsHuman = SplintercatError.isInstance(error) && error.kind === 'needs_human';
-      const reason = SplintercatError.isInstance(error) ? error.what : error instanceof Error ? error.message : String(error);
+      const reason = SplintercatError.isInstance(error)
+        ? error.what
+        : error instanceof Error
+          ? error.message
+          : String(error);
       setCursor({ status: needsHuman ? 'needs_human' : 'failed', reason });
       outcomeEvent(needsHuman ? 'needs_human' : 'failed', node, reason);
       logger.error({ node, err: error }, 'workflow node failed');
@@ -169,7 +187,8 @@ export async function runMachine<S, N extends string, C>(
       setCursor({ node: next, step, status: result.halt, reason: result.reason });
       journal.append({ type: 'node_finished', node, next, step, durationMs: clock.now().getTime() - started });
       outcomeEvent(result.halt, node, result.reason);
-      if (result.halt === 'needs_human') return { kind: 'needs_human', state, resumeAt: next, reason: result.reason, resume };
+      if (result.halt === 'needs_human')
+        return { kind: 'needs_human', state, resumeAt: next, reason: result.reason, resume };
       return {
         kind: 'failed',
         state,

@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { blamesResolutions, compareWithBaselines, sideOutcome, validates, type Baseline, type SideOutcome } from '../../checks/baseline.js';
+import {
+  blamesResolutions,
+  compareWithBaselines,
+  sideOutcome,
+  validates,
+  type Baseline,
+  type SideOutcome,
+} from '../../checks/baseline.js';
 import { parseTestFailures } from '../../checks/test-output/index.js';
 import type { CheckResult } from '../../checks/types.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
@@ -37,13 +44,34 @@ type Side = BaselineState['side'];
 type Ctx = RunContext & NodeContext;
 
 /** Run the checks `names` on a tip (or a fork/upstream commit of a cell): each outcome is that side's baseline. All of them run, failing or not. */
-export async function runBaselines(ctx: Ctx, state: RunState, side: Side, commit: string, cell: Cell | null, names: string[]): Promise<Pick<ChecksRun, 'records' | 'baselines'>> {
+export async function runBaselines(
+  ctx: Ctx,
+  state: RunState,
+  side: Side,
+  commit: string,
+  cell: Cell | null,
+  names: string[],
+): Promise<Pick<ChecksRun, 'records' | 'baselines'>> {
   const records: CheckRecord[] = [];
   const baselines: BaselineState[] = [];
   for (const name of names) {
-    const { record } = await runOne(ctx, state, commit, cell, side === 'fork' ? 'baseline-ours' : 'baseline-theirs', name);
+    const { record } = await runOne(
+      ctx,
+      state,
+      commit,
+      cell,
+      side === 'fork' ? 'baseline-ours' : 'baseline-theirs',
+      name,
+    );
     records.push(record);
-    baselines.push({ side, commit, cell, check: name, outcome: record.outcome as SideOutcome & { ran: number | null }, logFile: record.logFile });
+    baselines.push({
+      side,
+      commit,
+      cell,
+      check: name,
+      outcome: record.outcome as SideOutcome & { ran: number | null },
+      logFile: record.logFile,
+    });
   }
   return { records, baselines };
 }
@@ -53,7 +81,14 @@ export async function runBaselines(ctx: Ctx, state: RunState, side: Side, commit
  * the baselines (measured here when the state has none for that check): one that blames the
  * resolutions stops there; one that does not is recorded, said in the decision log, and the next check runs.
  */
-export async function runJudgedChecks(ctx: Ctx, state: RunState, commit: string, cell: Cell | null, target: 'cell' | 'final', names: string[]): Promise<ChecksRun> {
+export async function runJudgedChecks(
+  ctx: Ctx,
+  state: RunState,
+  commit: string,
+  cell: Cell | null,
+  target: 'cell' | 'final',
+  names: string[],
+): Promise<ChecksRun> {
   const run: ChecksRun = { passed: true, validated: true, records: [], baselines: [] };
   for (const name of names) {
     const { record, result, cwd } = await runOne(ctx, state, commit, cell, target, name);
@@ -67,7 +102,10 @@ export async function runJudgedChecks(ctx: Ctx, state: RunState, commit: string,
     run.baselines.push(...judged.baselines);
     const where = cell ? cellId(cell) : target;
     if (blamesResolutions(judged.judgement)) {
-      ctx.log.decision({ check: name, verdict: judged.judgement.verdict }, `[check] ${name} on ${where} is blamed on the resolutions: ${judged.judgement.reason}`);
+      ctx.log.decision(
+        { check: name, verdict: judged.judgement.verdict },
+        `[check] ${name} on ${where} is blamed on the resolutions: ${judged.judgement.reason}`,
+      );
       return { ...run, passed: false, validated: false, failed: result, blame: { cwd, judgement: judged.judgement } };
     }
     const valid = validates(judged.judgement);
@@ -81,7 +119,14 @@ export async function runJudgedChecks(ctx: Ctx, state: RunState, commit: string,
 }
 
 /** One check on one commit in the check worktree, journalled, with the failing tests its log names. */
-async function runOne(ctx: Ctx, state: RunState, commit: string, cell: Cell | null, target: CheckRecord['target'], name: string): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
+async function runOne(
+  ctx: Ctx,
+  state: RunState,
+  commit: string,
+  cell: Cell | null,
+  target: CheckRecord['target'],
+  name: string,
+): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
   const cwd = await ctx.worktrees.checkout(ctx.worktrees.checkId, commit);
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
   ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
@@ -103,7 +148,10 @@ async function runOne(ctx: Ctx, state: RunState, commit: string, cell: Cell | nu
   };
   ctx.journal.append({ type: 'check_finished', check: record });
   const on = cell ? cellId(cell) : target;
-  ctx.log.decision({ check: name, success: result.success }, `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${on} (log: ${result.logFile})`);
+  ctx.log.decision(
+    { check: name, success: result.success },
+    `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${on} (log: ${result.logFile})`,
+  );
   return { record, result, cwd };
 }
 
@@ -121,7 +169,13 @@ function outcomeOf(result: CheckResult, cwd: string): SideOutcome & { ran: numbe
 }
 
 /** Compare a failure with the tips' baselines, and where they would blame a cell, with the cell's own fork and upstream commits. */
-async function judge(ctx: Ctx, state: RunState, outcome: SideOutcome, name: string, cell: Cell | null): Promise<{ judgement: CheckJudgement; records: CheckRecord[]; baselines: BaselineState[] }> {
+async function judge(
+  ctx: Ctx,
+  state: RunState,
+  outcome: SideOutcome,
+  name: string,
+  cell: Cell | null,
+): Promise<{ judgement: CheckJudgement; records: CheckRecord[]; baselines: BaselineState[] }> {
   const records: CheckRecord[] = [];
   const baselines: BaselineState[] = [];
   const baseline = async (side: Side, commit: string, at: Cell | null, label: string): Promise<Baseline> => {
@@ -132,9 +186,16 @@ async function judge(ctx: Ctx, state: RunState, outcome: SideOutcome, name: stri
     baselines.push(...run.baselines);
     return { label, outcome: (run.baselines[0] as BaselineState).outcome };
   };
-  const list = [await baseline('fork', state.target.originalOid, null, 'fork tip'), await baseline('upstream', state.source.oid, null, 'upstream tip')];
+  const list = [
+    await baseline('fork', state.target.originalOid, null, 'fork tip'),
+    await baseline('upstream', state.source.oid, null, 'upstream tip'),
+  ];
   // Failures a person accepted (`continue --accept-failure`) count as a baseline's.
-  list.push(...state.acceptedFailures.filter((a) => a.check === name).map((a) => ({ label: `failures accepted at ${a.conflicts.join(', ')}`, outcome: a.outcome })));
+  list.push(
+    ...state.acceptedFailures
+      .filter((a) => a.check === name)
+      .map((a) => ({ label: `failures accepted at ${a.conflicts.join(', ')}`, outcome: a.outcome })),
+  );
   let comparison = compareWithBaselines(outcome, list);
   if (blamesResolutions(comparison) && cell) {
     const engine = await ctx.engine();
@@ -144,7 +205,10 @@ async function judge(ctx: Ctx, state: RunState, outcome: SideOutcome, name: stri
     if (cell.i2 > 0 && cell.i2 < size.i2) edges.push(['upstream', { i1: 0, i2: cell.i2 }, 'upstream commit']);
     for (const [side, edge, what] of edges) {
       const commit = await engine.cellCommit(edge);
-      if (commit) list.push(await baseline(side, commit, edge, `${what} ${side === 'fork' ? edge.i1 : edge.i2} (${commit.slice(0, 7)})`));
+      if (commit)
+        list.push(
+          await baseline(side, commit, edge, `${what} ${side === 'fork' ? edge.i1 : edge.i2} (${commit.slice(0, 7)})`),
+        );
     }
     if (list.length > 2) comparison = compareWithBaselines(outcome, list);
   }

@@ -34,14 +34,19 @@ export async function check(state: RunState, ctx: Ctx): Promise<Result> {
     const run = await runChecksOn(ctx, next, commit, target, 'cell');
     next = recordChecks(next, run.records, run.baselines);
     if (!run.passed && run.failed) {
-      return { next: 'summarize_failure', state: withFlow(next, { lastCheck: lastCheck(target, run.failed, run.blame) }) };
+      return {
+        next: 'summarize_failure',
+        state: withFlow(next, { lastCheck: lastCheck(target, run.failed, run.blame) }),
+      };
     }
     if (!run.validated) seenAll = false;
   }
   const validated = seenAll ? [...new Set([...(data.validated ?? []), ...(data.batch ?? [])])] : (data.validated ?? []);
   const finalValidated = targets.length === 1 && cellId(targets[0] as Cell) === cellId(final);
   // Conflicts that passed no longer need their failure context; those still waiting keep it.
-  const retryContext = Object.fromEntries(Object.entries(data.retryContext ?? {}).filter(([id]) => !validated.includes(id)));
+  const retryContext = Object.fromEntries(
+    Object.entries(data.retryContext ?? {}).filter(([id]) => !validated.includes(id)),
+  );
   next = withFlow(next, { batch: [], validated, finalValidated, retryContext });
   return { next: complete ? 'finalize' : 'resolve_conflicts', state: next };
 }

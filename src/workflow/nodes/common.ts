@@ -41,7 +41,14 @@ export function workflowChecks(ctx: WorkflowContext): string[] {
  * judged against the baselines (check-blame.ts): it stops the run of checks only when it is blamed on
  * the resolutions (`passed` false). On a tip every check runs and becomes that side's baseline.
  */
-export async function runChecksOn(ctx: Ctx, state: RunState, commit: string, cell: Cell | null, target: CheckRecord['target'], names = workflowChecks(ctx)): Promise<ChecksRun> {
+export async function runChecksOn(
+  ctx: Ctx,
+  state: RunState,
+  commit: string,
+  cell: Cell | null,
+  target: CheckRecord['target'],
+  names = workflowChecks(ctx),
+): Promise<ChecksRun> {
   if (target === 'cell' || target === 'final') return runJudgedChecks(ctx, state, commit, cell, target, names);
   const run = await runBaselines(ctx, state, target === 'baseline-ours' ? 'fork' : 'upstream', commit, cell, names);
   const failed = run.records.find((r) => !r.success);
@@ -49,7 +56,11 @@ export async function runChecksOn(ctx: Ctx, state: RunState, commit: string, cel
 }
 
 /** The flow data's record of a failed check on `cell`. */
-export function lastCheck(cell: Cell, result: CheckResult, blame?: ChecksRun['blame']): NonNullable<FlowData['lastCheck']> {
+export function lastCheck(
+  cell: Cell,
+  result: CheckResult,
+  blame?: ChecksRun['blame'],
+): NonNullable<FlowData['lastCheck']> {
   return {
     cell,
     name: result.name,
@@ -64,12 +75,25 @@ export function lastCheck(cell: Cell, result: CheckResult, blame?: ChecksRun['bl
 }
 
 /** The state with these check records added to the run and to the current attempt, and the baselines measured with them. */
-export function recordChecks(state: RunState, records: RunState['checks'], baselines: RunState['baselines'] = []): RunState {
+export function recordChecks(
+  state: RunState,
+  records: RunState['checks'],
+  baselines: RunState['baselines'] = [],
+): RunState {
   const attempts = state.attempts.map((a) =>
-    a.number === state.currentAttempt ? { ...a, checks: [...a.checks, ...records.map((r) => ({ name: r.name, success: r.success, logFile: r.logFile }))] } : a,
+    a.number === state.currentAttempt
+      ? {
+          ...a,
+          checks: [...a.checks, ...records.map((r) => ({ name: r.name, success: r.success, logFile: r.logFile }))],
+        }
+      : a,
   );
   return { ...state, checks: [...state.checks, ...records], baselines: [...state.baselines, ...baselines], attempts };
 }
 
 /** The next strategy when recovery switches: each one more conservative than the last. */
-export const moreConservative: Record<StrategyKind, StrategyKind> = { optimistic: 'batch', batch: 'per_conflict', per_conflict: 'per_conflict' };
+export const moreConservative: Record<StrategyKind, StrategyKind> = {
+  optimistic: 'batch',
+  batch: 'per_conflict',
+  per_conflict: 'per_conflict',
+};

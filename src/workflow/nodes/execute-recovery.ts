@@ -18,14 +18,20 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   const now = ctx.clock.now().toISOString();
   const closeAttempt = (s: RunState): RunState => ({
     ...s,
-    attempts: s.attempts.map((a) => (a.number === s.currentAttempt ? { ...a, recovery: decision, finishedAt: now } : a)),
+    attempts: s.attempts.map((a) =>
+      a.number === s.currentAttempt ? { ...a, recovery: decision, finishedAt: now } : a,
+    ),
   });
   const summary = state.attempts.find((a) => a.number === state.currentAttempt)?.failureSummary;
   const engine = await ctx.engine();
   if (!decision || decision.decision === 'abort') {
     const last = flow(state).lastCheck;
-    const what = `Aborted after ${state.currentAttempt} attempt(s): ${summary ? `${summary.error_type} at ${summary.location ?? '?'}: ${summary.root_cause}` : 'the check failed'}` + (last ? ` (log: ${last.logFile})` : '');
-    const underTest = state.conflicts.filter((c) => (flow(state).batch ?? []).includes(c.id) && c.resolutionTree !== null);
+    const what =
+      `Aborted after ${state.currentAttempt} attempt(s): ${summary ? `${summary.error_type} at ${summary.location ?? '?'}: ${summary.root_cause}` : 'the check failed'}` +
+      (last ? ` (log: ${last.logFile})` : '');
+    const underTest = state.conflicts.filter(
+      (c) => (flow(state).batch ?? []).includes(c.id) && c.resolutionTree !== null,
+    );
     if (underTest.length === 0) {
       const reason = `${what}. The grid and every resolution are kept: inspect with \`splintercat status\`, fix by hand, or remove with \`splintercat abort\`.`;
       return { halt: 'failed', next: 'end', reason, state: closeAttempt({ ...state, pendingRecovery: null }) };
@@ -34,11 +40,21 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
     // person to fix; `continue` takes the fix and the retry budget starts again.
     // The grid keeps them until the person's fix is taken (`continue` records it in their place).
     const amended = await presentToAmend(ctx, state, underTest);
-    for (const key of underTest.flatMap((c) => c.files.flatMap((f) => f.hunks.map((h) => h.cacheKey))).filter((k): k is string => k !== null)) await ctx.ladder.cache?.remove(key);
+    for (const key of underTest
+      .flatMap((c) => c.files.flatMap((f) => f.hunks.map((h) => h.cacheKey)))
+      .filter((k): k is string => k !== null))
+      await ctx.ladder.cache?.remove(key);
     const ids = new Set(underTest.map((c) => c.id));
     let next = closeAttempt({ ...state, pendingRecovery: null });
-    next = newAttempt({ ...next, conflicts: next.conflicts.map((c) => (ids.has(c.id) ? { ...c, status: 'needs_human' as const } : c)) }, now);
-    next = withFlow(next, { batch: (flow(state).batch ?? []).filter((id) => !ids.has(id)), retryBase: state.currentAttempt, finalValidated: false });
+    next = newAttempt(
+      { ...next, conflicts: next.conflicts.map((c) => (ids.has(c.id) ? { ...c, status: 'needs_human' as const } : c)) },
+      now,
+    );
+    next = withFlow(next, {
+      batch: (flow(state).batch ?? []).filter((id) => !ids.has(id)),
+      retryBase: state.currentAttempt,
+      finalValidated: false,
+    });
     const handed = await handOff(next, ctx, amended);
     const where = amended.map((c) => `${c.conflict} in ${c.worktree}`).join(', ');
     const reason =
@@ -70,7 +86,10 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
       failing ? { knownFailing: failing } : {},
     );
     state = { ...state, checks: bisectState.checks };
-    ctx.log.decision({ culprits: result.culprits.map(cellId) }, `[bisect] ${result.probes.length} check(s) isolated ${result.culprits.map(cellId).join(', ') || 'nothing'}`);
+    ctx.log.decision(
+      { culprits: result.culprits.map(cellId) },
+      `[bisect] ${result.probes.length} check(s) isolated ${result.culprits.map(cellId).join(', ') || 'nothing'}`,
+    );
     redo = result.culprits.length > 0 ? result.culprits : batch;
     isolated = result.culprits.length > 0;
   } else {
@@ -80,7 +99,9 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   const redoAll = batch.filter((b) => redo.some((r) => dominates(b, r)));
   for (const c of redo) if (!redoAll.some((x) => cellId(x) === cellId(c))) redoAll.push(c);
   const ids = new Set(redoAll.map(cellId));
-  const reason = summary ? `${summary.error_type}${summary.location ? ` at ${summary.location}` : ''}: ${summary.root_cause}` : 'a check failed';
+  const reason = summary
+    ? `${summary.error_type}${summary.location ? ` at ${summary.location}` : ''}: ${summary.root_cause}`
+    : 'a check failed';
 
   // Only the resolutions chosen for retry are blamed; those merged on top of them keep their cache entries.
   // A blame the check pins down (the one resolution redone, or bisect's culprits) is for good: the
@@ -103,14 +124,23 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   const amended = persons.length > 0 ? await presentToAmend(ctx, state, persons) : [];
 
   const retryContext = { ...(flow(state).retryContext ?? {}) };
-  const failure: FailureSummary = summary ?? { error_type: 'test_failure', location: null, root_cause: reason, excerpt: '' };
+  const failure: FailureSummary = summary ?? {
+    error_type: 'test_failure',
+    location: null,
+    root_cause: reason,
+    excerpt: '',
+  };
   for (const id of blamed) retryContext[id] = failure;
   const toAmend = new Set(persons.map((c) => c.id));
   const conflicts = state.conflicts.map((c) =>
     ids.has(c.id)
       ? {
           ...c,
-          status: toAmend.has(c.id) ? ('needs_human' as const) : blamed.has(c.id) ? ('blamed' as const) : ('pending' as const),
+          status: toAmend.has(c.id)
+            ? ('needs_human' as const)
+            : blamed.has(c.id)
+              ? ('blamed' as const)
+              : ('pending' as const),
           blame: blamed.has(c.id) ? reason : c.blame,
           resolutionTree: null,
           resolutionCommit: null,
@@ -120,7 +150,14 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   let strategy = state.strategy;
   if (decision.decision === 'switch-strategy' && strategy) {
     const kind = decision.newStrategy ?? moreConservative[strategy.kind];
-    strategy = { ...strategy, kind, batchSize: kind === 'batch' ? (decision.batchSize ?? ctx.config.merge.default_batch_size) : null, decidedBy: decision.decidedBy, reasoning: decision.reasoning, decidedAt: now };
+    strategy = {
+      ...strategy,
+      kind,
+      batchSize: kind === 'batch' ? (decision.batchSize ?? ctx.config.merge.default_batch_size) : null,
+      decidedBy: decision.decidedBy,
+      reasoning: decision.reasoning,
+      decidedAt: now,
+    };
   }
   const kept = (flow(state).batch ?? []).filter((id) => !ids.has(id));
   const next = newAttempt(closeAttempt({ ...state, conflicts, strategy, pendingRecovery: null }), now);
@@ -136,7 +173,20 @@ function newAttempt(state: RunState, now: string): RunState {
   return {
     ...state,
     currentAttempt: number,
-    attempts: [...state.attempts, { number, strategy: strategy?.kind ?? 'per_conflict', batchSize: strategy?.batchSize ?? null, resolutions: [], checks: [], failureSummary: null, recovery: null, startedAt: now, finishedAt: null }],
+    attempts: [
+      ...state.attempts,
+      {
+        number,
+        strategy: strategy?.kind ?? 'per_conflict',
+        batchSize: strategy?.batchSize ?? null,
+        resolutions: [],
+        checks: [],
+        failureSummary: null,
+        recovery: null,
+        startedAt: now,
+        finishedAt: null,
+      },
+    ],
   };
 }
 
@@ -154,7 +204,13 @@ async function presentToAmend(ctx: Ctx, state: RunState, conflicts: ConflictStat
     const id = ctx.worktrees.conflictId(c.cell);
     const worktree = await ctx.worktrees.presentResolution(id, details.above, details.left, c.resolutionTree as string);
     await ctx.worktrees.protect(id, details.above, details.left);
-    const failure = (await handoffFailure(ctx, engine, state, c.cell, c.files.map((f) => f.path))) ?? {
+    const failure = (await handoffFailure(
+      ctx,
+      engine,
+      state,
+      c.cell,
+      c.files.map((f) => f.path),
+    )) ?? {
       check: 'check',
       logFile: '',
       summary: 'a check failed',

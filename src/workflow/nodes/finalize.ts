@@ -1,7 +1,16 @@
 import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import type { RunState } from '../../store/run-state.js';
-import { flow, lastCheck, recordChecks, runChecksOn, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
+import {
+  flow,
+  lastCheck,
+  recordChecks,
+  runChecksOn,
+  withFlow,
+  workflowChecks,
+  type Ctx,
+  type Result,
+} from './common.js';
 
 /**
  * Finalize: the final validation on the last cell (the `check.final` check, or the
@@ -22,7 +31,10 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
   if (!flow(state).finalValidated) {
     const commit = await engine.cellCommit(final);
     if (!commit) return { next: 'resolve_conflicts', state };
-    const names = ctx.config.check.final && ctx.config.check.final in ctx.config.check.commands ? [ctx.config.check.final] : workflowChecks(ctx);
+    const names =
+      ctx.config.check.final && ctx.config.check.final in ctx.config.check.commands
+        ? [ctx.config.check.final]
+        : workflowChecks(ctx);
     const run = await runChecksOn(ctx, next, commit, final, 'final', names);
     next = recordChecks(next, run.records, run.baselines);
     // Failures the baselines have (or cannot tell from them) are not blamed: runChecksOn logged why.
@@ -30,8 +42,12 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
       // Every resolution not yet validated is under suspicion (all of them if all were).
       const validated = new Set(flow(next).validated ?? []);
       const suspects = next.conflicts.filter((c) => c.status === 'resolved' && !validated.has(c.id)).map((c) => c.id);
-      const batch = suspects.length > 0 ? suspects : next.conflicts.filter((c) => c.status === 'resolved').map((c) => c.id);
-      return { next: 'summarize_failure', state: withFlow(next, { batch, lastCheck: lastCheck(final, run.failed, run.blame) }) };
+      const batch =
+        suspects.length > 0 ? suspects : next.conflicts.filter((c) => c.status === 'resolved').map((c) => c.id);
+      return {
+        next: 'summarize_failure',
+        state: withFlow(next, { batch, lastCheck: lastCheck(final, run.failed, run.blame) }),
+      };
     }
     next = withFlow(next, { finalValidated: true });
   }
@@ -59,7 +75,9 @@ function shellQuote(path: string): string {
  * tracked files (staged or not), and untracked files the merge's tree would overwrite. Null when none.
  */
 async function localChanges(checkout: Git, result: string): Promise<LocalChanges | null> {
-  const status = await checkout.run(['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=no'], { okExitCodes: [0] });
+  const status = await checkout.run(['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=no'], {
+    okExitCodes: [0],
+  });
   const files = status.stdout
     .split('\0')
     .filter((entry) => /^.. /.test(entry))
@@ -68,7 +86,11 @@ async function localChanges(checkout: Git, result: string): Promise<LocalChanges
   const dry = await checkout.run(['read-tree', '-n', '-m', '-u', 'HEAD', result], { okExitCodes: [0, 128] });
   if (dry.exitCode === 0) return null;
   const blocked = [...dry.stderr.matchAll(/'([^']+)' would be overwritten/g)].map((m) => m[1] as string);
-  return { files: blocked.length > 0 ? blocked : [dry.stderr.trim()], detail: 'untracked files the merge would overwrite', untracked: true };
+  return {
+    files: blocked.length > 0 ? blocked : [dry.stderr.trim()],
+    detail: 'untracked files the merge would overwrite',
+    untracked: true,
+  };
 }
 
 /**
@@ -83,10 +105,22 @@ function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty:
     `(${dirty.files.slice(0, 5).join(', ')}${dirty.files.length > 5 ? `, and ${dirty.files.length - 5} more` : ''}); ` +
     `the branch was not moved and nothing was touched`;
   // Untracked files are stashed only when some are in the way (the config file and logs may be untracked too).
-  const stash = dirty.untracked ? `git stash push --include-untracked -- ${dirty.files.map(shellQuote).join(' ')}` : 'git stash';
-  const commands = [`cd ${checkout}`, `${stash}   # or commit them on another branch`, 'splintercat continue', 'git stash pop   # your changes back, on top of the merge'];
+  const stash = dirty.untracked
+    ? `git stash push --include-untracked -- ${dirty.files.map(shellQuote).join(' ')}`
+    : 'git stash';
+  const commands = [
+    `cd ${checkout}`,
+    `${stash}   # or commit them on another branch`,
+    'splintercat continue',
+    'git stash pop   # your changes back, on top of the merge',
+  ];
   ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts: [] });
-  return { halt: 'needs_human', reason, next: 'finalize', state: { ...state, human: { reason, files, commands, where: checkout, conflicts: [] } } };
+  return {
+    halt: 'needs_human',
+    reason,
+    next: 'finalize',
+    state: { ...state, human: { reason, files, commands, where: checkout, conflicts: [] } },
+  };
 }
 
 /**
@@ -96,11 +130,18 @@ function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty:
 async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: string | null): Promise<Result> {
   await ctx.engines.discard(state.name);
   const checkout = checkedOut === null ? null : ctx.git.at(checkedOut);
-  if (checkout && (await checkout.run(['diff-index', '--cached', '--quiet', commit], { okExitCodes: [0, 1] })).exitCode !== 0) {
+  if (
+    checkout &&
+    (await checkout.run(['diff-index', '--cached', '--quiet', commit], { okExitCodes: [0, 1] })).exitCode !== 0
+  ) {
     await updateWorkingTree(ctx, checkout, state.target.originalOid, commit);
   }
-  if (!ctx.journal.read().entries.some((e) => e.type === 'finalized' && e.commit === commit)) ctx.journal.append({ type: 'finalized', commit });
-  ctx.log.decision({ commit }, `[finalize] ${state.target.branch} is now ${commit.slice(0, 12)}: merge of ${state.source.ref}`);
+  if (!ctx.journal.read().entries.some((e) => e.type === 'finalized' && e.commit === commit))
+    ctx.journal.append({ type: 'finalized', commit });
+  ctx.log.decision(
+    { commit },
+    `[finalize] ${state.target.branch} is now ${commit.slice(0, 12)}: merge of ${state.source.ref}`,
+  );
   await ctx.worktrees.removeRun(state.conflicts.map((c) => c.cell));
   return { next: 'end', state: { ...state, finalCommit: commit, human: null } };
 }
@@ -110,7 +151,9 @@ async function finishedMerge(state: RunState, ctx: Ctx): Promise<string | null> 
   const tip = await ctx.git.revParse(`refs/heads/${state.target.branch}`);
   if (tip === null || tip === state.target.originalOid) return null;
   const [, ...parents] = (await ctx.git.text(['rev-list', '--parents', '-n', '1', tip])).split(' ');
-  return parents.length === 2 && parents[0] === state.target.originalOid && parents[1] === state.source.oid ? tip : null;
+  return parents.length === 2 && parents[0] === state.target.originalOid && parents[1] === state.source.oid
+    ? tip
+    : null;
 }
 
 /**

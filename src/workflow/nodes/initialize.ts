@@ -18,15 +18,33 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   const names = workflowChecks(ctx);
   if (names.length === 0) return { next: 'plan_strategy', state: next };
   const tips = [
-    { side: 'fork' as const, commit: state.target.originalOid, key: 'baseline-ours', label: `the fork tip (${state.target.branch})` },
-    { side: 'upstream' as const, commit: state.source.oid, key: 'baseline-theirs', label: `the upstream tip (${state.source.ref})` },
+    {
+      side: 'fork' as const,
+      commit: state.target.originalOid,
+      key: 'baseline-ours',
+      label: `the fork tip (${state.target.branch})`,
+    },
+    {
+      side: 'upstream' as const,
+      commit: state.source.oid,
+      key: 'baseline-theirs',
+      label: `the upstream tip (${state.source.ref})`,
+    },
   ];
   for (const tip of tips) {
-    const run = await ctx.once(`baseline:${tip.key}`, async () => runBaselines(ctx, next, tip.side, tip.commit, null, names));
+    const run = await ctx.once(`baseline:${tip.key}`, async () =>
+      runBaselines(ctx, next, tip.side, tip.commit, null, names),
+    );
     next = recordChecks(next, run.records, run.baselines);
     for (const b of run.baselines.filter((x) => !x.outcome.passed)) {
-      const what = b.outcome.failing === null ? 'no failing test could be named, so its whole outcome is' : `its ${b.outcome.failing.length} failing test(s) (${b.outcome.failing.slice(0, 3).join('; ')}${b.outcome.failing.length > 3 ? '; ...' : ''}) are`;
-      ctx.log.decision({ check: b.check, side: b.side }, `[baseline] ${b.check} already fails on ${tip.label} (log: ${b.logFile}): ${what} that side's baseline, never blamed on a resolution`);
+      const what =
+        b.outcome.failing === null
+          ? 'no failing test could be named, so its whole outcome is'
+          : `its ${b.outcome.failing.length} failing test(s) (${b.outcome.failing.slice(0, 3).join('; ')}${b.outcome.failing.length > 3 ? '; ...' : ''}) are`;
+      ctx.log.decision(
+        { check: b.check, side: b.side },
+        `[baseline] ${b.check} already fails on ${tip.label} (log: ${b.logFile}): ${what} that side's baseline, never blamed on a resolution`,
+      );
     }
   }
   return { next: 'plan_strategy', state: next };

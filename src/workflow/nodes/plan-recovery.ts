@@ -7,7 +7,12 @@ import { flow, moreConservative, type Ctx, type Result } from './common.js';
 /** PlanRecovery: the planner (model or offline policy) decides; the runner enforces `merge.max_retries`. */
 export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Result> {
   const attempt = state.attempts.find((a) => a.number === state.currentAttempt);
-  const summary: FailureSummary = attempt?.failureSummary ?? { error_type: 'test_failure', location: null, root_cause: 'the check failed', excerpt: '' };
+  const summary: FailureSummary = attempt?.failureSummary ?? {
+    error_type: 'test_failure',
+    location: null,
+    root_cause: 'the check failed',
+    excerpt: '',
+  };
   const strategy = state.strategy?.kind ?? 'per_conflict';
   let decision: RecoveryDecision;
   // A person's fix after an abort starts the retry budget again (`retryBase`).
@@ -27,7 +32,14 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
       batchSize: null,
     };
   } else if (used >= ctx.config.merge.max_retries + 1) {
-    decision = { decision: 'abort', reasoning: `merge.max_retries (${ctx.config.merge.max_retries}) recovery attempts used`, decidedBy: 'runner', conflicts: [], newStrategy: null, batchSize: null };
+    decision = {
+      decision: 'abort',
+      reasoning: `merge.max_retries (${ctx.config.merge.max_retries}) recovery attempts used`,
+      decidedBy: 'runner',
+      conflicts: [],
+      newStrategy: null,
+      batchSize: null,
+    };
   } else {
     const batch = batchIds;
     const answer = await ctx.once(`recovery:${state.currentAttempt}`, () =>
@@ -38,10 +50,21 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
           failure_summary: summary,
           resolutions: state.conflicts
             .filter((c) => batch.includes(c.id))
-            .map((c) => ({ i1: c.cell.i1, i2: c.cell.i2, files: c.files.map((f) => f.path), choice: c.files.flatMap((f) => f.hunks.map((h) => h.by ?? '')).join(',') })),
+            .map((c) => ({
+              i1: c.cell.i1,
+              i2: c.cell.i2,
+              files: c.files.map((f) => f.path),
+              choice: c.files.flatMap((f) => f.hunks.map((h) => h.by ?? '')).join(','),
+            })),
           previous_attempts: state.attempts
             .filter((a) => a.number < state.currentAttempt && a.failureSummary)
-            .map((a) => ({ strategy: a.strategy, recovery: a.recovery?.decision ?? null, error_type: a.failureSummary!.error_type, location: a.failureSummary!.location, root_cause: a.failureSummary!.root_cause })),
+            .map((a) => ({
+              strategy: a.strategy,
+              recovery: a.recovery?.decision ?? null,
+              error_type: a.failureSummary!.error_type,
+              location: a.failureSummary!.location,
+              root_cause: a.failureSummary!.root_cause,
+            })),
           max_retries: ctx.config.merge.max_retries,
           // Retries used so far: the first attempt is not a retry.
           attempts_so_far: used - 1,
@@ -59,8 +82,18 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
       batchSize: null,
     };
   }
-  ctx.journal.append({ type: 'decision', kind: 'recovery', by: decision.decidedBy, decision: decision.decision, reasoning: decision.reasoning, conflicts: decision.conflicts });
-  ctx.log.decision({ recovery: decision.decision }, `[planner] Recovery: ${decision.decision}${decision.conflicts.length ? ` (${decision.conflicts.join(', ')})` : ''} — ${decision.reasoning}`);
+  ctx.journal.append({
+    type: 'decision',
+    kind: 'recovery',
+    by: decision.decidedBy,
+    decision: decision.decision,
+    reasoning: decision.reasoning,
+    conflicts: decision.conflicts,
+  });
+  ctx.log.decision(
+    { recovery: decision.decision },
+    `[planner] Recovery: ${decision.decision}${decision.conflicts.length ? ` (${decision.conflicts.join(', ')})` : ''} — ${decision.reasoning}`,
+  );
   return { next: 'execute_recovery', state: { ...state, pendingRecovery: decision } };
 }
 

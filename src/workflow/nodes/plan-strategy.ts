@@ -44,11 +44,37 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
     };
   }
   const s = decision.strategy;
-  ctx.journal.append({ type: 'decision', kind: 'strategy', by: s.decidedBy, decision: s.kind, reasoning: s.reasoning, batchSize: s.batchSize });
-  ctx.log.decision({ strategy: s.kind, batchSize: s.batchSize }, `[planner] Strategy selected: ${s.kind}${s.batchSize ? ` (size=${s.batchSize})` : ''} — ${s.reasoning}`);
+  ctx.journal.append({
+    type: 'decision',
+    kind: 'strategy',
+    by: s.decidedBy,
+    decision: s.kind,
+    reasoning: s.reasoning,
+    batchSize: s.batchSize,
+  });
+  ctx.log.decision(
+    { strategy: s.kind, batchSize: s.batchSize },
+    `[planner] Strategy selected: ${s.kind}${s.batchSize ? ` (size=${s.batchSize})` : ''} — ${s.reasoning}`,
+  );
   const attempt = state.currentAttempt === 0 ? 1 : state.currentAttempt;
   const attempts = state.attempts.some((a) => a.number === attempt)
     ? state.attempts
-    : [...state.attempts, { number: attempt, strategy: s.kind, batchSize: s.batchSize, resolutions: [], checks: [], failureSummary: null, recovery: null, startedAt: now, finishedAt: null }];
-  return { next: 'resolve_conflicts', state: withFlow({ ...state, strategy: s, currentAttempt: attempt, attempts }, { batch: [] }) };
+    : [
+        ...state.attempts,
+        {
+          number: attempt,
+          strategy: s.kind,
+          batchSize: s.batchSize,
+          resolutions: [],
+          checks: [],
+          failureSummary: null,
+          recovery: null,
+          startedAt: now,
+          finishedAt: null,
+        },
+      ];
+  return {
+    next: 'resolve_conflicts',
+    state: withFlow({ ...state, strategy: s, currentAttempt: attempt, attempts }, { batch: [] }),
+  };
 }

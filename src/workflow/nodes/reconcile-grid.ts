@@ -31,17 +31,22 @@ export async function reconcileGrid(state: RunState, ctx: Ctx, engine: GridEngin
   if (unknown.length === 0) return [];
 
   const journalled = new Map<string, ResolvedEvent>();
-  for (const e of ctx.journal.read().entries) if (e.type === 'conflict_resolved' && e.attempt === state.currentAttempt) journalled.set(e.conflict, e);
+  for (const e of ctx.journal.read().entries)
+    if (e.type === 'conflict_resolved' && e.attempt === state.currentAttempt) journalled.set(e.conflict, e);
   const adopted: JournalledResolution[] = [];
   const dropped: Cell[] = [];
   for (const { cell, commit } of unknown) {
     const e = journalled.get(cellId(cell));
-    if (e !== undefined && e.commit === commit && e.tree !== null) adopted.push({ cell, tree: e.tree, commit, files: filesOf(e) });
+    if (e !== undefined && e.commit === commit && e.tree !== null)
+      adopted.push({ cell, tree: e.tree, commit, files: filesOf(e) });
     else dropped.push(cell);
   }
   if (dropped.length > 0) {
     await engine.forget(dropped);
-    ctx.log.decision({ cells: dropped.map(cellId) }, `[resolver] ${dropped.map(cellId).join(', ')}: recorded in the grid but never journalled (interrupted); resolving again`);
+    ctx.log.decision(
+      { cells: dropped.map(cellId) },
+      `[resolver] ${dropped.map(cellId).join(', ')}: recorded in the grid but never journalled (interrupted); resolving again`,
+    );
   }
   return adopted;
 }
@@ -50,6 +55,12 @@ function filesOf(e: ResolvedEvent): ConflictFileState[] {
   return e.files.map((f) => ({
     path: f.path,
     kind: f.kind ?? 'content',
-    hunks: f.hunks.map((h) => ({ index: h.index, status: 'resolved' as const, rung: h.rung, by: h.by, cacheKey: h.cacheKey ?? null })),
+    hunks: f.hunks.map((h) => ({
+      index: h.index,
+      status: 'resolved' as const,
+      rung: h.rung,
+      by: h.by,
+      cacheKey: h.cacheKey ?? null,
+    })),
   }));
 }

@@ -71,7 +71,11 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
         }
         return prepareCell(ctx, engine, cell);
       },
-      (prepared) => resolvePrepared(ctx, prepared, { failure: retry[cellId(prepared.cell)] ?? null, fileChoices: flow(next).fileChoices ?? {} }),
+      (prepared) =>
+        resolvePrepared(ctx, prepared, {
+          failure: retry[cellId(prepared.cell)] ?? null,
+          fileChoices: flow(next).fileChoices ?? {},
+        }),
     );
     const human: HandoffConflict[] = [];
     const choiceKeys = { ...(flow(next).handoffChoices ?? {}) };
@@ -85,18 +89,46 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       const commits = await engine.recordMerges(accepted.map((o) => ({ cell: o.cell, tree: o.tree })));
       for (const outcome of decided) {
         if (outcome.ok) {
-          next = recordResolved(next, ctx, outcome.cell, outcome.tree, commits[accepted.indexOf(outcome)] as string, outcome.files);
+          next = recordResolved(
+            next,
+            ctx,
+            outcome.cell,
+            outcome.tree,
+            commits[accepted.indexOf(outcome)] as string,
+            outcome.files,
+          );
           batch.push(cellId(outcome.cell));
         } else if (budget) {
           // Not a human's job: once budget.usd is raised, `continue` asks the model again.
-          next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'pending', files: outcome.files }) };
+          next = {
+            ...next,
+            conflicts: upsert(next.conflicts, {
+              ...conflictBase(next, outcome.cell),
+              status: 'pending',
+              files: outcome.files,
+            }),
+          };
         } else {
-          next = { ...next, conflicts: upsert(next.conflicts, { ...conflictBase(next, outcome.cell), status: 'needs_human', files: outcome.files }) };
+          next = {
+            ...next,
+            conflicts: upsert(next.conflicts, {
+              ...conflictBase(next, outcome.cell),
+              status: 'needs_human',
+              files: outcome.files,
+            }),
+          };
           const id = cellId(outcome.cell);
           if (outcome.choiceKeys.length > 0) choiceKeys[id] = outcome.choiceKeys;
           // A retry the resolver could not finish: the person sees the failure that brought the conflict back.
           const failure = retry[id] ? await handoffFailure(ctx, engine, next, outcome.cell, outcome.left) : null;
-          human.push({ conflict: id, worktree: outcome.worktree, files: outcome.handoff, failure, model: modelAttempts(outcome.transcripts ?? []), refused: [] });
+          human.push({
+            conflict: id,
+            worktree: outcome.worktree,
+            files: outcome.handoff,
+            failure,
+            model: modelAttempts(outcome.transcripts ?? []),
+            refused: [],
+          });
         }
       }
       decided.length = 0;
@@ -104,9 +136,17 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     for (const proposed of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
       // --interactive: the user answers for each resolution, maybe much later; what is decided is recorded first.
       if (ctx.approver) await apply();
-      for (const event of resolverTranscriptEvents(cellId(proposed.cell), proposed.transcripts ?? [])) ctx.journal.append(event);
+      for (const event of resolverTranscriptEvents(cellId(proposed.cell), proposed.transcripts ?? []))
+        ctx.journal.append(event);
       for (const line of proposed.replayed ?? []) {
-        ctx.journal.append({ type: 'decision', kind: 'file-level', by: 'runner', decision: 'cache', reasoning: line, conflicts: [cellId(proposed.cell)] });
+        ctx.journal.append({
+          type: 'decision',
+          kind: 'file-level',
+          by: 'runner',
+          decision: 'cache',
+          reasoning: line,
+          conflicts: [cellId(proposed.cell)],
+        });
         ctx.log.decision({ cell: cellId(proposed.cell) }, `[cache] ${line}`);
       }
       decided.push(proposed.ok ? await approved(ctx, engine, proposed) : proposed);
@@ -115,7 +155,12 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     next = withFlow(next, { batch, handoffChoices: choiceKeys });
     if (budget && outcomes.some((o) => !o.ok)) {
       ctx.log.decision({}, `[budget] ${budget}: the run stops; raise budget.usd, then run splintercat continue`);
-      return { halt: 'failed', reason: `the model budget is spent (${budget}); raise budget.usd in splintercat.yaml, then run splintercat continue`, next: 'resolve_conflicts', state: next };
+      return {
+        halt: 'failed',
+        reason: `the model budget is spent (${budget}); raise budget.usd in splintercat.yaml, then run splintercat continue`,
+        next: 'resolve_conflicts',
+        state: next,
+      };
     }
     if (human.length > 0) return handOff(next, ctx, human);
   }
@@ -128,33 +173,66 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
  * `--interactive`: show the resolution to the user before it is recorded. A declined one is
  * presented again as a plain conflict in its worktree and handed to the human.
  */
-async function approved(ctx: Ctx, engine: GridEngine, outcome: Extract<CellResolution, { ok: true }>): Promise<CellResolution> {
+async function approved(
+  ctx: Ctx,
+  engine: GridEngine,
+  outcome: Extract<CellResolution, { ok: true }>,
+): Promise<CellResolution> {
   if (!ctx.approver) return outcome;
   const id = cellId(outcome.cell);
   const details = await engine.conflictCell(outcome.cell);
   const paths = outcome.files.map((f) => f.path);
   const against = async (side: string, label: string): Promise<string> => {
-    const text = paths.length > 0 ? await ctx.git.text(['diff', '--no-color', '--no-ext-diff', side, outcome.tree, '--', ...paths]) : '';
+    const text =
+      paths.length > 0
+        ? await ctx.git.text(['diff', '--no-color', '--no-ext-diff', side, outcome.tree, '--', ...paths])
+        : '';
     return `Against ${label}:\n${text || '(identical)'}\n`;
   };
   const diff = (await against(details.above, 'the fork side')) + (await against(details.left, 'the upstream side'));
-  const summary = outcome.files.map((f) => `${f.path}: ${f.hunks.map((h) => `hunk ${h.index} by ${h.rung === 'rule' || h.rung === 'model' ? `${h.rung} (${h.by})` : h.rung}`).join(', ') || `${f.kind} decision`}`);
+  const summary = outcome.files.map(
+    (f) =>
+      `${f.path}: ${f.hunks.map((h) => `hunk ${h.index} by ${h.rung === 'rule' || h.rung === 'model' ? `${h.rung} (${h.by})` : h.rung}`).join(', ') || `${f.kind} decision`}`,
+  );
   if (await ctx.approver.approveResolution({ conflict: id, summary, diff })) return outcome;
-  ctx.journal.append({ type: 'decision', kind: 'resolution', by: 'user', decision: 'declined', reasoning: `The resolution of ${id} was declined in --interactive mode`, conflicts: [id] });
+  ctx.journal.append({
+    type: 'decision',
+    kind: 'resolution',
+    by: 'user',
+    decision: 'declined',
+    reasoning: `The resolution of ${id} was declined in --interactive mode`,
+    conflicts: [id],
+  });
   ctx.log.decision({ cell: id }, `[user] Declined the resolution of ${id}: handed to a human`);
-  const { path, unmerged } = await ctx.worktrees.presentMerge(ctx.worktrees.conflictId(outcome.cell), details.above, details.left);
-  const files = outcome.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, status: 'needs_human' as const, rung: null, by: null, cacheKey: null })) }));
+  const { path, unmerged } = await ctx.worktrees.presentMerge(
+    ctx.worktrees.conflictId(outcome.cell),
+    details.above,
+    details.left,
+  );
+  const files = outcome.files.map((f) => ({
+    ...f,
+    hunks: f.hunks.map((h) => ({ ...h, status: 'needs_human' as const, rung: null, by: null, cacheKey: null })),
+  }));
   const handoff = outcome.files.map((f) => ({
     path: f.path,
     kind: f.kind,
     ...(f.hunks.length > 0 ? { hunks: f.hunks.length } : {}),
     instructions: `the resolution of ${f.path} was declined: edit ${f.path} (remove every marker line), or settle it with git add / git rm`,
   }));
-  return { ok: false, cell: outcome.cell, worktree: path, files, left: unmerged.length > 0 ? unmerged : paths, handoff, choiceKeys: [] };
+  return {
+    ok: false,
+    cell: outcome.cell,
+    worktree: path,
+    files,
+    left: unmerged.length > 0 ? unmerged : paths,
+    handoff,
+    choiceKeys: [],
+  };
 }
 
 /** The budget refusal that left a conflict open, if the model was refused for budget. */
 function budgetRefusal(outcomes: CellResolution[]): string | null {
-  for (const o of outcomes) for (const t of o.transcripts ?? []) if (!t.outcome.ok && t.outcome.reason === 'budget') return t.outcome.message;
+  for (const o of outcomes)
+    for (const t of o.transcripts ?? []) if (!t.outcome.ok && t.outcome.reason === 'budget') return t.outcome.message;
   return null;
 }

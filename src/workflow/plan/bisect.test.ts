@@ -22,7 +22,9 @@ describe('bisectResolutions', () => {
     for (const n of [2, 5, 16, 33]) {
       const cells = chain(n);
       for (let k = 0; k < n; k++) {
-        const result = await bisectResolutions(cells, checkWithBad([cells[k] as Cell]), { knownFailing: cells[n - 1] as Cell });
+        const result = await bisectResolutions(cells, checkWithBad([cells[k] as Cell]), {
+          knownFailing: cells[n - 1] as Cell,
+        });
         expect(result.culprits).toEqual([cells[k]]);
         expect(result.probes.length).toBeLessThanOrEqual(Math.ceil(Math.log2(n)));
       }

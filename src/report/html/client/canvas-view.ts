@@ -55,7 +55,8 @@ export class CanvasView {
     const px = new Uint32Array(img.data.buffer);
     const pack = (c: Rgb): number => (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0];
     const table: number[] = [];
-    for (let k = 0; k < 20; k++) table.push(pack(k >= 5 && (k % 5 === 0 || k % 5 === 2) ? frontier : (colors[k % 5] as Rgb)));
+    for (let k = 0; k < 20; k++)
+      table.push(pack(k >= 5 && (k % 5 === 0 || k % 5 === 2) ? frontier : (colors[k % 5] as Rgb)));
     const codes = m.codes;
     const n = len1 * len2;
     for (let p = 0; p < n; p++) px[p] = table[codes[p] as number] as number;
@@ -162,7 +163,18 @@ export class CanvasView {
     const sy = Math.max(0, this.oy);
     const ex = Math.min(m.len1, this.ox + sw);
     const ey = Math.min(m.len2, this.oy + sh);
-    if (ex > sx && ey > sy) ctx.drawImage(this.image, sx, sy, ex - sx, ey - sy, (sx - this.ox) * s, (sy - this.oy) * s, (ex - sx) * s, (ey - sy) * s);
+    if (ex > sx && ey > sy)
+      ctx.drawImage(
+        this.image,
+        sx,
+        sy,
+        ex - sx,
+        ey - sy,
+        (sx - this.ox) * s,
+        (sy - this.oy) * s,
+        (ex - sx) * s,
+        (ey - sy) * s,
+      );
     const fg = getComputedStyle(d.body).color;
     // Marks stay visible at any zoom: at least 3 px.
     for (const mk of m.data.marks) {
@@ -176,7 +188,14 @@ export class CanvasView {
         ctx.strokeRect(x + 0.5, y + 0.5, w - 1, w - 1);
       }
       if (s >= 12) {
-        const letter = mk.failedCheck && !mk.superseded ? 'X' : mk.status === 'resolved' && mk.rung ? RUNG_LETTER[mk.rung] : mk.conflict ? '#' : '';
+        const letter =
+          mk.failedCheck && !mk.superseded
+            ? 'X'
+            : mk.status === 'resolved' && mk.rung
+              ? RUNG_LETTER[mk.rung]
+              : mk.conflict
+                ? '#'
+                : '';
         if (letter) {
           ctx.fillStyle = '#000';
           ctx.font = 'bold ' + Math.round(s * 0.6) + 'px monospace';
@@ -193,7 +212,12 @@ export class CanvasView {
     if (this.cursor) {
       ctx.strokeStyle = getComputedStyle(d.documentElement).getPropertyValue('--accent') || '#0b5cad';
       ctx.lineWidth = 3;
-      ctx.strokeRect((this.cursor[0] - this.ox) * s - 1, (this.cursor[1] - this.oy) * s - 1, Math.max(3, s) + 2, Math.max(3, s) + 2);
+      ctx.strokeRect(
+        (this.cursor[0] - this.ox) * s - 1,
+        (this.cursor[1] - this.oy) * s - 1,
+        Math.max(3, s) + 2,
+        Math.max(3, s) + 2,
+      );
     }
   }
 

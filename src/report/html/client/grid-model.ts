@@ -9,7 +9,13 @@ export interface CellInfo {
   lines: string[];
 }
 
-const MEANING = ['no merge recorded', 'merged by hand', 'merged automatically', 'conflict blocking progress', 'was blocked, since resolved'];
+const MEANING = [
+  'no merge recorded',
+  'merged by hand',
+  'merged automatically',
+  'conflict blocking progress',
+  'was blocked, since resolved',
+];
 
 /** The run-length cells (`12a3c...`: count then letter) as one code per cell, row after row. */
 export function decode(runs: string, total: number): Uint8Array {
@@ -49,22 +55,37 @@ export class GridModel {
     const code = this.codes[i2 * this.len1 + i1] ?? 0;
     const merge = code % 5;
     const edge = Math.floor(code / 5);
-    const title = i1 === 0 && i2 === 0 ? 'Merge base' : i2 === 0 ? 'Fork commit ' + i1 : i1 === 0 ? 'Upstream commit ' + i2 : 'Cell ' + i1 + '-' + i2;
+    const title =
+      i1 === 0 && i2 === 0
+        ? 'Merge base'
+        : i2 === 0
+          ? 'Fork commit ' + i1
+          : i1 === 0
+            ? 'Upstream commit ' + i2
+            : 'Cell ' + i1 + '-' + i2;
     const lines: string[] = [];
     const c1 = g.axis1[i1];
     const c2 = g.axis2[i2];
-    if (i1 > 0 || i2 === 0) lines.push(g.tip1 + ' #' + i1 + ': ' + (c1 ? short(c1.oid) + ' ' + c1.subject : '(commit not known)'));
-    if (i2 > 0 || i1 === 0) lines.push(g.tip2 + ' #' + i2 + ': ' + (c2 ? short(c2.oid) + ' ' + c2.subject : '(commit not known)'));
+    if (i1 > 0 || i2 === 0)
+      lines.push(g.tip1 + ' #' + i1 + ': ' + (c1 ? short(c1.oid) + ' ' + c1.subject : '(commit not known)'));
+    if (i2 > 0 || i1 === 0)
+      lines.push(g.tip2 + ' #' + i2 + ': ' + (c2 ? short(c2.oid) + ' ' + c2.subject : '(commit not known)'));
     const mk = this.mark(i1, i2);
     let outcome: string;
     if (i1 === 0 || i2 === 0) outcome = i1 === 0 && i2 === 0 ? 'the common ancestor' : 'an original commit (grid edge)';
     else if (mk && mk.conflict) {
-      if (mk.status === 'resolved') outcome = 'Conflict resolved by ' + (mk.rung || 'a rung') + (mk.by.length ? ' (' + mk.by.join(', ') + ')' : '');
+      if (mk.status === 'resolved')
+        outcome = 'Conflict resolved by ' + (mk.rung || 'a rung') + (mk.by.length ? ' (' + mk.by.join(', ') + ')' : '');
       else if (mk.status === 'needs_human') outcome = 'Conflict: needs a human';
       else outcome = 'Conflict: ' + mk.status;
     } else outcome = MEANING[merge] + (edge ? '; on the merge frontier' : '');
     lines.push('Outcome: ' + outcome);
-    if (mk && mk.failedCheck) lines.push(mk.superseded ? 'Check failed earlier: ' + mk.failedCheck + '; resolved again or passed since' : 'Last check failed: ' + mk.failedCheck);
+    if (mk && mk.failedCheck)
+      lines.push(
+        mk.superseded
+          ? 'Check failed earlier: ' + mk.failedCheck + '; resolved again or passed since'
+          : 'Last check failed: ' + mk.failedCheck,
+      );
     if (mk && mk.conflict) lines.push('Enter or click: show conflict ' + mk.conflict);
     return { title, lines };
   }

@@ -6,7 +6,12 @@ import { SvgView } from './svg-view.js';
 import { Tip } from './tip.js';
 
 /** Kept across live refreshes: the zoom, the viewport and the keyboard cursor. */
-const keep: { zoom: number | null; cursor: CellPos | null; ox: number; oy: number } = { zoom: null, cursor: null, ox: 0, oy: 0 };
+const keep: { zoom: number | null; cursor: CellPos | null; ox: number; oy: number } = {
+  zoom: null,
+  cursor: null,
+  ox: 0,
+  oy: 0,
+};
 
 /** Wire the grid: hover tooltip, zoom, pan (canvas) and keyboard cursor, for either rendering. */
 export function initGrid(): void {
@@ -17,7 +22,8 @@ export function initGrid(): void {
   const r = view.querySelector('canvas') ? new CanvasView(model, view) : new SvgView(model, view);
   const tip = new Tip(byId('grid-tip'));
   const announce = byId('grid-announce');
-  let cursor: CellPos | null = keep.cursor && keep.cursor[0] < model.len1 && keep.cursor[1] < model.len2 ? keep.cursor : null;
+  let cursor: CellPos | null =
+    keep.cursor && keep.cursor[0] < model.len1 && keep.cursor[1] < model.len2 ? keep.cursor : null;
   if (r instanceof CanvasView) {
     r.scale = keep.zoom !== null ? keep.zoom : r.fit();
     r.ox = keep.ox;
