@@ -49,7 +49,12 @@ export interface CheckRunnerOptions {
   probeSandbox?: () => BwrapProbe;
   /** Where each running check's process group is recorded, so a later run can end one left behind. */
   registry?: CheckRegistry;
+  /** The run's out-of-tree build directory (`check.build_dir`): created, writable in the sandbox, in $SPLINTERCAT_BUILD_DIR. */
+  buildDir?: string | null;
 }
+
+/** The variable naming the run's out-of-tree build directory in a check's environment. */
+export const BUILD_DIR_VARIABLE = 'SPLINTERCAT_BUILD_DIR';
 
 /** A check that cannot run, found before a merge starts. */
 export interface PreflightProblem {
@@ -224,15 +229,21 @@ export class CheckRunner implements CheckRunnerLike {
     const { label, cwd } = launch;
     const command = redactSecrets(launch.command, this.secrets);
     const sandboxed = this.useSandbox();
-    const writable = [this.options.outputDir, ...(this.options.writable ?? [])];
+    const buildDir = this.options.buildDir ?? null;
+    const writable = [this.options.outputDir, ...(this.options.writable ?? []), ...(buildDir ? [buildDir] : [])];
     if (sandboxed) for (const dir of writable) makeWritableDir(dir);
+    else if (buildDir) makeWritableDir(buildDir);
     const { path: logFile, out } = this.createLog(label);
     const started = Date.now();
     this.log.info({ check: label, command, cwd, logFile, sandboxed }, `check '${label}' started`);
 
     const registry = this.options.registry;
     const tag = registry?.newTag();
-    const env = tag === undefined ? this.env : { ...this.env, [CHECK_TAG_VARIABLE]: tag };
+    const env = {
+      ...this.env,
+      ...(tag === undefined ? {} : { [CHECK_TAG_VARIABLE]: tag }),
+      ...(buildDir ? { [BUILD_DIR_VARIABLE]: buildDir } : {}),
+    };
     const child = sandboxed
       ? spawn(
           'bwrap',

@@ -183,11 +183,19 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   config.check.writable = config.check.writable.map((dir) =>
     resolve(workdir, dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir),
   );
+  if (config.check.build_dir !== '') config.check.build_dir = resolve(workdir, config.check.build_dir);
 
   const warnings: string[] = [];
-  const unknownChecks = config.check.workflow.filter((name) => !(name in config.check.commands));
-  if (unknownChecks.length > 0 && Object.keys(config.check.commands).length > 0) {
-    warnings.push(`check.workflow names checks that check.commands does not define: ${unknownChecks.join(', ')}`);
+  const defined = Object.keys(config.check.commands).length > 0;
+  const named: Array<[string, string[]]> = [
+    ['check.workflow', config.check.workflow],
+    ['check.fast', config.check.fast],
+    ['check.select', [...new Set(Object.values(config.check.select).flat())]],
+  ];
+  for (const [key, names] of named) {
+    const unknown = names.filter((name) => !(name in config.check.commands));
+    if (unknown.length > 0 && defined)
+      warnings.push(`${key} names checks that check.commands does not define: ${unknown.join(', ')}`);
   }
   return { config, file, missingEnv, warnings, writtenApiKey, fileHash };
 }

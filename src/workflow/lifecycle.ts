@@ -24,6 +24,8 @@ import { createRun, reopenRun } from './setup.js';
 import { acceptPendingFailure } from './accept-failure.js';
 import { findRun } from './run-config.js';
 import { WorktreePool } from './worktrees.js';
+import { removeBuildDir } from './check-space.js';
+import { runBuildDir } from '../checks/from-config.js';
 
 /**
  * The lifecycle of a merge run — start, continue, abort — as values: each returns what
@@ -196,6 +198,7 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const own = state?.config ? configFromStored(state.config, { env: {} }).config : config;
   const pool = await WorktreePool.forRun(git, own, runName);
   await pool.removeRun(state?.conflicts.map((c) => c.cell) ?? []);
+  removeBuildDir(runBuildDir(own, runName));
   if ((await listImerges(git)).includes(runName)) await (await IncrementalMerge.load(git, runName)).removeRefs();
   const removed = store.exists(runName) ? store.remove(runName) : { ok: true as const };
   if (!removed.ok) return { ok: false, name: runName, reason: 'running' };

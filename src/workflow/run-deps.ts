@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createGatewayFromConfig, type ModelGateway } from '../agents/index.js';
 import { CheckRegistry } from '../checks/check-registry.js';
-import { createCheckRunner } from '../checks/from-config.js';
+import { createCheckRunner, runBuildDir } from '../checks/from-config.js';
 import { extractFailure } from '../checks/extract-failure.js';
 import type { CheckResult, CheckRunnerLike, FailureSummary } from '../checks/types.js';
 import type { Config } from '../config/index.js';
@@ -42,9 +42,10 @@ export async function createRunDeps(
   const { log } = options;
   const clock = options.clock ?? systemClock;
   const store = await RunStore.forRepo(git, { clock });
+  const buildDir = runBuildDir(config, name);
   const runner =
     options.checks === undefined
-      ? createCheckRunner(config, { logger: log, clock, registry: runningChecks(store, name) })
+      ? createCheckRunner(config, { logger: log, clock, registry: runningChecks(store, name), buildDir })
       : null;
   const checks = runner ?? (options.checks as CheckRunnerLike);
   const gateway =
@@ -64,6 +65,7 @@ export async function createRunDeps(
     clock,
     log,
     approver: options.interactive?.approver ?? null,
+    buildDir,
   };
 }
 

@@ -15,7 +15,9 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   let next: RunState = { ...state, grid: { size, position: null, blockers: [] } };
   ctx.journal.append({ type: 'grid_updated', grid: next.grid! });
 
-  const names = workflowChecks(ctx);
+  // The fast checks' baselines too: a fast check's failure is judged against them, and the planner reads their times.
+  const fast = ctx.config.check.fast.filter((n) => n in ctx.config.check.commands);
+  const names = [...new Set([...workflowChecks(ctx), ...fast])];
   if (names.length === 0) return { next: 'plan_strategy', state: next };
   const tips = [
     {

@@ -19,7 +19,18 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
   const used = state.currentAttempt - (flow(state).retryBase ?? 0);
   const batchIds = flow(state).batch ?? [];
   const underTest = state.conflicts.filter((c) => batchIds.includes(c.id));
-  if (underTest.length > 0 && underTest.every(settledByPerson)) {
+  if (underTest.length > 1 && underTest.some(settledByPerson)) {
+    // Handed over together and checked as one batch: find the resolution that breaks it, so only
+    // that one goes back (to its person, or down the ladder again), the others stay as they are.
+    decision = {
+      decision: 'bisect',
+      reasoning: `${underTest.length} resolutions checked together, a person's among them (${underTest.map((c) => c.id).join(', ')}): bisect to find the one that breaks the check`,
+      decidedBy: 'runner',
+      conflicts: [],
+      newStrategy: null,
+      batchSize: null,
+    };
+  } else if (underTest.length > 0 && underTest.every(settledByPerson)) {
     // No rung can redo a person's resolution, and no strategy changes what they wrote: the failure
     // goes back to them (exit 3, with the check and its excerpt), as often as they amend it. The
     // retry budget and the "same error again" rule are for automatic attempts.

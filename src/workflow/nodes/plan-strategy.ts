@@ -1,11 +1,21 @@
 import { chooseStrategy } from '../../agents/index.js';
 import type { RunState } from '../../store/run-state.js';
+import { PRIOR_FAILURE_RATE, predictStrategies, type StrategyPrediction } from '../../agents/planner-predict.js';
+import { tipConflicts } from '../../imerge/conflict-estimate.js';
+import { checkCostsOf } from '../check-costs.js';
 import { withFlow, type Ctx, type Result } from './common.js';
 
 /** PlanStrategy: the configured strategy, or the planner's choice (model, or the offline policy). */
 export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
   const merge = ctx.config.merge;
   const now = ctx.clock.now().toISOString();
+  const tipGroups = await ctx.once(
+    'tip-conflicts',
+    async () =>
+      (await tipConflicts(ctx.git, state.target.originalOid, state.source.oid, ctx.config.imerge.first_parent)).groups,
+  );
+  state = withFlow(state, { tipConflicts: tipGroups });
+  const predictions = predict(ctx, state, tipGroups.length);
   let decision: { strategy: RunState['strategy'] & object };
   if (merge.strategy !== 'auto') {
     decision = {
@@ -26,9 +36,10 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
           target_branch: state.target.branch,
           num_source_commits: size.i2,
           num_target_commits: size.i1,
-          estimated_conflicts: null,
+          estimated_conflicts: tipGroups.length,
           available_strategies: merge.strategies_available,
           default_batch_size: merge.default_batch_size,
+          ...(predictions ? { predictions: predictions.all } : {}),
         },
         { gateway: ctx.gateway, log: ctx.log },
       ),
@@ -43,7 +54,10 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
       },
     };
   }
-  const s = decision.strategy;
+  const s: RunState['strategy'] & object = {
+    ...decision.strategy,
+    prediction: predictions?.of(decision.strategy) ?? null,
+  };
   ctx.journal.append({
     type: 'decision',
     kind: 'strategy',
@@ -78,3 +92,40 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
     state: withFlow({ ...state, strategy: s, currentAttempt: attempt, attempts }, { batch: [] }),
   };
 }
+
+/**
+ * Each strategy's predicted check time, from the check times measured on the tips and the
+ * conflicts the tips' merge predicts; null when no check has a measured time.
+ */
+function predict(
+  ctx: Ctx,
+  state: RunState,
+  conflicts: number,
+): { all: StrategyPrediction[]; of: (s: { kind: string; batchSize: number | null }) => Prediction } | null {
+  const { checkMs, fullMs } = checkCostsOf(ctx.config, state);
+  if (checkMs + fullMs === 0) return null;
+  const merge = ctx.config.merge;
+  const sizes = [2, 3, 5, 8, merge.default_batch_size];
+  const input = {
+    conflicts,
+    checkMs,
+    fullMs,
+    fullEvery: ctx.config.check.full_every,
+    failureRate: PRIOR_FAILURE_RATE,
+    batchSizes: sizes,
+  };
+  const all = predictStrategies({ ...input, available: merge.strategies_available });
+  return {
+    all,
+    of: (s) => {
+      const own = predictStrategies({
+        ...input,
+        batchSizes: [s.batchSize ?? merge.default_batch_size],
+        available: [s.kind as StrategyPrediction['strategy']],
+      })[0];
+      return { conflicts, checkMs, fullMs, ms: own?.ms ?? 0, alternatives: all };
+    },
+  };
+}
+
+type Prediction = NonNullable<NonNullable<RunState['strategy']>['prediction']>;

@@ -56,27 +56,35 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     ctx.journal.append({ type: 'grid_updated', grid: next.grid! });
     const room = limit - batch.length;
     if (blockers.length === 0 || room <= 0) break;
-    const take = [...blockers].sort(compareCells).slice(0, Number.isFinite(room) ? room : blockers.length);
+    const sorted = [...blockers].sort(compareCells);
+    const take = sorted.slice(0, Number.isFinite(room) ? room : blockers.length);
     const retry = flow(next).retryContext ?? {};
     // Presenting a conflict in its worktree runs ahead of the resolvers, so a slot whose
     // conversation ends finds its next conflict ready (worktree creation is serialized).
-    const outcomes: CellResolution[] = await mapPipelined(
-      take,
-      ctx.config.merge.parallel,
-      (cell) => {
-        const id = cellId(cell);
-        if (!next.conflicts.some((c) => c.id === id)) {
-          ctx.journal.append({ type: 'conflict_found', conflict: id, cell, files: [] });
-          ctx.log.info({ cell: id }, `conflict at ${id}`);
-        }
-        return prepareCell(ctx, engine, cell);
-      },
-      (prepared) =>
-        resolvePrepared(ctx, prepared, {
-          failure: retry[cellId(prepared.cell)] ?? null,
-          fileChoices: flow(next).fileChoices ?? {},
-        }),
-    );
+    const resolveCells = (cells: Cell[]): Promise<CellResolution[]> =>
+      mapPipelined(
+        cells,
+        ctx.config.merge.parallel,
+        (cell) => {
+          const id = cellId(cell);
+          if (!next.conflicts.some((c) => c.id === id)) {
+            ctx.journal.append({ type: 'conflict_found', conflict: id, cell, files: [] });
+            ctx.log.info({ cell: id }, `conflict at ${id}`);
+          }
+          return prepareCell(ctx, engine, cell);
+        },
+        (prepared) =>
+          resolvePrepared(ctx, prepared, {
+            failure: retry[cellId(prepared.cell)] ?? null,
+            fileChoices: flow(next).fileChoices ?? {},
+          }),
+      );
+    const outcomes = await resolveCells(take);
+    // A person is needed: every other conflict already known goes down the ladder now, so all
+    // that need a person are handed over at once and nobody waits for a check in between.
+    const rest = sorted.slice(take.length);
+    if (ctx.config.merge.batch_handoff && rest.length > 0 && outcomes.some((o) => !o.ok) && !budgetRefusal(outcomes))
+      outcomes.push(...(await resolveCells(rest)));
     const human: HandoffConflict[] = [];
     const choiceKeys = { ...(flow(next).handoffChoices ?? {}) };
     const budget = budgetRefusal(outcomes);

@@ -1,0 +1,25 @@
+import { rmSync } from 'node:fs';
+import { setupStampPath } from '../checks/setup-stamp.js';
+import type { WorkflowContext } from './ports.js';
+
+/**
+ * The check worktree at `commit`, ready for a check. Incremental (the default): build outputs
+ * (ignored files, the run's build directory) stay from the last check, so only what changed is
+ * rebuilt, and `check.setup` runs only when its inputs changed. With `check.incremental: false`
+ * every check starts from scratch: ignored files and the build directory are removed and the
+ * setup runs again.
+ */
+export async function prepareCheckTree(ctx: WorkflowContext, commit: string): Promise<string> {
+  const scratch = !ctx.config.check.incremental;
+  const cwd = await ctx.worktrees.checkout(ctx.worktrees.checkId, commit, { clean: scratch });
+  if (scratch) {
+    if (ctx.buildDir) rmSync(ctx.buildDir, { recursive: true, force: true });
+    rmSync(setupStampPath(cwd, ctx.config.check.output_dir), { force: true });
+  }
+  return cwd;
+}
+
+/** Remove the run's build directory (when the run is finished or dropped). */
+export function removeBuildDir(buildDir: string | null | undefined): void {
+  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
+}
