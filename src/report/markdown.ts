@@ -1,6 +1,8 @@
 import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from './format.js';
 import { roles, rungs, type ConflictView, type ReportModel } from './model.js';
 import { handoffLines } from './handoff-text.js';
+import { progressLine } from './progress.js';
+import { planLine } from './status-text.js';
 import { markedDiagram } from './status-text.js';
 
 /** GitHub refuses comments over 65,536 characters; stay under it with room for an edit. */
@@ -98,6 +100,8 @@ export function renderMarkdownReport(model: ReportModel): string {
     `| Checks | ${model.checks.length} run, ${failed} failed |`,
     `| Conflicts | ${progress.resolved} resolved, ${progress.left} left; hunks by rung: ${rungs.map((r) => `${r} ${progress.hunksByRung[r]}`).join(', ')} |`,
     `| Strategy | ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen'} |`,
+    `| Progress | ${progressLine(model.outlook)} |`,
+    ...(planLine(model) ? [`| Planner | ${planLine(model)} |`] : []),
     `| Attempts | ${model.attempts.length} |`,
   ];
   if (run.human)

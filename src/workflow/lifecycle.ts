@@ -17,7 +17,7 @@ import { loadRunState } from '../store/run-persistence.js';
 import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
 import type { RunOutcome } from './machine/runner.js';
-import { driveRun } from './merge-run.js';
+import { driveRun, type ProgressListener } from './merge-run.js';
 import type { NodeName } from './nodes/common.js';
 import { createRunDeps, runningChecks, type RunDepsOptions } from './run-deps.js';
 import { createRun, reopenRun } from './setup.js';
@@ -53,6 +53,8 @@ export interface DriveOptions {
   interactive?: RunDepsOptions['interactive'];
   /** `continue --accept-failure`: the failure the pending hand-off shows is expected at this step. */
   acceptFailure?: boolean;
+  /** Told of the run's progress (every saved state and journalled event): the CLI's progress line. */
+  onProgress?: ProgressListener;
 }
 
 export type DriveOutcome = RunOutcome<RunState, NodeName>;
@@ -133,7 +135,7 @@ export async function startRun(
     config: stored === null ? null : withValues(stored, config),
   });
   try {
-    return await driveRun(run, state, deps, options.signal ? { signal: options.signal } : {});
+    return await driveRun(run, state, deps, driveOptions(options));
   } finally {
     run.close();
   }
@@ -177,7 +179,7 @@ export async function continueRun(
       );
     }
     const deps = await createRunDeps(config, git, runName, runDepsOptions(options, log));
-    return await driveRun(run, resumed, deps, options.signal ? { signal: options.signal } : {});
+    return await driveRun(run, resumed, deps, driveOptions(options));
   } finally {
     run.close();
   }
@@ -256,6 +258,13 @@ async function assertIdentity(git: Git): Promise<void> {
 async function endLeftoverChecks(store: RunStore, name: string, log: Logger | null): Promise<void> {
   for (const ended of await runningChecks(store, name).killLeftovers())
     log?.warn({ check: ended }, `ended ${ended}, left running by an earlier splintercat`);
+}
+
+function driveOptions(options: DriveOptions): Parameters<typeof driveRun>[3] {
+  return {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  };
 }
 
 function runDepsOptions(options: DriveOptions, log: Logger = options.openLog()): RunDepsOptions {
