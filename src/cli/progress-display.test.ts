@@ -29,14 +29,14 @@ describe('ProgressDisplay', () => {
     const written: string[] = [];
     const display = new ProgressDisplay({ isTTY: true, columns: 200, write: (s: string) => written.push(s) }, now);
     display.update(state, finished);
-    expect(written.at(-1)).toMatch(
-      /^\r\x1b\[2Kconflicts 0 done, 0 left \| no check running \| elapsed 1m 00s \(worked 30\.0s/,
-    );
+    expect(
+      written.at(-1)?.startsWith(`${CLEAR}conflicts 0 done, 0 left | no check running | elapsed 1m 00s (worked 30.0s`),
+    ).toBe(true);
     display.consoleStream().write('a log line\n');
     expect(written.slice(-3, -1)).toEqual([CLEAR, 'a log line\n']);
     expect(written.at(-1)?.startsWith(`${CLEAR}conflicts`)).toBe(true);
     display.stop();
-    expect(written.at(-1)).toBe('\r\x1b[2K');
+    expect(written.at(-1)).toBe(CLEAR);
   });
 
   it('not on a terminal: a plain log line per step, nothing redrawn', () => {
