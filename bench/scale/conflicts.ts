@@ -54,12 +54,18 @@ function functionConflict(m: Module, n: number): { files: Record<string, Conflic
     primary,
     files: {
       [primary]: {
-        base: src('y = y + 7;'),
-        fork: src('y = (y + 7) * 2;'),
-        upstream: src('y = y + 11;'),
-        correct: src('y = (y + 11) * 2;'),
+        base: src(`y = y + ${n};`),
+        fork: src(`y = (y + ${n}) * 3;`),
+        upstream: src(`y = y + ${n + 4};`),
+        correct: src(`y = (y + ${n + 4}) * 3;`),
       },
-      [`tests/${m.area}/c${n}_test.c`]: { base: test(10), fork: test(20), upstream: test(14), correct: test(28) },
+      // f(1) = 3 + n at the base; the fork triples it, upstream adds 4: the four values always differ.
+      [`tests/${m.area}/c${n}_test.c`]: {
+        base: test(3 + n),
+        fork: test((3 + n) * 3),
+        upstream: test(7 + n),
+        correct: test((7 + n) * 3),
+      },
     },
   };
 }
@@ -124,8 +130,20 @@ function buildConflict(m: Module, n: number): { files: Record<string, ConflictFi
     '    return B_LEVEL * 10 + B_FORK;',
     '}',
   );
-  const test = (want: number): string =>
-    line('#include "test.h"', '', `int ${fn}(void);`, '', `TEST(${fn})`, '{', `    CHECK_EQ(${fn}(), ${want});`, '}');
+  // Each side's test checks its own flag (the fork's B_FORK, upstream's B_LEVEL): only the fragment conflicts.
+  const test = (name: string, expr: string, want: number): string =>
+    line(
+      '#include "test.h"',
+      '',
+      `int ${fn}(void);`,
+      '',
+      `TEST(${fn}_${name})`,
+      '{',
+      `    CHECK_EQ(${expr}, ${want});`,
+      '}',
+    );
+  const level = (want: number): string => test('level', `${fn}() / 10`, want);
+  const forked = (want: number): string => test('fork', `${fn}() % 10`, want);
   const primary = `mk/${fn}.mk`;
   return {
     primary,
@@ -137,7 +155,13 @@ function buildConflict(m: Module, n: number): { files: Record<string, ConflictFi
         correct: fragment('-DB_LEVEL=2 -DB_FORK=1'),
       },
       [`src/${m.name}/b${n}.c`]: { base: src, fork: src, upstream: src, correct: src },
-      [`tests/${m.area}/b${n}_test.c`]: { base: test(10), fork: test(11), upstream: test(20), correct: test(21) },
+      [`tests/${m.area}/b${n}_level_test.c`]: { base: level(1), fork: level(1), upstream: level(2), correct: level(2) },
+      [`tests/${m.area}/b${n}_fork_test.c`]: {
+        base: forked(0),
+        fork: forked(1),
+        upstream: forked(0),
+        correct: forked(1),
+      },
     },
   };
 }

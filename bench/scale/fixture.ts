@@ -89,7 +89,8 @@ export interface ScaleFixture {
  * and the person do with it. In every odd wave the model gives up slots 0, 2 and 3 (a person gets
  * them together); the person's first try of the second of them in the last odd wave is wrong (the
  * batch check fails and bisection finds it). In even waves after the first the model's first
- * answer is wrong for a header (the build breaks) and a function (a test fails).
+ * answer is wrong for a header (the build breaks) and a build fragment (a test fails); both are
+ * conflicts of one file, so the retry's right answer for it was never blamed.
  */
 function plan(o: ScaleOptions, modules: Module[]): Omit<ScaleConflict, 'files' | 'primary'>[] {
   const gapA = Math.floor(o.forkCommits / o.waves);
@@ -104,7 +105,7 @@ function plan(o: ScaleOptions, modules: Module[]): Omit<ScaleConflict, 'files' |
     for (let slot = 0; slot < o.perWave; slot++) {
       const n = out.length + 1;
       const kind = conflictKinds[(slot + wave) % conflictKinds.length] as ConflictKind;
-      const wrong = wave % 2 === 0 && wave > 0 && (kind === 'header' || kind === 'function');
+      const wrong = wave % 2 === 0 && wave > 0 && (kind === 'header' || kind === 'build');
       out.push({
         n,
         kind,

@@ -15,9 +15,10 @@ export type CheckPlan =
 
 /**
  * Decide the check of the resolutions `batch` (conflict ids): the full checks on the final
- * cell, at a `check.full_every` boundary, or when nothing is saved by doing less; nothing when
- * every resolution changes no compiled byte (`check.skip_no_code_change`); otherwise the fast
- * candidates (`check.fast`, else the workflow checks) their files select (`check.select`).
+ * cell; nothing when every resolution changes no compiled byte (`check.skip_no_code_change`; a
+ * `check.full_every` boundary then waits for the next check); the full checks at that boundary
+ * or when nothing is saved by doing less; otherwise the fast candidates (`check.fast`, else the
+ * workflow checks) their files select (`check.select`).
  */
 export async function planCheck(
   ctx: WorkflowContext,
@@ -28,13 +29,6 @@ export async function planCheck(
   const check = ctx.config.check;
   const full = workflowChecks(ctx);
   if (final) return { kind: 'full', names: full, reason: 'the final cell: every check runs' };
-  const since = (state.data.fastOnly ?? []).length + batch.length;
-  if (check.full_every > 0 && since >= check.full_every)
-    return {
-      kind: 'full',
-      names: full,
-      reason: `${since} resolution(s) since the last full check (check.full_every: ${check.full_every})`,
-    };
   const conflicts = state.conflicts.filter((c) => batch.includes(c.id));
   if (check.skip_no_code_change && conflicts.length > 0 && conflicts.length === batch.length) {
     const proofs: Record<string, string> = {};
@@ -50,6 +44,13 @@ export async function planCheck(
         reason: `the resolution${conflicts.length > 1 ? 's change' : ' changes'} no compiled byte (whitespace or comments only, proven by the syntax rung)`,
       };
   }
+  const since = (state.data.fastOnly ?? []).length + batch.length;
+  if (check.full_every > 0 && since >= check.full_every)
+    return {
+      kind: 'full',
+      names: full,
+      reason: `${since} resolution(s) since the last full check (check.full_every: ${check.full_every})`,
+    };
   const candidates = (check.fast.length > 0 ? check.fast : full).filter((n) => n in check.commands);
   const paths = [...new Set(conflicts.flatMap((c) => c.files.map((f) => f.path)))];
   const selection = selectChecks(candidates, check.select, paths);

@@ -55,6 +55,8 @@ export interface DriveOptions {
   acceptFailure?: boolean;
   /** Told of the run's progress (every saved state and journalled event): the CLI's progress line. */
   onProgress?: ProgressListener;
+  /** The models (benchmarks, tests); default: those of `llm.*` with keys from `env`. */
+  gateway?: RunDepsOptions['gateway'];
 }
 
 export type DriveOutcome = RunOutcome<RunState, NodeName>;
@@ -272,6 +274,7 @@ function runDepsOptions(options: DriveOptions, log: Logger = options.openLog()):
     log,
     ...(options.env ? { env: options.env } : {}),
     ...(options.interactive ? { interactive: options.interactive } : {}),
+    ...(options.gateway !== undefined ? { gateway: options.gateway } : {}),
   };
 }
 

@@ -48,9 +48,9 @@ export async function check(state: RunState, ctx: Ctx): Promise<Result> {
     const run = await runChecksOn(ctx, next, commit, target.cell, 'cell', plan.names);
     next = recordChecks(next, run.records, run.baselines);
     if (!run.passed && run.failed) {
-      // Suspects: the batch, and resolutions since the last full check that never ran the failing check.
-      const unseen = pending.filter((p) => plan.kind === 'full' || !p.checks.includes(run.failed?.name ?? ''));
-      const suspects = [...new Set([...unseen.map((p) => p.conflict), ...batch])];
+      // A fast check fails on what it checked (a resolution it did not cover never selected it); a
+      // full one may fail on any resolution since the last full check.
+      const suspects = [...new Set([...(plan.kind === 'full' ? pending.map((p) => p.conflict) : []), ...batch])];
       return {
         next: 'summarize_failure',
         state: withFlow(next, {
