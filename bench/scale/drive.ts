@@ -75,8 +75,8 @@ export async function driveScale(fixture: ScaleFixture, sets: string[] = [], bui
     openLog: () => logs.logger,
     env: {},
     gateway,
-    onProgress: (_: RunState, event: RunEvent | null) => {
-      if (event) events.push(event);
+    onProgress: (_: RunState, event: RunEvent | null, replayed?: boolean) => {
+      if (event && !replayed) events.push(event);
     },
   };
   const handoffs: HandoffRecord[] = [];

@@ -99,7 +99,7 @@ export async function withSession<T>(
         process.once('SIGINT', onSigint);
         return logs.logger;
       },
-      ...(progress ? { onProgress: (state, event) => progress.update(state, event) } : {}),
+      ...(progress ? { onProgress: (state, event, replayed) => progress.update(state, event, replayed) } : {}),
       env: process.env,
       signal: controller.signal,
       ...(prompter

@@ -36,10 +36,11 @@ export class ProgressDisplay {
     this.log = log;
   }
 
-  /** The run moved: a state was saved (event null) or an event journalled. */
-  update(state: RunState, event: RunEvent | null): void {
+  /** The run moved: a state was saved (event null) or an event journalled (`replayed`: by an earlier process). */
+  update(state: RunState, event: RunEvent | null, replayed = false): void {
     this.state = state;
     if (event) this.tally = addEvent(this.tally, event);
+    if (replayed) return;
     if (this.terminal) {
       this.timer ??= setInterval(() => this.draw(), 1000).unref();
       this.draw();
@@ -68,7 +69,10 @@ export class ProgressDisplay {
   }
 
   private line(): string {
-    return this.state ? progressLine(computeProgress(this.state, this.tally, { now: this.now(), live: true })) : '';
+    if (!this.state) return '';
+    // This process drives the run: it is running until it ends, whatever the last saved state says.
+    const state: RunState = this.state.status === 'done' ? this.state : { ...this.state, status: 'running' };
+    return progressLine(computeProgress(state, this.tally, { now: this.now(), live: true }));
   }
 
   private draw(): void {

@@ -47,8 +47,11 @@ function withUsage(ctx: WorkflowContext): Record<NodeName, MachineNode<RunState,
   return wrapped;
 }
 
-/** Told of every saved state (event null) and every journalled event, with the state as last saved. */
-export type ProgressListener = (state: RunState, event: RunEvent | null) => void;
+/**
+ * Told of every saved state (event null) and every journalled event, with the state as last saved;
+ * first of the events journalled by earlier processes of the run (`replayed`, before anything runs).
+ */
+export type ProgressListener = (state: RunState, event: RunEvent | null, replayed?: boolean) => void;
 
 /** Drive a run from its persisted node until it finishes, stops, or needs a human. */
 export function driveRun(
@@ -57,7 +60,9 @@ export function driveRun(
   ctx: WorkflowContext,
   options: { signal?: AbortSignal; logger?: Logger; clock?: Clock; onProgress?: ProgressListener } = {},
 ): Promise<RunOutcome<RunState, NodeName>> {
-  const runUsage = usageFromEvents(run.journal.read().entries);
+  const earlier = run.journal.read().entries;
+  const runUsage = usageFromEvents(earlier);
+  for (const e of earlier) options.onProgress?.(initial, e, true);
   const usage = ctx.gateway?.usage;
   usage?.carryFrom(runUsage);
   const unsubscribe = usage?.onRecord((r) => {
