@@ -17,12 +17,15 @@ export interface JournalTally {
   nodeStartedAt: string | null;
   /** The check running, when one is. */
   check: { name: string; cell: string | null; startedAt: string } | null;
+  /** Conflicts met and conflicts resolved (not blamed since), as journalled: ahead of the state inside a long node. */
+  met: ReadonlySet<string>;
+  resolved: ReadonlySet<string>;
 }
 
 const conflictNodes = new Set(['resolve_conflicts', 'check', 'summarize_failure', 'plan_recovery', 'execute_recovery']);
 
 export function emptyTally(): JournalTally {
-  return { nodesMs: 0, conflictWorkMs: 0, nodeStartedAt: null, check: null };
+  return { nodesMs: 0, conflictWorkMs: 0, nodeStartedAt: null, check: null, met: new Set(), resolved: new Set() };
 }
 
 /** The tally after one more event. */
@@ -47,6 +50,16 @@ export function addEvent(tally: JournalTally, e: Pick<RunEvent, 'type' | 'ts'> &
       return { ...tally, check: null };
     case 'run_outcome':
       return { ...tally, check: null, nodeStartedAt: null };
+    case 'conflict_found':
+      return { ...tally, met: new Set([...tally.met, event.conflict]) };
+    case 'conflict_resolved':
+      return {
+        ...tally,
+        met: new Set([...tally.met, event.conflict]),
+        resolved: new Set([...tally.resolved, event.conflict]),
+      };
+    case 'conflict_blamed':
+      return { ...tally, resolved: new Set([...tally.resolved].filter((id) => id !== event.conflict)) };
     default:
       return tally;
   }
@@ -63,12 +76,13 @@ export function computeProgress(
   options: { now: Date; live: boolean },
 ): ProgressView {
   const now = options.now.getTime();
-  const done = state.conflicts.filter((c) => c.status === 'resolved').length;
-  const open = state.conflicts.length - done;
-  const ids = new Set(state.conflicts.map((c) => c.id));
+  // Inside a long node the journal is ahead of the saved state: take the larger counts.
+  const done = Math.max(state.conflicts.filter((c) => c.status === 'resolved').length, tally.resolved.size);
+  const ids = new Set([...state.conflicts.map((c) => c.id), ...tally.met]);
+  const open = ids.size - done;
   const unmet = (state.grid?.blockers ?? []).filter((b) => !ids.has(cellId(b))).length;
   const groups = state.data.tipConflicts;
-  const known = state.conflicts.length + unmet;
+  const known = ids.size + unmet;
   const expected = groups
     ? Math.max(
         known,
