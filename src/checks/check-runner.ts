@@ -229,21 +229,14 @@ export class CheckRunner implements CheckRunnerLike {
     const { label, cwd } = launch;
     const command = redactSecrets(launch.command, this.secrets);
     const sandboxed = this.useSandbox();
-    const buildDir = this.options.buildDir ?? null;
-    const writable = [this.options.outputDir, ...(this.options.writable ?? []), ...(buildDir ? [buildDir] : [])];
-    if (sandboxed) for (const dir of writable) makeWritableDir(dir);
-    else if (buildDir) makeWritableDir(buildDir);
+    const writable = this.writableDirs(sandboxed);
     const { path: logFile, out } = this.createLog(label);
     const started = Date.now();
     this.log.info({ check: label, command, cwd, logFile, sandboxed }, `check '${label}' started`);
 
     const registry = this.options.registry;
     const tag = registry?.newTag();
-    const env = {
-      ...this.env,
-      ...(tag === undefined ? {} : { [CHECK_TAG_VARIABLE]: tag }),
-      ...(buildDir ? { [BUILD_DIR_VARIABLE]: buildDir } : {}),
-    };
+    const env = this.launchEnv(tag);
     const child = sandboxed
       ? spawn(
           'bwrap',
@@ -347,6 +340,25 @@ export class CheckRunner implements CheckRunnerLike {
       `check '${label}' ${result.success ? 'passed' : 'failed'}`,
     );
     return result;
+  }
+
+  /** The directories a check may write besides its worktree (created; the build directory even unsandboxed). */
+  private writableDirs(sandboxed: boolean): string[] {
+    const buildDir = this.options.buildDir ?? null;
+    const writable = [this.options.outputDir, ...(this.options.writable ?? []), ...(buildDir ? [buildDir] : [])];
+    if (sandboxed) for (const dir of writable) makeWritableDir(dir);
+    else if (buildDir) makeWritableDir(buildDir);
+    return writable;
+  }
+
+  /** A check's environment: scrubbed, its tag (to recognise a leftover), the run's build directory. */
+  private launchEnv(tag: string | undefined): Record<string, string> {
+    const buildDir = this.options.buildDir ?? null;
+    return {
+      ...this.env,
+      ...(tag === undefined ? {} : { [CHECK_TAG_VARIABLE]: tag }),
+      ...(buildDir ? { [BUILD_DIR_VARIABLE]: buildDir } : {}),
+    };
   }
 
   /** A new log file, created exclusively: parallel runs started in the same second take the next free suffix. */

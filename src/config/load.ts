@@ -185,19 +185,22 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   );
   if (config.check.build_dir !== '') config.check.build_dir = resolve(workdir, config.check.build_dir);
 
-  const warnings: string[] = [];
-  const defined = Object.keys(config.check.commands).length > 0;
+  const warnings = unknownCheckWarnings(config);
+  return { config, file, missingEnv, warnings, writtenApiKey, fileHash };
+}
+
+/** Check names in check.workflow, check.fast and check.select that check.commands does not define. */
+function unknownCheckWarnings(config: Config): string[] {
+  if (Object.keys(config.check.commands).length === 0) return [];
   const named: Array<[string, string[]]> = [
     ['check.workflow', config.check.workflow],
     ['check.fast', config.check.fast],
     ['check.select', [...new Set(Object.values(config.check.select).flat())]],
   ];
-  for (const [key, names] of named) {
+  return named.flatMap(([key, names]) => {
     const unknown = names.filter((name) => !(name in config.check.commands));
-    if (unknown.length > 0 && defined)
-      warnings.push(`${key} names checks that check.commands does not define: ${unknown.join(', ')}`);
-  }
-  return { config, file, missingEnv, warnings, writtenApiKey, fileHash };
+    return unknown.length > 0 ? [`${key} names checks that check.commands does not define: ${unknown.join(', ')}`] : [];
+  });
 }
 
 /**

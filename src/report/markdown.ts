@@ -100,8 +100,7 @@ export function renderMarkdownReport(model: ReportModel): string {
     `| Checks | ${model.checks.length} run, ${failed} failed |`,
     `| Conflicts | ${progress.resolved} resolved, ${progress.left} left; hunks by rung: ${rungs.map((r) => `${r} ${progress.hunksByRung[r]}`).join(', ')} |`,
     `| Strategy | ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen'} |`,
-    `| Progress | ${progressLine(model.outlook)} |`,
-    ...(planLine(model) ? [`| Planner | ${planLine(model)} |`] : []),
+    ...progressRows(model),
     `| Attempts | ${model.attempts.length} |`,
   ];
   if (run.human)
@@ -208,4 +207,10 @@ export function renderMarkdownReport(model: ReportModel): string {
   const checksAt = out.indexOf('### Checks');
   out.splice(checksAt - 1, 0, ...conflicts);
   return `${out.join('\n')}\n`;
+}
+
+/** The progress line and the planner's prediction against the run, as summary rows. */
+function progressRows(model: ReportModel): string[] {
+  const plan = planLine(model);
+  return [`| Progress | ${progressLine(model.outlook)} |`, ...(plan ? [`| Planner | ${plan} |`] : [])];
 }

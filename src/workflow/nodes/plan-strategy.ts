@@ -7,7 +7,6 @@ import { withFlow, type Ctx, type Result } from './common.js';
 
 /** PlanStrategy: the configured strategy, or the planner's choice (model, or the offline policy). */
 export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
-  const merge = ctx.config.merge;
   const now = ctx.clock.now().toISOString();
   const tipGroups = await ctx.once(
     'tip-conflicts',
@@ -16,48 +15,8 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
   );
   state = withFlow(state, { tipConflicts: tipGroups });
   const predictions = predict(ctx, state, tipGroups.length);
-  let decision: { strategy: RunState['strategy'] & object };
-  if (merge.strategy !== 'auto') {
-    decision = {
-      strategy: {
-        kind: merge.strategy,
-        batchSize: merge.strategy === 'batch' ? merge.default_batch_size : null,
-        decidedBy: 'user',
-        reasoning: `merge.strategy is set to ${merge.strategy}`,
-        decidedAt: now,
-      },
-    };
-  } else {
-    const size = state.grid?.size ?? { i1: 0, i2: 0 };
-    const answer = await ctx.once('strategy', () =>
-      chooseStrategy(
-        {
-          source_ref: state.source.ref,
-          target_branch: state.target.branch,
-          num_source_commits: size.i2,
-          num_target_commits: size.i1,
-          estimated_conflicts: tipGroups.length,
-          available_strategies: merge.strategies_available,
-          default_batch_size: merge.default_batch_size,
-          ...(predictions ? { predictions: predictions.all } : {}),
-        },
-        { gateway: ctx.gateway, log: ctx.log },
-      ),
-    );
-    decision = {
-      strategy: {
-        kind: answer.strategy,
-        batchSize: answer.strategy === 'batch' ? (answer.batch_size ?? merge.default_batch_size) : null,
-        decidedBy: answer.source === 'model' ? 'planner' : 'fallback',
-        reasoning: answer.reasoning,
-        decidedAt: now,
-      },
-    };
-  }
-  const s: RunState['strategy'] & object = {
-    ...decision.strategy,
-    prediction: predictions?.of(decision.strategy) ?? null,
-  };
+  const chosen = await decide(state, ctx, tipGroups.length, predictions?.all ?? null);
+  const s: RunState['strategy'] & object = { ...chosen, prediction: predictions?.of(chosen) ?? null };
   ctx.journal.append({
     type: 'decision',
     kind: 'strategy',
@@ -90,6 +49,48 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
   return {
     next: 'resolve_conflicts',
     state: withFlow({ ...state, strategy: s, currentAttempt: attempt, attempts }, { batch: [] }),
+  };
+}
+
+/** The configured strategy, or the planner's choice (model, or the offline policy) given the conflicts expected and the predictions. */
+async function decide(
+  state: RunState,
+  ctx: Ctx,
+  expected: number,
+  predictions: StrategyPrediction[] | null,
+): Promise<NonNullable<RunState['strategy']>> {
+  const merge = ctx.config.merge;
+  const now = ctx.clock.now().toISOString();
+  if (merge.strategy !== 'auto')
+    return {
+      kind: merge.strategy,
+      batchSize: merge.strategy === 'batch' ? merge.default_batch_size : null,
+      decidedBy: 'user',
+      reasoning: `merge.strategy is set to ${merge.strategy}`,
+      decidedAt: now,
+    };
+  const size = state.grid?.size ?? { i1: 0, i2: 0 };
+  const answer = await ctx.once('strategy', () =>
+    chooseStrategy(
+      {
+        source_ref: state.source.ref,
+        target_branch: state.target.branch,
+        num_source_commits: size.i2,
+        num_target_commits: size.i1,
+        estimated_conflicts: expected,
+        available_strategies: merge.strategies_available,
+        default_batch_size: merge.default_batch_size,
+        ...(predictions ? { predictions } : {}),
+      },
+      { gateway: ctx.gateway, log: ctx.log },
+    ),
+  );
+  return {
+    kind: answer.strategy,
+    batchSize: answer.strategy === 'batch' ? (answer.batch_size ?? merge.default_batch_size) : null,
+    decidedBy: answer.source === 'model' ? 'planner' : 'fallback',
+    reasoning: answer.reasoning,
+    decidedAt: now,
   };
 }
 

@@ -59,26 +59,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     const sorted = [...blockers].sort(compareCells);
     const take = sorted.slice(0, Number.isFinite(room) ? room : blockers.length);
     const retry = flow(next).retryContext ?? {};
-    // Presenting a conflict in its worktree runs ahead of the resolvers, so a slot whose
-    // conversation ends finds its next conflict ready (worktree creation is serialized).
-    const resolveCells = (cells: Cell[]): Promise<CellResolution[]> =>
-      mapPipelined(
-        cells,
-        ctx.config.merge.parallel,
-        (cell) => {
-          const id = cellId(cell);
-          if (!next.conflicts.some((c) => c.id === id)) {
-            ctx.journal.append({ type: 'conflict_found', conflict: id, cell, files: [] });
-            ctx.log.info({ cell: id }, `conflict at ${id}`);
-          }
-          return prepareCell(ctx, engine, cell);
-        },
-        (prepared) =>
-          resolvePrepared(ctx, prepared, {
-            failure: retry[cellId(prepared.cell)] ?? null,
-            fileChoices: flow(next).fileChoices ?? {},
-          }),
-      );
+    const resolveCells = (cells: Cell[]): Promise<CellResolution[]> => resolveBlocked(ctx, engine, next, cells);
     const outcomes = await resolveCells(take);
     // A person is needed: every other conflict already known goes down the ladder now, so all
     // that need a person are handed over at once and nobody waits for a check in between.
@@ -175,6 +156,32 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
   next = withFlow(next, { batch });
   if (batch.length > 0) return { next: 'check', state: next };
   return { next: blockers.length === 0 ? 'finalize' : 'resolve_conflicts', state: next };
+}
+
+/**
+ * Blocked cells down the ladder, `merge.parallel` at a time, each in its own worktree. Presenting
+ * a conflict runs ahead of the resolvers, so a slot whose conversation ends finds its next
+ * conflict ready (worktree creation is serialized).
+ */
+function resolveBlocked(ctx: Ctx, engine: GridEngine, state: RunState, cells: Cell[]): Promise<CellResolution[]> {
+  const retry = flow(state).retryContext ?? {};
+  return mapPipelined(
+    cells,
+    ctx.config.merge.parallel,
+    (cell) => {
+      const id = cellId(cell);
+      if (!state.conflicts.some((c) => c.id === id)) {
+        ctx.journal.append({ type: 'conflict_found', conflict: id, cell, files: [] });
+        ctx.log.info({ cell: id }, `conflict at ${id}`);
+      }
+      return prepareCell(ctx, engine, cell);
+    },
+    (prepared) =>
+      resolvePrepared(ctx, prepared, {
+        failure: retry[cellId(prepared.cell)] ?? null,
+        fileChoices: flow(state).fileChoices ?? {},
+      }),
+  );
 }
 
 /**
