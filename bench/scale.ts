@@ -147,14 +147,15 @@ async function main(): Promise<void> {
     const fixed = st
       ? [`merge.strategy=${st.kind}`, ...(st.batchSize ? [`merge.default_batch_size=${st.batchSize}`] : [])]
       : [];
-    const naive = on.checks * (clean.buildMs + clean.testMs);
+    // Without the savings every commit checked gets a clean build and the full test: one per build check of the drive.
+    const naive = on.builds * (clean.buildMs + clean.testMs);
     const buildMs = on.drive.state.checks.filter((c) => c.name === 'build').reduce((t, c) => t + c.durationMs, 0);
     const incrementalOff = on.checkMs - buildMs + on.builds * clean.buildMs;
     out(
       `  incremental builds off: ${min(incrementalOff)} of checks (${on.builds} builds at the clean build's ${s(clean.buildMs)} instead of ${s(buildMs / Math.max(1, on.builds))} each; computed, not driven)`,
     );
     out(
-      `  "a clean build and full test per check" (${on.checks} checks): ${min(naive)}; the drive's check time is ${((on.checkMs / naive) * 100).toFixed(0)}% of it (target <= 25%)`,
+      `  "a clean build and full test per check" (${on.builds} commits checked): ${min(naive)}; the drive's check time is ${((on.checkMs / naive) * 100).toFixed(0)}% of it (target <= 25%)`,
     );
     if (on.drive.outcome !== 'done') process.exitCode = 1;
 
