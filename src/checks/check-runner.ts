@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, openSync, statSync, type WriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { SandboxMode } from '../config/schema.js';
 import { ConfigError, SplintercatError, UsageError } from '../errors/index.js';
@@ -49,7 +49,12 @@ export interface CheckRunnerOptions {
   probeSandbox?: () => BwrapProbe;
   /** Where each running check's process group is recorded, so a later run can end one left behind. */
   registry?: CheckRegistry;
-  /** The run's out-of-tree build directory (`check.build_dir`): created, writable in the sandbox, in $SPLINTERCAT_BUILD_DIR. */
+  /**
+   * The run's out-of-tree build directory (`check.build_dir`/NAME): each worktree a check runs in
+   * builds in its own subdirectory (named as the worktree), created, writable in the sandbox, and
+   * given as $SPLINTERCAT_BUILD_DIR. Make and its kin decide what to rebuild by file times, so two
+   * source trees must never share outputs.
+   */
   buildDir?: string | null;
 }
 
@@ -229,14 +234,15 @@ export class CheckRunner implements CheckRunnerLike {
     const { label, cwd } = launch;
     const command = redactSecrets(launch.command, this.secrets);
     const sandboxed = this.useSandbox();
-    const writable = this.writableDirs(sandboxed);
+    const buildDir = this.options.buildDir ? join(this.options.buildDir, basename(cwd)) : null;
+    const writable = this.writableDirs(sandboxed, buildDir);
     const { path: logFile, out } = this.createLog(label);
     const started = Date.now();
     this.log.info({ check: label, command, cwd, logFile, sandboxed }, `check '${label}' started`);
 
     const registry = this.options.registry;
     const tag = registry?.newTag();
-    const env = this.launchEnv(tag);
+    const env = this.launchEnv(tag, buildDir);
     const child = sandboxed
       ? spawn(
           'bwrap',
@@ -343,8 +349,7 @@ export class CheckRunner implements CheckRunnerLike {
   }
 
   /** The directories a check may write besides its worktree (created; the build directory even unsandboxed). */
-  private writableDirs(sandboxed: boolean): string[] {
-    const buildDir = this.options.buildDir ?? null;
+  private writableDirs(sandboxed: boolean, buildDir: string | null): string[] {
     const writable = [this.options.outputDir, ...(this.options.writable ?? []), ...(buildDir ? [buildDir] : [])];
     if (sandboxed) for (const dir of writable) makeWritableDir(dir);
     else if (buildDir) makeWritableDir(buildDir);
@@ -352,8 +357,7 @@ export class CheckRunner implements CheckRunnerLike {
   }
 
   /** A check's environment: scrubbed, its tag (to recognise a leftover), the run's build directory. */
-  private launchEnv(tag: string | undefined): Record<string, string> {
-    const buildDir = this.options.buildDir ?? null;
+  private launchEnv(tag: string | undefined, buildDir: string | null): Record<string, string> {
     return {
       ...this.env,
       ...(tag === undefined ? {} : { [CHECK_TAG_VARIABLE]: tag }),

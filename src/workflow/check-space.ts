@@ -1,4 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { setupStampPath } from '../checks/setup-stamp.js';
 import type { WorkflowContext } from './ports.js';
 
@@ -15,7 +16,8 @@ export async function prepareCheckTree(ctx: WorkflowContext, commit: string): Pr
   const scratch = !ctx.config.check.incremental && head !== commit;
   const cwd = await ctx.worktrees.checkout(ctx.worktrees.checkId, commit, { clean: scratch });
   if (scratch) {
-    if (ctx.buildDir) rmSync(ctx.buildDir, { recursive: true, force: true });
+    // The check worktree's own build directory (check-runner.ts: one per worktree).
+    if (ctx.buildDir) rmSync(join(ctx.buildDir, basename(cwd)), { recursive: true, force: true });
     rmSync(setupStampPath(cwd, ctx.config.check.output_dir), { force: true });
   }
   return cwd;
