@@ -59,13 +59,12 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     const sorted = [...blockers].sort(compareCells);
     const take = sorted.slice(0, Number.isFinite(room) ? room : blockers.length);
     const retry = flow(next).retryContext ?? {};
-    const resolveCells = (cells: Cell[]): Promise<CellResolution[]> => resolveBlocked(ctx, engine, next, cells);
-    const outcomes = await resolveCells(take);
+    const outcomes = await resolveBlocked(ctx, engine, next, take);
     // A person is needed: every other conflict already known goes down the ladder now, so all
     // that need a person are handed over at once and nobody waits for a check in between.
     const rest = sorted.slice(take.length);
     if (ctx.config.merge.batch_handoff && rest.length > 0 && outcomes.some((o) => !o.ok) && !budgetRefusal(outcomes))
-      outcomes.push(...(await resolveCells(rest)));
+      outcomes.push(...(await resolveBlocked(ctx, engine, next, rest)));
     const human: HandoffConflict[] = [];
     const choiceKeys = { ...(flow(next).handoffChoices ?? {}) };
     const budget = budgetRefusal(outcomes);
