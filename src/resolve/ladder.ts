@@ -78,7 +78,7 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   const log = options.log ?? nullLogger;
   const rules = options.rules ?? selectRules();
   const cache = options.cache ?? null;
-  const context = { path: file.path, eol: file.eol };
+  const context: RuleContext = { path: file.path, eol: file.eol, ...(options.sides ? { files: options.sides } : {}) };
   const resolved = new Map<number, HunkResolution>();
   const keys = new Map<number, string>();
 

@@ -57,6 +57,7 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
     path: c.path,
     eol: file.eol,
     outside: printOutsideHunk(file, hunk.index),
+    files: c,
   }));
   for (const rule of options.allRules) {
     const counts = (report.standalone[rule.name] ??= emptyHunkCounts());
