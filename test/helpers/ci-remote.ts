@@ -18,12 +18,17 @@ export class CiRemote {
 
   /** A repository with `files` committed on main, pushed to a new bare remote `origin`; the hook installed unless `hook` is false. */
   static create(files: Record<string, string>, options: { hook?: boolean; sandbox?: 'off' } = {}): CiRemote {
-    const bare = join(tempDir('splintercat-remote-'), 'remote.git');
-    execFileSync('git', ['init', '-q', '--bare', bare], { env: { ...process.env, ...testGitEnv } });
     const repo = TestRepo.create();
     repo.commit('base', files);
+    return CiRemote.attach(repo, options);
+  }
+
+  /** A new bare remote `origin` of `repo`, its branches pushed there; the hook installed unless `hook` is false. */
+  static attach(repo: TestRepo, options: { hook?: boolean; sandbox?: 'off' } = {}): CiRemote {
+    const bare = join(tempDir('splintercat-remote-'), 'remote.git');
+    execFileSync('git', ['init', '-q', '--bare', bare], { env: { ...process.env, ...testGitEnv } });
     repo.sh('remote', 'add', 'origin', bare);
-    repo.sh('push', '-q', 'origin', 'main');
+    repo.sh('push', '-q', 'origin', '--all');
     const remote = new CiRemote(bare, repo);
     if (options.hook !== false) remote.installHook(options.sandbox === 'off' ? '--sandbox off' : '');
     return remote;
