@@ -1,26 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { SplintercatError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
-import {
-  LOG_FILE,
-  PROTOCOL_IDENTITY,
-  RESULT_FILE,
-  requestMessage,
-  type CheckRequest,
-  type CheckResultRecord,
-} from './protocol.js';
-
-/** Run `fn` with a throwaway index file, so building a tree never touches a real index. */
-async function withTempIndex<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'splintercat-index-'));
-  try {
-    return await fn({ GIT_INDEX_FILE: join(dir, 'index') });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { withTempIndex } from '../../git/temp-index.js';
+import { TOOL_IDENTITY } from '../../git/tool-identity.js';
+import { LOG_FILE, RESULT_FILE, requestMessage, type CheckRequest, type CheckResultRecord } from './protocol.js';
 
 /**
  * The request commit for `request`: the tree of the commit under test with the job definition
@@ -54,7 +38,7 @@ export async function createRequestCommit(
   });
   return git.text(['commit-tree', tree, '-p', request.commit], {
     input: requestMessage(request),
-    env: PROTOCOL_IDENTITY,
+    env: TOOL_IDENTITY,
   });
 }
 
@@ -72,7 +56,7 @@ export async function snapshotWorktree(git: Git, cwd: string): Promise<string> {
   });
   return wt.text(['commit-tree', tree, '-p', head], {
     input: 'splintercat: the working tree under test\n',
-    env: PROTOCOL_IDENTITY,
+    env: TOOL_IDENTITY,
   });
 }
 
@@ -85,6 +69,6 @@ export async function createResultCommit(git: Git, record: CheckResultRecord, lo
   });
   return git.text(['commit-tree', tree], {
     input: `splintercat check result: ${record.check} ${record.success ? 'passed' : 'failed'} on ${record.commit.slice(0, 12)}\n`,
-    env: PROTOCOL_IDENTITY,
+    env: TOOL_IDENTITY,
   });
 }

@@ -19,14 +19,6 @@ import { testRunners } from '../test-output/types.js';
 export const REQUEST_SUBJECT = 'splintercat check request';
 export const RESULT_FILE = 'result.json';
 export const LOG_FILE = 'log.txt';
-/** The author and committer of request and result commits: no identity of the machine is needed. */
-export const PROTOCOL_IDENTITY: Record<string, string> = {
-  GIT_AUTHOR_NAME: 'splintercat',
-  GIT_AUTHOR_EMAIL: 'splintercat@localhost',
-  GIT_COMMITTER_NAME: 'splintercat',
-  GIT_COMMITTER_EMAIL: 'splintercat@localhost',
-};
-
 const oid = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
 
 export const checkRequestSchema = z.object({
