@@ -77,6 +77,18 @@ describe('checks on CI runners through a git remote (post-receive hook as the CI
     );
   });
 
+  it("a check of uncommitted work (the resolver's run_check) sends a snapshot of the working tree", async () => {
+    const remote = CiRemote.create({ 'check.sh': CHECK_SH, status: 'pass\n' });
+    remote.repo.write({ status: 'fail\n' });
+    const checks = runner(remote);
+    const result = await checks.run('test', { cwd: remote.repo.dir });
+    await remote.jobsDone();
+    checks.close();
+    expect(result).toMatchObject({ success: false, exitCode: 1 });
+    // The working tree itself is untouched: still the uncommitted change, nothing staged.
+    expect(remote.repo.sh('status', '--porcelain')).toBe(' M status');
+  });
+
   it('several checks in flight at once: each job waits until all three have started', async () => {
     // The jobs meet in a directory outside their clones, which a sandboxed check could not write.
     const remote = CiRemote.create({ 'check.sh': CHECK_SH, status: 'pass\n' }, { sandbox: 'off' });
