@@ -78,6 +78,8 @@ export class ResultWatcher {
       this.timer = undefined;
       void this.poll();
     }, delayMs);
+    // Looking out for late results of withdrawn requests never keeps the process alive.
+    if (this.waiting.size === 0) this.timer.unref();
   }
 
   private async poll(): Promise<void> {
