@@ -1,4 +1,5 @@
 import type { Git } from '../../git/index.js';
+import { generatedFile } from '../data/generated-files.js';
 import { decideFileConflict } from '../file-level.js';
 import { resolveConflictedFile, SYNTAX_RUNG, type LadderFallback } from '../ladder.js';
 import { normalizeForPath, normalizeWhitespace } from '../normalize.js';
@@ -52,6 +53,12 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
   report.hunksSeen += file.hunks.length;
   const hunksOfLanguage = (report.hunksByLanguage[language] ??= { ...emptyHunkCounts(), seen: 0 });
   hunksOfLanguage.seen += file.hunks.length;
+  // As the ladder: a generated file is decided whole (regenerated, or one side's file), no hunk alone.
+  if (generatedFile(c.path, [c.ours, c.theirs, c.base]) !== null) {
+    const kind = 'generated (decided whole)';
+    report.left.files[kind] = (report.left.files[kind] ?? 0) + 1;
+    return;
+  }
 
   const contexts = file.hunks.map((hunk) => ({
     path: c.path,

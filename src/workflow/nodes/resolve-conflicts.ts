@@ -128,6 +128,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
             failure,
             model: modelAttempts(outcome.transcripts ?? []),
             refused: [],
+            warnings: outcome.warnings ?? [],
           });
         }
       }
@@ -138,6 +139,17 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       if (ctx.approver) await apply();
       for (const event of resolverTranscriptEvents(cellId(proposed.cell), proposed.transcripts ?? []))
         ctx.journal.append(event);
+      for (const line of proposed.warnings ?? []) {
+        ctx.journal.append({
+          type: 'decision',
+          kind: 'generated-file',
+          by: 'runner',
+          decision: 'flagged',
+          reasoning: line,
+          conflicts: [cellId(proposed.cell)],
+        });
+        ctx.log.warn({ cell: cellId(proposed.cell) }, line);
+      }
       for (const line of proposed.replayed ?? []) {
         ctx.journal.append({
           type: 'decision',
