@@ -226,13 +226,18 @@ async function resolveEntry(
     await git.run(['add', '--', entry.path]);
     return { path: entry.path, status: 'resolved', resolutions: result.resolutions, remaining };
   }
-  // Locations of what is left are those of the rewritten file.
+  // Locations of what is left are those of the rewritten file; its hunks keep their number in the
+  // file as git left it (the one the resolved hunks carry), so no two hunks of a file share one.
   const rewritten = parseConflictText(result.text, { path: entry.path, markerSize: file.markerSize });
   return {
     path: entry.path,
     status: 'partial',
     resolutions: result.resolutions,
-    remaining: rewritten.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })),
+    remaining: rewritten.hunks.map((h, i) => ({
+      index: result.remaining[i]?.index ?? h.index,
+      startLine: h.startLine,
+      endLine: h.endLine,
+    })),
     ...noted,
   };
 }
