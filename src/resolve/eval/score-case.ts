@@ -155,16 +155,18 @@ async function compareWhole(
 ): Promise<void> {
   const exact = text === resolved;
   const ws = resolved !== null && (exact || normalizeForPath(text, path) === normalizeForPath(resolved, path));
-  let equal = ws;
-  if (!equal && resolved !== null) {
+  let orderOnly = false;
+  if (!ws && resolved !== null) {
     const [a, b] = await Promise.all([canonicalUnordered(path, text), canonicalUnordered(path, resolved)]);
-    equal = a !== null && a === b;
+    orderOnly = a !== null && a === b;
   }
   for (const counts of buckets) {
     counts.resolved++;
     if (exact) counts.exact++;
-    if (ws) counts.whitespaceMatch++;
-    if (equal) counts.equal++;
+    if (ws) {
+      counts.whitespaceMatch++;
+      counts.equal++;
+    } else if (orderOnly) counts.orderOnly++;
     else if (outside) counts.outsideEdited++;
     else counts.wrong++;
   }
@@ -196,8 +198,10 @@ export async function judge(
   const ours = region.before + text + region.after;
   if (ours === region.text) add('exact');
   const ws = matchesRegion(region, text, file.path);
-  if (ws) add('whitespaceMatch');
-  if (ws || (await sameUpToOrder(file.path, resolved, region.start, region.end, ours))) add('equal');
+  if (ws) {
+    add('whitespaceMatch');
+    add('equal');
+  } else if (await sameUpToOrder(file.path, resolved, region.start, region.end, ours)) add('orderOnly');
   else add('wrong');
   if (dropsSide(hunk, text, region.text)) add('sidesDropped');
 }
