@@ -3,6 +3,7 @@ import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
 import { generatedFile, generatedProblems } from '../resolve/index.js';
+import { readBlob } from '../resolve/parse/read-blob.js';
 import { shellQuote } from './handoff.js';
 
 /** The first bytes of a file, where a generator's header is. */
@@ -20,9 +21,19 @@ async function head(full: string): Promise<string> {
 async function problemLine(wt: Git, path: string, where: string): Promise<string | null> {
   const full = join(wt.cwd, path);
   if (!existsSync(full)) return null;
-  const generated = generatedFile(path, [await head(full)]);
+  return problemOf(path, await head(full), () => readFile(full, 'utf8'), where);
+}
+
+/** As `problemLine`, for a file known by its first bytes and a reader of its whole text. */
+async function problemOf(
+  path: string,
+  start: string,
+  text: () => Promise<string>,
+  where: string,
+): Promise<string | null> {
+  const generated = generatedFile(path, [start]);
   if (generated === null) return null;
-  const problems = generatedProblems(path, await readFile(full, 'utf8'), generated);
+  const problems = generatedProblems(path, await text(), generated);
   if (problems.length === 0) return null;
   const q = shellQuote(path);
   return (
@@ -67,4 +78,27 @@ export async function invalidGeneratedFiles(
     if (why !== null) refusals.push({ path, why });
   }
   return refusals;
+}
+
+/**
+ * The same check on a merge's commit (the final merge of a run): the
+ * generated files both sides changed since `base`, as they are in `merged`.
+ */
+export async function generatedWarningsAt(
+  git: Git,
+  commits: { base: string; ours: string; theirs: string; merged: string },
+): Promise<string[]> {
+  const [ours, theirs] = await Promise.all([
+    git.lines(['diff', '--name-only', '--no-renames', commits.base, commits.ours]),
+    git.lines(['diff', '--name-only', '--no-renames', commits.base, commits.theirs]),
+  ]);
+  const both = new Set(theirs);
+  const warnings: string[] = [];
+  for (const path of ours.filter((p) => both.has(p))) {
+    const text = await readBlob(git, `${commits.merged}:${path}`);
+    if (text === null) continue;
+    const line = await problemOf(path, text.slice(0, 4_096), async () => text, 'in the merge');
+    if (line !== null) warnings.push(line);
+  }
+  return warnings;
 }
