@@ -179,11 +179,7 @@ async function resolveEntry(
   // A generated file is taken whole from one side (then regenerated): a block-by-block merge of it
   // is text its tool never wrote (a package pinned twice, a lockfile that does not parse).
   const generated = generatedFile(entry.path, [texts.ours, texts.theirs, texts.base]);
-  if (generated !== null) {
-    const asIs = parseConflictText(onDisk, { path: entry.path });
-    const remaining = asIs.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
-    return { path: entry.path, status: 'open', resolutions: [], remaining, generated };
-  }
+  if (generated !== null) return wholeFile(entry.path, onDisk, generated);
   const file = await pickConflictedFile(git, entry.path, onDisk, texts, encoding);
   if (file.hunks.length === 0) {
     return {
@@ -240,6 +236,16 @@ async function resolveEntry(
     })),
     ...noted,
   };
+}
+
+/** A generated file left for a decision on the whole file: its blocks as git wrote them, none resolved. */
+function wholeFile(path: string, onDisk: string, generated: GeneratedFile): WorkingTreeFileResult {
+  const remaining = parseConflictText(onDisk, { path }).hunks.map((h) => ({
+    index: h.index,
+    startLine: h.startLine,
+    endLine: h.endLine,
+  }));
+  return { path, status: 'open', resolutions: [], remaining, generated };
 }
 
 /**

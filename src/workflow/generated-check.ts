@@ -2,6 +2,16 @@ import { existsSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
+
+/** The journal event a warning is recorded as. */
+type DecisionEvent = {
+  type: 'decision';
+  kind: string;
+  by: 'runner';
+  decision: string;
+  reasoning: string;
+  conflicts?: string[];
+};
 import { generatedFile, generatedProblems } from '../resolve/index.js';
 import { readBlob } from '../resolve/parse/read-blob.js';
 import { shellQuote } from './handoff.js';
@@ -101,4 +111,23 @@ export async function generatedWarningsAt(
     if (line !== null) warnings.push(line);
   }
   return warnings;
+}
+
+/** Each warning as a WARN in the log and a decision event in the journal (the report's timeline shows it). */
+export function flagGenerated(
+  ctx: { journal: { append(event: DecisionEvent): unknown }; log: { warn(fields: object, message: string): void } },
+  warnings: readonly string[],
+  conflict?: string,
+): void {
+  for (const line of warnings) {
+    ctx.journal.append({
+      type: 'decision',
+      kind: 'generated-file',
+      by: 'runner',
+      decision: 'flagged',
+      reasoning: line,
+      ...(conflict ? { conflicts: [conflict] } : {}),
+    });
+    ctx.log.warn(conflict ? { cell: conflict } : {}, line);
+  }
 }

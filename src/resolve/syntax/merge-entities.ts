@@ -83,6 +83,22 @@ export interface MergeOptions {
 const npmOrder = (a: string, b: string): number => a.localeCompare(b, 'en');
 
 /**
+ * The order additions of both sides at one point are written in: npm's, sorted into place
+ * (`into`), for a package.json map whose base is sorted; code units where all three
+ * versions keep the keys sorted; null where no order is known (a person chooses).
+ */
+function additionOrder(
+  options: MergeOptions,
+  unordered: boolean,
+  [bk = [], ok = [], tk = []]: ReadonlyArray<readonly string[]>,
+): { into: boolean; compare: (a: string, b: string) => number } | null {
+  if (!unordered) return null;
+  if (options.sortedMaps && bk.length >= 2 && bk.every((k, i) => i === 0 || npmOrder(bk[i - 1] as string, k) < 0))
+    return { into: true, compare: npmOrder };
+  return sorted(bk) && sorted(ok) && sorted(tk) ? { into: false, compare: (a, b) => (a < b ? -1 : 1) } : null;
+}
+
+/**
  * A side's additions next to an entity the other side changed (where git
  * conflicted, so where the merge decides the order) re-anchored after the
  * last base key that sorts before them; its other additions stay where the
@@ -124,9 +140,7 @@ export function mergeContainer(
   const oMap = new Map(o.items.map((i) => [i.entity.key, i]));
   const tMap = new Map(t.items.map((i) => [i.entity.key, i]));
   const unordered = base.container.unordered;
-  const sortInto =
-    !!options.sortedMaps && unordered && bk.length >= 2 && bk.every((k, i) => i === 0 || npmOrder(bk[i - 1]!, k) < 0);
-  const keepSorted = sortInto || (unordered && sorted(bk) && sorted(ok) && sorted(tk));
+  const order = additionOrder(options, unordered, [bk, ok, tk]);
 
   const additions = (side: { items: Item[] }, other: Map<string, Item>, skipShared: boolean): Map<string, Item[]> => {
     const out = new Map<string, Item[]>();
@@ -146,7 +160,7 @@ export function mergeContainer(
   };
   const changedBy = (other: Map<string, Item>) => (k: string) => k !== '^' && other.get(k)?.text !== bMap.get(k)?.text;
   const placed = (adds: Map<string, Item[]>, other: Map<string, Item>): Map<string, Item[]> =>
-    sortInto ? sortedAdditions(bk, adds, changedBy(other)) : adds;
+    order?.into ? sortedAdditions(bk, adds, changedBy(other)) : adds;
   // Whether edits touch is judged where each side put its additions; the order only decides where they are written.
   const oWhere = additions(o, tMap, false);
   if (editsTouch(b.items, [oMap, oWhere], [tMap, additions(t, oMap, false)], unordered)) return null;
@@ -212,14 +226,13 @@ export function mergeContainer(
     const ta = tAdds.get(anchor) ?? [];
     const reason =
       clash.get(anchor) ??
-      (oa.length > 0 && ta.length > 0 && !keepSorted ? 'both sides added entities at the same point' : null);
+      (oa.length > 0 && ta.length > 0 && order === null ? 'both sides added entities at the same point' : null);
     if (reason !== null) {
       emit({ base: '', ours: oa.map((i) => i.text).join(''), theirs: ta.map((i) => i.text).join(''), reason });
       return;
     }
     const both = [...oa.map((item) => ({ item, ours: true })), ...ta.map((item) => ({ item, ours: false }))];
-    if (sortInto) both.sort((x, y) => npmOrder(x.item.entity.key, y.item.entity.key));
-    else if (keepSorted) both.sort((x, y) => (x.item.entity.key < y.item.entity.key ? -1 : 1));
+    if (order !== null) both.sort((x, y) => order.compare(x.item.entity.key, y.item.entity.key));
     for (const { item, ours } of both) emit(ours ? mergeAdded(item) : [item.text]);
   };
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import type { RunState } from '../../store/run-state.js';
-import { generatedWarningsAt } from '../generated-check.js';
+import { flagGenerated, generatedWarningsAt } from '../generated-check.js';
 import {
   flow,
   lastCheck,
@@ -74,16 +74,7 @@ async function flagGeneratedFiles(
     engine.cellCommit({ i1: 0, i2: final.i2 }),
   ]);
   if (!base || !ours || !theirs) return;
-  for (const line of await generatedWarningsAt(ctx.git, { base, ours, theirs, merged })) {
-    ctx.journal.append({
-      type: 'decision',
-      kind: 'generated-file',
-      by: 'runner',
-      decision: 'flagged',
-      reasoning: line,
-    });
-    ctx.log.warn({}, line);
-  }
+  flagGenerated(ctx, await generatedWarningsAt(ctx.git, { base, ours, theirs, merged }));
 }
 
 interface LocalChanges {
