@@ -121,7 +121,7 @@ resolve:
     code: true
     data: true
   # Lockfiles regenerated rather than merged: glob -> command, run in the worktree once the
-  # manifest is resolved. Without an entry a conflicted lockfile goes to the model or a person.
+  # manifest is resolved. Without an entry a person takes one side's whole lockfile.
   #   regenerate:
   #     package-lock.json: npm install --package-lock-only --ignore-scripts
   #     "**/Cargo.lock": cargo generate-lockfile

@@ -187,7 +187,7 @@ export const configSchema = z
          * Lockfiles regenerated instead of merged: a glob of paths (e.g. `package-lock.json`,
          * `**\/Cargo.lock`) to the command that rewrites it once its manifest is resolved, run in the
          * worktree (e.g. `npm install --package-lock-only`). Empty by default: a conflicted lockfile
-         * then goes to the model or a person, with a note saying how to configure this.
+         * then goes to a person whole (one side's file), with a note saying how to configure this.
          */
         regenerate: z.record(z.string(), z.string().min(1)).default({}),
       })

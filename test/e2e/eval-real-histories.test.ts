@@ -25,6 +25,7 @@ const bundles = available ? readdirSync(realHistoriesDir).filter((f) => f.endsWi
 interface Counts {
   resolved: number;
   equal: number;
+  orderOnly: number;
   wrong: number;
 }
 
@@ -44,8 +45,12 @@ describe.skipIf(!available)('splintercat eval --repo on the real fork histories 
         files: Counts;
       };
       expect(report.cases).toBeGreaterThan(0);
-      for (const [rung, counts] of Object.entries(report.byRule)) expect(counts.wrong, `${bundle}: ${rung}`).toBe(0);
+      for (const [rung, counts] of Object.entries(report.byRule)) {
+        expect(counts.wrong, `${bundle}: ${rung}`).toBe(0);
+        expect(counts.orderOnly, `${bundle}: ${rung} (order only)`).toBe(0);
+      }
       expect(report.files.wrong).toBe(0);
+      expect(report.files.orderOnly).toBe(0);
       console.log(
         `[${bundle}] ${report.cases} conflicted files, ${report.hunksSeen} hunks: the ladder took ${report.ladder.resolved} (${report.ladder.equal} equal to the person's), ${report.files.resolved} whole files`,
       );
