@@ -1,3 +1,4 @@
+import { readingText, tallyReadings, tallyText } from './check-reading.js';
 import { handoffLines } from './handoff-text.js';
 import { diagramWithAxes } from '../imerge/diagram.js';
 import { decodeRuns, diagramCharOf } from './grid-codes.js';
@@ -81,10 +82,14 @@ export function statusData(model: ReportModel): Record<string, unknown> {
     currentCheck: model.currentCheck,
     checks: {
       total: model.checks.length,
+      /** Runs that exited non-zero, whatever their reading (tips' baselines and failures not blamed included). */
       failed: model.checks.filter((c) => !c.success).length,
       notBlamed: notBlamed(model).length,
+      /** How they read: passed, passed against the baselines, not validated, failed (blamed), failing baselines. */
+      readings: tallyReadings(model.checks.map((c) => c.reading)),
       last,
     },
+    validation: model.validation,
     baselines: model.baselines,
     accepted: model.accepted,
     attempts: model.attempts,
@@ -134,11 +139,9 @@ export function renderStatusText(model: ReportModel): string {
       `  current check: ${c.name} on ${c.cell ?? 'a tip'} (attempt ${c.attempt}), running for ${formatDuration(c.elapsedMs)}`,
     );
   }
-  const failed = model.checks.filter((c) => !c.success).length;
   const last = model.checks.at(-1);
-  const excused = notBlamed(model).length;
   lines.push(
-    `  checks: ${model.checks.length} run, ${failed} failed${excused > 0 ? ` (${excused} not blamed on a resolution)` : ''}${last ? `; last: ${last.name} ${last.success ? 'passed' : 'FAILED'} (${last.logFile})` : ''}`,
+    `  checks: ${model.checks.length} run: ${tallyText(model.checks.map((c) => c.reading))}${last ? `; last: ${last.name} ${readingText(last.reading, last.judgement?.inherited.length ?? 0)}, log ${last.logFile}` : ''}`,
   );
   lines.push(...baselineLines(model));
   for (const a of model.accepted) {
@@ -158,6 +161,7 @@ export function renderStatusText(model: ReportModel): string {
     `  models: ${roles.map((r) => `${r} ${model.usage[r].calls} calls ${formatCount(model.usage[r].inputTokens)}+${formatCount(model.usage[r].outputTokens)} tokens ${formatUsd(model.usage[r].costUsd)}`).join('; ')}; cost ${formatUsd(model.usage.total.costUsd)}`,
   );
   if (run.resultCommit) lines.push(`  result: ${run.resultCommit}`);
+  if (model.validation) lines.push(`  ${model.validation.text}`);
   if (run.human) lines.push('  needs a human:', ...handoffLines(run.human).map((l) => (l === '' ? l : `    ${l}`)));
   if (model.grid) {
     const diagram = markedDiagram(model.grid);

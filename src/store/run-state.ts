@@ -121,6 +121,8 @@ export const sideOutcomeSchema = z.object({
   passed: z.boolean(),
   failing: z.array(z.string()).nullable(),
   ran: z.number().int().nonnegative().nullable().default(null),
+  /** Why the run stopped before running every test, as its own output says (`pytest -x`, `mocha --bail`, a crash). */
+  stopped: z.string().nullable().optional(),
 });
 export type SideOutcomeState = z.infer<typeof sideOutcomeSchema>;
 

@@ -1,5 +1,6 @@
 import { formatCount, formatUsd, shortOid } from '../format.js';
 import type { CheckView, ConflictView, TranscriptView } from '../model.js';
+import { checkResultHtml } from './check-result.js';
 import { esc, idFrom } from './escape.js';
 
 /** Conflicts shown open by default when there are at most this many (the rest are one click away). */
@@ -79,7 +80,7 @@ function renderConflict(c: ConflictView, checks: readonly CheckView[], open: boo
     .filter((k): k is CheckView => k !== undefined)
     .map(
       (k) =>
-        `<li>${esc(k.name)} (attempt ${k.attempt}): ${k.success ? '<span class="ok">passed</span>' : '<span class="bad">failed</span>'} — <a href="#check-${k.index}">check ${k.index + 1}</a></li>`,
+        `<li>${esc(k.name)} (attempt ${k.attempt}): ${checkResultHtml(k)} — <a href="#check-${k.index}">check ${k.index + 1}</a></li>`,
     )
     .join('');
   const usage = c.usage.calls
