@@ -1,4 +1,5 @@
 import { readingText, tallyReadings, tallyText } from './check-reading.js';
+import { diagramKey } from './grid-key.js';
 import { handoffLines } from './handoff-text.js';
 import { diagramWithAxes } from '../imerge/diagram.js';
 import { decodeRuns, diagramCharOf } from './grid-codes.js';
@@ -30,17 +31,7 @@ export function markedDiagram(grid: GridView): string | null {
     const col = cols[m.i1];
     if (ch !== null && col !== undefined && m.i2 < col.length) col[m.i2] = ch;
   }
-  return (
-    `${diagramWithAxes(cols, grid.tip1, grid.tip2)}\n` +
-    'Key:\n' +
-    '  |,-,+ = rectangles forming current merge frontier\n' +
-    '  . = merge done automatically\n' +
-    '  * = merge done manually      C/R/M/H = conflict resolved by cache / rule / model / human\n' +
-    '  # = conflict that is currently blocking progress\n' +
-    '  X = the last check on this cell failed\n' +
-    '  @ = merge was blocked but has been resolved\n' +
-    '  ? = no merge recorded\n'
-  );
+  return `${diagramWithAxes(cols, grid.tip1, grid.tip2)}\n${diagramKey(cols)}`;
 }
 
 /** `splintercat status --json`: the same as the text, as data (keeps the fields of earlier versions). */
