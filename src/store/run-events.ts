@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { JournalInput } from './journal.js';
 import {
+  acceptedFailureSchema,
   attemptRecordSchema,
   cellSchema,
   checkRecordSchema,
@@ -190,6 +191,13 @@ export const humanNeededEvent = z.object({
   conflicts: z.array(handoffConflictSchema).optional(),
 });
 
+/** A person accepted a failed check as expected at a step of the merge (`continue --accept-failure`). */
+export const failureAcceptedEvent = z.object({
+  ...base,
+  type: z.literal('failure_accepted'),
+  accepted: acceptedFailureSchema,
+});
+
 export const statusChangedEvent = z.object({
   ...base,
   type: z.literal('status_changed'),
@@ -228,6 +236,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   attemptFinishedEvent,
   failureSummarizedEvent,
   humanNeededEvent,
+  failureAcceptedEvent,
   statusChangedEvent,
   finalizedEvent,
   effectEvent,
