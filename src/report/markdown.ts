@@ -63,6 +63,8 @@ function conflictMd(c: ConflictView): string {
         `- ${mdCode(f.path)}: ${f.hunks.map((h) => `hunk ${h.index} ${h.rung ? `${h.rung}${h.by ? ` (${mdText(h.by)})` : ''}` : h.status.replace('_', ' ')}`).join('; ') || 'file-level decision'}`,
     ),
   ];
+  if (c.outsideEdits.length > 0)
+    lines.push(`- edited by the person beyond the conflict: ${c.outsideEdits.map((p) => mdCode(p)).join(', ')}`);
   if (c.blame) lines.push(`- **blamed**: ${mdText(c.blame)}`);
   if (c.resolution?.diff) lines.push('', mdBlock(clip(c.resolution.diff, DIFF_LIMIT), 'diff'));
   for (const t of c.transcripts) {

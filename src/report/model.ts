@@ -165,6 +165,8 @@ export interface ConflictView {
   attempts: number;
   resolvedInAttempt: number | null;
   blame: string | null;
+  /** Files the person changed at its hand-off beyond the conflict's own files (theirs, kept and checked). */
+  outsideEdits: string[];
   rung: Rung | null;
   /** The fork commit (i1) and the upstream commit (i2) this cell merges. */
   commit1: CommitRef | null;

@@ -69,6 +69,10 @@ export function statusData(model: ReportModel): Record<string, unknown> {
       byStatus: progress.byStatus,
       hunksByRung: progress.hunksByRung,
       hunksOpen: progress.hunksOpen,
+      /** Files a person changed beyond each conflict's own files, by conflict. */
+      outsideEdits: Object.fromEntries(
+        model.conflicts.filter((c) => c.outsideEdits.length > 0).map((c) => [c.id, c.outsideEdits]),
+      ),
     },
     currentCheck: model.currentCheck,
     checks: {
@@ -151,6 +155,10 @@ export function renderStatusText(model: ReportModel): string {
   lines.push(
     `  models: ${roles.map((r) => `${r} ${model.usage[r].calls} calls ${formatCount(model.usage[r].inputTokens)}+${formatCount(model.usage[r].outputTokens)} tokens ${formatUsd(model.usage[r].costUsd)}`).join('; ')}; cost ${formatUsd(model.usage.total.costUsd)}`,
   );
+  for (const c of model.conflicts.filter((x) => x.outsideEdits.length > 0))
+    lines.push(
+      `  edited by a person beyond conflict ${c.id}: ${c.outsideEdits.slice(0, 5).join(', ')}${c.outsideEdits.length > 5 ? `, and ${c.outsideEdits.length - 5} more` : ''}`,
+    );
   if (run.resultCommit) lines.push(`  result: ${run.resultCommit}`);
   if (model.validation) lines.push(`  ${model.validation.text}`);
   if (run.human) lines.push('  needs a human:', ...handoffLines(run.human).map((l) => (l === '' ? l : `    ${l}`)));

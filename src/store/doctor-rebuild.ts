@@ -227,6 +227,8 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
         c.resolutionCommit = e.commit;
         c.resolutionTree = e.tree;
         c.blame = null;
+        if (e.outsideEdits !== undefined) c.outsideEdits = e.outsideEdits;
+        else delete c.outsideEdits;
         for (const f of e.files) {
           let file = c.files.find((x) => x.path === f.path);
           if (file === undefined) {

@@ -156,6 +156,8 @@ export const conflictResolvedEvent = z.object({
   ),
   tree: z.string().nullable(),
   commit: z.string().nullable(),
+  /** Files a person changed at the hand-off beyond the conflict's own files (theirs, kept and checked). */
+  outsideEdits: z.array(z.string()).optional(),
 });
 
 export const conflictBlamedEvent = z.object({
