@@ -131,6 +131,8 @@ export const conflictStateSchema = z.object({
   blame: z.string().nullable().default(null),
   /** Why no check ran for the current resolution (it changes no compiled byte: whitespace or comments only), if none did. */
   checkSkipped: z.string().nullable().optional(),
+  /** Files a person changed at its hand-off beyond the conflict's own files: kept, checked, recorded as theirs. */
+  outsideEdits: z.array(z.string()).optional(),
 });
 export type ConflictState = z.infer<typeof conflictStateSchema>;
 
@@ -146,6 +148,8 @@ export const sideOutcomeSchema = z.object({
   passed: z.boolean(),
   failing: z.array(z.string()).nullable(),
   ran: z.number().int().nonnegative().nullable().default(null),
+  /** Why the run stopped before running every test, as its own output says (`pytest -x`, `mocha --bail`, a crash). */
+  stopped: z.string().nullable().optional(),
 });
 export type SideOutcomeState = z.infer<typeof sideOutcomeSchema>;
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compareCells } from '../imerge/cell.js';
 import { expectedConflicts } from '../imerge/conflict-estimate.js';
-import { learnHumanResolution } from '../resolve/index.js';
+import { learnHumanHunks } from '../resolve/index.js';
 import { acceptCommand } from './accept-failure.js';
 import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
 import { recordResolved } from './conflict-records.js';
@@ -10,6 +10,7 @@ import { cdLine } from './handoff.js';
 import type { Ctx, Result } from './nodes/common.js';
 import { withFlow } from './nodes/common.js';
 import type { GridEngine } from './ports.js';
+import { personsOutsideEdits } from './outside-edits.js';
 import { collectHumanResolution } from './resolve-cell.js';
 
 /** Where the files are kept as they were handed to a person (hunks no rung resolved still in markers), to learn their answers. */
@@ -138,30 +139,11 @@ export async function takePersonsWork(
       });
       continue;
     }
+    const outsideEdits = await personsOutsideEdits(ctx, engine, c, human.tree);
     const commit = await engine.recordMerge(c.cell, human.tree);
     const learnt = await learn(ctx, state, c, worktree, entry);
-    // An amended resolution is the person's throughout; otherwise what no rung resolved is theirs.
-    const whole = entry.failure !== null;
-    const files = c.files.map((f) => {
-      const keys = [...(learnt.get(f.path) ?? [])];
-      return {
-        ...f,
-        hunks: f.hunks.map((h) =>
-          h.status === 'resolved' && !whole
-            ? h
-            : {
-                ...h,
-                status: 'resolved' as const,
-                rung: 'human' as const,
-                by: 'human',
-                cacheKey: keys.shift() ?? null,
-              },
-        ),
-        // A file-level choice (keep or delete, ...) that no rule made was the person's.
-        decidedBy: f.hunks.length === 0 && (whole || !f.decidedBy) ? ('human' as const) : (f.decidedBy ?? null),
-      };
-    });
-    next = recordResolved(next, ctx, c.cell, human.tree, commit, files);
+    const files = personsFiles(c, learnt, entry.failure !== null);
+    next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });
     for (const choice of state.data.handoffChoices?.[c.id] ?? []) {
       fileChoices[choice.key] = existsSync(join(worktree, choice.path)) ? 'keep' : 'delete';
     }
@@ -175,31 +157,65 @@ export async function takePersonsWork(
   return { state: next, resolved, again };
 }
 
-/** Cache each hunk a person answered (file as presented vs. their file); the keys stored, by path. */
+/**
+ * The conflict's files once the person settled them: an amended resolution (`whole`) is the person's throughout;
+ * otherwise what no rung resolved is theirs, with the cache keys their answers were learnt under.
+ */
+function personsFiles(
+  c: ConflictState,
+  learnt: Map<string, Array<string | null>>,
+  whole: boolean,
+): ConflictState['files'] {
+  return c.files.map((f) => {
+    const keys = [...(learnt.get(f.path) ?? [])];
+    return {
+      ...f,
+      hunks: f.hunks.map((h) =>
+        h.status === 'resolved' && !whole
+          ? h
+          : {
+              ...h,
+              status: 'resolved' as const,
+              rung: 'human' as const,
+              by: 'human',
+              cacheKey: keys.shift() ?? null,
+            },
+      ),
+      // A file-level choice (keep or delete, ...) that no rule made was the person's.
+      decidedBy: f.hunks.length === 0 && (whole || !f.decidedBy) ? ('human' as const) : (f.decidedBy ?? null),
+    };
+  });
+}
+
+/** Cache each hunk a person answered (file as presented vs. their file); by path, one key per presented hunk (null: not learnt). */
 async function learn(
   ctx: Ctx,
   state: RunState,
   c: ConflictState,
   worktree: string,
   entry: HandoffConflict,
-): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
+): Promise<Map<string, Array<string | null>>> {
+  const out = new Map<string, Array<string | null>>();
   const cache = ctx.ladder.cache;
   if (!cache) return out;
   for (const f of entry.files) {
     const saved = join(presentedDir(ctx, state, c.id), f.path);
     const mine = join(worktree, f.path);
     if (!existsSync(saved) || !existsSync(mine)) continue;
-    const keys = await learnHumanResolution(cache, {
+    const keys = await learnHumanHunks(cache, {
       path: f.path,
       presented: readFileSync(saved, 'utf8'),
       resolved: readFileSync(mine, 'utf8'),
       provenance: { merge: state.name, cell: c.id },
     });
+    const learnt = keys.filter((k) => k !== null).length;
     if (keys.length > 0)
       ctx.log.decision(
         { cell: c.id },
-        `[cache] learnt ${keys.length} hunk(s) of ${f.path} from the person's resolution of ${c.id}`,
+        `[cache] learnt ${learnt} of ${keys.length} hunk(s) of ${f.path} from the person's resolution of ${c.id}` +
+          (learnt < keys.length
+            ? ` (${keys.length - learnt} not located in their file: its context changed, so it is asked again if met)`
+            : ''),
       );
     out.set(f.path, keys);
   }

@@ -70,7 +70,7 @@ export async function runBaselines(
       commit,
       cell,
       check: name,
-      outcome: record.outcome as SideOutcome & { ran: number | null },
+      outcome: record.outcome as BaselineState['outcome'],
       logFile: record.logFile,
     });
   }
@@ -128,10 +128,11 @@ async function runOne(
   target: CheckRecord['target'],
   name: string,
 ): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
-  const cwd = await prepareCheckTree(ctx, commit);
+  // A runner elsewhere checks the commit itself: no worktree is needed (so several can be in flight).
+  const cwd = ctx.checks.remote ? ctx.config.target.workdir : await prepareCheckTree(ctx, commit);
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
   ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
-  const result = await ctx.checks.run(name, { cwd, signal: ctx.signal });
+  const result = await ctx.checks.run(name, { cwd, commit, signal: ctx.signal });
   const record: CheckRecord = {
     name,
     cell,
@@ -157,16 +158,21 @@ async function runOne(
 }
 
 /** The failing tests (and tests run) the check's log names; a timeout names none, whatever it printed. */
-function outcomeOf(result: CheckResult, cwd: string): SideOutcome & { ran: number | null } {
+function outcomeOf(result: CheckResult, cwd: string): BaselineState['outcome'] {
+  // A check run elsewhere names its failing tests itself (its whole log is not here).
+  if (result.tests !== undefined) {
+    const outcome = sideOutcome(result.success, result.timedOut ? null : result.tests, { signal: result.signal });
+    return { ...outcome, ran: outcome.ran ?? null, stopped: outcome.stopped ?? null };
+  }
   let log = '';
   try {
     log = readFileSync(result.logFile, 'utf8');
   } catch {
     log = '';
   }
-  const tests = result.timedOut ? null : parseTestFailures(log, { cwd });
-  const outcome = sideOutcome(result.success, tests);
-  return { ...outcome, ran: outcome.ran ?? null };
+  const tests = result.timedOut ? null : parseTestFailures(log, { cwd, command: result.command });
+  const outcome = sideOutcome(result.success, tests, { signal: result.signal });
+  return { ...outcome, ran: outcome.ran ?? null, stopped: outcome.stopped ?? null };
 }
 
 /** Compare a failure with the tips' baselines, and where they would blame a cell, with the cell's own fork and upstream commits. */

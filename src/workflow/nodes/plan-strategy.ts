@@ -1,7 +1,7 @@
 import { chooseStrategy } from '../../agents/index.js';
 import type { RunState } from '../../store/run-state.js';
 import { PRIOR_FAILURE_RATE, predictStrategies, type StrategyPrediction } from '../../agents/planner-predict.js';
-import { tipConflicts } from '../../imerge/conflict-estimate.js';
+import { estimateConflicts, tipConflicts } from '../../imerge/conflict-estimate.js';
 import { checkCostsOf } from '../check-costs.js';
 import { withFlow, type Ctx, type Result } from './common.js';
 
@@ -70,7 +70,7 @@ async function decide(
       decidedAt: now,
     };
   const size = state.grid?.size ?? { i1: 0, i2: 0 };
-  const answer = await ctx.once('strategy', () =>
+  const answer = await ctx.once('strategy', async () =>
     chooseStrategy(
       {
         source_ref: state.source.ref,
@@ -78,6 +78,12 @@ async function decide(
         num_source_commits: size.i2,
         num_target_commits: size.i1,
         estimated_conflicts: expected,
+        conflicts_lower_bound: await estimateConflicts(
+          ctx.git,
+          state.target.originalOid,
+          state.source.oid,
+          ctx.signal,
+        ).catch(() => null),
         available_strategies: merge.strategies_available,
         default_batch_size: merge.default_batch_size,
         ...(predictions ? { predictions } : {}),
