@@ -8,7 +8,7 @@ import { roles, rungs, type CellMark, type GridView, type ReportModel } from './
 const MAX_COLUMNS = 300;
 const MAX_CELLS = 90_000;
 
-export const markLetters = { cache: 'C', rule: 'R', model: 'M', human: 'H', failed: 'X' } as const;
+export const markLetters = { cache: 'C', policy: 'P', rule: 'R', model: 'M', human: 'H', failed: 'X' } as const;
 
 /** The terminal character of a marked cell, or null to keep git-imerge's. */
 export function markChar(mark: CellMark): string | null {
@@ -34,7 +34,7 @@ export function markedDiagram(grid: GridView): string | null {
     'Key:\n' +
     '  |,-,+ = rectangles forming current merge frontier\n' +
     '  . = merge done automatically\n' +
-    '  * = merge done manually      C/R/M/H = conflict resolved by cache / rule / model / human\n' +
+    '  * = merge done manually      C/P/R/M/H = conflict resolved by cache / policy / rule / model / human\n' +
     '  # = conflict that is currently blocking progress\n' +
     '  X = the last check on this cell failed\n' +
     '  @ = merge was blocked but has been resolved\n' +

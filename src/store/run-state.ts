@@ -64,7 +64,7 @@ export const gridStateSchema = z.object({
 });
 export type GridState = z.infer<typeof gridStateSchema>;
 
-export const rungSchema = z.enum(['cache', 'rule', 'model', 'human']);
+export const rungSchema = z.enum(['cache', 'policy', 'rule', 'model', 'human']);
 
 export const hunkStatusSchema = z.enum(['pending', 'resolved', 'needs_human']);
 export const hunkStateSchema = z.object({

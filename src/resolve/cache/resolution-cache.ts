@@ -7,7 +7,7 @@ import type { Git } from '../../git/index.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import type { HunkSides } from '../rules/rule.js';
 
-const rungSchema = z.enum(['cache', 'rule', 'model', 'human']);
+const rungSchema = z.enum(['cache', 'policy', 'rule', 'model', 'human']);
 
 const provenanceSchema = z.object({
   /** ISO time the resolution was stored. */
