@@ -6,6 +6,7 @@ import { hasMarkers, parseConflictText, printOutsideHunk, printWithResolutions }
 import { selectRules, type ResolutionRule, type RuleContext } from './rules/index.js';
 import { hunkTextsFromMerge, lineMerge, syntaxMerge, type SyntaxSwitches } from './syntax/syntax-merge.js';
 import { parseProblems } from './syntax/validate-text.js';
+import { policyResolution, type PathRule } from './policy/path-policy.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 /**
@@ -34,6 +35,14 @@ export interface LadderOptions {
   syntax?: SyntaxSwitches;
   /** `conflict-marker-size` of the path, when known. */
   markerSize?: number;
+  /**
+   * The fork's policy for this path (`resolve.paths`), the rung after the cache: one side or
+   * both for every hunk; `human` leaves every hunk to a person (only a person's own cached
+   * answer is replayed).
+   */
+  policy?: PathRule | null;
+  /** After the rules and the syntax rung, before the fallback: a learnt suggestion taken without asking. */
+  learnt?: ((hunk: ConflictHunk) => HunkResolution | null) | null;
   log?: Logger;
 }
 
@@ -81,6 +90,8 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   const context = { path: file.path, eol: file.eol };
   const resolved = new Map<number, HunkResolution>();
   const keys = new Map<number, string>();
+  const policy = options.policy ?? null;
+  const toPerson = policy?.decision.kind === 'human';
 
   for (const hunk of file.hunks) {
     const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
@@ -91,6 +102,7 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       // A rule's cached answer counts only while that rule is enabled (it may have been turned off as unsafe).
       if (
         hit &&
+        (!toPerson || hit.rung === 'human') &&
         (hit.rung !== 'rule' ||
           rules.some((r) => r.name === hit.by) ||
           (hit.by === SYNTAX_RUNG && !!(options.syntax?.code || options.syntax?.data)))
@@ -105,6 +117,12 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
         continue;
       }
     }
+    const byPolicy = policy ? policyResolution(hunk, policy) : null;
+    if (byPolicy) {
+      resolved.set(hunk.index, byPolicy);
+      continue;
+    }
+    if (toPerson) continue;
     const byRule = resolveHunkWithRules(hunk, rules, { ...context, outside: printOutsideHunk(file, hunk.index) });
     if (byRule) {
       const key = keys.get(hunk.index);
@@ -124,7 +142,14 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   let open = file.hunks.filter((h) => !resolved.has(h.index));
   const sides = options.sides;
   const switches = options.syntax ?? { code: false, data: false };
-  if (open.length > 0 && (switches.code || switches.data) && sides && sides.ours !== null && sides.theirs !== null) {
+  if (
+    open.length > 0 &&
+    !toPerson &&
+    (switches.code || switches.data) &&
+    sides &&
+    sides.ours !== null &&
+    sides.theirs !== null
+  ) {
     const versions = { base: sides.base ?? '', ours: sides.ours, theirs: sides.theirs };
     const pieces = await syntaxMerge(file.path, versions, lineMerge, switches);
     if (pieces !== null) {
@@ -148,7 +173,14 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
     resolved.clear();
     open = [...file.hunks];
   }
-  if (open.length > 0 && options.fallback) {
+  if (open.length > 0 && options.learnt && !toPerson) {
+    for (const hunk of open) {
+      const r = options.learnt(hunk);
+      if (r) resolved.set(hunk.index, r);
+    }
+    open = file.hunks.filter((h) => !resolved.has(h.index));
+  }
+  if (open.length > 0 && options.fallback && !toPerson) {
     const openIndexes = new Set(open.map((h) => h.index));
     for (const r of await options.fallback(file, open)) {
       // The fallback is untrusted (an LLM): only answers for open hunks, without markers, count.
@@ -175,7 +207,8 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
 
   if (cache) {
     for (const r of resolved.values()) {
-      if (r.rung === 'cache' || r.cacheKey === undefined) continue;
+      // The policy's answers come from the configuration each time: a cached copy would outlive a changed policy.
+      if (r.rung === 'cache' || r.rung === 'policy' || r.cacheKey === undefined) continue;
       await cache.put(r.cacheKey, {
         resolution: r.text,
         rung: r.rung,

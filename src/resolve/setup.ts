@@ -3,13 +3,16 @@ import type { Git } from '../git/index.js';
 import { ResolutionCache } from './cache/resolution-cache.js';
 import { allRules, selectRules, unknownRuleNames, type ResolutionRule } from './rules/index.js';
 import type { SyntaxSwitches } from './syntax/syntax-merge.js';
+import { pathRules, regenerateCommands, type PathRule } from './policy/path-policy.js';
 
 export interface LadderSetup {
   rules: ResolutionRule[];
   /** The syntax-aware rung's switches (all on with `allRules`). */
   syntax: SyntaxSwitches;
-  /** `resolve.regenerate`: lockfile glob to the command that rewrites it. */
+  /** Lockfile glob to the command that rewrites it: `resolve.regenerate` and the `regenerate` decisions of `resolve.paths`. */
   regenerate: Readonly<Record<string, string>>;
+  /** `resolve.paths`, first match first (the ladder's policy rung). */
+  policy: PathRule[];
   cache: ResolutionCache | null;
   /** Config problems worth a warning (unknown rule names). */
   warnings: string[];
@@ -27,5 +30,12 @@ export async function ladderFromConfig(
   const rules = options.allRules ? [...allRules] : selectRules(resolveConfig.rules);
   const cache = resolveConfig.cache && !options.noCache && git !== null ? await ResolutionCache.forRepo(git) : null;
   const syntax = options.allRules ? { code: true, data: true } : { ...resolveConfig.syntax };
-  return { rules, cache, warnings, syntax, regenerate: resolveConfig.regenerate };
+  return {
+    rules,
+    cache,
+    warnings,
+    syntax,
+    regenerate: regenerateCommands(resolveConfig),
+    policy: pathRules(resolveConfig.paths),
+  };
 }

@@ -19,7 +19,8 @@ import {
 import type { SyntaxSwitches } from './syntax/syntax-merge.js';
 import { listUnmerged, readStageBytes, type UnmergedEntry } from './parse/stages.js';
 import type { ResolutionRule } from './rules/index.js';
-import type { ConflictedFile, HunkResolution } from './types.js';
+import { describeDecision, policyFor, type PathRule } from './policy/path-policy.js';
+import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 export interface WorkingTreeOptions {
   /** Paths relative to the top level; empty = every unmerged path. */
@@ -37,6 +38,10 @@ export interface WorkingTreeOptions {
   regenerate?: Readonly<Record<string, string>>;
   /** Runs a regenerate command in the worktree; without it configured lockfiles are left with a note. */
   runCommand?: RegenerateRunner;
+  /** `resolve.paths` (`LadderSetup.policy`): the fork's decision per glob. */
+  policy?: readonly PathRule[];
+  /** A learnt suggestion taken without asking (`resolve.learnt: apply`), per path and hunk. */
+  learnt?: ((path: string, hunk: ConflictHunk) => HunkResolution | null) | null;
   log?: Logger;
 }
 
@@ -44,6 +49,9 @@ export interface RemainingHunk {
   index: number;
   startLine: number;
   endLine: number;
+  /** The hunk's number as the ladder saw it (stable while other hunks are resolved), and its three sides. */
+  number?: number;
+  sides?: { base: string | null; ours: string; theirs: string };
 }
 
 export interface WorkingTreeFileResult {
@@ -56,6 +64,8 @@ export interface WorkingTreeFileResult {
   decision?: FileDecision;
   /** Why the file was left alone, when it was. */
   note?: string;
+  /** The `resolve.paths` rule that decided a file-level conflict (`glob: decision`), when one did. */
+  policy?: string;
 }
 
 /**
@@ -153,6 +163,11 @@ async function resolveEntry(
     ours: side(entry.ours, texts.ours),
     theirs: side(entry.theirs, texts.theirs),
   });
+  const policy = policyFor(entry.path, options.policy ?? []);
+  const byPolicy = await applyFilePolicy(git, entry, decision, policy);
+  if (byPolicy) return byPolicy;
+  if (policy?.decision.kind === 'human' && decision.kind !== 'content' && decision.kind !== 'add/add')
+    return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision, note: policyNote(policy) };
   if (decision.kind !== 'content' && decision.kind !== 'add/add') {
     if (decision.resolution === null)
       return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision };
@@ -185,6 +200,7 @@ async function resolveEntry(
   }
   // The model reads and writes text: a file that is not UTF-8 goes to a person untouched by it.
   const fallback = encoding === 'utf8' ? options.fallback : undefined;
+  const learnt = options.learnt;
   const result = await resolveConflictedFile(file, {
     path: entry.path,
     rules: options.rules,
@@ -193,8 +209,15 @@ async function resolveEntry(
     log: options.log,
     sides: texts,
     syntax: options.syntax,
+    policy,
+    learnt: learnt ? (hunk) => learnt(entry.path, hunk) : null,
   });
   const remaining = result.remaining.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
+  const stable = result.remaining.map((h) => ({
+    number: h.index,
+    sides: { base: h.base, ours: h.ours, theirs: h.theirs },
+  }));
+  const noteOfPolicy = policy?.decision.kind === 'human' ? { note: policyNote(policy) } : {};
   const noted =
     options.fallback && !fallback && remaining.length > 0
       ? { note: 'not valid UTF-8: the model was not asked (it works on text); a person decides, every byte kept' }
@@ -206,8 +229,14 @@ async function resolveEntry(
       path: entry.path,
       status: 'open',
       resolutions: [],
-      remaining: asIs.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })),
+      remaining: asIs.hunks.map((h, i) => ({
+        index: h.index,
+        startLine: h.startLine,
+        endLine: h.endLine,
+        ...stable[i],
+      })),
       ...noted,
+      ...noteOfPolicy,
     };
   }
   await writeFile(full, encodeText(result.text, encoding));
@@ -221,8 +250,45 @@ async function resolveEntry(
     path: entry.path,
     status: 'partial',
     resolutions: result.resolutions,
-    remaining: rewritten.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })),
+    remaining: rewritten.hunks.map((h, i) => ({
+      index: h.index,
+      startLine: h.startLine,
+      endLine: h.endLine,
+      ...stable[i],
+    })),
     ...noted,
+    ...noteOfPolicy,
+  };
+}
+
+/** What a file the policy hands to a person says about it. */
+function policyNote(rule: PathRule): string {
+  return `the fork's policy hands ${rule.glob} to a person (resolve.paths)`;
+}
+
+/**
+ * A file-level conflict (modify/delete, binary, mode, ...) the policy decides: `ours` or
+ * `theirs` keeps that side's file, or its deletion where that side deleted it. Null when the
+ * policy does not decide it (no rule, a content conflict, `union`, `human`, `regenerate`).
+ */
+async function applyFilePolicy(
+  git: Git,
+  entry: UnmergedEntry,
+  decision: FileDecision,
+  rule: PathRule | null,
+): Promise<WorkingTreeFileResult | null> {
+  if (rule === null || decision.kind === 'content' || decision.kind === 'add/add') return null;
+  const side = rule.decision.kind;
+  if (side !== 'ours' && side !== 'theirs') return null;
+  const action = entry[side] === undefined ? 'delete' : side === 'ours' ? 'keep-ours' : 'keep-theirs';
+  await applyFileDecision(git, entry.path, action);
+  return {
+    path: entry.path,
+    status: 'resolved',
+    resolutions: [],
+    remaining: [],
+    decision,
+    policy: `${rule.glob}: ${describeDecision(rule.decision)}`,
   };
 }
 

@@ -106,6 +106,7 @@ export async function resolvePrepared(
             syntax: ctx.ladder.syntax,
             regenerate: ctx.ladder.regenerate,
             runCommand: shellRegenerateRunner(),
+            policy: ctx.ladder.policy,
           });
     const replayed = await replayFileChoices(wt, entries, results, options.fileChoices ?? {});
     const files = results.map((r) => ({
@@ -269,6 +270,6 @@ function toFileState(result: WorkingTreeFileResult): ConflictFileState {
     path: result.path,
     kind: result.decision?.kind ?? 'content',
     hunks: [...resolved, ...remaining].sort((a, b) => a.index - b.index),
-    decidedBy: result.decision?.resolution ? 'rule' : null,
+    decidedBy: result.policy ? 'policy' : result.decision?.resolution ? 'rule' : null,
   };
 }

@@ -43,6 +43,7 @@ export function registerResolve(program: Command): Command {
             syntax: setup.syntax,
             regenerate: setup.regenerate,
             runCommand: shellRegenerateRunner(),
+            policy: setup.policy,
           });
           if (rung) {
             const usage = rung.usage();
@@ -78,7 +79,7 @@ function formatResults(results: WorkingTreeFileResult[]): string {
     if (r.decision && r.decision.kind !== 'content' && r.decision.kind !== 'add/add') {
       lines.push(
         r.status === 'resolved'
-          ? `${r.path}: resolved (${r.decision.kind}: ${r.decision.description}; ${r.decision.resolution?.action})`
+          ? `${r.path}: resolved (${r.decision.kind}: ${r.decision.description}; ${r.policy ? `by the policy, ${r.policy}` : r.decision.resolution?.action})`
           : `${r.path}: needs a decision (${r.decision.kind}): ${r.decision.description}; options: ${r.decision.options.map((o) => o.action).join(', ')}`,
       );
       continue;
