@@ -1,4 +1,4 @@
-import type { HumanHandoff } from '../store/run-state.js';
+import type { HandoffFile, HumanHandoff } from '../store/run-state.js';
 
 const EXCERPT_LINES = 15;
 
@@ -11,10 +11,12 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
   const lines: string[] = ['Files to settle:', ...human.files.map((f) => `${indent}${f}`)];
   for (const c of human.conflicts) {
     lines.push('', `Conflict ${c.conflict}, in ${c.worktree}:`);
-    for (const f of c.files)
+    for (const f of c.files) {
       lines.push(
         `${indent}${f.path} [${f.kind}${f.hunks !== undefined ? `, ${f.hunks} block(s)` : ''}]: ${f.instructions}`,
       );
+      lines.push(...blockLines(f, `${indent}${indent}`));
+    }
     if (c.failure) {
       lines.push(
         `${indent}check '${c.failure.check}' failed: ${c.failure.summary}${c.failure.logFile ? ` (log: ${c.failure.logFile})` : ''}`,
@@ -38,4 +40,25 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Each block of a file with its one-command answers: the suggested one first, with the evidence
+ * the target's past merges give for it, then the others (`take ours|theirs|both|base FILE N`).
+ */
+export function blockLines(file: HandoffFile, indent: string): string[] {
+  return (file.blocks ?? []).flatMap((b) => {
+    const where = `block ${b.hunk} (lines ${b.startLine}-${b.endLine})`;
+    const others = Object.keys(b.take)
+      .filter((k) => k !== 'both theirs-first')
+      .join('|');
+    const generic = (b.take.ours ?? '').replace(/ take ours /, ` take ${others} `);
+    if (!b.suggestion)
+      return [`${indent}${where}: ${generic}   (both --order theirs-first for upstream's lines first)`];
+    return [
+      `${indent}${where}: suggested ${b.suggestion.choice}: ${b.suggestion.command}`,
+      `${indent}${indent}why: ${b.suggestion.evidence}`,
+      `${indent}${indent}or: ${generic}`,
+    ];
+  });
 }

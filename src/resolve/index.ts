@@ -21,3 +21,7 @@ export * from './conflict-path.js';
 export * from './data/lockfiles.js';
 export * from './policy/path-policy.js';
 export * from './policy/policy-warnings.js';
+export * from './learnt/suggest.js';
+export * from './learnt/learnt-suggestions.js';
+export * from './take/take-command.js';
+export * from './take/hunk-numbers.js';

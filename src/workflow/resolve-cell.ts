@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createModelRung, type ModelRung } from '../agents/index.js';
+import { createModelRung, forkInstructions, type ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
 import {
   hasMarkers,
   listUnmerged,
+  recordHunkNumbers,
   resolveWorkingTree,
+  stagesId,
   shellRegenerateRunner,
   type UnmergedEntry,
   type WorkingTreeFileResult,
@@ -15,6 +17,7 @@ import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import type { Git } from '../git/index.js';
 import type { Cell } from '../imerge/cell.js';
 import { handoffFile, keepOrDelete } from './handoff.js';
+import { suggestionHint, withBlocks } from './handoff-blocks.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 /** A person's file-level choice (keep or delete), by `fileChoiceKey`. */
@@ -75,12 +78,14 @@ export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell
 export async function resolvePrepared(
   ctx: WorkflowContext,
   prepared: PreparedCell,
-  options: { failure?: FailureSummary | string | null; fileChoices?: FileChoices } = {},
+  options: { failure?: FailureSummary | string | null; fileChoices?: FileChoices; target?: string } = {},
 ): Promise<CellResolution> {
   const { cell, details, path, entries } = prepared;
   const id = ctx.worktrees.conflictId(cell);
   const wt = ctx.git.at(path, { worktree: true });
+  const learnt = ctx.config.merge.resolver === 'manual' ? null : ctx.ladder.learnt;
   try {
+    if (learnt) await learnt.load(options.target ?? 'HEAD');
     const rung =
       ctx.gateway && ctx.config.llm.resolver_model && ctx.config.merge.resolver !== 'manual'
         ? createModelRung({
@@ -92,6 +97,8 @@ export async function resolvePrepared(
             failure: options.failure ?? null,
             maxTurns: ctx.config.llm.max_turns,
             log: ctx.log,
+            instructions: forkInstructions(ctx.config.resolve.instructions, ctx.config.target.workdir),
+            hints: learnt ? (file, hunk) => suggestionHint(learnt.suggest(file, hunk)) : null,
           })
         : null;
     const results =
@@ -107,6 +114,7 @@ export async function resolvePrepared(
             regenerate: ctx.ladder.regenerate,
             runCommand: shellRegenerateRunner(),
             policy: ctx.ladder.policy,
+            learnt: learnt?.applier() ?? null,
           });
     const replayed = await replayFileChoices(wt, entries, results, options.fileChoices ?? {});
     const files = results.map((r) => ({
@@ -123,18 +131,28 @@ export async function resolvePrepared(
         ? [{ path: r.path, key: fileChoiceKey(entry, r.decision.kind) }]
         : [];
     });
-    if (left.length > 0)
+    if (left.length > 0) {
+      await recordHunkNumbers(
+        await wt.gitDir(false),
+        open.flatMap((r) => {
+          const entry = entries.find((e) => e.path === r.path);
+          const hunks = r.remaining.flatMap((h) => (h.sides ? [{ number: h.number ?? h.index, sides: h.sides }] : []));
+          return entry && hunks.length > 0 ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
+        }),
+        'splintercat continue',
+      );
       return {
         ok: false,
         cell,
         worktree: path,
         files,
         left,
-        handoff: open.map(handoffFile),
+        handoff: open.map((r) => withBlocks(handoffFile(r), r, learnt)),
         choiceKeys,
         transcripts,
         replayed: lines,
       };
+    }
     return { ok: true, cell, tree: await ctx.worktrees.writeTree(id), files, transcripts, replayed: lines };
   } finally {
     wt.close();

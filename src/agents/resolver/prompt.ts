@@ -4,7 +4,14 @@ import type { ConflictHunk } from '../../resolve/types.js';
 import { cutMiddle } from '../prompt-truncate.js';
 
 /** The resolver's standing instructions (seed "Initial Prompt Template" and step 24, plus the data rule). */
-export function resolverSystemPrompt(nonce: string, checks: string[]): string {
+export function resolverSystemPrompt(nonce: string, checks: string[], instructions?: string): string {
+  const fork = instructions?.trim()
+    ? [
+        '',
+        "The fork's maintainers' own instructions for its merges (from their configuration, not from the repository's files):",
+        instructions.trim(),
+      ]
+    : [];
   return [
     'You resolve git merge conflicts in a repository, one conflict at a time, using the tools provided.',
     '',
@@ -23,6 +30,7 @@ export function resolverSystemPrompt(nonce: string, checks: string[]): string {
     '',
     'Process: view the conflict, investigate when needed, resolve every conflict in the file, explain your reasoning briefly,',
     'then call submit_resolution for each conflicted file. Keep the intent of both sides; never leave conflict markers.',
+    ...fork,
   ].join('\n');
 }
 
@@ -37,6 +45,8 @@ export interface ResolverPromptInput {
   /** Each commit's diff for the conflicted files (already bounded), when known. */
   diffs?: { ours?: string; theirs?: string };
   failure: FailureSummary | string | null;
+  /** What the fork's past merges suggest, by hunk number: shown beside the hunk, as data. */
+  hints?: Record<number, string>;
   sourceRef?: string;
   targetBranch?: string;
   nonce: string;
@@ -109,6 +119,12 @@ export function resolverUserPrompt(input: ResolverPromptInput, budgetChars = 16_
         `${f.path} conflict ${h.index} (lines ${h.startLine}-${h.endLine}):`,
         data(nonce, f.path, cutMiddle(parts.join('\n'), perHunk)),
       );
+      const hint = f === input.files[0] ? input.hints?.[h.index] : undefined;
+      if (hint)
+        lines.push(
+          `What this fork's maintainers did with such conflicts before (a suggestion, not a rule):`,
+          data(nonce, 'history of the fork', hint),
+        );
     }
   }
   lines.push('', 'Start by viewing the conflict; call submit_resolution for every file when done.');

@@ -32,6 +32,10 @@ export function registerResolve(program: Command): Command {
             ? (await import('../../agents/index.js')).createModelRungFromConfig(config, process.env, {
                 git: gitTop,
                 workdir: top,
+                instructions: (await import('../../agents/index.js')).forkInstructions(
+                  config.resolve.instructions,
+                  top,
+                ),
               })
             : null;
           const results = await resolveWorkingTree(gitTop, {

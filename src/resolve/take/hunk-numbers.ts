@@ -40,6 +40,11 @@ export function blockKey(sides: { ours: string; theirs: string }): string {
     .digest('hex');
 }
 
+/** The identity of a path's index stages (`base:ours:theirs` blob ids, `-` where absent). */
+export function stagesId(entry: { base?: { oid: string }; ours?: { oid: string }; theirs?: { oid: string } }): string {
+  return [entry.base, entry.ours, entry.theirs].map((s) => s?.oid ?? '-').join(':');
+}
+
 function recordPath(gitDir: string): string {
   return join(gitDir, 'splintercat', 'hunk-numbers.json');
 }

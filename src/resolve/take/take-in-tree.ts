@@ -8,7 +8,7 @@ import { parseConflictText } from '../parse/markers.js';
 import { mergeFileTexts } from '../parse/merge-file.js';
 import { listUnmerged, readStageBytes, type UnmergedEntry } from '../parse/stages.js';
 import type { ConflictedFile } from '../types.js';
-import { numberBlocks } from './hunk-numbers.js';
+import { numberBlocks, stagesId } from './hunk-numbers.js';
 import { posixQuote, type TakeChoice, type TakeOrder } from './take-command.js';
 import { replaceBlocks, takeText, type SideTexts } from './take-text.js';
 
@@ -124,7 +124,7 @@ async function load(git: Git, top: string, entry: UnmergedEntry): Promise<Loaded
         ours: side(entry.ours, sides.ours),
         theirs: side(entry.theirs, sides.theirs),
       }).kind;
-  const stages = [entry.base, entry.ours, entry.theirs].map((s) => s?.oid ?? '-').join(':');
+  const stages = stagesId(entry);
   let file: ConflictedFile | null = null;
   if (disk !== null && (kind === 'content' || kind === 'add/add'))
     file = await withBases(git, parseConflictText(decodeBytes(disk, encoding), { path: entry.path }), sides, encoding);

@@ -75,6 +75,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
         resolvePrepared(ctx, prepared, {
           failure: retry[cellId(prepared.cell)] ?? null,
           fileChoices: flow(next).fileChoices ?? {},
+          target: state.target.originalOid,
         }),
     );
     const human: HandoffConflict[] = [];
