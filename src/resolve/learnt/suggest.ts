@@ -31,7 +31,7 @@ export interface Suggestion {
 /** How many of the most recent merges speak for a habit. */
 export const RECENT = 10;
 /** A habit is suggested when at least this share of the merges that spoke agree. */
-export const SUGGEST_SHARE = Number(process.env.SCX_SHARE ?? 0.6);
+export const SUGGEST_SHARE = 0.6;
 /** Earlier conflicts at least this similar (shared lines over all lines) speak first. */
 const SIMILAR = 0.3;
 
@@ -107,11 +107,7 @@ function tally(votes: ReadonlyArray<{ choice: string }>): { choice: string; coun
 }
 
 /** Earlier conflicts on the same lines (any path): the choice they weigh for, when it keeps sides. */
-function bySimilar(
-  history: readonly LearntHunk[],
-  lines: readonly number[],
-  shape: HunkShape,
-): Suggestion | 'abstain' | null {
+function bySimilar(history: readonly LearntHunk[], lines: readonly number[], shape: HunkShape): Suggestion | null {
   const near = history
     .map((h) => ({ h, s: similarity(lines, h.lines) }))
     .filter((x) => x.s >= SIMILAR)
@@ -123,7 +119,7 @@ function bySimilar(
     weight.set(c, (weight.get(c) ?? 0) + s);
   }
   const best = [...weight].sort((a, b) => b[1] - a[1])[0] as [string, number];
-  if (!(sideChoices as readonly string[]).includes(best[0])) return 'abstain';
+  if (!(sideChoices as readonly string[]).includes(best[0])) return null;
   const choice = best[0] as SideChoice;
   const votes = mergeVotes(
     near.map((x) => x.h),
@@ -178,9 +174,8 @@ function byHabit(history: readonly LearntHunk[], path: string, shape: HunkShape)
 export function suggestFor(history: readonly LearntHunk[], path: string, sides: HunkSides): Suggestion | null {
   if (history.length === 0) return null;
   const shape = shapeOf(sides);
-  const similar = bySimilar(history, lineHashes(sides), shape);
-  if (similar === 'abstain') return process.env.SCX_ABSTAIN ? null : byHabit(history, path, shape);
-  return similar ?? byHabit(history, path, shape);
+  // Similar conflicts that say nothing clear (the maintainer wrote text of neither side) leave the word to the habit.
+  return bySimilar(history, lineHashes(sides), shape) ?? byHabit(history, path, shape);
 }
 
 /**
