@@ -25,3 +25,4 @@ export * from './learnt/suggest.js';
 export * from './learnt/learnt-suggestions.js';
 export * from './take/take-command.js';
 export * from './take/hunk-numbers.js';
+export * from './eval/left-hunks.js';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compareCells } from '../imerge/cell.js';
-import { learnHumanResolution } from '../resolve/index.js';
+import { learnHumanResolution, parseConflictText, personChoice } from '../resolve/index.js';
 import { acceptCommand } from './accept-failure.js';
 import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
 import { recordResolved } from './conflict-records.js';
@@ -126,10 +126,12 @@ export async function takePersonsWork(
     }
     const commit = await engine.recordMerge(c.cell, human.tree);
     const learnt = await learn(ctx, state, c, worktree, entry);
+    const chosen = personChoices(state, ctx, c, worktree, entry);
     // An amended resolution is the person's throughout; otherwise what no rung resolved is theirs.
     const whole = entry.failure !== null;
     const files = c.files.map((f) => {
       const keys = [...(learnt.get(f.path) ?? [])];
+      const choices = whole ? [] : [...(chosen.get(f.path) ?? [])];
       return {
         ...f,
         hunks: f.hunks.map((h) =>
@@ -141,6 +143,7 @@ export async function takePersonsWork(
                 rung: 'human' as const,
                 by: 'human',
                 cacheKey: keys.shift() ?? null,
+                ...withChoice(choices.shift()),
               },
         ),
         // A file-level choice (keep or delete, ...) that no rule made was the person's.
@@ -208,4 +211,31 @@ export function amendEntry(
     refused: [],
     ...(conflict.resolutionTree ? { blamedTree: conflict.resolutionTree } : {}),
   };
+}
+
+/** What the person kept for each block they were handed (ours, theirs, both, base, other text), by path, in block order. */
+function personChoices(
+  state: RunState,
+  ctx: Ctx,
+  c: ConflictState,
+  worktree: string,
+  entry: HandoffConflict,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const f of entry.files) {
+    const saved = join(presentedDir(ctx, state, c.id), f.path);
+    const mine = join(worktree, f.path);
+    if (!existsSync(saved) || !existsSync(mine)) continue;
+    const presented = parseConflictText(readFileSync(saved, 'latin1'), { path: f.path });
+    const resolved = readFileSync(mine, 'latin1');
+    out.set(
+      f.path,
+      presented.hunks.map((h) => personChoice(presented, h, resolved)),
+    );
+  }
+  return out;
+}
+
+function withChoice(choice: string | undefined): { choice?: string } {
+  return choice === undefined || choice === 'unaligned' ? {} : { choice };
 }

@@ -288,6 +288,15 @@ function toFileState(result: WorkingTreeFileResult): ConflictFileState {
     path: result.path,
     kind: result.decision?.kind ?? 'content',
     hunks: [...resolved, ...remaining].sort((a, b) => a.index - b.index),
-    decidedBy: result.policy ? 'policy' : result.decision?.resolution ? 'rule' : null,
+    ...fileLevel(result),
   };
+}
+
+/** Who settled a file without hunks to say it, and how: the policy, a regenerate command, a rule. */
+function fileLevel(result: WorkingTreeFileResult): Pick<ConflictFileState, 'decidedBy' | 'note'> {
+  if (result.policy) return { decidedBy: 'policy', note: `the policy's ${result.policy}` };
+  if (result.status === 'resolved' && result.note?.startsWith('regenerated with'))
+    return { decidedBy: 'policy', note: result.note };
+  if (result.decision?.resolution) return { decidedBy: 'rule', note: result.decision.description };
+  return { decidedBy: null };
 }

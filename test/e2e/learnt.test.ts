@@ -59,6 +59,23 @@ describe('suggestions learnt from the fork’s own merges', () => {
     );
     expect(repo.sh('show', 'main:config.ini')).toContain(forkBlock);
     expect(repo.sh('show', 'main:banner.txt')).toBe('header\nLib 4\nfooter');
+    // The record travels with the merge: who settled what in the message, everything in the note.
+    const message = repo.sh('log', '-1', '--format=%B', 'main');
+    expect(message).toMatch(
+      /^Merge up into main\n\nMerged with splintercat \(run up\): 2 x 1 grid, 2 conflict\(s\), 2 hunk\(s\)\.\n\nConflicts:\n/,
+    );
+    expect(message).toMatch(/^ {4}config\.ini: 1 hunk by a person \(ours\) \[cell 1-1\]$/m);
+    expect(message).toMatch(/^ {4}banner\.txt: 1 hunk by a person \(theirs\) \[cell 2-1\]$/m);
+    expect(message).toMatch(/Full record: git notes --ref=splintercat show HEAD$/);
+    const note = JSON.parse(repo.sh('notes', '--ref=splintercat', 'show', 'main')) as {
+      run: string;
+      conflicts: Array<{ id: string; files: Array<{ path: string; hunks: Array<{ rung: string; by: string }> }> }>;
+    };
+    expect(note.run).toBe('up');
+    expect(note.conflicts.map((c) => [c.id, c.files[0]?.path, c.files[0]?.hunks[0]?.rung])).toEqual([
+      ['1-1', 'config.ini', 'human'],
+      ['2-1', 'banner.txt', 'human'],
+    ]);
   });
 
   it('resolve.learnt: apply takes what earlier conflicts on the same lines agree on, and hands over the rest', async () => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import type { RunState } from '../../store/run-state.js';
+import { mergeMessage, mergeNote, writeMergeNote } from '../merge-record.js';
 import {
   flow,
   lastCheck,
@@ -56,7 +57,7 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
     const dirty = commit ? await localChanges(ctx.git.at(checkedOut), commit) : null;
     if (dirty) return stopForLocalChanges(next, ctx, checkedOut, dirty);
   }
-  return complete(next, ctx, await engine.finish(), checkedOut);
+  return complete(next, ctx, await engine.finish(mergeMessage(next)), checkedOut);
 }
 
 interface LocalChanges {
@@ -136,6 +137,8 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
   ) {
     await updateWorkingTree(ctx, checkout, state.target.originalOid, commit);
   }
+  // The full record travels with the merge commit (a note; rewritten as is after a kill).
+  if (state.goal === 'merge') await writeMergeNote(ctx.git, commit, mergeNote(state));
   if (!ctx.journal.read().entries.some((e) => e.type === 'finalized' && e.commit === commit))
     ctx.journal.append({ type: 'finalized', commit });
   ctx.log.decision(
