@@ -26,3 +26,4 @@ export * from './learnt/learnt-suggestions.js';
 export * from './take/take-command.js';
 export * from './take/hunk-numbers.js';
 export * from './eval/left-hunks.js';
+export * from './cache/cache-ref.js';

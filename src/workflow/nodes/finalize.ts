@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import type { RunState } from '../../store/run-state.js';
 import { mergeMessage, mergeNote, writeMergeNote } from '../merge-record.js';
+import { exportCacheRef } from '../../resolve/cache/cache-ref.js';
 import {
   flow,
   lastCheck,
@@ -139,6 +140,8 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
   }
   // The full record travels with the merge commit (a note; rewritten as is after a kill).
   if (state.goal === 'merge') await writeMergeNote(ctx.git, commit, mergeNote(state));
+  // What this merge decided, ready to travel with `git push origin refs/splintercat/cache`.
+  if (ctx.ladder.cache) await exportCacheRef(ctx.git, ctx.ladder.cache);
   if (!ctx.journal.read().entries.some((e) => e.type === 'finalized' && e.commit === commit))
     ctx.journal.append({ type: 'finalized', commit });
   ctx.log.decision(
