@@ -108,4 +108,32 @@ describe('suggestions learnt from the fork’s own merges', () => {
     expect(counts.suggested).toBe(4);
     expect(counts.equal).toBe(4);
   });
+
+  it('init proposes a policy from the past merges, commented out; the lines accepted settle the next merge', async () => {
+    const repo = habitFork();
+    const init = await runCli(['init'], repo.dir);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/proposes 2 resolve\.paths line\(s\) from the repository's past merges, commented out/);
+    const path = join(repo.dir, 'splintercat.yaml');
+    const text = readFileSync(path, 'utf8');
+    expect(text).toMatch(
+      /^ {2}paths: \{\}\n {2}# {3}"banner\.txt": theirs +# theirs in all 3 merges that conflicted there/m,
+    );
+    expect(text).toMatch(/^ {2}# {3}"config\.ini": ours +# ours in all 3 merges that conflicted there/m);
+    // The maintainer accepts both lines, as the comment says.
+    const accepted = text
+      .replace('\n  paths: {}\n', '\n  paths:\n')
+      .replace(/^ {2}# ( {2}"banner\.txt": theirs)/m, '  $1')
+      .replace(/^ {2}# ( {2}"config\.ini": ours)/m, '  $1');
+    writeFileSync(path, accepted);
+    writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+    const run = await runCli(
+      ['merge', 'up', '--into', 'main', '--name', 'up', '--strategy', 'optimistic', '--set', 'check.workflow=[]'],
+      repo.dir,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(repo.sh('log', '-1', '--format=%B', 'main')).toMatch(
+      /^ {4}config\.ini: 1 hunk by the policy \(config\.ini: ours\) \[cell 1-1\]$/m,
+    );
+  });
 });
