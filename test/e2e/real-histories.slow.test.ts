@@ -14,7 +14,9 @@ import {
   type Handoff,
   type PersonMemory,
   type PersonStep,
+  type PersonTally,
   type RealMerge,
+  emptyTally,
 } from '../helpers/real-histories.js';
 
 /**
@@ -50,11 +52,28 @@ interface JourneyRow {
   /** Failures the person accepted as expected at a step (`continue --accept-failure`). */
   accepted: number;
   outcome: string;
+  /** The blocks handed to the person, how many one `splintercat take` answered, and the suggestions. */
+  person: PersonTally;
+  /** Files the policy or the past merges settled (no hand-off for them). */
+  byPolicy: string[];
 }
 
 const rows: JourneyRow[] = [];
+const twiceRows: Array<{ first: JourneyRow; second: JourneyRow; policy: string[]; alone: JourneyRow | null }> = [];
 
-function config(): string {
+/**
+ * The fork's policy per history: serve-static's 2.0 line keeps a package-lock.json that its
+ * upstream line deleted; the policy regenerates it rather than asking.
+ */
+const policyOf: Record<string, string[]> = {
+  'serve-static.bundle': [
+    'resolve:',
+    '  paths:',
+    '    "package-lock.json": {regenerate: npm install --package-lock-only --ignore-scripts --no-audit --no-fund --loglevel=error}',
+  ],
+};
+
+function config(extra: string[] = []): string {
   return [
     'check:',
     '  # the dependencies of the commit under test, installed in each worktree when package.json changes',
@@ -68,6 +87,7 @@ function config(): string {
     '  workflow: [test]',
     'imerge:',
     '  name: upstream-merge',
+    ...extra,
     '',
   ].join('\n');
 }
@@ -77,95 +97,196 @@ function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): PersonStep {
   return { cwd, command, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` };
 }
 
+/**
+ * One journey: `splintercat merge` of the merge's upstream side into `into` (checked out at its
+ * fork side), the simulated person following every hand-off (with `splintercat take` wherever
+ * the maintainer kept a side), then the checks on the result. Returns the row of the note.
+ */
+function journey(
+  merge: RealMerge,
+  repo: string,
+  env: NodeJS.ProcessEnv,
+  branches: { into: string; source: string; name: string } = {
+    into: 'fork',
+    source: 'upstream',
+    name: 'upstream-merge',
+  },
+): JourneyRow {
+  const started = Date.now();
+  const transcript: PersonStep[] = [];
+  let last = sh(`splintercat merge ${branches.source} --into ${branches.into} --name ${branches.name}`, repo, env);
+  transcript.push(last);
+  let handoffs = 0;
+  const memory: PersonMemory = new Map();
+  const person = emptyTally();
+  while (last.code === 3 && handoffs < MAX_HANDOFFS) {
+    const status = sh(`splintercat status --json --name ${branches.name}`, repo, env);
+    expect(status.code, status.output).toBe(0);
+    const human = (JSON.parse(status.output) as { human: Handoff | null }).human;
+    expect(human, 'exit 3 with no hand-off in status --json').toBeTruthy();
+    handoffs++;
+    const steps = followHandoff(repo, merge.merge, human as Handoff, env, memory, person);
+    transcript.push(...steps);
+    for (const step of steps.slice(0, -1)) expect(step.code, `${step.command} in ${step.cwd}:\n${step.output}`).toBe(0);
+    last = steps[steps.length - 1] as PersonStep;
+  }
+  const account = transcript
+    .map((s) => `$ (${s.cwd}) ${s.command} -> ${s.code}\n${s.output.split('\n').slice(-15).join('\n')}`)
+    .join('\n');
+  expect(last.code, `the run did not finish:\n${account}`).toBe(0);
+
+  // One two-parent merge on the fork branch, original commits kept; a clean checkout at it.
+  const tip = gitIn(repo, env, 'rev-parse', branches.into);
+  expect(gitIn(repo, env, 'rev-list', '--parents', '-n', '1', tip).split(' ').slice(1)).toEqual([
+    merge.fork,
+    merge.upstream,
+  ]);
+  expect(
+    gitIn(repo, env, 'status', '--porcelain', '--untracked-files=no'),
+    'the main checkout is not clean after the merge',
+  ).toBe('');
+  expect(gitIn(repo, env, 'rev-parse', 'HEAD')).toBe(tip);
+
+  const status = JSON.parse(sh(`splintercat status --json --name ${branches.name}`, repo, env).output) as {
+    status: string;
+    human: unknown;
+    conflicts: { total: number; hunksByRung: Record<string, number> };
+    checks: { total: number };
+    grid: { size: { i1: number; i2: number } } | null;
+    accepted: unknown[];
+  };
+  expect(status.status).toBe('done');
+  expect(status.human, 'a finished run shows no pending hand-off').toBeNull();
+
+  // The test check ran after every hand-off: each `continue` that took a person's edit checked it.
+  const journal = readFileSync(join(repo, '.git', 'splintercat', branches.name, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string; check?: { name: string } });
+  let waiting = false;
+  let unchecked = 0;
+  for (const event of journal) {
+    if (event.type === 'human_needed') {
+      if (waiting) unchecked++;
+      waiting = true;
+    } else if (event.type === 'check_finished' && event.check?.name === 'test') waiting = false;
+  }
+  if (waiting) unchecked++;
+  expect(unchecked, 'hand-offs followed by no test check').toBe(0);
+
+  // The record travels with the merge: the message names every conflicted path, the note holds it all.
+  const message = gitIn(repo, env, 'log', '-1', '--format=%B', tip);
+  expect(message).toMatch(/\nConflicts:\n/);
+  const note = JSON.parse(gitIn(repo, env, 'notes', '--ref=splintercat', 'show', tip)) as {
+    conflicts: Array<{ files: Array<{ path: string; decidedBy?: string; hunks: Array<{ rung: string | null }> }> }>;
+  };
+  for (const f of note.conflicts.flatMap((c) => c.files)) expect(message).toContain(`    ${f.path}`);
+  const byPolicy = [
+    ...new Set(
+      note.conflicts
+        .flatMap((c) => c.files)
+        .filter((f) => f.decidedBy === 'policy' || (f.hunks.length > 0 && f.hunks.every((h) => h.rung === 'policy')))
+        .map((f) => f.path),
+    ),
+  ];
+
+  const differing = gitIn(repo, env, 'diff', '--name-only', merge.merge, tip).split('\n').filter(Boolean);
+  if (differing.length > 0)
+    console.log(
+      `[${merge.bundle} ${merge.subject}] files that differ from the maintainer's merge:\n  ${differing.join('\n  ')}`,
+    );
+  return {
+    merge: `${merge.bundle.replace('.bundle', '')} ${merge.subject}`,
+    grid: merge.grid,
+    engineGrid: status.grid ? `${status.grid.size.i1} x ${status.grid.size.i2}` : '?',
+    conflicts: status.conflicts.total,
+    hunksByRung: status.conflicts.hunksByRung,
+    handoffs,
+    checks: status.checks.total,
+    wallSeconds: Math.round((Date.now() - started) / 1000),
+    differing,
+    accepted: status.accepted.length,
+    outcome: status.status,
+    person,
+    byPolicy,
+  };
+}
+
+function saveRows(): void {
+  const out = join(repoRoot, 'test-results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'real-histories.json'), `${JSON.stringify(rows, null, 2)}\n`);
+}
+
 describe.skipIf(!available)('real fork histories: the maintainer journey (offline, mocha as the test check)', () => {
   it.each(merges.map((m) => [`${m.bundle.replace('.bundle', '')} ${m.subject}`, m] as const))('%s', (_title, merge) => {
-    const started = Date.now();
     const root = tempDir('splintercat-journey-');
     const env = maintainerEnv(root);
     const repo = cloneFork(merge, root, env);
-    writeFileSync(join(repo, 'splintercat.yaml'), config());
+    writeFileSync(join(repo, 'splintercat.yaml'), config(policyOf[merge.bundle]));
+    rows.push(journey(merge, repo, env));
+    saveRows();
+  });
+});
 
-    const transcript: PersonStep[] = [];
-    let last = sh('splintercat merge upstream --into fork', repo, env);
-    transcript.push(last);
-    let handoffs = 0;
-    const memory: PersonMemory = new Map();
-    while (last.code === 3 && handoffs < MAX_HANDOFFS) {
-      const status = sh('splintercat status --json', repo, env);
-      expect(status.code, status.output).toBe(0);
-      const human = (JSON.parse(status.output) as { human: Handoff | null }).human;
-      expect(human, 'exit 3 with no hand-off in status --json').toBeTruthy();
-      handoffs++;
-      const steps = followHandoff(repo, merge.merge, human as Handoff, env, memory);
-      transcript.push(...steps);
-      for (const step of steps.slice(0, -1))
-        expect(step.code, `${step.command} in ${step.cwd}:\n${step.output}`).toBe(0);
-      last = steps[steps.length - 1] as PersonStep;
-    }
-    const account = transcript
-      .map((s) => `$ (${s.cwd}) ${s.command} -> ${s.code}\n${s.output.split('\n').slice(-15).join('\n')}`)
-      .join('\n');
-    expect(last.code, `the run did not finish:\n${account}`).toBe(0);
+/** A policy line per file the person settled the same way throughout a merge (from its note), as YAML entries. */
+function policyFromRecord(repo: string, env: NodeJS.ProcessEnv, commit: string): string[] {
+  const note = JSON.parse(gitIn(repo, env, 'notes', '--ref=splintercat', 'show', commit)) as {
+    conflicts: Array<{ files: Array<{ path: string; hunks: Array<{ rung: string | null; choice?: string }> }> }>;
+  };
+  const decision: Record<string, string> = {
+    ours: 'ours',
+    theirs: 'theirs',
+    'ours then theirs': 'union ours-first',
+    'theirs then ours': 'union theirs-first',
+  };
+  const byPath = new Map<string, Set<string>>();
+  for (const f of note.conflicts.flatMap((c) => c.files))
+    for (const h of f.hunks)
+      if (h.rung === 'human') byPath.set(f.path, (byPath.get(f.path) ?? new Set()).add(h.choice ?? 'other text'));
+  return [...byPath].flatMap(([path, choices]) => {
+    const only = choices.size === 1 ? decision[[...choices][0] as string] : undefined;
+    return only ? [`    ${JSON.stringify(path)}: ${only}`] : [];
+  });
+}
 
-    // One two-parent merge on the fork branch, original commits kept; a clean checkout at it.
-    const tip = gitIn(repo, env, 'rev-parse', 'fork');
-    expect(gitIn(repo, env, 'rev-list', '--parents', '-n', '1', tip).split(' ').slice(1)).toEqual([
-      merge.fork,
-      merge.upstream,
-    ]);
-    expect(
-      gitIn(repo, env, 'status', '--porcelain', '--untracked-files=no'),
-      'the main checkout is not clean after the merge',
-    ).toBe('');
-    expect(gitIn(repo, env, 'rev-parse', 'HEAD')).toBe(tip);
+/** The bundles whose README rows hold two merges, the later one's fork side holding the earlier merge. */
+const twice = [...new Set(merges.map((m) => m.bundle))].filter((b) => merges.filter((m) => m.bundle === b).length >= 2);
 
-    const status = JSON.parse(sh('splintercat status --json', repo, env).output) as {
-      status: string;
-      human: unknown;
-      conflicts: { total: number; hunksByRung: Record<string, number> };
-      checks: { total: number };
-      grid: { size: { i1: number; i2: number } } | null;
-      accepted: unknown[];
-    };
-    expect(status.status).toBe('done');
-    expect(status.human, 'a finished run shows no pending hand-off').toBeNull();
+describe.skipIf(!available)('real fork histories: the second merge reuses what the first decided', () => {
+  it.each(twice)('%s', (bundle) => {
+    const root = tempDir('splintercat-twice-');
+    const env = maintainerEnv(root);
+    const pair = merges.filter((m) => m.bundle === bundle);
+    const clone = cloneFork(pair[0] as RealMerge, root, env);
+    const holds = (a: RealMerge, b: RealMerge): boolean =>
+      spawnSync('git', ['merge-base', '--is-ancestor', a.merge, b.fork], { cwd: clone, env }).status === 0;
+    const first = pair.find((a) => pair.some((b) => b !== a && holds(a, b)));
+    const second = pair.find((b) => first && b !== first && holds(first, b));
+    expect(first && second, `${bundle}: no merge whose fork side holds the other`).toBeTruthy();
+    const [one, two] = [first as RealMerge, second as RealMerge];
+    gitIn(clone, env, 'checkout', '-q', '-B', 'fork', one.fork);
+    gitIn(clone, env, 'branch', '-f', 'upstream', one.upstream);
+    writeFileSync(join(clone, 'splintercat.yaml'), config(policyOf[bundle]));
+    const firstRow = journey(one, clone, env);
 
-    // The test check ran after every hand-off: each `continue` that took a person's edit checked it.
-    const journal = readFileSync(join(repo, '.git', 'splintercat', 'upstream-merge', 'events.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { type: string; check?: { name: string } });
-    let waiting = false;
-    let unchecked = 0;
-    for (const event of journal) {
-      if (event.type === 'human_needed') {
-        if (waiting) unchecked++;
-        waiting = true;
-      } else if (event.type === 'check_finished' && event.check?.name === 'test') waiting = false;
-    }
-    if (waiting) unchecked++;
-    expect(unchecked, 'hand-offs followed by no test check').toBe(0);
-
-    const differing = gitIn(repo, env, 'diff', '--name-only', merge.merge, tip).split('\n').filter(Boolean);
-    if (differing.length > 0)
-      console.log(
-        `[${merge.bundle} ${merge.subject}] files that differ from the maintainer's merge:\n  ${differing.join('\n  ')}`,
-      );
-    rows.push({
-      merge: `${merge.bundle.replace('.bundle', '')} ${merge.subject}`,
-      grid: merge.grid,
-      engineGrid: status.grid ? `${status.grid.size.i1} x ${status.grid.size.i2}` : '?',
-      conflicts: status.conflicts.total,
-      hunksByRung: status.conflicts.hunksByRung,
-      handoffs,
-      checks: status.checks.total,
-      wallSeconds: Math.round((Date.now() - started) / 1000),
-      differing,
-      accepted: status.accepted.length,
-      outcome: status.status,
-    });
+    // What the first merge decided: its cache (kept in the clone) and, written down as policy, every
+    // file the person settled the same way throughout it.
+    const learnt = policyFromRecord(clone, env, gitIn(clone, env, 'rev-parse', 'fork'));
+    const regenerate = (policyOf[bundle] ?? []).filter((l) => l.startsWith('    '));
+    gitIn(clone, env, 'checkout', '-q', '-B', 'fork2', two.fork);
+    gitIn(clone, env, 'branch', '-f', 'upstream2', two.upstream);
+    const paths = [...regenerate, ...learnt];
+    writeFileSync(join(clone, 'splintercat.yaml'), config(paths.length > 0 ? ['resolve:', '  paths:', ...paths] : []));
+    const row = journey(two, clone, env, { into: 'fork2', source: 'upstream2', name: 'second-merge' });
+    const alone = rows.find((r) => r.merge === row.merge);
+    console.log(
+      `[${bundle}] ${row.merge} after ${firstRow.merge} (policy: ${learnt.length} line(s) from the first merge${regenerate.length ? ', plus regenerate' : ''}): ${row.handoffs} hand-off(s), ${row.person.hunks} block(s) handed; alone: ${alone ? `${alone.handoffs} hand-off(s), ${alone.person.hunks} block(s)` : 'not run in this process'}`,
+    );
+    twiceRows.push({ first: firstRow, second: row, policy: learnt, alone: alone ?? null });
     const out = join(repoRoot, 'test-results');
     mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'real-histories.json'), `${JSON.stringify(rows, null, 2)}\n`);
+    writeFileSync(join(out, 'real-histories-twice.json'), `${JSON.stringify(twiceRows, null, 2)}\n`);
+    if (alone) expect(row.handoffs).toBeLessThanOrEqual(alone.handoffs);
   });
 });
