@@ -144,11 +144,11 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   const switches = options.syntax ?? { code: false, data: false };
   if (
     open.length > 0 &&
-    !toPerson &&
     (switches.code || switches.data) &&
     sides &&
     sides.ours !== null &&
-    sides.theirs !== null
+    sides.theirs !== null &&
+    !toPerson
   ) {
     const versions = { base: sides.base ?? '', ours: sides.ours, theirs: sides.theirs };
     const pieces = await syntaxMerge(file.path, versions, lineMerge, switches);
@@ -173,13 +173,7 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
     resolved.clear();
     open = [...file.hunks];
   }
-  if (open.length > 0 && options.learnt && !toPerson) {
-    for (const hunk of open) {
-      const r = options.learnt(hunk);
-      if (r) resolved.set(hunk.index, r);
-    }
-    open = file.hunks.filter((h) => !resolved.has(h.index));
-  }
+  if (options.learnt && !toPerson) open = takeLearnt(file, open, resolved, options.learnt);
   if (open.length > 0 && options.fallback && !toPerson) {
     const openIndexes = new Set(open.map((h) => h.index));
     for (const r of await options.fallback(file, open)) {
@@ -223,6 +217,20 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
     log.decision({ path: file.path, hunk: r.hunkIndex, rung: r.rung, by: r.by }, 'hunk resolved');
   const texts = new Map([...resolved].map(([i, r]) => [i, r.text]));
   return { text: printWithResolutions(file, texts), resolutions, remaining: open, file };
+}
+
+/** The learnt suggestions `resolve.learnt: apply` takes for the open hunks (into `resolved`); the hunks still open. */
+function takeLearnt(
+  file: ConflictedFile,
+  open: ConflictHunk[],
+  resolved: Map<number, HunkResolution>,
+  learnt: (hunk: ConflictHunk) => HunkResolution | null,
+): ConflictHunk[] {
+  for (const hunk of open) {
+    const r = learnt(hunk);
+    if (r) resolved.set(hunk.index, r);
+  }
+  return file.hunks.filter((h) => !resolved.has(h.index));
 }
 
 /**

@@ -166,8 +166,6 @@ async function resolveEntry(
   const policy = policyFor(entry.path, options.policy ?? []);
   const byPolicy = await applyFilePolicy(git, entry, decision, policy);
   if (byPolicy) return byPolicy;
-  if (policy?.decision.kind === 'human' && decision.kind !== 'content' && decision.kind !== 'add/add')
-    return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision, note: policyNote(policy) };
   if (decision.kind !== 'content' && decision.kind !== 'add/add') {
     if (decision.resolution === null)
       return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision };
@@ -200,7 +198,7 @@ async function resolveEntry(
   }
   // The model reads and writes text: a file that is not UTF-8 goes to a person untouched by it.
   const fallback = encoding === 'utf8' ? options.fallback : undefined;
-  const learnt = options.learnt;
+  const { learnt } = options;
   const result = await resolveConflictedFile(file, {
     path: entry.path,
     rules: options.rules,
@@ -213,15 +211,12 @@ async function resolveEntry(
     learnt: learnt ? (hunk) => learnt(entry.path, hunk) : null,
   });
   const remaining = result.remaining.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
-  const stable = result.remaining.map((h) => ({
-    number: h.index,
-    sides: { base: h.base, ours: h.ours, theirs: h.theirs },
-  }));
-  const noteOfPolicy = policy?.decision.kind === 'human' ? { note: policyNote(policy) } : {};
   const noted =
     options.fallback && !fallback && remaining.length > 0
       ? { note: 'not valid UTF-8: the model was not asked (it works on text); a person decides, every byte kept' }
-      : {};
+      : policy?.decision.kind === 'human'
+        ? { note: policyNote(policy) }
+        : {};
   if (result.resolutions.length === 0) {
     // Nothing written: report the blocks where they are in the file on disk.
     const asIs = parseConflictText(onDisk, { path: entry.path, markerSize: file.markerSize });
@@ -229,14 +224,8 @@ async function resolveEntry(
       path: entry.path,
       status: 'open',
       resolutions: [],
-      remaining: asIs.hunks.map((h, i) => ({
-        index: h.index,
-        startLine: h.startLine,
-        endLine: h.endLine,
-        ...stable[i],
-      })),
+      remaining: numbered(asIs.hunks, result.remaining),
       ...noted,
-      ...noteOfPolicy,
     };
   }
   await writeFile(full, encodeText(result.text, encoding));
@@ -250,15 +239,25 @@ async function resolveEntry(
     path: entry.path,
     status: 'partial',
     resolutions: result.resolutions,
-    remaining: rewritten.hunks.map((h, i) => ({
+    remaining: numbered(rewritten.hunks, result.remaining),
+    ...noted,
+  };
+}
+
+/**
+ * The blocks left where they are in the file now, each with the number and sides the ladder
+ * knew it by (the ladder's `remaining`, in the same order), so a hand-off can name it stably.
+ */
+function numbered(now: readonly ConflictHunk[], ladder: readonly ConflictHunk[]): RemainingHunk[] {
+  return now.map((h, i) => {
+    const was = ladder[i];
+    return {
       index: h.index,
       startLine: h.startLine,
       endLine: h.endLine,
-      ...stable[i],
-    })),
-    ...noted,
-    ...noteOfPolicy,
-  };
+      ...(was ? { number: was.index, sides: { base: was.base, ours: was.ours, theirs: was.theirs } } : {}),
+    };
+  });
 }
 
 /** What a file the policy hands to a person says about it. */
@@ -268,8 +267,9 @@ function policyNote(rule: PathRule): string {
 
 /**
  * A file-level conflict (modify/delete, binary, mode, ...) the policy decides: `ours` or
- * `theirs` keeps that side's file, or its deletion where that side deleted it. Null when the
- * policy does not decide it (no rule, a content conflict, `union`, `human`, `regenerate`).
+ * `theirs` keeps that side's file, or its deletion where that side deleted it; `human` leaves it
+ * open, even where a rule would decide it. Null when the policy says nothing of it (no rule, a
+ * content conflict, `union`, `regenerate`).
  */
 async function applyFilePolicy(
   git: Git,
@@ -278,6 +278,8 @@ async function applyFilePolicy(
   rule: PathRule | null,
 ): Promise<WorkingTreeFileResult | null> {
   if (rule === null || decision.kind === 'content' || decision.kind === 'add/add') return null;
+  if (rule.decision.kind === 'human')
+    return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision, note: policyNote(rule) };
   const side = rule.decision.kind;
   if (side !== 'ours' && side !== 'theirs') return null;
   const action = entry[side] === undefined ? 'delete' : side === 'ours' ? 'keep-ours' : 'keep-theirs';

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../fixtures/resolve/cli.js';
+import { decisionOfChoice } from '../../src/resolve/policy/propose-policy.js';
 import { tempDir } from '../helpers/git-repo.js';
 import {
   cloneFork,
@@ -234,18 +235,12 @@ function policyFromRecord(repo: string, env: NodeJS.ProcessEnv, commit: string):
   const note = JSON.parse(gitIn(repo, env, 'notes', '--ref=splintercat', 'show', commit)) as {
     conflicts: Array<{ files: Array<{ path: string; hunks: Array<{ rung: string | null; choice?: string }> }> }>;
   };
-  const decision: Record<string, string> = {
-    ours: 'ours',
-    theirs: 'theirs',
-    'ours then theirs': 'union ours-first',
-    'theirs then ours': 'union theirs-first',
-  };
   const byPath = new Map<string, Set<string>>();
   for (const f of note.conflicts.flatMap((c) => c.files))
     for (const h of f.hunks)
       if (h.rung === 'human') byPath.set(f.path, (byPath.get(f.path) ?? new Set()).add(h.choice ?? 'other text'));
   return [...byPath].flatMap(([path, choices]) => {
-    const only = choices.size === 1 ? decision[[...choices][0] as string] : undefined;
+    const only = choices.size === 1 ? decisionOfChoice[[...choices][0] as string] : undefined;
     return only ? [`    ${JSON.stringify(path)}: ${only}`] : [];
   });
 }

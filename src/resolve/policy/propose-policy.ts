@@ -12,7 +12,8 @@ export interface ProposedRule {
 /** A path must have conflicted in at least this many merges, all decided alike, to be proposed. */
 const MIN_MERGES = 2;
 
-const written: Record<string, string> = {
+/** A person's choice (as `eval` names it) as the `resolve.paths` decision that writes it; undefined for the others. */
+export const decisionOfChoice: Readonly<Record<string, string>> = {
   ours: 'ours',
   theirs: 'theirs',
   'ours then theirs': 'union ours-first',
@@ -66,10 +67,11 @@ export function proposePolicy(hunks: readonly LearntHunk[]): ProposedRule[] {
     if (list.length < MIN_MERGES) continue;
     const choices = new Set(list.flatMap((m) => [...m.choices]));
     const only = choices.size === 1 ? ([...choices][0] as string) : null;
-    if (only === null || written[only] === undefined) continue;
+    const decision = only === null ? undefined : decisionOfChoice[only];
+    if (decision === undefined) continue;
     out.push({
       glob: path,
-      decision: written[only],
+      decision,
       evidence: `${only} in all ${list.length} merges that conflicted there, ${span}`,
     });
   }
