@@ -196,6 +196,11 @@ function journey(
     console.log(
       `[${merge.bundle} ${merge.subject}] files that differ from the maintainer's merge:\n  ${differing.join('\n  ')}`,
     );
+  for (const lock of differing.filter((f) => f.endsWith('package-lock.json')))
+    console.log(`[${merge.bundle} ${merge.subject}] ${lockfileDifference(repo, env, merge.merge, tip, lock)}`);
+  console.log(
+    `[${merge.bundle} ${merge.subject}] the merge commit's message:\n${message}\n[${merge.bundle} ${merge.subject}] git notes --ref=splintercat show (first 40 lines):\n${gitIn(repo, env, 'notes', '--ref=splintercat', 'show', tip).split('\n').slice(0, 40).join('\n')}`,
+  );
   return {
     merge: `${merge.bundle.replace('.bundle', '')} ${merge.subject}`,
     grid: merge.grid,
@@ -211,6 +216,28 @@ function journey(
     person,
     byPolicy,
   };
+}
+
+/** How the tree's lockfile (what the policy's command generated) differs from the maintainer's. */
+function lockfileDifference(repo: string, env: NodeJS.ProcessEnv, theirs: string, ours: string, path: string): string {
+  const read = (commit: string): { lockfileVersion?: number; packages?: Record<string, { version?: string }> } =>
+    JSON.parse(gitIn(repo, env, 'show', `${commit}:${path}`)) as {
+      lockfileVersion?: number;
+      packages?: Record<string, { version?: string }>;
+    };
+  const [m, t] = [read(theirs), read(ours)];
+  const versions = (l: typeof m): Map<string, string> =>
+    new Map(Object.entries(l.packages ?? {}).map(([k, v]) => [k, v.version ?? '']));
+  const [mv, tv] = [versions(m), versions(t)];
+  const changed = [...tv].filter(([k, v]) => mv.has(k) && mv.get(k) !== v).map(([k, v]) => `${k} ${mv.get(k)} -> ${v}`);
+  const only = (a: Map<string, string>, b: Map<string, string>): string[] => [...a.keys()].filter((k) => !b.has(k));
+  return [
+    `${path}: the maintainer's has lockfileVersion ${m.lockfileVersion}, ${mv.size} package entries; the generated one lockfileVersion ${t.lockfileVersion}, ${tv.size}`,
+    `  only in the maintainer's: ${only(mv, tv).slice(0, 8).join(', ') || 'none'}${only(mv, tv).length > 8 ? ', ...' : ''}`,
+    `  only in the generated one: ${only(tv, mv).slice(0, 8).join(', ') || 'none'}${only(tv, mv).length > 8 ? ', ...' : ''}`,
+    `  other versions (${changed.length}): ${changed.slice(0, 8).join('; ') || 'none'}${changed.length > 8 ? '; ...' : ''}`,
+    `  ${gitIn(repo, env, 'diff', '--shortstat', theirs, ours, '--', path)}`,
+  ].join('\n');
 }
 
 function saveRows(): void {
