@@ -135,7 +135,7 @@ async function regenerateEntry(
       status: 'open',
       resolutions: [],
       remaining: [],
-      note: `\`${outcome.command}\` failed (exit ${outcome.exitCode ?? 'killed'}): ${outcome.output.split('\n').slice(-5).join(' | ')}`,
+      note: `\`${outcome.command}\` failed (exit ${outcome.exitCode ?? 'killed'}): ${outcome.output.split('\n').slice(-5).join(' | ')}; the fork's version of ${path} is in place: run the command here yourself once what it needs is fixed, then \`git add -- ${path}\``,
     };
   }
   return { path, status: 'open', resolutions: [], remaining: [], note: outcome.note };
