@@ -80,9 +80,13 @@ describe('suggestions learnt from the fork’s own merges', () => {
 
   it('resolve.learnt: apply takes what earlier conflicts on the same lines agree on, and hands over the rest', async () => {
     const repo = habitFork();
-    configure(repo, ['resolve:', '  learnt: apply']);
+    configure(repo, ['resolve:', '  learnt: apply', '  paths:', '    "confg/*.ini": ours']);
     const run = await runCli(['merge', 'up', '--strategy', 'optimistic'], repo.dir);
     expect(run.code, run.stderr).toBe(3);
+    // A glob that matches nothing is a warning, not an error.
+    expect(run.stderr).toMatch(
+      /resolve\.paths: "confg\/\*\.ini" matches no file of [0-9a-f]{12} or [0-9a-f]{12}; check the glob/,
+    );
     const state = JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8')) as {
       conflicts: Array<{ files: Array<{ path: string; hunks: Array<{ rung: string | null; by: string | null }> }> }>;
     };
