@@ -196,8 +196,12 @@ function journey(
     console.log(
       `[${merge.bundle} ${merge.subject}] files that differ from the maintainer's merge:\n  ${differing.join('\n  ')}`,
     );
-  for (const lock of differing.filter((f) => f.endsWith('package-lock.json')))
+  for (const lock of differing.filter((f) => f.endsWith('package-lock.json'))) {
     console.log(`[${merge.bundle} ${merge.subject}] ${lockfileDifference(repo, env, merge.merge, tip, lock)}`);
+    const command = (policyOf[merge.bundle] ?? []).map((l) => /\{regenerate: (.*)\}$/.exec(l)?.[1]).find(Boolean);
+    if (byPolicy.includes(lock) && command)
+      console.log(`[${merge.bundle} ${merge.subject}] ${regeneratedAgain(repo, env, tip, lock, command)}`);
+  }
   console.log(
     `[${merge.bundle} ${merge.subject}] the merge commit's message:\n${message}\n[${merge.bundle} ${merge.subject}] git notes --ref=splintercat show (first 40 lines):\n${gitIn(repo, env, 'notes', '--ref=splintercat', 'show', tip).split('\n').slice(0, 40).join('\n')}`,
   );
@@ -238,6 +242,22 @@ function lockfileDifference(repo: string, env: NodeJS.ProcessEnv, theirs: string
     `  other versions (${changed.length}): ${changed.slice(0, 8).join('; ') || 'none'}${changed.length > 8 ? '; ...' : ''}`,
     `  ${gitIn(repo, env, 'diff', '--shortstat', theirs, ours, '--', path)}`,
   ].join('\n');
+}
+
+/** Whether the tree's lockfile is what the policy's command writes from the merge's own manifest. */
+function regeneratedAgain(repo: string, env: NodeJS.ProcessEnv, tip: string, path: string, command: string): string {
+  const dir = join(tempDir('splintercat-regenerate-'), 'tree');
+  gitIn(repo, env, 'worktree', 'add', '-q', '--detach', dir, tip);
+  try {
+    const run = sh(command, dir, env);
+    if (run.code !== 0) return `${path}: the regenerate command failed on the merge's tree: ${run.output.slice(-300)}`;
+    const diff = gitIn(dir, env, 'diff', '--shortstat', '--', path);
+    return diff === ''
+      ? `${path}: running the policy's command again on the merge's tree changes nothing: the lockfile is what it generates`
+      : `${path}: running the policy's command again on the merge's tree changes it (${diff}): it was generated at an earlier cell`;
+  } finally {
+    gitIn(repo, env, 'worktree', 'remove', '--force', dir);
+  }
 }
 
 function saveRows(): void {
