@@ -55,7 +55,7 @@ describe('suggestions learnt from the fork’s own merges', () => {
       /config\.ini .*\n\s+block 1 \(lines \d+-\d+\): suggested ours: splintercat take ours config\.ini 1\n\s+why: in 3 of 3 earlier merge\(s\) that conflicted on these same lines/,
     );
     expect(text).toMatch(
-      /banner\.txt .*\n\s+block 1 .*: suggested theirs: splintercat take theirs banner\.txt 1\n\s+why: in 3 of the last 3 merge\(s\) that conflicted in banner\.txt where both sides replaced the same lines, the maintainer kept theirs/,
+      /banner\.txt .*\n\s+block 1 .*: suggested theirs: splintercat take theirs banner\.txt 1\n\s+why: in 3 of the last 3 merge\(s\) that conflicted in banner\.txt where both sides replaced the same lines \(\d{4}-\d\d-\d\d\), the maintainer kept theirs/,
     );
     expect(repo.sh('show', 'main:config.ini')).toContain(forkBlock);
     expect(repo.sh('show', 'main:banner.txt')).toBe('header\nLib 4\nfooter');

@@ -65,7 +65,7 @@ describe('suggestions from earlier merges', () => {
     });
     expect(s).toMatchObject({ choice: 'theirs', basis: 'habit', scope: 'locales/*.json', agree: 9, of: 10 });
     expect(s?.evidence).toBe(
-      "in 9 of the last 10 merge(s) that conflicted in locales/*.json where both sides replaced the same lines, the maintainer kept theirs (upstream's lines)",
+      "in 9 of the last 10 merge(s) that conflicted in locales/*.json where both sides replaced the same lines (2024-01-01 to 2024-01-10), the maintainer kept theirs (upstream's lines)",
     );
     expect(strongEnough(s!, 0.6, 1)).toBe(false); // a habit is never applied
   });

@@ -66,6 +66,13 @@ function habitWords(relative: string, shape: HunkShape): string {
 
 const day = (time: number): string => new Date(time * 1000).toISOString().slice(0, 10);
 
+/** The days of the oldest and newest merge that spoke. */
+function span(votes: ReadonlyArray<{ time: number }>): string {
+  const times = votes.map((v) => v.time);
+  const [first, last] = [day(Math.min(...times)), day(Math.max(...times))];
+  return first === last ? first : `${first} to ${last}`;
+}
+
 /** The scopes a path's habits are looked for in, narrowest first: the file, its folder's files of its kind, its folder, everywhere. */
 export function scopesOf(path: string): Array<{ glob: string; test: (p: string) => boolean }> {
   const slash = path.lastIndexOf('/');
@@ -159,7 +166,7 @@ function byHabit(history: readonly LearntHunk[], path: string, shape: HunkShape)
       agree: top.count,
       of: votes.length,
       merges: votes.slice(0, 3).map((v) => ({ merge: v.merge, date: day(v.time) })),
-      evidence: `in ${top.count} of the last ${votes.length} merge(s) that conflicted in ${scope.glob} ${shapeWords[shape.kind]}, the maintainer kept ${kept}${here}`,
+      evidence: `in ${top.count} of the last ${votes.length} merge(s) that conflicted in ${scope.glob} ${shapeWords[shape.kind]} (${span(votes)}), the maintainer kept ${kept}${here}`,
     };
   }
   return null;
