@@ -5,11 +5,22 @@ import { learnHumanResolution, parseConflictText, personChoice } from '../resolv
 import { acceptCommand } from './accept-failure.js';
 import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
 import { recordResolved } from './conflict-records.js';
-import { cdLine } from './handoff.js';
+import { cdLine, shellQuote } from './handoff.js';
+import { findRun } from './run-config.js';
 import type { Ctx, Result } from './nodes/common.js';
 import { withFlow } from './nodes/common.js';
 import type { GridEngine } from './ports.js';
 import { collectHumanResolution } from './resolve-cell.js';
+
+/**
+ * The command that resumes this run from anywhere in the repository: `splintercat continue`, with
+ * `--name` when another run would be taken for it (several runs, and this one not the configured name).
+ */
+export function continueCommand(ctx: Pick<Ctx, 'store' | 'config'>, name: string): string {
+  return findRun(ctx.store, ctx.config.imerge.name, false) === name
+    ? 'splintercat continue'
+    : `splintercat continue --name ${shellQuote(name)}`;
+}
 
 /** Where the files are kept as they were handed to a person (hunks no rung resolved still in markers), to learn their answers. */
 function presentedDir(ctx: Ctx, state: RunState, conflict: string): string {
@@ -41,7 +52,7 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
     }
   }
   const files = conflicts.flatMap((c) => c.files.map((f) => join(c.worktree, f.path)));
-  const commands = [...conflicts.map(cdLine), 'splintercat continue'];
+  const commands = [...conflicts.map(cdLine), continueCommand(ctx, state.name)];
   const checks = [...new Set(conflicts.flatMap((c) => (c.failure ? [c.failure.check] : [])))];
   const reason =
     `${files.length} file(s) in ${conflicts.length} conflict(s) need a human: ` +

@@ -78,7 +78,14 @@ export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell
 export async function resolvePrepared(
   ctx: WorkflowContext,
   prepared: PreparedCell,
-  options: { failure?: FailureSummary | string | null; fileChoices?: FileChoices; target?: string } = {},
+  options: {
+    failure?: FailureSummary | string | null;
+    fileChoices?: FileChoices;
+    /** The target's tip, whose past merges the suggestions come from. */
+    target?: string;
+    /** The command that resumes the run, for what `splintercat take` prints once nothing is left. */
+    next?: string;
+  } = {},
 ): Promise<CellResolution> {
   const { cell, details, path, entries } = prepared;
   const id = ctx.worktrees.conflictId(cell);
@@ -139,7 +146,7 @@ export async function resolvePrepared(
           const hunks = r.remaining.flatMap((h) => (h.sides ? [{ number: h.number ?? h.index, sides: h.sides }] : []));
           return entry && hunks.length > 0 ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
         }),
-        'splintercat continue',
+        options.next ?? 'splintercat continue',
       );
       return {
         ok: false,

@@ -140,4 +140,27 @@ describe('suggestions learnt from the fork’s own merges', () => {
       /^ {4}config\.ini: 1 hunk by the policy \(config\.ini: ours\) \[cell 1-1\]$/m,
     );
   });
+
+  it('a hand-off of a run beside a finished one names it, so continue resumes it', async () => {
+    const repo = habitFork();
+    // The first merge is settled by the policy alone, and finishes.
+    configure(repo, ['resolve:', '  paths:', '    "config.ini": ours', '    "banner.txt": theirs']);
+    expect((await runCli(['merge', 'up', '--strategy', 'optimistic'], repo.dir)).code).toBe(0);
+    configure(repo);
+
+    repo.checkout('up');
+    repo.commit('release 5', { 'banner.txt': 'header\nLib 5\nfooter\n' });
+    repo.checkout('main');
+    repo.commit('fork work 5', { 'banner.txt': 'header\nLib 4, fork edition 5\nfooter\n' });
+    const again = await runCli(['merge', 'up', '--name', 'again', '--strategy', 'optimistic'], repo.dir);
+    expect(again.code, again.stderr).toBe(3);
+    expect(again.stderr).toMatch(/\n {2}splintercat continue --name again\n/);
+    const worktree = /^\s+cd (\S+)\s+# conflict/m.exec(again.stderr)?.[1] as string;
+    expect((await runCli(['take', 'theirs', 'banner.txt', '1'], worktree)).stdout).toMatch(
+      /Then: splintercat continue --name again/,
+    );
+    const resumed = await runCli(['continue', '--name', 'again'], worktree);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(repo.sh('show', 'main:banner.txt')).toBe('header\nLib 5\nfooter');
+  });
 });

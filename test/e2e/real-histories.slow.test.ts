@@ -138,7 +138,7 @@ function journey(
 
   // One two-parent merge on the fork branch, original commits kept; a clean checkout at it.
   const tip = gitIn(repo, env, 'rev-parse', branches.into);
-  expect(gitIn(repo, env, 'rev-list', '--parents', '-n', '1', tip).split(' ').slice(1)).toEqual([
+  expect(gitIn(repo, env, 'rev-list', '--parents', '-n', '1', tip).split(' ').slice(1), account).toEqual([
     merge.fork,
     merge.upstream,
   ]);
