@@ -27,3 +27,5 @@ export * from './take/take-command.js';
 export * from './take/hunk-numbers.js';
 export * from './eval/left-hunks.js';
 export * from './cache/cache-ref.js';
+export * from './data/generated-files.js';
+export * from './data/generated-validity.js';

@@ -7,6 +7,7 @@ import type { ResolutionCache } from './cache/resolution-cache.js';
 import { decideFileConflict, type FileDecision, type FileSide } from './file-level.js';
 import { resolveConflictedFile, type LadderFallback } from './ladder.js';
 import { decodeBytes, encodeText, encodingOf, type TextEncoding } from './parse/encoding.js';
+import { generatedFile, type GeneratedFile } from './data/generated-files.js';
 import { mergeFileTexts } from './parse/merge-file.js';
 import { parseConflictText } from './parse/markers.js';
 import {
@@ -66,6 +67,8 @@ export interface WorkingTreeFileResult {
   note?: string;
   /** The `resolve.paths` rule that decided a file-level conflict (`glob: decision`), when one did. */
   policy?: string;
+  /** Set for a generated file (a lockfile, pip-compile output): decided whole, never block by block. */
+  generated?: GeneratedFile;
 }
 
 /**
@@ -164,7 +167,10 @@ async function resolveEntry(
     theirs: side(entry.theirs, texts.theirs),
   });
   const policy = policyFor(entry.path, options.policy ?? []);
-  const byPolicy = await applyFilePolicy(git, entry, decision, policy);
+  // A generated file is taken whole from one side (then regenerated): a block-by-block merge of it
+  // is text its tool never wrote (a package pinned twice, a lockfile that does not parse).
+  const generated = generatedFile(entry.path, [texts.ours, texts.theirs, texts.base]);
+  const byPolicy = await applyFilePolicy(git, entry, decision, policy, generated !== null);
   if (byPolicy) return byPolicy;
   if (decision.kind !== 'content' && decision.kind !== 'add/add') {
     if (decision.resolution === null)
@@ -186,6 +192,7 @@ async function resolveEntry(
       note: 'the file is missing from the working tree',
     };
   const onDisk = decodeBytes(diskBytes, encoding);
+  if (generated !== null) return wholeFile(entry.path, onDisk, generated);
   const file = await pickConflictedFile(git, entry.path, onDisk, texts, encoding);
   if (file.hunks.length === 0) {
     return {
@@ -233,7 +240,8 @@ async function resolveEntry(
     await git.run(['add', '--', entry.path]);
     return { path: entry.path, status: 'resolved', resolutions: result.resolutions, remaining };
   }
-  // Locations of what is left are those of the rewritten file.
+  // Locations of what is left are those of the rewritten file; its hunks keep their number in the
+  // file as git left it (the one the resolved hunks carry), so no two hunks of a file share one.
   const rewritten = parseConflictText(result.text, { path: entry.path, markerSize: file.markerSize });
   return {
     path: entry.path,
@@ -244,6 +252,16 @@ async function resolveEntry(
   };
 }
 
+/** A generated file left for a decision on the whole file: its blocks as git wrote them, none resolved. */
+function wholeFile(path: string, onDisk: string, generated: GeneratedFile): WorkingTreeFileResult {
+  const remaining = parseConflictText(onDisk, { path }).hunks.map((h) => ({
+    index: h.index,
+    startLine: h.startLine,
+    endLine: h.endLine,
+  }));
+  return { path, status: 'open', resolutions: [], remaining, generated };
+}
+
 /**
  * The blocks left where they are in the file now, each with the number and sides the ladder
  * knew it by (the ladder's `remaining`, in the same order), so a hand-off can name it stably.
@@ -252,7 +270,8 @@ function numbered(now: readonly ConflictHunk[], ladder: readonly ConflictHunk[])
   return now.map((h, i) => {
     const was = ladder[i];
     return {
-      index: h.index,
+      // A hunk keeps its number in the file as git left it, so no two hunks of a file share one.
+      index: was?.index ?? h.index,
       startLine: h.startLine,
       endLine: h.endLine,
       ...(was ? { number: was.index, sides: { base: was.base, ours: was.ours, theirs: was.theirs } } : {}),
@@ -266,18 +285,19 @@ function policyNote(rule: PathRule): string {
 }
 
 /**
- * A file-level conflict (modify/delete, binary, mode, ...) the policy decides: `ours` or
- * `theirs` keeps that side's file, or its deletion where that side deleted it; `human` leaves it
- * open, even where a rule would decide it. Null when the policy says nothing of it (no rule, a
- * content conflict, `union`, `regenerate`).
+ * A conflict decided whole (modify/delete, binary, mode, ..., or a generated file) the policy
+ * decides: `ours` or `theirs` keeps that side's file, or its deletion where that side deleted it;
+ * `human` leaves it open, even where a rule would decide it. Null when the policy says nothing of
+ * it (no rule, a content conflict merged by hunk, `union`, `regenerate`).
  */
 async function applyFilePolicy(
   git: Git,
   entry: UnmergedEntry,
   decision: FileDecision,
   rule: PathRule | null,
+  generated: boolean,
 ): Promise<WorkingTreeFileResult | null> {
-  if (rule === null || decision.kind === 'content' || decision.kind === 'add/add') return null;
+  if (rule === null || (!generated && (decision.kind === 'content' || decision.kind === 'add/add'))) return null;
   if (rule.decision.kind === 'human')
     return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision, note: policyNote(rule) };
   const side = rule.decision.kind;

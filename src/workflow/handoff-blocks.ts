@@ -48,7 +48,8 @@ export function withBlocks(
   result: WorkingTreeFileResult,
   learnt: LearntSuggestions | null,
 ): HandoffFile {
-  if (result.remaining.length === 0) return file;
+  // A generated file is decided whole (its hand-off says how), never block by block.
+  if (result.remaining.length === 0 || result.generated) return file;
   return { ...file, blocks: handoffBlocks(result, learnt) };
 }
 

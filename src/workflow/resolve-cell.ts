@@ -16,6 +16,7 @@ import {
 import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import type { Git } from '../git/index.js';
 import type { Cell } from '../imerge/cell.js';
+import { cleanMergeWarnings, invalidGeneratedFiles } from './generated-check.js';
 import { handoffFile, keepOrDelete } from './handoff.js';
 import { suggestionHint, withBlocks } from './handoff-blocks.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
@@ -48,6 +49,8 @@ export type CellResolution = (
   replayed?: string[];
   /** The resolver model's conversations (for the journal and the report); empty when it was not asked. */
   transcripts?: ModelRung['outcomes'];
+  /** Generated files git merged cleanly at this cell that are no longer valid (one line each). */
+  warnings?: string[];
 };
 
 /** A blocked cell presented in its own worktree, ready for the ladder. */
@@ -124,6 +127,10 @@ export async function resolvePrepared(
             learnt: learnt?.applier() ?? null,
           });
     const replayed = await replayFileChoices(wt, entries, results, options.fileChoices ?? {});
+    const warnings = await cleanMergeWarnings(
+      wt,
+      entries.map((e) => e.path),
+    );
     const files = results.map((r) => ({
       ...toFileState(r),
       ...(replayed.some((x) => x.path === r.path) ? { decidedBy: 'cache' as const } : {}),
@@ -158,9 +165,11 @@ export async function resolvePrepared(
         choiceKeys,
         transcripts,
         replayed: lines,
+        warnings,
       };
     }
-    return { ok: true, cell, tree: await ctx.worktrees.writeTree(id), files, transcripts, replayed: lines };
+    const tree = await ctx.worktrees.writeTree(id);
+    return { ok: true, cell, tree, files, transcripts, replayed: lines, warnings };
   } finally {
     wt.close();
   }
@@ -257,6 +266,14 @@ export async function collectHumanResolution(
         );
         continue;
       }
+    }
+    // A generated file is taken whole: one left with a package pinned twice or not parsing is not taken.
+    for (const bad of await invalidGeneratedFiles(
+      wt,
+      unmerged.map((e) => e.path).filter((p) => !left.includes(p)),
+    )) {
+      left.push(bad.path);
+      why.push(bad.why);
     }
     if (left.length > 0) return { ok: false, left, why };
     const tree = await ctx.worktrees.writeTree(id);

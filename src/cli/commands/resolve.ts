@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Git } from '../../git/index.js';
 import type { LearntSuggestions, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
 import { takeCommand, takeOfChoice } from '../../resolve/take/take-command.js';
+import { handoffFile } from '../../workflow/handoff.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -94,6 +95,7 @@ async function handBlocks(git: Git, left: WorkingTreeFileResult[], learnt: Learn
     left.map((r) => r.path),
   );
   const files = left.flatMap((r) => {
+    if (r.generated) return [];
     const entry = entries.find((e) => e.path === r.path);
     const hunks = r.remaining.flatMap((h) => (h.sides ? [{ number: h.number ?? h.index, sides: h.sides }] : []));
     return entry && hunks.length > 0 ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
@@ -133,7 +135,8 @@ function formatResults(results: WorkingTreeFileResult[], blocks: Blocks = {}): s
       );
       continue;
     }
-    if (r.status === 'resolved') lines.push(`${r.path}: resolved and staged (${by.join(', ') || 'file-level'})`);
+    if (r.generated && r.status !== 'resolved') lines.push(handoffFile(r).instructions);
+    else if (r.status === 'resolved') lines.push(`${r.path}: resolved and staged (${by.join(', ') || 'file-level'})`);
     else {
       const left = r.remaining.map((h) => `lines ${h.startLine}-${h.endLine}`).join(', ');
       lines.push(

@@ -29,15 +29,17 @@ export interface MinedMerges {
  * and each conflicted path becomes a case paired with the file in the merge commit.
  */
 export async function mineMerges(git: Git, options: MineOptions = {}): Promise<MinedMerges> {
-  const args = ['rev-list', '--merges', '--min-parents=2', '--max-parents=2', '--topo-order'];
+  // `--parents` names each merge's parents on its line: one process for all, not one per merge.
+  const args = ['rev-list', '--merges', '--min-parents=2', '--max-parents=2', '--topo-order', '--parents'];
   if (options.since) args.push(`--since=${options.since}`);
   args.push(...(options.revs ?? ['--all']));
   const merges = await git.lines(args);
   const out: MinedMerges = { mergesSeen: 0, mergesConflicting: 0, mergesCrissCross: 0, cases: [], skipped: [] };
-  for (const merge of merges) {
+  for (const line of merges) {
     if (options.limit !== undefined && out.mergesConflicting >= options.limit) break;
     out.mergesSeen++;
-    const replayed = await replayMerge(git, merge);
+    const [merge, p1, p2] = line.split(' ') as [string, string, string];
+    const replayed = await replayMerge(git, merge, [p1, p2]);
     if (replayed.status === 'criss-cross') out.mergesCrissCross++;
     if (replayed.status !== 'conflict') continue;
     out.mergesConflicting++;
@@ -55,13 +57,15 @@ export async function mineMerges(git: Git, options: MineOptions = {}): Promise<M
 export async function replayMerge(
   git: Git,
   merge: string,
+  parents?: [string, string],
 ): Promise<{
   status: 'clean' | 'criss-cross' | 'conflict';
   cases: EvalCase[];
   skipped: Array<{ id: string; reason: string }>;
 }> {
   const none = { cases: [], skipped: [] };
-  const [p1, p2] = (await git.text(['rev-parse', `${merge}^1`, `${merge}^2`])).split('\n') as [string, string];
+  const [p1, p2] =
+    parents ?? ((await git.text(['rev-parse', `${merge}^1`, `${merge}^2`])).split('\n') as [string, string]);
   const bases = await git.mergeBases(p1, p2);
   if (bases.length !== 1) return { status: 'criss-cross', ...none };
   const result = await git.run(['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', p1, p2], {

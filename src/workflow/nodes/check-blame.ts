@@ -127,10 +127,13 @@ async function runOne(
   target: CheckRecord['target'],
   name: string,
 ): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
-  const cwd = await ctx.worktrees.checkout(ctx.worktrees.checkId, commit);
+  // A runner elsewhere checks the commit itself: no worktree is needed (so several can be in flight).
+  const cwd = ctx.checks.remote
+    ? ctx.config.target.workdir
+    : await ctx.worktrees.checkout(ctx.worktrees.checkId, commit);
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
   ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
-  const result = await ctx.checks.run(name, { cwd, signal: ctx.signal });
+  const result = await ctx.checks.run(name, { cwd, commit, signal: ctx.signal });
   const record: CheckRecord = {
     name,
     cell,
@@ -157,6 +160,11 @@ async function runOne(
 
 /** The failing tests (and tests run) the check's log names; a timeout names none, whatever it printed. */
 function outcomeOf(result: CheckResult, cwd: string): SideOutcome & { ran: number | null } {
+  // A check run elsewhere names its failing tests itself (its whole log is not here).
+  if (result.tests !== undefined) {
+    const outcome = sideOutcome(result.success, result.timedOut ? null : result.tests);
+    return { ...outcome, ran: outcome.ran ?? null };
+  }
   let log = '';
   try {
     log = readFileSync(result.logFile, 'utf8');
