@@ -12,6 +12,7 @@ import { scrubEnv } from './check-env.js';
 import { groupAlive, signalGroup, signalPid, waitGone } from './process-group.js';
 import { delay, ended, relay } from './relay-output.js';
 import { bwrapArgs, probeBwrap, sandboxInfo, type BwrapProbe } from './sandbox.js';
+import { toolchainPaths } from './sandbox-view.js';
 import { CHECK_TAG_VARIABLE, type CheckRegistry } from './check-registry.js';
 import { readSetupStamp, setupKey, setupStampPath, writeSetupStamp } from './setup-stamp.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from './types.js';
@@ -37,8 +38,12 @@ export interface CheckRunnerOptions {
   envPassthrough?: readonly string[];
   /** `check.sandbox`; default auto (bubblewrap when it works here). */
   sandbox?: SandboxMode;
-  /** Directories a sandboxed check may write besides its worktree, the log directory and /tmp. */
+  /** Directories a sandboxed check may write besides its worktree and a private /tmp (`check.writable`). */
   writable?: readonly string[];
+  /** Paths a sandboxed check may read besides its worktree, the system and the toolchain (`check.readable`). */
+  readable?: readonly string[];
+  /** `check.setup_network`: setup reaches the network (to install dependencies); checks never do. */
+  setupNetwork?: boolean;
   /** `check.setup`: prepares a worktree before its first check and whenever `setupWhen` files change. */
   setup?: string;
   /** `check.setup_when`: globs relative to the worktree. */
@@ -83,6 +88,8 @@ export class CheckRunner implements CheckRunnerLike {
   private readonly clock: Clock;
   private readonly env: Record<string, string>;
   private readonly secrets: string[];
+  /** What a sandboxed run may read besides its worktree: the toolchain on PATH and `check.readable`. */
+  private readonly readable: string[];
   private sandboxed: boolean | undefined;
   /** Per worktree: the setup in progress or last done, so concurrent runs there set it up once. */
   private readonly setups = new Map<string, Promise<CheckResult | null>>();
@@ -96,6 +103,7 @@ export class CheckRunner implements CheckRunnerLike {
     });
     this.env = scrubbed.env;
     this.secrets = scrubbed.secrets;
+    this.readable = [...toolchainPaths(this.env.PATH, this.env.HOME), ...(options.readable ?? [])];
     if (scrubbed.removed.length > 0)
       this.log.debug({ removed: scrubbed.removed }, 'checks run without these environment variables (secrets)');
   }
@@ -184,7 +192,8 @@ export class CheckRunner implements CheckRunnerLike {
           { cwd, command: redactSecrets(command, this.secrets), check: forCheck },
           `setting up ${cwd} (check.setup) before check '${forCheck}'`,
         );
-        const result = await this.execute({ label: 'setup', command, cwd, network: true, signal, onOutput });
+        const network = this.options.setupNetwork === true;
+        const result = await this.execute({ label: 'setup', command, cwd, network, signal, onOutput });
         if (!result.success) return { ...result, setupFor: forCheck };
         // After the setup: it may rewrite a lockfile, which must not make the next check set up again.
         writeSetupStamp(stamp, await setupKey(cwd, command, patterns), this.clock.now());
@@ -224,7 +233,8 @@ export class CheckRunner implements CheckRunnerLike {
     const { label, cwd } = launch;
     const command = redactSecrets(launch.command, this.secrets);
     const sandboxed = this.useSandbox();
-    const writable = [this.options.outputDir, ...(this.options.writable ?? [])];
+    // The log directory is not among them: a check must not replace what splintercat reads back.
+    const writable = [...(this.options.writable ?? [])];
     if (sandboxed) for (const dir of writable) makeWritableDir(dir);
     const { path: logFile, out } = this.createLog(label);
     const started = Date.now();
@@ -236,7 +246,20 @@ export class CheckRunner implements CheckRunnerLike {
     const child = sandboxed
       ? spawn(
           'bwrap',
-          [...bwrapArgs({ cwd, writable, network: launch.network, infoFd: 3 }), '--', '/bin/sh', '-c', launch.command],
+          [
+            ...bwrapArgs({
+              cwd,
+              writable,
+              readable: this.readable,
+              home: this.env.HOME,
+              network: launch.network,
+              infoFd: 3,
+            }),
+            '--',
+            '/bin/sh',
+            '-c',
+            launch.command,
+          ],
           {
             cwd,
             env,

@@ -37,6 +37,8 @@ export function createCheckRunner(config: Config, deps: CheckRunnerDeps = {}): C
     envPassthrough: check.env_passthrough,
     sandbox: check.sandbox,
     writable: check.writable,
+    readable: check.readable,
+    setupNetwork: check.setup_network,
     setup: check.setup,
     setupWhen: check.setup_when,
     modelConfigured: [llm.resolver_model, llm.summarizer_model, llm.planner_model].some((m) => m.trim() !== ''),

@@ -180,9 +180,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   config.merge.worktrees =
     config.merge.worktrees === '' ? defaultWorktreesDir(workdir) : resolve(workdir, config.merge.worktrees);
   const home = env.HOME ?? homedir();
-  config.check.writable = config.check.writable.map((dir) =>
-    resolve(workdir, dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir),
-  );
+  const expand = (dir: string): string =>
+    resolve(workdir, dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir);
+  config.check.writable = config.check.writable.map(expand);
+  config.check.readable = config.check.readable.map(expand);
 
   const warnings: string[] = [];
   const unknownChecks = config.check.workflow.filter((name) => !(name in config.check.commands));

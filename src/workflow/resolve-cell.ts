@@ -79,7 +79,7 @@ export async function resolvePrepared(
 ): Promise<CellResolution> {
   const { cell, details, path, entries } = prepared;
   const id = ctx.worktrees.conflictId(cell);
-  const wt = ctx.git.at(path, { worktree: true });
+  const wt = await ctx.worktrees.worktreeGit(id);
   try {
     const rung =
       ctx.gateway && ctx.config.llm.resolver_model && ctx.config.merge.resolver !== 'manual'
@@ -182,7 +182,7 @@ export async function collectHumanResolution(
   options: { refuse?: { tree: string; why: string } } = {},
 ): Promise<HumanCollection> {
   const id = ctx.worktrees.conflictId(cell);
-  const wt = ctx.git.at(ctx.worktrees.path(id));
+  const wt = await ctx.worktrees.worktreeGit(id);
   try {
     const unmerged = await listUnmerged(wt);
     const changed = new Set(

@@ -62,6 +62,8 @@ describe('WorktreePool', () => {
     expect(spy.calls().map((c) => c.split(' ').slice(0, 2).join(' '))).toEqual([
       'worktree prune',
       'worktree add',
+      // the repository's common directory, once: where its record of the worktree is
+      'rev-parse --path-format=absolute',
       '-c merge.conflictStyle=diff3',
       'ls-files -u',
     ]);

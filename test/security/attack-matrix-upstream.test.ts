@@ -1,0 +1,91 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { probeBwrap } from '../../src/checks/sandbox.js';
+import { assertInvariants, before, createArena, expectMergeOf, type Arena } from '../helpers/attack-arena.js';
+import type { TestRepo } from '../helpers/git-repo.js';
+import type { CliRun } from '../fixtures/resolve/cli.js';
+
+/**
+ * The attack matrix, second round: upstream's own content attacks, with no model at all. An
+ * upstream commit adds a hostile `test.sh` and the check is `sh test.sh`: it runs on upstream's
+ * tip (its baseline) and on every merge after, in the sandbox. The five invariants hold after each.
+ */
+
+/** base, then main and upstream change line 2 of a.txt differently; upstream also adds `files`. */
+function upstreamAdds(files: Record<string, string>): (repo: TestRepo) => void {
+  return (repo) => {
+    repo.commit('base', { 'a.txt': 'alpha\nbeta\ngamma\n', 'other.txt': 'unrelated\n' });
+    repo.branch('upstream');
+    repo.commit('fork', { 'a.txt': 'alpha\nbeta fork\ngamma\n' });
+    repo.checkout('upstream');
+    repo.commit('upstream', { 'a.txt': 'alpha\nbeta upstream\ngamma\n', ...files });
+    repo.checkout('main');
+  };
+}
+
+const checkConfig = (command: string, extra: string[] = []): string[] => [
+  'target:',
+  '  branch: main',
+  'imerge:',
+  '  name: up',
+  'check:',
+  '  commands:',
+  `    quick: ${JSON.stringify(command)}`,
+  '  workflow: [quick]',
+  ...extra,
+];
+
+/** More lines of splintercat.yaml, for an arena whose history is built after it. */
+function appendConfig(arena: Arena, lines: string[]): void {
+  const file = join(arena.repo.dir, 'splintercat.yaml');
+  writeFileSync(file, `${readFileSync(file, 'utf8')}${lines.join('\n')}\n`);
+}
+
+/** The conflict worktree of the printed `cd DIR   # conflict ...` line. */
+export function handoffDir(run: CliRun): string {
+  const dir = /^\s+cd '?([^'\s]+)'?\s+# conflict/m.exec(run.stderr)?.[1];
+  if (dir === undefined) throw new Error(`no cd command in:\n${run.stderr}`);
+  return dir;
+}
+
+/** merge (a hand-off), the person's edit of a.txt, continue: the run ends. */
+async function mergeHandOffContinue(arena: Arena): Promise<CliRun[]> {
+  const first = await arena.cli(['merge', 'upstream']);
+  expect(first.stderr).not.toMatch(/at .*\.ts:\d+/);
+  expect(first.code, first.stderr).toBe(3);
+  const worktree = handoffDir(first);
+  writeFileSync(join(worktree, 'a.txt'), 'alpha\nbeta fork and upstream\ngamma\n');
+  const second = await arena.cli(['continue']);
+  expect(second.stderr).not.toMatch(/at .*\.ts:\d+/);
+  return [first, second];
+}
+
+describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model)', () => {
+  it.each(['auto', 'off'])(
+    "critical: a check repointing its worktree .git at a gitdir whose config runs core.fsmonitor and hooks gets nothing run by splintercat's git (sandbox %s)",
+    async (sandbox) => {
+      const arena = await createArena(() => undefined, { model: false });
+      const escaped = join(arena.outside, 'ESC');
+      const hostile = [
+        'mkdir -p .wt/objects .wt/refs/heads',
+        "echo 'ref: refs/heads/main' > .wt/HEAD",
+        `printf '[core]\\n\\tfsmonitor = "env > ${escaped}; false"\\n\\thooksPath = hooks\\n' > .wt/config`,
+        "mkdir -p hooks; printf '#!/bin/sh\\nenv > " +
+          escaped +
+          ".hook\\n' > hooks/post-checkout; chmod +x hooks/post-checkout",
+        'echo "gitdir: $PWD/.wt" > .git || echo "could not repoint .git"',
+        'exit 0',
+        '',
+      ].join('\n');
+      upstreamAdds({ 'test.sh': hostile })(arena.repo);
+      appendConfig(arena, checkConfig('sh test.sh', [`  sandbox: ${sandbox}`]));
+      const snap = before(arena, expectMergeOf(arena, 'main', 'upstream'));
+      const runs = await mergeHandOffContinue(arena);
+      expect(existsSync(escaped)).toBe(false);
+      expect(existsSync(`${escaped}.hook`)).toBe(false);
+      expect(runs[1]?.code, runs[1]?.stderr).toBe(0);
+      await assertInvariants(arena, snap, runs, { report: true });
+    },
+  );
+});
