@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, openSync, statSync, type WriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { SandboxMode } from '../config/schema.js';
 import { ConfigError, SplintercatError, UsageError } from '../errors/index.js';
@@ -235,7 +235,10 @@ export class CheckRunner implements CheckRunnerLike {
     const sandboxed = this.useSandbox();
     // The log directory is not among them: a check must not replace what splintercat reads back.
     const writable = [...(this.options.writable ?? [])];
-    if (sandboxed) for (const dir of writable) makeWritableDir(dir);
+    if (sandboxed) {
+      for (const dir of writable) makeWritableDir(dir);
+      assertLogsOutOfReach(this.options.outputDir, [cwd, ...writable]);
+    }
     const { path: logFile, out } = this.createLog(label);
     const started = Date.now();
     this.log.info({ check: label, command, cwd, logFile, sandboxed }, `check '${label}' started`);
@@ -419,6 +422,23 @@ function makeWritableDir(dir: string): void {
       cause: error,
     });
   }
+}
+
+/** Logs are read back after a check: they must be where no check can write (not in its worktree, not in check.writable). */
+function assertLogsOutOfReach(outputDir: string, writable: readonly string[]): void {
+  const logs = resolve(outputDir);
+  const inside = writable.map((dir) => resolve(dir)).find((dir) => logs === dir || logs.startsWith(`${dir}${sep}`));
+  if (inside === undefined) return;
+  throw new ConfigError(
+    [{ path: 'check.output_dir', message: `inside ${inside}, which checks may write` }],
+    undefined,
+    {
+      what: `check.output_dir (${outputDir}) is inside ${inside}, a directory checks may write`,
+      why: 'A check could replace its own log with a link to a secret, which splintercat would read back and publish',
+      fix: 'Set check.output_dir outside the worktrees and the check.writable directories (the default is .splintercat/logs in the main checkout)',
+      where: 'splintercat.yaml (check.output_dir)',
+    },
+  );
 }
 
 function diskFull(where: string, cause: unknown): SplintercatError {

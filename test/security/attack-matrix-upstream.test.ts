@@ -2,7 +2,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeBwrap } from '../../src/checks/sandbox.js';
-import { assertInvariants, before, createArena, expectMergeOf, type Arena } from '../helpers/attack-arena.js';
+import {
+  assertInvariants,
+  before,
+  createArena,
+  expectMergeOf,
+  expectWorkingTree,
+  type Arena,
+} from '../helpers/attack-arena.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 import type { CliRun } from '../fixtures/resolve/cli.js';
 
@@ -86,6 +93,41 @@ describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model
       expect(existsSync(`${escaped}.hook`)).toBe(false);
       expect(runs[1]?.code, runs[1]?.stderr).toBe(0);
       await assertInvariants(arena, snap, runs, { report: true });
+    },
+  );
+
+  it.each([
+    ['auto', '/proc/self/environ'],
+    ['off', '/proc/self/environ'],
+    ['off', 'HOME/.bashrc'],
+  ])(
+    'critical: a failing check replacing its newest log with a link (sandbox %s, to %s) gets nothing read back: not the summary, the hand-off excerpt, the journal, the report',
+    async (sandbox, target) => {
+      const arena = await createArena(() => undefined, { model: false });
+      const logs = join(arena.repo.dir, '.splintercat', 'logs');
+      const link = target.replace('HOME', arena.home);
+      // Benign until the merge holds the person's resolution: then the tips pass and only the merge fails.
+      const hostile = [
+        "grep -q 'fork and upstream' a.txt || exit 0",
+        `log=$(ls -t ${logs}/quick-*.log 2>/dev/null | head -1)`,
+        `[ -n "$log" ] && rm -f "$log" && ln -s ${link} "$log" && echo linked`,
+        'exit 1',
+        '',
+      ].join('\n');
+      arena.repo.commit('base', { 'a.txt': 'alpha\nbeta\ngamma\n', 'test.sh': 'exit 0\n' });
+      arena.repo.branch('upstream');
+      arena.repo.commit('fork', { 'a.txt': 'alpha\nbeta fork\ngamma\n' });
+      arena.repo.checkout('upstream');
+      arena.repo.commit('upstream', { 'a.txt': 'alpha\nbeta upstream\ngamma\n', 'test.sh': hostile });
+      arena.repo.checkout('main');
+      appendConfig(arena, checkConfig('sh test.sh', [`  sandbox: ${sandbox}`]));
+      const snap = before(arena, expectWorkingTree(arena, []));
+      const runs = await mergeHandOffContinue(arena);
+      // The merge fails the check, which the tips pass: the person is asked to amend, with the log's excerpt.
+      expect(runs[1]?.code, runs[1]?.stderr).toBe(3);
+      expect(runs[1]?.stderr).toMatch(/check 'quick' failed/);
+      const status = await arena.cli(['status', '--json']);
+      await assertInvariants(arena, snap, [...runs, status], { report: true });
     },
   );
 });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import {
   blamesResolutions,
   compareWithBaselines,
@@ -7,6 +6,7 @@ import {
   type Baseline,
   type SideOutcome,
 } from '../../checks/baseline.js';
+import { readCheckLog } from '../../checks/read-log.js';
 import { parseTestFailures } from '../../checks/test-output/index.js';
 import type { CheckResult } from '../../checks/types.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
@@ -144,7 +144,7 @@ async function runOne(
     summary: null,
     attempt: state.currentAttempt,
     at: ctx.clock.now().toISOString(),
-    outcome: outcomeOf(result, cwd),
+    outcome: outcomeOf(result, cwd, ctx.config.check.output_dir),
   };
   ctx.journal.append({ type: 'check_finished', check: record });
   const on = cell ? cellId(cell) : target;
@@ -156,13 +156,8 @@ async function runOne(
 }
 
 /** The failing tests (and tests run) the check's log names; a timeout names none, whatever it printed. */
-function outcomeOf(result: CheckResult, cwd: string): SideOutcome & { ran: number | null } {
-  let log = '';
-  try {
-    log = readFileSync(result.logFile, 'utf8');
-  } catch {
-    log = '';
-  }
+function outcomeOf(result: CheckResult, cwd: string, logDir: string): SideOutcome & { ran: number | null } {
+  const log = readCheckLog(result.logFile, logDir);
   const tests = result.timedOut ? null : parseTestFailures(log, { cwd });
   const outcome = sideOutcome(result.success, tests);
   return { ...outcome, ran: outcome.ran ?? null };
