@@ -254,6 +254,8 @@ export class CheckRunner implements CheckRunnerLike {
               cwd,
               writable,
               readable: this.readable,
+              // Inside the worktree a check writes (the main checkout, for `splintercat check`): shown empty to it.
+              hidden: [this.options.outputDir],
               home: this.env.HOME,
               network: launch.network,
               infoFd: 3,
@@ -424,10 +426,13 @@ function makeWritableDir(dir: string): void {
   }
 }
 
-/** Logs are read back after a check: they must be where no check can write (not in its worktree, not in check.writable). */
+/**
+ * Logs are read back after a check: they must be where no check can write. Inside its worktree they
+ * are hidden from it (a directory of its own); the worktree itself or a directory holding it cannot be.
+ */
 function assertLogsOutOfReach(outputDir: string, writable: readonly string[]): void {
   const logs = resolve(outputDir);
-  const inside = writable.map((dir) => resolve(dir)).find((dir) => logs === dir || logs.startsWith(`${dir}${sep}`));
+  const inside = writable.map((dir) => resolve(dir)).find((dir) => logs === dir || dir.startsWith(`${logs}${sep}`));
   if (inside === undefined) return;
   throw new ConfigError(
     [{ path: 'check.output_dir', message: `inside ${inside}, which checks may write` }],

@@ -30,6 +30,8 @@ export interface SandboxView {
   writable: readonly string[];
   /** Further read-only paths: the toolchain found on PATH and `check.readable`. */
   readable: readonly string[];
+  /** Directories shown empty although inside a writable one (the log directory inside the main checkout). */
+  hidden?: readonly string[];
   /** HOME: an empty directory in the sandbox (what `writable`/`readable` name inside it is shown). */
   home?: string | undefined;
   /** Setup may get the network (`check.setup_network`); checks never do. */
@@ -62,6 +64,7 @@ export function viewArgs(view: SandboxView): string[] {
   if (home !== undefined) mounts.push({ kind: 'tmpfs', path: home });
   for (const path of view.readable) if (existsSync(path)) mounts.push({ kind: 'ro', path: real(path) });
   for (const path of [view.cwd, ...view.writable]) mounts.push({ kind: 'rw', path: real(path) });
+  for (const path of view.hidden ?? []) if (existsSync(path)) mounts.push({ kind: 'tmpfs', path: real(path) });
   const ordered = orderMounts(mounts);
   const dotGit = join(real(view.cwd), '.git');
   if (existsSync(dotGit)) ordered.push({ kind: 'ro', path: dotGit });

@@ -14,7 +14,9 @@ import {
 import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import type { Git } from '../git/index.js';
 import type { Cell } from '../imerge/cell.js';
+import type { PathChange } from '../git/worktree-snapshot.js';
 import { handoffFile, keepOrDelete } from './handoff.js';
+import { personsOutsideEdits } from './handoff-snapshot.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 /** A person's file-level choice (keep or delete), by `fileChoiceKey`. */
@@ -167,8 +169,12 @@ async function replayFileChoices(
   return replayed;
 }
 
-/** What `collectHumanResolution` found: the tree to record, or why the person's edit is not taken yet. */
-export type HumanCollection = { ok: true; tree: string } | { ok: false; left: string[]; why: string[] };
+/**
+ * What `collectHumanResolution` found: the tree to record (with the person's own edits outside the
+ * conflict's files since the hand-off, when one was recorded), or why the person's edit is not taken yet.
+ */
+export type HumanCollection =
+  { ok: true; tree: string; outside?: PathChange[] } | { ok: false; left: string[]; why: string[] };
 
 /**
  * After a person worked in the conflict's worktree: take what the hand-off told them to do —
@@ -233,12 +239,13 @@ export async function collectHumanResolution(
       }
     }
     if (left.length > 0) return { ok: false, left, why };
+    const outside = await personsOutsideEdits(wt);
     const tree = await ctx.worktrees.writeTree(id);
     if (options.refuse && tree === options.refuse.tree) {
       const files = (await wt.lines(['diff', '--name-only', 'HEAD'])).slice(0, 20);
       return { ok: false, left: files, why: [options.refuse.why] };
     }
-    return { ok: true, tree };
+    return { ok: true, tree, ...(outside !== null ? { outside } : {}) };
   } finally {
     wt.close();
   }

@@ -6,6 +6,7 @@ import type { Git } from '../git/index.js';
 import { linkedWorktreeGitDir, repairWorktreePointer } from '../git/worktree-git-dir.js';
 import { cellId, type Cell } from '../imerge/cell.js';
 import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
+import { recordPresented } from './handoff-snapshot.js';
 
 /**
  * The directory of run `name`'s worktrees: `<merge.worktrees>/NAME`, by default beside the
@@ -155,6 +156,10 @@ export class WorktreePool {
       },
     );
     const entries = await listUnmerged(wt);
+    await recordPresented(
+      wt,
+      entries.map((e) => e.path),
+    );
     return { path, unmerged: entries.map((e) => e.path), entries };
   }
 
@@ -213,10 +218,14 @@ export class WorktreePool {
    */
   async presentResolution(id: string, above: string, left: string, tree: string): Promise<string> {
     if (await this.isProtected(id, above, left)) return this.path(id);
-    const { path } = await this.presentMerge(id, above, left);
+    const { path, entries } = await this.presentMerge(id, above, left);
     const wt = await this.worktreeGit(id);
     try {
       await wt.run(['read-tree', '--reset', '-u', tree]);
+      await recordPresented(
+        wt,
+        entries.map((e) => e.path),
+      );
     } finally {
       wt.close();
     }

@@ -66,6 +66,10 @@ describe('WorktreePool', () => {
       'rev-parse --path-format=absolute',
       '-c merge.conflictStyle=diff3',
       'ls-files -u',
+      // what is there outside the conflict's files, as presented (handoff-snapshot.ts)
+      'add -A',
+      'write-tree',
+      'update-ref refs/worktree/splintercat/presented',
     ]);
     const wt = new TestRepo(path);
     expect(unmerged).toEqual(wt.sh('diff', '--name-only', '--diff-filter=U').split('\n'));

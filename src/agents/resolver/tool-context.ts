@@ -1,5 +1,6 @@
 import type { CheckResult, CheckRunnerLike } from '../../checks/types.js';
 import type { Git } from '../../git/index.js';
+import type { WorktreeSnapshot } from '../../git/worktree-snapshot.js';
 import type { ConflictCell } from '../../imerge/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { Sandbox } from './sandbox.js';
@@ -21,8 +22,8 @@ export interface ToolContext {
   markerSize: number;
   /** Files accepted by submit_resolution, with their validated text. */
   accepted: Map<string, string>;
-  /** `git status` of files outside the conflict at the start (to prove nothing else changed). */
-  baseline: string;
+  /** The work tree outside the conflict's files at the start: what every refusal and every check puts back. */
+  outside: WorktreeSnapshot;
   log: Logger;
 }
 
