@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, openSync, statSync, type WriteStream } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
 import type { Readable } from 'node:stream';
 import type { SandboxMode } from '../config/schema.js';
 import { ConfigError, SplintercatError, UsageError } from '../errors/index.js';
@@ -167,7 +168,7 @@ export class CheckRunner implements CheckRunnerLike {
     this.useSandbox();
     const onOutput = options.onOutput ?? this.options.onOutput;
     if (this.options.setup) {
-      const failed = await this.prepare(cwd, name, options.signal, onOutput);
+      const failed = await this.prepare(cwd, name, options.signal, onOutput, options.untrusted ?? []);
       if (failed !== null) return failed;
     }
     return this.execute({ label: name, command, cwd, network: false, signal: options.signal, onOutput });
@@ -179,6 +180,7 @@ export class CheckRunner implements CheckRunnerLike {
     forCheck: string,
     signal: AbortSignal | undefined,
     onOutput: Launch['onOutput'],
+    untrusted: readonly string[],
   ): Promise<CheckResult | null> {
     const previous = this.setups.get(cwd) ?? Promise.resolve(null);
     const next = previous
@@ -192,7 +194,14 @@ export class CheckRunner implements CheckRunnerLike {
           { cwd, command: redactSecrets(command, this.secrets), check: forCheck },
           `setting up ${cwd} (check.setup) before check '${forCheck}'`,
         );
-        const network = this.options.setupNetwork === true;
+        const trust = setupTrust(command, patterns, untrusted);
+        if (trust.runs.length > 0) return this.refuseSetup(command, forCheck, trust.runs);
+        const network = this.options.setupNetwork === true && trust.reads.length === 0;
+        if (this.options.setupNetwork === true && !network)
+          this.log.info(
+            { files: trust.reads },
+            'setup runs without the network: files it reads hold a model resolution',
+          );
         const result = await this.execute({ label: 'setup', command, cwd, network, signal, onOutput });
         if (!result.success) return { ...result, setupFor: forCheck };
         // After the setup: it may rewrite a lockfile, which must not make the next check set up again.
@@ -201,6 +210,26 @@ export class CheckRunner implements CheckRunnerLike {
       });
     this.setups.set(cwd, next);
     return next;
+  }
+
+  /** A setup that would run a file holding a model's resolution is not run: a failed result saying why. */
+  private async refuseSetup(command: string, forCheck: string, files: string[]): Promise<CheckResult> {
+    const said = `splintercat: check.setup was not run: it names ${files.join(', ')}, which hold(s) a model's resolution; setup never runs a file a model wrote. Resolve ${files.length === 1 ? 'it' : 'them'} yourself, or give check.setup a script the model cannot write.`;
+    const { path, out } = this.createLog('setup');
+    await new Promise<void>((done) => out.end(`${said}\n`, done));
+    this.log.warn({ files, check: forCheck }, said);
+    return {
+      name: 'setup',
+      command: redactSecrets(command, this.secrets),
+      success: false,
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      durationMs: 0,
+      logFile: path,
+      tail: [said],
+      setupFor: forCheck,
+    };
   }
 
   /** Whether runs go through bubblewrap; decided once per runner (the probe once per process). */
@@ -394,6 +423,21 @@ export class CheckRunner implements CheckRunnerLike {
       }
     }
   }
+}
+
+/**
+ * Which model-written files a setup would run (named in its command: `sh setup.sh`) and which it
+ * reads (matching `setup_when`: `npm ci` runs package.json's scripts).
+ */
+export function setupTrust(
+  command: string,
+  patterns: readonly string[],
+  untrusted: readonly string[],
+): { runs: string[]; reads: string[] } {
+  const matches = patterns.length > 0 ? picomatch([...patterns], { dot: true }) : () => false;
+  const named = (file: string): boolean =>
+    new RegExp(`(^|[\\s'"=/;&|(])(\\./)?${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s'";&|)])`).test(command);
+  return { runs: untrusted.filter(named), reads: untrusted.filter((f) => matches(f)) };
 }
 
 /** `sh -n`: the command parses as shell code (null), or the shell's complaint. */

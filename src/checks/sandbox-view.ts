@@ -63,8 +63,10 @@ export function viewArgs(view: SandboxView): string[] {
   const home = view.home && view.home !== '/' && !isSystemPath(view.home) ? real(view.home) : undefined;
   if (home !== undefined) mounts.push({ kind: 'tmpfs', path: home });
   for (const path of view.readable) if (existsSync(path)) mounts.push({ kind: 'ro', path: real(path) });
-  for (const path of [view.cwd, ...view.writable]) mounts.push({ kind: 'rw', path: real(path) });
-  for (const path of view.hidden ?? []) if (existsSync(path)) mounts.push({ kind: 'tmpfs', path: real(path) });
+  const writable = [view.cwd, ...view.writable].map(real);
+  for (const path of writable) mounts.push({ kind: 'rw', path });
+  for (const path of (view.hidden ?? []).filter(existsSync).map(real))
+    if (writable.some((dir) => path.startsWith(`${dir}/`))) mounts.push({ kind: 'tmpfs', path });
   const ordered = orderMounts(mounts);
   const dotGit = join(real(view.cwd), '.git');
   if (existsSync(dotGit)) ordered.push({ kind: 'ro', path: dotGit });

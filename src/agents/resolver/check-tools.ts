@@ -44,7 +44,10 @@ export function checkTools(ctx: ToolContext) {
           return `Error: check '${check_level}' is not defined. Available: ${names.join(', ') || '(none configured)'}`;
         }
         ctx.log.info({ check: check_level }, 'resolver runs a check');
-        const result = await ctx.runCheck.run(check_level, { cwd: ctx.sandbox.root });
+        const result = await ctx.runCheck.run(check_level, {
+          cwd: ctx.sandbox.root,
+          untrusted: ctx.sandbox.writableFiles(),
+        });
         // A check runs what the model wrote: whatever it changed outside the conflict's files does not stay.
         const putBack = await putBackOutside(ctx);
         return bound(`${ctx.formatCheck(result)}${putBack ? `\n\n${putBack}` : ''}`);

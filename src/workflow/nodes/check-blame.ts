@@ -130,7 +130,7 @@ async function runOne(
   const cwd = await ctx.worktrees.checkout(ctx.worktrees.checkId, commit);
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
   ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
-  const result = await ctx.checks.run(name, { cwd, signal: ctx.signal });
+  const result = await ctx.checks.run(name, { cwd, signal: ctx.signal, untrusted: modelWrittenFiles(state) });
   const record: CheckRecord = {
     name,
     cell,
@@ -153,6 +153,14 @@ async function runOne(
     `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${on} (log: ${result.logFile})`,
   );
   return { record, result, cwd };
+}
+
+/** The files of the run that hold a model's resolution (what check.setup must not run, nor read with the network). */
+function modelWrittenFiles(state: RunState): string[] {
+  const files = state.conflicts.flatMap((c) =>
+    c.files.filter((f) => f.hunks.some((h) => h.rung === 'model')).map((f) => f.path),
+  );
+  return [...new Set(files)];
 }
 
 /** The failing tests (and tests run) the check's log names; a timeout names none, whatever it printed. */
