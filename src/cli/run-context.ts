@@ -7,6 +7,7 @@ import {
   type RunConfig,
 } from '../workflow/run-config.js';
 import type { GlobalOptions } from './context.js';
+import { terminalText } from '../util/safe-print.js';
 
 /** Load the configuration as the global options say (the file of the current directory: init, resolve, driver, eval, imerge). */
 export function loadCliConfig(options: GlobalOptions): LoadedConfig {
@@ -28,14 +29,14 @@ export async function openCliRun(
   needs: { runRequired: boolean; configRequired: boolean },
 ): Promise<RunConfig> {
   const opened = await openRunConfig({ ...configRequest(options), ...(name !== undefined ? { name } : {}), ...needs });
-  for (const notice of opened.notices) process.stderr.write(`${notice}\n`);
+  for (const notice of opened.notices) process.stderr.write(terminalText(`${notice}\n`));
   return opened;
 }
 
 /** The configuration of `check NAME`: the unfinished run's, else the file's; notices go to stderr. */
 export async function loadCommandConfig(options: GlobalOptions): Promise<Config> {
   const { config, notices } = await commandConfig(configRequest(options));
-  for (const notice of notices) process.stderr.write(`${notice}\n`);
+  for (const notice of notices) process.stderr.write(terminalText(`${notice}\n`));
   return config;
 }
 

@@ -2,6 +2,7 @@ import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from './
 import { roles, rungs, type ConflictView, type ReportModel } from './model.js';
 import { handoffLines } from './handoff-text.js';
 import { markedDiagram } from './status-text.js';
+import { printableText } from '../util/safe-print.js';
 
 /** GitHub refuses comments over 65,536 characters; stay under it with room for an edit. */
 const BUDGET = 60_000;
@@ -203,5 +204,6 @@ export function renderMarkdownReport(model: ReportModel): string {
     );
   const checksAt = out.indexOf('### Checks');
   out.splice(checksAt - 1, 0, ...conflicts);
-  return `${out.join('\n')}\n`;
+  // Names, diffs and check output come from others: no control character is written raw (a terminal shows it too).
+  return printableText(`${out.join('\n')}\n`);
 }

@@ -2,11 +2,10 @@ import type { ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
 import type { WorkingTreeFileResult } from '../resolve/index.js';
 import type { ConflictState, HandoffConflict, HandoffFile } from '../store/run-state.js';
+import { printableName as shown, shellWord } from '../util/safe-print.js';
 
-/** The shell quoting of a path in a printed command (plain paths stay as they are). */
-export function shellQuote(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
-}
+/** The shell quoting of a path in a printed command (plain paths stay as they are; see util/safe-print.ts). */
+export const shellQuote = shellWord;
 
 /** The exact commands of a modify/delete choice, run in the conflict's worktree. */
 export function keepOrDelete(path: string): { keep: string; delete: string } {
@@ -30,17 +29,18 @@ function oursOrTheirs(path: string): { ours: string; theirs: string } {
  */
 export function handoffFile(result: WorkingTreeFileResult): HandoffFile {
   const { path } = result;
+  const name = shown(path);
   const kind = result.decision?.kind ?? 'content';
   if (kind === 'content' || kind === 'add/add') {
     const blocks = result.remaining.length;
-    if (blocks === 0 && result.note) return { path, kind, hunks: 0, instructions: `${path}: ${result.note}` };
-    const what = kind === 'add/add' ? `both sides added ${path} with different contents; ` : '';
+    if (blocks === 0 && result.note) return { path, kind, hunks: 0, instructions: `${name}: ${result.note}` };
+    const what = kind === 'add/add' ? `both sides added ${name} with different contents; ` : '';
     const note = result.note ? ` (${result.note})` : '';
     return {
       path,
       kind,
       hunks: blocks,
-      instructions: `${what}edit ${path}: ${blocks} conflict block(s)${note}; remove every marker line (<<<<<<<, |||||||, =======, >>>>>>>)`,
+      instructions: `${what}edit ${name}: ${blocks} conflict block(s)${note}; remove every marker line (<<<<<<<, |||||||, =======, >>>>>>>)`,
     };
   }
   const keep = result.decision?.options.find((o) => o.action === 'keep-ours' || o.action === 'keep-theirs');
@@ -55,13 +55,13 @@ export function handoffFile(result: WorkingTreeFileResult): HandoffFile {
       path,
       kind,
       instructions:
-        `${deleter} deleted ${path} while ${keeper} changed it${rename}; there are no conflict markers. ` +
+        `${deleter} deleted ${name} while ${keeper} changed it${rename}; there are no conflict markers. ` +
         `Keep the deletion: \`${choices.delete}\`; or keep ${keeper}'s file (edit it first if needed): \`${choices.keep}\``,
       choices,
     };
   }
   const choices = oursOrTheirs(path);
-  const what = result.decision?.description ?? `both sides changed ${path}`;
+  const what = result.decision?.description ?? `both sides changed ${name}`;
   return {
     path,
     kind,
@@ -75,7 +75,7 @@ export function amendFiles(conflict: ConflictState, check: string): HandoffFile[
   return conflict.files.map((f) => ({
     path: f.path,
     kind: f.kind,
-    instructions: `the resolution of ${f.path} is in place (no markers); check '${check}' failed on it: amend the file (or \`git rm -q -- ${shellQuote(f.path)}\` / \`git add -- ${shellQuote(f.path)}\`), or commit a fix in this worktree`,
+    instructions: `the resolution of ${shown(f.path)} is in place (no markers); check '${shown(check)}' failed on it: amend the file (or \`git rm -q -- ${shellQuote(f.path)}\` / \`git add -- ${shellQuote(f.path)}\`), or commit a fix in this worktree`,
   }));
 }
 
@@ -94,10 +94,11 @@ export function summaryLine(summary: FailureSummary): string {
 
 /** The `cd DIR   # comment` line of one conflict (commands end with the one command to run next). */
 export function cdLine(conflict: HandoffConflict): string {
-  const edits = conflict.files.filter((f) => f.choices === undefined).map((f) => f.path);
-  const choices = conflict.files.filter((f) => f.choices !== undefined).map((f) => f.path);
+  // Names in the comment are shown escaped: a newline in one must not end the comment and start a command.
+  const edits = conflict.files.filter((f) => f.choices === undefined).map((f) => shown(f.path));
+  const choices = conflict.files.filter((f) => f.choices !== undefined).map((f) => shown(f.path));
   const parts = [
-    ...(conflict.failure ? [`check '${conflict.failure.check}' failed: amend the resolution`] : []),
+    ...(conflict.failure ? [`check '${shown(conflict.failure.check)}' failed: amend the resolution`] : []),
     ...(edits.length > 0 && !conflict.failure ? [`edit ${edits.join(', ')} (remove every marker line)`] : []),
     ...(choices.length > 0 && !conflict.failure
       ? [`choose for ${choices.join(', ')} (git rm or git add, see status)`]

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeBwrap } from '../../src/checks/sandbox.js';
@@ -130,4 +131,62 @@ describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model
       await assertInvariants(arena, snap, [...runs, status], { report: true });
     },
   );
+
+  it('high: a conflicted file named "n\\ntouch PWNED;#", an upstream branch named with $(...) and check output with escape sequences: nothing printed runs, nothing reaches the terminal raw', async () => {
+    const arena = await createArena(() => undefined, { model: false });
+    const name = 'n\ntouch PWNED;#';
+    const branch = 'up$(touch${IFS}PWNED2)';
+    // OSC 52 (clipboard), a window title, a screen clear and a bell; then a pass.
+    const noisy = "printf '\\033]52;c;cHduZWQ=\\007\\033]0;owned\\007\\033[2J\\007checked\\n'\n";
+    const repo = arena.repo;
+    repo.commit('base', { 'a.txt': 'a\n', 'test.sh': noisy });
+    writeFileSync(join(repo.dir, name), 'alpha\nbeta\ngamma\n');
+    repo.commit('base file');
+    repo.branch(branch);
+    writeFileSync(join(repo.dir, name), 'alpha\nbeta fork\ngamma\n');
+    repo.commit('fork');
+    repo.checkout(branch);
+    writeFileSync(join(repo.dir, name), 'alpha\nbeta upstream\ngamma\n');
+    repo.commit('upstream');
+    repo.checkout('main');
+    appendConfig(arena, checkConfig('sh test.sh'));
+    const snap = before(arena, expectWorkingTree(arena, []));
+
+    const merge = await arena.cli(['merge', branch]);
+    expect(merge.code, merge.stderr).toBe(3);
+    const status = await arena.cli(['status', '--json']);
+    const human = (JSON.parse(status.stdout) as { human: { commands: string[] } }).human;
+    const check = await arena.cli(['check', 'quick']);
+    expect(check.stderr).toContain('checked');
+    const md = await arena.cli(['report', '--md']);
+    const text = await arena.cli(['status']);
+    const outputs = [merge, status, check, md, text];
+    for (const o of outputs) expect(rawControls(o.stdout + o.stderr), o.stdout + o.stderr).toEqual([]);
+    // The name is shown escaped, and named by its number.
+    expect(merge.stderr).toContain('"n\\ntouch PWNED;#" (file 1; its name holds control characters, shown escaped)');
+
+    // Every command printed (the Then: block and status --json), run literally, runs nothing it should not.
+    const then =
+      merge.stderr
+        .slice(merge.stderr.indexOf('Then:\n') + 6)
+        .split('\n\n')[0]
+        ?.split('\n') ?? [];
+    expect(then.length).toBeGreaterThan(1);
+    const scratch = join(arena.root, 'scratch');
+    mkdirSync(scratch);
+    for (const line of [...then, ...human.commands]) {
+      expect(line).not.toMatch(/[\n\r]/);
+      spawnSync('/bin/sh', ['-c', line], { cwd: scratch, env: { PATH: '/usr/bin:/bin' } });
+    }
+    for (const dir of [scratch, arena.repo.dir, handoffDir(merge)])
+      for (const pwned of ['PWNED', 'PWNED2']) expect(existsSync(join(dir, pwned)), join(dir, pwned)).toBe(false);
+    rmSync(scratch, { recursive: true });
+    await assertInvariants(arena, snap, outputs, { report: true });
+  });
 });
+
+/** Control characters a terminal would act on: any but newline and tab, escape sequences included. */
+function rawControls(text: string): string[] {
+  // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+  return [...text.matchAll(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/g)].map((m) => JSON.stringify(m[0]));
+}
