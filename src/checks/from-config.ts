@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import { knownSecrets } from '../util/secret-registry.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
 import type { CheckRegistry } from './check-registry.js';
@@ -33,7 +34,7 @@ export function createCheckRunner(config: Config, deps: CheckRunnerDeps = {}): C
     ...(deps.registry ? { registry: deps.registry } : {}),
     ...(deps.onOutput ? { onOutput: deps.onOutput } : {}),
     env: deps.env ?? process.env,
-    secrets: llm.api_key === '' ? [] : [llm.api_key],
+    secrets: [...(llm.api_key === '' ? [] : [llm.api_key]), ...knownSecrets()],
     envPassthrough: check.env_passthrough,
     sandbox: check.sandbox,
     writable: check.writable,

@@ -5,6 +5,8 @@
  * in a file name); format characters reorder or hide text (bidi overrides, zero-width).
  */
 
+import { redactKnown } from './secret-registry.js';
+
 /* eslint-disable no-control-regex -- matching control characters is what this module is for */
 
 /** Never raw in a line of text: C0 controls but tab and newline, DEL, C1, and invisible format characters. */
@@ -41,6 +43,7 @@ export function printableName(name: string): string {
 
 /** Text for a terminal or a report (lines kept): each control or format character but tab, newline and CR LF escaped. */
 export function printableText(text: string): string {
+  text = redactKnown(text);
   // A Windows line end (CR LF) is a line end, not a control sequence.
   return text.replace(UNSAFE_IN_TEXT, (ch, at: number) => (ch === '\r' && text[at + 1] === '\n' ? ch : escapeChar(ch)));
 }
@@ -65,7 +68,7 @@ export function shellWord(word: string): string {
 
 /** Text for a terminal as a whole: escape sequences dropped but colours, other control characters escaped (`\r` kept). */
 export function terminalText(text: string): string {
-  return clean(text);
+  return clean(redactKnown(text));
 }
 
 /** An escape sequence: CSI (`ESC [ ... final`), OSC/DCS/APC/PM/SOS (to BEL or ST), or a two-character one. */

@@ -124,7 +124,7 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
     modelId: guarded.modelId,
     ...transcript,
   });
-  const sandbox = await Sandbox.create(input.workdir, input.files).catch(() => null);
+  const sandbox = await Sandbox.create(input.workdir, input.files, (rel) => isTracked(git, rel)).catch(() => null);
   if (!sandbox) return refuse(`the working directory ${input.workdir} is not accessible`);
   if (sandbox.writableFiles().length === 0) return refuse(`no usable conflicted file among: ${input.files.join(', ')}`);
   /** By path relative to the workdir: what each conflicted file held before the model. */
@@ -274,6 +274,14 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
   }
   const pending = sandbox.writableFiles().filter((f) => !ctx.accepted.has(f));
   return fail('turn_limit', `no accepted resolution within ${maxTurns} turns (not submitted: ${pending.join(', ')})`);
+}
+
+/** Whether git tracks `rel` (in the index, at any stage). */
+async function isTracked(git: Git, rel: string): Promise<boolean> {
+  const out = await git.run(['ls-files', '-z', '--cached', '--full-name', '--', `:(literal)${rel}`], {
+    okExitCodes: [0, 128],
+  });
+  return out.exitCode === 0 && out.stdout.split('\0').includes(rel);
 }
 
 /** What a fresh conversation needs to pick up where a silent one stopped. */

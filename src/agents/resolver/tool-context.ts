@@ -3,6 +3,7 @@ import type { Git } from '../../git/index.js';
 import type { WorktreeSnapshot } from '../../git/worktree-snapshot.js';
 import type { ConflictCell } from '../../imerge/types.js';
 import type { Logger } from '../../log/logger.js';
+import { redactKnown } from '../../util/secret-registry.js';
 import type { Sandbox } from './sandbox.js';
 
 /** Everything the resolver's tools act on; built once per conflict. */
@@ -74,7 +75,9 @@ export function limitConcurrency<T extends Record<string, { execute?: (...args: 
       execute: async (...args: never[]) => {
         await acquire();
         try {
-          return await execute(...args);
+          const out = await execute(...args);
+          // A file or a check's output may hold a known secret: never in a model request.
+          return typeof out === 'string' ? redactKnown(out) : out;
         } finally {
           release();
         }

@@ -77,7 +77,7 @@ export function registerDriver(program: Command): Command {
             import('../../resolve/setup.js'),
             import('../../resolve/ladder.js'),
           ]);
-          const { config } = loadCliConfig(global);
+          const { config } = await loadCliConfig(global, true);
           const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
           const setup = await ladderFromConfig(config.resolve, inRepo ? git : null);
           const result = await resolveFileText(merged.text, {
