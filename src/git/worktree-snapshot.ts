@@ -49,7 +49,19 @@ async function currentTree(git: Git): Promise<{ tree: string; unaddable: string[
             .split('\0')
             .filter(Boolean)
             .map((p) => p.replace(/\/$/, ''));
-    return { tree: await git.text(['write-tree'], { env }), unaddable };
+    // What add could not settle (a conflicted submodule) stays unmerged: out of the snapshot's tree.
+    const unmerged = await git.text(['ls-files', '-z', '--unmerged'], { env });
+    const paths = [
+      ...new Set(
+        unmerged
+          .split('\0')
+          .filter(Boolean)
+          .map((e) => e.slice(e.indexOf('\t') + 1)),
+      ),
+    ];
+    if (paths.length > 0)
+      await git.run(['update-index', '-z', '--force-remove', '--stdin'], { env, input: `${paths.join('\0')}\0` });
+    return { tree: await git.text(['write-tree'], { env }), unaddable: [...unaddable, ...paths] };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -117,9 +117,11 @@ function tree(dir: string, skip: (rel: string, abs: string) => boolean): Map<str
   return out;
 }
 
-/** A file's bytes; a symlink's target (as git stores it). */
+/** A file's bytes; a symlink's target (as git stores it); a submodule's directory as a mark. */
 function entryBytes(abs: string): Buffer {
-  return lstatSync(abs).isSymbolicLink() ? Buffer.from(readlinkSync(abs)) : readFileSync(abs);
+  const st = lstatSync(abs);
+  if (st.isDirectory()) return Buffer.from('<submodule directory>');
+  return st.isSymbolicLink() ? Buffer.from(readlinkSync(abs)) : readFileSync(abs);
 }
 
 /** The files of a tree object as bytes. */

@@ -13,6 +13,7 @@ import {
 } from '../helpers/attack-arena.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 import type { CliRun } from '../fixtures/resolve/cli.js';
+import { submoduleConflict } from '../fixtures/imerge/submodule-conflict.js';
 
 /**
  * The attack matrix, second round: upstream's own content attacks, with no model at all. An
@@ -182,6 +183,17 @@ describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model
       for (const pwned of ['PWNED', 'PWNED2']) expect(existsSync(join(dir, pwned)), join(dir, pwned)).toBe(false);
     rmSync(scratch, { recursive: true });
     await assertInvariants(arena, snap, outputs, { report: true });
+  });
+
+  it('medium: a submodule conflict (git 2.39 adds free text to merge-tree -z) is handed to a person, never a hang', async () => {
+    const arena = await createArena(() => undefined, { model: false });
+    submoduleConflict(arena.repo);
+    appendConfig(arena, checkConfig('true'));
+    const snap = before(arena, expectWorkingTree(arena, []));
+    const merge = await arena.cli(['merge', 'upstream']);
+    expect(merge.code, merge.stderr).toBe(3);
+    expect(merge.stderr).toMatch(/^\s+s \[submodule\]/m);
+    await assertInvariants(arena, snap, [merge], { report: true });
   });
 });
 
