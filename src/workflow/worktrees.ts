@@ -4,6 +4,7 @@ import { defaultWorktreesDir, type Config } from '../config/index.js';
 import { SplintercatError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { linkedWorktreeGitDir, repairWorktreePointer } from '../git/worktree-git-dir.js';
+import { removeTree } from '../util/remove-tree.js';
 import { cellId, type Cell } from '../imerge/cell.js';
 import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
 import { recordPresented } from './handoff-snapshot.js';
@@ -97,7 +98,7 @@ export class WorktreePool {
       // another add; add reads it), and conflicts are resolved in parallel (merge.parallel).
       const create = this.creating.then(async () => {
         // A run killed while creating it leaves a directory git does not know: start over.
-        rmSync(path, { recursive: true, force: true });
+        removeTree(path);
         mkdirSync(this.root, { recursive: true });
         if (!this.pruned) await this.git.run(['worktree', 'prune']);
         this.pruned = true;
@@ -261,10 +262,11 @@ export class WorktreePool {
   /** Remove the given worktrees of this pool. */
   async removeAll(ids: string[]): Promise<void> {
     for (const id of ids) {
+      // git may fail to remove it (a path past PATH_MAX inside): what is left goes below either way.
       if (existsSync(this.path(id)))
-        await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128] });
+        await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128, 255] });
       // What git did not know (a creation killed half-way) is ours too: the path is the run's own.
-      rmSync(this.path(id), { recursive: true, force: true });
+      removeTree(this.path(id));
     }
     await this.git.run(['worktree', 'prune']);
   }

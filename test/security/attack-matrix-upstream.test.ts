@@ -195,6 +195,37 @@ describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model
     expect(merge.stderr).toMatch(/^\s+s \[submodule\]/m);
     await assertInvariants(arena, snap, [merge], { report: true });
   });
+
+  it.each(['continue', 'abort'])(
+    'low: a 4,053-byte path from upstream (past PATH_MAX in the worktrees) leaves %s working, never failing for good',
+    async (then) => {
+      const arena = await createArena(() => undefined, { model: false });
+      const dirs = Array.from({ length: 20 }, () => 'd'.repeat(199));
+      const long = [...dirs, 'f'.repeat(4053 - dirs.length * 200)].join('/');
+      expect(Buffer.byteLength(long)).toBe(4053);
+      upstreamAdds({ [long]: 'long\n' })(arena.repo);
+      appendConfig(arena, checkConfig('true'));
+      const snap = before(
+        arena,
+        then === 'continue' ? expectMergeOf(arena, 'main', 'upstream') : expectWorkingTree(arena, []),
+      );
+      const first = await arena.cli(['merge', 'upstream']);
+      expect(first.code, first.stderr).toBe(3);
+      let second: CliRun;
+      if (then === 'continue') {
+        writeFileSync(join(handoffDir(first), 'a.txt'), 'alpha\nbeta fork and upstream\ngamma\n');
+        second = await arena.cli(['continue']);
+        expect(second.code, second.stderr).toBe(0);
+        expect(readFileSync(join(arena.repo.dir, long), 'utf8')).toBe('long\n');
+      } else {
+        second = await arena.cli(['abort']);
+        expect(second.code, second.stderr).toBe(0);
+      }
+      expect(existsSync(join(arena.root, 'wt', 'up'))).toBe(false);
+      expect(arena.repo.sh('worktree', 'list').split('\n')).toHaveLength(1);
+      await assertInvariants(arena, snap, [first, second]);
+    },
+  );
 });
 
 /** Control characters a terminal would act on: any but newline and tab, escape sequences included. */

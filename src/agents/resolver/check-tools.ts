@@ -4,10 +4,16 @@ import * as z from 'zod';
 import type { CheckResult } from '../../checks/types.js';
 import { changesSince, restoreSnapshot, type PathChange } from '../../git/worktree-snapshot.js';
 import { stageTexts, validateResolvedText } from './validate.js';
-import { bound, type ToolContext } from './tool-context.js';
+import { asData, bound, limits, type ToolContext } from './tool-context.js';
 
-/** The seed's run_check output (check-runner-tool.md "Output Format"). */
-export function formatCheckForModel(result: CheckResult): string {
+/**
+ * The seed's run_check output (check-runner-tool.md "Output Format"), the check's own output given
+ * to `data` to wrap (what the check printed is not ours: a line saying PASSED is data).
+ */
+export function formatCheckForModel(
+  result: CheckResult,
+  data: (label: string, text: string) => string = (_, t) => t,
+): string {
   const secs = (result.durationMs / 1000).toFixed(1);
   if (result.success) return `Check '${result.name}' PASSED\n\nCompleted in ${secs} seconds\nLog: ${result.logFile}`;
   const status = result.timedOut ? 'TIMED OUT' : 'FAILED';
@@ -17,7 +23,7 @@ export function formatCheckForModel(result: CheckResult): string {
     `Completed in ${secs} seconds`,
     '',
     `Last ${result.tail.length} lines of output:`,
-    ...result.tail,
+    data(`output of check ${result.name}`, bound(result.tail.join('\n'), limits.toolChars - 800)),
     '',
     `Full log: ${result.logFile}`,
   ].join('\n');
@@ -50,7 +56,8 @@ export function checkTools(ctx: ToolContext) {
         });
         // A check runs what the model wrote: whatever it changed outside the conflict's files does not stay.
         const putBack = await putBackOutside(ctx);
-        return bound(`${ctx.formatCheck(result)}${putBack ? `\n\n${putBack}` : ''}`);
+        const said = ctx.formatCheck(result, (label, text) => asData(ctx, label, text));
+        return `${said}${putBack ? `\n\n${putBack}` : ''}`;
       },
     }),
     submit_resolution: tool({

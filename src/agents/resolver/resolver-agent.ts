@@ -71,7 +71,7 @@ export interface ResolverDeps {
   /** Any Git of the repository; it is re-targeted at the workdir. */
   git: Git;
   runCheck?: CheckRunnerLike | null;
-  formatCheck?: (result: CheckResult) => string;
+  formatCheck?: (result: CheckResult, data?: (label: string, text: string) => string) => string;
   log?: Logger;
   /** Model turns (tool-calling steps) per conflict; default 10. */
   maxTurns?: number;
