@@ -1,18 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeBwrap } from '../../src/checks/sandbox.js';
+import { assertInvariants, before, createArena, expectMergeOf, expectWorkingTree } from '../helpers/attack-arena.js';
 import {
-  assertInvariants,
-  before,
-  createArena,
-  expectMergeOf,
-  expectWorkingTree,
-  type Arena,
-} from '../helpers/attack-arena.js';
-import type { TestRepo } from '../helpers/git-repo.js';
-import type { CliRun } from '../fixtures/resolve/cli.js';
+  appendConfig,
+  checkConfig,
+  handoffDir,
+  mergeHandOffContinue,
+  upstreamAdds,
+} from '../helpers/attack-history.js';
 import { submoduleConflict } from '../fixtures/imerge/submodule-conflict.js';
 
 /**
@@ -20,55 +18,6 @@ import { submoduleConflict } from '../fixtures/imerge/submodule-conflict.js';
  * upstream commit adds a hostile `test.sh` and the check is `sh test.sh`: it runs on upstream's
  * tip (its baseline) and on every merge after, in the sandbox. The five invariants hold after each.
  */
-
-/** base, then main and upstream change line 2 of a.txt differently; upstream also adds `files`. */
-function upstreamAdds(files: Record<string, string>): (repo: TestRepo) => void {
-  return (repo) => {
-    repo.commit('base', { 'a.txt': 'alpha\nbeta\ngamma\n', 'other.txt': 'unrelated\n' });
-    repo.branch('upstream');
-    repo.commit('fork', { 'a.txt': 'alpha\nbeta fork\ngamma\n' });
-    repo.checkout('upstream');
-    repo.commit('upstream', { 'a.txt': 'alpha\nbeta upstream\ngamma\n', ...files });
-    repo.checkout('main');
-  };
-}
-
-const checkConfig = (command: string, extra: string[] = []): string[] => [
-  'target:',
-  '  branch: main',
-  'imerge:',
-  '  name: up',
-  'check:',
-  '  commands:',
-  `    quick: ${JSON.stringify(command)}`,
-  '  workflow: [quick]',
-  ...extra,
-];
-
-/** More lines of splintercat.yaml, for an arena whose history is built after it. */
-function appendConfig(arena: Arena, lines: string[]): void {
-  const file = join(arena.repo.dir, 'splintercat.yaml');
-  writeFileSync(file, `${readFileSync(file, 'utf8')}${lines.join('\n')}\n`);
-}
-
-/** The conflict worktree of the printed `cd DIR   # conflict ...` line. */
-export function handoffDir(run: CliRun): string {
-  const dir = /^\s+cd '?([^'\s]+)'?\s+# conflict/m.exec(run.stderr)?.[1];
-  if (dir === undefined) throw new Error(`no cd command in:\n${run.stderr}`);
-  return dir;
-}
-
-/** merge (a hand-off), the person's edit of a.txt, continue: the run ends. */
-async function mergeHandOffContinue(arena: Arena): Promise<CliRun[]> {
-  const first = await arena.cli(['merge', 'upstream']);
-  expect(first.stderr).not.toMatch(/at .*\.ts:\d+/);
-  expect(first.code, first.stderr).toBe(3);
-  const worktree = handoffDir(first);
-  writeFileSync(join(worktree, 'a.txt'), 'alpha\nbeta fork and upstream\ngamma\n');
-  const second = await arena.cli(['continue']);
-  expect(second.stderr).not.toMatch(/at .*\.ts:\d+/);
-  return [first, second];
-}
 
 describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model)', () => {
   it.each(['auto', 'off'])(
@@ -101,7 +50,6 @@ describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model
   it.each([
     ['auto', '/proc/self/environ'],
     ['off', '/proc/self/environ'],
-    ['off', 'HOME/.bashrc'],
   ])(
     'critical: a failing check replacing its newest log with a link (sandbox %s, to %s) gets nothing read back: not the summary, the hand-off excerpt, the journal, the report',
     async (sandbox, target) => {
@@ -195,37 +143,6 @@ describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model
     expect(merge.stderr).toMatch(/^\s+s \[submodule\]/m);
     await assertInvariants(arena, snap, [merge], { report: true });
   });
-
-  it.each(['continue', 'abort'])(
-    'low: a 4,053-byte path from upstream (past PATH_MAX in the worktrees) leaves %s working, never failing for good',
-    async (then) => {
-      const arena = await createArena(() => undefined, { model: false });
-      const dirs = Array.from({ length: 20 }, () => 'd'.repeat(199));
-      const long = [...dirs, 'f'.repeat(4053 - dirs.length * 200)].join('/');
-      expect(Buffer.byteLength(long)).toBe(4053);
-      upstreamAdds({ [long]: 'long\n' })(arena.repo);
-      appendConfig(arena, checkConfig('true'));
-      const snap = before(
-        arena,
-        then === 'continue' ? expectMergeOf(arena, 'main', 'upstream') : expectWorkingTree(arena, []),
-      );
-      const first = await arena.cli(['merge', 'upstream']);
-      expect(first.code, first.stderr).toBe(3);
-      let second: CliRun;
-      if (then === 'continue') {
-        writeFileSync(join(handoffDir(first), 'a.txt'), 'alpha\nbeta fork and upstream\ngamma\n');
-        second = await arena.cli(['continue']);
-        expect(second.code, second.stderr).toBe(0);
-        expect(readFileSync(join(arena.repo.dir, long), 'utf8')).toBe('long\n');
-      } else {
-        second = await arena.cli(['abort']);
-        expect(second.code, second.stderr).toBe(0);
-      }
-      expect(existsSync(join(arena.root, 'wt', 'up'))).toBe(false);
-      expect(arena.repo.sh('worktree', 'list').split('\n')).toHaveLength(1);
-      await assertInvariants(arena, snap, [first, second]);
-    },
-  );
 });
 
 /** Control characters a terminal would act on: any but newline and tab, escape sequences included. */
