@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, openSync, statSync, type WriteStream } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
@@ -275,33 +275,7 @@ export class CheckRunner implements CheckRunnerLike {
     const registry = this.options.registry;
     const tag = registry?.newTag();
     const env = tag === undefined ? this.env : { ...this.env, [CHECK_TAG_VARIABLE]: tag };
-    const child = sandboxed
-      ? spawn(
-          'bwrap',
-          [
-            ...bwrapArgs({
-              cwd,
-              writable,
-              readable: this.readable,
-              // Inside the worktree a check writes (the main checkout, for `splintercat check`): shown empty to it.
-              hidden: [this.options.outputDir],
-              home: this.env.HOME,
-              network: launch.network,
-              infoFd: 3,
-            }),
-            '--',
-            '/bin/sh',
-            '-c',
-            launch.command,
-          ],
-          {
-            cwd,
-            env,
-            detached: true,
-            stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-          },
-        )
-      : spawn('/bin/sh', ['-c', launch.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = this.spawnCheck(launch, env, sandboxed ? writable : null);
     // Recorded at once: a splintercat killed with -9 from here on leaves a group the next run can end.
     if (registry && tag !== undefined && child.pid !== undefined)
       registry.add({ pgid: child.pid, tag, name: label, startedAt: new Date(started).toISOString() });
@@ -393,6 +367,29 @@ export class CheckRunner implements CheckRunnerLike {
       `check '${label}' ${result.success ? 'passed' : 'failed'}`,
     );
     return result;
+  }
+
+  /** Start `sh -c COMMAND` in its own process group: in bubblewrap with these writable directories, or unconfined (null). */
+  private spawnCheck(launch: Launch, env: Record<string, string>, writable: string[] | null): ChildProcess {
+    const { cwd } = launch;
+    if (writable === null)
+      return spawn('/bin/sh', ['-c', launch.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = bwrapArgs({
+      cwd,
+      writable,
+      readable: this.readable,
+      // Inside the worktree a check writes (the main checkout, for `splintercat check`): shown empty to it.
+      hidden: [this.options.outputDir],
+      home: this.env.HOME,
+      network: launch.network,
+      infoFd: 3,
+    });
+    return spawn('bwrap', [...args, '--', '/bin/sh', '-c', launch.command], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
   }
 
   /** A new log file, created exclusively: parallel runs started in the same second take the next free suffix. */
