@@ -1,15 +1,16 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, openSync, statSync, type WriteStream } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { mkdirSync, statSync, type WriteStream } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import type { Readable } from 'node:stream';
 import type { SandboxMode } from '../config/schema.js';
-import { ConfigError, SplintercatError, UsageError } from '../errors/index.js';
+import { ConfigError, SplintercatError } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
 import { nullLogger } from '../log/logger.js';
 import { redactSecrets } from '../log/redact.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { scrubEnv } from './check-env.js';
+import { createCheckLog, diskFull, lastLines, unknownCheck } from './log-file.js';
 import { groupAlive, signalGroup, signalPid, waitGone } from './process-group.js';
 import { delay, ended, relay } from './relay-output.js';
 import { bwrapArgs, probeBwrap, sandboxInfo, type BwrapProbe } from './sandbox.js';
@@ -116,17 +117,7 @@ export class CheckRunner implements CheckRunnerLike {
   /** The command of a check, or a UsageError listing the defined ones. */
   command(name: string): string {
     const command = this.options.commands[name];
-    if (command === undefined) {
-      const defined = this.names();
-      throw new UsageError('check_unknown', {
-        what: `Check '${name}' is not defined`,
-        why:
-          defined.length > 0
-            ? `Defined checks: ${defined.join(', ')}`
-            : 'No checks are defined (check.commands is empty)',
-        fix: `Add it to splintercat.yaml:\n  check:\n    commands:\n      ${name}: "make -j2"`,
-      });
-    }
+    if (command === undefined) throw unknownCheck(name, this.names());
     return command;
   }
 
@@ -394,31 +385,7 @@ export class CheckRunner implements CheckRunnerLike {
 
   /** A new log file, created exclusively: parallel runs started in the same second take the next free suffix. */
   private createLog(label: string): { path: string; out: WriteStream } {
-    try {
-      mkdirSync(this.options.outputDir, { recursive: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw diskFull(this.options.outputDir, error);
-      throw new SplintercatError('check_log_dir', {
-        what: `Cannot create the check log directory ${this.options.outputDir}`,
-        why: (error as Error).message,
-        fix: 'Set check.output_dir to a writable directory',
-        cause: error,
-      });
-    }
-    const stamp = timestamp(this.clock.now());
-    const safe = label.replace(/[^A-Za-z0-9._-]/g, '_');
-    for (let n = 1; ; n++) {
-      const path = join(this.options.outputDir, n === 1 ? `${safe}-${stamp}.log` : `${safe}-${stamp}-${n}.log`);
-      try {
-        const fd = openSync(path, 'wx');
-        return { path, out: createWriteStream(path, { fd }) };
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') continue;
-        if (code === 'ENOSPC') throw diskFull(path, error);
-        throw error;
-      }
-    }
+    return createCheckLog(this.options.outputDir, label, this.clock.now());
   }
 }
 
@@ -485,25 +452,6 @@ function assertLogsOutOfReach(outputDir: string, writable: readonly string[]): v
       where: 'splintercat.yaml (check.output_dir)',
     },
   );
-}
-
-function diskFull(where: string, cause: unknown): SplintercatError {
-  return new SplintercatError('disk_full', {
-    what: `The disk is full: cannot write check output under ${where}`,
-    fix: [`Free space (old logs in ${where} are safe to delete by hand)`, 'Or point check.output_dir at another disk'],
-    cause,
-  });
-}
-
-function timestamp(d: Date): string {
-  const p = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
-}
-
-function lastLines(text: string, n: number): string[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines.slice(-n);
 }
 
 function isDirectory(path: string): boolean {

@@ -1,9 +1,11 @@
 import type { Config } from '../config/schema.js';
+import type { Git } from '../git/index.js';
 import { knownSecrets } from '../util/secret-registry.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
 import type { CheckRegistry } from './check-registry.js';
 import { CheckRunner } from './check-runner.js';
+import { RemoteCheckRunner } from './remote/remote-runner.js';
 
 export interface CheckRunnerDeps {
   /** The environment checks start from, scrubbed of secrets (default: this process's). */
@@ -43,5 +45,36 @@ export function createCheckRunner(config: Config, deps: CheckRunnerDeps = {}): C
     setup: check.setup,
     setupWhen: check.setup_when,
     modelConfigured: [llm.resolver_model, llm.summarizer_model, llm.planner_model].some((m) => m.trim() !== ''),
+  });
+}
+
+/**
+ * The RemoteCheckRunner of `check.runner` for run `run`, or null when checks run on this machine
+ * (no `check.runner.remote`).
+ */
+export function remoteCheckRunner(
+  config: Config,
+  git: Git,
+  run: string,
+  deps: Pick<CheckRunnerDeps, 'logger' | 'clock'> = {},
+): RemoteCheckRunner | null {
+  const { check } = config;
+  if (check.runner.remote === '') return null;
+  return new RemoteCheckRunner({
+    git,
+    remote: check.runner.remote,
+    run,
+    workdir: config.target.workdir,
+    outputDir: check.output_dir,
+    commands: check.commands,
+    setup: check.setup,
+    timeoutSec: check.timeout,
+    killGraceSec: check.kill_grace,
+    trigger: check.runner.trigger,
+    jobs: check.runner.jobs,
+    parallel: check.runner.parallel,
+    pollMs: check.runner.poll * 1000,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.clock ? { clock: deps.clock } : {}),
   });
 }

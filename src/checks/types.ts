@@ -1,3 +1,5 @@
+import type { TestFailures } from './test-output/types.js';
+
 /** The outcome of one named check (seeds/check-runner-tool.md). A failing check is a value, not an exception. */
 export interface CheckResult {
   name: string;
@@ -16,6 +18,10 @@ export interface CheckResult {
   sandboxed?: boolean;
   /** This is the worktree's setup (`check.setup`, name `setup`), which failed before this check could run. */
   setupFor?: string;
+  /** A check run elsewhere (a CI runner): the failing tests as the job named them (its whole log is not here). */
+  tests?: TestFailures | null;
+  /** Where the whole log of a check run elsewhere is kept (the CI job's page). */
+  url?: string | null;
 }
 
 export const failureTypes = ['compile_error', 'link_error', 'test_failure', 'timeout'] as const;
@@ -35,6 +41,8 @@ export interface FailureSummary {
 export interface RunCheckOptions {
   /** Run in this directory instead of the runner's workdir (e.g. a splintercat-owned worktree). */
   cwd?: string;
+  /** The commit under test, when the directory holds it as committed (a runner elsewhere checks this commit). */
+  commit?: string;
   signal?: AbortSignal;
   /** Receives output as it arrives (the console stream). */
   onOutput?: (chunk: string) => void;
@@ -50,4 +58,8 @@ export interface CheckRunnerLike {
   /** The configured check names. */
   names(): string[];
   run(name: string, options?: RunCheckOptions): Promise<CheckResult>;
+  /** How many checks may be in flight at once; absent = 1 (checks here share one check worktree). */
+  readonly parallel?: number;
+  /** Checks run elsewhere on `options.commit`: no worktree needs to hold the commit. */
+  readonly remote?: boolean;
 }

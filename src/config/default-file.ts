@@ -34,6 +34,19 @@ check:
   workflow: [build, test]
   # The check run before finishing; empty = the workflow checks.
   final: ""
+  # Where checks run: here, or on CI runners through a git remote (see: splintercat init --ci).
+  # With a remote, each check's commit is pushed to refs/splintercat/RUN/checks/ID/request
+  # (trigger: branch pushes refs/heads/splintercat/RUN/checks/ID instead, for CI that starts only
+  # for branches) and the job writes its result to refs/splintercat/RUN/checks/ID/result.
+  runner:
+    remote: ""
+    trigger: ref
+    # Job definition files carried in each request commit (path there: file here), e.g.
+    #   .gitlab-ci.yml: .splintercat/ci/gitlab-ci.yml
+    jobs: {}
+    # Checks in flight at once on the remote; seconds between two looks for results.
+    parallel: 4
+    poll: 10
   # A shell command that prepares a worktree before its first check there (e.g. npm ci),
   # run again whenever a file matching setup_when changes. Its log is named setup-*.log.
   setup: ""
@@ -114,7 +127,7 @@ resolve:
     code: true
     data: true
   # Lockfiles regenerated rather than merged: glob -> command, run in the worktree once the
-  # manifest is resolved. Without an entry a conflicted lockfile goes to the model or a person.
+  # manifest is resolved. Without an entry a person takes one side's whole lockfile.
   #   regenerate:
   #     package-lock.json: npm install --package-lock-only --ignore-scripts
   #     "**/Cargo.lock": cargo generate-lockfile

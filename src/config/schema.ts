@@ -32,6 +32,29 @@ export const defaultSetupWhen = [
   'Gemfile.lock',
 ] as const;
 
+/**
+ * `check.runner`: with a `remote`, each check's commit is pushed to a request ref there and a CI
+ * job (`splintercat init --ci`) writes the result back; empty = checks run on this machine.
+ */
+export const checkRunnerSchema = z
+  .object({
+    /** A git remote of the repository (name or URL); empty = run checks here. */
+    remote: z.string().default(''),
+    /** ref: requests at refs/splintercat/RUN/checks/ID/request; branch: at refs/heads/splintercat/RUN/checks/ID (CI that starts only for branches). */
+    trigger: z.enum(['ref', 'branch']).default('ref'),
+    /**
+     * Job definition files carried in each request commit, for a CI that reads its pipeline from the
+     * pushed commit: path in the request commit -> file of the main checkout it is read from.
+     */
+    jobs: z.record(z.string().min(1), z.string().min(1)).default({}),
+    /** Checks in flight at once on the remote (bisect probes run in parallel up to this). */
+    parallel: z.number().int().positive().default(4),
+    /** Seconds between two looks for results. */
+    poll: positiveSeconds.default(10),
+  })
+  .strict()
+  .prefault({});
+
 export const modelPriceSchema = z
   .object({
     /** USD per million input tokens. */
@@ -73,6 +96,8 @@ export const configSchema = z
         workflow: z.array(z.string().min(1)).default(['build', 'test']),
         /** The check run before finishing; empty = the `workflow` checks. */
         final: z.string().default(''),
+        /** Where checks run: here (no remote), or on CI runners reached through a git remote. */
+        runner: checkRunnerSchema,
         /** Shell command that prepares a worktree (installs dependencies) before its first check; empty = none. */
         setup: z.string().default(''),
         /** Globs (relative to the worktree) whose contents, when changed, make `setup` run again. */
@@ -166,7 +191,7 @@ export const configSchema = z
          * Lockfiles regenerated instead of merged: a glob of paths (e.g. `package-lock.json`,
          * `**\/Cargo.lock`) to the command that rewrites it once its manifest is resolved, run in the
          * worktree (e.g. `npm install --package-lock-only`). Empty by default: a conflicted lockfile
-         * then goes to the model or a person, with a note saying how to configure this.
+         * then goes to a person whole (one side's file), with a note saying how to configure this.
          */
         regenerate: z.record(z.string(), z.string().min(1)).default({}),
       })

@@ -4,7 +4,10 @@
  */
 export const errorKinds = {
   // A usage or configuration problem: the user must change the command or the configuration.
+  check_job_missing: 'usage',
   check_preflight: 'usage',
+  check_remote_missing: 'usage',
+  check_request_invalid: 'usage',
   check_unknown: 'usage',
   check_writable_dir: 'usage',
   config_invalid: 'usage',
@@ -34,6 +37,7 @@ export const errorKinds = {
   imerge_not_found: 'usage',
   imerge_nothing_to_do: 'usage',
   imerge_rebase_merges: 'usage',
+  init_ci_unknown: 'usage',
   init_exists: 'usage',
   merge_exists: 'usage',
   nothing_to_accept: 'usage',
@@ -58,6 +62,8 @@ export const errorKinds = {
   cache_key_invalid: 'failed',
   check_declined: 'failed',
   check_log_dir: 'failed',
+  check_remote_unreachable: 'failed',
+  check_report_failed: 'failed',
   disk_full: 'failed',
   git_failed: 'failed',
   git_not_found: 'failed',

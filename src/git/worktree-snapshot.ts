@@ -1,7 +1,7 @@
-import { copyFileSync, lstatSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, lstatSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { Git } from './git.js';
+import { withTempIndex } from './temp-index.js';
 
 /**
  * What a work tree held at one moment outside a few paths (a conflict's files): the tree of its
@@ -28,19 +28,16 @@ export interface PathChange {
  * files are not hashed), and the untracked paths it could not add.
  */
 async function currentTree(git: Git): Promise<{ tree: string; unaddable: string[] }> {
-  const scratch = mkdtempSync(join(tmpdir(), 'splintercat-snapshot-'));
-  try {
-    const index = join(scratch, 'index');
-    const real =
-      git.boundGitDir !== undefined
-        ? join(git.boundGitDir, 'index')
-        : await git.text(['rev-parse', '--path-format=absolute', '--git-path', 'index']);
+  const real =
+    git.boundGitDir !== undefined
+      ? join(git.boundGitDir, 'index')
+      : await git.text(['rev-parse', '--path-format=absolute', '--git-path', 'index']);
+  return withTempIndex(async (env) => {
     try {
-      copyFileSync(real, index);
+      copyFileSync(real, env.GIT_INDEX_FILE as string);
     } catch {
       // no index yet: git add -A starts from nothing
     }
-    const env = { GIT_INDEX_FILE: index };
     const added = await git.run(['add', '-A', '--ignore-errors', '--', '.'], { env, okExitCodes: [0, 1] });
     const unaddable =
       added.exitCode === 0
@@ -62,9 +59,7 @@ async function currentTree(git: Git): Promise<{ tree: string; unaddable: string[
     if (paths.length > 0)
       await git.run(['update-index', '-z', '--force-remove', '--stdin'], { env, input: `${paths.join('\0')}\0` });
     return { tree: await git.text(['write-tree'], { env }), unaddable: [...unaddable, ...paths] };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Take a snapshot of `git`'s work tree outside `excluded`. */
@@ -111,14 +106,10 @@ export async function restoreSnapshot(git: Git, snapshot: WorktreeSnapshot): Pro
 }
 
 async function checkoutFrom(git: Git, tree: string, paths: string[]): Promise<void> {
-  const scratch = mkdtempSync(join(tmpdir(), 'splintercat-restore-'));
-  try {
-    const env = { GIT_INDEX_FILE: join(scratch, 'index') };
+  await withTempIndex(async (env) => {
     await git.run(['read-tree', tree], { env });
     await git.run(['checkout-index', '-f', '-z', '--stdin'], { env, input: `${paths.join('\0')}\0` });
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Remove `rel` under `root`, never through a link in its parent directories. */

@@ -32,6 +32,7 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
       const excerpt = c.failure.excerpt.split('\n').filter(Boolean).slice(-EXCERPT_LINES);
       if (excerpt.length > 0) lines.push(`${indent}log excerpt:`, ...excerpt.map((l) => `${indent}${indent}${l}`));
     }
+    for (const w of c.warnings ?? []) lines.push(`${indent}warning: ${w}`);
     for (const m of c.model) lines.push(`${indent}${m}`);
     for (const r of c.refused) lines.push(`${indent}not taken yet: ${r}`);
   }

@@ -19,3 +19,5 @@ export * from './eval/run-eval.js';
 export * from './eval/format.js';
 export * from './conflict-path.js';
 export * from './data/lockfiles.js';
+export * from './data/generated-files.js';
+export * from './data/generated-validity.js';

@@ -1,5 +1,6 @@
 import type { Git } from '../git/index.js';
 import { nullLogger, type Logger } from '../log/logger.js';
+import { replayable } from './cache/replay.js';
 import { withEol, type CacheProvenance, type ResolutionCache } from './cache/resolution-cache.js';
 import { mergeFileTexts } from './parse/merge-file.js';
 import { hasMarkers, parseConflictText, printOutsideHunk, printWithResolutions } from './parse/markers.js';
@@ -79,7 +80,7 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   const log = options.log ?? nullLogger;
   const rules = options.rules ?? selectRules();
   const cache = options.cache ?? null;
-  const context = { path: file.path, eol: file.eol };
+  const context: RuleContext = { path: file.path, eol: file.eol, ...(options.sides ? { files: options.sides } : {}) };
   const resolved = new Map<number, HunkResolution>();
   const keys = new Map<number, string>();
 
@@ -89,13 +90,7 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       const key = cache.key(sides);
       keys.set(hunk.index, key);
       const hit = await cache.get(key);
-      // A rule's cached answer counts only while that rule is enabled (it may have been turned off as unsafe).
-      if (
-        hit &&
-        (hit.rung !== 'rule' ||
-          rules.some((r) => r.name === hit.by) ||
-          (hit.by === SYNTAX_RUNG && !!(options.syntax?.code || options.syntax?.data)))
-      ) {
+      if (hit && replayable(hit, sides, rules, { ...context, outside: printOutsideHunk(file, hunk.index) })) {
         resolved.set(hunk.index, {
           text: withEol(hit.resolution, file.eol),
           rung: 'cache',

@@ -7,6 +7,7 @@ import type { ResolutionCache } from './cache/resolution-cache.js';
 import { decideFileConflict, type FileDecision, type FileSide } from './file-level.js';
 import { resolveConflictedFile, type LadderFallback } from './ladder.js';
 import { decodeBytes, encodeText, encodingOf, type TextEncoding } from './parse/encoding.js';
+import { generatedFile, type GeneratedFile } from './data/generated-files.js';
 import { mergeFileTexts } from './parse/merge-file.js';
 import { parseConflictText } from './parse/markers.js';
 import {
@@ -56,6 +57,8 @@ export interface WorkingTreeFileResult {
   decision?: FileDecision;
   /** Why the file was left alone, when it was. */
   note?: string;
+  /** Set for a generated file (a lockfile, pip-compile output): decided whole, never block by block. */
+  generated?: GeneratedFile;
 }
 
 /**
@@ -173,6 +176,10 @@ async function resolveEntry(
       note: 'the file is missing from the working tree',
     };
   const onDisk = decodeBytes(diskBytes, encoding);
+  // A generated file is taken whole from one side (then regenerated): a block-by-block merge of it
+  // is text its tool never wrote (a package pinned twice, a lockfile that does not parse).
+  const generated = generatedFile(entry.path, [texts.ours, texts.theirs, texts.base]);
+  if (generated !== null) return wholeFile(entry.path, onDisk, generated);
   const file = await pickConflictedFile(git, entry.path, onDisk, texts, encoding);
   if (file.hunks.length === 0) {
     return {
@@ -216,15 +223,30 @@ async function resolveEntry(
     await git.run(['add', '--', entry.path]);
     return { path: entry.path, status: 'resolved', resolutions: result.resolutions, remaining };
   }
-  // Locations of what is left are those of the rewritten file.
+  // Locations of what is left are those of the rewritten file; its hunks keep their number in the
+  // file as git left it (the one the resolved hunks carry), so no two hunks of a file share one.
   const rewritten = parseConflictText(result.text, { path: entry.path, markerSize: file.markerSize });
   return {
     path: entry.path,
     status: 'partial',
     resolutions: result.resolutions,
-    remaining: rewritten.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })),
+    remaining: rewritten.hunks.map((h, i) => ({
+      index: result.remaining[i]?.index ?? h.index,
+      startLine: h.startLine,
+      endLine: h.endLine,
+    })),
     ...noted,
   };
+}
+
+/** A generated file left for a decision on the whole file: its blocks as git wrote them, none resolved. */
+function wholeFile(path: string, onDisk: string, generated: GeneratedFile): WorkingTreeFileResult {
+  const remaining = parseConflictText(onDisk, { path }).hunks.map((h) => ({
+    index: h.index,
+    startLine: h.startLine,
+    endLine: h.endLine,
+  }));
+  return { path, status: 'open', resolutions: [], remaining, generated };
 }
 
 /**

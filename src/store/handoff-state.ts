@@ -37,6 +37,8 @@ export const handoffConflictSchema = z.object({
   failure: handoffFailureSchema.nullable().default(null),
   /** What the resolver model tried and why it was refused, one line per attempt. */
   model: z.array(z.string()).default([]),
+  /** Generated files git merged cleanly at this cell that are no longer valid (a package pinned twice, ...). */
+  warnings: z.array(z.string()).optional(),
   /** Why the last `continue` did not take the person's edit (markers left, unchanged, ...). */
   refused: z.array(z.string()).default([]),
   /** The resolution tree a failed check blamed, presented to amend: `continue` refuses it unchanged. */

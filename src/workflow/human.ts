@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compareCells } from '../imerge/cell.js';
-import { learnHumanResolution } from '../resolve/index.js';
+import { learnHumanHunks } from '../resolve/index.js';
 import { acceptCommand } from './accept-failure.js';
 import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
 import { recordResolved } from './conflict-records.js';
@@ -179,31 +179,35 @@ export async function takePersonsWork(
   return { state: next, resolved, again };
 }
 
-/** Cache each hunk a person answered (file as presented vs. their file); the keys stored, by path. */
+/** Cache each hunk a person answered (file as presented vs. their file); by path, one key per presented hunk (null: not learnt). */
 async function learn(
   ctx: Ctx,
   state: RunState,
   c: ConflictState,
   worktree: string,
   entry: HandoffConflict,
-): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
+): Promise<Map<string, Array<string | null>>> {
+  const out = new Map<string, Array<string | null>>();
   const cache = ctx.ladder.cache;
   if (!cache) return out;
   for (const f of entry.files) {
     const saved = join(presentedDir(ctx, state, c.id), f.path);
     const mine = join(worktree, f.path);
     if (!existsSync(saved) || !existsSync(mine)) continue;
-    const keys = await learnHumanResolution(cache, {
+    const keys = await learnHumanHunks(cache, {
       path: f.path,
       presented: readFileSync(saved, 'utf8'),
       resolved: readFileSync(mine, 'utf8'),
       provenance: { merge: state.name, cell: c.id },
     });
+    const learnt = keys.filter((k) => k !== null).length;
     if (keys.length > 0)
       ctx.log.decision(
         { cell: c.id },
-        `[cache] learnt ${keys.length} hunk(s) of ${f.path} from the person's resolution of ${c.id}`,
+        `[cache] learnt ${learnt} of ${keys.length} hunk(s) of ${f.path} from the person's resolution of ${c.id}` +
+          (learnt < keys.length
+            ? ` (${keys.length - learnt} not located in their file: its context changed, so it is asked again if met)`
+            : ''),
       );
     out.set(f.path, keys);
   }

@@ -15,6 +15,7 @@ import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import type { Git } from '../git/index.js';
 import type { Cell } from '../imerge/cell.js';
 import type { PathChange } from '../git/worktree-snapshot.js';
+import { cleanMergeWarnings, invalidGeneratedFiles } from './generated-check.js';
 import { handoffFile, keepOrDelete } from './handoff.js';
 import { personsOutsideEdits } from './handoff-snapshot.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
@@ -47,6 +48,8 @@ export type CellResolution = (
   replayed?: string[];
   /** The resolver model's conversations (for the journal and the report); empty when it was not asked. */
   transcripts?: ModelRung['outcomes'];
+  /** Generated files git merged cleanly at this cell that are no longer valid (one line each). */
+  warnings?: string[];
 };
 
 /** A blocked cell presented in its own worktree, ready for the ladder. */
@@ -110,6 +113,10 @@ export async function resolvePrepared(
             runCommand: shellRegenerateRunner(),
           });
     const replayed = await replayFileChoices(wt, entries, results, options.fileChoices ?? {});
+    const warnings = await cleanMergeWarnings(
+      wt,
+      entries.map((e) => e.path),
+    );
     const files = results.map((r) => ({
       ...toFileState(r),
       ...(replayed.some((x) => x.path === r.path) ? { decidedBy: 'cache' as const } : {}),
@@ -135,8 +142,10 @@ export async function resolvePrepared(
         choiceKeys,
         transcripts,
         replayed: lines,
+        warnings,
       };
-    return { ok: true, cell, tree: await ctx.worktrees.writeTree(id), files, transcripts, replayed: lines };
+    const tree = await ctx.worktrees.writeTree(id);
+    return { ok: true, cell, tree, files, transcripts, replayed: lines, warnings };
   } finally {
     wt.close();
   }
@@ -237,6 +246,14 @@ export async function collectHumanResolution(
         );
         continue;
       }
+    }
+    // A generated file is taken whole: one left with a package pinned twice or not parsing is not taken.
+    for (const bad of await invalidGeneratedFiles(
+      wt,
+      unmerged.map((e) => e.path).filter((p) => !left.includes(p)),
+    )) {
+      left.push(bad.path);
+      why.push(bad.why);
     }
     if (left.length > 0) return { ok: false, left, why };
     const outside = await personsOutsideEdits(wt);

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createGatewayFromConfig, type ModelGateway } from '../agents/index.js';
 import { CheckRegistry } from '../checks/check-registry.js';
-import { createCheckRunner } from '../checks/from-config.js';
+import { createCheckRunner, remoteCheckRunner } from '../checks/from-config.js';
 import { extractFailure } from '../checks/extract-failure.js';
 import type { CheckResult, CheckRunnerLike, FailureSummary } from '../checks/types.js';
 import type { Config } from '../config/index.js';
@@ -42,11 +42,12 @@ export async function createRunDeps(
   const { log } = options;
   const clock = options.clock ?? systemClock;
   const store = await RunStore.forRepo(git, { clock });
+  const remote = options.checks === undefined ? remoteCheckRunner(config, git, name, { logger: log, clock }) : null;
   const runner =
-    options.checks === undefined
+    options.checks === undefined && remote === null
       ? createCheckRunner(config, { logger: log, clock, registry: runningChecks(store, name) })
       : null;
-  const checks = runner ?? (options.checks as CheckRunnerLike);
+  const checks = runner ?? remote ?? (options.checks as CheckRunnerLike);
   const gateway =
     options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
   return {
@@ -54,7 +55,7 @@ export async function createRunDeps(
     config,
     engines: imergeEngines(git, config.merge.jobs > 0 ? config.merge.jobs : availableParallelism()),
     checks: options.interactive ? options.interactive.checks(checks) : checks,
-    preflight: (names) => runner?.preflight(names) ?? [],
+    preflight: (names) => runner?.preflight(names) ?? remote?.preflight(names) ?? [],
     worktrees: await WorktreePool.forRun(git, config, name),
     ladder: await ladderFromConfig(config.resolve, git),
     gateway,

@@ -20,6 +20,7 @@ describe('eval --repo mining', () => {
       exact: 0,
       whitespaceMatch: 1,
       equal: 1,
+      orderOnly: 0,
       wrong: 0,
       unaligned: 0,
       sidesDropped: 0,
@@ -31,6 +32,7 @@ describe('eval --repo mining', () => {
       exact: 0,
       whitespaceMatch: 1,
       equal: 1,
+      orderOnly: 0,
       wrong: 0,
       outsideEdited: 0,
     });

@@ -72,6 +72,14 @@ export function registerDriver(program: Command): Command {
           });
           await writeFile(abs(current), encodeText(merged.text, encoding));
           if (merged.conflicts === 0) return;
+          // A generated file is decided whole (one side's file, then its tool): no block is resolved alone.
+          const { generatedDriverNote } = await import('../../resolve/data/generated-files.js');
+          const whole = generatedDriverNote(label, [a, b, o]);
+          if (whole !== null) {
+            process.stderr.write(`splintercat driver: ${whole}\n`);
+            process.exitCode = ExitCode.Failed;
+            return;
+          }
           // Only a file git could not merge alone loads the configuration and the ladder.
           const { loadCliConfig } = await import('../run-context.js');
           const [{ ladderFromConfig }, { resolveFileText }] = await Promise.all([

@@ -18,6 +18,7 @@ const commandModules: readonly CommandModule[] = [
   { names: ['report'], load: async () => (await import('./report.js')).registerReport },
   { names: ['ui'], load: async () => (await import('./ui.js')).registerUi },
   { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
+  { names: ['check-report'], load: async () => (await import('./check-report.js')).registerCheckReport },
   { names: ['cache'], load: async () => (await import('./cache.js')).registerCache },
   { names: ['resolve'], load: async () => (await import('./resolve.js')).registerResolve },
   { names: ['driver'], load: async () => (await import('./driver.js')).registerDriver },

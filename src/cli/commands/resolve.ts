@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Git } from '../../git/index.js';
 import type { WorkingTreeFileResult } from '../../resolve/index.js';
+import { handoffFile } from '../../workflow/handoff.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -83,7 +84,8 @@ function formatResults(results: WorkingTreeFileResult[]): string {
       );
       continue;
     }
-    if (r.status === 'resolved') lines.push(`${r.path}: resolved and staged (${by.join(', ') || 'file-level'})`);
+    if (r.generated && r.status !== 'resolved') lines.push(handoffFile(r).instructions);
+    else if (r.status === 'resolved') lines.push(`${r.path}: resolved and staged (${by.join(', ') || 'file-level'})`);
     else {
       const left = r.remaining.map((h) => `lines ${h.startLine}-${h.endLine}`).join(', ');
       lines.push(

@@ -21,22 +21,32 @@ export interface LearnInput {
  * cache keys of the hunks stored (so a later blame can evict them).
  */
 export async function learnHumanResolution(cache: ResolutionCache, input: LearnInput): Promise<string[]> {
+  return (await learnHumanHunks(cache, input)).filter((k): k is string => k !== null);
+}
+
+/**
+ * As `learnHumanResolution`, one entry per hunk of the presented file in order: its cache
+ * key, or null where it was not learnt (not located, or the cache refused the answer).
+ */
+export async function learnHumanHunks(cache: ResolutionCache, input: LearnInput): Promise<Array<string | null>> {
   if (hasMarkers(input.resolved, input.markerSize)) return [];
   const file = parseConflictText(input.presented, {
     path: input.path,
     ...(input.markerSize ? { markerSize: input.markerSize } : {}),
   });
-  const stored: string[] = [];
+  const stored: Array<string | null> = [];
   for (const hunk of file.hunks) {
     const region = alignHunk(file, hunk, input.resolved);
-    if (region === null) continue;
     // The region holds the blank lines between its anchors and the hunk: they are context, not answer.
     if (
+      region === null ||
       !region.text.startsWith(region.before) ||
       !region.text.endsWith(region.after) ||
       region.text.length < region.before.length + region.after.length
-    )
+    ) {
+      stored.push(null);
       continue;
+    }
     const answer = region.text.slice(region.before.length, region.text.length - region.after.length);
     const key = cache.key({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs });
     const entry = await cache.put(key, {
@@ -45,7 +55,7 @@ export async function learnHumanResolution(cache: ResolutionCache, input: LearnI
       by: 'human',
       provenance: { file: input.path, ...input.provenance },
     });
-    if (entry !== null) stored.push(key);
+    stored.push(entry !== null ? key : null);
   }
   return stored;
 }

@@ -7,20 +7,20 @@ function pct(n: number, d: number): string {
 
 function row(name: string, c: HunkCounts, seen: number): string {
   const aligned = c.resolved - c.unaligned;
-  return `| ${name} | ${c.resolved} | ${pct(c.resolved, seen)} | ${c.exact} | ${c.whitespaceMatch} | ${c.equal} | ${c.wrong} | ${c.unaligned} | ${pct(c.equal, aligned)} | ${c.sidesDropped} |`;
+  return `| ${name} | ${c.resolved} | ${pct(c.resolved, seen)} | ${c.exact} | ${c.equal} | ${c.orderOnly} | ${c.wrong} | ${c.unaligned} | ${pct(c.equal, aligned)} | ${c.sidesDropped} |`;
 }
 
 const fileHead =
-  '| files | seen | resolved | of seen | exact | equal | wrong | edited outside | precision |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|';
+  '| files | seen | resolved | of seen | exact | equal | order only | wrong | edited outside | precision |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
 
 function fileRow(name: string, f: FileCounts): string {
-  return `| ${name} | ${f.seen || ''} | ${f.resolved} | ${f.seen ? pct(f.resolved, f.seen) : ''} | ${f.exact} | ${f.equal} | ${f.wrong} | ${f.outsideEdited} | ${pct(f.equal, f.equal + f.wrong)} |`;
+  return `| ${name} | ${f.seen || ''} | ${f.resolved} | ${f.seen ? pct(f.resolved, f.seen) : ''} | ${f.exact} | ${f.equal} | ${f.orderOnly} | ${f.wrong} | ${f.outsideEdited} | ${pct(f.equal, f.equal + f.orderOnly + f.wrong)} |`;
 }
 
 /** The evaluation as Markdown tables: the ladder by rule, each rule alone, and whole files. */
 export function formatEvalReport(report: EvalReport): string {
   const head =
-    '| rule | resolved | of hunks | exact | ws-match | equal | wrong | unaligned | precision | sides dropped |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+    '| rule | resolved | of hunks | exact | equal | order only | wrong | unaligned | precision | sides dropped |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
   const lines: string[] = [];
   lines.push(`Evaluated ${report.cases} conflicted files (${report.hunksSeen} conflict hunks) from ${report.source}.`);
   lines.push(`Rules in the ladder: ${report.enabledRules.join(', ') || '(none)'}`);
@@ -50,7 +50,7 @@ export function formatEvalReport(report: EvalReport): string {
   for (const [name, c] of Object.entries(report.filesByRung)) lines.push(fileRow(name, c));
   lines.push(
     '',
-    `Files: ${f.seen} seen, ${f.resolved} fully resolved (${pct(f.resolved, f.seen)}), ${f.exact} exact, ${f.whitespaceMatch} match after whitespace normalisation, ${f.equal} equal counting the order of unordered siblings as free, ${f.wrong} different from the human's file, ${f.outsideEdited} where the human also edited outside the conflicts (not scored).`,
+    `Files: ${f.seen} seen, ${f.resolved} fully resolved (${pct(f.resolved, f.seen)}), ${f.exact} exact, ${f.equal} equal to the human's file ignoring whitespace, ${f.orderOnly} the same only up to the order of unordered siblings, ${f.wrong} different from the human's file, ${f.outsideEdited} where the human also edited outside the conflicts (not scored).`,
   );
   lines.push(
     '',
@@ -83,7 +83,7 @@ export function formatEvalReport(report: EvalReport): string {
     );
   lines.push(
     '',
-    "equal = exact, or the same after whitespace normalisation, or the same up to the order of unordered siblings (class members, test cases, mapping keys); precision (files) = equal / (equal + wrong); edited outside = the human also changed lines git merged cleanly, so no hunk resolution could match (reported apart). for hunks, equal = ws-match, or the human's file with the resolution in place of their hunk is the same up to the order of unordered siblings; precision (hunks) = equal / (resolved - unaligned); ws-match ignores whitespace except indentation in files where it can carry meaning (Python, YAML, Makefile, Markdown, ...); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human's file counts as wrong).",
+    "equal = the human's text ignoring whitespace (except indentation in files where it can carry meaning: Python, YAML, Makefile, Markdown, ...); order only = the same as the human's only up to the order of unordered siblings (class members, test cases, mapping keys): counted apart, neither equal nor wrong; precision (files) = equal / (equal + order only + wrong); edited outside = the human also changed lines git merged cleanly, so no hunk resolution could match (reported apart). for hunks, order only = the human's file with the resolution in place of their hunk is the same up to the order of unordered siblings; precision (hunks) = equal / (resolved - unaligned); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human's file counts as wrong).",
   );
   return lines.join('\n');
 }

@@ -6,13 +6,14 @@ export interface HunkCounts {
   exact: number;
   /** Resolved and equal to the human's text after whitespace normalisation (includes exact). */
   whitespaceMatch: number;
-  /**
-   * Resolved and equal to the human's hunk up to the order of unordered
-   * siblings (class members, test cases, mapping keys): the human's file with
-   * this resolution put in place of theirs has the same canonical form.
-   * Includes `whitespaceMatch`.
-   */
+  /** Resolved and right: the human's text for the hunk, ignoring whitespace (the same count as `whitespaceMatch`). */
   equal: number;
+  /**
+   * Resolved and the same as the human's hunk only up to the order of
+   * unordered siblings (class members, test cases, mapping keys): counted
+   * apart, neither equal nor wrong (a reviewer sees the order in the diff).
+   */
+  orderOnly: number;
   /** Resolved and not equal to the human's text for the hunk (or, unaligned, found nowhere in their file). */
   wrong: number;
   /** Resolved, the human's text for the hunk could not be located, and the file may contain the resolution. */
@@ -27,12 +28,10 @@ export interface FileCounts {
   resolved: number;
   exact: number;
   whitespaceMatch: number;
-  /**
-   * Resolved and equal to the person's file: exactly, after whitespace
-   * normalisation, or up to the order of unordered siblings (class members,
-   * test cases, mapping keys). Includes `whitespaceMatch`.
-   */
+  /** Resolved and right: the person's file, ignoring whitespace (the same count as `whitespaceMatch`). */
   equal: number;
+  /** Resolved and the person's file only up to the order of unordered siblings: counted apart. */
+  orderOnly: number;
   wrong: number;
   /**
    * Resolved, but the person also edited lines outside the conflicts, so no
@@ -74,9 +73,9 @@ export interface EvalReport {
 }
 
 export function emptyHunkCounts(): HunkCounts {
-  return { resolved: 0, exact: 0, whitespaceMatch: 0, equal: 0, wrong: 0, unaligned: 0, sidesDropped: 0 };
+  return { resolved: 0, exact: 0, whitespaceMatch: 0, equal: 0, orderOnly: 0, wrong: 0, unaligned: 0, sidesDropped: 0 };
 }
 
 export function emptyFileCounts(): FileCounts {
-  return { seen: 0, resolved: 0, exact: 0, whitespaceMatch: 0, equal: 0, wrong: 0, outsideEdited: 0 };
+  return { seen: 0, resolved: 0, exact: 0, whitespaceMatch: 0, equal: 0, orderOnly: 0, wrong: 0, outsideEdited: 0 };
 }

@@ -29,15 +29,16 @@ export interface MinedMerges {
  * and each conflicted path becomes a case paired with the file in the merge commit.
  */
 export async function mineMerges(git: Git, options: MineOptions = {}): Promise<MinedMerges> {
-  const args = ['rev-list', '--merges', '--min-parents=2', '--max-parents=2', '--topo-order'];
+  // `--parents` names each merge's parents on its line: one process for all, not one per merge.
+  const args = ['rev-list', '--merges', '--min-parents=2', '--max-parents=2', '--topo-order', '--parents'];
   if (options.since) args.push(`--since=${options.since}`);
   args.push(...(options.revs ?? ['--all']));
   const merges = await git.lines(args);
   const out: MinedMerges = { mergesSeen: 0, mergesConflicting: 0, mergesCrissCross: 0, cases: [], skipped: [] };
-  for (const merge of merges) {
+  for (const line of merges) {
     if (options.limit !== undefined && out.mergesConflicting >= options.limit) break;
     out.mergesSeen++;
-    const [p1, p2] = (await git.text(['rev-parse', `${merge}^1`, `${merge}^2`])).split('\n') as [string, string];
+    const [merge, p1, p2] = line.split(' ') as [string, string, string];
     const bases = await git.mergeBases(p1, p2);
     if (bases.length !== 1) {
       out.mergesCrissCross++;

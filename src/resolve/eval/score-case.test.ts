@@ -50,6 +50,7 @@ describe('judge and dropsSide', () => {
       exact: 1,
       whitespaceMatch: 2,
       equal: 2,
+      orderOnly: 0,
       wrong: 1,
       unaligned: 1,
       sidesDropped: 1,
@@ -83,7 +84,7 @@ describe('judge in an indentation-sensitive file', () => {
 });
 
 describe('judge, order-insensitive', () => {
-  it('counts a hunk equal when it differs from the human only in the order of unordered siblings', async () => {
+  it('counts a hunk that differs from the human only in the order of unordered siblings apart (order only)', async () => {
     const conflictedClass =
       'class A:\n    def a(self):\n        pass\n<<<<<<< ours\n    def o(self):\n        return 1\n||||||| base\n=======\n    def t(self):\n        return 2\n>>>>>>> theirs\n    def z(self):\n        pass\n';
     const file = parseConflictText(conflictedClass, { path: 'm.py' });
@@ -97,7 +98,7 @@ describe('judge, order-insensitive', () => {
       '    def o(self):\n        return 1\n    def t(self):\n        return 2\n',
       human,
     );
-    expect(counts).toMatchObject({ resolved: 1, exact: 0, whitespaceMatch: 0, equal: 1, wrong: 0 });
+    expect(counts).toMatchObject({ resolved: 1, exact: 0, whitespaceMatch: 0, equal: 0, orderOnly: 1, wrong: 0 });
   });
   it('does not count reordered statements of an ordered container (a function body) as equal', async () => {
     const conflictedBody =
@@ -105,7 +106,7 @@ describe('judge, order-insensitive', () => {
     const file = parseConflictText(conflictedBody, { path: 'm.py' });
     const counts = emptyHunkCounts();
     await judge(counts, file, file.hunks[0]!, '    o()\n    t()\n', 'def f():\n    a()\n    t()\n    o()\n    z()\n');
-    expect(counts).toMatchObject({ resolved: 1, equal: 0, wrong: 1 });
+    expect(counts).toMatchObject({ resolved: 1, equal: 0, orderOnly: 0, wrong: 1 });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Git } from '../../git/index.js';
+import { generatedFile } from '../data/generated-files.js';
 import { decideFileConflict } from '../file-level.js';
 import { resolveConflictedFile, SYNTAX_RUNG, type LadderFallback } from '../ladder.js';
 import { normalizeForPath, normalizeWhitespace } from '../normalize.js';
@@ -52,11 +53,18 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
   report.hunksSeen += file.hunks.length;
   const hunksOfLanguage = (report.hunksByLanguage[language] ??= { ...emptyHunkCounts(), seen: 0 });
   hunksOfLanguage.seen += file.hunks.length;
+  // As the ladder: a generated file is decided whole (regenerated, or one side's file), no hunk alone.
+  if (generatedFile(c.path, [c.ours, c.theirs, c.base]) !== null) {
+    const kind = 'generated (decided whole)';
+    report.left.files[kind] = (report.left.files[kind] ?? 0) + 1;
+    return;
+  }
 
   const contexts = file.hunks.map((hunk) => ({
     path: c.path,
     eol: file.eol,
     outside: printOutsideHunk(file, hunk.index),
+    files: c,
   }));
   for (const rule of options.allRules) {
     const counts = (report.standalone[rule.name] ??= emptyHunkCounts());
@@ -147,16 +155,18 @@ async function compareWhole(
 ): Promise<void> {
   const exact = text === resolved;
   const ws = resolved !== null && (exact || normalizeForPath(text, path) === normalizeForPath(resolved, path));
-  let equal = ws;
-  if (!equal && resolved !== null) {
+  let orderOnly = false;
+  if (!ws && resolved !== null) {
     const [a, b] = await Promise.all([canonicalUnordered(path, text), canonicalUnordered(path, resolved)]);
-    equal = a !== null && a === b;
+    orderOnly = a !== null && a === b;
   }
   for (const counts of buckets) {
     counts.resolved++;
     if (exact) counts.exact++;
-    if (ws) counts.whitespaceMatch++;
-    if (equal) counts.equal++;
+    if (ws) {
+      counts.whitespaceMatch++;
+      counts.equal++;
+    } else if (orderOnly) counts.orderOnly++;
     else if (outside) counts.outsideEdited++;
     else counts.wrong++;
   }
@@ -188,8 +198,10 @@ export async function judge(
   const ours = region.before + text + region.after;
   if (ours === region.text) add('exact');
   const ws = matchesRegion(region, text, file.path);
-  if (ws) add('whitespaceMatch');
-  if (ws || (await sameUpToOrder(file.path, resolved, region.start, region.end, ours))) add('equal');
+  if (ws) {
+    add('whitespaceMatch');
+    add('equal');
+  } else if (await sameUpToOrder(file.path, resolved, region.start, region.end, ours)) add('orderOnly');
   else add('wrong');
   if (dropsSide(hunk, text, region.text)) add('sidesDropped');
 }

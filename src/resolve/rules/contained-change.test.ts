@@ -78,3 +78,73 @@ describe('contained-change', () => {
     expect(resolve('', ours, theirs)).toBe(theirs);
   });
 });
+
+/**
+ * Adversarial cases: atoms (numbers, versions, hashes, identifiers) that
+ * contain each other as text. A containment found inside one is not a
+ * containment; each case is tried with either side as ours.
+ */
+describe('contained-change on atoms that contain each other', () => {
+  const neither = (base: string, a: string, b: string): void => {
+    expect(resolve(base, a, b)).toBeNull();
+    expect(resolve(base, b, a)).toBeNull();
+  };
+  it('never takes a version whose edit only looks like a superset (issue reproduction: 23.1 -> 24.0 / 24.1)', () => {
+    neither('a==1.0\npackaging==23.1\n', 'a==1.0\npackaging==24.0\n', 'a==1.0\npackaging==24.1\n');
+    neither('packaging==23.1\n', 'packaging==24.0\n', 'packaging==24.1\n');
+    neither('  "qs": "6.11.0",\n', '  "qs": "6.13.0",\n', '  "qs": "6.13.1",\n');
+    neither('version: 1.1\n', 'version: 1.2\n', 'version: 1.2.3\n');
+    neither('FROM python:3.10-slim\n', 'FROM python:3.11-slim\n', 'FROM python:3.11-alpine\n');
+    neither('  rev: v0.4.7\n', '  rev: v0.6.2\n', '  rev: v0.6.2-rc1\n');
+  });
+  it("never takes a number that holds the other side's number as its prefix", () => {
+    neither('timeout = 10\n', 'timeout = 100\n', 'timeout = 1000\n');
+    neither('x = 1\n', 'x = 12\n', 'x = 123\n');
+    neither('ratio = 0.5\n', 'ratio = 0.55\n', 'ratio = 0.555\n');
+  });
+  it("never takes a hash that extends the other side's hash", () => {
+    neither('rev: abc1234\n', 'rev: def5678\n', 'rev: def5678abc\n');
+    neither(
+      '- uses: actions/checkout@a5ac7e51b41094c92402da3b24376905380afc29 # v4.1.6\n',
+      '- uses: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11 # v4.1.1\n',
+      '- uses: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11ff # v4.1.1\n',
+    );
+  });
+  it("never takes an identifier that extends the other side's identifier", () => {
+    neither('foo()\n', 'foo_bar()\n', 'foo_bar_baz()\n');
+    neither('getValue(x)\n', 'getValues(x)\n', 'getValuesFor(x)\n');
+    neither('import a.b\n', 'import a.b2\n', 'import a.b23\n');
+  });
+  it('still takes a containment where every version both sides wrote agrees (body-parser history shape)', () => {
+    const base = '    "qs": "6.11.0",\n    "raw-body": "2.5.2",\n';
+    const theirs = '    "qs": "6.13.0",\n    "raw-body": "2.5.2",\n';
+    const ours = '    "qs": "6.13.0",\n    "raw-body": "^3.0.0",\n';
+    expect(resolve(base, ours, theirs)).toBe(ours);
+    expect(resolve(base, theirs, ours)).toBe(ours);
+  });
+});
+
+describe('contained-change on independent rewrites', () => {
+  it('abstains where the larger side moves a line the smaller side deleted (werkzeug history: a versionadded note)', () => {
+    const base = '    #: .. versionadded:: 0.6\n    #:    a dict of default converters to be used.\n';
+    const theirs = '    #: A dict of default converters to be used.\n';
+    const ours = '    #: A dict of default converters to be used.\n    #:\n    #: .. versionadded:: 0.6\n';
+    expect(resolve(base, ours, theirs)).toBeNull();
+    expect(resolve(base, theirs, ours)).toBeNull();
+    // Without the moved line it is a plain containment.
+    const further = '    #: A dict of default converters to be used.\n    #: Keys are names.\n';
+    expect(resolve(base, further, theirs)).toBe(further);
+  });
+  it('abstains where both sides rewrote the whole file (werkzeug history: a regenerated Sphinx Makefile)', () => {
+    const old = Array.from({ length: 12 }, (_, i) => `PAPEROPT_${i} = -D latex_paper_size=${i}\n`).join('');
+    const fresh = 'SPHINXBUILD   = sphinx-build\nBUILDDIR      = _build\n\nhelp:\n\t@$(SPHINXBUILD) -M help\n';
+    const base = 'PAPER         =\n';
+    const theirs = 'SOURCEDIR     = .\n';
+    const ours = 'SPHINXPROJ    = Werkzeug\nSOURCEDIR     = .\n';
+    const files = { base: `${old}${base}`, ours: `${fresh}${ours}`, theirs: `${fresh}${theirs}` };
+    expect(containedChange.resolve({ base, ours, theirs }, { ...ctx, files })).toBeNull();
+    // The same hunk in a file both sides mostly kept is an edit going further.
+    const kept = { base: `${old}${base}`, ours: `${old}${ours}`, theirs: `${old}${theirs}` };
+    expect(containedChange.resolve({ base, ours, theirs }, { ...ctx, files: kept })).toBe(ours);
+  });
+});

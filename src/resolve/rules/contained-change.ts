@@ -1,5 +1,6 @@
 import { splitLinesKeep } from '../parse/lines.js';
 import { editContains } from './edit-containment.js';
+import { bothRewroteFile, restoresDeletedLine } from './independent-rewrites.js';
 import { repeatsBlockOutside } from './moved-code.js';
 import { diffRegions } from './myers-diff.js';
 import { tokenizeWords } from './remerge-words.js';
@@ -91,6 +92,8 @@ export const containedChange: ResolutionRule = {
     const [inner, outer, innerTokens, outerTokens] = larger === 'ours' ? [theirs, ours, t, o] : [ours, theirs, o, t];
     if (furtherOnlyInTerminators(innerTokens, outerTokens)) return null;
     if (context.outside !== undefined && repeatsBlockOutside(linesAdded(inner, outer), context.outside)) return null;
+    if (restoresDeletedLine(base, inner, outer)) return null;
+    if (context.files !== undefined && bothRewroteFile(context.files)) return null;
     return outer;
   },
 };

@@ -4,9 +4,17 @@ import type { ResolutionRule } from './rule.js';
 /** Above this many tokens per side the word merge is skipped (its LCS is quadratic). */
 const MAX_TOKENS = 3_000;
 
-/** Words, runs of blanks, line ends and single punctuation characters. */
+/**
+ * One atom: a number or version with its parts (`23.1`, `v4.3.4`, `1.0.0-rc.1`, `3.11-slim`, `0x1F`, `1e-5`),
+ * or a word (an identifier, a hash) with any numeric parts that follow it (`python3.11`, `x-1`). A rule never
+ * looks inside one: `24.0` does not contain the edit `23` to `24` of `23.1` to `24.1`.
+ */
+const ATOM = String.raw`[vV]?\p{N}[\p{L}\p{N}_]*(?:[.\-+~][\p{L}\p{N}_]+)*|[\p{L}\p{N}_]+(?:[.\-]\p{N}[\p{L}\p{N}_]*)*`;
+const TOKENS = new RegExp(String.raw`\n|[^\S\n]+|${ATOM}|[^\s\p{L}\p{N}_]`, 'gu');
+
+/** Atoms (see `ATOM`), runs of blanks, line ends and single punctuation characters. */
 export function tokenizeWords(text: string): string[] {
-  return text.match(/\n|[^\S\n]+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu) ?? [];
+  return text.match(TOKENS) ?? [];
 }
 
 /**

@@ -15,6 +15,8 @@ export interface RuleContext {
    * Absent when unknown; a rule then decides from the hunk alone.
    */
   outside?: string;
+  /** The whole file on each side (null where a side has none), when known. */
+  files?: { base: string | null; ours: string | null; theirs: string | null };
 }
 
 /**

@@ -44,6 +44,9 @@ function itemsOf(v: Version): { items: Item[]; tail: string } {
   return { items, tail: text.slice(at, c.end) };
 }
 
+/** Whether keys are in ascending order (code units, as `npm` and most sorters write dependency maps). */
+const sorted = (keys: readonly string[]): boolean => keys.every((k, i) => i === 0 || (keys[i - 1] as string) < k);
+
 /** Whether the keys both versions keep appear in the same order in each. */
 function keepsOrder(base: readonly string[], side: readonly string[]): boolean {
   const index = new Map(base.map((k, i) => [k, i]));
@@ -63,11 +66,69 @@ function keepsOrder(base: readonly string[], side: readonly string[]): boolean {
  * entity both changed goes to `mergeText` (the line rungs) and, failing that,
  * becomes a conflict piece; a deletion of an entity the other side changed is
  * a conflict. Each side's additions go after their nearest preceding base
- * entity; both sides adding at one point keep ours then theirs in an
- * unordered container and conflict in an ordered one. Null (abstain) when a
- * side reordered the base entities or keys repeat.
+ * entity; both sides adding at one point is a conflict (where the additions
+ * go among each other is a person's choice), except in an unordered container
+ * whose keys all three versions keep sorted, which stays sorted. Null
+ * (abstain) when a side reordered the base entities or keys repeat.
  */
-export function mergeContainer(base: Version, ours: Version, theirs: Version, mergeText: TextMerge): Piece[] | null {
+export interface MergeOptions {
+  /**
+   * Mappings whose base keys are sorted are written sorted, each addition at
+   * its place in that order (package.json: npm writes dependency maps sorted).
+   */
+  sortedMaps?: boolean;
+}
+
+/** npm's order for dependency names. */
+const npmOrder = (a: string, b: string): number => a.localeCompare(b, 'en');
+
+/**
+ * The order additions of both sides at one point are written in: npm's, sorted into place
+ * (`into`), for a package.json map whose base is sorted; code units where all three
+ * versions keep the keys sorted; null where no order is known (a person chooses).
+ */
+function additionOrder(
+  options: MergeOptions,
+  unordered: boolean,
+  [bk = [], ok = [], tk = []]: ReadonlyArray<readonly string[]>,
+): { into: boolean; compare: (a: string, b: string) => number } | null {
+  if (!unordered) return null;
+  if (options.sortedMaps && bk.length >= 2 && bk.every((k, i) => i === 0 || npmOrder(bk[i - 1] as string, k) < 0))
+    return { into: true, compare: npmOrder };
+  return sorted(bk) && sorted(ok) && sorted(tk) ? { into: false, compare: (a, b) => (a < b ? -1 : 1) } : null;
+}
+
+/**
+ * A side's additions next to an entity the other side changed (where git
+ * conflicted, so where the merge decides the order) re-anchored after the
+ * last base key that sorts before them; its other additions stay where the
+ * side put them, as git merged them.
+ */
+function sortedAdditions(
+  baseKeys: readonly string[],
+  adds: ReadonlyMap<string, Item[]>,
+  touched: (anchor: string) => boolean,
+): Map<string, Item[]> {
+  const out = new Map<string, Item[]>();
+  const put = (anchor: string, item: Item): void => void out.set(anchor, [...(out.get(anchor) ?? []), item]);
+  for (const [anchor, items] of adds) {
+    if (!touched(anchor)) for (const item of items) put(anchor, item);
+  }
+  const moved = [...adds].filter(([anchor]) => touched(anchor)).flatMap(([, items]) => items);
+  for (const item of moved.sort((x, y) => npmOrder(x.entity.key, y.entity.key))) {
+    const below = baseKeys.filter((k) => npmOrder(k, item.entity.key) < 0);
+    put(below[below.length - 1] ?? '^', item);
+  }
+  return out;
+}
+
+export function mergeContainer(
+  base: Version,
+  ours: Version,
+  theirs: Version,
+  mergeText: TextMerge,
+  options: MergeOptions = {},
+): Piece[] | null {
   const b = itemsOf(base);
   const o = itemsOf(ours);
   const t = itemsOf(theirs);
@@ -79,6 +140,7 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
   const oMap = new Map(o.items.map((i) => [i.entity.key, i]));
   const tMap = new Map(t.items.map((i) => [i.entity.key, i]));
   const unordered = base.container.unordered;
+  const order = additionOrder(options, unordered, [bk, ok, tk]);
 
   const additions = (side: { items: Item[] }, other: Map<string, Item>, skipShared: boolean): Map<string, Item[]> => {
     const out = new Map<string, Item[]>();
@@ -96,9 +158,14 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
     }
     return out;
   };
-  const oAdds = additions(o, tMap, false);
-  const tAdds = additions(t, oMap, true);
-  if (editsTouch(b.items, [oMap, oAdds], [tMap, additions(t, oMap, false)], unordered)) return null;
+  const changedBy = (other: Map<string, Item>) => (k: string) => k !== '^' && other.get(k)?.text !== bMap.get(k)?.text;
+  const placed = (adds: Map<string, Item[]>, other: Map<string, Item>): Map<string, Item[]> =>
+    order?.into ? sortedAdditions(bk, adds, changedBy(other)) : adds;
+  // Whether edits touch is judged where each side put its additions; the order only decides where they are written.
+  const oWhere = additions(o, tMap, false);
+  if (editsTouch(b.items, [oMap, oWhere], [tMap, additions(t, oMap, false)], unordered)) return null;
+  const oAdds = placed(oWhere, tMap);
+  const tAdds = placed(additions(t, oMap, true), oMap);
 
   // Additions that sit where an entity was deleted, and touch another change of that entity, are not independent edits.
   const clash = new Map<string, string>();
@@ -159,13 +226,14 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
     const ta = tAdds.get(anchor) ?? [];
     const reason =
       clash.get(anchor) ??
-      (oa.length > 0 && ta.length > 0 && !unordered ? 'both sides added entities at the same point' : null);
+      (oa.length > 0 && ta.length > 0 && order === null ? 'both sides added entities at the same point' : null);
     if (reason !== null) {
       emit({ base: '', ours: oa.map((i) => i.text).join(''), theirs: ta.map((i) => i.text).join(''), reason });
       return;
     }
-    for (const item of oa) emit(mergeAdded(item));
-    for (const item of ta) emit([item.text]);
+    const both = [...oa.map((item) => ({ item, ours: true })), ...ta.map((item) => ({ item, ours: false }))];
+    if (order !== null) both.sort((x, y) => order.compare(x.item.entity.key, y.item.entity.key));
+    for (const { item, ours } of both) emit(ours ? mergeAdded(item) : [item.text]);
   };
 
   emitAdds('^');
@@ -173,7 +241,7 @@ export function mergeContainer(base: Version, ours: Version, theirs: Version, me
     const k = item.entity.key;
     const oi = oMap.get(k);
     const ti = tMap.get(k);
-    if (oi && ti) emit(mergeEntity(item, oi, ti, base, ours, theirs, mergeText));
+    if (oi && ti) emit(mergeEntity(item, oi, ti, base, ours, theirs, mergeText, options));
     else if (oi && oi.text !== item.text)
       emit({ base: item.text, ours: oi.text, theirs: '', reason: `theirs deleted ${k}, ours changed it` });
     else if (ti && ti.text !== item.text)
@@ -203,7 +271,8 @@ type SideEdits = readonly [ReadonlyMap<string, Item>, ReadonlyMap<string, readon
  *   rewrote (every prototype made static, every dependency bumped): the new
  *   entity may need the same rewrite.
  * In a mapping (JSON keys, class members) a deletion is independent of its
- * neighbours.
+ * neighbours, except an entity the other side added right after it: where
+ * that goes, with its anchor gone, is a guess.
  */
 function editsTouch(base: readonly Item[], ours: SideEdits, theirs: SideEdits, unordered: boolean): boolean {
   const keys = base.map((i) => i.entity.key);
@@ -220,7 +289,12 @@ function editsTouch(base: readonly Item[], ours: SideEdits, theirs: SideEdits, u
     [theirs, ours],
   ] as const) {
     for (let i = 0; i < keys.length; i++) {
-      if (unordered || state(side, i) !== 'deleted' || state(other, i) === 'deleted') continue;
+      if (state(side, i) !== 'deleted' || state(other, i) === 'deleted') continue;
+      // In a mapping the order is free, but not the place of what the other side added right after the deleted entity.
+      if (unordered) {
+        if (addsAt(other, i + 1)) return true;
+        continue;
+      }
       const neighbourTouched = [i - 1, i + 1].some(
         (j) => j >= 0 && j < keys.length && state(other, j) !== 'same' && state(side, j) !== state(other, j),
       );
@@ -242,7 +316,16 @@ export function mergeSimple(base: string, ours: string, theirs: string): string 
   return null;
 }
 
-function mergeEntity(b: Item, o: Item, t: Item, bv: Version, ov: Version, tv: Version, mergeText: TextMerge): Piece[] {
+function mergeEntity(
+  b: Item,
+  o: Item,
+  t: Item,
+  bv: Version,
+  ov: Version,
+  tv: Version,
+  mergeText: TextMerge,
+  options: MergeOptions,
+): Piece[] {
   const simple = mergeSimple(b.text, o.text, t.text);
   if (simple !== null) return [simple];
   const [bb, ob, tb] = [b.entity.body, o.entity.body, t.entity.body];
@@ -260,6 +343,7 @@ function mergeEntity(b: Item, o: Item, t: Item, bv: Version, ov: Version, tv: Ve
       { text: ov.text, container: ob },
       { text: tv.text, container: tb },
       mergeText,
+      options,
     );
     // The item text may have lost a separator before the entity: rebuild the head from the item text.
     const headOf = (i: Item, head: string): string =>

@@ -20,12 +20,39 @@ describe('syntaxMerge: entities', () => {
     );
   });
 
-  it('keeps both sides’ new class members, ours first, after their base neighbour (TypeScript)', async () => {
+  it('leaves both sides’ new class members at one point to a person: their order is theirs to choose (TypeScript)', async () => {
     const base = 'export class A {\n  x = 1;\n  f(): number { return 1; }\n}\n';
     const ours = 'export class A {\n  x = 1;\n  g(): number { return 2; }\n  f(): number { return 1; }\n}\n';
     const theirs = 'export class A {\n  x = 1;\n  h(): number { return 3; }\n  f(): number { return 1; }\n}\n';
-    expect(text(await merge('a.ts', base, ours, theirs))).toBe(
-      'export class A {\n  x = 1;\n  g(): number { return 2; }\n  h(): number { return 3; }\n  f(): number { return 1; }\n}\n',
+    expect(conflicts(await merge('a.ts', base, ours, theirs))).toEqual(['both sides added entities at the same point']);
+    // Apart, each after its own base neighbour, they merge.
+    const apart = 'export class A {\n  x = 1;\n  f(): number { return 1; }\n  h(): number { return 3; }\n}\n';
+    expect(text(await merge('a.ts', base, ours, apart))).toBe(
+      'export class A {\n  x = 1;\n  g(): number { return 2; }\n  f(): number { return 1; }\n  h(): number { return 3; }\n}\n',
+    );
+  });
+
+  it('leaves a member one side added right after one the other side deleted to a person (celery corpus: `pool = None`)', async () => {
+    const base = 'class W:\n    a = 1\n    _state = None\n\n    def f(self):\n        pass\n';
+    const ours = 'class W:\n    a = 1\n    pidlock = None\n\n    def f(self):\n        pass\n';
+    const theirs = 'class W:\n    a = 1\n    _state = None\n    pool = None\n\n    def f(self):\n        pass\n';
+    const merged = await merge('w.py', base, ours, theirs);
+    expect(merged === null || conflicts(merged).length > 0).toBe(true);
+  });
+
+  it('writes package.json dependency maps sorted as npm does, where the sides touch (typeorm corpus: sql.js beside sqlite3)', async () => {
+    const pkg = (deps: string): string => `{\n  "devDependencies": {\n${deps}\n  }\n}\n`;
+    const base = pkg('    "sinon": "^2.4.1",\n    "sqlite3": "^3.1.10",\n    "ts-node": "^3.3.0"');
+    const ours = pkg(
+      '    "sinon": "^2.4.1",\n    "sqlite3": "^3.1.10",\n    "sql.js": "^0.4.0",\n    "ts-node": "^3.3.0"',
+    );
+    const theirs = pkg('    "sinon": "^2.4.1",\n    "sqlite3": "^3.1.13",\n    "ts-node": "^3.3.0"');
+    expect(text(await merge('package.json', base, ours, theirs))).toBe(
+      pkg('    "sinon": "^2.4.1",\n    "sql.js": "^0.4.0",\n    "sqlite3": "^3.1.13",\n    "ts-node": "^3.3.0"'),
+    );
+    // Elsewhere than package.json the side's order is kept.
+    expect(text(await merge('deps.json', base, ours, theirs))).toBe(
+      pkg('    "sinon": "^2.4.1",\n    "sqlite3": "^3.1.13",\n    "sql.js": "^0.4.0",\n    "ts-node": "^3.3.0"'),
     );
   });
 
@@ -139,7 +166,17 @@ describe('syntaxMerge: entities', () => {
         ),
       ),
     ).toEqual(['both sides changed pair:devDependencies']);
-    // One neighbour rewritten is an ordinary edit next to an addition: merged.
+    // One neighbour rewritten is an ordinary edit next to an addition: merged (package.json's sorted map stays sorted).
+    expect(
+      text(
+        await merge(
+          'deps.json',
+          pkg('    "a": "^1.0.0",\n    "b": "^1.0.0"'),
+          pkg('    "a": "^1.0.0",\n    "n": "^1.0.0",\n    "b": "^1.0.0"'),
+          pkg('    "a": "^2.0.0",\n    "b": "^1.0.0"'),
+        ),
+      ),
+    ).toBe(pkg('    "a": "^2.0.0",\n    "n": "^1.0.0",\n    "b": "^1.0.0"'));
     expect(
       text(
         await merge(
@@ -149,7 +186,7 @@ describe('syntaxMerge: entities', () => {
           pkg('    "a": "^2.0.0",\n    "b": "^1.0.0"'),
         ),
       ),
-    ).toBe(pkg('    "a": "^2.0.0",\n    "n": "^1.0.0",\n    "b": "^1.0.0"'));
+    ).toBe(pkg('    "a": "^2.0.0",\n    "b": "^1.0.0",\n    "n": "^1.0.0"'));
   });
 
   it('tells overloads apart by signature (Java)', async () => {

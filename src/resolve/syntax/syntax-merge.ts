@@ -69,6 +69,7 @@ export async function syntaxMerge(
       { text: versions.ours, container: o },
       { text: versions.theirs, container: t },
       mergeText,
+      { sortedMaps: /(^|\/)package\.json$/.test(path) },
     );
     if (pieces === null) return null;
     // Text before and after the top container (a JSON file's braces, its final newline): one side's change is taken.

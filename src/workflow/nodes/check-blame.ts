@@ -127,10 +127,18 @@ async function runOne(
   target: CheckRecord['target'],
   name: string,
 ): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
-  const cwd = await ctx.worktrees.checkout(ctx.worktrees.checkId, commit);
+  // A runner elsewhere checks the commit itself: no worktree is needed (so several can be in flight).
+  const cwd = ctx.checks.remote
+    ? ctx.config.target.workdir
+    : await ctx.worktrees.checkout(ctx.worktrees.checkId, commit);
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
   ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
-  const result = await ctx.checks.run(name, { cwd, signal: ctx.signal, untrusted: modelWrittenFiles(state) });
+  const result = await ctx.checks.run(name, {
+    cwd,
+    commit,
+    signal: ctx.signal,
+    untrusted: modelWrittenFiles(state),
+  });
   const record: CheckRecord = {
     name,
     cell,
@@ -165,6 +173,11 @@ function modelWrittenFiles(state: RunState): string[] {
 
 /** The failing tests (and tests run) the check's log names; a timeout names none, whatever it printed. */
 function outcomeOf(result: CheckResult, cwd: string, logDir: string): SideOutcome & { ran: number | null } {
+  // A check run elsewhere names its failing tests itself (its whole log is not here).
+  if (result.tests !== undefined) {
+    const outcome = sideOutcome(result.success, result.timedOut ? null : result.tests);
+    return { ...outcome, ran: outcome.ran ?? null };
+  }
   const log = readCheckLog(result.logFile, logDir);
   const tests = result.timedOut ? null : parseTestFailures(log, { cwd });
   const outcome = sideOutcome(result.success, tests);

@@ -4,7 +4,7 @@ import type { ConflictState, HandoffConflict, RunState } from '../../store/run-s
 import { amendFiles } from '../handoff.js';
 import { handoffFailure } from '../handoff-failure.js';
 import { amendEntry, handOff } from '../human.js';
-import { bisectResolutions } from '../plan/bisect.js';
+import { bisect } from '../plan/parallel-bisect.js';
 import { flow, moreConservative, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 
 /**
@@ -74,7 +74,8 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
     const last = flow(state).lastCheck;
     const failing = last?.cell;
     let bisectState = state;
-    const result = await bisectResolutions(
+    // Probes run in parallel where the checks run elsewhere (CI runners); here they share one worktree.
+    const result = await bisect(
       batch,
       async (cell) => {
         const commit = await engine.cellCommit(cell);
@@ -83,7 +84,7 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
         bisectState = { ...bisectState, checks: [...bisectState.checks, ...run.records] };
         return run.passed;
       },
-      failing ? { knownFailing: failing } : {},
+      { ...(failing ? { knownFailing: failing } : {}), width: ctx.checks.parallel ?? 1 },
     );
     state = { ...state, checks: bisectState.checks };
     ctx.log.decision(

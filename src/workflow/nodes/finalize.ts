@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
 import type { RunState } from '../../store/run-state.js';
+import { flagGenerated, generatedWarningsAt } from '../generated-check.js';
 import {
   flow,
   lastCheck,
@@ -51,6 +52,7 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
       };
     }
     next = withFlow(next, { finalValidated: true });
+    await flagGeneratedFiles(ctx, engine, final, commit);
   }
   if (checkedOut !== null) {
     const commit = await engine.cellCommit(final);
@@ -58,6 +60,22 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
     if (dirty) return stopForLocalChanges(next, ctx, checkedOut, dirty);
   }
   return complete(next, ctx, await engine.finish(), checkedOut);
+}
+
+/** Warn (log and journal, so the report shows it) of generated files the merge left invalid (a package pinned twice). */
+async function flagGeneratedFiles(
+  ctx: Ctx,
+  engine: Awaited<ReturnType<Ctx['engine']>>,
+  final: { i1: number; i2: number },
+  merged: string,
+): Promise<void> {
+  const [base, ours, theirs] = await Promise.all([
+    engine.cellCommit({ i1: 0, i2: 0 }),
+    engine.cellCommit({ i1: final.i1, i2: 0 }),
+    engine.cellCommit({ i1: 0, i2: final.i2 }),
+  ]);
+  if (!base || !ours || !theirs) return;
+  flagGenerated(ctx, await generatedWarningsAt(ctx.git, { base, ours, theirs, merged }));
 }
 
 interface LocalChanges {

@@ -4,6 +4,7 @@ import type { GridEngine } from '../ports.js';
 import { prepareCell, resolvePrepared, type CellResolution } from '../resolve-cell.js';
 import type { HandoffConflict, RunState } from '../../store/run-state.js';
 import { handoffFailure } from '../handoff-failure.js';
+import { flagGenerated } from '../generated-check.js';
 import { modelAttempts } from '../handoff.js';
 import { handOff, takePersonsWork } from '../human.js';
 import { resolverTranscriptEvents } from '../transcript-events.js';
@@ -128,6 +129,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
             failure,
             model: modelAttempts(outcome.transcripts ?? []),
             refused: [],
+            warnings: outcome.warnings ?? [],
           });
         }
       }
@@ -138,6 +140,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       if (ctx.approver) await apply();
       for (const event of resolverTranscriptEvents(cellId(proposed.cell), proposed.transcripts ?? []))
         ctx.journal.append(event);
+      flagGenerated(ctx, proposed.warnings ?? [], cellId(proposed.cell));
       for (const line of proposed.replayed ?? []) {
         ctx.journal.append({
           type: 'decision',

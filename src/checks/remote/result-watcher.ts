@@ -1,0 +1,128 @@
+import type { Git } from '../../git/index.js';
+import { listRemoteRefs } from '../../git/remote-refs.js';
+import type { Logger } from '../../log/logger.js';
+
+export type WaitOutcome = { kind: 'result'; oid: string } | { kind: 'timeout' } | { kind: 'aborted' };
+
+/** A request given up (timed out, cancelled): a result that still comes for it is ignored, and said so. */
+export interface Withdrawn {
+  check: string;
+  commit: string;
+  why: string;
+  /** Stop looking for its result after this time (ms since the epoch). */
+  until: number;
+}
+
+interface Waiter {
+  done: (outcome: WaitOutcome) => void;
+}
+
+/**
+ * Looks for check results on a remote for every check in flight at once: one `git ls-remote` of
+ * the run's check refs per poll, however many checks wait, so several checks in flight cost one
+ * look. It polls only while something waits or a withdrawn request may still get its result.
+ */
+export class ResultWatcher {
+  private readonly waiting = new Map<string, Waiter[]>();
+  private readonly withdrawn = new Map<string, Withdrawn>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling = false;
+  private unreachableSaid = false;
+  /** Results seen for withdrawn requests, in the order they came. */
+  readonly ignored: Array<Withdrawn & { ref: string; oid: string }> = [];
+
+  constructor(
+    private readonly git: Git,
+    private readonly remote: string,
+    private readonly pattern: string,
+    private readonly pollMs: number,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Wait for `ref` to appear on the remote, until `deadline` (ms since the epoch) or `signal`. */
+  wait(ref: string, deadline: number, signal?: AbortSignal): Promise<WaitOutcome> {
+    return new Promise((resolve) => {
+      let settled = false;
+      const waiter: Waiter = {
+        done: (outcome) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timeout);
+          signal?.removeEventListener('abort', onAbort);
+          const list = (this.waiting.get(ref) ?? []).filter((w) => w !== waiter);
+          if (list.length > 0) this.waiting.set(ref, list);
+          else this.waiting.delete(ref);
+          resolve(outcome);
+        },
+      };
+      const onAbort = (): void => waiter.done({ kind: 'aborted' });
+      const timeout = setTimeout(() => waiter.done({ kind: 'timeout' }), Math.max(0, deadline - this.now()));
+      this.waiting.set(ref, [...(this.waiting.get(ref) ?? []), waiter]);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+      this.schedule(0);
+    });
+  }
+
+  /** Keep looking for the result of a request given up, to record it as ignored if it still comes. */
+  withdraw(ref: string, info: Withdrawn): void {
+    this.withdrawn.set(ref, info);
+    this.schedule(this.pollMs);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer !== undefined || this.polling) return;
+    if (this.waiting.size === 0 && this.withdrawn.size === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.poll();
+    }, delayMs);
+    // Looking out for late results of withdrawn requests never keeps the process alive.
+    if (this.waiting.size === 0) this.timer.unref();
+  }
+
+  private async poll(): Promise<void> {
+    this.polling = true;
+    try {
+      const refs = await listRemoteRefs(this.git, this.remote, [this.pattern]).catch(() => null);
+      if (refs === null) {
+        if (!this.unreachableSaid)
+          this.log.warn({ remote: this.remote }, `cannot reach ${this.remote} for check results; still trying`);
+        this.unreachableSaid = true;
+      } else {
+        this.unreachableSaid = false;
+        this.settle(refs);
+      }
+    } finally {
+      this.polling = false;
+    }
+    const time = this.now();
+    for (const [ref, w] of this.withdrawn) if (w.until <= time) this.withdrawn.delete(ref);
+    this.schedule(this.pollMs);
+  }
+
+  private settle(refs: Map<string, string>): void {
+    for (const [ref, waiters] of this.waiting) {
+      const oid = refs.get(ref);
+      if (oid !== undefined) for (const w of [...waiters]) w.done({ kind: 'result', oid });
+    }
+    for (const [ref, info] of this.withdrawn) {
+      const oid = refs.get(ref);
+      if (oid === undefined) continue;
+      this.withdrawn.delete(ref);
+      this.ignored.push({ ...info, ref, oid });
+      this.log.decision(
+        { check: info.check, commit: info.commit, ref, result: oid },
+        `[check] a result came for '${info.check}' on ${info.commit.slice(0, 12)} after its request was withdrawn (${info.why}): ignored; it stays at ${ref} on ${this.remote}`,
+      );
+    }
+  }
+
+  /** Stop polling (pending waits still end at their deadline). */
+  close(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.withdrawn.clear();
+  }
+}

@@ -1,0 +1,66 @@
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from '../../errors/index.js';
+
+export interface InitCiOptions {
+  ci: string;
+  remote: string;
+  out: string;
+  command?: string;
+  force?: boolean;
+}
+
+/**
+ * `init --ci KIND`: write the job definition of that CI next to the configuration file and set
+ * `check.runner` in it (created with the commented defaults when missing), comments kept.
+ * Returns what to print.
+ */
+export async function initCi(configPath: string, opts: InitCiOptions): Promise<string> {
+  const { ciKinds, ciSetup } = await import('../../checks/remote/ci-jobs.js');
+  const { setKeysInFile } = await import('../../config/edit-file.js');
+  const { DEFAULT_CONFIG_YAML } = await import('../../config/default-file.js');
+  const kind = ciKinds.find((k) => k === opts.ci);
+  if (kind === undefined)
+    throw new UsageError('init_ci_unknown', {
+      what: `--ci ${opts.ci} is not a CI splintercat writes jobs for`,
+      fix: `Use one of: ${ciKinds.join(', ')}`,
+    });
+  const root = dirname(configPath);
+  const setup = ciSetup(kind, {
+    command: opts.command ?? (kind === 'hook' ? thisSplintercat() : 'npx --yes splintercat'),
+    remote: opts.remote,
+    hookDir: opts.out,
+  });
+  const clash = setup.files.map((f) => resolve(root, f.path)).filter((p) => existsSync(p));
+  if (clash.length > 0 && !opts.force)
+    throw new UsageError('init_exists', {
+      what: `${clash.join(', ')} already exist${clash.length === 1 ? 's' : ''}`,
+      why: 'init never overwrites a file unless asked',
+      fix: `Run \`splintercat init --ci ${kind} --force\` to replace ${clash.length === 1 ? 'it' : 'them'}`,
+    });
+  for (const file of setup.files) {
+    const path = resolve(root, file.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.content);
+    if (file.executable) chmodSync(path, 0o755);
+  }
+  setKeysInFile(
+    configPath,
+    [
+      [['check', 'runner', 'remote'], opts.remote],
+      [['check', 'runner', 'trigger'], setup.trigger],
+      [['check', 'runner', 'jobs'], setup.jobs],
+    ],
+    DEFAULT_CONFIG_YAML,
+  );
+  return [
+    `Wrote ${setup.files.map((f) => f.path).join(' and ')}; set check.runner (remote: ${opts.remote}, trigger: ${setup.trigger}) in ${configPath}.`,
+    ...setup.next,
+  ].join('\n');
+}
+
+/** How this machine runs the splintercat that is running now, as shell text (for a hook on the same machine). */
+function thisSplintercat(): string {
+  const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+  return [process.execPath, ...process.execArgv, process.argv[1] ?? 'splintercat'].map(quote).join(' ');
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { allRules } from './index.js';
+import { tokenizeWords } from './remerge-words.js';
+
+/**
+ * Every rule (enabled by default or not) on conflicts where both sides
+ * changed one atom, a version, number, hash or identifier, into values that
+ * contain each other as text. No rule may decide inside the atom: each
+ * abstains, except `higher-version` on a dependency pin, which keeps the
+ * higher version. Each case is tried with either side as ours.
+ */
+const cases: Array<{ what: string; path: string; base: string; a: string; b: string; higher?: string }> = [
+  {
+    what: 'a version (issue reproduction)',
+    path: 'requirements.txt',
+    base: 'a==1.0\npackaging==23.1\nz==1.0\n',
+    a: 'a==1.0\npackaging==24.0\nz==1.0\n',
+    b: 'a==1.0\npackaging==24.1\nz==1.0\n',
+    higher: 'a==1.0\npackaging==24.1\nz==1.0\n',
+  },
+  {
+    what: 'a version that extends the other',
+    path: 'package.json',
+    base: '    "qs": "6.11.0",\n',
+    a: '    "qs": "6.13.0",\n',
+    b: '    "qs": "6.13.0-rc.1",\n',
+    higher: '    "qs": "6.13.0",\n',
+  },
+  { what: 'a version outside a manifest', path: 'app.cfg', base: 'v = 23.1\n', a: 'v = 24.0\n', b: 'v = 24.1\n' },
+  {
+    what: 'an image tag and a longer one',
+    path: 'Dockerfile',
+    base: 'FROM python:3.10\n',
+    a: 'FROM python:3.11\n',
+    b: 'FROM python:3.11-slim\n',
+  },
+  {
+    what: 'a number that prefixes the other',
+    path: 'app.py',
+    base: 'timeout = 10\n',
+    a: 'timeout = 100\n',
+    b: 'timeout = 1000\n',
+  },
+  {
+    what: 'a decimal that prefixes the other',
+    path: 'app.py',
+    base: 'ratio = 0.5\n',
+    a: 'ratio = 0.55\n',
+    b: 'ratio = 0.555\n',
+  },
+  {
+    what: 'a hash that extends the other',
+    path: 'lock.yml',
+    base: 'rev: abc1234\n',
+    a: 'rev: def5678\n',
+    b: 'rev: def5678abc\n',
+  },
+  {
+    what: 'a pinned action whose comment did not move',
+    path: '.github/workflows/ci.yml',
+    base: `  - uses: o/a@${'a'.repeat(40)} # v1.0.0\n`,
+    a: `  - uses: o/a@${'b'.repeat(40)} # v1.0.0\n`,
+    b: `  - uses: o/a@${'c'.repeat(40)} # v1.1.0\n`,
+  },
+  {
+    what: 'an identifier that extends the other',
+    path: 'm.py',
+    base: 'foo()\n',
+    a: 'foo_bar()\n',
+    b: 'foo_bar_baz()\n',
+  },
+  { what: 'a dotted name', path: 'm.py', base: 'import a.b\n', a: 'import a.b2\n', b: 'import a.b23\n' },
+];
+
+describe('every rule on atoms that contain each other', () => {
+  for (const c of cases) {
+    it(`decides nothing inside ${c.what}`, () => {
+      for (const rule of allRules) {
+        for (const [ours, theirs] of [
+          [c.a, c.b],
+          [c.b, c.a],
+        ] as const) {
+          const got = rule.resolve({ base: c.base, ours, theirs }, { path: c.path, eol: '\n' });
+          const expected = rule.name === 'higher-version' ? (c.higher ?? null) : null;
+          expect(got, `${rule.name} on ${c.what}`).toBe(expected);
+        }
+      }
+    });
+  }
+  it('writes no atom that neither side has, wherever a rule merges edits of different atoms', () => {
+    const base = 'x = f(1.2, 3.4)\ny = 5\n';
+    const ours = 'x = f(1.3, 3.4)\ny = 5\n';
+    const theirs = 'x = f(1.2, 3.5)\ny = 6\n';
+    const atoms = new Set([base, ours, theirs].flatMap((s) => tokenizeWords(s)));
+    for (const rule of allRules) {
+      const got = rule.resolve({ base, ours, theirs }, { path: 'm.py', eol: '\n' });
+      if (got !== null) for (const t of tokenizeWords(got)) expect(atoms.has(t), `${rule.name}: ${t}`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,259 @@
+import { hostname } from 'node:os';
+import type { Git } from '../../git/index.js';
+import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
+import { systemClock, type Clock } from '../../util/clock.js';
+import { recordId, type NewRecord, type SyncRecord } from './record.js';
+import { addRecords, readRecord, treeEntries, unionEntries, writeRecordsCommit } from './record-tree.js';
+import { publishRefs, type MirrorOutcome } from './ref-mirror.js';
+
+/**
+ * A run's records shared through an ordinary git remote.
+ *
+ * Record format. The records of run NAME are one ref, `refs/splintercat/NAME/records`, a commit
+ * whose tree holds one file per record, `KIND/II/ID.json` (II: the id's first two digits), the
+ * record's canonical JSON (`{kind, id, key, body, by, at}`, keys sorted). The id is sha256 of the
+ * kind and the canonical key, so the same fact recorded twice, on one machine or several, is one
+ * path: idempotent. A records commit has the commits it combined as parents and a tree that is
+ * the union of theirs: append-only, nothing is ever removed. Two trees holding one path with
+ * different text (one fact with different details) keep the preferred record (the earlier, then
+ * the smaller text), the same choice on every machine.
+ *
+ * Compare-and-swap. Records are written to the local ref first (a local compare-and-swap,
+ * `update-ref` with the old value), so work goes on while the remote is unreachable. `publish`
+ * reads the remote's ref (`ls-remote`), fetches it, combines it with the local ref (the union
+ * above, or a fast-forward when one holds the other), and pushes the result with
+ * `--force-with-lease=REF:OLD` naming the value it read (absent: must not exist). If the remote
+ * moved in between, the push is rejected and the round starts again from a new read; nothing the
+ * other machine pushed is lost, because the next round combines it. An unreachable remote ends
+ * the call with the records still local (`pending` counts them), published by a later call.
+ *
+ * Other refs of a run (the engine's `refs/imerge/NAME/*`, which git-imerge reads as they are, and
+ * each machine's own snapshot of its run state and journal at `refs/splintercat/NAME/machines/M`)
+ * are mirrored by `publishRefs`: ref by ref, three-way against the value last seen on the remote,
+ * pushed as one atomic compare-and-swap. Claims (a ref per conflict, created only if absent,
+ * renewed with the old value) are the same primitive, `pushRefs` with `expect`.
+ */
+
+export interface RunSyncOptions {
+  /** A git remote of the repository (name or URL). */
+  remote: string;
+  /** This machine's name in the records it adds (default: the host name). */
+  machine?: string;
+  clock?: Clock;
+  /** Rounds of read, combine, push before publish gives up on a remote that keeps moving. */
+  maxRounds?: number;
+  /** Called between reading the remote and pushing to it (where another machine's push makes this one's rejected). */
+  beforePush?: (round: number) => Promise<void>;
+}
+
+export type PublishOutcome =
+  | { ok: true; rounds: number; pushed: boolean; records: number }
+  | { ok: false; reason: 'unreachable' | 'contended'; rounds: number; pending: number };
+
+/** The ref names of run `run`: on the remote, and where this repository keeps what it last saw there. */
+export function syncRefs(run: string, remote: string): { records: string; seen: string; agreed: string } {
+  const agreed = `refs/splintercat-remotes/${remote.replace(/[^A-Za-z0-9._-]/g, '_')}/`;
+  return { records: `refs/splintercat/${run}/records`, seen: `${agreed}${run}/records`, agreed };
+}
+
+export class RunSync {
+  readonly refs: ReturnType<typeof syncRefs>;
+  private readonly machine: string;
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly git: Git,
+    readonly run: string,
+    private readonly options: RunSyncOptions,
+  ) {
+    this.refs = syncRefs(run, options.remote);
+    this.machine = options.machine ?? hostname();
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** Add records locally (no network); returns how many were new. A local compare-and-swap, retried when another process added meanwhile. */
+  async add(records: NewRecord[]): Promise<number> {
+    const at = this.clock.now().toISOString();
+    const full: SyncRecord[] = records.map((r) => ({
+      kind: r.kind,
+      id: recordId(r.kind, r.key),
+      key: r.key,
+      body: r.body ?? {},
+      by: this.machine,
+      at,
+    }));
+    for (;;) {
+      const old = await this.git.revParse(this.refs.records);
+      const { entries, added } = await addRecords(this.git, await treeEntries(this.git, old), full);
+      if (added === 0 && old !== null) return 0;
+      const commit = await writeRecordsCommit(
+        this.git,
+        entries,
+        old === null ? [] : [old],
+        `splintercat records: +${added} by ${this.machine}`,
+      );
+      try {
+        await this.git.updateRef(this.refs.records, commit, old);
+        return added;
+      } catch (error) {
+        if ((await this.git.revParse(this.refs.records)) === old) throw error;
+      }
+    }
+  }
+
+  /** Every record held here (local and what was combined from the remote), by id. */
+  async records(): Promise<Map<string, SyncRecord>> {
+    const out = new Map<string, SyncRecord>();
+    const commit = await this.git.revParse(this.refs.records);
+    for (const blob of (await treeEntries(this.git, commit)).values()) {
+      const record = await readRecord(this.git, blob);
+      if (record) out.set(record.id, record);
+    }
+    return out;
+  }
+
+  /** Records held here that the remote did not hold when last seen. */
+  async pending(): Promise<number> {
+    const [local, seen] = await Promise.all([this.git.revParse(this.refs.records), this.git.revParse(this.refs.seen)]);
+    const ours = await treeEntries(this.git, local);
+    const theirs = await treeEntries(this.git, seen);
+    let count = 0;
+    for (const path of ours.keys()) if (!theirs.has(path)) count++;
+    return count;
+  }
+
+  /** Combine the remote's records into the local ref, without pushing. False when the remote cannot be reached. */
+  async pull(): Promise<boolean> {
+    const remote = await this.readRemote();
+    if (remote === undefined) return false;
+    await this.combineLocal(remote);
+    return true;
+  }
+
+  /** Publish the local records: read, combine, compare-and-swap push, again while the remote moves. */
+  async publish(): Promise<PublishOutcome> {
+    const maxRounds = this.options.maxRounds ?? 10;
+    for (let round = 1; round <= maxRounds; round++) {
+      const remote = await this.readRemote();
+      if (remote === undefined)
+        return { ok: false, reason: 'unreachable', rounds: round, pending: await this.pending() };
+      const combined = await this.combineLocal(remote);
+      const records = (await treeEntries(this.git, combined)).size;
+      if (combined === remote || combined === null) return { ok: true, rounds: round, pushed: false, records };
+      await this.options.beforePush?.(round);
+      const pushed = await pushRefs(this.git, this.options.remote, [
+        { ref: this.refs.records, newOid: combined, expect: remote },
+      ]);
+      if (pushed.ok) {
+        await this.git.updateRef(this.refs.seen, combined);
+        return { ok: true, rounds: round, pushed: true, records };
+      }
+      if (pushed.reason === 'unreachable')
+        return { ok: false, reason: 'unreachable', rounds: round, pending: await this.pending() };
+      // Rejected: the remote moved since it was read. Read it again and combine once more.
+    }
+    return { ok: false, reason: 'contended', rounds: maxRounds, pending: await this.pending() };
+  }
+
+  /** This machine's snapshot ref: its run state and journal, written only by this machine. */
+  machineRef(): string {
+    return `refs/splintercat/${this.run}/machines/${this.machine.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+  }
+
+  /** Record a snapshot of this machine's run (e.g. `state.json`, `events.jsonl`) locally, on top of the last. */
+  async saveSnapshot(files: Record<string, string>): Promise<string> {
+    const ref = this.machineRef();
+    const old = await this.git.revParse(ref);
+    const entries = new Map<string, string>();
+    for (const [path, text] of Object.entries(files))
+      entries.set(path, await this.git.text(['hash-object', '-w', '--stdin'], { input: text }));
+    const commit = await writeRecordsCommit(
+      this.git,
+      entries,
+      old === null ? [] : [old],
+      `splintercat: ${this.machine}'s run`,
+    );
+    await this.git.updateRef(ref, commit, old);
+    return commit;
+  }
+
+  /** Publish this machine's snapshot (a compare-and-swap against the value last agreed). */
+  publishSnapshot(): Promise<MirrorOutcome> {
+    const ref = this.machineRef();
+    return publishRefs(
+      this.git,
+      this.options.remote,
+      ref,
+      `${this.refs.agreed}${ref.slice('refs/'.length)}`,
+      this.mirrorOptions(),
+    );
+  }
+
+  /** Publish the engine's refs (`refs/imerge/RUN/*`, as git-imerge reads them), ref by ref. */
+  publishEngine(): Promise<MirrorOutcome> {
+    const prefix = `refs/imerge/${this.run}/`;
+    return publishRefs(
+      this.git,
+      this.options.remote,
+      prefix,
+      `${this.refs.agreed}imerge/${this.run}/`,
+      this.mirrorOptions(),
+    );
+  }
+
+  private mirrorOptions(): { maxRounds?: number; beforePush?: (round: number) => Promise<void> } {
+    return {
+      ...(this.options.maxRounds ? { maxRounds: this.options.maxRounds } : {}),
+      ...(this.options.beforePush ? { beforePush: this.options.beforePush } : {}),
+    };
+  }
+
+  /**
+   * The remote's records commit, fetched here and kept as the value last seen (null: the remote
+   * has none yet); undefined when the remote cannot be reached.
+   */
+  private async readRemote(): Promise<string | null | undefined> {
+    const listed = await listRemoteRefs(this.git, this.options.remote, [this.refs.records]);
+    if (listed === null) return undefined;
+    const oid = listed.get(this.refs.records) ?? null;
+    if (oid === null) return null;
+    if (!(await this.git.revParse(`${oid}^{commit}`))) {
+      const fetched = await fetchRefs(this.git, this.options.remote, [`+${this.refs.records}:${this.refs.seen}`]);
+      if (!fetched) return undefined;
+      // The ref may have moved between the listing and the fetch: compare-and-swap against what was fetched.
+      return this.git.revParse(this.refs.seen);
+    }
+    await this.git.updateRef(this.refs.seen, oid);
+    return oid;
+  }
+
+  /** The local ref moved to hold the remote's records too (a fast-forward, or a commit of the union); returns it. */
+  private async combineLocal(remote: string | null): Promise<string | null> {
+    for (;;) {
+      const local = await this.git.revParse(this.refs.records);
+      let next: string | null;
+      if (remote === null || local === remote) next = local;
+      else if (local === null || (await this.git.isAncestor(local, remote))) next = remote;
+      else if (await this.git.isAncestor(remote, local)) next = local;
+      else {
+        const union = await unionEntries(this.git, [
+          await treeEntries(this.git, local),
+          await treeEntries(this.git, remote),
+        ]);
+        next = await writeRecordsCommit(
+          this.git,
+          union,
+          [local, remote],
+          `splintercat records: combined by ${this.machine}`,
+        );
+      }
+      if (next === local) return local;
+      try {
+        await this.git.updateRef(this.refs.records, next as string, local);
+        return next;
+      } catch (error) {
+        if ((await this.git.revParse(this.refs.records)) === local) throw error;
+      }
+    }
+  }
+}

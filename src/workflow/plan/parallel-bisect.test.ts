@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { dominates, type Cell } from '../../imerge/cell.js';
+import { bisect } from './parallel-bisect.js';
+
+const chain = (n: number): Cell[] => Array.from({ length: n }, (_, k) => ({ i1: k + 1, i2: k + 1 }));
+
+/** A check failing when the probed tree holds a bad resolution, counting rounds (batches in flight together) and the widest. */
+function checkWithBad(bad: Cell[]) {
+  const stats = { rounds: 0, widest: 0, inFlight: 0 };
+  const probe = async (cell: Cell): Promise<boolean> => {
+    if (stats.inFlight === 0) stats.rounds++;
+    stats.inFlight++;
+    stats.widest = Math.max(stats.widest, stats.inFlight);
+    await Promise.resolve();
+    stats.inFlight--;
+    return !bad.some((b) => dominates(cell, b));
+  };
+  return { probe, stats };
+}
+
+describe('bisect with probes in parallel', () => {
+  it('finds each bad resolution of a chain in about log(N)/log(width+1) rounds', async () => {
+    for (const [n, width] of [
+      [16, 3],
+      [33, 4],
+      [100, 4],
+      [7, 2],
+    ] as const) {
+      const cells = chain(n);
+      for (let k = 0; k < n; k++) {
+        const { probe, stats } = checkWithBad([cells[k] as Cell]);
+        const result = await bisect(cells, probe, { knownFailing: cells[n - 1] as Cell, width });
+        expect(result.culprits).toEqual([cells[k]]);
+        expect(stats.widest).toBeLessThanOrEqual(width);
+        expect(stats.rounds).toBeLessThanOrEqual(Math.ceil(Math.log(n) / Math.log(width + 1)) + 1);
+      }
+    }
+  });
+
+  it('with no known failure checks the last cell in the first round; none bad: no culprit', async () => {
+    const { probe, stats } = checkWithBad([]);
+    const result = await bisect(chain(4), probe, { width: 4 });
+    expect(result.culprits).toEqual([]);
+    expect(stats.rounds).toBe(1);
+    expect(result.probes.some((p) => p.cell.i1 === 4)).toBe(true);
+  });
+
+  it('isolates a bad resolution among cells that are not totally ordered, each cell probed once', async () => {
+    const cells: Cell[] = [
+      { i1: 1, i2: 5 },
+      { i1: 2, i2: 4 },
+      { i1: 3, i2: 3 },
+      { i1: 4, i2: 2 },
+      { i1: 5, i2: 1 },
+    ];
+    for (const bad of cells) {
+      const { probe } = checkWithBad([bad]);
+      const result = await bisect(cells, probe, { knownFailing: { i1: 5, i2: 5 }, width: 3 });
+      expect(result.culprits).toEqual([bad]);
+      expect(new Set(result.probes.map((p) => `${p.cell.i1}-${p.cell.i2}`)).size).toBe(result.probes.length);
+    }
+  });
+
+  it('width 1 is the sequential search', async () => {
+    const cells = chain(8);
+    const { probe, stats } = checkWithBad([cells[5] as Cell]);
+    const result = await bisect(cells, probe, { width: 1 });
+    expect(result.culprits).toEqual([cells[5]]);
+    expect(stats.widest).toBe(1);
+  });
+});

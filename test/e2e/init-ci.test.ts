@@ -1,0 +1,73 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../fixtures/resolve/cli.js';
+import { tempDir } from '../helpers/git-repo.js';
+
+describe('splintercat init --ci', () => {
+  it('github: a workflow that starts on request branches, checks out the request with its parent, and reports', async () => {
+    const dir = tempDir();
+    const run = await runCli(['init', '--ci', 'github'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Wrote .github/workflows/splintercat-checks.yml');
+    const workflow = parse(readFileSync(join(dir, '.github/workflows/splintercat-checks.yml'), 'utf8'));
+    expect(workflow.on.push.branches).toEqual(['splintercat/*/checks/**']);
+    expect(workflow.permissions).toEqual({ contents: 'write' });
+    const job = workflow.jobs.check;
+    expect(job['runs-on']).toBe('ubuntu-latest');
+    expect(job.steps[0]).toEqual({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 2 } });
+    expect(job.steps.at(-1).run).toBe('npx --yes splintercat check-report --ref "$GITHUB_REF"');
+    // splintercat.yaml written with the defaults and check.runner set.
+    const config = parse(readFileSync(join(dir, 'splintercat.yaml'), 'utf8'));
+    expect(config.check.runner).toMatchObject({
+      remote: 'origin',
+      trigger: 'branch',
+      jobs: { '.github/workflows/splintercat-checks.yml': '.github/workflows/splintercat-checks.yml' },
+    });
+  });
+
+  it('gitlab: its own pipeline file carried as .gitlab-ci.yml; an existing config keeps its comments and values', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'splintercat.yaml'),
+      '# my fork\ncheck:\n  # the suite\n  commands:\n    test: make test\n',
+    );
+    const run = await runCli(['init', '--ci', 'gitlab', '--remote', 'ci'], dir);
+    expect(run.code).toBe(0);
+    const pipeline = parse(readFileSync(join(dir, '.splintercat/ci/gitlab-ci.yml'), 'utf8'));
+    const job = pipeline['splintercat-check'];
+    expect(job.image).toBe('node:20');
+    expect(job.variables).toEqual({ GIT_DEPTH: '2' });
+    expect(job.rules[0].if).toBe('$CI_COMMIT_BRANCH =~ /^splintercat\\/.+\\/checks\\//');
+    expect(job.script.at(-1)).toBe(
+      'npx --yes splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL"',
+    );
+    const text = readFileSync(join(dir, 'splintercat.yaml'), 'utf8');
+    expect(text).toContain('# my fork');
+    expect(text).toContain('# the suite');
+    expect(parse(text).check).toMatchObject({
+      commands: { test: 'make test' },
+      runner: { remote: 'ci', trigger: 'branch', jobs: { '.gitlab-ci.yml': '.splintercat/ci/gitlab-ci.yml' } },
+    });
+    // Again: the file is there, so init refuses unless forced.
+    const again = await runCli(['init', '--ci', 'gitlab'], dir);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already exists');
+  });
+
+  it('hook: an executable post-receive and job; an unknown CI is a usage error', async () => {
+    const dir = tempDir();
+    const run = await runCli(['init', '--ci', 'hook', '--out', 'hooks'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('cp hooks/post-receive hooks/splintercat-check-job /path/to/repo.git/hooks/');
+    for (const f of ['hooks/post-receive', 'hooks/splintercat-check-job'])
+      expect(statSync(join(dir, f)).mode & 0o111).not.toBe(0);
+    // The job runs this very splintercat.
+    expect(readFileSync(join(dir, 'hooks/splintercat-check-job'), 'utf8')).toContain('src/cli/main.ts');
+    const bad = await runCli(['init', '--ci', 'jenkins'], tempDir());
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Use one of: github, gitlab, hook');
+    expect(existsSync(join(dir, 'splintercat.yaml'))).toBe(true);
+  });
+});
