@@ -32,7 +32,7 @@ export function strategyPolicy(ctx: MergeContext): StrategyDecision {
   let reasoning: string;
   if (est === null) {
     strategy = 'per_conflict';
-    reasoning = 'The number of conflicts is unknown, so the safest strategy is used.';
+    reasoning = lowerBoundReasoning(ctx.conflicts_lower_bound ?? null);
   } else if (est <= 3 && commits <= 50) {
     strategy = 'optimistic';
     reasoning = `Only ${est} conflict(s) expected over ${commits} commits: resolve all, then check once.`;
@@ -47,6 +47,18 @@ export function strategyPolicy(ctx: MergeContext): StrategyDecision {
       ? Math.max(1, Math.min(ctx.default_batch_size, est !== null ? Math.ceil(est / 3) : ctx.default_batch_size))
       : null;
   return { strategy: chosen, batch_size: batch, reasoning, source: 'policy' };
+}
+
+/**
+ * Why the safest strategy when only a lower bound is known: a plain merge of the tips shows some of the conflicts,
+ * not how many cells of the grid conflict on the way.
+ */
+function lowerBoundReasoning(bound: { files: number; hunks: number } | null): string {
+  if (bound === null) return 'The number of conflicts is unknown, so the safest strategy is used.';
+  const per = 'so the safest strategy is used: each conflict checked on its own';
+  if (bound.files === 0)
+    return `A plain merge of the two tips is clean; cells of the grid may still conflict on the way, ${per}.`;
+  return `A plain merge of the two tips conflicts in ${bound.files} file(s) (${bound.hunks} hunk(s)): at least that many to resolve, and cells of the grid may conflict on the way, ${per}.`;
 }
 
 function fileOf(location: string | null): string | null {

@@ -13,6 +13,8 @@ export interface MergeContext {
   num_target_commits: number;
   /** From a dry-run merge; null when unknown. */
   estimated_conflicts: number | null;
+  /** What a plain merge of the two tips leaves conflicted: a lower bound of the conflicts the grid meets. */
+  conflicts_lower_bound?: { files: number; hunks: number } | null;
   available_strategies: StrategyName[];
   default_batch_size: number;
 }

@@ -31,7 +31,7 @@ export function strategyPrompt(ctx: MergeContext): string {
     'Merge details:',
     `- Source: ${ctx.source_ref} (${ctx.num_source_commits} commits)`,
     `- Target: ${ctx.target_branch} (${ctx.num_target_commits} commits)`,
-    `- Estimated conflicts: ${ctx.estimated_conflicts ?? 'unknown'}`,
+    `- Estimated conflicts: ${ctx.estimated_conflicts ?? 'unknown'}${ctx.conflicts_lower_bound ? ` (lower bound: a plain merge of the two tips conflicts in ${ctx.conflicts_lower_bound.files} file(s), ${ctx.conflicts_lower_bound.hunks} hunk(s))` : ''}`,
     '',
     `Available strategies (only these may be chosen: ${ctx.available_strategies.join(', ')}):`,
     '1. optimistic: Resolve all conflicts first, then build and test once',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { blamesResolutions, compareWithBaselines, sideOutcome, validates, type SideOutcome } from './baseline.js';
 
-const passed: SideOutcome = { passed: true, failing: [], ran: null };
-const failing = (...ids: string[]): SideOutcome => ({ passed: false, failing: ids, ran: null });
-const unnamed: SideOutcome = { passed: false, failing: null, ran: null };
+const passed: SideOutcome = { passed: true, failing: [], ran: null, stopped: null };
+const failing = (...ids: string[]): SideOutcome => ({ passed: false, failing: ids, ran: null, stopped: null });
+const unnamed: SideOutcome = { passed: false, failing: null, ran: null, stopped: null };
 
 describe('compareWithBaselines', () => {
   it('a merge that passes blames nothing, whatever the tips did', () => {
@@ -47,20 +47,52 @@ describe('compareWithBaselines', () => {
     });
   });
 
-  it("a merge that stopped at a tip's own failure (mocha --bail) ran fewer tests: said, since it may hide more", () => {
+  it("a merge that stopped at a tip's own failure (its output says so: mocha --bail) is not blamed, and said to hide more", () => {
     // body-parser 1.20.2 on Node 20: the fork side stops after 61 passing and 1 failing, the upstream side runs 257.
-    const stopped = { passed: false, failing: ['json > strict > should 400 on primitives'], ran: 62 };
+    const bail = 'mocha ran with --bail, which stops at the first failing test';
+    const stopped = { passed: false, failing: ['json > strict > should 400 on primitives'], ran: 62, stopped: bail };
     const result = compareWithBaselines(stopped, { fork: stopped, upstream: { passed: true, failing: [], ran: 257 } });
     expect(result).toMatchObject({ verdict: 'inherited_only', incomplete: true, blamed: [] });
     expect(result.reason).toBe(
-      'every test failing on the merge also fails on a tip (1 test): nothing is blamed on the resolutions; only 62 tests ran on the merge against 257 on a tip, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more',
+      `every test failing on the merge also fails on a tip (1 test): nothing is blamed on the resolutions; the run on the merge stopped early (${bail}), so the tests after it never ran and may hide more failures`,
     );
-    expect(
-      compareWithBaselines(
-        { ...stopped, ran: 300 },
-        { fork: stopped, upstream: { passed: true, failing: [], ran: 257 } },
-      ).incomplete,
-    ).toBe(false);
+  });
+
+  it('tips with different tests are no stop: fewer tests on the merge than on a tip is compared test by test (werkzeug 0.15.x)', () => {
+    // pytest without -x: 501 tests on the fork tip, 548 on the upstream tip, 516 on the merge, each to its end.
+    const fork = { passed: false, failing: ['t::a', 't::b'], ran: 501, stopped: null };
+    const upstream = { passed: false, failing: ['t::a', 't::c'], ran: 548, stopped: null };
+    const merged = { passed: false, failing: ['t::a', 't::b', 't::c'], ran: 516, stopped: null };
+    const result = compareWithBaselines(merged, { fork, upstream });
+    expect(result).toEqual({
+      verdict: 'inherited_only',
+      by: 'tests',
+      blamed: [],
+      inherited: ['t::a', 't::b', 't::c'],
+      incomplete: false,
+      reason: 'every test failing on the merge also fails on a tip (3 tests): nothing is blamed on the resolutions',
+    });
+    expect(validates(result)).toBe(true);
+    // a test the merge has and a tip lacks, failing on the merge alone, is blamed; nothing is said about counts
+    const more = compareWithBaselines({ ...merged, failing: ['t::a', 't::new'] }, { fork, upstream });
+    expect(more).toMatchObject({ verdict: 'new_failures', blamed: ['t::new'], incomplete: false });
+    expect(more.reason).toBe('1 test failing on the merge and on neither tip; 1 test also failing on a tip not blamed');
+  });
+
+  it('a failing tip whose run stopped early may miss tests blamed on the merge: said, still blamed', () => {
+    const tip = {
+      passed: false,
+      failing: ['t::a'],
+      ran: 197,
+      stopped: 'pytest: stopping after 1 failures (-x or --maxfail)',
+    };
+    const result = compareWithBaselines(failing('t::a', 't::z'), { fork: tip, upstream: passed });
+    expect(result).toMatchObject({ verdict: 'new_failures', blamed: ['t::z'], incomplete: true });
+    expect(result.reason).toBe(
+      '1 test failing on the merge and on neither tip; 1 test also failing on a tip not blamed; the fork tip stopped early (pytest: stopping after 1 failures (-x or --maxfail)), so some tests blamed here may never have run there',
+    );
+    // where nothing is blamed, a baseline's early stop changes nothing
+    expect(compareWithBaselines(failing('t::a'), { fork: tip, upstream: passed }).incomplete).toBe(false);
   });
 
   it('where no names can be read, the whole outcome is compared', () => {
@@ -115,8 +147,10 @@ describe('compareWithBaselines', () => {
     const cases: Array<[SideOutcome, boolean, boolean]> = [
       [passed, false, true],
       [{ passed: false, failing: ['a'], ran: 3 }, false, true],
+      // fewer tests than a tip, to its end: validated
+      [{ passed: false, failing: ['a'], ran: 1 }, false, true],
       // stopped at the inherited failure (--bail): not blamed, not validated either
-      [{ passed: false, failing: ['a'], ran: 1 }, false, false],
+      [{ passed: false, failing: ['a'], ran: 1, stopped: 'mocha ran with --bail' }, false, false],
       [{ passed: false, failing: ['b'], ran: 3 }, true, false],
       [unnamed, false, false],
     ];
@@ -137,12 +171,25 @@ describe('sideOutcome', () => {
   it('names the failing tests, or null when a failed run names none', () => {
     expect(sideOutcome(true, null)).toEqual(passed);
     const test = { id: 'a', title: 'a', message: 'm', location: null, excerpt: '' };
-    expect(sideOutcome(false, { runner: 'mocha', failures: [test, test], ran: 5 })).toEqual({
+    expect(sideOutcome(false, { runner: 'mocha', failures: [test, test], ran: 5, stopped: null })).toEqual({
       passed: false,
       failing: ['a'],
       ran: 5,
+      stopped: null,
     });
-    expect(sideOutcome(false, { runner: 'mocha', failures: [], ran: null })).toEqual(unnamed);
+    expect(sideOutcome(false, { runner: 'mocha', failures: [], ran: 3, stopped: null })).toEqual({
+      ...unnamed,
+      ran: 3,
+    });
     expect(sideOutcome(false, null)).toEqual(unnamed);
+  });
+
+  it('a run killed by a signal, or one that never printed its summary, stopped early (a crash)', () => {
+    const test = { id: 'a', title: 'a', message: 'm', location: null, excerpt: '' };
+    const pytest = { runner: 'pytest' as const, failures: [test], ran: null, stopped: null };
+    expect(sideOutcome(false, pytest).stopped).toBe('the run ended before pytest printed its summary');
+    expect(sideOutcome(false, { ...pytest, ran: 4 }, { signal: 'SIGSEGV' }).stopped).toBe('killed by SIGSEGV');
+    expect(sideOutcome(false, { ...pytest, ran: 4 }).stopped).toBeNull();
+    expect(sideOutcome(true, { ...pytest, failures: [], ran: null }).stopped).toBeNull();
   });
 });

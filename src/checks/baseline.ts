@@ -1,3 +1,4 @@
+import { diedBeforeSummary } from './test-output/stopped.js';
 import type { TestFailures } from './test-output/types.js';
 
 /** A check's outcome on one commit, as the baseline comparison needs it. Plain data (stored as JSON). */
@@ -5,16 +6,29 @@ export interface SideOutcome {
   passed: boolean;
   /** The ids of the failing tests; null when the check failed and no test could be named. */
   failing: string[] | null;
-  /** How many tests ran, when the runner says. */
+  /** How many tests ran, when the runner says (for the reader: commits may have different tests). */
   ran?: number | null;
+  /** Why the run stopped before running every test, as its own output says (`pytest -x`, `mocha --bail`, a crash). */
+  stopped?: string | null;
 }
 
-/** The outcome of a check run from its success and what `parseTestFailures` read in its log. */
-export function sideOutcome(passed: boolean, tests: TestFailures | null): SideOutcome {
+/**
+ * The outcome of a check run from its success and what `parseTestFailures` read in its log. A failed run
+ * killed by a signal, or one whose runner never printed its summary, stopped early too (a crash).
+ */
+export function sideOutcome(
+  passed: boolean,
+  tests: TestFailures | null,
+  options: { signal?: string | null } = {},
+): SideOutcome {
   const ran = tests?.ran ?? null;
-  if (passed) return { passed: true, failing: [], ran };
+  if (passed) return { passed: true, failing: [], ran, stopped: null };
   const failing = tests?.failures.map((t) => t.id) ?? [];
-  return { passed: false, failing: failing.length > 0 ? [...new Set(failing)] : null, ran };
+  const stopped =
+    tests?.stopped ??
+    (options.signal ? `killed by ${options.signal}` : null) ??
+    (tests ? diedBeforeSummary(tests.runner, ran) : null);
+  return { passed: false, failing: failing.length > 0 ? [...new Set(failing)] : null, ran, stopped };
 }
 
 /** A commit whose failures are not blamed on resolutions (a tip, or the fork or upstream commit of a cell), named for the reader. */
@@ -46,10 +60,11 @@ export interface BaselineComparison {
   /** Failing on the merge and on a baseline: not blamed. */
   inherited: string[];
   /**
-   * A run stopped short, so the comparison may be wrong (`reason` says how): fewer tests ran on the merge than
-   * on a baseline (a runner stopping at its first failure, such as mocha `--bail`, may have hidden failures of the
-   * merge behind one a tip already has), or a failing baseline ran fewer tests than the merge (it may miss some
-   * of its own failures, which are then blamed on the merge).
+   * A run stopped before its end, as its own output says, so the comparison may be wrong (`reason` says how): the
+   * run on the merge (a runner stopping at its first failure, such as mocha `--bail`, may have hidden failures of
+   * the merge behind one a tip already has), or a failing baseline's where tests are blamed (it may miss some of
+   * its own failures, which are then blamed on the merge). Fewer tests on one side is not a stop: the two
+   * commits may simply have different tests.
    */
   incomplete: boolean;
   /** One sentence for the decision log, the report and the hand-off. */
@@ -75,10 +90,12 @@ export function validates(comparison: BaselineComparison): boolean {
  * the same check on its baselines: the fork tip and the upstream tip (`{ fork, upstream }`), or a labelled
  * list that may add the fork and upstream commits of a cell. A pure function of plain data.
  *
- * Runners that stop at their first failure (mocha --bail, pytest -x) hide what comes after it. So that such a
- * runner neither stops a run for nothing nor passes a merge that broke something:
- * - a merge that stopped at a failure a baseline has (fewer tests ran than on a baseline) blames nothing,
- *   but is `incomplete`: not a validation (see `validates`), and the reason says the rest never ran;
+ * Tests are compared one by one, by name: a test that exists on one side only (the tips have different tests)
+ * is compared like any other. Runners that stop at their first failure (mocha --bail, pytest -x) hide what comes
+ * after it; where a run's own output says it stopped (`SideOutcome.stopped`), so that such a runner neither stops
+ * a run for nothing nor passes a merge that broke something:
+ * - a merge that stopped at a failure a baseline has blames nothing, but is `incomplete`: not a validation
+ *   (see `validates`), and the reason says the rest never ran;
  * - tests failing on the merge alone are blamed even when a failing baseline stopped before reaching them
  *   (a broken merge must not pass); the reason says that they may never have run there, so the person
  *   reading the summary knows the blame may be that side's.
@@ -138,7 +155,7 @@ export function compareWithBaselines(
   const known = new Set(list.flatMap((b) => b.outcome.failing ?? []));
   const blamed = merged.failing.filter((id) => !known.has(id));
   const inherited = merged.failing.filter((id) => known.has(id));
-  const notes = shortRuns(merged, list, blamed.length > 0, onA);
+  const notes = stoppedRuns(merged, list, blamed.length > 0);
   const early = notes.length > 0 ? `; ${notes.join('; ')}` : '';
   const incomplete = notes.length > 0;
   const nowhere = tipsOnly ? 'neither tip' : `none of the ${joinLabels(list)}`;
@@ -164,24 +181,19 @@ export function compareWithBaselines(
 }
 
 /**
- * Runs that stopped short (a runner stopping at its first failure: mocha --bail, pytest -x): fewer tests on the
- * merge than on a baseline may hide failures of the merge; a failing baseline that ran fewer tests than the merge
- * may miss some of its own failures, which are then blamed on the merge.
+ * Runs whose own output says they stopped early: the merge's may hide failures of its own behind one a baseline
+ * has; a failing baseline's, where tests are blamed, may miss some of its own failures, which are then blamed.
  */
-function shortRuns(merged: SideOutcome, list: Baseline[], blaming: boolean, onA: string): string[] {
-  const ran = merged.ran ?? null;
-  if (ran === null) return [];
+function stoppedRuns(merged: SideOutcome, list: Baseline[], blaming: boolean): string[] {
   const notes: string[] = [];
-  const most = Math.max(0, ...list.map((b) => b.outcome.ran ?? 0));
-  if (ran < most)
+  if (merged.stopped)
     notes.push(
-      `only ${ran} tests ran on the merge against ${most} on ${onA}, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more`,
+      `the run on the merge stopped early (${merged.stopped}), so the tests after it never ran and may hide more failures`,
     );
   for (const b of list) {
-    const short = b.outcome.ran;
-    if (blaming && !b.outcome.passed && short !== undefined && short !== null && short < ran)
+    if (blaming && !b.outcome.passed && b.outcome.stopped)
       notes.push(
-        `the ${b.label} stopped after ${short} tests (${ran} ran on the merge), so some tests blamed here may never have run there`,
+        `the ${b.label} stopped early (${b.outcome.stopped}), so some tests blamed here may never have run there`,
       );
   }
   return notes;

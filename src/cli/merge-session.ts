@@ -4,6 +4,7 @@ import { SplintercatError, UsageError } from '../errors/index.js';
 import { Git } from '../git/index.js';
 import { handoffLines } from '../report/handoff-text.js';
 import { terminalText } from '../util/safe-print.js';
+import { finalValidation } from '../report/validation.js';
 import { sumUsage } from '../store/usage.js';
 import type { DriveOptions, DriveOutcome, StartSpec } from '../workflow/lifecycle.js';
 import { printResult, type GlobalOptions } from './context.js';
@@ -127,6 +128,7 @@ export function report(outcome: DriveOutcome): number {
           `Merged ${s.source.ref} into ${s.target.branch}: ${s.finalCommit}`,
           `  conflicts: ${s.conflicts.length} (hunks by rung: ${[...rungs].map(([r, n]) => `${r} ${n}`).join(', ') || 'none'})`,
           `  checks run: ${s.checks.length}, attempts: ${s.attempts.length}, model cost: $${cost.toFixed(4)}`,
+          `  ${finalValidation(s)?.text ?? 'not validated: no check ran on the merged tree'}`,
         ].join('\n'),
       );
       return ExitCode.Done;

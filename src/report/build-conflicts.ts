@@ -76,6 +76,7 @@ export function buildConflicts(snapshot: RunSnapshot, checks: readonly CheckView
       attempts: c.attempts,
       resolvedInAttempt: c.resolvedInAttempt,
       blame: c.blame,
+      outsideEdits: c.outsideEdits ?? [],
       rung: c.status === 'resolved' ? topRung(resolved.map((h) => h.rung)) : null,
       commit1: axis(grid?.axis1, c.cell.i1),
       commit2: axis(grid?.axis2, c.cell.i2),

@@ -6,6 +6,8 @@ import { buildConflicts } from './build-conflicts.js';
 import { allCheckRecords } from './check-records.js';
 import { buildGridView } from './build-grid.js';
 import { buildTimeline } from './build-timeline.js';
+import { readCheck } from './check-reading.js';
+import { finalValidation } from './validation.js';
 import {
   REPORT_MODEL_VERSION,
   roles,
@@ -73,6 +75,7 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
       ran: b.outcome.ran,
       logFile: b.logFile,
     })),
+    validation: finalValidation(state),
     accepted: state.acceptedFailures.map((a) => ({
       check: a.check,
       conflicts: a.conflicts,
@@ -80,16 +83,20 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
       logFile: a.logFile,
       at: a.at,
     })),
-    attempts: buildAttempts(state),
+    attempts: buildAttempts(state, checks),
     timeline: buildTimeline(events),
     conflicts: buildConflicts(snapshot, checks),
     usage: buildUsage(state),
   };
 }
 
-function buildAttempts(state: RunState): ReportModel['attempts'] {
+/** An attempt failed where one of its checks failed and was blamed (a failure its baselines have is no failure of it). */
+function buildAttempts(state: RunState, checks: CheckView[]): ReportModel['attempts'] {
+  const reading = new Map(checks.map((c) => [`${c.logFile}\n${c.name}`, c.reading]));
   return state.attempts.map((a) => {
-    const failed = a.checks.some((c) => !c.success);
+    const failed = a.checks.some(
+      (c) => !c.success && (reading.get(`${c.logFile}\n${c.name}`) ?? 'failed') === 'failed',
+    );
     return {
       number: a.number,
       strategy: a.strategy,
@@ -160,6 +167,7 @@ function buildChecks(state: RunState, records: RunState['checks'], logTails: Rec
         }
       : null,
     excerpt: c.summary?.excerpt ?? logTails[index] ?? null,
+    reading: readCheck(c),
   }));
 }
 

@@ -61,6 +61,18 @@ export function buildTimeline(events: readonly RunEvent[]): TimelineEntry[] {
         });
         break;
       }
+      case 'failure_accepted': {
+        const tests = e.accepted.outcome.failing;
+        out.push({
+          ...at,
+          kind: 'decision',
+          by: 'user',
+          title: `check ${e.accepted.check} accepted as failing at ${e.accepted.conflicts.join(', ')}`,
+          reasoning: `expected at that step of the merge (continue --accept-failure): ${tests === null ? 'its whole outcome' : `${tests.length} test(s)`}, never blamed on a resolution since`,
+          conflicts: e.accepted.conflicts,
+        });
+        break;
+      }
       case 'run_outcome':
         out.push({
           ...at,

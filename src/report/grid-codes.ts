@@ -57,7 +57,7 @@ export function diagramCharOf(letter: string): string {
 export function mergeMeaning(merge: number): string {
   return (
     [
-      'no merge recorded',
+      'not merged, by design: the result does not need this cell (or it is not reached yet)',
       'merged by hand (resolved conflict)',
       'merged automatically',
       'conflict blocking progress',

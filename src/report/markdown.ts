@@ -1,5 +1,6 @@
 import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from './format.js';
 import { roles, rungs, type ConflictView, type ReportModel } from './model.js';
+import { readingText, tallyText } from './check-reading.js';
 import { handoffLines } from './handoff-text.js';
 import { markedDiagram } from './status-text.js';
 import { printableText } from '../util/safe-print.js';
@@ -63,6 +64,8 @@ function conflictMd(c: ConflictView): string {
         `- ${mdCode(f.path)}: ${f.hunks.map((h) => `hunk ${h.index} ${h.rung ? `${h.rung}${h.by ? ` (${mdText(h.by)})` : ''}` : h.status.replace('_', ' ')}`).join('; ') || 'file-level decision'}`,
     ),
   ];
+  if (c.outsideEdits.length > 0)
+    lines.push(`- edited by the person beyond the conflict: ${c.outsideEdits.map((p) => mdCode(p)).join(', ')}`);
   if (c.blame) lines.push(`- **blamed**: ${mdText(c.blame)}`);
   if (c.resolution?.diff) lines.push('', mdBlock(clip(c.resolution.diff, DIFF_LIMIT), 'diff'));
   for (const t of c.transcripts) {
@@ -86,7 +89,6 @@ function conflictMd(c: ConflictView): string {
 /** The report as Markdown for a pull request description: summary, decisions, conflicts, checks, cost. */
 export function renderMarkdownReport(model: ReportModel): string {
   const { run, progress, usage } = model;
-  const failed = model.checks.filter((c) => !c.success).length;
   const out: string[] = [
     `## splintercat: ${mdText(run.source.ref)} merged into ${mdText(run.target.branch)} — ${run.status.replace('_', ' ')}`,
     '',
@@ -96,7 +98,8 @@ export function renderMarkdownReport(model: ReportModel): string {
     `| Source → target | ${mdCode(shortOid(run.source.oid))} → ${mdCode(shortOid(run.target.oid))} |`,
     `| Duration | ${formatDuration(run.elapsedMs)} (started ${formatTime(run.startedAt)}) |`,
     `| Cost | ${formatUsd(usage.total.costUsd)} (${roles.map((r) => `${r} ${formatUsd(usage[r].costUsd)}`).join(', ')}) |`,
-    `| Checks | ${model.checks.length} run, ${failed} failed |`,
+    `| Checks | ${model.checks.length} run: ${tallyText(model.checks.map((c) => c.reading))} |`,
+    ...(model.validation ? [`| Validation | ${mdText(model.validation.text)} |`] : []),
     `| Conflicts | ${progress.resolved} resolved, ${progress.left} left; hunks by rung: ${rungs.map((r) => `${r} ${progress.hunksByRung[r]}`).join(', ')} |`,
     `| Strategy | ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen'} |`,
     `| Attempts | ${model.attempts.length} |`,
@@ -163,12 +166,15 @@ export function renderMarkdownReport(model: ReportModel): string {
     const judged = c.judgement
       ? `; ${c.judgement.blamed ? 'blamed' : '**not blamed**'}: ${mdText(c.judgement.reason)}`
       : '';
+    const inherited = c.judgement?.inherited.length ?? 0;
     const result =
       (c.success
         ? 'passed'
-        : c.timedOut
-          ? '**timed out**'
-          : `**failed** (exit ${c.exitCode ?? '?'})${c.summary ? `: ${mdText(c.summary.root_cause)}` : ''}`) + judged;
+        : c.reading === 'against_baseline' || c.reading === 'baseline' || c.reading === 'not_validated'
+          ? `${readingText(c.reading, inherited)} (exit ${c.exitCode ?? '?'})`
+          : c.timedOut
+            ? '**timed out**'
+            : `**failed** (exit ${c.exitCode ?? '?'})${c.summary ? `: ${mdText(c.summary.root_cause)}` : ''}`) + judged;
     out.push(
       `| ${c.index + 1} | ${mdText(c.name)} | ${c.cell ?? c.target} | ${result} | ${formatDuration(c.durationMs)} | ${mdCode(c.logFile)} |`,
     );

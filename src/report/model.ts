@@ -1,4 +1,6 @@
 import type { FailureSummary } from '../checks/types.js';
+import type { CheckReading } from './check-reading.js';
+import type { Validation } from './validation.js';
 import type { ConflictStatus, HumanHandoff, RunState } from '../store/run-state.js';
 
 /**
@@ -82,6 +84,8 @@ export interface CheckView {
   } | null;
   /** The failure excerpt, or the end of the log when it passed (null when the log is gone). */
   excerpt: string | null;
+  /** How to read it: passed, passed against the baselines, not validated, failed (blamed), a failing baseline. */
+  reading: CheckReading;
 }
 
 export interface BaselineView {
@@ -161,6 +165,8 @@ export interface ConflictView {
   attempts: number;
   resolvedInAttempt: number | null;
   blame: string | null;
+  /** Files the person changed at its hand-off beyond the conflict's own files (theirs, kept and checked). */
+  outsideEdits: string[];
   rung: Rung | null;
   /** The fork commit (i1) and the upstream commit (i2) this cell merges. */
   commit1: CommitRef | null;
@@ -225,6 +231,8 @@ export interface ReportModel {
   checks: CheckView[];
   /** Each check's outcome on the tips (and the cells' own commits where one was needed): failures never blamed on a resolution. */
   baselines: BaselineView[];
+  /** Whether the merged tree is validated, and against what (null while no check ran on it). */
+  validation: Validation | null;
   /** Failures a person accepted as expected at a step of the merge (`continue --accept-failure`): never blamed. */
   accepted: Array<{ check: string; conflicts: string[]; failing: string[] | null; logFile: string; at: string }>;
   attempts: Array<{

@@ -24,6 +24,17 @@ describe('status text', () => {
     expect(d).toMatch(/C\/R\/M\/H = conflict resolved by cache \/ rule \/ model \/ human/);
   });
 
+  it('says what the edge is and what a cell the engine skipped by design is, not git-imerge\'s "no merge recorded"', () => {
+    const d = markedDiagram(buildReportModel(syntheticSnapshot(), { now }).grid!)!;
+    const key = d.slice(d.indexOf('Key:'));
+    expect(key).toContain("* on row 0 and column 0 = the branches' own commits (the edges of the grid");
+    expect(key).not.toContain('* = merge done manually');
+    expect(key).not.toContain('no merge recorded');
+    // the synthetic grid has unmerged cells inside and no manual merge apart from its conflicts
+    expect(key).toContain('? = not merged, by design: the engine merges only the cells the result needs');
+    expect(key).not.toContain('* (inside the grid)');
+  });
+
   it('says phase, elapsed time, conflicts done and left by rung, the current check, attempts and cost by role', () => {
     const snap = syntheticSnapshot();
     snap.state.status = 'running';

@@ -1,3 +1,5 @@
+import { readingText, tallyReadings, tallyText } from './check-reading.js';
+import { diagramKey } from './grid-key.js';
 import { handoffLines } from './handoff-text.js';
 import { diagramWithAxes } from '../imerge/diagram.js';
 import { decodeRuns, diagramCharOf } from './grid-codes.js';
@@ -29,17 +31,7 @@ export function markedDiagram(grid: GridView): string | null {
     const col = cols[m.i1];
     if (ch !== null && col !== undefined && m.i2 < col.length) col[m.i2] = ch;
   }
-  return (
-    `${diagramWithAxes(cols, grid.tip1, grid.tip2)}\n` +
-    'Key:\n' +
-    '  |,-,+ = rectangles forming current merge frontier\n' +
-    '  . = merge done automatically\n' +
-    '  * = merge done manually      C/R/M/H = conflict resolved by cache / rule / model / human\n' +
-    '  # = conflict that is currently blocking progress\n' +
-    '  X = the last check on this cell failed\n' +
-    '  @ = merge was blocked but has been resolved\n' +
-    '  ? = no merge recorded\n'
-  );
+  return `${diagramWithAxes(cols, grid.tip1, grid.tip2)}\n${diagramKey(cols)}`;
 }
 
 /** `splintercat status --json`: the same as the text, as data (keeps the fields of earlier versions). */
@@ -77,14 +69,22 @@ export function statusData(model: ReportModel): Record<string, unknown> {
       byStatus: progress.byStatus,
       hunksByRung: progress.hunksByRung,
       hunksOpen: progress.hunksOpen,
+      /** Files a person changed beyond each conflict's own files, by conflict. */
+      outsideEdits: Object.fromEntries(
+        model.conflicts.filter((c) => c.outsideEdits.length > 0).map((c) => [c.id, c.outsideEdits]),
+      ),
     },
     currentCheck: model.currentCheck,
     checks: {
       total: model.checks.length,
+      /** Runs that exited non-zero, whatever their reading (tips' baselines and failures not blamed included). */
       failed: model.checks.filter((c) => !c.success).length,
       notBlamed: notBlamed(model).length,
+      /** How they read: passed, passed against the baselines, not validated, failed (blamed), failing baselines. */
+      readings: tallyReadings(model.checks.map((c) => c.reading)),
       last,
     },
+    validation: model.validation,
     baselines: model.baselines,
     accepted: model.accepted,
     attempts: model.attempts,
@@ -134,11 +134,9 @@ export function renderStatusText(model: ReportModel): string {
       `  current check: ${c.name} on ${c.cell ?? 'a tip'} (attempt ${c.attempt}), running for ${formatDuration(c.elapsedMs)}`,
     );
   }
-  const failed = model.checks.filter((c) => !c.success).length;
   const last = model.checks.at(-1);
-  const excused = notBlamed(model).length;
   lines.push(
-    `  checks: ${model.checks.length} run, ${failed} failed${excused > 0 ? ` (${excused} not blamed on a resolution)` : ''}${last ? `; last: ${last.name} ${last.success ? 'passed' : 'FAILED'} (${last.logFile})` : ''}`,
+    `  checks: ${model.checks.length} run: ${tallyText(model.checks.map((c) => c.reading))}${last ? `; last: ${last.name} ${readingText(last.reading, last.judgement?.inherited.length ?? 0)}, log ${last.logFile}` : ''}`,
   );
   lines.push(...baselineLines(model));
   for (const a of model.accepted) {
@@ -157,7 +155,12 @@ export function renderStatusText(model: ReportModel): string {
   lines.push(
     `  models: ${roles.map((r) => `${r} ${model.usage[r].calls} calls ${formatCount(model.usage[r].inputTokens)}+${formatCount(model.usage[r].outputTokens)} tokens ${formatUsd(model.usage[r].costUsd)}`).join('; ')}; cost ${formatUsd(model.usage.total.costUsd)}`,
   );
+  for (const c of model.conflicts.filter((x) => x.outsideEdits.length > 0))
+    lines.push(
+      `  edited by a person beyond conflict ${c.id}: ${c.outsideEdits.slice(0, 5).join(', ')}${c.outsideEdits.length > 5 ? `, and ${c.outsideEdits.length - 5} more` : ''}`,
+    );
   if (run.resultCommit) lines.push(`  result: ${run.resultCommit}`);
+  if (model.validation) lines.push(`  ${model.validation.text}`);
   if (run.human) lines.push('  needs a human:', ...handoffLines(run.human).map((l) => (l === '' ? l : `    ${l}`)));
   if (model.grid) {
     const diagram = markedDiagram(model.grid);

@@ -201,6 +201,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
   let strategy: RunState['strategy'] = null;
   let grid: RunState['grid'] = null;
   let human: RunState['human'] = null;
+  const acceptedFailures: RunState['acceptedFailures'] = [];
   for (const e of events) {
     switch (e.type) {
       case 'conflict_found': {
@@ -226,6 +227,8 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
         c.resolutionCommit = e.commit;
         c.resolutionTree = e.tree;
         c.blame = null;
+        if (e.outsideEdits !== undefined) c.outsideEdits = e.outsideEdits;
+        else delete c.outsideEdits;
         for (const f of e.files) {
           let file = c.files.find((x) => x.path === f.path);
           if (file === undefined) {
@@ -281,6 +284,9 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
       case 'grid_updated':
         grid = e.grid;
         break;
+      case 'failure_accepted':
+        acceptedFailures.push(e.accepted);
+        break;
       case 'human_needed':
         human = {
           reason: e.reason,
@@ -326,7 +332,10 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     }
   }
   lost.push('node-private scratch data (state.data); replays stay free through the journal');
-  lost.push('failures a person accepted (continue --accept-failure): accept them again when their hand-off comes back');
+  if (acceptedFailures.length > 0)
+    actions.push(
+      `${acceptedFailures.length} failure(s) a person accepted, from the journal (continue --accept-failure)`,
+    );
 
   const now = clock.now().toISOString();
   const candidate: RunState = {
@@ -338,7 +347,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     status,
     statusReason,
     strategy,
-    acceptedFailures: [],
+    acceptedFailures,
     grid,
     conflicts: [...conflicts.values()].sort(
       (a, b) => a.cell.i1 - b.cell.i1 || a.cell.i2 - b.cell.i2 || cellId(a.cell).localeCompare(cellId(b.cell)),

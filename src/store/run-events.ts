@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { JournalInput } from './journal.js';
 import {
+  acceptedFailureSchema,
   attemptRecordSchema,
   cellSchema,
   checkRecordSchema,
@@ -155,6 +156,8 @@ export const conflictResolvedEvent = z.object({
   ),
   tree: z.string().nullable(),
   commit: z.string().nullable(),
+  /** Files a person changed at the hand-off beyond the conflict's own files (theirs, kept and checked). */
+  outsideEdits: z.array(z.string()).optional(),
 });
 
 export const conflictBlamedEvent = z.object({
@@ -188,6 +191,13 @@ export const humanNeededEvent = z.object({
   commands: z.array(z.string()),
   /** Every conflict with its files, their kinds and what to do (absent in journals of older runs). */
   conflicts: z.array(handoffConflictSchema).optional(),
+});
+
+/** A person accepted a failed check as expected at a step of the merge (`continue --accept-failure`). */
+export const failureAcceptedEvent = z.object({
+  ...base,
+  type: z.literal('failure_accepted'),
+  accepted: acceptedFailureSchema,
 });
 
 export const statusChangedEvent = z.object({
@@ -228,6 +238,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   attemptFinishedEvent,
   failureSummarizedEvent,
   humanNeededEvent,
+  failureAcceptedEvent,
   statusChangedEvent,
   finalizedEvent,
   effectEvent,

@@ -106,6 +106,8 @@ export const conflictStateSchema = z.object({
   resolvedInAttempt: z.number().int().nonnegative().nullable().default(null),
   /** Why the last resolution was blamed (failure summary root cause), if it was. */
   blame: z.string().nullable().default(null),
+  /** Files a person changed at its hand-off beyond the conflict's own files: kept, checked, recorded as theirs. */
+  outsideEdits: z.array(z.string()).optional(),
 });
 export type ConflictState = z.infer<typeof conflictStateSchema>;
 
@@ -121,6 +123,8 @@ export const sideOutcomeSchema = z.object({
   passed: z.boolean(),
   failing: z.array(z.string()).nullable(),
   ran: z.number().int().nonnegative().nullable().default(null),
+  /** Why the run stopped before running every test, as its own output says (`pytest -x`, `mocha --bail`, a crash). */
+  stopped: z.string().nullable().optional(),
 });
 export type SideOutcomeState = z.infer<typeof sideOutcomeSchema>;
 

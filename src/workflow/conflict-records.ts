@@ -39,11 +39,13 @@ export function recordResolved(
   tree: string,
   commit: string,
   files: ConflictState['files'],
-  options: { journalled?: boolean } = {},
+  options: { journalled?: boolean; outsideEdits?: string[] } = {},
 ): RunState {
-  const base = conflictBase(state, cell);
+  const { outsideEdits: _earlier, ...base } = conflictBase(state, cell);
+  const outside = options.outsideEdits ?? [];
   const resolved: ConflictState = {
     ...base,
+    ...(outside.length > 0 ? { outsideEdits: outside } : {}),
     status: 'resolved',
     files,
     resolutionTree: tree,
@@ -71,6 +73,7 @@ export function recordResolved(
       })),
       tree,
       commit,
+      ...(outside.length > 0 ? { outsideEdits: outside } : {}),
     });
   }
   const rungs = files.flatMap((f) => f.hunks.map((h) => `${f.path}#${h.index}:${h.rung === 'rule' ? h.by : h.rung}`));

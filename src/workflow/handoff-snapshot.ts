@@ -75,7 +75,7 @@ export async function recordHandoff(wt: Git): Promise<PathChange[]> {
 }
 
 /** What the person changed outside the conflict's files since it was handed to them; null when no hand-off was recorded. */
-export async function personsOutsideEdits(wt: Git): Promise<PathChange[] | null> {
+export async function changesSinceHandoff(wt: Git): Promise<PathChange[] | null> {
   const handoff = read(wt).handoff;
   return handoff === undefined ? null : changesSince(wt, handoff);
 }

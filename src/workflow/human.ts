@@ -10,6 +10,7 @@ import type { Ctx, Result } from './nodes/common.js';
 import { withFlow } from './nodes/common.js';
 import type { GridEngine } from './ports.js';
 import { recordHandoff } from './handoff-snapshot.js';
+import { personsOutsideEdits } from './outside-edits.js';
 import { collectHumanResolution } from './resolve-cell.js';
 
 /** Where the files are kept as they were handed to a person (hunks no rung resolved still in markers), to learn their answers. */
@@ -142,30 +143,11 @@ export async function takePersonsWork(
       });
       continue;
     }
+    const outsideEdits = await personsOutsideEdits(ctx, engine, c, human.tree, human.outside);
     const commit = await engine.recordMerge(c.cell, human.tree);
     const learnt = await learn(ctx, state, c, worktree, entry);
-    // An amended resolution is the person's throughout; otherwise what no rung resolved is theirs.
-    const whole = entry.failure !== null;
-    const files = c.files.map((f) => {
-      const keys = [...(learnt.get(f.path) ?? [])];
-      return {
-        ...f,
-        hunks: f.hunks.map((h) =>
-          h.status === 'resolved' && !whole
-            ? h
-            : {
-                ...h,
-                status: 'resolved' as const,
-                rung: 'human' as const,
-                by: 'human',
-                cacheKey: keys.shift() ?? null,
-              },
-        ),
-        // A file-level choice (keep or delete, ...) that no rule made was the person's.
-        decidedBy: f.hunks.length === 0 && (whole || !f.decidedBy) ? ('human' as const) : (f.decidedBy ?? null),
-      };
-    });
-    next = recordResolved(next, ctx, c.cell, human.tree, commit, files);
+    const files = personsFiles(c, learnt, entry.failure !== null);
+    next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });
     for (const choice of state.data.handoffChoices?.[c.id] ?? []) {
       fileChoices[choice.key] = existsSync(join(worktree, choice.path)) ? 'keep' : 'delete';
     }
@@ -177,6 +159,36 @@ export async function takePersonsWork(
   next = withFlow(next, { fileChoices, handoffChoices });
   if (again.length === 0 && next.human !== null) next = { ...next, human: null };
   return { state: next, resolved, again };
+}
+
+/**
+ * The conflict's files once the person settled them: an amended resolution (`whole`) is the person's throughout;
+ * otherwise what no rung resolved is theirs, with the cache keys their answers were learnt under.
+ */
+function personsFiles(
+  c: ConflictState,
+  learnt: Map<string, Array<string | null>>,
+  whole: boolean,
+): ConflictState['files'] {
+  return c.files.map((f) => {
+    const keys = [...(learnt.get(f.path) ?? [])];
+    return {
+      ...f,
+      hunks: f.hunks.map((h) =>
+        h.status === 'resolved' && !whole
+          ? h
+          : {
+              ...h,
+              status: 'resolved' as const,
+              rung: 'human' as const,
+              by: 'human',
+              cacheKey: keys.shift() ?? null,
+            },
+      ),
+      // A file-level choice (keep or delete, ...) that no rule made was the person's.
+      decidedBy: f.hunks.length === 0 && (whole || !f.decidedBy) ? ('human' as const) : (f.decidedBy ?? null),
+    };
+  });
 }
 
 /** Cache each hunk a person answered (file as presented vs. their file); by path, one key per presented hunk (null: not learnt). */

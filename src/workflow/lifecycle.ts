@@ -168,6 +168,8 @@ export async function continueRun(
     if (options.acceptFailure) {
       const { state: accepting, accepted } = acceptPendingFailure(resumed, new Date());
       resumed = accepting;
+      // Journalled first: `doctor --rebuild` restores accepted failures from the journal.
+      run.journal.append({ type: 'failure_accepted', accepted });
       run.persistence.save(resumed);
       const tests = accepted.outcome.failing;
       log.decision(

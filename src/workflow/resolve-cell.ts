@@ -17,7 +17,7 @@ import type { Cell } from '../imerge/cell.js';
 import type { PathChange } from '../git/worktree-snapshot.js';
 import { cleanMergeWarnings, invalidGeneratedFiles } from './generated-check.js';
 import { handoffFile, keepOrDelete } from './handoff.js';
-import { personsOutsideEdits } from './handoff-snapshot.js';
+import { changesSinceHandoff } from './handoff-snapshot.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 /** A person's file-level choice (keep or delete), by `fileChoiceKey`. */
@@ -256,7 +256,7 @@ export async function collectHumanResolution(
       why.push(bad.why);
     }
     if (left.length > 0) return { ok: false, left, why };
-    const outside = await personsOutsideEdits(wt);
+    const outside = await changesSinceHandoff(wt);
     const tree = await ctx.worktrees.writeTree(id);
     if (options.refuse && tree === options.refuse.tree) {
       const files = (await wt.lines(['diff', '--name-only', 'HEAD'])).slice(0, 20);

@@ -32,7 +32,7 @@ describe('splintercat demo', () => {
     expect(run.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Merged upstream into main: [0-9a-f]{40}\n {2}conflicts: 2 \(hunks by rung: rule 2\)/);
-    expect(run.stdout).toContain('splintercat merge upstream/main --into your-branch');
+    expect(run.stdout).toMatch(/^ {2}.+ merge upstream\/main --into your-branch$/m);
     const report = /^The report: +(\S+splintercat-report\.html)/m.exec(run.stdout)?.[1] as string;
     const html = readFileSync(report, 'utf8');
     expect(html).toMatch(/^<!doctype html>/i);
@@ -45,15 +45,27 @@ describe('splintercat demo', () => {
     expect(git(dir, 'status', '--porcelain', '--untracked-files=no')).toBe('');
   });
 
-  it('prints follow-up commands that work the way it was started: with npx in front when run through npx', async () => {
-    const viaNpx = await runCli(['demo', '--dir', join(tempDir(), 'demo')], tempDir(), { npm_command: 'exec' });
-    expect(viaNpx.code).toBe(0);
-    const status = /^See the run: +(npx splintercat -C \S+ --config \S+ status)$/m.exec(viaNpx.stdout)?.[1];
+  it('prints follow-up commands that run as printed from any directory, when splintercat is not on PATH (npx from a clone)', async () => {
+    // Not on PATH (started through npx from a clone, or node dist/cli/main.js): the printed commands name this
+    // node and this script, and run from anywhere, where `npx splintercat` would look in the registry.
+    const dir = join(tempDir(), 'demo');
+    const viaClone = await runCli(['demo', '--dir', dir], tempDir(), { npm_command: 'exec', PATH: '/usr/bin:/bin' });
+    expect(viaClone.code).toBe(0);
+    expect(viaClone.stdout).not.toContain('npx ');
+    const status = /^See the run: +(.+ -C \S+ --config \S+ status)$/m.exec(viaClone.stdout)?.[1] as string;
     expect(status).toBeDefined();
-    expect(viaNpx.stdout).toContain('  npx splintercat merge upstream/main --into your-branch');
-    const installed = await runCli(['demo', '--dir', join(tempDir(), 'demo')], tempDir(), { npm_command: '' });
-    expect(installed.code).toBe(0);
-    expect(installed.stdout).toMatch(/^See the run: +splintercat -C \S+ --config \S+ status$/m);
+    const elsewhere = tempDir();
+    const shown = execFileSync('sh', ['-c', status], {
+      cwd: elsewhere,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: '/usr/bin:/bin' },
+    });
+    expect(shown).toMatch(/^Merge 'demo': done/);
+    const init = /^ {2}cd your-fork && (.+) init {8}#/m.exec(viaClone.stdout)?.[1] as string;
+    git(elsewhere, 'init', '-q');
+    execFileSync('sh', ['-c', `${init} init`], { cwd: elsewhere, env: { ...process.env, PATH: '/usr/bin:/bin' } });
+    expect(readFileSync(join(elsewhere, 'splintercat.yaml'), 'utf8')).toContain('check:');
+    expect(viaClone.stdout).toContain(`To type just \`splintercat\`: npm install --global ${repoRoot}`);
   });
 
   it('runs on a fresh machine: an empty HOME and no git identity anywhere', async () => {

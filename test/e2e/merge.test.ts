@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestRepo } from '../helpers/git-repo.js';
@@ -173,6 +173,22 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(readFileSync(join(repo.dir, '.git', 'r.md'), 'utf8')).toMatch(
       /Failures accepted by a person[^]*build at 1-1/,
     );
+    const html = join(repo.dir, '.git', 'r.html');
+    expect((await runCli(['report', '--html', html], repo.dir)).code).toBe(0);
+    expect(readFileSync(html, 'utf8')).toMatch(
+      /<b>Failures accepted by a person<\/b>[^]*build at <a href="#conflict-1-1">1-1<\/a>/,
+    );
+    // The journal keeps the acceptance: a state rebuilt from it (both state files gone) still has it.
+    const runDir = join(repo.dir, '.git', 'splintercat', 'up');
+    rmSync(join(runDir, 'state.json'));
+    rmSync(join(runDir, 'state.json.bak'), { force: true });
+    const rebuilt = await runCli(['doctor', '--rebuild'], repo.dir);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(`${rebuilt.stdout}${rebuilt.stderr}`).toContain('1 failure(s) a person accepted, from the journal');
+    const after = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
+      accepted: Array<{ check: string; conflicts: string[] }>;
+    };
+    expect(after.accepted).toEqual([expect.objectContaining({ check: 'build', conflicts: ['1-1'] })]);
   });
 
   it('refuses a dirty working tree (exit 2, lists the files) and a check that is not valid shell before starting', async () => {

@@ -90,6 +90,16 @@ export function cloneFork(merge: RealMerge, root: string, env: NodeJS.ProcessEnv
   return dir;
 }
 
+/** The ecosystem of a cloned history, by the manifest at its checked-out fork commit. */
+export type Ecosystem = 'node' | 'python';
+
+export function ecosystemOf(repo: string, env: NodeJS.ProcessEnv): Ecosystem {
+  const files = gitIn(repo, env, 'ls-tree', '--name-only', 'HEAD').split('\n');
+  if (files.includes('package.json')) return 'node';
+  if (files.some((f) => ['setup.py', 'setup.cfg', 'pyproject.toml'].includes(f))) return 'python';
+  throw new Error(`${repo}: neither package.json nor a Python project file at HEAD; add its ecosystem to the journey`);
+}
+
 /** A file of a hand-off as `status --json` gives it. */
 export interface HandoffFile {
   path: string;

@@ -161,6 +161,7 @@ describe('failing tests by name, from real runner output', () => {
         },
       ],
       ran: 62,
+      stopped: 'mocha ran with --bail, which stops at the first failing test',
     });
     expect(extractFailure(output('mocha-body-parser-3f5e93e.log'))).toMatchObject({
       error_type: 'test_failure',
@@ -317,6 +318,33 @@ describe('failing tests by name, from real runner output', () => {
     expect(parseTestFailures('', { junit: { paths: [join(outputs, 'pytest.junit.xml')] } })?.ran).toBe(6);
   });
 
+  it("a run stopped early only where the runner's own output says so: pytest -x, --maxfail, an interrupted collection, mocha --bail", () => {
+    const stopped = (name: string, options: ParseTestOptions = {}): string | null | undefined =>
+      parseTestFailures(output(name), options)?.stopped;
+    expect(stopped('pytest-werkzeug-f6b72e8-x.log')).toBe('pytest: stopping after 1 failures (-x or --maxfail)');
+    expect(stopped('pytest-werkzeug-f6b72e8-maxfail.log')).toBe('pytest: stopping after 3 failures (-x or --maxfail)');
+    expect(stopped('pytest-werkzeug-0bee9ae-interrupted.log')).toBe('pytest: Interrupted: 1 error during collection');
+    expect(parseTestFailures(output('pytest-werkzeug-f6b72e8-x.log'))).toMatchObject({
+      runner: 'pytest',
+      failures: [{ id: 'tests/test_routing.py::test_basic_routing' }],
+      ran: 197,
+    });
+    // runs to their end, whatever they ran: no stop
+    for (const name of ['pytest.log', 'jest.log', 'vitest.log', 'cargo-test.log', 'rspec.log', 'go-test.log'])
+      expect(stopped(name), name).toBeNull();
+    // mocha without --bail (the broken merge was run without it), and with it only where a test failed
+    expect(stopped('mocha-body-parser-broken-merge.log')).toBeNull();
+    expect(stopped('mocha-body-parser-ee91374.log')).toBeNull();
+    // the flag on the configured command counts as on npm's echo of the script
+    expect(stopped('mocha-body-parser-broken-merge.log', { command: 'npx mocha --bail test/' })).toBe(
+      'mocha ran with --bail, which stops at the first failing test',
+    );
+    expect(stopped('mocha-body-parser-broken-merge.log', { command: 'npx mocha --check-leaks test/' })).toBeNull();
+    expect(stopped('jest.log', { command: 'npx jest --ci --bail' })).toBe(
+      'jest ran with --bail, which stops at the first failing test',
+    );
+  });
+
   it('cargo test and rspec', () => {
     const cargo = parseTestFailures(output('cargo-test.log'));
     expect(cargo?.failures.map((t) => [t.id, t.location, t.message])).toEqual([
@@ -416,7 +444,7 @@ describe('failing tests by name, from real runner output', () => {
 describe('baselines on the real body-parser histories', () => {
   const outcome = (name: string, passed = false) => sideOutcome(passed, parseTestFailures(output(name)));
 
-  it('1.19.2: the test failing on both tips (Node 20) is not blamed on the merge', () => {
+  it('1.19.2: the test failing on both tips (Node 20) is not blamed on the merge; the run stopped there (--bail), so it validates nothing', () => {
     const tip = outcome('mocha-body-parser-fbd9664.log');
     expect(
       compareWithBaselines(outcome('mocha-body-parser-424dadd.log'), {
@@ -428,7 +456,7 @@ describe('baselines on the real body-parser histories', () => {
       by: 'tests',
       blamed: [],
       inherited: [strictPrimitives],
-      incomplete: false,
+      incomplete: true,
     });
   });
 
@@ -445,7 +473,7 @@ describe('baselines on the real body-parser histories', () => {
     });
     expect(result.blamed).toHaveLength(5);
     expect(result.reason).toBe(
-      '5 tests failing on the merge and on neither tip; 1 test also failing on a tip not blamed; only 131 tests ran on the merge against 257 on a tip, so a runner that stops at its first failure (mocha --bail, pytest -x) may hide more; the fork tip stopped after 62 tests (131 ran on the merge), so some tests blamed here may never have run there',
+      '5 tests failing on the merge and on neither tip; 1 test also failing on a tip not blamed; the fork tip stopped early (mocha ran with --bail, which stops at the first failing test), so some tests blamed here may never have run there',
     );
     expect([blamesResolutions(result), validates(result)]).toEqual([true, false]);
     // The merge run the same way as the fork tip (npm test, --bail) stops at the same inherited failure: nothing blamed, but said to be short,

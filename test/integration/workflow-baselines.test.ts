@@ -82,8 +82,8 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
 
     // The fork's failing test is its baseline, by name; upstream passes all 3 tests.
     expect(state.baselines.map((b) => [b.side, b.cell, b.outcome])).toEqual([
-      ['fork', null, { passed: false, failing: [legacyTest], ran: 3 }],
-      ['upstream', null, { passed: true, failing: [], ran: 3 }],
+      ['fork', null, { passed: false, failing: [legacyTest], ran: 3, stopped: null }],
+      ['upstream', null, { passed: true, failing: [], ran: 3, stopped: null }],
     ]);
     // Every cell check fails the inherited test only: recorded, judged, not blamed; no recovery, nothing resolved twice.
     const judged = state.checks.filter((c) => c.target === 'cell');
@@ -137,6 +137,22 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     expect(markdown).toContain('**not blamed**: every test failing on the merge also fails on a tip (1 test)');
     expect(html).toContain(`<code>${legacyTest.replace('>', '&gt;')}</code>`);
     expect(html).toContain('Not blamed on the resolutions');
+    // Read as passed against the baselines, in a neutral colour, with the count of inherited failures; the
+    // attempt passed; the merged tree is validated against the fork tip's baseline.
+    expect(statusText).toMatch(
+      /checks: \d+ run: 1 passed, \d+ passed against the baselines, 0 failed, 1 failing baseline;/,
+    );
+    expect(statusText).toMatch(/last: test passed against the baselines \(1 inherited failure\), log /);
+    expect(statusText).toMatch(/attempts: 1; #1 per_conflict, 2 resolved, checks passed/);
+    expect(status.validation).toMatchObject({
+      validated: true,
+      checks: [{ name: 'test', reading: 'against_baseline' }],
+    });
+    const validated = `validated against the baselines on the merged tree: test fails only as the fork tip (${fork.slice(0, 7)}, 1 failing test) does (1 inherited failure, none blamed on a resolution)`;
+    expect(statusText).toContain(`  ${validated}`);
+    expect(markdown).toContain(`| Validation | ${validated} |`);
+    expect(html).toContain('<span class="neutral">passed against the baselines (1 inherited failure)</span>');
+    expect(html).not.toContain('class="bad"');
     // The grid does not mark cells X for a failure that is the fork's own.
     const marks = (status.grid as { marks: Array<{ conflict: string | null; failedCheck: string | null }> }).marks;
     expect(marks.map((m) => [m.conflict, m.failedCheck])).toEqual([
@@ -208,15 +224,19 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
       { forkFails: true },
     );
     const { outcome, state, decisions } = await merge(repo, 'node spec.mjs --bail --legacy-first', (k) => `merged${k}`);
+    // The check's own command line says it stops at the first failure.
+    const bail = 'mocha ran with --bail, which stops at the first failing test';
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
     expect(state.baselines.map((b) => [b.side, b.outcome])).toEqual([
-      ['fork', { passed: false, failing: [legacyTest], ran: 1 }],
-      ['upstream', { passed: true, failing: [], ran: 3 }],
+      ['fork', { passed: false, failing: [legacyTest], ran: 1, stopped: bail }],
+      ['upstream', { passed: true, failing: [], ran: 3, stopped: null }],
     ]);
     const judged = state.checks.filter((c) => c.target === 'cell');
     for (const c of judged)
       expect(c.judgement).toMatchObject({ verdict: 'inherited_only', incomplete: true, blamed: [] });
-    expect(judged[0]?.judgement?.reason).toContain('only 1 tests ran on the merge against 3 on a tip');
+    expect(judged[0]?.judgement?.reason).toContain(
+      `the run on the merge stopped early (${bail}), so the tests after it never ran`,
+    );
     // Not blamed, but not validated either: the tests behind the inherited failure never ran.
     expect(state.data.validated ?? []).toEqual([]);
     expect(state.attempts).toHaveLength(1);
@@ -235,7 +255,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     );
     const first = await merge(inherited, quiet, (k) => `merged${k}`);
     expect(first.outcome.kind).toBe('done');
-    expect(first.state.baselines[0]?.outcome).toEqual({ passed: false, failing: null, ran: null });
+    expect(first.state.baselines[0]?.outcome).toEqual({ passed: false, failing: null, ran: null, stopped: null });
     const cells = first.state.checks.filter((c) => c.target === 'cell');
     for (const c of cells) expect(c.judgement).toMatchObject({ verdict: 'cannot_tell', by: 'outcome' });
     expect(cells[0]?.judgement?.reason).toBe(

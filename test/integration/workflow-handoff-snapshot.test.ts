@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { personsOutsideEdits, recordHandoff } from '../../src/workflow/handoff-snapshot.js';
+import { changesSinceHandoff, recordHandoff } from '../../src/workflow/handoff-snapshot.js';
 import { WorktreePool } from '../../src/workflow/worktrees.js';
 import { TestRepo } from '../helpers/git-repo.js';
 
@@ -24,7 +24,7 @@ describe('hand-off snapshots: who changed what outside a conflict', () => {
     expect((await recordHandoff(wt)).map((c) => c.path)).toEqual(['dropped.txt', 'other.txt']);
     expect(readFileSync(join(path, 'other.txt'), 'utf8')).toBe('o\n');
     expect(existsSync(join(path, 'dropped.txt'))).toBe(false);
-    expect(await personsOutsideEdits(wt)).toEqual([]);
+    expect(await changesSinceHandoff(wt)).toEqual([]);
 
     // The person edits the conflict and a file outside it, and adds one.
     writeFileSync(join(path, 'a.txt'), 'a both\n');
@@ -34,11 +34,11 @@ describe('hand-off snapshots: who changed what outside a conflict', () => {
       { path: 'notes.md', change: 'added' },
       { path: 'other.txt', change: 'modified' },
     ];
-    expect(await personsOutsideEdits(wt)).toEqual(mine);
+    expect(await changesSinceHandoff(wt)).toEqual(mine);
     // Handed to them again (their edit was not taken yet): nothing of theirs is put back.
     await pool.protect('resolve-1-1', ours, theirs);
     expect(await recordHandoff(wt)).toEqual([]);
-    expect(await personsOutsideEdits(wt)).toEqual(mine);
+    expect(await changesSinceHandoff(wt)).toEqual(mine);
     expect(readFileSync(join(path, 'other.txt'), 'utf8')).toBe('the person\n');
     wt.close();
   });

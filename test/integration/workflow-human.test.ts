@@ -12,6 +12,13 @@ import { acceptPendingFailure } from '../../src/workflow/accept-failure.js';
 import { chainRepo, checkScript, valuesFile } from '../fixtures/workflow/chain-repo.js';
 import { chainContext, startChainRun } from '../fixtures/workflow/chain-run.js';
 import { TestRepo } from '../helpers/git-repo.js';
+import {
+  buildReportModel,
+  loadRunSnapshot,
+  renderMarkdownReport,
+  renderReportBody,
+  renderStatusText,
+} from '../../src/report/index.js';
 
 /** Start a run offline (no model: a person resolves what the ladder leaves), per conflict. */
 async function merge(repo: TestRepo, settings: Record<string, unknown> = {}) {
@@ -105,6 +112,41 @@ describe('hand-offs a person can follow to the letter', () => {
     const done = await resume(store, ctx);
     expect(done.kind).toBe('done');
     expect(repo.sh('show', 'main:vals.txt')).toBe(ours.trimEnd());
+  });
+
+  it("edits beyond the conflict at a hand-off are kept, checked with the resolution, and recorded as the person's (state, journal, status, reports)", async () => {
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
+    const { outcome, ctx, store } = await merge(repo);
+    const c = only(outcome.state.human);
+    writeFileSync(join(c.worktree, 'vals.txt'), valuesFile(['both']));
+    // A maintainer fixes something else in the merge itself: a note added, the check script touched.
+    writeFileSync(join(c.worktree, 'NOTES.md'), 'merged by hand\n');
+    writeFileSync(join(c.worktree, 'check.mjs'), `${checkScript}// reviewed at the merge\n`);
+    const done = await resume(store, ctx);
+    expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
+    expect(repo.sh('show', 'main:NOTES.md')).toBe('merged by hand');
+    expect(repo.sh('show', 'main:check.mjs')).toContain('// reviewed at the merge');
+    expect(done.state.conflicts.map((x) => [x.id, x.outsideEdits])).toEqual([['1-1', ['NOTES.md', 'check.mjs']]]);
+    // Checked: a check ran on the cell holding them.
+    expect(done.state.checks.some((k) => k.target === 'cell' && k.cell?.i1 === 1 && k.success)).toBe(true);
+    const resolvedEvent = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; outsideEdits?: string[] })
+      .find((e) => e.type === 'conflict_resolved');
+    expect(resolvedEvent?.outsideEdits).toEqual(['NOTES.md', 'check.mjs']);
+    const model = buildReportModel((await loadRunSnapshot(repo.git, store, 'up'))!, { now: new Date() });
+    expect(renderStatusText(model)).toContain('  edited by a person beyond conflict 1-1: NOTES.md, check.mjs');
+    expect(renderMarkdownReport(model)).toContain(
+      '- edited by the person beyond the conflict: `NOTES.md`, `check.mjs`',
+    );
+    expect(renderReportBody(model)).toContain(
+      '<p>Edited by the person beyond the conflict: <code>NOTES.md</code>, <code>check.mjs</code></p>',
+    );
   });
 
   it('modify/delete both ways: the exact git rm / git add choices, no marker talk; an untouched path is refused, saying why; the choices taken literally land in the merge', async () => {

@@ -65,6 +65,8 @@ export const checkResultRecordSchema = z.object({
       runner: z.enum(testRunners),
       failures: z.array(failedTestSchema),
       ran: z.number().int().nonnegative().nullable(),
+      /** Why the run stopped before running every test, as its output says (absent from older results). */
+      stopped: z.string().nullable().default(null),
     })
     .nullable(),
   /** Where the whole log is kept (the CI job's page), when the job knows it. */

@@ -86,7 +86,7 @@ export async function reportCheck(options: ReportCheckOptions): Promise<ReportOu
     signal: result.signal,
     timedOut: result.timedOut,
     durationMs: result.durationMs,
-    tests: result.timedOut ? null : parseTestFailures(log, { cwd: git.cwd }),
+    tests: result.timedOut ? null : parseTestFailures(log, { cwd: git.cwd, command: request.command }),
     url: options.url ?? ciJobUrl(env),
     runner: ciRunnerName(env),
     finishedAt: new Date().toISOString(),

@@ -6,12 +6,14 @@ import { logLines } from './lines.js';
 import { parseMocha } from './mocha.js';
 import { parsePytest } from './pytest.js';
 import { parseRspec } from './rspec.js';
+import { stoppedEarly } from './stopped.js';
 import { testsRun } from './tests-run.js';
 import type { TestFailures, TestOutputParser, TestRunner } from './types.js';
 import { parseVitest } from './vitest.js';
 
 export * from './types.js';
 export type { JUnitSource } from './junit-xml.js';
+export { diedBeforeSummary } from './stopped.js';
 
 /** Most specific first: vitest's and jest's `FAIL` lines differ only in detail, mocha's epilogue is the loosest. */
 const parsers: [TestRunner, TestOutputParser][] = [
@@ -29,6 +31,8 @@ export interface ParseTestOptions {
   cwd?: string;
   /** JUnit XML reports the check wrote; when one can be read it is used instead of the log. */
   junit?: JUnitSource;
+  /** The command that ran (a stop-at-first-failure flag on it, such as `mocha --bail`, means the run may have stopped early). */
+  command?: string;
 }
 
 /**
@@ -39,13 +43,20 @@ export interface ParseTestOptions {
  */
 export function parseTestFailures(log: string, options: ParseTestOptions = {}): TestFailures | null {
   const fromXml = options.junit ? readJUnitFailures(options.junit, options.cwd) : null;
-  if (fromXml) return { runner: 'junit', ...fromXml };
+  if (fromXml) return { runner: 'junit', ...fromXml, stopped: null };
   const lines = logLines(log);
   let passing: TestFailures | null = null;
   for (const [runner, parse] of parsers) {
     const failures = parse(lines, options.cwd);
-    if (failures && failures.length > 0) return { runner, failures, ran: testsRun(lines, runner) };
-    if (failures && !passing) passing = { runner, failures, ran: testsRun(lines, runner) };
+    if (!failures) continue;
+    const read = {
+      runner,
+      failures,
+      ran: testsRun(lines, runner),
+      stopped: stoppedEarly(lines, runner, failures.length, options.command),
+    };
+    if (failures.length > 0) return read;
+    passing ??= read;
   }
   return passing;
 }

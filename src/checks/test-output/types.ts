@@ -27,6 +27,8 @@ export interface TestFailures {
   failures: FailedTest[];
   /** How many tests ran (passed or failed) by the runner's own count; null when it gives none (go test). */
   ran: number | null;
+  /** Why the run stopped before running every test, as its own output says (stopped.ts); null when it did not. */
+  stopped: string | null;
 }
 
 /** A parser for one runner: null when the output is not that runner's, else the failures it lists (maybe none). */

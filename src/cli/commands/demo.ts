@@ -60,8 +60,11 @@ export function registerDemo(program: Command): Command {
         } finally {
           git.close();
         }
-        // Started through npx (the README's way), `splintercat` alone is not on the user's PATH afterwards.
-        const name = process.env.npm_command === 'exec' ? 'npx splintercat' : 'splintercat';
+        // Started through npx from a clone (the README's way), neither `splintercat` nor `npx splintercat` runs
+        // outside the clone: print the command that runs this CLI from anywhere.
+        const { cliInvocation } = await import('../invocation.js');
+        const invocation = cliInvocation();
+        const name = invocation.command;
         const cli = `${name} -C ${dir} --config ${join(dir, '.git', 'splintercat-demo.yaml')}`;
         printResult(
           [
@@ -74,6 +77,9 @@ export function registerDemo(program: Command): Command {
             'On your own repository:',
             `  cd your-fork && ${name} init        # then set check.commands (build, test) and, optionally, llm.*`,
             `  ${name} merge upstream/main --into your-branch`,
+            ...(invocation.onPath || invocation.packageRoot === null
+              ? []
+              : ['', `To type just \`splintercat\`: npm install --global ${invocation.packageRoot}`]),
           ].join('\n'),
         );
       }

@@ -1,5 +1,6 @@
 import { formatCount, formatUsd, shortOid } from '../format.js';
 import type { CheckView, ConflictView, TranscriptView } from '../model.js';
+import { checkResultHtml } from './check-result.js';
 import { esc, idFrom } from './escape.js';
 
 /** Conflicts shown open by default when there are at most this many (the rest are one click away). */
@@ -79,7 +80,7 @@ function renderConflict(c: ConflictView, checks: readonly CheckView[], open: boo
     .filter((k): k is CheckView => k !== undefined)
     .map(
       (k) =>
-        `<li>${esc(k.name)} (attempt ${k.attempt}): ${k.success ? '<span class="ok">passed</span>' : '<span class="bad">failed</span>'} — <a href="#check-${k.index}">check ${k.index + 1}</a></li>`,
+        `<li>${esc(k.name)} (attempt ${k.attempt}): ${checkResultHtml(k)} — <a href="#check-${k.index}">check ${k.index + 1}</a></li>`,
     )
     .join('');
   const usage = c.usage.calls
@@ -88,7 +89,7 @@ function renderConflict(c: ConflictView, checks: readonly CheckView[], open: boo
   return `<details class="conflict" id="conflict-${idFrom(c.id)}"${open ? ' open' : ''}>
 <summary>Conflict ${esc(c.id)} — ${rung} · ${c.files.length} file(s)${c.attempts > 1 ? ` · ${c.attempts} attempts` : ''}${c.blame ? ' · <span class="bad">blamed</span>' : ''}</summary>
 <ul>${commitLine(`fork commit ${c.i1}`, c.commit1)}${commitLine(`upstream commit ${c.i2}`, c.commit2)}</ul>
-${c.blame ? `<p class="bad">Blamed: ${esc(c.blame)}</p>` : ''}${c.note ? `<p class="muted">${esc(c.note)}</p>` : ''}
+${c.blame ? `<p class="bad">Blamed: ${esc(c.blame)}</p>` : ''}${c.outsideEdits.length > 0 ? `<p>Edited by the person beyond the conflict: ${c.outsideEdits.map((p) => `<code>${esc(p)}</code>`).join(', ')}</p>` : ''}${c.note ? `<p class="muted">${esc(c.note)}</p>` : ''}
 ${files}
 ${resolution}
 ${c.transcripts.map(renderTranscript).join('')}

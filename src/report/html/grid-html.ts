@@ -20,8 +20,8 @@ function legend(): string {
     item('--c-model', 'resolved by the model', 'M'),
     item('--c-human', 'resolved by a human', 'H'),
     item('--c-blocked', 'conflict blocking progress', '#'),
-    `<li><span class="sw" style="border:2px solid var(--c-failed)">X</span>last check on the cell failed</li>`,
-    item('--c-unknown', 'no merge recorded'),
+    `<li><span class="sw" style="border:2px solid var(--c-failed)">X</span>last check on the cell failed, blamed on its resolution</li>`,
+    item('--c-unknown', 'not merged, by design: the result does not need it (or not reached yet)'),
   ].join('')}</ul>`;
 }
 

@@ -1,6 +1,8 @@
 import { handoffLines } from '../handoff-text.js';
 import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from '../format.js';
+import { tallyReadings } from '../check-reading.js';
 import { roles, rungs, type CheckView, type ReportModel } from '../model.js';
+import { checkResultHtml } from './check-result.js';
 import { esc, idFrom } from './escape.js';
 
 /** Where a check's log link points: a file URL in the report, `/logs/N` in the UI; null for no link. */
@@ -24,9 +26,28 @@ function attemptResult(a: ReportModel['attempts'][number]): string {
   return a.result === 'passed' ? '<span class="ok">passed</span>' : 'open';
 }
 
+/** The checks card: how many ran, failed (blamed), passed against the baselines (a neutral colour, not red). */
+function checksCard(model: ReportModel): string {
+  const tally = tallyReadings(model.checks.map((c) => c.reading));
+  const parts = [
+    tally.failed > 0 ? `<span class="bad">${tally.failed} failed</span>` : '0 failed',
+    ...(tally.against_baseline > 0
+      ? [`<span class="neutral">${tally.against_baseline} passed against the baselines</span>`]
+      : []),
+    ...(tally.not_validated > 0 ? [`<span class="warn">${tally.not_validated} not validated</span>`] : []),
+  ];
+  return `${model.checks.length} run, ${parts.join(', ')}`;
+}
+
+function validationCard(model: ReportModel): string {
+  const v = model.validation;
+  if (!v) return '';
+  const cls = !v.validated ? 'warn' : v.checks.some((c) => c.reading === 'against_baseline') ? 'neutral' : 'ok';
+  return `<div class="card card-wide"><dt>Validation</dt><dd><span class="${cls}">${esc(v.text)}</span></dd></div>`;
+}
+
 export function renderSummary(model: ReportModel): string {
   const { run, progress, usage } = model;
-  const failed = model.checks.filter((c) => !c.success).length;
   const card = (label: string, value: string): string =>
     `<div class="card"><dt>${esc(label)}</dt><dd>${value}</dd></div>`;
   const byRung = rungs
@@ -54,12 +75,13 @@ export function renderSummary(model: ReportModel): string {
 ${card('Result', run.resultCommit ? `<code title="${esc(run.resultCommit)}">${esc(shortOid(run.resultCommit))}</code>` : `<span class="s-${esc(run.status)}">${esc(run.status.replace('_', ' '))}</span>`)}
 ${card('Duration', esc(formatDuration(run.elapsedMs)))}
 ${card('Cost', `${esc(formatUsd(usage.total.costUsd))}${usage.total.unpricedCalls ? ` <span class="muted">(+${usage.total.unpricedCalls} unpriced)</span>` : ''}`)}
-${card('Checks', `${model.checks.length} run, ${failed ? `<span class="bad">${failed} failed</span>` : '0 failed'}`)}
+${card('Checks', checksCard(model))}
 ${card('Conflicts', `${progress.resolved} done, ${progress.left} left`)}
 ${card('Hunks by rung', byRung.join(' · ') || '<span class="muted">none</span>')}
 ${card('Strategy', run.strategy ? `${esc(run.strategy.kind)}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} <span class="muted">by ${esc(run.strategy.decidedBy)}</span>` : '<span class="muted">not chosen</span>')}
 ${card('Source → target', `<code>${esc(shortOid(run.source.oid))}</code> → <code>${esc(shortOid(run.target.oid))}</code>`)}
 ${current}
+${validationCard(model)}
 </dl>
 ${human}
 ${attempts}
@@ -119,9 +141,7 @@ export function renderChecks(model: ReportModel, logHref: LogHref): string {
     const href = logHref(c);
     const log = href ? `<a href="${esc(href)}">log</a>` : `<span class="mono">${esc(c.logFile)}</span>`;
     const what = c.cell ? `cell <a href="#conflict-${idFrom(c.cell)}">${esc(c.cell)}</a>` : esc(c.target);
-    const result = c.success
-      ? '<span class="ok">passed</span>'
-      : `<span class="bad">${c.timedOut ? 'timed out' : `failed (exit ${c.exitCode ?? '?'})`}</span>`;
+    const result = checkResultHtml(c);
     const judged = c.judgement
       ? `<p><b>${c.judgement.blamed ? 'Blamed on the resolutions' : 'Not blamed on the resolutions'}</b>: ${esc(c.judgement.reason)}</p>`
       : '';

@@ -1,9 +1,9 @@
 /** The report's stylesheet (inline: the page fetches nothing). Laptop and phone widths, light and dark. */
 export const reportCss = `
-:root{--fg:#1b1f24;--muted:#57606a;--bg:#fff;--panel:#f6f8fa;--line:#d0d7de;--accent:#0b5cad;--ok:#1a7f37;--bad:#c62828;--warn:#9a6700;
+:root{--fg:#1b1f24;--muted:#57606a;--bg:#fff;--panel:#f6f8fa;--line:#d0d7de;--accent:#0b5cad;--ok:#1a7f37;--bad:#c62828;--warn:#9a6700;--neutral:#3d5a80;
 --c-unknown:#eceff1;--c-auto:#c8e6c9;--c-frontier:#81c784;--c-edge:#b0bec5;--c-manual:#90a4ae;--c-blocked:#e53935;--c-unblocked:#fff176;
 --c-cache:#64b5f6;--c-rule:#4db6ac;--c-model:#ba68c8;--c-human:#ffb74d;--c-failed:#d32f2f;--add:#e6ffec;--del:#ffebe9;--hunk:#ddf4ff}
-@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;--panel:#161b22;--line:#30363d;--accent:#58a6ff;--ok:#3fb950;--bad:#ff7b72;--warn:#d29922;
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;--panel:#161b22;--line:#30363d;--accent:#58a6ff;--ok:#3fb950;--bad:#ff7b72;--warn:#d29922;--neutral:#8fb3d9;
 --c-unknown:#21262d;--c-auto:#2e5e34;--c-frontier:#3f8f4a;--c-edge:#4b5a63;--c-manual:#607d8b;--add:#12361f;--del:#4a1619;--hunk:#0c2d4d}}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
@@ -26,7 +26,8 @@ pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;paddi
 .card dd{margin:2px 0 0;font-weight:600;overflow-wrap:anywhere}
 .badge{display:inline-block;padding:1px 8px;border-radius:999px;font-size:.8rem;font-weight:600;border:1px solid currentColor}
 .s-done,.ok{color:var(--ok)}.s-failed,.bad{color:var(--bad)}.s-needs_human,.s-stopped,.s-running,.warn{color:var(--warn)}
-.muted{color:var(--muted)}
+.muted{color:var(--muted)}.neutral{color:var(--neutral)}
+.card-wide{grid-column:1/-1}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}

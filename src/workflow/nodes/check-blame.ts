@@ -69,7 +69,7 @@ export async function runBaselines(
       commit,
       cell,
       check: name,
-      outcome: record.outcome as SideOutcome & { ran: number | null },
+      outcome: record.outcome as BaselineState['outcome'],
       logFile: record.logFile,
     });
   }
@@ -172,16 +172,16 @@ function modelWrittenFiles(state: RunState): string[] {
 }
 
 /** The failing tests (and tests run) the check's log names; a timeout names none, whatever it printed. */
-function outcomeOf(result: CheckResult, cwd: string, logDir: string): SideOutcome & { ran: number | null } {
+function outcomeOf(result: CheckResult, cwd: string, logDir: string): BaselineState['outcome'] {
   // A check run elsewhere names its failing tests itself (its whole log is not here).
   if (result.tests !== undefined) {
-    const outcome = sideOutcome(result.success, result.timedOut ? null : result.tests);
-    return { ...outcome, ran: outcome.ran ?? null };
+    const outcome = sideOutcome(result.success, result.timedOut ? null : result.tests, { signal: result.signal });
+    return { ...outcome, ran: outcome.ran ?? null, stopped: outcome.stopped ?? null };
   }
   const log = readCheckLog(result.logFile, logDir);
-  const tests = result.timedOut ? null : parseTestFailures(log, { cwd });
-  const outcome = sideOutcome(result.success, tests);
-  return { ...outcome, ran: outcome.ran ?? null };
+  const tests = result.timedOut ? null : parseTestFailures(log, { cwd, command: result.command });
+  const outcome = sideOutcome(result.success, tests, { signal: result.signal });
+  return { ...outcome, ran: outcome.ran ?? null, stopped: outcome.stopped ?? null };
 }
 
 /** Compare a failure with the tips' baselines, and where they would blame a cell, with the cell's own fork and upstream commits. */

@@ -1,4 +1,5 @@
 import { chooseStrategy } from '../../agents/index.js';
+import { estimateConflicts } from '../../imerge/conflict-estimate.js';
 import type { RunState } from '../../store/run-state.js';
 import { withFlow, type Ctx, type Result } from './common.js';
 
@@ -19,7 +20,7 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
     };
   } else {
     const size = state.grid?.size ?? { i1: 0, i2: 0 };
-    const answer = await ctx.once('strategy', () =>
+    const answer = await ctx.once('strategy', async () =>
       chooseStrategy(
         {
           source_ref: state.source.ref,
@@ -27,6 +28,12 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
           num_source_commits: size.i2,
           num_target_commits: size.i1,
           estimated_conflicts: null,
+          conflicts_lower_bound: await estimateConflicts(
+            ctx.git,
+            state.target.originalOid,
+            state.source.oid,
+            ctx.signal,
+          ).catch(() => null),
           available_strategies: merge.strategies_available,
           default_batch_size: merge.default_batch_size,
         },

@@ -10,7 +10,7 @@ export interface CellInfo {
 }
 
 const MEANING = [
-  'no merge recorded',
+  'not merged, by design: the result does not need this cell (or it is not reached yet)',
   'merged by hand',
   'merged automatically',
   'conflict blocking progress',
