@@ -68,6 +68,8 @@ describe('WorktreePool', () => {
       'ls-files -u',
       // what is there outside the conflict's files, as presented (handoff-snapshot.ts)
       'add -A',
+      // what add could not settle (a conflicted submodule) is left out of that tree
+      'ls-files -z',
       'write-tree',
       'update-ref refs/worktree/splintercat/presented',
     ]);
