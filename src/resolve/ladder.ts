@@ -7,6 +7,7 @@ import { hasMarkers, parseConflictText, printOutsideHunk, printWithResolutions }
 import { selectRules, type ResolutionRule, type RuleContext } from './rules/index.js';
 import { hunkTextsFromMerge, lineMerge, syntaxMerge, type SyntaxSwitches } from './syntax/syntax-merge.js';
 import { parseProblems } from './syntax/validate-text.js';
+import { fitsParser, rulesForHunk } from './size-limits.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 /**
@@ -100,7 +101,10 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
         continue;
       }
     }
-    const byRule = resolveHunkWithRules(hunk, rules, { ...context, outside: printOutsideHunk(file, hunk.index) });
+    const byRule = resolveHunkWithRules(hunk, rulesForHunk(hunk, rules), {
+      ...context,
+      outside: printOutsideHunk(file, hunk.index),
+    });
     if (byRule) {
       const key = keys.get(hunk.index);
       // An answer a failed check blamed is not given again, even by the rule that gave it first.
@@ -119,7 +123,14 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   let open = file.hunks.filter((h) => !resolved.has(h.index));
   const sides = options.sides;
   const switches = options.syntax ?? { code: false, data: false };
-  if (open.length > 0 && (switches.code || switches.data) && sides && sides.ours !== null && sides.theirs !== null) {
+  if (
+    open.length > 0 &&
+    (switches.code || switches.data) &&
+    sides &&
+    sides.ours !== null &&
+    sides.theirs !== null &&
+    fitsParser(sides.base, sides.ours, sides.theirs)
+  ) {
     const versions = { base: sides.base ?? '', ours: sides.ours, theirs: sides.theirs };
     const pieces = await syntaxMerge(file.path, versions, lineMerge, switches);
     if (pieces !== null) {
@@ -206,7 +217,11 @@ async function keepsSyntax(
         file.hunks.map((h) => [h.index, (withResolutions ? resolved.get(h.index)?.text : undefined) ?? h[which]]),
       ),
     );
-  const problems = await parseProblems(file.path, side('ours', true), [side('ours', false), side('theirs', false)]);
+  const mine = side('ours', true);
+  const sides = [side('ours', false), side('theirs', false)];
+  // Too large to parse (a parse tree's memory grows with the file): the answers stand unchecked.
+  if (!fitsParser(mine, ...sides)) return true;
+  const problems = await parseProblems(file.path, mine, sides);
   if (problems.length === 0) return true;
   log.warn(
     { path: file.path, problems, by: [...resolved.values()].map((r) => r.by) },
