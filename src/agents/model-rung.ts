@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { CheckRunnerLike, FailureSummary } from '../checks/types.js';
 import type { Git } from '../git/index.js';
 import type { ConflictCell } from '../imerge/types.js';
+import { replaceFileWithin } from '../util/replace-file.js';
 import { nullLogger, type Logger } from '../log/logger.js';
 import type { LadderFallback } from '../resolve/ladder.js';
 import { printConflictedFile } from '../resolve/parse/markers.js';
@@ -127,9 +128,9 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
           },
         );
       } finally {
-        // The ladder's caller writes the final text; leave the file as it was.
+        // The ladder's caller writes the final text; leave the file as it was (never through a link a check made).
         if (before === null) await rm(target.abs, { force: true });
-        else await writeFile(target.abs, before);
+        else replaceFileWithin(workdir, rel, before);
       }
       outcomes.push({ path: rel, outcome });
       if (!outcome.ok) return [];

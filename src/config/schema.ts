@@ -131,8 +131,12 @@ export const configSchema = z
         setup_when: z.array(z.string().min(1)).default([...defaultSetupWhen]),
         /** auto = bubblewrap when installed and working; bwrap = required; off = unconfined. */
         sandbox: z.enum(sandboxModes).default('auto'),
-        /** Directories a sandboxed check may write besides its worktree, its log and a private /tmp (`~` expanded). */
+        /** Directories a sandboxed check may write besides its worktree and a private /tmp (`~` expanded). */
         writable: z.array(z.string().min(1)).default([]),
+        /** Paths a sandboxed check may read besides its worktree, the system and the toolchain on PATH (`~` expanded). */
+        readable: z.array(z.string().min(1)).default([]),
+        /** Whether `setup` reaches the network (to install dependencies); checks never do. */
+        setup_network: z.boolean().default(false),
         /** Environment variables kept although named like a secret (`*_KEY`, `*_TOKEN`, `SPLINTERCAT_*`, ...). */
         env_passthrough: z.array(z.string().min(1)).default([]),
       })

@@ -97,6 +97,7 @@ export const errorKinds = {
   ui_listen_failed: 'failed',
   unknown_revision: 'failed',
   workdir_missing: 'failed',
+  worktree_unknown: 'failed',
 } as const;
 
 /** How a failure is handled: `usage` (fix the command or the config), `needs_human` (a person must act), `failed`. */

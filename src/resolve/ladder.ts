@@ -8,6 +8,7 @@ import { selectRules, type ResolutionRule, type RuleContext } from './rules/inde
 import { hunkTextsFromMerge, lineMerge, syntaxMerge, type SyntaxSwitches } from './syntax/syntax-merge.js';
 import { parseProblems } from './syntax/validate-text.js';
 import { policyResolution, type PathRule } from './policy/path-policy.js';
+import { fitsParser, rulesForHunk } from './size-limits.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 /**
@@ -121,7 +122,11 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       continue;
     }
     if (toPerson) continue;
-    const byRule = resolveHunkWithRules(hunk, rules, { ...context, outside: printOutsideHunk(file, hunk.index) });
+
+    const byRule = resolveHunkWithRules(hunk, rulesForHunk(hunk, rules), {
+      ...context,
+      outside: printOutsideHunk(file, hunk.index),
+    });
     if (byRule) {
       const key = keys.get(hunk.index);
       // An answer a failed check blamed is not given again, even by the rule that gave it first.
@@ -146,7 +151,8 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
     sides &&
     sides.ours !== null &&
     sides.theirs !== null &&
-    !toPerson
+    !toPerson &&
+    fitsParser(sides.base, sides.ours, sides.theirs)
   ) {
     const versions = { base: sides.base ?? '', ours: sides.ours, theirs: sides.theirs };
     const pieces = await syntaxMerge(file.path, versions, lineMerge, switches);
@@ -250,7 +256,11 @@ async function keepsSyntax(
         file.hunks.map((h) => [h.index, (withResolutions ? resolved.get(h.index)?.text : undefined) ?? h[which]]),
       ),
     );
-  const problems = await parseProblems(file.path, side('ours', true), [side('ours', false), side('theirs', false)]);
+  const mine = side('ours', true);
+  const sides = [side('ours', false), side('theirs', false)];
+  // Too large to parse (a parse tree's memory grows with the file): the answers stand unchecked.
+  if (!fitsParser(mine, ...sides)) return true;
+  const problems = await parseProblems(file.path, mine, sides);
   if (problems.length === 0) return true;
   log.warn(
     { path: file.path, problems, by: [...resolved.values()].map((r) => r.by) },

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { replaceFileWithin } from '../util/replace-file.js';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
 import { nullLogger, type Logger } from '../log/logger.js';
@@ -152,7 +152,7 @@ async function resolveEntry(
 ): Promise<WorkingTreeFileResult> {
   const full = join(top, entry.path);
   const stageBytes = await readStageBytes(git, entry);
-  const diskBytes = existsSync(full) ? await readFile(full) : null;
+  const diskBytes = diskEntryBytes(full);
   // Every version of the file is read, rewritten and written back with one encoding, so a file
   // that is not UTF-8 keeps every byte outside the hunks the ladder resolved.
   const encoding = encodingOf(diskBytes, stageBytes.base, stageBytes.ours, stageBytes.theirs);
@@ -235,7 +235,8 @@ async function resolveEntry(
       ...noted,
     };
   }
-  await writeFile(full, encodeText(result.text, encoding));
+  // Never through a link a check may have put in the file's place.
+  replaceFileWithin(top, entry.path, encodeText(result.text, encoding));
   if (remaining.length === 0) {
     await git.run(['add', '--', entry.path]);
     return { path: entry.path, status: 'resolved', resolutions: result.resolutions, remaining };
@@ -355,4 +356,14 @@ async function applyFileDecision(git: Git, path: string, action: string): Promis
     await git.run(['checkout', action === 'keep-ours' ? '--ours' : '--theirs', '--', path]);
     await git.run(['add', '--', path]);
   }
+}
+
+/**
+ * What the working tree holds at `full` as git would store it: a file's bytes, a link's target
+ * (never what it points to), null for nothing or a directory (a submodule's).
+ */
+function diskEntryBytes(full: string): Buffer | null {
+  const st = lstatSync(full, { throwIfNoEntry: false });
+  if (st === undefined || st.isDirectory()) return null;
+  return st.isSymbolicLink() ? Buffer.from(readlinkSync(full)) : readFileSync(full);
 }

@@ -10,6 +10,7 @@ import { findRun } from './run-config.js';
 import type { Ctx, Result } from './nodes/common.js';
 import { withFlow } from './nodes/common.js';
 import type { GridEngine } from './ports.js';
+import { recordHandoff } from './handoff-snapshot.js';
 import { personsOutsideEdits } from './outside-edits.js';
 import { collectHumanResolution } from './resolve-cell.js';
 
@@ -42,6 +43,7 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
     // Parents not merged yet (a resolution before it is presented too): protected when it was presented.
     const details = await engine.conflictCell(cell).catch(() => null);
     if (details) await ctx.worktrees.protect(ctx.worktrees.conflictId(cell), details.above, details.left);
+    await putBackBeforeHandoff(ctx, c.conflict, ctx.worktrees.conflictId(cell));
     for (const f of c.files) {
       if (!f.hunks || c.failure) continue;
       const saved = join(presentedDir(ctx, state, c.conflict), f.path);
@@ -77,6 +79,22 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
       },
     },
   };
+}
+
+/** What changed outside the conflict's files before a person was asked is nobody's: put back, and said (handoff-snapshot.ts). */
+async function putBackBeforeHandoff(ctx: Ctx, conflict: string, id: string): Promise<void> {
+  const wt = await ctx.worktrees.gitOf(id);
+  if (wt === null) return;
+  try {
+    const putBack = await recordHandoff(wt);
+    if (putBack.length > 0)
+      ctx.log.decision(
+        { conflict, paths: putBack.map((p) => p.path) },
+        `[hand-off] ${putBack.length} file(s) outside the conflict's files changed before the hand-off (not by a person): put back`,
+      );
+  } finally {
+    wt.close();
+  }
 }
 
 /**
@@ -136,7 +154,7 @@ export async function takePersonsWork(
       });
       continue;
     }
-    const outsideEdits = await personsOutsideEdits(ctx, engine, c, human.tree);
+    const outsideEdits = await personsOutsideEdits(ctx, engine, c, human.tree, human.outside);
     const commit = await engine.recordMerge(c.cell, human.tree);
     const learnt = await learn(ctx, state, c, worktree, entry);
     const chosen = personChoices(state, ctx, c, worktree, entry);

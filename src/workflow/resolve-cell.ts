@@ -16,9 +16,11 @@ import {
 import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import type { Git } from '../git/index.js';
 import type { Cell } from '../imerge/cell.js';
+import type { PathChange } from '../git/worktree-snapshot.js';
 import { cleanMergeWarnings, invalidGeneratedFiles } from './generated-check.js';
 import { handoffFile, keepOrDelete } from './handoff.js';
 import { suggestionHint, withBlocks } from './handoff-blocks.js';
+import { changesSinceHandoff } from './handoff-snapshot.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 /** A person's file-level choice (keep or delete), by `fileChoiceKey`. */
@@ -92,7 +94,7 @@ export async function resolvePrepared(
 ): Promise<CellResolution> {
   const { cell, details, path, entries } = prepared;
   const id = ctx.worktrees.conflictId(cell);
-  const wt = ctx.git.at(path, { worktree: true });
+  const wt = await ctx.worktrees.worktreeGit(id);
   const learnt = ctx.config.merge.resolver === 'manual' ? null : ctx.ladder.learnt;
   try {
     if (learnt) await learnt.load(options.target ?? 'HEAD');
@@ -202,8 +204,12 @@ async function replayFileChoices(
   return replayed;
 }
 
-/** What `collectHumanResolution` found: the tree to record, or why the person's edit is not taken yet. */
-export type HumanCollection = { ok: true; tree: string } | { ok: false; left: string[]; why: string[] };
+/**
+ * What `collectHumanResolution` found: the tree to record (with the person's own edits outside the
+ * conflict's files since the hand-off, when one was recorded), or why the person's edit is not taken yet.
+ */
+export type HumanCollection =
+  { ok: true; tree: string; outside?: PathChange[] } | { ok: false; left: string[]; why: string[] };
 
 /**
  * After a person worked in the conflict's worktree: take what the hand-off told them to do —
@@ -217,7 +223,7 @@ export async function collectHumanResolution(
   options: { refuse?: { tree: string; why: string } } = {},
 ): Promise<HumanCollection> {
   const id = ctx.worktrees.conflictId(cell);
-  const wt = ctx.git.at(ctx.worktrees.path(id));
+  const wt = await ctx.worktrees.worktreeGit(id);
   try {
     const unmerged = await listUnmerged(wt);
     const changed = new Set(
@@ -276,12 +282,13 @@ export async function collectHumanResolution(
       why.push(bad.why);
     }
     if (left.length > 0) return { ok: false, left, why };
+    const outside = await changesSinceHandoff(wt);
     const tree = await ctx.worktrees.writeTree(id);
     if (options.refuse && tree === options.refuse.tree) {
       const files = (await wt.lines(['diff', '--name-only', 'HEAD'])).slice(0, 20);
       return { ok: false, left: files, why: [options.refuse.why] };
     }
-    return { ok: true, tree };
+    return { ok: true, tree, ...(outside !== null ? { outside } : {}) };
   } finally {
     wt.close();
   }

@@ -98,6 +98,7 @@ function config(ecosystem: Ecosystem, extra: string[] = []): string {
           '  # the dependencies of the commit under test, installed in each worktree when package.json changes',
           '  setup: npm install --no-audit --no-fund --no-package-lock --loglevel=error',
           '  setup_when: [package.json]',
+          '  setup_network: true',
           '  writable: ["~/.npm"]',
           '  # a hung suite (a server left listening) is cut short; these suites take seconds',
           '  timeout: 120',

@@ -81,7 +81,7 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
       const { Git } = await import('../../git/index.js');
       const { formatEvalReport, ladderFromConfig, mineMerges, readCorpus, runEval } =
         await import('../../resolve/index.js');
-      const { config, warnings } = loadCliConfig(global);
+      const { config, warnings } = await loadCliConfig(global);
       const setup = await ladderFromConfig(config.resolve, null, { allRules: opts.allRules });
       for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
       const abs = (p: string): string => (isAbsolute(p) ? p : resolvePath(global.cwd, p));

@@ -20,7 +20,7 @@ export function registerResolve(program: Command): Command {
       const { Git } = await import('../../git/index.js');
       const { ladderFromConfig, resolveWorkingTree, shellRegenerateRunner } = await import('../../resolve/index.js');
       const global = globalOptions(cmd);
-      const { config, warnings } = loadCliConfig(global);
+      const { config, warnings } = await loadCliConfig(global);
       const git = new Git({ cwd: global.cwd });
       try {
         const top = await git.topLevel();

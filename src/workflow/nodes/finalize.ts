@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
+import { printableName, shellWord } from '../../util/safe-print.js';
 import type { RunState } from '../../store/run-state.js';
 import { mergeMessage, mergeNote, writeMergeNote } from '../merge-record.js';
 import { exportCacheRef } from '../../resolve/cache/cache-ref.js';
@@ -86,10 +87,6 @@ interface LocalChanges {
   untracked: boolean;
 }
 
-function shellQuote(path: string): string {
-  return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * What in the checkout of the target branch the merge would move under: uncommitted changes to
  * tracked files (staged or not), and untracked files the merge's tree would overwrite. Null when none.
@@ -121,15 +118,15 @@ async function localChanges(checkout: Git, result: string): Promise<LocalChanges
 function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty: LocalChanges): Result {
   const files = dirty.files.map((f) => join(checkout, f));
   const reason =
-    `the merge is ready, but ${state.target.branch} is checked out in ${checkout} with ${dirty.detail} ` +
-    `(${dirty.files.slice(0, 5).join(', ')}${dirty.files.length > 5 ? `, and ${dirty.files.length - 5} more` : ''}); ` +
+    `the merge is ready, but ${printableName(state.target.branch)} is checked out in ${printableName(checkout)} with ${dirty.detail} ` +
+    `(${dirty.files.slice(0, 5).map(printableName).join(', ')}${dirty.files.length > 5 ? `, and ${dirty.files.length - 5} more` : ''}); ` +
     `the branch was not moved and nothing was touched`;
   // Untracked files are stashed only when some are in the way (the config file and logs may be untracked too).
   const stash = dirty.untracked
-    ? `git stash push --include-untracked -- ${dirty.files.map(shellQuote).join(' ')}`
+    ? `git stash push --include-untracked -- ${dirty.files.map(shellWord).join(' ')}`
     : 'git stash';
   const commands = [
-    `cd ${checkout}`,
+    `cd ${shellWord(checkout)}`,
     `${stash}   # or commit them on another branch`,
     'splintercat continue',
     'git stash pop   # your changes back, on top of the merge',
