@@ -30,6 +30,10 @@ export interface ModelRungOptions {
   details?: ConflictCell | null;
   failure?: FailureSummary | string | null;
   maxTurns?: number;
+  /** The fork's own instructions (`resolve.instructions`), sent with every request. */
+  instructions?: string;
+  /** What the fork's past merges suggest for a hunk (its evidence), given to the model beside the conflict. */
+  hints?: ((path: string, hunk: ConflictedFile['hunks'][number]) => string | null) | null;
   log?: Logger;
 }
 
@@ -111,6 +115,8 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
             details: options.details ?? null,
             failure: options.failure ?? null,
             conflictId: options.details ? `${cellId(options.details)}:${rel}` : rel,
+            ...(options.instructions ? { instructions: options.instructions } : {}),
+            hints: hintsFor(rel, hunks, options.hints),
           },
           {
             gateway: options.gateway,
@@ -156,4 +162,19 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
       return { inputTokens: t.inputTokens, outputTokens: t.outputTokens, costUsd: t.costUsd, hunksResolved };
     },
   };
+}
+
+/** The past merges' evidence per open hunk of a file, for the prompt (empty without hints). */
+function hintsFor(
+  path: string,
+  hunks: ConflictedFile['hunks'],
+  hints: ModelRungOptions['hints'],
+): Record<number, string> {
+  const out: Record<number, string> = {};
+  if (!hints) return out;
+  for (const h of hunks) {
+    const hint = hints(path, h);
+    if (hint) out[h.index] = hint;
+  }
+  return out;
 }

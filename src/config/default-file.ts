@@ -132,6 +132,25 @@ resolve:
   #     package-lock.json: npm install --package-lock-only --ignore-scripts
   #     "**/Cargo.lock": cargo generate-lockfile
   regenerate: {}
+  # The fork's policy per path (first matching glob wins), the ladder's "policy" rung after the
+  # cache: ours | theirs | union (ours first) | union theirs-first | human (always hand over) |
+  # {regenerate: COMMAND} (take ours, then run COMMAND in the worktree, as resolve.regenerate).
+  #   paths:
+  #     "locales/*.json": theirs
+  #     "CHANGELOG.md": union theirs-first
+  #     "src/mos/**": human
+  #     "package-lock.json": {regenerate: npm install --package-lock-only --ignore-scripts}
+  paths: {}
+  # The fork's own instructions for the resolver model (text, or the path of a file holding them).
+  instructions: ""
+  # Suggestions learnt from the target branch's past merges, shown at every hand-off:
+  # off | suggest | apply (apply also takes, without asking, those that at least min_merges of
+  # the merges that speak for them agree on, and at least this share of them: threshold).
+  learnt:
+    mode: suggest
+    threshold: 1
+    min_merges: 3
+    merges: 200
 
 budget:
   # Stop cleanly before model spending passes this many USD; 0 = no limit.

@@ -14,7 +14,7 @@ export const MAX_YAML_ALIASES = 100;
 /** Keys that would reach Object.prototype through a path like `__proto__.x`. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 /** Strings that are shell code, where `{x}` is brace syntax, not a template. */
-const SHELL_KEYS = ['check.commands', 'check.setup'];
+const SHELL_KEYS = ['check.commands', 'check.setup', 'resolve.paths', 'resolve.regenerate', 'resolve.instructions'];
 
 export interface LoadConfigOptions {
   /** Directory to look for splintercat.yaml in (the workdir). */

@@ -1,4 +1,4 @@
-import type { HumanHandoff } from '../store/run-state.js';
+import type { HandoffFile, HumanHandoff } from '../store/run-state.js';
 import { isPrintableName, printableName, printableText } from '../util/safe-print.js';
 
 const EXCERPT_LINES = 15;
@@ -20,6 +20,7 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
       lines.push(
         `${indent}${printableName(f.path)}${unsafe} [${f.kind}${f.hunks !== undefined ? `, ${f.hunks} block(s)` : ''}]: ${f.instructions}`,
       );
+      lines.push(...blockLines(f, `${indent}${indent}`));
     });
     if (c.failure) {
       lines.push(
@@ -46,4 +47,25 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
   }
   // Whatever else a line holds (a check's output, a model's words): no control character reaches the terminal raw.
   return lines.map(printableText);
+}
+
+/**
+ * Each block of a file with its one-command answers: the suggested one first, with the evidence
+ * the target's past merges give for it, then the others (`take ours|theirs|both|base FILE N`).
+ */
+export function blockLines(file: HandoffFile, indent: string): string[] {
+  return (file.blocks ?? []).flatMap((b) => {
+    const where = `block ${b.hunk} (lines ${b.startLine}-${b.endLine})`;
+    const others = Object.keys(b.take)
+      .filter((k) => k !== 'both theirs-first')
+      .join('|');
+    const generic = (b.take.ours ?? '').replace(/ take ours /, ` take ${others} `);
+    if (!b.suggestion)
+      return [`${indent}${where}: ${generic}   (both --order theirs-first for upstream's lines first)`];
+    return [
+      `${indent}${where}: suggested ${b.suggestion.choice}: ${b.suggestion.command}`,
+      `${indent}${indent}why: ${b.suggestion.evidence}`,
+      `${indent}${indent}or: ${generic}`,
+    ];
+  });
 }

@@ -1,17 +1,28 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compareCells } from '../imerge/cell.js';
-import { learnHumanHunks } from '../resolve/index.js';
+import { learnHumanHunks, parseConflictText, personChoice } from '../resolve/index.js';
 import { acceptCommand } from './accept-failure.js';
 import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
 import { recordResolved } from './conflict-records.js';
-import { cdLine } from './handoff.js';
+import { cdLine, shellQuote } from './handoff.js';
+import { findRun } from './run-config.js';
 import type { Ctx, Result } from './nodes/common.js';
 import { withFlow } from './nodes/common.js';
 import type { GridEngine } from './ports.js';
 import { recordHandoff } from './handoff-snapshot.js';
 import { personsOutsideEdits } from './outside-edits.js';
 import { collectHumanResolution } from './resolve-cell.js';
+
+/**
+ * The command that resumes this run from anywhere in the repository: `splintercat continue`, with
+ * `--name` when another run would be taken for it (several runs, and this one not the configured name).
+ */
+export function continueCommand(ctx: Pick<Ctx, 'store' | 'config'>, name: string): string {
+  return findRun(ctx.store, ctx.config.imerge.name, false) === name
+    ? 'splintercat continue'
+    : `splintercat continue --name ${shellQuote(name)}`;
+}
 
 /** Where the files are kept as they were handed to a person (hunks no rung resolved still in markers), to learn their answers. */
 function presentedDir(ctx: Ctx, state: RunState, conflict: string): string {
@@ -44,7 +55,7 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
     }
   }
   const files = conflicts.flatMap((c) => c.files.map((f) => join(c.worktree, f.path)));
-  const commands = [...conflicts.map(cdLine), 'splintercat continue'];
+  const commands = [...conflicts.map(cdLine), continueCommand(ctx, state.name)];
   const checks = [...new Set(conflicts.flatMap((c) => (c.failure ? [c.failure.check] : [])))];
   const reason =
     `${files.length} file(s) in ${conflicts.length} conflict(s) need a human: ` +
@@ -146,7 +157,8 @@ export async function takePersonsWork(
     const outsideEdits = await personsOutsideEdits(ctx, engine, c, human.tree, human.outside);
     const commit = await engine.recordMerge(c.cell, human.tree);
     const learnt = await learn(ctx, state, c, worktree, entry);
-    const files = personsFiles(c, learnt, entry.failure !== null);
+    const chosen = personChoices(state, ctx, c, worktree, entry);
+    const files = personsFiles(c, learnt, chosen, entry.failure !== null);
     next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });
     for (const choice of state.data.handoffChoices?.[c.id] ?? []) {
       fileChoices[choice.key] = existsSync(join(worktree, choice.path)) ? 'keep' : 'delete';
@@ -168,10 +180,12 @@ export async function takePersonsWork(
 function personsFiles(
   c: ConflictState,
   learnt: Map<string, Array<string | null>>,
+  chosen: Map<string, string[]>,
   whole: boolean,
 ): ConflictState['files'] {
   return c.files.map((f) => {
     const keys = [...(learnt.get(f.path) ?? [])];
+    const choices = whole ? [] : [...(chosen.get(f.path) ?? [])];
     return {
       ...f,
       hunks: f.hunks.map((h) =>
@@ -183,6 +197,7 @@ function personsFiles(
               rung: 'human' as const,
               by: 'human',
               cacheKey: keys.shift() ?? null,
+              ...withChoice(choices.shift()),
             },
       ),
       // A file-level choice (keep or delete, ...) that no rule made was the person's.
@@ -242,4 +257,31 @@ export function amendEntry(
     refused: [],
     ...(conflict.resolutionTree ? { blamedTree: conflict.resolutionTree } : {}),
   };
+}
+
+/** What the person kept for each block they were handed (ours, theirs, both, base, other text), by path, in block order. */
+function personChoices(
+  state: RunState,
+  ctx: Ctx,
+  c: ConflictState,
+  worktree: string,
+  entry: HandoffConflict,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const f of entry.files) {
+    const saved = join(presentedDir(ctx, state, c.id), f.path);
+    const mine = join(worktree, f.path);
+    if (!existsSync(saved) || !existsSync(mine)) continue;
+    const presented = parseConflictText(readFileSync(saved, 'latin1'), { path: f.path });
+    const resolved = readFileSync(mine, 'latin1');
+    out.set(
+      f.path,
+      presented.hunks.map((h) => personChoice(presented, h, resolved)),
+    );
+  }
+  return out;
+}
+
+function withChoice(choice: string | undefined): { choice?: string } {
+  return choice === undefined || choice === 'unaligned' ? {} : { choice };
 }

@@ -32,8 +32,8 @@ export interface GridEngine {
   recordedMerges(): Array<{ cell: Cell; commit: string }>;
   /** Drop recorded resolutions and every cell built on them, so they can be resolved again. */
   forget(cells: Cell[]): Promise<void>;
-  /** Finish the merge (goal merge: one two-parent commit on the target branch); returns its id. */
-  finish(): Promise<string>;
+  /** Finish the merge (goal merge: one two-parent commit on the target branch, with `message`); returns its id. */
+  finish(message?: string): Promise<string>;
   diagram(): Promise<string>;
 }
 

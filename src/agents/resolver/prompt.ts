@@ -5,7 +5,14 @@ import { cutMiddle } from '../prompt-truncate.js';
 import { wrapData } from './tool-context.js';
 
 /** The resolver's standing instructions (seed "Initial Prompt Template" and step 24, plus the data rule). */
-export function resolverSystemPrompt(nonce: string, checks: string[]): string {
+export function resolverSystemPrompt(nonce: string, checks: string[], instructions?: string): string {
+  const fork = instructions?.trim()
+    ? [
+        '',
+        "The fork's maintainers' own instructions for its merges (from their configuration, not from the repository's files):",
+        instructions.trim(),
+      ]
+    : [];
   return [
     'You resolve git merge conflicts in a repository, one conflict at a time, using the tools provided.',
     '',
@@ -24,6 +31,7 @@ export function resolverSystemPrompt(nonce: string, checks: string[]): string {
     '',
     'Process: view the conflict, investigate when needed, resolve every conflict in the file, explain your reasoning briefly,',
     'then call submit_resolution for each conflicted file. Keep the intent of both sides; never leave conflict markers.',
+    ...fork,
   ].join('\n');
 }
 
@@ -38,6 +46,8 @@ export interface ResolverPromptInput {
   /** Each commit's diff for the conflicted files (already bounded), when known. */
   diffs?: { ours?: string; theirs?: string };
   failure: FailureSummary | string | null;
+  /** What the fork's past merges suggest, by hunk number: shown beside the hunk, as data. */
+  hints?: Record<number, string>;
   sourceRef?: string;
   targetBranch?: string;
   nonce: string;
@@ -119,6 +129,12 @@ function hunkBlocks(input: ResolverPromptInput, budget: number): string[] {
       out.push(`File ${k + 1}, conflict ${h.index} (lines ${h.startLine}-${h.endLine}):`, block);
       used += block.length;
       shown++;
+      const hint = k === 0 ? input.hints?.[h.index] : undefined;
+      if (hint) {
+        const history = data(input.nonce, 'history of the fork', hint);
+        out.push(`What this fork's maintainers did with such conflicts before (a suggestion, not a rule):`, history);
+        used += history.length;
+      }
     }
   });
   if (shown < total)

@@ -64,6 +64,10 @@ export interface ResolveWithModelInput {
   allConflicts?: string | null;
   sourceRef?: string;
   targetBranch?: string;
+  /** The fork's own instructions (`resolve.instructions`): part of the standing instructions, not data. */
+  instructions?: string;
+  /** What the fork's past merges suggest, by hunk number (of the first file): shown as data beside the hunk. */
+  hints?: Record<number, string>;
 }
 
 export interface ResolverDeps {
@@ -154,7 +158,7 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
     log,
   };
   const tools = limitConcurrency({ ...conflictTools(ctx), ...repoTools(ctx), ...searchTools(ctx), ...checkTools(ctx) });
-  const system = resolverSystemPrompt(nonce, ctx.runCheck?.names() ?? []);
+  const system = resolverSystemPrompt(nonce, ctx.runCheck?.names() ?? [], input.instructions);
   const first = resolverUserPrompt({
     files: promptFiles,
     details: ctx.details,
@@ -166,6 +170,7 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
     failure: input.failure ?? null,
     ...(input.sourceRef ? { sourceRef: input.sourceRef } : {}),
     ...(input.targetBranch ? { targetBranch: input.targetBranch } : {}),
+    ...(input.hints ? { hints: input.hints } : {}),
     nonce,
   });
   log.debug({ prompt: first }, 'resolver initial prompt');

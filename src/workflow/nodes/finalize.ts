@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
 import type { RunState } from '../../store/run-state.js';
+import { mergeMessage, mergeNote, writeMergeNote } from '../merge-record.js';
+import { exportCacheRef } from '../../resolve/cache/cache-ref.js';
 import { flagGenerated, generatedWarningsAt } from '../generated-check.js';
 import {
   flow,
@@ -59,7 +61,7 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
     const dirty = commit ? await localChanges(ctx.git.at(checkedOut), commit) : null;
     if (dirty) return stopForLocalChanges(next, ctx, checkedOut, dirty);
   }
-  return complete(next, ctx, await engine.finish(), checkedOut);
+  return complete(next, ctx, await engine.finish(mergeMessage(next)), checkedOut);
 }
 
 /** Warn (log and journal, so the report shows it) of generated files the merge left invalid (a package pinned twice). */
@@ -151,6 +153,10 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
   ) {
     await updateWorkingTree(ctx, checkout, state.target.originalOid, commit);
   }
+  // The full record travels with the merge commit (a note; rewritten as is after a kill).
+  if (state.goal === 'merge') await writeMergeNote(ctx.git, commit, mergeNote(state));
+  // What this merge decided, ready to travel with `git push origin refs/splintercat/cache`.
+  if (ctx.ladder.cache) await exportCacheRef(ctx.git, ctx.ladder.cache);
   if (!ctx.journal.read().entries.some((e) => e.type === 'finalized' && e.commit === commit))
     ctx.journal.append({ type: 'finalized', commit });
   ctx.log.decision(

@@ -6,7 +6,7 @@ import type { HandoffConflict, RunState } from '../../store/run-state.js';
 import { handoffFailure } from '../handoff-failure.js';
 import { flagGenerated } from '../generated-check.js';
 import { modelAttempts } from '../handoff.js';
-import { handOff, takePersonsWork } from '../human.js';
+import { continueCommand, handOff, takePersonsWork } from '../human.js';
 import { resolverTranscriptEvents } from '../transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
 import { reconcileGrid } from './reconcile-grid.js';
@@ -76,6 +76,8 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
         resolvePrepared(ctx, prepared, {
           failure: retry[cellId(prepared.cell)] ?? null,
           fileChoices: flow(next).fileChoices ?? {},
+          target: state.target.originalOid,
+          next: continueCommand(ctx, state.name),
         }),
     );
     const human: HandoffConflict[] = [];
