@@ -20,3 +20,4 @@ export { validateResolvedText } from './resolver/validate.js';
 export { formatCheckForModel } from './resolver/check-tools.js';
 export * from './model-setup.js';
 export * from './planner-review.js';
+export * from './fork-instructions.js';

@@ -5,7 +5,9 @@ import type * as OpenAI from '@ai-sdk/openai';
 import type * as OpenAICompatible from '@ai-sdk/openai-compatible';
 import type * as OpenRouter from '@openrouter/ai-sdk-provider';
 import type { Config, ProviderName } from '../config/schema.js';
+import { urlCredentials } from '../config/secret-sources.js';
 import { UsageError } from '../errors/index.js';
+import { registerSecrets } from '../util/secret-registry.js';
 import { modelRoles, type ModelRole } from './usage.js';
 
 /** One role's model, ready to call. */
@@ -87,6 +89,8 @@ export function createRoleModels(
     });
   }
 
+  // Known as secrets from now on, wherever they turn up (a provider's error echoing the key, a URL printed).
+  registerSecrets([apiKey, ...urlCredentials(baseURL ?? '')]);
   const make = createProvider(provider, apiKey, baseURL, options.fetch);
   for (const role of configured) {
     out[role] = { role, provider, modelId: ids[role], keyVariable: keySource, model: make(ids[role]) };

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { CheckRunnerLike, FailureSummary } from '../checks/types.js';
 import type { Git } from '../git/index.js';
 import type { ConflictCell } from '../imerge/types.js';
+import { replaceFileWithin } from '../util/replace-file.js';
 import { nullLogger, type Logger } from '../log/logger.js';
 import type { LadderFallback } from '../resolve/ladder.js';
 import { printConflictedFile } from '../resolve/parse/markers.js';
@@ -29,6 +30,10 @@ export interface ModelRungOptions {
   details?: ConflictCell | null;
   failure?: FailureSummary | string | null;
   maxTurns?: number;
+  /** The fork's own instructions (`resolve.instructions`), sent with every request. */
+  instructions?: string;
+  /** What the fork's past merges suggest for a hunk (its evidence), given to the model beside the conflict. */
+  hints?: ((path: string, hunk: ConflictedFile['hunks'][number]) => string | null) | null;
   log?: Logger;
 }
 
@@ -110,6 +115,8 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
             details: options.details ?? null,
             failure: options.failure ?? null,
             conflictId: options.details ? `${cellId(options.details)}:${rel}` : rel,
+            ...(options.instructions ? { instructions: options.instructions } : {}),
+            hints: hintsFor(rel, hunks, options.hints),
           },
           {
             gateway: options.gateway,
@@ -121,9 +128,9 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
           },
         );
       } finally {
-        // The ladder's caller writes the final text; leave the file as it was.
+        // The ladder's caller writes the final text; leave the file as it was (never through a link a check made).
         if (before === null) await rm(target.abs, { force: true });
-        else await writeFile(target.abs, before);
+        else replaceFileWithin(workdir, rel, before);
       }
       outcomes.push({ path: rel, outcome });
       if (!outcome.ok) return [];
@@ -155,4 +162,19 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
       return { inputTokens: t.inputTokens, outputTokens: t.outputTokens, costUsd: t.costUsd, hunksResolved };
     },
   };
+}
+
+/** The past merges' evidence per open hunk of a file, for the prompt (empty without hints). */
+function hintsFor(
+  path: string,
+  hunks: ConflictedFile['hunks'],
+  hints: ModelRungOptions['hints'],
+): Record<number, string> {
+  const out: Record<number, string> = {};
+  if (!hints) return out;
+  for (const h of hunks) {
+    const hint = hints(path, h);
+    if (hint) out[h.index] = hint;
+  }
+  return out;
 }

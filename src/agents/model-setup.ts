@@ -33,7 +33,14 @@ export function createGatewayFromConfig(
 export function createModelRungFromConfig(
   config: Pick<Config, 'llm' | 'budget'>,
   env: Record<string, string | undefined>,
-  deps: { git: Git; workdir?: string; runCheck?: CheckRunnerLike | null; log?: Logger; gateway?: ModelGateway | null },
+  deps: {
+    git: Git;
+    workdir?: string;
+    runCheck?: CheckRunnerLike | null;
+    log?: Logger;
+    gateway?: ModelGateway | null;
+    instructions?: string;
+  },
 ): ModelRung | null {
   const gateway =
     deps.gateway !== undefined ? deps.gateway : createGatewayFromConfig(config, env, deps.log ? { log: deps.log } : {});
@@ -45,6 +52,7 @@ export function createModelRungFromConfig(
     runCheck: deps.runCheck ?? null,
     maxTurns: config.llm.max_turns,
     ...(deps.log ? { log: deps.log } : {}),
+    ...(deps.instructions ? { instructions: deps.instructions } : {}),
   });
 }
 

@@ -1,6 +1,5 @@
-/** Variable names that hold credentials by convention. */
-const SECRET_NAME = /(_KEY|_TOKEN|_SECRET|_PASSWORD)$/i;
-const OWN_PREFIX = /^SPLINTERCAT_/i;
+import { isSecretName, isSecretVariable } from '../util/secret-variable.js';
+
 /** Shorter values of secret-named variables are flags (`FOO_KEY=1`), not worth redacting from output. */
 const MIN_REDACTED_LENGTH = 8;
 
@@ -27,19 +26,18 @@ export interface ScrubbedEnv {
  */
 export function scrubEnv(env: NodeJS.ProcessEnv, options: ScrubOptions): ScrubbedEnv {
   const keep = new Set(options.passthrough);
-  const named = (name: string): boolean => SECRET_NAME.test(name) || OWN_PREFIX.test(name);
   // The values to hide: the given secrets and those of secret-named variables (the provider's
   // OPENROUTER_API_KEY holds the resolved key when llm.api_key is empty), passthrough ones excepted.
   const values = new Set<string>(options.secrets.filter((s) => s.length >= 6));
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && SECRET_NAME.test(name) && !keep.has(name) && value.length >= MIN_REDACTED_LENGTH)
+    if (value !== undefined && isSecretName(name) && !keep.has(name) && value.length >= MIN_REDACTED_LENGTH)
       values.add(value);
   }
   const out: Record<string, string> = {};
   const removed: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (!keep.has(name) && (named(name) || [...values].some((s) => value.includes(s)))) removed.push(name);
+    if (!keep.has(name) && (isSecretVariable(name) || [...values].some((s) => value.includes(s)))) removed.push(name);
     else out[name] = value;
   }
   return { env: out, removed: removed.sort(), secrets: [...values] };

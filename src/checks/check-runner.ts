@@ -1,6 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, statSync, type WriteStream } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
 import type { Readable } from 'node:stream';
 import type { SandboxMode } from '../config/schema.js';
 import { ConfigError, SplintercatError } from '../errors/index.js';
@@ -13,6 +14,7 @@ import { createCheckLog, diskFull, lastLines, unknownCheck } from './log-file.js
 import { groupAlive, signalGroup, signalPid, waitGone } from './process-group.js';
 import { delay, ended, relay } from './relay-output.js';
 import { bwrapArgs, probeBwrap, sandboxInfo, type BwrapProbe } from './sandbox.js';
+import { toolchainPaths } from './sandbox-view.js';
 import { CHECK_TAG_VARIABLE, type CheckRegistry } from './check-registry.js';
 import { readSetupStamp, setupKey, setupStampPath, writeSetupStamp } from './setup-stamp.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from './types.js';
@@ -38,8 +40,12 @@ export interface CheckRunnerOptions {
   envPassthrough?: readonly string[];
   /** `check.sandbox`; default auto (bubblewrap when it works here). */
   sandbox?: SandboxMode;
-  /** Directories a sandboxed check may write besides its worktree, the log directory and /tmp. */
+  /** Directories a sandboxed check may write besides its worktree and a private /tmp (`check.writable`). */
   writable?: readonly string[];
+  /** Paths a sandboxed check may read besides its worktree, the system and the toolchain (`check.readable`). */
+  readable?: readonly string[];
+  /** `check.setup_network`: setup reaches the network (to install dependencies); checks never do. */
+  setupNetwork?: boolean;
   /** `check.setup`: prepares a worktree before its first check and whenever `setupWhen` files change. */
   setup?: string;
   /** `check.setup_when`: globs relative to the worktree. */
@@ -94,6 +100,8 @@ export class CheckRunner implements CheckRunnerLike {
   private readonly clock: Clock;
   private readonly env: Record<string, string>;
   private readonly secrets: string[];
+  /** What a sandboxed run may read besides its worktree: the toolchain on PATH and `check.readable`. */
+  private readonly readable: string[];
   private sandboxed: boolean | undefined;
   /** Per worktree: the setup in progress or last done, so concurrent runs there set it up once. */
   private readonly setups = new Map<string, Promise<CheckResult | null>>();
@@ -107,6 +115,7 @@ export class CheckRunner implements CheckRunnerLike {
     });
     this.env = scrubbed.env;
     this.secrets = scrubbed.secrets;
+    this.readable = [...toolchainPaths(this.env.PATH, this.env.HOME), ...(options.readable ?? [])];
     if (scrubbed.removed.length > 0)
       this.log.debug({ removed: scrubbed.removed }, 'checks run without these environment variables (secrets)');
   }
@@ -160,7 +169,7 @@ export class CheckRunner implements CheckRunnerLike {
     this.useSandbox();
     const onOutput = options.onOutput ?? this.options.onOutput;
     if (this.options.setup) {
-      const failed = await this.prepare(cwd, name, options.signal, onOutput);
+      const failed = await this.prepare(cwd, name, options.signal, onOutput, options.untrusted ?? []);
       if (failed !== null) return failed;
     }
     return this.execute({ label: name, command, cwd, network: false, signal: options.signal, onOutput });
@@ -172,6 +181,7 @@ export class CheckRunner implements CheckRunnerLike {
     forCheck: string,
     signal: AbortSignal | undefined,
     onOutput: Launch['onOutput'],
+    untrusted: readonly string[],
   ): Promise<CheckResult | null> {
     const previous = this.setups.get(cwd) ?? Promise.resolve(null);
     const next = previous
@@ -185,7 +195,15 @@ export class CheckRunner implements CheckRunnerLike {
           { cwd, command: redactSecrets(command, this.secrets), check: forCheck },
           `setting up ${cwd} (check.setup) before check '${forCheck}'`,
         );
-        const result = await this.execute({ label: 'setup', command, cwd, network: true, signal, onOutput });
+        const trust = setupTrust(command, patterns, untrusted);
+        if (trust.runs.length > 0) return this.refuseSetup(command, forCheck, trust.runs);
+        const network = this.options.setupNetwork === true && trust.reads.length === 0;
+        if (this.options.setupNetwork === true && !network)
+          this.log.info(
+            { files: trust.reads },
+            'setup runs without the network: files it reads hold a model resolution',
+          );
+        const result = await this.execute({ label: 'setup', command, cwd, network, signal, onOutput });
         if (!result.success) return { ...result, setupFor: forCheck };
         // After the setup: it may rewrite a lockfile, which must not make the next check set up again.
         writeSetupStamp(stamp, await setupKey(cwd, command, patterns), this.clock.now());
@@ -193,6 +211,26 @@ export class CheckRunner implements CheckRunnerLike {
       });
     this.setups.set(cwd, next);
     return next;
+  }
+
+  /** A setup that would run a file holding a model's resolution is not run: a failed result saying why. */
+  private async refuseSetup(command: string, forCheck: string, files: string[]): Promise<CheckResult> {
+    const said = `splintercat: check.setup was not run: it names ${files.join(', ')}, which hold(s) a model's resolution; setup never runs a file a model wrote. Resolve ${files.length === 1 ? 'it' : 'them'} yourself, or give check.setup a script the model cannot write.`;
+    const { path, out } = this.createLog('setup');
+    await new Promise<void>((done) => out.end(`${said}\n`, done));
+    this.log.warn({ files, check: forCheck }, said);
+    return {
+      name: 'setup',
+      command: redactSecrets(command, this.secrets),
+      success: false,
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      durationMs: 0,
+      logFile: path,
+      tail: [said],
+      setupFor: forCheck,
+    };
   }
 
   /** Whether runs go through bubblewrap; decided once per runner (the probe once per process). */
@@ -226,7 +264,9 @@ export class CheckRunner implements CheckRunnerLike {
     const command = redactSecrets(launch.command, this.secrets);
     const sandboxed = this.useSandbox();
     const buildDir = this.options.buildDir ? join(this.options.buildDir, basename(cwd)) : null;
+    // The log directory is not among them: a check must not replace what splintercat reads back.
     const writable = this.writableDirs(sandboxed, buildDir);
+    if (sandboxed) assertLogsOutOfReach(this.options.outputDir, [cwd, ...writable]);
     const { path: logFile, out } = this.createLog(label);
     const started = Date.now();
     this.log.info({ check: label, command, cwd, logFile, sandboxed }, `check '${label}' started`);
@@ -234,18 +274,7 @@ export class CheckRunner implements CheckRunnerLike {
     const registry = this.options.registry;
     const tag = registry?.newTag();
     const env = this.launchEnv(tag, buildDir);
-    const child = sandboxed
-      ? spawn(
-          'bwrap',
-          [...bwrapArgs({ cwd, writable, network: launch.network, infoFd: 3 }), '--', '/bin/sh', '-c', launch.command],
-          {
-            cwd,
-            env,
-            detached: true,
-            stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-          },
-        )
-      : spawn('/bin/sh', ['-c', launch.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = this.spawnCheck(launch, env, sandboxed ? writable : null);
     // Recorded at once: a splintercat killed with -9 from here on leaves a group the next run can end.
     if (registry && tag !== undefined && child.pid !== undefined)
       registry.add({ pgid: child.pid, tag, name: label, startedAt: new Date(started).toISOString() });
@@ -341,7 +370,7 @@ export class CheckRunner implements CheckRunnerLike {
 
   /** The directories a check may write besides its worktree (created; the build directory even unsandboxed). */
   private writableDirs(sandboxed: boolean, buildDir: string | null): string[] {
-    const writable = [this.options.outputDir, ...(this.options.writable ?? []), ...(buildDir ? [buildDir] : [])];
+    const writable = [...(this.options.writable ?? []), ...(buildDir ? [buildDir] : [])];
     if (sandboxed) for (const dir of writable) makeWritableDir(dir);
     else if (buildDir) makeWritableDir(buildDir);
     return writable;
@@ -356,10 +385,48 @@ export class CheckRunner implements CheckRunnerLike {
     };
   }
 
+  /** Start `sh -c COMMAND` in its own process group: in bubblewrap with these writable directories, or unconfined (null). */
+  private spawnCheck(launch: Launch, env: Record<string, string>, writable: string[] | null): ChildProcess {
+    const { cwd } = launch;
+    if (writable === null)
+      return spawn('/bin/sh', ['-c', launch.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = bwrapArgs({
+      cwd,
+      writable,
+      readable: this.readable,
+      // Inside the worktree a check writes (the main checkout, for `splintercat check`): shown empty to it.
+      hidden: [this.options.outputDir],
+      home: this.env.HOME,
+      network: launch.network,
+      infoFd: 3,
+    });
+    return spawn('bwrap', [...args, '--', '/bin/sh', '-c', launch.command], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
+  }
+
   /** A new log file, created exclusively: parallel runs started in the same second take the next free suffix. */
   private createLog(label: string): { path: string; out: WriteStream } {
     return createCheckLog(this.options.outputDir, label, this.clock.now());
   }
+}
+
+/**
+ * Which model-written files a setup would run (named in its command: `sh setup.sh`) and which it
+ * reads (matching `setup_when`: `npm ci` runs package.json's scripts).
+ */
+export function setupTrust(
+  command: string,
+  patterns: readonly string[],
+  untrusted: readonly string[],
+): { runs: string[]; reads: string[] } {
+  const matches = patterns.length > 0 ? picomatch([...patterns], { dot: true }) : () => false;
+  const named = (file: string): boolean =>
+    new RegExp(`(^|[\\s'"=/;&|(])(\\./)?${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s'";&|)])`).test(command);
+  return { runs: untrusted.filter(named), reads: untrusted.filter((f) => matches(f)) };
 }
 
 /** `sh -n`: the command parses as shell code (null), or the shell's complaint. */
@@ -390,6 +457,26 @@ function makeWritableDir(dir: string): void {
       cause: error,
     });
   }
+}
+
+/**
+ * Logs are read back after a check: they must be where no check can write. Inside its worktree they
+ * are hidden from it (a directory of its own); the worktree itself or a directory holding it cannot be.
+ */
+function assertLogsOutOfReach(outputDir: string, writable: readonly string[]): void {
+  const logs = resolve(outputDir);
+  const inside = writable.map((dir) => resolve(dir)).find((dir) => logs === dir || dir.startsWith(`${logs}${sep}`));
+  if (inside === undefined) return;
+  throw new ConfigError(
+    [{ path: 'check.output_dir', message: `inside ${inside}, which checks may write` }],
+    undefined,
+    {
+      what: `check.output_dir (${outputDir}) is inside ${inside}, a directory checks may write`,
+      why: 'A check could replace its own log with a link to a secret, which splintercat would read back and publish',
+      fix: 'Set check.output_dir outside the worktrees and the check.writable directories (the default is .splintercat/logs in the main checkout)',
+      where: 'splintercat.yaml (check.output_dir)',
+    },
+  );
 }
 
 function isDirectory(path: string): boolean {

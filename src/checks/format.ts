@@ -17,7 +17,12 @@ export function formatCheckResult(result: CheckResult): string {
     );
   if (result.sandboxed && result.tail.some((line) => /Read-only file system/.test(line))) {
     lines.push(
-      'The check ran sandboxed (bubblewrap): it may write only its worktree, the log directory, /tmp and check.writable. Add the directory it writes (a cache such as ~/.cache) to check.writable, or set check.sandbox: off.',
+      'The check ran sandboxed (bubblewrap): it may write only its worktree, /tmp and check.writable (HOME is an empty directory). Add the directory it writes (a cache such as ~/.cache) to check.writable, or set check.sandbox: off.',
+    );
+  }
+  if (result.sandboxed && result.tail.some((line) => /No such file or directory/.test(line))) {
+    lines.push(
+      'The check ran sandboxed: it sees only its worktree, the system directories, the toolchain on PATH and check.readable. Add a path it needs to read (a toolchain outside PATH, the repository git directory) to check.readable.',
     );
   }
   if (result.exitCode === 127)

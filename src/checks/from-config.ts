@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Git } from '../git/index.js';
+import { knownSecrets } from '../util/secret-registry.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
 import type { CheckRegistry } from './check-registry.js';
@@ -44,10 +45,12 @@ export function createCheckRunner(config: Config, deps: CheckRunnerDeps = {}): C
     ...(deps.buildDir ? { buildDir: deps.buildDir } : {}),
     ...(deps.onOutput ? { onOutput: deps.onOutput } : {}),
     env: deps.env ?? process.env,
-    secrets: llm.api_key === '' ? [] : [llm.api_key],
+    secrets: [...(llm.api_key === '' ? [] : [llm.api_key]), ...knownSecrets()],
     envPassthrough: check.env_passthrough,
     sandbox: check.sandbox,
     writable: check.writable,
+    readable: check.readable,
+    setupNetwork: check.setup_network,
     setup: check.setup,
     setupWhen: check.setup_when,
     modelConfigured: [llm.resolver_model, llm.summarizer_model, llm.planner_model].some((m) => m.trim() !== ''),

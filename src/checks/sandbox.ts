@@ -1,32 +1,25 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { namespaceMembers } from './process-group.js';
+import { viewArgs, type SandboxView } from './sandbox-view.js';
 
-/** What bubblewrap may write and reach for one run. */
-export interface SandboxSpec {
-  /** The check's worktree (its cwd): writable. */
-  cwd: string;
-  /** Further writable directories: the log directory, `check.writable`. */
-  writable: readonly string[];
-  /** Setup installs dependencies and keeps the network; checks do not. */
-  network: boolean;
+/** What bubblewrap shows, lets write and reach for one run. */
+export interface SandboxSpec extends SandboxView {
   /** The fd bubblewrap reports its child pid and namespaces on (`--info-fd`). */
   infoFd?: number;
 }
 
 /**
- * The bubblewrap command line for one run: the whole filesystem read-only, a fresh
- * /dev, /proc and private /tmp, then the writable directories bound over it (parents
- * first, so a nested one is not hidden), no network unless asked, its own pid namespace
- * (killing bwrap kills everything inside), a new session (no terminal to inject into),
- * and death with splintercat.
+ * The bubblewrap command line for one run: only what the check needs of the filesystem
+ * (sandbox-view.ts: the system directories, the toolchain and `check.readable` read-only, its
+ * worktree and `check.writable` writable, an empty HOME and /tmp, the worktree's `.git`
+ * read-only), no network unless asked, its own pid namespace (killing bwrap kills everything
+ * inside), a new session (no terminal to inject into), and death with splintercat.
  */
 export function bwrapArgs(spec: SandboxSpec): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  const dirs = [...new Set([spec.cwd, ...spec.writable])].sort((a, b) => a.length - b.length);
-  for (const dir of dirs) args.push('--bind', dir, dir);
+  const args = [...viewArgs(spec), '--remount-ro', '/'];
   if (!spec.network) args.push('--unshare-net');
-  args.push('--unshare-pid', '--die-with-parent', '--new-session', '--chdir', spec.cwd);
+  args.push('--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session', '--chdir', spec.cwd);
   if (spec.infoFd !== undefined) args.push('--info-fd', String(spec.infoFd));
   return args;
 }
@@ -48,7 +41,7 @@ export function probeBwrap(): BwrapProbe {
 export function runBwrapProbe(env: NodeJS.ProcessEnv): BwrapProbe {
   const result = spawnSync(
     'bwrap',
-    [...bwrapArgs({ cwd: '/tmp', writable: [], network: false }), '--', '/bin/sh', '-c', 'exit 0'],
+    [...bwrapArgs({ cwd: '/tmp', writable: [], readable: [], network: false }), '--', '/bin/sh', '-c', 'exit 0'],
     {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],

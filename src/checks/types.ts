@@ -46,6 +46,11 @@ export interface RunCheckOptions {
   signal?: AbortSignal;
   /** Receives output as it arrives (the console stream). */
   onOutput?: (chunk: string) => void;
+  /**
+   * Files (relative to the cwd) that hold a model's resolution: `check.setup` never runs one it
+   * names, and gets no network while one it reads (`setup_when`) is among them.
+   */
+  untrusted?: readonly string[];
 }
 
 /** What the workflow and the resolver's `run_check` tool need from the CheckRunner. */

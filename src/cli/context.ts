@@ -1,3 +1,4 @@
+import { terminalText } from '../util/safe-print.js';
 import type { Command } from 'commander';
 
 /**
@@ -30,7 +31,9 @@ export function globalOptions(command: Command): GlobalOptions {
 
 /** Results go to stdout; everything else (logs, progress) to stderr. */
 export function printResult(text: string): void {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  // What a result holds came from a repository, a check or a model: no control sequence reaches the terminal.
+  const safe = terminalText(text);
+  process.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
 }
 
 export function printJson(value: unknown): void {

@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from '../checks/types.js';
 import { SplintercatError } from '../errors/index.js';
 import type { ResolutionApprover, ResolutionProposal } from '../workflow/ports.js';
+import { terminalText } from '../util/safe-print.js';
 
 /**
  * `--interactive`: yes/no questions on the terminal (stderr), answers read a line at a
@@ -32,9 +33,10 @@ export class Prompter {
 
   /** Ask until the answer is yes or no; `details` are printed once before the question. */
   async confirm(question: string, details: string[] = []): Promise<boolean> {
-    if (details.length > 0) this.output.write(`${details.join('\n')}\n`);
+    // A command, a path or a model's text: shown, never acted on by the terminal.
+    if (details.length > 0) this.output.write(terminalText(`${details.join('\n')}\n`));
     for (;;) {
-      this.output.write(`${question} [y/n] `);
+      this.output.write(terminalText(`${question} [y/n] `));
       const line = await this.nextLine();
       if (line === null) {
         this.output.write('\n(no more input: answering no)\n');

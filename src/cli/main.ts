@@ -4,6 +4,7 @@ import { SplintercatError } from '../errors/index.js';
 import { ExitCode, exitCodeOf } from './exit-codes.js';
 import { currentLogFile } from './context.js';
 import { formatError } from './format-error.js';
+import { terminalText } from '../util/safe-print.js';
 import { buildProgram } from './program.js';
 
 // zod compiles a fast path (`new Function`) for each object schema on its first parse; a CLI
@@ -30,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       return ExitCode.Usage;
     }
-    process.stderr.write(formatError(error, verbose, currentLogFile()));
+    process.stderr.write(terminalText(formatError(error, verbose, currentLogFile())));
     return SplintercatError.isInstance(error) ? exitCodeOf(error.kind) : ExitCode.Failed;
   }
 }
@@ -40,7 +41,7 @@ main(process.argv).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(formatError(error, true));
+    process.stderr.write(terminalText(formatError(error, true)));
     process.exitCode = ExitCode.Failed;
   },
 );

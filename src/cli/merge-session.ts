@@ -3,6 +3,7 @@ import { GOALS, strategyNames } from '../config/goals.js';
 import { SplintercatError, UsageError } from '../errors/index.js';
 import { Git } from '../git/index.js';
 import { handoffLines } from '../report/handoff-text.js';
+import { terminalText } from '../util/safe-print.js';
 import { finalValidation } from '../report/validation.js';
 import { sumUsage } from '../store/usage.js';
 import type { DriveOptions, DriveOutcome, StartSpec } from '../workflow/lifecycle.js';
@@ -141,12 +142,12 @@ export function report(outcome: DriveOutcome): number {
     case 'needs_human': {
       const h = s.human;
       process.stderr.write(
-        [`The merge needs a human: ${outcome.reason}`, '', ...(h ? handoffLines(h) : []), ''].join('\n'),
+        terminalText([`The merge needs a human: ${outcome.reason}`, '', ...(h ? handoffLines(h) : []), ''].join('\n')),
       );
       return ExitCode.NeedsHuman;
     }
     case 'stopped':
-      process.stderr.write(`Stopped before '${outcome.resumeAt}'. Resume with: ${outcome.resume}\n`);
+      process.stderr.write(terminalText(`Stopped before '${outcome.resumeAt}'. Resume with: ${outcome.resume}\n`));
       return ExitCode.Failed;
     case 'failed':
       // An abort that presented resolutions for a fix: what to fix, where, and the way back in.

@@ -50,14 +50,20 @@ check:
   # A shell command that prepares a worktree before its first check there (e.g. npm ci),
   # run again whenever a file matching setup_when changes. Its log is named setup-*.log.
   setup: ""
+  # Whether setup reaches the network (to download dependencies); checks never do. Setup never
+  # gets it while a file it reads (setup_when, or named in the command) holds a model's resolution.
+  setup_network: false
   # Globs relative to the worktree (use **/package.json for every level; node_modules and .git are skipped).
   setup_when: [package.json, package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml, requirements*.txt, pyproject.toml, poetry.lock, uv.lock, Cargo.toml, Cargo.lock, go.mod, go.sum, Gemfile.lock]
   # auto (bubblewrap when installed) | bwrap (required) | off (unconfined).
-  # Sandboxed checks have no network and can write only their worktree, their log directory,
-  # a private /tmp and the writable directories below (setup keeps the network).
+  # Sandboxed checks have no network and see only their worktree (its .git read-only), the system
+  # directories, the toolchain on PATH, an empty HOME and /tmp, and the directories listed below.
   sandbox: auto
   # Directories checks may write besides those, e.g. a dependency cache:  [~/.npm, ~/.cache/pip]
   writable: []
+  # Paths checks may read besides those, e.g. a toolchain outside PATH or the repository's git
+  # directory for a build that runs git:  [~/.rustup, ~/.cargo]
+  readable: []
   # Checks never see variables named *_KEY, *_TOKEN, *_SECRET, *_PASSWORD or SPLINTERCAT_*, nor any
   # holding the API key; list the ones a check needs anyway, e.g.  [NPM_TOKEN]
   env_passthrough: []
@@ -147,6 +153,25 @@ resolve:
   #     package-lock.json: npm install --package-lock-only --ignore-scripts
   #     "**/Cargo.lock": cargo generate-lockfile
   regenerate: {}
+  # The fork's policy per path (first matching glob wins), the ladder's "policy" rung after the
+  # cache: ours | theirs | union (ours first) | union theirs-first | human (always hand over) |
+  # {regenerate: COMMAND} (take ours, then run COMMAND in the worktree, as resolve.regenerate).
+  #   paths:
+  #     "locales/*.json": theirs
+  #     "CHANGELOG.md": union theirs-first
+  #     "src/mos/**": human
+  #     "package-lock.json": {regenerate: npm install --package-lock-only --ignore-scripts}
+  paths: {}
+  # The fork's own instructions for the resolver model (text, or the path of a file holding them).
+  instructions: ""
+  # Suggestions learnt from the target branch's past merges, shown at every hand-off:
+  # off | suggest | apply (apply also takes, without asking, those that at least min_merges of
+  # the merges that speak for them agree on, and at least this share of them: threshold).
+  learnt:
+    mode: suggest
+    threshold: 1
+    min_merges: 3
+    merges: 200
 
 budget:
   # Stop cleanly before model spending passes this many USD; 0 = no limit.

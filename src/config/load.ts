@@ -14,7 +14,7 @@ export const MAX_YAML_ALIASES = 100;
 /** Keys that would reach Object.prototype through a path like `__proto__.x`. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 /** Strings that are shell code, where `{x}` is brace syntax, not a template. */
-const SHELL_KEYS = ['check.commands', 'check.setup'];
+const SHELL_KEYS = ['check.commands', 'check.setup', 'resolve.paths', 'resolve.regenerate', 'resolve.instructions'];
 
 export interface LoadConfigOptions {
   /** Directory to look for splintercat.yaml in (the workdir). */
@@ -25,6 +25,11 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** `--set key.path=value` overrides, applied last. */
   sets?: string[];
+  /**
+   * The file as the checkout had it before a merge in progress (see workflow/checkout-config.ts),
+   * read instead of `cwd/splintercat.yaml`; null: it had none. Ignored with `configPath`.
+   */
+  source?: ConfigSource | null;
   /**
    * A stored configuration (a run's, see `stored-config.ts`) read instead of a file: no file is
    * looked for and no `SPLINTERCAT_*` variable applies (they were applied when it was stored);
@@ -46,6 +51,12 @@ export interface LoadedConfig {
   fileHash: string | undefined;
 }
 
+/** A configuration file's path and content, read by the caller. */
+export interface ConfigSource {
+  path: string;
+  text: string;
+}
+
 type Tree = Record<string, unknown>;
 
 /**
@@ -55,7 +66,8 @@ type Tree = Record<string, unknown>;
  */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const env = options.env ?? process.env;
-  const file = options.base === undefined ? findConfigFile(options) : undefined;
+  const given = options.base === undefined && options.configPath === undefined ? options.source : undefined;
+  const file = options.base !== undefined ? undefined : given !== undefined ? given?.path : findConfigFile(options);
   const issues: ConfigIssue[] = [];
   let tree: Tree = options.base === undefined ? {} : structuredClone(options.base);
   let doc: Document | undefined;
@@ -63,7 +75,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const lineCounter = new LineCounter();
 
   if (file !== undefined) {
-    const text = readFileSync(file, 'utf8');
+    const text = given ? given.text : readFileSync(file, 'utf8');
     fileHash = createHash('sha256').update(text).digest('hex');
     doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
     for (const error of doc.errors) {
@@ -180,9 +192,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   config.merge.worktrees =
     config.merge.worktrees === '' ? defaultWorktreesDir(workdir) : resolve(workdir, config.merge.worktrees);
   const home = env.HOME ?? homedir();
-  config.check.writable = config.check.writable.map((dir) =>
-    resolve(workdir, dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir),
-  );
+  const expand = (dir: string): string =>
+    resolve(workdir, dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir);
+  config.check.writable = config.check.writable.map(expand);
+  config.check.readable = config.check.readable.map(expand);
   if (config.check.build_dir !== '') config.check.build_dir = resolve(workdir, config.check.build_dir);
 
   const warnings = unknownCheckWarnings(config);

@@ -64,6 +64,33 @@ export const modelPriceSchema = z
   })
   .strict();
 
+/** A `resolve.paths` decision as written: a word, or a map naming the union's order or the regenerate command. */
+export const pathDecisionSchema = z.union(
+  [
+    z.enum(['ours', 'theirs', 'union', 'union ours-first', 'union theirs-first', 'human']),
+    z.object({ union: z.enum(['ours-first', 'theirs-first']) }).strict(),
+    z.object({ regenerate: z.string().min(1) }).strict(),
+  ],
+  {
+    error: () =>
+      'unknown decision: use ours, theirs, union (or union ours-first / union theirs-first, or {union: theirs-first}), human, or {regenerate: COMMAND}',
+  },
+);
+
+export const learntModes = ['off', 'suggest', 'apply'] as const;
+
+const learntSchema = z
+  .object({
+    mode: z.enum(learntModes).default('suggest'),
+    /** `apply` takes a suggestion only when at least this share of the merges that speak for it agree. */
+    threshold: z.number().min(0.5).max(1).default(1),
+    /** ... and at least this many of them agree. */
+    min_merges: z.number().int().positive().default(3),
+    /** How many of the target branch's most recent merges are read (each replayed once, then remembered). */
+    merges: z.number().int().positive().default(200),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     source: z
@@ -104,8 +131,12 @@ export const configSchema = z
         setup_when: z.array(z.string().min(1)).default([...defaultSetupWhen]),
         /** auto = bubblewrap when installed and working; bwrap = required; off = unconfined. */
         sandbox: z.enum(sandboxModes).default('auto'),
-        /** Directories a sandboxed check may write besides its worktree, its log and a private /tmp (`~` expanded). */
+        /** Directories a sandboxed check may write besides its worktree and a private /tmp (`~` expanded). */
         writable: z.array(z.string().min(1)).default([]),
+        /** Paths a sandboxed check may read besides its worktree, the system and the toolchain on PATH (`~` expanded). */
+        readable: z.array(z.string().min(1)).default([]),
+        /** Whether `setup` reaches the network (to install dependencies); checks never do. */
+        setup_network: z.boolean().default(false),
         /** Environment variables kept although named like a secret (`*_KEY`, `*_TOKEN`, `SPLINTERCAT_*`, ...). */
         env_passthrough: z.array(z.string().min(1)).default([]),
         /**
@@ -218,6 +249,25 @@ export const configSchema = z
          * then goes to a person whole (one side's file), with a note saying how to configure this.
          */
         regenerate: z.record(z.string(), z.string().min(1)).default({}),
+        /**
+         * The fork's own instructions for the resolver model (its invariants, conventions), as text
+         * or the path of a file holding them (relative to target.workdir); sent with every resolver
+         * request, apart from the repository's contents. Empty = none.
+         */
+        instructions: z.string().default(''),
+        /**
+         * The fork's policy per path: glob to decision, the first glob that matches a path wins (in
+         * the order written). Applied as the ladder's `policy` rung, after the cache, before the rules.
+         */
+        paths: z.record(z.string().min(1), pathDecisionSchema).default({}),
+        /**
+         * Suggestions learnt from the target branch's own past merges: `suggest` shows them at a
+         * hand-off (and gives them to the model), `apply` also takes the ones whose evidence passes
+         * `threshold` without asking, `off` reads no history. A plain mode (`learnt: apply`) is accepted.
+         */
+        learnt: z
+          .preprocess((value) => (typeof value === 'string' ? { mode: value } : value), learntSchema)
+          .prefault({}),
       })
       .strict()
       .prefault({}),

@@ -52,6 +52,9 @@ export const errorKinds = {
   run_missing: 'usage',
   run_name_invalid: 'usage',
   run_name_needed: 'usage',
+  take_choice: 'usage',
+  take_not_applicable: 'usage',
+  take_not_a_repo: 'usage',
   ui_port_in_use: 'usage',
   ui_port_invalid: 'usage',
   worktree_dirty: 'usage',
@@ -94,6 +97,7 @@ export const errorKinds = {
   ui_listen_failed: 'failed',
   unknown_revision: 'failed',
   workdir_missing: 'failed',
+  worktree_unknown: 'failed',
 } as const;
 
 /** How a failure is handled: `usage` (fix the command or the config), `needs_human` (a person must act), `failed`. */

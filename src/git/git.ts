@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { SplintercatError } from '../errors/index.js';
 import { CatFileBatch, type GitObject } from './cat-file.js';
+import { gitEnvironment } from './git-env.js';
 import { GitError } from './git-error.js';
 import { GitShell, type ShellResult } from './git-shell.js';
 import { packedTransaction } from './packed-refs.js';
@@ -44,6 +45,11 @@ export interface GitOptions {
   gitBinary?: string;
   /** Extra fixed environment, merged over the defaults. */
   env?: Record<string, string>;
+  /**
+   * The git directory, named explicitly (with `cwd` as the work tree) instead of found through
+   * `cwd/.git`, which whatever runs in the work tree (a check) may have rewritten.
+   */
+  gitDir?: string;
 }
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
@@ -59,6 +65,9 @@ export class Git {
   readonly cwd: string;
   readonly gitBinary: string;
   readonly env: NodeJS.ProcessEnv;
+  /** The git directory named explicitly (see GitOptions.gitDir), if any. */
+  readonly boundGitDir: string | undefined;
+  private readonly extraEnv: Record<string, string>;
   private batch: CatFileBatch | undefined;
   private readonly shells: GitShell[] = [];
   /** The Git whose cat-file process reads objects by id for this one (see `at`). */
@@ -67,29 +76,30 @@ export class Git {
   constructor(options: GitOptions) {
     this.cwd = options.cwd;
     this.gitBinary = options.gitBinary ?? 'git';
-    this.env = {
-      ...process.env,
-      LC_ALL: 'C',
-      LANG: 'C',
-      LANGUAGE: 'C',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_PAGER: 'cat',
-      PAGER: 'cat',
-      GIT_EDITOR: 'true',
-      GIT_MERGE_AUTOEDIT: 'no',
+    this.boundGitDir = options.gitDir;
+    this.extraEnv = { ...options.env };
+    this.env = gitEnvironment(process.env, {
       ...options.env,
-    };
+      ...(options.gitDir !== undefined ? { GIT_DIR: options.gitDir, GIT_WORK_TREE: options.cwd } : {}),
+    });
   }
 
   /**
    * A Git on another directory sharing this one's settings. `worktree`: the directory is a
    * worktree of this Git's repository, whose objects it shares, so reads of objects by id go
    * through this Git's cat-file process instead of starting one per worktree (other specs,
-   * such as `HEAD:path`, still read the worktree's own refs and index). `env`: more environment
-   * for every command of the new Git.
+   * such as `HEAD:path`, still read the worktree's own refs and index). `gitDir`: its git
+   * directory, named explicitly (kept when `cwd` is this Git's own). `env`: more environment for
+   * every command of the new Git.
    */
-  at(cwd: string, options: { worktree?: boolean; env?: Record<string, string> } = {}): Git {
-    const git = new Git({ cwd, gitBinary: this.gitBinary, env: { ...stringEnv(this.env), ...options.env } });
+  at(cwd: string, options: { worktree?: boolean; gitDir?: string; env?: Record<string, string> } = {}): Git {
+    const gitDir = options.gitDir ?? (cwd === this.cwd ? this.boundGitDir : undefined);
+    const git = new Git({
+      cwd,
+      gitBinary: this.gitBinary,
+      env: { ...this.extraEnv, ...options.env },
+      ...(gitDir !== undefined ? { gitDir } : {}),
+    });
     if (options.worktree) git.objectsFrom = this.objectsFrom ?? this;
     return git;
   }
@@ -340,12 +350,6 @@ export class Git {
 
 /** Shells of runPooled: one per core, at least two (a merge waiting on the disk leaves the other core busy). */
 const MAX_SHELLS = Math.max(2, availableParallelism());
-
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-  return out;
-}
 
 /** How one git process ended: its exit code, undefined when it did not exit on its own (not started, timed out, cancelled, killed by a signal). */
 interface ProcessResult {

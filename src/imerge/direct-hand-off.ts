@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { NEUTRALISED_CONFIG } from '../git/git-env.js';
 import type { Git } from '../git/index.js';
 import { parseMergeTreeOutput } from './merge-tree.js';
 
@@ -41,6 +42,8 @@ const UNSUPPORTED_CONFIG =
 /** Of those, what keeps the direct path: merge-tree applies conflictStyle as git merge does; the rest when off. */
 const harmless = (key: string, value: string): boolean =>
   key === 'merge.conflictstyle' ||
+  // What splintercat sets for every git it runs (hooks off): the porcelain would run with it too.
+  NEUTRALISED_CONFIG.some(([k, v]) => k.toLowerCase() === key && v === value) ||
   (['rerere.enabled', 'core.sparsecheckout', 'submodule.recurse'].includes(key) &&
     ['false', 'no', 'off', '0'].includes(value.toLowerCase()));
 /** The message types of merge-tree whose conflicts this path records like git merge does. */

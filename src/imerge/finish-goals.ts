@@ -27,6 +27,8 @@ export interface GoalInput {
   goal: string;
   tip1: string;
   tip2: string;
+  /** The merge commit's message (goal merge); default git-imerge's `Merge TIP2 into TIP1 (using imerge)`. */
+  message?: string;
 }
 
 /** Write the goal's commits (no ref is changed). Throws when a cell the goal needs is not filled. */
@@ -119,7 +121,7 @@ async function toMerge(input: GoalInput): Promise<GoalResult> {
     input.git,
     await treeOf(input.git, last),
     parents,
-    `Merge ${input.tip2} into ${input.tip1} (using imerge)\n`,
+    input.message ?? `Merge ${input.tip2} into ${input.tip1} (using imerge)\n`,
   );
   return { commit, apex: commit };
 }

@@ -350,7 +350,7 @@ export class IncrementalMerge {
    * result to the branch (finish-goals.ts), then remove the imerge refs. Returns the commit the
    * branch now points at.
    */
-  async finish(options: { branch?: string; force?: boolean; goal?: string } = {}): Promise<string> {
+  async finish(options: { branch?: string; force?: boolean; goal?: string; message?: string } = {}): Promise<string> {
     const commit = await this.simplify(options);
     await this.removeRefs();
     return commit;
@@ -361,7 +361,7 @@ export class IncrementalMerge {
    * saves it), write the goal's commits and set the branch (only if that keeps history, unless
    * `force`); the merge state is kept.
    */
-  async simplify(options: { branch?: string; force?: boolean; goal?: string } = {}): Promise<string> {
+  async simplify(options: { branch?: string; force?: boolean; goal?: string; message?: string } = {}): Promise<string> {
     if (!this.isComplete()) {
       throw new SplintercatError('imerge_incomplete', {
         what: `Merge ${this.name} is not yet complete!`,
@@ -394,6 +394,7 @@ export class IncrementalMerge {
       goal: this.state.goal,
       tip1: this.tip1,
       tip2: this.tip2,
+      ...(options.message !== undefined ? { message: options.message } : {}),
     });
     if (old !== null && !options.force && !(await this.git.isAncestor(old, apex))) {
       throw new SplintercatError('imerge_not_fast_forward', {

@@ -12,6 +12,8 @@ interface Pending {
 }
 
 const ARGS = ['merge-tree', '--write-tree', '--stdin'];
+/** How long part of an answer may wait for its rest before the output counts as unreadable. */
+const STALL_MS = 30_000;
 /** How long the first answer of a lane may take (a merge of a commit with itself, answered in a millisecond) before batching is given up. */
 const PROBE_MS = 2000;
 
@@ -33,11 +35,12 @@ export class MergeTreeBatch {
   private readonly running: Lane[] = [];
   private unsupported = false;
 
-  /** `probeMs`: how long a lane's first answer may take (PROBE_MS). */
+  /** `probeMs`: how long a lane's first answer may take (PROBE_MS); `stallMs`: part of an answer its rest (STALL_MS). */
   constructor(
     private readonly git: Git,
     private readonly lanes: number,
     private readonly probeMs = PROBE_MS,
+    private readonly stallMs = STALL_MS,
   ) {}
 
   /** Merge two commits (exit 1, a conflict, as data); null when this git cannot batch merges. */
@@ -46,7 +49,7 @@ export class MergeTreeBatch {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     let lane = this.running.find((l) => l.pending === 0);
     if (!lane && this.running.length < this.lanes) {
-      lane = new Lane(this.git, this.probeMs, () => {
+      lane = new Lane(this.git, this.probeMs, this.stallMs, () => {
         this.unsupported = true;
       });
       this.running.push(lane);
@@ -72,10 +75,12 @@ class Lane {
   private answered = 0;
   private stderr = '';
   private probe: NodeJS.Timeout | undefined;
+  private stall: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly git: Git,
     private readonly probeMs: number,
+    private readonly stallMs: number,
     private readonly onUnsupported: () => void,
   ) {}
 
@@ -137,8 +142,11 @@ class Lane {
 
   close(): void {
     clearTimeout(this.probe);
+    clearTimeout(this.stall);
     stopProcess(this.child);
     this.child = undefined;
+    this.fields = [];
+    this.partial = '';
     this.failAll(new Error('merge-tree batch closed'));
   }
 
@@ -190,13 +198,37 @@ class Lane {
       const tree = this.fields[at + 1] as string;
       const result: MergeTreeResult = clean
         ? { clean: true, tree }
-        : { clean: false, ...parseMergeTreeOutput(this.fields.slice(at + 1, end).join('\0')) };
-      at = end + 1;
+        : { clean: false, ...parseMergeTreeOutput(this.fields.slice(at + 1, end.last).join('\0')) };
+      at = end.next;
       this.answered++;
       settle(this.queue.shift() as Pending, result);
     }
     if (at > 0) this.fields = this.fields.slice(at);
     if (this.queue.length === 0 && this.child) holdOpen(this.child, false);
+    this.watchStall();
+  }
+
+  /**
+   * Part of an answer came and the rest does not: git is done with it (it writes a merge's output
+   * at once), so the output is one this parser cannot frame. That is an error, never a wait.
+   */
+  private watchStall(): void {
+    clearTimeout(this.stall);
+    if (this.queue.length === 0 || (this.fields.length === 0 && this.partial === '')) return;
+    this.stall = setTimeout(() => {
+      this.failAll(
+        new GitError(
+          ARGS,
+          undefined,
+          `merge-tree's answer could not be read (no end after ${this.stallMs / 1000} s): ${JSON.stringify(
+            [...this.fields, this.partial].join('\0').slice(0, 400),
+          )}`,
+          this.git.cwd,
+        ),
+      );
+      this.close();
+    }, this.stallMs);
+    this.stall.unref();
   }
 
   private failAll(error: unknown): void {
@@ -208,17 +240,24 @@ class Lane {
   }
 }
 
-/** The index of the empty field that ends the answer starting at `at`, or null if it has not all come. */
-function answerEnd(fields: string[], at: number): number | null {
+/**
+ * Where the answer starting at `at` ends: `last`, the index after its last field, and `next`, where
+ * the next answer starts; null if it has not all come. The empty field that ends an answer is
+ * replaced, after a submodule conflict (git 2.39), by free text where a message count belongs.
+ */
+function answerEnd(fields: string[], at: number): { last: number; next: number } | null {
   if (fields.length < at + 3) return null;
-  if (fields[at] === '1') return fields[at + 2] === '' ? at + 2 : null;
+  if (fields[at] === '1') return fields[at + 2] === '' ? { last: at + 2, next: at + 3 } : null;
   let i = at + 2;
   // Stage lines, up to an empty field.
   while (i < fields.length && fields[i] !== '') i++;
   i++;
-  // Messages, each COUNT, its paths, TYPE and TEXT, up to an empty field.
-  while (i < fields.length && fields[i] !== '') i += Number(fields[i]) + 3;
-  return i < fields.length ? i : null;
+  // Messages, each COUNT, its paths, TYPE and TEXT, up to an empty field or free text.
+  while (i < fields.length && fields[i] !== '') {
+    if (!/^\d+$/.test(fields[i] as string)) return { last: i + 1, next: i + 1 };
+    i += Number(fields[i]) + 3;
+  }
+  return i < fields.length ? { last: i, next: i + 1 } : null;
 }
 
 const stdbufOn = new Map<string, string | null>();

@@ -33,7 +33,8 @@ export async function mergeTree(
 /**
  * Parse `merge-tree --write-tree --messages -z` output: `TREE NUL`, then conflicted stage lines
  * (`MODE OID STAGE TAB PATH NUL`), an empty field, then messages
- * (`COUNT NUL PATH... NUL TYPE NUL TEXT NUL`).
+ * (`COUNT NUL PATH... NUL TYPE NUL TEXT NUL`). A field where a count belongs is free text git
+ * printed outside that framing (2.39's advice on a submodule conflict): a message of no path.
  */
 export function parseMergeTreeOutput(stdout: string): {
   tree: string;
@@ -57,7 +58,12 @@ export function parseMergeTreeOutput(stdout: string): {
   const messages: MergeTreeMessage[] = [];
   while (i < fields.length) {
     const countField = fields[i] as string;
-    if (countField === '' || !/^\d+$/.test(countField)) {
+    if (countField === '') {
+      i++;
+      continue;
+    }
+    if (!/^\d+$/.test(countField)) {
+      messages.push({ paths: [], type: '', text: countField.replace(/\n$/, '') });
       i++;
       continue;
     }

@@ -4,6 +4,7 @@ import { prettyFactory } from 'pino-pretty';
 import type { Logger } from './logger.js';
 import { redactSecrets } from './redact.js';
 import { RollingFile } from './rolling-file.js';
+import { terminalText } from '../util/safe-print.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -63,7 +64,7 @@ export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
     hideObject: !options.verbose,
   });
   const streams: pino.StreamEntry[] = [
-    { level: consoleLevel, stream: { write: (line: string) => out.write(prettify(line)) } },
+    { level: consoleLevel, stream: { write: (line: string) => out.write(terminalText(prettify(line))) } },
   ];
   let file: RollingFile | undefined;
   let decisions: RollingFile | undefined;

@@ -1,3 +1,5 @@
+import { knownSecrets } from '../util/secret-registry.js';
+
 const SECRET_KEY = /key|token|secret|password|passwd|authorization|cookie/i;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 const INLINE_KEY = /\b(sk-[A-Za-z0-9_-]{12,}|sk-or-v1-[A-Za-z0-9]{16,}|sk-ant-[A-Za-z0-9_-]{16,})\b/g;
@@ -9,7 +11,10 @@ export const REDACTED = '[REDACTED]';
  * and provider-style keys inside strings, and every known secret value wherever it appears.
  */
 export function redactSecrets<T>(value: T, secrets: readonly string[] = []): T {
-  const known = secrets.filter((s) => s.length >= 6);
+  // Longest first: a secret that contains another is replaced whole.
+  const known = [...new Set([...secrets.filter((s) => s.length >= 6), ...knownSecrets()])].sort(
+    (a, b) => b.length - a.length,
+  );
   const text = (s: string): string => {
     let out = s.replace(BEARER, `$1 ${REDACTED}`).replace(INLINE_KEY, REDACTED);
     for (const secret of known) out = out.split(secret).join(REDACTED);

@@ -4,7 +4,7 @@ import type { CellMark, GridView, Rung } from './model.js';
 import type { GridSnapshot } from './snapshot.js';
 import { cellId } from '../imerge/cell.js';
 
-const rungOrder: Rung[] = ['cache', 'rule', 'model', 'human'];
+const rungOrder: Rung[] = ['cache', 'policy', 'rule', 'model', 'human'];
 
 /** The most involved rung among resolved hunks: human > model > rule > cache. */
 export function topRung(found: ReadonlyArray<Rung | null>): Rung | null {

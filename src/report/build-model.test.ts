@@ -9,7 +9,7 @@ describe('buildReportModel', () => {
   it('counts conflicts done and left and hunks by rung', () => {
     const m = buildReportModel(syntheticSnapshot(), { now });
     expect(m.progress).toMatchObject({ conflicts: 5, resolved: 4, left: 1, hunksOpen: 1, blockers: 1 });
-    expect(m.progress.hunksByRung).toEqual({ cache: 1, rule: 1, model: 1, human: 1 });
+    expect(m.progress.hunksByRung).toEqual({ cache: 1, policy: 0, rule: 1, model: 1, human: 1 });
     expect(m.usage.total).toMatchObject({ calls: 5, inputTokens: 19000, unpricedCalls: 1 });
     expect(m.usage.total.costUsd).toBeCloseTo(0.0333);
   });

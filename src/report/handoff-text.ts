@@ -1,4 +1,5 @@
-import type { HumanHandoff } from '../store/run-state.js';
+import type { HandoffFile, HumanHandoff } from '../store/run-state.js';
+import { isPrintableName, printableName, printableText } from '../util/safe-print.js';
 
 const EXCERPT_LINES = 15;
 
@@ -8,13 +9,19 @@ const EXCERPT_LINES = 15;
  * it points at), what the model tried, why the last `continue` refused; then the commands.
  */
 export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
-  const lines: string[] = ['Files to settle:', ...human.files.map((f) => `${indent}${f}`)];
+  const lines: string[] = ['Files to settle:', ...human.files.map((f) => `${indent}${printableName(f)}`)];
   for (const c of human.conflicts) {
-    lines.push('', `Conflict ${c.conflict}, in ${c.worktree}:`);
-    for (const f of c.files)
+    lines.push('', `Conflict ${c.conflict}, in ${printableName(c.worktree)}:`);
+    c.files.forEach((f, k) => {
+      // A name that cannot print as itself is shown escaped and named by its number too.
+      const unsafe = isPrintableName(f.path)
+        ? ''
+        : ` (file ${k + 1}; its name holds control characters, shown escaped)`;
       lines.push(
-        `${indent}${f.path} [${f.kind}${f.hunks !== undefined ? `, ${f.hunks} block(s)` : ''}]: ${f.instructions}`,
+        `${indent}${printableName(f.path)}${unsafe} [${f.kind}${f.hunks !== undefined ? `, ${f.hunks} block(s)` : ''}]: ${f.instructions}`,
       );
+      lines.push(...blockLines(f, `${indent}${indent}`));
+    });
     if (c.failure) {
       lines.push(
         `${indent}check '${c.failure.check}' failed: ${c.failure.summary}${c.failure.logFile ? ` (log: ${c.failure.logFile})` : ''}`,
@@ -47,5 +54,27 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
       `${indent}${human.accept}   # the worktree's resolution is taken as it is; those failing tests are never blamed again`,
     );
   }
-  return lines;
+  // Whatever else a line holds (a check's output, a model's words): no control character reaches the terminal raw.
+  return lines.map(printableText);
+}
+
+/**
+ * Each block of a file with its one-command answers: the suggested one first, with the evidence
+ * the target's past merges give for it, then the others (`take ours|theirs|both|base FILE N`).
+ */
+export function blockLines(file: HandoffFile, indent: string): string[] {
+  return (file.blocks ?? []).flatMap((b) => {
+    const where = `block ${b.hunk} (lines ${b.startLine}-${b.endLine})`;
+    const others = Object.keys(b.take)
+      .filter((k) => k !== 'both theirs-first')
+      .join('|');
+    const generic = (b.take.ours ?? '').replace(/ take ours /, ` take ${others} `);
+    if (!b.suggestion)
+      return [`${indent}${where}: ${generic}   (both --order theirs-first for upstream's lines first)`];
+    return [
+      `${indent}${where}: suggested ${b.suggestion.choice}: ${b.suggestion.command}`,
+      `${indent}${indent}why: ${b.suggestion.evidence}`,
+      `${indent}${indent}or: ${generic}`,
+    ];
+  });
 }

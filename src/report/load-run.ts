@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
+import { readRegular } from '../util/safe-read.js';
 import type { Git } from '../git/index.js';
 import { IncrementalMerge, listImerges } from '../imerge/index.js';
 import type { RunStore } from '../store/index.js';
@@ -38,27 +38,19 @@ export function checkLogPath(state: RunState, logFile: string): string {
   return isAbsolute(logFile) ? logFile : join(state.workdir, logFile);
 }
 
-/** The last lines of a log file, or null when it cannot be read. */
-export function readLogTail(path: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - TAIL_BYTES);
-    const buf = Buffer.alloc(size - start);
-    const n = readSync(fd, buf, 0, buf.length, start);
-    let text = buf.subarray(0, n).toString('utf8');
-    if (start > 0) text = text.slice(text.indexOf('\n') + 1);
-    return text.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+/** The directory the run's check logs are written to (its `check.output_dir`): a log is read back only from there. */
+export function checkLogDir(state: RunState, logPath: string): string {
+  const dir = (state.config?.values.check as { output_dir?: unknown } | undefined)?.output_dir;
+  return typeof dir === 'string' && isAbsolute(dir) ? dir : dirname(logPath);
+}
+
+/** The last lines of a log file, or null when it cannot be read (safely: see readRegular). */
+export function readLogTail(path: string, within: string = dirname(path)): string | null {
+  const read = readRegular(path, { within, maxBytes: TAIL_BYTES, singleLink: true });
+  if (!read.ok) return null;
+  let text = read.bytes.toString('utf8');
+  if (read.truncated) text = text.slice(text.indexOf('\n') + 1);
+  return text.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
 }
 
 /**
@@ -106,7 +98,7 @@ export async function loadRunSnapshot(
   allCheckRecords(state, events).forEach((check, index) => {
     if (check.summary !== null) return;
     const path = checkLogPath(state, check.logFile);
-    const tail = cache.logTails.get(path) ?? readLogTail(path);
+    const tail = cache.logTails.get(path) ?? readLogTail(path, checkLogDir(state, path));
     if (tail === null) return;
     cache.logTails.set(path, tail);
     snapshot.logTails[index] = tail;

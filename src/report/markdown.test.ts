@@ -9,7 +9,9 @@ describe('Markdown report', () => {
   it('summarises, then lists decisions, conflicts with diffs and reasoning, checks and cost', () => {
     const md = renderMarkdownReport(buildReportModel(syntheticSnapshot({ status: 'done' }), { now }));
     expect(md).toMatch(/^## splintercat: upstream merged into main — done\n/);
-    expect(md).toMatch(/\| Conflicts \| 4 resolved, 1 left; hunks by rung: cache 1, rule 1, model 1, human 1 \|/);
+    expect(md).toMatch(
+      /\| Conflicts \| 4 resolved, 1 left; hunks by rung: cache 1, policy 0, rule 1, model 1, human 1 \|/,
+    );
     expect(md).toMatch(/1\. \*\*strategy: batch \(batches of 3\)\*\* — planner/);
     expect(md).toMatch(/<summary>Conflict 2-3 — model \(scripted-model\), 1 file\(s\)<\/summary>/);
     expect(md).toMatch(/```diff\n[^]*\+int total\(int a, int b\);\n```/);

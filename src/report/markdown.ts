@@ -5,6 +5,7 @@ import { handoffLines } from './handoff-text.js';
 import { progressLine } from './progress.js';
 import { planLine } from './status-text.js';
 import { markedDiagram } from './status-text.js';
+import { printableText } from '../util/safe-print.js';
 
 /** GitHub refuses comments over 65,536 characters; stay under it with room for an edit. */
 const BUDGET = 60_000;
@@ -212,7 +213,8 @@ export function renderMarkdownReport(model: ReportModel): string {
     );
   const checksAt = out.indexOf('### Checks');
   out.splice(checksAt - 1, 0, ...conflicts);
-  return `${out.join('\n')}\n`;
+  // Names, diffs and check output come from others: no control character is written raw (a terminal shows it too).
+  return printableText(`${out.join('\n')}\n`);
 }
 
 /** The progress line and the planner's prediction against the run, as summary rows. */

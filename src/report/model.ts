@@ -10,8 +10,8 @@ import type { ConflictStatus, HumanHandoff, RunState } from '../store/run-state.
  */
 export const REPORT_MODEL_VERSION = 1;
 
-export type Rung = 'cache' | 'rule' | 'model' | 'human';
-export const rungs: readonly Rung[] = ['cache', 'rule', 'model', 'human'];
+export type Rung = 'cache' | 'policy' | 'rule' | 'model' | 'human';
+export const rungs: readonly Rung[] = ['cache', 'policy', 'rule', 'model', 'human'];
 export type Role = 'resolver' | 'summarizer' | 'planner';
 export const roles: readonly Role[] = ['resolver', 'summarizer', 'planner'];
 

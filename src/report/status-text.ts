@@ -11,7 +11,7 @@ import { roles, rungs, type CellMark, type GridView, type ReportModel } from './
 const MAX_COLUMNS = 300;
 const MAX_CELLS = 90_000;
 
-export const markLetters = { cache: 'C', rule: 'R', model: 'M', human: 'H', failed: 'X' } as const;
+export const markLetters = { cache: 'C', policy: 'P', rule: 'R', model: 'M', human: 'H', failed: 'X' } as const;
 
 /** The terminal character of a marked cell, or null to keep git-imerge's. */
 export function markChar(mark: CellMark): string | null {

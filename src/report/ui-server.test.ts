@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -65,6 +65,9 @@ async function serve(): Promise<{ server: UiServer; journal: Journal<RunEvent>; 
   journal.append({ type: 'node_entered', node: 'initialize', step: 0 });
   const log = join(dir, 'build.log');
   writeFileSync(log, 'build ok\n');
+  // A check that could reach the log directory replaced its log with a link to the server's own environment.
+  const linked = join(dir, 'test.log');
+  symlinkSync('/proc/self/environ', linked);
   const server = await startUiServer({
     port: 0,
     journal,
@@ -76,7 +79,7 @@ async function serve(): Promise<{ server: UiServer; journal: Journal<RunEvent>; 
         { now: new Date() },
       );
     },
-    checkLog: (index) => (index === 0 ? log : null),
+    checkLog: (index) => (index === 0 ? { path: log, dir } : index === 2 ? { path: linked, dir } : null),
   });
   onTestFinished(() => server.close());
   return { server, journal, dir };
@@ -113,6 +116,7 @@ describe('ui server', () => {
       '/logs/../../etc/passwd',
       '/logs/%2e%2e%2fetc%2fpasswd',
       '/logs/1',
+      '/logs/2',
       '/logs/-1',
       '/events.jsonl',
       '/state.json',

@@ -1,8 +1,9 @@
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SplintercatError, UsageError } from '../errors/index.js';
+import { openRegular } from '../util/safe-read.js';
 import type { JournalEntryBase } from '../store/journal.js';
 import { renderHtmlReport, renderReportBody, reportCsp } from './html/page.js';
 import type { ReportModel } from './model.js';
@@ -21,8 +22,11 @@ export interface UiServerOptions {
   /** The current view model (rebuilt by the caller; the server caches it until the journal moves). */
   loadModel: () => Promise<ReportModel>;
   journal: EventSource;
-  /** The absolute path of check `index`'s log, or null (the only files the server reads). */
-  checkLog: (index: number) => string | null;
+  /**
+   * The absolute path of check `index`'s log and the directory it must be in, or null (the only
+   * files the server reads, never through a link: see readRegular).
+   */
+  checkLog: (index: number) => { path: string; dir: string } | null;
   /** How often the journal is polled besides file notifications (ms). */
   pollMs?: number;
   /** Seconds between SSE keep-alive comments. */
@@ -163,17 +167,13 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   };
 
   const serveLog = (res: ServerResponse, index: number, head: boolean): void => {
-    const path = options.checkLog(index);
-    let size: number;
-    try {
-      size = path === null ? -1 : statSync(path).size;
-    } catch {
-      size = -1;
-    }
-    if (path === null || size < 0) {
+    const log = options.checkLog(index);
+    const opened = log === null ? null : openRegular(log.path, { within: log.dir, singleLink: true });
+    if (opened === null || !opened.ok) {
       send(res, 404, 'text/plain; charset=utf-8', 'no such check log\n');
       return;
     }
+    const size = opened.size;
     res.writeHead(200, {
       ...baseHeaders,
       'Content-Type': 'text/plain; charset=utf-8',
@@ -181,10 +181,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       'Content-Security-Policy': "default-src 'none'",
     });
     if (head) {
+      closeSync(opened.fd);
       res.end();
       return;
     }
-    createReadStream(path)
+    // The opened file itself (not the path again), and no more than its size then.
+    createReadStream('', { fd: opened.fd, start: 0, end: Math.max(0, size - 1) })
       .on('error', () => res.destroy())
       .pipe(res);
   };

@@ -7,6 +7,8 @@ import { hasMarkers, parseConflictText, printOutsideHunk, printWithResolutions }
 import { selectRules, type ResolutionRule, type RuleContext } from './rules/index.js';
 import { hunkTextsFromMerge, lineMerge, syntaxMerge, type SyntaxSwitches } from './syntax/syntax-merge.js';
 import { parseProblems } from './syntax/validate-text.js';
+import { policyResolution, type PathRule } from './policy/path-policy.js';
+import { fitsParser, rulesForHunk } from './size-limits.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 /**
@@ -35,6 +37,14 @@ export interface LadderOptions {
   syntax?: SyntaxSwitches;
   /** `conflict-marker-size` of the path, when known. */
   markerSize?: number;
+  /**
+   * The fork's policy for this path (`resolve.paths`), the rung after the cache: one side or
+   * both for every hunk; `human` leaves every hunk to a person (only a person's own cached
+   * answer is replayed).
+   */
+  policy?: PathRule | null;
+  /** After the rules and the syntax rung, before the fallback: a learnt suggestion taken without asking. */
+  learnt?: ((hunk: ConflictHunk) => HunkResolution | null) | null;
   log?: Logger;
 }
 
@@ -82,6 +92,8 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   const context: RuleContext = { path: file.path, eol: file.eol, ...(options.sides ? { files: options.sides } : {}) };
   const resolved = new Map<number, HunkResolution>();
   const keys = new Map<number, string>();
+  const policy = options.policy ?? null;
+  const toPerson = policy?.decision.kind === 'human';
 
   for (const hunk of file.hunks) {
     const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
@@ -89,7 +101,11 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
       const key = cache.key(sides);
       keys.set(hunk.index, key);
       const hit = await cache.get(key);
-      if (hit && replayable(hit, sides, rules, { ...context, outside: printOutsideHunk(file, hunk.index) })) {
+      if (
+        hit &&
+        (!toPerson || hit.rung === 'human') &&
+        replayable(hit, sides, rules, { ...context, outside: printOutsideHunk(file, hunk.index) })
+      ) {
         resolved.set(hunk.index, {
           text: withEol(hit.resolution, file.eol),
           rung: 'cache',
@@ -100,7 +116,17 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
         continue;
       }
     }
-    const byRule = resolveHunkWithRules(hunk, rules, { ...context, outside: printOutsideHunk(file, hunk.index) });
+    const byPolicy = policy ? policyResolution(hunk, policy) : null;
+    if (byPolicy) {
+      resolved.set(hunk.index, byPolicy);
+      continue;
+    }
+    if (toPerson) continue;
+
+    const byRule = resolveHunkWithRules(hunk, rulesForHunk(hunk, rules), {
+      ...context,
+      outside: printOutsideHunk(file, hunk.index),
+    });
     if (byRule) {
       const key = keys.get(hunk.index);
       // An answer a failed check blamed is not given again, even by the rule that gave it first.
@@ -119,7 +145,15 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
   let open = file.hunks.filter((h) => !resolved.has(h.index));
   const sides = options.sides;
   const switches = options.syntax ?? { code: false, data: false };
-  if (open.length > 0 && (switches.code || switches.data) && sides && sides.ours !== null && sides.theirs !== null) {
+  if (
+    open.length > 0 &&
+    (switches.code || switches.data) &&
+    sides &&
+    sides.ours !== null &&
+    sides.theirs !== null &&
+    !toPerson &&
+    fitsParser(sides.base, sides.ours, sides.theirs)
+  ) {
     const versions = { base: sides.base ?? '', ours: sides.ours, theirs: sides.theirs };
     const pieces = await syntaxMerge(file.path, versions, lineMerge, switches);
     if (pieces !== null) {
@@ -143,7 +177,8 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
     resolved.clear();
     open = [...file.hunks];
   }
-  if (open.length > 0 && options.fallback) {
+  if (options.learnt && !toPerson) open = takeLearnt(file, open, resolved, options.learnt);
+  if (open.length > 0 && options.fallback && !toPerson) {
     const openIndexes = new Set(open.map((h) => h.index));
     for (const r of await options.fallback(file, open)) {
       // The fallback is untrusted (an LLM): only answers for open hunks, without markers, count.
@@ -170,7 +205,8 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
 
   if (cache) {
     for (const r of resolved.values()) {
-      if (r.rung === 'cache' || r.cacheKey === undefined) continue;
+      // The policy's answers come from the configuration each time: a cached copy would outlive a changed policy.
+      if (r.rung === 'cache' || r.rung === 'policy' || r.cacheKey === undefined) continue;
       await cache.put(r.cacheKey, {
         resolution: r.text,
         rung: r.rung,
@@ -185,6 +221,20 @@ export async function resolveConflictedFile(file: ConflictedFile, options: Ladde
     log.decision({ path: file.path, hunk: r.hunkIndex, rung: r.rung, by: r.by }, 'hunk resolved');
   const texts = new Map([...resolved].map(([i, r]) => [i, r.text]));
   return { text: printWithResolutions(file, texts), resolutions, remaining: open, file };
+}
+
+/** The learnt suggestions `resolve.learnt: apply` takes for the open hunks (into `resolved`); the hunks still open. */
+function takeLearnt(
+  file: ConflictedFile,
+  open: ConflictHunk[],
+  resolved: Map<number, HunkResolution>,
+  learnt: (hunk: ConflictHunk) => HunkResolution | null,
+): ConflictHunk[] {
+  for (const hunk of open) {
+    const r = learnt(hunk);
+    if (r) resolved.set(hunk.index, r);
+  }
+  return file.hunks.filter((h) => !resolved.has(h.index));
 }
 
 /**
@@ -206,7 +256,11 @@ async function keepsSyntax(
         file.hunks.map((h) => [h.index, (withResolutions ? resolved.get(h.index)?.text : undefined) ?? h[which]]),
       ),
     );
-  const problems = await parseProblems(file.path, side('ours', true), [side('ours', false), side('theirs', false)]);
+  const mine = side('ours', true);
+  const sides = [side('ours', false), side('theirs', false)];
+  // Too large to parse (a parse tree's memory grows with the file): the answers stand unchecked.
+  if (!fitsParser(mine, ...sides)) return true;
+  const problems = await parseProblems(file.path, mine, sides);
   if (problems.length === 0) return true;
   log.warn(
     { path: file.path, problems, by: [...resolved.values()].map((r) => r.by) },

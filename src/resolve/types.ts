@@ -32,7 +32,7 @@ export interface ConflictedFile {
 }
 
 /** Which rung of the ladder produced a resolution. */
-export type Rung = 'cache' | 'rule' | 'model' | 'human';
+export type Rung = 'cache' | 'policy' | 'rule' | 'model' | 'human';
 
 export interface HunkResolution {
   /** The text replacing the hunk (markers removed). */

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { replaceFileWithin } from '../util/replace-file.js';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
 import { nullLogger, type Logger } from '../log/logger.js';
@@ -20,7 +20,8 @@ import {
 import type { SyntaxSwitches } from './syntax/syntax-merge.js';
 import { listUnmerged, readStageBytes, type UnmergedEntry } from './parse/stages.js';
 import type { ResolutionRule } from './rules/index.js';
-import type { ConflictedFile, HunkResolution } from './types.js';
+import { describeDecision, policyFor, type PathRule } from './policy/path-policy.js';
+import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 export interface WorkingTreeOptions {
   /** Paths relative to the top level; empty = every unmerged path. */
@@ -38,6 +39,10 @@ export interface WorkingTreeOptions {
   regenerate?: Readonly<Record<string, string>>;
   /** Runs a regenerate command in the worktree; without it configured lockfiles are left with a note. */
   runCommand?: RegenerateRunner;
+  /** `resolve.paths` (`LadderSetup.policy`): the fork's decision per glob. */
+  policy?: readonly PathRule[];
+  /** A learnt suggestion taken without asking (`resolve.learnt: apply`), per path and hunk. */
+  learnt?: ((path: string, hunk: ConflictHunk) => HunkResolution | null) | null;
   log?: Logger;
 }
 
@@ -45,6 +50,9 @@ export interface RemainingHunk {
   index: number;
   startLine: number;
   endLine: number;
+  /** The hunk's number as the ladder saw it (stable while other hunks are resolved), and its three sides. */
+  number?: number;
+  sides?: { base: string | null; ours: string; theirs: string };
 }
 
 export interface WorkingTreeFileResult {
@@ -57,6 +65,8 @@ export interface WorkingTreeFileResult {
   decision?: FileDecision;
   /** Why the file was left alone, when it was. */
   note?: string;
+  /** The `resolve.paths` rule that decided a file-level conflict (`glob: decision`), when one did. */
+  policy?: string;
   /** Set for a generated file (a lockfile, pip-compile output): decided whole, never block by block. */
   generated?: GeneratedFile;
 }
@@ -128,7 +138,7 @@ async function regenerateEntry(
       status: 'open',
       resolutions: [],
       remaining: [],
-      note: `\`${outcome.command}\` failed (exit ${outcome.exitCode ?? 'killed'}): ${outcome.output.split('\n').slice(-5).join(' | ')}`,
+      note: `\`${outcome.command}\` failed (exit ${outcome.exitCode ?? 'killed'}): ${outcome.output.split('\n').slice(-5).join(' | ')}; the fork's version of ${path} is in place: run the command here yourself once what it needs is fixed, then \`git add -- ${path}\``,
     };
   }
   return { path, status: 'open', resolutions: [], remaining: [], note: outcome.note };
@@ -142,7 +152,7 @@ async function resolveEntry(
 ): Promise<WorkingTreeFileResult> {
   const full = join(top, entry.path);
   const stageBytes = await readStageBytes(git, entry);
-  const diskBytes = existsSync(full) ? await readFile(full) : null;
+  const diskBytes = diskEntryBytes(full);
   // Every version of the file is read, rewritten and written back with one encoding, so a file
   // that is not UTF-8 keeps every byte outside the hunks the ladder resolved.
   const encoding = encodingOf(diskBytes, stageBytes.base, stageBytes.ours, stageBytes.theirs);
@@ -156,6 +166,12 @@ async function resolveEntry(
     ours: side(entry.ours, texts.ours),
     theirs: side(entry.theirs, texts.theirs),
   });
+  const policy = policyFor(entry.path, options.policy ?? []);
+  // A generated file is taken whole from one side (then regenerated): a block-by-block merge of it
+  // is text its tool never wrote (a package pinned twice, a lockfile that does not parse).
+  const generated = generatedFile(entry.path, [texts.ours, texts.theirs, texts.base]);
+  const byPolicy = await applyFilePolicy(git, entry, decision, policy, generated !== null);
+  if (byPolicy) return byPolicy;
   if (decision.kind !== 'content' && decision.kind !== 'add/add') {
     if (decision.resolution === null)
       return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision };
@@ -176,9 +192,6 @@ async function resolveEntry(
       note: 'the file is missing from the working tree',
     };
   const onDisk = decodeBytes(diskBytes, encoding);
-  // A generated file is taken whole from one side (then regenerated): a block-by-block merge of it
-  // is text its tool never wrote (a package pinned twice, a lockfile that does not parse).
-  const generated = generatedFile(entry.path, [texts.ours, texts.theirs, texts.base]);
   if (generated !== null) return wholeFile(entry.path, onDisk, generated);
   const file = await pickConflictedFile(git, entry.path, onDisk, texts, encoding);
   if (file.hunks.length === 0) {
@@ -192,6 +205,7 @@ async function resolveEntry(
   }
   // The model reads and writes text: a file that is not UTF-8 goes to a person untouched by it.
   const fallback = encoding === 'utf8' ? options.fallback : undefined;
+  const { learnt } = options;
   const result = await resolveConflictedFile(file, {
     path: entry.path,
     rules: options.rules,
@@ -200,12 +214,16 @@ async function resolveEntry(
     log: options.log,
     sides: texts,
     syntax: options.syntax,
+    policy,
+    learnt: learnt ? (hunk) => learnt(entry.path, hunk) : null,
   });
   const remaining = result.remaining.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
   const noted =
     options.fallback && !fallback && remaining.length > 0
       ? { note: 'not valid UTF-8: the model was not asked (it works on text); a person decides, every byte kept' }
-      : {};
+      : policy?.decision.kind === 'human'
+        ? { note: policyNote(policy) }
+        : {};
   if (result.resolutions.length === 0) {
     // Nothing written: report the blocks where they are in the file on disk.
     const asIs = parseConflictText(onDisk, { path: entry.path, markerSize: file.markerSize });
@@ -213,11 +231,12 @@ async function resolveEntry(
       path: entry.path,
       status: 'open',
       resolutions: [],
-      remaining: asIs.hunks.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine })),
+      remaining: numbered(asIs.hunks, result.remaining),
       ...noted,
     };
   }
-  await writeFile(full, encodeText(result.text, encoding));
+  // Never through a link a check may have put in the file's place.
+  replaceFileWithin(top, entry.path, encodeText(result.text, encoding));
   if (remaining.length === 0) {
     await git.run(['add', '--', entry.path]);
     return { path: entry.path, status: 'resolved', resolutions: result.resolutions, remaining };
@@ -229,11 +248,7 @@ async function resolveEntry(
     path: entry.path,
     status: 'partial',
     resolutions: result.resolutions,
-    remaining: rewritten.hunks.map((h, i) => ({
-      index: result.remaining[i]?.index ?? h.index,
-      startLine: h.startLine,
-      endLine: h.endLine,
-    })),
+    remaining: numbered(rewritten.hunks, result.remaining),
     ...noted,
   };
 }
@@ -246,6 +261,58 @@ function wholeFile(path: string, onDisk: string, generated: GeneratedFile): Work
     endLine: h.endLine,
   }));
   return { path, status: 'open', resolutions: [], remaining, generated };
+}
+
+/**
+ * The blocks left where they are in the file now, each with the number and sides the ladder
+ * knew it by (the ladder's `remaining`, in the same order), so a hand-off can name it stably.
+ */
+function numbered(now: readonly ConflictHunk[], ladder: readonly ConflictHunk[]): RemainingHunk[] {
+  return now.map((h, i) => {
+    const was = ladder[i];
+    return {
+      // A hunk keeps its number in the file as git left it, so no two hunks of a file share one.
+      index: was?.index ?? h.index,
+      startLine: h.startLine,
+      endLine: h.endLine,
+      ...(was ? { number: was.index, sides: { base: was.base, ours: was.ours, theirs: was.theirs } } : {}),
+    };
+  });
+}
+
+/** What a file the policy hands to a person says about it. */
+function policyNote(rule: PathRule): string {
+  return `the fork's policy hands ${rule.glob} to a person (resolve.paths)`;
+}
+
+/**
+ * A conflict decided whole (modify/delete, binary, mode, ..., or a generated file) the policy
+ * decides: `ours` or `theirs` keeps that side's file, or its deletion where that side deleted it;
+ * `human` leaves it open, even where a rule would decide it. Null when the policy says nothing of
+ * it (no rule, a content conflict merged by hunk, `union`, `regenerate`).
+ */
+async function applyFilePolicy(
+  git: Git,
+  entry: UnmergedEntry,
+  decision: FileDecision,
+  rule: PathRule | null,
+  generated: boolean,
+): Promise<WorkingTreeFileResult | null> {
+  if (rule === null || (!generated && (decision.kind === 'content' || decision.kind === 'add/add'))) return null;
+  if (rule.decision.kind === 'human')
+    return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision, note: policyNote(rule) };
+  const side = rule.decision.kind;
+  if (side !== 'ours' && side !== 'theirs') return null;
+  const action = entry[side] === undefined ? 'delete' : side === 'ours' ? 'keep-ours' : 'keep-theirs';
+  await applyFileDecision(git, entry.path, action);
+  return {
+    path: entry.path,
+    status: 'resolved',
+    resolutions: [],
+    remaining: [],
+    decision,
+    policy: `${rule.glob}: ${describeDecision(rule.decision)}`,
+  };
 }
 
 /**
@@ -289,4 +356,14 @@ async function applyFileDecision(git: Git, path: string, action: string): Promis
     await git.run(['checkout', action === 'keep-ours' ? '--ours' : '--theirs', '--', path]);
     await git.run(['add', '--', path]);
   }
+}
+
+/**
+ * What the working tree holds at `full` as git would store it: a file's bytes, a link's target
+ * (never what it points to), null for nothing or a directory (a submodule's).
+ */
+function diskEntryBytes(full: string): Buffer | null {
+  const st = lstatSync(full, { throwIfNoEntry: false });
+  if (st === undefined || st.isDirectory()) return null;
+  return st.isSymbolicLink() ? Buffer.from(readlinkSync(full)) : readFileSync(full);
 }

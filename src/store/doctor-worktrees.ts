@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Git } from '../git/index.js';
+import { shellWord } from '../util/safe-print.js';
 import type { RunState } from './run-state.js';
 
 /** A problem with a run's worktrees, as doctor reports it. */
@@ -29,7 +30,7 @@ export async function worktreeFindings(git: Git, dir: string, state: RunState | 
     findings.push({
       severity: 'error',
       path: where,
-      message: `the worktree of the hand-off, ${where}, does not exist (removed by hand?): the edit the merge waits for cannot be made; start over with \`splintercat merge ${state?.source.ref ?? 'SOURCE'} --restart\``,
+      message: `the worktree of the hand-off, ${where}, does not exist (removed by hand?): the edit the merge waits for cannot be made; start over with \`splintercat merge ${state ? shellWord(state.source.ref) : 'SOURCE'} --restart\``,
       repairable: false,
     });
   }

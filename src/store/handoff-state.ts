@@ -3,6 +3,30 @@ import { oid } from './state-primitives.js';
 
 /** What a person is asked to do when the run stops for them (the run state's `human`). */
 
+/** What the target branch's past merges suggest for one block, with the evidence and the command that takes it. */
+export const handoffSuggestionSchema = z.object({
+  /** ours, theirs, ours then theirs, theirs then ours. */
+  choice: z.string(),
+  command: z.string(),
+  evidence: z.string(),
+  /** `similar` (earlier conflicts on the same lines) or `habit` (earlier conflicts of the same shape in the same place). */
+  basis: z.string(),
+  agree: z.number().int().nonnegative(),
+  of: z.number().int().nonnegative(),
+});
+export type HandoffSuggestion = z.infer<typeof handoffSuggestionSchema>;
+
+/** One conflict block left in a file: its number (what `splintercat take` takes), where it is, the one-command answers. */
+export const handoffBlockSchema = z.object({
+  hunk: z.number().int().positive(),
+  startLine: z.number().int().positive(),
+  endLine: z.number().int().positive(),
+  /** `splintercat take ...` for ours, theirs, both (each order) and base. */
+  take: z.record(z.string(), z.string()),
+  suggestion: handoffSuggestionSchema.optional(),
+});
+export type HandoffBlock = z.infer<typeof handoffBlockSchema>;
+
 /** One file a person is asked to settle, with what to do, to the letter. */
 export const handoffFileSchema = z.object({
   /** Relative to the conflict's worktree. */
@@ -14,6 +38,8 @@ export const handoffFileSchema = z.object({
   instructions: z.string(),
   /** The exact commands of a file-level choice, run in the worktree (e.g. keep: `git add -- PATH`, delete: `git rm -q -- PATH`). */
   choices: z.record(z.string(), z.string()).optional(),
+  /** Each block left, with its one-command answers and what the past merges suggest. */
+  blocks: z.array(handoffBlockSchema).optional(),
 });
 export type HandoffFile = z.infer<typeof handoffFileSchema>;
 

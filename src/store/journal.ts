@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../util/clock.js';
+import { redactKnown } from '../util/secret-registry.js';
 import { systemClock } from '../util/clock.js';
 import { fsyncDir } from './json-file.js';
 
@@ -117,7 +118,8 @@ export class Journal<E extends JournalEntryBase = JournalEntryBase> {
   append(event: JournalInput<E>): E {
     const seq = this.peekNextSeq();
     const entry = { seq, ts: this.clock.now().toISOString(), ...event } as unknown as E;
-    const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
+    // No known secret is ever written, whatever the event carries (a provider's error body echoing the key).
+    const line = Buffer.from(`${redactKnown(JSON.stringify(entry))}\n`, 'utf8');
     const created = !existsSync(this.path);
     const fd = openSync(this.path, 'a+');
     try {

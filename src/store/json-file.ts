@@ -13,6 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import type * as z from 'zod';
 import { SplintercatError } from '../errors/index.js';
 import { removeLeftovers } from '../util/leftovers.js';
+import { redactKnown } from '../util/secret-registry.js';
 
 /** Why a state file could not be used. */
 export type ReadProblem = 'missing' | 'parse' | 'schema' | 'version';
@@ -158,7 +159,7 @@ export function writeJsonFile<T>(path: string, value: T, spec: JsonFileSpec<T>):
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   if (current !== undefined && parseJsonText(current, spec).ok) writeFileAtomic(backupPath(path), current);
-  writeFileAtomic(path, `${JSON.stringify(checked.data, null, 2)}\n`);
+  writeFileAtomic(path, `${redactKnown(JSON.stringify(checked.data, null, 2))}\n`);
 }
 
 /**

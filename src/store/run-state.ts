@@ -87,7 +87,7 @@ export const gridStateSchema = z.object({
 });
 export type GridState = z.infer<typeof gridStateSchema>;
 
-export const rungSchema = z.enum(['cache', 'rule', 'model', 'human']);
+export const rungSchema = z.enum(['cache', 'policy', 'rule', 'model', 'human']);
 
 export const hunkStatusSchema = z.enum(['pending', 'resolved', 'needs_human']);
 export const hunkStateSchema = z.object({
@@ -98,6 +98,8 @@ export const hunkStateSchema = z.object({
   /** The rule name or model id. */
   by: z.string().nullable(),
   cacheKey: z.string().nullable().default(null),
+  /** What a person kept for a hunk handed to them: ours, theirs, ours then theirs, theirs then ours, base, other text. */
+  choice: z.string().optional(),
 });
 export type HunkState = z.infer<typeof hunkStateSchema>;
 
@@ -108,6 +110,8 @@ export const conflictFileSchema = z.object({
   hunks: z.array(hunkStateSchema),
   /** Who settled a file-level choice (modify/delete, mode, binary, ...), where there are no hunks to say it. */
   decidedBy: rungSchema.nullable().optional(),
+  /** How a file without hunks was settled, in words (`regenerated with ...`, `keep theirs (policy glob)`). */
+  note: z.string().optional(),
 });
 export type ConflictFileState = z.infer<typeof conflictFileSchema>;
 

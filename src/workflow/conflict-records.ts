@@ -76,7 +76,11 @@ export function recordResolved(
       ...(outside.length > 0 ? { outsideEdits: outside } : {}),
     });
   }
-  const rungs = files.flatMap((f) => f.hunks.map((h) => `${f.path}#${h.index}:${h.rung === 'rule' ? h.by : h.rung}`));
+  const rungs = files.flatMap((f) =>
+    f.hunks.map(
+      (h) => `${f.path}#${h.index}:${h.rung === 'rule' ? h.by : h.rung === 'policy' ? `policy (${h.by})` : h.rung}`,
+    ),
+  );
   ctx.log.decision({ cell: base.id }, `[resolver] Resolved ${base.id}: ${rungs.join(', ') || 'file-level decisions'}`);
   const attempts = state.attempts.map((a) =>
     a.number === state.currentAttempt ? { ...a, resolutions: [...new Set([...a.resolutions, base.id])] } : a,

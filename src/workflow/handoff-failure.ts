@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readCheckLog } from '../checks/read-log.js';
 import { cellId, type Cell } from '../imerge/cell.js';
 import type { HandoffConflict, RunState } from '../store/run-state.js';
 import { summaryLine } from './handoff.js';
@@ -24,11 +24,11 @@ export async function handoffFailure(
   const summary = [...state.attempts].reverse().find((a) => a.failureSummary)?.failureSummary ?? null;
   let excerpt = summary?.excerpt ?? '';
   if (excerpt === '') {
-    try {
-      excerpt = readFileSync(last.logFile, 'utf8').split('\n').filter(Boolean).slice(-EXCERPT_LINES).join('\n');
-    } catch {
-      excerpt = '';
-    }
+    excerpt = readCheckLog(last.logFile, ctx.config.check.output_dir, 64 * 1024)
+      .split('\n')
+      .filter(Boolean)
+      .slice(-EXCERPT_LINES)
+      .join('\n');
   }
   const cleanlyMerged: string[] = [];
   const file = summary?.location ? summary.location.replace(/:\d+(:\d+)?$/, '') : null;

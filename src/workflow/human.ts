@@ -2,16 +2,28 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compareCells } from '../imerge/cell.js';
 import { expectedConflicts } from '../imerge/conflict-estimate.js';
-import { learnHumanHunks } from '../resolve/index.js';
+import { learnHumanHunks, parseConflictText, personChoice } from '../resolve/index.js';
 import { acceptCommand } from './accept-failure.js';
 import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
 import { recordResolved } from './conflict-records.js';
-import { cdLine } from './handoff.js';
+import { cdLine, shellQuote } from './handoff.js';
+import { findRun } from './run-config.js';
 import type { Ctx, Result } from './nodes/common.js';
 import { withFlow } from './nodes/common.js';
 import type { GridEngine } from './ports.js';
+import { recordHandoff } from './handoff-snapshot.js';
 import { personsOutsideEdits } from './outside-edits.js';
 import { collectHumanResolution } from './resolve-cell.js';
+
+/**
+ * The command that resumes this run from anywhere in the repository: `splintercat continue`, with
+ * `--name` when another run would be taken for it (several runs, and this one not the configured name).
+ */
+export function continueCommand(ctx: Pick<Ctx, 'store' | 'config'>, name: string): string {
+  return findRun(ctx.store, ctx.config.imerge.name, false) === name
+    ? 'splintercat continue'
+    : `splintercat continue --name ${shellQuote(name)}`;
+}
 
 /** Where the files are kept as they were handed to a person (hunks no rung resolved still in markers), to learn their answers. */
 function presentedDir(ctx: Ctx, state: RunState, conflict: string): string {
@@ -32,6 +44,7 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
     // Parents not merged yet (a resolution before it is presented too): protected when it was presented.
     const details = await engine.conflictCell(cell).catch(() => null);
     if (details) await ctx.worktrees.protect(ctx.worktrees.conflictId(cell), details.above, details.left);
+    await putBackBeforeHandoff(ctx, c.conflict, ctx.worktrees.conflictId(cell));
     for (const f of c.files) {
       if (!f.hunks || c.failure) continue;
       const saved = join(presentedDir(ctx, state, c.conflict), f.path);
@@ -43,7 +56,7 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
     }
   }
   const files = conflicts.flatMap((c) => c.files.map((f) => join(c.worktree, f.path)));
-  const commands = [...conflicts.map(cdLine), 'splintercat continue'];
+  const commands = [...conflicts.map(cdLine), continueCommand(ctx, state.name)];
   const checks = [...new Set(conflicts.flatMap((c) => (c.failure ? [c.failure.check] : [])))];
   const reason =
     `${files.length} file(s) in ${conflicts.length} conflict(s) need a human: ` +
@@ -80,6 +93,22 @@ function expectedAfter(state: RunState): { more: number; total: number } | null 
     state.conflicts.map((c) => c.files.map((f) => f.path)),
   );
   return { more: Math.max(0, total - state.conflicts.length), total };
+}
+
+/** What changed outside the conflict's files before a person was asked is nobody's: put back, and said (handoff-snapshot.ts). */
+async function putBackBeforeHandoff(ctx: Ctx, conflict: string, id: string): Promise<void> {
+  const wt = await ctx.worktrees.gitOf(id);
+  if (wt === null) return;
+  try {
+    const putBack = await recordHandoff(wt);
+    if (putBack.length > 0)
+      ctx.log.decision(
+        { conflict, paths: putBack.map((p) => p.path) },
+        `[hand-off] ${putBack.length} file(s) outside the conflict's files changed before the hand-off (not by a person): put back`,
+      );
+  } finally {
+    wt.close();
+  }
 }
 
 /**
@@ -139,10 +168,11 @@ export async function takePersonsWork(
       });
       continue;
     }
-    const outsideEdits = await personsOutsideEdits(ctx, engine, c, human.tree);
+    const outsideEdits = await personsOutsideEdits(ctx, engine, c, human.tree, human.outside);
     const commit = await engine.recordMerge(c.cell, human.tree);
     const learnt = await learn(ctx, state, c, worktree, entry);
-    const files = personsFiles(c, learnt, entry.failure !== null);
+    const chosen = personChoices(state, ctx, c, worktree, entry);
+    const files = personsFiles(c, learnt, chosen, entry.failure !== null);
     next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });
     for (const choice of state.data.handoffChoices?.[c.id] ?? []) {
       fileChoices[choice.key] = existsSync(join(worktree, choice.path)) ? 'keep' : 'delete';
@@ -164,10 +194,12 @@ export async function takePersonsWork(
 function personsFiles(
   c: ConflictState,
   learnt: Map<string, Array<string | null>>,
+  chosen: Map<string, string[]>,
   whole: boolean,
 ): ConflictState['files'] {
   return c.files.map((f) => {
     const keys = [...(learnt.get(f.path) ?? [])];
+    const choices = whole ? [] : [...(chosen.get(f.path) ?? [])];
     return {
       ...f,
       hunks: f.hunks.map((h) =>
@@ -179,6 +211,7 @@ function personsFiles(
               rung: 'human' as const,
               by: 'human',
               cacheKey: keys.shift() ?? null,
+              ...withChoice(choices.shift()),
             },
       ),
       // A file-level choice (keep or delete, ...) that no rule made was the person's.
@@ -238,4 +271,31 @@ export function amendEntry(
     refused: [],
     ...(conflict.resolutionTree ? { blamedTree: conflict.resolutionTree } : {}),
   };
+}
+
+/** What the person kept for each block they were handed (ours, theirs, both, base, other text), by path, in block order. */
+function personChoices(
+  state: RunState,
+  ctx: Ctx,
+  c: ConflictState,
+  worktree: string,
+  entry: HandoffConflict,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const f of entry.files) {
+    const saved = join(presentedDir(ctx, state, c.id), f.path);
+    const mine = join(worktree, f.path);
+    if (!existsSync(saved) || !existsSync(mine)) continue;
+    const presented = parseConflictText(readFileSync(saved, 'latin1'), { path: f.path });
+    const resolved = readFileSync(mine, 'latin1');
+    out.set(
+      f.path,
+      presented.hunks.map((h) => personChoice(presented, h, resolved)),
+    );
+  }
+  return out;
+}
+
+function withChoice(choice: string | undefined): { choice?: string } {
+  return choice === undefined || choice === 'unaligned' ? {} : { choice };
 }

@@ -91,8 +91,8 @@ class ImergeGridEngine implements GridEngine {
     await this.im.save();
   }
 
-  finish(): Promise<string> {
-    return this.im.finish();
+  finish(message?: string): Promise<string> {
+    return this.im.finish(message !== undefined ? { message } : {});
   }
 
   async diagram(): Promise<string> {

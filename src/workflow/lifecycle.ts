@@ -23,6 +23,7 @@ import { createRunDeps, runningChecks, type RunDepsOptions } from './run-deps.js
 import { createRun, reopenRun } from './setup.js';
 import { acceptPendingFailure } from './accept-failure.js';
 import { findRun } from './run-config.js';
+import { shellWord } from '../util/safe-print.js';
 import { WorktreePool } from './worktrees.js';
 import { removeBuildDir } from './check-space.js';
 import { runBuildDir } from '../checks/from-config.js';
@@ -227,7 +228,7 @@ function mergeExists(store: RunStore, name: string, source: string, why?: string
     why: why ?? 'Its state is still there; starting again would mix two runs',
     fix: [
       `Resume it: splintercat continue${name === 'upstream-merge' ? '' : ` --name ${name}`}`,
-      `Or drop it and start over: splintercat merge ${source} --restart${name === 'upstream-merge' ? '' : ` --name ${name}`}`,
+      `Or drop it and start over: splintercat merge ${shellWord(source)} --restart${name === 'upstream-merge' ? '' : ` --name ${name}`}`,
     ],
   });
 }

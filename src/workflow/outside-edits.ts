@@ -1,4 +1,5 @@
 import type { Git } from '../git/index.js';
+import type { PathChange } from '../git/worktree-snapshot.js';
 import type { Cell } from '../imerge/cell.js';
 import { mergeTree } from '../imerge/merge-tree.js';
 import type { ConflictState } from '../store/run-state.js';
@@ -28,20 +29,23 @@ export async function outsideEditsOf(
   return changed.filter((path) => !own.has(path));
 }
 
-/** The person's edits beyond conflict `c` in the tree they left, said in the decision log; [] when none. */
+/**
+ * The person's edits beyond conflict `c` in the tree they left, said in the decision log; [] when none.
+ * `sinceHandoff` (what changed in the worktree since the hand-off snapshot) is the exact answer where one
+ * was taken; without it, the tree is compared with its parents' merge.
+ */
 export async function personsOutsideEdits(
   ctx: Pick<Ctx, 'git' | 'log'>,
   engine: Pick<GridEngine, 'conflictCell'>,
   c: ConflictState,
   tree: string,
+  sinceHandoff?: readonly PathChange[],
 ): Promise<string[]> {
-  const edits = await outsideEditsOf(
-    ctx.git,
-    engine,
-    c.cell,
-    tree,
-    c.files.map((f) => f.path),
-  );
+  const own = new Set(c.files.map((f) => f.path));
+  const edits =
+    sinceHandoff !== undefined
+      ? [...new Set(sinceHandoff.map((p) => p.path))].filter((path) => !own.has(path))
+      : await outsideEditsOf(ctx.git, engine, c.cell, tree, [...own]);
   if (edits.length > 0)
     ctx.log.decision(
       { cell: c.id, outsideEdits: edits },

@@ -38,8 +38,8 @@ export interface GridEngine {
   probeCommit(cells: Cell[]): Promise<string | null>;
   /** Drop recorded resolutions and every cell built on them, so they can be resolved again. */
   forget(cells: Cell[]): Promise<void>;
-  /** Finish the merge (goal merge: one two-parent commit on the target branch); returns its id. */
-  finish(): Promise<string>;
+  /** Finish the merge (goal merge: one two-parent commit on the target branch, with `message`); returns its id. */
+  finish(message?: string): Promise<string>;
   diagram(): Promise<string>;
 }
 

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createModelRung, type ModelRung } from '../agents/index.js';
+import { createModelRung, forkInstructions, type ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
 import {
   hasMarkers,
   listUnmerged,
+  recordHunkNumbers,
   resolveWorkingTree,
+  stagesId,
   shellRegenerateRunner,
   type UnmergedEntry,
   type WorkingTreeFileResult,
@@ -14,8 +16,11 @@ import {
 import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import type { Git } from '../git/index.js';
 import type { Cell } from '../imerge/cell.js';
+import type { PathChange } from '../git/worktree-snapshot.js';
 import { cleanMergeWarnings, invalidGeneratedFiles } from './generated-check.js';
 import { handoffFile, keepOrDelete } from './handoff.js';
+import { suggestionHint, withBlocks } from './handoff-blocks.js';
+import { changesSinceHandoff } from './handoff-snapshot.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 /** A person's file-level choice (keep or delete), by `fileChoiceKey`. */
@@ -78,12 +83,21 @@ export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell
 export async function resolvePrepared(
   ctx: WorkflowContext,
   prepared: PreparedCell,
-  options: { failure?: FailureSummary | string | null; fileChoices?: FileChoices } = {},
+  options: {
+    failure?: FailureSummary | string | null;
+    fileChoices?: FileChoices;
+    /** The target's tip, whose past merges the suggestions come from. */
+    target?: string;
+    /** The command that resumes the run, for what `splintercat take` prints once nothing is left. */
+    next?: string;
+  } = {},
 ): Promise<CellResolution> {
   const { cell, details, path, entries } = prepared;
   const id = ctx.worktrees.conflictId(cell);
-  const wt = ctx.git.at(path, { worktree: true });
+  const wt = await ctx.worktrees.worktreeGit(id);
+  const learnt = ctx.config.merge.resolver === 'manual' ? null : ctx.ladder.learnt;
   try {
+    if (learnt) await learnt.load(options.target ?? 'HEAD');
     const rung =
       ctx.gateway && ctx.config.llm.resolver_model && ctx.config.merge.resolver !== 'manual'
         ? createModelRung({
@@ -95,6 +109,8 @@ export async function resolvePrepared(
             failure: options.failure ?? null,
             maxTurns: ctx.config.llm.max_turns,
             log: ctx.log,
+            instructions: forkInstructions(ctx.config.resolve.instructions, ctx.config.target.workdir),
+            hints: learnt ? (file, hunk) => suggestionHint(learnt.suggest(file, hunk)) : null,
           })
         : null;
     const results =
@@ -109,6 +125,8 @@ export async function resolvePrepared(
             syntax: ctx.ladder.syntax,
             regenerate: ctx.ladder.regenerate,
             runCommand: shellRegenerateRunner(),
+            policy: ctx.ladder.policy,
+            learnt: learnt?.applier() ?? null,
           });
     const replayed = await replayFileChoices(wt, entries, results, options.fileChoices ?? {});
     const warnings = await cleanMergeWarnings(
@@ -129,19 +147,29 @@ export async function resolvePrepared(
         ? [{ path: r.path, key: fileChoiceKey(entry, r.decision.kind) }]
         : [];
     });
-    if (left.length > 0)
+    if (left.length > 0) {
+      await recordHunkNumbers(
+        await wt.gitDir(false),
+        open.flatMap((r) => {
+          const entry = entries.find((e) => e.path === r.path);
+          const hunks = r.remaining.flatMap((h) => (h.sides ? [{ number: h.number ?? h.index, sides: h.sides }] : []));
+          return entry && hunks.length > 0 ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
+        }),
+        options.next ?? 'splintercat continue',
+      );
       return {
         ok: false,
         cell,
         worktree: path,
         files,
         left,
-        handoff: open.map(handoffFile),
+        handoff: open.map((r) => withBlocks(handoffFile(r), r, learnt)),
         choiceKeys,
         transcripts,
         replayed: lines,
         warnings,
       };
+    }
     const tree = await ctx.worktrees.writeTree(id);
     return { ok: true, cell, tree, files, transcripts, replayed: lines, warnings };
   } finally {
@@ -176,8 +204,12 @@ async function replayFileChoices(
   return replayed;
 }
 
-/** What `collectHumanResolution` found: the tree to record, or why the person's edit is not taken yet. */
-export type HumanCollection = { ok: true; tree: string } | { ok: false; left: string[]; why: string[] };
+/**
+ * What `collectHumanResolution` found: the tree to record (with the person's own edits outside the
+ * conflict's files since the hand-off, when one was recorded), or why the person's edit is not taken yet.
+ */
+export type HumanCollection =
+  { ok: true; tree: string; outside?: PathChange[] } | { ok: false; left: string[]; why: string[] };
 
 /**
  * After a person worked in the conflict's worktree: take what the hand-off told them to do —
@@ -191,7 +223,7 @@ export async function collectHumanResolution(
   options: { refuse?: { tree: string; why: string } } = {},
 ): Promise<HumanCollection> {
   const id = ctx.worktrees.conflictId(cell);
-  const wt = ctx.git.at(ctx.worktrees.path(id));
+  const wt = await ctx.worktrees.worktreeGit(id);
   try {
     const unmerged = await listUnmerged(wt);
     const changed = new Set(
@@ -250,12 +282,13 @@ export async function collectHumanResolution(
       why.push(bad.why);
     }
     if (left.length > 0) return { ok: false, left, why };
+    const outside = await changesSinceHandoff(wt);
     const tree = await ctx.worktrees.writeTree(id);
     if (options.refuse && tree === options.refuse.tree) {
       const files = (await wt.lines(['diff', '--name-only', 'HEAD'])).slice(0, 20);
       return { ok: false, left: files, why: [options.refuse.why] };
     }
-    return { ok: true, tree };
+    return { ok: true, tree, ...(outside !== null ? { outside } : {}) };
   } finally {
     wt.close();
   }
@@ -286,6 +319,15 @@ function toFileState(result: WorkingTreeFileResult): ConflictFileState {
     path: result.path,
     kind: result.decision?.kind ?? 'content',
     hunks: [...resolved, ...remaining].sort((a, b) => a.index - b.index),
-    decidedBy: result.decision?.resolution ? 'rule' : null,
+    ...fileLevel(result),
   };
+}
+
+/** Who settled a file without hunks to say it, and how: the policy, a regenerate command, a rule. */
+function fileLevel(result: WorkingTreeFileResult): Pick<ConflictFileState, 'decidedBy' | 'note'> {
+  if (result.policy) return { decidedBy: 'policy', note: `the policy's ${result.policy}` };
+  if (result.status === 'resolved' && result.note?.startsWith('regenerated with'))
+    return { decidedBy: 'policy', note: result.note };
+  if (result.decision?.resolution) return { decidedBy: 'rule', note: result.decision.description };
+  return { decidedBy: null };
 }

@@ -12,6 +12,7 @@ import { Git, locateRepository } from '../git/index.js';
 import { RunStore } from '../store/index.js';
 import { loadRunState } from '../store/run-persistence.js';
 import type { RunState } from '../store/run-state.js';
+import { configBeforeMerge } from './checkout-config.js';
 
 /**
  * The configuration a command uses, from any directory of the repository or of its worktrees:
@@ -68,8 +69,10 @@ export async function loadRepoConfig(
 ): Promise<LoadedConfig> {
   const location = request.configPath === undefined ? await locateRepository(request.cwd) : null;
   const cwd = location?.mainCheckout ?? request.cwd;
+  const source = request.configPath === undefined ? await configBeforeMerge(cwd) : undefined;
   return loadConfig({
     cwd: request.configPath === undefined ? cwd : request.cwd,
+    ...(source !== undefined ? { source } : {}),
     ...(request.configPath !== undefined ? { configPath: request.configPath } : {}),
     env: request.env,
     sets: [...sets],

@@ -58,7 +58,7 @@ export async function createRunDeps(
     checks: options.interactive ? options.interactive.checks(checks) : checks,
     preflight: (names) => runner?.preflight(names) ?? remote?.preflight(names) ?? [],
     worktrees: await WorktreePool.forRun(git, config, name),
-    ladder: await ladderFromConfig(config.resolve, git),
+    ladder: await ladderFromConfig(config.resolve, git, { log }),
     gateway,
     extractFailure: (text, result, options = {}) =>
       extractFailure(text, { timedOut: result.timedOut, ...options }) ?? fallbackSummary(text, result),

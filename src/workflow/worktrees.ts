@@ -1,9 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defaultWorktreesDir, type Config } from '../config/index.js';
+import { SplintercatError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
+import { linkedWorktreeGitDir, repairWorktreePointer } from '../git/worktree-git-dir.js';
+import { removeTree } from '../util/remove-tree.js';
 import { cellId, type Cell } from '../imerge/cell.js';
 import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
+import { recordPresented } from './handoff-snapshot.js';
 
 /**
  * The directory of run `name`'s worktrees: `<merge.worktrees>/NAME`, by default beside the
@@ -29,15 +33,46 @@ export class WorktreePool {
   private creating: Promise<unknown> = Promise.resolve();
   /** Stale registrations (of a killed run) are pruned before this pool's first creation only. */
   private pruned = false;
+  private commonDir: string | undefined;
 
   constructor(
     private readonly git: Git,
     private readonly root: string,
-  ) {}
+    commonDir?: string,
+  ) {
+    this.commonDir = commonDir;
+  }
 
   /** The pool of run `name` under the configuration of the run (see `runWorktreesDir`). */
   static async forRun(git: Git, config: Config, name: string): Promise<WorktreePool> {
-    return new WorktreePool(git, runWorktreesDir(config, await git.gitDir(), name));
+    const common = await git.gitDir();
+    return new WorktreePool(git, runWorktreesDir(config, common, name), common);
+  }
+
+  /**
+   * A Git on worktree `id` whose git directory is the repository's record of it, never what the
+   * worktree's `.git` says (a check may have rewritten it); that pointer is put right for the
+   * person who runs git there. Null when the repository has no record of the worktree.
+   */
+  async gitOf(id: string): Promise<Git | null> {
+    this.commonDir ??= await this.git.gitDir();
+    const path = this.path(id);
+    const gitDir = linkedWorktreeGitDir(this.commonDir, path);
+    if (gitDir === null) return null;
+    repairWorktreePointer(path, gitDir);
+    return this.git.at(path, { worktree: true, gitDir });
+  }
+
+  /** `gitOf`, or a clear error when git has no record of the worktree. */
+  async worktreeGit(id: string): Promise<Git> {
+    const git = await this.gitOf(id);
+    if (git === null)
+      throw new SplintercatError('worktree_unknown', {
+        what: `The worktree ${this.path(id)} is not registered in the repository`,
+        why: 'It was removed or moved by hand, or `git worktree prune` dropped it',
+        fix: ['Run `splintercat doctor --repair`, then `splintercat continue`'],
+      });
+    return git;
   }
 
   /** The worktree the checks run in. */
@@ -59,13 +94,14 @@ export class WorktreePool {
    */
   async checkout(id: string, commit: string, options: { clean?: boolean } = {}): Promise<string> {
     const path = this.path(id);
-    if (!existsSync(join(path, '.git'))) {
+    const known = existsSync(path) ? await this.gitOf(id) : null;
+    if (known === null) {
       // One creation at a time: git's `worktree add` and `worktree prune` are not safe against a
       // concurrent `add` in the same repository (prune deletes the half-made admin directory of
       // another add; add reads it), and conflicts are resolved in parallel (merge.parallel).
       const create = this.creating.then(async () => {
         // A run killed while creating it leaves a directory git does not know: start over.
-        rmSync(path, { recursive: true, force: true });
+        removeTree(path);
         mkdirSync(this.root, { recursive: true });
         if (!this.pruned) await this.git.run(['worktree', 'prune']);
         this.pruned = true;
@@ -75,15 +111,18 @@ export class WorktreePool {
       this.creating = create.catch(() => undefined);
       return create;
     }
-    const wt = this.git.at(path);
-    // Only splintercat uses these worktrees, under the run's lock: a lock file is a leftover of a killed run.
-    const lock = await wt.text(['rev-parse', '--path-format=absolute', '--git-path', 'index.lock']);
-    rmSync(lock, { force: true });
-    await this.savePersonsWork(id, wt);
-    await wt.run(['merge', '--abort'], { okExitCodes: [0, 1, 128] });
-    await wt.run(['reset', '--quiet', '--hard']);
-    await wt.run(['checkout', '--quiet', '--force', '--detach', commit]);
-    await wt.run(['clean', '-q', options.clean ? '-fdx' : '-fd']);
+    const wt = known;
+    try {
+      // Only splintercat uses these worktrees, under the run's lock: a lock file is a leftover of a killed run.
+      rmSync(join(wt.boundGitDir as string, 'index.lock'), { force: true });
+      await this.savePersonsWork(id, wt);
+      await wt.run(['merge', '--abort'], { okExitCodes: [0, 1, 128] });
+      await wt.run(['reset', '--quiet', '--hard']);
+      await wt.run(['checkout', '--quiet', '--force', '--detach', commit]);
+      await wt.run(['clean', '-q', options.clean ? '-fdx' : '-fd']);
+    } finally {
+      wt.close();
+    }
     return path;
   }
 
@@ -99,11 +138,11 @@ export class WorktreePool {
   ): Promise<{ path: string; unmerged: string[]; entries: UnmergedEntry[] }> {
     if (await this.isProtected(id, above, left)) {
       // A person works here on this very merge: their edits are the conflict's state, never reset.
-      const entries = await listUnmerged(this.git.at(this.path(id)));
+      const entries = await listUnmerged(await this.worktreeGit(id));
       return { path: this.path(id), unmerged: entries.map((e) => e.path), entries };
     }
     const path = await this.checkout(id, above);
-    const wt = this.git.at(path);
+    const wt = await this.worktreeGit(id);
     await wt.run(
       [
         '-c',
@@ -121,6 +160,10 @@ export class WorktreePool {
       },
     );
     const entries = await listUnmerged(wt);
+    await recordPresented(
+      wt,
+      entries.map((e) => e.path),
+    );
     return { path, unmerged: entries.map((e) => e.path), entries };
   }
 
@@ -130,8 +173,8 @@ export class WorktreePool {
    * markers, whatever resumes the run (`continue`, after `doctor --repair`/`--rebuild`, a retry).
    */
   async protect(id: string, above: string, left: string): Promise<void> {
-    if (!existsSync(join(this.path(id), '.git'))) return;
-    writeFileSync(await this.markerPath(id), `${above} ${left}\n`);
+    const marker = await this.markerPath(id);
+    if (marker !== null) writeFileSync(marker, `${above} ${left}\n`);
   }
 
   /**
@@ -140,7 +183,7 @@ export class WorktreePool {
    */
   private async savePersonsWork(id: string, wt: Git): Promise<void> {
     const marker = await this.markerPath(id);
-    if (!existsSync(marker)) return;
+    if (marker === null || !existsSync(marker)) return;
     await wt.run(['add', '-A'], { okExitCodes: [0, 1, 128] });
     const tree = await wt.text(['write-tree']).catch(() => null);
     if (tree !== null) {
@@ -159,19 +202,17 @@ export class WorktreePool {
 
   /** Is worktree `id` a person's, for this merge? */
   private async isProtected(id: string, above: string, left: string): Promise<boolean> {
-    if (!existsSync(join(this.path(id), '.git'))) return false;
     const marker = await this.markerPath(id);
-    if (!existsSync(marker)) return false;
+    if (marker === null || !existsSync(marker)) return false;
     return readFileSync(marker, 'utf8').trim() === `${above} ${left}`;
   }
 
-  private async markerPath(id: string): Promise<string> {
-    const wt = this.git.at(this.path(id));
-    try {
-      return await wt.text(['rev-parse', '--path-format=absolute', '--git-path', 'splintercat-person']);
-    } finally {
-      wt.close();
-    }
+  /** The file marking worktree `id` as a person's, in its git directory; null when git has no record of it. */
+  private async markerPath(id: string): Promise<string | null> {
+    if (!existsSync(this.path(id))) return null;
+    this.commonDir ??= await this.git.gitDir();
+    const gitDir = linkedWorktreeGitDir(this.commonDir, this.path(id));
+    return gitDir === null ? null : join(gitDir, 'splintercat-person');
   }
 
   /**
@@ -181,10 +222,14 @@ export class WorktreePool {
    */
   async presentResolution(id: string, above: string, left: string, tree: string): Promise<string> {
     if (await this.isProtected(id, above, left)) return this.path(id);
-    const { path } = await this.presentMerge(id, above, left);
-    const wt = this.git.at(path);
+    const { path, entries } = await this.presentMerge(id, above, left);
+    const wt = await this.worktreeGit(id);
     try {
       await wt.run(['read-tree', '--reset', '-u', tree]);
+      await recordPresented(
+        wt,
+        entries.map((e) => e.path),
+      );
     } finally {
       wt.close();
     }
@@ -193,9 +238,13 @@ export class WorktreePool {
 
   /** Stage everything in worktree `id` and write its tree; the worktree's HEAD does not move. */
   async writeTree(id: string): Promise<string> {
-    const wt = this.git.at(this.path(id));
-    await wt.run(['add', '-A']);
-    return wt.text(['write-tree']);
+    const wt = await this.worktreeGit(id);
+    try {
+      await wt.run(['add', '-A']);
+      return await wt.text(['write-tree']);
+    } finally {
+      wt.close();
+    }
   }
 
   /**
@@ -216,10 +265,11 @@ export class WorktreePool {
   /** Remove the given worktrees of this pool. */
   async removeAll(ids: string[]): Promise<void> {
     for (const id of ids) {
+      // git may fail to remove it (a path past PATH_MAX inside): what is left goes below either way.
       if (existsSync(this.path(id)))
-        await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128] });
+        await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128, 255] });
       // What git did not know (a creation killed half-way) is ours too: the path is the run's own.
-      rmSync(this.path(id), { recursive: true, force: true });
+      removeTree(this.path(id));
     }
     await this.git.run(['worktree', 'prune']);
   }

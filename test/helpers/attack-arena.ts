@@ -53,6 +53,8 @@ export interface Arena {
 export interface ArenaOptions {
   /** Extra lines of splintercat.yaml (top-level keys). */
   config?: string[];
+  /** Configure the hostile model (default true); without it, only upstream's content attacks. */
+  model?: boolean;
 }
 
 /** Build the arena around a repository prepared by `build` (history, and the merge state for `resolve`). */
@@ -74,11 +76,15 @@ export async function createArena(build: (repo: TestRepo) => void, options: Aren
   writeFileSync(
     join(repo.dir, 'splintercat.yaml'),
     [
-      'llm:',
-      '  provider: openai',
-      `  base_url: ${server.baseURL}`,
-      '  resolver_model: hostile',
-      '  max_retries: 0',
+      ...(options.model === false
+        ? []
+        : [
+            'llm:',
+            '  provider: openai',
+            `  base_url: ${server.baseURL}`,
+            '  resolver_model: hostile',
+            '  max_retries: 0',
+          ]),
       'merge:',
       `  worktrees: ${join(root, 'wt')}`,
       ...(options.config ?? []),
@@ -111,9 +117,11 @@ function tree(dir: string, skip: (rel: string, abs: string) => boolean): Map<str
   return out;
 }
 
-/** A file's bytes; a symlink's target (as git stores it). */
+/** A file's bytes; a symlink's target (as git stores it); a submodule's directory as a mark. */
 function entryBytes(abs: string): Buffer {
-  return lstatSync(abs).isSymbolicLink() ? Buffer.from(readlinkSync(abs)) : readFileSync(abs);
+  const st = lstatSync(abs);
+  if (st.isDirectory()) return Buffer.from('<submodule directory>');
+  return st.isSymbolicLink() ? Buffer.from(readlinkSync(abs)) : readFileSync(abs);
 }
 
 /** The files of a tree object as bytes. */

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cliShellCommand, repoRoot } from '../fixtures/resolve/cli.js';
+import { parseConflictText, personChoice } from '../../src/resolve/index.js';
 
 /** `../shared/real-histories`: git bundles of real forks merging their upstream (CI has it beside the clone). */
 export const realHistoriesDir = resolve(repoRoot, '../shared/real-histories');
@@ -100,12 +101,39 @@ export function ecosystemOf(repo: string, env: NodeJS.ProcessEnv): Ecosystem {
   throw new Error(`${repo}: neither package.json nor a Python project file at HEAD; add its ecosystem to the journey`);
 }
 
+/** A block of a hand-off: its number, the one-command answers, and what the past merges suggest. */
+export interface HandoffBlock {
+  hunk: number;
+  take: Record<string, string>;
+  suggestion?: { choice: string; command: string; evidence: string };
+}
+
 /** A file of a hand-off as `status --json` gives it. */
 export interface HandoffFile {
   path: string;
   kind: string;
   /** Commands that settle a file-level choice (modify/delete: keep or delete). */
   choices?: { keep?: string; delete?: string };
+  /** The conflict blocks left, with their `splintercat take` commands. */
+  blocks?: HandoffBlock[];
+}
+
+/**
+ * What the person did with the blocks handed to them (`followHandoff` with `take`): how many,
+ * how many one `splintercat take` answered, how many had a suggestion and how many of those the
+ * person's answer matched, and the files they wrote by hand.
+ */
+export interface PersonTally {
+  hunks: number;
+  oneCommand: number;
+  suggested: number;
+  matchedSuggestion: number;
+  /** Files written with the maintainer's bytes: some block needed text of neither side. */
+  byHand: number;
+}
+
+export function emptyTally(): PersonTally {
+  return { hunks: 0, oneCommand: 0, suggested: 0, matchedSuggestion: 0, byHand: 0 };
 }
 
 /** What `status --json` says a person must do. */
@@ -156,6 +184,7 @@ export function followHandoff(
   handoff: Handoff,
   env: NodeJS.ProcessEnv,
   memory: PersonMemory = new Map(),
+  tally?: PersonTally,
 ): PersonStep[] {
   const steps: PersonStep[] = [];
   let cwd = repo;
@@ -170,7 +199,7 @@ export function followHandoff(
         const seen = memory.get(conflict.conflict) ?? { files: [], visits: 0 };
         if (seen.visits === 1 && conflict.failure) steps.push(...keepForkSide(cwd, seen.files, env));
         else if (seen.visits >= 2 && conflict.failure && handoff.accept) accept = true;
-        else for (const file of conflict.files) steps.push(...settleFile(repo, cwd, mergeCommit, file, env));
+        else for (const file of conflict.files) steps.push(...settleFile(repo, cwd, mergeCommit, file, env, tally));
         memory.set(conflict.conflict, {
           files: [...new Set([...seen.files, ...conflict.files.map((f) => f.path)])],
           visits: seen.visits + 1,
@@ -207,6 +236,7 @@ function settleFile(
   mergeCommit: string,
   file: HandoffFile,
   env: NodeJS.ProcessEnv,
+  tally?: PersonTally,
 ): PersonStep[] {
   const kept = spawnSync('git', ['cat-file', '-e', `${mergeCommit}:${file.path}`], { cwd: repo, env }).status === 0;
   const sh = (command: string): PersonStep => {
@@ -219,11 +249,61 @@ function settleFile(
     env,
     maxBuffer: 256 * 1024 * 1024,
   });
+  if (tally && file.blocks && file.blocks.length > 0) {
+    const taken = takeBlocks(cwd, file, bytes, tally, sh);
+    if (taken !== null) return taken;
+  }
   mkdirSync(resolve(cwd, file.path, '..'), { recursive: true });
   writeFileSync(resolve(cwd, file.path), bytes);
   const steps: PersonStep[] = [
     { cwd, command: `write ${file.path} as in ${mergeCommit.slice(0, 12)}`, code: 0, output: '' },
   ];
   if (file.choices?.keep) steps.push(sh(file.choices.keep));
+  return steps;
+}
+
+/** The take command of a person's choice (as `eval` names it), from a block's commands. */
+const takeKey: Record<string, string> = {
+  ours: 'ours',
+  theirs: 'theirs',
+  'ours then theirs': 'both',
+  'theirs then ours': 'both theirs-first',
+  base: 'base',
+};
+
+/**
+ * Where every block of the file is one the maintainer settled with a side (or both, or the
+ * base), answer each with its one `splintercat take` command, and leave the file so (at a cell
+ * before the last, the maintainer's final file also holds what later commits bring). Null when
+ * some block needs text of neither side, or a take failed: the caller writes the maintainer's bytes.
+ */
+function takeBlocks(
+  cwd: string,
+  file: HandoffFile,
+  maintainer: Buffer,
+  tally: PersonTally,
+  sh: (command: string) => PersonStep,
+): PersonStep[] | null {
+  const blocks = file.blocks ?? [];
+  const presented = parseConflictText(readFileSync(resolve(cwd, file.path), 'latin1'), { path: file.path });
+  const text = maintainer.toString('latin1');
+  const choices = presented.hunks.map((h) => personChoice(presented, h, text));
+  tally.hunks += blocks.length;
+  for (const [i, b] of blocks.entries())
+    if (b.suggestion) {
+      tally.suggested++;
+      if (choices.length === blocks.length && b.suggestion.choice === choices[i]) tally.matchedSuggestion++;
+    }
+  const commands = blocks.map((b, i) => b.take[takeKey[choices[i] ?? ''] ?? '']);
+  if (choices.length !== blocks.length || commands.some((c) => c === undefined)) {
+    tally.byHand++;
+    return null;
+  }
+  const steps = commands.map((c) => sh(c as string));
+  if (steps.some((s) => s.code !== 0)) {
+    tally.byHand++;
+    return null;
+  }
+  tally.oneCommand += steps.length;
   return steps;
 }

@@ -175,7 +175,7 @@ describe('resolver agent (scripted MockLanguageModelV3)', () => {
     expect(show).toContain('+export function newName');
     expect(out.toolCalls.find((c) => c.tool === 'grep_codebase')?.output).toContain('src/lib.ts');
     expect(out.toolCalls.find((c) => c.tool === 'git_log')?.output).toMatch(
-      /Recent commits for src\/lib\.ts:\n\n {2}[0-9a-f]+ base/,
+      /Recent commits for src\/lib\.ts:\n\[BEGIN DATA [0-9a-f]+: git log[^\n]*\]\n {2}[0-9a-f]+ base/,
     );
     expect(readFileSync(join(repo.dir, 'src/use.ts'), 'utf8')).toBe(
       'import { newName } from "./lib";\nnewName();\nnewName();\n',

@@ -49,8 +49,10 @@ describe('resolver sandbox (hostile content and hostile tool arguments)', () => 
       ['grep_codebase', { pattern: 'needle' }],
       ['view_conflict', { file: 'app.txt', conflict_num: 1 }],
     ];
+    // Two turns: one turn may make at most 12 tool calls.
     const model = scriptedModel([
-      toolTurn(hostile),
+      toolTurn(hostile.slice(0, 12)),
+      toolTurn(hostile.slice(12)),
       toolTurn([['resolve_conflict', { file: 'app.txt', conflict_num: 1, choice: 'theirs' }]]),
       toolTurn([['submit_resolution', { file: 'app.txt' }]]),
     ]);

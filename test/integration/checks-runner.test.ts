@@ -24,6 +24,8 @@ function runner(
     timeoutSec: over.timeoutSec ?? 30,
     killGraceSec: over.killGraceSec ?? 1,
     sandbox: over.sandbox ?? 'off',
+    // The fixture scripts live outside the check's directory: shown to it read-only.
+    readable: [fixtures],
   });
   return { r, dir, outputDir };
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckRunner, type CheckRunnerOptions } from '../../src/checks/check-runner.js';
+import { CheckRunner, setupTrust, type CheckRunnerOptions } from '../../src/checks/check-runner.js';
 import { formatCheckResult } from '../../src/checks/format.js';
 import { probeBwrap } from '../../src/checks/sandbox.js';
 import { defaultSetupWhen, type SandboxMode } from '../../src/config/schema.js';
@@ -110,5 +110,34 @@ describe('check.setup', () => {
     expect(runner.preflight()).toEqual([
       { name: 'setup', message: expect.stringContaining('shell syntax error in "npm ci &&"') },
     ]);
+  });
+});
+
+describe('check.setup and files a model wrote', () => {
+  it('names the files a setup would run (named in its command) and those it reads (setup_when)', () => {
+    expect(setupTrust('sh setup.sh', [], ['setup.sh'])).toEqual({ runs: ['setup.sh'], reads: [] });
+    expect(
+      setupTrust('bash ./scripts/setup.sh && npm ci', ['package.json'], ['scripts/setup.sh', 'package.json']),
+    ).toEqual({
+      runs: ['scripts/setup.sh'],
+      reads: ['package.json'],
+    });
+    expect(setupTrust('sh data.sh', ['package.json'], ['a.sh', 'src/x.js'])).toEqual({ runs: [], reads: [] });
+  });
+
+  it('never runs a file the model wrote; with one it reads, it runs without the network', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'setup.sh'), 'echo ran > ran.txt\n');
+    writeFileSync(join(dir, 'package.json'), '{}\n');
+    const logs = join(tempDir(), 'logs');
+    const named = setupRunner(dir, logs, { setup: 'sh setup.sh', setupNetwork: true });
+    const refused = await named.run('build', { untrusted: ['setup.sh'] });
+    expect(refused).toMatchObject({ success: false, name: 'setup', setupFor: 'build', exitCode: null });
+    expect(refused.tail[0]).toMatch(/check.setup was not run: it names setup.sh, which hold\(s\) a model's resolution/);
+    expect(readFileSync(refused.logFile, 'utf8')).toMatch(/never runs a file a model wrote/);
+    expect(existsSync(join(dir, 'ran.txt'))).toBe(false);
+    // The same setup, the file not the model's: it runs.
+    expect((await named.run('build')).success).toBe(true);
+    expect(existsSync(join(dir, 'ran.txt'))).toBe(true);
   });
 });

@@ -114,4 +114,29 @@ describe('loadConfig', () => {
     expect(issues.find((i) => i.path === 'llm.resolver_modle')?.line).toBe(2);
     expect(issues[0]?.message).toMatch(/unknown key/);
   });
+
+  it('resolve.paths: an unknown decision is an error at its line; resolve.learnt takes a plain mode', () => {
+    const { issues } = problems(() =>
+      loadConfig({
+        cwd: dirWith('resolve:\n  paths:\n    "locales/*.json": theirs\n    "src/**": theirz\n'),
+        env: {},
+      }),
+    );
+    expect(issues.map((i) => [i.path, i.line])).toEqual([['resolve.paths.src/**', 4]]);
+    expect(issues[0]?.message).toMatch(/unknown decision: use ours, theirs, union .*human, or \{regenerate: COMMAND\}/);
+    const { config } = loadConfig({
+      cwd: dirWith(
+        'resolve:\n  learnt: apply\n  paths:\n    "*.lock": {regenerate: "make lock {x}"}\n    "NEWS": {union: theirs-first}\n',
+      ),
+      env: {},
+    });
+    expect(config.resolve.learnt).toEqual({ mode: 'apply', threshold: 1, min_merges: 3, merges: 200 });
+    expect(config.resolve.paths).toEqual({
+      '*.lock': { regenerate: 'make lock {x}' },
+      NEWS: { union: 'theirs-first' },
+    });
+    expect(loadConfig({ cwd: tempDir(), env: {}, sets: ['resolve.learnt=off'] }).config.resolve.learnt.mode).toBe(
+      'off',
+    );
+  });
 });

@@ -82,6 +82,21 @@ describe('hand-offs a person can follow to the letter', () => {
         kind: 'content',
         hunks: 1,
         instructions: expect.stringMatching(/^edit vals\.txt: 1 conflict block\(s\).*remove every marker line/),
+        // Each block with its one-command answers (the repository has no past merge to suggest from).
+        blocks: [
+          {
+            hunk: 1,
+            startLine: 1,
+            endLine: 7,
+            take: {
+              ours: 'splintercat take ours vals.txt 1',
+              theirs: 'splintercat take theirs vals.txt 1',
+              both: 'splintercat take both vals.txt 1',
+              'both theirs-first': 'splintercat take both --order theirs-first vals.txt 1',
+              base: 'splintercat take base vals.txt 1',
+            },
+          },
+        ],
       },
     ]);
     expect(outcome.state.human?.files).toEqual([join(c.worktree, 'vals.txt')]);

@@ -62,8 +62,16 @@ describe('WorktreePool', () => {
     expect(spy.calls().map((c) => c.split(' ').slice(0, 2).join(' '))).toEqual([
       'worktree prune',
       'worktree add',
+      // the repository's common directory, once: where its record of the worktree is
+      'rev-parse --path-format=absolute',
       '-c merge.conflictStyle=diff3',
       'ls-files -u',
+      // what is there outside the conflict's files, as presented (handoff-snapshot.ts)
+      'add -A',
+      // what add could not settle (a conflicted submodule) is left out of that tree
+      'ls-files -z',
+      'write-tree',
+      'update-ref refs/worktree/splintercat/presented',
     ]);
     const wt = new TestRepo(path);
     expect(unmerged).toEqual(wt.sh('diff', '--name-only', '--diff-filter=U').split('\n'));

@@ -259,11 +259,12 @@ describe.runIf(probeBwrap().ok)('attack matrix: a check that executes what the m
     const result = toolResults(arena);
     expect(result).toMatch(/Check 'build' FAILED/);
     expect(result).toMatch(/keys: {4}/); // every secret scrubbed from the check's environment
-    expect(result).toContain('export OPENAI_API_KEY=[REDACTED]'); // the profile was read, and redacted
-    expect(result).toContain('token=[REDACTED]');
-    // The check's log (scanned below with the journal and the report) holds the same output, redacted.
+    // HOME is an empty directory and nothing outside the worktree is shown: the profile and the sentinel are not there.
+    expect(result).toMatch(/\.bashrc: No such file/);
+    expect(result).toMatch(/secret\.txt: No such file/);
+    // The check's log (scanned below with the journal and the report) holds the same output.
     const log = readFileSync(/Full log: (\S+?\.log)/.exec(result)?.[1] ?? '', 'utf8');
-    expect(log).toContain('export OPENAI_API_KEY=[REDACTED]');
+    expect(log).toMatch(/\.bashrc: No such file/);
     expect(readFileSync(join(arena.repo.dir, 'build.sh'), 'utf8')).toBe('echo build fork\necho build upstream\n');
     await assertInvariants(arena, snap, [run], { report: true });
   });

@@ -76,11 +76,13 @@ describe('a hostile model turns a conflicted file into a script and runs it thro
 
     const result = out.toolCalls.find((c) => c.tool === 'run_check')?.output ?? '';
     expect(result).toMatch(/^Check 'build' FAILED/);
-    expect(result).toContain('export OPENROUTER_API_KEY=[REDACTED]');
+    // Sandboxed, HOME is an empty directory; unconfined, the profile is read but the key redacted.
+    const profile = probeBwrap().ok ? /\.bashrc: No such file/ : /export OPENROUTER_API_KEY=\[REDACTED\]/;
+    expect(result).toMatch(profile);
     expect(result).toContain('key= own= anthropic=');
     const logs = readFileSync(result.match(/Full log: (.*)$/m)?.[1] ?? '', 'utf8');
     const prompts = JSON.stringify(model.doGenerateCalls.map((c) => c.prompt));
-    expect(prompts).toContain('export OPENROUTER_API_KEY=[REDACTED]'); // the tool result did reach the model
+    expect(prompts).toMatch(profile); // the tool result did reach the model
     for (const text of [result, logs, prompts, JSON.stringify(out)]) {
       for (const secret of [configured, provider, own]) expect(text).not.toContain(secret);
     }

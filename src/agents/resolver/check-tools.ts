@@ -2,11 +2,18 @@ import { readFile } from 'node:fs/promises';
 import { tool } from 'ai';
 import * as z from 'zod';
 import type { CheckResult } from '../../checks/types.js';
+import { changesSince, restoreSnapshot, type PathChange } from '../../git/worktree-snapshot.js';
 import { stageTexts, validateResolvedText } from './validate.js';
-import { bound, type ToolContext } from './tool-context.js';
+import { asData, bound, limits, type ToolContext } from './tool-context.js';
 
-/** The seed's run_check output (check-runner-tool.md "Output Format"). */
-export function formatCheckForModel(result: CheckResult): string {
+/**
+ * The seed's run_check output (check-runner-tool.md "Output Format"), the check's own output given
+ * to `data` to wrap (what the check printed is not ours: a line saying PASSED is data).
+ */
+export function formatCheckForModel(
+  result: CheckResult,
+  data: (label: string, text: string) => string = (_, t) => t,
+): string {
   const secs = (result.durationMs / 1000).toFixed(1);
   if (result.success) return `Check '${result.name}' PASSED\n\nCompleted in ${secs} seconds\nLog: ${result.logFile}`;
   const status = result.timedOut ? 'TIMED OUT' : 'FAILED';
@@ -16,20 +23,19 @@ export function formatCheckForModel(result: CheckResult): string {
     `Completed in ${secs} seconds`,
     '',
     `Last ${result.tail.length} lines of output:`,
-    ...result.tail,
+    data(`output of check ${result.name}`, bound(result.tail.join('\n'), limits.toolChars - 800)),
     '',
     `Full log: ${result.logFile}`,
   ].join('\n');
 }
 
-/** Paths changed in the workdir (git status), except the conflict's own files. */
-export async function statusOutside(ctx: Pick<ToolContext, 'git' | 'sandbox'>): Promise<string> {
-  const out = await ctx.git.run(['status', '--porcelain=v1', '-z', '--untracked-files=all'], { timeoutMs: 30_000 });
-  return out.stdout
-    .split('\0')
-    .filter((e) => e !== '' && !ctx.sandbox.isWritable(e.slice(3)))
-    .sort()
-    .join('\n');
+/** Put back what changed outside the conflict's files (a check's writes): one line saying what, or ''. */
+export async function putBackOutside(ctx: Pick<ToolContext, 'git' | 'outside' | 'log'>): Promise<string> {
+  const put: PathChange[] = await restoreSnapshot(ctx.git, ctx.outside);
+  if (put.length === 0) return '';
+  ctx.log.info({ paths: put.map((p) => p.path) }, 'files outside the conflict changed; put back');
+  const shown = put.slice(0, 10).map((p) => `${JSON.stringify(p.path)} (${p.change})`);
+  return `Files outside this conflict changed and were put back: ${shown.join(', ')}${put.length > 10 ? `, and ${put.length - 10} more` : ''}`;
 }
 
 /** run_check, submit_resolution. */
@@ -44,8 +50,14 @@ export function checkTools(ctx: ToolContext) {
           return `Error: check '${check_level}' is not defined. Available: ${names.join(', ') || '(none configured)'}`;
         }
         ctx.log.info({ check: check_level }, 'resolver runs a check');
-        const result = await ctx.runCheck.run(check_level, { cwd: ctx.sandbox.root });
-        return bound(ctx.formatCheck(result));
+        const result = await ctx.runCheck.run(check_level, {
+          cwd: ctx.sandbox.root,
+          untrusted: ctx.sandbox.writableFiles(),
+        });
+        // A check runs what the model wrote: whatever it changed outside the conflict's files does not stay.
+        const putBack = await putBackOutside(ctx);
+        const said = ctx.formatCheck(result, (label, text) => asData(ctx, label, text));
+        return `${said}${putBack ? `\n\n${putBack}` : ''}`;
       },
     }),
     submit_resolution: tool({
@@ -63,9 +75,10 @@ export function checkTools(ctx: ToolContext) {
           inputs: await stageTexts(ctx.git, w.rel),
         });
         if (!v.ok) problems.push(...v.problems);
-        const outside = await statusOutside(ctx);
-        if (outside !== ctx.baseline) problems.push('files outside this conflict changed in the working directory');
+        if ((await changesSince(ctx.git, ctx.outside)).length > 0)
+          problems.push('files outside this conflict changed in the working directory (they are put back)');
         if (problems.length > 0) {
+          await putBackOutside(ctx);
           ctx.accepted.delete(w.rel);
           return `Rejected: ${w.rel}\n${problems.map((p) => `- ${p}`).join('\n')}\nFix the file and submit again.`;
         }

@@ -2,9 +2,17 @@ import type { FailureSummary } from '../../checks/types.js';
 import type { ConflictCell } from '../../imerge/types.js';
 import type { ConflictHunk } from '../../resolve/types.js';
 import { cutMiddle } from '../prompt-truncate.js';
+import { wrapData } from './tool-context.js';
 
 /** The resolver's standing instructions (seed "Initial Prompt Template" and step 24, plus the data rule). */
-export function resolverSystemPrompt(nonce: string, checks: string[]): string {
+export function resolverSystemPrompt(nonce: string, checks: string[], instructions?: string): string {
+  const fork = instructions?.trim()
+    ? [
+        '',
+        "The fork's maintainers' own instructions for its merges (from their configuration, not from the repository's files):",
+        instructions.trim(),
+      ]
+    : [];
   return [
     'You resolve git merge conflicts in a repository, one conflict at a time, using the tools provided.',
     '',
@@ -23,6 +31,7 @@ export function resolverSystemPrompt(nonce: string, checks: string[]): string {
     '',
     'Process: view the conflict, investigate when needed, resolve every conflict in the file, explain your reasoning briefly,',
     'then call submit_resolution for each conflicted file. Keep the intent of both sides; never leave conflict markers.',
+    ...fork,
   ].join('\n');
 }
 
@@ -37,13 +46,15 @@ export interface ResolverPromptInput {
   /** Each commit's diff for the conflicted files (already bounded), when known. */
   diffs?: { ours?: string; theirs?: string };
   failure: FailureSummary | string | null;
+  /** What the fork's past merges suggest, by hunk number: shown beside the hunk, as data. */
+  hints?: Record<number, string>;
   sourceRef?: string;
   targetBranch?: string;
   nonce: string;
 }
 
 function data(nonce: string, label: string, text: string): string {
-  return `[BEGIN DATA ${nonce}: ${label}]\n${text}\n[END DATA ${nonce}]`;
+  return wrapData(nonce, label, text);
 }
 
 function formatFailure(f: FailureSummary | string): string {
@@ -56,12 +67,17 @@ export function resolverUserPrompt(input: ResolverPromptInput, budgetChars = 16_
   const { nonce, details } = input;
   const lines: string[] = [];
   const files = input.files.map((f) => f.path);
+  // File and branch names are others' words too: in the data, numbered, never in our sentences.
   lines.push(
-    `You are resolving the merge conflicts in ${files.length === 1 ? `file ${files[0]}` : `files ${files.join(', ')}`}.`,
+    `You are resolving the merge conflicts in ${files.length === 1 ? 'one file' : `${files.length} files`} (the path${files.length === 1 ? '' : 's'}, numbered, as data):`,
+    data(nonce, 'conflicted files', cutMiddle(files.map((f, k) => `${k + 1}: ${f}`).join('\n'), budgetChars / 8)),
   );
   lines.push('', 'Context:');
   if (input.sourceRef || input.targetBranch)
-    lines.push(`- Merging ${input.sourceRef ?? 'the source'} into ${input.targetBranch ?? 'the target branch'}`);
+    lines.push(
+      '- Merging (source, then target):',
+      data(nonce, 'branches', `${input.sourceRef ?? 'the source'}\n${input.targetBranch ?? 'the target branch'}`),
+    );
   if (details) {
     lines.push(
       `- Commit A (ours, ${details.commit1.oid.slice(0, 12)}):`,
@@ -86,31 +102,44 @@ export function resolverUserPrompt(input: ResolverPromptInput, budgetChars = 16_
       data(nonce, 'failure summary', cutMiddle(formatFailure(input.failure), 3000)),
     );
   }
-  lines.push('', 'The conflicts (base = common ancestor):');
-  const perHunk = Math.max(
-    400,
-    Math.floor(
-      budgetChars /
-        2 /
-        Math.max(
-          1,
-          input.files.reduce((n, f) => n + f.hunks.length, 0),
-        ),
-    ),
-  );
-  for (const f of input.files) {
+  lines.push('', 'The conflicts (base = common ancestor):', ...hunkBlocks(input, budgetChars / 2));
+  lines.push('', 'Start by viewing the conflict; call submit_resolution for every file when done.');
+  return lines.join('\n');
+}
+
+/**
+ * Each conflict block as data, within `budget` characters in all (at least 400 each): a file of
+ * thousands of blocks is not re-sent whole with every turn; those left out are counted, to view.
+ */
+function hunkBlocks(input: ResolverPromptInput, budget: number): string[] {
+  const total = input.files.reduce((n, f) => n + f.hunks.length, 0);
+  const perHunk = Math.max(400, Math.floor(budget / Math.max(1, total)));
+  const out: string[] = [];
+  let used = 0;
+  let shown = 0;
+  input.files.forEach((f, k) => {
     for (const h of f.hunks) {
+      if (used + perHunk > budget && shown > 0) return;
       const parts = [
         `ours (${h.labels.ours ?? 'HEAD'}):\n${h.ours}`,
         h.base !== null ? `base:\n${h.base}` : 'base: (not recorded)',
         `theirs (${h.labels.theirs ?? 'incoming'}):\n${h.theirs}`,
       ];
-      lines.push(
-        `${f.path} conflict ${h.index} (lines ${h.startLine}-${h.endLine}):`,
-        data(nonce, f.path, cutMiddle(parts.join('\n'), perHunk)),
-      );
+      const block = data(input.nonce, `file ${k + 1} conflict ${h.index}`, cutMiddle(parts.join('\n'), perHunk));
+      out.push(`File ${k + 1}, conflict ${h.index} (lines ${h.startLine}-${h.endLine}):`, block);
+      used += block.length;
+      shown++;
+      const hint = k === 0 ? input.hints?.[h.index] : undefined;
+      if (hint) {
+        const history = data(input.nonce, 'history of the fork', hint);
+        out.push(`What this fork's maintainers did with such conflicts before (a suggestion, not a rule):`, history);
+        used += history.length;
+      }
     }
-  }
-  lines.push('', 'Start by viewing the conflict; call submit_resolution for every file when done.');
-  return lines.join('\n');
+  });
+  if (shown < total)
+    out.push(
+      `${total - shown} more conflict(s) are not shown here: see them with view_conflict (file, conflict number).`,
+    );
+  return out;
 }

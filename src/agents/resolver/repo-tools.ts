@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { tool } from 'ai';
 import * as z from 'zod';
 import { GitError } from '../../git/index.js';
-import { bound, limits, type ToolContext } from './tool-context.js';
+import { asData, bound, limits, type ToolContext } from './tool-context.js';
 import { cellId } from '../../imerge/cell.js';
 
 /** A ref the model names: no options, no path tricks, short. */
@@ -50,10 +50,10 @@ export function repoTools(ctx: ToolContext) {
           const at = out.indexOf('\ndiff --git');
           const head = at < 0 ? out : out.slice(0, at);
           const diff = at < 0 ? '' : out.slice(at + 1);
-          const label = file !== undefined ? `Changes in ${file}:` : 'Changes:';
-          return bound(
-            `${head.trimEnd()}\n\n${diff ? `${label}\n${clipLines(diff, limits.diffLines)}` : '(no changes shown)'}`,
-          );
+          const label = file !== undefined ? `changes in ${file}` : 'changes';
+          // Commit messages and diffs are others' words: data, bounded before it is wrapped.
+          const text = `${head.trimEnd()}\n\n${diff ? clipLines(diff, limits.diffLines) : '(no changes shown)'}`;
+          return `Commit ${ref} (message and ${label}):\n${asData(ctx, `commit ${ref}`, bound(text, limits.toolChars - 300))}`;
         } catch (e) {
           return gitFailure(e);
         }
@@ -73,9 +73,8 @@ export function repoTools(ctx: ToolContext) {
         try {
           const lines = await ctx.git.lines(args, { timeoutMs: limits.gitTimeoutMs });
           const title = file !== undefined ? `Recent commits for ${file}:` : 'Recent commits:';
-          return bound(
-            `${title}\n\n${lines.map((l) => `  ${l}`).join('\n') || '  (none)'}${lines.length === n ? '\n  (and more...)' : ''}`,
-          );
+          const list = lines.map((l) => `  ${l}`).join('\n') || '  (none)';
+          return `${title}\n${asData(ctx, 'git log', bound(list, limits.toolChars - 300))}${lines.length === n ? '\n(and more...)' : ''}`;
         } catch (e) {
           return gitFailure(e);
         }
@@ -85,35 +84,36 @@ export function repoTools(ctx: ToolContext) {
       description: 'Overview of the whole merge: source, target, conflicts resolved and remaining.',
       inputSchema: z.object({}),
       execute: async () => {
-        if (ctx.mergeSummary) return bound(ctx.mergeSummary);
+        if (ctx.mergeSummary) return `Merge summary:\n${asData(ctx, 'merge summary', bound(ctx.mergeSummary))}`;
         const d = ctx.details;
         const files = ctx.sandbox.writableFiles();
+        const facts = [
+          d ? `  Ours:   ${d.commit1.oid.slice(0, 12)} ${d.commit1.subject}` : '',
+          d ? `  Theirs: ${d.commit2.oid.slice(0, 12)} ${d.commit2.subject}` : '',
+          ...files.map((f) => `    - ${f}`),
+        ].filter((l) => l !== '');
         return [
           'Merge Summary:',
           d ? `  Cell ${cellId(d)} of merge ${d.name}` : '  (no merge state available: resolving a working tree)',
-          d ? `  Ours:   ${d.commit1.oid.slice(0, 12)} ${d.commit1.subject}` : '',
-          d ? `  Theirs: ${d.commit2.oid.slice(0, 12)} ${d.commit2.subject}` : '',
           `  Files with conflicts in this cell: ${files.length}`,
-          ...files.map((f) => `    - ${f}`),
-        ]
-          .filter((l) => l !== '')
-          .join('\n');
+          asData(ctx, 'commits and files', facts.join('\n')),
+        ].join('\n');
       },
     }),
     list_all_conflicts: tool({
       description: 'List every conflicted file known for this merge with the number of conflicts in each.',
       inputSchema: z.object({}),
       execute: async () => {
-        if (ctx.allConflicts) return bound(ctx.allConflicts);
-        const out: string[] = ['All conflicts in merge:', ''];
-        out.push(ctx.details ? `Conflict pair ${cellId(ctx.details)}:` : 'This conflict:');
+        if (ctx.allConflicts) return `All conflicts:\n${asData(ctx, 'all conflicts', bound(ctx.allConflicts))}`;
+        const out: string[] = [];
         for (const f of ctx.sandbox.writableFiles()) {
           const p = await ctx.sandbox.forRead(f);
           const text = p.ok ? await readFile(p.abs, 'utf8').catch(() => '') : '';
           const n = (text.match(new RegExp(`^<{${ctx.markerSize}}(?: |\\r?$)`, 'gm')) ?? []).length;
           out.push(`  - ${f} (${n} conflict${n === 1 ? '' : 's'} in file)`);
         }
-        return out.join('\n');
+        const head = ctx.details ? `Conflict pair ${cellId(ctx.details)}:` : 'This conflict:';
+        return `All conflicts in merge:\n\n${head}\n${asData(ctx, 'conflicted files', bound(out.join('\n')))}`;
       },
     }),
   };

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { generateText, stepCountIs, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
 import type { CheckResult, CheckRunnerLike, FailureSummary } from '../../checks/types.js';
 import type { Git } from '../../git/index.js';
+import { changesSince, takeSnapshot } from '../../git/worktree-snapshot.js';
+import { replaceFileWithin } from '../../util/replace-file.js';
 import type { ConflictCell } from '../../imerge/types.js';
 import { nullLogger, type Logger } from '../../log/logger.js';
 import { parseConflictText } from '../../resolve/parse/markers.js';
 import { ModelError } from '../model-error.js';
 import type { ModelGateway } from '../model-gateway.js';
-import { checkTools, formatCheckForModel, statusOutside } from './check-tools.js';
+import { checkTools, formatCheckForModel, putBackOutside } from './check-tools.js';
 import { commitDiffs } from './commit-diffs.js';
 import { conflictTools } from './conflict-tools.js';
 import { resolverSystemPrompt, resolverUserPrompt, type PromptFile } from './prompt.js';
@@ -62,6 +64,10 @@ export interface ResolveWithModelInput {
   allConflicts?: string | null;
   sourceRef?: string;
   targetBranch?: string;
+  /** The fork's own instructions (`resolve.instructions`): part of the standing instructions, not data. */
+  instructions?: string;
+  /** What the fork's past merges suggest, by hunk number (of the first file): shown as data beside the hunk. */
+  hints?: Record<number, string>;
 }
 
 export interface ResolverDeps {
@@ -69,7 +75,7 @@ export interface ResolverDeps {
   /** Any Git of the repository; it is re-targeted at the workdir. */
   git: Git;
   runCheck?: CheckRunnerLike | null;
-  formatCheck?: (result: CheckResult) => string;
+  formatCheck?: (result: CheckResult, data?: (label: string, text: string) => string) => string;
   log?: Logger;
   /** Model turns (tool-calling steps) per conflict; default 10. */
   maxTurns?: number;
@@ -122,9 +128,10 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
     modelId: guarded.modelId,
     ...transcript,
   });
-  const sandbox = await Sandbox.create(input.workdir, input.files).catch(() => null);
+  const sandbox = await Sandbox.create(input.workdir, input.files, (rel) => isTracked(git, rel)).catch(() => null);
   if (!sandbox) return refuse(`the working directory ${input.workdir} is not accessible`);
   if (sandbox.writableFiles().length === 0) return refuse(`no usable conflicted file among: ${input.files.join(', ')}`);
+  /** By path relative to the workdir: what each conflicted file held before the model. */
   const originals = new Map<string, string>();
   const promptFiles: PromptFile[] = [];
   for (const f of sandbox.writableFiles()) {
@@ -132,7 +139,7 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
     if (!p.ok) return refuse(p.error);
     const text = await readFile(p.abs, 'utf8').catch(() => null);
     if (text === null) return refuse(`${f} cannot be read in ${input.workdir}`);
-    originals.set(p.abs, text);
+    originals.set(p.rel, text);
     promptFiles.push({ path: f, hunks: parseConflictText(text, { path: f, markerSize }).hunks });
   }
   const nonce = randomBytes(6).toString('hex');
@@ -147,11 +154,11 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
     allConflicts: input.allConflicts ?? null,
     markerSize,
     accepted: new Map(),
-    baseline: await statusOutside({ git, sandbox }),
+    outside: await takeSnapshot(git, sandbox.writableFiles()),
     log,
   };
   const tools = limitConcurrency({ ...conflictTools(ctx), ...repoTools(ctx), ...searchTools(ctx), ...checkTools(ctx) });
-  const system = resolverSystemPrompt(nonce, ctx.runCheck?.names() ?? []);
+  const system = resolverSystemPrompt(nonce, ctx.runCheck?.names() ?? [], input.instructions);
   const first = resolverUserPrompt({
     files: promptFiles,
     details: ctx.details,
@@ -163,12 +170,15 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
     failure: input.failure ?? null,
     ...(input.sourceRef ? { sourceRef: input.sourceRef } : {}),
     ...(input.targetBranch ? { targetBranch: input.targetBranch } : {}),
+    ...(input.hints ? { hints: input.hints } : {}),
     nonce,
   });
   log.debug({ prompt: first }, 'resolver initial prompt');
 
+  // Everything as it was: the work tree outside the conflict's files, then those files (never through a link a check made).
   const restore = async (): Promise<void> => {
-    for (const [abs, text] of originals) await writeFile(abs, text);
+    await putBackOutside(ctx);
+    for (const [rel, text] of originals) replaceFileWithin(sandbox.root, rel, text);
   };
   const fail = async (reason: ResolverFailure, message: string): Promise<ResolverOutcome> => {
     await restore();
@@ -250,6 +260,9 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
       );
     }
     if (sandbox.writableFiles().every((f) => ctx.accepted.has(f))) {
+      // A check run in parallel with the last submission may have changed something since.
+      if ((await changesSince(git, ctx.outside)).length > 0)
+        return fail('model_failed', 'files outside the conflict changed after the submission; everything is put back');
       const files = Object.fromEntries(ctx.accepted);
       log.decision(
         { files: Object.keys(files), turns: transcript.turns, toolCalls: transcript.toolCalls.length },
@@ -266,6 +279,14 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
   }
   const pending = sandbox.writableFiles().filter((f) => !ctx.accepted.has(f));
   return fail('turn_limit', `no accepted resolution within ${maxTurns} turns (not submitted: ${pending.join(', ')})`);
+}
+
+/** Whether git tracks `rel` (in the index, at any stage). */
+async function isTracked(git: Git, rel: string): Promise<boolean> {
+  const out = await git.run(['ls-files', '-z', '--cached', '--full-name', '--', `:(literal)${rel}`], {
+    okExitCodes: [0, 128],
+  });
+  return out.exitCode === 0 && out.stdout.split('\0').includes(rel);
 }
 
 /** What a fresh conversation needs to pick up where a silent one stopped. */

@@ -15,16 +15,25 @@ export class Sandbox {
     /** The workdir's real path. */
     readonly root: string,
     private readonly writable: ReadonlySet<string>,
+    private readonly tracked: ((rel: string) => Promise<boolean>) | undefined,
   ) {}
 
-  static async create(workdir: string, writableFiles: readonly string[]): Promise<Sandbox> {
+  /**
+   * `tracked`: whether git tracks a path; reads of anything else (ignored or untracked files:
+   * `.env`, `.npmrc`, keys) are refused, but for the conflict's own files.
+   */
+  static async create(
+    workdir: string,
+    writableFiles: readonly string[],
+    tracked?: (rel: string) => Promise<boolean>,
+  ): Promise<Sandbox> {
     const root = await realpath(workdir);
     const writable = new Set<string>();
     for (const f of writableFiles) {
       const n = normalizeRel(f);
       if (n.ok) writable.add(n.rel);
     }
-    return new Sandbox(root, writable);
+    return new Sandbox(root, writable, tracked);
   }
 
   /** The files the model may write (relative, normalised). */
@@ -41,6 +50,11 @@ export class Sandbox {
   async forRead(requested: unknown): Promise<SandboxPath> {
     const n = normalizeRel(requested);
     if (!n.ok) return n;
+    if (this.tracked && !this.writable.has(n.rel) && !(await this.tracked(n.rel)))
+      return {
+        ok: false,
+        error: `${n.rel} is not tracked by git: ignored and untracked files (.env, credentials) are not readable`,
+      };
     return this.contain(n.rel);
   }
 

@@ -1,6 +1,6 @@
 import { tool } from 'ai';
 import * as z from 'zod';
-import { bound, limits, type ToolContext } from './tool-context.js';
+import { asData, bound, limits, type ToolContext } from './tool-context.js';
 
 /** Group `git grep -n -C` output into matches; keep the first `max`. */
 function firstMatches(out: string, max: number): { text: string; total: number } {
@@ -59,9 +59,7 @@ export function searchTools(ctx: ToolContext) {
         if (!r.ok) return `Error: ${r.error}`;
         if (r.out.trim() === '') return `No matches for "${pattern}".`;
         const m = firstMatches(r.out, limits.grepMatches);
-        return bound(
-          `Found ${m.total} matching lines for "${pattern}" (showing the first ${limits.grepMatches} groups):\n\n${m.text}`,
-        );
+        return `Found ${m.total} matching lines for "${pattern}" (showing the first ${limits.grepMatches} groups):\n${asData(ctx, 'grep matches', bound(m.text, limits.toolChars - 500))}`;
       },
     }),
     grep_in_file: tool({
@@ -86,7 +84,7 @@ export function searchTools(ctx: ToolContext) {
         ]);
         if (!r.ok) return `Error: ${r.error}`;
         if (r.out.trim() === '') return `No matches for "${pattern}" in ${p.rel}.`;
-        return bound(`Matches for "${pattern}" in ${p.rel}:\n\n${stripPrefix(r.out, p.rel)}`);
+        return `Matches for "${pattern}" in ${p.rel}:\n${asData(ctx, p.rel, bound(stripPrefix(r.out, p.rel), limits.toolChars - 500))}`;
       },
     }),
   };

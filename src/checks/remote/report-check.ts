@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { SandboxMode } from '../../config/schema.js';
 import { SplintercatError, UsageError } from '../../errors/index.js';
@@ -9,6 +8,7 @@ import { CheckRunner } from '../check-runner.js';
 import { parseTestFailures } from '../test-output/index.js';
 import { createResultCommit } from './commits.js';
 import { parseRequestMessage, parseRequestRef, type CheckRequest, type CheckResultRecord } from './protocol.js';
+import { readCheckLog } from '../read-log.js';
 
 export interface ReportCheckOptions {
   /** The job's clone, with the request commit checked out (HEAD). */
@@ -71,7 +71,8 @@ export async function reportCheck(options: ReportCheckOptions): Promise<ReportOu
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const result = await runner.run(request.check, { cwd: git.cwd });
-  const log = readFileSync(result.logFile, 'utf8');
+  // Read back never through a link the check may have put in its place.
+  const log = readCheckLog(result.logFile, options.logDir);
   const env = options.env ?? process.env;
   const record: CheckResultRecord = {
     splintercat: 'check-result',

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { readRegular } from '../../util/safe-read.js';
 import { createRequire } from 'node:module';
 import type * as FastXmlParser from 'fast-xml-parser';
 import { jsFrames, oneLine, pickLocation } from './lines.js';
@@ -49,8 +50,8 @@ export function readJUnitFailures(
   let read = 0;
   let ran = 0;
   const failures: FailedTest[] = [];
-  for (const file of xmlFiles(source)) {
-    const text = readable(file);
+  for (const [file, root] of xmlFiles(source)) {
+    const text = readable(file, root);
     if (text === null) continue;
     const { parser, validator } = xmlLibrary();
     if (validator.validate(text) !== true) continue;
@@ -64,8 +65,9 @@ export function readJUnitFailures(
   return read === 0 ? null : { failures, ran };
 }
 
-function xmlFiles(source: JUnitSource): string[] {
-  const files: string[] = [];
+/** Each report with the directory it must be in (the one searched, or its own). */
+function xmlFiles(source: JUnitSource): Array<[string, string]> {
+  const files: Array<[string, string]> = [];
   for (const path of source.paths) {
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat) continue;
@@ -74,21 +76,25 @@ function xmlFiles(source: JUnitSource): string[] {
           .filter((f) => f.endsWith('.xml'))
           .map((f) => join(path, f))
       : [path];
+    const root = stat.isDirectory() ? path : dirname(path);
     for (const f of found)
       if (source.since === undefined || (statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= source.since)
-        files.push(f);
+        files.push([f, root]);
   }
-  return files.sort();
+  return files.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
-/** A report that cannot be read (removed meanwhile, no permission, a directory named `x.xml`) is skipped like an invalid one. */
-function readable(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+/**
+ * A report that cannot be read (removed meanwhile, no permission, a directory named `x.xml`) is
+ * skipped like an invalid one; so is a link (to a key, to `/proc/self/environ`): the check wrote it.
+ */
+function readable(file: string, root: string): string | null {
+  const read = readRegular(file, { within: root, maxBytes: REPORT_BYTES });
+  return read.ok && !read.truncated ? read.bytes.toString('utf8') : null;
 }
+
+/** A report larger than this is not read (the test log says what failed too). */
+const REPORT_BYTES = 64 * 1024 * 1024;
 
 function testcases(node: unknown): Node[] {
   if (Array.isArray(node)) return node.flatMap(testcases);

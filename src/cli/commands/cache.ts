@@ -26,7 +26,9 @@ function describe(entry: CacheEntry, blamed: boolean): string {
 export function registerCache(program: Command): Command {
   const cache = program
     .command('cache')
-    .description('list or clear the resolution cache (every earlier resolution, who made it, in which run)');
+    .description(
+      'list, clear, export or import the resolution cache (every earlier resolution, who made it, in which run)',
+    );
 
   const open = async (cmd: Command): Promise<{ git: Git; store: ResolutionCache }> => {
     const { openCliRun } = await import('../run-context.js');
@@ -68,6 +70,37 @@ export function registerCache(program: Command): Command {
       try {
         const removed = await store.clear({ blamedOnly: Boolean(opts.blamed) });
         printResult(`Removed ${removed} ${opts.blamed ? 'blamed ' : ''}cached resolution(s) from ${store.dir}.`);
+      } finally {
+        git.close();
+      }
+    });
+  cache
+    .command('export')
+    .description('write the cache to refs/splintercat/cache, for `git push origin refs/splintercat/cache`')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { exportCacheRef, CACHE_REF } = await import('../../resolve/cache/cache-ref.js');
+      const { git, store } = await open(cmd);
+      try {
+        const commit = await exportCacheRef(git, store);
+        printResult(
+          commit
+            ? `${CACHE_REF} is now ${commit.slice(0, 12)}; share it with: git push origin ${CACHE_REF}`
+            : `${CACHE_REF} already holds every cached resolution.`,
+        );
+      } finally {
+        git.close();
+      }
+    });
+
+  cache
+    .command('import')
+    .description('take in resolutions fetched into refs/splintercat/cache (merge does this when it starts)')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { importCacheRefs, CACHE_REF } = await import('../../resolve/cache/cache-ref.js');
+      const { git, store } = await open(cmd);
+      try {
+        const changed = await importCacheRefs(git, store);
+        printResult(`${changed} resolution(s) taken in from ${CACHE_REF} into ${store.dir}.`);
       } finally {
         git.close();
       }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
+import { TerminalFilter } from '../../util/safe-print.js';
 
 /** `splintercat check NAME`: one named check, run exactly as the workflow runs it. */
 export function registerCheck(program: Command): Command {
@@ -17,7 +18,10 @@ export function registerCheck(program: Command): Command {
       const config = await loadCommandConfig(globalOptions(cmd));
       // Its own build directory under check.build_dir (a run's is the run's own): $SPLINTERCAT_BUILD_DIR is always set there.
       const runner = createCheckRunner(config, { buildDir: runBuildDir(config, 'splintercat-check') });
-      const result = await runner.run(name, { onOutput: (chunk) => process.stderr.write(chunk) });
+      // The check's output as it prints it, but for escape sequences (clipboard, title, cursor): colours only.
+      const filter = new TerminalFilter();
+      const result = await runner.run(name, { onOutput: (chunk) => process.stderr.write(filter.push(chunk)) });
+      process.stderr.write(filter.end());
       if (opts.json) printJson(result);
       else printResult(formatCheckResult(result));
       process.exitCode = result.success ? ExitCode.Done : ExitCode.Failed;

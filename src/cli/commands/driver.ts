@@ -7,6 +7,7 @@ import { decodeBytes, encodeText, encodingOf } from '../../resolve/parse/encodin
 import { mergeFileTexts } from '../../resolve/parse/merge-file.js';
 import { globalOptions } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
+import { terminalText } from '../../util/safe-print.js';
 
 /**
  * `splintercat driver %O %A %B %P [%L]`: a git merge driver. git's own
@@ -47,7 +48,7 @@ export function registerDriver(program: Command): Command {
         const bb = await readSide(abs(other), '%B');
         if ([ob, ab, bb].some((t) => t.subarray(0, 8000).includes(0))) {
           // Binary content: leave %A as ours and report a conflict, as git's binary driver does.
-          process.stderr.write(`splintercat driver: ${path ?? current} is binary; left for a human\n`);
+          process.stderr.write(terminalText(`splintercat driver: ${path ?? current} is binary; left for a human\n`));
           process.exitCode = ExitCode.Failed;
           return;
         }
@@ -85,7 +86,7 @@ export function registerDriver(program: Command): Command {
             import('../../resolve/setup.js'),
             import('../../resolve/ladder.js'),
           ]);
-          const { config } = loadCliConfig(global);
+          const { config } = await loadCliConfig(global, true);
           const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
           const setup = await ladderFromConfig(config.resolve, inRepo ? git : null);
           const result = await resolveFileText(merged.text, {
@@ -101,12 +102,14 @@ export function registerDriver(program: Command): Command {
           const by = result.resolutions.map((r) => r.by).join(', ');
           if (result.remaining.length > 0) {
             process.stderr.write(
-              `splintercat driver: ${label}: ${result.remaining.length} conflict hunk(s) left${by ? ` (resolved: ${by})` : ''}\n`,
+              terminalText(
+                `splintercat driver: ${label}: ${result.remaining.length} conflict hunk(s) left${by ? ` (resolved: ${by})` : ''}\n`,
+              ),
             );
             process.exitCode = ExitCode.Failed;
           } else {
             process.stderr.write(
-              `splintercat driver: ${label}: resolved ${result.resolutions.length} hunk(s) (${by})\n`,
+              terminalText(`splintercat driver: ${label}: resolved ${result.resolutions.length} hunk(s) (${by})\n`),
             );
           }
         } finally {

@@ -15,6 +15,7 @@ interface EvalOptions {
   json?: boolean;
   withModel?: boolean;
   allRules?: boolean;
+  learnt?: boolean;
 }
 
 /**
@@ -45,6 +46,10 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
     .option('--json', 'machine-readable report on stdout')
     .option('--all-rules', 'enable every rule, also those off by default')
     .option('--with-model', 'also run the LLM resolver (rung 3) on hunks the rules leave')
+    .option(
+      '--learnt',
+      'also score the suggestions learnt from earlier merges (only merges before the one replayed) on the hunks the ladder leaves',
+    )
     .action(async (opts: EvalOptions, cmd: Command) => {
       const global = globalOptions(cmd);
       if ((opts.corpus === undefined) === (opts.repo === undefined)) {
@@ -76,7 +81,7 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
       const { Git } = await import('../../git/index.js');
       const { formatEvalReport, ladderFromConfig, mineMerges, readCorpus, runEval } =
         await import('../../resolve/index.js');
-      const { config, warnings } = loadCliConfig(global);
+      const { config, warnings } = await loadCliConfig(global);
       const setup = await ladderFromConfig(config.resolve, null, { allRules: opts.allRules });
       for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
       const abs = (p: string): string => (isAbsolute(p) ? p : resolvePath(global.cwd, p));
@@ -115,6 +120,7 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
           rules: setup.rules,
           syntax: setup.syntax,
           fallback: model?.fallback,
+          learnt: Boolean(opts.learnt),
         });
         report.skipped.push(...extraSkipped);
         if (model) report.model = model.usage();

@@ -21,6 +21,7 @@ const commandModules: readonly CommandModule[] = [
   { names: ['check-report'], load: async () => (await import('./check-report.js')).registerCheckReport },
   { names: ['cache'], load: async () => (await import('./cache.js')).registerCache },
   { names: ['resolve'], load: async () => (await import('./resolve.js')).registerResolve },
+  { names: ['take'], load: async () => (await import('./take.js')).registerTake },
   { names: ['driver'], load: async () => (await import('./driver.js')).registerDriver },
   {
     names: ['eval'],

@@ -11,6 +11,7 @@ export function registerInit(program: Command): Command {
     .command('init')
     .description('write splintercat.yaml with commented defaults')
     .option('--force', 'overwrite an existing file')
+    .option('--no-history', "do not read the repository's past merges to propose a policy (resolve.paths)")
     .option('--ci <kind>', 'write the job that runs checks on CI runners (github | gitlab | hook) and set check.runner')
     .option('--remote <name>', 'with --ci: the git remote the CI watches', 'origin')
     .option('--out <dir>', 'with --ci hook: where to write the hook and its job', 'splintercat-ci')
@@ -18,7 +19,7 @@ export function registerInit(program: Command): Command {
       '--command <shell>',
       'with --ci: how the runner starts splintercat (default: npx --yes splintercat; hook: this one)',
     )
-    .action(async (opts: { force?: boolean } & Partial<InitCiOptions>, cmd: Command) => {
+    .action(async (opts: { force?: boolean; history: boolean } & Partial<InitCiOptions>, cmd: Command) => {
       const { CONFIG_FILE_NAME } = await import('../../config/index.js');
       const { DEFAULT_CONFIG_YAML } = await import('../../config/default-file.js');
       const global = globalOptions(cmd);
@@ -42,7 +43,46 @@ export function registerInit(program: Command): Command {
           fix: [`Edit it, or run \`splintercat init --force\` to replace it with the defaults`],
         });
       }
-      writeFileSync(path, DEFAULT_CONFIG_YAML);
-      printResult(`Wrote ${path}. Next: set check.commands (build, test) and, for the LLM rungs, llm.*_model.`);
+      const proposal = opts.history ? await proposeFromHistory(global.cwd) : null;
+      const text = proposal
+        ? DEFAULT_CONFIG_YAML.replace('\n  paths: {}\n', () => `\n${proposal.comment}`)
+        : DEFAULT_CONFIG_YAML;
+      writeFileSync(path, text);
+      printResult(
+        [
+          `Wrote ${path}. Next: set check.commands (build, test) and, for the LLM rungs, llm.*_model.`,
+          ...(proposal && proposal.rules > 0
+            ? [
+                `It proposes ${proposal.rules} resolve.paths line(s) from the repository's past merges, commented out: accept them line by line.`,
+              ]
+            : []),
+        ].join('\n'),
+      );
     });
+}
+
+/**
+ * The policy the repository's recent merges propose, as comment lines for the file; null outside a
+ * repository (init works anywhere). Each merge is replayed once and remembered (`resolve.learnt`).
+ */
+async function proposeFromHistory(cwd: string): Promise<{ comment: string; rules: number } | null> {
+  const { Git } = await import('../../git/index.js');
+  const { learnHistory } = await import('../../resolve/learnt/history.js');
+  const { proposePolicy, withProposal } = await import('../../resolve/policy/propose-policy.js');
+  const git = new Git({ cwd });
+  try {
+    const head = await git.run(['rev-parse', '--verify', '-q', 'HEAD'], { okExitCodes: [0, 1, 128] });
+    if (head.exitCode !== 0) return null;
+    const history = await learnHistory(git, 'HEAD', {
+      limit: 200,
+      onReplay: (done, total) => {
+        if (done === 1 || done % 25 === 0 || done === total)
+          process.stderr.write(`reading past merges to propose a policy: ${done}/${total}\n`);
+      },
+    });
+    const rules = proposePolicy(history.hunks);
+    return { comment: withProposal('  paths: {}\n', rules, history.merges), rules: rules.length };
+  } finally {
+    git.close();
+  }
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Git } from '../../git/index.js';
-import type { WorkingTreeFileResult } from '../../resolve/index.js';
+import type { LearntSuggestions, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
+import { takeCommand, takeOfChoice } from '../../resolve/take/take-command.js';
 import { handoffFile } from '../../workflow/handoff.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -19,7 +20,7 @@ export function registerResolve(program: Command): Command {
       const { Git } = await import('../../git/index.js');
       const { ladderFromConfig, resolveWorkingTree, shellRegenerateRunner } = await import('../../resolve/index.js');
       const global = globalOptions(cmd);
-      const { config, warnings } = loadCliConfig(global);
+      const { config, warnings } = await loadCliConfig(global);
       const git = new Git({ cwd: global.cwd });
       try {
         const top = await git.topLevel();
@@ -33,8 +34,13 @@ export function registerResolve(program: Command): Command {
             ? (await import('../../agents/index.js')).createModelRungFromConfig(config, process.env, {
                 git: gitTop,
                 workdir: top,
+                instructions: (await import('../../agents/index.js')).forkInstructions(
+                  config.resolve.instructions,
+                  top,
+                ),
               })
             : null;
+          if (setup.learnt?.settings.mode === 'apply') await setup.learnt.load('HEAD');
           const results = await resolveWorkingTree(gitTop, {
             paths,
             top,
@@ -44,6 +50,8 @@ export function registerResolve(program: Command): Command {
             syntax: setup.syntax,
             regenerate: setup.regenerate,
             runCommand: shellRegenerateRunner(),
+            policy: setup.policy,
+            learnt: setup.learnt?.applier() ?? null,
           });
           if (rung) {
             const usage = rung.usage();
@@ -52,8 +60,9 @@ export function registerResolve(program: Command): Command {
             );
           }
           const left = results.filter((r) => r.status !== 'resolved');
-          if (opts.json) printJson({ resolved: left.length === 0, files: results });
-          else printResult(formatResults(results));
+          const blocks = await handBlocks(gitTop, left, setup.learnt);
+          if (opts.json) printJson({ resolved: left.length === 0, files: results, blocks });
+          else printResult(formatResults(results, blocks));
           if (left.length > 0) process.exitCode = ExitCode.NeedsHuman;
         } finally {
           gitTop.close();
@@ -71,7 +80,49 @@ async function toTopLevelPaths(git: Git, files: string[]): Promise<string[]> {
   return files.map((f) => (prefix === '' ? f : `${prefix}${f}`).replace(/\/+$/, ''));
 }
 
-function formatResults(results: WorkingTreeFileResult[]): string {
+type Blocks = Record<string, Array<{ hunk: number; suggestion: Suggestion | null }>>;
+
+/**
+ * The blocks left, numbered as `splintercat take` will know them (recorded in the working tree's
+ * git dir), each with what the target's past merges suggest when `resolve.learnt` is on.
+ */
+async function handBlocks(git: Git, left: WorkingTreeFileResult[], learnt: LearntSuggestions | null): Promise<Blocks> {
+  const { listUnmerged, recordHunkNumbers, stagesId } = await import('../../resolve/index.js');
+  if (left.length === 0) return {};
+  if (learnt && left.some((r) => r.remaining.length > 0)) await learnt.load('HEAD');
+  const entries = await listUnmerged(
+    git,
+    left.map((r) => r.path),
+  );
+  const files = left.flatMap((r) => {
+    if (r.generated) return [];
+    const entry = entries.find((e) => e.path === r.path);
+    const hunks = r.remaining.flatMap((h) => (h.sides ? [{ number: h.number ?? h.index, sides: h.sides }] : []));
+    return entry && hunks.length > 0 ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
+  });
+  await recordHunkNumbers(await git.gitDir(false), files);
+  return Object.fromEntries(
+    files.map((f) => [
+      f.path,
+      f.hunks.map((h) => ({ hunk: h.number, suggestion: learnt?.suggest(f.path, h.sides) ?? null })),
+    ]),
+  );
+}
+
+/** Per block: the suggested take command and why, or the take commands there are. */
+function blockLines(path: string, r: WorkingTreeFileResult, blocks: Blocks): string[] {
+  return (blocks[path] ?? []).map((b, i) => {
+    const at = r.remaining[i];
+    const where = `  block ${b.hunk}${at ? ` (lines ${at.startLine}-${at.endLine})` : ''}`;
+    const s = b.suggestion;
+    const take = s ? takeOfChoice(s.choice) : null;
+    return s && take
+      ? `${where}: suggested ${takeCommand(take.choice, path, b.hunk, take.order)}  (${s.evidence})`
+      : `${where}: ${takeCommand('ours', path, b.hunk).replace(' take ours ', ' take ours|theirs|both|base ')}`;
+  });
+}
+
+function formatResults(results: WorkingTreeFileResult[], blocks: Blocks = {}): string {
   if (results.length === 0) return 'No unmerged paths.';
   const lines: string[] = [];
   for (const r of results) {
@@ -79,7 +130,7 @@ function formatResults(results: WorkingTreeFileResult[]): string {
     if (r.decision && r.decision.kind !== 'content' && r.decision.kind !== 'add/add') {
       lines.push(
         r.status === 'resolved'
-          ? `${r.path}: resolved (${r.decision.kind}: ${r.decision.description}; ${r.decision.resolution?.action})`
+          ? `${r.path}: resolved (${r.decision.kind}: ${r.decision.description}; ${r.policy ? `by the policy, ${r.policy}` : r.decision.resolution?.action})`
           : `${r.path}: needs a decision (${r.decision.kind}): ${r.decision.description}; options: ${r.decision.options.map((o) => o.action).join(', ')}`,
       );
       continue;
@@ -90,6 +141,7 @@ function formatResults(results: WorkingTreeFileResult[]): string {
       const left = r.remaining.map((h) => `lines ${h.startLine}-${h.endLine}`).join(', ');
       lines.push(
         `${r.path}: ${r.remaining.length} hunk(s) left (${left})${by.length > 0 ? `; resolved ${by.join(', ')}` : ''}${r.note ? `; ${r.note}` : ''}`,
+        ...blockLines(r.path, r, blocks),
       );
     }
   }
@@ -97,7 +149,7 @@ function formatResults(results: WorkingTreeFileResult[]): string {
   lines.push(
     left === 0
       ? 'All conflicts resolved.'
-      : `${left} file(s) need a human: edit them, then \`git add\` them (or run \`splintercat continue\`).`,
+      : `${left} file(s) need a human: settle each block with the command shown (or edit the file), then \`git add\` what you edited (or run \`splintercat continue\` in a run's worktree).`,
   );
   return lines.join('\n');
 }

@@ -26,7 +26,7 @@ export function registerUi(program: Command): Command {
     .option('--port <port>', `port on 127.0.0.1 (0: any free port)`, parsePort, DEFAULT_UI_PORT)
     .action(async (opts: { name?: string; port: number }, cmd: Command) => {
       const { openCliRun } = await import('../run-context.js');
-      const { buildReportModel, checkLogPath, loadRunSnapshot, newSnapshotCache, startUiServer } =
+      const { buildReportModel, checkLogDir, checkLogPath, loadRunSnapshot, newSnapshotCache, startUiServer } =
         await import('../../report/index.js');
       const { loadRunState, openRunJournal } = await import('../../store/run-persistence.js');
       const opened = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
@@ -47,7 +47,9 @@ export function registerUi(program: Command): Command {
           checkLog: (index) => {
             const state = loadRunState(paths);
             const check = state?.checks[index];
-            return state && check ? checkLogPath(state, check.logFile) : null;
+            if (!state || !check) return null;
+            const path = checkLogPath(state, check.logFile);
+            return { path, dir: checkLogDir(state, path) };
           },
         });
         printResult(`Serving merge '${name}' at ${server.url} (read-only, 127.0.0.1 only). Ctrl-C stops it.`);

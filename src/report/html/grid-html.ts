@@ -16,6 +16,7 @@ function legend(): string {
     item('--c-auto', 'merged automatically'),
     item('--c-frontier', 'merge frontier (lines)'),
     item('--c-cache', 'resolved from the cache', 'C'),
+    item('--c-policy', 'resolved by the fork policy', 'P'),
     item('--c-rule', 'resolved by a rule', 'R'),
     item('--c-model', 'resolved by the model', 'M'),
     item('--c-human', 'resolved by a human', 'H'),

@@ -7,7 +7,7 @@ import type { Git } from '../../git/index.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import type { HunkSides } from '../rules/rule.js';
 
-const rungSchema = z.enum(['cache', 'rule', 'model', 'human']);
+const rungSchema = z.enum(['cache', 'policy', 'rule', 'model', 'human']);
 
 const provenanceSchema = z.object({
   /** ISO time the resolution was stored. */
@@ -214,6 +214,32 @@ export class ResolutionCache {
       if (await this.remove(entry.key)) removed++;
     }
     return removed;
+  }
+
+  /**
+   * Take in an entry from elsewhere (another clone's cache, shared through git): kept as it is
+   * when this cache has none for its key; otherwise this cache's answer stays, and every answer
+   * either side blamed stays blamed. Returns whether anything changed. A malformed entry is ignored.
+   */
+  async absorb(value: unknown): Promise<boolean> {
+    const parsed = entrySchema.safeParse(value);
+    if (!parsed.success || !/^[0-9a-f]{64}$/.test(parsed.data.key)) return false;
+    const theirs = parsed.data;
+    const mine = await this.read(theirs.key);
+    if (mine === null) {
+      await this.write(theirs);
+      return true;
+    }
+    const known = new Set((mine.blamed ?? []).map((b) => b.answer));
+    const added = (theirs.blamed ?? []).filter((b) => !known.has(b.answer));
+    if (added.length === 0) return false;
+    await this.write({ ...mine, blamed: [...(mine.blamed ?? []), ...added] });
+    return true;
+  }
+
+  /** The file an entry is kept in (for sharing the cache through git). */
+  fileOf(key: string): string {
+    return this.pathOf(key);
   }
 
   /** True when the entry is no longer replayed (its resolution was blamed). */

@@ -7,6 +7,8 @@ import type { EvalCase } from './score-case.js';
 interface CorpusMeta {
   id: string;
   path: string;
+  repo?: string;
+  merge_commit?: string;
   merge_date?: string;
   files: { base: boolean; ours: boolean; theirs: boolean; resolved: boolean };
 }
@@ -54,6 +56,9 @@ export async function readCorpus(dir: string, options: CorpusOptions = {}): Prom
       ours: await read('ours'),
       theirs: await read('theirs'),
       resolved: await read('resolved'),
+      ...(meta.merge_commit ? { merge: meta.merge_commit } : {}),
+      ...(meta.merge_date ? { time: Math.floor(new Date(meta.merge_date).getTime() / 1000) } : {}),
+      ...(meta.repo ? { repo: meta.repo } : {}),
     });
     if (options.limit !== undefined && cases.length >= options.limit) break;
   }

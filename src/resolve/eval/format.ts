@@ -1,5 +1,6 @@
 import { PERSON_CHOICES } from './left-hunks.js';
 import type { EvalReport, FileCounts, HunkCounts } from './metrics.js';
+import { formatLearnt } from './learnt-score.js';
 
 function pct(n: number, d: number): string {
   return d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`;
@@ -68,6 +69,7 @@ export function formatEvalReport(report: EvalReport): string {
   );
   for (const [kind, n] of Object.entries(report.left.files).sort((a, b) => b[1] - a[1]))
     lines.push(`| ${kind} | ${n} |`);
+  if (report.learnt) lines.push(...formatLearnt(report.learnt));
   if (report.model) {
     const m = report.model;
     lines.push(

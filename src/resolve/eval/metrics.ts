@@ -1,3 +1,5 @@
+import type { LearntCounts } from './learnt-counts.js';
+
 /** Counts for one rule (or the whole ladder) over an evaluation. */
 export interface HunkCounts {
   /** Hunks resolved. */
@@ -70,6 +72,8 @@ export interface EvalReport {
    */
   left: { hunks: Record<string, number>; files: Record<string, number> };
   model?: { hunksResolved: number; inputTokens: number; outputTokens: number; costUsd: number };
+  /** Suggestions learnt from earlier merges, scored on the hunks the ladder left (`eval --learnt`). */
+  learnt?: LearntCounts;
 }
 
 export function emptyHunkCounts(): HunkCounts {

@@ -39,35 +39,59 @@ export async function mineMerges(git: Git, options: MineOptions = {}): Promise<M
     if (options.limit !== undefined && out.mergesConflicting >= options.limit) break;
     out.mergesSeen++;
     const [merge, p1, p2] = line.split(' ') as [string, string, string];
-    const bases = await git.mergeBases(p1, p2);
-    if (bases.length !== 1) {
-      out.mergesCrissCross++;
-      continue;
-    }
-    const result = await git.run(['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', p1, p2], {
-      okExitCodes: [0, 1],
-    });
-    if (result.exitCode === 0) continue;
+    const replayed = await replayMerge(git, merge, [p1, p2]);
+    if (replayed.status === 'criss-cross') out.mergesCrissCross++;
+    if (replayed.status !== 'conflict') continue;
     out.mergesConflicting++;
-    const paths = await conflictedPaths(git, p1, p2);
-    let k = 0;
-    for (const [path, stages] of paths) {
-      k++;
-      const id = `${merge.slice(0, 12)}-${k}`;
-      const [base, ours, theirs, resolved] = await Promise.all([
-        read(git, stages.get('1')),
-        read(git, stages.get('2')),
-        read(git, stages.get('3')),
-        readBlob(git, `${merge}:${path}`),
-      ]);
-      if ([base, ours, theirs, resolved].some((t) => t !== null && t.slice(0, 8000).includes('\u0000'))) {
-        out.skipped.push({ id, reason: `${path}: binary` });
-        continue;
-      }
-      out.cases.push({ id, path, base, ours, theirs, resolved });
-    }
+    out.cases.push(...replayed.cases);
+    out.skipped.push(...replayed.skipped);
   }
   return out;
+}
+
+/**
+ * Replay one two-parent merge in memory (`git merge-tree --write-tree`): `clean` when it merges
+ * without conflict, `criss-cross` when it has several merge bases (not replayed), else each
+ * conflicted path as a case paired with the file in the merge commit (binary paths skipped).
+ */
+export async function replayMerge(
+  git: Git,
+  merge: string,
+  parents?: [string, string],
+): Promise<{
+  status: 'clean' | 'criss-cross' | 'conflict';
+  cases: EvalCase[];
+  skipped: Array<{ id: string; reason: string }>;
+}> {
+  const none = { cases: [], skipped: [] };
+  const [p1, p2] =
+    parents ?? ((await git.text(['rev-parse', `${merge}^1`, `${merge}^2`])).split('\n') as [string, string]);
+  const bases = await git.mergeBases(p1, p2);
+  if (bases.length !== 1) return { status: 'criss-cross', ...none };
+  const result = await git.run(['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', p1, p2], {
+    okExitCodes: [0, 1],
+  });
+  if (result.exitCode === 0) return { status: 'clean', ...none };
+  const time = Number(await git.text(['show', '-s', '--format=%ct', merge]));
+  const cases: EvalCase[] = [];
+  const skipped: Array<{ id: string; reason: string }> = [];
+  let k = 0;
+  for (const [path, stages] of await conflictedPaths(git, p1, p2)) {
+    k++;
+    const id = `${merge.slice(0, 12)}-${k}`;
+    const [base, ours, theirs, resolved] = await Promise.all([
+      read(git, stages.get('1')),
+      read(git, stages.get('2')),
+      read(git, stages.get('3')),
+      readBlob(git, `${merge}:${path}`),
+    ]);
+    if ([base, ours, theirs, resolved].some((t) => t !== null && t.slice(0, 8000).includes('\u0000'))) {
+      skipped.push({ id, reason: `${path}: binary` });
+      continue;
+    }
+    cases.push({ id, path, base, ours, theirs, resolved, merge, time });
+  }
+  return { status: 'conflict', cases, skipped };
 }
 
 /** Conflicted paths with their stage object ids, from merge-tree's conflicted-file info. */

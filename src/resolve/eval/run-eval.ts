@@ -4,6 +4,8 @@ import { allRules as defaultAllRules, type ResolutionRule } from '../rules/index
 import type { SyntaxSwitches } from '../syntax/syntax-merge.js';
 import { emptyFileCounts, emptyHunkCounts, type EvalReport } from './metrics.js';
 import { scoreCase, type EvalCase } from './score-case.js';
+import { learnCases, learntScorer } from './learnt-score.js';
+import { emptyLearntCounts } from './learnt-counts.js';
 
 export interface RunEvalOptions {
   git: Git;
@@ -13,6 +15,8 @@ export interface RunEvalOptions {
   fallback?: LadderFallback;
   /** The syntax-aware rung's switches (default off). */
   syntax?: SyntaxSwitches;
+  /** Also score suggestions learnt from earlier merges (the cases' own merges, by date) on the hunks the ladder leaves. */
+  learnt?: boolean;
   /** Called after each case (progress). */
   onCase?: (done: number, total: number, id: string) => void;
 }
@@ -41,11 +45,26 @@ export async function runEval(
     left: { hunks: {}, files: {} },
   };
   let done = 0;
+  let scorer: ReturnType<typeof learntScorer> | undefined;
+  if (options.learnt) {
+    const list: EvalCase[] = [];
+    for await (const c of cases) list.push(c);
+    cases = list;
+    report.learnt = emptyLearntCounts();
+    scorer = learntScorer(await learnCases(options.git, list, report.learnt), report.learnt);
+  }
   for await (const c of cases) {
     try {
       await scoreCase(
         c,
-        { git: options.git, rules: options.rules, allRules: all, fallback: options.fallback, syntax: options.syntax },
+        {
+          git: options.git,
+          rules: options.rules,
+          allRules: all,
+          fallback: options.fallback,
+          syntax: options.syntax,
+          learnt: scorer,
+        },
         report,
       );
     } catch (error) {

@@ -11,7 +11,7 @@ import type { ConflictedFile, ConflictHunk, HunkResolution } from '../types.js';
 import { alignHunk, fileContainsLines, matchesRegion } from './align.js';
 import { languageOfPath } from './language.js';
 import { emptyFileCounts, emptyHunkCounts, type EvalReport, type FileCounts, type HunkCounts } from './metrics.js';
-import { fileChoice, personChoice } from './left-hunks.js';
+import { fileChoice, personChoice, type PersonChoice } from './left-hunks.js';
 import { editedOutside } from './outside.js';
 import { canonicalUnordered } from './unordered.js';
 
@@ -24,6 +24,10 @@ export interface EvalCase {
   ours: string | null;
   theirs: string | null;
   resolved: string | null;
+  /** The merge the case comes from, its committer time (seconds) and repository, when known: learnt suggestions read only earlier merges. */
+  merge?: string;
+  time?: number;
+  repo?: string;
 }
 
 export interface ScoreOptions {
@@ -35,6 +39,8 @@ export interface ScoreOptions {
   fallback?: LadderFallback;
   /** The syntax-aware rung's switches (default off). */
   syntax?: SyntaxSwitches;
+  /** Scores suggestions learnt from earlier merges for the hunks the ladder leaves. */
+  learnt?: (c: EvalCase, hunks: readonly ConflictHunk[], choices: readonly PersonChoice[]) => void;
 }
 
 /** Score one case into `report` (accumulating). */
@@ -102,6 +108,7 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
     const resolved = c.resolved;
     const choices = result.remaining.map((hunk) => personChoice(file, hunk, resolved));
     for (const choice of choices) report.left.hunks[choice] = (report.left.hunks[choice] ?? 0) + 1;
+    options.learnt?.(c, result.remaining, choices);
     if (caseKind(c) === 'content') {
       const kind = fileChoice(choices, editedOutside(file, resolved));
       report.left.files[kind] = (report.left.files[kind] ?? 0) + 1;

@@ -2,6 +2,7 @@ import type { Git } from '../../git/index.js';
 import { dataProblems } from '../data/validate-data.js';
 import { hasMarkers } from '../parse/markers.js';
 import { readBlob } from '../parse/read-blob.js';
+import { fitsParser } from '../size-limits.js';
 import { parseText, syntaxProblems } from './grammar.js';
 import { dataFormatForPath, grammarForPath } from './languages.js';
 
@@ -62,6 +63,8 @@ export async function parseProblems(
   text: string,
   inputs: ReadonlyArray<string | null> | undefined,
 ): Promise<string[]> {
+  // Too large to parse in bounded memory (a generated file, a bundle): nothing to say of it.
+  if (!fitsParser(text)) return [];
   const format = dataFormatForPath(file);
   if (format === null) return codeProblems(file, text, inputs);
   const found = dataProblems(format, text);

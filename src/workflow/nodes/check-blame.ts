@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import {
   blamesResolutions,
   compareWithBaselines,
@@ -7,6 +6,7 @@ import {
   type Baseline,
   type SideOutcome,
 } from '../../checks/baseline.js';
+import { readCheckLog } from '../../checks/read-log.js';
 import { parseTestFailures } from '../../checks/test-output/index.js';
 import type { CheckResult } from '../../checks/types.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
@@ -132,7 +132,12 @@ async function runOne(
   const cwd = ctx.checks.remote ? ctx.config.target.workdir : await prepareCheckTree(ctx, commit);
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
   ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
-  const result = await ctx.checks.run(name, { cwd, commit, signal: ctx.signal });
+  const result = await ctx.checks.run(name, {
+    cwd,
+    commit,
+    signal: ctx.signal,
+    untrusted: modelWrittenFiles(state),
+  });
   const record: CheckRecord = {
     name,
     cell,
@@ -146,7 +151,7 @@ async function runOne(
     summary: null,
     attempt: state.currentAttempt,
     at: ctx.clock.now().toISOString(),
-    outcome: outcomeOf(result, cwd),
+    outcome: outcomeOf(result, cwd, ctx.config.check.output_dir),
   };
   ctx.journal.append({ type: 'check_finished', check: record });
   const on = cell ? cellId(cell) : target;
@@ -157,19 +162,22 @@ async function runOne(
   return { record, result, cwd };
 }
 
+/** The files of the run that hold a model's resolution (what check.setup must not run, nor read with the network). */
+function modelWrittenFiles(state: RunState): string[] {
+  const files = state.conflicts.flatMap((c) =>
+    c.files.filter((f) => f.hunks.some((h) => h.rung === 'model')).map((f) => f.path),
+  );
+  return [...new Set(files)];
+}
+
 /** The failing tests (and tests run) the check's log names; a timeout names none, whatever it printed. */
-function outcomeOf(result: CheckResult, cwd: string): BaselineState['outcome'] {
+function outcomeOf(result: CheckResult, cwd: string, logDir: string): BaselineState['outcome'] {
   // A check run elsewhere names its failing tests itself (its whole log is not here).
   if (result.tests !== undefined) {
     const outcome = sideOutcome(result.success, result.timedOut ? null : result.tests, { signal: result.signal });
     return { ...outcome, ran: outcome.ran ?? null, stopped: outcome.stopped ?? null };
   }
-  let log = '';
-  try {
-    log = readFileSync(result.logFile, 'utf8');
-  } catch {
-    log = '';
-  }
+  const log = readCheckLog(result.logFile, logDir);
   const tests = result.timedOut ? null : parseTestFailures(log, { cwd, command: result.command });
   const outcome = sideOutcome(result.success, tests, { signal: result.signal });
   return { ...outcome, ran: outcome.ran ?? null, stopped: outcome.stopped ?? null };

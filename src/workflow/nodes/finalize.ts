@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
+import { printableName, shellWord } from '../../util/safe-print.js';
 import type { RunState } from '../../store/run-state.js';
 import { removeBuildDir } from '../check-space.js';
+import { mergeMessage, mergeNote, writeMergeNote } from '../merge-record.js';
+import { exportCacheRef } from '../../resolve/cache/cache-ref.js';
 import { flagGenerated, generatedWarningsAt } from '../generated-check.js';
 import {
   flow,
@@ -59,7 +62,7 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
     const dirty = commit ? await localChanges(ctx.git.at(checkedOut), commit) : null;
     if (dirty) return stopForLocalChanges(next, ctx, checkedOut, dirty);
   }
-  return complete(next, ctx, await engine.finish(), checkedOut);
+  return complete(next, ctx, await engine.finish(mergeMessage(next)), checkedOut);
 }
 
 /** Warn (log and journal, so the report shows it) of generated files the merge left invalid (a package pinned twice). */
@@ -83,10 +86,6 @@ interface LocalChanges {
   detail: string;
   /** Untracked files in the merge's way (not changes to tracked files). */
   untracked: boolean;
-}
-
-function shellQuote(path: string): string {
-  return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -120,15 +119,15 @@ async function localChanges(checkout: Git, result: string): Promise<LocalChanges
 function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty: LocalChanges): Result {
   const files = dirty.files.map((f) => join(checkout, f));
   const reason =
-    `the merge is ready, but ${state.target.branch} is checked out in ${checkout} with ${dirty.detail} ` +
-    `(${dirty.files.slice(0, 5).join(', ')}${dirty.files.length > 5 ? `, and ${dirty.files.length - 5} more` : ''}); ` +
+    `the merge is ready, but ${printableName(state.target.branch)} is checked out in ${printableName(checkout)} with ${dirty.detail} ` +
+    `(${dirty.files.slice(0, 5).map(printableName).join(', ')}${dirty.files.length > 5 ? `, and ${dirty.files.length - 5} more` : ''}); ` +
     `the branch was not moved and nothing was touched`;
   // Untracked files are stashed only when some are in the way (the config file and logs may be untracked too).
   const stash = dirty.untracked
-    ? `git stash push --include-untracked -- ${dirty.files.map(shellQuote).join(' ')}`
+    ? `git stash push --include-untracked -- ${dirty.files.map(shellWord).join(' ')}`
     : 'git stash';
   const commands = [
-    `cd ${checkout}`,
+    `cd ${shellWord(checkout)}`,
     `${stash}   # or commit them on another branch`,
     'splintercat continue',
     'git stash pop   # your changes back, on top of the merge',
@@ -155,6 +154,10 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
   ) {
     await updateWorkingTree(ctx, checkout, state.target.originalOid, commit);
   }
+  // The full record travels with the merge commit (a note; rewritten as is after a kill).
+  if (state.goal === 'merge') await writeMergeNote(ctx.git, commit, mergeNote(state));
+  // What this merge decided, ready to travel with `git push origin refs/splintercat/cache`.
+  if (ctx.ladder.cache) await exportCacheRef(ctx.git, ctx.ladder.cache);
   if (!ctx.journal.read().entries.some((e) => e.type === 'finalized' && e.commit === commit))
     ctx.journal.append({ type: 'finalized', commit });
   ctx.log.decision(

@@ -1,6 +1,8 @@
 import type { RunState } from '../../store/run-state.js';
 import { recordChecks, workflowChecks, type Ctx, type Result } from './common.js';
 import { runBaselines } from './check-blame.js';
+import { policyWarnings } from '../../resolve/policy/policy-warnings.js';
+import { CACHE_REF, importCacheRefs } from '../../resolve/cache/cache-ref.js';
 
 /**
  * Initialize: open the grid (start, or load on resume), record its size, and run
@@ -14,6 +16,11 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   const size = engine.size();
   let next: RunState = { ...state, grid: { size, position: null, blockers: [] } };
   ctx.journal.append({ type: 'grid_updated', grid: next.grid! });
+  for (const warning of await policyWarnings(ctx.git, ctx.ladder.policy, [state.target.originalOid, state.source.oid]))
+    ctx.log.warn({}, warning);
+  // Resolutions shared through git (another clone's, a CI runner's) join the local cache first.
+  const shared = ctx.ladder.cache ? await importCacheRefs(ctx.git, ctx.ladder.cache) : 0;
+  if (shared > 0) ctx.log.decision({ entries: shared }, `[cache] ${shared} resolution(s) taken in from ${CACHE_REF}`);
 
   // The fast checks' baselines too: a fast check's failure is judged against them, and the planner reads their times.
   const fast = ctx.config.check.fast.filter((n) => n in ctx.config.check.commands);

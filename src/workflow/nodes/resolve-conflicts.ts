@@ -6,7 +6,7 @@ import type { HandoffConflict, RunState } from '../../store/run-state.js';
 import { handoffFailure } from '../handoff-failure.js';
 import { flagGenerated } from '../generated-check.js';
 import { modelAttempts } from '../handoff.js';
-import { handOff, takePersonsWork } from '../human.js';
+import { continueCommand, handOff, takePersonsWork } from '../human.js';
 import { resolverTranscriptEvents } from '../transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
 import { reconcileGrid } from './reconcile-grid.js';
@@ -182,6 +182,8 @@ function resolveBlocked(ctx: Ctx, engine: GridEngine, state: RunState, cells: Ce
       resolvePrepared(ctx, prepared, {
         failure: retry[cellId(prepared.cell)] ?? null,
         fileChoices: flow(state).fileChoices ?? {},
+        target: state.target.originalOid,
+        next: continueCommand(ctx, state.name),
       }),
   );
 }

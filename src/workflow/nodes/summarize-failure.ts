@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { summarizeFailure as summarizeWithModel } from '../../agents/index.js';
+import { readCheckLog } from '../../checks/read-log.js';
 import type { CheckResult } from '../../checks/types.js';
 import type { RunState } from '../../store/run-state.js';
 import { flow, type Ctx, type Result } from './common.js';
@@ -12,12 +12,7 @@ export async function summarizeFailure(state: RunState, ctx: Ctx): Promise<Resul
   const last = flow(state).lastCheck;
   if (!last) return { next: 'plan_recovery', state };
   const result: CheckResult = { ...last, signal: null, tail: [] };
-  let log = '';
-  try {
-    log = readFileSync(last.logFile, 'utf8');
-  } catch {
-    log = '';
-  }
+  const log = readCheckLog(last.logFile, ctx.config.check.output_dir);
   // Paths relative to the worktree the check ran in, and the blamed tests first (not a tip's own failures).
   const options = { ...(last.cwd ? { cwd: last.cwd } : {}), ...(last.blamed ? { blamed: last.blamed } : {}) };
   const extract = (text: string, r: CheckResult) => ctx.extractFailure(text, r, options);

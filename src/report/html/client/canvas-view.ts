@@ -3,7 +3,7 @@ import { clamp, cssColor, d, type Rgb } from './dom.js';
 import type { CellPos, GridModel } from './grid-model.js';
 import type { ClientPoint } from './svg-view.js';
 
-const RUNG_LETTER: Record<Rung, string> = { cache: 'C', rule: 'R', model: 'M', human: 'H' };
+const RUNG_LETTER: Record<Rung, string> = { cache: 'C', policy: 'P', rule: 'R', model: 'M', human: 'H' };
 
 /** The canvas rendering of large grids: one pixel per cell in an offscreen image, drawn scaled into a viewport. */
 export class CanvasView {
@@ -42,6 +42,7 @@ export class CanvasView {
     const edgeC = cssColor('--c-edge', [176, 190, 197]);
     const rungC: Record<Rung, Rgb> = {
       cache: cssColor('--c-cache', [100, 181, 246]),
+      policy: cssColor('--c-policy', [121, 134, 203]),
       rule: cssColor('--c-rule', [77, 182, 172]),
       model: cssColor('--c-model', [186, 104, 200]),
       human: cssColor('--c-human', [255, 183, 77]),

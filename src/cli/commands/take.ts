@@ -1,0 +1,126 @@
+import { Option, type Command } from 'commander';
+import { UsageError } from '../../errors/index.js';
+import type { TakeOutcome } from '../../resolve/take/take-in-tree.js';
+import { takeChoices, takeCommand, type TakeChoice, type TakeOrder } from '../../resolve/take/take-command.js';
+import { globalOptions, printJson, printResult } from '../context.js';
+
+/** `splintercat take ours|theirs|both|base [FILE [HUNK]]`: settle conflict blocks with one command. */
+export function registerTake(program: Command): Command {
+  return program
+    .command('take')
+    .description("settle conflict blocks with one side, both, or the base: a file's every block, or one (by number)")
+    .argument('<choice>', `what to keep: ${takeChoices.join(' | ')}`)
+    .argument('[file]', 'a conflicted file (default: every conflicted file)')
+    .argument('[hunk]', "one block of FILE, by the number the hand-off and this command's output give it")
+    .addOption(
+      new Option('--order <order>', 'with both: which side comes first').choices(['ours-first', 'theirs-first']),
+    )
+    .option('--json', 'machine-readable result on stdout')
+    .action(
+      async (
+        choice: string,
+        file: string | undefined,
+        hunk: string | undefined,
+        opts: { order?: TakeOrder; json?: boolean },
+        cmd: Command,
+      ) => {
+        const request = parseRequest(choice, file, hunk, opts.order);
+        const { Git } = await import('../../git/index.js');
+        const { takeInWorkingTree } = await import('../../resolve/take/take-in-tree.js');
+        const global = globalOptions(cmd);
+        const git = new Git({ cwd: global.cwd });
+        try {
+          const inRepo = await git.run(['rev-parse', '--show-toplevel'], { okExitCodes: [0, 128] });
+          if (inRepo.exitCode !== 0)
+            throw new UsageError('take_not_a_repo', {
+              what: `${global.cwd} is not in a git working tree`,
+              fix: "cd into the conflict's worktree (the hand-off prints it) or the repository you are merging in",
+            });
+          const top = inRepo.stdout.trim();
+          const prefix = await git.text(['rev-parse', '--show-prefix']);
+          const top1 = git.at(top);
+          try {
+            const path = request.path === undefined ? undefined : `${prefix}${request.path}`.replace(/^\.\//, '');
+            const outcome = await takeInWorkingTree(top1, top, { ...request, ...(path ? { path } : {}) });
+            if (outcome.taken.length === 0) throw refusal(outcome, request.choice);
+            if (opts.json || global.json) printJson(outcome);
+            else printResult(formatTake(outcome, request));
+          } finally {
+            top1.close();
+          }
+        } finally {
+          git.close();
+        }
+      },
+    );
+}
+
+function parseRequest(choice: string, file: string | undefined, hunk: string | undefined, order?: TakeOrder) {
+  if (!(takeChoices as readonly string[]).includes(choice))
+    throw new UsageError('take_choice', {
+      what: `'${choice}' is not a choice take knows`,
+      fix: [
+        'splintercat take ours FILE [HUNK]     # the fork side (HEAD)',
+        'splintercat take theirs FILE [HUNK]   # the side being merged in',
+        'splintercat take both [--order theirs-first] FILE [HUNK]',
+        'splintercat take base FILE [HUNK]     # neither change',
+      ],
+    });
+  if (order !== undefined && choice !== 'both')
+    throw new UsageError('take_choice', {
+      what: `--order goes with both, not with ${choice}`,
+      fix: `splintercat take both --order ${order}${file ? ` ${file}` : ''}${hunk ? ` ${hunk}` : ''}`,
+    });
+  const number = hunk === undefined ? undefined : Number(hunk);
+  if (number !== undefined && (!Number.isInteger(number) || number <= 0))
+    throw new UsageError('take_choice', {
+      what: `'${hunk}' is not a block number`,
+      fix: 'Give the number the hand-off (or the last take) printed for the block, e.g. splintercat take ours FILE 2',
+    });
+  return {
+    choice: choice as TakeChoice,
+    ...(order ? { order } : {}),
+    ...(file !== undefined ? { path: file } : {}),
+    ...(number !== undefined ? { hunk: number } : {}),
+  };
+}
+
+function refusal(outcome: TakeOutcome, choice: TakeChoice): UsageError {
+  const first = outcome.refused[0];
+  return new UsageError('take_not_applicable', {
+    what: first ? first.why : `no conflicted file to take ${choice} in`,
+    why:
+      outcome.refused.length > 1
+        ? outcome.refused
+            .slice(1)
+            .map((r) => r.why)
+            .join('\n')
+        : 'nothing was written',
+    fix: [...(first?.fix ?? []), ...leftLines(outcome).slice(0, 10)],
+  });
+}
+
+/** What was taken, what is left (with the command for each block), and what to run then. */
+function formatTake(outcome: TakeOutcome, request: { choice: TakeChoice; order?: TakeOrder }): string {
+  const what = request.choice === 'both' ? `both, ${request.order ?? 'ours-first'}` : request.choice;
+  const lines = outcome.taken.map(
+    (t) =>
+      `${t.path}: took ${what} for block${t.hunks.length === 1 ? '' : 's'} ${t.hunks.join(', ')}${t.staged ? '; no block left, staged' : ''}`,
+  );
+  for (const r of outcome.refused) lines.push(`not taken: ${r.why} (${r.fix.join('  or  ')})`);
+  const left = leftLines(outcome);
+  if (left.length === 0) lines.push('No conflict left.', `Then: ${outcome.then}`);
+  else lines.push('Left to settle:', ...left.map((l) => `  ${l}`), `When they are settled: ${outcome.then}`);
+  return lines.join('\n');
+}
+
+function leftLines(outcome: TakeOutcome): string[] {
+  return outcome.left.flatMap((f) =>
+    f.blocks.length > 0
+      ? f.blocks.map(
+          (b) =>
+            `${f.path} block ${b.number} (lines ${b.startLine}-${b.endLine}): ${takeCommand('ours', f.path, b.number)}  (or theirs, both, base)`,
+        )
+      : [`${f.path} [${f.kind}]: ${(f.commands ?? []).join('  or  ')}`],
+  );
+}

@@ -1,0 +1,58 @@
+import type { Git } from '../../git/index.js';
+import { personChoice } from '../eval/left-hunks.js';
+import { mergeFileTexts } from '../parse/merge-file.js';
+import { parseConflictText } from '../parse/markers.js';
+import { lineHashes, shapeOf, type ShapeKind } from './hunk-shape.js';
+
+/** One hunk git could not merge in a past merge, and what the maintainer wrote for it. */
+export interface LearntHunk {
+  /** The merge commit. */
+  merge: string;
+  /** Its committer time, in seconds since the epoch. */
+  time: number;
+  path: string;
+  /** `PersonChoice`: ours, theirs, ours then theirs, theirs then ours, base, other text (unaligned hunks are not kept). */
+  choice: string;
+  kind: ShapeKind;
+  lead: 'ours' | 'theirs' | null;
+  /** `lineHashes` of its sides: what a later conflict is compared with. */
+  lines: number[];
+}
+
+/** A conflicted file of a past merge, with the maintainer's result. */
+export interface PastFile {
+  path: string;
+  base: string | null;
+  ours: string | null;
+  theirs: string | null;
+  resolved: string | null;
+}
+
+/**
+ * Every hunk git could not merge in one file of a past merge (`git merge-file --diff3` of its
+ * three versions), with what the maintainer wrote in its place (`personChoice`, as `eval` reads
+ * it). A file one side deleted, or the merge deleted, has no hunks to learn from.
+ */
+export async function learnFile(git: Git, merge: { oid: string; time: number }, file: PastFile): Promise<LearntHunk[]> {
+  if (file.ours === null || file.theirs === null || file.resolved === null) return [];
+  const merged = await mergeFileTexts(git, { base: file.base ?? '', ours: file.ours, theirs: file.theirs });
+  const parsed = parseConflictText(merged.text, { path: file.path });
+  const resolved = file.resolved;
+  return parsed.hunks.flatMap((hunk) => {
+    const choice = personChoice(parsed, hunk, resolved);
+    if (choice === 'unaligned') return [];
+    const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
+    const shape = shapeOf(sides);
+    return [
+      {
+        merge: merge.oid,
+        time: merge.time,
+        path: file.path,
+        choice,
+        kind: shape.kind,
+        lead: shape.lead,
+        lines: lineHashes(sides),
+      },
+    ];
+  });
+}

@@ -1,0 +1,72 @@
+import type { Config } from '../../config/index.js';
+import type { Git } from '../../git/index.js';
+import { nullLogger, type Logger } from '../../log/logger.js';
+import type { HunkSides } from '../rules/rule.js';
+import { takeOfChoice } from '../take/take-command.js';
+import type { ConflictHunk, HunkResolution } from '../types.js';
+import { joinSides } from '../policy/path-policy.js';
+import { learnHistory, type LearntHistory } from './history.js';
+import { strongEnough, suggestFor, type Suggestion } from './suggest.js';
+
+/**
+ * The target branch's past merges as suggestions for the hunks of this merge (`resolve.learnt`):
+ * read once per process (each merge replayed once per repository, then remembered), then asked
+ * per hunk. `apply` turns the strong ones into resolutions without asking.
+ */
+export class LearntSuggestions {
+  private history: LearntHistory | null = null;
+  private loadedFor: string | null = null;
+
+  constructor(
+    private readonly git: Git,
+    readonly settings: Config['resolve']['learnt'],
+    private readonly log: Logger = nullLogger,
+  ) {}
+
+  /** Read the history of `target` (a branch or commit), unless already read for it. */
+  async load(target: string): Promise<void> {
+    if (this.loadedFor === target) return;
+    const started = Date.now();
+    this.history = await learnHistory(this.git, target, {
+      limit: this.settings.merges,
+      onReplay: (done, total) => {
+        if (done === 1 || done % 25 === 0 || done === total)
+          this.log.info({ done, total }, `[learnt] replaying the target branch's past merges: ${done}/${total}`);
+      },
+    });
+    this.loadedFor = target;
+    const conflicted = new Set(this.history.hunks.map((h) => h.merge)).size;
+    this.log.decision(
+      { merges: this.history.merges, replayed: this.history.replayed, ms: Date.now() - started },
+      `[learnt] ${this.history.merges} past merge(s) of the target read (${this.history.replayed} replayed now): ${conflicted} had conflicts, ${this.history.hunks.length} hunk(s) to learn from`,
+    );
+  }
+
+  /** The suggestion for a hunk of `path`, or null (also before `load`). */
+  suggest(path: string, sides: HunkSides): Suggestion | null {
+    return this.history ? suggestFor(this.history.hunks, path, sides) : null;
+  }
+
+  /** With `apply`: the ladder's hook that takes a strong suggestion (rung policy, by `learnt`); else null. */
+  applier(): ((path: string, hunk: ConflictHunk) => HunkResolution | null) | null {
+    if (this.settings.mode !== 'apply') return null;
+    return (path, hunk) => {
+      const s = this.suggest(path, hunk);
+      if (!s || !strongEnough(s, this.settings.threshold, this.settings.min_merges)) return null;
+      return {
+        text: suggestionText(hunk, s),
+        rung: 'policy',
+        by: `learnt: ${s.choice} (${s.agree} of ${s.of} merges)`,
+        hunkIndex: hunk.index,
+      };
+    };
+  }
+}
+
+/** The text a suggestion writes for a hunk (as `splintercat take` would). */
+export function suggestionText(hunk: Pick<ConflictHunk, 'ours' | 'theirs'>, s: Suggestion): string {
+  const take = takeOfChoice(s.choice);
+  if (take?.choice === 'ours') return hunk.ours;
+  if (take?.choice === 'theirs') return hunk.theirs;
+  return take?.order === 'theirs-first' ? joinSides(hunk.theirs, hunk.ours) : joinSides(hunk.ours, hunk.theirs);
+}

@@ -1,0 +1,137 @@
+import type { Git } from '../git/index.js';
+import type { ConflictFileState, RunState } from '../store/run-state.js';
+
+/** Where the full record of a merge is kept: a git note on the merge commit, which `git push`/`fetch` can carry. */
+export const NOTES_REF = 'refs/notes/splintercat';
+
+/** Who settled a hunk, in words: a rule by name, the policy by glob, the model by id, a person, the cache. */
+function byWhom(rung: string | null, by: string | null): string {
+  switch (rung) {
+    case 'rule':
+      return `rule ${by ?? '?'}`;
+    case 'policy':
+      return by?.startsWith('learnt') ? `the fork's past merges (${by})` : `the policy (${by ?? '?'})`;
+    case 'model':
+      return `model ${by ?? '?'}`;
+    case 'human':
+      return 'a person';
+    case 'cache':
+      return `the cache (${by ?? '?'})`;
+    default:
+      return 'nobody yet';
+  }
+}
+
+/** One line per conflicted path: its hunks by who settled them (over every cell it conflicted at), or its file-level decision. */
+export function conflictLines(state: RunState): string[] {
+  interface PathRecord {
+    kinds: Set<string>;
+    cells: string[];
+    who: Map<string, number>;
+    notes: Set<string>;
+  }
+  const byPath = new Map<string, PathRecord>();
+  for (const c of state.conflicts) {
+    for (const f of c.files) {
+      const entry: PathRecord = byPath.get(f.path) ?? {
+        kinds: new Set<string>(),
+        cells: [],
+        who: new Map<string, number>(),
+        notes: new Set<string>(),
+      };
+      entry.kinds.add(f.kind);
+      entry.cells.push(c.id);
+      for (const h of f.hunks) {
+        const who = h.rung === 'human' && h.choice ? `a person (${h.choice})` : byWhom(h.rung, h.by);
+        entry.who.set(who, (entry.who.get(who) ?? 0) + 1);
+      }
+      if (f.hunks.length === 0) entry.notes.add(fileDecision(f));
+      byPath.set(f.path, entry);
+    }
+  }
+  return [...byPath].map(([path, e]) => {
+    const hunks = [...e.who].map(([who, n]) => `${n} hunk${n === 1 ? '' : 's'} by ${who}`);
+    const what = [...hunks, ...e.notes].join(', ');
+    const kinds = [...e.kinds].filter((k) => k !== 'content');
+    return `    ${path}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}: ${what} [${e.cells.length === 1 ? 'cell' : 'cells'} ${e.cells.join(', ')}]`;
+  });
+}
+
+function fileDecision(f: ConflictFileState): string {
+  const how = f.note ? `${f.note}, ` : '';
+  if (f.decidedBy === 'human') return `${how}settled by a person`;
+  if (f.decidedBy === 'policy') return `${how}by the policy`;
+  if (f.decidedBy === 'cache') return `${how}a person's earlier choice, taken again`;
+  if (f.decidedBy === 'rule') return `${how}decided by a rule`;
+  return `${how}file-level decision`;
+}
+
+/**
+ * The message of the final merge commit: the subject, then, as fork maintainers write by hand, a
+ * "Conflicts:" section saying per path how it was resolved and by whom, the checks and the
+ * failures accepted, and where the full record is.
+ */
+export function mergeMessage(state: RunState): string {
+  const hunks = state.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks));
+  const final = state.checks.filter((c) => c.target === 'final');
+  const lines = [
+    `Merge ${state.source.ref} into ${state.target.branch}`,
+    '',
+    `Merged with splintercat (run ${state.name}): ${state.grid ? `${state.grid.size.i1} x ${state.grid.size.i2} grid, ` : ''}${state.conflicts.length} conflict(s), ${hunks.length} hunk(s).`,
+  ];
+  if (state.conflicts.length > 0) lines.push('', 'Conflicts:', ...conflictLines(state));
+  if (final.length > 0)
+    lines.push(
+      '',
+      `Checks on the merge: ${final.map((c) => `${c.name} ${c.success ? 'passed' : c.judgement ? `failed as a tip does (${c.judgement.verdict})` : 'failed'}`).join(', ')}.`,
+    );
+  for (const a of state.acceptedFailures)
+    lines.push(
+      `Accepted failure: ${a.check} at ${a.conflicts.join(', ')} (${a.outcome.failing?.length ?? 'unnamed'} test(s)).`,
+    );
+  lines.push('', `Full record: git notes --ref=${NOTES_REF.replace('refs/notes/', '')} show HEAD`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The full record of the merge as JSON: every conflict, file and hunk with who settled it, the checks, the cost. */
+export function mergeNote(state: RunState): string {
+  const record = {
+    splintercat: 1,
+    run: state.name,
+    source: state.source,
+    target: state.target,
+    grid: state.grid?.size ?? null,
+    conflicts: state.conflicts.map((c) => ({
+      id: c.id,
+      attempts: c.attempts,
+      files: c.files.map((f) => ({
+        path: f.path,
+        kind: f.kind,
+        ...(f.decidedBy ? { decidedBy: f.decidedBy } : {}),
+        ...(f.note ? { note: f.note } : {}),
+        hunks: f.hunks.map((h) => ({
+          index: h.index,
+          rung: h.rung,
+          by: h.by,
+          ...(h.choice ? { choice: h.choice } : {}),
+        })),
+      })),
+    })),
+    checks: state.checks.map((c) => ({
+      name: c.name,
+      target: c.target,
+      cell: c.cell ? `${c.cell.i1}-${c.cell.i2}` : null,
+      success: c.success,
+      ...(c.judgement ? { verdict: c.judgement.verdict } : {}),
+    })),
+    acceptedFailures: state.acceptedFailures.map((a) => ({ check: a.check, conflicts: a.conflicts, at: a.at })),
+    usage: state.usage,
+    startedAt: state.startedAt,
+  };
+  return `${JSON.stringify(record, null, 2)}\n`;
+}
+
+/** Attach the record to the merge commit (replacing an earlier one: safe to repeat after a kill). */
+export async function writeMergeNote(git: Git, commit: string, note: string): Promise<void> {
+  await git.run(['notes', `--ref=${NOTES_REF}`, 'add', '-f', '-F', '-', commit], { input: note });
+}
