@@ -26,6 +26,18 @@ export function moreConservative(current: StrategyName, list: StrategyName[]): S
  * batch with the default batch size (smaller when conflicts are few).
  */
 export function strategyPolicy(ctx: MergeContext): StrategyDecision {
+  const best = ctx.predictions?.[0];
+  if (best && ctx.estimated_conflicts !== null) {
+    const others = (ctx.predictions ?? []).slice(1).map((p) => `${strategyLabel(p)} ${formatMinutes(p.ms)}`);
+    return {
+      strategy: best.strategy,
+      batch_size: best.batchSize,
+      reasoning:
+        `${ctx.estimated_conflicts} conflict(s) expected; predicted check time ${strategyLabel(best)} ${formatMinutes(best.ms)}` +
+        `${others.length > 0 ? ` (${others.join(', ')})` : ''}: the cheapest.`,
+      source: 'policy',
+    };
+  }
   const commits = ctx.num_source_commits + ctx.num_target_commits;
   const est = ctx.estimated_conflicts;
   let strategy: StrategyName;
@@ -47,6 +59,19 @@ export function strategyPolicy(ctx: MergeContext): StrategyDecision {
       ? Math.max(1, Math.min(ctx.default_batch_size, est !== null ? Math.ceil(est / 3) : ctx.default_batch_size))
       : null;
   return { strategy: chosen, batch_size: batch, reasoning, source: 'policy' };
+}
+
+/** `batch(5)`, `per_conflict`. */
+export function strategyLabel(p: { strategy: StrategyName; batchSize: number | null }): string {
+  return p.batchSize ? `${p.strategy}(${p.batchSize})` : p.strategy;
+}
+
+/** Minutes, as a prediction is read: `~12 min`, `~1 h 05 min`. */
+export function formatMinutes(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  return minutes >= 60
+    ? `~${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`
+    : `~${minutes} min`;
 }
 
 /**

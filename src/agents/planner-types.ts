@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { FailureSummary, FailureType } from '../checks/types.js';
 import { strategyNames, type StrategyName } from '../config/goals.js';
+import type { StrategyPrediction } from './planner-predict.js';
 
 export const recoveryKinds = ['retry-all', 'retry-specific', 'bisect', 'switch-strategy', 'abort'] as const;
 export type RecoveryKind = (typeof recoveryKinds)[number];
@@ -17,6 +18,8 @@ export interface MergeContext {
   conflicts_lower_bound?: { files: number; hunks: number } | null;
   available_strategies: StrategyName[];
   default_batch_size: number;
+  /** Each strategy's predicted check time from the measured check times (planner-predict.ts), cheapest first; absent when nothing was measured. */
+  predictions?: StrategyPrediction[];
 }
 
 /** One resolution of the failed attempt, as the planner sees it. */

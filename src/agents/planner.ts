@@ -32,6 +32,15 @@ export function strategyPrompt(ctx: MergeContext): string {
     `- Source: ${ctx.source_ref} (${ctx.num_source_commits} commits)`,
     `- Target: ${ctx.target_branch} (${ctx.num_target_commits} commits)`,
     `- Estimated conflicts: ${ctx.estimated_conflicts ?? 'unknown'}${ctx.conflicts_lower_bound ? ` (lower bound: a plain merge of the two tips conflicts in ${ctx.conflicts_lower_bound.files} file(s), ${ctx.conflicts_lower_bound.hunks} hunk(s))` : ''}`,
+    ...(ctx.predictions && ctx.predictions.length > 0
+      ? [
+          '- Predicted check time of each strategy (from the measured check times):',
+          ...ctx.predictions.map(
+            (p) =>
+              `  - ${p.batchSize ? `${p.strategy} (batch_size ${p.batchSize})` : p.strategy}: ${Math.round(p.ms / 1000)} s over ${p.checks} checks`,
+          ),
+        ]
+      : []),
     '',
     `Available strategies (only these may be chosen: ${ctx.available_strategies.join(', ')}):`,
     '1. optimistic: Resolve all conflicts first, then build and test once',

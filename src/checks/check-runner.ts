@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, statSync, type WriteStream } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import type { Readable } from 'node:stream';
 import type { SandboxMode } from '../config/schema.js';
@@ -56,7 +56,17 @@ export interface CheckRunnerOptions {
   probeSandbox?: () => BwrapProbe;
   /** Where each running check's process group is recorded, so a later run can end one left behind. */
   registry?: CheckRegistry;
+  /**
+   * The run's out-of-tree build directory (`check.build_dir`/NAME): each worktree a check runs in
+   * builds in its own subdirectory (named as the worktree), created, writable in the sandbox, and
+   * given as $SPLINTERCAT_BUILD_DIR. Make and its kin decide what to rebuild by file times, so two
+   * source trees must never share outputs.
+   */
+  buildDir?: string | null;
 }
+
+/** The variable naming the run's out-of-tree build directory in a check's environment. */
+export const BUILD_DIR_VARIABLE = 'SPLINTERCAT_BUILD_DIR';
 
 /** A check that cannot run, found before a merge starts. */
 export interface PreflightProblem {
@@ -253,19 +263,17 @@ export class CheckRunner implements CheckRunnerLike {
     const { label, cwd } = launch;
     const command = redactSecrets(launch.command, this.secrets);
     const sandboxed = this.useSandbox();
+    const buildDir = this.options.buildDir ? join(this.options.buildDir, basename(cwd)) : null;
     // The log directory is not among them: a check must not replace what splintercat reads back.
-    const writable = [...(this.options.writable ?? [])];
-    if (sandboxed) {
-      for (const dir of writable) makeWritableDir(dir);
-      assertLogsOutOfReach(this.options.outputDir, [cwd, ...writable]);
-    }
+    const writable = this.writableDirs(sandboxed, buildDir);
+    if (sandboxed) assertLogsOutOfReach(this.options.outputDir, [cwd, ...writable]);
     const { path: logFile, out } = this.createLog(label);
     const started = Date.now();
     this.log.info({ check: label, command, cwd, logFile, sandboxed }, `check '${label}' started`);
 
     const registry = this.options.registry;
     const tag = registry?.newTag();
-    const env = tag === undefined ? this.env : { ...this.env, [CHECK_TAG_VARIABLE]: tag };
+    const env = this.launchEnv(tag, buildDir);
     const child = this.spawnCheck(launch, env, sandboxed ? writable : null);
     // Recorded at once: a splintercat killed with -9 from here on leaves a group the next run can end.
     if (registry && tag !== undefined && child.pid !== undefined)
@@ -358,6 +366,23 @@ export class CheckRunner implements CheckRunnerLike {
       `check '${label}' ${result.success ? 'passed' : 'failed'}`,
     );
     return result;
+  }
+
+  /** The directories a check may write besides its worktree (created; the build directory even unsandboxed). */
+  private writableDirs(sandboxed: boolean, buildDir: string | null): string[] {
+    const writable = [...(this.options.writable ?? []), ...(buildDir ? [buildDir] : [])];
+    if (sandboxed) for (const dir of writable) makeWritableDir(dir);
+    else if (buildDir) makeWritableDir(buildDir);
+    return writable;
+  }
+
+  /** A check's environment: scrubbed, its tag (to recognise a leftover), the run's build directory. */
+  private launchEnv(tag: string | undefined, buildDir: string | null): Record<string, string> {
+    return {
+      ...this.env,
+      ...(tag === undefined ? {} : { [CHECK_TAG_VARIABLE]: tag }),
+      ...(buildDir ? { [BUILD_DIR_VARIABLE]: buildDir } : {}),
+    };
   }
 
   /** Start `sh -c COMMAND` in its own process group: in bubblewrap with these writable directories, or unconfined (null). */

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Git } from '../git/index.js';
 import { knownSecrets } from '../util/secret-registry.js';
@@ -15,6 +16,13 @@ export interface CheckRunnerDeps {
   onOutput?: (chunk: string) => void;
   /** Records running checks' process groups (a run's `checks.json`). */
   registry?: CheckRegistry;
+  /** The run's out-of-tree build directory (see `runBuildDir`). */
+  buildDir?: string | null;
+}
+
+/** The build directory of run `name`: `<check.build_dir>/<name>`, or null when none is configured. */
+export function runBuildDir(config: Config, name: string): string | null {
+  return config.check.build_dir === '' ? null : join(config.check.build_dir, name);
 }
 
 /**
@@ -34,6 +42,7 @@ export function createCheckRunner(config: Config, deps: CheckRunnerDeps = {}): C
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.registry ? { registry: deps.registry } : {}),
+    ...(deps.buildDir ? { buildDir: deps.buildDir } : {}),
     ...(deps.onOutput ? { onOutput: deps.onOutput } : {}),
     env: deps.env ?? process.env,
     secrets: [...(llm.api_key === '' ? [] : [llm.api_key]), ...knownSecrets()],

@@ -7,7 +7,11 @@ import { setCurrentLogFile, type GlobalOptions } from './context.js';
  * configuration also the JSON file and decisions log under `log.dir`. The configured
  * API key and every `*KEY*`/`*TOKEN*` variable are redacted from all of them.
  */
-export function createCliLogger(options: GlobalOptions, config?: Config): LoggerHandle {
+export function createCliLogger(
+  options: GlobalOptions,
+  config?: Config,
+  consoleStream?: { write(chunk: string): void },
+): LoggerHandle {
   const secrets = [...secretsFromEnv(process.env), ...(config?.llm.api_key ? [config.llm.api_key] : [])];
   const handle = createLogger({
     verbose: options.verbose,
@@ -21,6 +25,7 @@ export function createCliLogger(options: GlobalOptions, config?: Config): Logger
         }
       : {}),
     secrets,
+    ...(consoleStream ? { consoleStream, colorize: Boolean(process.stderr.isTTY) } : {}),
   });
   setCurrentLogFile(handle.logFile);
   return handle;

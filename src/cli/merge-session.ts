@@ -11,6 +11,7 @@ import { printResult, type GlobalOptions } from './context.js';
 import { createCliLogger } from './logger.js';
 import { ExitCode } from './exit-codes.js';
 import { approvingChecks, Prompter, terminalApprover } from './interactive.js';
+import { ProgressDisplay } from './progress-display.js';
 
 /**
  * What `merge`, `continue` and `demo` do once their arguments are parsed: drive the run with the
@@ -83,6 +84,8 @@ export async function withSession<T>(
 ): Promise<T> {
   const controller = new AbortController();
   const prompter = interactive ? new Prompter(process.stdin, process.stderr) : null;
+  // No progress line under --interactive: questions are asked on the same terminal.
+  const progress = interactive ? null : new ProgressDisplay(process.stderr);
   let closeLog = (): void => undefined;
   const onSigint = (): void => {
     process.stderr.write('\nStopping at the next safe point (Ctrl-C again to force)...\n');
@@ -92,11 +95,13 @@ export async function withSession<T>(
   try {
     return await operation({
       openLog: () => {
-        const logs = createCliLogger(global, config);
+        const logs = createCliLogger(global, config, progress?.terminal ? progress.consoleStream() : undefined);
         closeLog = logs.close;
+        progress?.useLogger(logs.logger);
         process.once('SIGINT', onSigint);
         return logs.logger;
       },
+      ...(progress ? { onProgress: (state, event, replayed) => progress.update(state, event, replayed) } : {}),
       env: process.env,
       signal: controller.signal,
       ...(prompter
@@ -109,6 +114,7 @@ export async function withSession<T>(
         : {}),
     });
   } finally {
+    progress?.stop();
     process.removeListener('SIGINT', onSigint);
     prompter?.close();
     closeLog();

@@ -67,6 +67,24 @@ check:
   # Checks never see variables named *_KEY, *_TOKEN, *_SECRET, *_PASSWORD or SPLINTERCAT_*, nor any
   # holding the API key; list the ones a check needs anyway, e.g.  [NPM_TOKEN]
   env_passthrough: []
+  # Cheap checks run after each resolution instead of the workflow checks, e.g.  [build, test-net]
+  # (the workflow checks then run every full_every resolutions and always before finishing).
+  fast: []
+  # Resolutions between two full (workflow) checks when fast is set; 0 = only before finishing.
+  full_every: 0
+  # Test selection: glob of paths -> the checks that cover them. A resolution runs the checks its
+  # files select and every check no glob names; a file no glob matches selects them all. E.g.
+  #   select:
+  #     "src/net/**": [test-net]
+  #     "include/net/**": [test-net]
+  select: {}
+  # No check for a resolution that changes no compiled byte (whitespace or comments only).
+  skip_no_code_change: true
+  # An out-of-tree build directory per run (DIR/NAME), kept between checks, given to them as
+  # $SPLINTERCAT_BUILD_DIR, e.g.  build: make -j2 BUILD="$SPLINTERCAT_BUILD_DIR"   Empty = none.
+  build_dir: ""
+  # Keep build outputs between checks; false = every check starts clean (and sets up again).
+  incremental: true
 
 llm:
   # openrouter (OPENROUTER_API_KEY) | openai (OPENAI_API_KEY) | anthropic (ANTHROPIC_API_KEY)
@@ -106,6 +124,9 @@ merge:
   strategy: auto
   # auto (ladder, then the model) | llm | manual (stop for a human)
   resolver: auto
+  # When a conflict needs a person, try the other known conflicts first and hand over every one
+  # that needs a person at once (one continue checks them together).
+  batch_handoff: true
   # Model conversations at once on independent conflicts.
   parallel: 4
   # Concurrent in-memory merges; 0 = number of cores.

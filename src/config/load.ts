@@ -196,13 +196,24 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     resolve(workdir, dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir);
   config.check.writable = config.check.writable.map(expand);
   config.check.readable = config.check.readable.map(expand);
+  if (config.check.build_dir !== '') config.check.build_dir = resolve(workdir, config.check.build_dir);
 
-  const warnings: string[] = [];
-  const unknownChecks = config.check.workflow.filter((name) => !(name in config.check.commands));
-  if (unknownChecks.length > 0 && Object.keys(config.check.commands).length > 0) {
-    warnings.push(`check.workflow names checks that check.commands does not define: ${unknownChecks.join(', ')}`);
-  }
+  const warnings = unknownCheckWarnings(config);
   return { config, file, missingEnv, warnings, writtenApiKey, fileHash };
+}
+
+/** Check names in check.workflow, check.fast and check.select that check.commands does not define. */
+function unknownCheckWarnings(config: Config): string[] {
+  if (Object.keys(config.check.commands).length === 0) return [];
+  const named: Array<[string, string[]]> = [
+    ['check.workflow', config.check.workflow],
+    ['check.fast', config.check.fast],
+    ['check.select', [...new Set(Object.values(config.check.select).flat())]],
+  ];
+  return named.flatMap(([key, names]) => {
+    const unknown = names.filter((name) => !(name in config.check.commands));
+    return unknown.length > 0 ? [`${key} names checks that check.commands does not define: ${unknown.join(', ')}`] : [];
+  });
 }
 
 /**

@@ -139,6 +139,29 @@ export const configSchema = z
         setup_network: z.boolean().default(false),
         /** Environment variables kept although named like a secret (`*_KEY`, `*_TOKEN`, `SPLINTERCAT_*`, ...). */
         env_passthrough: z.array(z.string().min(1)).default([]),
+        /**
+         * Cheap checks run after each resolution (or batch of them) instead of the `workflow` checks,
+         * which then run every `full_every` resolutions and always before finishing; empty = every
+         * check is the `workflow` checks.
+         */
+        fast: z.array(z.string().min(1)).default([]),
+        /** Resolutions between two full (`workflow`) checks when `fast` is set; 0 = only the final validation. */
+        full_every: z.number().int().nonnegative().default(0),
+        /**
+         * Test selection: a glob of paths to the checks that cover them (`src/net/**: [test-net]`). A
+         * resolution runs only the checks its files select (and every check no glob names); a file
+         * no glob matches selects them all. The full checks and the final validation run everything.
+         */
+        select: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
+        /** No check for a resolution that changes no compiled byte (whitespace or comments only, proven by the syntax rung). */
+        skip_no_code_change: z.boolean().default(true),
+        /**
+         * An out-of-tree build directory per run: `<build_dir>/<run name>`, kept between checks and given
+         * to them as $SPLINTERCAT_BUILD_DIR (e.g. `make BUILD="$SPLINTERCAT_BUILD_DIR"`); empty = none.
+         */
+        build_dir: z.string().default(''),
+        /** Keep build outputs between checks (false: every check starts from a clean tree and build directory, and sets up again). */
+        incremental: z.boolean().default(true),
       })
       .strict()
       .prefault({}),
@@ -183,6 +206,11 @@ export const configSchema = z
         strategy: z.enum(['auto', ...strategyNames]).default('auto'),
         /** How conflicts are resolved: the ladder then a model (auto), a model always (llm), or a person (manual). */
         resolver: z.enum(['auto', 'llm', 'manual']).default('auto'),
+        /**
+         * When a conflict needs a person, the other conflicts already known (the frontier's blockers)
+         * go down the ladder first, and every one that needs a person is handed over with it.
+         */
+        batch_handoff: z.boolean().default(true),
         /** Model conversations at once on independent conflicts. */
         parallel: z.number().int().positive().default(4),
         /** Concurrent in-memory merges in the engine; 0 = number of cores. */

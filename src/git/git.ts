@@ -6,6 +6,7 @@ import { CatFileBatch, type GitObject } from './cat-file.js';
 import { gitEnvironment } from './git-env.js';
 import { GitError } from './git-error.js';
 import { GitShell, type ShellResult } from './git-shell.js';
+import { packedTransaction } from './packed-refs.js';
 
 export interface GitRunOptions {
   /** Data written to git's stdin. */
@@ -33,6 +34,9 @@ export interface RefEntry {
 }
 
 /** One line of an `update-ref --stdin` transaction. */
+/** Transactions of at least this many refs are written into packed-refs where allowed. */
+const PACKED_AT = 32;
+
 export type RefUpdate =
   { ref: string; newOid: string; oldOid?: string | null } | { ref: string; delete: true; oldOid?: string };
 
@@ -213,9 +217,13 @@ export class Git {
   /**
    * Apply ref updates as one atomic `update-ref --stdin` transaction.
    * `oldOid` checks the current value (null = must not exist); a mismatch fails the whole transaction.
+   * `packed`: the refs point at commits or blobs, and a large transaction may be written straight
+   * into packed-refs (same outcome, no loose file per ref) where git's files backend allows it.
    */
-  async updateRefs(updates: RefUpdate[], message?: string): Promise<void> {
+  async updateRefs(updates: RefUpdate[], message?: string, options: { packed?: boolean } = {}): Promise<void> {
     if (updates.length === 0) return;
+    // Many refs at once, to commits and blobs (nothing to peel), where the caller allows: packed-refs.ts.
+    if (options.packed && updates.length >= PACKED_AT && packedTransaction(await this.gitDir(), updates)) return;
     const lines = ['start'];
     for (const u of updates) {
       if ('delete' in u) {

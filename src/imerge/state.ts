@@ -290,7 +290,7 @@ export async function writeState(
   );
   const oldBlob = current.get(stateRef(name));
   if (oldBlob !== blob) updates.push({ ref: stateRef(name), newOid: blob, oldOid: oldBlob ?? null });
-  await git.updateRefs(updates, `imerge '${name}': Record state`);
+  await git.updateRefs(updates, `imerge '${name}': Record state`, { packed: true });
   for (const u of updates) {
     if ('delete' in u) current.delete(u.ref);
     else current.set(u.ref, u.newOid);

@@ -21,6 +21,8 @@ export interface CreateLoggerOptions {
   secrets?: string[];
   /** Where the console output goes (default: stderr, synchronously). */
   consoleStream?: { write(chunk: string): void };
+  /** Colours on the console (default: when it is stderr on a terminal). */
+  colorize?: boolean;
   now?: () => Date;
 }
 
@@ -52,7 +54,7 @@ export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
   const consoleLevel = options.verbose ? 'debug' : (options.consoleLevel ?? 'info');
   const out = options.consoleStream ?? { write: (chunk: string) => void process.stderr.write(chunk) };
   const prettify = prettyFactory({
-    colorize: !options.consoleStream && Boolean(process.stderr.isTTY),
+    colorize: options.colorize ?? (!options.consoleStream && Boolean(process.stderr.isTTY)),
     ignore: 'pid,hostname',
     translateTime: 'SYS:HH:MM:ss',
     customLevels: 'debug:20,info:30,decision:35,warn:40,error:50,fatal:60',

@@ -61,10 +61,37 @@ function usageOf(events: readonly RunEvent[], id: string): ConflictView['usage']
   return { calls, inputTokens, outputTokens, costUsd };
 }
 
+/**
+ * The journal's events of each conflict (tool calls, transcripts, model usage keyed `I1-I2` or
+ * `I1-I2:path`), in order: one pass over the journal, so a run of thousands of conflicts and
+ * events is read once, not once per conflict.
+ */
+function eventsByConflict(events: readonly RunEvent[]): Map<string, RunEvent[]> {
+  const out = new Map<string, RunEvent[]>();
+  for (const e of events) {
+    if (e.type !== 'tool_call' && e.type !== 'resolver_transcript' && e.type !== 'model_usage') continue;
+    if (e.conflict === null) continue;
+    const colon = e.conflict.indexOf(':');
+    const id = colon < 0 ? e.conflict : e.conflict.slice(0, colon);
+    const list = out.get(id);
+    if (list) list.push(e);
+    else out.set(id, [e]);
+  }
+  return out;
+}
+
 /** Every conflict of the run in grid order, with its hunks, resolution diff, transcripts and checks. */
 export function buildConflicts(snapshot: RunSnapshot, checks: readonly CheckView[]): ConflictView[] {
-  const { state, events, grid } = snapshot;
+  const { state, grid } = snapshot;
   const axis = (list: CommitRef[] | undefined, i: number): CommitRef | null => list?.[i] ?? null;
+  const byConflict = eventsByConflict(snapshot.events);
+  const checksByCell = new Map<string, number[]>();
+  for (const k of checks) {
+    if (k.cell === null) continue;
+    const list = checksByCell.get(k.cell);
+    if (list) list.push(k.index);
+    else checksByCell.set(k.cell, [k.index]);
+  }
   return [...state.conflicts].sort(compareConflicts).map((c) => {
     const details = snapshot.conflicts[c.id];
     const resolved = c.files.flatMap((f) => f.hunks).filter((h) => h.status === 'resolved');
@@ -95,9 +122,9 @@ export function buildConflicts(snapshot: RunSnapshot, checks: readonly CheckView
               diff: details?.diff ?? null,
               diffTruncated: details?.diffTruncated ?? false,
             },
-      transcripts: transcriptsOf(events, c.id),
-      usage: usageOf(events, c.id),
-      checks: checks.filter((k) => k.cell === c.id).map((k) => k.index),
+      transcripts: transcriptsOf(byConflict.get(c.id) ?? [], c.id),
+      usage: usageOf(byConflict.get(c.id) ?? [], c.id),
+      checks: checksByCell.get(c.id) ?? [],
       note: details?.note ?? null,
     };
   });

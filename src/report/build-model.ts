@@ -6,6 +6,7 @@ import { buildConflicts } from './build-conflicts.js';
 import { allCheckRecords } from './check-records.js';
 import { buildGridView } from './build-grid.js';
 import { buildTimeline } from './build-timeline.js';
+import { computeProgress, tallyEvents } from './progress.js';
 import { readCheck } from './check-reading.js';
 import { finalValidation } from './validation.js';
 import {
@@ -64,6 +65,8 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
     progress: buildProgress(state),
     grid: buildGridView(state, snapshot.grid),
     currentCheck: snapshot.live && state.status === 'running' ? currentCheck(events, now) : null,
+    outlook: computeProgress(state, tallyEvents(events), { now: options.now, live: snapshot.live }),
+    plan: state.strategy?.prediction ?? null,
     checks,
     baselines: state.baselines.map((b) => ({
       side: b.side,

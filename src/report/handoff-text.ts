@@ -37,6 +37,15 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
     for (const m of c.model) lines.push(`${indent}${m}`);
     for (const r of c.refused) lines.push(`${indent}not taken yet: ${r}`);
   }
+  if (human.conflicts.length > 1)
+    lines.push(
+      '',
+      `These ${human.conflicts.length} conflicts are independent: settle them in any order, each in its own worktree; one \`splintercat continue\` then checks them together (and finds the one that breaks a check, if one does).`,
+    );
+  if (human.expected)
+    lines.push(
+      `${human.expected.more === 0 ? 'No more conflicts are expected after these' : `About ${human.expected.more} more conflict(s) are expected after these`} (${human.expected.total} in all, estimated from a plain merge of the tips and the conflicts met so far).`,
+    );
   lines.push('', 'Then:', ...human.commands.map((c) => `${indent}${c}`));
   if (human.accept) {
     lines.push(

@@ -2,6 +2,8 @@ import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from './
 import { roles, rungs, type ConflictView, type ReportModel } from './model.js';
 import { readingText, tallyText } from './check-reading.js';
 import { handoffLines } from './handoff-text.js';
+import { progressLine } from './progress.js';
+import { planLine } from './status-text.js';
 import { markedDiagram } from './status-text.js';
 import { printableText } from '../util/safe-print.js';
 
@@ -102,6 +104,7 @@ export function renderMarkdownReport(model: ReportModel): string {
     ...(model.validation ? [`| Validation | ${mdText(model.validation.text)} |`] : []),
     `| Conflicts | ${progress.resolved} resolved, ${progress.left} left; hunks by rung: ${rungs.map((r) => `${r} ${progress.hunksByRung[r]}`).join(', ')} |`,
     `| Strategy | ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen'} |`,
+    ...progressRows(model),
     `| Attempts | ${model.attempts.length} |`,
   ];
   if (run.human)
@@ -212,4 +215,10 @@ export function renderMarkdownReport(model: ReportModel): string {
   out.splice(checksAt - 1, 0, ...conflicts);
   // Names, diffs and check output come from others: no control character is written raw (a terminal shows it too).
   return printableText(`${out.join('\n')}\n`);
+}
+
+/** The progress line and the planner's prediction against the run, as summary rows. */
+function progressRows(model: ReportModel): string[] {
+  const plan = planLine(model);
+  return [`| Progress | ${progressLine(model.outlook)} |`, ...(plan ? [`| Planner | ${plan} |`] : [])];
 }

@@ -228,6 +228,16 @@ export interface ReportModel {
   };
   grid: GridView | null;
   currentCheck: CurrentCheck | null;
+  /** Where the run is and how long is left (progress.ts): the same numbers as the progress line while it runs. */
+  outlook: ProgressView;
+  /** What the planner predicted when it chose the strategy (its check time, and each alternative's), against the run. */
+  plan: {
+    conflicts: number;
+    checkMs: number;
+    fullMs: number;
+    ms: number;
+    alternatives: Array<{ strategy: string; batchSize: number | null; ms: number; checks: number }>;
+  } | null;
   checks: CheckView[];
   /** Each check's outcome on the tips (and the cells' own commits where one was needed): failures never blamed on a resolution. */
   baselines: BaselineView[];
@@ -251,4 +261,25 @@ export interface ReportModel {
   timeline: TimelineEntry[];
   conflicts: ConflictView[];
   usage: Record<Role, UsageView> & { total: UsageView };
+}
+
+/** Progress a person can plan a day around: where the merge is, and how long is left. */
+export interface ProgressView {
+  done: number;
+  /** Conflicts met and not settled (open, waiting for a person, blamed), and blocked cells not yet met. */
+  left: number;
+  /** Conflicts expected in all (from a plain merge of the tips and those met so far); null when unknown. */
+  expected: number | null;
+  /** The check running now, and for how long. */
+  check: { name: string; cell: string | null; elapsedMs: number } | null;
+  /** Since the run started (a person's time included). */
+  elapsedMs: number;
+  /** The time the run itself worked. */
+  activeMs: number;
+  /** Check time so far, on every commit checked. */
+  checkMs: number;
+  /** Estimated time left: the conflicts still expected at the measured cost of one (check time included), and the final validation. */
+  leftMs: number | null;
+  /** What the planner predicted for its strategy (check time), and for how many conflicts. */
+  predicted: { strategy: string; ms: number; conflicts: number } | null;
 }

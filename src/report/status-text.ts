@@ -1,6 +1,7 @@
 import { readingText, tallyReadings, tallyText } from './check-reading.js';
 import { diagramKey } from './grid-key.js';
 import { handoffLines } from './handoff-text.js';
+import { progressLine } from './progress.js';
 import { diagramWithAxes } from '../imerge/diagram.js';
 import { decodeRuns, diagramCharOf } from './grid-codes.js';
 import { formatCount, formatDuration, formatUsd, shortOid } from './format.js';
@@ -75,6 +76,8 @@ export function statusData(model: ReportModel): Record<string, unknown> {
       ),
     },
     currentCheck: model.currentCheck,
+    progress: { ...model.outlook, line: progressLine(model.outlook) },
+    plan: model.plan,
     checks: {
       total: model.checks.length,
       /** Runs that exited non-zero, whatever their reading (tips' baselines and failures not blamed included). */
@@ -116,6 +119,21 @@ export function baselineLines(model: ReportModel): string[] {
   ];
 }
 
+/** The planner's prediction against what the run did: `planned: batch(3), ~14 min of checks for 36 conflicts (...); so far ...`. */
+export function planLine(model: ReportModel): string | null {
+  const plan = model.plan;
+  if (!plan) return null;
+  const label = (a: { strategy: string; batchSize: number | null }): string =>
+    a.batchSize ? `${a.strategy}(${a.batchSize})` : a.strategy;
+  const others = plan.alternatives.map((a) => `${label(a)} ${formatDuration(a.ms)}`).join(', ');
+  const o = model.outlook;
+  return (
+    `planned: ${formatDuration(plan.ms)} of checks for ${plan.conflicts} conflict(s) expected` +
+    `${others ? ` (predicted: ${others})` : ''}; actual: ${formatDuration(o.checkMs)} of checks for ${o.done} conflict(s) so far` +
+    `${o.expected !== null ? ` of ~${o.expected}` : ''}, the run worked ${formatDuration(o.activeMs)}`
+  );
+}
+
 /** `splintercat status`: the run at a glance, then the grid diagram. */
 export function renderStatusText(model: ReportModel): string {
   const { run, progress } = model;
@@ -128,6 +146,9 @@ export function renderStatusText(model: ReportModel): string {
     `  grid: ${model.grid ? `${model.grid.len1 - 1} x ${model.grid.len2 - 1} commits, ${progress.blockers} blocker(s) known` : 'not started'}`,
     `  conflicts: ${progress.resolved} done, ${progress.left} left (of ${progress.conflicts}); hunks by rung: ${rungs.map((r) => `${r} ${progress.hunksByRung[r]}`).join(', ')}; open ${progress.hunksOpen}`,
   ];
+  lines.push(`  progress: ${progressLine(model.outlook)}`);
+  const plan = planLine(model);
+  if (plan) lines.push(`  ${plan}`);
   if (model.currentCheck) {
     const c = model.currentCheck;
     lines.push(

@@ -83,5 +83,7 @@ export const humanHandoffSchema = z.object({
   conflicts: z.array(handoffConflictSchema).default([]),
   /** When a failed check brought the person here: the command that accepts the failure instead of amending. */
   accept: z.string().optional(),
+  /** How many more conflicts are expected after these (imerge/conflict-estimate.ts), of how many in all. */
+  expected: z.object({ more: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
 });
 export type HumanHandoff = z.infer<typeof humanHandoffSchema>;

@@ -32,6 +32,14 @@ export type Decider = z.infer<typeof deciderSchema>;
 export const cellSchema = z.object({ i1: index, i2: index });
 export type Cell = z.infer<typeof cellSchema>;
 
+/** A strategy's predicted check time (agents/planner-predict.ts). */
+export const strategyPredictionSchema = z.object({
+  strategy: strategyKindSchema,
+  batchSize: z.number().int().positive().nullable(),
+  ms: z.number().nonnegative(),
+  checks: z.number().int().nonnegative(),
+});
+
 export const strategyStateSchema = z.object({
   kind: strategyKindSchema,
   /** Conflicts per batch for `batch`; null otherwise. */
@@ -39,6 +47,21 @@ export const strategyStateSchema = z.object({
   decidedBy: deciderSchema,
   reasoning: z.string(),
   decidedAt: isoTime,
+  /**
+   * What the planner predicted when it chose: the conflicts expected, what a check after a
+   * resolution and a full check cost (measured on the tips), the chosen strategy's check time and
+   * every alternative's. Absent when nothing could be measured.
+   */
+  prediction: z
+    .object({
+      conflicts: z.number().int().nonnegative(),
+      checkMs: z.number().nonnegative(),
+      fullMs: z.number().nonnegative(),
+      ms: z.number().nonnegative(),
+      alternatives: z.array(strategyPredictionSchema),
+    })
+    .nullable()
+    .optional(),
 });
 export type StrategyState = z.infer<typeof strategyStateSchema>;
 
@@ -110,6 +133,8 @@ export const conflictStateSchema = z.object({
   resolvedInAttempt: z.number().int().nonnegative().nullable().default(null),
   /** Why the last resolution was blamed (failure summary root cause), if it was. */
   blame: z.string().nullable().default(null),
+  /** Why no check ran for the current resolution (it changes no compiled byte: whitespace or comments only), if none did. */
+  checkSkipped: z.string().nullable().optional(),
   /** Files a person changed at its hand-off beyond the conflict's own files: kept, checked, recorded as theirs. */
   outsideEdits: z.array(z.string()).optional(),
 });
@@ -245,6 +270,12 @@ export const flowDataSchema = z.object({
   batch: z.array(z.string()).optional(),
   /** Conflict ids whose resolution passed a check. */
   validated: z.array(z.string()).optional(),
+  /**
+   * Resolutions that passed only fast checks (`check.fast`, or the checks their files selected), or
+   * none (no compiled byte changed), since the last full check: with the checks each ran. The next
+   * full check covers them; a failure of a check one of them did not run suspects it too.
+   */
+  fastOnly: z.array(z.object({ conflict: z.string(), checks: z.array(z.string()) })).optional(),
   /** The cell the last check ran on, and how it ended. */
   lastCheck: z
     .object({
@@ -263,6 +294,8 @@ export const flowDataSchema = z.object({
       judgement: z.string().optional(),
     })
     .optional(),
+  /** The paths a plain merge of the tips leaves conflicted, grouped into expected conflicts (imerge/conflict-estimate.ts). */
+  tipConflicts: z.array(z.array(z.string())).optional(),
   /** The failure summary to hand to the resolver on retries, by conflict id. */
   retryContext: z.record(z.string(), failureSummarySchema).optional(),
   /** True once the final cell passed every workflow check. */

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compareCells } from '../imerge/cell.js';
+import { expectedConflicts } from '../imerge/conflict-estimate.js';
 import { learnHumanHunks, parseConflictText, personChoice } from '../resolve/index.js';
 import { acceptCommand } from './accept-failure.js';
 import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
@@ -63,6 +64,7 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
       ? `check ${checks.map((n) => `'${n}'`).join(', ')} failed on a resolution to amend`
       : 'the ladder could not resolve them with certainty');
   ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts });
+  const expected = expectedAfter(state);
   return {
     halt: 'needs_human',
     reason,
@@ -76,9 +78,21 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
         where: conflicts[0]?.worktree ?? null,
         conflicts,
         ...(checks.length > 0 ? { accept: acceptCommand } : {}),
+        ...(expected ? { expected } : {}),
       },
     },
   };
+}
+
+/** How many conflicts are expected after those met so far, from the tips' merge and the conflicts known. */
+function expectedAfter(state: RunState): { more: number; total: number } | null {
+  const groups = state.data.tipConflicts;
+  if (!groups) return null;
+  const total = expectedConflicts(
+    groups,
+    state.conflicts.map((c) => c.files.map((f) => f.path)),
+  );
+  return { more: Math.max(0, total - state.conflicts.length), total };
 }
 
 /** What changed outside the conflict's files before a person was asked is nobody's: put back, and said (handoff-snapshot.ts). */

@@ -1,6 +1,6 @@
 import type { Git } from '../git/index.js';
-import { CommitWriter, IncrementalMerge, listImerges, removeImerge } from '../imerge/index.js';
-import { compareCells, dominates, type Cell } from '../imerge/cell.js';
+import { CommitWriter, IncrementalMerge, listImerges, mergeTree, removeImerge } from '../imerge/index.js';
+import { cellId, compareCells, dominates, type Cell } from '../imerge/cell.js';
 import type { GridEngine, GridEngineFactory } from './ports.js';
 
 /** The workflow's view of one splintercat/git-imerge incremental merge. */
@@ -9,6 +9,7 @@ class ImergeGridEngine implements GridEngine {
     private readonly im: IncrementalMerge,
     private readonly jobs: number,
     private readonly commits: CommitWriter,
+    private readonly git: Git,
   ) {}
 
   size(): { i1: number; i2: number } {
@@ -50,6 +51,26 @@ class ImergeGridEngine implements GridEngine {
       }
     }
     return out.sort((a, b) => compareCells(a.cell, b.cell));
+  }
+
+  async probeCommit(cells: Cell[]): Promise<string | null> {
+    const commits: string[] = [];
+    for (const cell of [...cells].sort(compareCells)) {
+      const commit = await this.cellCommit(cell);
+      if (commit === null) return null;
+      if (!commits.includes(commit)) commits.push(commit);
+    }
+    let probe = commits[0] ?? null;
+    for (const next of commits.slice(1)) {
+      const merged = await mergeTree(this.git, probe as string, next);
+      if (!merged.clean) return null;
+      probe = await this.commits.write(
+        merged.tree,
+        [probe as string, next],
+        `splintercat: probe of ${cells.map(cellId).join(', ')}\n`,
+      );
+    }
+    return probe;
   }
 
   /**
@@ -99,7 +120,7 @@ export function imergeEngines(git: Git, jobs: number): GridEngineFactory {
             branch: options.branch,
             firstParent: options.firstParent,
           });
-      return new ImergeGridEngine(im, jobs, commits);
+      return new ImergeGridEngine(im, jobs, commits, git);
     },
     async discard(name) {
       if (

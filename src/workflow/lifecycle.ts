@@ -17,7 +17,7 @@ import { loadRunState } from '../store/run-persistence.js';
 import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
 import type { RunOutcome } from './machine/runner.js';
-import { driveRun } from './merge-run.js';
+import { driveRun, type ProgressListener } from './merge-run.js';
 import type { NodeName } from './nodes/common.js';
 import { createRunDeps, runningChecks, type RunDepsOptions } from './run-deps.js';
 import { createRun, reopenRun } from './setup.js';
@@ -25,6 +25,8 @@ import { acceptPendingFailure } from './accept-failure.js';
 import { findRun } from './run-config.js';
 import { shellWord } from '../util/safe-print.js';
 import { WorktreePool } from './worktrees.js';
+import { removeBuildDir } from './check-space.js';
+import { runBuildDir } from '../checks/from-config.js';
 
 /**
  * The lifecycle of a merge run — start, continue, abort — as values: each returns what
@@ -52,6 +54,10 @@ export interface DriveOptions {
   interactive?: RunDepsOptions['interactive'];
   /** `continue --accept-failure`: the failure the pending hand-off shows is expected at this step. */
   acceptFailure?: boolean;
+  /** Told of the run's progress (every saved state and journalled event): the CLI's progress line. */
+  onProgress?: ProgressListener;
+  /** The models (benchmarks, tests); default: those of `llm.*` with keys from `env`. */
+  gateway?: RunDepsOptions['gateway'];
 }
 
 export type DriveOutcome = RunOutcome<RunState, NodeName>;
@@ -132,7 +138,7 @@ export async function startRun(
     config: stored === null ? null : withValues(stored, config),
   });
   try {
-    return await driveRun(run, state, deps, options.signal ? { signal: options.signal } : {});
+    return await driveRun(run, state, deps, driveOptions(options));
   } finally {
     run.close();
   }
@@ -178,7 +184,7 @@ export async function continueRun(
       );
     }
     const deps = await createRunDeps(config, git, runName, runDepsOptions(options, log));
-    return await driveRun(run, resumed, deps, options.signal ? { signal: options.signal } : {});
+    return await driveRun(run, resumed, deps, driveOptions(options));
   } finally {
     run.close();
   }
@@ -199,6 +205,7 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const own = state?.config ? configFromStored(state.config, { env: {} }).config : config;
   const pool = await WorktreePool.forRun(git, own, runName);
   await pool.removeRun(state?.conflicts.map((c) => c.cell) ?? []);
+  removeBuildDir(runBuildDir(own, runName));
   if ((await listImerges(git)).includes(runName)) await (await IncrementalMerge.load(git, runName)).removeRefs();
   const removed = store.exists(runName) ? store.remove(runName) : { ok: true as const };
   if (!removed.ok) return { ok: false, name: runName, reason: 'running' };
@@ -258,11 +265,19 @@ async function endLeftoverChecks(store: RunStore, name: string, log: Logger | nu
     log?.warn({ check: ended }, `ended ${ended}, left running by an earlier splintercat`);
 }
 
+function driveOptions(options: DriveOptions): Parameters<typeof driveRun>[3] {
+  return {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  };
+}
+
 function runDepsOptions(options: DriveOptions, log: Logger = options.openLog()): RunDepsOptions {
   return {
     log,
     ...(options.env ? { env: options.env } : {}),
     ...(options.interactive ? { interactive: options.interactive } : {}),
+    ...(options.gateway !== undefined ? { gateway: options.gateway } : {}),
   };
 }
 

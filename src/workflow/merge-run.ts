@@ -14,6 +14,7 @@ import type { GridEngine, RunContext, WorkflowContext } from './ports.js';
 import { runStateCursor } from '../store/run-persistence.js';
 import type { RunState } from '../store/run-state.js';
 import type { RunHandle } from '../store/run-persistence.js';
+import type { RunEvent } from '../store/run-events.js';
 import { usageFromEvents } from '../store/usage.js';
 
 const nodes: Record<NodeName, MachineNode<RunState, NodeName, RunContext>> = {
@@ -46,14 +47,22 @@ function withUsage(ctx: WorkflowContext): Record<NodeName, MachineNode<RunState,
   return wrapped;
 }
 
+/**
+ * Told of every saved state (event null) and every journalled event, with the state as last saved;
+ * first of the events journalled by earlier processes of the run (`replayed`, before anything runs).
+ */
+export type ProgressListener = (state: RunState, event: RunEvent | null, replayed?: boolean) => void;
+
 /** Drive a run from its persisted node until it finishes, stops, or needs a human. */
 export function driveRun(
   run: RunHandle,
   initial: RunState,
   ctx: WorkflowContext,
-  options: { signal?: AbortSignal; logger?: Logger; clock?: Clock } = {},
+  options: { signal?: AbortSignal; logger?: Logger; clock?: Clock; onProgress?: ProgressListener } = {},
 ): Promise<RunOutcome<RunState, NodeName>> {
-  const runUsage = usageFromEvents(run.journal.read().entries);
+  const earlier = run.journal.read().entries;
+  const runUsage = usageFromEvents(earlier);
+  for (const e of earlier) options.onProgress?.(initial, e, true);
   const usage = ctx.gateway?.usage;
   usage?.carryFrom(runUsage);
   const unsubscribe = usage?.onRecord((r) => {
@@ -70,13 +79,31 @@ export function driveRun(
     });
   });
   // The journal is the truth about spend: a kill after a call and before the node's state was saved loses nothing.
+  let latest = initial;
   const persistence = {
     load: (): RunState | null => {
       const saved = run.persistence.load();
-      return saved ? { ...saved, usage: runUsage } : null;
+      if (saved) latest = { ...saved, usage: runUsage };
+      return saved ? latest : null;
     },
-    save: (state: RunState): void => run.persistence.save(state),
+    save: (state: RunState): void => {
+      run.persistence.save(state);
+      latest = state;
+      options.onProgress?.(state, null);
+    },
   };
+  // Every event reaches the progress display as it is journalled (a check starting, a node ending).
+  const listen = options.onProgress;
+  const journal = listen
+    ? {
+        append: (event: Parameters<RunHandle['journal']['append']>[0]) => {
+          const entry = run.journal.append(event);
+          listen(latest, entry);
+          return entry;
+        },
+        read: () => run.journal.read(),
+      }
+    : run.journal;
   const machine: MachineDefinition<RunState, NodeName, RunContext> = {
     nodes: withUsage(ctx),
     cursor: runStateCursor<NodeName>(),
@@ -94,7 +121,7 @@ export function driveRun(
     });
   return runMachine(machine, initial, {
     persistence,
-    journal: run.journal,
+    journal,
     context: { ...ctx, engine: () => (engine ??= open()) },
     ...(options.signal ? { signal: options.signal } : {}),
     logger: options.logger ?? ctx.log,

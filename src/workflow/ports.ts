@@ -30,6 +30,12 @@ export interface GridEngine {
   recordMerges(merges: Array<{ cell: Cell; tree: string }>): Promise<string[]>;
   /** The resolutions recorded in the grid (manual merges of inner cells), in grid order. */
   recordedMerges(): Array<{ cell: Cell; commit: string }>;
+  /**
+   * A commit whose tree holds exactly what these filled cells hold (their resolutions and all they
+   * are built on), for checking several independent resolutions at once: the cell itself for one,
+   * else the cells' commits merged in memory. Null when a cell is not filled or the merge conflicts.
+   */
+  probeCommit(cells: Cell[]): Promise<string | null>;
   /** Drop recorded resolutions and every cell built on them, so they can be resolved again. */
   forget(cells: Cell[]): Promise<void>;
   /** Finish the merge (goal merge: one two-parent commit on the target branch, with `message`); returns its id. */
@@ -72,6 +78,8 @@ export interface WorkflowContext {
   log: Logger;
   /** `--interactive`: asked before a resolution is recorded; absent = every resolution is accepted. */
   approver?: ResolutionApprover | null;
+  /** The run's out-of-tree build directory (`check.build_dir`/NAME), or none. */
+  buildDir?: string | null;
 }
 
 /** The context of one drive of a run: its dependencies and its grid engine, opened once (on first use). */

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createGatewayFromConfig, type ModelGateway } from '../agents/index.js';
 import { CheckRegistry } from '../checks/check-registry.js';
-import { createCheckRunner, remoteCheckRunner } from '../checks/from-config.js';
+import { createCheckRunner, remoteCheckRunner, runBuildDir } from '../checks/from-config.js';
 import { extractFailure } from '../checks/extract-failure.js';
 import type { CheckResult, CheckRunnerLike, FailureSummary } from '../checks/types.js';
 import type { Config } from '../config/index.js';
@@ -42,10 +42,11 @@ export async function createRunDeps(
   const { log } = options;
   const clock = options.clock ?? systemClock;
   const store = await RunStore.forRepo(git, { clock });
+  const buildDir = runBuildDir(config, name);
   const remote = options.checks === undefined ? remoteCheckRunner(config, git, name, { logger: log, clock }) : null;
   const runner =
     options.checks === undefined && remote === null
-      ? createCheckRunner(config, { logger: log, clock, registry: runningChecks(store, name) })
+      ? createCheckRunner(config, { logger: log, clock, registry: runningChecks(store, name), buildDir })
       : null;
   const checks = runner ?? remote ?? (options.checks as CheckRunnerLike);
   const gateway =
@@ -65,6 +66,7 @@ export async function createRunDeps(
     clock,
     log,
     approver: options.interactive?.approver ?? null,
+    buildDir,
   };
 }
 

@@ -88,8 +88,11 @@ export class WorktreePool {
     return join(this.root, id);
   }
 
-  /** A worktree at `commit`, created on first use, forcibly reset to it afterwards. */
-  async checkout(id: string, commit: string): Promise<string> {
+  /**
+   * A worktree at `commit`, created on first use, forcibly reset to it afterwards. `clean`: remove
+   * ignored files too (build outputs), so what runs there starts from scratch.
+   */
+  async checkout(id: string, commit: string, options: { clean?: boolean } = {}): Promise<string> {
     const path = this.path(id);
     const known = existsSync(path) ? await this.gitOf(id) : null;
     if (known === null) {
@@ -116,7 +119,7 @@ export class WorktreePool {
       await wt.run(['merge', '--abort'], { okExitCodes: [0, 1, 128] });
       await wt.run(['reset', '--quiet', '--hard']);
       await wt.run(['checkout', '--quiet', '--force', '--detach', commit]);
-      await wt.run(['clean', '-q', '-fd']);
+      await wt.run(['clean', '-q', options.clean ? '-fdx' : '-fd']);
     } finally {
       wt.close();
     }

@@ -12,11 +12,12 @@ export function registerCheck(program: Command): Command {
     .option('--json', 'the CheckResult as JSON on stdout')
     .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
       const { loadCommandConfig } = await import('../run-context.js');
-      const { createCheckRunner } = await import('../../checks/from-config.js');
+      const { createCheckRunner, runBuildDir } = await import('../../checks/from-config.js');
       const { formatCheckResult } = await import('../../checks/format.js');
       // The run's configuration when there is a run, else the file (of the main checkout).
       const config = await loadCommandConfig(globalOptions(cmd));
-      const runner = createCheckRunner(config);
+      // Its own build directory under check.build_dir (a run's is the run's own): $SPLINTERCAT_BUILD_DIR is always set there.
+      const runner = createCheckRunner(config, { buildDir: runBuildDir(config, 'splintercat-check') });
       // The check's output as it prints it, but for escape sequences (clipboard, title, cursor): colours only.
       const filter = new TerminalFilter();
       const result = await runner.run(name, { onOutput: (chunk) => process.stderr.write(filter.push(chunk)) });

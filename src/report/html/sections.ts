@@ -4,6 +4,8 @@ import { tallyReadings } from '../check-reading.js';
 import { roles, rungs, type CheckView, type ReportModel } from '../model.js';
 import { checkResultHtml } from './check-result.js';
 import { esc, idFrom } from './escape.js';
+import { progressLine } from '../progress.js';
+import { planLine } from '../status-text.js';
 
 /** Where a check's log link points: a file URL in the report, `/logs/N` in the UI; null for no link. */
 export type LogHref = (check: CheckView) => string | null;
@@ -59,6 +61,7 @@ export function renderSummary(model: ReportModel): string {
         `${esc(model.currentCheck.name)} on ${esc(model.currentCheck.cell ?? 'a tip')} for ${esc(formatDuration(model.currentCheck.elapsedMs))}`,
       )
     : '';
+  const plan = planLine(model);
   const human = run.human
     ? `<h3>Needs a human</h3><p>${esc(run.human.reason)}</p><pre>${esc(handoffLines(run.human).join('\n'))}</pre>`
     : '';
@@ -81,6 +84,8 @@ ${card('Hunks by rung', byRung.join(' · ') || '<span class="muted">none</span>'
 ${card('Strategy', run.strategy ? `${esc(run.strategy.kind)}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} <span class="muted">by ${esc(run.strategy.decidedBy)}</span>` : '<span class="muted">not chosen</span>')}
 ${card('Source → target', `<code>${esc(shortOid(run.source.oid))}</code> → <code>${esc(shortOid(run.target.oid))}</code>`)}
 ${current}
+${card('Progress', esc(progressLine(model.outlook)))}
+${plan ? card('Planner', esc(plan)) : ''}
 ${validationCard(model)}
 </dl>
 ${human}

@@ -13,6 +13,7 @@ import { cellId, type Cell } from '../../imerge/cell.js';
 import type { BaselineState, CheckJudgement, CheckRecord, RunState } from '../../store/run-state.js';
 import type { NodeContext } from '../machine/runner.js';
 import type { RunContext } from '../ports.js';
+import { prepareCheckTree } from '../check-space.js';
 
 /**
  * Blame only what the merge broke. A check that fails on a tip is that side's baseline (its failing
@@ -128,9 +129,7 @@ async function runOne(
   name: string,
 ): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
   // A runner elsewhere checks the commit itself: no worktree is needed (so several can be in flight).
-  const cwd = ctx.checks.remote
-    ? ctx.config.target.workdir
-    : await ctx.worktrees.checkout(ctx.worktrees.checkId, commit);
+  const cwd = ctx.checks.remote ? ctx.config.target.workdir : await prepareCheckTree(ctx, commit);
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
   ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
   const result = await ctx.checks.run(name, {

@@ -1,52 +1,129 @@
-import { cellId, joinCells, maximalCells, parseCellId, type Cell } from '../../imerge/cell.js';
-import type { RunState } from '../../store/run-state.js';
+import { joinCells, maximalCells, parseCellId, type Cell } from '../../imerge/cell.js';
+import type { FlowData, RunState } from '../../store/run-state.js';
+import { planCheck, type CheckPlan } from '../check-plan.js';
+import type { GridEngine } from '../ports.js';
 import { flow, lastCheck, recordChecks, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 
 /**
- * Check: validate the batch just resolved on a grid cell whose tree embodies it —
- * the final cell once the grid is complete, else the join of the batch when it is
- * filled, else each maximal resolved cell. Only failures absent from the baselines
- * (both tips, and where needed the cell's own fork and upstream commits) are blamed
- * on the resolutions; a failure that is not blamed lets the run go on, but a batch
- * whose check could not see everything (a runner stopping at an inherited failure,
- * or "cannot tell") is not counted as validated: it stays under suspicion at the
- * final check.
+ * Check: validate the batch just resolved on a tree that embodies it — the final cell once the
+ * grid is complete, else the join of the resolutions when it is filled, else their cells merged
+ * in memory (one check for independent resolutions), else each maximal cell. What runs is
+ * planned by check-plan.ts: nothing for resolutions that change no compiled byte, the fast
+ * checks their files select, or the full checks (which also cover every resolution that passed
+ * only fast checks since the last full one). Only failures absent from the baselines are blamed
+ * on the resolutions; a batch whose check could not see everything is not counted as validated.
  */
 export async function check(state: RunState, ctx: Ctx): Promise<Result> {
   const engine = await ctx.engine();
   const data = flow(state);
-  const batch = (data.batch ?? []).map(parseCellId);
+  const batch = data.batch ?? [];
   const size = engine.size();
   const complete = (state.grid?.blockers.length ?? 0) === 0;
   const final: Cell = { i1: size.i1, i2: size.i2 };
-  let targets: Cell[];
-  if (complete && (await engine.cellCommit(final))) targets = [final];
-  else {
-    const join = joinCells(batch);
-    targets = batch.length > 0 && (await engine.cellCommit(join)) ? [join] : maximalCells(batch);
-  }
+  const atFinal = complete && (await engine.cellCommit(final)) !== null;
+  const plan = await planCheck(ctx, state, batch, atFinal);
+  const pending = data.fastOnly ?? [];
+  const journalPlan = (): void => {
+    const names = plan.kind === 'skip' ? 'no check' : plan.names.join(', ') || 'no check';
+    ctx.journal.append({
+      type: 'decision',
+      kind: 'check',
+      by: 'runner',
+      decision: plan.kind,
+      reasoning: `${names}: ${plan.reason}`,
+      conflicts: [...batch],
+    });
+    ctx.log.decision({ check: plan.kind, conflicts: batch }, `[check] ${batch.join(', ')}: ${names} (${plan.reason})`);
+  };
+  journalPlan();
+  if (plan.kind === 'skip') return skipped(state, ctx, plan, complete);
 
+  const covered = plan.kind === 'full' ? [...pending.map((p) => p.conflict), ...batch] : batch;
+  const targets = atFinal ? [{ cell: final, commit: null }] : await checkTargets(engine, covered.map(parseCellId));
   let next = state;
   let seenAll = true;
   for (const target of targets) {
-    const commit = await engine.cellCommit(target);
+    const commit = target.commit ?? (await engine.cellCommit(target.cell));
     if (!commit) continue;
-    const run = await runChecksOn(ctx, next, commit, target, 'cell');
+    const run = await runChecksOn(ctx, next, commit, target.cell, 'cell', plan.names);
     next = recordChecks(next, run.records, run.baselines);
     if (!run.passed && run.failed) {
+      // A fast check fails on what it checked (a resolution it did not cover never selected it); a
+      // full one may fail on any resolution since the last full check.
+      const suspects = [...new Set([...(plan.kind === 'full' ? pending.map((p) => p.conflict) : []), ...batch])];
       return {
         next: 'summarize_failure',
-        state: withFlow(next, { lastCheck: lastCheck(target, run.failed, run.blame) }),
+        state: withFlow(next, {
+          batch: suspects,
+          fastOnly: pending.filter((p) => !suspects.includes(p.conflict)),
+          lastCheck: lastCheck(target.cell, run.failed, run.blame),
+        }),
       };
     }
     if (!run.validated) seenAll = false;
   }
-  const validated = seenAll ? [...new Set([...(data.validated ?? []), ...(data.batch ?? [])])] : (data.validated ?? []);
-  const finalValidated = targets.length === 1 && cellId(targets[0] as Cell) === cellId(final);
+  return passed(next, data, plan, covered, seenAll, atFinal, complete);
+}
+
+/** After the checks passed: a full check validates what it covered; a fast one leaves the batch waiting for the next full one. */
+function passed(
+  state: RunState,
+  data: FlowData,
+  plan: Exclude<CheckPlan, { kind: 'skip' }>,
+  covered: string[],
+  seenAll: boolean,
+  atFinal: boolean,
+  complete: boolean,
+): Result {
+  const batch = data.batch ?? [];
+  let validated = data.validated ?? [];
+  let fastOnly = data.fastOnly ?? [];
+  if (plan.kind === 'full') {
+    if (seenAll) validated = [...new Set([...validated, ...covered])];
+    fastOnly = [];
+  } else {
+    fastOnly = [...fastOnly, ...batch.map((conflict) => ({ conflict, checks: plan.names }))];
+  }
   // Conflicts that passed no longer need their failure context; those still waiting keep it.
   const retryContext = Object.fromEntries(
-    Object.entries(data.retryContext ?? {}).filter(([id]) => !validated.includes(id)),
+    Object.entries(data.retryContext ?? {}).filter(([id]) => !validated.includes(id) && !batch.includes(id)),
   );
-  next = withFlow(next, { batch: [], validated, finalValidated, retryContext });
+  const next = withFlow(state, {
+    batch: [],
+    validated,
+    fastOnly,
+    finalValidated: atFinal && plan.kind === 'full',
+    retryContext,
+  });
   return { next: complete ? 'finalize' : 'resolve_conflicts', state: next };
+}
+
+/** No check for resolutions that change no compiled byte: recorded on each conflict, covered by the next full check. */
+function skipped(state: RunState, ctx: Ctx, plan: Extract<CheckPlan, { kind: 'skip' }>, complete: boolean): Result {
+  const data = flow(state);
+  const batch = data.batch ?? [];
+  for (const [id, files] of Object.entries(plan.proofs))
+    ctx.log.decision({ conflict: id }, `[check] no check for ${id}: ${files} change no compiled byte`);
+  const conflicts = state.conflicts.map((c) =>
+    plan.proofs[c.id] !== undefined ? { ...c, checkSkipped: `${plan.reason}: ${plan.proofs[c.id]}` } : c,
+  );
+  const next = withFlow(
+    { ...state, conflicts },
+    { batch: [], fastOnly: [...(data.fastOnly ?? []), ...batch.map((conflict) => ({ conflict, checks: [] }))] },
+  );
+  return { next: complete ? 'finalize' : 'resolve_conflicts', state: next };
+}
+
+/**
+ * The trees to check for the resolutions at `cells`: their join when filled (it embodies them
+ * all), else one commit merging their cells in memory, else each maximal cell.
+ */
+async function checkTargets(engine: GridEngine, cells: Cell[]): Promise<Array<{ cell: Cell; commit: string | null }>> {
+  if (cells.length === 0) return [];
+  const join = joinCells(cells);
+  if ((await engine.cellCommit(join)) !== null) return [{ cell: join, commit: null }];
+  const maximal = maximalCells(cells);
+  const probe = maximal.length > 1 ? await engine.probeCommit(maximal) : null;
+  if (probe !== null) return [{ cell: join, commit: probe }];
+  return maximal.map((cell) => ({ cell, commit: null }));
 }

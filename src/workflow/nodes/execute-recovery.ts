@@ -1,5 +1,5 @@
 import type { FailureSummary } from '../../checks/types.js';
-import { cellId, dominates, parseCellId, type Cell } from '../../imerge/cell.js';
+import { cellId, dominates, joinCells, parseCellId, type Cell } from '../../imerge/cell.js';
 import type { ConflictState, HandoffConflict, RunState } from '../../store/run-state.js';
 import { amendFiles } from '../handoff.js';
 import { handoffFailure } from '../handoff-failure.js';
@@ -72,19 +72,19 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
     redo = picked.length > 0 ? picked : batch;
   } else if (decision.decision === 'bisect') {
     const last = flow(state).lastCheck;
-    const failing = last?.cell;
     let bisectState = state;
     // Probes run in parallel where the checks run elsewhere (CI runners); here they share one worktree.
     const result = await bisect(
       batch,
-      async (cell) => {
-        const commit = await engine.cellCommit(cell);
-        if (!commit) return true;
-        const run = await runChecksOn(ctx, bisectState, commit, cell, 'cell', last ? [last.name] : undefined);
+      async (cells) => {
+        const commit = await engine.probeCommit(cells);
+        if (!commit) return null;
+        const at = cells.length === 1 ? (cells[0] as Cell) : joinCells(cells);
+        const run = await runChecksOn(ctx, bisectState, commit, at, 'cell', last ? [last.name] : undefined);
         bisectState = { ...bisectState, checks: [...bisectState.checks, ...run.records] };
         return run.passed;
       },
-      { ...(failing ? { knownFailing: failing } : {}), width: ctx.checks.parallel ?? 1 },
+      { knownFailing: last !== undefined, width: ctx.checks.parallel ?? 1 },
     );
     state = { ...state, checks: bisectState.checks };
     ctx.log.decision(

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
 import type { RunState } from '../../store/run-state.js';
+import { removeBuildDir } from '../check-space.js';
 import { mergeMessage, mergeNote, writeMergeNote } from '../merge-record.js';
 import { exportCacheRef } from '../../resolve/cache/cache-ref.js';
 import { flagGenerated, generatedWarningsAt } from '../generated-check.js';
@@ -164,6 +165,7 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
     `[finalize] ${state.target.branch} is now ${commit.slice(0, 12)}: merge of ${state.source.ref}`,
   );
   await ctx.worktrees.removeRun(state.conflicts.map((c) => c.cell));
+  removeBuildDir(ctx.buildDir);
   return { next: 'end', state: { ...state, finalCommit: commit, human: null } };
 }
 

@@ -22,7 +22,9 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   const shared = ctx.ladder.cache ? await importCacheRefs(ctx.git, ctx.ladder.cache) : 0;
   if (shared > 0) ctx.log.decision({ entries: shared }, `[cache] ${shared} resolution(s) taken in from ${CACHE_REF}`);
 
-  const names = workflowChecks(ctx);
+  // The fast checks' baselines too: a fast check's failure is judged against them, and the planner reads their times.
+  const fast = ctx.config.check.fast.filter((n) => n in ctx.config.check.commands);
+  const names = [...new Set([...workflowChecks(ctx), ...fast])];
   if (names.length === 0) return { next: 'plan_strategy', state: next };
   const tips = [
     {

@@ -19,18 +19,9 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
   const used = state.currentAttempt - (flow(state).retryBase ?? 0);
   const batchIds = flow(state).batch ?? [];
   const underTest = state.conflicts.filter((c) => batchIds.includes(c.id));
-  if (underTest.length > 0 && underTest.every(settledByPerson)) {
-    // No rung can redo a person's resolution, and no strategy changes what they wrote: the failure
-    // goes back to them (exit 3, with the check and its excerpt), as often as they amend it. The
-    // retry budget and the "same error again" rule are for automatic attempts.
-    decision = {
-      decision: 'retry-specific',
-      reasoning: `the check failed on ${underTest.length === 1 ? 'a resolution' : 'resolutions'} a person made (${underTest.map((c) => c.id).join(', ')}): handed back to them with the failure`,
-      decidedBy: 'runner',
-      conflicts: underTest.map((c) => c.id),
-      newStrategy: null,
-      batchSize: null,
-    };
+  const persons = personsDecision(underTest);
+  if (persons) {
+    decision = persons;
   } else if (used >= ctx.config.merge.max_retries + 1) {
     decision = {
       decision: 'abort',
@@ -95,6 +86,36 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
     `[planner] Recovery: ${decision.decision}${decision.conflicts.length ? ` (${decision.conflicts.join(', ')})` : ''} — ${decision.reasoning}`,
   );
   return { next: 'execute_recovery', state: { ...state, pendingRecovery: decision } };
+}
+
+/**
+ * The runner's decision when a person's resolution is under test: several checked together are
+ * bisected (only the breaking one goes back); a person's alone goes back to them with the failure.
+ * Null when no person's resolution is under test.
+ */
+function personsDecision(underTest: RunState['conflicts']): RecoveryDecision | null {
+  const ids = underTest.map((c) => c.id).join(', ');
+  const base = { decidedBy: 'runner' as const, newStrategy: null, batchSize: null };
+  if (underTest.length > 1 && underTest.some(settledByPerson))
+    // Handed over together and checked as one batch: find the resolution that breaks it, so only
+    // that one goes back (to its person, or down the ladder again), the others stay as they are.
+    return {
+      ...base,
+      decision: 'bisect',
+      reasoning: `${underTest.length} resolutions checked together, a person's among them (${ids}): bisect to find the one that breaks the check`,
+      conflicts: [],
+    };
+  if (underTest.length > 0 && underTest.every(settledByPerson))
+    // No rung can redo a person's resolution, and no strategy changes what they wrote: the failure
+    // goes back to them (exit 3, with the check and its excerpt), as often as they amend it. The
+    // retry budget and the "same error again" rule are for automatic attempts.
+    return {
+      ...base,
+      decision: 'retry-specific',
+      reasoning: `the check failed on ${underTest.length === 1 ? 'a resolution' : 'resolutions'} a person made (${ids}): handed back to them with the failure`,
+      conflicts: underTest.map((c) => c.id),
+    };
+  return null;
 }
 
 /** A conflict a person settled, in part or whole: a hunk of theirs, or a file-level choice they made. */

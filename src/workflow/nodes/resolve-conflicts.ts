@@ -57,29 +57,15 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     ctx.journal.append({ type: 'grid_updated', grid: next.grid! });
     const room = limit - batch.length;
     if (blockers.length === 0 || room <= 0) break;
-    const take = [...blockers].sort(compareCells).slice(0, Number.isFinite(room) ? room : blockers.length);
+    const sorted = [...blockers].sort(compareCells);
+    const take = sorted.slice(0, Number.isFinite(room) ? room : blockers.length);
     const retry = flow(next).retryContext ?? {};
-    // Presenting a conflict in its worktree runs ahead of the resolvers, so a slot whose
-    // conversation ends finds its next conflict ready (worktree creation is serialized).
-    const outcomes: CellResolution[] = await mapPipelined(
-      take,
-      ctx.config.merge.parallel,
-      (cell) => {
-        const id = cellId(cell);
-        if (!next.conflicts.some((c) => c.id === id)) {
-          ctx.journal.append({ type: 'conflict_found', conflict: id, cell, files: [] });
-          ctx.log.info({ cell: id }, `conflict at ${id}`);
-        }
-        return prepareCell(ctx, engine, cell);
-      },
-      (prepared) =>
-        resolvePrepared(ctx, prepared, {
-          failure: retry[cellId(prepared.cell)] ?? null,
-          fileChoices: flow(next).fileChoices ?? {},
-          target: state.target.originalOid,
-          next: continueCommand(ctx, state.name),
-        }),
-    );
+    const outcomes = await resolveBlocked(ctx, engine, next, take);
+    // A person is needed: every other conflict already known goes down the ladder now, so all
+    // that need a person are handed over at once and nobody waits for a check in between.
+    const rest = sorted.slice(take.length);
+    if (ctx.config.merge.batch_handoff && rest.length > 0 && outcomes.some((o) => !o.ok) && !budgetRefusal(outcomes))
+      outcomes.push(...(await resolveBlocked(ctx, engine, next, rest)));
     const human: HandoffConflict[] = [];
     const choiceKeys = { ...(flow(next).handoffChoices ?? {}) };
     const budget = budgetRefusal(outcomes);
@@ -172,6 +158,34 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
   next = withFlow(next, { batch });
   if (batch.length > 0) return { next: 'check', state: next };
   return { next: blockers.length === 0 ? 'finalize' : 'resolve_conflicts', state: next };
+}
+
+/**
+ * Blocked cells down the ladder, `merge.parallel` at a time, each in its own worktree. Presenting
+ * a conflict runs ahead of the resolvers, so a slot whose conversation ends finds its next
+ * conflict ready (worktree creation is serialized).
+ */
+function resolveBlocked(ctx: Ctx, engine: GridEngine, state: RunState, cells: Cell[]): Promise<CellResolution[]> {
+  const retry = flow(state).retryContext ?? {};
+  return mapPipelined(
+    cells,
+    ctx.config.merge.parallel,
+    (cell) => {
+      const id = cellId(cell);
+      if (!state.conflicts.some((c) => c.id === id)) {
+        ctx.journal.append({ type: 'conflict_found', conflict: id, cell, files: [] });
+        ctx.log.info({ cell: id }, `conflict at ${id}`);
+      }
+      return prepareCell(ctx, engine, cell);
+    },
+    (prepared) =>
+      resolvePrepared(ctx, prepared, {
+        failure: retry[cellId(prepared.cell)] ?? null,
+        fileChoices: flow(state).fileChoices ?? {},
+        target: state.target.originalOid,
+        next: continueCommand(ctx, state.name),
+      }),
+  );
 }
 
 /**

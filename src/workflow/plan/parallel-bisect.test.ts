@@ -7,13 +7,13 @@ const chain = (n: number): Cell[] => Array.from({ length: n }, (_, k) => ({ i1: 
 /** A check failing when the probed tree holds a bad resolution, counting rounds (batches in flight together) and the widest. */
 function checkWithBad(bad: Cell[]) {
   const stats = { rounds: 0, widest: 0, inFlight: 0 };
-  const probe = async (cell: Cell): Promise<boolean> => {
+  const probe = async (cells: Cell[]): Promise<boolean> => {
     if (stats.inFlight === 0) stats.rounds++;
     stats.inFlight++;
     stats.widest = Math.max(stats.widest, stats.inFlight);
     await Promise.resolve();
     stats.inFlight--;
-    return !bad.some((b) => dominates(cell, b));
+    return !bad.some((b) => cells.some((cell) => dominates(cell, b)));
   };
   return { probe, stats };
 }
@@ -29,7 +29,7 @@ describe('bisect with probes in parallel', () => {
       const cells = chain(n);
       for (let k = 0; k < n; k++) {
         const { probe, stats } = checkWithBad([cells[k] as Cell]);
-        const result = await bisect(cells, probe, { knownFailing: cells[n - 1] as Cell, width });
+        const result = await bisect(cells, probe, { knownFailing: true, width });
         expect(result.culprits).toEqual([cells[k]]);
         expect(stats.widest).toBeLessThanOrEqual(width);
         expect(stats.rounds).toBeLessThanOrEqual(Math.ceil(Math.log(n) / Math.log(width + 1)) + 1);
@@ -42,10 +42,10 @@ describe('bisect with probes in parallel', () => {
     const result = await bisect(chain(4), probe, { width: 4 });
     expect(result.culprits).toEqual([]);
     expect(stats.rounds).toBe(1);
-    expect(result.probes.some((p) => p.cell.i1 === 4)).toBe(true);
+    expect(result.probes.some((p) => p.cells.some((c) => c.i1 === 4))).toBe(true);
   });
 
-  it('isolates a bad resolution among cells that are not totally ordered, each cell probed once', async () => {
+  it('isolates a bad resolution among cells that are not totally ordered, each set probed once', async () => {
     const cells: Cell[] = [
       { i1: 1, i2: 5 },
       { i1: 2, i2: 4 },
@@ -55,9 +55,11 @@ describe('bisect with probes in parallel', () => {
     ];
     for (const bad of cells) {
       const { probe } = checkWithBad([bad]);
-      const result = await bisect(cells, probe, { knownFailing: { i1: 5, i2: 5 }, width: 3 });
+      const result = await bisect(cells, probe, { knownFailing: true, width: 3 });
       expect(result.culprits).toEqual([bad]);
-      expect(new Set(result.probes.map((p) => `${p.cell.i1}-${p.cell.i2}`)).size).toBe(result.probes.length);
+      expect(new Set(result.probes.map((p) => p.cells.map((c) => `${c.i1}-${c.i2}`).join(' '))).size).toBe(
+        result.probes.length,
+      );
     }
   });
 
@@ -67,5 +69,25 @@ describe('bisect with probes in parallel', () => {
     const result = await bisect(cells, probe, { width: 1 });
     expect(result.culprits).toEqual([cells[5]]);
     expect(stats.widest).toBe(1);
+  });
+});
+
+describe('bisect with probes in parallel, where some trees cannot be made', () => {
+  it('a round that cannot narrow the suspects hands over to the sequential search', async () => {
+    const cells = chain(6);
+    const bad = cells[4] as Cell;
+    // Only a single cell's own tree can be made.
+    const probe = async (set: Cell[]): Promise<boolean | null> =>
+      set.length > 1 ? null : !set.some((c) => dominates(c, bad));
+    const result = await bisect(cells, probe, { knownFailing: true, width: 3 });
+    expect(result.culprits).toEqual([bad]);
+  });
+
+  it('without a known failure: a failing whole set is bisected, not handed over', async () => {
+    const cells = chain(9);
+    const { probe, stats } = checkWithBad([cells[2] as Cell]);
+    const result = await bisect(cells, probe, { width: 3 });
+    expect(result.culprits).toEqual([cells[2]]);
+    expect(stats.widest).toBeLessThanOrEqual(3);
   });
 });

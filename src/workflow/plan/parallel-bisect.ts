@@ -1,38 +1,39 @@
-import { cellId, compareCells, dominates, type Cell } from '../../imerge/cell.js';
-import { bisectResolutions, type BisectResult, type CellProbe } from './bisect.js';
+import { cellId, compareCells, maximalCells, type Cell } from '../../imerge/cell.js';
+import { bisectResolutions, type BisectResult, type SetProbe } from './bisect.js';
 
 export interface BisectOptions {
-  /** The failing check that started the bisect: only resolutions its tree holds are suspects. */
-  knownFailing?: Cell;
+  /** The failed check that started the bisect holds every suspect: the whole set is not checked again. */
+  knownFailing?: boolean;
   /** Probes in flight at once; 1 = the sequential binary search of bisect.ts. */
   width?: number;
 }
 
 /**
  * Bisect with up to `width` probes in flight at once, for checks that run elsewhere in parallel
- * (CI runners): each round checks `width` cells spread evenly through the suspects, so a chain of
- * N resolutions takes about log(N) / log(width + 1) rounds instead of log2(N) checks one after
- * another. A passing probe clears every suspect its tree holds; of the failing probes, the one
- * holding the fewest suspects left bounds them (a bad resolution is among them). The probes are
- * never the last suspect, which no earlier suspect's tree holds, so each round shrinks the
- * suspects. Assumes monotone failure, as the sequential search does; with `width` 1 it is that search.
+ * (CI runners). As in bisect.ts the suspects are kept in grid order, so each prefix's tree holds
+ * that prefix and no later suspect; each round checks `width` prefixes cut evenly through the
+ * suspects. The longest passing prefix below the shortest failing one clears what it holds and
+ * bounds the rest, so N suspects take about log(N) / log(width + 1) rounds instead of log2(N)
+ * checks one after another. Where no probe of a round could narrow them (their trees cannot be
+ * made), the sequential search takes over. Assumes monotone failure, as the sequential search does.
  */
 export async function bisect(
   resolved: readonly Cell[],
-  probe: CellProbe,
+  probe: SetProbe,
   options: BisectOptions = {},
 ): Promise<BisectResult> {
   const width = options.width ?? 1;
-  const known = options.knownFailing ? { knownFailing: options.knownFailing } : {};
-  if (width <= 1) return bisectResolutions(resolved, probe, known);
+  let known = options.knownFailing ?? false;
+  if (width <= 1) return bisectResolutions(resolved, probe, { knownFailing: known });
   const probes: BisectResult['probes'] = [];
-  const seen = new Map<string, Promise<boolean>>();
-  const run = (cell: Cell): Promise<boolean> => {
-    const key = cellId(cell);
+  const seen = new Map<string, Promise<boolean | null>>();
+  const run = (cells: Cell[]): Promise<boolean | null> => {
+    const top = maximalCells(cells);
+    const key = top.map(cellId).sort().join(' ');
     let pending = seen.get(key);
     if (pending === undefined) {
-      pending = probe(cell).then((passed) => {
-        probes.push({ cell, passed });
+      pending = probe(top).then((passed) => {
+        if (passed !== null) probes.push({ cells: top, passed });
         return passed;
       });
       seen.set(key, pending);
@@ -41,33 +42,29 @@ export async function bisect(
   };
 
   let suspects = [...resolved].sort(compareCells);
-  if (options.knownFailing) suspects = suspects.filter((c) => dominates(options.knownFailing as Cell, c));
-  // Without a known failure, the last resolution's cell is checked in the first round, as the sequential search does.
-  let first = !options.knownFailing;
-  while (suspects.length > 1 || (first && suspects.length === 1)) {
-    const candidates = spread(suspects, first ? width - 1 : width);
-    if (first) candidates.push(suspects[suspects.length - 1] as Cell);
-    first = false;
-    const outcomes = await Promise.all(candidates.map(run));
-    suspects = narrow(suspects, candidates, outcomes);
+  while (suspects.length > 1 || (!known && suspects.length === 1)) {
+    // Without a known failure the whole set is one of the first round's probes.
+    const lengths = [...cuts(suspects.length, known ? width : width - 1), ...(known ? [] : [suspects.length])];
+    const outcomes = await Promise.all(lengths.map((n) => run(suspects.slice(0, n))));
+    const failing = lengths.filter((_, i) => outcomes[i] === false);
+    if (!known && outcomes[outcomes.length - 1] === true) return { culprits: [], probes };
+    const hi = failing.length > 0 ? Math.min(...failing) : known ? suspects.length : null;
+    const lo = Math.max(0, ...lengths.filter((n, i) => outcomes[i] === true && (hi === null || n < hi)));
+    const narrowed = hi !== null && hi - lo < suspects.length;
+    if (hi === null || (known && !narrowed)) {
+      const rest = await bisectResolutions(suspects, probe, { knownFailing: hi !== null });
+      return { culprits: rest.culprits, probes: [...probes, ...rest.probes] };
+    }
+    known = true;
+    suspects = suspects.slice(lo, hi);
   }
   return { culprits: suspects, probes };
 }
 
-/** Up to `k` distinct suspects at even steps through them, never the last one. */
-function spread(suspects: Cell[], k: number): Cell[] {
-  const n = suspects.length;
+/** Up to `k` distinct prefix lengths cut evenly through `n` suspects, each in [1, n - 1]. */
+function cuts(n: number, k: number): number[] {
   const count = Math.min(k, n - 1);
-  const picks = new Set<number>();
-  for (let j = 1; j <= count; j++) picks.add(Math.floor((j * (n - 1)) / (count + 1)));
-  return [...picks].map((i) => suspects[i] as Cell);
-}
-
-/** The suspects left after one round: passing probes clear what they hold; the smallest failing probe bounds the rest. */
-function narrow(suspects: Cell[], candidates: Cell[], outcomes: boolean[]): Cell[] {
-  const passing = candidates.filter((_, i) => outcomes[i]);
-  const left = suspects.filter((s) => !passing.some((p) => dominates(p, s)));
-  const failing = candidates.filter((_, i) => !outcomes[i]).map((f) => left.filter((s) => dominates(f, s)));
-  if (failing.length === 0) return left;
-  return failing.reduce((best, set) => (set.length < best.length ? set : best));
+  const lengths = new Set<number>();
+  for (let j = 1; j <= count; j++) lengths.add(Math.max(1, Math.floor((j * n) / (count + 1))));
+  return [...lengths];
 }

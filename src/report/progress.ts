@@ -1,0 +1,142 @@
+import { expectedConflicts } from '../imerge/conflict-estimate.js';
+import { cellId } from '../imerge/cell.js';
+import type { RunEvent } from '../store/run-events.js';
+import type { RunState } from '../store/run-state.js';
+import { formatDuration } from './format.js';
+import type { ProgressView } from './model.js';
+
+export type { ProgressView } from './model.js';
+
+/** What the journal says about time, folded event by event (the driving process keeps one up to date). */
+export interface JournalTally {
+  /** Milliseconds of every finished node: the time the run worked (a person's time is between runs). */
+  nodesMs: number;
+  /** Milliseconds of the nodes that resolve and check conflicts (not the first checks, the planning or finishing). */
+  conflictWorkMs: number;
+  /** The node being run, when it started (null between runs). */
+  nodeStartedAt: string | null;
+  /** The check running, when one is. */
+  check: { name: string; cell: string | null; startedAt: string } | null;
+  /** Conflicts met and conflicts resolved (not blamed since), as journalled: ahead of the state inside a long node. */
+  met: ReadonlySet<string>;
+  resolved: ReadonlySet<string>;
+}
+
+const conflictNodes = new Set(['resolve_conflicts', 'check', 'summarize_failure', 'plan_recovery', 'execute_recovery']);
+
+export function emptyTally(): JournalTally {
+  return { nodesMs: 0, conflictWorkMs: 0, nodeStartedAt: null, check: null, met: new Set(), resolved: new Set() };
+}
+
+/** The tally after one more event. */
+export function addEvent(tally: JournalTally, e: Pick<RunEvent, 'type' | 'ts'> & Partial<RunEvent>): JournalTally {
+  const event = e as RunEvent;
+  switch (event.type) {
+    case 'node_entered':
+      return { ...tally, nodeStartedAt: event.ts };
+    case 'node_finished':
+      return {
+        ...tally,
+        nodesMs: tally.nodesMs + event.durationMs,
+        conflictWorkMs: tally.conflictWorkMs + (conflictNodes.has(event.node) ? event.durationMs : 0),
+        nodeStartedAt: null,
+      };
+    case 'check_started':
+      return {
+        ...tally,
+        check: { name: event.name, cell: event.cell ? cellId(event.cell) : null, startedAt: event.ts },
+      };
+    case 'check_finished':
+      return { ...tally, check: null };
+    case 'run_outcome':
+      return { ...tally, check: null, nodeStartedAt: null };
+    case 'conflict_found':
+      return { ...tally, met: new Set([...tally.met, event.conflict]) };
+    case 'conflict_resolved':
+      return {
+        ...tally,
+        met: new Set([...tally.met, event.conflict]),
+        resolved: new Set([...tally.resolved, event.conflict]),
+      };
+    case 'conflict_blamed':
+      return { ...tally, resolved: new Set([...tally.resolved].filter((id) => id !== event.conflict)) };
+    default:
+      return tally;
+  }
+}
+
+export function tallyEvents(events: readonly RunEvent[]): JournalTally {
+  return events.reduce(addEvent, emptyTally());
+}
+
+/** The progress of a run: pure, from its state and the journal's tally. */
+export function computeProgress(
+  state: RunState,
+  tally: JournalTally,
+  options: { now: Date; live: boolean },
+): ProgressView {
+  const now = options.now.getTime();
+  // Inside a long node the journal is ahead of the saved state: take the larger counts.
+  const done = Math.max(state.conflicts.filter((c) => c.status === 'resolved').length, tally.resolved.size);
+  const ids = new Set([...state.conflicts.map((c) => c.id), ...tally.met]);
+  const open = ids.size - done;
+  const unmet = (state.grid?.blockers ?? []).filter((b) => !ids.has(cellId(b))).length;
+  const groups = state.data.tipConflicts;
+  const known = ids.size + unmet;
+  const expected = groups
+    ? Math.max(
+        known,
+        expectedConflicts(
+          groups,
+          state.conflicts.map((c) => c.files.map((f) => f.path)),
+        ),
+      )
+    : null;
+  const running = options.live && state.status === 'running';
+  const since = (at: string | null): number => (running && at ? Math.max(0, now - Date.parse(at)) : 0);
+  const ended = running ? now : Date.parse(state.updatedAt);
+  const prediction = state.strategy?.prediction ?? null;
+  const perConflict =
+    done > 0
+      ? tally.conflictWorkMs / done
+      : prediction && prediction.conflicts > 0
+        ? prediction.ms / prediction.conflicts
+        : null;
+  const remaining = Math.max(0, (expected ?? known) - done);
+  const finalMs = state.data.finalValidated || state.status === 'done' ? 0 : (prediction?.fullMs ?? 0);
+  return {
+    done,
+    left: open + unmet,
+    expected,
+    check:
+      running && tally.check
+        ? { name: tally.check.name, cell: tally.check.cell, elapsedMs: since(tally.check.startedAt) }
+        : null,
+    elapsedMs: Math.max(0, ended - Date.parse(state.startedAt)),
+    activeMs: tally.nodesMs + since(tally.nodeStartedAt),
+    checkMs: state.checks.reduce((t, c) => t + c.durationMs, 0),
+    leftMs: state.status === 'done' ? 0 : perConflict === null ? null : remaining * perConflict + finalMs,
+    predicted: prediction
+      ? {
+          strategy: state.strategy?.batchSize
+            ? `${state.strategy.kind}(${state.strategy.batchSize})`
+            : (state.strategy?.kind ?? '?'),
+          ms: prediction.ms,
+          conflicts: prediction.conflicts,
+        }
+      : null,
+  };
+}
+
+/** The progress as one line: `conflicts 12 done, 3 left, ~36 expected | check build on 5-7 0:34 | elapsed ... | ~35m left`. */
+export function progressLine(p: ProgressView): string {
+  const parts = [
+    `conflicts ${p.done} done, ${p.left} left${p.expected !== null ? `, ~${p.expected} expected` : ''}`,
+    p.check
+      ? `check ${p.check.name}${p.check.cell ? ` on ${p.check.cell}` : ''} running ${formatDuration(p.check.elapsedMs)}`
+      : 'no check running',
+    `elapsed ${formatDuration(p.elapsedMs)} (worked ${formatDuration(p.activeMs)}, checks ${formatDuration(p.checkMs)})`,
+    p.leftMs === null ? 'time left unknown' : `~${formatDuration(p.leftMs)} left`,
+  ];
+  return parts.join(' | ');
+}
