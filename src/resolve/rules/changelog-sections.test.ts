@@ -45,6 +45,16 @@ describe('changelog-sections', () => {
     const v = (n: string): string => `Version ${n}\n-------------\n\nUnreleased\n\n- x\n\n`;
     expect(resolve(v('2.1.0'), v('2.0.2'), v('2.0.1'), 'CHANGES.rst')).toBe(v('2.1.0') + v('2.0.2'));
   });
+  it('abstains wherever the file is not in release order throughout, even far below the merge', () => {
+    // Read only around the merge, the rule would also decide where people folded or dropped a
+    // maintenance line's sections by hand: the whole file's order is the condition, not a detail.
+    const [ours, theirs] = [md('2.0.0', 'a'), md('1.5.1', 'b')];
+    const older = ['1.5.0', '1.4.0', '1.3.0', '0.9.5'].map((v) => md(v, 'old')).join('');
+    expect(resolve(ours, theirs, older)).toBe(ours + theirs);
+    const slip = ['1.5.0', '1.4.0', '1.3.0', '0.9.6', '0.9.7', '0.9.5'].map((v) => md(v, 'old')).join('');
+    expect(resolve(ours, theirs, slip)).toBeNull();
+    expect(resolve(ours, theirs, older + md('1.5.1', 'listed before'))).toBeNull();
+  });
   it('abstains where the calendar contradicts the version order (a new major’s beta above a later patch)', () => {
     const ours = history('2.0.0-beta.1', '2021-12-17', 'beta');
     const theirs = history('1.19.2', '2022-02-15', 'deps');

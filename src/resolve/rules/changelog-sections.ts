@@ -87,6 +87,9 @@ function replaceOnce(file: string | null, inserted: string, merged: string): str
  * order. It abstains unless the whole file, with the merge in place, on either
  * side, still lists every release once from newest to oldest, and where the
  * sides' releases interleave, or a side adds text that is not a whole section.
+ * The whole file is read, not only the releases around the merge: where a
+ * changelog has slipped out of order, merged sections were also folded into
+ * others or dropped by hand, which no rule can tell.
  */
 export const changelogSections: ResolutionRule = {
   name: 'changelog-sections',
