@@ -318,8 +318,9 @@ async function applyFilePolicy(
 /**
  * The file as the ladder should see it: the working-tree text when its blocks
  * carry a base (diff3/zdiff3); otherwise the diff3 re-merge of the index stages,
- * but only when that has the same clean text and sides as the working tree
- * (so no edit of the user's is lost).
+ * but only when that has the same clean text and sides as the working tree, or
+ * the working tree is still exactly git's merge of those stages (so no edit of
+ * the user's is lost).
  */
 async function pickConflictedFile(
   git: Git,
@@ -347,7 +348,19 @@ async function pickConflictedFile(
       if (s.kind === 'text') return c?.kind === 'text' && c.text === s.text;
       return c?.kind === 'conflict' && c.hunk.ours === s.hunk.ours && c.hunk.theirs === s.hunk.theirs;
     });
-  return sameShape ? regenerated : current;
+  if (sameShape) return regenerated;
+  // git's default style trims lines both sides share out of a block, so the diff3 blocks can be
+  // wider; a file that is exactly git's own merge-style output holds no edit of the user's.
+  const asGitWrote = await mergeFileTexts(git, {
+    base: texts.base ?? '',
+    ours: texts.ours,
+    theirs: texts.theirs,
+    markerSize: current.markerSize,
+    labels: { ours: labels.ours, theirs: labels.theirs },
+    style: 'merge',
+    encoding,
+  });
+  return asGitWrote.text === onDisk ? regenerated : current;
 }
 
 async function applyFileDecision(git: Git, path: string, action: string): Promise<void> {

@@ -60,6 +60,7 @@ describe('splintercat eval', () => {
       'remerge-lines',
       'contained-change',
       'higher-version',
+      'changelog-sections',
       'adjacent-lines',
       'remerge-words',
       'keep-both-additions',

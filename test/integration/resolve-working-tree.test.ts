@@ -82,4 +82,39 @@ describe('resolveWorkingTree', () => {
     expect(results[0]).toMatchObject({ path: 'f.txt', status: 'open', note: expect.stringMatching(/not valid UTF-8/) });
     expect(readFileSync(join(repo.dir, 'f.txt')).equals(before)).toBe(true);
   });
+
+  it("reads git's default merge-style blocks through a diff3 re-merge, and keeps a file the user edited", async () => {
+    const section = (v: string, note: string): string => `## ${v}\n\n* ${note}\n\n`;
+    const rest = section('1.0.0', 'first');
+    const repo = TestRepo.create();
+    repo.commit('base', { 'CHANGELOG.md': `# Changelog\n\n${rest}` });
+    repo.branch('feature');
+    repo.commit('main', { 'CHANGELOG.md': `# Changelog\n\n${section('2.0.0', 'main')}${rest}` });
+    repo.checkout('feature');
+    repo.commit('feature', { 'CHANGELOG.md': `# Changelog\n\n${section('1.1.0', 'feature')}${rest}` });
+    repo.checkout('main');
+    const merge = (): void => {
+      repo.sh('reset', '-q', '--hard');
+      expect(() => repo.sh('merge', '--no-edit', 'feature')).toThrow();
+    };
+    merge();
+    const path = join(repo.dir, 'CHANGELOG.md');
+    // git's default style moved the blank line both sides end with out of the block: no base, another shape.
+    expect(readFileSync(path, 'utf8')).not.toContain('|||||||');
+    const git = new Git({ cwd: repo.dir, env: testGitEnv });
+    onTestFinished(() => git.close());
+
+    const [resolved] = await resolveWorkingTree(git, { top: repo.dir });
+    expect(resolved).toMatchObject({ path: 'CHANGELOG.md', status: 'resolved' });
+    expect(readFileSync(path, 'utf8')).toBe(
+      `# Changelog\n\n${section('2.0.0', 'main')}${section('1.1.0', 'feature')}${rest}`,
+    );
+
+    merge();
+    writeFileSync(path, `${readFileSync(path, 'utf8')}an edit of the user's\n`);
+    const edited = readFileSync(path, 'utf8');
+    const [kept] = await resolveWorkingTree(git, { top: repo.dir });
+    expect(kept).toMatchObject({ path: 'CHANGELOG.md', status: 'open' });
+    expect(readFileSync(path, 'utf8')).toBe(edited);
+  });
 });

@@ -98,3 +98,35 @@ describe('every rule on atoms that contain each other', () => {
     }
   });
 });
+
+/**
+ * Release sections both sides added to a changelog, whose versions contain each
+ * other as text: only `changelog-sections` decides (by version, never by text),
+ * and only where the versions differ; every other rule on by default abstains.
+ */
+describe('every rule on release sections whose versions contain each other', () => {
+  const section = (v: string, by = 'a'): string => `## ${v}\n\n* notes for ${v} by ${by}\n\n`;
+  const releases: Array<{ a: string; b: string; newer: string | null }> = [
+    { a: '1.10.0', b: '1.1.0', newer: '1.10.0' },
+    { a: '1.2.0', b: '1.2.0-rc.1', newer: '1.2.0' },
+    { a: '1.2.0-rc.10', b: '1.2.0-rc.1', newer: '1.2.0-rc.10' },
+    { a: '1.2', b: '1.2.0', newer: null },
+    { a: '2.0.0', b: '2.0.0', newer: null },
+  ];
+  for (const { a, b, newer } of releases) {
+    it(`${a} against ${b}`, () => {
+      const rest = section('1.0.0');
+      for (const [ours, theirs] of [
+        [section(a, 'ours'), section(b, 'theirs')],
+        [section(b, 'ours'), section(a, 'theirs')],
+      ] as const) {
+        const files = { base: rest, ours: ours + rest, theirs: theirs + rest };
+        const expected = newer === null ? null : ours.startsWith(`## ${newer}\n`) ? ours + theirs : theirs + ours;
+        for (const rule of allRules.filter((r) => r.enabledByDefault)) {
+          const got = rule.resolve({ base: '', ours, theirs }, { path: 'CHANGELOG.md', eol: '\n', files });
+          expect(got, `${rule.name} on ${a} / ${b}`).toBe(rule.name === 'changelog-sections' ? expected : null);
+        }
+      }
+    });
+  }
+});

@@ -1,4 +1,5 @@
 import { adjacentLines } from './adjacent-lines.js';
+import { changelogSections } from './changelog-sections.js';
 import { containedChange } from './contained-change.js';
 import { higherVersion } from './higher-version.js';
 import { identicalSides } from './identical-sides.js';
@@ -21,6 +22,7 @@ export const allRules: readonly ResolutionRule[] = [
   remergeLines,
   containedChange,
   higherVersion,
+  changelogSections,
   adjacentLines,
   remergeWords,
   keepBothAdditions,
