@@ -19,8 +19,8 @@ export interface ExtractOptions extends ParseTestOptions {
 /**
  * The first real error in a check's log: compile, link, test failure or timeout,
  * with `file:line` and a bounded excerpt. Failing tests are named from the test
- * runner's own report (mocha, jest, vitest, pytest, go test, cargo test, rspec,
- * JUnit XML): the test, its assertion and its `file:line`. A compile or link error
+ * runner's own report (a parser of `test-output/registry.ts`, or JUnit XML): the
+ * test, its assertion and its `file:line`. A compile or link error
  * comes first (the tests did not build); tool summaries (make's `***`, ninja's
  * `FAILED:`) are used only when nothing else is recognised. Null when nothing in
  * the log looks like an error.
