@@ -194,7 +194,7 @@ function providerChoices(): string {
   const width = Math.max(...providerPresets.map((p) => p.name.length));
   return providerPresets
     .map((p) => {
-      const key = p.keyVariable ?? 'no key';
+      const key = p.keyVariable ?? 'llm.api_key if it needs one';
       const where = p.defaultBaseUrl ?? (p.needsBaseUrl ? 'base_url required' : '');
       return `  #   ${p.name.padEnd(width)}  ${p.description} (${[key, where].filter(Boolean).join('; ')})`;
     })

@@ -24,7 +24,7 @@ export function openAICompatibleModels(
 /** Any OpenAI-compatible server at `llm.base_url` (vLLM, LM Studio, llama.cpp, a proxy). */
 export const openaiCompatible: ProviderPreset<'openai-compatible'> = {
   name: 'openai-compatible',
-  description: 'any OpenAI-compatible server at base_url (vLLM, LM Studio); key optional',
+  description: 'any OpenAI-compatible server (vLLM, LM Studio)',
   keyVariable: null,
   needsBaseUrl: true,
   create: (settings) => openAICompatibleModels('openai-compatible', settings),
