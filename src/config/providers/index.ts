@@ -4,6 +4,7 @@
  * @module
  */
 import { anthropic } from './anthropic.js';
+import { ollama } from './ollama.js';
 import { openai } from './openai.js';
 import { openaiCompatible } from './openai-compatible.js';
 import { openrouter } from './openrouter.js';
@@ -12,7 +13,7 @@ import type { ProviderPreset } from './preset.js';
 export type { ProviderPreset, ProviderSettings } from './preset.js';
 
 /** Every provider, in the order the default config lists them; the first is the default. */
-export const providerPresets = [openrouter, openai, anthropic, openaiCompatible] as const;
+export const providerPresets = [openrouter, openai, anthropic, openaiCompatible, ollama] as const;
 
 export type ProviderName = (typeof providerPresets)[number]['name'];
 
