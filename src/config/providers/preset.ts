@@ -30,6 +30,15 @@ export interface ProviderPreset<Name extends string = string> {
   create(settings: ProviderSettings): (modelId: string) => LanguageModelV3;
 }
 
+/** The options every AI SDK provider factory takes, without the unset ones (they would override its defaults). */
+export function clientOptions({ apiKey, baseURL, fetch }: ProviderSettings): {
+  apiKey: string;
+  baseURL?: string;
+  fetch?: typeof fetch;
+} {
+  return { apiKey, ...(baseURL ? { baseURL } : {}), ...(fetch ? { fetch } : {}) };
+}
+
 const require = createRequire(import.meta.url);
 
 /**
