@@ -89,7 +89,7 @@ check:
   incremental: true
 
 llm:
-  # One of (key variable; address when base_url is empty):
+  # One of:
 ${providerChoices()}
   provider: openrouter
   # Empty = the provider's variable above. Keys are never logged.
@@ -194,9 +194,9 @@ function providerChoices(): string {
   const width = Math.max(...providerPresets.map((p) => p.name.length));
   return providerPresets
     .map((p) => {
-      const key = p.keyVariable ?? 'llm.api_key if it needs one';
-      const where = p.defaultBaseUrl ?? (p.needsBaseUrl ? 'base_url required' : '');
-      return `  #   ${p.name.padEnd(width)}  ${p.description} (${[key, where].filter(Boolean).join('; ')})`;
+      const key = p.keyVariable ? `key: ${p.keyVariable}` : 'key: llm.api_key if it needs one';
+      const where = p.defaultBaseUrl ? `base_url: ${p.defaultBaseUrl}` : p.needsBaseUrl ? 'base_url required' : null;
+      return `  #   ${p.name.padEnd(width)}  ${[p.description, key, where].filter(Boolean).join('; ')}`;
     })
     .join('\n');
 }
