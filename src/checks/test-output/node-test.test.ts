@@ -51,6 +51,21 @@ describe('node:test TAP output', () => {
     expect(read?.failures).toMatchObject(expected);
   });
 
+  it("a test file that does not load: its path relative to the check, the file's own error and line", () => {
+    const log = readFileSync(join(fixtures, 'node-test-tap-load-error.log'), 'utf8');
+    expect(parseTestFailures(log, { cwd: '/tmp/nodetap' })).toMatchObject({
+      runner: 'node-test',
+      ran: 1,
+      failures: [
+        {
+          id: 'lib.test.mjs',
+          message: "SyntaxError: Identifier 'factor' has already been declared",
+          location: 'lib.mjs:2',
+        },
+      ],
+    });
+  });
+
   it('a passing run is recognised with no failures; other runners are not mistaken for it', () => {
     const passing =
       'TAP version 13\n# Subtest: adds\nok 1 - adds\n  ---\n  duration_ms: 0.5\n  ...\n1..1\n# tests 1\n# pass 1\n# fail 0\n';

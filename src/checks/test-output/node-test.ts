@@ -1,9 +1,11 @@
-import { excerptOf, oneLine, pickLocation, summaryTotal } from './lines.js';
+import { displayPath, excerptOf, oneLine, pickLocation, summaryTotal } from './lines.js';
 import type { FailedTest } from './failed-test.js';
 import type { TestOutputParser } from './parser.js';
 
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
 const RESULT = /^(\s*)(not )?ok \d+ - (.*?)(?: # (?:SKIP|TODO)\b.*)?$/;
+/** The runner's own lines and a test file's output (`# ...`), not the closing counts (`# tests 6`). */
+const DIAGNOSTIC = /^# (?!Subtest: |(?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$)/;
 const FRAME = /\(?((?:file:\/\/)?\/[^\s()]+?):(\d+):\d+\)?\s*$/;
 
 /**
@@ -16,30 +18,52 @@ const FRAME = /\(?((?:file:\/\/)?\/[^\s()]+?):(\d+):\d+\)?\s*$/;
 function parseNodeTest(lines: string[], cwd: string | undefined): FailedTest[] {
   const path: string[] = [];
   const failures: FailedTest[] = [];
+  let said: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const opened = SUBTEST.exec(lines[i] as string);
     if (opened) {
-      const depth = (opened[1] as string).length / 4;
-      path.length = depth;
+      path.length = (opened[1] as string).length / 4;
       path.push(opened[2] as string);
       continue;
     }
+    if (DIAGNOSTIC.test(lines[i] as string)) said.push((lines[i] as string).slice(2));
     const result = RESULT.exec(lines[i] as string);
-    if (!result?.[2]) continue;
+    if (!result) continue;
     const depth = (result[1] as string).length / 4;
-    const names = [...path.slice(0, depth), result[3] as string];
     const end = yamlEnd(lines, i);
     const yaml = lines.slice(i + 1, end);
-    if (field(yaml, 'failureType')[0] === "'subtestsFailed'") continue;
+    const before = said;
+    said = [];
+    if (!result[2] || field(yaml, 'failureType')[0] === "'subtestsFailed'") continue;
+    const names = [...path.slice(0, depth), result[3] as string].map((n) => (isFile(n) ? displayPath(n, cwd) : n));
+    const file = depth === 0 && isFile(result[3] as string) ? fileError(before, cwd) : null;
     failures.push({
       id: names.join(' > '),
       title: names[names.length - 1] as string,
-      message: messageOf(yaml),
-      location: locationOf(yaml, cwd),
+      message: file?.message ?? messageOf(yaml),
+      location: file?.location ?? locationOf(yaml, cwd),
       excerpt: excerptOf(lines, i, end + 1),
     });
   }
   return failures;
+}
+
+/** A test file run as a whole is named by its path: shown relative to the check's directory, as in other runners. */
+const isFile = (name: string): boolean => /^(?:file:\/\/)?\//.test(name);
+
+/**
+ * A test file that failed outside any test (it did not load) is reported with only `test failed`; the error
+ * is in the file's own output, printed before it as `# ` lines: its first `Error:` line and the
+ * `file:line` above the code frame.
+ */
+function fileError(said: string[], cwd: string | undefined): { message: string; location: string | null } | null {
+  const error = said.find((l) => /^\w*(?:Error|Exception)\b.*?:/.test(l));
+  if (!error) return null;
+  const at = said.map((l) => /^((?:file:\/\/)?\/\S+?):(\d+)$/.exec(l)).find(Boolean);
+  return {
+    message: oneLine([error]),
+    location: at ? pickLocation([{ path: at[1] as string, line: at[2] as string }], cwd) : null,
+  };
 }
 
 /** The line closing the YAML block after a result (`...`), or the result's own line when it has none. */
