@@ -98,7 +98,7 @@ export const pytest: TestOutputParser<'pytest'> = {
     ),
   parse: parsePytest,
   ran: (lines) => {
-    const line = lines.findLast((l) => /\d+ (?:passed|failed).* in [\d.]+s/.test(l));
+    const line = lines.filter((l) => /\d+ (?:passed|failed).* in [\d.]+s/.test(l)).at(-1);
     return line
       ? sumOf([/(\d+) passed/.exec(line)?.[1], /(\d+) failed/.exec(line)?.[1], /(\d+) errors?/.exec(line)?.[1]])
       : null;
