@@ -1,9 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { createRequire } from 'node:module';
-import type * as Anthropic from '@ai-sdk/anthropic';
-import type * as OpenAI from '@ai-sdk/openai';
-import type * as OpenAICompatible from '@ai-sdk/openai-compatible';
-import type * as OpenRouter from '@openrouter/ai-sdk-provider';
+import { providerPreset } from '../config/providers/index.js';
 import type { Config, ProviderName } from '../config/schema.js';
 import { urlCredentials } from '../config/secret-sources.js';
 import { UsageError } from '../errors/index.js';
@@ -26,18 +22,6 @@ export type RoleModels = Record<ModelRole, ModelHandle | null>;
 export interface ModelFactoryOptions {
   /** Custom fetch (tests, proxies). */
   fetch?: typeof fetch;
-}
-
-const keyVariables: Record<ProviderName, string | null> = {
-  openrouter: 'OPENROUTER_API_KEY',
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-  'openai-compatible': null,
-};
-
-/** The environment variable a provider's key is read from (null: no key needed). */
-export function keyVariableFor(provider: ProviderName): string | null {
-  return keyVariables[provider];
 }
 
 /** True when no role has a model: the whole run is offline. */
@@ -65,7 +49,8 @@ export function createRoleModels(
   if (configured.length === 0) return out;
 
   const provider = llm.provider;
-  const variable = keyVariables[provider];
+  const preset = providerPreset(provider);
+  const variable = preset.keyVariable;
   const apiKey = llm.api_key !== '' ? llm.api_key : variable ? (env[variable] ?? '') : '';
   const keySource = llm.api_key !== '' ? 'llm.api_key' : variable;
   if (variable && apiKey.trim() === '') {
@@ -79,64 +64,21 @@ export function createRoleModels(
       where: 'splintercat.yaml (llm.api_key) or the environment',
     });
   }
-  const baseURL = llm.base_url.trim() === '' ? undefined : llm.base_url.trim();
-  if (provider === 'openai-compatible' && baseURL === undefined) {
+  const baseURL = llm.base_url.trim() === '' ? preset.defaultBaseUrl : llm.base_url.trim();
+  if (preset.needsBaseUrl && baseURL === undefined) {
     throw new UsageError('model_base_url_missing', {
-      what: 'llm.provider is openai-compatible but llm.base_url is empty',
-      why: 'A local or self-hosted server (Ollama, vLLM, LM Studio) has no default address.',
-      fix: ['Set llm.base_url, e.g. http://127.0.0.1:11434/v1 for Ollama'],
+      what: `llm.provider is ${provider} but llm.base_url is empty`,
+      why: 'A self-hosted server (vLLM, LM Studio) has no usual address.',
+      fix: ["Set llm.base_url to the server's OpenAI-compatible address, e.g. http://127.0.0.1:8000/v1"],
       where: 'splintercat.yaml (llm.base_url)',
     });
   }
 
   // Known as secrets from now on, wherever they turn up (a provider's error echoing the key, a URL printed).
   registerSecrets([apiKey, ...urlCredentials(baseURL ?? '')]);
-  const make = createProvider(provider, apiKey, baseURL, options.fetch);
+  const make = preset.create({ apiKey, baseURL, ...(options.fetch ? { fetch: options.fetch } : {}) });
   for (const role of configured) {
     out[role] = { role, provider, modelId: ids[role], keyVariable: keySource, model: make(ids[role]) };
   }
   return out;
-}
-
-// A provider's package loads when a model of it is configured: a run with none, or with one
-// provider, does not load the other three (start-up, issue 14). Their errors are recognised by
-// `APICallError.isInstance`, a marker shared across copies of the AI SDK.
-const require = createRequire(import.meta.url);
-
-function createProvider(
-  provider: ProviderName,
-  apiKey: string,
-  baseURL: string | undefined,
-  fetchImpl: typeof fetch | undefined,
-): (id: string) => LanguageModelV3 {
-  const common = { ...(baseURL ? { baseURL } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
-  switch (provider) {
-    case 'openrouter': {
-      const { createOpenRouter } = require('@openrouter/ai-sdk-provider') as typeof OpenRouter;
-      const p = createOpenRouter({ apiKey, compatibility: 'strict', ...common });
-      // usage.include asks OpenRouter for the call's cost (providerMetadata.openrouter.usage.cost).
-      return (id) => p.chat(id, { usage: { include: true } });
-    }
-    case 'openai': {
-      const { createOpenAI } = require('@ai-sdk/openai') as typeof OpenAI;
-      const p = createOpenAI({ apiKey, ...common });
-      return (id) => p.chat(id);
-    }
-    case 'anthropic': {
-      const { createAnthropic } = require('@ai-sdk/anthropic') as typeof Anthropic;
-      const p = createAnthropic({ apiKey, ...common });
-      return (id) => p.languageModel(id);
-    }
-    case 'openai-compatible': {
-      const { createOpenAICompatible } = require('@ai-sdk/openai-compatible') as typeof OpenAICompatible;
-      const p = createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL: baseURL ?? '',
-        includeUsage: true,
-        ...(apiKey ? { apiKey } : {}),
-        ...(fetchImpl ? { fetch: fetchImpl } : {}),
-      });
-      return (id) => p.chatModel(id);
-    }
-  }
 }

@@ -1,3 +1,5 @@
+import { providerPresets } from './providers/index.js';
+
 /**
  * The commented default `splintercat.yaml` that `splintercat init` writes. Every key
  * of the schema is here with its default value, so the file loads back to exactly
@@ -87,8 +89,8 @@ check:
   incremental: true
 
 llm:
-  # openrouter (OPENROUTER_API_KEY) | openai (OPENAI_API_KEY) | anthropic (ANTHROPIC_API_KEY)
-  # | openai-compatible (base_url of Ollama, vLLM, LM Studio; no key needed)
+  # One of:
+${providerChoices()}
   provider: openrouter
   # Empty = the provider's variable above. Keys are never logged.
   api_key: ""
@@ -186,3 +188,15 @@ log:
   max_size_mb: 10
   retention_days: 7
 `;
+
+/** One comment line per provider preset, so a new preset is listed without editing this file. */
+function providerChoices(): string {
+  const width = Math.max(...providerPresets.map((p) => p.name.length));
+  return providerPresets
+    .map((p) => {
+      const key = p.keyVariable ? `key: ${p.keyVariable}` : 'key: llm.api_key if it needs one';
+      const where = p.defaultBaseUrl ? `base_url: ${p.defaultBaseUrl}` : p.needsBaseUrl ? 'base_url required' : null;
+      return `  #   ${p.name.padEnd(width)}  ${[p.description, key, where].filter(Boolean).join('; ')}`;
+    })
+    .join('\n');
+}

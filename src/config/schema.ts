@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { GOALS, strategyNames } from './goals.js';
+import { providerNames } from './providers/index.js';
 
 /**
  * The written shape of `splintercat.yaml`. Every key has a default so an empty
@@ -8,8 +9,7 @@ import { GOALS, strategyNames } from './goals.js';
  */
 const positiveSeconds = z.number().positive();
 
-export const providerNames = ['openrouter', 'openai', 'anthropic', 'openai-compatible'] as const;
-export type ProviderName = (typeof providerNames)[number];
+export { providerNames, type ProviderName } from './providers/index.js';
 
 export const sandboxModes = ['auto', 'bwrap', 'off'] as const;
 export type SandboxMode = (typeof sandboxModes)[number];
@@ -168,7 +168,7 @@ export const configSchema = z
     llm: z
       .object({
         provider: z.enum(providerNames).default('openrouter'),
-        /** Empty = the provider's usual variable (OPENROUTER_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY). */
+        /** Empty = the variable the provider's preset names (config/providers/), e.g. OPENROUTER_API_KEY. */
         api_key: z.string().default(''),
         base_url: z.string().default(''),
         /** No model configured = offline: the deterministic ladder and policies only. */

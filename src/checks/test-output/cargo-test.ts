@@ -1,5 +1,6 @@
-import { excerptOf, oneLine, pickLocation } from './lines.js';
-import type { FailedTest, TestOutputParser } from './types.js';
+import { excerptOf, oneLine, pickLocation, sumOf } from './lines.js';
+import type { FailedTest } from './failed-test.js';
+import type { TestOutputParser } from './parser.js';
 
 const SECTION = /^---- (\S+) stdout ----$/;
 
@@ -9,8 +10,7 @@ const SECTION = /^---- (\S+) stdout ----$/;
  * Rust 1.73: `panicked at 'message', file:line:col`), and a `failures:` list names them all.
  * Identity: `target::module::test` (`src/lib.rs::tests::adds`).
  */
-export const parseCargoTest: TestOutputParser = (lines, cwd) => {
-  if (!lines.some((l) => /^running \d+ tests?$/.test(l) || /^test result: /.test(l))) return null;
+function parseCargoTest(lines: string[], cwd: string | undefined): FailedTest[] {
   const failures: FailedTest[] = [];
   let target = '';
   let listing = false;
@@ -40,7 +40,7 @@ export const parseCargoTest: TestOutputParser = (lines, cwd) => {
     i = end - 1;
   }
   return failures;
-};
+}
 
 function idOf(target: string, name: string): string {
   return target ? `${target}::${name}` : name;
@@ -78,3 +78,16 @@ function panicOf(
     excerpt: excerptOf(lines, start, end),
   };
 }
+
+/** `cargo test`'s libtest output. */
+export const cargoTest: TestOutputParser<'cargo'> = {
+  name: 'cargo',
+  detect: (lines) => lines.some((l) => /^running \d+ tests?$/.test(l) || /^test result: /.test(l)),
+  parse: parseCargoTest,
+  ran: (lines) => {
+    const results = lines
+      .map((l) => /^test result: \w+\. (\d+) passed; (\d+) failed;/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null);
+    return results.length > 0 ? results.reduce((n, m) => n + sumOf([m[1], m[2]]), 0) : null;
+  },
+};

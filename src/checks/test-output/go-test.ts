@@ -1,5 +1,6 @@
 import { excerptOf, oneLine, pickLocation } from './lines.js';
-import type { FailedTest, TestOutputParser } from './types.js';
+import type { FailedTest } from './failed-test.js';
+import type { TestOutputParser } from './parser.js';
 
 const FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+s\)/;
 const PACKAGE = /^(?:FAIL|ok)\s+(\S+)\s/;
@@ -10,9 +11,7 @@ const PACKAGE = /^(?:FAIL|ok)\s+(\S+)\s/;
  * goroutine trace when a test panicked, and `FAIL\tpackage` closing each package. A test that failed
  * only because a subtest did is left out. Identity: `package::TestName/sub`.
  */
-export const parseGoTest: TestOutputParser = (lines, cwd) => {
-  if (!lines.some((l) => FAIL.test(l) || /^(?:FAIL|ok)\s+\S+\s+(?:[\d.]+s|\[)/.test(l) || /^=== RUN\s/.test(l)))
-    return null;
+function parseGoTest(lines: string[], cwd: string | undefined): FailedTest[] {
   const failures: (FailedTest & { pkg: string | null })[] = [];
   for (let i = 0; i < lines.length; i++) {
     const pkg = PACKAGE.exec(lines[i] as string);
@@ -62,7 +61,7 @@ export const parseGoTest: TestOutputParser = (lines, cwd) => {
   }
   const leaves = failures.filter((f) => !parents.has(f.id));
   return leaves.map(({ pkg, ...f }) => ({ ...f, id: pkg ? `${pkg}::${f.id}` : f.id }));
-};
+}
 
 /** With -v a test's own lines come before its `--- FAIL`, after its `=== RUN` (or `=== CONT`). */
 function verboseOutput(lines: string[], at: number, name: string): string[] {
@@ -76,3 +75,12 @@ function traceEnd(lines: string[], from: number): number {
   while (j < lines.length && !/^(?:FAIL|ok)\s|^FAIL$/.test(lines[j] as string)) j++;
   return j;
 }
+
+/** `go test`, plain or -v; it prints no count of the tests that ran. */
+export const goTest: TestOutputParser<'go'> = {
+  name: 'go',
+  detect: (lines) =>
+    lines.some((l) => FAIL.test(l) || /^(?:FAIL|ok)\s+\S+\s+(?:[\d.]+s|\[)/.test(l) || /^=== RUN\s/.test(l)),
+  parse: parseGoTest,
+  stopFlag: { program: /\bgo\s+test\b/, long: /(?:^|\s)(-failfast)(?=\s|$)/ },
+};

@@ -1,30 +1,20 @@
-import { parseCargoTest } from './cargo-test.js';
-import { parseGoTest } from './go-test.js';
-import { parseJest } from './jest.js';
+/**
+ * Test runners' reports, read from a check's log: which tests failed, how many ran, whether the run stopped
+ * early. One `TestOutputParser` record per runner, one file each (`vitest.ts`, `pytest.ts`, ...), listed in
+ * `registry.ts`; JUnit XML files are read by `junit-xml.ts`. Compiler, linker and build-tool errors are not
+ * read here but by the line matchers of `../log-errors/`, which `../extract-failure.ts` tries first.
+ * @module
+ */
 import { readJUnitFailures, type JUnitSource } from './junit-xml.js';
 import { logLines } from './lines.js';
-import { parseMocha } from './mocha.js';
-import { parsePytest } from './pytest.js';
-import { parseRspec } from './rspec.js';
+import { testOutputParsers } from './registry.js';
 import { stoppedEarly } from './stopped.js';
-import { testsRun } from './tests-run.js';
-import type { TestFailures, TestOutputParser, TestRunner } from './types.js';
-import { parseVitest } from './vitest.js';
+import type { TestFailures } from './types.js';
 
 export * from './types.js';
 export type { JUnitSource } from './junit-xml.js';
 export { diedBeforeSummary } from './stopped.js';
-
-/** Most specific first: vitest's and jest's `FAIL` lines differ only in detail, mocha's epilogue is the loosest. */
-const parsers: [TestRunner, TestOutputParser][] = [
-  ['vitest', parseVitest],
-  ['jest', parseJest],
-  ['pytest', parsePytest],
-  ['cargo', parseCargoTest],
-  ['go', parseGoTest],
-  ['rspec', parseRspec],
-  ['mocha', parseMocha],
-];
+export { testOutputParsers } from './registry.js';
 
 export interface ParseTestOptions {
   /** The directory the check ran in: paths inside it are shown relative to it. */
@@ -46,14 +36,14 @@ export function parseTestFailures(log: string, options: ParseTestOptions = {}): 
   if (fromXml) return { runner: 'junit', ...fromXml, stopped: null };
   const lines = logLines(log);
   let passing: TestFailures | null = null;
-  for (const [runner, parse] of parsers) {
-    const failures = parse(lines, options.cwd);
-    if (!failures) continue;
+  for (const parser of testOutputParsers) {
+    if (!parser.detect(lines)) continue;
+    const failures = parser.parse(lines, options.cwd);
     const read = {
-      runner,
+      runner: parser.name,
       failures,
-      ran: testsRun(lines, runner),
-      stopped: stoppedEarly(lines, runner, failures.length, options.command),
+      ran: parser.ran?.(lines) ?? null,
+      stopped: stoppedEarly(lines, parser, failures.length, options.command),
     };
     if (failures.length > 0) return read;
     passing ??= read;

@@ -1,17 +1,13 @@
-import { excerptOf, jsFrames, oneLine, pickLocation, uniqueById } from './lines.js';
-import type { FailedTest, TestOutputParser } from './types.js';
+import { excerptOf, jsFrames, oneLine, pickLocation, summaryTotal, uniqueById } from './lines.js';
+import type { FailedTest } from './failed-test.js';
+import type { TestOutputParser } from './parser.js';
 
 /**
  * Jest's default reporter: `FAIL path` opens a test file's report, then one `● suite › test` block per
  * failure: the message (the matcher line, then Expected/Received), a code frame, and `at` frames.
  * `● Test suite failed to run` (the file did not load) is a failure of the file. Identity: `file > suite > test`.
  */
-export const parseJest: TestOutputParser = (lines, cwd) => {
-  if (
-    !lines.some((l) => /^Tests:\s+.*\btotal\s*$/.test(l)) &&
-    !lines.some((l) => /^\s*(?:FAIL|PASS)\s+\S+\s*(?:\([\d.]+ m?s\))?\s*$/.test(l))
-  )
-    return null;
+function parseJest(lines: string[], cwd: string | undefined): FailedTest[] {
   const failures: FailedTest[] = [];
   let file = '';
   for (let i = 0; i < lines.length; i++) {
@@ -40,4 +36,15 @@ export const parseJest: TestOutputParser = (lines, cwd) => {
     i = end - 1;
   }
   return uniqueById(failures);
+}
+
+/** Jest's default reporter. */
+export const jest: TestOutputParser<'jest'> = {
+  name: 'jest',
+  detect: (lines) =>
+    lines.some((l) => /^Tests:\s+.*\btotal\s*$/.test(l)) ||
+    lines.some((l) => /^\s*(?:FAIL|PASS)\s+\S+\s*(?:\([\d.]+ m?s\))?\s*$/.test(l)),
+  parse: parseJest,
+  ran: (lines) => summaryTotal(lines, [/^Tests:.*?(\d+) passed/, /^Tests:.*?(\d+) failed/]),
+  stopFlag: { program: /\bjest\b/, long: /(?:^|\s)(--bail(?:=\d+)?)(?=\s|$)/, short: /(?:^|\s)(-b)(?=\s|$)/ },
 };

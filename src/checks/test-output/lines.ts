@@ -71,3 +71,12 @@ export function uniqueById<T extends { id: string }>(items: T[]): T[] {
   const seen = new Set<string>();
   return items.filter((t) => !seen.has(t.id) && seen.add(t.id));
 }
+
+/** The sum of the numbers a summary's patterns captured (a missing one counts as 0). */
+export const sumOf = (values: (string | undefined)[]): number => values.reduce((n, v) => n + Number(v ?? 0), 0);
+
+/** The sum of what each pattern captures on its first matching line; null when none of them matches. */
+export function summaryTotal(lines: string[], patterns: RegExp[]): number | null {
+  const found = patterns.map((p) => lines.map((l) => p.exec(l)?.[1]).find((v) => v !== undefined));
+  return found.every((v) => v === undefined) ? null : sumOf(found);
+}

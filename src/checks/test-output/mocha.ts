@@ -1,5 +1,6 @@
-import { excerptOf, jsFrames, oneLine, pickLocation } from './lines.js';
-import type { FailedTest, TestOutputParser } from './types.js';
+import { excerptOf, jsFrames, oneLine, pickLocation, summaryTotal } from './lines.js';
+import type { FailedTest } from './failed-test.js';
+import type { TestOutputParser } from './parser.js';
 
 const PASSING = /^\s*\d+ passing \(\d+(?:\.\d+)?\s?(?:ms|s|m|h)\)\s*$/;
 const FAILING = /^\s*\d+ failing\s*$/;
@@ -10,9 +11,8 @@ const FAILING = /^\s*\d+ failing\s*$/;
  * (the last ending with `:`), the message, an optional diff, and the stack. A hook's failure is named
  * as mocha names it (`"before all" hook for "..."`).
  */
-export const parseMocha: TestOutputParser = (lines, cwd) => {
+function parseMocha(lines: string[], cwd: string | undefined): FailedTest[] {
   const summary = lines.findIndex((l) => PASSING.test(l) || FAILING.test(l));
-  if (summary < 0) return null;
   const failing = lines.findIndex((l, i) => i >= summary && FAILING.test(l));
   if (failing < 0) return [];
   const starts: number[] = [];
@@ -23,7 +23,7 @@ export const parseMocha: TestOutputParser = (lines, cwd) => {
     }
   }
   return starts.map((start, k) => failure(lines, start, starts[k + 1] ?? lines.length, cwd));
-};
+}
 
 function failure(lines: string[], start: number, end: number, cwd: string | undefined): FailedTest {
   const parts = [(lines[start] as string).replace(/^\s*\d+\) /, '').trim()];
@@ -53,3 +53,12 @@ function failure(lines: string[], start: number, end: number, cwd: string | unde
     excerpt: excerptOf(lines, start, end),
   };
 }
+
+/** Mocha's epilogue, which every base reporter prints. */
+export const mocha: TestOutputParser<'mocha'> = {
+  name: 'mocha',
+  detect: (lines) => lines.some((l) => PASSING.test(l) || FAILING.test(l)),
+  parse: parseMocha,
+  ran: (lines) => summaryTotal(lines, [/^\s*(\d+) passing \(/, /^\s*(\d+) failing\s*$/]),
+  stopFlag: { program: /\bmocha\b/, long: /(?:^|\s)(--bail)(?=\s|$)/, short: /(?:^|\s)(-b)(?=\s|$)/ },
+};

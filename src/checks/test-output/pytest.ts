@@ -1,5 +1,6 @@
-import { excerptOf, isTestPath, oneLine, pickLocation } from './lines.js';
-import type { FailedTest, TestOutputParser } from './types.js';
+import { excerptOf, isTestPath, oneLine, pickLocation, sumOf } from './lines.js';
+import type { FailedTest } from './failed-test.js';
+import type { TestOutputParser } from './parser.js';
 
 const SECTION = /^=+ (FAILURES|ERRORS) =+$/;
 const SUMMARY = /^(FAILED|ERROR) (\S.*?)(?: - (.*))?$/;
@@ -9,13 +10,7 @@ const SUMMARY = /^(FAILED|ERROR) (\S.*?)(?: - (.*))?$/;
  * lines are the message and whose `path.py:line: Error` lines the location; the short summary
  * (`FAILED node-id - message`, on by default) gives each test's node id, which is its identity.
  */
-export const parsePytest: TestOutputParser = (lines, cwd) => {
-  const recognised = lines.some(
-    (l) =>
-      /^=+ (test session starts|FAILURES|ERRORS|short test summary info) =+$/.test(l) ||
-      /^=*\s*(?:\d+ (?:failed|passed|errors?|skipped)[, ]*)+.* in [\d.]+s/.test(l),
-  );
-  if (!recognised) return null;
+function parsePytest(lines: string[], cwd: string | undefined): FailedTest[] {
   const summary = lines.map((l) => SUMMARY.exec(l)).filter((m): m is RegExpExecArray => m !== null);
   const nodeIds = summary.map((m) => m[2] as string);
   const failures: FailedTest[] = [];
@@ -42,7 +37,7 @@ export const parsePytest: TestOutputParser = (lines, cwd) => {
       });
   }
   return failures;
-};
+}
 
 function block(
   lines: string[],
@@ -91,3 +86,26 @@ function nodeIdFor(name: string, nodeIds: string[], paths: string[]): string {
 function lastPart(id: string): string {
   return id.split('::').pop() as string;
 }
+
+/** pytest's default terminal report. */
+export const pytest: TestOutputParser<'pytest'> = {
+  name: 'pytest',
+  detect: (lines) =>
+    lines.some(
+      (l) =>
+        /^=+ (test session starts|FAILURES|ERRORS|short test summary info) =+$/.test(l) ||
+        /^=*\s*(?:\d+ (?:failed|passed|errors?|skipped)[, ]*)+.* in [\d.]+s/.test(l),
+    ),
+  parse: parsePytest,
+  ran: (lines) => {
+    const line = lines.filter((l) => /\d+ (?:passed|failed).* in [\d.]+s/.test(l)).at(-1);
+    return line
+      ? sumOf([/(\d+) passed/.exec(line)?.[1], /(\d+) failed/.exec(line)?.[1], /(\d+) errors?/.exec(line)?.[1]])
+      : null;
+  },
+  stopLines: [
+    { pattern: /^!+ (stopping after \d+ failures?) !+$/, say: (m) => `pytest: ${m[1]} (-x or --maxfail)` },
+    { pattern: /^!+ (Interrupted: .+?) !+$/, say: (m) => `pytest: ${m[1]}` },
+    { pattern: /^!+ (KeyboardInterrupt) !+$/, say: (m) => `pytest: ${m[1]}` },
+  ],
+};

@@ -1,5 +1,6 @@
 import { excerptOf, oneLine, pickLocation } from './lines.js';
-import type { FailedTest, TestOutputParser } from './types.js';
+import type { FailedTest } from './failed-test.js';
+import type { TestOutputParser } from './parser.js';
 
 /**
  * RSpec's progress and documentation formatters: `Failures:` then `  N) full description` blocks with
@@ -7,8 +8,7 @@ import type { FailedTest, TestOutputParser } from './types.js';
  * `Failed examples:` maps each description to its file (`rspec ./spec/x_spec.rb:5 # description`).
  * Identity: `spec file > full description` (line numbers move between commits).
  */
-export const parseRspec: TestOutputParser = (lines, cwd) => {
-  if (!lines.some((l) => /^\d+ examples?, \d+ failures?/.test(l))) return null;
+function parseRspec(lines: string[], cwd: string | undefined): FailedTest[] {
   const files = new Map<string, string>();
   for (const l of lines) {
     const m = /^rspec '?\.?\/?([^\s':[]+)[^\s]*'? # (.+)$/.exec(l);
@@ -49,4 +49,16 @@ export const parseRspec: TestOutputParser = (lines, cwd) => {
     });
   });
   return failures;
+}
+
+/** RSpec's progress and documentation formatters. */
+export const rspec: TestOutputParser<'rspec'> = {
+  name: 'rspec',
+  detect: (lines) => lines.some((l) => /^\d+ examples?, \d+ failures?/.test(l)),
+  parse: parseRspec,
+  ran: (lines) => {
+    const m = lines.map((l) => /^(\d+) examples?, \d+ failures?(?:, (\d+) pending)?/.exec(l)).find(Boolean);
+    return m ? Number(m[1]) - Number(m[2] ?? 0) : null;
+  },
+  stopFlag: { program: /\brspec\b/, long: /(?:^|\s)(--fail-fast(?:=\d+)?)(?=\s|$)/ },
 };

@@ -1,5 +1,6 @@
-import { excerptOf, jsFrames, oneLine, pickLocation, uniqueById } from './lines.js';
-import type { FailedTest, TestOutputParser } from './types.js';
+import { excerptOf, jsFrames, oneLine, pickLocation, summaryTotal, uniqueById } from './lines.js';
+import type { FailedTest } from './failed-test.js';
+import type { TestOutputParser } from './parser.js';
 
 const SEPARATOR = /^\s*⎯{3,}/;
 
@@ -9,8 +10,7 @@ const SEPARATOR = /^\s*⎯{3,}/;
  * and a code frame, up to a `⎯⎯⎯` line. A file that failed to load is ` FAIL  file [ file ]`.
  * Identity: `file > suite > test`, without the project's `|name|` label.
  */
-export const parseVitest: TestOutputParser = (lines, cwd) => {
-  if (!lines.some((l) => /^\s*Test Files\s+\d+/.test(l) || /⎯ Failed (?:Tests|Suites) \d+ ⎯/.test(l))) return null;
+function parseVitest(lines: string[], cwd: string | undefined): FailedTest[] {
   const failures: FailedTest[] = [];
   for (let i = 0; i < lines.length; i++) {
     const names: string[] = [];
@@ -37,7 +37,7 @@ export const parseVitest: TestOutputParser = (lines, cwd) => {
     i = end - 1;
   }
   return uniqueById(failures);
-};
+}
 
 function header(line: string | undefined): string | null {
   // The project's label is `|name|` without colours, and ` name ` on a coloured background (so: two spaces after it) with them.
@@ -46,3 +46,12 @@ function header(line: string | undefined): string | null {
   const name = (m[1] as string).replace(/\s+\[ .+ \]$/, '');
   return / > /.test(name) || /\[ .+ \]$/.test(m[1] as string) ? name : null;
 }
+
+/** Vitest's default reporter, in colour or not. */
+export const vitest: TestOutputParser<'vitest'> = {
+  name: 'vitest',
+  detect: (lines) => lines.some((l) => /^\s*Test Files\s+\d+/.test(l) || /⎯ Failed (?:Tests|Suites) \d+ ⎯/.test(l)),
+  parse: parseVitest,
+  ran: (lines) => summaryTotal(lines, [/^\s*Tests\s.*?(\d+) passed/, /^\s*Tests\s.*?(\d+) failed/]),
+  stopFlag: { program: /\bvitest\b/, long: /(?:^|\s)(--bail(?:=\d+)?)(?=\s|$)/ },
+};
