@@ -52,6 +52,8 @@ export const errorKinds = {
   run_missing: 'usage',
   run_name_invalid: 'usage',
   run_name_needed: 'usage',
+  share_remote_unreachable: 'usage',
+  share_run_missing: 'usage',
   ui_port_in_use: 'usage',
   ui_port_invalid: 'usage',
   worktree_dirty: 'usage',

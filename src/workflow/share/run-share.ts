@@ -1,0 +1,199 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fetchRefs } from '../../git/remote-refs.js';
+import type { Git } from '../../git/index.js';
+import { cellId, type Cell } from '../../imerge/cell.js';
+import type { Logger } from '../../log/logger.js';
+import type { RunStore } from '../../store/run-store.js';
+import type { RunState } from '../../store/run-state.js';
+import { Claims, type HeldClaim } from '../../store/sync/claims.js';
+import { runRecords } from '../../store/sync/run-records.js';
+import { RunSync } from '../../store/sync/run-sync.js';
+import type { SyncRecord } from '../../store/sync/record.js';
+import type { Clock } from '../../util/clock.js';
+import { personOf, readShare, type ShareSettings } from './share-file.js';
+
+/** What `select` found: the cells this machine works on now, and the conflicts others hold. */
+export interface Selection {
+  mine: Cell[];
+  heldByOthers: HeldClaim[];
+}
+
+/**
+ * A run shared through a git remote, as one machine sees it: it publishes the run (records,
+ * engine refs, this machine's snapshot) at each durable step, takes the resolutions other
+ * machines published, and claims the conflicts it works on. A remote that cannot be reached
+ * never stops the run: the work stays local and is published by a later step (said once in the log).
+ */
+export class RunShare {
+  readonly sync: RunSync;
+  readonly claims: Claims;
+  private held = new Map<string, HeldClaim>();
+  private warned = false;
+  private publishing: Promise<void> = Promise.resolve();
+  private queued: RunState | null = null;
+
+  constructor(
+    private readonly git: Git,
+    private readonly store: RunStore,
+    readonly run: string,
+    readonly settings: ShareSettings,
+    person: { name: string; email: string },
+    leaseSeconds: number,
+    private readonly log: Logger,
+    clock?: Clock,
+  ) {
+    const shared = { remote: settings.remote, machine: settings.machine, ...(clock ? { clock } : {}) };
+    this.sync = new RunSync(git, run, shared);
+    this.claims = new Claims(git, run, { ...shared, person, leaseSeconds });
+    this.person = person;
+  }
+
+  readonly person: { name: string; email: string };
+
+  /** The share of run `name` when it has one (`merge --remote`, `share`, `join`), else null. */
+  static async open(
+    git: Git,
+    store: RunStore,
+    name: string,
+    leaseSeconds: number,
+    log: Logger,
+    clock?: Clock,
+  ): Promise<RunShare | null> {
+    const settings = readShare(store, name);
+    if (!settings) return null;
+    return new RunShare(git, store, name, settings, await personOf(git), leaseSeconds, log, clock);
+  }
+
+  /** Publish after a durable step, in the background: steps coming faster than pushes are coalesced. */
+  schedule(state: RunState): void {
+    const first = this.queued === null;
+    this.queued = state;
+    if (!first) return;
+    this.publishing = this.publishing.then(async () => {
+      const latest = this.queued as RunState;
+      this.queued = null;
+      await this.publish(latest).catch((error: unknown) => this.unreachable(String(error)));
+    });
+  }
+
+  /** Wait for the scheduled publications. */
+  async flush(): Promise<void> {
+    await this.publishing;
+    if (this.queued) {
+      this.schedule(this.queued);
+      await this.publishing;
+    }
+  }
+
+  /** Publish the run as this machine holds it, then renew its open claims and release the settled ones. */
+  async publish(state: RunState): Promise<boolean> {
+    const cells = (await this.git.forEachRef(`refs/imerge/${this.run}/manual/`)).map((r) => ({
+      cell: r.ref.slice(r.ref.lastIndexOf('/') + 1),
+      commit: r.oid,
+    }));
+    const who = `${this.person.name} <${this.person.email}>`;
+    await this.sync.add(
+      runRecords(state, cells).map((r) =>
+        r.kind === 'resolution' ? { ...r, body: { ...r.body, person: who, machine: this.settings.machine } } : r,
+      ),
+    );
+    const paths = this.store.paths(this.run);
+    await this.sync.saveSnapshot({
+      'state.json': existsSync(paths.state) ? readFileSync(paths.state, 'utf8') : `${JSON.stringify(state)}\n`,
+      'events.jsonl': existsSync(paths.journal) ? readFileSync(paths.journal, 'utf8') : '',
+    });
+    // The engine's refs first: a resolution record is published only once its objects are on the remote.
+    const engine = await this.sync.publishEngine();
+    const records = engine.ok ? await this.sync.publish() : engine;
+    const snapshot = records.ok ? await this.sync.publishSnapshot() : records;
+    if (!snapshot.ok) {
+      this.unreachable(`${snapshot.reason}, ${await this.sync.pending()} record(s) pending`);
+      return false;
+    }
+    if (this.warned)
+      this.log.info({ remote: this.settings.remote }, `published the pending records to ${this.settings.remote}`);
+    this.warned = false;
+    await this.settleClaims(state);
+    return true;
+  }
+
+  /** The resolutions other machines published: the records, and the engine refs holding their trees. */
+  async pull(): Promise<Map<string, SyncRecord> | null> {
+    if (!(await this.sync.pull())) return null;
+    const prefix = `refs/imerge/${this.run}/`;
+    await fetchRefs(this.git, this.settings.remote, [`+${prefix}*:refs/splintercat-remotes/objects/${this.run}/*`]);
+    const resolutions = new Map<string, SyncRecord>();
+    for (const record of (await this.sync.records()).values())
+      if (record.kind === 'resolution') resolutions.set(String(record.key.conflict), record);
+    return resolutions;
+  }
+
+  /**
+   * Of the blocked cells (in grid order), those this machine works on: the ones it holds, and the
+   * first that nobody holds (or whose holder's lease ran out), claimed now. An unreachable remote
+   * leaves the first cell to work on locally (published when the remote is back).
+   */
+  async select(blockers: Cell[]): Promise<Selection> {
+    const claims = await this.claims.list();
+    if (claims === null) {
+      this.unreachable('claims cannot be read');
+      return { mine: blockers.slice(0, 1), heldByOthers: [] };
+    }
+    const mine: Cell[] = [];
+    const heldByOthers: HeldClaim[] = [];
+    let taken = false;
+    for (const cell of blockers) {
+      const id = cellId(cell);
+      const claim = claims.get(id) ?? null;
+      if (claim?.machine === this.settings.machine) {
+        this.held.set(id, claim);
+        mine.push(cell);
+        continue;
+      }
+      if (taken) continue;
+      const outcome = await this.claims.take(id, claim);
+      if (outcome.ok) {
+        this.held.set(id, outcome.claim);
+        mine.push(cell);
+        taken = true;
+        const over = outcome.tookOver;
+        if (over)
+          this.log.decision(
+            { cell: id },
+            `[share] took ${id} over from ${describe(over)}: its lease ran out at ${over.expires}`,
+          );
+        else this.log.decision({ cell: id }, `[share] claimed ${id} until ${outcome.claim.expires}`);
+      } else if (outcome.reason === 'held') heldByOthers.push(outcome.holder);
+    }
+    return { mine, heldByOthers };
+  }
+
+  /** Renew the claims whose conflicts are still open; release those whose resolution is now published. */
+  private async settleClaims(state: RunState): Promise<void> {
+    for (const [id, claim] of [...this.held]) {
+      const resolved = state.conflicts.some((c) => c.id === id && c.status === 'resolved');
+      if (resolved) {
+        await this.claims.release(claim);
+        this.held.delete(id);
+        continue;
+      }
+      const renewed = await this.claims.renew(claim);
+      if (renewed) this.held.set(id, renewed);
+    }
+  }
+
+  private unreachable(detail: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.log.decision(
+      { remote: this.settings.remote },
+      `[share] ${this.settings.remote} cannot be reached (${detail}): the work goes on here and is published when it can be`,
+    );
+  }
+}
+
+/** `Name <email> on MACHINE`. */
+export function describe(claim: Pick<HeldClaim, 'name' | 'email' | 'machine'>): string {
+  const who = claim.name || claim.email ? `${claim.name}${claim.email ? ` <${claim.email}>` : ''}` : 'someone';
+  return `${who} on ${claim.machine}`;
+}
