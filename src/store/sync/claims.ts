@@ -66,9 +66,9 @@ export class Claims {
     const prefix = `refs/splintercat/${this.run}/claims/`;
     const listed = await listRemoteRefs(this.git, this.options.remote, [`${prefix}*`]);
     if (listed === null) return null;
-    const missing = [...listed.values()].filter((oid) => oid);
-    const present = await Promise.all(missing.map((oid) => this.git.revParse(oid)));
-    if (present.some((p) => p === null)) {
+    const unread = await Promise.all([...listed.values()].map(async (oid) => (await this.readClaim(oid)) === null));
+    // Claims taken elsewhere are blobs this clone has not seen: fetched once, all together.
+    if (unread.some(Boolean)) {
       const seen = `refs/splintercat-remotes/claims/${this.run}/`;
       if (!(await fetchRefs(this.git, this.options.remote, [`+${prefix}*:${seen}*`]))) return null;
     }

@@ -170,6 +170,10 @@ export class RunShare {
 
   /** Renew the claims whose conflicts are still open; release those whose resolution is now published. */
   private async settleClaims(state: RunState): Promise<void> {
+    // Claims an earlier process of this machine took (before a hand-off) are this one's to settle.
+    for (const claim of (await this.claims.list())?.values() ?? [])
+      if (claim.machine === this.settings.machine && !this.held.has(claim.conflict))
+        this.held.set(claim.conflict, claim);
     for (const [id, claim] of [...this.held]) {
       const resolved = state.conflicts.some((c) => c.id === id && c.status === 'resolved');
       if (resolved) {
