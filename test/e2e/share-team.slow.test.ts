@@ -1,9 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
+import { cliShellCommand, runCli, type CliRun } from '../fixtures/resolve/cli.js';
+import { startLlmServer } from '../helpers/llm-server.js';
+import { testGitEnv } from '../helpers/git-repo.js';
 import { crossRepo } from '../fixtures/workflow/chain-repo.js';
 import { TestRepo } from '../helpers/git-repo.js';
 
@@ -30,7 +32,7 @@ function configure(dir: string, extra: string[] = []): void {
 }
 
 /** A fork with two independent conflicts on one frontier (cells 1-2 and 2-1), pushed to a bare remote. */
-function team(): { bare: string; clone: (person: string) => TestRepo } {
+function team(extra: string[] = []): { bare: string; clone: (person: string) => TestRepo } {
   const origin = crossRepo(
     2,
     (k) => `F${k}`,
@@ -46,7 +48,7 @@ function team(): { bare: string; clone: (person: string) => TestRepo } {
     repo.sh('config', 'user.name', person);
     repo.sh('config', 'user.email', `${person.toLowerCase()}@example.com`);
     repo.sh('branch', '-q', 'upstream', 'origin/upstream');
-    configure(dir);
+    configure(dir, extra);
     return repo;
   };
   return { bare, clone };
@@ -126,5 +128,92 @@ describe('one merge, two clones sharing a bare remote (CLI)', () => {
       expect(text).toMatch(new RegExp(`${bobConflict.conflict} resolved by Bob <bob@example.com>`));
       expect(text).toMatch(/nobody holds a conflict/);
     }
+  });
+
+  it('kill -9 of a clone holding a claim: once its lease runs out the other clone takes the conflict and finishes', async () => {
+    const server = await startLlmServer({ respond: () => ({ kind: 'hang' }) });
+    // A lease of a millisecond: run out by the time the other clone looks (no waiting for it).
+    const { bare, clone } = team([
+      'sync:',
+      '  lease: 0.001',
+      'llm:',
+      '  provider: openai-compatible',
+      `  base_url: ${server.baseURL}`,
+      '  resolver_model: value-model',
+    ]);
+    const alice = clone('Alice');
+    const bob = clone('Bob');
+    const child = spawn('/bin/sh', ['-c', `exec ${cliShellCommand} merge upstream --remote origin --resolver llm`], {
+      cwd: alice.dir,
+      env: { ...process.env, ...testGitEnv },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<string | null>((done) => child.on('exit', (_code, signal) => done(signal)));
+    // Alice's clone claimed 1-2 and asks the model about it, which never answers: it is killed there.
+    await server.waitForRequests(1);
+    const remote = new TestRepo(bare);
+    expect(remote.sh('for-each-ref', '--format=%(refname)', 'refs/splintercat/up/claims/')).toBe(
+      'refs/splintercat/up/claims/1-2',
+    );
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    expect((await runCli(['join', 'origin', 'up'], bob.dir)).code).toBe(0);
+    const first = await runCli(['continue', '--name', 'up', '--set', 'merge.resolver=manual'], bob.dir);
+    expect(first.code, first.stderr).toBe(3);
+    expect(first.stderr).toMatch(/took 1-2 over from Alice <alice@example.com>/);
+    let next = handed(first);
+    expect(next.conflict).toBe('1-2');
+    settle(next.file, next.conflict);
+    const second = await runCli(['continue', '--name', 'up'], bob.dir);
+    expect(second.code, second.stderr).toBe(3);
+    next = handed(second);
+    expect(next.conflict).toBe('2-1');
+    settle(next.file, next.conflict);
+    const last = await runCli(['continue', '--name', 'up'], bob.dir);
+    expect(last.code, last.stderr).toBe(0);
+    expect(bob.sh('show', 'main:vals.txt')).toMatch(/^v1 = R1-2$/m);
+    expect(bob.sh('show', 'main:vals.txt')).toMatch(/^v2 = R2-1$/m);
+  });
+
+  it('a remote unreachable for a while: the work goes on here, and is published once it is back', async () => {
+    const { bare, clone } = team();
+    const alice = clone('Alice');
+    const first = await runCli(['merge', 'upstream', '--remote', 'origin'], alice.dir);
+    expect(first.code, first.stderr).toBe(3);
+    const mine = handed(first);
+    settle(mine.file, mine.conflict);
+    renameSync(bare, `${bare}.away`);
+    const offline = await runCli(['continue', '--name', 'up'], alice.dir);
+    // The resolution is recorded and checked here; the next conflict is handed over without a claim.
+    expect(offline.code, offline.stderr).toBe(3);
+    expect(offline.stderr.match(/\[share\] origin cannot be reached/g)).toHaveLength(1);
+    expect(handed(offline).conflict).not.toBe(mine.conflict);
+    renameSync(`${bare}.away`, bare);
+    const shared = await runCli(['share', 'origin', '--name', 'up'], alice.dir);
+    expect(shared.code, shared.stderr).toBe(0);
+    const bob = clone('Bob');
+    expect((await runCli(['join', 'origin', 'up'], bob.dir)).code).toBe(0);
+    const status = JSON.parse((await runCli(['status', '--json'], bob.dir)).stdout) as {
+      share: { resolved: Array<{ conflict: string; person: string }> };
+    };
+    expect(status.share.resolved).toEqual([
+      expect.objectContaining({ conflict: mine.conflict, person: 'Alice <alice@example.com>' }),
+    ]);
+  });
+
+  it('a remote or a run that is not there: a clear error and nothing started', async () => {
+    const { clone } = team();
+    const alice = clone('Alice');
+    const typo = await runCli(['merge', 'upstream', '--remote', 'orign'], alice.dir);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/The git remote 'orign' cannot be reached/);
+    expect(typo.stderr).toMatch(/remotes: origin/);
+    expect(typo.stderr).not.toMatch(/at .*\.ts:\d+/);
+    expect(alice.sh('for-each-ref', 'refs/imerge')).toBe('');
+    const missing = await runCli(['join', 'origin', 'nope'], alice.dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/No merge named 'nope' is shared on 'origin'/);
+    expect(missing.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
 });

@@ -134,6 +134,8 @@ export class RunShare {
    * leaves the first cell to work on locally (published when the remote is back).
    */
   async select(blockers: Cell[]): Promise<Selection> {
+    // A claim is taken only once the run is published: whoever takes it over can join from there.
+    await this.flush();
     const claims = await this.claims.list();
     if (claims === null) {
       this.unreachable('claims cannot be read');
