@@ -121,6 +121,11 @@ describe('one merge, two clones sharing a bare remote (CLI)', () => {
     const s2 = await runCli(['continue'], solo.dir);
     expect(s2.code, s2.stderr).toBe(0);
     expect(bob.sh('rev-parse', 'main^{tree}')).toBe(solo.sh('rev-parse', 'main^{tree}'));
+    // Alice's clone takes Bob's resolution as published (the engine's refs are gone with his finished merge): same tree.
+    const a3 = await runCli(['continue', '--name', 'up'], alice.dir);
+    expect(a3.code, a3.stderr).toBe(0);
+    expect(a3.stderr).toMatch(new RegExp(`took ${bobConflict.conflict} as Bob <bob@example.com>`));
+    expect(alice.sh('rev-parse', 'main^{tree}')).toBe(bob.sh('rev-parse', 'main^{tree}'));
 
     for (const repo of [alice, bob]) {
       const text = (await runCli(['status'], repo.dir)).stdout;

@@ -8,6 +8,7 @@ import type { RunState } from '../../store/run-state.js';
 import { Claims, type HeldClaim } from '../../store/sync/claims.js';
 import { runRecords } from '../../store/sync/run-records.js';
 import { RunSync } from '../../store/sync/run-sync.js';
+import { publishRefs, type MirrorOutcome } from '../../store/sync/ref-mirror.js';
 import type { SyncRecord } from '../../store/sync/record.js';
 import type { Clock } from '../../util/clock.js';
 import { personOf, readShare, type ShareSettings } from './share-file.js';
@@ -102,8 +103,9 @@ export class RunShare {
       'state.json': existsSync(paths.state) ? readFileSync(paths.state, 'utf8') : `${JSON.stringify(state)}\n`,
       'events.jsonl': existsSync(paths.journal) ? readFileSync(paths.journal, 'utf8') : '',
     });
-    // The engine's refs first: a resolution record is published only once its objects are on the remote.
-    const engine = await this.sync.publishEngine();
+    // Trees and engine refs first: a resolution record is published only once its objects are on the remote.
+    const trees = await this.publishTrees(state);
+    const engine = trees.ok ? await this.sync.publishEngine() : trees;
     const records = engine.ok ? await this.sync.publish() : engine;
     const snapshot = records.ok ? await this.sync.publishSnapshot() : records;
     if (!snapshot.ok) {
@@ -121,7 +123,11 @@ export class RunShare {
   async pull(): Promise<Map<string, SyncRecord> | null> {
     if (!(await this.sync.pull())) return null;
     const prefix = `refs/imerge/${this.run}/`;
-    await fetchRefs(this.git, this.settings.remote, [`+${prefix}*:refs/splintercat-remotes/objects/${this.run}/*`]);
+    const objects = `refs/splintercat-remotes/objects/${this.run}/`;
+    await fetchRefs(this.git, this.settings.remote, [
+      `+${prefix}*:${objects}imerge/*`,
+      `+${this.treesPrefix()}*:${objects}trees/*`,
+    ]);
     const resolutions = new Map<string, SyncRecord>();
     for (const record of (await this.sync.records()).values())
       if (record.kind === 'resolution') resolutions.set(String(record.key.conflict), record);
@@ -168,6 +174,25 @@ export class RunShare {
       } else if (outcome.reason === 'held') heldByOthers.push(outcome.holder);
     }
     return { mine, heldByOthers };
+  }
+
+  private treesPrefix(): string {
+    return `refs/splintercat/${this.run}/trees/`;
+  }
+
+  /**
+   * Each resolved conflict's tree as a ref of its own (`refs/splintercat/NAME/trees/CONFLICT`), so
+   * the objects of a resolution reach other clones even once the engine's refs are gone (a finished merge).
+   */
+  private async publishTrees(state: RunState): Promise<MirrorOutcome> {
+    const prefix = this.treesPrefix();
+    const current = new Map((await this.git.forEachRef(prefix)).map((r) => [r.ref, r.oid]));
+    const updates = state.conflicts
+      .filter((c) => c.status === 'resolved' && c.resolutionTree !== null)
+      .filter((c) => current.get(`${prefix}${c.id}`) !== c.resolutionTree)
+      .map((c) => ({ ref: `${prefix}${c.id}`, newOid: c.resolutionTree as string }));
+    if (updates.length > 0) await this.git.updateRefs(updates);
+    return publishRefs(this.git, this.settings.remote, prefix, `${this.sync.refs.agreed}trees/${this.run}/`);
   }
 
   /** Renew the claims whose conflicts are still open; release those whose resolution is now published. */
