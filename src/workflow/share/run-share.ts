@@ -9,9 +9,13 @@ import { Claims, type HeldClaim } from '../../store/sync/claims.js';
 import { runRecords } from '../../store/sync/run-records.js';
 import { RunSync } from '../../store/sync/run-sync.js';
 import { publishRefs, type MirrorOutcome } from '../../store/sync/ref-mirror.js';
-import type { SyncRecord } from '../../store/sync/record.js';
+import { recordId, recordPath, type SyncRecord } from '../../store/sync/record.js';
+import { treeEntries } from '../../store/sync/record-tree.js';
 import type { Clock } from '../../util/clock.js';
 import { personOf, readShare, type ShareSettings } from './share-file.js';
+
+/** How often a machine's snapshot and the engine's refs are published while a drive goes on. */
+const SNAPSHOT_EVERY_MS = 30_000;
 
 /** What `select` found: the cells this machine works on now, and the conflicts others hold. */
 export interface Selection {
@@ -32,6 +36,8 @@ export class RunShare {
   private warned = false;
   private publishing: Promise<void> = Promise.resolve();
   private queued: RunState | null = null;
+  private queuedFull = false;
+  private fullAt: number | null = null;
 
   constructor(
     private readonly git: Git,
@@ -66,14 +72,16 @@ export class RunShare {
   }
 
   /** Publish after a durable step, in the background: steps coming faster than pushes are coalesced. */
-  schedule(state: RunState): void {
+  schedule(state: RunState, full = false): void {
     const first = this.queued === null;
     this.queued = state;
+    this.queuedFull ||= full;
     if (!first) return;
     this.publishing = this.publishing.then(async () => {
-      const latest = this.queued as RunState;
+      const [latest, wholly] = [this.queued as RunState, this.queuedFull];
       this.queued = null;
-      await this.publish(latest).catch((error: unknown) => this.unreachable(String(error)));
+      this.queuedFull = false;
+      await this.publish(latest, { full: wholly }).catch((error: unknown) => this.unreachable(String(error)));
     });
   }
 
@@ -81,37 +89,31 @@ export class RunShare {
   async flush(): Promise<void> {
     await this.publishing;
     if (this.queued) {
-      this.schedule(this.queued);
+      this.schedule(this.queued, this.queuedFull);
       await this.publishing;
     }
   }
 
-  /** Publish the run as this machine holds it, then renew its open claims and release the settled ones. */
-  async publish(state: RunState): Promise<boolean> {
-    const cells = (await this.git.forEachRef(`refs/imerge/${this.run}/manual/`)).map((r) => ({
-      cell: r.ref.slice(r.ref.lastIndexOf('/') + 1),
-      commit: r.oid,
-    }));
-    const who = `${this.person.name} <${this.person.email}>`;
-    await this.sync.add(
-      runRecords(state, cells).map((r) =>
-        r.kind === 'resolution' ? { ...r, body: { ...r.body, person: who, machine: this.settings.machine } } : r,
-      ),
-    );
-    const paths = this.store.paths(this.run);
-    await this.sync.saveSnapshot({
-      'state.json': existsSync(paths.state) ? readFileSync(paths.state, 'utf8') : `${JSON.stringify(state)}\n`,
-      'events.jsonl': existsSync(paths.journal) ? readFileSync(paths.journal, 'utf8') : '',
-    });
+  /**
+   * Publish the run as this machine holds it, then renew its open claims and release the settled
+   * ones. The records and resolution trees go every time; the engine's refs and this machine's
+   * snapshot (for `join` and git-imerge readers, not needed by the other machines' work) with
+   * `full`, on the first publication of a process, and at most every SNAPSHOT_EVERY_MS otherwise.
+   */
+  async publish(state: RunState, options: { full?: boolean } = {}): Promise<boolean> {
+    await this.addRecords(state);
+    const full = options.full || this.fullAt === null || performance.now() - this.fullAt > SNAPSHOT_EVERY_MS;
+    if (full) await this.saveSnapshot(state);
     // Trees and engine refs first: a resolution record is published only once its objects are on the remote.
     const trees = await this.publishTrees(state);
-    const engine = trees.ok ? await this.sync.publishEngine() : trees;
+    const engine = trees.ok && full ? await this.sync.publishEngine() : trees;
     const records = engine.ok ? await this.sync.publish() : engine;
-    const snapshot = records.ok ? await this.sync.publishSnapshot() : records;
+    const snapshot = records.ok && full ? await this.sync.publishSnapshot() : records;
     if (!snapshot.ok) {
       this.unreachable(`${snapshot.reason}, ${await this.sync.pending()} record(s) pending`);
       return false;
     }
+    if (full) this.fullAt = performance.now();
     if (this.warned)
       this.log.info({ remote: this.settings.remote }, `published the pending records to ${this.settings.remote}`);
     this.warned = false;
@@ -119,15 +121,35 @@ export class RunShare {
     return true;
   }
 
+  /** The run's records not held here yet (only those are written: a run's records are many, a step adds few). */
+  private async addRecords(state: RunState): Promise<void> {
+    const cells = (await this.git.forEachRef(`refs/imerge/${this.run}/manual/`)).map((r) => ({
+      cell: r.ref.slice(r.ref.lastIndexOf('/') + 1),
+      commit: r.oid,
+    }));
+    const who = `${this.person.name} <${this.person.email}>`;
+    const known = await treeEntries(this.git, await this.git.revParse(this.sync.refs.records));
+    const fresh = runRecords(state, cells)
+      .filter((r) => !known.has(recordPath({ kind: r.kind, id: recordId(r.kind, r.key) })))
+      .map((r) =>
+        r.kind === 'resolution' ? { ...r, body: { ...r.body, person: who, machine: this.settings.machine } } : r,
+      );
+    if (fresh.length > 0) await this.sync.add(fresh);
+  }
+
+  private async saveSnapshot(state: RunState): Promise<void> {
+    const paths = this.store.paths(this.run);
+    await this.sync.saveSnapshot({
+      'state.json': existsSync(paths.state) ? readFileSync(paths.state, 'utf8') : `${JSON.stringify(state)}\n`,
+      'events.jsonl': existsSync(paths.journal) ? readFileSync(paths.journal, 'utf8') : '',
+    });
+  }
+
   /** The resolutions other machines published: the records, and the engine refs holding their trees. */
   async pull(): Promise<Map<string, SyncRecord> | null> {
     if (!(await this.sync.pull())) return null;
-    const prefix = `refs/imerge/${this.run}/`;
-    const objects = `refs/splintercat-remotes/objects/${this.run}/`;
-    await fetchRefs(this.git, this.settings.remote, [
-      `+${prefix}*:${objects}imerge/*`,
-      `+${this.treesPrefix()}*:${objects}trees/*`,
-    ]);
+    const objects = `refs/splintercat-remotes/objects/${this.run}/trees/`;
+    await fetchRefs(this.git, this.settings.remote, [`+${this.treesPrefix()}*:${objects}*`]);
     const resolutions = new Map<string, SyncRecord>();
     for (const record of (await this.sync.records()).values())
       if (record.kind === 'resolution') resolutions.set(String(record.key.conflict), record);

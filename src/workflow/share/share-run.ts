@@ -42,6 +42,6 @@ export function publishing(
 /** After a drive: its last state published, and every publication waited for. */
 export async function publishLast(share: RunShare | null | undefined, state: RunState): Promise<void> {
   if (!share) return;
-  share.schedule(state);
+  share.schedule(state, true);
   await share.flush();
 }
