@@ -33,10 +33,6 @@ interface WorkerResult {
   tree: string;
 }
 
-function git(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, env: benchGitEnv, encoding: 'utf8' }).trimEnd();
-}
-
 function worker(dir: string, role: 'start' | 'join' | 'solo'): Promise<WorkerResult> {
   return new Promise((done, fail) => {
     const child = spawn(
