@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     if (next.kind === 'needs_human' && !/held by another machine/.test(next.reason))
       throw new Error(`worker ${dir}: ${next.reason}`);
     if (next.kind === 'failed' || next.kind === 'stopped') throw new Error(`worker ${dir}: ${next.kind}`);
-    if (next.kind === 'needs_human') await pause(100);
+    if (next.kind === 'needs_human') await pause(1000); // as a person would try again later
     outcome = next;
   }
   const events = store.exists('bench')

@@ -163,7 +163,7 @@ export class RunShare {
    */
   async select(blockers: Cell[]): Promise<Selection> {
     // A claim is taken only once the run is published: whoever takes it over can join from there.
-    await this.flush();
+    if (this.fullAt === null) await this.flush();
     const claims = await this.claims.list();
     if (claims === null) {
       this.unreachable('claims cannot be read');
