@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const git = new Git({ cwd: dir, env: benchGitEnv });
   const config = configSchema.parse({
     target: { workdir: dir, branch: 'main' },
-    check: { commands: { build: `sleep ${checkSeconds}` }, workflow: ['build'] },
+    check: { commands: { build: `sleep ${checkSeconds}` }, workflow: ['build'], fast: ['build'] },
     llm: { provider: 'openai-compatible', resolver_model: 'keep-both' },
     merge: { strategy: 'per_conflict', parallel: 1 },
   });
