@@ -83,6 +83,17 @@ function keepBothModel(): MockLanguageModelV3 {
   });
 }
 
+/** A model gateway whose resolver is the zero-delay keep-both stub. */
+export function keepBothGateway(): ModelGateway {
+  const model = keepBothModel();
+  const models: RoleModels = {
+    resolver: { role: 'resolver', provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model },
+    summarizer: null,
+    planner: null,
+  };
+  return new ModelGateway({ models, llm: { timeout: 30, max_retries: 1, prices: {} }, budgetUsd: 0 });
+}
+
 export interface WorkflowDrive {
   outcome: string;
   totalMs: number;
@@ -105,13 +116,7 @@ export async function runWorkflow(dir: string, source: string, edge: number): Pr
       check: { output_dir: join(dir, '.git', 'bench-logs'), commands: { build: 'true' }, workflow: ['build'] },
       llm: { provider: 'openai-compatible', resolver_model: 'keep-both' },
     });
-    const model = keepBothModel();
-    const models: RoleModels = {
-      resolver: { role: 'resolver', provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model },
-      summarizer: null,
-      planner: null,
-    };
-    const gateway = new ModelGateway({ models, llm: { timeout: 30, max_retries: 1, prices: {} }, budgetUsd: 0 });
+    const gateway = keepBothGateway();
     const checks = new CheckRunner({
       workdir: dir,
       outputDir: config.check.output_dir,

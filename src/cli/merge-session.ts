@@ -28,6 +28,7 @@ export interface MergeOptions {
   firstParent?: boolean;
   interactive?: boolean;
   restart?: boolean;
+  remote?: string;
 }
 
 /** Start a merge run of `source` as the configuration and options say; returns the exit code. */
@@ -50,6 +51,7 @@ export async function startMerge(
       ...(opts.resolver !== undefined ? { resolver: choice(resolverModes, opts.resolver, '--resolver') } : {}),
       ...(opts.firstParent === false ? { firstParent: false } : {}),
       ...(opts.restart ? { restart: true } : {}),
+      ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
     };
     return report(
       await withSession(global, config, opts.interactive, (options) => startRun(config, git, spec, options, stored)),

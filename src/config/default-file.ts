@@ -179,6 +179,11 @@ budget:
   # Stop cleanly before model spending passes this many USD; 0 = no limit.
   usd: 0
 
+sync:
+  # A merge shared through a git remote (merge --remote, share, join): seconds a person's claim on
+  # a conflict lasts unless their splintercat renews it; then another clone may take the conflict.
+  lease: 1800
+
 log:
   dir: "{target.workdir}/.splintercat/logs"
   # debug | info | warn | error  (--verbose = debug)

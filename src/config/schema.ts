@@ -278,6 +278,13 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    sync: z
+      .object({
+        /** Seconds a claim on a conflict of a shared run lasts unless renewed; then another machine may take it. */
+        lease: positiveSeconds.default(1800),
+      })
+      .strict()
+      .prefault({}),
     log: z
       .object({
         dir: z.string().min(1).default('{target.workdir}/.splintercat/logs'),

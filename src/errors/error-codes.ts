@@ -52,6 +52,8 @@ export const errorKinds = {
   run_missing: 'usage',
   run_name_invalid: 'usage',
   run_name_needed: 'usage',
+  share_remote_unreachable: 'usage',
+  share_run_missing: 'usage',
   take_choice: 'usage',
   take_not_applicable: 'usage',
   take_not_a_repo: 'usage',

@@ -27,6 +27,7 @@ import { shellWord } from '../util/safe-print.js';
 import { WorktreePool } from './worktrees.js';
 import { removeBuildDir } from './check-space.js';
 import { runBuildDir } from '../checks/from-config.js';
+import { markShared, publishLast, publishing } from './share/share-run.js';
 
 /**
  * The lifecycle of a merge run — start, continue, abort — as values: each returns what
@@ -44,6 +45,8 @@ export interface StartSpec {
   firstParent?: boolean;
   /** Drop an existing run of the same name first (as `abort` does; the resolution cache is kept). */
   restart?: boolean;
+  /** Share the run through this git remote (records, engine refs, claims). */
+  remote?: string;
 }
 
 /** How a run is driven: the log (opened once the run is known to start), the models' environment, Ctrl-C, --interactive. */
@@ -120,6 +123,7 @@ export async function startRun(
       throw mergeExists(store, name, spec.source, 'it is being driven by another process right now; stop it first');
   }
   excludeLogs(await git.gitDir());
+  if (spec.remote) await markShared(git, store, name, spec.remote);
   const deps = await createRunDeps(config, git, name, runDepsOptions(options));
   const problems = deps.preflight(config.check.workflow.filter((n) => n in config.check.commands));
   if (problems.length > 0) {
@@ -138,10 +142,28 @@ export async function startRun(
     config: stored === null ? null : withValues(stored, config),
   });
   try {
-    return await driveRun(run, state, deps, driveOptions(options));
+    return await driveShared(run, state, deps, options);
   } finally {
     run.close();
   }
+}
+
+/** Drive a run; a shared one is published after each saved state and once more at the end. */
+async function driveShared(
+  run: Parameters<typeof driveRun>[0],
+  state: RunState,
+  deps: Awaited<ReturnType<typeof createRunDeps>>,
+  options: DriveOptions,
+): Promise<DriveOutcome> {
+  const listener = publishing(deps.share, options.onProgress);
+  const outcome = await driveRun(
+    run,
+    state,
+    deps,
+    driveOptions(listener ? { ...options, onProgress: listener } : options),
+  );
+  await publishLast(deps.share, outcome.state);
+  return outcome;
 }
 
 /**
@@ -184,7 +206,7 @@ export async function continueRun(
       );
     }
     const deps = await createRunDeps(config, git, runName, runDepsOptions(options, log));
-    return await driveRun(run, resumed, deps, driveOptions(options));
+    return await driveShared(run, resumed, deps, options);
   } finally {
     run.close();
   }

@@ -10,6 +10,7 @@ import type { Cell } from '../imerge/cell.js';
 import type { RunStore } from '../store/run-store.js';
 import type { Clock } from '../util/clock.js';
 import type { WorktreePool } from './worktrees.js';
+import type { RunShare } from './share/run-share.js';
 
 /**
  * What the workflow needs from the incremental-merge engine (src/imerge), so the
@@ -80,6 +81,8 @@ export interface WorkflowContext {
   approver?: ResolutionApprover | null;
   /** The run's out-of-tree build directory (`check.build_dir`/NAME), or none. */
   buildDir?: string | null;
+  /** A run shared through a remote: other machines' resolutions taken, conflicts claimed before work. */
+  share?: RunShare | null;
 }
 
 /** The context of one drive of a run: its dependencies and its grid engine, opened once (on first use). */

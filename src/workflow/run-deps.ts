@@ -14,6 +14,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { imergeEngines } from './imerge-adapter.js';
 import type { ResolutionApprover, WorkflowContext } from './ports.js';
 import { WorktreePool } from './worktrees.js';
+import { RunShare } from './share/run-share.js';
 
 export interface RunDepsOptions {
   log: Logger;
@@ -67,6 +68,7 @@ export async function createRunDeps(
     log,
     approver: options.interactive?.approver ?? null,
     buildDir,
+    share: await RunShare.open(git, store, name, config.sync.lease, log, clock),
   };
 }
 

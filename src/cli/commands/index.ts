@@ -13,6 +13,7 @@ interface CommandModule {
 const commandModules: readonly CommandModule[] = [
   { names: ['init'], load: async () => (await import('./init.js')).registerInit },
   { names: ['merge', 'continue'], load: async () => (await import('./merge.js')).registerMerge },
+  { names: ['share', 'join'], load: async () => (await import('./share.js')).registerShare },
   { names: ['status', 'abort'], load: async () => (await import('./status.js')).registerStatus },
   { names: ['doctor'], load: async () => (await import('./doctor.js')).registerDoctor },
   { names: ['report'], load: async () => (await import('./report.js')).registerReport },

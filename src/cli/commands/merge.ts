@@ -23,6 +23,7 @@ export function registerMerge(program: Command): void {
     .option('--no-first-parent', 'follow every parent on each axis instead of first parents')
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
     .option('--restart', 'drop an existing merge of the same name first (as abort does; the resolution cache is kept)')
+    .option('--remote <remote>', 'share the merge through this git remote: other clones join it and take conflicts')
     .action(async (source: string, opts: MergeOptions, cmd: Command) => {
       const [{ storeConfig }, { loadMergeConfig }, { startMerge }] = await Promise.all([
         import('../../config/index.js'),

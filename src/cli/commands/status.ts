@@ -20,6 +20,7 @@ export function registerStatus(program: Command): void {
       report.catch(() => undefined); // awaited below; an error opening the run must not leave it unhandled
       const { openCliRun } = await import('../run-context.js');
       const {
+        config,
         git,
         store,
         name: chosen,
@@ -39,8 +40,10 @@ export function registerStatus(program: Command): void {
           return;
         }
         const model = buildReportModel(snapshot, { now: new Date() });
-        if (opts.json) printJson(statusData(model));
-        else printResult(renderStatusText(model));
+        const { shareStatus, renderShareStatus } = await import('../../workflow/share/share-status.js');
+        const share = await shareStatus(git, store, name, config.sync.lease);
+        if (opts.json) printJson({ ...statusData(model), ...(share ? { share } : {}) });
+        else printResult(renderStatusText(model) + (share ? `\n${renderShareStatus(share)}` : ''));
       } finally {
         git.close();
       }

@@ -19,8 +19,9 @@ export function runRecords(state: RunState, cells: Array<{ cell: string; commit:
         attempt: c.resolvedInAttempt,
         files: c.files.map((f) => ({
           path: f.path,
+          kind: f.kind,
           decidedBy: f.decidedBy ?? null,
-          hunks: f.hunks.map((h) => ({ rung: h.rung, by: h.by })),
+          hunks: f.hunks.map((h) => ({ index: h.index, rung: h.rung, by: h.by })),
         })),
       },
     });

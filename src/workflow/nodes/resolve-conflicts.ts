@@ -11,6 +11,7 @@ import { resolverTranscriptEvents } from '../transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
 import { reconcileGrid } from './reconcile-grid.js';
 import { conflictBase, recordResolved, upsert } from '../conflict-records.js';
+import { adoptPublished, heldElsewhere } from '../share/adopt.js';
 
 function quota(state: RunState): number {
   const s = state.strategy;
@@ -36,6 +37,9 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     if (!batch.includes(cellId(r.cell))) batch.push(cellId(r.cell));
   }
 
+  // A shared run: what other machines resolved is taken as they published it.
+  if (ctx.share) next = await adoptPublished(next, ctx, engine, ctx.share);
+
   // A human was asked to finish some conflicts: take their edits first.
   const waiting = next.conflicts.filter((x) => x.status === 'needs_human');
   if (waiting.length > 0) {
@@ -52,13 +56,22 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
   let blockers: Cell[] = [];
   for (;;) {
     if (ctx.signal.aborted) break;
+    if (ctx.share && batch.length > 0) next = await adoptPublished(next, ctx, engine, ctx.share);
     blockers = await engine.autofill({ signal: ctx.signal });
     next = { ...next, grid: { size: engine.size(), position: null, blockers } };
     ctx.journal.append({ type: 'grid_updated', grid: next.grid! });
     const room = limit - batch.length;
     if (blockers.length === 0 || room <= 0) break;
-    const sorted = [...blockers].sort(compareCells);
-    const take = sorted.slice(0, Number.isFinite(room) ? room : blockers.length);
+    let sorted = [...blockers].sort(compareCells);
+    if (ctx.share) {
+      // Only conflicts this machine holds a claim on: the others are someone else's work.
+      const selection = await ctx.share.select(sorted);
+      // Resolutions of this machine's own are checked before it waits for the others.
+      if (selection.mine.length === 0 && batch.length > 0) break;
+      if (selection.mine.length === 0) return heldElsewhere(withFlow(next, { batch }), selection.heldByOthers);
+      sorted = selection.mine;
+    }
+    const take = sorted.slice(0, Number.isFinite(room) ? room : sorted.length);
     const retry = flow(next).retryContext ?? {};
     const outcomes = await resolveBlocked(ctx, engine, next, take);
     // A person is needed: every other conflict already known goes down the ladder now, so all

@@ -1,0 +1,156 @@
+import type { Git } from '../../git/index.js';
+import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
+import { systemClock, type Clock } from '../../util/clock.js';
+import { canonicalJson } from './record.js';
+
+/** Who works on one conflict of a shared run, and until when unless renewed. */
+export interface Claim {
+  conflict: string;
+  machine: string;
+  name: string;
+  email: string;
+  /** ISO time the claim was taken or last renewed. */
+  at: string;
+  /** ISO time after which another machine may take it. */
+  expires: string;
+}
+
+/** A claim as the remote holds it: its body and the blob id a compare-and-swap names. */
+export interface HeldClaim extends Claim {
+  oid: string;
+}
+
+export type TakeOutcome =
+  | { ok: true; claim: HeldClaim; tookOver: HeldClaim | null }
+  | { ok: false; reason: 'held'; holder: HeldClaim }
+  | { ok: false; reason: 'unreachable' };
+
+export interface ClaimsOptions {
+  remote: string;
+  machine: string;
+  /** Who this machine works for (git's user.name and user.email). */
+  person: { name: string; email: string };
+  /** Seconds a claim lasts unless renewed. */
+  leaseSeconds: number;
+  clock?: Clock;
+}
+
+/**
+ * Claims on the conflicts of run NAME: one ref per conflict, `refs/splintercat/NAME/claims/CONFLICT`,
+ * pointing at a blob with the claim's JSON. Git's atomic ref update decides every race: a claim is
+ * created only if the ref is absent, renewed or released only while it still holds this machine's
+ * blob, and taken over after its expiry only by naming the old blob, so of two machines taking one
+ * conflict at once exactly one push applies.
+ */
+export class Claims {
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly git: Git,
+    readonly run: string,
+    private readonly options: ClaimsOptions,
+  ) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  ref(conflict: string): string {
+    return `refs/splintercat/${this.run}/claims/${conflict}`;
+  }
+
+  get machine(): string {
+    return this.options.machine;
+  }
+
+  /** Every claim on the remote, by conflict (expired ones included); null when it cannot be reached. */
+  async list(): Promise<Map<string, HeldClaim> | null> {
+    const prefix = `refs/splintercat/${this.run}/claims/`;
+    const listed = await listRemoteRefs(this.git, this.options.remote, [`${prefix}*`]);
+    if (listed === null) return null;
+    const unread = await Promise.all([...listed.values()].map(async (oid) => (await this.readClaim(oid)) === null));
+    // Claims taken elsewhere are blobs this clone has not seen: fetched once, all together.
+    if (unread.some(Boolean)) {
+      const seen = `refs/splintercat-remotes/claims/${this.run}/`;
+      if (!(await fetchRefs(this.git, this.options.remote, [`+${prefix}*:${seen}*`]))) return null;
+    }
+    const out = new Map<string, HeldClaim>();
+    for (const [ref, oid] of listed) {
+      const claim = await this.readClaim(oid);
+      if (claim) out.set(ref.slice(prefix.length), claim);
+    }
+    return out;
+  }
+
+  /** Whether a claim no longer holds (its lease passed). */
+  expired(claim: Claim): boolean {
+    return Date.parse(claim.expires) <= this.clock.now().getTime();
+  }
+
+  /** Take `conflict`: create its claim, or replace an expired one; refused while another machine's holds. */
+  async take(conflict: string, current?: HeldClaim | null): Promise<TakeOutcome> {
+    const existing = current === undefined ? ((await this.list())?.get(conflict) ?? null) : current;
+    if (existing && existing.machine !== this.machine && !this.expired(existing))
+      return { ok: false, reason: 'held', holder: existing };
+    const claim = await this.write(conflict);
+    const pushed = await pushRefs(this.git, this.options.remote, [
+      { ref: this.ref(conflict), newOid: claim.oid, expect: existing?.oid ?? null },
+    ]);
+    if (pushed.ok)
+      return { ok: true, claim, tookOver: existing && existing.machine !== this.machine ? existing : null };
+    if (pushed.reason === 'unreachable') return { ok: false, reason: 'unreachable' };
+    // Another machine's push applied first: it holds the conflict now.
+    const now = (await this.list())?.get(conflict) ?? null;
+    if (now && now.machine === this.machine) return { ok: true, claim: now, tookOver: null };
+    return now ? { ok: false, reason: 'held', holder: now } : { ok: false, reason: 'unreachable' };
+  }
+
+  /** Extend this machine's claim (false when it is no longer ours or the remote cannot be reached). */
+  async renew(held: HeldClaim): Promise<HeldClaim | null> {
+    const claim = await this.write(held.conflict);
+    const pushed = await pushRefs(this.git, this.options.remote, [
+      { ref: this.ref(held.conflict), newOid: claim.oid, expect: held.oid },
+    ]);
+    return pushed.ok ? claim : null;
+  }
+
+  /** Remove this machine's claim, only while the remote still holds it as ours. */
+  async release(held: HeldClaim): Promise<boolean> {
+    const pushed = await pushRefs(this.git, this.options.remote, [
+      { ref: this.ref(held.conflict), newOid: null, expect: held.oid },
+    ]);
+    return pushed.ok;
+  }
+
+  private async write(conflict: string): Promise<HeldClaim> {
+    const now = this.clock.now();
+    const claim: Claim = {
+      conflict,
+      machine: this.machine,
+      name: this.options.person.name,
+      email: this.options.person.email,
+      at: now.toISOString(),
+      expires: new Date(now.getTime() + this.options.leaseSeconds * 1000).toISOString(),
+    };
+    const oid = await this.git.text(['hash-object', '-w', '--stdin'], { input: `${canonicalJson(claim)}\n` });
+    return { ...claim, oid };
+  }
+
+  private async readClaim(oid: string): Promise<HeldClaim | null> {
+    const result = await this.git.run(['cat-file', 'blob', oid], { okExitCodes: [0, 128] });
+    if (result.exitCode !== 0) return null;
+    try {
+      const v = JSON.parse(result.stdout) as Partial<Claim>;
+      if (typeof v.conflict !== 'string' || typeof v.machine !== 'string' || typeof v.expires !== 'string') return null;
+      return {
+        conflict: v.conflict,
+        machine: v.machine,
+        name: v.name ?? '',
+        email: v.email ?? '',
+        at: v.at ?? '',
+        expires: v.expires,
+        oid,
+      };
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,252 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fetchRefs } from '../../git/remote-refs.js';
+import type { Git } from '../../git/index.js';
+import { cellId, type Cell } from '../../imerge/cell.js';
+import type { Logger } from '../../log/logger.js';
+import type { RunStore } from '../../store/run-store.js';
+import type { RunState } from '../../store/run-state.js';
+import { Claims, type HeldClaim } from '../../store/sync/claims.js';
+import { runRecords } from '../../store/sync/run-records.js';
+import { RunSync } from '../../store/sync/run-sync.js';
+import { publishRefs, type MirrorOutcome } from '../../store/sync/ref-mirror.js';
+import { recordId, recordPath, type SyncRecord } from '../../store/sync/record.js';
+import { treeEntries } from '../../store/sync/record-tree.js';
+import type { Clock } from '../../util/clock.js';
+import { personOf, readShare, type ShareSettings } from './share-file.js';
+
+/** How often a machine's snapshot and the engine's refs are published while a drive goes on. */
+const SNAPSHOT_EVERY_MS = 30_000;
+
+/** What `select` found: the cells this machine works on now, and the conflicts others hold. */
+export interface Selection {
+  mine: Cell[];
+  heldByOthers: HeldClaim[];
+}
+
+/**
+ * A run shared through a git remote, as one machine sees it: it publishes the run (records,
+ * engine refs, this machine's snapshot) at each durable step, takes the resolutions other
+ * machines published, and claims the conflicts it works on. A remote that cannot be reached
+ * never stops the run: the work stays local and is published by a later step (said once in the log).
+ */
+export class RunShare {
+  readonly sync: RunSync;
+  readonly claims: Claims;
+  private held = new Map<string, HeldClaim>();
+  private warned = false;
+  private publishing: Promise<void> = Promise.resolve();
+  private queued: RunState | null = null;
+  private queuedFull = false;
+  private fullAt: number | null = null;
+
+  constructor(
+    private readonly git: Git,
+    private readonly store: RunStore,
+    readonly run: string,
+    readonly settings: ShareSettings,
+    person: { name: string; email: string },
+    leaseSeconds: number,
+    private readonly log: Logger,
+    clock?: Clock,
+  ) {
+    const shared = { remote: settings.remote, machine: settings.machine, ...(clock ? { clock } : {}) };
+    this.sync = new RunSync(git, run, shared);
+    this.claims = new Claims(git, run, { ...shared, person, leaseSeconds });
+    this.person = person;
+  }
+
+  readonly person: { name: string; email: string };
+
+  /** The share of run `name` when it has one (`merge --remote`, `share`, `join`), else null. */
+  static async open(
+    git: Git,
+    store: RunStore,
+    name: string,
+    leaseSeconds: number,
+    log: Logger,
+    clock?: Clock,
+  ): Promise<RunShare | null> {
+    const settings = readShare(store, name);
+    if (!settings) return null;
+    return new RunShare(git, store, name, settings, await personOf(git), leaseSeconds, log, clock);
+  }
+
+  /** Publish after a durable step, in the background: steps coming faster than pushes are coalesced. */
+  schedule(state: RunState, full = false): void {
+    const first = this.queued === null;
+    this.queued = state;
+    this.queuedFull ||= full;
+    if (!first) return;
+    this.publishing = this.publishing.then(async () => {
+      const [latest, wholly] = [this.queued as RunState, this.queuedFull];
+      this.queued = null;
+      this.queuedFull = false;
+      await this.publish(latest, { full: wholly }).catch((error: unknown) => this.unreachable(String(error)));
+    });
+  }
+
+  /** Wait for the scheduled publications. */
+  async flush(): Promise<void> {
+    await this.publishing;
+    if (this.queued) {
+      this.schedule(this.queued, this.queuedFull);
+      await this.publishing;
+    }
+  }
+
+  /**
+   * Publish the run as this machine holds it, then renew its open claims and release the settled
+   * ones. The records and resolution trees go every time; the engine's refs and this machine's
+   * snapshot (for `join` and git-imerge readers, not needed by the other machines' work) with
+   * `full`, on the first publication of a process, and at most every SNAPSHOT_EVERY_MS otherwise.
+   */
+  async publish(state: RunState, options: { full?: boolean } = {}): Promise<boolean> {
+    await this.addRecords(state);
+    const full = options.full || this.fullAt === null || performance.now() - this.fullAt > SNAPSHOT_EVERY_MS;
+    if (full) await this.saveSnapshot(state);
+    // Trees and engine refs first: a resolution record is published only once its objects are on the remote.
+    const trees = await this.publishTrees(state);
+    const engine = trees.ok && full ? await this.sync.publishEngine() : trees;
+    const records = engine.ok ? await this.sync.publish() : engine;
+    const snapshot = records.ok && full ? await this.sync.publishSnapshot() : records;
+    if (!snapshot.ok) {
+      this.unreachable(`${snapshot.reason}, ${await this.sync.pending()} record(s) pending`);
+      return false;
+    }
+    if (full) this.fullAt = performance.now();
+    if (this.warned)
+      this.log.info({ remote: this.settings.remote }, `published the pending records to ${this.settings.remote}`);
+    this.warned = false;
+    await this.settleClaims(state);
+    return true;
+  }
+
+  /** The run's records not held here yet (only those are written: a run's records are many, a step adds few). */
+  private async addRecords(state: RunState): Promise<void> {
+    const cells = (await this.git.forEachRef(`refs/imerge/${this.run}/manual/`)).map((r) => ({
+      cell: r.ref.slice(r.ref.lastIndexOf('/') + 1),
+      commit: r.oid,
+    }));
+    const who = `${this.person.name} <${this.person.email}>`;
+    const known = await treeEntries(this.git, await this.git.revParse(this.sync.refs.records));
+    const fresh = runRecords(state, cells)
+      .filter((r) => !known.has(recordPath({ kind: r.kind, id: recordId(r.kind, r.key) })))
+      .map((r) =>
+        r.kind === 'resolution' ? { ...r, body: { ...r.body, person: who, machine: this.settings.machine } } : r,
+      );
+    if (fresh.length > 0) await this.sync.add(fresh);
+  }
+
+  private async saveSnapshot(state: RunState): Promise<void> {
+    const paths = this.store.paths(this.run);
+    await this.sync.saveSnapshot({
+      'state.json': existsSync(paths.state) ? readFileSync(paths.state, 'utf8') : `${JSON.stringify(state)}\n`,
+      'events.jsonl': existsSync(paths.journal) ? readFileSync(paths.journal, 'utf8') : '',
+    });
+  }
+
+  /** The resolutions other machines published: the records, and the engine refs holding their trees. */
+  async pull(): Promise<Map<string, SyncRecord> | null> {
+    if (!(await this.sync.pull())) return null;
+    const objects = `refs/splintercat-remotes/objects/${this.run}/trees/`;
+    await fetchRefs(this.git, this.settings.remote, [`+${this.treesPrefix()}*:${objects}*`]);
+    const resolutions = new Map<string, SyncRecord>();
+    for (const record of (await this.sync.records()).values())
+      if (record.kind === 'resolution') resolutions.set(String(record.key.conflict), record);
+    return resolutions;
+  }
+
+  /**
+   * Of the blocked cells (in grid order), those this machine works on: the ones it holds, and the
+   * first that nobody holds (or whose holder's lease ran out), claimed now. An unreachable remote
+   * leaves the first cell to work on locally (published when the remote is back).
+   */
+  async select(blockers: Cell[]): Promise<Selection> {
+    // A claim is taken only once the run is published: whoever takes it over can join from there.
+    if (this.fullAt === null) await this.flush();
+    const claims = await this.claims.list();
+    if (claims === null) {
+      this.unreachable('claims cannot be read');
+      return { mine: blockers.slice(0, 1), heldByOthers: [] };
+    }
+    const mine: Cell[] = [];
+    const heldByOthers: HeldClaim[] = [];
+    let taken = false;
+    for (const cell of blockers) {
+      const id = cellId(cell);
+      const claim = claims.get(id) ?? null;
+      if (claim?.machine === this.settings.machine) {
+        this.held.set(id, claim);
+        mine.push(cell);
+        continue;
+      }
+      if (taken) continue;
+      const outcome = await this.claims.take(id, claim);
+      if (outcome.ok) {
+        this.held.set(id, outcome.claim);
+        mine.push(cell);
+        taken = true;
+        const over = outcome.tookOver;
+        if (over)
+          this.log.decision(
+            { cell: id },
+            `[share] took ${id} over from ${describe(over)}: its lease ran out at ${over.expires}`,
+          );
+        else this.log.decision({ cell: id }, `[share] claimed ${id} until ${outcome.claim.expires}`);
+      } else if (outcome.reason === 'held') heldByOthers.push(outcome.holder);
+    }
+    return { mine, heldByOthers };
+  }
+
+  private treesPrefix(): string {
+    return `refs/splintercat/${this.run}/trees/`;
+  }
+
+  /**
+   * Each resolved conflict's tree as a ref of its own (`refs/splintercat/NAME/trees/CONFLICT`), so
+   * the objects of a resolution reach other clones even once the engine's refs are gone (a finished merge).
+   */
+  private async publishTrees(state: RunState): Promise<MirrorOutcome> {
+    const prefix = this.treesPrefix();
+    const current = new Map((await this.git.forEachRef(prefix)).map((r) => [r.ref, r.oid]));
+    const updates = state.conflicts
+      .filter((c) => c.status === 'resolved' && c.resolutionTree !== null)
+      .filter((c) => current.get(`${prefix}${c.id}`) !== c.resolutionTree)
+      .map((c) => ({ ref: `${prefix}${c.id}`, newOid: c.resolutionTree as string }));
+    if (updates.length > 0) await this.git.updateRefs(updates);
+    return publishRefs(this.git, this.settings.remote, prefix, `${this.sync.refs.agreed}trees/${this.run}/`);
+  }
+
+  /** Renew the claims whose conflicts are still open; release those whose resolution is now published. */
+  private async settleClaims(state: RunState): Promise<void> {
+    // Claims an earlier process of this machine took (before a hand-off) are this one's to settle.
+    for (const claim of (await this.claims.list())?.values() ?? [])
+      if (claim.machine === this.settings.machine && !this.held.has(claim.conflict))
+        this.held.set(claim.conflict, claim);
+    for (const [id, claim] of [...this.held]) {
+      const resolved = state.conflicts.some((c) => c.id === id && c.status === 'resolved');
+      if (resolved) {
+        await this.claims.release(claim);
+        this.held.delete(id);
+        continue;
+      }
+      const renewed = await this.claims.renew(claim);
+      if (renewed) this.held.set(id, renewed);
+    }
+  }
+
+  private unreachable(detail: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.log.decision(
+      { remote: this.settings.remote },
+      `[share] ${this.settings.remote} cannot be reached (${detail}): the work goes on here and is published when it can be`,
+    );
+  }
+}
+
+/** `Name <email> on MACHINE`. */
+export function describe(claim: Pick<HeldClaim, 'name' | 'email' | 'machine'>): string {
+  const who = claim.name || claim.email ? `${claim.name}${claim.email ? ` <${claim.email}>` : ''}` : 'someone';
+  return `${who} on ${claim.machine}`;
+}
