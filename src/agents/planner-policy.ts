@@ -1,5 +1,6 @@
 import type { StrategyName } from '../config/goals.js';
 import type { FailureContext, MergeContext, RecoveryDecision, StrategyDecision } from './planner-types.js';
+import type { StrategyPrediction } from './planner-predict.js';
 
 /** Most conservative first. */
 const byCaution: StrategyName[] = ['per_conflict', 'batch', 'optimistic'];
@@ -27,17 +28,7 @@ export function moreConservative(current: StrategyName, list: StrategyName[]): S
  */
 export function strategyPolicy(ctx: MergeContext): StrategyDecision {
   const best = ctx.predictions?.[0];
-  if (best && ctx.estimated_conflicts !== null) {
-    const others = (ctx.predictions ?? []).slice(1).map((p) => `${strategyLabel(p)} ${formatMinutes(p.ms)}`);
-    return {
-      strategy: best.strategy,
-      batch_size: best.batchSize,
-      reasoning:
-        `${ctx.estimated_conflicts} conflict(s) expected; predicted check time ${strategyLabel(best)} ${formatMinutes(best.ms)}` +
-        `${others.length > 0 ? ` (${others.join(', ')})` : ''}: the cheapest.`,
-      source: 'policy',
-    };
-  }
+  if (best && ctx.estimated_conflicts !== null) return predictedChoice(ctx.predictions ?? [], ctx.estimated_conflicts);
   const commits = ctx.num_source_commits + ctx.num_target_commits;
   const est = ctx.estimated_conflicts;
   let strategy: StrategyName;
@@ -59,6 +50,33 @@ export function strategyPolicy(ctx: MergeContext): StrategyDecision {
       ? Math.max(1, Math.min(ctx.default_batch_size, est !== null ? Math.ceil(est / 3) : ctx.default_batch_size))
       : null;
   return { strategy: chosen, batch_size: batch, reasoning, source: 'policy' };
+}
+
+/**
+ * Checking every resolution on its own costs this much more than the cheapest strategy at most
+ * and is still chosen: a failure then names its resolution at once, and a person's work is checked
+ * before they are handed the next conflict.
+ */
+const SAFE_MARGIN_MS = 5 * 60_000;
+
+/** The cheapest predicted strategy, or per_conflict where it costs at most SAFE_MARGIN_MS more. */
+function predictedChoice(predictions: readonly StrategyPrediction[], expected: number): StrategyDecision {
+  const best = predictions[0] as StrategyPrediction;
+  const safest = predictions.find((p) => p.strategy === 'per_conflict');
+  const pick = safest && safest.ms - best.ms <= SAFE_MARGIN_MS ? safest : best;
+  const others = predictions.filter((p) => p !== pick).map((p) => `${strategyLabel(p)} ${formatMinutes(p.ms)}`);
+  const why =
+    pick === best
+      ? 'the cheapest'
+      : `at most ${formatMinutes(SAFE_MARGIN_MS).slice(1)} more than the cheapest, so every resolution is checked on its own`;
+  return {
+    strategy: pick.strategy,
+    batch_size: pick.batchSize,
+    reasoning:
+      `${expected} conflict(s) expected; predicted check time ${strategyLabel(pick)} ${formatMinutes(pick.ms)}` +
+      `${others.length > 0 ? ` (${others.join(', ')})` : ''}: ${why}.`,
+    source: 'policy',
+  };
 }
 
 /** `batch(5)`, `per_conflict`. */

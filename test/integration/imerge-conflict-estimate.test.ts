@@ -42,3 +42,42 @@ describe('a lower bound of the conflicts: a plain merge of the two tips', () => 
     expect(clean.reasoning).toMatch(/^A plain merge of the two tips is clean; cells of the grid may still conflict/);
   });
 });
+
+describe('the offline planner with predicted check times', () => {
+  const ctx = {
+    source_ref: 'upstream',
+    target_branch: 'fork',
+    num_source_commits: 60,
+    num_target_commits: 40,
+    estimated_conflicts: 12,
+    available_strategies: ['optimistic', 'batch', 'per_conflict'] as Array<'optimistic' | 'batch' | 'per_conflict'>,
+    default_batch_size: 10,
+  };
+  const minutes = (n: number): number => n * 60_000;
+
+  it('checks each resolution on its own where that costs at most 5 minutes more than the cheapest', () => {
+    const decision = strategyPolicy({
+      ...ctx,
+      predictions: [
+        { strategy: 'batch', batchSize: 3, ms: minutes(1), checks: 5 },
+        { strategy: 'per_conflict', batchSize: null, ms: minutes(3), checks: 12 },
+      ],
+    });
+    expect(decision).toMatchObject({ strategy: 'per_conflict', batch_size: null });
+    expect(decision.reasoning).toMatch(
+      /at most 5 min more than the cheapest, so every resolution is checked on its own/,
+    );
+  });
+
+  it('takes the cheapest where checking each resolution would cost more than that', () => {
+    const decision = strategyPolicy({
+      ...ctx,
+      predictions: [
+        { strategy: 'batch', batchSize: 3, ms: minutes(40), checks: 5 },
+        { strategy: 'per_conflict', batchSize: null, ms: minutes(90), checks: 12 },
+      ],
+    });
+    expect(decision).toMatchObject({ strategy: 'batch', batch_size: 3 });
+    expect(decision.reasoning).toMatch(/: the cheapest\.$/);
+  });
+});
