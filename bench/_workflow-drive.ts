@@ -34,6 +34,15 @@ function toolTurn(id: string, toolName: string, args: Record<string, unknown>): 
   };
 }
 
+/** The task's files, as the resolver's first prompt lists them: numbered, in its data block of conflicted files. */
+export function promptFiles(text: string): string[] {
+  const block = /: conflicted files[^\]]*\]\n([\s\S]*?)\n\[END DATA/.exec(text)?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((line) => /^\d+: (.*)$/.exec(line)?.[1])
+    .filter((f): f is string => f !== undefined);
+}
+
 /**
  * The next move of a keep-both resolver, read off the conversation so far: the first file of the
  * task not yet submitted gets `resolve_conflict 1 both` until no conflict is left, then
@@ -43,8 +52,7 @@ function nextMove(prompt: LanguageModelV3Prompt): { tool: string; args: Record<s
   const first = prompt.find((m) => m.role === 'user');
   const text =
     first && Array.isArray(first.content) ? first.content.map((p) => ('text' in p ? p.text : '')).join('') : '';
-  const listed = /resolving the merge conflicts in files? (.*)\.\n/.exec(text)?.[1] ?? '';
-  const files = listed.split(', ').filter(Boolean);
+  const files = promptFiles(text);
   const submitted = new Set<string>();
   const lastResult = new Map<string, string>();
   const callFile = new Map<string, { tool: string; file: string }>();

@@ -6,6 +6,7 @@
  * test; once the prompt carries the failure of an earlier attempt it writes the right one), or
  * gives the conflict up to a person.
  */
+import { promptFiles } from '../_workflow-drive.js';
 import type { LanguageModelV3GenerateResult, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import type { ScaleConflict } from './conflicts.js';
@@ -38,9 +39,9 @@ function text(prompt: LanguageModelV3Prompt, role: 'user' | 'assistant' | 'tool'
 function asked(prompt: LanguageModelV3Prompt): { n: number; file: string; retry: boolean } | null {
   const first = text(prompt, 'user')[0] ?? '';
   const tag = /\[c(\d+)\]/.exec(first);
-  const file = /resolving the merge conflicts in file (\S+)\./.exec(first);
+  const file = promptFiles(first)[0];
   if (!tag || !file) return null;
-  return { n: Number(tag[1]), file: file[1] as string, retry: first.includes('A previous resolution attempt failed') };
+  return { n: Number(tag[1]), file, retry: first.includes('A previous resolution attempt failed') };
 }
 
 /** The scripted resolver for the fixture's conflicts; `calls` counts conversations per conflict. */
