@@ -99,7 +99,7 @@ export function createRoleModels(
 }
 
 // A provider's package loads when a model of it is configured: a run with none, or with one
-// provider, does not load the other three (start-up, issue 14). Their errors are recognised by
+// provider, does not load the other three (faster start-up). Their errors are recognised by
 // `APICallError.isInstance`, a marker shared across copies of the AI SDK.
 const require = createRequire(import.meta.url);
 

@@ -35,7 +35,7 @@ export interface ResilienceOptions {
   random?: () => number;
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** The longest `Retry-After` honoured (seed: 5 retries over 5 minutes). */
+  /** The longest `Retry-After` honoured, so 5 retries stay within 5 minutes. */
   maxRetryAfterMs?: number;
 }
 
@@ -116,8 +116,8 @@ function errorText(error: unknown): string {
 }
 
 /**
- * Wrap a model so every call (each step of a tool loop) gets the recovery tree
- * of seeds/worker-error-recovery-appendix.md applied to model calls:
+ * Wrap a model so every call (each step of a tool loop) recovers from the
+ * errors a provider can give:
  * 429/5xx/network/malformed → exponential backoff with jitter, honouring
  * Retry-After, up to `maxRetries`; no reply within the timeout → one retry with
  * twice the timeout, then `ModelError('timeout')` (the resolver then starts a

@@ -28,9 +28,9 @@ import { cellId } from './cell.js';
 
 /**
  * While an autofill runs, it saves the grid at most this often; it always saves when it stops.
- * git-imerge saves after every step, and so did we: late in a 300 x 80 grid a `continue` made two or
- * three saves, each a pack and a ref transaction (~100 ms), and each pack brought the next roll-up
- * nearer (issue 14). A kill loses at most this much merging, which the next run redoes.
+ * Each save is a pack and a ref transaction, and each pack brings the next roll-up nearer, so saving
+ * after every step (as git-imerge does) costs more than it protects. A kill loses at most this much
+ * merging, which the next run redoes.
  */
 const AUTOFILL_SAVE_INTERVAL_MS = 2000;
 

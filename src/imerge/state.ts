@@ -196,9 +196,8 @@ type CellRefs = Map<number, { auto?: string; manual?: string }>;
 
 /**
  * The per-cell view of each refs map readState returned or writeState wrote, so a save compares
- * each cell with what is stored without naming every ref of the grid again (issue 14: on a 300 x 80
- * grid, building and comparing the names of 24,000 cells took ~10 ms per save, several saves per
- * `continue`). A map from elsewhere is indexed once, from its ref names.
+ * each cell with what is stored without naming every ref of the grid again (a large grid has tens of
+ * thousands of cells, and a `continue` saves several times). A map from elsewhere is indexed once, from its ref names.
  */
 const cellRefsOf = new WeakMap<Map<string, string>, CellIndex>();
 

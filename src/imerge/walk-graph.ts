@@ -13,7 +13,7 @@ export const EDGE = 8;
 
 /**
  * The walk's graph in typed arrays, by commit number: late in a 300 x 80 grid a process numbers
- * 11,000 commits and a `continue` walks for a hundred merges or more (issue 14), so nothing is
+ * 11,000 commits and a `continue` walks for a hundred merges or more, so nothing is
  * allocated per commit walked. What is known of each commit is a set of bits (`kind`). Parents
  * are lists in one array (`parentOff`, `parentCount`: UNRESOLVED until looked up, UNVOUCHED when
  * not known); generations are -1 until computed, -2 when not vouched for; the

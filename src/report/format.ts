@@ -17,7 +17,7 @@ export function formatUsd(usd: number): string {
   return `$${usd.toFixed(usd >= 100 ? 2 : 4)}`;
 }
 
-/** `12,345` (grouped by hand: the first toLocaleString of a process loads ICU's locale data, ~10 ms of `status`). */
+/** `12,345` (grouped by hand: the first toLocaleString of a process loads ICU's locale data, which slows start-up). */
 export function formatCount(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ',');
 }

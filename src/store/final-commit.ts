@@ -13,7 +13,7 @@ import type { RunState } from './run-state.js';
 export async function finalCommitProblem(git: Git, state: RunState): Promise<string | null> {
   const commit = state.finalCommit;
   if (commit === null) return state.status === 'done' ? 'the run is marked done but records no final commit' : null;
-  // One read through the long-lived object reader, not a process per question (issue 14).
+  // One read through the long-lived object reader, not a process per question.
   const object = await git.readObject(commit);
   if (object === null) return `the final commit ${commit} is not in the repository`;
   if (object.type !== 'commit') return `the final commit ${commit} is a ${object.type}, not a commit`;

@@ -7,8 +7,7 @@ export * from './handoff-state.js';
 
 /**
  * The durable state of one merge run (`.git/splintercat/NAME/state.json`), version 1.
- * Shaped after the seeds' MergeWorkflowState / MergeAttempt / ConflictResolution /
- * AttemptRecord / RecoveryDecision, as plain JSON: no Dates (ISO strings), no paths objects,
+ * Attempts, resolutions and recovery decisions as plain JSON: no Dates (ISO strings), no paths objects,
  * no live components. The runner rewrites the whole file after every node.
  */
 export const RUN_STATE_VERSION = 1;

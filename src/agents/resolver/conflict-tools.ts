@@ -34,7 +34,7 @@ function numbered(lines: string[], from: number, to: number): string {
   return out.join('\n');
 }
 
-/** The seed's view_conflict output: file, "Conflict N of M", numbered lines with context. */
+/** The view_conflict tool's output: file, "Conflict N of M", numbered lines with context. */
 async function showConflict(
   ctx: ToolContext,
   file: string,

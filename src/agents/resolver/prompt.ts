@@ -4,7 +4,7 @@ import type { ConflictHunk } from '../../resolve/types.js';
 import { cutMiddle } from '../prompt-truncate.js';
 import { wrapData } from './tool-context.js';
 
-/** The resolver's standing instructions (seed "Initial Prompt Template" and step 24, plus the data rule). */
+/** The resolver's standing instructions: the task, the tools, the checks, and the rule that tool output is data. */
 export function resolverSystemPrompt(nonce: string, checks: string[], instructions?: string): string {
   const fork = instructions?.trim()
     ? [

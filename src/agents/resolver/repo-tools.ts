@@ -16,7 +16,7 @@ function gitFailure(e: unknown): string {
   return `Error: ${e instanceof Error ? e.message : String(e)}`;
 }
 
-/** Keep the first and last `n` lines of a long diff (seed: first/last 50). */
+/** Keep the first and last `n` lines of a long diff: its head and tail say most about what changed. */
 function clipLines(text: string, n: number): string {
   const lines = text.split('\n');
   if (lines.length <= 2 * n) return text;

@@ -271,7 +271,7 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
       return { ok: true, files, modelId: guarded.modelId, ...transcript };
     }
     if (!stoppedWithoutTools) break;
-    // The model answered in prose only: ask again for tool use (seed: "prompt again, request tool usage").
+    // The model answered in prose only: ask again for tool use, since only a tool call changes the files.
     messages.push({
       role: 'user',
       content: 'Use the tools to resolve the conflict and call submit_resolution for every conflicted file.',
