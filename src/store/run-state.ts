@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { GOALS } from '../config/goals.js';
+import { GOALS, strategyNames, type StrategyName } from '../config/goals.js';
 import { humanHandoffSchema } from './handoff-state.js';
 import { index, isoTime, oid } from './state-primitives.js';
 
@@ -12,7 +12,8 @@ export * from './handoff-state.js';
  */
 export const RUN_STATE_VERSION = 1;
 
-export const strategyKinds = ['optimistic', 'batch', 'per_conflict'] as const;
+/** The strategies a run records: the one list of config/goals.ts. */
+export const strategyKinds = strategyNames;
 export const strategyKindSchema = z.enum(strategyKinds);
 export type StrategyKind = z.infer<typeof strategyKindSchema>;
 
@@ -169,12 +170,16 @@ export const checkJudgementSchema = z.object({
 });
 export type CheckJudgement = z.infer<typeof checkJudgementSchema>;
 
+/** The side of the merge a baseline is checked on, as a person reads it. */
+export const baselineSides = ['fork', 'upstream'] as const;
+export type BaselineSide = (typeof baselineSides)[number];
+
 /**
  * A check's outcome on a commit whose failures are not blamed on resolutions: a tip (`cell` null), or
  * the fork commit (i1, 0) or upstream commit (0, i2) of a cell whose check failed.
  */
 export const baselineSchema = z.object({
-  side: z.enum(['fork', 'upstream']),
+  side: z.enum(baselineSides),
   commit: oid,
   cell: cellSchema.nullable(),
   check: z.string(),
@@ -182,6 +187,21 @@ export const baselineSchema = z.object({
   logFile: z.string(),
 });
 export type BaselineState = z.infer<typeof baselineSchema>;
+
+/** The check target of a baseline on `side`: the stored spelling, kept so existing state files still read. */
+export function baselineTargetOf(side: BaselineSide): 'baseline-ours' | 'baseline-theirs' {
+  return side === 'fork' ? 'baseline-ours' : 'baseline-theirs';
+}
+
+/** The side a check target is a baseline of, or null for a cell or the final merge. */
+export function baselineSideOf(target: CheckRecord['target']): BaselineSide | null {
+  return target === 'baseline-ours' ? 'fork' : target === 'baseline-theirs' ? 'upstream' : null;
+}
+
+/** True when `kind` is one of the strategies. */
+export function isStrategyKind(kind: string): kind is StrategyName {
+  return (strategyKinds as readonly string[]).includes(kind);
+}
 
 export const checkRecordSchema = z.object({
   name: z.string(),
