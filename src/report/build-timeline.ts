@@ -1,5 +1,6 @@
 import type { RunEvent } from '../store/run-events.js';
 import type { TimelineEntry } from './model.js';
+import { shortOid } from '../util/short-oid.js';
 
 /**
  * The run's decisions in journal order: strategy and recovery choices with the planner's (or
@@ -88,7 +89,7 @@ export function buildTimeline(events: readonly RunEvent[]): TimelineEntry[] {
           ...at,
           kind: 'finalized',
           by: 'runner',
-          title: `merge commit ${e.commit.slice(0, 12)}`,
+          title: `merge commit ${shortOid(e.commit)}`,
           reasoning: '',
           conflicts: [],
         });

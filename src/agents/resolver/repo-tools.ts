@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { GitError } from '../../git/index.js';
 import { asData, bound, limits, type ToolContext } from './tool-context.js';
 import { cellId } from '../../imerge/cell.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /** A ref the model names: no options, no path tricks, short. */
 const safeRef = /^(?!-)[A-Za-z0-9_./~^@{}:-]{1,200}$/;
@@ -88,8 +89,8 @@ export function repoTools(ctx: ToolContext) {
         const d = ctx.details;
         const files = ctx.sandbox.writableFiles();
         const facts = [
-          d ? `  Ours:   ${d.commit1.oid.slice(0, 12)} ${d.commit1.subject}` : '',
-          d ? `  Theirs: ${d.commit2.oid.slice(0, 12)} ${d.commit2.subject}` : '',
+          d ? `  Ours:   ${shortOid(d.commit1.oid)} ${d.commit1.subject}` : '',
+          d ? `  Theirs: ${shortOid(d.commit2.oid)} ${d.commit2.subject}` : '',
           ...files.map((f) => `    - ${f}`),
         ].filter((l) => l !== '');
         return [

@@ -8,6 +8,7 @@ import type { AutofillEvent, IncrementalMerge } from '../../imerge/index.js';
 import type * as ImergeWorkingTree from '../../imerge/working-tree.js';
 import { globalOptions, printResult } from '../context.js';
 import { cellId } from '../../imerge/cell.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /** The engine, loaded when an imerge command runs rather than at start-up. */
 type Engine = typeof ImergeCore & typeof ImergeWorkingTree;
@@ -341,5 +342,5 @@ async function writeResult(
   await checkoutResult(git, branch, commit);
   if (!finish) return;
   await im.removeRefs();
-  process.stderr.write(`Merge ${im.name} finished: ${branch} is at ${commit.slice(0, 12)}.\n`);
+  process.stderr.write(`Merge ${im.name} finished: ${branch} is at ${shortOid(commit)}.\n`);
 }

@@ -14,6 +14,7 @@ import type { BaselineState, CheckJudgement, CheckRecord, RunState } from '../..
 import type { NodeContext } from '../machine/runner.js';
 import type { RunContext } from '../ports.js';
 import { prepareCheckTree } from '../check-space.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /**
  * Blame only what the merge broke. A check that fails on a tip is that side's baseline (its failing
@@ -131,7 +132,7 @@ async function runOne(
   // A runner elsewhere checks the commit itself: no worktree is needed (so several can be in flight).
   const cwd = ctx.checks.remote ? ctx.config.target.workdir : await prepareCheckTree(ctx, commit);
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
-  ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
+  ctx.log.debug({ check: name, cell, commit: shortOid(commit) }, `running check '${name}'`);
   const result = await ctx.checks.run(name, {
     cwd,
     commit,
