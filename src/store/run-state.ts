@@ -1,5 +1,10 @@
 import * as z from 'zod';
+import { failureTypes } from '../checks/types.js';
 import { GOALS, strategyNames, type StrategyName } from '../config/goals.js';
+import { rungSchema } from './rung.js';
+import { baselineSides, CHECK_TARGETS } from './baseline-side.js';
+
+export * from './baseline-side.js';
 import { humanHandoffSchema } from './handoff-state.js';
 import { index, isoTime, oid } from './state-primitives.js';
 
@@ -87,7 +92,7 @@ export const gridStateSchema = z.object({
 });
 export type GridState = z.infer<typeof gridStateSchema>;
 
-export const rungSchema = z.enum(['cache', 'policy', 'rule', 'model', 'human']);
+export { rungSchema } from './rung.js';
 
 export const hunkStatusSchema = z.enum(['pending', 'resolved', 'needs_human']);
 export const hunkStateSchema = z.object({
@@ -141,7 +146,7 @@ export const conflictStateSchema = z.object({
 export type ConflictState = z.infer<typeof conflictStateSchema>;
 
 export const failureSummarySchema = z.object({
-  error_type: z.enum(['compile_error', 'link_error', 'test_failure', 'timeout']),
+  error_type: z.enum(failureTypes),
   location: z.string().nullable(),
   root_cause: z.string(),
   excerpt: z.string(),
@@ -170,10 +175,6 @@ export const checkJudgementSchema = z.object({
 });
 export type CheckJudgement = z.infer<typeof checkJudgementSchema>;
 
-/** The side of the merge a baseline is checked on, as a person reads it. */
-export const baselineSides = ['fork', 'upstream'] as const;
-export type BaselineSide = (typeof baselineSides)[number];
-
 /**
  * A check's outcome on a commit whose failures are not blamed on resolutions: a tip (`cell` null), or
  * the fork commit (i1, 0) or upstream commit (0, i2) of a cell whose check failed.
@@ -188,16 +189,6 @@ export const baselineSchema = z.object({
 });
 export type BaselineState = z.infer<typeof baselineSchema>;
 
-/** The check target of a baseline on `side`: the stored spelling, kept so existing state files still read. */
-export function baselineTargetOf(side: BaselineSide): 'baseline-ours' | 'baseline-theirs' {
-  return side === 'fork' ? 'baseline-ours' : 'baseline-theirs';
-}
-
-/** The side a check target is a baseline of, or null for a cell or the final merge. */
-export function baselineSideOf(target: CheckRecord['target']): BaselineSide | null {
-  return target === 'baseline-ours' ? 'fork' : target === 'baseline-theirs' ? 'upstream' : null;
-}
-
 /** True when `kind` is one of the strategies. */
 export function isStrategyKind(kind: string): kind is StrategyName {
   return (strategyKinds as readonly string[]).includes(kind);
@@ -211,7 +202,7 @@ export const checkRecordSchema = z.object({
    */
   cell: cellSchema.nullable(),
   /** What was checked: a baseline tip, a cell, or the final merge. */
-  target: z.enum(['baseline-ours', 'baseline-theirs', 'cell', 'final']).default('cell'),
+  target: z.enum(CHECK_TARGETS).default('cell'),
   commit: oid.nullable().default(null),
   success: z.boolean(),
   exitCode: z.number().int().nullable(),

@@ -341,6 +341,6 @@ async function writeResult(
   const commit = await im.simplify({ branch, force: opts.force, goal: opts.goal });
   await checkoutResult(git, branch, commit);
   if (!finish) return;
-  await im.removeRefs();
+  await im.remove();
   process.stderr.write(`Merge ${im.name} finished: ${branch} is at ${shortOid(commit)}.\n`);
 }

@@ -11,6 +11,7 @@ import { parseTestFailures } from '../../checks/test-output/index.js';
 import type { CheckResult } from '../../checks/types.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
 import type { BaselineState, CheckJudgement, CheckRecord, RunState } from '../../store/run-state.js';
+import { baselineTargetOf } from '../../store/baseline-side.js';
 import type { NodeContext } from '../machine/runner.js';
 import type { RunContext } from '../ports.js';
 import { prepareCheckTree } from '../check-space.js';
@@ -57,14 +58,7 @@ export async function runBaselines(
   const records: CheckRecord[] = [];
   const baselines: BaselineState[] = [];
   for (const name of names) {
-    const { record } = await runOne(
-      ctx,
-      state,
-      commit,
-      cell,
-      side === 'fork' ? 'baseline-ours' : 'baseline-theirs',
-      name,
-    );
+    const { record } = await runOne(ctx, state, commit, cell, baselineTargetOf(side), name);
     records.push(record);
     baselines.push({
       side,
