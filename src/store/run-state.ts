@@ -273,7 +273,7 @@ export const storedConfigSchema = z.object({
 /**
  * The recovery loop's state, carried from node to node: what is under test, what passed,
  * the last failing check, the failure context for retries. Kept in `data` (validated like the
- * rest of the state; other keys pass through as JSON for other machines' scratch data).
+ * rest of the state; other keys pass through as JSON, which the runner's own tests use as scratch).
  */
 export const flowDataSchema = z.object({
   /** Conflict ids resolved since the last passing check (the batch under test). */
