@@ -117,14 +117,20 @@ export class WalkGraph {
         id = after;
       }
     }
-    for (const id of touched) {
+    this.clearWalk();
+    return { bases: result, walked: touched.length };
+  }
+
+  /** Clear the flags and bucket lists of every commit the walk touched, as the next walk expects them. */
+  private clearWalk(): void {
+    const { flags, gens, next, heads, tails } = this;
+    for (const id of this.touched) {
       flags[id] = 0;
       next[id] = -1;
       const gen = gens[id] as number;
       heads[gen] = -1;
       tails[gen] = -1;
     }
-    return { bases: result, walked: touched.length };
   }
 
   is(id: number, bits: number): boolean {
