@@ -53,7 +53,6 @@ export function diagramCharOf(letter: string): string {
   return ['?', '*', '.', '#', '@'][merge] as string;
 }
 
-
 /** Run-length encode a string of letters: `aaab` → `3a1b`. */
 export function encodeRuns(letters: string): string {
   let out = '';

@@ -80,4 +80,3 @@ export function syntaxProblems(root: Node, max = 3): SyntaxProblem[] {
   visit(root);
   return out;
 }
-
