@@ -17,6 +17,7 @@ import {
 } from './run-state.js';
 import type { DoctorDeps } from './doctor-deps.js';
 import { keepCorrupt, readJsonFile, writeJsonFile } from './json-file.js';
+import { pendingConflict } from './pending-conflict.js';
 import { RunStore } from './run-store.js';
 
 export interface RebuildReport {
@@ -160,17 +161,7 @@ interface Replay {
 function conflictOf(replay: Replay, id: string, cell: { i1: number; i2: number }): ConflictState {
   let c = replay.conflicts.get(id);
   if (c === undefined) {
-    c = {
-      id,
-      cell,
-      files: [],
-      status: 'pending',
-      resolutionTree: null,
-      resolutionCommit: null,
-      attempts: 0,
-      resolvedInAttempt: null,
-      blame: null,
-    };
+    c = pendingConflict(id, cell);
     replay.conflicts.set(id, c);
   }
   return c;
