@@ -1,6 +1,6 @@
 // After `tsc -p tsconfig.build.json`: bundle the CLI (src/cli/main.ts and what it imports, the
 // lazily imported commands as chunks beside it) over dist/cli/main.js, so start-up resolves and
-// links a few files instead of hundreds (issue 14). The other files of dist/ stay as tsc wrote them.
+// links a few files instead of hundreds. The other files of dist/ stay as tsc wrote them.
 import { readdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -13,7 +13,6 @@ const out = `${dist}cli/`;
 const external = [
   'web-tree-sitter',
   'tree-sitter-wasms',
-  'typescript',
   'esbuild',
   'pino',
   'pino-pretty',

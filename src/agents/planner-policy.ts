@@ -22,7 +22,7 @@ export function moreConservative(current: StrategyName, list: StrategyName[]): S
 }
 
 /**
- * Offline strategy choice (seed "Test planner in isolation"): unknown conflict
+ * Offline strategy choice, so the planner works without a model: unknown conflict
  * count → per_conflict; few conflicts on a small merge → optimistic; otherwise
  * batch with the default batch size (smaller when conflicts are few).
  */

@@ -22,7 +22,7 @@ export interface ReviewDecision {
   source: DecisionSource;
 }
 
-/** The seed's repeated-failures prompt. */
+/** The prompt that asks the model why the same cells keep failing. */
 export function reviewPrompt(history: AttemptRecord[]): string {
   return [
     'Multiple recovery attempts have failed. Analyze pattern and decide.',

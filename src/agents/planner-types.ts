@@ -52,14 +52,14 @@ export interface FailureContext {
   available_strategies: StrategyName[];
 }
 
-/** What the model must answer for the strategy (seed StrategyDecision). */
+/** What the model must answer for the strategy. */
 export const strategyAnswerSchema = z.object({
   strategy: z.enum(strategyNames),
   batch_size: z.number().int().positive().nullable().optional(),
   reasoning: z.string(),
 });
 
-/** What the model must answer for a recovery (seed RecoveryDecision). */
+/** What the model must answer for a recovery. */
 export const recoveryAnswerSchema = z.object({
   decision: z.enum(recoveryKinds),
   conflicts_to_retry: z

@@ -23,7 +23,7 @@ export interface PlannerDeps {
   log?: Logger;
 }
 
-/** The seed's strategy prompt. */
+/** The prompt that asks the model for a strategy. */
 export function strategyPrompt(ctx: MergeContext): string {
   return [
     'You are planning a git merge strategy.',
@@ -57,7 +57,7 @@ export function strategyPrompt(ctx: MergeContext): string {
   ].join('\n');
 }
 
-/** The seed's recovery prompt. */
+/** The prompt that asks the model how to recover from a failed check. */
 export function recoveryPrompt(ctx: FailureContext): string {
   const f = ctx.failure_summary;
   const safer = moreConservative(ctx.current_strategy, ctx.available_strategies);
@@ -141,7 +141,7 @@ async function ask<S extends z.ZodType>(
 /**
  * Choose the initial strategy. Offline: the deterministic policy. With a model:
  * its answer, checked against the available strategies; an invalid or missing
- * answer falls back to per_conflict (seed: the safest).
+ * answer falls back to per_conflict, the safest.
  */
 export async function chooseStrategy(ctx: MergeContext, deps: PlannerDeps): Promise<StrategyDecision> {
   const log = (deps.log ?? nullLogger).child({ agent: 'planner' });
@@ -177,7 +177,7 @@ export async function chooseStrategy(ctx: MergeContext, deps: PlannerDeps): Prom
  * Decide how to recover from a failed check. Offline: the deterministic policy.
  * With a model: its answer, checked (retry-specific must name cells of this
  * attempt, switch-strategy an available, more conservative strategy); an
- * invalid or missing answer means abort (seed: the safest). Out of retries is
+ * invalid or missing answer means abort, the safest. Out of retries is
  * always abort.
  */
 export async function planRecovery(ctx: FailureContext, deps: PlannerDeps): Promise<RecoveryDecision> {

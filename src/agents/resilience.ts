@@ -35,7 +35,7 @@ export interface ResilienceOptions {
   random?: () => number;
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** The longest `Retry-After` honoured (seed: 5 retries over 5 minutes). */
+  /** The longest `Retry-After` honoured, so 5 retries stay within 5 minutes. */
   maxRetryAfterMs?: number;
 }
 
@@ -115,9 +115,177 @@ function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
+/** What every call of one wrapped model shares. */
+interface Resilient {
+  o: ResilienceOptions;
+  log: Logger;
+  sleep: NonNullable<ResilienceOptions['sleep']>;
+  random: () => number;
+  base: number;
+  max: number;
+  maxRetryAfter: number;
+}
+
+/** Hold the budget for this call; throws ModelError('budget') when it would pass the limit. */
+function reserveBudget({ o, log }: Resilient, options: LanguageModelV3CallOptions): () => void {
+  if (!o.budget) return () => undefined;
+  const promptTokens = JSON.stringify(options.prompt).length / 4;
+  const estimate = o.price ? (promptTokens * o.price.input) / 1_000_000 : 0;
+  const verdict = o.budget.reserve(estimate);
+  if (!verdict.ok) {
+    log.decision(
+      { spentUsd: verdict.spentUsd, limitUsd: verdict.limitUsd, estimateUsd: verdict.estimateUsd },
+      'budget reached: model call refused',
+    );
+    throw new ModelError('budget', {
+      what: `The model budget would be exceeded: spent $${verdict.spentUsd.toFixed(4)} of $${verdict.limitUsd}, next call estimated at $${verdict.estimateUsd.toFixed(4)}`,
+      why: 'budget.usd stops the run before spending passes it.',
+      fix: ['Raise budget.usd in splintercat.yaml (0 = no limit), then run `splintercat continue`'],
+    });
+  }
+  return verdict.release;
+}
+
+function recordUsage({ o }: Resilient, usage: unknown, providerMetadata: unknown): void {
+  const tokens = readUsage(usage);
+  const cost = callCost(tokens, o.price, reportedCost(providerMetadata));
+  o.usage.record({
+    role: o.role,
+    modelId: o.modelId,
+    ...(o.conflict ? { conflict: o.conflict } : {}),
+    ...tokens,
+    ...cost,
+  });
+}
+
+/** Where the retries of one call stand. */
+interface AttemptState {
+  timeoutMs: number;
+  timeouts: number;
+  retries: number;
+  truncated: boolean;
+  prompt: LanguageModelV3CallOptions['prompt'];
+}
+
+/** After a timeout: retry once with twice the time, then give up. */
+function afterTimeout({ o, log }: Resilient, state: AttemptState, error: unknown): void {
+  state.timeouts += 1;
+  const { timeoutMs } = state;
+  if (state.timeouts > 1) {
+    log.error({ timeoutMs, step: 'give-up' }, 'no reply from the model after a retry with a longer timeout');
+    throw new ModelError('timeout', {
+      what: `The ${o.role} model (${o.modelId}) did not answer within ${timeoutMs / 1000} s, twice`,
+      why: 'The provider is overloaded or the model is slow for this prompt.',
+      fix: ['Raise llm.timeout in splintercat.yaml', `Or choose a faster llm.${o.role}_model`],
+      cause: error,
+    });
+  }
+  log.warn(
+    { timeoutMs, nextTimeoutMs: timeoutMs * 2, step: 'longer-timeout' },
+    'no reply from the model; retrying with a longer timeout',
+  );
+  state.timeoutMs *= 2;
+}
+
+/** After a failure that is not a timeout: throw what cannot be retried, else truncate or back off. */
+async function afterFailure(r: Resilient, state: AttemptState, error: unknown, signal?: AbortSignal): Promise<void> {
+  const { o, log } = r;
+  const kind = classifyFailure(error);
+  if (kind === 'auth') {
+    log.error({ error: errorText(error) }, 'model rejected the API key; stopping');
+    throw authError(o, error);
+  }
+  if (kind === 'context_too_long') {
+    if (state.truncated) {
+      throw new ModelError('context_too_long', {
+        what: `The ${o.role} prompt is too long for ${o.modelId}, even after truncation`,
+        why: 'The conflicted file or the check log is larger than the model context.',
+        fix: [`Choose a model with a larger context for llm.${o.role}_model`, 'Or resolve this conflict by hand'],
+        cause: error,
+      });
+    }
+    state.truncated = true;
+    state.prompt = truncatePrompt(state.prompt);
+    log.warn({ step: 'truncate' }, 'context too long: prompt truncated, retrying once');
+    return;
+  }
+  if (kind === 'bad_request') {
+    throw new ModelError('bad_request', {
+      what: `The ${o.role} model (${o.modelId}) refused the request: ${errorText(error)}`,
+      why: 'The model id may be wrong, or the provider does not support tools/structured output for it.',
+      fix: [`Check llm.${o.role}_model and llm.provider in splintercat.yaml`],
+      cause: error,
+    });
+  }
+  await backOff(r, state, error, signal);
+}
+
+/** Wait before the next try (Retry-After when the provider gave one), or give up after `maxRetries`. */
+async function backOff(r: Resilient, state: AttemptState, error: unknown, signal?: AbortSignal): Promise<void> {
+  const { o, log } = r;
+  state.retries += 1;
+  if (state.retries > o.maxRetries) {
+    log.error({ retries: o.maxRetries, error: errorText(error) }, 'model call failed after all retries');
+    throw new ModelError('unavailable', {
+      what: `The ${o.role} model (${o.modelId}) kept failing: ${errorText(error)}`,
+      why: `${o.maxRetries} retries with backoff did not get an answer (rate limit, server errors or a broken connection).`,
+      fix: ['Run `splintercat continue` later', 'Raise llm.max_retries, or choose another model/provider'],
+      cause: error,
+    });
+  }
+  const asked = retryAfterMs(error);
+  const delayMs =
+    asked !== undefined ? Math.min(asked, r.maxRetryAfter) : backoffMs(state.retries, r.base, r.max, r.random);
+  log.warn(
+    { retry: state.retries, of: o.maxRetries, delayMs, retryAfter: asked !== undefined, error: errorText(error) },
+    'model call failed; backing off',
+  );
+  await r.sleep(delayMs, signal);
+}
+
+/** One call with its budget hold, its timeout and its recoveries, until it answers or one gives up. */
+async function attempt<T>(
+  r: Resilient,
+  options: LanguageModelV3CallOptions,
+  call: (opts: LanguageModelV3CallOptions) => PromiseLike<T>,
+): Promise<T> {
+  const state: AttemptState = {
+    timeoutMs: r.o.timeoutMs,
+    timeouts: 0,
+    retries: 0,
+    truncated: false,
+    prompt: options.prompt,
+  };
+  for (;;) {
+    const prompt = state.prompt;
+    const release = reserveBudget(r, { ...options, prompt });
+    const timer = new AbortController();
+    const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, timer.signal]) : timer.signal;
+    let handle: NodeJS.Timeout | undefined;
+    // A model that ignores the signal must not hang us: the race ends the wait either way.
+    const timedOut = new Promise<never>((_, reject) => {
+      handle = setTimeout(() => {
+        timer.abort(new Error('model call timed out'));
+        reject(new Error('model call timed out'));
+      }, state.timeoutMs);
+    });
+    try {
+      return await Promise.race([call({ ...options, prompt, abortSignal: signal }), timedOut]);
+    } catch (error) {
+      if (options.abortSignal?.aborted) throw error;
+      if (ModelError.isModelError(error)) throw error;
+      if (timer.signal.aborted) afterTimeout(r, state, error);
+      else await afterFailure(r, state, error, options.abortSignal);
+    } finally {
+      clearTimeout(handle);
+      release();
+    }
+  }
+}
+
 /**
- * Wrap a model so every call (each step of a tool loop) gets the recovery tree
- * of seeds/worker-error-recovery-appendix.md applied to model calls:
+ * Wrap a model so every call (each step of a tool loop) recovers from the
+ * errors a provider can give:
  * 429/5xx/network/malformed → exponential backoff with jitter, honouring
  * Retry-After, up to `maxRetries`; no reply within the timeout → one retry with
  * twice the timeout, then `ModelError('timeout')` (the resolver then starts a
@@ -126,144 +294,19 @@ function errorText(error: unknown): string {
  * It also checks the budget before each call and records usage and cost after it.
  */
 export function withResilience(model: LanguageModelV3, o: ResilienceOptions): LanguageModelV3 {
-  const log = (o.log ?? nullLogger).child({
-    role: o.role,
-    model: o.modelId,
-    ...(o.conflict ? { conflict: o.conflict } : {}),
-  });
-  const sleep = o.sleep ?? realSleep;
-  const random = o.random ?? Math.random;
-  const base = o.baseDelayMs ?? 1000;
-  const max = o.maxDelayMs ?? 60_000;
-  const maxRetryAfter = o.maxRetryAfterMs ?? 300_000;
-
-  /** Hold the budget for this call; throws ModelError('budget') when it would pass the limit. */
-  function reserveBudget(options: LanguageModelV3CallOptions): () => void {
-    if (!o.budget) return () => undefined;
-    const promptTokens = JSON.stringify(options.prompt).length / 4;
-    const estimate = o.price ? (promptTokens * o.price.input) / 1_000_000 : 0;
-    const verdict = o.budget.reserve(estimate);
-    if (!verdict.ok) {
-      log.decision(
-        { spentUsd: verdict.spentUsd, limitUsd: verdict.limitUsd, estimateUsd: verdict.estimateUsd },
-        'budget reached: model call refused',
-      );
-      throw new ModelError('budget', {
-        what: `The model budget would be exceeded: spent $${verdict.spentUsd.toFixed(4)} of $${verdict.limitUsd}, next call estimated at $${verdict.estimateUsd.toFixed(4)}`,
-        why: 'budget.usd stops the run before spending passes it.',
-        fix: ['Raise budget.usd in splintercat.yaml (0 = no limit), then run `splintercat continue`'],
-      });
-    }
-    return verdict.release;
-  }
-
-  function record(usage: unknown, providerMetadata: unknown): void {
-    const tokens = readUsage(usage);
-    const cost = callCost(tokens, o.price, reportedCost(providerMetadata));
-    o.usage.record({
+  const r: Resilient = {
+    o,
+    log: (o.log ?? nullLogger).child({
       role: o.role,
-      modelId: o.modelId,
+      model: o.modelId,
       ...(o.conflict ? { conflict: o.conflict } : {}),
-      ...tokens,
-      ...cost,
-    });
-  }
-
-  async function attempt<T>(
-    options: LanguageModelV3CallOptions,
-    call: (opts: LanguageModelV3CallOptions) => PromiseLike<T>,
-  ): Promise<T> {
-    let timeoutMs = o.timeoutMs;
-    let timeouts = 0;
-    let retries = 0;
-    let truncated = false;
-    let prompt = options.prompt;
-    for (;;) {
-      const release = reserveBudget({ ...options, prompt });
-      const timer = new AbortController();
-      const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, timer.signal]) : timer.signal;
-      let handle: NodeJS.Timeout | undefined;
-      // A model that ignores the signal must not hang us: the race ends the wait either way.
-      const timedOut = new Promise<never>((_, reject) => {
-        handle = setTimeout(() => {
-          timer.abort(new Error('model call timed out'));
-          reject(new Error('model call timed out'));
-        }, timeoutMs);
-      });
-      try {
-        return await Promise.race([call({ ...options, prompt, abortSignal: signal }), timedOut]);
-      } catch (error) {
-        if (options.abortSignal?.aborted) throw error;
-        if (ModelError.isModelError(error)) throw error;
-        if (timer.signal.aborted) {
-          timeouts += 1;
-          if (timeouts > 1) {
-            log.error({ timeoutMs, step: 'give-up' }, 'no reply from the model after a retry with a longer timeout');
-            throw new ModelError('timeout', {
-              what: `The ${o.role} model (${o.modelId}) did not answer within ${timeoutMs / 1000} s, twice`,
-              why: 'The provider is overloaded or the model is slow for this prompt.',
-              fix: ['Raise llm.timeout in splintercat.yaml', `Or choose a faster llm.${o.role}_model`],
-              cause: error,
-            });
-          }
-          log.warn(
-            { timeoutMs, nextTimeoutMs: timeoutMs * 2, step: 'longer-timeout' },
-            'no reply from the model; retrying with a longer timeout',
-          );
-          timeoutMs *= 2;
-          continue;
-        }
-        const kind = classifyFailure(error);
-        if (kind === 'auth') {
-          log.error({ error: errorText(error) }, 'model rejected the API key; stopping');
-          throw authError(o, error);
-        }
-        if (kind === 'context_too_long') {
-          if (truncated) {
-            throw new ModelError('context_too_long', {
-              what: `The ${o.role} prompt is too long for ${o.modelId}, even after truncation`,
-              why: 'The conflicted file or the check log is larger than the model context.',
-              fix: [`Choose a model with a larger context for llm.${o.role}_model`, 'Or resolve this conflict by hand'],
-              cause: error,
-            });
-          }
-          truncated = true;
-          prompt = truncatePrompt(prompt);
-          log.warn({ step: 'truncate' }, 'context too long: prompt truncated, retrying once');
-          continue;
-        }
-        if (kind === 'bad_request') {
-          throw new ModelError('bad_request', {
-            what: `The ${o.role} model (${o.modelId}) refused the request: ${errorText(error)}`,
-            why: 'The model id may be wrong, or the provider does not support tools/structured output for it.',
-            fix: [`Check llm.${o.role}_model and llm.provider in splintercat.yaml`],
-            cause: error,
-          });
-        }
-        retries += 1;
-        if (retries > o.maxRetries) {
-          log.error({ retries: o.maxRetries, error: errorText(error) }, 'model call failed after all retries');
-          throw new ModelError('unavailable', {
-            what: `The ${o.role} model (${o.modelId}) kept failing: ${errorText(error)}`,
-            why: `${o.maxRetries} retries with backoff did not get an answer (rate limit, server errors or a broken connection).`,
-            fix: ['Run `splintercat continue` later', 'Raise llm.max_retries, or choose another model/provider'],
-            cause: error,
-          });
-        }
-        const asked = retryAfterMs(error);
-        const delayMs = asked !== undefined ? Math.min(asked, maxRetryAfter) : backoffMs(retries, base, max, random);
-        log.warn(
-          { retry: retries, of: o.maxRetries, delayMs, retryAfter: asked !== undefined, error: errorText(error) },
-          'model call failed; backing off',
-        );
-        await sleep(delayMs, options.abortSignal);
-      } finally {
-        clearTimeout(handle);
-        release();
-      }
-    }
-  }
-
+    }),
+    sleep: o.sleep ?? realSleep,
+    random: o.random ?? Math.random,
+    base: o.baseDelayMs ?? 1000,
+    max: o.maxDelayMs ?? 60_000,
+    maxRetryAfter: o.maxRetryAfterMs ?? 300_000,
+  };
   return {
     specificationVersion: 'v3',
     provider: model.provider,
@@ -273,18 +316,18 @@ export function withResilience(model: LanguageModelV3, o: ResilienceOptions): La
     },
     async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
       // Usage is recorded before the budget hold is released, so parallel calls always see it.
-      return attempt(options, async (opts) => {
+      return attempt(r, options, async (opts) => {
         const result = await model.doGenerate(opts);
-        record(result.usage, result.providerMetadata);
+        recordUsage(r, result.usage, result.providerMetadata);
         return result;
       });
     },
     async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-      const result = await attempt(options, (opts) => model.doStream(opts));
+      const result = await attempt(r, options, (opts) => model.doStream(opts));
       const stream = result.stream.pipeThrough(
         new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
           transform(part, controller) {
-            if (part.type === 'finish') record(part.usage, part.providerMetadata);
+            if (part.type === 'finish') recordUsage(r, part.usage, part.providerMetadata);
             controller.enqueue(part);
           },
         }),

@@ -6,7 +6,7 @@ import { truncateLog } from './log-truncate.js';
 import { ModelError } from './model-error.js';
 import type { ModelGateway } from './model-gateway.js';
 
-/** The summarizer's structured answer (seed BuildFailureSummary). */
+/** The summarizer's structured answer. */
 export const failureSummarySchema = z.object({
   error_type: z.enum(failureTypes),
   location: z.string().nullable().describe('file:line, a test name, or null when unknown'),
@@ -39,7 +39,7 @@ export interface SummaryOutcome {
 
 const maxExcerpt = 3000;
 
-/** The seed's summarizer prompt, with the extractor's answer as a starting point. */
+/** The summarizer's prompt, with the extractor's answer as a starting point. */
 export function summarizerPrompt(input: SummarizeInput, extracted: FailureSummary, maxLogChars: number): string {
   return [
     'Analyze this build/test log and extract the root cause of failure.',

@@ -2,8 +2,9 @@ import { emptyUsage } from '../store/run-state.js';
 import { addCall, addTotals, type UsageCall, type UsageTotals } from '../store/usage.js';
 
 /** The three model roles; each has its own model setting and usage account. */
-export const modelRoles = ['resolver', 'summarizer', 'planner'] as const;
-export type ModelRole = (typeof modelRoles)[number];
+import { MODEL_ROLES as modelRoles, type ModelRole } from '../store/model-role.js';
+
+export { modelRoles, type ModelRole };
 
 /** USD per million tokens (config `llm.prices`). */
 export interface ModelPrice {

@@ -87,6 +87,64 @@ interface Launch {
 const TAIL_LINES = 30;
 
 /**
+ * The check's timeout and its abort: SIGTERM to the group (or, in the sandbox, to the processes
+ * inside: bwrap would die at once and take them along), SIGKILL after the grace period.
+ */
+function watchdog(
+  child: ChildProcess,
+  sandbox: ReturnType<typeof sandboxInfo> | null,
+  abort: AbortSignal | undefined,
+  options: { timeoutSec: number; killGraceSec: number },
+): { timedOut: () => boolean; stop: () => Promise<void> } {
+  let timedOut = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const kill = (): void => {
+    signalGroup(child.pid, 'SIGKILL');
+    // Killing the namespace's init kills every process in the sandbox.
+    if (sandbox?.childPid !== undefined && sandbox.members().includes(sandbox.childPid))
+      signalPid(sandbox.childPid, 'SIGKILL');
+  };
+  const terminate = (): void => {
+    const inside = sandbox?.members().filter((pid) => pid !== sandbox.childPid) ?? [];
+    if (inside.length > 0) for (const pid of inside) signalPid(pid, 'SIGTERM');
+    else signalGroup(child.pid, 'SIGTERM');
+    killTimer ??= setTimeout(kill, options.killGraceSec * 1000);
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    terminate();
+  }, options.timeoutSec * 1000);
+  const onAbort = (): void => terminate();
+  if (abort?.aborted) terminate();
+  abort?.addEventListener('abort', onAbort, { once: true });
+  return {
+    timedOut: () => timedOut,
+    // The shell is gone; make sure nothing it started lingers (background jobs, grandchildren),
+    // and return only once all of it is gone, so no caller ever sees a survivor.
+    stop: async () => {
+      clearTimeout(timer);
+      abort?.removeEventListener('abort', onAbort);
+      kill();
+      if (killTimer) clearTimeout(killTimer);
+      await waitGone(
+        () => (child.pid !== undefined && groupAlive(child.pid)) || (sandbox !== null && sandbox.members().length > 0),
+        2000,
+      );
+    },
+  };
+}
+
+/** Wait for the output pipes to end, then close them: a process that left the group (setsid) may still hold one, and is not waited for. */
+async function closePipes(child: ChildProcess): Promise<void> {
+  await Promise.race([
+    Promise.all([child.stdout, child.stderr].map((stream) => ended(stream as Readable))),
+    delay(1000),
+  ]);
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+}
+
+/**
  * Runs the named shell commands of `check.commands` through `sh -c`: one process group
  * per run (so `make` and every compiler it starts die together), output streamed to the
  * console and to a timestamped log, a timeout enforced by SIGTERM then SIGKILL.
@@ -293,29 +351,7 @@ export class CheckRunner implements CheckRunnerLike {
       }),
     );
 
-    let timedOut = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    const kill = (): void => {
-      signalGroup(child.pid, 'SIGKILL');
-      // Killing the namespace's init kills every process in the sandbox.
-      if (sandbox?.childPid !== undefined && sandbox.members().includes(sandbox.childPid))
-        signalPid(sandbox.childPid, 'SIGKILL');
-    };
-    const terminate = (): void => {
-      // In the sandbox, SIGTERM goes to the processes inside (bwrap would die at once and take them along).
-      const inside = sandbox?.members().filter((pid) => pid !== sandbox.childPid) ?? [];
-      if (inside.length > 0) for (const pid of inside) signalPid(pid, 'SIGTERM');
-      else signalGroup(child.pid, 'SIGTERM');
-      killTimer ??= setTimeout(kill, this.options.killGraceSec * 1000);
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      terminate();
-    }, this.options.timeoutSec * 1000);
-    const onAbort = (): void => terminate();
-    if (launch.signal?.aborted) terminate();
-    launch.signal?.addEventListener('abort', onAbort, { once: true });
-
+    const watch = watchdog(child, sandbox, launch.signal, this.options);
     const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
       child.on('error', (e) => {
         out.write(`splintercat: could not start ${sandboxed ? 'bwrap' : '/bin/sh'}: ${e.message}\n`);
@@ -324,26 +360,12 @@ export class CheckRunner implements CheckRunnerLike {
       // 'exit', not 'close': a background job may hold the output pipes open for as long as it lives.
       child.on('exit', (c, s) => done({ code: c, signal: s }));
     });
-    clearTimeout(timer);
-    launch.signal?.removeEventListener('abort', onAbort);
-    // The shell is gone; make sure nothing it started lingers (background jobs, grandchildren),
-    // and return only once all of it is gone, so no caller ever sees a survivor.
-    kill();
-    if (killTimer) clearTimeout(killTimer);
-    await waitGone(
-      () => (child.pid !== undefined && groupAlive(child.pid)) || (sandbox !== null && sandbox.members().length > 0),
-      2000,
-    );
+    await watch.stop();
     if (registry && child.pid !== undefined) registry.remove(child.pid);
-    // A process that left the group (setsid) may still hold a pipe: its output is not waited for.
-    await Promise.race([
-      Promise.all([child.stdout, child.stderr].map((stream) => ended(stream as Readable))),
-      delay(1000),
-    ]);
-    child.stdout?.destroy();
-    child.stderr?.destroy();
+    await closePipes(child);
     for (const flush of streams) flush();
     const durationMs = Date.now() - started;
+    const timedOut = watch.timedOut();
     if (timedOut) out.write(`\nsplintercat: TIMEOUT after ${this.options.timeoutSec} seconds; process group killed\n`);
     await new Promise<void>((done) => out.end(done));
     if (writeError !== null && (writeError as NodeJS.ErrnoException).code === 'ENOSPC')

@@ -1,6 +1,6 @@
 import type { CheckResult } from './types.js';
 
-/** The seed's PASSED / FAILED text: what the resolver's run_check tool and `splintercat check` print. */
+/** The PASSED / FAILED text: what the resolver's run_check tool and `splintercat check` print. */
 export function formatCheckResult(result: CheckResult): string {
   const seconds = (result.durationMs / 1000).toFixed(1);
   if (result.success) return `Check '${result.name}' PASSED\n\nCompleted in ${seconds} seconds\nLog: ${result.logFile}`;

@@ -1,6 +1,6 @@
 import type { TestFailures } from './test-output/types.js';
 
-/** The outcome of one named check (seeds/check-runner-tool.md). A failing check is a value, not an exception. */
+/** The outcome of one named check. A failing check is a value, not an exception. */
 export interface CheckResult {
   name: string;
   command: string;

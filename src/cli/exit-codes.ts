@@ -1,6 +1,6 @@
 import type { ErrorKind } from '../errors/index.js';
 
-/** The CLI's exit codes (design.md §9). */
+/** The CLI's exit codes. */
 export const ExitCode = {
   Done: 0,
   Failed: 1,

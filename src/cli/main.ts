@@ -8,8 +8,7 @@ import { terminalText } from '../util/safe-print.js';
 import { buildProgram } from './program.js';
 
 // zod compiles a fast path (`new Function`) for each object schema on its first parse; a CLI
-// process parses each schema a few times, so the compiling costs more than it saves (~20 ms of
-// `status`, issue 14). Set as zod's global configuration (what `z.config({ jitless: true })` sets),
+// process parses each schema a few times, so the compiling costs more than it saves. Set as zod's global configuration (what `z.config({ jitless: true })` sets),
 // before any command loads zod, so --version and a clean `driver` still never load it.
 (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig ??= { jitless: true };
 

@@ -16,7 +16,7 @@ import { ProgressDisplay } from './progress-display.js';
 /**
  * What `merge`, `continue` and `demo` do once their arguments are parsed: drive the run with the
  * terminal's log, Ctrl-C and questions, and turn its outcome into output and an exit code. Apart
- * from the commands' definitions, so `merge --help` loads neither the logger nor the workflow (issue 14).
+ * from the commands' definitions, so `merge --help` loads neither the logger nor the workflow.
  */
 
 export interface MergeOptions {

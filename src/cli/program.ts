@@ -4,9 +4,9 @@ import { registerCommands } from './commands/index.js';
 export const VERSION = '0.1.0';
 
 /**
- * The root program: global options, then the commands of design.md §9. With `argv` (as
- * process.argv), only the command it names is loaded and registered, and none for a bare
- * `--version`: start-up then costs what that command uses (issue 14).
+ * The root program: global options, then the commands. With `argv` (as process.argv), only the
+ * command it names is loaded and registered, and none for a bare `--version`: start-up then costs
+ * what that command uses.
  */
 export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = withGlobalOptions(new Command('splintercat'))

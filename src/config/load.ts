@@ -59,93 +59,95 @@ export interface ConfigSource {
 
 type Tree = Record<string, unknown>;
 
-/**
- * Load the configuration: defaults < YAML < environment (`SPLINTERCAT_A__B`) < `--set a.b=v`,
- * then `${VAR}` and `{target.workdir}` templating. Every problem is reported at once as
- * `dot.path: message`, with the file's line where the YAML parser knows it.
- */
-export function loadConfig(options: LoadConfigOptions): LoadedConfig {
-  const env = options.env ?? process.env;
-  const given = options.base === undefined && options.configPath === undefined ? options.source : undefined;
-  const file = options.base !== undefined ? undefined : given !== undefined ? given?.path : findConfigFile(options);
-  const issues: ConfigIssue[] = [];
-  let tree: Tree = options.base === undefined ? {} : structuredClone(options.base);
-  let doc: Document | undefined;
-  let fileHash: string | undefined;
+/** The YAML file as read: its tree, its document (for line numbers) and its hash. */
+interface ReadYaml {
+  tree: Tree | undefined;
+  doc: Document;
+  lineCounter: LineCounter;
+  fileHash: string;
+}
+
+/** Parse the file's YAML; a syntax error, an alias bomb or a file that is not a mapping is a ConfigError. */
+function readYaml(file: string, text: string): ReadYaml {
   const lineCounter = new LineCounter();
-
-  if (file !== undefined) {
-    const text = given ? given.text : readFileSync(file, 'utf8');
-    fileHash = createHash('sha256').update(text).digest('hex');
-    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    for (const error of doc.errors) {
-      const line = error.linePos?.[0]?.line ?? lineCounter.linePos(error.pos[0]).line;
-      issues.push({ path: '', message: `YAML syntax: ${error.message.split('\n')[0]}`, ...(line ? { line } : {}) });
-    }
-    if (issues.length > 0) throw new ConfigError(issues, file);
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-    } catch (error) {
-      throw new ConfigError([{ path: '', message: `the YAML could not be read: ${(error as Error).message}` }], file, {
-        what: `Refused to read ${file}: ${(error as Error).message}`,
-        why: `The file expands more than ${MAX_YAML_ALIASES} aliases (*name), the shape of a "billion laughs" attack`,
-        fix: 'Write the values out instead of nesting aliases',
-        cause: error,
-      });
-    }
-    if (value !== null && value !== undefined) {
-      if (!isPlainObject(value))
-        throw new ConfigError(
-          [{ path: '', message: 'the file must be a mapping of sections (source:, target:, check:, ...)', line: 1 }],
-          file,
-        );
-      tree = value;
-    }
-    if (doc.contents !== null && !isMap(doc.contents) && value !== null) {
-      throw new ConfigError([{ path: '', message: 'the file must be a mapping of sections', line: 1 }], file);
-    }
+  const fileHash = createHash('sha256').update(text).digest('hex');
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const issues: ConfigIssue[] = [];
+  for (const error of doc.errors) {
+    const line = error.linePos?.[0]?.line ?? lineCounter.linePos(error.pos[0]).line;
+    issues.push({ path: '', message: `YAML syntax: ${error.message.split('\n')[0]}`, ...(line ? { line } : {}) });
   }
+  if (issues.length > 0) throw new ConfigError(issues, file);
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    throw new ConfigError([{ path: '', message: `the YAML could not be read: ${(error as Error).message}` }], file, {
+      what: `Refused to read ${file}: ${(error as Error).message}`,
+      why: `The file expands more than ${MAX_YAML_ALIASES} aliases (*name), the shape of a "billion laughs" attack`,
+      fix: 'Write the values out instead of nesting aliases',
+      cause: error,
+    });
+  }
+  let tree: Tree | undefined;
+  if (value !== null && value !== undefined) {
+    if (!isPlainObject(value))
+      throw new ConfigError(
+        [{ path: '', message: 'the file must be a mapping of sections (source:, target:, check:, ...)', line: 1 }],
+        file,
+      );
+    tree = value;
+  }
+  if (doc.contents !== null && !isMap(doc.contents) && value !== null) {
+    throw new ConfigError([{ path: '', message: 'the file must be a mapping of sections', line: 1 }], file);
+  }
+  return { tree, doc, lineCounter, fileHash };
+}
 
-  const writtenApiKey = isPlainObject(tree.llm) && typeof tree.llm.api_key === 'string' ? tree.llm.api_key : '';
-  const overrides: Array<{ path: string[]; raw: string }> = [];
-  for (const [name, raw] of Object.entries(options.base === undefined ? env : {})) {
+type Override = { path: string[]; raw: string };
+
+/** Apply `SPLINTERCAT_A__B` variables and `--set a.b=v` to `tree`; returns what was set, and records refusals in `issues`. */
+function applyOverrides(
+  tree: Tree,
+  env: Record<string, string | undefined>,
+  sets: readonly string[],
+  issues: ConfigIssue[],
+): Override[] {
+  const overrides: Override[] = [];
+  const refused = (path: string[], what: string): boolean => {
+    if (!path.some((p) => FORBIDDEN_KEYS.has(p))) return false;
+    const message = `refused: ${what} names a key that is not configuration (__proto__, prototype, constructor)`;
+    issues.push({ path: path.join('.'), message });
+    return true;
+  };
+  for (const [name, raw] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
     const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
-    if (path.some((p) => p === '')) continue;
-    if (path.some((p) => FORBIDDEN_KEYS.has(p))) {
-      issues.push({
-        path: path.join('.'),
-        message: `refused: ${name} names a key that is not configuration (__proto__, prototype, constructor)`,
-      });
-      continue;
-    }
+    if (path.some((p) => p === '') || refused(path, name)) continue;
     setPath(tree, path, parseScalar(raw));
     overrides.push({ path, raw });
   }
-
-  for (const assignment of options.sets ?? []) {
+  for (const assignment of sets) {
     const eq = assignment.indexOf('=');
     if (eq <= 0) {
       issues.push({ path: assignment, message: 'a --set value must look like key.path=value' });
       continue;
     }
     const path = assignment.slice(0, eq).trim().split('.');
-    if (path.some((p) => FORBIDDEN_KEYS.has(p))) {
-      issues.push({
-        path: path.join('.'),
-        message: 'refused: --set names a key that is not configuration (__proto__, prototype, constructor)',
-      });
-      continue;
-    }
+    if (refused(path, '--set')) continue;
     setPath(tree, path, parseScalar(assignment.slice(eq + 1)));
     overrides.push({ path, raw: assignment.slice(eq + 1) });
   }
-  if (issues.length > 0) throw new ConfigError(issues, file);
+  return overrides;
+}
 
+/**
+ * Validate the tree against the schema. `SPLINTERCAT_X=true` or `--set x=10` for a key that holds
+ * text keeps the text as written. Every issue is a ConfigError line, with the file's line when known.
+ */
+function parseTree(tree: Tree, overrides: Override[], yaml: ReadYaml | undefined, file: string | undefined): Config {
   let parsed = configSchema.safeParse(tree);
   if (!parsed.success) {
-    // `SPLINTERCAT_X=true` or `--set x=10` for a key that holds text: keep the text as written.
     let retyped = false;
     for (const issue of parsed.error.issues) {
       const at = issue.path.map(String).join('.');
@@ -157,22 +159,29 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     }
     if (retyped) parsed = configSchema.safeParse(tree);
   }
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [undefined];
-      for (const key of keys) {
-        const path = [...issue.path.map(String), ...(key === undefined ? [] : [key])];
-        const line = doc ? lineOf(doc, lineCounter, path) : undefined;
-        const message =
-          key === undefined ? issue.message : `unknown key (check the spelling; \`splintercat init\` lists every key)`;
-        issues.push({ path: path.join('.'), message, ...(line !== undefined ? { line } : {}) });
-      }
+  if (parsed.success) return parsed.data;
+  const issues: ConfigIssue[] = [];
+  for (const issue of parsed.error.issues) {
+    const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [undefined];
+    for (const key of keys) {
+      const path = [...issue.path.map(String), ...(key === undefined ? [] : [key])];
+      const line = yaml ? lineOf(yaml.doc, yaml.lineCounter, path) : undefined;
+      const message =
+        key === undefined ? issue.message : `unknown key (check the spelling; \`splintercat init\` lists every key)`;
+      issues.push({ path: path.join('.'), message, ...(line !== undefined ? { line } : {}) });
     }
-    throw new ConfigError(issues, file);
   }
+  throw new ConfigError(issues, file);
+}
 
-  const baseDir = file !== undefined ? dirname(file) : options.cwd;
-  const config = parsed.data;
+/** Expand the templates and make every directory absolute, against the target's workdir; returns the unset variables. */
+function settlePaths(
+  config: Config,
+  baseDir: string,
+  env: Record<string, string | undefined>,
+  yaml: ReadYaml | undefined,
+  file: string | undefined,
+): string[] {
   const workdir = isAbsolute(config.target.workdir) ? config.target.workdir : resolve(baseDir, config.target.workdir);
   config.target.workdir = workdir;
   const unknown = unknownTemplates(config as unknown as Tree, SHELL_KEYS);
@@ -181,7 +190,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       unknown.map((u) => ({
         path: u.path,
         message: `unknown template variable ${u.name} (known: {target.workdir}, \${ENV_VAR})`,
-        ...lineAt(doc, lineCounter, u.path),
+        ...lineAt(yaml?.doc, yaml?.lineCounter ?? new LineCounter(), u.path),
       })),
       file,
     );
@@ -197,9 +206,30 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   config.check.writable = config.check.writable.map(expand);
   config.check.readable = config.check.readable.map(expand);
   if (config.check.build_dir !== '') config.check.build_dir = resolve(workdir, config.check.build_dir);
+  return missingEnv;
+}
 
+/**
+ * Load the configuration: defaults < YAML < environment (`SPLINTERCAT_A__B`) < `--set a.b=v`,
+ * then `${VAR}` and `{target.workdir}` templating. Every problem is reported at once as
+ * `dot.path: message`, with the file's line where the YAML parser knows it.
+ */
+export function loadConfig(options: LoadConfigOptions): LoadedConfig {
+  const env = options.env ?? process.env;
+  const given = options.base === undefined && options.configPath === undefined ? options.source : undefined;
+  const file = options.base !== undefined ? undefined : given !== undefined ? given?.path : findConfigFile(options);
+  let tree: Tree = options.base === undefined ? {} : structuredClone(options.base);
+  const yaml = file === undefined ? undefined : readYaml(file, given ? given.text : readFileSync(file, 'utf8'));
+  if (yaml?.tree !== undefined) tree = yaml.tree;
+
+  const writtenApiKey = isPlainObject(tree.llm) && typeof tree.llm.api_key === 'string' ? tree.llm.api_key : '';
+  const issues: ConfigIssue[] = [];
+  const overrides = applyOverrides(tree, options.base === undefined ? env : {}, options.sets ?? [], issues);
+  if (issues.length > 0) throw new ConfigError(issues, file);
+  const config = parseTree(tree, overrides, yaml, file);
+  const missingEnv = settlePaths(config, file !== undefined ? dirname(file) : options.cwd, env, yaml, file);
   const warnings = unknownCheckWarnings(config);
-  return { config, file, missingEnv, warnings, writtenApiKey, fileHash };
+  return { config, file, missingEnv, warnings, writtenApiKey, fileHash: yaml?.fileHash };
 }
 
 /** Check names in check.workflow, check.fast and check.select that check.commands does not define. */

@@ -23,9 +23,9 @@ interface Request {
 const LOOP = `while IFS= read -r line; do eval "$line" </dev/null; rc=$?; printf '\\001%s\\n' "$1" >&2; printf '\\001%s %s\\n' "$1" "$rc"; done`;
 
 /**
- * One long-lived `sh` that starts git commands for this process (issue 14). Node starts a process
- * by forking itself: about 1 ms of the event loop per git command, during which nothing else runs,
- * so an autofill's merges could not overlap. `sh` is small and forks in a fraction of that, off the
+ * One long-lived `sh` that starts git commands for this process. Node starts a process by forking
+ * itself, blocking the event loop for each git command, so an autofill's merges could not overlap.
+ * `sh` is small and forks in a fraction of that time, off the
  * event loop. Commands run one at a time, in order; the output of each is delimited by a random
  * marker no git output contains.
  */

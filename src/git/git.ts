@@ -363,7 +363,7 @@ interface ProcessResult {
 
 /**
  * Run one process to its end with node's own `execFile`, which starts in a fraction of execa's
- * load time (start-up of every command that runs git, issue 14): stdout and stderr as UTF-8 with
+ * load time (the start-up of every command that runs git): stdout and stderr as UTF-8 with
  * the final newline kept, `input` on stdin (closed either way, so nothing waits on it), a timeout
  * and an AbortSignal that end it with SIGTERM. Never rejects for the process's own failure.
  */

@@ -13,7 +13,7 @@ const ZERO = /^0+$/;
  * Apply a ref transaction by rewriting `packed-refs` under git's own lock (`packed-refs.lock`,
  * created exclusively, renamed over the file): every update lands at once, as `update-ref --stdin`'s
  * transaction would, without a loose file per ref. Many refs written loose cost a lock file, a
- * rename (and a later `pack-refs`) each: 1,220 new refs took 2.4 s that way on a loaded machine.
+ * rename (and a later `pack-refs`) each.
  *
  * Only where that is exactly equivalent: no ref of the transaction exists as a loose file (a loose
  * ref shadows a packed one), the file has git's header, old values match; and not for refs git

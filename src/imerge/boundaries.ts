@@ -98,7 +98,7 @@ async function ancestryOfCommits(
 /** git-imerge's get_boundaries. */
 export async function getBoundaries(git: Git, tip1: string, tip2: string, firstParent: boolean): Promise<Boundaries> {
   // Each tip resolved once, through the long-lived object reader, and the merge base is a commit
-  // id already: fewer git processes (issue 14). A tip that does not resolve gets rev-parse's error.
+  // id already: fewer git processes. A tip that does not resolve gets rev-parse's error.
   const commitOf = async (tip: string): Promise<string> =>
     (await git.readObject(`${tip}^{commit}`))?.oid ?? git.resolve(`${tip}^{commit}`);
   const [oid1, oid2] = await Promise.all([commitOf(tip1), commitOf(tip2)]);

@@ -7,9 +7,8 @@ import { parseMergeTreeOutput } from './merge-tree.js';
 
 /**
  * The hand-off of a conflict without `git checkout` and `git merge --no-commit`, leaving exactly
- * what they leave (issue 14). On git 2.39 the two porcelain commands read and write the whole index
- * twice and `git merge` also runs `git stash create`, which reads it a third time: about 200 ms at
- * 50,000 files, a quarter of an `imerge start`. Here HEAD moves to the scratch branch with the
+ * what they leave. On git 2.39 the two porcelain commands read and write the whole index twice and
+ * `git merge` also runs `git stash create`, which reads it a third time. Here HEAD moves to the scratch branch with the
  * checkout's reflog message, `merge-tree` computes the merge git would make (the same merge-ort,
  * the same labels, the same messages), one `read-tree -m -u` takes the index and the files from the
  * old commit to the result, and `update-index` puts the conflicted paths' stages in place of the

@@ -18,9 +18,8 @@ const DEFAULT_LIMITS: CompactLimits = { refs: 200, objects: 2000, packs: 24 };
 
 /**
  * The limits for a merge with `refs` refs. Packing the refs rewrites all of them (`packed-refs`),
- * while each loose one costs every read of the grid: late in a 300 x 80 grid (11,000 refs, ~100 new
- * per `continue`) `pack-refs` took 50 to 200 ms, about every second `continue` with a fixed limit of
- * 200 (issue 14). With the limit at 4 x sqrt(refs), the packing and the loose refs read between two
+ * while each loose one costs every read of the grid, so a fixed limit packs ever more often as the
+ * grid grows. With the limit at 4 x sqrt(refs), the packing and the loose refs read between two
  * packings cost about the same, and their sum grows as the square root of the grid, not as the grid.
  */
 export function compactionLimits(refs: number): CompactLimits {
@@ -43,18 +42,15 @@ export interface Compaction {
 /**
  * Keep a long incremental merge from slowing git down: each merge writes loose objects (merge-tree's
  * trees, the commit) and each recorded cell a loose ref, and git's cost per command grows with
- * them. Measured on a 300 x 80 grid half done (20,000 loose objects, 5,000 loose refs): a
- * `merge-tree` took 146 ms instead of 49 ms once they were packed, and reading the grid's refs
- * 210 ms instead of 20 ms; so each `continue` cost more as the grid filled. Past the limits, the
+ * them, so without packing each `continue` would cost more as the grid filled. Past the limits, the
  * refs are packed (`git pack-refs --all`, as `git gc` does) and the loose objects are put in one new
  * pack (`git pack-objects` of exactly those objects, no delta search, then `git prune-packed`): only
  * what is loose is touched, whatever the size of the repository, and nothing is deleted that is not
  * in a pack. An autofill adds a pack at each save (scratch-objects.ts); past the limit on packs, the
  * small ones and the loose objects are rolled up into one (`git repack -d --geometric=2`, which
- * leaves the large packs as they are: 18 ms for 30 packs of a 5,000-file repository). It searches
- * no new deltas and keeps those the autofill's packs have (scratch-objects.ts): rolling up all
- * 55,000 objects of a 300 x 80 grid took 0.68 s without the search, 1.47 s with it. Counting is a
- * directory listing, no process.
+ * leaves the large packs as they are). It searches no new deltas and keeps those the autofill's
+ * packs have (scratch-objects.ts), since a delta search would cost more than the bytes it saves.
+ * Counting is a directory listing, no process.
  */
 export async function compactRepository(
   git: Git,
@@ -86,10 +82,8 @@ export async function compactRepository(
  * Extend git's commit-graph to every commit of the grid (a new layer of what is not in it yet; a
  * repository without one gets one). Each `merge-tree` looks for the merge base of two cells, a walk
  * through the grid's history; without generation numbers that walk reads commit after commit, and it
- * grows with the grid. Measured on a 300 x 80 grid with 130 conflicts done: one `merge-tree` took
- * 33 ms without a commit-graph and 7 ms with one, so a `continue` that made 188 merges took 5.7 s
- * instead of 1.3 s. Given the lowest recorded cell of each column (each reaches the cells above
- * it and to its left), git writes only the commits the graph lacks: a few ms per autofill.
+ * grows with the grid; with them it stops early. Given the lowest recorded cell of each column (each
+ * reaches the cells above it and to its left), git writes only the commits the graph lacks.
  */
 export async function extendCommitGraph(git: Git, grid: Grid): Promise<void> {
   const tips: string[] = [];

@@ -8,7 +8,7 @@ import { assertRebasable, simplifyToGoal } from './finish-goals.js';
 import { renderDiagram } from './diagram.js';
 import { mapKnownFrontier } from './frontier.js';
 import { Grid } from './grid.js';
-import { GridAncestry, removeAncestryFile } from './grid-ancestry.js';
+import { GridAncestry } from './grid-ancestry.js';
 import { compactionLimits, compactRepository, extendCommitGraph } from './housekeeping.js';
 import { conflictPaths, mergeTree } from './merge-tree.js';
 import { chooseImergeName, listImerges, removeImerge } from './names.js';
@@ -17,7 +17,6 @@ import {
   ALLOWED_GOALS,
   imergePrefix,
   readState,
-  scratchRef,
   stateRef,
   STATE_VERSION,
   writeState,
@@ -28,9 +27,9 @@ import { cellId } from './cell.js';
 
 /**
  * While an autofill runs, it saves the grid at most this often; it always saves when it stops.
- * git-imerge saves after every step, and so did we: late in a 300 x 80 grid a `continue` made two or
- * three saves, each a pack and a ref transaction (~100 ms), and each pack brought the next roll-up
- * nearer (issue 14). A kill loses at most this much merging, which the next run redoes.
+ * Each save is a pack and a ref transaction, and each pack brings the next roll-up nearer, so saving
+ * after every step (as git-imerge does) costs more than it protects. A kill loses at most this much
+ * merging, which the next run redoes.
  */
 const AUTOFILL_SAVE_INTERVAL_MS = 2000;
 
@@ -352,7 +351,7 @@ export class IncrementalMerge {
    */
   async finish(options: { branch?: string; force?: boolean; goal?: string; message?: string } = {}): Promise<string> {
     const commit = await this.simplify(options);
-    await this.removeRefs();
+    await this.remove();
     return commit;
   }
 
@@ -409,18 +408,6 @@ export class IncrementalMerge {
   /** git-imerge's frontier diagram. */
   diagram(): string {
     return renderDiagram(this.grid, this.tip1, this.tip2);
-  }
-
-  /** Delete the refs of this merge and the scratch branch, and unset imerge.default if it named it. */
-  async removeRefs(): Promise<void> {
-    const updates = [...this.refs].map(([ref, oid]) => ({ ref, delete: true as const, oldOid: oid }));
-    const scratch = await this.git.revParse(scratchRef(this.name));
-    if (scratch !== null) updates.push({ ref: scratchRef(this.name), delete: true, oldOid: scratch });
-    await this.git.updateRefs(updates, `imerge: remove merge '${this.name}'`);
-    this.refs = new Map();
-    await removeAncestryFile(this.git, this.name);
-    if ((await this.git.configGet('imerge.default')) === this.name)
-      await this.git.run(['config', '--unset', 'imerge.default'], { okExitCodes: [0, 5] });
   }
 
   /**

@@ -19,9 +19,8 @@ const PROBE_MS = 2000;
 
 /**
  * Merges through long-lived `git merge-tree --write-tree --stdin` processes, one line per merge
- * (issue 14). A merge-tree process of its own costs a fork and an exec, git's start-up and the
- * repository's set-up (config, packs, commit-graph) before the merge itself: on this machine a
- * merge took 2 ms of wall time that way, of which git reported 1.1 ms. Lanes are started as the
+ * A merge-tree process of its own costs a fork and an exec, git's start-up and the repository's
+ * set-up (config, packs, commit-graph) before the merge itself, about as much as the merge. Lanes are started as the
  * merges in flight need them, up to `lanes`, each answering in order.
  *
  * Some gits do not flush their output after each merge of `--stdin` (2.39.5, as Debian 12 ships

@@ -143,8 +143,8 @@ export function conflictPaths(result: Extract<MergeTreeResult, { clean: false }>
 }
 
 /**
- * The hot path of every autofill: through the Git's long-lived shells (git-shell.ts), about 1.5 ms
- * and a fork of node less per call than a process of its own; exit 0/1 as data. An abort stops
+ * The hot path of every autofill: through the Git's long-lived shells (git-shell.ts), which spares
+ * a fork of node per call; exit 0/1 as data. An abort stops
  * waiting (a merge already started finishes on its own: it only writes objects).
  */
 function runFast(git: Git, args: string[], signal?: AbortSignal): Promise<{ exitCode: number; stdout: string }> {

@@ -13,18 +13,15 @@ const STAND_IN_IDENT = 'splintercat <splintercat@invalid> 0 +0000';
  * as an alternate (GIT_ALTERNATE_OBJECT_DIRECTORIES, before any the user has). So all an autofill
  * writes lands here: merge-tree's trees and blobs, the merge commits, and the stand-ins
  * (merger.ts), throw-away commits nothing refers to.
- * - Why: creating a file costs 0.3 to 0.6 ms on this machine's disk against 0.01 ms in memory, and
- *   each merge writes about three objects. Measured at 5,000 files, 40 merges of a grid: 3.0 to
- *   3.7 ms per merge-tree writing into the repository, 1.9 ms writing here.
+ * - Why: creating a file on disk costs far more than in memory, and each merge writes about three
+ *   objects, most of which are never needed again.
  * - `persist`, before every save of the grid's refs (a ref never names an object the repository
  *   lacks), puts everything written since the last one, stand-ins aside, into the repository as one
  *   pack (`git pack-objects`): one file instead of hundreds. Copying the loose files instead cost
  *   more than the merges saved. `compactRepository` rolls the packs up.
  * - The pack has deltas (a short search, chains of at most 10): the trees of neighbouring cells
- *   differ in an entry or two. Late in a 300 x 80 grid, a save's 670 objects took 44 ms and
- *   834 KB without; 48 ms and 145 KB with. The roll-ups, which copy the packs and keep their deltas,
- *   then move a sixth of the bytes: over the drive, 6% less time, and the last conflicts' cost
- *   1.38 times the first ones' instead of 1.56 (issue 14).
+ *   differ in an entry or two, so the pack is a fraction of the size for little more time, and the
+ *   roll-ups, which copy the packs and keep their deltas, move that fraction of the bytes.
  */
 export class ScratchObjects {
   /** Runs the merges: the repository's Git with this directory as its object directory. */

@@ -71,50 +71,46 @@ export interface LoadedState {
   refs: Map<string, string>;
 }
 
-/**
- * Read an incremental merge's refs and state blob with git-imerge's validation rules. The refs are
- * listed without their object types: asking for them costs an object lookup per ref, which on a
- * large grid's thousands of loose objects took most of a `continue`; the state blob's type is
- * checked as it is read, and a cell that is not a commit fails where it is merged.
- */
-export async function readState(git: Git, name: string): Promise<LoadedState> {
+/** A merge's refs as listed: every ref, and the cell refs in parallel arrays (a grid's worth: no object per ref). */
+interface ScannedRefs {
+  refs: Map<string, string>;
+  i1s: number[];
+  i2s: number[];
+  manuals: boolean[];
+  oids: string[];
+  stateOid: string | null;
+  maxI1: number;
+  maxI2: number;
+}
+
+async function scanRefs(git: Git, name: string): Promise<ScannedRefs> {
   const prefix = imergePrefix(name);
   const lines = await git.lines(['for-each-ref', '--format=%(objectname) %(refname)', `${prefix}/`]);
-  const refs = new Map<string, string>();
-  // The cell refs, in parallel arrays (a grid's worth of them: no object per ref).
-  const i1s: number[] = [];
-  const i2s: number[] = [];
-  const manuals: boolean[] = [];
-  const oids: string[] = [];
+  const scan: ScannedRefs = {
+    ...{ refs: new Map(), i1s: [], i2s: [], manuals: [], oids: [] },
+    ...{ stateOid: null, maxI1: 0, maxI2: 0 },
+  };
   const unexpected: string[] = [];
-  let stateOid: string | null = null;
   const re = cellRefPattern(name);
-  let maxI1 = 0;
-  let maxI2 = 0;
   for (const line of lines) {
     const space = line.indexOf(' ');
     const oid = line.slice(0, space);
     const ref = line.slice(space + 1);
-    refs.set(ref, oid);
+    scan.refs.set(ref, oid);
     const m = re.exec(ref);
     if (m) {
       const a = Number(m[2]);
       const b = Number(m[3]);
-      i1s.push(a);
-      i2s.push(b);
-      manuals.push(m[1] === 'manual');
-      oids.push(oid);
-      if (a > maxI1) maxI1 = a;
-      if (b > maxI2) maxI2 = b;
-      continue;
-    }
-    if (ref === `${prefix}/state`) {
-      stateOid = oid;
-      continue;
-    }
-    unexpected.push(ref);
+      scan.i1s.push(a);
+      scan.i2s.push(b);
+      scan.manuals.push(m[1] === 'manual');
+      scan.oids.push(oid);
+      if (a > scan.maxI1) scan.maxI1 = a;
+      if (b > scan.maxI2) scan.maxI2 = b;
+    } else if (ref === `${prefix}/state`) scan.stateOid = oid;
+    else unexpected.push(ref);
   }
-  if (stateOid === null) {
+  if (scan.stateOid === null) {
     throw new SplintercatError('imerge_not_found', {
       what: `There is no incremental merge called '${name}'`,
       why: `No state blob at ${stateRef(name)}`,
@@ -125,7 +121,12 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
     });
   }
   if (unexpected.length > 0) throw corrupt(name, `unexpected reference(s): ${unexpected.join(', ')}`);
-  const blob = await git.readObject(stateOid);
+  return scan;
+}
+
+/** The state blob, checked: a blob, JSON, a version and goal git-imerge knows. */
+async function readStateBlob(git: Git, name: string, oid: string): Promise<StateBlob> {
+  const blob = await git.readObject(oid);
   if (blob?.type !== 'blob') throw corrupt(name, `reference ${stateRef(name)} is not a blob`);
   let state: StateBlob;
   try {
@@ -140,12 +141,16 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
     throw corrupt(name, `state version ${String(state.version)} is not supported`);
   if (!(ALLOWED_GOALS as readonly string[]).includes(state.goal))
     throw corrupt(name, `goal '${state.goal}' is not recognised`);
-  // The edges first (they give the grid's size): the kinds of ref each edge cell has.
+  return state;
+}
+
+/** The grid's size from its edges (each a manual ref), every cell ref within it. */
+function gridSize(name: string, scan: ScannedRefs): { len1: number; len2: number } {
   const edges = new Map<string, { manual: boolean }>();
-  for (let k = 0; k < oids.length; k++) {
-    if (i1s[k] !== 0 && i2s[k] !== 0) continue;
-    const key = cellId({ i1: i1s[k] as number, i2: i2s[k] as number });
-    if (!edges.get(key)?.manual) edges.set(key, { manual: manuals[k] as boolean });
+  for (let k = 0; k < scan.oids.length; k++) {
+    if (scan.i1s[k] !== 0 && scan.i2s[k] !== 0) continue;
+    const key = cellId({ i1: scan.i1s[k] as number, i2: scan.i2s[k] as number });
+    if (!edges.get(key)?.manual) edges.set(key, { manual: scan.manuals[k] as boolean });
   }
   const edge = (i1: number, i2: number): { manual: boolean } | undefined => edges.get(cellId({ i1, i2 }));
   const base = edge(0, 0);
@@ -160,26 +165,44 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
     if (!edge(0, len2)?.manual) throw corrupt(name, `merge 0-${len2} should be manual`);
     len2++;
   }
-  if (maxI1 >= len1 || maxI2 >= len2)
+  if (scan.maxI1 >= len1 || scan.maxI2 >= len2)
     throw corrupt(name, `a merge is out of range [0:${len1},0:${len2}] (an edge commit is missing)`);
-  const grid = new Grid(len1, len2);
+  return { len1, len2 };
+}
+
+/** Put each cell ref in the grid (a manual ref replaces an auto ref of the same cell); returns the per-cell view. */
+function fillGrid(grid: Grid, scan: ScannedRefs): CellRefs {
   const cells: CellRefs = new Map();
-  for (let k = 0; k < oids.length; k++) {
-    const a = i1s[k] as number;
-    const b = i2s[k] as number;
-    const manual = manuals[k] as boolean;
-    const oid = oids[k] as string;
+  for (let k = 0; k < scan.oids.length; k++) {
+    const a = scan.i1s[k] as number;
+    const b = scan.i2s[k] as number;
+    const manual = scan.manuals[k] as boolean;
+    const oid = scan.oids[k] as string;
     const cell = grid.cell(a, b);
-    // A manual ref replaces an auto ref of the same cell.
     if (cell.oid === null || manual) {
       cell.oid = oid;
       cell.manual = manual;
     }
-    const key = a * len2 + b;
+    const key = a * grid.len2 + b;
     const had = cells.get(key);
     if (had) had[manual ? 'manual' : 'auto'] = oid;
     else cells.set(key, manual ? { manual: oid } : { auto: oid });
   }
+  return cells;
+}
+
+/**
+ * Read an incremental merge's refs and state blob with git-imerge's validation rules. The refs are
+ * listed without their object types: asking for them costs an object lookup per ref, which on a
+ * large grid's thousands of loose objects took most of a `continue`; the state blob's type is
+ * checked as it is read, and a cell that is not a commit fails where it is merged.
+ */
+export async function readState(git: Git, name: string): Promise<LoadedState> {
+  const scan = await scanRefs(git, name);
+  const state = await readStateBlob(git, name, scan.stateOid as string);
+  const { len1, len2 } = gridSize(name, scan);
+  const grid = new Grid(len1, len2);
+  const cells = fillGrid(grid, scan);
   for (const [a, b] of state.blockers ?? []) {
     if (a >= len1 || b >= len2) throw corrupt(name, `blocker ${a}-${b} is out of range`);
     grid.cell(a, b).blocked = true;
@@ -187,8 +210,8 @@ export async function readState(git: Git, name: string): Promise<LoadedState> {
   state.tip1 ??= grid.cell(len1 - 1, 0).oid as string;
   state.tip2 ??= grid.cell(0, len2 - 1).oid as string;
   state.branch ??= name;
-  cellRefsOf.set(refs, { len1, len2, cells, others: new Set() });
-  return { state, grid, refs };
+  cellRefsOf.set(scan.refs, { len1, len2, cells, others: new Set() });
+  return { state, grid, refs: scan.refs };
 }
 
 /** The cell refs of a merge as read or last written, per cell (index i1 * len2 + i2): the oid of each kind present. */
@@ -196,9 +219,8 @@ type CellRefs = Map<number, { auto?: string; manual?: string }>;
 
 /**
  * The per-cell view of each refs map readState returned or writeState wrote, so a save compares
- * each cell with what is stored without naming every ref of the grid again (issue 14: on a 300 x 80
- * grid, building and comparing the names of 24,000 cells took ~10 ms per save, several saves per
- * `continue`). A map from elsewhere is indexed once, from its ref names.
+ * each cell with what is stored without naming every ref of the grid again (a large grid has tens of
+ * thousands of cells, and a `continue` saves several times). A map from elsewhere is indexed once, from its ref names.
  */
 const cellRefsOf = new WeakMap<Map<string, string>, CellIndex>();
 

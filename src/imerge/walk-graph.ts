@@ -13,7 +13,7 @@ export const EDGE = 8;
 
 /**
  * The walk's graph in typed arrays, by commit number: late in a 300 x 80 grid a process numbers
- * 11,000 commits and a `continue` walks for a hundred merges or more (issue 14), so nothing is
+ * 11,000 commits and a `continue` walks for a hundred merges or more, so nothing is
  * allocated per commit walked. What is known of each commit is a set of bits (`kind`). Parents
  * are lists in one array (`parentOff`, `parentCount`: UNRESOLVED until looked up, UNVOUCHED when
  * not known); generations are -1 until computed, -2 when not vouched for; the
@@ -117,14 +117,20 @@ export class WalkGraph {
         id = after;
       }
     }
-    for (const id of touched) {
+    this.clearWalk();
+    return { bases: result, walked: touched.length };
+  }
+
+  /** Clear the flags and bucket lists of every commit the walk touched, as the next walk expects them. */
+  private clearWalk(): void {
+    const { flags, gens, next, heads, tails } = this;
+    for (const id of this.touched) {
       flags[id] = 0;
       next[id] = -1;
       const gen = gens[id] as number;
       heads[gen] = -1;
       tails[gen] = -1;
     }
-    return { bases: result, walked: touched.length };
   }
 
   is(id: number, bits: number): boolean {

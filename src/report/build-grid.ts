@@ -1,10 +1,11 @@
 import type { RunState } from '../store/run-state.js';
 import { encodeRuns, MERGE_BLOCKED, MERGE_MANUAL, MERGE_UNKNOWN, mergeLetter } from './grid-codes.js';
 import type { CellMark, GridView, Rung } from './model.js';
+import { RUNGS } from '../store/rung.js';
 import type { GridSnapshot } from './snapshot.js';
 import { cellId } from '../imerge/cell.js';
 
-const rungOrder: Rung[] = ['cache', 'policy', 'rule', 'model', 'human'];
+const rungOrder: readonly Rung[] = RUNGS;
 
 /** The most involved rung among resolved hunks: human > model > rule > cache. */
 export function topRung(found: ReadonlyArray<Rung | null>): Rung | null {

@@ -1,5 +1,67 @@
 import type { RunEvent } from '../store/run-events.js';
 import type { TimelineEntry } from './model.js';
+import { shortOid } from '../util/short-oid.js';
+
+type Entry = Omit<TimelineEntry, 'times' | 'seq' | 'at'>;
+
+function humanEntry(e: Extract<RunEvent, { type: 'human_needed' }>): Entry {
+  const conflicts = [
+    ...new Set(e.files.map((f) => /\/resolve-(\d+-\d+)\//.exec(f)?.[1]).filter((c): c is string => c !== undefined)),
+  ];
+  const names = e.files.map((f) => f.replace(/^.*\/resolve-\d+-\d+\//, ''));
+  const title = `a human is needed${names.length > 0 ? `: ${names.join(', ')}` : ''}`;
+  return { kind: 'human', by: 'runner', title, reasoning: e.reason, conflicts };
+}
+
+function acceptedEntry(e: Extract<RunEvent, { type: 'failure_accepted' }>): Entry {
+  const tests = e.accepted.outcome.failing;
+  return {
+    kind: 'decision',
+    by: 'user',
+    title: `check ${e.accepted.check} accepted as failing at ${e.accepted.conflicts.join(', ')}`,
+    reasoning: `expected at that step of the merge (continue --accept-failure): ${tests === null ? 'its whole outcome' : `${tests.length} test(s)`}, never blamed on a resolution since`,
+    conflicts: e.accepted.conflicts,
+  };
+}
+
+/** The timeline entry of one journal event, or null for an event that is not a decision. */
+function entryOf(e: RunEvent): Entry | null {
+  switch (e.type) {
+    case 'decision': {
+      const kind = e.kind === 'strategy' || e.kind === 'recovery' ? e.kind : 'decision';
+      const batch = e.batchSize ? ` (batches of ${e.batchSize})` : '';
+      const title = `${e.kind}: ${e.decision}${batch}`;
+      return { kind, by: e.by, title, reasoning: e.reasoning, conflicts: e.conflicts ?? [] };
+    }
+    case 'failure_summarized': {
+      const where = e.summary.location ? ` at ${e.summary.location}` : '';
+      const title = `${e.check} failed: ${e.summary.error_type}${where}`;
+      return { kind: 'failure', by: e.by, title, reasoning: e.summary.root_cause, conflicts: [] };
+    }
+    case 'conflict_blamed': {
+      const title = `resolution of ${e.conflict} blamed`;
+      return { kind: 'blame', by: 'runner', title, reasoning: e.reason, conflicts: [e.conflict] };
+    }
+    case 'human_needed':
+      return humanEntry(e);
+    case 'failure_accepted':
+      return acceptedEntry(e);
+    case 'run_outcome': {
+      const title = `run ${e.outcome.replace('_', ' ')}${e.node !== 'end' ? ` at ${e.node}` : ''}`;
+      return { kind: 'outcome', by: 'runner', title, reasoning: e.reason ?? '', conflicts: [] };
+    }
+    case 'finalized':
+      return {
+        kind: 'finalized',
+        by: 'runner',
+        title: `merge commit ${shortOid(e.commit)}`,
+        reasoning: '',
+        conflicts: [],
+      };
+    default:
+      return null;
+  }
+}
 
 /**
  * The run's decisions in journal order: strategy and recovery choices with the planner's (or
@@ -9,93 +71,8 @@ import type { TimelineEntry } from './model.js';
 export function buildTimeline(events: readonly RunEvent[]): TimelineEntry[] {
   const out: Array<Omit<TimelineEntry, 'times'>> = [];
   for (const e of events) {
-    const at = { seq: e.seq, at: e.ts };
-    switch (e.type) {
-      case 'decision': {
-        const kind = e.kind === 'strategy' || e.kind === 'recovery' ? e.kind : 'decision';
-        const batch = e.batchSize ? ` (batches of ${e.batchSize})` : '';
-        out.push({
-          ...at,
-          kind,
-          by: e.by,
-          title: `${e.kind}: ${e.decision}${batch}`,
-          reasoning: e.reasoning,
-          conflicts: e.conflicts ?? [],
-        });
-        break;
-      }
-      case 'failure_summarized':
-        out.push({
-          ...at,
-          kind: 'failure',
-          by: e.by,
-          title: `${e.check} failed: ${e.summary.error_type}${e.summary.location ? ` at ${e.summary.location}` : ''}`,
-          reasoning: e.summary.root_cause,
-          conflicts: [],
-        });
-        break;
-      case 'conflict_blamed':
-        out.push({
-          ...at,
-          kind: 'blame',
-          by: 'runner',
-          title: `resolution of ${e.conflict} blamed`,
-          reasoning: e.reason,
-          conflicts: [e.conflict],
-        });
-        break;
-      case 'human_needed': {
-        const conflicts = [
-          ...new Set(
-            e.files.map((f) => /\/resolve-(\d+-\d+)\//.exec(f)?.[1]).filter((c): c is string => c !== undefined),
-          ),
-        ];
-        const names = e.files.map((f) => f.replace(/^.*\/resolve-\d+-\d+\//, ''));
-        out.push({
-          ...at,
-          kind: 'human',
-          by: 'runner',
-          title: `a human is needed${names.length > 0 ? `: ${names.join(', ')}` : ''}`,
-          reasoning: e.reason,
-          conflicts,
-        });
-        break;
-      }
-      case 'failure_accepted': {
-        const tests = e.accepted.outcome.failing;
-        out.push({
-          ...at,
-          kind: 'decision',
-          by: 'user',
-          title: `check ${e.accepted.check} accepted as failing at ${e.accepted.conflicts.join(', ')}`,
-          reasoning: `expected at that step of the merge (continue --accept-failure): ${tests === null ? 'its whole outcome' : `${tests.length} test(s)`}, never blamed on a resolution since`,
-          conflicts: e.accepted.conflicts,
-        });
-        break;
-      }
-      case 'run_outcome':
-        out.push({
-          ...at,
-          kind: 'outcome',
-          by: 'runner',
-          title: `run ${e.outcome.replace('_', ' ')}${e.node !== 'end' ? ` at ${e.node}` : ''}`,
-          reasoning: e.reason ?? '',
-          conflicts: [],
-        });
-        break;
-      case 'finalized':
-        out.push({
-          ...at,
-          kind: 'finalized',
-          by: 'runner',
-          title: `merge commit ${e.commit.slice(0, 12)}`,
-          reasoning: '',
-          conflicts: [],
-        });
-        break;
-      default:
-        break;
-    }
+    const entry = entryOf(e);
+    if (entry !== null) out.push({ seq: e.seq, at: e.ts, ...entry });
   }
   return fold(out);
 }

@@ -1,4 +1,5 @@
 import type { CheckRecord } from '../store/run-state.js';
+import { baselineSideOf } from '../store/baseline-side.js';
 
 /**
  * How a reader should take one check run:
@@ -24,7 +25,7 @@ type Judged = Pick<CheckRecord, 'success' | 'target' | 'judgement'>;
 
 export function readCheck(record: Judged): CheckReading {
   if (record.success) return 'passed';
-  if (record.target === 'baseline-ours' || record.target === 'baseline-theirs') return 'baseline';
+  if (baselineSideOf(record.target) !== null) return 'baseline';
   const j = record.judgement;
   if (j === undefined || j.verdict === 'new_failures' || j.verdict === 'broken_by_merge') return 'failed';
   return j.verdict === 'inherited_only' && !j.incomplete ? 'against_baseline' : 'not_validated';

@@ -3,6 +3,7 @@ import { parseConflictText } from '../resolve/parse/markers.js';
 import type { ConflictState } from '../store/run-state.js';
 import type { ConflictHunkView } from './model.js';
 import type { ConflictGitDetails } from './snapshot.js';
+import { shortOid } from '../util/short-oid.js';
 
 /** Bounds that keep a report of a huge conflict readable (and its HTML small). */
 export const DIFF_LIMIT = 200_000;
@@ -35,7 +36,7 @@ export async function conflictGitDetails(
     });
     const [, p1, p2] = line.stdout.trim().split(' ');
     if (line.exitCode !== 0 || !p1 || !p2)
-      return empty(`the resolution commit ${conflict.resolutionCommit.slice(0, 12)} is no longer in the repository`);
+      return empty(`the resolution commit ${shortOid(conflict.resolutionCommit)} is no longer in the repository`);
     above = p1;
     left = p2;
   }

@@ -17,15 +17,12 @@ export function formatUsd(usd: number): string {
   return `$${usd.toFixed(usd >= 100 ? 2 : 4)}`;
 }
 
-/** `12,345` (grouped by hand: the first toLocaleString of a process loads ICU's locale data, ~10 ms of `status`). */
+/** `12,345` (grouped by hand: the first toLocaleString of a process loads ICU's locale data, which slows start-up). */
 export function formatCount(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
-/** The first 12 hex digits of an object id ('' for none). */
-export function shortOid(oid: string | null | undefined): string {
-  return oid ? oid.slice(0, 12) : '';
-}
+export { shortOid } from '../util/short-oid.js';
 
 /** `2026-01-02T03:04:05.678Z` → `2026-01-02 03:04:05 UTC`. */
 export function formatTime(iso: string): string {

@@ -53,19 +53,6 @@ export function diagramCharOf(letter: string): string {
   return ['?', '*', '.', '#', '@'][merge] as string;
 }
 
-/** What a merge state means, in words (tooltips, Markdown). */
-export function mergeMeaning(merge: number): string {
-  return (
-    [
-      'not merged, by design: the result does not need this cell (or it is not reached yet)',
-      'merged by hand (resolved conflict)',
-      'merged automatically',
-      'conflict blocking progress',
-      'was blocked, since resolved',
-    ][merge] ?? 'unknown'
-  );
-}
-
 /** Run-length encode a string of letters: `aaab` → `3a1b`. */
 export function encodeRuns(letters: string): string {
   let out = '';

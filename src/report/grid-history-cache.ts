@@ -6,7 +6,7 @@ import type { GridSnapshot } from './snapshot.js';
 /**
  * The grid of a finished run, rebuilt from history once and kept beside its state
  * (`grid-history.json`): after `finish` removed the refs nothing changes it, and rebuilding it
- * costs five git processes that every `status` would otherwise pay again (issue 14). The file
+ * costs five git processes that every `status` would otherwise pay again. The file
  * is a cache: one that does not match the run (another final commit, other tips, another size)
  * or does not read as a grid is ignored and rebuilt.
  */

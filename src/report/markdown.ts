@@ -88,10 +88,9 @@ function conflictMd(c: ConflictView): string {
   return lines.join('\n');
 }
 
-/** The report as Markdown for a pull request description: summary, decisions, conflicts, checks, cost. */
-export function renderMarkdownReport(model: ReportModel): string {
+function summaryRows(model: ReportModel): string[] {
   const { run, progress, usage } = model;
-  const out: string[] = [
+  return [
     `## splintercat: ${mdText(run.source.ref)} merged into ${mdText(run.target.branch)} — ${run.status.replace('_', ' ')}`,
     '',
     '| | |',
@@ -107,14 +106,20 @@ export function renderMarkdownReport(model: ReportModel): string {
     ...progressRows(model),
     `| Attempts | ${model.attempts.length} |`,
   ];
-  if (run.human)
+}
+
+/** The hand-off, the grid and the decisions. */
+function handoffGridAndDecisions(model: ReportModel): string[] {
+  const out: string[] = [];
+  const { human } = model.run;
+  if (human)
     out.push(
       '',
       '### Needs a human',
       '',
-      mdText(run.human.reason),
+      mdText(human.reason),
       '',
-      mdBlock(clip(handoffLines(run.human).join('\n'), DIFF_LIMIT), 'text'),
+      mdBlock(clip(handoffLines(human).join('\n'), DIFF_LIMIT), 'text'),
     );
   const diagram = model.grid ? markedDiagram(model.grid) : null;
   if (model.grid) {
@@ -134,6 +139,12 @@ export function renderMarkdownReport(model: ReportModel): string {
       `1. **${mdText(e.title)}**${e.times > 1 ? ` (×${e.times})` : ''} — ${mdText(e.by)}, ${formatTime(e.at)}${e.reasoning ? `  \n   ${mdText(clip(e.reasoning, REASONING_LIMIT))}` : ''}`,
     );
   }
+  return out;
+}
+
+/** The failing baselines and the failures a person accepted: never blamed on a resolution. */
+function baselinesAndAccepted(model: ReportModel): string[] {
+  const out: string[] = [];
   const baselines = model.baselines.filter((b) => !b.passed);
   if (baselines.length > 0) {
     out.push(
@@ -164,7 +175,12 @@ export function renderMarkdownReport(model: ReportModel): string {
       );
     }
   }
-  out.push('', '### Checks', '', '| # | Check | On | Result | Time | Log |', '|---:|---|---|---|---:|---|');
+  return out;
+}
+
+/** The checks table and the cost by role. */
+function checksAndCost(model: ReportModel): string[] {
+  const out = ['', '### Checks', '', '| # | Check | On | Result | Time | Log |', '|---:|---|---|---|---:|---|'];
   for (const c of model.checks) {
     const judged = c.judgement
       ? `; ${c.judgement.blamed ? 'blamed' : '**not blamed**'}: ${mdText(c.judgement.reason)}`
@@ -190,14 +206,18 @@ export function renderMarkdownReport(model: ReportModel): string {
     '|---|---:|---:|---:|---:|',
   );
   for (const r of [...roles, 'total'] as const) {
-    const u = usage[r];
+    const u = model.usage[r];
     out.push(
       `| ${r} | ${u.calls} | ${formatCount(u.inputTokens)} | ${formatCount(u.outputTokens)} | ${formatUsd(u.costUsd)} |`,
     );
   }
-  // Conflicts last: they take whatever room is left.
+  return out;
+}
+
+/** The conflicts, as many as fit in what is left of the budget after `usedChars`. */
+function conflictsSection(model: ReportModel, usedChars: number): string[] {
   const conflicts: string[] = ['', '### Conflicts', ''];
-  let used = out.join('\n').length + 200;
+  let used = usedChars + 200;
   let shown = 0;
   for (const c of model.conflicts) {
     const md = conflictMd(c);
@@ -211,10 +231,17 @@ export function renderMarkdownReport(model: ReportModel): string {
     conflicts.push(
       `${model.conflicts.length - shown} more conflict(s): see the HTML report (\`splintercat report --html FILE\`).`,
     );
-  const checksAt = out.indexOf('### Checks');
-  out.splice(checksAt - 1, 0, ...conflicts);
+  return conflicts;
+}
+
+/** The report as Markdown for a pull request description: summary, decisions, conflicts, checks, cost. */
+export function renderMarkdownReport(model: ReportModel): string {
+  const head = [...summaryRows(model), ...handoffGridAndDecisions(model), ...baselinesAndAccepted(model)];
+  const tail = checksAndCost(model);
+  // Conflicts last in the budget, before the checks on the page: they take whatever room is left.
+  const conflicts = conflictsSection(model, [...head, ...tail].join('\n').length);
   // Names, diffs and check output come from others: no control character is written raw (a terminal shows it too).
-  return printableText(`${out.join('\n')}\n`);
+  return printableText(`${[...head, ...conflicts, ...tail].join('\n')}\n`);
 }
 
 /** The progress line and the planner's prediction against the run, as summary rows. */

@@ -1,3 +1,5 @@
+import { MODEL_ROLES, type ModelRole } from '../store/model-role.js';
+import { RUNGS, type Rung } from '../store/rung.js';
 import type { FailureSummary } from '../checks/types.js';
 import type { CheckReading } from './check-reading.js';
 import type { Validation } from './validation.js';
@@ -10,10 +12,10 @@ import type { ConflictStatus, HumanHandoff, RunState } from '../store/run-state.
  */
 export const REPORT_MODEL_VERSION = 1;
 
-export type Rung = 'cache' | 'policy' | 'rule' | 'model' | 'human';
-export const rungs: readonly Rung[] = ['cache', 'policy', 'rule', 'model', 'human'];
-export type Role = 'resolver' | 'summarizer' | 'planner';
-export const roles: readonly Role[] = ['resolver', 'summarizer', 'planner'];
+export type { Rung };
+export type Role = ModelRole;
+export const roles = MODEL_ROLES;
+export const rungs = RUNGS;
 
 export interface CommitRef {
   oid: string;

@@ -6,6 +6,7 @@ import { diagramWithAxes } from '../imerge/diagram.js';
 import { decodeRuns, diagramCharOf } from './grid-codes.js';
 import { formatCount, formatDuration, formatUsd, shortOid } from './format.js';
 import { roles, rungs, type CellMark, type GridView, type ReportModel } from './model.js';
+import { firstTests } from '../checks/test-list.js';
 
 /** Grids wider or larger than this are summarised in the terminal (the HTML report draws them). */
 const MAX_COLUMNS = 300;
@@ -113,7 +114,7 @@ export function baselineLines(model: ReportModel): string[] {
       const what =
         b.failing === null
           ? 'fails, no test named (its whole outcome is compared)'
-          : `fails ${b.failing.length} test(s): ${b.failing.slice(0, 3).join('; ')}${b.failing.length > 3 ? '; ...' : ''}`;
+          : `fails ${b.failing.length} test(s): ${firstTests(b.failing)}`;
       return `    ${b.check} on ${where} (${shortOid(b.commit)}) ${what}${b.ran !== null ? `, ${b.ran} ran` : ''}`;
     }),
   ];
@@ -162,7 +163,7 @@ export function renderStatusText(model: ReportModel): string {
   lines.push(...baselineLines(model));
   for (const a of model.accepted) {
     lines.push(
-      `  accepted by a person at ${a.conflicts.join(', ')}: ${a.check} ${a.failing === null ? 'failing (its whole outcome)' : `failing ${a.failing.length} test(s): ${a.failing.slice(0, 3).join('; ')}${a.failing.length > 3 ? '; ...' : ''}`}`,
+      `  accepted by a person at ${a.conflicts.join(', ')}: ${a.check} ${a.failing === null ? 'failing (its whole outcome)' : `failing ${a.failing.length} test(s): ${firstTests(a.failing)}`}`,
     );
   }
   const judged = model.checks.filter((c) => c.judgement !== null).at(-1);

@@ -41,109 +41,95 @@ export interface FileDecision {
 const GITLINK = '160000';
 const SYMLINK = '120000';
 
+/** The options a person is offered for `path`. */
+function optionsFor(path: string): Record<'keepOurs' | 'keepTheirs' | 'del' | 'mergeContent', FileOption> {
+  return {
+    keepOurs: { action: 'keep-ours', description: `keep our version of ${path}` },
+    keepTheirs: { action: 'keep-theirs', description: `keep their version of ${path}` },
+    del: { action: 'delete', description: `delete ${path}` },
+    mergeContent: { action: 'merge-content', description: `merge the contents of ${path} hunk by hunk` },
+  };
+}
+
+/** One side deleted the path: the deletion wins only where the other side left it unchanged. */
+function oneSideDeleted(input: FileConflictInput, present: FileSide): FileDecision {
+  const { path, base, ours } = input;
+  const { keepOurs, keepTheirs, del } = optionsFor(path);
+  const who = ours ? 'ours' : 'theirs';
+  const other = ours ? 'theirs' : 'ours';
+  const kind = input.kind ?? 'modify/delete';
+  const keep = ours ? keepOurs : keepTheirs;
+  if (base && sameContent(present, base) && present.mode === base.mode) {
+    const why = `${other} deleted ${path}; ${who} left it unchanged`;
+    return decided(path, kind, why, [del, keep], del, 'unchanged-side-deleted');
+  }
+  const why = `${other} deleted ${path} while ${who} ${base ? 'changed' : 'added'} it: keep the changed file or the deletion`;
+  return open(path, kind, why, [keep, del]);
+}
+
+/** Only the mode differs: the side that changed it wins, unless both did. */
+function modeOnly(path: string, base: FileSide | undefined, ours: FileSide, theirs: FileSide): FileDecision {
+  const { keepOurs, keepTheirs } = optionsFor(path);
+  const both = [keepOurs, keepTheirs];
+  if (base && ours.mode === base.mode)
+    return decided(
+      path,
+      'mode',
+      `only theirs changed the mode (${base.mode} -> ${theirs.mode})`,
+      both,
+      keepTheirs,
+      'one-side-unchanged',
+    );
+  if (base && theirs.mode === base.mode)
+    return decided(
+      path,
+      'mode',
+      `only ours changed the mode (${base.mode} -> ${ours.mode})`,
+      both,
+      keepOurs,
+      'one-side-unchanged',
+    );
+  return open(path, 'mode', `both sides changed the mode differently (ours ${ours.mode}, theirs ${theirs.mode})`, both);
+}
+
+/** A binary file, a symlink or a submodule: no merge of contents, so the side that changed it wins, unless both did. */
+function wholeFile(
+  path: string,
+  kind: 'binary' | 'symlink' | 'submodule',
+  base: FileSide | undefined,
+  ours: FileSide,
+  theirs: FileSide,
+): FileDecision {
+  const { keepOurs, keepTheirs } = optionsFor(path);
+  const both = [keepOurs, keepTheirs];
+  if (base && sameContent(ours, base) && ours.mode === base.mode)
+    return decided(path, kind, `only theirs changed this ${kind}`, both, keepTheirs, 'one-side-unchanged');
+  if (base && sameContent(theirs, base) && theirs.mode === base.mode)
+    return decided(path, kind, `only ours changed this ${kind}`, both, keepOurs, 'one-side-unchanged');
+  const what =
+    kind === 'submodule'
+      ? 'point the submodule at different commits'
+      : kind === 'symlink'
+        ? 'point the symlink at different targets'
+        : 'changed the binary file differently';
+  return open(path, kind, `both sides ${what}; a person must pick one (or make a new version)`, both);
+}
+
 /** Classify a conflicted path and decide it only where a rule is certain. */
 export function decideFileConflict(input: FileConflictInput): FileDecision {
   const { path, base, ours, theirs } = input;
-  const keepOurs: FileOption = { action: 'keep-ours', description: `keep our version of ${path}` };
-  const keepTheirs: FileOption = { action: 'keep-theirs', description: `keep their version of ${path}` };
-  const del: FileOption = { action: 'delete', description: `delete ${path}` };
-  const mergeContent: FileOption = {
-    action: 'merge-content',
-    description: `merge the contents of ${path} hunk by hunk`,
-  };
-
+  const { keepOurs, keepTheirs, del, mergeContent } = optionsFor(path);
   if (!ours && !theirs) {
     return decided(path, input.kind ?? 'modify/delete', 'both sides deleted the path', [del], del, 'both-deleted');
   }
   if (ours && theirs && sameContent(ours, theirs) && ours.mode === theirs.mode) {
-    return decided(
-      path,
-      input.kind ?? 'add/add',
-      'both sides have the same content and mode',
-      [keepOurs, keepTheirs],
-      keepOurs,
-      'identical-sides',
-    );
+    const why = 'both sides have the same content and mode';
+    return decided(path, input.kind ?? 'add/add', why, [keepOurs, keepTheirs], keepOurs, 'identical-sides');
   }
-  if (!ours || !theirs) {
-    const present = (ours ?? theirs) as FileSide;
-    const who = ours ? 'ours' : 'theirs';
-    const other = ours ? 'theirs' : 'ours';
-    const kind = input.kind ?? 'modify/delete';
-    const keep = ours ? keepOurs : keepTheirs;
-    if (base && sameContent(present, base) && present.mode === base.mode) {
-      return decided(
-        path,
-        kind,
-        `${other} deleted ${path}; ${who} left it unchanged`,
-        [del, keep],
-        del,
-        'unchanged-side-deleted',
-      );
-    }
-    return open(
-      path,
-      kind,
-      `${other} deleted ${path} while ${who} ${base ? 'changed' : 'added'} it: keep the changed file or the deletion`,
-      [keep, del],
-    );
-  }
-
+  if (!ours || !theirs) return oneSideDeleted(input, (ours ?? theirs) as FileSide);
   const kind = classify(base, ours, theirs, input.kind);
-  if (kind === 'mode' && sameContent(ours, theirs)) {
-    if (base && ours.mode === base.mode)
-      return decided(
-        path,
-        kind,
-        `only theirs changed the mode (${base.mode} -> ${theirs.mode})`,
-        [keepOurs, keepTheirs],
-        keepTheirs,
-        'one-side-unchanged',
-      );
-    if (base && theirs.mode === base.mode)
-      return decided(
-        path,
-        kind,
-        `only ours changed the mode (${base.mode} -> ${ours.mode})`,
-        [keepOurs, keepTheirs],
-        keepOurs,
-        'one-side-unchanged',
-      );
-    return open(path, kind, `both sides changed the mode differently (ours ${ours.mode}, theirs ${theirs.mode})`, [
-      keepOurs,
-      keepTheirs,
-    ]);
-  }
-  if (kind === 'binary' || kind === 'symlink' || kind === 'submodule') {
-    if (base && sameContent(ours, base) && ours.mode === base.mode)
-      return decided(
-        path,
-        kind,
-        `only theirs changed this ${kind}`,
-        [keepOurs, keepTheirs],
-        keepTheirs,
-        'one-side-unchanged',
-      );
-    if (base && sameContent(theirs, base) && theirs.mode === base.mode)
-      return decided(
-        path,
-        kind,
-        `only ours changed this ${kind}`,
-        [keepOurs, keepTheirs],
-        keepOurs,
-        'one-side-unchanged',
-      );
-    const what =
-      kind === 'submodule'
-        ? 'point the submodule at different commits'
-        : kind === 'symlink'
-          ? 'point the symlink at different targets'
-          : 'changed the binary file differently';
-    return open(path, kind, `both sides ${what}; a person must pick one (or make a new version)`, [
-      keepOurs,
-      keepTheirs,
-    ]);
-  }
+  if (kind === 'mode' && sameContent(ours, theirs)) return modeOnly(path, base, ours, theirs);
+  if (kind === 'binary' || kind === 'symlink' || kind === 'submodule') return wholeFile(path, kind, base, ours, theirs);
   const description =
     kind === 'add/add' ? `both sides added ${path} with different contents` : `both sides changed ${path}`;
   return open(path, kind, description, [mergeContent, keepOurs, keepTheirs]);

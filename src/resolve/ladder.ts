@@ -84,138 +84,151 @@ export async function resolveFileText(text: string, options: LadderOptions): Pro
   return resolveConflictedFile(file, options);
 }
 
+/** One run of the ladder over one file: its options, and the answers and cache keys found so far. */
+interface LadderRun {
+  file: ConflictedFile;
+  options: LadderOptions;
+  log: Logger;
+  rules: readonly ResolutionRule[];
+  cache: LadderOptions['cache'] | null;
+  context: RuleContext;
+  resolved: Map<number, HunkResolution>;
+  keys: Map<number, string>;
+  policy: LadderOptions['policy'] | null;
+  /** The policy hands the file to a person: only the person's cached answers and the policy count. */
+  toPerson: boolean;
+}
+
+/** The cache, the policy and the rules on one hunk (into `run.resolved`). */
+async function resolveHunkCheaply(run: LadderRun, hunk: ConflictHunk): Promise<void> {
+  const { file, cache, rules, context, resolved, keys, policy, toPerson, log } = run;
+  const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
+  if (cache) {
+    const key = cache.key(sides);
+    keys.set(hunk.index, key);
+    const hit = await cache.get(key);
+    const replays = (): boolean =>
+      hit !== null && replayable(hit, sides, rules, { ...context, outside: printOutsideHunk(file, hunk.index) });
+    if (hit && (!toPerson || hit.rung === 'human') && replays()) {
+      const text = withEol(hit.resolution, file.eol);
+      resolved.set(hunk.index, {
+        text,
+        rung: 'cache',
+        by: `${hit.rung}:${hit.by}`,
+        hunkIndex: hunk.index,
+        cacheKey: key,
+      });
+      return;
+    }
+  }
+  const byPolicy = policy ? policyResolution(hunk, policy) : null;
+  if (byPolicy) {
+    resolved.set(hunk.index, byPolicy);
+    return;
+  }
+  if (toPerson) return;
+  const outside = printOutsideHunk(file, hunk.index);
+  const byRule = resolveHunkWithRules(hunk, rulesForHunk(hunk, rules), { ...context, outside });
+  if (!byRule) return;
+  const key = keys.get(hunk.index);
+  // An answer a failed check blamed is not given again, even by the rule that gave it first.
+  if (key !== undefined && cache && (await cache.isBlamed(key, byRule.text))) {
+    log.decision(
+      { path: file.path, hunk: hunk.index, by: byRule.by },
+      'rule answer was blamed by a failed check before: hunk left to the next rung',
+    );
+    return;
+  }
+  if (key !== undefined) byRule.cacheKey = key;
+  resolved.set(hunk.index, byRule);
+}
+
+/** The syntax-aware rung on the open hunks, when it is switched on and the three versions fit the parser. */
+async function syntaxRung(run: LadderRun, open: ConflictHunk[]): Promise<void> {
+  const { file, resolved, keys } = run;
+  const sides = run.options.sides;
+  const switches = run.options.syntax ?? { code: false, data: false };
+  if (open.length === 0 || !(switches.code || switches.data) || !sides || run.toPerson) return;
+  if (sides.ours === null || sides.theirs === null || !fitsParser(sides.base, sides.ours, sides.theirs)) return;
+  const versions = { base: sides.base ?? '', ours: sides.ours, theirs: sides.theirs };
+  const pieces = await syntaxMerge(file.path, versions, lineMerge, switches);
+  if (pieces === null) return;
+  const texts = hunkTextsFromMerge(file, pieces);
+  for (const hunk of open) {
+    const text = texts.get(hunk.index);
+    if (text === undefined) continue;
+    const key = keys.get(hunk.index);
+    const cacheKey = key === undefined ? {} : { cacheKey: key };
+    resolved.set(hunk.index, { text, rung: 'rule', by: SYNTAX_RUNG, hunkIndex: hunk.index, ...cacheKey });
+  }
+}
+
+/** The fallback (an LLM, untrusted) on the open hunks: only answers for open hunks, without markers, not blamed, count. */
+async function fallbackRung(run: LadderRun, open: ConflictHunk[], fallback: LadderFallback): Promise<void> {
+  const { file, resolved, keys, cache, log } = run;
+  const openIndexes = new Set(open.map((h) => h.index));
+  for (const r of await fallback(file, open)) {
+    if (r.hunkIndex === undefined || !openIndexes.has(r.hunkIndex) || resolved.has(r.hunkIndex)) continue;
+    if (hasMarkers(r.text, file.markerSize)) {
+      log.warn(
+        { path: file.path, hunk: r.hunkIndex, by: r.by },
+        'fallback resolution still holds conflict markers; hunk left open',
+      );
+      continue;
+    }
+    const key = keys.get(r.hunkIndex);
+    if (key !== undefined && cache && (await cache.isBlamed(key, r.text))) {
+      log.warn(
+        { path: file.path, hunk: r.hunkIndex, by: r.by },
+        'fallback answer was blamed by a failed check before; hunk left open',
+      );
+      continue;
+    }
+    resolved.set(r.hunkIndex, key === undefined ? { ...r } : { ...r, cacheKey: key });
+  }
+}
+
+/** Store the new answers in the cache; the policy's come from the configuration each time, so a copy would outlive a changed policy. */
+async function storeAnswers(run: LadderRun): Promise<void> {
+  if (!run.cache) return;
+  for (const r of run.resolved.values()) {
+    if (r.rung === 'cache' || r.rung === 'policy' || r.cacheKey === undefined) continue;
+    const provenance = { file: run.file.path, ...run.options.provenance };
+    await run.cache.put(r.cacheKey, { resolution: r.text, rung: r.rung, by: r.by, provenance });
+  }
+}
+
 /** The ladder on an already parsed file. */
 export async function resolveConflictedFile(file: ConflictedFile, options: LadderOptions): Promise<LadderResult> {
   const log = options.log ?? nullLogger;
-  const rules = options.rules ?? selectRules();
-  const cache = options.cache ?? null;
-  const context: RuleContext = { path: file.path, eol: file.eol, ...(options.sides ? { files: options.sides } : {}) };
-  const resolved = new Map<number, HunkResolution>();
-  const keys = new Map<number, string>();
   const policy = options.policy ?? null;
-  const toPerson = policy?.decision.kind === 'human';
-
-  for (const hunk of file.hunks) {
-    const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
-    if (cache) {
-      const key = cache.key(sides);
-      keys.set(hunk.index, key);
-      const hit = await cache.get(key);
-      if (
-        hit &&
-        (!toPerson || hit.rung === 'human') &&
-        replayable(hit, sides, rules, { ...context, outside: printOutsideHunk(file, hunk.index) })
-      ) {
-        resolved.set(hunk.index, {
-          text: withEol(hit.resolution, file.eol),
-          rung: 'cache',
-          by: `${hit.rung}:${hit.by}`,
-          hunkIndex: hunk.index,
-          cacheKey: key,
-        });
-        continue;
-      }
-    }
-    const byPolicy = policy ? policyResolution(hunk, policy) : null;
-    if (byPolicy) {
-      resolved.set(hunk.index, byPolicy);
-      continue;
-    }
-    if (toPerson) continue;
-
-    const byRule = resolveHunkWithRules(hunk, rulesForHunk(hunk, rules), {
-      ...context,
-      outside: printOutsideHunk(file, hunk.index),
-    });
-    if (byRule) {
-      const key = keys.get(hunk.index);
-      // An answer a failed check blamed is not given again, even by the rule that gave it first.
-      if (key !== undefined && cache && (await cache.isBlamed(key, byRule.text))) {
-        log.decision(
-          { path: file.path, hunk: hunk.index, by: byRule.by },
-          'rule answer was blamed by a failed check before: hunk left to the next rung',
-        );
-        continue;
-      }
-      if (key !== undefined) byRule.cacheKey = key;
-      resolved.set(hunk.index, byRule);
-    }
-  }
-
-  let open = file.hunks.filter((h) => !resolved.has(h.index));
-  const sides = options.sides;
-  const switches = options.syntax ?? { code: false, data: false };
-  if (
-    open.length > 0 &&
-    (switches.code || switches.data) &&
-    sides &&
-    sides.ours !== null &&
-    sides.theirs !== null &&
-    !toPerson &&
-    fitsParser(sides.base, sides.ours, sides.theirs)
-  ) {
-    const versions = { base: sides.base ?? '', ours: sides.ours, theirs: sides.theirs };
-    const pieces = await syntaxMerge(file.path, versions, lineMerge, switches);
-    if (pieces !== null) {
-      const texts = hunkTextsFromMerge(file, pieces);
-      for (const hunk of open) {
-        const text = texts.get(hunk.index);
-        if (text === undefined) continue;
-        const key = keys.get(hunk.index);
-        resolved.set(hunk.index, {
-          text,
-          rung: 'rule',
-          by: SYNTAX_RUNG,
-          hunkIndex: hunk.index,
-          ...(key === undefined ? {} : { cacheKey: key }),
-        });
-      }
-      open = file.hunks.filter((h) => !resolved.has(h.index));
-    }
-  }
+  const run: LadderRun = {
+    file,
+    options,
+    log,
+    rules: options.rules ?? selectRules(),
+    cache: options.cache ?? null,
+    context: { path: file.path, eol: file.eol, ...(options.sides ? { files: options.sides } : {}) },
+    resolved: new Map(),
+    keys: new Map(),
+    policy,
+    toPerson: policy?.decision.kind === 'human',
+  };
+  const { resolved, toPerson } = run;
+  const stillOpen = (): ConflictHunk[] => file.hunks.filter((h) => !resolved.has(h.index));
+  for (const hunk of file.hunks) await resolveHunkCheaply(run, hunk);
+  await syntaxRung(run, stillOpen());
+  let open = stillOpen();
   if (resolved.size > 0 && !(await keepsSyntax(file, resolved, log))) {
     resolved.clear();
     open = [...file.hunks];
   }
   if (options.learnt && !toPerson) open = takeLearnt(file, open, resolved, options.learnt);
   if (open.length > 0 && options.fallback && !toPerson) {
-    const openIndexes = new Set(open.map((h) => h.index));
-    for (const r of await options.fallback(file, open)) {
-      // The fallback is untrusted (an LLM): only answers for open hunks, without markers, count.
-      if (r.hunkIndex === undefined || !openIndexes.has(r.hunkIndex) || resolved.has(r.hunkIndex)) continue;
-      if (hasMarkers(r.text, file.markerSize)) {
-        log.warn(
-          { path: file.path, hunk: r.hunkIndex, by: r.by },
-          'fallback resolution still holds conflict markers; hunk left open',
-        );
-        continue;
-      }
-      const key = keys.get(r.hunkIndex);
-      if (key !== undefined && cache && (await cache.isBlamed(key, r.text))) {
-        log.warn(
-          { path: file.path, hunk: r.hunkIndex, by: r.by },
-          'fallback answer was blamed by a failed check before; hunk left open',
-        );
-        continue;
-      }
-      resolved.set(r.hunkIndex, key === undefined ? { ...r } : { ...r, cacheKey: key });
-    }
-    open = file.hunks.filter((h) => !resolved.has(h.index));
+    await fallbackRung(run, open, options.fallback);
+    open = stillOpen();
   }
-
-  if (cache) {
-    for (const r of resolved.values()) {
-      // The policy's answers come from the configuration each time: a cached copy would outlive a changed policy.
-      if (r.rung === 'cache' || r.rung === 'policy' || r.cacheKey === undefined) continue;
-      await cache.put(r.cacheKey, {
-        resolution: r.text,
-        rung: r.rung,
-        by: r.by,
-        provenance: { file: file.path, ...options.provenance },
-      });
-    }
-  }
-
+  await storeAnswers(run);
   const resolutions = file.hunks.flatMap((h) => resolved.get(h.index) ?? []);
   for (const r of resolutions)
     log.decision({ path: file.path, hunk: r.hunkIndex, rung: r.rung, by: r.by }, 'hunk resolved');

@@ -1,3 +1,4 @@
+import type { Rung } from '../store/rung.js';
 /**
  * The conflict model shared by the ladder (`resolve/`), the agents and the workflow.
  * A conflicted file is a sequence of clean text and conflict hunks; printing the
@@ -32,7 +33,7 @@ export interface ConflictedFile {
 }
 
 /** Which rung of the ladder produced a resolution. */
-export type Rung = 'cache' | 'policy' | 'rule' | 'model' | 'human';
+export type { Rung };
 
 export interface HunkResolution {
   /** The text replacing the hunk (markers removed). */

@@ -183,6 +183,26 @@ async function resolveEntry(
     return { path: entry.path, status: 'resolved', resolutions: [], remaining: [], decision };
   }
 
+  return resolveContent(git, top, entry, options, { diskBytes, encoding, texts, policy, generated });
+}
+
+/** What resolveEntry read of a content conflict, for the ladder. */
+interface ContentRead {
+  diskBytes: Buffer | null;
+  encoding: ReturnType<typeof encodingOf>;
+  texts: { base: string | null; ours: string | null; theirs: string | null };
+  policy: ReturnType<typeof policyFor>;
+  generated: ReturnType<typeof generatedFile>;
+}
+
+/** The ladder on a file whose contents conflict, written back (and added when nothing is left). */
+async function resolveContent(
+  git: Git,
+  top: string,
+  entry: UnmergedEntry,
+  options: WorkingTreeOptions,
+  { diskBytes, encoding, texts, policy, generated }: ContentRead,
+): Promise<WorkingTreeFileResult> {
   if (diskBytes === null)
     return {
       path: entry.path,

@@ -18,15 +18,9 @@ async function objectExists(git: Git, oid: string): Promise<boolean> {
   return result.exitCode === 0;
 }
 
-/** Every consistency check of a parseable state against itself, the clock and the repository. */
-export async function findInconsistencies(
-  state: RunState,
-  name: string,
-  git: Git,
-  clock: Clock,
-): Promise<Inconsistency[]> {
+/** The run's name, start time, tips, target branch and grid refs. */
+async function identityProblems(state: RunState, name: string, git: Git, now: Date): Promise<Inconsistency[]> {
   const out: Inconsistency[] = [];
-  const now = clock.now();
   if (state.name !== name) {
     out.push({
       severity: 'error',
@@ -62,6 +56,11 @@ export async function findInconsistencies(
       message: `the state describes a grid but refs/imerge/${name}/state does not exist (the imerge refs were removed)`,
     });
   }
+  return out;
+}
+
+/** Conflicts the recovery loop's data names that the run does not have. */
+function strayFlowIds(state: RunState): Inconsistency[] {
   const known = new Set(state.conflicts.map((c) => c.id));
   const flowIds = [
     ...(state.data.batch ?? []),
@@ -69,8 +68,9 @@ export async function findInconsistencies(
     ...Object.keys(state.data.retryContext ?? {}),
   ];
   const strays = [...new Set(flowIds.filter((id) => !known.has(id)))];
-  if (strays.length > 0) {
-    out.push({
+  if (strays.length === 0) return [];
+  return [
+    {
       severity: 'warning',
       message: `the recovery loop's data names conflict(s) ${strays.join(', ')} that the run does not have`,
       fix: (s) => {
@@ -82,70 +82,84 @@ export async function findInconsistencies(
           data.retryContext = Object.fromEntries(Object.entries(data.retryContext).filter(([id]) => known(id)));
         return { state: { ...s, data }, action: `dropped ${strays.join(', ')} from the recovery loop's data` };
       },
-    });
-  }
+    },
+  ];
+}
+
+function duplicateConflicts(state: RunState): Inconsistency[] {
   const seen = new Map<string, number>();
   for (const c of state.conflicts) seen.set(c.id, (seen.get(c.id) ?? 0) + 1);
-  for (const [id, count] of seen) {
-    if (count > 1) {
+  return [...seen].flatMap(([id, count]): Inconsistency[] =>
+    count <= 1
+      ? []
+      : [
+          {
+            severity: 'error',
+            message: `conflict ${id} is listed ${count} times`,
+            fix: (s) => {
+              const last = new Map(s.conflicts.map((c) => [c.id, c]));
+              return {
+                state: { ...s, conflicts: s.conflicts.filter((c) => last.get(c.id) === c) },
+                action: `kept the last entry of conflict ${id}`,
+              };
+            },
+          },
+        ],
+  );
+}
+
+/** One conflict's id, its resolution and the objects it names. */
+async function conflictProblems(c: RunState['conflicts'][number], name: string, git: Git): Promise<Inconsistency[]> {
+  const out: Inconsistency[] = [];
+  if (c.id !== cellId(c.cell)) {
+    out.push({
+      severity: 'error',
+      message: `conflict ${c.id} is at cell ${cellId(c.cell)}`,
+      fix: (s) => ({
+        state: { ...s, conflicts: s.conflicts.map((x) => (x === findSame(s, c) ? { ...x, id: cellId(x.cell) } : x)) },
+        action: `renamed conflict ${c.id} to ${cellId(c.cell)}`,
+      }),
+    });
+  }
+  const manualRef = `refs/imerge/${name}/manual/${cellId(c.cell)}`;
+  if (c.status === 'resolved' && c.resolutionCommit === null) {
+    const recorded = await git.revParse(manualRef);
+    const tree = recorded === null ? null : await git.revParse(`${recorded}^{tree}`);
+    out.push({
+      severity: 'error',
+      message: `conflict ${c.id} is marked resolved but has no resolution commit`,
+      fix: (s) => {
+        if (recorded !== null) {
+          return {
+            state: replaceConflict(s, c.id, (x) => ({ ...x, resolutionCommit: recorded, resolutionTree: tree })),
+            action: `set the resolution of ${c.id} to ${recorded} from ${manualRef}`,
+          };
+        }
+        return {
+          state: reopen(s, c.id),
+          action: `reopened conflict ${c.id} (no resolution recorded; the cache makes re-resolving free)`,
+        };
+      },
+    });
+  }
+  for (const [field, oid] of [
+    ['resolutionCommit', c.resolutionCommit],
+    ['resolutionTree', c.resolutionTree],
+  ] as const) {
+    if (oid !== null && !(await objectExists(git, oid))) {
       out.push({
         severity: 'error',
-        message: `conflict ${id} is listed ${count} times`,
-        fix: (s) => {
-          const last = new Map(s.conflicts.map((c) => [c.id, c]));
-          return {
-            state: { ...s, conflicts: s.conflicts.filter((c) => last.get(c.id) === c) },
-            action: `kept the last entry of conflict ${id}`,
-          };
-        },
+        message: `conflict ${c.id} names ${field} ${oid}, which is not in the repository`,
+        fix: (s) => ({ state: reopen(s, c.id), action: `reopened conflict ${c.id} (its ${field} is gone)` }),
       });
     }
   }
-  for (const c of state.conflicts) {
-    if (c.id !== cellId(c.cell)) {
-      out.push({
-        severity: 'error',
-        message: `conflict ${c.id} is at cell ${cellId(c.cell)}`,
-        fix: (s) => ({
-          state: { ...s, conflicts: s.conflicts.map((x) => (x === findSame(s, c) ? { ...x, id: cellId(x.cell) } : x)) },
-          action: `renamed conflict ${c.id} to ${cellId(c.cell)}`,
-        }),
-      });
-    }
-    const manualRef = `refs/imerge/${name}/manual/${cellId(c.cell)}`;
-    if (c.status === 'resolved' && c.resolutionCommit === null) {
-      const recorded = await git.revParse(manualRef);
-      const tree = recorded === null ? null : await git.revParse(`${recorded}^{tree}`);
-      out.push({
-        severity: 'error',
-        message: `conflict ${c.id} is marked resolved but has no resolution commit`,
-        fix: (s) => {
-          if (recorded !== null) {
-            return {
-              state: replaceConflict(s, c.id, (x) => ({ ...x, resolutionCommit: recorded, resolutionTree: tree })),
-              action: `set the resolution of ${c.id} to ${recorded} from ${manualRef}`,
-            };
-          }
-          return {
-            state: reopen(s, c.id),
-            action: `reopened conflict ${c.id} (no resolution recorded; the cache makes re-resolving free)`,
-          };
-        },
-      });
-    }
-    for (const [field, oid] of [
-      ['resolutionCommit', c.resolutionCommit],
-      ['resolutionTree', c.resolutionTree],
-    ] as const) {
-      if (oid !== null && !(await objectExists(git, oid))) {
-        out.push({
-          severity: 'error',
-          message: `conflict ${c.id} names ${field} ${oid}, which is not in the repository`,
-          fix: (s) => ({ state: reopen(s, c.id), action: `reopened conflict ${c.id} (its ${field} is gone)` }),
-        });
-      }
-    }
-  }
+  return out;
+}
+
+/** The attempt counter, the final commit and the hand-off against the run's status. */
+async function progressProblems(state: RunState, git: Git): Promise<Inconsistency[]> {
+  const out: Inconsistency[] = [];
   const maxAttempt = Math.max(0, ...state.attempts.map((a) => a.number));
   if (state.currentAttempt < maxAttempt) {
     out.push({
@@ -180,6 +194,20 @@ export async function findInconsistencies(
       }),
     });
   }
+  return out;
+}
+
+/** Every consistency check of a parseable state against itself, the clock and the repository. */
+export async function findInconsistencies(
+  state: RunState,
+  name: string,
+  git: Git,
+  clock: Clock,
+): Promise<Inconsistency[]> {
+  const out = await identityProblems(state, name, git, clock.now());
+  out.push(...strayFlowIds(state), ...duplicateConflicts(state));
+  for (const c of state.conflicts) out.push(...(await conflictProblems(c, name, git)));
+  out.push(...(await progressProblems(state, git)));
   return out;
 }
 

@@ -6,9 +6,18 @@ import { systemClock } from '../util/clock.js';
 import type { RunEvent } from './run-events.js';
 import { openRunJournal } from './run-persistence.js';
 import { usageFromEvents } from './usage.js';
-import { RUN_STATE_VERSION, runStateFile, runStateSchema, type ConflictState, type RunState } from './run-state.js';
+import {
+  baselineSideOf,
+  isStrategyKind,
+  RUN_STATE_VERSION,
+  runStateFile,
+  runStateSchema,
+  type ConflictState,
+  type RunState,
+} from './run-state.js';
 import type { DoctorDeps } from './doctor-deps.js';
 import { keepCorrupt, readJsonFile, writeJsonFile } from './json-file.js';
+import { pendingConflict } from './pending-conflict.js';
 import { RunStore } from './run-store.js';
 
 export interface RebuildReport {
@@ -54,6 +63,311 @@ function lastOf<T extends RunEvent['type']>(events: RunEvent[], type: T): Extrac
   return undefined;
 }
 
+/** The refs of the merge recorded as commits: manual/I1-I2 (resolutions and edges) and auto/I1-I2. */
+interface GridRefs {
+  manual: Map<string, string>;
+  maxI1: number;
+  maxI2: number;
+}
+
+function gridRefs(refs: { ref: string; oid: string }[]): GridRefs {
+  const manual = new Map<string, string>();
+  let maxI1 = 0;
+  let maxI2 = 0;
+  for (const { ref, oid } of refs) {
+    const m = /\/(manual|auto)\/(\d+)-(\d+)$/.exec(ref);
+    if (m === null) continue;
+    const i1 = Number(m[2]);
+    const i2 = Number(m[3]);
+    maxI1 = Math.max(maxI1, i1);
+    maxI2 = Math.max(maxI2, i2);
+    if (m[1] === 'manual') manual.set(cellId({ i1, i2 }), oid);
+  }
+  return { manual, maxI1, maxI2 };
+}
+
+type Identity = Pick<RunState, 'name' | 'source' | 'target' | 'workdir' | 'goal' | 'startedAt' | 'config'>;
+
+/** Who the run is: from `run_started`, else from the imerge state blob and the edge refs; null when neither. */
+async function rebuildIdentity(
+  name: string,
+  events: RunEvent[],
+  imerge: ImergeState | null,
+  cells: GridRefs,
+  git: Git,
+  now: Date,
+  notes: { actions: string[]; lost: string[] },
+): Promise<Identity | null> {
+  const started = lastOf(events, 'run_started');
+  if (started !== undefined) {
+    if (started.config !== null)
+      notes.actions.push(
+        'the configuration stored at merge from the run_started event (a later `continue --set` is not journaled: give it again)',
+      );
+    notes.actions.push(`identity from the run_started event #${started.seq}`);
+    const { source, target, workdir, goal, config } = started;
+    return { name, source, target, workdir, goal, startedAt: started.ts, config };
+  }
+  const { manual, maxI1, maxI2 } = cells;
+  if (imerge === null || !manual.has(`${maxI1}-0`) || !manual.has(`0-${maxI2}`)) return null;
+  notes.actions.push(`identity from refs/imerge/${name}/state and the edge refs (no run_started event)`);
+  notes.lost.push('the start time of the run');
+  return {
+    name,
+    source: { ref: imerge.tip2, oid: manual.get(`0-${maxI2}`) as string },
+    target: { branch: imerge.tip1, originalOid: manual.get(`${maxI1}-0`) as string },
+    workdir: await git.topLevel(),
+    goal: isGoal(imerge.goal) ? imerge.goal : 'merge',
+    startedAt: now.toISOString(),
+    config: null,
+  };
+}
+
+/** The node the machine was about to run or was running, and the status that position implies. */
+function rebuildPosition(events: RunEvent[]): Pick<RunState, 'phase' | 'step' | 'status' | 'statusReason'> {
+  let phase = lastOf(events, 'run_started')?.phase ?? 'end';
+  let step = 0;
+  for (const e of events) {
+    if (e.type === 'node_entered') {
+      phase = e.node;
+      step = e.step;
+    } else if (e.type === 'node_finished') {
+      phase = e.next;
+      step = e.step;
+    }
+  }
+  const outcome = lastOf(events, 'run_outcome');
+  if (phase === 'end' && lastOf(events, 'finalized') !== undefined)
+    return { phase, step, status: 'done', statusReason: null };
+  if (outcome?.outcome === 'failed' && phase === 'end')
+    return { phase, step, status: 'failed', statusReason: outcome.reason };
+  if (outcome?.outcome === 'needs_human') return { phase, step, status: 'needs_human', statusReason: outcome.reason };
+  return { phase, step, status: 'stopped', statusReason: 'rebuilt by splintercat doctor --rebuild' };
+}
+
+/** What the journal's events say of the run's conflicts, checks, attempts and decisions. */
+interface Replay {
+  conflicts: Map<string, ConflictState>;
+  currentAttempt: number;
+  checks: RunState['checks'];
+  attempts: RunState['attempts'];
+  strategy: RunState['strategy'];
+  grid: RunState['grid'];
+  human: RunState['human'];
+  acceptedFailures: RunState['acceptedFailures'];
+}
+
+/** The conflict `id`, added (pending, no files) the first time it is named. */
+function conflictOf(replay: Replay, id: string, cell: { i1: number; i2: number }): ConflictState {
+  let c = replay.conflicts.get(id);
+  if (c === undefined) {
+    c = pendingConflict(id, cell);
+    replay.conflicts.set(id, c);
+  }
+  return c;
+}
+
+function replayResolved(replay: Replay, e: Extract<RunEvent, { type: 'conflict_resolved' }>): void {
+  const c = conflictOf(replay, e.conflict, e.cell);
+  c.status = 'resolved';
+  c.attempts += 1;
+  c.resolvedInAttempt = e.attempt;
+  c.resolutionCommit = e.commit;
+  c.resolutionTree = e.tree;
+  c.blame = null;
+  if (e.outsideEdits !== undefined) c.outsideEdits = e.outsideEdits;
+  else delete c.outsideEdits;
+  for (const f of e.files) {
+    let file = c.files.find((x) => x.path === f.path);
+    if (file === undefined) {
+      file = { path: f.path, kind: f.kind ?? 'content', hunks: [] };
+      c.files.push(file);
+    } else if (f.kind !== undefined) file.kind = f.kind;
+    for (const h of f.hunks) {
+      const hunk = {
+        index: h.index,
+        status: 'resolved' as const,
+        rung: h.rung,
+        by: h.by,
+        cacheKey: h.cacheKey ?? null,
+      };
+      const at = file.hunks.findIndex((x) => x.index === h.index);
+      if (at >= 0) file.hunks[at] = hunk;
+      else file.hunks.push(hunk);
+    }
+  }
+  replay.currentAttempt = Math.max(replay.currentAttempt, e.attempt);
+}
+
+function replayConflictEvent(replay: Replay, e: RunEvent): void {
+  if (e.type === 'conflict_found') {
+    const c = conflictOf(replay, e.conflict, e.cell);
+    c.files = e.files.map((f) => ({
+      path: f.path,
+      kind: f.kind,
+      hunks: Array.from({ length: f.hunks }, (_, i) => ({
+        index: i + 1,
+        status: 'pending' as const,
+        rung: null,
+        by: null,
+        cacheKey: null,
+      })),
+    }));
+  } else if (e.type === 'conflict_resolved') {
+    replayResolved(replay, e);
+  } else if (e.type === 'conflict_blamed') {
+    const c = replay.conflicts.get(e.conflict);
+    if (c !== undefined) {
+      c.status = 'blamed';
+      c.blame = e.reason;
+    }
+  }
+}
+
+function replayEvent(replay: Replay, e: RunEvent): void {
+  switch (e.type) {
+    case 'check_finished':
+      replay.checks.push(e.check);
+      replay.currentAttempt = Math.max(replay.currentAttempt, e.check.attempt);
+      break;
+    case 'attempt_finished':
+      replay.attempts.push(e.attempt);
+      replay.currentAttempt = Math.max(replay.currentAttempt, e.attempt.number);
+      break;
+    case 'decision':
+      if (e.kind === 'strategy' && isStrategyKind(e.decision)) {
+        const batchSize = e.batchSize ?? null;
+        replay.strategy = { kind: e.decision, batchSize, decidedBy: e.by, reasoning: e.reasoning, decidedAt: e.ts };
+      }
+      break;
+    case 'grid_updated':
+      replay.grid = e.grid;
+      break;
+    case 'failure_accepted':
+      replay.acceptedFailures.push(e.accepted);
+      break;
+    case 'human_needed':
+      replay.human = {
+        reason: e.reason,
+        files: e.files,
+        commands: e.commands,
+        where: e.conflicts?.[0]?.worktree ?? null,
+        conflicts: e.conflicts ?? [],
+      };
+      break;
+    default:
+      replayConflictEvent(replay, e);
+  }
+}
+
+function replayEvents(events: RunEvent[]): Replay {
+  const replay: Replay = {
+    conflicts: new Map(),
+    currentAttempt: 0,
+    checks: [],
+    attempts: [],
+    strategy: null,
+    grid: null,
+    human: null,
+    acceptedFailures: [],
+  };
+  for (const e of events) replayEvent(replay, e);
+  return replay;
+}
+
+/** Resolutions recorded in refs but not (or not completely) in the journal; returns how many. */
+async function resolutionsFromRefs(replay: Replay, manual: Map<string, string>, git: Git): Promise<number> {
+  let fromRefs = 0;
+  for (const [id, oid] of manual) {
+    const [i1, i2] = id.split('-').map(Number) as [number, number];
+    if (i1 === 0 || i2 === 0) continue; // edges: the original commits, not resolutions
+    const c = conflictOf(replay, id, { i1, i2 });
+    if (c.status !== 'resolved' || c.resolutionCommit === null) {
+      c.status = 'resolved';
+      c.resolutionCommit = oid;
+      c.resolutionTree = await git.revParse(`${oid}^{tree}`);
+      c.attempts = Math.max(1, c.attempts);
+      fromRefs++;
+    }
+  }
+  return fromRefs;
+}
+
+/** The baselines are the outcomes of the checks run on the tips and on the cells' own commits. */
+function baselinesFromChecks(checks: RunState['checks']): RunState['baselines'] {
+  return checks.flatMap((c) => {
+    const side = baselineSideOf(c.target);
+    return side !== null && c.outcome && c.commit
+      ? [{ side, commit: c.commit, cell: c.cell, check: c.name, outcome: c.outcome, logFile: c.logFile }]
+      : [];
+  });
+}
+
+/** What a rebuild read: the journal, the merge's refs and its imerge state blob. */
+interface RebuildSources {
+  events: RunEvent[];
+  cells: GridRefs;
+  imerge: ImergeState | null;
+}
+
+/** The candidate state from what was read (not yet validated), noting each source used in `actions`. */
+async function assembleState(
+  name: string,
+  identity: Identity,
+  read: RebuildSources,
+  git: Git,
+  now: Date,
+  actions: string[],
+): Promise<RunState> {
+  const { events, cells, imerge } = read;
+  const position = rebuildPosition(events);
+  actions.push(`position: node '${position.phase}' after ${position.step} steps, status ${position.status}`);
+  const replay = replayEvents(events);
+  if (events.length > 0)
+    actions.push(`conflicts, checks, attempts, usage and decisions from ${events.length} journal events`);
+  const fromRefs = await resolutionsFromRefs(replay, cells.manual, git);
+  if (fromRefs > 0) actions.push(`${fromRefs} resolution(s) from refs/imerge/${name}/manual/*`);
+  if (replay.grid === null && imerge !== null) {
+    const blockers = imerge.blockers.map(([i1, i2]) => ({ i1, i2 }));
+    replay.grid = { size: { i1: cells.maxI1, i2: cells.maxI2 }, position: null, blockers };
+    actions.push(`grid from refs/imerge/${name}/ (${cells.maxI1}x${cells.maxI2}, ${blockers.length} blocker(s))`);
+  }
+  const { human } = replay;
+  if (position.status === 'needs_human' && human === null) position.status = 'stopped';
+  // The conflicts of the pending hand-off are the person's: `continue` takes their worktrees as they left them.
+  if (position.status === 'needs_human' && human !== null) {
+    for (const h of human.conflicts) {
+      const c = replay.conflicts.get(h.conflict);
+      if (c !== undefined && c.status !== 'resolved') c.status = 'needs_human';
+    }
+  }
+  if (replay.acceptedFailures.length > 0)
+    actions.push(
+      `${replay.acceptedFailures.length} failure(s) a person accepted, from the journal (continue --accept-failure)`,
+    );
+  return {
+    version: RUN_STATE_VERSION,
+    ...identity,
+    updatedAt: now.toISOString(),
+    ...position,
+    strategy: replay.strategy,
+    acceptedFailures: replay.acceptedFailures,
+    grid: replay.grid,
+    conflicts: [...replay.conflicts.values()].sort(
+      (a, b) => a.cell.i1 - b.cell.i1 || a.cell.i2 - b.cell.i2 || cellId(a.cell).localeCompare(cellId(b.cell)),
+    ),
+    checks: replay.checks,
+    baselines: baselinesFromChecks(replay.checks),
+    currentAttempt: replay.currentAttempt,
+    attempts: replay.attempts,
+    pendingRecovery: null,
+    usage: usageFromEvents(events),
+    human: position.status === 'needs_human' ? human : null,
+    finalCommit: lastOf(events, 'finalized')?.commit ?? null,
+    data: {},
+  };
+}
+
 /**
  * `doctor --rebuild`: reconstruct state.json from the journal (`events.jsonl`) and the refs
  * under `refs/imerge/NAME/`, for when state.json and its backup are both gone or unusable.
@@ -70,23 +384,14 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
   const actions: string[] = [];
   const lost: string[] = [];
   const fail = (hint: string, sources: RebuildReport['sources']): RebuildReport => ({
-    name,
-    runDir,
-    ok: false,
-    actions,
-    lost,
-    sources,
-    state: null,
-    hint,
+    ...{ name, runDir, ok: false, actions, lost, sources },
+    ...{ state: null, hint },
   });
 
   const lock = store.lockStatus(name);
   if (lock.state === 'held') {
-    return fail(`process ${lock.info.pid} on ${lock.info.host} is running this merge; stop it first`, {
-      events: 0,
-      refs: 0,
-      imergeState: false,
-    });
+    const hint = `process ${lock.info.pid} on ${lock.info.host} is running this merge; stop it first`;
+    return fail(hint, { events: 0, refs: 0, imergeState: false });
   }
   if (store.breakStaleLock(name)) actions.push('removed the lock of a process that is no longer running');
 
@@ -95,287 +400,17 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
   const refs = await git.forEachRef(`refs/imerge/${name}/`);
   const imerge = await readImergeState(git, name);
   const sources = { events: events.length, refs: refs.length, imergeState: imerge !== null };
+  const cells = gridRefs(refs);
 
-  // Cells recorded as commits: manual/I1-I2 (resolutions and edges) and auto/I1-I2.
-  const manual = new Map<string, string>();
-  let maxI1 = 0;
-  let maxI2 = 0;
-  for (const { ref, oid } of refs) {
-    const m = /\/(manual|auto)\/(\d+)-(\d+)$/.exec(ref);
-    if (m === null) continue;
-    const i1 = Number(m[2]);
-    const i2 = Number(m[3]);
-    maxI1 = Math.max(maxI1, i1);
-    maxI2 = Math.max(maxI2, i2);
-    if (m[1] === 'manual') manual.set(cellId({ i1, i2 }), oid);
-  }
-
-  const started = lastOf(events, 'run_started');
-  let identity: Pick<RunState, 'name' | 'source' | 'target' | 'workdir' | 'goal' | 'startedAt' | 'config'>;
-  if (started !== undefined) {
-    identity = {
-      name,
-      source: started.source,
-      target: started.target,
-      workdir: started.workdir,
-      goal: started.goal,
-      startedAt: started.ts,
-      config: started.config,
-    };
-    if (started.config !== null)
-      actions.push(
-        'the configuration stored at merge from the run_started event (a later `continue --set` is not journaled: give it again)',
-      );
-    actions.push(`identity from the run_started event #${started.seq}`);
-  } else if (imerge !== null && manual.has(`${maxI1}-0`) && manual.has(`0-${maxI2}`)) {
-    identity = {
-      name,
-      source: { ref: imerge.tip2, oid: manual.get(`0-${maxI2}`) as string },
-      target: { branch: imerge.tip1, originalOid: manual.get(`${maxI1}-0`) as string },
-      workdir: await git.topLevel(),
-      goal: isGoal(imerge.goal) ? imerge.goal : 'merge',
-      startedAt: clock.now().toISOString(),
-      config: null,
-    };
-    actions.push(`identity from refs/imerge/${name}/state and the edge refs (no run_started event)`);
-    lost.push('the start time of the run');
-  } else {
+  const identity = await rebuildIdentity(name, events, imerge, cells, git, clock.now(), { actions, lost });
+  if (identity === null) {
     return fail(
       `nothing to rebuild merge '${name}' from: no run_started event in ${paths.journal} and no usable refs/imerge/${name}/ state`,
       sources,
     );
   }
-
-  // Position: the node the machine was about to run or was running.
-  let phase = started?.phase ?? 'end';
-  let step = 0;
-  for (const e of events) {
-    if (e.type === 'node_entered') {
-      phase = e.node;
-      step = e.step;
-    } else if (e.type === 'node_finished') {
-      phase = e.next;
-      step = e.step;
-    }
-  }
-  const outcome = lastOf(events, 'run_outcome');
-  const finalized = lastOf(events, 'finalized');
-  let status: RunState['status'] = 'stopped';
-  let statusReason: string | null = 'rebuilt by splintercat doctor --rebuild';
-  if (phase === 'end' && finalized !== undefined) {
-    status = 'done';
-    statusReason = null;
-  } else if (outcome?.outcome === 'failed' && phase === 'end') {
-    status = 'failed';
-    statusReason = outcome.reason;
-  } else if (outcome?.outcome === 'needs_human') {
-    status = 'needs_human';
-    statusReason = outcome.reason;
-  }
-  actions.push(`position: node '${phase}' after ${step} steps, status ${status}`);
-
-  // Conflicts, in the order first seen.
-  const conflicts = new Map<string, ConflictState>();
-  const conflict = (id: string, cell: { i1: number; i2: number }): ConflictState => {
-    let c = conflicts.get(id);
-    if (c === undefined) {
-      c = {
-        id,
-        cell,
-        files: [],
-        status: 'pending',
-        resolutionTree: null,
-        resolutionCommit: null,
-        attempts: 0,
-        resolvedInAttempt: null,
-        blame: null,
-      };
-      conflicts.set(id, c);
-    }
-    return c;
-  };
-  let currentAttempt = 0;
-  const usage = usageFromEvents(events);
-  const checks: RunState['checks'] = [];
-  const attempts: RunState['attempts'] = [];
-  let strategy: RunState['strategy'] = null;
-  let grid: RunState['grid'] = null;
-  let human: RunState['human'] = null;
-  const acceptedFailures: RunState['acceptedFailures'] = [];
-  for (const e of events) {
-    switch (e.type) {
-      case 'conflict_found': {
-        const c = conflict(e.conflict, e.cell);
-        c.files = e.files.map((f) => ({
-          path: f.path,
-          kind: f.kind,
-          hunks: Array.from({ length: f.hunks }, (_, i) => ({
-            index: i + 1,
-            status: 'pending' as const,
-            rung: null,
-            by: null,
-            cacheKey: null,
-          })),
-        }));
-        break;
-      }
-      case 'conflict_resolved': {
-        const c = conflict(e.conflict, e.cell);
-        c.status = 'resolved';
-        c.attempts += 1;
-        c.resolvedInAttempt = e.attempt;
-        c.resolutionCommit = e.commit;
-        c.resolutionTree = e.tree;
-        c.blame = null;
-        if (e.outsideEdits !== undefined) c.outsideEdits = e.outsideEdits;
-        else delete c.outsideEdits;
-        for (const f of e.files) {
-          let file = c.files.find((x) => x.path === f.path);
-          if (file === undefined) {
-            file = { path: f.path, kind: f.kind ?? 'content', hunks: [] };
-            c.files.push(file);
-          } else if (f.kind !== undefined) file.kind = f.kind;
-          for (const h of f.hunks) {
-            const hunk = {
-              index: h.index,
-              status: 'resolved' as const,
-              rung: h.rung,
-              by: h.by,
-              cacheKey: h.cacheKey ?? null,
-            };
-            const at = file.hunks.findIndex((x) => x.index === h.index);
-            if (at >= 0) file.hunks[at] = hunk;
-            else file.hunks.push(hunk);
-          }
-        }
-        currentAttempt = Math.max(currentAttempt, e.attempt);
-        break;
-      }
-      case 'conflict_blamed': {
-        const c = conflicts.get(e.conflict);
-        if (c !== undefined) {
-          c.status = 'blamed';
-          c.blame = e.reason;
-        }
-        break;
-      }
-      case 'check_finished':
-        checks.push(e.check);
-        currentAttempt = Math.max(currentAttempt, e.check.attempt);
-        break;
-      case 'attempt_finished':
-        attempts.push(e.attempt);
-        currentAttempt = Math.max(currentAttempt, e.attempt.number);
-        break;
-      case 'decision':
-        if (
-          e.kind === 'strategy' &&
-          (e.decision === 'optimistic' || e.decision === 'batch' || e.decision === 'per_conflict')
-        ) {
-          strategy = {
-            kind: e.decision,
-            batchSize: e.batchSize ?? null,
-            decidedBy: e.by,
-            reasoning: e.reasoning,
-            decidedAt: e.ts,
-          };
-        }
-        break;
-      case 'grid_updated':
-        grid = e.grid;
-        break;
-      case 'failure_accepted':
-        acceptedFailures.push(e.accepted);
-        break;
-      case 'human_needed':
-        human = {
-          reason: e.reason,
-          files: e.files,
-          commands: e.commands,
-          where: e.conflicts?.[0]?.worktree ?? null,
-          conflicts: e.conflicts ?? [],
-        };
-        break;
-      default:
-        break;
-    }
-  }
-  if (events.length > 0)
-    actions.push(`conflicts, checks, attempts, usage and decisions from ${events.length} journal events`);
-
-  // Resolutions recorded in refs but not (or not completely) in the journal.
-  let fromRefs = 0;
-  for (const [id, oid] of manual) {
-    const [i1, i2] = id.split('-').map(Number) as [number, number];
-    if (i1 === 0 || i2 === 0) continue; // edges: the original commits, not resolutions
-    const c = conflict(id, { i1, i2 });
-    if (c.status !== 'resolved' || c.resolutionCommit === null) {
-      c.status = 'resolved';
-      c.resolutionCommit = oid;
-      c.resolutionTree = await git.revParse(`${oid}^{tree}`);
-      c.attempts = Math.max(1, c.attempts);
-      fromRefs++;
-    }
-  }
-  if (fromRefs > 0) actions.push(`${fromRefs} resolution(s) from refs/imerge/${name}/manual/*`);
-  if (grid === null && imerge !== null) {
-    const blockers = imerge.blockers.map(([i1, i2]) => ({ i1, i2 }));
-    grid = { size: { i1: maxI1, i2: maxI2 }, position: null, blockers };
-    actions.push(`grid from refs/imerge/${name}/ (${maxI1}x${maxI2}, ${blockers.length} blocker(s))`);
-  }
-  if (status === 'needs_human' && human === null) status = 'stopped';
-  // The conflicts of the pending hand-off are the person's: `continue` takes their worktrees as they left them.
-  if (status === 'needs_human' && human !== null) {
-    for (const h of (human as NonNullable<RunState['human']>).conflicts) {
-      const c = conflicts.get(h.conflict);
-      if (c !== undefined && c.status !== 'resolved') c.status = 'needs_human';
-    }
-  }
+  const candidate = await assembleState(name, identity, { events, cells, imerge }, git, clock.now(), actions);
   lost.push('node-private scratch data (state.data); replays stay free through the journal');
-  if (acceptedFailures.length > 0)
-    actions.push(
-      `${acceptedFailures.length} failure(s) a person accepted, from the journal (continue --accept-failure)`,
-    );
-
-  const now = clock.now().toISOString();
-  const candidate: RunState = {
-    version: RUN_STATE_VERSION,
-    ...identity,
-    updatedAt: now,
-    phase,
-    step,
-    status,
-    statusReason,
-    strategy,
-    acceptedFailures,
-    grid,
-    conflicts: [...conflicts.values()].sort(
-      (a, b) => a.cell.i1 - b.cell.i1 || a.cell.i2 - b.cell.i2 || cellId(a.cell).localeCompare(cellId(b.cell)),
-    ),
-    checks,
-    // The baselines are the outcomes of the checks run on the tips and on the cells' own commits.
-    baselines: checks.flatMap((c) =>
-      (c.target === 'baseline-ours' || c.target === 'baseline-theirs') && c.outcome && c.commit
-        ? [
-            {
-              side: c.target === 'baseline-ours' ? ('fork' as const) : ('upstream' as const),
-              commit: c.commit,
-              cell: c.cell,
-              check: c.name,
-              outcome: c.outcome,
-              logFile: c.logFile,
-            },
-          ]
-        : [],
-    ),
-    currentAttempt,
-    attempts,
-    pendingRecovery: null,
-    usage,
-    human: status === 'needs_human' ? human : null,
-    finalCommit: finalized?.commit ?? null,
-    data: {},
-  };
   const checked = runStateSchema.safeParse(candidate);
   if (!checked.success) {
     return fail(`the journal does not yield a valid state: ${checked.error.issues[0]?.message ?? 'unknown'}`, sources);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Git } from '../git/index.js';
-import { systemClock } from '../util/clock.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { openRunJournal } from './run-persistence.js';
 import { runStateFile, type RunState } from './run-state.js';
 import { keepCorrupt, parseJsonText, writeFileAtomic, writeJsonFile, type ReadProblem } from './json-file.js';
@@ -60,6 +60,97 @@ function storeFor(runDir: string, deps: DoctorDeps): { store: RunStore; name: st
   return { store: new RunStore(dirname(runDir), deps), name: basename(runDir) };
 }
 
+type RunPaths = ReturnType<RunStore['paths']>;
+
+/** state.json and its backup: missing, unparseable, against the schema, of another version. */
+function fileFindings(paths: RunPaths, main: FileHealth, bak: FileHealth): DoctorFinding[] {
+  const findings: DoctorFinding[] = [];
+  if (main.status !== 'ok') {
+    const restorable = bak.status === 'ok' && main.status !== 'version';
+    findings.push({
+      severity: 'error',
+      kind: main.status,
+      file: paths.state,
+      message: `state.json: ${main.detail}${restorable ? ' (state.json.bak is valid and can be restored)' : ''}`,
+      repairable: restorable,
+    });
+  }
+  if (bak.status !== 'ok' && bak.status !== 'missing') {
+    findings.push({
+      severity: 'warning',
+      kind: bak.status,
+      file: paths.backup,
+      message: `state.json.bak: ${bak.detail}`,
+      repairable: false,
+    });
+  }
+  return findings;
+}
+
+/** The state against itself and the repository, the grid's refs, and the run's worktrees. */
+async function repositoryFindings(
+  state: RunState | undefined,
+  name: string,
+  git: Git,
+  paths: RunPaths,
+  deps: DoctorDeps,
+): Promise<DoctorFinding[]> {
+  const findings: DoctorFinding[] = [];
+  if (state !== undefined) {
+    for (const inc of await findInconsistencies(state, name, git, deps.clock ?? systemClock)) {
+      const { severity, message } = inc;
+      findings.push({ severity, kind: 'inconsistent', file: paths.state, message, repairable: inc.fix !== undefined });
+    }
+    for (const p of await findRefProblems(state, name, git)) {
+      const { severity, message } = p;
+      const file = `${imergePrefix(name)}/`;
+      findings.push({ severity, kind: 'refs', file, message, repairable: p.repair !== undefined });
+    }
+  }
+  if (deps.worktreesDir !== undefined) {
+    for (const f of await worktreeFindings(git, deps.worktreesDir, state ?? null)) {
+      const { severity, message, repairable } = f;
+      findings.push({ severity, kind: 'worktree', file: f.path, message, repairable });
+    }
+  }
+  return findings;
+}
+
+type JournalRead = ReturnType<ReturnType<typeof openRunJournal>['read']>;
+
+/** A cut last line, sequence numbers going backwards, lines that are not events. */
+function journalFindings(paths: RunPaths, jr: JournalRead): DoctorFinding[] {
+  const findings: DoctorFinding[] = [];
+  const file = paths.journal;
+  if (jr.truncatedTail) {
+    const message = 'the last journal line was cut short by an interrupted write';
+    findings.push({ severity: 'warning', kind: 'journal', file, message, repairable: true });
+  }
+  const disorder = jr.entries.findIndex((e, i) => i > 0 && e.seq <= (jr.entries[i - 1]?.seq ?? 0));
+  if (disorder > 0) {
+    const message = `journal sequence numbers go backwards at entry ${disorder + 1} (two writers, or an edited file)`;
+    findings.push({ severity: 'warning', kind: 'journal', file, message, repairable: false });
+  }
+  if (jr.badLines.length > 0) {
+    const lines = `${jr.badLines.slice(0, 10).join(', ')}${jr.badLines.length > 10 ? ', ...' : ''}`;
+    const message = `journal lines ${lines} are not valid events (ignored)`;
+    findings.push({ severity: 'warning', kind: 'journal', file, message, repairable: false });
+  }
+  return findings;
+}
+
+function lockFindings(paths: RunPaths, lock: LockStatus): DoctorFinding[] {
+  if (lock.state === 'stale') {
+    const message = `the lock is held by process ${lock.info.pid} on ${lock.info.host}, which is no longer running`;
+    return [{ severity: 'warning', kind: 'lock', file: paths.lock, message, repairable: true }];
+  }
+  if (lock.state === 'unreadable') {
+    const message = `the lock file is unreadable: ${lock.detail}`;
+    return [{ severity: 'error', kind: 'lock', file: paths.lock, message, repairable: true }];
+  }
+  return [];
+}
+
 /**
  * Check a run directory: state.json and its backup (missing / parse / schema / version),
  * consistency against the repository (`git`), the journal, and the lock. Changes nothing.
@@ -68,108 +159,16 @@ export async function validateRun(runDir: string, git: Git, deps: DoctorDeps = {
   const clock = deps.clock ?? systemClock;
   const { store, name } = storeFor(runDir, deps);
   const paths = store.paths(name);
-  const findings: DoctorFinding[] = [];
   const main = health(paths.state);
   const bak = health(paths.backup);
-  if (main.health.status !== 'ok') {
-    const restorable = bak.health.status === 'ok' && main.health.status !== 'version';
-    findings.push({
-      severity: 'error',
-      kind: main.health.status,
-      file: paths.state,
-      message: `state.json: ${main.health.detail}${restorable ? ' (state.json.bak is valid and can be restored)' : ''}`,
-      repairable: restorable,
-    });
-  }
-  if (bak.health.status !== 'ok' && bak.health.status !== 'missing') {
-    findings.push({
-      severity: 'warning',
-      kind: bak.health.status,
-      file: paths.backup,
-      message: `state.json.bak: ${bak.health.detail}`,
-      repairable: false,
-    });
-  }
-  if (main.value !== undefined) {
-    for (const inc of await findInconsistencies(main.value, name, git, clock)) {
-      findings.push({
-        severity: inc.severity,
-        kind: 'inconsistent',
-        file: paths.state,
-        message: inc.message,
-        repairable: inc.fix !== undefined,
-      });
-    }
-  }
-  if (main.value !== undefined) {
-    for (const p of await findRefProblems(main.value, name, git)) {
-      findings.push({
-        severity: p.severity,
-        kind: 'refs',
-        file: `${imergePrefix(name)}/`,
-        message: p.message,
-        repairable: p.repair !== undefined,
-      });
-    }
-  }
-  if (deps.worktreesDir !== undefined) {
-    for (const f of await worktreeFindings(git, deps.worktreesDir, main.value ?? null))
-      findings.push({
-        severity: f.severity,
-        kind: 'worktree',
-        file: f.path,
-        message: f.message,
-        repairable: f.repairable,
-      });
-  }
-  const journal = openRunJournal(paths, clock);
-  const jr = journal.read();
-  if (jr.truncatedTail) {
-    findings.push({
-      severity: 'warning',
-      kind: 'journal',
-      file: paths.journal,
-      message: 'the last journal line was cut short by an interrupted write',
-      repairable: true,
-    });
-  }
-  const disorder = jr.entries.findIndex((e, i) => i > 0 && e.seq <= (jr.entries[i - 1]?.seq ?? 0));
-  if (disorder > 0) {
-    findings.push({
-      severity: 'warning',
-      kind: 'journal',
-      file: paths.journal,
-      message: `journal sequence numbers go backwards at entry ${disorder + 1} (two writers, or an edited file)`,
-      repairable: false,
-    });
-  }
-  if (jr.badLines.length > 0) {
-    findings.push({
-      severity: 'warning',
-      kind: 'journal',
-      file: paths.journal,
-      message: `journal lines ${jr.badLines.slice(0, 10).join(', ')}${jr.badLines.length > 10 ? ', ...' : ''} are not valid events (ignored)`,
-      repairable: false,
-    });
-  }
+  const jr = openRunJournal(paths, clock).read();
   const lock = store.lockStatus(name);
-  if (lock.state === 'stale') {
-    findings.push({
-      severity: 'warning',
-      kind: 'lock',
-      file: paths.lock,
-      message: `the lock is held by process ${lock.info.pid} on ${lock.info.host}, which is no longer running`,
-      repairable: true,
-    });
-  } else if (lock.state === 'unreadable') {
-    findings.push({
-      severity: 'error',
-      kind: 'lock',
-      file: paths.lock,
-      message: `the lock file is unreadable: ${lock.detail}`,
-      repairable: true,
-    });
-  }
+  const findings = [
+    ...fileFindings(paths, main.health, bak.health),
+    ...(await repositoryFindings(main.value, name, git, paths, deps)),
+    ...journalFindings(paths, jr),
+    ...lockFindings(paths, lock),
+  ];
   return {
     name,
     runDir,
@@ -199,6 +198,42 @@ export interface RepairReport {
   remaining: DoctorFinding[];
   /** Set when nothing usable was left: what to do next (e.g. `--rebuild`). */
   hint: string | null;
+}
+
+/** Apply each fixable inconsistency until none is left, then repair the grid's refs against the state. */
+async function repairConsistency(
+  initial: RunState,
+  name: string,
+  git: Git,
+  paths: RunPaths,
+  clock: Clock,
+  actions: string[],
+): Promise<void> {
+  let state = initial;
+  let changed = false;
+  // Fixes can expose or settle other problems: re-check until nothing fixable is left.
+  for (let round = 0; round < 100; round++) {
+    const fixable = (await findInconsistencies(state, name, git, clock)).filter((i) => i.fix !== undefined);
+    if (fixable.length === 0) break;
+    const inc = fixable[0] as Inconsistency & { fix: NonNullable<Inconsistency['fix']> };
+    const fixed = inc.fix(state);
+    state = fixed.state;
+    actions.push(`${inc.message}: ${fixed.action}`);
+    changed = true;
+  }
+  if (changed) writeJsonFile(paths.state, { ...state, updatedAt: clock.now().toISOString() }, runStateFile);
+  // The grid's refs, against the (repaired) state: each repair that works is listed; one that
+  // fails stays among the remaining findings, with why.
+  for (const p of await findRefProblems(state, name, git)) {
+    if (!p.repair) continue;
+    try {
+      actions.push(`${p.message}: ${await p.repair()}`);
+    } catch (error) {
+      actions.push(
+        `${p.message}: could not repair (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      );
+    }
+  }
 }
 
 /**
@@ -272,31 +307,7 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
     main = health(paths.state);
   }
 
-  let state = main.value as RunState;
-  let changed = false;
-  // Fixes can expose or settle other problems: re-check until nothing fixable is left.
-  for (let round = 0; round < 100; round++) {
-    const fixable = (await findInconsistencies(state, name, git, clock)).filter((i) => i.fix !== undefined);
-    if (fixable.length === 0) break;
-    const inc = fixable[0] as Inconsistency & { fix: NonNullable<Inconsistency['fix']> };
-    const fixed = inc.fix(state);
-    state = fixed.state;
-    actions.push(`${inc.message}: ${fixed.action}`);
-    changed = true;
-  }
-  if (changed) writeJsonFile(paths.state, { ...state, updatedAt: clock.now().toISOString() }, runStateFile);
-  // The grid's refs, against the (repaired) state: each repair that works is listed; one that
-  // fails stays among the remaining findings, with why.
-  for (const p of await findRefProblems(state, name, git)) {
-    if (!p.repair) continue;
-    try {
-      actions.push(`${p.message}: ${await p.repair()}`);
-    } catch (error) {
-      actions.push(
-        `${p.message}: could not repair (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
-      );
-    }
-  }
+  await repairConsistency(main.value as RunState, name, git, paths, clock, actions);
   const gone = deps.worktreesDir === undefined ? [] : await prunableWorktrees(git, deps.worktreesDir);
   if (gone.length > 0) {
     await git.run(['worktree', 'prune']);

@@ -1,6 +1,7 @@
 import { SplintercatError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import type { RunState } from './run-state.js';
+import { shortOid } from '../util/short-oid.js';
 
 /**
  * What is wrong with the final commit a state records, or null when it is sound (or
@@ -13,18 +14,18 @@ import type { RunState } from './run-state.js';
 export async function finalCommitProblem(git: Git, state: RunState): Promise<string | null> {
   const commit = state.finalCommit;
   if (commit === null) return state.status === 'done' ? 'the run is marked done but records no final commit' : null;
-  // One read through the long-lived object reader, not a process per question (issue 14).
+  // One read through the long-lived object reader, not a process per question.
   const object = await git.readObject(commit);
   if (object === null) return `the final commit ${commit} is not in the repository`;
   if (object.type !== 'commit') return `the final commit ${commit} is a ${object.type}, not a commit`;
-  const tips = `${state.target.originalOid.slice(0, 12)} (${state.target.branch}) and ${state.source.oid.slice(0, 12)} (${state.source.ref})`;
+  const tips = `${shortOid(state.target.originalOid)} (${state.target.branch}) and ${shortOid(state.source.oid)} (${state.source.ref})`;
   if (state.goal === 'merge') {
     const header = object.content.toString('utf8').split('\n\n', 1)[0] ?? '';
     const parents = header
       .split('\n')
       .flatMap((line) => (line.startsWith('parent ') ? [line.slice('parent '.length)] : []));
     if (parents.length !== 2 || parents[0] !== state.target.originalOid || parents[1] !== state.source.oid) {
-      return `the final commit ${commit} is not the two-parent merge of the run's tips ${tips} (its parents: ${parents.map((p) => p.slice(0, 12)).join(', ') || 'none'})`;
+      return `the final commit ${commit} is not the two-parent merge of the run's tips ${tips} (its parents: ${parents.map((p) => shortOid(p)).join(', ') || 'none'})`;
     }
     return null;
   }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { JournalInput } from './journal.js';
+import { modelRoleSchema } from './model-role.js';
 import {
   acceptedFailureSchema,
   attemptRecordSchema,
@@ -115,7 +116,7 @@ export const checkFinishedEvent = z.object({ ...base, type: z.literal('check_fin
 export const modelUsageEvent = z.object({
   ...base,
   type: z.literal('model_usage'),
-  role: z.enum(['resolver', 'summarizer', 'planner']),
+  role: modelRoleSchema,
   modelId: z.string(),
   conflict: z.string().nullable(),
   inputTokens: z.number().nonnegative(),

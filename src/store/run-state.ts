@@ -1,5 +1,10 @@
 import * as z from 'zod';
-import { GOALS } from '../config/goals.js';
+import { failureTypes } from '../checks/types.js';
+import { GOALS, strategyNames, type StrategyName } from '../config/goals.js';
+import { rungSchema } from './rung.js';
+import { baselineSides, CHECK_TARGETS } from './baseline-side.js';
+
+export * from './baseline-side.js';
 import { humanHandoffSchema } from './handoff-state.js';
 import { index, isoTime, oid } from './state-primitives.js';
 
@@ -7,13 +12,13 @@ export * from './handoff-state.js';
 
 /**
  * The durable state of one merge run (`.git/splintercat/NAME/state.json`), version 1.
- * Shaped after the seeds' MergeWorkflowState / MergeAttempt / ConflictResolution /
- * AttemptRecord / RecoveryDecision, as plain JSON: no Dates (ISO strings), no paths objects,
+ * Attempts, resolutions and recovery decisions as plain JSON: no Dates (ISO strings), no paths objects,
  * no live components. The runner rewrites the whole file after every node.
  */
 export const RUN_STATE_VERSION = 1;
 
-export const strategyKinds = ['optimistic', 'batch', 'per_conflict'] as const;
+/** The strategies a run records: the one list of config/goals.ts. */
+export const strategyKinds = strategyNames;
 export const strategyKindSchema = z.enum(strategyKinds);
 export type StrategyKind = z.infer<typeof strategyKindSchema>;
 
@@ -87,7 +92,7 @@ export const gridStateSchema = z.object({
 });
 export type GridState = z.infer<typeof gridStateSchema>;
 
-export const rungSchema = z.enum(['cache', 'policy', 'rule', 'model', 'human']);
+export { rungSchema } from './rung.js';
 
 export const hunkStatusSchema = z.enum(['pending', 'resolved', 'needs_human']);
 export const hunkStateSchema = z.object({
@@ -141,7 +146,7 @@ export const conflictStateSchema = z.object({
 export type ConflictState = z.infer<typeof conflictStateSchema>;
 
 export const failureSummarySchema = z.object({
-  error_type: z.enum(['compile_error', 'link_error', 'test_failure', 'timeout']),
+  error_type: z.enum(failureTypes),
   location: z.string().nullable(),
   root_cause: z.string(),
   excerpt: z.string(),
@@ -175,7 +180,7 @@ export type CheckJudgement = z.infer<typeof checkJudgementSchema>;
  * the fork commit (i1, 0) or upstream commit (0, i2) of a cell whose check failed.
  */
 export const baselineSchema = z.object({
-  side: z.enum(['fork', 'upstream']),
+  side: z.enum(baselineSides),
   commit: oid,
   cell: cellSchema.nullable(),
   check: z.string(),
@@ -183,6 +188,11 @@ export const baselineSchema = z.object({
   logFile: z.string(),
 });
 export type BaselineState = z.infer<typeof baselineSchema>;
+
+/** True when `kind` is one of the strategies. */
+export function isStrategyKind(kind: string): kind is StrategyName {
+  return (strategyKinds as readonly string[]).includes(kind);
+}
 
 export const checkRecordSchema = z.object({
   name: z.string(),
@@ -192,7 +202,7 @@ export const checkRecordSchema = z.object({
    */
   cell: cellSchema.nullable(),
   /** What was checked: a baseline tip, a cell, or the final merge. */
-  target: z.enum(['baseline-ours', 'baseline-theirs', 'cell', 'final']).default('cell'),
+  target: z.enum(CHECK_TARGETS).default('cell'),
   commit: oid.nullable().default(null),
   success: z.boolean(),
   exitCode: z.number().int().nullable(),
@@ -263,7 +273,7 @@ export const storedConfigSchema = z.object({
 /**
  * The recovery loop's state, carried from node to node: what is under test, what passed,
  * the last failing check, the failure context for retries. Kept in `data` (validated like the
- * rest of the state; other keys pass through as JSON for other machines' scratch data).
+ * rest of the state; other keys pass through as JSON, which the runner's own tests use as scratch).
  */
 export const flowDataSchema = z.object({
   /** Conflict ids resolved since the last passing check (the batch under test). */

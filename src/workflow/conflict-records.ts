@@ -1,6 +1,7 @@
 import type { Cell } from '../imerge/cell.js';
 import { cellId } from '../imerge/cell.js';
 import type { ConflictState, RunState } from '../store/run-state.js';
+import { pendingConflict } from '../store/pending-conflict.js';
 import type { Ctx } from './nodes/common.js';
 
 /** The conflicts with `next` in place of the one of the same id (or added). */
@@ -13,19 +14,7 @@ export function upsert(conflicts: ConflictState[], next: ConflictState): Conflic
 export function conflictBase(state: RunState, cell: Cell): ConflictState {
   const id = cellId(cell);
   const known = state.conflicts.find((c) => c.id === id);
-  return (
-    known ?? {
-      id,
-      cell,
-      files: [],
-      status: 'pending',
-      resolutionTree: null,
-      resolutionCommit: null,
-      attempts: 0,
-      resolvedInAttempt: null,
-      blame: null,
-    }
-  );
+  return known ?? pendingConflict(id, cell);
 }
 
 /**

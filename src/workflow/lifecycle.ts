@@ -28,6 +28,7 @@ import { WorktreePool } from './worktrees.js';
 import { removeBuildDir } from './check-space.js';
 import { runBuildDir } from '../checks/from-config.js';
 import { markShared, publishLast, publishing } from './share/share-run.js';
+import { firstTests } from '../checks/test-list.js';
 
 /**
  * The lifecycle of a merge run — start, continue, abort — as values: each returns what
@@ -202,7 +203,7 @@ export async function continueRun(
       const tests = accepted.outcome.failing;
       log.decision(
         { accepted: accepted.check, conflicts: accepted.conflicts },
-        `[person] accepted check '${accepted.check}' failing at ${accepted.conflicts.join(', ')}: ${tests === null ? 'its whole outcome (no test names)' : `${tests.length} test(s): ${tests.slice(0, 3).join('; ')}${tests.length > 3 ? '; ...' : ''}`}`,
+        `[person] accepted check '${accepted.check}' failing at ${accepted.conflicts.join(', ')}: ${tests === null ? 'its whole outcome (no test names)' : `${tests.length} test(s): ${firstTests(tests)}`}`,
       );
     }
     const deps = await createRunDeps(config, git, runName, runDepsOptions(options, log));
@@ -228,7 +229,7 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const pool = await WorktreePool.forRun(git, own, runName);
   await pool.removeRun(state?.conflicts.map((c) => c.cell) ?? []);
   removeBuildDir(runBuildDir(own, runName));
-  if ((await listImerges(git)).includes(runName)) await (await IncrementalMerge.load(git, runName)).removeRefs();
+  if ((await listImerges(git)).includes(runName)) await (await IncrementalMerge.load(git, runName)).remove();
   const removed = store.exists(runName) ? store.remove(runName) : { ok: true as const };
   if (!removed.ok) return { ok: false, name: runName, reason: 'running' };
   return { ok: true, name: runName, target: state?.target ?? null };

@@ -75,6 +75,80 @@ export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell
   return { cell, details, path, entries };
 }
 
+interface ResolveOptions {
+  failure?: FailureSummary | string | null;
+  fileChoices?: FileChoices;
+  /** The target's tip, whose past merges the suggestions come from. */
+  target?: string;
+  /** The command that resumes the run, for what `splintercat take` prints once nothing is left. */
+  next?: string;
+}
+
+type Worktree = ReturnType<WorkflowContext['git']['at']>;
+type Learnt = NonNullable<WorkflowContext['ladder']['learnt']>;
+
+/** The model rung for this cell's worktree, when a resolver model is configured and the resolver is not manual. */
+function modelRungFor(
+  ctx: WorkflowContext,
+  wt: Worktree,
+  prepared: PreparedCell,
+  options: ResolveOptions,
+  learnt: Learnt | null,
+): ReturnType<typeof createModelRung> | null {
+  if (!ctx.gateway || !ctx.config.llm.resolver_model || ctx.config.merge.resolver === 'manual') return null;
+  return createModelRung({
+    gateway: ctx.gateway,
+    git: wt,
+    workdir: prepared.path,
+    runCheck: ctx.checks,
+    details: prepared.details,
+    failure: options.failure ?? null,
+    maxTurns: ctx.config.llm.max_turns,
+    log: ctx.log,
+    instructions: forkInstructions(ctx.config.resolve.instructions, ctx.config.target.workdir),
+    hints: learnt ? (file, hunk) => suggestionHint(learnt.suggest(file, hunk)) : null,
+  });
+}
+
+/** The ladder on every unmerged path of the worktree (none of it with the manual resolver). */
+function runLadder(
+  ctx: WorkflowContext,
+  wt: Worktree,
+  prepared: PreparedCell,
+  rung: ReturnType<typeof createModelRung> | null,
+  learnt: Learnt | null,
+): ReturnType<typeof resolveWorkingTree> {
+  const { entries: unmerged, path: top } = prepared;
+  if (ctx.config.merge.resolver === 'manual') return resolveWorkingTree(wt, { unmerged, top, rules: [], cache: null });
+  return resolveWorkingTree(wt, {
+    unmerged,
+    top,
+    rules: ctx.ladder.rules,
+    cache: ctx.ladder.cache,
+    fallback: rung?.fallback,
+    syntax: ctx.ladder.syntax,
+    regenerate: ctx.ladder.regenerate,
+    runCommand: shellRegenerateRunner(),
+    policy: ctx.ladder.policy,
+    learnt: learnt?.applier() ?? null,
+  });
+}
+
+/** Keep the numbers of the hunks left, so `splintercat take` can name them, with the command that resumes. */
+async function recordLeftHunks(
+  wt: Worktree,
+  entries: PreparedCell['entries'],
+  open: Awaited<ReturnType<typeof resolveWorkingTree>>,
+  next: string,
+): Promise<void> {
+  const files = open.flatMap((r) => {
+    const entry = entries.find((e) => e.path === r.path);
+    const hunks = r.remaining.flatMap((h) => (h.sides ? [{ number: h.number ?? h.index, sides: h.sides }] : []));
+    return entry && hunks.length > 0 ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
+  });
+  await recordHunkNumbers(await wt.gitDir(false), files, next);
+}
+
 /**
  * Resolve a presented cell down the ladder (cache, rules, model) in its worktree: run the
  * ladder on every unmerged path and — when nothing is left — write the tree. The tree is
@@ -83,51 +157,16 @@ export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell
 export async function resolvePrepared(
   ctx: WorkflowContext,
   prepared: PreparedCell,
-  options: {
-    failure?: FailureSummary | string | null;
-    fileChoices?: FileChoices;
-    /** The target's tip, whose past merges the suggestions come from. */
-    target?: string;
-    /** The command that resumes the run, for what `splintercat take` prints once nothing is left. */
-    next?: string;
-  } = {},
+  options: ResolveOptions = {},
 ): Promise<CellResolution> {
-  const { cell, details, path, entries } = prepared;
+  const { cell, path, entries } = prepared;
   const id = ctx.worktrees.conflictId(cell);
   const wt = await ctx.worktrees.worktreeGit(id);
   const learnt = ctx.config.merge.resolver === 'manual' ? null : ctx.ladder.learnt;
   try {
     if (learnt) await learnt.load(options.target ?? 'HEAD');
-    const rung =
-      ctx.gateway && ctx.config.llm.resolver_model && ctx.config.merge.resolver !== 'manual'
-        ? createModelRung({
-            gateway: ctx.gateway,
-            git: wt,
-            workdir: path,
-            runCheck: ctx.checks,
-            details,
-            failure: options.failure ?? null,
-            maxTurns: ctx.config.llm.max_turns,
-            log: ctx.log,
-            instructions: forkInstructions(ctx.config.resolve.instructions, ctx.config.target.workdir),
-            hints: learnt ? (file, hunk) => suggestionHint(learnt.suggest(file, hunk)) : null,
-          })
-        : null;
-    const results =
-      ctx.config.merge.resolver === 'manual'
-        ? await resolveWorkingTree(wt, { unmerged: entries, top: path, rules: [], cache: null })
-        : await resolveWorkingTree(wt, {
-            unmerged: entries,
-            top: path,
-            rules: ctx.ladder.rules,
-            cache: ctx.ladder.cache,
-            fallback: rung?.fallback,
-            syntax: ctx.ladder.syntax,
-            regenerate: ctx.ladder.regenerate,
-            runCommand: shellRegenerateRunner(),
-            policy: ctx.ladder.policy,
-            learnt: learnt?.applier() ?? null,
-          });
+    const rung = modelRungFor(ctx, wt, prepared, options, learnt);
+    const results = await runLadder(ctx, wt, prepared, rung, learnt);
     const replayed = await replayFileChoices(wt, entries, results, options.fileChoices ?? {});
     const warnings = await cleanMergeWarnings(
       wt,
@@ -148,22 +187,15 @@ export async function resolvePrepared(
         : [];
     });
     if (left.length > 0) {
-      await recordHunkNumbers(
-        await wt.gitDir(false),
-        open.flatMap((r) => {
-          const entry = entries.find((e) => e.path === r.path);
-          const hunks = r.remaining.flatMap((h) => (h.sides ? [{ number: h.number ?? h.index, sides: h.sides }] : []));
-          return entry && hunks.length > 0 ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
-        }),
-        options.next ?? 'splintercat continue',
-      );
+      await recordLeftHunks(wt, entries, open, options.next ?? 'splintercat continue');
+      const handoff = open.map((r) => withBlocks(handoffFile(r), r, learnt));
       return {
         ok: false,
         cell,
         worktree: path,
         files,
         left,
-        handoff: open.map((r) => withBlocks(handoffFile(r), r, learnt)),
+        handoff,
         choiceKeys,
         transcripts,
         replayed: lines,

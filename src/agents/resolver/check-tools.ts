@@ -7,7 +7,7 @@ import { stageTexts, validateResolvedText } from './validate.js';
 import { asData, bound, limits, type ToolContext } from './tool-context.js';
 
 /**
- * The seed's run_check output (check-runner-tool.md "Output Format"), the check's own output given
+ * The run_check tool's output (the same PASSED / FAILED text as `splintercat check`), the check's own output given
  * to `data` to wrap (what the check printed is not ours: a line saying PASSED is data).
  */
 export function formatCheckForModel(

@@ -34,7 +34,7 @@ function numbered(lines: string[], from: number, to: number): string {
   return out.join('\n');
 }
 
-/** The seed's view_conflict output: file, "Conflict N of M", numbered lines with context. */
+/** The view_conflict tool's output: file, "Conflict N of M", numbered lines with context. */
 async function showConflict(
   ctx: ToolContext,
   file: string,
@@ -62,6 +62,63 @@ function hunkText(hunk: ConflictHunk, choice: 'ours' | 'theirs' | 'both'): strin
   if (choice === 'ours') return hunk.ours;
   if (choice === 'theirs') return hunk.theirs;
   return hunk.ours + hunk.theirs;
+}
+
+/** resolve_conflict: replace conflict N of a file with one side, both, or the model's text. */
+async function resolveOneConflict(
+  ctx: ToolContext,
+  {
+    file,
+    conflict_num,
+    choice,
+    custom_text,
+  }: {
+    file: string;
+    conflict_num: number;
+    choice: 'ours' | 'theirs' | 'both' | 'custom';
+    custom_text?: string | undefined;
+  },
+): Promise<string> {
+  const w = await ctx.sandbox.forWrite(file);
+  if (!w.ok) return `Error: ${w.error}`;
+  const r = await readText(ctx, w.rel);
+  if (!r.ok) return `Error: ${r.error}`;
+  const parsed = parseConflictText(r.text, { path: r.rel, markerSize: ctx.markerSize });
+  const hunk = parsed.hunks[conflict_num - 1];
+  if (!hunk)
+    return `Error: conflict ${conflict_num} does not exist; ${r.rel} has ${parsed.hunks.length} conflict(s) left.`;
+  let text: string;
+  if (choice === 'custom') {
+    if (custom_text === undefined)
+      return 'Error: choice "custom" needs custom_text (the text that replaces the conflict block).';
+    if (custom_text.length > limits.writeChars)
+      return `Error: custom_text too large (${custom_text.length} characters; at most ${limits.writeChars}).`;
+    text = custom_text !== '' && !custom_text.endsWith('\n') ? custom_text + parsed.eol : custom_text;
+  } else {
+    text = hunkText(hunk, choice);
+  }
+  const out = printWithResolutions(parsed, new Map([[hunk.index, text]]));
+  await writeFile(w.abs, out);
+  ctx.accepted.delete(w.rel);
+  const left = parsed.hunks.length - 1;
+  ctx.log.debug({ file: w.rel, conflict: conflict_num, choice }, 'resolve_conflict');
+  return `Resolved conflict ${conflict_num} in ${w.rel}\nChoice: ${choice}\n${left === 0 ? 'No conflicts left in this file; call submit_resolution when you are sure.' : `${left} conflict(s) left in this file (renumbered from 1).`}`;
+}
+
+/** read_file: numbered lines of a repository file, at most `limits.readLines` per call. */
+async function readFileLines(
+  ctx: ToolContext,
+  { file, start_line, end_line }: { file: string; start_line: number; end_line?: number | undefined },
+): Promise<string> {
+  const r = await readText(ctx, file);
+  if (!r.ok) return `Error: ${r.error}`;
+  const lines = r.text.split(/\r?\n/);
+  const to = Math.min(lines.length, end_line ?? start_line + limits.readLines - 1, start_line + limits.readLines - 1);
+  if (start_line > lines.length) return `Error: ${r.rel} has only ${lines.length} lines.`;
+  const more = to < lines.length ? `\n(${lines.length - to} more lines; call again with start_line=${to + 1})` : '';
+  return bound(
+    `File: ${r.rel} (lines ${start_line}-${to} of ${lines.length})\n${asData(ctx, r.rel, numbered(lines, start_line, to))}${more}`,
+  );
 }
 
 /** view_conflict, view_more_context, resolve_conflict, read_file, write_file. */
@@ -100,32 +157,7 @@ export function conflictTools(ctx: ToolContext) {
           .optional()
           .describe('Required when choice is "custom": the text replacing the conflict block'),
       }),
-      execute: async ({ file, conflict_num, choice, custom_text }) => {
-        const w = await ctx.sandbox.forWrite(file);
-        if (!w.ok) return `Error: ${w.error}`;
-        const r = await readText(ctx, w.rel);
-        if (!r.ok) return `Error: ${r.error}`;
-        const parsed = parseConflictText(r.text, { path: r.rel, markerSize: ctx.markerSize });
-        const hunk = parsed.hunks[conflict_num - 1];
-        if (!hunk)
-          return `Error: conflict ${conflict_num} does not exist; ${r.rel} has ${parsed.hunks.length} conflict(s) left.`;
-        let text: string;
-        if (choice === 'custom') {
-          if (custom_text === undefined)
-            return 'Error: choice "custom" needs custom_text (the text that replaces the conflict block).';
-          if (custom_text.length > limits.writeChars)
-            return `Error: custom_text too large (${custom_text.length} characters; at most ${limits.writeChars}).`;
-          text = custom_text !== '' && !custom_text.endsWith('\n') ? custom_text + parsed.eol : custom_text;
-        } else {
-          text = hunkText(hunk, choice);
-        }
-        const out = printWithResolutions(parsed, new Map([[hunk.index, text]]));
-        await writeFile(w.abs, out);
-        ctx.accepted.delete(w.rel);
-        const left = parsed.hunks.length - 1;
-        ctx.log.debug({ file: w.rel, conflict: conflict_num, choice }, 'resolve_conflict');
-        return `Resolved conflict ${conflict_num} in ${w.rel}\nChoice: ${choice}\n${left === 0 ? 'No conflicts left in this file; call submit_resolution when you are sure.' : `${left} conflict(s) left in this file (renumbered from 1).`}`;
-      },
+      execute: async (args) => resolveOneConflict(ctx, args),
     }),
     read_file: tool({
       description: `Read a file of the repository (numbered lines; at most ${limits.readLines} lines per call).`,
@@ -134,22 +166,7 @@ export function conflictTools(ctx: ToolContext) {
         start_line: z.number().int().min(1).default(1),
         end_line: z.number().int().min(1).optional(),
       }),
-      execute: async ({ file, start_line, end_line }) => {
-        const r = await readText(ctx, file);
-        if (!r.ok) return `Error: ${r.error}`;
-        const lines = r.text.split(/\r?\n/);
-        const to = Math.min(
-          lines.length,
-          end_line ?? start_line + limits.readLines - 1,
-          start_line + limits.readLines - 1,
-        );
-        if (start_line > lines.length) return `Error: ${r.rel} has only ${lines.length} lines.`;
-        const more =
-          to < lines.length ? `\n(${lines.length - to} more lines; call again with start_line=${to + 1})` : '';
-        return bound(
-          `File: ${r.rel} (lines ${start_line}-${to} of ${lines.length})\n${asData(ctx, r.rel, numbered(lines, start_line, to))}${more}`,
-        );
-      },
+      execute: async (args) => readFileLines(ctx, args),
     }),
     write_file: tool({
       description:

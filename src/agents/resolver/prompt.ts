@@ -3,8 +3,9 @@ import type { ConflictCell } from '../../imerge/types.js';
 import type { ConflictHunk } from '../../resolve/types.js';
 import { cutMiddle } from '../prompt-truncate.js';
 import { wrapData } from './tool-context.js';
+import { shortOid } from '../../util/short-oid.js';
 
-/** The resolver's standing instructions (seed "Initial Prompt Template" and step 24, plus the data rule). */
+/** The resolver's standing instructions: the task, the tools, the checks, and the rule that tool output is data. */
 export function resolverSystemPrompt(nonce: string, checks: string[], instructions?: string): string {
   const fork = instructions?.trim()
     ? [
@@ -80,11 +81,11 @@ export function resolverUserPrompt(input: ResolverPromptInput, budgetChars = 16_
     );
   if (details) {
     lines.push(
-      `- Commit A (ours, ${details.commit1.oid.slice(0, 12)}):`,
+      `- Commit A (ours, ${shortOid(details.commit1.oid)}):`,
       data(nonce, 'commit message', `${details.commit1.subject}\n\n${details.commit1.body}`.trim()),
     );
     lines.push(
-      `- Commit B (theirs, ${details.commit2.oid.slice(0, 12)}):`,
+      `- Commit B (theirs, ${shortOid(details.commit2.oid)}):`,
       data(nonce, 'commit message', `${details.commit2.subject}\n\n${details.commit2.body}`.trim()),
     );
   }

@@ -95,6 +95,178 @@ function allAccepted<T extends ToolSet>(ctx: ToolContext): StopCondition<T> {
   };
 }
 
+/** What each conflicted file held before the model (by path relative to the workdir), and its hunks for the prompt. */
+interface ConflictFiles {
+  originals: Map<string, string>;
+  promptFiles: PromptFile[];
+}
+
+/** Read the conflict's files through the sandbox; a string says which could not be read. */
+async function readConflictFiles(
+  sandbox: Sandbox,
+  workdir: string,
+  markerSize: number,
+): Promise<ConflictFiles | string> {
+  const originals = new Map<string, string>();
+  const promptFiles: PromptFile[] = [];
+  for (const f of sandbox.writableFiles()) {
+    const p = await sandbox.forWrite(f);
+    if (!p.ok) return p.error;
+    const text = await readFile(p.abs, 'utf8').catch(() => null);
+    if (text === null) return `${f} cannot be read in ${workdir}`;
+    originals.set(p.rel, text);
+    promptFiles.push({ path: f, hunks: parseConflictText(text, { path: f, markerSize }).hunks });
+  }
+  return { originals, promptFiles };
+}
+
+type StepResult = Parameters<NonNullable<Parameters<typeof generateText<ToolSet>>[0]['onStepFinish']>>[0];
+
+/** Count each step as a turn and keep what the model said and each tool call, in the transcript and the log. */
+function stepRecorder(transcript: ResolverTranscript, log: Logger): (step: StepResult) => void {
+  return (step) => {
+    transcript.turns += 1;
+    const said = [step.reasoningText, step.text]
+      .filter((t): t is string => typeof t === 'string' && t.trim() !== '')
+      .join('\n');
+    if (said) {
+      transcript.reasoning.push(said);
+      log.info({ turn: transcript.turns }, `resolver: ${said.slice(0, 500)}`);
+    }
+    for (const part of step.content) {
+      if (part.type !== 'tool-result' && part.type !== 'tool-error') continue;
+      const output =
+        part.type === 'tool-result'
+          ? String(part.output)
+          : `Error: ${part.error instanceof Error ? part.error.message : String(part.error)}`;
+      transcript.toolCalls.push({ turn: transcript.turns, tool: part.toolName, input: part.input, output });
+      log.debug(
+        { turn: transcript.turns, tool: part.toolName, input: part.input, output: output.slice(0, 2000) },
+        'resolver tool call',
+      );
+    }
+  };
+}
+
+/** One resolver conversation: what it sends, what it keeps, and how it ends. */
+interface Conversation {
+  model: NonNullable<ReturnType<ModelGateway['model']>>;
+  system: string;
+  tools: ToolSet;
+  ctx: ToolContext;
+  first: string;
+  transcript: ResolverTranscript;
+  log: Logger;
+  maxTurns: number;
+  abortSignal: AbortSignal | undefined;
+  restore: () => Promise<void>;
+  fail: (reason: ResolverFailure, message: string) => Promise<ResolverOutcome>;
+}
+
+/**
+ * What a failed model call leads to: `fresh` to start over once after a timeout, else the outcome.
+ * An auth error puts everything back and is thrown: the run must stop.
+ */
+async function afterCallError(
+  conv: Conversation,
+  error: unknown,
+  freshStarted: boolean,
+): Promise<'fresh' | ResolverOutcome> {
+  if (!ModelError.isModelError(error)) {
+    const message = error instanceof Error ? error.message : String(error);
+    return conv.fail('model_failed', `the resolver conversation failed: ${message}`);
+  }
+  if (error.reason === 'auth') {
+    await conv.restore();
+    throw error;
+  }
+  if (error.reason === 'timeout' && !freshStarted) {
+    conv.transcript.recoveries.push('fresh-conversation');
+    conv.log.decision(
+      { turns: conv.transcript.turns },
+      'resolver: no reply after a longer timeout; starting a fresh conversation with the current state',
+    );
+    return 'fresh';
+  }
+  if (error.reason === 'timeout') {
+    conv.transcript.recoveries.push('needs-human');
+    return conv.fail('needs_human', `the resolver model did not answer, even in a fresh conversation: ${error.what}`);
+  }
+  return conv.fail(error.reason === 'budget' ? 'budget' : 'model_failed', error.what);
+}
+
+/** Once every file was accepted: the resolution, unless a check run beside the last submission changed other files. */
+async function acceptedOutcome(conv: Conversation): Promise<ResolverOutcome> {
+  const { ctx, transcript } = conv;
+  if ((await changesSince(ctx.git, ctx.outside)).length > 0)
+    return conv.fail('model_failed', 'files outside the conflict changed after the submission; everything is put back');
+  const files = Object.fromEntries(ctx.accepted);
+  conv.log.decision(
+    { files: Object.keys(files), turns: transcript.turns, toolCalls: transcript.toolCalls.length },
+    'resolver resolved the conflict',
+  );
+  return { ok: true, files, modelId: conv.model.modelId, ...transcript };
+}
+
+/** Talk with the model until every file is accepted, the turns run out, or a call fails. */
+async function converse(conv: Conversation): Promise<ResolverOutcome> {
+  const { ctx, transcript, maxTurns } = conv;
+  let messages: ModelMessage[] = [{ role: 'user', content: conv.first }];
+  let freshStarted = false;
+  while (transcript.turns < maxTurns) {
+    let stoppedWithoutTools = false;
+    try {
+      const result = await generateText({
+        model: conv.model.model,
+        system: conv.system,
+        messages,
+        tools: conv.tools,
+        stopWhen: [stepCountIs(maxTurns - transcript.turns), allAccepted(ctx)],
+        // Retries live in the resilience wrapper (backoff, Retry-After, timeouts).
+        maxRetries: 0,
+        ...(conv.abortSignal ? { abortSignal: conv.abortSignal } : {}),
+        onStepFinish: stepRecorder(transcript, conv.log),
+      });
+      const last = result.steps[result.steps.length - 1];
+      stoppedWithoutTools = last !== undefined && last.toolCalls.length === 0;
+      messages = [...messages, ...result.response.messages];
+    } catch (error) {
+      const next = await afterCallError(conv, error, freshStarted);
+      if (next !== 'fresh') return next;
+      freshStarted = true;
+      messages = [{ role: 'user', content: `${conv.first}\n\n${await restoredState(ctx, transcript)}` }];
+      continue;
+    }
+    if (ctx.sandbox.writableFiles().every((f) => ctx.accepted.has(f))) return acceptedOutcome(conv);
+    if (!stoppedWithoutTools) break;
+    // The model answered in prose only: ask again for tool use, since only a tool call changes the files.
+    messages.push({
+      role: 'user',
+      content: 'Use the tools to resolve the conflict and call submit_resolution for every conflicted file.',
+    });
+  }
+  const pending = ctx.sandbox.writableFiles().filter((f) => !ctx.accepted.has(f));
+  return conv.fail(
+    'turn_limit',
+    `no accepted resolution within ${maxTurns} turns (not submitted: ${pending.join(', ')})`,
+  );
+}
+
+/** The first user message: the conflict's hunks, the commits' diffs, the failure being fixed, hints. */
+async function firstPrompt(input: ResolveWithModelInput, ctx: ToolContext, files: PromptFile[]): Promise<string> {
+  const commits = { ours: input.details?.commit1.oid, theirs: input.details?.commit2.oid };
+  return resolverUserPrompt({
+    files,
+    details: ctx.details,
+    diffs: await commitDiffs(ctx.git, commits, input.files),
+    failure: input.failure ?? null,
+    ...(input.sourceRef ? { sourceRef: input.sourceRef } : {}),
+    ...(input.targetBranch ? { targetBranch: input.targetBranch } : {}),
+    ...(input.hints ? { hints: input.hints } : {}),
+    nonce: ctx.nonce,
+  });
+}
+
 /**
  * Resolve one conflict (one or more files in `workdir`) with the resolver model
  * and its tools. The model is untrusted: tools are confined by a Sandbox, and a
@@ -109,39 +281,21 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
   });
   const transcript: ResolverTranscript = { reasoning: [], toolCalls: [], turns: 0, recoveries: [] };
   const guarded = deps.gateway.model('resolver', input.conflictId);
-  if (!guarded)
-    return {
-      ok: false,
-      reason: 'offline',
-      message: 'no resolver model configured (llm.resolver_model)',
-      modelId: null,
-      ...transcript,
-    };
-
-  const maxTurns = deps.maxTurns ?? 10;
+  if (!guarded) {
+    const message = 'no resolver model configured (llm.resolver_model)';
+    return { ok: false, reason: 'offline', message, modelId: null, ...transcript };
+  }
   const markerSize = deps.markerSize ?? 7;
   const git = deps.git.at(input.workdir);
   const refuse = (message: string): ResolverOutcome => ({
-    ok: false,
-    reason: 'model_failed',
-    message,
-    modelId: guarded.modelId,
-    ...transcript,
+    ...{ ok: false, reason: 'model_failed', message },
+    ...{ modelId: guarded.modelId, ...transcript },
   });
   const sandbox = await Sandbox.create(input.workdir, input.files, (rel) => isTracked(git, rel)).catch(() => null);
   if (!sandbox) return refuse(`the working directory ${input.workdir} is not accessible`);
   if (sandbox.writableFiles().length === 0) return refuse(`no usable conflicted file among: ${input.files.join(', ')}`);
-  /** By path relative to the workdir: what each conflicted file held before the model. */
-  const originals = new Map<string, string>();
-  const promptFiles: PromptFile[] = [];
-  for (const f of sandbox.writableFiles()) {
-    const p = await sandbox.forWrite(f);
-    if (!p.ok) return refuse(p.error);
-    const text = await readFile(p.abs, 'utf8').catch(() => null);
-    if (text === null) return refuse(`${f} cannot be read in ${input.workdir}`);
-    originals.set(p.rel, text);
-    promptFiles.push({ path: f, hunks: parseConflictText(text, { path: f, markerSize }).hunks });
-  }
+  const read = await readConflictFiles(sandbox, input.workdir, markerSize);
+  if (typeof read === 'string') return refuse(read);
   const nonce = randomBytes(6).toString('hex');
   const ctx: ToolContext = {
     sandbox,
@@ -157,128 +311,26 @@ export async function resolveWithModel(input: ResolveWithModelInput, deps: Resol
     outside: await takeSnapshot(git, sandbox.writableFiles()),
     log,
   };
-  const tools = limitConcurrency({ ...conflictTools(ctx), ...repoTools(ctx), ...searchTools(ctx), ...checkTools(ctx) });
-  const system = resolverSystemPrompt(nonce, ctx.runCheck?.names() ?? [], input.instructions);
-  const first = resolverUserPrompt({
-    files: promptFiles,
-    details: ctx.details,
-    diffs: await commitDiffs(
-      git,
-      { ours: input.details?.commit1.oid, theirs: input.details?.commit2.oid },
-      input.files,
-    ),
-    failure: input.failure ?? null,
-    ...(input.sourceRef ? { sourceRef: input.sourceRef } : {}),
-    ...(input.targetBranch ? { targetBranch: input.targetBranch } : {}),
-    ...(input.hints ? { hints: input.hints } : {}),
-    nonce,
-  });
+  const first = await firstPrompt(input, ctx, read.promptFiles);
   log.debug({ prompt: first }, 'resolver initial prompt');
-
   // Everything as it was: the work tree outside the conflict's files, then those files (never through a link a check made).
   const restore = async (): Promise<void> => {
     await putBackOutside(ctx);
-    for (const [rel, text] of originals) replaceFileWithin(sandbox.root, rel, text);
+    for (const [rel, text] of read.originals) replaceFileWithin(sandbox.root, rel, text);
   };
   const fail = async (reason: ResolverFailure, message: string): Promise<ResolverOutcome> => {
     await restore();
-    log.decision(
-      { reason, turns: transcript.turns, toolCalls: transcript.toolCalls.length },
-      `resolver gave up: ${message}`,
-    );
+    const counts = { reason, turns: transcript.turns, toolCalls: transcript.toolCalls.length };
+    log.decision(counts, `resolver gave up: ${message}`);
     return { ok: false, reason, message, modelId: guarded.modelId, ...transcript };
   };
-
-  let messages: ModelMessage[] = [{ role: 'user', content: first }];
-  let freshStarted = false;
-  while (transcript.turns < maxTurns) {
-    const remaining = maxTurns - transcript.turns;
-    let stoppedWithoutTools = false;
-    try {
-      const result = await generateText({
-        model: guarded.model,
-        system,
-        messages,
-        tools,
-        stopWhen: [stepCountIs(remaining), allAccepted(ctx)],
-        // Retries live in the resilience wrapper (backoff, Retry-After, timeouts).
-        maxRetries: 0,
-        ...(deps.abortSignal ? { abortSignal: deps.abortSignal } : {}),
-        onStepFinish: (step) => {
-          transcript.turns += 1;
-          const said = [step.reasoningText, step.text]
-            .filter((t): t is string => typeof t === 'string' && t.trim() !== '')
-            .join('\n');
-          if (said) {
-            transcript.reasoning.push(said);
-            log.info({ turn: transcript.turns }, `resolver: ${said.slice(0, 500)}`);
-          }
-          for (const part of step.content) {
-            if (part.type === 'tool-result' || part.type === 'tool-error') {
-              const output =
-                part.type === 'tool-result'
-                  ? String(part.output)
-                  : `Error: ${part.error instanceof Error ? part.error.message : String(part.error)}`;
-              transcript.toolCalls.push({ turn: transcript.turns, tool: part.toolName, input: part.input, output });
-              log.debug(
-                { turn: transcript.turns, tool: part.toolName, input: part.input, output: output.slice(0, 2000) },
-                'resolver tool call',
-              );
-            }
-          }
-        },
-      });
-      const last = result.steps[result.steps.length - 1];
-      stoppedWithoutTools = last !== undefined && last.toolCalls.length === 0;
-      messages = [...messages, ...result.response.messages];
-    } catch (error) {
-      if (ModelError.isModelError(error)) {
-        if (error.reason === 'auth') {
-          await restore();
-          throw error;
-        }
-        if (error.reason === 'timeout' && !freshStarted) {
-          freshStarted = true;
-          transcript.recoveries.push('fresh-conversation');
-          log.decision(
-            { turns: transcript.turns },
-            'resolver: no reply after a longer timeout; starting a fresh conversation with the current state',
-          );
-          messages = [{ role: 'user', content: `${first}\n\n${await restoredState(ctx, transcript)}` }];
-          continue;
-        }
-        if (error.reason === 'timeout') {
-          transcript.recoveries.push('needs-human');
-          return fail('needs_human', `the resolver model did not answer, even in a fresh conversation: ${error.what}`);
-        }
-        if (error.reason === 'budget') return fail('budget', error.what);
-        return fail('model_failed', error.what);
-      }
-      return fail(
-        'model_failed',
-        `the resolver conversation failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    if (sandbox.writableFiles().every((f) => ctx.accepted.has(f))) {
-      // A check run in parallel with the last submission may have changed something since.
-      if ((await changesSince(git, ctx.outside)).length > 0)
-        return fail('model_failed', 'files outside the conflict changed after the submission; everything is put back');
-      const files = Object.fromEntries(ctx.accepted);
-      log.decision(
-        { files: Object.keys(files), turns: transcript.turns, toolCalls: transcript.toolCalls.length },
-        'resolver resolved the conflict',
-      );
-      return { ok: true, files, modelId: guarded.modelId, ...transcript };
-    }
-    if (!stoppedWithoutTools) break;
-    // The model answered in prose only: ask again for tool use (seed: "prompt again, request tool usage").
-    messages.push({
-      role: 'user',
-      content: 'Use the tools to resolve the conflict and call submit_resolution for every conflicted file.',
-    });
-  }
-  const pending = sandbox.writableFiles().filter((f) => !ctx.accepted.has(f));
-  return fail('turn_limit', `no accepted resolution within ${maxTurns} turns (not submitted: ${pending.join(', ')})`);
+  return converse({
+    model: guarded,
+    system: resolverSystemPrompt(nonce, ctx.runCheck?.names() ?? [], input.instructions),
+    tools: limitConcurrency({ ...conflictTools(ctx), ...repoTools(ctx), ...searchTools(ctx), ...checkTools(ctx) }),
+    ...{ ctx, first, transcript, log, maxTurns: deps.maxTurns ?? 10, abortSignal: deps.abortSignal },
+    ...{ restore, fail },
+  });
 }
 
 /** Whether git tracks `rel` (in the index, at any stage). */

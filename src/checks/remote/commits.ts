@@ -5,6 +5,7 @@ import type { Git } from '../../git/index.js';
 import { withTempIndex } from '../../git/temp-index.js';
 import { TOOL_IDENTITY } from '../../git/tool-identity.js';
 import { LOG_FILE, RESULT_FILE, requestMessage, type CheckRequest, type CheckResultRecord } from './protocol.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /**
  * The request commit for `request`: the tree of the commit under test with the job definition
@@ -68,7 +69,7 @@ export async function createResultCommit(git: Git, record: CheckResultRecord, lo
     input: `100644 blob ${text}\t${LOG_FILE}\n100644 blob ${json}\t${RESULT_FILE}\n`,
   });
   return git.text(['commit-tree', tree], {
-    input: `splintercat check result: ${record.check} ${record.success ? 'passed' : 'failed'} on ${record.commit.slice(0, 12)}\n`,
+    input: `splintercat check result: ${record.check} ${record.success ? 'passed' : 'failed'} on ${shortOid(record.commit)}\n`,
     env: TOOL_IDENTITY,
   });
 }

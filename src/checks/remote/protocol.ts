@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { testRunners } from '../test-output/types.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /**
  * The contract between splintercat and a CI job, carried by refs of an ordinary git remote.
@@ -95,7 +96,7 @@ export function checksPrefix(run: string): string {
 export function checkRequestId(check: string, command: string, commit: string, timeoutSec: number): string {
   const safe = check.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'check';
   const hash = createHash('sha256').update(`${check}\0${command}\0${timeoutSec}\0${commit}`).digest('hex');
-  return `${safe}-${commit.slice(0, 12)}-${hash.slice(0, 8)}`;
+  return `${safe}-${shortOid(commit)}-${hash.slice(0, 8)}`;
 }
 
 export function checkRefs(run: string, id: string): CheckRefs {
@@ -124,7 +125,7 @@ export function parseRequestRef(ref: string): { run: string; refs: CheckRefs } |
 
 /** The message of a request commit: a subject a person can read, then the request as one JSON line. */
 export function requestMessage(request: CheckRequest): string {
-  return `${REQUEST_SUBJECT}: ${request.check} on ${request.commit.slice(0, 12)}\n\n${JSON.stringify(request)}\n`;
+  return `${REQUEST_SUBJECT}: ${request.check} on ${shortOid(request.commit)}\n\n${JSON.stringify(request)}\n`;
 }
 
 /** The request a commit message carries, or null when it carries none (not a request commit). */

@@ -21,6 +21,7 @@ import {
   type CheckResultRecord,
 } from './protocol.js';
 import { ResultWatcher } from './result-watcher.js';
+import { shortOid } from '../../util/short-oid.js';
 
 export interface RemoteCheckRunnerOptions {
   /** The repository the commits under test are in. */
@@ -121,7 +122,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     const requestRef = this.options.trigger === 'branch' ? refs.branch : refs.request;
     const sent = await this.send(request, refs, requestRef);
     this.log.info(
-      { check: name, commit: commit.slice(0, 12), ref: requestRef, remote: this.options.remote },
+      { check: name, commit: shortOid(commit), ref: requestRef, remote: this.options.remote },
       `check '${name}' requested on ${this.options.remote}`,
     );
     const outcome =

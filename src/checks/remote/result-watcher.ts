@@ -1,6 +1,7 @@
 import type { Git } from '../../git/index.js';
 import { listRemoteRefs } from '../../git/remote-refs.js';
 import type { Logger } from '../../log/logger.js';
+import { shortOid } from '../../util/short-oid.js';
 
 export type WaitOutcome = { kind: 'result'; oid: string } | { kind: 'timeout' } | { kind: 'aborted' };
 
@@ -114,7 +115,7 @@ export class ResultWatcher {
       this.ignored.push({ ...info, ref, oid });
       this.log.decision(
         { check: info.check, commit: info.commit, ref, result: oid },
-        `[check] a result came for '${info.check}' on ${info.commit.slice(0, 12)} after its request was withdrawn (${info.why}): ignored; it stays at ${ref} on ${this.remote}`,
+        `[check] a result came for '${info.check}' on ${shortOid(info.commit)} after its request was withdrawn (${info.why}): ignored; it stays at ${ref} on ${this.remote}`,
       );
     }
   }

@@ -16,7 +16,7 @@ export interface JUnitSource {
 // fast-xml-parser: pure JavaScript, no native addon, widely used (the AWS SDK's XML layer); it validates, and
 // decodes entities and CDATA, which JUnit writers use freely (mocha's xunit escapes every quote as `&#x27;`,
 // surefire and jest-junit wrap output in CDATA). A regular expression would get those wrong.
-// Loaded the first time a report is read, so the CLI starts without it (issue 14).
+// Loaded the first time a report is read, so the CLI starts without it.
 const require = createRequire(import.meta.url);
 let xml: { parser: FastXmlParser.XMLParser; validator: typeof FastXmlParser.XMLValidator } | undefined;
 

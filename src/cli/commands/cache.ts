@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Git } from '../../git/index.js';
 import type { CacheEntry, ResolutionCache } from '../../resolve/cache/resolution-cache.js';
 import { globalOptions, printJson, printResult } from '../context.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /** One line of `cache list`: key, who resolved it, in which run and file, and whether a check blamed it. */
 function describe(entry: CacheEntry, blamed: boolean): string {
@@ -22,6 +23,14 @@ function describe(entry: CacheEntry, blamed: boolean): string {
   return `${entry.key.slice(0, 12)}  ${entry.rung.padEnd(5)} ${entry.by.padEnd(20)} ${state.padEnd(22)} ${entry.provenance.when.slice(0, 19)}  ${lines} line(s)${where ? `  ${where}` : ''}`;
 }
 
+/** The repository's resolution cache, for a cache command. */
+async function open(cmd: Command): Promise<{ git: Git; store: ResolutionCache }> {
+  const { openCliRun } = await import('../run-context.js');
+  const { ResolutionCache } = await import('../../resolve/cache/resolution-cache.js');
+  const { git } = await openCliRun(globalOptions(cmd), undefined, { runRequired: false, configRequired: false });
+  return { git, store: await ResolutionCache.forRepo(git) };
+}
+
 /** `splintercat cache list|clear`: the resolution cache of this repository (rerere for the ladder). */
 export function registerCache(program: Command): Command {
   const cache = program
@@ -29,13 +38,6 @@ export function registerCache(program: Command): Command {
     .description(
       'list, clear, export or import the resolution cache (every earlier resolution, who made it, in which run)',
     );
-
-  const open = async (cmd: Command): Promise<{ git: Git; store: ResolutionCache }> => {
-    const { openCliRun } = await import('../run-context.js');
-    const { ResolutionCache } = await import('../../resolve/cache/resolution-cache.js');
-    const { git } = await openCliRun(globalOptions(cmd), undefined, { runRequired: false, configRequired: false });
-    return { git, store: await ResolutionCache.forRepo(git) };
-  };
 
   cache
     .command('list')
@@ -74,6 +76,12 @@ export function registerCache(program: Command): Command {
         git.close();
       }
     });
+  registerCacheSharing(cache);
+  return cache;
+}
+
+/** `cache export|import`: the cache through refs/splintercat/cache, to share it with git push and fetch. */
+function registerCacheSharing(cache: Command): void {
   cache
     .command('export')
     .description('write the cache to refs/splintercat/cache, for `git push origin refs/splintercat/cache`')
@@ -84,7 +92,7 @@ export function registerCache(program: Command): Command {
         const commit = await exportCacheRef(git, store);
         printResult(
           commit
-            ? `${CACHE_REF} is now ${commit.slice(0, 12)}; share it with: git push origin ${CACHE_REF}`
+            ? `${CACHE_REF} is now ${shortOid(commit)}; share it with: git push origin ${CACHE_REF}`
             : `${CACHE_REF} already holds every cached resolution.`,
         );
       } finally {
@@ -105,5 +113,4 @@ export function registerCache(program: Command): Command {
         git.close();
       }
     });
-  return cache;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
+import { shortOid } from '../../util/short-oid.js';
 
 interface CheckReportOptions {
   ref: string;
@@ -48,7 +49,7 @@ export function registerCheckReport(program: Command): Command {
         if (opts.json) printJson(outcome);
         else if (outcome.status === 'reported')
           printResult(
-            `Check '${outcome.record.check}' ${outcome.record.success ? 'PASSED' : 'FAILED'} on ${outcome.record.commit.slice(0, 12)}; result pushed to ${opts.remote} (${outcome.result.slice(0, 12)})`,
+            `Check '${outcome.record.check}' ${outcome.record.success ? 'PASSED' : 'FAILED'} on ${shortOid(outcome.record.commit)}; result pushed to ${opts.remote} (${shortOid(outcome.result)})`,
           );
         else if (outcome.status === 'withdrawn')
           printResult(`The request for '${outcome.request.check}' was withdrawn: nothing to run`);

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
 import type { Config } from '../../config/index.js';
 import type { Git } from '../../git/index.js';
+import type * as ResolveIndex from '../../resolve/index.js';
 import type { LadderFallback } from '../../resolve/index.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 
@@ -32,6 +33,104 @@ export type EvalFallbackFactory = (
   usage: () => { inputTokens: number; outputTokens: number; costUsd: number; hunksResolved: number };
 }>;
 
+/** The options given, checked: exactly one source, a real date, a model rung when asked for. */
+function checkEvalOptions(opts: EvalOptions, deps: { modelFallback?: EvalFallbackFactory }): Date | undefined {
+  if ((opts.corpus === undefined) === (opts.repo === undefined)) {
+    throw new UsageError('eval_source', {
+      what: 'eval needs exactly one of --corpus DIR or --repo PATH',
+      fix: ['splintercat eval --corpus ../shared/corpus', 'splintercat eval --repo . --limit 50'],
+    });
+  }
+  let since: Date | undefined;
+  if (opts.since !== undefined) {
+    since = new Date(opts.since);
+    if (Number.isNaN(since.getTime())) {
+      throw new UsageError('eval_since', {
+        what: `--since '${opts.since}' is not a date`,
+        fix: 'Use an ISO date such as 2024-01-31',
+      });
+    }
+  }
+  if (opts.withModel && !deps.modelFallback) {
+    throw new UsageError('eval_model_unavailable', {
+      what: '--with-model: the model rung is not available in this build',
+      why: 'the LLM resolver has not been wired into eval yet',
+      fix: 'Run eval without --with-model to score the cache and rules',
+    });
+  }
+  return since;
+}
+
+type ResolveModule = typeof ResolveIndex;
+type EvalCases = Awaited<ReturnType<ResolveModule['readCorpus']>>;
+
+/** The merges of `source` that conflict on replay, as cases; the skipped ones go to `skipped`. */
+async function casesFromRepo(
+  resolve: ResolveModule,
+  git: Git,
+  source: string,
+  opts: EvalOptions,
+  skipped: Array<{ id: string; reason: string }>,
+): Promise<EvalCases> {
+  if (!existsSync(source)) {
+    throw new UsageError('eval_repo_missing', {
+      what: `--repo ${source} does not exist`,
+      fix: 'Pass the path of a git repository',
+    });
+  }
+  const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
+  if (!inRepo)
+    throw new UsageError('eval_not_a_repo', {
+      what: `--repo ${source} is not a git repository`,
+      fix: 'Pass the path of a git repository',
+    });
+  const mined = await resolve.mineMerges(git, { limit: opts.limit, since: opts.since });
+  process.stderr.write(
+    `mined ${mined.mergesSeen} two-parent merges: ${mined.mergesConflicting} conflict on replay, ${mined.mergesCrissCross} criss-cross skipped\n`,
+  );
+  skipped.push(...mined.skipped);
+  return mined.cases;
+}
+
+async function runEvalCommand(
+  opts: EvalOptions,
+  cmd: Command,
+  deps: { modelFallback?: EvalFallbackFactory },
+): Promise<void> {
+  const global = globalOptions(cmd);
+  const since = checkEvalOptions(opts, deps);
+  const { loadCliConfig } = await import('../run-context.js');
+  const { Git } = await import('../../git/index.js');
+  const resolve = await import('../../resolve/index.js');
+  const { config, warnings } = await loadCliConfig(global);
+  const setup = await resolve.ladderFromConfig(config.resolve, null, { allRules: opts.allRules });
+  for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
+  const abs = (p: string): string => (isAbsolute(p) ? p : resolvePath(global.cwd, p));
+  const git = new Git({ cwd: opts.repo !== undefined ? abs(opts.repo) : global.cwd });
+  try {
+    const model = opts.withModel && deps.modelFallback ? await deps.modelFallback(config, git) : undefined;
+    const extraSkipped: Array<{ id: string; reason: string }> = [];
+    const source = abs(opts.corpus ?? (opts.repo as string));
+    const cases =
+      opts.corpus !== undefined
+        ? await resolve.readCorpus(source, { limit: opts.limit, since })
+        : await casesFromRepo(resolve, git, source, opts, extraSkipped);
+    const report = await resolve.runEval(source, cases, {
+      git,
+      rules: setup.rules,
+      syntax: setup.syntax,
+      fallback: model?.fallback,
+      learnt: Boolean(opts.learnt),
+    });
+    report.skipped.push(...extraSkipped);
+    if (model) report.model = model.usage();
+    if (opts.json) printJson(report);
+    else printResult(resolve.formatEvalReport(report));
+  } finally {
+    git.close();
+  }
+}
+
 /** `splintercat eval --corpus DIR | --repo PATH`: score the ladder against human resolutions. */
 export function registerEval(program: Command, deps: { modelFallback?: EvalFallbackFactory } = {}): Command {
   return program
@@ -50,86 +149,7 @@ export function registerEval(program: Command, deps: { modelFallback?: EvalFallb
       '--learnt',
       'also score the suggestions learnt from earlier merges (only merges before the one replayed) on the hunks the ladder leaves',
     )
-    .action(async (opts: EvalOptions, cmd: Command) => {
-      const global = globalOptions(cmd);
-      if ((opts.corpus === undefined) === (opts.repo === undefined)) {
-        throw new UsageError('eval_source', {
-          what: 'eval needs exactly one of --corpus DIR or --repo PATH',
-          fix: ['splintercat eval --corpus ../shared/corpus', 'splintercat eval --repo . --limit 50'],
-        });
-      }
-      let since: Date | undefined;
-      if (opts.since !== undefined) {
-        since = new Date(opts.since);
-        if (Number.isNaN(since.getTime())) {
-          throw new UsageError('eval_since', {
-            what: `--since '${opts.since}' is not a date`,
-            fix: 'Use an ISO date such as 2024-01-31',
-          });
-        }
-      }
-      if (opts.withModel) {
-        if (!deps.modelFallback) {
-          throw new UsageError('eval_model_unavailable', {
-            what: '--with-model: the model rung is not available in this build',
-            why: 'the LLM resolver has not been wired into eval yet',
-            fix: 'Run eval without --with-model to score the cache and rules',
-          });
-        }
-      }
-      const { loadCliConfig } = await import('../run-context.js');
-      const { Git } = await import('../../git/index.js');
-      const { formatEvalReport, ladderFromConfig, mineMerges, readCorpus, runEval } =
-        await import('../../resolve/index.js');
-      const { config, warnings } = await loadCliConfig(global);
-      const setup = await ladderFromConfig(config.resolve, null, { allRules: opts.allRules });
-      for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
-      const abs = (p: string): string => (isAbsolute(p) ? p : resolvePath(global.cwd, p));
-      const git = new Git({ cwd: opts.repo !== undefined ? abs(opts.repo) : global.cwd });
-      try {
-        const model = opts.withModel && deps.modelFallback ? await deps.modelFallback(config, git) : undefined;
-        let source: string;
-        let cases;
-        const extraSkipped: Array<{ id: string; reason: string }> = [];
-        if (opts.corpus !== undefined) {
-          source = abs(opts.corpus);
-          cases = await readCorpus(source, { limit: opts.limit, since });
-        } else {
-          source = abs(opts.repo as string);
-          if (!existsSync(source)) {
-            throw new UsageError('eval_repo_missing', {
-              what: `--repo ${source} does not exist`,
-              fix: 'Pass the path of a git repository',
-            });
-          }
-          const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
-          if (!inRepo)
-            throw new UsageError('eval_not_a_repo', {
-              what: `--repo ${source} is not a git repository`,
-              fix: 'Pass the path of a git repository',
-            });
-          const mined = await mineMerges(git, { limit: opts.limit, since: opts.since });
-          process.stderr.write(
-            `mined ${mined.mergesSeen} two-parent merges: ${mined.mergesConflicting} conflict on replay, ${mined.mergesCrissCross} criss-cross skipped\n`,
-          );
-          extraSkipped.push(...mined.skipped);
-          cases = mined.cases;
-        }
-        const report = await runEval(source, cases, {
-          git,
-          rules: setup.rules,
-          syntax: setup.syntax,
-          fallback: model?.fallback,
-          learnt: Boolean(opts.learnt),
-        });
-        report.skipped.push(...extraSkipped);
-        if (model) report.model = model.usage();
-        if (opts.json) printJson(report);
-        else printResult(formatEvalReport(report));
-      } finally {
-        git.close();
-      }
-    });
+    .action((opts: EvalOptions, cmd: Command) => runEvalCommand(opts, cmd, deps));
 }
 
 function positiveInt(value: string): number {

@@ -8,81 +8,85 @@ import type { AutofillEvent, IncrementalMerge } from '../../imerge/index.js';
 import type * as ImergeWorkingTree from '../../imerge/working-tree.js';
 import { globalOptions, printResult } from '../context.js';
 import { cellId } from '../../imerge/cell.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /** The engine, loaded when an imerge command runs rather than at start-up. */
 type Engine = typeof ImergeCore & typeof ImergeWorkingTree;
 
-/** `splintercat imerge ...`: the engine alone, with git-imerge's verbs, flags and outputs. */
-export function registerImerge(program: Command): Command {
-  const imerge = program.command('imerge').description('the incremental-merge engine alone, git-imerge compatible');
+type StartOpts = {
+  name?: string;
+  goal: string;
+  branch?: string;
+  firstParent?: boolean;
+  manual?: boolean;
+  jobs: string;
+};
 
-  const jobsOption = String(Math.max(1, availableParallelism()));
-  type StartOpts = {
-    name?: string;
-    goal: string;
-    branch?: string;
-    firstParent?: boolean;
-    manual?: boolean;
-    jobs: string;
-  };
-  const startLike = (verb: string, description: string, autofill: boolean, nameRequired: boolean) => {
+const jobsOption = (): string => String(Math.max(1, availableParallelism()));
+
+/** `imerge start|merge|init`: start a merge of `tip2` and, unless `init`, autofill it and present a conflict. */
+async function startMerge(git: Git, engine: Engine, verb: string, tip2: string, opts: StartOpts): Promise<void> {
+  const autofill = verb !== 'init';
+  // The working tree must be clean, as git-imerge requires; the check runs while the merge
+  // starts and autofills (on a large tree it is the slowest command of a start: git re-reads
+  // the files whose stat data it cannot trust), and a dirty tree leaves nothing behind.
+  const clean = git.assertClean('proceed');
+  clean.catch(() => undefined); // awaited below, on every path
+  let branch = opts.branch;
+  if (verb === 'merge' && branch === undefined) branch = (await git.currentBranch()) ?? opts.name;
+  const name = opts.name ?? tip2;
+  let im: IncrementalMerge;
+  try {
+    if (!autofill) await clean;
+    const { goal, firstParent, manual } = opts;
+    im = await engine.IncrementalMerge.start(git, { name, goal, tip2, branch, firstParent, manual });
+  } catch (error) {
+    await clean;
+    if (verb === 'merge' && (error as { code?: string }).code === 'imerge_nothing_to_do') {
+      printResult('Already up-to-date.');
+      return;
+    }
+    throw error;
+  }
+  if (autofill) await autofillAndPresent(git, im, Number(opts.jobs), engine, clean);
+}
+
+function registerStartCommands(imerge: Command): void {
+  const startLike = (verb: string, description: string, nameRequired: boolean): void => {
     const c = imerge.command(verb).description(description);
     if (nameRequired) c.requiredOption('--name <name>', 'name of the incremental merge');
     else c.option('--name <name>', 'name of the incremental merge (default: BRANCH)');
-    return c
-      .option('--goal <goal>', `goal: ${GOALS.join(', ')}`, 'merge')
+    c.option('--goal <goal>', `goal: ${GOALS.join(', ')}`, 'merge')
       .option('--branch <branch>', 'branch to store the result in')
       .option('--first-parent', 'follow first parents of merges on each branch')
       .option('--manual', 'do not autofill')
-      .option('-j, --jobs <n>', 'concurrent merges', jobsOption)
+      .option('-j, --jobs <n>', 'concurrent merges', jobsOption())
       .argument('<branch>', 'the branch to merge in (tip2)')
       .action(async (tip2: string, opts: StartOpts, cmd: Command) => {
-        await withGit(cmd, async (git, engine) => {
-          // The working tree must be clean, as git-imerge requires; the check runs while the merge
-          // starts and autofills (on a large tree it is the slowest command of a start: git re-reads
-          // the files whose stat data it cannot trust), and a dirty tree leaves nothing behind.
-          const clean = git.assertClean('proceed');
-          clean.catch(() => undefined); // awaited below, on every path
-          let branch = opts.branch;
-          if (verb === 'merge' && branch === undefined) branch = (await git.currentBranch()) ?? opts.name;
-          const name = opts.name ?? tip2;
-          let im: IncrementalMerge;
-          try {
-            if (!autofill) await clean;
-            im = await engine.IncrementalMerge.start(git, {
-              name,
-              goal: opts.goal,
-              tip2,
-              branch,
-              firstParent: opts.firstParent,
-              manual: opts.manual,
-            });
-          } catch (error) {
-            await clean;
-            if (verb === 'merge' && (error as { code?: string }).code === 'imerge_nothing_to_do') {
-              printResult('Already up-to-date.');
-              return;
-            }
-            throw error;
-          }
-          if (autofill) await autofillAndPresent(git, im, Number(opts.jobs), engine, clean);
-        });
+        await withGit(cmd, (git, engine) => startMerge(git, engine, verb, tip2, opts));
       });
   };
-  startLike('start', 'start an incremental merge of BRANCH into the current branch and autofill it', true, true);
-  startLike(
-    'merge',
-    'start an incremental merge of BRANCH into the current branch, storing the result there',
-    true,
-    false,
-  );
-  startLike('init', 'set up an incremental merge of BRANCH without merging anything', false, true);
+  startLike('start', 'start an incremental merge of BRANCH into the current branch and autofill it', true);
+  startLike('merge', 'start an incremental merge of BRANCH into the current branch, storing the result there', false);
+  startLike('init', 'set up an incremental merge of BRANCH without merging anything', true);
+}
 
+/** `splintercat imerge ...`: the engine alone, with git-imerge's verbs, flags and outputs. */
+export function registerImerge(program: Command): Command {
+  const imerge = program.command('imerge').description('the incremental-merge engine alone, git-imerge compatible');
+  registerStartCommands(imerge);
+  registerStepCommands(imerge);
+  registerResultCommands(imerge);
+  return imerge;
+}
+
+/** `imerge autofill`, `record` and `continue`: the steps of a merge under way. */
+function registerStepCommands(imerge: Command): void {
   imerge
     .command('autofill')
     .description('autofill as far as possible without touching the working tree; fails at a conflict')
     .option('--name <name>', 'name of the incremental merge')
-    .option('-j, --jobs <n>', 'concurrent merges', jobsOption)
+    .option('-j, --jobs <n>', 'concurrent merges', jobsOption())
     .action(async (opts: { name?: string; jobs: string }, cmd: Command) => {
       await withGit(cmd, async (git, { IncrementalMerge }) => {
         await git.assertClean('proceed');
@@ -118,7 +122,10 @@ export function registerImerge(program: Command): Command {
         if (r.complete) process.stderr.write('Merge is complete!\n');
       });
     });
+}
 
+/** `imerge simplify`, `finish`, `diagram`, `list` and `remove`: what a merge made, and its end. */
+function registerResultCommands(imerge: Command): void {
   resultOptions(
     imerge
       .command('simplify')
@@ -133,7 +140,7 @@ export function registerImerge(program: Command): Command {
     .option('--name <name>', 'name of the incremental merge')
     .option('--edit', 'edit the commit message of the manual merge')
     .option('--no-edit', 'do not edit the commit message (default)')
-    .option('-j, --jobs <n>', 'concurrent merges', String(Math.max(1, availableParallelism())))
+    .option('-j, --jobs <n>', 'concurrent merges', jobsOption())
     .action(async (opts: { name?: string; edit?: boolean; jobs: string }, cmd: Command) => {
       await withGit(cmd, async (git, engine) => {
         const im = await engine.IncrementalMerge.load(git, opts.name);
@@ -185,8 +192,6 @@ export function registerImerge(program: Command): Command {
         await removeImerge(git, name);
       });
     });
-
-  return imerge;
 }
 
 function knownCells(im: IncrementalMerge): number {
@@ -336,6 +341,6 @@ async function writeResult(
   const commit = await im.simplify({ branch, force: opts.force, goal: opts.goal });
   await checkoutResult(git, branch, commit);
   if (!finish) return;
-  await im.removeRefs();
-  process.stderr.write(`Merge ${im.name} finished: ${branch} is at ${commit.slice(0, 12)}.\n`);
+  await im.remove();
+  process.stderr.write(`Merge ${im.name} finished: ${branch} is at ${shortOid(commit)}.\n`);
 }

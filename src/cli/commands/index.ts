@@ -7,7 +7,7 @@ interface CommandModule {
 }
 
 /**
- * Every command of design.md §9, each in its own file here (`<name>.ts`, exporting `register<Name>(program)`),
+ * Every command, each in its own file here (`<name>.ts`, exporting `register<Name>(program)`),
  * in the order `--help` lists them. A file is imported only when its command is registered.
  */
 const commandModules: readonly CommandModule[] = [
@@ -41,7 +41,7 @@ const commandModules: readonly CommandModule[] = [
 
 /**
  * Register the commands on `program`: only the file defining `only` when one does (start-up loads
- * what the command uses, issue 14), else every command (help, an unknown command and its suggestion).
+ * what the command uses), else every command (help, an unknown command and its suggestion).
  */
 export async function registerCommands(program: Command, only?: string): Promise<void> {
   const wanted = commandModules.filter((m) => only !== undefined && m.names.includes(only));

@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { SplintercatError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
+import { rungSchema } from '../../store/rung.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import type { HunkSides } from '../rules/rule.js';
-
-const rungSchema = z.enum(['cache', 'policy', 'rule', 'model', 'human']);
 
 const provenanceSchema = z.object({
   /** ISO time the resolution was stored. */

@@ -4,7 +4,7 @@ import type * as SmolToml from 'smol-toml';
 import { parseAllDocuments } from 'yaml';
 import type { DataFormat } from '../syntax/languages.js';
 
-// The JSON and TOML parsers load the first time a file of theirs is checked, so the CLI starts without them (issue 14).
+// The JSON and TOML parsers load the first time a file of theirs is checked, so the CLI starts without them.
 const require = createRequire(import.meta.url);
 
 /**

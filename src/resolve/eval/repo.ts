@@ -1,6 +1,7 @@
 import type { Git } from '../../git/index.js';
 import { readBlob } from '../parse/read-blob.js';
 import type { EvalCase } from './score-case.js';
+import { shortOid } from '../../util/short-oid.js';
 
 export interface MineOptions {
   /** At most this many conflicting merges (newest first). */
@@ -78,7 +79,7 @@ export async function replayMerge(
   let k = 0;
   for (const [path, stages] of await conflictedPaths(git, p1, p2)) {
     k++;
-    const id = `${merge.slice(0, 12)}-${k}`;
+    const id = `${shortOid(merge)}-${k}`;
     const [base, ours, theirs, resolved] = await Promise.all([
       read(git, stages.get('1')),
       read(git, stages.get('2')),

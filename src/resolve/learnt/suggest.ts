@@ -11,6 +11,7 @@ import {
   type SideChoice,
 } from './hunk-shape.js';
 import type { LearntHunk } from './learnt-hunk.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /** A suggestion for one hunk, with the evidence for it. */
 export interface Suggestion {
@@ -142,7 +143,7 @@ function bySimilar(history: readonly LearntHunk[], lines: readonly number[], sha
     agree,
     of: votes.length,
     merges: votes.slice(0, 3).map((v) => ({ merge: v.merge, date: day(v.time) })),
-    evidence: `in ${agree} of ${votes.length} earlier merge(s) that conflicted on these same lines (most alike: ${first.path}, merge ${first.merge.slice(0, 12)} of ${day(first.time)}), the maintainer kept ${sideWords[choice]}`,
+    evidence: `in ${agree} of ${votes.length} earlier merge(s) that conflicted on these same lines (most alike: ${first.path}, merge ${shortOid(first.merge)} of ${day(first.time)}), the maintainer kept ${sideWords[choice]}`,
   };
 }
 

@@ -26,8 +26,8 @@ function gitMergeFile(ours: string, base: string, theirs: string, extra: string[
 }
 
 /** A small deterministic PRNG so generated cases are reproducible. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
+function rng(start: number): () => number {
+  let s = start >>> 0;
   return () => {
     s = (s * 1664525 + 1013904223) >>> 0;
     return s / 2 ** 32;

@@ -1,5 +1,6 @@
 import type { Git } from '../../git/index.js';
 import { unmatchedGlobs, type PathRule } from './path-policy.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /**
  * A warning for each `resolve.paths` glob that matches no file of any of the given commits
@@ -19,6 +20,6 @@ export async function policyWarnings(
   }
   return unmatchedGlobs(rules, [...paths]).map(
     (glob) =>
-      `resolve.paths: "${glob}" matches no file of ${commits.map((c) => c.slice(0, 12)).join(' or ')}; check the glob (a glob without a slash matches a file name in any folder)`,
+      `resolve.paths: "${glob}" matches no file of ${commits.map((c) => shortOid(c)).join(' or ')}; check the glob (a glob without a slash matches a file name in any folder)`,
   );
 }

@@ -65,7 +65,7 @@ describe('contained-change', () => {
       resolve(base, ours, theirs, 'import os\n\ndef setup(app):\n    global _tasks\n    _tasks = app.tasks\n'),
     ).toBeNull();
   });
-  it('abstains when the smaller change is only a scattered subsequence of the larger (issue 13: fast-glob downgrade)', () => {
+  it('abstains when the smaller change is only a scattered subsequence of the larger (a fast-glob downgrade)', () => {
     const base = '  "dependencies": {\n    "execa": "^9.0.0"\n';
     const ours = '  "dependencies": {\n    "execa": "^9.0.0",\n    "fast-glob": "^3.3.2",\n    "picomatch": "^4.0.3"\n';
     const theirs = '  "dependencies": {\n    "execa": "^9.0.0",\n    "fast-glob": "^3.3.3"\n';

@@ -69,8 +69,8 @@ function linesAdded(inner: string, outer: string): string {
  * would resolve 31 with none wrong, but those extra hunks are exactly the
  * guesses it exists to stop (`AC_INIT(tmux, 2.7-rc)` made `2.7` on one side
  * and `master` on the other). Requiring the smaller change to stay contiguous
- * in the larger (issue 13: a version line "contained" as a scattered
- * subsequence was a downgrade) costs one corpus hunk, `int status;` inside
+ * in the larger (a version line "contained" as a scattered subsequence
+ * was a downgrade) costs one corpus hunk, `int status;` inside
  * `int full_size = ..., status;`, which has the downgrade's shape.
  * Replaying the merge history of three JavaScript forks (`splintercat eval
  * --repo` on ../shared/real-histories) found it wrong 3 times out of 4 on

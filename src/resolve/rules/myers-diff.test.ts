@@ -25,8 +25,8 @@ function apply(a: string[], b: string[], regions: DiffRegion[]): string[] {
 
 describe('diffRegions', () => {
   it('finds a shortest edit script whose regions rebuild the target', () => {
-    let seed = 7;
-    const next = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    let state = 7;
+    const next = (): number => (state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let n = 0; n < 2000; n++) {
       const gen = (): string[] =>
         Array.from({ length: Math.floor(next() * 14) }, () => 'abcd'[Math.floor(next() * 4)] as string);

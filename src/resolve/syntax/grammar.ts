@@ -80,14 +80,3 @@ export function syntaxProblems(root: Node, max = 3): SyntaxProblem[] {
   visit(root);
   return out;
 }
-
-/** Whether the text parses with no error node (null when the grammar could not parse at all). */
-export async function parsesCleanly(id: GrammarId, text: string): Promise<boolean | null> {
-  const tree = await parseText(id, text);
-  if (!tree) return null;
-  try {
-    return !tree.rootNode.hasError;
-  } finally {
-    tree.delete();
-  }
-}

@@ -122,52 +122,17 @@ function sortedAdditions(
   return out;
 }
 
-export function mergeContainer(
-  base: Version,
-  ours: Version,
-  theirs: Version,
-  mergeText: TextMerge,
-  options: MergeOptions = {},
-): Piece[] | null {
-  const b = itemsOf(base);
-  const o = itemsOf(ours);
-  const t = itemsOf(theirs);
-  const keys = (x: { items: Item[] }): string[] => x.items.map((i) => i.entity.key);
-  const [bk, ok, tk] = [keys(b), keys(o), keys(t)];
-  for (const k of [bk, ok, tk]) if (new Set(k).size !== k.length) return null;
-  if (!keepsOrder(bk, ok) || !keepsOrder(bk, tk)) return null;
-  const bMap = new Map(b.items.map((i) => [i.entity.key, i]));
-  const oMap = new Map(o.items.map((i) => [i.entity.key, i]));
-  const tMap = new Map(t.items.map((i) => [i.entity.key, i]));
-  const unordered = base.container.unordered;
-  const order = additionOrder(options, unordered, [bk, ok, tk]);
-
-  const additions = (side: { items: Item[] }, other: Map<string, Item>, skipShared: boolean): Map<string, Item[]> => {
-    const out = new Map<string, Item[]>();
-    let anchor = '^';
-    for (const item of side.items) {
-      const k = item.entity.key;
-      if (bMap.has(k)) {
-        anchor = k;
-        continue;
-      }
-      if (skipShared && other.has(k)) continue;
-      const list = out.get(anchor) ?? [];
-      list.push(item);
-      out.set(anchor, list);
-    }
-    return out;
-  };
-  const changedBy = (other: Map<string, Item>) => (k: string) => k !== '^' && other.get(k)?.text !== bMap.get(k)?.text;
-  const placed = (adds: Map<string, Item[]>, other: Map<string, Item>): Map<string, Item[]> =>
-    order?.into ? sortedAdditions(bk, adds, changedBy(other)) : adds;
-  // Whether edits touch is judged where each side put its additions; the order only decides where they are written.
-  const oWhere = additions(o, tMap, false);
-  if (editsTouch(b.items, [oMap, oWhere], [tMap, additions(t, oMap, false)], unordered)) return null;
-  const oAdds = placed(oWhere, tMap);
-  const tAdds = placed(additions(t, oMap, true), oMap);
-
-  // Additions that sit where an entity was deleted, and touch another change of that entity, are not independent edits.
+/**
+ * Additions that sit where an entity was deleted, and touch another change of that entity, are not
+ * independent edits; nor are comments a side changed at the end and the other side's additions there.
+ */
+function clashesOf(
+  b: { items: Item[]; tail: string },
+  o: { tail: string },
+  t: { tail: string },
+  [oMap, tMap]: [Map<string, Item>, Map<string, Item>],
+  [oAdds, tAdds]: [Map<string, Item[]>, Map<string, Item[]>],
+): Map<string, string> {
   const clash = new Map<string, string>();
   const keptBefore = (i: number, side: Map<string, Item>): string => {
     for (let j = i - 1; j >= 0; j--) {
@@ -201,25 +166,86 @@ export function mergeContainer(
       clash.set(at, 'one side changed the comments at the end, the other added entities there');
   }
 
+  return clash;
+}
+
+/** The entities a side added (not in the base), by the base entity they follow ('^' for the start). */
+function additionsOf(
+  items: Item[],
+  bMap: Map<string, Item>,
+  other: Map<string, Item>,
+  skipShared: boolean,
+): Map<string, Item[]> {
+  const out = new Map<string, Item[]>();
+  let anchor = '^';
+  for (const item of items) {
+    const k = item.entity.key;
+    if (bMap.has(k)) {
+      anchor = k;
+      continue;
+    }
+    if (skipShared && other.has(k)) continue;
+    const list = out.get(anchor) ?? [];
+    list.push(item);
+    out.set(anchor, list);
+  }
+  return out;
+}
+
+/** An entity ours added: as it is, merged with theirs when both added it differently, or a conflict. */
+function mergeAdded(item: Item, tMap: Map<string, Item>, mergeText: TextMerge): Piece[] {
+  const twin = tMap.get(item.entity.key);
+  if (!twin || twin.text === item.text) return [item.text];
+  const merged = mergeText('', item.text, twin.text);
+  return [
+    merged ?? {
+      base: '',
+      ours: item.text,
+      theirs: twin.text,
+      reason: `both sides added ${item.entity.key} differently`,
+    },
+  ];
+}
+
+export function mergeContainer(
+  base: Version,
+  ours: Version,
+  theirs: Version,
+  mergeText: TextMerge,
+  options: MergeOptions = {},
+): Piece[] | null {
+  const b = itemsOf(base);
+  const o = itemsOf(ours);
+  const t = itemsOf(theirs);
+  const keys = (x: { items: Item[] }): string[] => x.items.map((i) => i.entity.key);
+  const [bk, ok, tk] = [keys(b), keys(o), keys(t)];
+  for (const k of [bk, ok, tk]) if (new Set(k).size !== k.length) return null;
+  if (!keepsOrder(bk, ok) || !keepsOrder(bk, tk)) return null;
+  const bMap = new Map(b.items.map((i) => [i.entity.key, i]));
+  const oMap = new Map(o.items.map((i) => [i.entity.key, i]));
+  const tMap = new Map(t.items.map((i) => [i.entity.key, i]));
+  const unordered = base.container.unordered;
+  const order = additionOrder(options, unordered, [bk, ok, tk]);
+
+  const additions = (side: { items: Item[] }, other: Map<string, Item>, skipShared: boolean): Map<string, Item[]> =>
+    additionsOf(side.items, bMap, other, skipShared);
+  const changedBy = (other: Map<string, Item>) => (k: string) => k !== '^' && other.get(k)?.text !== bMap.get(k)?.text;
+  const placed = (adds: Map<string, Item[]>, other: Map<string, Item>): Map<string, Item[]> =>
+    order?.into ? sortedAdditions(bk, adds, changedBy(other)) : adds;
+  // Whether edits touch is judged where each side put its additions; the order only decides where they are written.
+  const oWhere = additions(o, tMap, false);
+  if (editsTouch(b.items, [oMap, oWhere], [tMap, additions(t, oMap, false)], unordered)) return null;
+  const oAdds = placed(oWhere, tMap);
+  const tAdds = placed(additions(t, oMap, true), oMap);
+
+  const clash = clashesOf(b, o, t, [oMap, tMap], [oAdds, tAdds]);
+
   const out: Piece[] = [];
   const emit = (piece: Piece | Piece[]): void => {
     const list = Array.isArray(piece) ? piece : [piece];
     if (list.length === 0) return;
     if (base.container.separator !== null && out.length > 0) out.push(base.container.separator);
     out.push(...list);
-  };
-  const mergeAdded = (item: Item): Piece[] => {
-    const twin = tMap.get(item.entity.key);
-    if (!twin || twin.text === item.text) return [item.text];
-    const merged = mergeText('', item.text, twin.text);
-    return [
-      merged ?? {
-        base: '',
-        ours: item.text,
-        theirs: twin.text,
-        reason: `both sides added ${item.entity.key} differently`,
-      },
-    ];
   };
   const emitAdds = (anchor: string): void => {
     const oa = oAdds.get(anchor) ?? [];
@@ -233,7 +259,7 @@ export function mergeContainer(
     }
     const both = [...oa.map((item) => ({ item, ours: true })), ...ta.map((item) => ({ item, ours: false }))];
     if (order !== null) both.sort((x, y) => order.compare(x.item.entity.key, y.item.entity.key));
-    for (const { item, ours } of both) emit(ours ? mergeAdded(item) : [item.text]);
+    for (const { item, ours } of both) emit(ours ? mergeAdded(item, tMap, mergeText) : [item.text]);
   };
 
   emitAdds('^');

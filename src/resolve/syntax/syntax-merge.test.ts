@@ -250,7 +250,7 @@ describe('syntaxMerge: data files', () => {
     );
   });
 
-  it('sends two values for one key to the next rung (issue 13: fast-glob ^3.3.2 against ^3.3.3)', async () => {
+  it('sends two values for one key to the next rung (fast-glob ^3.3.2 against ^3.3.3)', async () => {
     const base = '{\n  "dependencies": {\n    "execa": "^9.0.0"\n  }\n}\n';
     const ours =
       '{\n  "dependencies": {\n    "execa": "^9.0.0",\n    "fast-glob": "^3.3.2",\n    "picomatch": "^4.0.3"\n  }\n}\n';

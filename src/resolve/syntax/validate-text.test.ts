@@ -19,7 +19,7 @@ describe('validateResolvedText', () => {
       ok: false,
       problems: ['not valid JSON: line 1, column 22: duplicate key "version"'],
     });
-    // issue 13: a correct tsconfig.json answer was refused as strict JSON
+    // a correct tsconfig.json answer was once refused as strict JSON
     expect(
       (await validateResolvedText('tsconfig.build.json', '{\n  // build\n  "extends": "./tsconfig.json",\n}\n')).ok,
     ).toBe(true);

@@ -44,6 +44,74 @@ const test = [
   '',
 ].join('\n');
 
+/** Commit `files` (null deletes) with the next fixed date; `author` names an upstream author. */
+type CommitFn = (message: string, files: Record<string, string | null>, author?: string) => Promise<void>;
+
+/** The fork's commits on main: a rounding fix, isEmpty() for its checkout page, discounts, docs, money formatting. */
+async function forkCommits(commit: CommitFn): Promise<void> {
+  const forkCart = [...cartBase];
+  forkCart[4] = '\treturn Math.round(sum * 100) / 100;';
+  await commit('Round totals to cents (float sums like 0.1*3 were off)', { 'lib/cart.mjs': forkCart.join('\n') });
+  const isEmptyTab = ['export function isEmpty(items) {', '\treturn items.length === 0;', '}', ''];
+  const withEmpty = [...forkCart, ...isEmptyTab];
+  await commit('Add isEmpty() for the checkout page', { 'lib/cart.mjs': withEmpty.join('\n') });
+  await commit('Add discount() for fork customers', {
+    'lib/cart.mjs': [
+      ...withEmpty,
+      'export function discount(sum, percent) {',
+      '\treturn Math.round(sum * (100 - percent)) / 100;',
+      '}',
+      '',
+    ].join('\n'),
+  });
+  await commit('Document discounts', {
+    'docs/guide.md':
+      '# Cart guide\n\nCall `total(items)` to get the price of a cart.\nCall `discount(sum, percent)` for fork customers.\n',
+  });
+  await commit('Format money with a thousands separator option', {
+    'lib/format.mjs':
+      "export function money(value, { separator = '' } = {}) {\n\tconst [whole, cents] = value.toFixed(2).split('.');\n\treturn `${whole.replace(/\\B(?=(\\d{3})+(?!\\d))/g, separator)}.${cents}`;\n}\n",
+  });
+}
+
+/** Upstream's commits: the same fix and the same helper written with other indentation, a rename, more. */
+async function upstreamCommits(commit: CommitFn): Promise<void> {
+  const upCart = [...cartBase];
+  upCart[4] = '  return Math.round(sum * 100) / 100;';
+  await commit(
+    'Fix floating-point totals (reported downstream)',
+    { 'lib/cart.mjs': upCart.join('\n') },
+    'Upstream Dev',
+  );
+  await commit(
+    'Rename the guide to usage.md',
+    { 'docs/guide.md': null, 'docs/usage.md': '# Cart guide\n\nCall `total(items)` to get the price of a cart.\n' },
+    'Upstream Dev',
+  );
+  await commit(
+    'Add isEmpty()',
+    {
+      'lib/cart.mjs': [...upCart, 'export function isEmpty(items) {', '  return items.length === 0;', '}', ''].join(
+        '\n',
+      ),
+    },
+    'Upstream Dev',
+  );
+  await commit(
+    'Add a changelog',
+    { 'CHANGELOG.md': '# Changes\n\n- isEmpty()\n- totals are rounded to cents\n' },
+    'Upstream Dev',
+  );
+  await commit(
+    'Add percent()',
+    {
+      'lib/format.mjs':
+        'export function money(value) {\n\treturn value.toFixed(2);\n}\n\nexport function percent(value) {\n\treturn `${Math.round(value * 100)}%`;\n}\n',
+    },
+    'Upstream Dev',
+  );
+}
+
 /**
  * Build, in `dir`, a small fork/upstream pair of a JavaScript library whose merge
  * conflicts the deterministic ladder resolves on its own (so the demo runs
@@ -108,67 +176,9 @@ export async function buildDemoRepo(dir: string): Promise<DemoRepo> {
     });
     await git.run(['branch', 'upstream']);
 
-    // The fork: a rounding fix, isEmpty() for its checkout page, discounts, docs, money formatting.
-    const forkCart = [...cartBase];
-    forkCart[4] = '\treturn Math.round(sum * 100) / 100;';
-    await commit('Round totals to cents (float sums like 0.1*3 were off)', { 'lib/cart.mjs': forkCart.join('\n') });
-    const isEmptyTab = ['export function isEmpty(items) {', '\treturn items.length === 0;', '}', ''];
-    const withEmpty = [...forkCart, ...isEmptyTab];
-    await commit('Add isEmpty() for the checkout page', { 'lib/cart.mjs': withEmpty.join('\n') });
-    await commit('Add discount() for fork customers', {
-      'lib/cart.mjs': [
-        ...withEmpty,
-        'export function discount(sum, percent) {',
-        '\treturn Math.round(sum * (100 - percent)) / 100;',
-        '}',
-        '',
-      ].join('\n'),
-    });
-    await commit('Document discounts', {
-      'docs/guide.md':
-        '# Cart guide\n\nCall `total(items)` to get the price of a cart.\nCall `discount(sum, percent)` for fork customers.\n',
-    });
-    await commit('Format money with a thousands separator option', {
-      'lib/format.mjs':
-        "export function money(value, { separator = '' } = {}) {\n\tconst [whole, cents] = value.toFixed(2).split('.');\n\treturn `${whole.replace(/\\B(?=(\\d{3})+(?!\\d))/g, separator)}.${cents}`;\n}\n",
-    });
-
-    // Upstream: the same fix and the same helper written with other indentation, a rename, more.
+    await forkCommits(commit);
     await git.run(['checkout', '-q', 'upstream']);
-    const upCart = [...cartBase];
-    upCart[4] = '  return Math.round(sum * 100) / 100;';
-    await commit(
-      'Fix floating-point totals (reported downstream)',
-      { 'lib/cart.mjs': upCart.join('\n') },
-      'Upstream Dev',
-    );
-    await commit(
-      'Rename the guide to usage.md',
-      { 'docs/guide.md': null, 'docs/usage.md': '# Cart guide\n\nCall `total(items)` to get the price of a cart.\n' },
-      'Upstream Dev',
-    );
-    await commit(
-      'Add isEmpty()',
-      {
-        'lib/cart.mjs': [...upCart, 'export function isEmpty(items) {', '  return items.length === 0;', '}', ''].join(
-          '\n',
-        ),
-      },
-      'Upstream Dev',
-    );
-    await commit(
-      'Add a changelog',
-      { 'CHANGELOG.md': '# Changes\n\n- isEmpty()\n- totals are rounded to cents\n' },
-      'Upstream Dev',
-    );
-    await commit(
-      'Add percent()',
-      {
-        'lib/format.mjs':
-          'export function money(value) {\n\treturn value.toFixed(2);\n}\n\nexport function percent(value) {\n\treturn `${Math.round(value * 100)}%`;\n}\n',
-      },
-      'Upstream Dev',
-    );
+    await upstreamCommits(commit);
     await git.run(['checkout', '-q', 'main']);
     return {
       dir,

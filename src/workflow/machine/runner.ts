@@ -71,6 +71,113 @@ export type RunOutcome<S, N extends string> =
       error?: unknown;
     };
 
+/** What the runner's steps share: the state, moved only through `setCursor` (which saves it), and how to report. */
+interface Running<S, N extends string> {
+  state: S;
+  lens: MachineDefinition<S, N, unknown>['cursor'];
+  /** Update the cursor and save the state. */
+  setCursor(patch: Partial<MachineCursor<N>>): void;
+  outcomeEvent(outcome: RunOutcome<S, N>['kind'], node: string, reason: string | null): void;
+  resume: string;
+}
+
+/** `once` for nodes: an effect's value is journaled the first time and replayed from the journal after. */
+function onceFromJournal(journal: RunnerOptions<unknown, unknown>['journal']): NodeContext['once'] {
+  const onceCache = new Map<string, unknown>();
+  for (const e of journal.read().entries) if (e.type === 'effect') onceCache.set(e.key, e.value);
+  return async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    if (onceCache.has(key)) return onceCache.get(key) as T;
+    const value = await fn();
+    journal.append({ type: 'effect', key, value: value as never });
+    onceCache.set(key, value);
+    return value;
+  };
+}
+
+/** At the end node: the run's outcome (marked done once). */
+function endOutcome<S, N extends string>(run: Running<S, N>, cursor: MachineCursor<N>): RunOutcome<S, N> {
+  if (cursor.status === 'failed') {
+    const reason = cursor.reason ?? 'the run failed';
+    return { kind: 'failed', state: run.state, at: 'end', reason, retryable: false, resume: null };
+  }
+  if (cursor.status !== 'done') {
+    run.setCursor({ status: 'done', reason: null });
+    run.outcomeEvent('done', 'end', null);
+  }
+  return { kind: 'done', state: run.state, steps: run.lens.get(run.state).step };
+}
+
+function stopped<S, N extends string>(run: Running<S, N>, node: N): RunOutcome<S, N> {
+  run.setCursor({ status: 'stopped', reason: 'interrupted' });
+  run.outcomeEvent('stopped', node, 'interrupted');
+  return { kind: 'stopped', state: run.state, resumeAt: node, resume: run.resume };
+}
+
+/**
+ * What a node's throw means: the stop itself while the run is being stopped (AbortError, a
+ * cancelled subprocess, a model call cut short: re-run on resume), else a failure or a hand-off.
+ */
+function afterThrow<S, N extends string>(
+  run: Running<S, N>,
+  node: N,
+  error: unknown,
+  signal: AbortSignal,
+  logger: Logger,
+): RunOutcome<S, N> {
+  if (signal.aborted) return stopped(run, node);
+  const needsHuman = SplintercatError.isInstance(error) && error.kind === 'needs_human';
+  const reason = SplintercatError.isInstance(error)
+    ? error.what
+    : error instanceof Error
+      ? error.message
+      : String(error);
+  run.setCursor({ status: needsHuman ? 'needs_human' : 'failed', reason });
+  run.outcomeEvent(needsHuman ? 'needs_human' : 'failed', node, reason);
+  logger.error({ node, err: error }, 'workflow node failed');
+  const { state, resume } = run;
+  if (needsHuman) return { kind: 'needs_human', state, resumeAt: node, reason, resume };
+  return { kind: 'failed', state, at: node, reason, retryable: true, resume, error };
+}
+
+/** A node that halted the run: a hand-off, or a failure (retryable unless it ended the run). */
+function afterHalt<S, N extends string>(
+  run: Running<S, N>,
+  next: N | 'end',
+  halt: 'needs_human' | 'failed',
+  reason: string,
+): RunOutcome<S, N> {
+  const { state, resume } = run;
+  if (halt === 'needs_human') return { kind: 'needs_human', state, resumeAt: next, reason, resume };
+  const ended = next === 'end';
+  return { kind: 'failed', state, at: next, reason, retryable: !ended, resume: ended ? null : resume };
+}
+
+/** Before running `node`: stopped, looping past `maxSteps`, or a node this version does not have. */
+function beforeNode<S, N extends string>(
+  run: Running<S, N>,
+  node: N,
+  cursor: MachineCursor<N>,
+  fn: unknown,
+  signal: AbortSignal,
+  maxSteps: number,
+): RunOutcome<S, N> | null {
+  if (signal.aborted) return stopped(run, node);
+  if (cursor.step >= maxSteps) {
+    const reason = `stopped after ${cursor.step} steps (max ${maxSteps}) at node ${node}: the workflow is looping`;
+    run.setCursor({ status: 'failed', reason });
+    run.outcomeEvent('failed', node, reason);
+    return { kind: 'failed', state: run.state, at: node, reason, retryable: false, resume: null };
+  }
+  if (typeof fn !== 'function') {
+    throw new SplintercatError('machine_unknown_node', {
+      what: `The saved run state names node '${node}', which this splintercat does not have`,
+      why: 'The state was written by a different version, or edited by hand',
+      fix: ['Run `splintercat doctor` to check the state', 'or `splintercat abort` to drop the run'],
+    });
+  }
+  return null;
+}
+
 /**
  * Execute a machine from its persisted position. After every node the new state (with the
  * cursor advanced) is saved before anything else happens, so a kill at any instant resumes at
@@ -86,119 +193,49 @@ export async function runMachine<S, N extends string, C>(
   const logger = options.logger ?? nullLogger;
   const clock = options.clock ?? systemClock;
   const maxSteps = options.maxSteps ?? 1000;
-  const resume = options.resumeCommand ?? 'splintercat continue';
   const { journal, persistence } = options;
   const lens = machine.cursor;
-
   const persisted = persistence.load();
-  let state = persisted ?? initial;
-  if (persisted === null) persistence.save(state);
-
-  const setCursor = (patch: Partial<MachineCursor<N>>): void => {
-    state = lens.set(state, { ...lens.get(state), ...patch });
-    persistence.save(state);
+  const run: Running<S, N> = {
+    state: persisted ?? initial,
+    lens,
+    setCursor: (patch) => {
+      run.state = lens.set(run.state, { ...lens.get(run.state), ...patch });
+      persistence.save(run.state);
+    },
+    outcomeEvent: (outcome, node, reason) => journal.append({ type: 'run_outcome', outcome, node, reason }),
+    resume: options.resumeCommand ?? 'splintercat continue',
   };
-  const outcomeEvent = (outcome: RunOutcome<S, N>['kind'], node: string, reason: string | null): void => {
-    journal.append({ type: 'run_outcome', outcome, node, reason });
-  };
-
-  const onceCache = new Map<string, unknown>();
-  for (const e of journal.read().entries) if (e.type === 'effect') onceCache.set(e.key, e.value);
-  const once = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-    if (onceCache.has(key)) return onceCache.get(key) as T;
-    const value = await fn();
-    journal.append({ type: 'effect', key, value: value as never });
-    onceCache.set(key, value);
-    return value;
-  };
+  if (persisted === null) persistence.save(run.state);
+  const once = onceFromJournal(journal as RunnerOptions<unknown, unknown>['journal']);
 
   while (true) {
-    const cursor = lens.get(state);
-    if (cursor.node === 'end') {
-      if (cursor.status === 'failed') {
-        return {
-          kind: 'failed',
-          state,
-          at: 'end',
-          reason: cursor.reason ?? 'the run failed',
-          retryable: false,
-          resume: null,
-        };
-      }
-      if (cursor.status !== 'done') {
-        setCursor({ status: 'done', reason: null });
-        outcomeEvent('done', 'end', null);
-      }
-      return { kind: 'done', state, steps: lens.get(state).step };
-    }
+    const cursor = lens.get(run.state);
+    if (cursor.node === 'end') return endOutcome(run, cursor);
     const node = cursor.node;
-    if (signal.aborted) {
-      setCursor({ status: 'stopped', reason: 'interrupted' });
-      outcomeEvent('stopped', node, 'interrupted');
-      return { kind: 'stopped', state, resumeAt: node, resume };
-    }
-    if (cursor.step >= maxSteps) {
-      const reason = `stopped after ${cursor.step} steps (max ${maxSteps}) at node ${node}: the workflow is looping`;
-      setCursor({ status: 'failed', reason });
-      outcomeEvent('failed', node, reason);
-      return { kind: 'failed', state, at: node, reason, retryable: false, resume: null };
-    }
     const fn = machine.nodes[node];
-    if (typeof fn !== 'function') {
-      throw new SplintercatError('machine_unknown_node', {
-        what: `The saved run state names node '${node}', which this splintercat does not have`,
-        why: 'The state was written by a different version, or edited by hand',
-        fix: ['Run `splintercat doctor` to check the state', 'or `splintercat abort` to drop the run'],
-      });
-    }
-    if (cursor.status !== 'running') setCursor({ status: 'running', reason: null });
+    const early = beforeNode(run, node, cursor, fn, signal, maxSteps);
+    if (early) return early;
+    if (cursor.status !== 'running') run.setCursor({ status: 'running', reason: null });
 
     journal.append({ type: 'node_entered', node, step: cursor.step });
     const started = clock.now().getTime();
     let result: NodeResult<S, N>;
     try {
       const ctx = { ...options.context, signal, step: cursor.step, journal, once } as C & NodeContext;
-      result = await fn(state, ctx);
+      result = await fn(run.state, ctx);
     } catch (error) {
-      // Whatever a node throws once the run is being stopped (AbortError, a cancelled
-      // subprocess, a model call cut short) is the stop itself, not a failure: re-run it on resume.
-      if (signal.aborted) {
-        setCursor({ status: 'stopped', reason: 'interrupted' });
-        outcomeEvent('stopped', node, 'interrupted');
-        return { kind: 'stopped', state, resumeAt: node, resume };
-      }
-      const needsHuman = SplintercatError.isInstance(error) && error.kind === 'needs_human';
-      const reason = SplintercatError.isInstance(error)
-        ? error.what
-        : error instanceof Error
-          ? error.message
-          : String(error);
-      setCursor({ status: needsHuman ? 'needs_human' : 'failed', reason });
-      outcomeEvent(needsHuman ? 'needs_human' : 'failed', node, reason);
-      logger.error({ node, err: error }, 'workflow node failed');
-      if (needsHuman) return { kind: 'needs_human', state, resumeAt: node, reason, resume };
-      return { kind: 'failed', state, at: node, reason, retryable: true, resume, error };
+      return afterThrow(run, node, error, signal, logger);
     }
-
     const next = result.next ?? node;
     const step = cursor.step + 1;
-    state = result.state;
-    if ('halt' in result) {
-      setCursor({ node: next, step, status: result.halt, reason: result.reason });
-      journal.append({ type: 'node_finished', node, next, step, durationMs: clock.now().getTime() - started });
-      outcomeEvent(result.halt, node, result.reason);
-      if (result.halt === 'needs_human')
-        return { kind: 'needs_human', state, resumeAt: next, reason: result.reason, resume };
-      return {
-        kind: 'failed',
-        state,
-        at: next,
-        reason: result.reason,
-        retryable: next !== 'end',
-        resume: next === 'end' ? null : resume,
-      };
-    }
-    setCursor({ node: next, step, status: 'running', reason: null });
+    run.state = result.state;
+    const halted = 'halt' in result ? { status: result.halt, reason: result.reason } : null;
+    run.setCursor({ node: next, step, status: halted?.status ?? 'running', reason: halted?.reason ?? null });
     journal.append({ type: 'node_finished', node, next, step, durationMs: clock.now().getTime() - started });
+    if (halted) {
+      run.outcomeEvent(halted.status, node, halted.reason);
+      return afterHalt<S, N>(run, next, halted.status, halted.reason);
+    }
   }
 }

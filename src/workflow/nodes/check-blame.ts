@@ -11,9 +11,11 @@ import { parseTestFailures } from '../../checks/test-output/index.js';
 import type { CheckResult } from '../../checks/types.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
 import type { BaselineState, CheckJudgement, CheckRecord, RunState } from '../../store/run-state.js';
+import { baselineTargetOf } from '../../store/baseline-side.js';
 import type { NodeContext } from '../machine/runner.js';
 import type { RunContext } from '../ports.js';
 import { prepareCheckTree } from '../check-space.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /**
  * Blame only what the merge broke. A check that fails on a tip is that side's baseline (its failing
@@ -56,14 +58,7 @@ export async function runBaselines(
   const records: CheckRecord[] = [];
   const baselines: BaselineState[] = [];
   for (const name of names) {
-    const { record } = await runOne(
-      ctx,
-      state,
-      commit,
-      cell,
-      side === 'fork' ? 'baseline-ours' : 'baseline-theirs',
-      name,
-    );
+    const { record } = await runOne(ctx, state, commit, cell, baselineTargetOf(side), name);
     records.push(record);
     baselines.push({
       side,
@@ -131,7 +126,7 @@ async function runOne(
   // A runner elsewhere checks the commit itself: no worktree is needed (so several can be in flight).
   const cwd = ctx.checks.remote ? ctx.config.target.workdir : await prepareCheckTree(ctx, commit);
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
-  ctx.log.debug({ check: name, cell, commit: commit.slice(0, 12) }, `running check '${name}'`);
+  ctx.log.debug({ check: name, cell, commit: shortOid(commit) }, `running check '${name}'`);
   const result = await ctx.checks.run(name, {
     cwd,
     commit,

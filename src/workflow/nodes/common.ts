@@ -2,6 +2,7 @@ import type { CheckResult } from '../../checks/types.js';
 import type { NodeContext, NodeResult } from '../machine/runner.js';
 import type { RunContext, WorkflowContext } from '../ports.js';
 import type { CheckRecord, FlowData, RunState, StrategyKind } from '../../store/run-state.js';
+import { baselineSideOf } from '../../store/baseline-side.js';
 import type { Cell } from '../../imerge/cell.js';
 import { runBaselines, runJudgedChecks, type ChecksRun } from './check-blame.js';
 
@@ -50,7 +51,7 @@ export async function runChecksOn(
   names = workflowChecks(ctx),
 ): Promise<ChecksRun> {
   if (target === 'cell' || target === 'final') return runJudgedChecks(ctx, state, commit, cell, target, names);
-  const run = await runBaselines(ctx, state, target === 'baseline-ours' ? 'fork' : 'upstream', commit, cell, names);
+  const run = await runBaselines(ctx, state, baselineSideOf(target) ?? 'upstream', commit, cell, names);
   const failed = run.records.find((r) => !r.success);
   return { ...run, passed: failed === undefined, validated: failed === undefined };
 }

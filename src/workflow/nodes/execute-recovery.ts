@@ -7,6 +7,152 @@ import { amendEntry, handOff } from '../human.js';
 import { bisect } from '../plan/parallel-bisect.js';
 import { flow, moreConservative, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 
+type Decision = NonNullable<RunState['pendingRecovery']>;
+type Engine = Awaited<ReturnType<Ctx['engine']>>;
+
+/** The attempt under way, closed with the recovery decided for it. */
+function closeAttempt(s: RunState, decision: RunState['pendingRecovery'], now: string): RunState {
+  return {
+    ...s,
+    attempts: s.attempts.map((a) =>
+      a.number === s.currentAttempt ? { ...a, recovery: decision, finishedAt: now } : a,
+    ),
+  };
+}
+
+/**
+ * Abort: with nothing under test the run fails, keeping the grid. Otherwise the way back in: the
+ * resolutions under test are presented in their worktrees, as they are, for a person to fix;
+ * `continue` takes the fix and the retry budget starts again. The grid keeps them until then.
+ */
+async function abortRecovery(state: RunState, ctx: Ctx, summary: FailureSummary | null | undefined): Promise<Result> {
+  const now = ctx.clock.now().toISOString();
+  const last = flow(state).lastCheck;
+  const what =
+    `Aborted after ${state.currentAttempt} attempt(s): ${summary ? `${summary.error_type} at ${summary.location ?? '?'}: ${summary.root_cause}` : 'the check failed'}` +
+    (last ? ` (log: ${last.logFile})` : '');
+  const underTest = state.conflicts.filter(
+    (c) => (flow(state).batch ?? []).includes(c.id) && c.resolutionTree !== null,
+  );
+  const closed = closeAttempt({ ...state, pendingRecovery: null }, state.pendingRecovery, now);
+  if (underTest.length === 0) {
+    const reason = `${what}. The grid and every resolution are kept: inspect with \`splintercat status\`, fix by hand, or remove with \`splintercat abort\`.`;
+    return { halt: 'failed', next: 'end', reason, state: closed };
+  }
+  const amended = await presentToAmend(ctx, state, underTest);
+  for (const key of cacheKeysOf(underTest)) await ctx.ladder.cache?.remove(key);
+  const ids = new Set(underTest.map((c) => c.id));
+  let next = newAttempt(
+    {
+      ...closed,
+      conflicts: closed.conflicts.map((c) => (ids.has(c.id) ? { ...c, status: 'needs_human' as const } : c)),
+    },
+    now,
+  );
+  next = withFlow(next, {
+    batch: (flow(state).batch ?? []).filter((id) => !ids.has(id)),
+    retryBase: state.currentAttempt,
+    finalValidated: false,
+  });
+  const handed = await handOff(next, ctx, amended);
+  const where = amended.map((c) => `${c.conflict} in ${c.worktree}`).join(', ');
+  const reason =
+    `${what}. The resolution${amended.length > 1 ? 's' : ''} under test ${amended.length > 1 ? 'are' : 'is'} presented for a fix: ${where}. ` +
+    'Fix it there (edit, or commit a fix in that worktree), then run `splintercat continue` (the retry budget starts again); or remove the merge with `splintercat abort`.';
+  return { halt: 'failed', next: 'resolve_conflicts', reason, state: handed.state };
+}
+
+function cacheKeysOf(conflicts: ConflictState[]): string[] {
+  return conflicts
+    .flatMap((c) => c.files.flatMap((f) => f.hunks.map((h) => h.cacheKey)))
+    .filter((k): k is string => k !== null);
+}
+
+/** Bisect the batch with the failed check: the culprits, or the whole batch when none is isolated. */
+async function bisectBatch(
+  state: RunState,
+  ctx: Ctx,
+  engine: Engine,
+  batch: Cell[],
+): Promise<{ redo: Cell[]; isolated: boolean; state: RunState }> {
+  const last = flow(state).lastCheck;
+  let bisectState = state;
+  // Probes run in parallel where the checks run elsewhere (CI runners); here they share one worktree.
+  const result = await bisect(
+    batch,
+    async (cells) => {
+      const commit = await engine.probeCommit(cells);
+      if (!commit) return null;
+      const at = cells.length === 1 ? (cells[0] as Cell) : joinCells(cells);
+      const run = await runChecksOn(ctx, bisectState, commit, at, 'cell', last ? [last.name] : undefined);
+      bisectState = { ...bisectState, checks: [...bisectState.checks, ...run.records] };
+      return run.passed;
+    },
+    { knownFailing: last !== undefined, width: ctx.checks.parallel ?? 1 },
+  );
+  ctx.log.decision(
+    { culprits: result.culprits.map(cellId) },
+    `[bisect] ${result.probes.length} check(s) isolated ${result.culprits.map(cellId).join(', ') || 'nothing'}`,
+  );
+  const isolated = result.culprits.length > 0;
+  return { redo: isolated ? result.culprits : batch, isolated, state: { ...state, checks: bisectState.checks } };
+}
+
+/**
+ * Only the resolutions chosen for retry are blamed; those merged on top of them keep their cache entries.
+ * A blame the check pins down (the one resolution redone, or bisect's culprits) is for good: the
+ * answer is never stored, replayed or given again, in this run or a later one. Several redone
+ * together (retry-all of a batch) are only forgotten by the cache, so none is replayed unchecked,
+ * while a resolver may still give a right one of them again.
+ */
+async function blameRedone(
+  state: RunState,
+  ctx: Ctx,
+  blamed: Set<string>,
+  isolated: boolean,
+  reason: string,
+): Promise<void> {
+  const certain = isolated || blamed.size === 1;
+  for (const c of state.conflicts.filter((x) => blamed.has(x.id))) {
+    for (const key of cacheKeysOf([c])) {
+      if (certain) await ctx.ladder.cache?.invalidate(key, reason, state.name);
+      else await ctx.ladder.cache?.remove(key);
+    }
+    ctx.journal.append({ type: 'conflict_blamed', conflict: c.id, reason });
+  }
+}
+
+/** The strategy after the decision: a switch moves to the named or the next more conservative one. */
+function strategyAfter(state: RunState, decision: Decision, ctx: Ctx, now: string): RunState['strategy'] {
+  const strategy = state.strategy;
+  if (decision.decision !== 'switch-strategy' || !strategy) return strategy;
+  const kind = decision.newStrategy ?? moreConservative[strategy.kind];
+  return {
+    ...strategy,
+    kind,
+    batchSize: kind === 'batch' ? (decision.batchSize ?? ctx.config.merge.default_batch_size) : null,
+    decidedBy: decision.decidedBy,
+    reasoning: decision.reasoning,
+    decidedAt: now,
+  };
+}
+
+/** The conflicts redone: a person's is presented to amend, a blamed one waits for the resolver, the rest for the ladder. */
+function reopenConflicts(
+  state: RunState,
+  ids: Set<string>,
+  blamed: Set<string>,
+  toAmend: Set<string>,
+  reason: string,
+): ConflictState[] {
+  return state.conflicts.map((c) => {
+    if (!ids.has(c.id)) return c;
+    const status = toAmend.has(c.id) ? 'needs_human' : blamed.has(c.id) ? 'blamed' : 'pending';
+    const blame = blamed.has(c.id) ? reason : c.blame;
+    return { ...c, status, blame, resolutionTree: null, resolutionCommit: null };
+  });
+}
+
 /**
  * ExecuteRecovery: abort, or choose the resolutions to redo (all of the batch, the
  * planner's picks, or the culprit bisect isolates), blame them in the cache, drop
@@ -16,85 +162,19 @@ import { flow, moreConservative, runChecksOn, withFlow, type Ctx, type Result } 
 export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result> {
   const decision = state.pendingRecovery;
   const now = ctx.clock.now().toISOString();
-  const closeAttempt = (s: RunState): RunState => ({
-    ...s,
-    attempts: s.attempts.map((a) =>
-      a.number === s.currentAttempt ? { ...a, recovery: decision, finishedAt: now } : a,
-    ),
-  });
   const summary = state.attempts.find((a) => a.number === state.currentAttempt)?.failureSummary;
   const engine = await ctx.engine();
-  if (!decision || decision.decision === 'abort') {
-    const last = flow(state).lastCheck;
-    const what =
-      `Aborted after ${state.currentAttempt} attempt(s): ${summary ? `${summary.error_type} at ${summary.location ?? '?'}: ${summary.root_cause}` : 'the check failed'}` +
-      (last ? ` (log: ${last.logFile})` : '');
-    const underTest = state.conflicts.filter(
-      (c) => (flow(state).batch ?? []).includes(c.id) && c.resolutionTree !== null,
-    );
-    if (underTest.length === 0) {
-      const reason = `${what}. The grid and every resolution are kept: inspect with \`splintercat status\`, fix by hand, or remove with \`splintercat abort\`.`;
-      return { halt: 'failed', next: 'end', reason, state: closeAttempt({ ...state, pendingRecovery: null }) };
-    }
-    // The way back in: the resolutions under test are presented in their worktrees, as they are, for a
-    // person to fix; `continue` takes the fix and the retry budget starts again.
-    // The grid keeps them until the person's fix is taken (`continue` records it in their place).
-    const amended = await presentToAmend(ctx, state, underTest);
-    for (const key of underTest
-      .flatMap((c) => c.files.flatMap((f) => f.hunks.map((h) => h.cacheKey)))
-      .filter((k): k is string => k !== null))
-      await ctx.ladder.cache?.remove(key);
-    const ids = new Set(underTest.map((c) => c.id));
-    let next = closeAttempt({ ...state, pendingRecovery: null });
-    next = newAttempt(
-      { ...next, conflicts: next.conflicts.map((c) => (ids.has(c.id) ? { ...c, status: 'needs_human' as const } : c)) },
-      now,
-    );
-    next = withFlow(next, {
-      batch: (flow(state).batch ?? []).filter((id) => !ids.has(id)),
-      retryBase: state.currentAttempt,
-      finalValidated: false,
-    });
-    const handed = await handOff(next, ctx, amended);
-    const where = amended.map((c) => `${c.conflict} in ${c.worktree}`).join(', ');
-    const reason =
-      `${what}. The resolution${amended.length > 1 ? 's' : ''} under test ${amended.length > 1 ? 'are' : 'is'} presented for a fix: ${where}. ` +
-      'Fix it there (edit, or commit a fix in that worktree), then run `splintercat continue` (the retry budget starts again); or remove the merge with `splintercat abort`.';
-    return { halt: 'failed', next: 'resolve_conflicts', reason, state: handed.state };
-  }
+  if (!decision || decision.decision === 'abort') return abortRecovery(state, ctx, summary);
 
   const batch = (flow(state).batch ?? []).map(parseCellId);
-  let redo: Cell[];
+  let redo = batch;
   // Bisect isolated the culprits: their blame is certain whatever their number.
   let isolated = false;
   if (decision.decision === 'retry-specific') {
     const picked = decision.conflicts.map(parseCellId).filter((c) => batch.some((b) => cellId(b) === cellId(c)));
-    redo = picked.length > 0 ? picked : batch;
+    if (picked.length > 0) redo = picked;
   } else if (decision.decision === 'bisect') {
-    const last = flow(state).lastCheck;
-    let bisectState = state;
-    // Probes run in parallel where the checks run elsewhere (CI runners); here they share one worktree.
-    const result = await bisect(
-      batch,
-      async (cells) => {
-        const commit = await engine.probeCommit(cells);
-        if (!commit) return null;
-        const at = cells.length === 1 ? (cells[0] as Cell) : joinCells(cells);
-        const run = await runChecksOn(ctx, bisectState, commit, at, 'cell', last ? [last.name] : undefined);
-        bisectState = { ...bisectState, checks: [...bisectState.checks, ...run.records] };
-        return run.passed;
-      },
-      { knownFailing: last !== undefined, width: ctx.checks.parallel ?? 1 },
-    );
-    state = { ...state, checks: bisectState.checks };
-    ctx.log.decision(
-      { culprits: result.culprits.map(cellId) },
-      `[bisect] ${result.probes.length} check(s) isolated ${result.culprits.map(cellId).join(', ') || 'nothing'}`,
-    );
-    redo = result.culprits.length > 0 ? result.culprits : batch;
-    isolated = result.culprits.length > 0;
-  } else {
-    redo = batch;
+    ({ redo, isolated, state } = await bisectBatch(state, ctx, engine, batch));
   }
   // Resolutions recorded on top of a redone cell were made against its old tree: redo them too.
   const redoAll = batch.filter((b) => redo.some((r) => dominates(b, r)));
@@ -103,27 +183,13 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   const reason = summary
     ? `${summary.error_type}${summary.location ? ` at ${summary.location}` : ''}: ${summary.root_cause}`
     : 'a check failed';
-
-  // Only the resolutions chosen for retry are blamed; those merged on top of them keep their cache entries.
-  // A blame the check pins down (the one resolution redone, or bisect's culprits) is for good: the
-  // answer is never stored, replayed or given again, in this run or a later one. Several redone
-  // together (retry-all of a batch) are only forgotten by the cache, so none is replayed unchecked,
-  // while a resolver may still give a right one of them again.
   const blamed = new Set(redo.map(cellId));
-  const certain = isolated || blamed.size === 1;
-  for (const c of state.conflicts.filter((x) => blamed.has(x.id))) {
-    for (const key of c.files.flatMap((f) => f.hunks.map((h) => h.cacheKey)).filter((k): k is string => k !== null)) {
-      if (certain) await ctx.ladder.cache?.invalidate(key, reason, state.name);
-      else await ctx.ladder.cache?.remove(key);
-    }
-    ctx.journal.append({ type: 'conflict_blamed', conflict: c.id, reason });
-  }
+  await blameRedone(state, ctx, blamed, isolated, reason);
   await engine.forget(redoAll);
 
   // A person's resolution is never thrown away: it is presented again, in place, with the failure to amend.
   const persons = state.conflicts.filter((c) => blamed.has(c.id) && c.resolutionTree !== null && isPersons(c));
   const amended = persons.length > 0 ? await presentToAmend(ctx, state, persons) : [];
-
   const retryContext = { ...(flow(state).retryContext ?? {}) };
   const failure: FailureSummary = summary ?? {
     error_type: 'test_failure',
@@ -132,36 +198,10 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
     excerpt: '',
   };
   for (const id of blamed) retryContext[id] = failure;
-  const toAmend = new Set(persons.map((c) => c.id));
-  const conflicts = state.conflicts.map((c) =>
-    ids.has(c.id)
-      ? {
-          ...c,
-          status: toAmend.has(c.id)
-            ? ('needs_human' as const)
-            : blamed.has(c.id)
-              ? ('blamed' as const)
-              : ('pending' as const),
-          blame: blamed.has(c.id) ? reason : c.blame,
-          resolutionTree: null,
-          resolutionCommit: null,
-        }
-      : c,
-  );
-  let strategy = state.strategy;
-  if (decision.decision === 'switch-strategy' && strategy) {
-    const kind = decision.newStrategy ?? moreConservative[strategy.kind];
-    strategy = {
-      ...strategy,
-      kind,
-      batchSize: kind === 'batch' ? (decision.batchSize ?? ctx.config.merge.default_batch_size) : null,
-      decidedBy: decision.decidedBy,
-      reasoning: decision.reasoning,
-      decidedAt: now,
-    };
-  }
+  const conflicts = reopenConflicts(state, ids, blamed, new Set(persons.map((c) => c.id)), reason);
+  const strategy = strategyAfter(state, decision, ctx, now);
   const kept = (flow(state).batch ?? []).filter((id) => !ids.has(id));
-  const next = newAttempt(closeAttempt({ ...state, conflicts, strategy, pendingRecovery: null }), now);
+  const next = newAttempt(closeAttempt({ ...state, conflicts, strategy, pendingRecovery: null }, decision, now), now);
   const after = withFlow(next, { batch: kept, retryContext, finalValidated: false });
   if (amended.length > 0) return handOff(after, ctx, amended);
   return { next: 'resolve_conflicts', state: after };

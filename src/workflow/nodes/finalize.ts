@@ -16,6 +16,7 @@ import {
   type Ctx,
   type Result,
 } from './common.js';
+import { shortOid } from '../../util/short-oid.js';
 
 /**
  * Finalize: the final validation on the last cell (the `check.final` check, or the
@@ -162,7 +163,7 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
     ctx.journal.append({ type: 'finalized', commit });
   ctx.log.decision(
     { commit },
-    `[finalize] ${state.target.branch} is now ${commit.slice(0, 12)}: merge of ${state.source.ref}`,
+    `[finalize] ${state.target.branch} is now ${shortOid(commit)}: merge of ${state.source.ref}`,
   );
   await ctx.worktrees.removeRun(state.conflicts.map((c) => c.cell));
   removeBuildDir(ctx.buildDir);
@@ -189,7 +190,7 @@ async function updateWorkingTree(ctx: Ctx, checkout: Git, from: string, to: stri
   if (result.exitCode !== 0) {
     ctx.log.warn(
       { stderr: result.stderr.trim() },
-      `the branch now points at ${to.slice(0, 12)}, but local changes kept the working tree from being updated; commit or stash them, then run: git reset --keep ${to}`,
+      `the branch now points at ${shortOid(to)}, but local changes kept the working tree from being updated; commit or stash them, then run: git reset --keep ${to}`,
     );
   }
 }

@@ -3,6 +3,7 @@ import { recordChecks, workflowChecks, type Ctx, type Result } from './common.js
 import { runBaselines } from './check-blame.js';
 import { policyWarnings } from '../../resolve/policy/policy-warnings.js';
 import { CACHE_REF, importCacheRefs } from '../../resolve/cache/cache-ref.js';
+import { firstTests } from '../../checks/test-list.js';
 
 /**
  * Initialize: open the grid (start, or load on resume), record its size, and run
@@ -49,7 +50,7 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
       const what =
         b.outcome.failing === null
           ? 'no failing test could be named, so its whole outcome is'
-          : `its ${b.outcome.failing.length} failing test(s) (${b.outcome.failing.slice(0, 3).join('; ')}${b.outcome.failing.length > 3 ? '; ...' : ''}) are`;
+          : `its ${b.outcome.failing.length} failing test(s) (${firstTests(b.outcome.failing)}) are`;
       ctx.log.decision(
         { check: b.check, side: b.side },
         `[baseline] ${b.check} already fails on ${tip.label} (log: ${b.logFile}): ${what} that side's baseline, never blamed on a resolution`,

@@ -4,6 +4,60 @@ import { cellId } from '../../imerge/cell.js';
 import type { RecoveryDecision, RunState } from '../../store/run-state.js';
 import { flow, moreConservative, type Ctx, type Result } from './common.js';
 
+type FailureContext = Parameters<typeof planRecovery>[0];
+
+/** What the planner is told: the strategy, the failure, the resolutions under test and the earlier attempts. */
+function failureContext(state: RunState, ctx: Ctx, summary: FailureSummary, used: number): FailureContext {
+  const batch = flow(state).batch ?? [];
+  return {
+    current_strategy: state.strategy?.kind ?? 'per_conflict',
+    conflicts_resolved: batch.length,
+    failure_summary: summary,
+    resolutions: state.conflicts
+      .filter((c) => batch.includes(c.id))
+      .map((c) => ({
+        i1: c.cell.i1,
+        i2: c.cell.i2,
+        files: c.files.map((f) => f.path),
+        choice: c.files.flatMap((f) => f.hunks.map((h) => h.by ?? '')).join(','),
+      })),
+    previous_attempts: state.attempts
+      .filter((a) => a.number < state.currentAttempt && a.failureSummary)
+      .map((a) => ({
+        strategy: a.strategy,
+        recovery: a.recovery?.decision ?? null,
+        error_type: a.failureSummary!.error_type,
+        location: a.failureSummary!.location,
+        root_cause: a.failureSummary!.root_cause,
+      })),
+    max_retries: ctx.config.merge.max_retries,
+    // Retries used so far: the first attempt is not a retry.
+    attempts_so_far: used - 1,
+    available_strategies: ctx.config.merge.strategies_available,
+  };
+}
+
+/** The planner's answer (asked once per attempt, replayed after a kill) as the run's decision. */
+async function plannerDecision(
+  state: RunState,
+  ctx: Ctx,
+  summary: FailureSummary,
+  used: number,
+): Promise<RecoveryDecision> {
+  const strategy = state.strategy?.kind ?? 'per_conflict';
+  const answer = await ctx.once(`recovery:${state.currentAttempt}`, () =>
+    planRecovery(failureContext(state, ctx, summary, used), { gateway: ctx.gateway, log: ctx.log }),
+  );
+  return {
+    decision: answer.decision,
+    reasoning: answer.reasoning,
+    decidedBy: answer.source === 'model' ? 'planner' : 'fallback',
+    conflicts: (answer.conflicts_to_retry ?? []).map(([i1, i2]) => cellId({ i1, i2 })),
+    newStrategy: answer.decision === 'switch-strategy' ? (answer.new_strategy ?? moreConservative[strategy]) : null,
+    batchSize: null,
+  };
+}
+
 /** PlanRecovery: the planner (model or offline policy) decides; the runner enforces `merge.max_retries`. */
 export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Result> {
   const attempt = state.attempts.find((a) => a.number === state.currentAttempt);
@@ -13,66 +67,23 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
     root_cause: 'the check failed',
     excerpt: '',
   };
-  const strategy = state.strategy?.kind ?? 'per_conflict';
-  let decision: RecoveryDecision;
   // A person's fix after an abort starts the retry budget again (`retryBase`).
   const used = state.currentAttempt - (flow(state).retryBase ?? 0);
   const batchIds = flow(state).batch ?? [];
-  const underTest = state.conflicts.filter((c) => batchIds.includes(c.id));
-  const persons = personsDecision(underTest);
-  if (persons) {
-    decision = persons;
-  } else if (used >= ctx.config.merge.max_retries + 1) {
-    decision = {
-      decision: 'abort',
-      reasoning: `merge.max_retries (${ctx.config.merge.max_retries}) recovery attempts used`,
-      decidedBy: 'runner',
-      conflicts: [],
-      newStrategy: null,
-      batchSize: null,
-    };
-  } else {
-    const batch = batchIds;
-    const answer = await ctx.once(`recovery:${state.currentAttempt}`, () =>
-      planRecovery(
-        {
-          current_strategy: strategy,
-          conflicts_resolved: batch.length,
-          failure_summary: summary,
-          resolutions: state.conflicts
-            .filter((c) => batch.includes(c.id))
-            .map((c) => ({
-              i1: c.cell.i1,
-              i2: c.cell.i2,
-              files: c.files.map((f) => f.path),
-              choice: c.files.flatMap((f) => f.hunks.map((h) => h.by ?? '')).join(','),
-            })),
-          previous_attempts: state.attempts
-            .filter((a) => a.number < state.currentAttempt && a.failureSummary)
-            .map((a) => ({
-              strategy: a.strategy,
-              recovery: a.recovery?.decision ?? null,
-              error_type: a.failureSummary!.error_type,
-              location: a.failureSummary!.location,
-              root_cause: a.failureSummary!.root_cause,
-            })),
-          max_retries: ctx.config.merge.max_retries,
-          // Retries used so far: the first attempt is not a retry.
-          attempts_so_far: used - 1,
-          available_strategies: ctx.config.merge.strategies_available,
-        },
-        { gateway: ctx.gateway, log: ctx.log },
-      ),
-    );
-    decision = {
-      decision: answer.decision,
-      reasoning: answer.reasoning,
-      decidedBy: answer.source === 'model' ? 'planner' : 'fallback',
-      conflicts: (answer.conflicts_to_retry ?? []).map(([i1, i2]) => cellId({ i1, i2 })),
-      newStrategy: answer.decision === 'switch-strategy' ? (answer.new_strategy ?? moreConservative[strategy]) : null,
-      batchSize: null,
-    };
-  }
+  const persons = personsDecision(state.conflicts.filter((c) => batchIds.includes(c.id)));
+  const maxRetries = ctx.config.merge.max_retries;
+  const decision: RecoveryDecision =
+    persons ??
+    (used >= maxRetries + 1
+      ? {
+          decision: 'abort',
+          reasoning: `merge.max_retries (${maxRetries}) recovery attempts used`,
+          decidedBy: 'runner',
+          conflicts: [],
+          newStrategy: null,
+          batchSize: null,
+        }
+      : await plannerDecision(state, ctx, summary, used));
   ctx.journal.append({
     type: 'decision',
     kind: 'recovery',

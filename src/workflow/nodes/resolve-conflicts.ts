@@ -20,6 +20,117 @@ function quota(state: RunState): number {
   return Number.POSITIVE_INFINITY;
 }
 
+/** One round of resolving: the state so far and what the round gathers for the hand-off. */
+interface Round {
+  ctx: Ctx;
+  engine: GridEngine;
+  next: RunState;
+  batch: string[];
+  choiceKeys: NonNullable<ReturnType<typeof flow>['handoffChoices']>;
+  human: HandoffConflict[];
+  /** Why the model budget refused, when it did: those conflicts wait for `continue`, not for a person. */
+  budget: string | null;
+  retry: NonNullable<ReturnType<typeof flow>['retryContext']>;
+}
+
+/** A conflict the ladder could not finish: pending again (budget) or handed to a person with what it needs. */
+async function leaveUnresolved(round: Round, outcome: Extract<CellResolution, { ok: false }>): Promise<void> {
+  const { ctx, engine } = round;
+  const base = conflictBase(round.next, outcome.cell);
+  if (round.budget) {
+    // Not a human's job: once budget.usd is raised, `continue` asks the model again.
+    const conflicts = upsert(round.next.conflicts, { ...base, status: 'pending', files: outcome.files });
+    round.next = { ...round.next, conflicts };
+    return;
+  }
+  const conflicts = upsert(round.next.conflicts, { ...base, status: 'needs_human', files: outcome.files });
+  round.next = { ...round.next, conflicts };
+  const id = cellId(outcome.cell);
+  if (outcome.choiceKeys.length > 0) round.choiceKeys[id] = outcome.choiceKeys;
+  // A retry the resolver could not finish: the person sees the failure that brought the conflict back.
+  const failure = round.retry[id] ? await handoffFailure(ctx, engine, round.next, outcome.cell, outcome.left) : null;
+  round.human.push({
+    conflict: id,
+    worktree: outcome.worktree,
+    files: outcome.handoff,
+    failure,
+    model: modelAttempts(outcome.transcripts ?? []),
+    refused: [],
+    warnings: outcome.warnings ?? [],
+  });
+}
+
+/**
+ * Apply the outcomes decided, in grid order. The resolutions among them go into the grid in one
+ * ref transaction, before any of them is journalled (a kill in between leaves recorded merges
+ * without their event, which reconcileGrid resolves again).
+ */
+async function applyDecided(round: Round, decided: CellResolution[]): Promise<void> {
+  const accepted = decided.filter((o): o is Extract<CellResolution, { ok: true }> => o.ok);
+  const commits = await round.engine.recordMerges(accepted.map((o) => ({ cell: o.cell, tree: o.tree })));
+  for (const outcome of decided) {
+    if (outcome.ok) {
+      const commit = commits[accepted.indexOf(outcome)] as string;
+      round.next = recordResolved(round.next, round.ctx, outcome.cell, outcome.tree, commit, outcome.files);
+      round.batch.push(cellId(outcome.cell));
+    } else await leaveUnresolved(round, outcome);
+  }
+  decided.length = 0;
+}
+
+/** Journal what the ladder did for one conflict before it is applied: the model's transcript, generated files, cache replays. */
+function journalProposed(ctx: Ctx, proposed: CellResolution): void {
+  const id = cellId(proposed.cell);
+  for (const event of resolverTranscriptEvents(id, proposed.transcripts ?? [])) ctx.journal.append(event);
+  flagGenerated(ctx, proposed.warnings ?? [], id);
+  for (const line of proposed.replayed ?? []) {
+    ctx.journal.append({
+      type: 'decision',
+      kind: 'file-level',
+      by: 'runner',
+      decision: 'cache',
+      reasoning: line,
+      conflicts: [id],
+    });
+    ctx.log.decision({ cell: id }, `[cache] ${line}`);
+  }
+}
+
+/**
+ * Resolve `take` of the sorted blockers (and, with merge.batch_handoff, the rest once a person is
+ * needed, so all that need a person are handed over at once). Returns the result that ends the
+ * node, or null to autofill and go on.
+ */
+async function resolveRound(round: Round, sorted: Cell[], take: Cell[]): Promise<Result | null> {
+  const { ctx, engine } = round;
+  const outcomes = await resolveBlocked(ctx, engine, round.next, take);
+  const rest = sorted.slice(take.length);
+  if (ctx.config.merge.batch_handoff && rest.length > 0 && outcomes.some((o) => !o.ok) && !budgetRefusal(outcomes))
+    outcomes.push(...(await resolveBlocked(ctx, engine, round.next, rest)));
+  round.budget = budgetRefusal(outcomes);
+  const decided: CellResolution[] = [];
+  for (const proposed of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
+    // --interactive: the user answers for each resolution, maybe much later; what is decided is recorded first.
+    if (ctx.approver) await applyDecided(round, decided);
+    journalProposed(ctx, proposed);
+    decided.push(proposed.ok ? await approved(ctx, engine, proposed) : proposed);
+  }
+  await applyDecided(round, decided);
+  round.next = withFlow(round.next, { batch: round.batch, handoffChoices: round.choiceKeys });
+  const { budget } = round;
+  if (budget && outcomes.some((o) => !o.ok)) {
+    ctx.log.decision({}, `[budget] ${budget}: the run stops; raise budget.usd, then run splintercat continue`);
+    return {
+      halt: 'failed',
+      reason: `the model budget is spent (${budget}); raise budget.usd in splintercat.yaml, then run splintercat continue`,
+      next: 'resolve_conflicts',
+      state: round.next,
+    };
+  }
+  if (round.human.length > 0) return handOff(round.next, ctx, round.human);
+  return null;
+}
+
 /**
  * ResolveConflicts: autofill, then resolve blocked cells down the ladder until the
  * strategy's quota (1, N, or all) is reached. Independent blockers are resolved
@@ -72,101 +183,13 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       sorted = selection.mine;
     }
     const take = sorted.slice(0, Number.isFinite(room) ? room : sorted.length);
-    const retry = flow(next).retryContext ?? {};
-    const outcomes = await resolveBlocked(ctx, engine, next, take);
-    // A person is needed: every other conflict already known goes down the ladder now, so all
-    // that need a person are handed over at once and nobody waits for a check in between.
-    const rest = sorted.slice(take.length);
-    if (ctx.config.merge.batch_handoff && rest.length > 0 && outcomes.some((o) => !o.ok) && !budgetRefusal(outcomes))
-      outcomes.push(...(await resolveBlocked(ctx, engine, next, rest)));
-    const human: HandoffConflict[] = [];
-    const choiceKeys = { ...(flow(next).handoffChoices ?? {}) };
-    const budget = budgetRefusal(outcomes);
-    // Outcomes decided and not yet applied, in grid order. The resolutions among them go into the
-    // grid in one ref transaction, before any of them is journalled (a kill in between leaves
-    // recorded merges without their event, which reconcileGrid resolves again).
-    const decided: CellResolution[] = [];
-    const apply = async (): Promise<void> => {
-      const accepted = decided.filter((o): o is Extract<CellResolution, { ok: true }> => o.ok);
-      const commits = await engine.recordMerges(accepted.map((o) => ({ cell: o.cell, tree: o.tree })));
-      for (const outcome of decided) {
-        if (outcome.ok) {
-          next = recordResolved(
-            next,
-            ctx,
-            outcome.cell,
-            outcome.tree,
-            commits[accepted.indexOf(outcome)] as string,
-            outcome.files,
-          );
-          batch.push(cellId(outcome.cell));
-        } else if (budget) {
-          // Not a human's job: once budget.usd is raised, `continue` asks the model again.
-          next = {
-            ...next,
-            conflicts: upsert(next.conflicts, {
-              ...conflictBase(next, outcome.cell),
-              status: 'pending',
-              files: outcome.files,
-            }),
-          };
-        } else {
-          next = {
-            ...next,
-            conflicts: upsert(next.conflicts, {
-              ...conflictBase(next, outcome.cell),
-              status: 'needs_human',
-              files: outcome.files,
-            }),
-          };
-          const id = cellId(outcome.cell);
-          if (outcome.choiceKeys.length > 0) choiceKeys[id] = outcome.choiceKeys;
-          // A retry the resolver could not finish: the person sees the failure that brought the conflict back.
-          const failure = retry[id] ? await handoffFailure(ctx, engine, next, outcome.cell, outcome.left) : null;
-          human.push({
-            conflict: id,
-            worktree: outcome.worktree,
-            files: outcome.handoff,
-            failure,
-            model: modelAttempts(outcome.transcripts ?? []),
-            refused: [],
-            warnings: outcome.warnings ?? [],
-          });
-        }
-      }
-      decided.length = 0;
+    const round: Round = {
+      ...{ ctx, engine, next, batch, choiceKeys: { ...(flow(next).handoffChoices ?? {}) }, human: [] },
+      ...{ budget: null, retry: flow(next).retryContext ?? {} },
     };
-    for (const proposed of outcomes.sort((a, b) => compareCells(a.cell, b.cell))) {
-      // --interactive: the user answers for each resolution, maybe much later; what is decided is recorded first.
-      if (ctx.approver) await apply();
-      for (const event of resolverTranscriptEvents(cellId(proposed.cell), proposed.transcripts ?? []))
-        ctx.journal.append(event);
-      flagGenerated(ctx, proposed.warnings ?? [], cellId(proposed.cell));
-      for (const line of proposed.replayed ?? []) {
-        ctx.journal.append({
-          type: 'decision',
-          kind: 'file-level',
-          by: 'runner',
-          decision: 'cache',
-          reasoning: line,
-          conflicts: [cellId(proposed.cell)],
-        });
-        ctx.log.decision({ cell: cellId(proposed.cell) }, `[cache] ${line}`);
-      }
-      decided.push(proposed.ok ? await approved(ctx, engine, proposed) : proposed);
-    }
-    await apply();
-    next = withFlow(next, { batch, handoffChoices: choiceKeys });
-    if (budget && outcomes.some((o) => !o.ok)) {
-      ctx.log.decision({}, `[budget] ${budget}: the run stops; raise budget.usd, then run splintercat continue`);
-      return {
-        halt: 'failed',
-        reason: `the model budget is spent (${budget}); raise budget.usd in splintercat.yaml, then run splintercat continue`,
-        next: 'resolve_conflicts',
-        state: next,
-      };
-    }
-    if (human.length > 0) return handOff(next, ctx, human);
+    const ended = await resolveRound(round, sorted, take);
+    if (ended) return ended;
+    next = round.next;
   }
   next = withFlow(next, { batch });
   if (batch.length > 0) return { next: 'check', state: next };

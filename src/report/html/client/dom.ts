@@ -10,9 +10,8 @@ export function clamp(v: number, lo: number, hi: number): number {
   return Math.max(lo, Math.min(hi, v));
 }
 
-export function short(oid: string | undefined): string {
-  return oid ? oid.slice(0, 12) : '';
-}
+/** The page names commits as every report does. */
+export { shortOid as short } from '../../../util/short-oid.js';
 
 export type Rgb = [number, number, number];
 
