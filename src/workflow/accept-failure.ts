@@ -2,7 +2,10 @@ import { UsageError } from '../errors/index.js';
 import type { AcceptedFailure, RunState } from '../store/run-state.js';
 
 /** The command a failure hand-off offers besides amending. */
-export const acceptCommand = 'splintercat continue --accept-failure';
+/** The command that accepts a hand-off's failure, on the continue command that resumes this run. */
+export function acceptCommand(resume: string): string {
+  return `${resume} --accept-failure`;
+}
 
 /**
  * `continue --accept-failure`: the person says the failure their hand-off shows is expected at

@@ -77,7 +77,7 @@ export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConfl
         commands,
         where: conflicts[0]?.worktree ?? null,
         conflicts,
-        ...(checks.length > 0 ? { accept: acceptCommand } : {}),
+        ...(checks.length > 0 ? { accept: acceptCommand(continueCommand(ctx, state.name)) } : {}),
         ...(expected ? { expected } : {}),
       },
     },

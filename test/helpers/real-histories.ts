@@ -213,7 +213,7 @@ export function followHandoff(
       });
       continue;
     }
-    const next = accept && command === 'splintercat continue' && handoff.accept ? handoff.accept : command;
+    const next = accept && /^splintercat continue\b/.test(command) && handoff.accept ? handoff.accept : command;
     const run = spawnSync('sh', ['-c', next], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     steps.push({ cwd, command: next, code: run.status ?? 1, output: `${run.stdout}${run.stderr}` });
   }
