@@ -35,4 +35,14 @@ describe('how to run this CLI again, as printed', () => {
     expect(inv).toMatchObject({ onPath: false, packageRoot: pkg });
     expect(inv.command).toMatch(new RegExp(`^\\S+ --import '/x y/tsx\\.mjs' ${main.replace(/[.]/g, '\\.')}$`));
   });
+
+  it("not `splintercat` where only npx's node_modules/.bin puts it on PATH (a later shell has no such entry)", () => {
+    const { pkg, main } = clone();
+    const bin = join(pkg, 'node_modules', '.bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(main, join(bin, 'splintercat'));
+    const inv = cliInvocation({ argv: ['node', main], execArgv: [], path: `${bin}:/usr/bin:/bin` });
+    expect(inv).toMatchObject({ onPath: false, packageRoot: pkg });
+    expect(inv.command).toMatch(new RegExp(`${main.replace(/[.]/g, '\\.')}$`));
+  });
 });

@@ -46,6 +46,17 @@ function onPath(name: string, path: string | undefined): string | null {
   return null;
 }
 
+/**
+ * PATH as the user's own shell has it: without the `node_modules/.bin` directories npm and npx put
+ * first for the command they run, which a command typed later in another shell does not have.
+ */
+function userPath(path: string | undefined): string {
+  return (path ?? '')
+    .split(delimiter)
+    .filter((dir) => !/[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir))
+    .join(delimiter);
+}
+
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
@@ -61,7 +72,7 @@ export function cliInvocation(
   const script = options.argv?.[1] ?? process.argv[1] ?? '';
   const execPath = options.execPath ?? process.execPath;
   const mine = real(script);
-  const found = onPath('splintercat', options.path ?? process.env.PATH);
+  const found = onPath('splintercat', userPath(options.path ?? process.env.PATH));
   const packageRoot = mine === null ? null : packageRootOf(mine);
   if (mine !== null && found === mine) return { command: 'splintercat', onPath: true, packageRoot };
   const node = onPath('node', options.path ?? process.env.PATH) === real(execPath) ? 'node' : execPath;
