@@ -4,26 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testGitEnv, type TestRepo } from '../helpers/git-repo.js';
 import { cliShellCommand, runCli } from '../fixtures/resolve/cli.js';
-import { chainRepo, valuesFile } from '../fixtures/workflow/chain-repo.js';
+import { chainRepo, valuesFile, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
 
 function configure(repo: TestRepo): void {
-  writeFileSync(
-    join(repo.dir, 'splintercat.yaml'),
-    [
-      'target:',
-      '  branch: main',
-      'check:',
-      '  commands:',
-      '    build: node check.mjs',
-      '  workflow: [build]',
-      'imerge:',
-      '  name: up',
-      'merge:',
-      '  strategy: per_conflict',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+  writeChainConfig(repo.dir, ['merge:', '  strategy: per_conflict']);
 }
 
 interface Session {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, type TestRepo } from '../helpers/git-repo.js';
 import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
-import { chainRepo, valuesFile } from '../fixtures/workflow/chain-repo.js';
+import { chainRepo, valuesFile, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
 
 /**
  * The fork maintainer's journey (issue 11): the hand-off followed to the letter, from the
@@ -13,22 +13,7 @@ import { chainRepo, valuesFile } from '../fixtures/workflow/chain-repo.js';
 
 /** An untracked splintercat.yaml in the main checkout, as a maintainer keeps it. */
 function configure(repo: TestRepo, lines: string[] = []): void {
-  writeFileSync(
-    join(repo.dir, 'splintercat.yaml'),
-    [
-      'target:',
-      '  branch: main',
-      'check:',
-      '  commands:',
-      '    build: node check.mjs',
-      '  workflow: [build]',
-      'imerge:',
-      '  name: up',
-      ...lines,
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+  writeChainConfig(repo.dir, lines);
 }
 
 /** The directory of the printed `cd DIR   # conflict ...` command. */

@@ -3,25 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestRepo } from '../helpers/git-repo.js';
 import { runCli } from '../fixtures/resolve/cli.js';
-import { chainRepo, valuesFile } from '../fixtures/workflow/chain-repo.js';
+import { chainRepo, valuesFile, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
 
 function configure(repo: TestRepo, extra: string[] = []): void {
-  writeFileSync(
-    join(repo.dir, 'splintercat.yaml'),
-    [
-      'target:',
-      '  branch: main',
-      'check:',
-      '  commands:',
-      '    build: node check.mjs',
-      '  workflow: [build]',
-      'imerge:',
-      '  name: up',
-      ...extra,
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+  writeChainConfig(repo.dir, extra);
 }
 
 describe('splintercat merge / status / continue / abort (CLI, offline)', () => {

@@ -6,29 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { cliShellCommand, runCli, type CliRun } from '../fixtures/resolve/cli.js';
 import { startLlmServer } from '../helpers/llm-server.js';
 import { testGitEnv } from '../helpers/git-repo.js';
-import { crossRepo } from '../fixtures/workflow/chain-repo.js';
+import { crossRepo, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
 import { TestRepo } from '../helpers/git-repo.js';
 
 /** The configuration every clone has (committed in a real fork; written beside each clone here). */
 function configure(dir: string, extra: string[] = []): void {
-  writeFileSync(
-    join(dir, 'splintercat.yaml'),
-    [
-      'target:',
-      '  branch: main',
-      'check:',
-      '  commands:',
-      '    build: node check.mjs',
-      '  workflow: [build]',
-      'imerge:',
-      '  name: up',
-      'merge:',
-      '  resolver: manual',
-      ...extra,
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+  writeChainConfig(dir, ['merge:', '  resolver: manual', ...extra]);
 }
 
 /** A fork with two independent conflicts on one frontier (cells 1-2 and 2-1), pushed to a bare remote. */
