@@ -107,6 +107,7 @@ function report(r: DriveSummary): void {
   out(
     `  strategy ${st?.kind}${st?.batchSize ? `(${st.batchSize})` : ''} by ${st?.decidedBy}; predicted check time ${prediction ? min(prediction.ms) : '-'} for ${prediction?.conflicts ?? '-'} conflicts, actual ${min(r.checkMs)} for ${d.state.conflicts.length}`,
   );
+  out(`  the planner: ${st?.reasoning ?? '-'}`);
   out(
     `  hand-offs: ${d.handoffs.map((h) => `[${h.conflicts.join(' ')}]${h.amend ? ' amend' : ''} after ${s(h.waitedMs)}`).join(', ') || 'none'}`,
   );
