@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HumanHandoff } from '../../src/store/run-state.js';
+import { cliInvocation } from '../../src/cli/invocation.js';
 import { cliMain } from '../_cli.js';
 import { scaleConfigYaml } from './config.js';
 import {
@@ -24,6 +25,9 @@ import {
 
 const OPTIONS_FILE = 'scale-fixture.json';
 
+/** `splintercat` when installed, else the clone's built CLI by its path: typed as printed, from any directory. */
+const splintercat = (): string => cliInvocation({ argv: [process.execPath, cliMain], execArgv: [] }).command;
+
 function make(dir: string, small: boolean): void {
   const repo = join(resolve(dir), 'repo');
   mkdirSync(repo, { recursive: true });
@@ -36,7 +40,7 @@ function make(dir: string, small: boolean): void {
       `${repo}: ${fixture.sourceFiles} C files, ${options.upstreamCommits} upstream x ${options.forkCommits} fork commits, ${fixture.conflicts.length} conflicts`,
       'Next:',
       `  cd ${repo}`,
-      '  npx splintercat merge upstream --into main',
+      `  ${splintercat()} merge upstream --into main`,
       '',
     ].join('\n'),
   );
@@ -63,11 +67,13 @@ function settle(repo: string): void {
       process.stdout.write(`settled ${handed.conflict}: ${f.path}\n`);
     }
   }
-  process.stdout.write('Now run: splintercat continue\n');
+  process.stdout.write(`Now run: ${splintercat()} continue\n`);
 }
 
+// npm runs scripts in the package's directory; INIT_CWD is where the user typed the command.
+const here = (path: string): string => resolve(process.env.INIT_CWD ?? process.cwd(), path);
 const args = process.argv.slice(2);
 const at = args.indexOf('--settle');
-if (at >= 0) settle(resolve(args[at + 1] ?? '.'));
-else if (args[0]) make(args[0], args.includes('--small'));
+if (at >= 0) settle(here(args[at + 1] ?? '.'));
+else if (args[0]) make(here(args[0]), args.includes('--small'));
 else process.stderr.write('usage: npm run scale-fixture -- DIR [--small] | --settle REPO\n');
