@@ -12,7 +12,7 @@ import type { GridEngine } from './ports.js';
  * conflicted paths. They are kept in the resolution, checked with it, and recorded as the person's. Empty when
  * the parents cannot be merged now (their cells not recorded yet).
  */
-export async function outsideEditsOf(
+async function outsideEditsOf(
   git: Git,
   engine: Pick<GridEngine, 'conflictCell'>,
   cell: Cell,

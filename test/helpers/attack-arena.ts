@@ -36,7 +36,7 @@ export const plantedSecrets = {
   GITHUB_TOKEN: 'ghp_attackToken0123456789abcdefABCD',
   DEPLOY_PASSWORD: 'attack-password-5521-hunter2',
 } as const;
-export const allSecrets = Object.values(plantedSecrets);
+const allSecrets = Object.values(plantedSecrets);
 
 export interface Arena {
   repo: TestRepo;
@@ -197,7 +197,7 @@ function outsideConflict(bytes: Buffer): { head: Buffer; tail: Buffer } {
 }
 
 /** Live (non-zombie) processes whose environment holds ATTACK_TAG=tag. */
-export function processesTagged(tag: string): number[] {
+function processesTagged(tag: string): number[] {
   return processesWithEnv('ATTACK_TAG', tag);
 }
 

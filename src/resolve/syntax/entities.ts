@@ -193,7 +193,7 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
  * deletion plus an addition, which the merge treats as a conflict when both
  * sides touch it). Null when the node is an error.
  */
-export function entityKey(node: Node, grammar: GrammarId): string | null {
+function entityKey(node: Node, grammar: GrammarId): string | null {
   if (node.isError || node.isMissing) return null;
   const t = node.type;
   if (grammar === 'json' || (grammar === 'toml' && t === 'pair')) {
