@@ -4,7 +4,7 @@ import type { ConflictState, HandoffConflict, RunState } from '../../store/run-s
 import { amendFiles } from '../handoff.js';
 import { handoffFailure } from '../handoff-failure.js';
 import { amendEntry, handOff } from '../human.js';
-import { bisect } from '../plan/parallel-bisect.js';
+import { bisect } from '../plan/bisect.js';
 import { flow, moreConservative, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 
 type Decision = NonNullable<RunState['pendingRecovery']>;
