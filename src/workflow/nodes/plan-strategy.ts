@@ -3,6 +3,7 @@ import type { RunState } from '../../store/run-state.js';
 import { PRIOR_FAILURE_RATE, predictStrategies, type StrategyPrediction } from '../../agents/planner-predict.js';
 import { tipMerge, type ConflictEstimate } from '../../imerge/conflict-estimate.js';
 import { checkCostsOf } from '../check-costs.js';
+import { openAttempt } from './attempt.js';
 import { withFlow, type Ctx, type Result } from './common.js';
 
 /** PlanStrategy: the configured strategy, or the planner's choice (model, or the offline policy). */
@@ -38,20 +39,7 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
   const attempt = state.currentAttempt === 0 ? 1 : state.currentAttempt;
   const attempts = state.attempts.some((a) => a.number === attempt)
     ? state.attempts
-    : [
-        ...state.attempts,
-        {
-          number: attempt,
-          strategy: s.kind,
-          batchSize: s.batchSize,
-          resolutions: [],
-          checks: [],
-          failureSummary: null,
-          recovery: null,
-          startedAt: now,
-          finishedAt: null,
-        },
-      ];
+    : [...state.attempts, openAttempt(attempt, s, now)];
   return {
     next: 'resolve_conflicts',
     state: withFlow({ ...state, strategy: s, currentAttempt: attempt, attempts }, { batch: [] }),
