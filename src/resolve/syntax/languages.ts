@@ -12,6 +12,7 @@ export type GrammarId =
   | 'ruby'
   | 'php'
   | 'c_sharp'
+  | 'kotlin'
   | 'json'
   | 'toml';
 
@@ -42,6 +43,8 @@ const byExtension: Readonly<Record<string, GrammarId>> = {
   gemspec: 'ruby',
   php: 'php',
   cs: 'c_sharp',
+  kt: 'kotlin',
+  kts: 'kotlin',
   json: 'json',
   toml: 'toml',
 };
