@@ -16,7 +16,6 @@ const external = [
   'esbuild',
   'pino',
   'pino-pretty',
-  'pino-roll',
   'ai',
   'ai/*',
   '@ai-sdk/*',

@@ -13,7 +13,7 @@ export interface Module {
 }
 
 /** The value a fixture function returns for `x` (the C loop, computed the same way). */
-export function functionValue(seed: number, rounds: number, x: number): number {
+function functionValue(seed: number, rounds: number, x: number): number {
   let s = seed;
   for (let i = 0; i < rounds; i++) {
     s = (s * 33 + x + i * 7) % 65521;
@@ -38,7 +38,7 @@ function functionText(name: string, seed: number, rounds: number): string {
 }
 
 /** Seed and rounds of function `k` of file `file` of module `m` (stable: tests expect its values). */
-export function functionParams(moduleIndex: number, file: number, k: number): { seed: number; rounds: number } {
+function functionParams(moduleIndex: number, file: number, k: number): { seed: number; rounds: number } {
   return { seed: ((moduleIndex * 131 + file * 17 + k * 7) % 997) + 3, rounds: ((file + k) % 5) + 4 };
 }
 

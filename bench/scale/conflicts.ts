@@ -21,7 +21,7 @@ export interface ConflictFile {
 }
 
 /** What the scripted model does with a conflict: resolve it right, resolve it wrong first (a check fails, the retry is right), or give it up to a person. */
-export type ModelPlan = 'correct' | 'wrong' | 'give-up';
+type ModelPlan = 'correct' | 'wrong' | 'give-up';
 
 export interface ScaleConflict {
   /** 1-based; commit messages carry `[cN]`. */
@@ -223,11 +223,4 @@ export function conflictFiles(
     case 'comment':
       return commentConflict(m, n);
   }
-}
-
-/** The paths of a conflict that git leaves conflicted: both sides changed them, differently. */
-export function conflictedPaths(c: ScaleConflict): string[] {
-  return Object.entries(c.files)
-    .filter(([, f]) => f.fork !== f.base && f.upstream !== f.base && f.fork !== f.upstream)
-    .map(([path]) => path);
 }

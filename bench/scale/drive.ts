@@ -21,7 +21,7 @@ import type { ScaleFixture } from './fixture.js';
 import { scriptedModel } from './model.js';
 import { settle } from './person.js';
 
-export interface HandoffRecord {
+interface HandoffRecord {
   /** Conflicts handed over together. */
   conflicts: string[];
   /** Blocked cells known when they were handed over. */
@@ -133,7 +133,7 @@ export async function driveScale(fixture: ScaleFixture, sets: string[] = [], bui
  * which was already a known blocker at the hand-off before it (so it could have come with it) was
  * waited for that long. Zero when every conflict a person can see is handed over at once.
  */
-export function waitedForVisible(handoffs: readonly HandoffRecord[]): number {
+function waitedForVisible(handoffs: readonly HandoffRecord[]): number {
   let total = 0;
   for (let k = 1; k < handoffs.length; k++) {
     const before = handoffs[k - 1] as HandoffRecord;

@@ -26,7 +26,7 @@ function git(dir: string, args: string[]): string {
 }
 
 /** A run of `conflicts` resolved conflicts (two files, two hunks each) with a check, a decision and tool calls for each. */
-export function writeRun(dir: string, n1: number, n2: number, conflicts: number): { events: number } {
+function writeRun(dir: string, n1: number, n2: number, conflicts: number): { events: number } {
   const at = (k: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, 0) + k * 1000).toISOString();
   const state0 = initialRunState({
     name: 'up',

@@ -88,12 +88,12 @@ function predictedChoice(predictions: readonly StrategyPrediction[], expected: n
 const formatMargin = (ms: number): string => `${Number((ms / 60_000).toFixed(1))} min`;
 
 /** `batch(5)`, `per_conflict`. */
-export function strategyLabel(p: { strategy: StrategyName; batchSize: number | null }): string {
+function strategyLabel(p: { strategy: StrategyName; batchSize: number | null }): string {
   return p.batchSize ? `${p.strategy}(${p.batchSize})` : p.strategy;
 }
 
 /** Minutes, as a prediction is read: `~12 min`, `~1 h 05 min`. */
-export function formatMinutes(ms: number): string {
+function formatMinutes(ms: number): string {
   const minutes = Math.round(ms / 60_000);
   return minutes >= 60
     ? `~${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`

@@ -49,7 +49,7 @@ export interface Baseline {
  *   failure on the merge may be the baseline's own.
  * Only `new_failures` and `broken_by_merge` blame the resolutions.
  */
-export type BaselineVerdict = 'pass' | 'new_failures' | 'inherited_only' | 'broken_by_merge' | 'cannot_tell';
+type BaselineVerdict = 'pass' | 'new_failures' | 'inherited_only' | 'broken_by_merge' | 'cannot_tell';
 
 export interface BaselineComparison {
   verdict: BaselineVerdict;

@@ -1,7 +1,7 @@
 import { readRegular } from '../util/safe-read.js';
 
 /** The most of a log read back (its end): enough for every parser, bounded whatever a check printed. */
-export const LOG_READ_BYTES = 16 * 1024 * 1024;
+const LOG_READ_BYTES = 16 * 1024 * 1024;
 
 /**
  * A check's log as splintercat wrote it, read back from the log directory: never through a link,

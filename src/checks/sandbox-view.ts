@@ -5,19 +5,7 @@ import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'no
  * The system directories a check sees, read-only: programs, libraries and /etc (the loader's cache,
  * certificates, users, `alternatives`). Nothing else of the host is shown unless listed.
  */
-export const SYSTEM_ROOTS = [
-  '/usr',
-  '/etc',
-  '/opt',
-  '/nix',
-  '/sys',
-  '/bin',
-  '/sbin',
-  '/lib',
-  '/lib32',
-  '/lib64',
-  '/libx32',
-];
+const SYSTEM_ROOTS = ['/usr', '/etc', '/opt', '/nix', '/sys', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 /** Files of /etc that hold secrets (readable by root): shown empty. */
 const HIDDEN_SYSTEM_FILES = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-'];
 const HIDDEN_SYSTEM_DIRS = ['/etc/ssh', '/etc/sudoers.d'];

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { registerCommands } from './commands/index.js';
 
-export const VERSION = '0.1.0';
+const VERSION = '0.1.0';
 
 /**
  * The root program: global options, then the commands. With `argv` (as process.argv), only the

@@ -8,9 +8,9 @@ import { configSchema, type Config } from './schema.js';
 import { applyTemplates, unknownTemplates } from './template.js';
 
 export const CONFIG_FILE_NAME = 'splintercat.yaml';
-export const ENV_PREFIX = 'SPLINTERCAT_';
+const ENV_PREFIX = 'SPLINTERCAT_';
 /** Aliases one document may expand; past it, a billion-laughs file is refused instead of eating memory. */
-export const MAX_YAML_ALIASES = 100;
+const MAX_YAML_ALIASES = 100;
 /** Keys that would reach Object.prototype through a path like `__proto__.x`. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 /** Strings that are shell code, where `{x}` is brace syntax, not a template. */

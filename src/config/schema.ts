@@ -9,9 +9,9 @@ import { providerNames } from './providers/index.js';
  */
 const positiveSeconds = z.number().positive();
 
-export { providerNames, type ProviderName } from './providers/index.js';
+export type { ProviderName } from './providers/index.js';
 
-export const sandboxModes = ['auto', 'bwrap', 'off'] as const;
+const sandboxModes = ['auto', 'bwrap', 'off'] as const;
 export type SandboxMode = (typeof sandboxModes)[number];
 
 /** Dependency manifests and lockfiles: when one changes, `check.setup` runs again. */
@@ -36,7 +36,7 @@ export const defaultSetupWhen = [
  * `check.runner`: with a `remote`, each check's commit is pushed to a request ref there and a CI
  * job (`splintercat init --ci`) writes the result back; empty = checks run on this machine.
  */
-export const checkRunnerSchema = z
+const checkRunnerSchema = z
   .object({
     /** A git remote of the repository (name or URL); empty = run checks here. */
     remote: z.string().default(''),
@@ -55,7 +55,7 @@ export const checkRunnerSchema = z
   .strict()
   .prefault({});
 
-export const modelPriceSchema = z
+const modelPriceSchema = z
   .object({
     /** USD per million input tokens. */
     input: z.number().nonnegative(),
@@ -65,7 +65,7 @@ export const modelPriceSchema = z
   .strict();
 
 /** A `resolve.paths` decision as written: a word, or a map naming the union's order or the regenerate command. */
-export const pathDecisionSchema = z.union(
+const pathDecisionSchema = z.union(
   [
     z.enum(['ours', 'theirs', 'union', 'union ours-first', 'union theirs-first', 'human']),
     z.object({ union: z.enum(['ours-first', 'theirs-first']) }).strict(),
@@ -77,7 +77,7 @@ export const pathDecisionSchema = z.union(
   },
 );
 
-export const learntModes = ['off', 'suggest', 'apply'] as const;
+const learntModes = ['off', 'suggest', 'apply'] as const;
 
 const learntSchema = z
   .object({
@@ -298,7 +298,5 @@ export const configSchema = z
   })
   .strict();
 
-/** The configuration as written (before defaults). */
-export type ConfigInput = z.input<typeof configSchema>;
 /** The configuration after defaults, templating and normalisation. */
 export type Config = z.output<typeof configSchema>;

@@ -10,7 +10,7 @@ const ENV_FILE = /^\.env(\..+)?$/;
 const ASSIGNMENT = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s#]*))/;
 
 /** The values of credential-named variables in the env files of `dir` (never read into the environment). */
-export function dotenvSecrets(dir: string): string[] {
+function dotenvSecrets(dir: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => ENV_FILE.test(n));

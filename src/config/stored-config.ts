@@ -9,7 +9,7 @@ import type { Config } from './schema.js';
  * Never a secret: `llm.api_key` is kept as written in the file when that is a `${VAR}`
  * reference (resolved from the environment at each command), else empty.
  */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 export interface StoredConfig {
   values: Record<string, JsonValue>;

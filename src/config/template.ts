@@ -8,7 +8,7 @@ const ENV_PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const WORKDIR_PATTERN = /\{(?:target\.)?workdir\}/g;
 
 /** Expand `${VAR}` and `{target.workdir}` in one string; returns the names of unset variables. */
-export function expandTemplate(value: string, context: TemplateContext, missing: Set<string>): string {
+function expandTemplate(value: string, context: TemplateContext, missing: Set<string>): string {
   return value
     .replace(ENV_PATTERN, (_, name: string) => {
       const found = context.env[name];

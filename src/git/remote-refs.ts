@@ -14,7 +14,7 @@ export interface RemoteRefUpdate {
 }
 
 /** How one ref of a push ended, from `git push --porcelain`. */
-export interface PushedRef {
+interface PushedRef {
   ref: string;
   /** new, updated, deleted, unchanged, rejected. */
   status: 'new' | 'updated' | 'deleted' | 'unchanged' | 'rejected';

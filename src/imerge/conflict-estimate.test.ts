@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TestRepo } from '../../test/helpers/git-repo.js';
-import { expectedConflicts, tipConflicts } from './conflict-estimate.js';
+import { expectedConflicts, tipMerge } from './conflict-estimate.js';
 
-describe('tipConflicts', () => {
+describe('tipMerge: expected conflicts', () => {
   it("groups the tips' conflicted paths by the commits that touch them: one group per expected conflict", async () => {
     const repo = TestRepo.create();
     repo.commit('base', { 'a.c': 'a\n', 'a_test.c': 'ta\n', 'b.c': 'b\n', 'c.c': 'c\n' });
@@ -15,7 +15,7 @@ describe('tipConflicts', () => {
     repo.commit('upstream: b', { 'b.c': 'b up\n' });
     repo.commit('upstream: unrelated', { 'd.c': 'd\n' });
     repo.checkout('main');
-    const { groups } = await tipConflicts(repo.git, 'main', 'upstream');
+    const { groups } = await tipMerge(repo.git, 'main', 'upstream');
     expect(groups.map((g) => [...g].sort())).toEqual([['a.c', 'a_test.c'], ['b.c']]);
   });
 
@@ -24,7 +24,7 @@ describe('tipConflicts', () => {
     repo.commit('base', { 'a.c': 'a\n' });
     repo.branch('upstream');
     repo.commit('fork', { 'b.c': 'b\n' });
-    expect(await tipConflicts(repo.git, 'main', 'upstream')).toEqual({ groups: [] });
+    expect(await tipMerge(repo.git, 'main', 'upstream')).toEqual({ groups: [], lowerBound: { files: 0, hunks: 0 } });
   });
 });
 

@@ -1,17 +1,5 @@
 import type { Git } from '../git/index.js';
-import { conflictPaths, mergeTree } from './merge-tree.js';
-
-/**
- * How many conflicts a merge will meet, before the grid shows them: the paths a plain merge of
- * the two tips leaves conflicted, grouped by the commits of each side that touch them (paths
- * changed by the same fork commits and the same upstream commits conflict in the same cell, as
- * a real conflict's source and test do). Each group is one expected conflict: at least one
- * blocked cell must touch it, since the tips' conflict is made of the cells' changes.
- */
-export interface TipConflicts {
-  /** The tips' conflicted paths, one group per expected conflict. */
-  groups: string[][];
-}
+import { conflictPaths, mergeTree, type MergeTreeResult } from './merge-tree.js';
 
 /** The commits of `base..tip` (first parents) that touch each path, as one key per path. */
 async function touchingCommits(
@@ -37,26 +25,6 @@ async function touchingCommits(
   return new Map([...byPath].map(([path, commits]) => [path, commits.sort().join(',')]));
 }
 
-/** Merge the tips in memory (`git merge-tree --name-only`) and group their conflicted paths into expected conflicts. */
-export async function tipConflicts(git: Git, tip1: string, tip2: string, firstParent = true): Promise<TipConflicts> {
-  const merged = await git.run(['merge-tree', '--write-tree', '--name-only', '--no-messages', tip1, tip2], {
-    okExitCodes: [0, 1],
-  });
-  const paths = merged.stdout.split('\n').slice(1).filter(Boolean);
-  if (paths.length === 0) return { groups: [] };
-  const base = (await git.text(['merge-base', tip1, tip2])).split('\n')[0] as string;
-  const [fork, upstream] = await Promise.all([
-    touchingCommits(git, base, tip1, firstParent),
-    touchingCommits(git, base, tip2, firstParent),
-  ]);
-  const groups = new Map<string, string[]>();
-  for (const path of [...new Set(paths)]) {
-    const key = `${fork.get(path) ?? '?'} ${upstream.get(path) ?? '?'}`;
-    groups.set(key, [...(groups.get(key) ?? []), path]);
-  }
-  return { groups: [...groups.values()] };
-}
-
 /**
  * The expected number of conflicts once some are known (resolved or blocking, with their files):
  * the known ones, plus each group of the tips' conflicted paths none of them touched. Never less
@@ -78,19 +46,64 @@ export interface ConflictEstimate {
 
 const MARKER = /^<{7} /gm;
 
+/** What one in-memory merge of the two tips tells the planner before the grid is explored. */
+export interface TipMerge {
+  /**
+   * How many conflicts the merge will meet: the paths the tips' merge leaves conflicted, grouped by the
+   * commits of each side that touch them (paths changed by the same fork commits and the same upstream
+   * commits conflict in the same cell, as a real conflict's source and test do). Each group is one expected
+   * conflict: at least one blocked cell must touch it, since the tips' conflict is made of the cells' changes.
+   */
+  groups: string[][];
+  /** What that merge leaves conflicted; null when its blobs could not be read. */
+  lowerBound: ConflictEstimate | null;
+}
+
 /**
- * Merge the two tips once, in memory (`git merge-tree`), and count what conflicts. The incremental merge meets
- * at least these conflicts (each is in some cell of the grid) and often more (cells on the way conflict where
- * the tips do not), so this is a lower bound: what the planner can know before any cell is merged.
+ * Merge the two tips once, in memory (`git merge-tree`), and derive from that one merge both the expected
+ * conflicts (`groups`) and the lower bound of the work (`lowerBound`). The incremental merge meets at least
+ * these conflicts (each is in some cell of the grid) and often more (cells on the way conflict where the tips
+ * do not).
  */
-export async function estimateConflicts(
+export async function tipMerge(
   git: Git,
-  ours: string,
-  theirs: string,
-  signal?: AbortSignal,
-): Promise<ConflictEstimate> {
-  const result = await mergeTree(git, ours, theirs, signal);
-  if (result.clean) return { files: 0, hunks: 0 };
+  tip1: string,
+  tip2: string,
+  options: { firstParent?: boolean; signal?: AbortSignal } = {},
+): Promise<TipMerge> {
+  const result = await mergeTree(git, tip1, tip2, options.signal);
+  if (result.clean) return { groups: [], lowerBound: { files: 0, hunks: 0 } };
+  const [groups, lowerBound] = await Promise.all([
+    groupConflicts(git, tip1, tip2, [...new Set(result.stages.map((s) => s.entry.path))], options.firstParent ?? true),
+    countConflicts(git, result).catch(() => null),
+  ]);
+  return { groups, lowerBound };
+}
+
+/** Group the tips' conflicted paths (those left with index stages) by the commits of each side that touch them. */
+async function groupConflicts(
+  git: Git,
+  tip1: string,
+  tip2: string,
+  paths: string[],
+  firstParent: boolean,
+): Promise<string[][]> {
+  if (paths.length === 0) return [];
+  const base = (await git.text(['merge-base', tip1, tip2])).split('\n')[0] as string;
+  const [fork, upstream] = await Promise.all([
+    touchingCommits(git, base, tip1, firstParent),
+    touchingCommits(git, base, tip2, firstParent),
+  ]);
+  const groups = new Map<string, string[]>();
+  for (const path of paths) {
+    const key = `${fork.get(path) ?? '?'} ${upstream.get(path) ?? '?'}`;
+    groups.set(key, [...(groups.get(key) ?? []), path]);
+  }
+  return [...groups.values()];
+}
+
+/** Conflicted files and their conflict blocks; a path conflicted as a whole (modify/delete, binary, ...) counts one. */
+async function countConflicts(git: Git, result: Extract<MergeTreeResult, { clean: false }>): Promise<ConflictEstimate> {
   const paths = conflictPaths(result);
   let hunks = 0;
   for (const p of paths) {

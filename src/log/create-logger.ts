@@ -6,7 +6,7 @@ import { redactSecrets } from './redact.js';
 import { RollingFile } from './rolling-file.js';
 import { terminalText } from '../util/safe-print.js';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface CreateLoggerOptions {
   /** DEBUG on the console. */

@@ -13,13 +13,7 @@ import { baselineSideOf } from '../store/baseline-side.js';
  */
 export type CheckReading = 'passed' | 'against_baseline' | 'not_validated' | 'failed' | 'baseline';
 
-export const checkReadings: readonly CheckReading[] = [
-  'passed',
-  'against_baseline',
-  'not_validated',
-  'failed',
-  'baseline',
-];
+const checkReadings: readonly CheckReading[] = ['passed', 'against_baseline', 'not_validated', 'failed', 'baseline'];
 
 type Judged = Pick<CheckRecord, 'success' | 'target' | 'judgement'>;
 

@@ -6,7 +6,7 @@ import type { ConflictGitDetails } from './snapshot.js';
 import { shortOid } from '../util/short-oid.js';
 
 /** Bounds that keep a report of a huge conflict readable (and its HTML small). */
-export const DIFF_LIMIT = 200_000;
+const DIFF_LIMIT = 200_000;
 const FILE_LIMIT = 2_000_000;
 const HUNKS_PER_FILE = 50;
 const HUNK_SIDE_LIMIT = 20_000;

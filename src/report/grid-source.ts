@@ -15,7 +15,7 @@ import type { CommitRef } from './model.js';
 import type { GridSnapshot } from './snapshot.js';
 
 /** Subjects of the given commits, in one git call (unknown ones get an empty subject). */
-export async function commitRefs(git: Git, oids: readonly string[]): Promise<CommitRef[]> {
+async function commitRefs(git: Git, oids: readonly string[]): Promise<CommitRef[]> {
   if (oids.length === 0) return [];
   const out = await git.run(['log', '--no-walk=unsorted', '--stdin', '--format=%H%x00%s'], {
     input: `${oids.join('\n')}\n`,

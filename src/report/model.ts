@@ -13,7 +13,7 @@ import type { ConflictStatus, HumanHandoff, RunState } from '../store/run-state.
 export const REPORT_MODEL_VERSION = 1;
 
 export type { Rung };
-export type Role = ModelRole;
+type Role = ModelRole;
 export const roles = MODEL_ROLES;
 export const rungs = RUNGS;
 
@@ -90,7 +90,7 @@ export interface CheckView {
   reading: CheckReading;
 }
 
-export interface BaselineView {
+interface BaselineView {
   side: 'fork' | 'upstream';
   /** The fork or upstream commit checked (`2-0`, `0-3`), or null for a tip. */
   cell: string | null;
@@ -133,7 +133,7 @@ export interface ConflictHunkView {
   labels: { ours?: string; base?: string; theirs?: string };
 }
 
-export interface ConflictFileView {
+interface ConflictFileView {
   path: string;
   kind: string;
   hunks: Array<{ index: number; status: string; rung: Rung | null; by: string | null }>;

@@ -9,10 +9,10 @@ import { renderHtmlReport, renderReportBody, reportCsp } from './html/page.js';
 import type { ReportModel } from './model.js';
 
 /** The web view only ever listens here: it shows a repository's content and must not be reachable from elsewhere. */
-export const UI_HOST = '127.0.0.1';
+const UI_HOST = '127.0.0.1';
 
 /** What the UI follows for live updates (a Journal; tests pass a stub). */
-export interface EventSource {
+interface EventSource {
   subscribe(onEntry: (entry: JournalEntryBase) => void, options?: { afterSeq?: number; pollMs?: number }): () => void;
 }
 

@@ -71,24 +71,19 @@ function oneSideDeleted(input: FileConflictInput, present: FileSide): FileDecisi
 function modeOnly(path: string, base: FileSide | undefined, ours: FileSide, theirs: FileSide): FileDecision {
   const { keepOurs, keepTheirs } = optionsFor(path);
   const both = [keepOurs, keepTheirs];
-  if (base && ours.mode === base.mode)
+  const changedBy = !base ? null : ours.mode === base.mode ? 'theirs' : theirs.mode === base.mode ? 'ours' : null;
+  if (base && changedBy) {
+    const mode = (changedBy === 'ours' ? ours : theirs).mode;
+    const keep = changedBy === 'ours' ? keepOurs : keepTheirs;
     return decided(
       path,
       'mode',
-      `only theirs changed the mode (${base.mode} -> ${theirs.mode})`,
+      `only ${changedBy} changed the mode (${base.mode} -> ${mode})`,
       both,
-      keepTheirs,
+      keep,
       'one-side-unchanged',
     );
-  if (base && theirs.mode === base.mode)
-    return decided(
-      path,
-      'mode',
-      `only ours changed the mode (${base.mode} -> ${ours.mode})`,
-      both,
-      keepOurs,
-      'one-side-unchanged',
-    );
+  }
   return open(path, 'mode', `both sides changed the mode differently (ours ${ours.mode}, theirs ${theirs.mode})`, both);
 }
 

@@ -7,14 +7,14 @@ import type { ConflictHunk } from './types.js';
  * with a parse tree, and their answer is not worth it. The linear rules still run; the rest is
  * left to the next rung (the model sees the text bounded, a person decides).
  */
-export const LARGE_HUNK_CHARS = 256 * 1024;
-export const LARGE_FILE_CHARS = 2 * 1024 * 1024;
+const LARGE_HUNK_CHARS = 256 * 1024;
+const LARGE_FILE_CHARS = 2 * 1024 * 1024;
 
 /** Rules whose cost is a comparison of the sides (linear): still tried on a large hunk. */
 const LINEAR_RULES = new Set(['identical-sides', 'one-side-unchanged', 'whitespace-only']);
 
 /** Whether any side of the hunk is large. */
-export function isLargeHunk(hunk: Pick<ConflictHunk, 'base' | 'ours' | 'theirs'>): boolean {
+function isLargeHunk(hunk: Pick<ConflictHunk, 'base' | 'ours' | 'theirs'>): boolean {
   return Math.max(hunk.base?.length ?? 0, hunk.ours.length, hunk.theirs.length) > LARGE_HUNK_CHARS;
 }
 

@@ -23,7 +23,7 @@ import {
  */
 const base = { seq: z.number().int().positive(), ts: z.string() };
 
-export const runStartedEvent = z.object({
+const runStartedEvent = z.object({
   ...base,
   type: z.literal('run_started'),
   name: z.string(),
@@ -36,14 +36,14 @@ export const runStartedEvent = z.object({
   config: runStateSchema.shape.config,
 });
 
-export const nodeEnteredEvent = z.object({
+const nodeEnteredEvent = z.object({
   ...base,
   type: z.literal('node_entered'),
   node: z.string(),
   step: z.number().int(),
 });
 
-export const nodeFinishedEvent = z.object({
+const nodeFinishedEvent = z.object({
   ...base,
   type: z.literal('node_finished'),
   node: z.string(),
@@ -53,7 +53,7 @@ export const nodeFinishedEvent = z.object({
 });
 
 /** The machine stopped: how and where it resumes. */
-export const runOutcomeEvent = z.object({
+const runOutcomeEvent = z.object({
   ...base,
   type: z.literal('run_outcome'),
   outcome: z.enum(['done', 'stopped', 'needs_human', 'failed']),
@@ -61,7 +61,7 @@ export const runOutcomeEvent = z.object({
   reason: z.string().nullable(),
 });
 
-export const decisionEvent = z.object({
+const decisionEvent = z.object({
   ...base,
   type: z.literal('decision'),
   /** What was decided: strategy, recovery, ... */
@@ -88,7 +88,7 @@ export const toolCallEvent = z.object({
 });
 
 /** One resolver conversation about one file of a conflict: the model's reasoning and how it ended. */
-export const resolverTranscriptEvent = z.object({
+const resolverTranscriptEvent = z.object({
   ...base,
   type: z.literal('resolver_transcript'),
   conflict: z.string(),
@@ -103,7 +103,7 @@ export const resolverTranscriptEvent = z.object({
   recoveries: z.array(z.string()),
 });
 
-export const checkStartedEvent = z.object({
+const checkStartedEvent = z.object({
   ...base,
   type: z.literal('check_started'),
   name: z.string(),
@@ -111,9 +111,9 @@ export const checkStartedEvent = z.object({
   attempt: z.number().int().nonnegative(),
 });
 
-export const checkFinishedEvent = z.object({ ...base, type: z.literal('check_finished'), check: checkRecordSchema });
+const checkFinishedEvent = z.object({ ...base, type: z.literal('check_finished'), check: checkRecordSchema });
 
-export const modelUsageEvent = z.object({
+const modelUsageEvent = z.object({
   ...base,
   type: z.literal('model_usage'),
   role: modelRoleSchema,
@@ -125,7 +125,7 @@ export const modelUsageEvent = z.object({
   costSource: z.enum(['reported', 'price', 'unknown']),
 });
 
-export const conflictFoundEvent = z.object({
+const conflictFoundEvent = z.object({
   ...base,
   type: z.literal('conflict_found'),
   conflict: z.string(),
@@ -133,7 +133,7 @@ export const conflictFoundEvent = z.object({
   files: z.array(z.object({ path: z.string(), kind: z.string(), hunks: z.number().int().nonnegative() })),
 });
 
-export const conflictResolvedEvent = z.object({
+const conflictResolvedEvent = z.object({
   ...base,
   type: z.literal('conflict_resolved'),
   conflict: z.string(),
@@ -161,22 +161,22 @@ export const conflictResolvedEvent = z.object({
   outsideEdits: z.array(z.string()).optional(),
 });
 
-export const conflictBlamedEvent = z.object({
+const conflictBlamedEvent = z.object({
   ...base,
   type: z.literal('conflict_blamed'),
   conflict: z.string(),
   reason: z.string(),
 });
 
-export const gridUpdatedEvent = z.object({ ...base, type: z.literal('grid_updated'), grid: gridStateSchema });
+const gridUpdatedEvent = z.object({ ...base, type: z.literal('grid_updated'), grid: gridStateSchema });
 
-export const attemptFinishedEvent = z.object({
+const attemptFinishedEvent = z.object({
   ...base,
   type: z.literal('attempt_finished'),
   attempt: attemptRecordSchema,
 });
 
-export const failureSummarizedEvent = z.object({
+const failureSummarizedEvent = z.object({
   ...base,
   type: z.literal('failure_summarized'),
   check: z.string(),
@@ -184,7 +184,7 @@ export const failureSummarizedEvent = z.object({
   by: z.enum(['parser', 'model']),
 });
 
-export const humanNeededEvent = z.object({
+const humanNeededEvent = z.object({
   ...base,
   type: z.literal('human_needed'),
   reason: z.string(),
@@ -195,26 +195,26 @@ export const humanNeededEvent = z.object({
 });
 
 /** A person accepted a failed check as expected at a step of the merge (`continue --accept-failure`). */
-export const failureAcceptedEvent = z.object({
+const failureAcceptedEvent = z.object({
   ...base,
   type: z.literal('failure_accepted'),
   accepted: acceptedFailureSchema,
 });
 
-export const statusChangedEvent = z.object({
+const statusChangedEvent = z.object({
   ...base,
   type: z.literal('status_changed'),
   status: runStatusSchema,
   reason: z.string().nullable(),
 });
 
-export const finalizedEvent = z.object({ ...base, type: z.literal('finalized'), commit: z.string() });
+const finalizedEvent = z.object({ ...base, type: z.literal('finalized'), commit: z.string() });
 
 /** A node's side effect recorded once (`ctx.once`): replays after a kill reuse `value`. */
-export const effectEvent = z.object({ ...base, type: z.literal('effect'), key: z.string(), value: z.json() });
+const effectEvent = z.object({ ...base, type: z.literal('effect'), key: z.string(), value: z.json() });
 
 /** doctor --repair / --rebuild changed the state. */
-export const stateRepairedEvent = z.object({
+const stateRepairedEvent = z.object({
   ...base,
   type: z.literal('state_repaired'),
   how: z.enum(['restore-backup', 'auto-repair', 'rebuild']),
@@ -246,7 +246,6 @@ export const runEventSchema = z.discriminatedUnion('type', [
   stateRepairedEvent,
 ]);
 export type RunEvent = z.infer<typeof runEventSchema>;
-export type RunEventType = RunEvent['type'];
 /** An event as passed to `journal.append` (without seq/ts). */
 export type RunEventInput = JournalInput<RunEvent>;
 

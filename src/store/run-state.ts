@@ -18,34 +18,30 @@ export * from './handoff-state.js';
 export const RUN_STATE_VERSION = 1;
 
 /** The strategies a run records: the one list of config/goals.ts. */
-export const strategyKinds = strategyNames;
-export const strategyKindSchema = z.enum(strategyKinds);
+const strategyKinds = strategyNames;
+const strategyKindSchema = z.enum(strategyKinds);
 export type StrategyKind = z.infer<typeof strategyKindSchema>;
 
-export const recoveryKinds = ['retry-all', 'retry-specific', 'bisect', 'switch-strategy', 'abort'] as const;
-export const recoveryKindSchema = z.enum(recoveryKinds);
-export type RecoveryKind = z.infer<typeof recoveryKindSchema>;
+const recoveryKinds = ['retry-all', 'retry-specific', 'bisect', 'switch-strategy', 'abort'] as const;
+const recoveryKindSchema = z.enum(recoveryKinds);
 
-export const runStatuses = ['running', 'stopped', 'needs_human', 'failed', 'done'] as const;
+const runStatuses = ['running', 'stopped', 'needs_human', 'failed', 'done'] as const;
 export const runStatusSchema = z.enum(runStatuses);
-export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** Who made a decision: the planner model, the deterministic fallback policy, the runner's rules, or the user. */
 export const deciderSchema = z.enum(['planner', 'fallback', 'runner', 'user']);
-export type Decider = z.infer<typeof deciderSchema>;
 
 export const cellSchema = z.object({ i1: index, i2: index });
-export type Cell = z.infer<typeof cellSchema>;
 
 /** A strategy's predicted check time (agents/planner-predict.ts). */
-export const strategyPredictionSchema = z.object({
+const strategyPredictionSchema = z.object({
   strategy: strategyKindSchema,
   batchSize: z.number().int().positive().nullable(),
   ms: z.number().nonnegative(),
   checks: z.number().int().nonnegative(),
 });
 
-export const strategyStateSchema = z.object({
+const strategyStateSchema = z.object({
   kind: strategyKindSchema,
   /** Conflicts per batch for `batch`; null otherwise. */
   batchSize: z.number().int().positive().nullable(),
@@ -68,9 +64,8 @@ export const strategyStateSchema = z.object({
     .nullable()
     .optional(),
 });
-export type StrategyState = z.infer<typeof strategyStateSchema>;
 
-export const recoveryDecisionSchema = z.object({
+const recoveryDecisionSchema = z.object({
   decision: recoveryKindSchema,
   reasoning: z.string(),
   decidedBy: deciderSchema,
@@ -90,12 +85,11 @@ export const gridStateSchema = z.object({
   /** Blocked cells known so far. */
   blockers: z.array(cellSchema),
 });
-export type GridState = z.infer<typeof gridStateSchema>;
 
 export { rungSchema } from './rung.js';
 
-export const hunkStatusSchema = z.enum(['pending', 'resolved', 'needs_human']);
-export const hunkStateSchema = z.object({
+const hunkStatusSchema = z.enum(['pending', 'resolved', 'needs_human']);
+const hunkStateSchema = z.object({
   index: z.number().int().positive(),
   status: hunkStatusSchema,
   /** The ladder rung that resolved it; null while pending. */
@@ -106,9 +100,8 @@ export const hunkStateSchema = z.object({
   /** What a person kept for a hunk handed to them: ours, theirs, ours then theirs, theirs then ours, base, other text. */
   choice: z.string().optional(),
 });
-export type HunkState = z.infer<typeof hunkStateSchema>;
 
-export const conflictFileSchema = z.object({
+const conflictFileSchema = z.object({
   path: z.string().min(1),
   /** FileConflictKind of imerge/types.ts (content, modify/delete, ...). */
   kind: z.string(),
@@ -120,10 +113,10 @@ export const conflictFileSchema = z.object({
 });
 export type ConflictFileState = z.infer<typeof conflictFileSchema>;
 
-export const conflictStatusSchema = z.enum(['pending', 'resolving', 'resolved', 'needs_human', 'blamed']);
+const conflictStatusSchema = z.enum(['pending', 'resolving', 'resolved', 'needs_human', 'blamed']);
 export type ConflictStatus = z.infer<typeof conflictStatusSchema>;
 
-export const conflictStateSchema = z.object({
+const conflictStateSchema = z.object({
   /** `I1-I2`. */
   id: z.string(),
   cell: cellSchema,
@@ -153,17 +146,16 @@ export const failureSummarySchema = z.object({
 });
 
 /** A check's outcome on one commit (checks/baseline.ts SideOutcome): the failing tests by name, or null when none could be named. */
-export const sideOutcomeSchema = z.object({
+const sideOutcomeSchema = z.object({
   passed: z.boolean(),
   failing: z.array(z.string()).nullable(),
   ran: z.number().int().nonnegative().nullable().default(null),
   /** Why the run stopped before running every test, as its own output says (`pytest -x`, `mocha --bail`, a crash). */
   stopped: z.string().nullable().optional(),
 });
-export type SideOutcomeState = z.infer<typeof sideOutcomeSchema>;
 
 /** How a failed check on a cell or the final merge compared with its baselines (checks/baseline.ts BaselineComparison). */
-export const checkJudgementSchema = z.object({
+const checkJudgementSchema = z.object({
   verdict: z.enum(['pass', 'new_failures', 'inherited_only', 'broken_by_merge', 'cannot_tell']),
   by: z.enum(['tests', 'outcome']),
   blamed: z.array(z.string()),
@@ -179,7 +171,7 @@ export type CheckJudgement = z.infer<typeof checkJudgementSchema>;
  * A check's outcome on a commit whose failures are not blamed on resolutions: a tip (`cell` null), or
  * the fork commit (i1, 0) or upstream commit (0, i2) of a cell whose check failed.
  */
-export const baselineSchema = z.object({
+const baselineSchema = z.object({
   side: z.enum(baselineSides),
   commit: oid,
   cell: cellSchema.nullable(),
@@ -231,9 +223,8 @@ export const attemptRecordSchema = z.object({
   startedAt: isoTime,
   finishedAt: isoTime.nullable(),
 });
-export type AttemptRecord = z.infer<typeof attemptRecordSchema>;
 
-export const usageTotalsSchema = z.object({
+const usageTotalsSchema = z.object({
   calls: z.number().int().nonnegative(),
   inputTokens: z.number().nonnegative(),
   outputTokens: z.number().nonnegative(),
@@ -263,7 +254,7 @@ export const acceptedFailureSchema = z.object({
 export type AcceptedFailure = z.infer<typeof acceptedFailureSchema>;
 
 /** The run's configuration (see config/stored-config.ts): values validated by the config loader when used. */
-export const storedConfigSchema = z.object({
+const storedConfigSchema = z.object({
   values: z.record(z.string(), z.json()),
   file: z.string().nullable(),
   fileHash: z.string().nullable(),
@@ -275,7 +266,7 @@ export const storedConfigSchema = z.object({
  * the last failing check, the failure context for retries. Kept in `data` (validated like the
  * rest of the state; other keys pass through as JSON, which the runner's own tests use as scratch).
  */
-export const flowDataSchema = z.object({
+const flowDataSchema = z.object({
   /** Conflict ids resolved since the last passing check (the batch under test). */
   batch: z.array(z.string()).optional(),
   /** Conflict ids whose resolution passed a check. */

@@ -9,8 +9,8 @@
 const known = new Set<string>();
 
 /** Values shorter than this are flags or words, not keys: redacting them would garble text. */
-export const MIN_SECRET_LENGTH = 8;
-export const REDACTED = '[REDACTED]';
+const MIN_SECRET_LENGTH = 8;
+const REDACTED = '[REDACTED]';
 
 /** Add secret values (short or empty ones are ignored). */
 export function registerSecrets(values: Iterable<string | undefined | null>): void {

@@ -2,7 +2,7 @@ import type { Config } from '../config/index.js';
 import type { RunState } from '../store/run-state.js';
 
 /** Milliseconds per check name: the median of its runs on cells once there are some, else its fastest run on a tip. */
-export function checkCosts(state: RunState): Map<string, number> {
+function checkCosts(state: RunState): Map<string, number> {
   const onCells = new Map<string, number[]>();
   const onTips = new Map<string, number>();
   for (const c of state.checks) {

@@ -67,7 +67,7 @@ export interface DriveOptions {
 export type DriveOutcome = RunOutcome<RunState, NodeName>;
 
 /** The configuration of a run started with `spec` (a copy: the loaded configuration is not changed). */
-export function startConfig(config: Config, spec: StartSpec): Config {
+function startConfig(config: Config, spec: StartSpec): Config {
   const goal = spec.goal ?? config.imerge.goal;
   if (goal !== 'merge') {
     throw new UsageError('merge_goal', {
@@ -87,7 +87,7 @@ export function startConfig(config: Config, spec: StartSpec): Config {
 }
 
 /** The run to act on when no name is given: the only run, else imerge.name if it exists. */
-export function chooseRun(store: RunStore, config: Config): string {
+function chooseRun(store: RunStore, config: Config): string {
   return findRun(store, config.imerge.name, true) as string;
 }
 

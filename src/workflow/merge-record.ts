@@ -2,7 +2,7 @@ import type { Git } from '../git/index.js';
 import type { ConflictFileState, RunState } from '../store/run-state.js';
 
 /** Where the full record of a merge is kept: a git note on the merge commit, which `git push`/`fetch` can carry. */
-export const NOTES_REF = 'refs/notes/splintercat';
+const NOTES_REF = 'refs/notes/splintercat';
 
 /** Who settled a hunk, in words: a rule by name, the policy by glob, the model by id, a person, the cache. */
 function byWhom(rung: string | null, by: string | null): string {
@@ -23,7 +23,7 @@ function byWhom(rung: string | null, by: string | null): string {
 }
 
 /** One line per conflicted path: its hunks by who settled them (over every cell it conflicted at), or its file-level decision. */
-export function conflictLines(state: RunState): string[] {
+function conflictLines(state: RunState): string[] {
   interface PathRecord {
     kinds: Set<string>;
     cells: string[];

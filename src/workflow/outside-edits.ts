@@ -1,51 +1,32 @@
-import type { Git } from '../git/index.js';
 import type { PathChange } from '../git/worktree-snapshot.js';
-import type { Cell } from '../imerge/cell.js';
-import { mergeTree } from '../imerge/merge-tree.js';
 import type { ConflictState } from '../store/run-state.js';
 import type { Ctx } from './nodes/common.js';
 import type { GridEngine } from './ports.js';
 
 /**
- * The files a person changed at a hand-off beyond the conflict's own files: what differs between the tree they
- * left and the merge the hand-off checked out (the cell's two parents merged, conflicts in markers), less the
- * conflicted paths. They are kept in the resolution, checked with it, and recorded as the person's. Empty when
- * the parents cannot be merged now (their cells not recorded yet).
- */
-export async function outsideEditsOf(
-  git: Git,
-  engine: Pick<GridEngine, 'conflictCell'>,
-  cell: Cell,
-  tree: string,
-  conflictPaths: readonly string[],
-): Promise<string[]> {
-  const parents = await engine.conflictCell(cell).catch(() => null);
-  if (parents === null) return [];
-  const merged = await mergeTree(git, parents.above, parents.left);
-  const changed = (await git.run(['diff-tree', '-r', '--name-only', '-z', merged.tree, tree])).stdout
-    .split('\0')
-    .filter(Boolean);
-  const own = new Set(conflictPaths);
-  return changed.filter((path) => !own.has(path));
-}
-
-/**
- * The person's edits beyond conflict `c` in the tree they left, said in the decision log; [] when none.
- * `sinceHandoff` (what changed in the worktree since the hand-off snapshot) is the exact answer where one
- * was taken; without it, the tree is compared with its parents' merge.
+ * The files a person changed at a hand-off beyond conflict `c`'s own files, said in the decision log; [] when
+ * none. They are kept in the resolution, checked with it, and recorded as the person's. `sinceHandoff` is
+ * what changed in the worktree since the hand-off snapshot, which every hand-off takes (handoff-snapshot.ts):
+ * only the person writes a worktree handed to them. A worktree handed off before snapshots were taken has
+ * none: its files beyond the conflict are kept all the same, but none is claimed as the person's.
+ * `_engine` and `_tree` are not read.
  */
 export async function personsOutsideEdits(
-  ctx: Pick<Ctx, 'git' | 'log'>,
-  engine: Pick<GridEngine, 'conflictCell'>,
+  ctx: Pick<Ctx, 'log'>,
+  _engine: Pick<GridEngine, 'conflictCell'>,
   c: ConflictState,
-  tree: string,
+  _tree: string,
   sinceHandoff?: readonly PathChange[],
 ): Promise<string[]> {
+  if (sinceHandoff === undefined) {
+    ctx.log.decision(
+      { cell: c.id, outsideEdits: null },
+      `[person] ${c.id}: its worktree has no hand-off snapshot (handed off by an older splintercat): files changed beyond the conflict are kept, not recorded as the person's`,
+    );
+    return [];
+  }
   const own = new Set(c.files.map((f) => f.path));
-  const edits =
-    sinceHandoff !== undefined
-      ? [...new Set(sinceHandoff.map((p) => p.path))].filter((path) => !own.has(path))
-      : await outsideEditsOf(ctx.git, engine, c.cell, tree, [...own]);
+  const edits = [...new Set(sinceHandoff.map((p) => p.path))].filter((path) => !own.has(path));
   if (edits.length > 0)
     ctx.log.decision(
       { cell: c.id, outsideEdits: edits },

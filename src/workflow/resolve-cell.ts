@@ -24,13 +24,13 @@ import { changesSinceHandoff } from './handoff-snapshot.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 /** A person's file-level choice (keep or delete), by `fileChoiceKey`. */
-export type FileChoices = Record<string, 'keep' | 'delete'>;
+type FileChoices = Record<string, 'keep' | 'delete'>;
 
 /** The kinds a person settles with `git add` (keep) or `git rm` (delete). */
 const keepOrDeleteKinds = new Set(['modify/delete', 'rename/delete', 'rename/rename', 'file/directory']);
 
 /** The same file-level conflict anywhere in a run: its path, kind and the blobs of its three sides. */
-export function fileChoiceKey(entry: UnmergedEntry, kind: string): string {
+function fileChoiceKey(entry: UnmergedEntry, kind: string): string {
   return `${entry.path} ${kind} ${entry.base?.oid ?? '-'}:${entry.ours?.oid ?? '-'}:${entry.theirs?.oid ?? '-'}`;
 }
 

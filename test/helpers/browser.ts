@@ -5,9 +5,9 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { tempDir } from './git-repo.js';
 
 /** Debian's chromium (`.ci/run` installs it when missing). */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
-export const chromiumArgs = [
+const chromiumArgs = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -6,7 +6,7 @@ import ts from 'typescript';
  * The layers of design.md §2, highest first. A module may import from its own folder and from
  * any folder of the same or a lower layer, never from a higher one.
  */
-export const LAYERS: readonly (readonly string[])[] = [
+const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['report'],
   ['workflow'],

@@ -13,7 +13,7 @@ import { onTestFinished } from 'vitest';
  * is not known in advance (a CLI killed and resumed at random moments).
  */
 
-export interface ScriptedUsage {
+interface ScriptedUsage {
   prompt_tokens: number;
   completion_tokens: number;
   /** OpenRouter's reported cost in USD (sent as `usage.cost`). */
@@ -52,7 +52,7 @@ export interface RecordedRequest {
  * Called only when the queue is empty; it runs after the request was recorded, so
  * `server.requests` already ends with it.
  */
-export type LlmResponder = (request: RecordedRequest) => ScriptedReply;
+type LlmResponder = (request: RecordedRequest) => ScriptedReply;
 
 export interface LlmServerOptions {
   /** Close the server when the current test finishes (default true). */

@@ -102,14 +102,14 @@ export function ecosystemOf(repo: string, env: NodeJS.ProcessEnv): Ecosystem {
 }
 
 /** A block of a hand-off: its number, the one-command answers, and what the past merges suggest. */
-export interface HandoffBlock {
+interface HandoffBlock {
   hunk: number;
   take: Record<string, string>;
   suggestion?: { choice: string; command: string; evidence: string };
 }
 
 /** A file of a hand-off as `status --json` gives it. */
-export interface HandoffFile {
+interface HandoffFile {
   path: string;
   kind: string;
   /** Commands that settle a file-level choice (modify/delete: keep or delete). */

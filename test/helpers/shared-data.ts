@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** `../shared` beside the repository: test data that CI provides and a fresh clone does not have. */
-export const sharedRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../shared');
+const sharedRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../shared');
 
 export interface SharedData {
   /** Absolute path of the data (it may not exist). */

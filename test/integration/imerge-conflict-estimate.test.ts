@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { strategyPolicy } from '../../src/agents/planner-policy.js';
-import { estimateConflicts } from '../../src/imerge/conflict-estimate.js';
-import { TestRepo } from '../helpers/git-repo.js';
+import { tipMerge } from '../../src/imerge/conflict-estimate.js';
+import { Git } from '../../src/git/index.js';
+import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
+import { gitSpy } from '../helpers/git-spy.js';
 
 describe('a lower bound of the conflicts: a plain merge of the two tips', () => {
   it('counts conflicted files and their conflict blocks; a modify/delete counts one', async () => {
@@ -11,8 +13,29 @@ describe('a lower bound of the conflicts: a plain merge of the two tips', () => 
     const fork = repo.commit('fork', { 'a.txt': 'F\n2\n3\n4\n5\n6\n7\n8\nF\n', 'gone.txt': 'fork edit\n' });
     repo.checkout('up');
     const up = repo.commit('up', { 'a.txt': 'U\n2\n3\n4\n5\n6\n7\n8\nU\n', 'gone.txt': null, 'calm.txt': 'u\n' });
-    expect(await estimateConflicts(repo.git, fork, up)).toEqual({ files: 2, hunks: 3 });
-    expect(await estimateConflicts(repo.git, fork, fork)).toEqual({ files: 0, hunks: 0 });
+    expect((await tipMerge(repo.git, fork, up)).lowerBound).toEqual({ files: 2, hunks: 3 });
+    expect((await tipMerge(repo.git, fork, fork)).lowerBound).toEqual({ files: 0, hunks: 0 });
+  });
+
+  it('derives the expected conflicts and the lower bound from one merge-tree of the tips', async () => {
+    const repo = TestRepo.create();
+    repo.commit('base', { 'a.c': 'a\n', 'a_test.c': 'ta\n', 'b.c': '1\n2\n3\n4\n5\n6\n7\n8\n9\n' });
+    repo.branch('up');
+    repo.commit('fork', { 'a.c': 'a fork\n', 'a_test.c': 'ta fork\n' });
+    const forkB = repo.commit('fork b', { 'b.c': 'F\n2\n3\n4\n5\n6\n7\n8\nF\n' });
+    repo.checkout('up');
+    repo.commit('up', { 'a.c': 'a up\n', 'a_test.c': 'ta up\n' });
+    const up = repo.commit('up b', { 'b.c': 'U\n2\n3\n4\n5\n6\n7\n8\nU\n' });
+    const spy = gitSpy();
+    const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });
+    try {
+      const merge = await tipMerge(git, forkB, up);
+      expect(merge.groups.map((g) => [...g].sort())).toEqual([['a.c', 'a_test.c'], ['b.c']]);
+      expect(merge.lowerBound).toEqual({ files: 3, hunks: 4 });
+      expect(spy.calls().filter((c) => c.startsWith('merge-tree '))).toHaveLength(1);
+    } finally {
+      git.close();
+    }
   });
 
   it('the offline planner says the bound instead of "unknown", and still checks each conflict on its own', () => {

@@ -4,6 +4,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ResolutionCache } from '../../src/resolve/index.js';
 import { rebuildRun } from '../../src/store/doctor.js';
+import { nullLogger, type Logger } from '../../src/log/logger.js';
 import { RunStore } from '../../src/store/index.js';
 import type { HumanHandoff } from '../../src/store/run-state.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
@@ -162,6 +163,30 @@ describe('hand-offs a person can follow to the letter', () => {
     expect(renderReportBody(model)).toContain(
       '<p>Edited by the person beyond the conflict: <code>NOTES.md</code>, <code>check.mjs</code></p>',
     );
+  });
+
+  it("a worktree handed off without a snapshot (an older run) still continues: its edits kept, none claimed as the person's", async () => {
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
+    const { outcome, ctx, store } = await merge(repo);
+    const c = only(outcome.state.human);
+    // As an older splintercat left it: no snapshot file, no snapshot refs in the worktree's git directory.
+    const gitDir = (await execa('git', ['rev-parse', '--absolute-git-dir'], { cwd: c.worktree })).stdout;
+    expect(existsSync(join(gitDir, 'splintercat-snapshots.json'))).toBe(true);
+    rmSync(join(gitDir, 'splintercat-snapshots.json'));
+    rmSync(join(gitDir, 'refs', 'worktree'), { recursive: true, force: true });
+    writeFileSync(join(c.worktree, 'vals.txt'), valuesFile(['both']));
+    writeFileSync(join(c.worktree, 'NOTES.md'), 'merged by hand\n');
+    const decisions: string[] = [];
+    const log: Logger = { ...nullLogger, decision: (_obj, msg) => void decisions.push(msg ?? ''), child: () => log };
+    const done = await resume(store, { ...ctx, log });
+    expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
+    expect(repo.sh('show', 'main:NOTES.md')).toBe('merged by hand');
+    expect(done.state.conflicts.map((x) => [x.id, x.outsideEdits ?? []])).toEqual([['1-1', []]]);
+    expect(decisions.some((d) => d.startsWith('[person] 1-1: its worktree has no hand-off snapshot'))).toBe(true);
   });
 
   it('modify/delete both ways: the exact git rm / git add choices, no marker talk; an untouched path is refused, saying why; the choices taken literally land in the merge', async () => {

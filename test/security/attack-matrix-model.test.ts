@@ -11,44 +11,17 @@ import {
   plantedSecrets,
   textsUnder,
   type Arena,
+  turn,
+  hostileBuild,
 } from '../helpers/attack-arena.js';
-import type { TestRepo } from '../helpers/git-repo.js';
-import type { ScriptedReply, ScriptedToolCall } from '../helpers/llm-server.js';
-import { handoffDir } from '../helpers/attack-history.js';
+import { buildConflict, checkConfig, handoffDir } from '../helpers/attack-history.js';
 
 /**
  * The attack matrix, second round: a scripted hostile model (the local OpenAI-compatible server)
  * drives `merge` through the real CLI; the five invariants hold after each attack.
  */
 
-const turn = (...calls: Array<[string, ScriptedToolCall['args']]>): ScriptedReply => ({
-  kind: 'tool_calls',
-  calls: calls.map(([name, args]) => ({ name, args })),
-});
-
-/** build.sh conflicts between main and upstream; other.txt merges cleanly. */
-function buildConflict(extra: Record<string, string> = {}): (repo: TestRepo) => void {
-  return (repo) => {
-    repo.commit('base', { 'build.sh': 'echo build\n', 'other.txt': 'unrelated\n', ...extra });
-    repo.branch('upstream');
-    repo.commit('fork', { 'build.sh': 'echo build fork\n' });
-    repo.checkout('upstream');
-    repo.commit('upstream', { 'build.sh': 'echo build upstream\n' });
-    repo.checkout('main');
-  };
-}
-
-const mergeConfig = (extra: string[] = []): string[] => [
-  'target:',
-  '  branch: main',
-  'imerge:',
-  '  name: up',
-  'check:',
-  '  commands:',
-  '    build: sh build.sh',
-  '  workflow: [build]',
-  ...extra,
-];
+const mergeConfig = (extra: string[] = []): string[] => checkConfig('sh build.sh', extra, 'build');
 
 /** The text of every tool result the model was sent (the last request holds the whole conversation). */
 function toolResults(arena: Arena): string {
@@ -73,11 +46,7 @@ describe.runIf(probeBwrap().ok)('attack matrix: a hostile model during merge', (
       '>>>>>>> theirs',
       '',
     ].join('\n');
-    arena.server.enqueue(
-      turn(['write_file', { file: 'build.sh', content: hostile }]),
-      turn(['run_check', { check_level: 'build' }]),
-      turn(['submit_resolution', { file: 'build.sh' }]),
-    );
+    arena.server.enqueue(...hostileBuild(hostile));
     const snap = before(arena, expectMergeOf(arena, 'main', 'upstream'));
     const first = await arena.cli(['merge', 'upstream']);
     expect(first.stderr).not.toMatch(/at .*\.ts:\d+/);
@@ -113,12 +82,7 @@ describe.runIf(probeBwrap().ok)('attack matrix: a hostile model during merge', (
       'exit 1',
       '',
     ].join('\n');
-    arena.server.enqueue(
-      turn(['write_file', { file: 'build.sh', content: hostile }]),
-      turn(['run_check', { check_level: 'build' }]),
-      turn(['write_file', { file: 'build.sh', content: 'echo build fork\necho build upstream\n' }]),
-      turn(['submit_resolution', { file: 'build.sh' }]),
-    );
+    arena.server.enqueue(...hostileBuild(hostile, 'echo build fork\necho build upstream\n'));
     const snap = before(arena, expectMergeOf(arena, 'main', 'upstream'));
     const run = await arena.cli(['merge', 'upstream']);
     expect(run.code, run.stderr).toBe(0);
@@ -198,11 +162,7 @@ describe.runIf(probeBwrap().ok)('attack matrix: a hostile model during merge', (
         '<<<<<<< ours',
         '',
       ].join('\n');
-      arena.server.enqueue(
-        turn(['write_file', { file: 'build.sh', content: hostile }]),
-        turn(['run_check', { check_level: 'build' }]),
-        turn(['submit_resolution', { file: 'build.sh' }]),
-      );
+      arena.server.enqueue(...hostileBuild(hostile));
       const snap = before(arena, expectMergeOf(arena, 'main', 'upstream'));
       const first = await arena.cli(['merge', 'upstream']);
       expect(first.code, first.stderr).toBe(3);

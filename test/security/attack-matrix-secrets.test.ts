@@ -9,19 +9,15 @@ import {
   plantedSecrets,
   textsUnder,
   type Arena,
+  turn,
 } from '../helpers/attack-arena.js';
 import { startLlmServer } from '../helpers/llm-server.js';
-import type { ScriptedReply, ScriptedToolCall } from '../helpers/llm-server.js';
 
 /**
  * The attack matrix, second round: where keys and configuration come from. `resolve` on a working
  * tree a plain `git merge upstream` left conflicted; the five invariants hold after each attack.
  */
 
-const turn = (...calls: Array<[string, ScriptedToolCall['args']]>): ScriptedReply => ({
-  kind: 'tool_calls',
-  calls: calls.map(([name, args]) => ({ name, args })),
-});
 const resolveB = turn([
   'resolve_conflict',
   { file: 'b.txt', conflict_num: 1, choice: 'custom', custom_text: 'beta main and upstream\n' },

@@ -2,19 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { limits } from '../../src/agents/resolver/tool-context.js';
-import { assertInvariants, before, createArena, expectWorkingTree, type Arena } from '../helpers/attack-arena.js';
+import { assertInvariants, before, createArena, expectWorkingTree, type Arena, turn } from '../helpers/attack-arena.js';
 import type { TestRepo } from '../helpers/git-repo.js';
-import type { ScriptedReply, ScriptedToolCall } from '../helpers/llm-server.js';
+import type { ScriptedToolCall } from '../helpers/llm-server.js';
 
 /**
  * The attack matrix, second round: what the resolver's tools and first prompt give the model.
  * `resolve` on a working tree a plain `git merge` left conflicted; the five invariants after each.
  */
-
-const turn = (...calls: Array<[string, ScriptedToolCall['args']]>): ScriptedReply => ({
-  kind: 'tool_calls',
-  calls: calls.map(([name, args]) => ({ name, args })),
-});
 
 /** `file` holds `lines(side)` on each side; main and feature change it differently; `git merge feature` stops. */
 function conflicted(

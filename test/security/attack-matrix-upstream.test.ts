@@ -8,6 +8,7 @@ import {
   appendConfig,
   checkConfig,
   handoffDir,
+  logLinkAttack,
   mergeHandOffContinue,
   upstreamAdds,
 } from '../helpers/attack-history.js';
@@ -52,33 +53,7 @@ describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model
     ['off', '/proc/self/environ'],
   ])(
     'critical: a failing check replacing its newest log with a link (sandbox %s, to %s) gets nothing read back: not the summary, the hand-off excerpt, the journal, the report',
-    async (sandbox, target) => {
-      const arena = await createArena(() => undefined, { model: false });
-      const logs = join(arena.repo.dir, '.splintercat', 'logs');
-      const link = target.replace('HOME', arena.home);
-      // Benign until the merge holds the person's resolution: then the tips pass and only the merge fails.
-      const hostile = [
-        "grep -q 'fork and upstream' a.txt || exit 0",
-        `log=$(ls -t ${logs}/quick-*.log 2>/dev/null | head -1)`,
-        `[ -n "$log" ] && rm -f "$log" && ln -s ${link} "$log" && echo linked`,
-        'exit 1',
-        '',
-      ].join('\n');
-      arena.repo.commit('base', { 'a.txt': 'alpha\nbeta\ngamma\n', 'test.sh': 'exit 0\n' });
-      arena.repo.branch('upstream');
-      arena.repo.commit('fork', { 'a.txt': 'alpha\nbeta fork\ngamma\n' });
-      arena.repo.checkout('upstream');
-      arena.repo.commit('upstream', { 'a.txt': 'alpha\nbeta upstream\ngamma\n', 'test.sh': hostile });
-      arena.repo.checkout('main');
-      appendConfig(arena, checkConfig('sh test.sh', [`  sandbox: ${sandbox}`]));
-      const snap = before(arena, expectWorkingTree(arena, []));
-      const runs = await mergeHandOffContinue(arena);
-      // The merge fails the check, which the tips pass: the person is asked to amend, with the log's excerpt.
-      expect(runs[1]?.code, runs[1]?.stderr).toBe(3);
-      expect(runs[1]?.stderr).toMatch(/check 'quick' failed/);
-      const status = await arena.cli(['status', '--json']);
-      await assertInvariants(arena, snap, [...runs, status], { report: true });
-    },
+    (sandbox, target) => logLinkAttack(sandbox, target),
   );
 
   it('high: a conflicted file named "n\\ntouch PWNED;#", an upstream branch named with $(...) and check output with escape sequences: nothing printed runs, nothing reaches the terminal raw', async () => {

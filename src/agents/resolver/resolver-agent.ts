@@ -28,7 +28,7 @@ export interface ToolCallRecord {
   output: string;
 }
 
-export interface ResolverTranscript {
+interface ResolverTranscript {
   /** The model's text and reasoning, turn by turn. */
   reasoning: string[];
   toolCalls: ToolCallRecord[];

@@ -1,7 +1,2 @@
 /** Validation of a resolved file lives with the grammars in resolve/; the resolver's tools use it from here. */
-export {
-  stageTexts,
-  validateResolvedText,
-  type ValidateOptions,
-  type ValidationResult,
-} from '../../resolve/syntax/validate-text.js';
+export { stageTexts, validateResolvedText } from '../../resolve/syntax/validate-text.js';

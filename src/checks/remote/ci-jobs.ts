@@ -20,8 +20,8 @@ export interface CiSetup {
   next: string[];
 }
 
-export const GITHUB_WORKFLOW = '.github/workflows/splintercat-checks.yml';
-export const GITLAB_SOURCE = '.splintercat/ci/gitlab-ci.yml';
+const GITHUB_WORKFLOW = '.github/workflows/splintercat-checks.yml';
+const GITLAB_SOURCE = '.splintercat/ci/gitlab-ci.yml';
 
 /** The setup of one CI kind; `command` runs splintercat on the runner (shell text). */
 export function ciSetup(

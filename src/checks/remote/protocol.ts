@@ -17,12 +17,12 @@ import { shortOid } from '../../util/short-oid.js';
  * from one machine or several, is one request with one result.
  */
 
-export const REQUEST_SUBJECT = 'splintercat check request';
+const REQUEST_SUBJECT = 'splintercat check request';
 export const RESULT_FILE = 'result.json';
 export const LOG_FILE = 'log.txt';
 const oid = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
 
-export const checkRequestSchema = z.object({
+const checkRequestSchema = z.object({
   splintercat: z.literal('check-request'),
   version: z.literal(1),
   id: z.string().min(1),
@@ -48,7 +48,7 @@ const failedTestSchema = z.object({
   excerpt: z.string(),
 });
 
-export const checkResultRecordSchema = z.object({
+const checkResultRecordSchema = z.object({
   splintercat: z.literal('check-result'),
   version: z.literal(1),
   id: z.string().min(1),

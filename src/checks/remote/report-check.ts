@@ -128,7 +128,7 @@ function logEnd(log: string): string {
 }
 
 /** The job's page on GitHub Actions or GitLab CI, or null. */
-export function ciJobUrl(env: NodeJS.ProcessEnv): string | null {
+function ciJobUrl(env: NodeJS.ProcessEnv): string | null {
   if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID)
     return `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
   return env.CI_JOB_URL || null;

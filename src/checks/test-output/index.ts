@@ -12,9 +12,6 @@ import { stoppedEarly } from './stopped.js';
 import type { TestFailures } from './types.js';
 
 export * from './types.js';
-export type { JUnitSource } from './junit-xml.js';
-export { diedBeforeSummary } from './stopped.js';
-export { testOutputParsers } from './registry.js';
 
 export interface ParseTestOptions {
   /** The directory the check ran in: paths inside it are shown relative to it. */

@@ -1,7 +1,7 @@
 import type { FailedTest } from './failed-test.js';
 
 /** The flag that makes a runner stop at its first failure, as it may appear on the command that ran it. */
-export interface StopFlag {
+interface StopFlag {
   /** The runner's program on a command line (a short flag counts only beside it). */
   program: RegExp;
   /** The long flag: it counts on the configured check command whatever program it names (a wrapper passes it on). */

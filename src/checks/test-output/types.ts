@@ -2,8 +2,7 @@ import type { FailedTest } from './failed-test.js';
 import type { TestRunner } from './registry.js';
 
 export type { FailedTest } from './failed-test.js';
-export type { StopFlag, TestOutputParser } from './parser.js';
-export { testRunners, type TestRunner } from './registry.js';
+export { testRunners } from './registry.js';
 
 /** What a check's output says about its tests: the runner recognised, and the tests that failed (none when all passed). */
 export interface TestFailures {

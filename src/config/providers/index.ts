@@ -10,7 +10,7 @@ import { openaiCompatible } from './openai-compatible.js';
 import { openrouter } from './openrouter.js';
 import type { ProviderPreset } from './preset.js';
 
-export type { ProviderPreset, ProviderSettings } from './preset.js';
+export type { ProviderPreset } from './preset.js';
 
 /** Every provider, in the order the default config lists them; the first is the default. */
 export const providerPresets = [openrouter, openai, anthropic, openaiCompatible, ollama] as const;

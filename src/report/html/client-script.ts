@@ -20,7 +20,10 @@ export function clientScript(): string {
   return script;
 }
 
-/** Bundle the page's script with esbuild (a development dependency: only the build and source runs need it). */
+/**
+ * Bundle the page's script with esbuild (a development dependency: only the build and source runs need it).
+ * @public `scripts/bundle-client.mjs` calls it from the built `dist/` at build time.
+ */
 export function bundleClient(entry: string): string {
   const bundler = createRequire(import.meta.url)('esbuild') as typeof esbuild;
   const result = bundler.buildSync({

@@ -7,7 +7,7 @@ import { esc, idFrom } from './escape.js';
 const OPEN_BY_DEFAULT = 12;
 
 /** A unified diff with each line classed (added, removed, hunk header, file header). */
-export function renderDiff(diff: string): string {
+function renderDiff(diff: string): string {
   const lines = diff.replace(/\n$/, '').split('\n');
   const out = lines.map((line) => {
     const cls = /^(diff --git|index |--- |\+\+\+ |new file|deleted file|similarity|rename )/.test(line)

@@ -5,7 +5,7 @@ import { esc, jsonForScript } from './escape.js';
 import { cellId } from '../../imerge/cell.js';
 
 /** Grids up to this many cells are drawn as SVG (one rect per cell); larger ones on a canvas. */
-export const SVG_MAX_CELLS = 5000;
+const SVG_MAX_CELLS = 5000;
 const S = 16;
 
 function legend(): string {

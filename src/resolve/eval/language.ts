@@ -18,6 +18,8 @@ const byExtension: Readonly<Record<string, string>> = {
   rb: 'Ruby',
   php: 'PHP',
   cs: 'C#',
+  kt: 'Kotlin',
+  kts: 'Kotlin',
   json: 'JSON',
   yaml: 'YAML',
   yml: 'YAML',

@@ -1,5 +1,5 @@
 /** `apply` at one threshold: the suggestions it would take without asking, and how many were not the person's. */
-export interface ApplyRow {
+interface ApplyRow {
   threshold: number;
   minMerges: number;
   applied: number;

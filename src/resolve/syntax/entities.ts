@@ -162,18 +162,34 @@ function testCall(node: Node): { call: Node; fn: string; title: string } | null 
   return { call, fn, title: first.text };
 }
 
-/** The name a declaration declares: its `name` field, or the identifier inside its declarator (C, C++). */
-function nameOf(node: Node): string | null {
+/**
+ * The name a declaration declares: its `name` field, or the identifier inside its declarator (C, C++).
+ * Kotlin's grammar has neither: a declaration's name is its identifier child (`fun f`, `class C`, an enum
+ * entry), inside a `variable_declaration` for `val v`.
+ */
+function nameOf(node: Node, grammar: GrammarId): string | null {
+  if (grammar === 'kotlin') {
+    if (!kotlinDeclarations.test(node.type)) return null;
+    const named = node.namedChildren.find((c) => c !== null && kotlinNames.has(c.type));
+    if (named?.type === 'variable_declaration')
+      return named.namedChildren.find((c) => c?.type === 'simple_identifier')?.text ?? null;
+    return named?.text ?? null;
+  }
   const name = node.childForFieldName('name');
   if (name) return name.text;
   const declarator = node.childForFieldName('declarator');
   if (declarator) return declaratorName(declarator);
   const inner = node.childForFieldName('declaration') ?? node.childForFieldName('definition');
-  if (inner) return nameOf(inner);
+  if (inner) return nameOf(inner, grammar);
   const variable = node.namedChildren.find((c) => c?.type === 'variable_declarator');
-  if (variable) return nameOf(variable);
+  if (variable) return nameOf(variable, grammar);
   return null;
 }
+
+const kotlinNames = new Set(['simple_identifier', 'type_identifier', 'variable_declaration']);
+/** Kotlin's named declarations; any other node (a statement of a script) is known by its text. */
+const kotlinDeclarations =
+  /^(?:class_declaration|object_declaration|function_declaration|property_declaration|type_alias|enum_entry)$/;
 
 function declaratorName(node: Node): string | null {
   if (/identifier$/.test(node.type) || node.type === 'operator_name' || node.type === 'destructor_name')
@@ -193,7 +209,7 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
  * deletion plus an addition, which the merge treats as a conflict when both
  * sides touch it). Null when the node is an error.
  */
-export function entityKey(node: Node, grammar: GrammarId): string | null {
+function entityKey(node: Node, grammar: GrammarId): string | null {
   if (node.isError || node.isMissing) return null;
   const t = node.type;
   if (grammar === 'json' || (grammar === 'toml' && t === 'pair')) {
@@ -229,7 +245,7 @@ export function entityKey(node: Node, grammar: GrammarId): string | null {
     if (inner) return `export:${entityKey(inner, grammar) ?? ''}`;
     return `export#${squash(node.text)}`;
   }
-  const name = nameOf(node);
+  const name = nameOf(node, grammar);
   return name !== null ? `${t}:${name}` : `${t}#${squash(node.text)}`;
 }
 

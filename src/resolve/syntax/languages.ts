@@ -12,6 +12,7 @@ export type GrammarId =
   | 'ruby'
   | 'php'
   | 'c_sharp'
+  | 'kotlin'
   | 'json'
   | 'toml';
 
@@ -42,6 +43,8 @@ const byExtension: Readonly<Record<string, GrammarId>> = {
   gemspec: 'ruby',
   php: 'php',
   cs: 'c_sharp',
+  kt: 'kotlin',
+  kts: 'kotlin',
   json: 'json',
   toml: 'toml',
 };
@@ -64,7 +67,7 @@ export function grammarForPath(path: string): GrammarId | null {
  * JSON with comments and trailing commas: tsconfig and friends are read by
  * tools that allow both, and refusing them as strict JSON refuses correct files.
  */
-export function isJsoncPath(path: string): boolean {
+function isJsoncPath(path: string): boolean {
   const name = baseName(path);
   if (name.endsWith('.jsonc') || name.endsWith('.json5')) return true;
   if (/^(?:tsconfig|jsconfig)(?:[.-].*)?\.json$/.test(name)) return true;

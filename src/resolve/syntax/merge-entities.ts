@@ -3,7 +3,7 @@ import type { Container, Entity } from './entities.js';
 /** A piece of merged output: text, or a conflict the entity merge leaves to the next rung. */
 export type Piece = string | EntityConflict;
 
-export interface EntityConflict {
+interface EntityConflict {
   base: string;
   ours: string;
   theirs: string;

@@ -198,6 +198,21 @@ describe('syntaxMerge: entities', () => {
     );
   });
 
+  it('knows Kotlin declarations by their identifier child: a class body merges member by member, vals by name', async () => {
+    const base =
+      'package demo\n\nclass Greeter(val name: String) {\n    val greeting = "hi"\n\n    fun hello(): String = greeting\n\n    fun bye() {\n        println("bye")\n    }\n}\n\nval answer = 42\n';
+    const ours = base
+      .replace('val greeting = "hi"', 'val greeting = "hello"')
+      .replace('val answer = 42', 'val answer = 43');
+    const theirs = base.replace('println("bye")', 'println("bye, $name")');
+    expect(text(await merge('Greeter.kt', base, ours, theirs))).toBe(
+      'package demo\n\nclass Greeter(val name: String) {\n    val greeting = "hello"\n\n    fun hello(): String = greeting\n\n    fun bye() {\n        println("bye, $name")\n    }\n}\n\nval answer = 43\n',
+    );
+    // One member changed on both sides is left to the next rung.
+    const clash = base.replace('println("bye")', 'println("ciao")');
+    expect(conflicts(await merge('Greeter.kt', base, theirs, clash)).length).toBeGreaterThan(0);
+  });
+
   it('parses and merges each listed language', async () => {
     const cases: Array<[string, string, string, string]> = [
       [
@@ -223,6 +238,12 @@ describe('syntaxMerge: entities', () => {
         'int a() { return 1; }\nint b() { return 2; }\n',
         'int a() { return 10; }\nint b() { return 2; }\n',
         'int a() { return 1; }\nint b() { return 20; }\n',
+      ],
+      [
+        'M.kt',
+        'fun a(): Int {\n    return 1\n}\n\nfun b(): Int {\n    return 2\n}\n',
+        'fun a(): Int {\n    return 10\n}\n\nfun b(): Int {\n    return 2\n}\n',
+        'fun a(): Int {\n    return 1\n}\n\nfun b(): Int {\n    return 20\n}\n',
       ],
       [
         'm.tsx',

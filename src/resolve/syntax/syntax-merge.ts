@@ -198,7 +198,7 @@ export function hunkTextsFromMerge(file: ConflictedFile, pieces: readonly Piece[
  * kind and its text (whitespace squashed), so the same unreadable macro in
  * two versions is the same error wherever it moved.
  */
-export function errorSignatures(root: Node): Map<string, number> {
+function errorSignatures(root: Node): Map<string, number> {
   const out = new Map<string, number>();
   const visit = (node: Node): void => {
     if (node.isError || node.isMissing) {

@@ -25,9 +25,8 @@ export interface ValidateOptions {
 /**
  * Checks on a resolved file before it is accepted: no conflict markers left;
  * JSON (strict, no repeated keys), JSONC (tsconfig and friends), YAML and TOML
- * parse; code in a language with a tree-sitter grammar (JavaScript,
- * TypeScript/TSX, Python, Go, Rust, Java, C, C++, Ruby, PHP, C#) parses with
- * no error node. Each problem says where it is, for the model to fix.
+ * parse; code in a language with a tree-sitter grammar (`GrammarId` of
+ * languages.ts) parses with no error node. Each problem says where it is, for the model to fix.
  */
 export async function validateResolvedText(
   file: string,

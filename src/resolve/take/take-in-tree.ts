@@ -23,14 +23,14 @@ export interface TakeRequest {
 }
 
 /** A block still in a file, by its number, where it is now. */
-export interface OpenBlock {
+interface OpenBlock {
   number: number;
   startLine: number;
   endLine: number;
 }
 
 /** What is left of one unmerged path after the take. */
-export interface LeftFile {
+interface LeftFile {
   path: string;
   /** content, add/add, modify/delete, binary, ... */
   kind: string;

@@ -6,17 +6,16 @@ import { baselineSideOf } from '../../store/baseline-side.js';
 import type { Cell } from '../../imerge/cell.js';
 import { runBaselines, runJudgedChecks, type ChecksRun } from './check-blame.js';
 
-export const nodeNames = [
-  'initialize',
-  'plan_strategy',
-  'resolve_conflicts',
-  'check',
-  'summarize_failure',
-  'plan_recovery',
-  'execute_recovery',
-  'finalize',
-] as const;
-export type NodeName = (typeof nodeNames)[number];
+/** The nodes of the merge machine, in the order a run that meets no failure visits them. */
+export type NodeName =
+  | 'initialize'
+  | 'plan_strategy'
+  | 'resolve_conflicts'
+  | 'check'
+  | 'summarize_failure'
+  | 'plan_recovery'
+  | 'execute_recovery'
+  | 'finalize';
 
 export type Ctx = RunContext & NodeContext;
 export type Result = NodeResult<RunState, NodeName>;

@@ -4,7 +4,8 @@ import type { ConflictState, HandoffConflict, RunState } from '../../store/run-s
 import { amendFiles } from '../handoff.js';
 import { handoffFailure } from '../handoff-failure.js';
 import { amendEntry, handOff } from '../human.js';
-import { bisect } from '../plan/parallel-bisect.js';
+import { bisect } from '../plan/bisect.js';
+import { openAttempt } from './attempt.js';
 import { flow, moreConservative, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 
 type Decision = NonNullable<RunState['pendingRecovery']>;
@@ -214,20 +215,7 @@ function newAttempt(state: RunState, now: string): RunState {
   return {
     ...state,
     currentAttempt: number,
-    attempts: [
-      ...state.attempts,
-      {
-        number,
-        strategy: strategy?.kind ?? 'per_conflict',
-        batchSize: strategy?.batchSize ?? null,
-        resolutions: [],
-        checks: [],
-        failureSummary: null,
-        recovery: null,
-        startedAt: now,
-        finishedAt: null,
-      },
-    ],
+    attempts: [...state.attempts, openAttempt(number, strategy, now)],
   };
 }
 

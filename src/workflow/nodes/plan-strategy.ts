@@ -1,21 +1,28 @@
 import { chooseStrategy } from '../../agents/index.js';
 import type { RunState } from '../../store/run-state.js';
 import { PRIOR_FAILURE_RATE, predictStrategies, type StrategyPrediction } from '../../agents/planner-predict.js';
-import { estimateConflicts, tipConflicts } from '../../imerge/conflict-estimate.js';
+import { tipMerge, type ConflictEstimate } from '../../imerge/conflict-estimate.js';
 import { checkCostsOf } from '../check-costs.js';
+import { openAttempt } from './attempt.js';
 import { withFlow, type Ctx, type Result } from './common.js';
 
 /** PlanStrategy: the configured strategy, or the planner's choice (model, or the offline policy). */
 export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
   const now = ctx.clock.now().toISOString();
-  const tipGroups = await ctx.once(
-    'tip-conflicts',
-    async () =>
-      (await tipConflicts(ctx.git, state.target.originalOid, state.source.oid, ctx.config.imerge.first_parent)).groups,
+  const tips = await ctx.once('tip-merge', () =>
+    tipMerge(ctx.git, state.target.originalOid, state.source.oid, {
+      firstParent: ctx.config.imerge.first_parent,
+      signal: ctx.signal,
+    }),
   );
-  state = withFlow(state, { tipConflicts: tipGroups });
-  const predictions = predict(ctx, state, tipGroups.length);
-  const chosen = await decide(state, ctx, tipGroups.length, predictions?.all ?? null);
+  state = withFlow(state, { tipConflicts: tips.groups });
+  const predictions = predict(ctx, state, tips.groups.length);
+  const chosen = await decide(
+    state,
+    ctx,
+    { expected: tips.groups.length, lowerBound: tips.lowerBound },
+    predictions?.all ?? null,
+  );
   const s: RunState['strategy'] & object = { ...chosen, prediction: predictions?.of(chosen) ?? null };
   ctx.journal.append({
     type: 'decision',
@@ -32,20 +39,7 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
   const attempt = state.currentAttempt === 0 ? 1 : state.currentAttempt;
   const attempts = state.attempts.some((a) => a.number === attempt)
     ? state.attempts
-    : [
-        ...state.attempts,
-        {
-          number: attempt,
-          strategy: s.kind,
-          batchSize: s.batchSize,
-          resolutions: [],
-          checks: [],
-          failureSummary: null,
-          recovery: null,
-          startedAt: now,
-          finishedAt: null,
-        },
-      ];
+    : [...state.attempts, openAttempt(attempt, s, now)];
   return {
     next: 'resolve_conflicts',
     state: withFlow({ ...state, strategy: s, currentAttempt: attempt, attempts }, { batch: [] }),
@@ -56,7 +50,7 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
 async function decide(
   state: RunState,
   ctx: Ctx,
-  expected: number,
+  { expected, lowerBound }: { expected: number; lowerBound: ConflictEstimate | null },
   predictions: StrategyPrediction[] | null,
 ): Promise<NonNullable<RunState['strategy']>> {
   const merge = ctx.config.merge;
@@ -78,12 +72,7 @@ async function decide(
         num_source_commits: size.i2,
         num_target_commits: size.i1,
         estimated_conflicts: expected,
-        conflicts_lower_bound: await estimateConflicts(
-          ctx.git,
-          state.target.originalOid,
-          state.source.oid,
-          ctx.signal,
-        ).catch(() => null),
+        conflicts_lower_bound: lowerBound,
         available_strategies: merge.strategies_available,
         default_batch_size: merge.default_batch_size,
         ...(predictions ? { predictions } : {}),

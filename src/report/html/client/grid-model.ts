@@ -18,7 +18,7 @@ const MEANING = [
 ];
 
 /** The run-length cells (`12a3c...`: count then letter) as one code per cell, row after row. */
-export function decode(runs: string, total: number): Uint8Array {
+function decode(runs: string, total: number): Uint8Array {
   const out = new Uint8Array(total);
   const re = /(\d+)([a-z])/g;
   let at = 0;
