@@ -1,19 +1,13 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { GitError } from './git-error.js';
-import { holdOpen, stopProcess } from './process-ref.js';
+import { RequestQueue, type ReadAnswer } from './request-queue.js';
 
 /** What one git command printed and how it exited. */
 export interface ShellResult {
   exitCode: number;
   stdout: string;
   stderr: string;
-}
-
-interface Request {
-  args: readonly string[];
-  resolve: (result: ShellResult) => void;
-  reject: (error: unknown) => void;
 }
 
 /**
@@ -30,23 +24,24 @@ const LOOP = `while IFS= read -r line; do eval "$line" </dev/null; rc=$?; printf
  * marker no git output contains.
  */
 export class GitShell {
-  private child: ChildProcessWithoutNullStreams | undefined;
-  private readonly queue: Request[] = [];
-  private stdout: Buffer = Buffer.alloc(0);
-  private stderr: Buffer = Buffer.alloc(0);
-  private readonly marker = randomBytes(16).toString('hex');
-  private readonly outEnd = Buffer.from(`\x01${this.marker} `);
-  private readonly errEnd = Buffer.from(`\x01${this.marker}\n`);
+  private readonly queue: RequestQueue<ShellResult>;
 
   constructor(
-    private readonly cwd: string,
-    private readonly env: NodeJS.ProcessEnv,
+    cwd: string,
+    env: NodeJS.ProcessEnv,
     private readonly gitBinary = 'git',
-  ) {}
+  ) {
+    const marker = randomBytes(16).toString('hex');
+    this.queue = new RequestQueue({
+      start: () => spawn('sh', ['-c', LOOP, 'git-shell', marker], { cwd, env }),
+      read: resultReader(marker),
+      exitError: (code, stderr) => new GitError(['sh', '-c', 'git ...'], code, stderr, cwd),
+    });
+  }
 
   /** Commands queued or running. */
   get pending(): number {
-    return this.queue.length;
+    return this.queue.pending;
   }
 
   /** Run `git ARGS` (exit codes are data, as execFile's); rejects only when the shell itself fails. */
@@ -55,66 +50,34 @@ export class GitShell {
       return Promise.reject(
         new Error(`a git shell runs one line per command, without NUL bytes: ${JSON.stringify(args)}`),
       );
-    const child = this.ensure();
-    return new Promise((resolve, reject) => {
-      this.queue.push({ args, resolve, reject });
-      if (this.queue.length === 1) holdOpen(child, true);
-      child.stdin.write(`${[this.gitBinary, ...args].map(quote).join(' ')}\n`);
-    });
+    return this.queue.request(`${[this.gitBinary, ...args].map(quote).join(' ')}\n`);
   }
 
   /** Stop the shell; queued commands are rejected. */
   close(error: unknown = new Error('git shell closed')): void {
-    stopProcess(this.child);
-    this.child = undefined;
-    while (this.queue.length > 0) this.queue.shift()?.reject(error);
+    this.queue.close(error);
   }
+}
 
-  private ensure(): ChildProcessWithoutNullStreams {
-    if (this.child) return this.child;
-    const child = spawn('sh', ['-c', LOOP, 'git-shell', this.marker], { cwd: this.cwd, env: this.env });
-    child.stdout.on('data', (chunk: Buffer) => {
-      this.stdout = this.stdout.length === 0 ? chunk : Buffer.concat([this.stdout, chunk]);
-      this.drain();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      this.stderr = this.stderr.length === 0 ? chunk : Buffer.concat([this.stderr, chunk]);
-      this.drain();
-    });
-    child.stdin.on('error', () => undefined); // a shell that died is reported by 'close'
-    child.on('error', (error) => this.close(error));
-    child.on('close', (code) => {
-      if (this.child === child) this.child = undefined;
-      if (this.queue.length > 0)
-        this.close(new GitError(['sh', '-c', 'git ...'], code ?? undefined, this.stderr.toString('utf8'), this.cwd));
-    });
-    holdOpen(child, false);
-    this.child = child;
-    return child;
-  }
-
-  private drain(): void {
-    for (;;) {
-      const head = this.queue[0];
-      if (!head) return;
-      const out = this.stdout.indexOf(this.outEnd);
-      const err = this.stderr.indexOf(this.errEnd);
-      if (out < 0 || err < 0) return;
-      const newline = this.stdout.indexOf(10, out + this.outEnd.length);
-      if (newline < 0) return;
-      const exitCode = Number(this.stdout.subarray(out + this.outEnd.length, newline).toString('utf8'));
-      const result = {
-        exitCode,
-        stdout: this.stdout.subarray(0, out).toString('utf8'),
-        stderr: this.stderr.subarray(0, err).toString('utf8'),
-      };
-      this.stdout = this.stdout.subarray(newline + 1);
-      this.stderr = this.stderr.subarray(err + this.errEnd.length);
-      this.queue.shift();
-      if (this.queue.length === 0 && this.child) holdOpen(this.child, false);
-      head.resolve(result);
-    }
-  }
+/** Reads one command's result: its stdout and stderr up to the marker LOOP prints after each, and the exit code. */
+function resultReader(marker: string): ReadAnswer<ShellResult> {
+  const outEnd = Buffer.from(`\x01${marker} `);
+  const errEnd = Buffer.from(`\x01${marker}\n`);
+  return (unread) => {
+    const out = unread.stdout.indexOf(outEnd);
+    const err = unread.stderr.indexOf(errEnd);
+    if (out < 0 || err < 0) return undefined;
+    const newline = unread.stdout.indexOf(10, out + outEnd.length);
+    if (newline < 0) return undefined;
+    const result = {
+      exitCode: Number(unread.stdout.subarray(out + outEnd.length, newline).toString('utf8')),
+      stdout: unread.stdout.subarray(0, out).toString('utf8'),
+      stderr: unread.stderr.subarray(0, err).toString('utf8'),
+    };
+    unread.stdout = unread.stdout.subarray(newline + 1);
+    unread.stderr = unread.stderr.subarray(err + errEnd.length);
+    return result;
+  };
 }
 
 /** A word the shell reads back exactly as given. */
