@@ -1,7 +1,7 @@
 import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from './format.js';
 import { roles, rungs, type ConflictView, type ReportModel } from './model.js';
 import { readingText, tallyText } from './check-reading.js';
-import { handoffLines } from './handoff-text.js';
+import { handoffLines } from '../workflow/handoff/index.js';
 import { progressLine } from './progress.js';
 import { planLine } from './status-text.js';
 import { markedDiagram } from './status-text.js';

@@ -14,7 +14,7 @@ type DecisionEvent = {
 };
 import { generatedFile, generatedProblems } from '../resolve/index.js';
 import { readBlob } from '../resolve/parse/read-blob.js';
-import { shellQuote } from './handoff.js';
+import { shellQuote } from './handoff/file.js';
 
 /** The first bytes of a file, where a generator's header is. */
 async function head(full: string): Promise<string> {

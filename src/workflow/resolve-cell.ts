@@ -18,9 +18,9 @@ import type { Git } from '../git/index.js';
 import type { Cell } from '../imerge/cell.js';
 import type { PathChange } from '../git/worktree-snapshot.js';
 import { cleanMergeWarnings, invalidGeneratedFiles } from './generated-check.js';
-import { handoffFile, keepOrDelete } from './handoff.js';
-import { suggestionHint, withBlocks } from './handoff-blocks.js';
-import { changesSinceHandoff } from './handoff-snapshot.js';
+import { handoffFile, keepOrDelete } from './handoff/file.js';
+import { suggestionHint, withBlocks } from './handoff/blocks.js';
+import { changesSinceHandoff } from './handoff/snapshot.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 /** A person's file-level choice (keep or delete), by `fileChoiceKey`. */

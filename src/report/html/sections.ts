@@ -1,4 +1,4 @@
-import { handoffLines } from '../handoff-text.js';
+import { handoffLines } from '../../workflow/handoff/index.js';
 import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from '../format.js';
 import { tallyReadings } from '../check-reading.js';
 import { roles, rungs, type CheckView, type ReportModel } from '../model.js';

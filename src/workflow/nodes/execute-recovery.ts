@@ -1,9 +1,7 @@
 import type { FailureSummary } from '../../checks/types.js';
 import { cellId, dominates, joinCells, parseCellId, type Cell } from '../../imerge/cell.js';
 import type { ConflictState, HandoffConflict, RunState } from '../../store/run-state.js';
-import { amendFiles } from '../handoff.js';
-import { handoffFailure } from '../handoff-failure.js';
-import { amendEntry, handOff } from '../human.js';
+import { amendEntry, amendFiles, handOff, handoffFailure } from '../handoff/index.js';
 import { bisect } from '../plan/parallel-bisect.js';
 import { flow, moreConservative, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 

@@ -1,19 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { compareCells } from '../imerge/cell.js';
-import { expectedConflicts } from '../imerge/conflict-estimate.js';
-import { learnHumanHunks, parseConflictText, personChoice } from '../resolve/index.js';
-import { acceptCommand } from './accept-failure.js';
-import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
-import { recordResolved } from './conflict-records.js';
-import { cdLine, shellQuote } from './handoff.js';
-import { findRun } from './run-config.js';
-import type { Ctx, Result } from './nodes/common.js';
-import { withFlow } from './nodes/common.js';
-import type { GridEngine } from './ports.js';
-import { recordHandoff } from './handoff-snapshot.js';
-import { personsOutsideEdits } from './outside-edits.js';
-import { collectHumanResolution } from './resolve-cell.js';
+import { compareCells } from '../../imerge/cell.js';
+import { expectedConflicts } from '../../imerge/conflict-estimate.js';
+import { learnHumanHunks, parseConflictText, personChoice } from '../../resolve/index.js';
+import { acceptCommand } from '../accept-failure.js';
+import type { ConflictState, HandoffConflict, RunState } from '../../store/run-state.js';
+import { recordResolved } from '../conflict-records.js';
+import { cdLine, shellQuote } from './file.js';
+import { findRun } from '../run-config.js';
+import type { Ctx, Result } from '../nodes/common.js';
+import { withFlow } from '../nodes/common.js';
+import type { GridEngine } from '../ports.js';
+import { recordHandoff } from './snapshot.js';
+import { personsOutsideEdits } from '../outside-edits.js';
+import { collectHumanResolution } from '../resolve-cell.js';
 
 /**
  * The command that resumes this run from anywhere in the repository: `splintercat continue`, with
@@ -95,7 +95,7 @@ function expectedAfter(state: RunState): { more: number; total: number } | null 
   return { more: Math.max(0, total - state.conflicts.length), total };
 }
 
-/** What changed outside the conflict's files before a person was asked is nobody's: put back, and said (handoff-snapshot.ts). */
+/** What changed outside the conflict's files before a person was asked is nobody's: put back, and said (snapshot.ts). */
 async function putBackBeforeHandoff(ctx: Ctx, conflict: string, id: string): Promise<void> {
   const wt = await ctx.worktrees.gitOf(id);
   if (wt === null) return;

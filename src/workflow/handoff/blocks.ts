@@ -1,6 +1,6 @@
-import type { LearntSuggestions, Suggestion, WorkingTreeFileResult } from '../resolve/index.js';
-import { takeCommand, takeOfChoice } from '../resolve/index.js';
-import type { HandoffBlock, HandoffFile } from '../store/run-state.js';
+import type { LearntSuggestions, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
+import { takeCommand, takeOfChoice } from '../../resolve/index.js';
+import type { HandoffBlock, HandoffFile } from '../../store/run-state.js';
 
 /**
  * The blocks a file is handed over with: each by the number `splintercat take` knows it by, where

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Git } from '../git/index.js';
+import type { Git } from '../../git/index.js';
 import {
   changesSince,
   restoreSnapshot,
   takeSnapshot,
   type PathChange,
   type WorktreeSnapshot,
-} from '../git/worktree-snapshot.js';
+} from '../../git/worktree-snapshot.js';
 
 /**
  * Who changed what outside a conflict's files in its worktree. Two snapshots (git/worktree-snapshot.ts)

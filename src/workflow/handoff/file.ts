@@ -1,8 +1,8 @@
-import type { ModelRung } from '../agents/index.js';
-import type { FailureSummary } from '../checks/types.js';
-import type { WorkingTreeFileResult } from '../resolve/index.js';
-import type { ConflictState, HandoffConflict, HandoffFile } from '../store/run-state.js';
-import { printableName as shown, shellWord } from '../util/safe-print.js';
+import type { ModelRung } from '../../agents/index.js';
+import type { FailureSummary } from '../../checks/types.js';
+import type { WorkingTreeFileResult } from '../../resolve/index.js';
+import type { ConflictState, HandoffConflict, HandoffFile } from '../../store/run-state.js';
+import { printableName as shown, shellWord } from '../../util/safe-print.js';
 
 /** The shell quoting of a path in a printed command (plain paths stay as they are; see util/safe-print.ts). */
 export const shellQuote = shellWord;

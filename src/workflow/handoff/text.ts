@@ -1,5 +1,5 @@
-import type { HandoffFile, HumanHandoff } from '../store/run-state.js';
-import { isPrintableName, printableName, printableText } from '../util/safe-print.js';
+import type { HandoffFile, HumanHandoff } from '../../store/run-state.js';
+import { isPrintableName, printableName, printableText } from '../../util/safe-print.js';
 
 const EXCERPT_LINES = 15;
 

@@ -1,0 +1,12 @@
+/**
+ * The hand-off to a person, in one place: what the run asks of them when the ladder cannot settle a
+ * conflict (each file's instructions, blocks and one-command answers, the failed check that brought
+ * them back), how it stops for them, the text they read, and how their work is taken at `continue`.
+ * The stored shape of a hand-off is `store/handoff-state.ts` (the run state's schema lives below this layer).
+ */
+export { handoffFile, keepOrDelete, amendFiles, modelAttempts, shellQuote } from './file.js';
+export { suggestionHint, withBlocks } from './blocks.js';
+export { handoffFailure } from './failure.js';
+export { changesSinceHandoff, recordHandoff, recordPresented } from './snapshot.js';
+export { amendEntry, continueCommand, handOff, takePersonsWork } from './take-work.js';
+export { blockLines, handoffLines } from './text.js';
