@@ -1,7 +1,10 @@
+/**
+ * The stored shape of a hand-off: what a person is asked to do when the run stops for them (the run
+ * state's `human`). It lives in store/ because the run state's schema does (layers: store is below
+ * workflow); the hand-off's logic and text are the module `src/workflow/handoff/`.
+ */
 import * as z from 'zod';
 import { oid } from './state-primitives.js';
-
-/** What a person is asked to do when the run stops for them (the run state's `human`). */
 
 /** What the target branch's past merges suggest for one block, with the evidence and the command that takes it. */
 export const handoffSuggestionSchema = z.object({
