@@ -17,6 +17,7 @@ const commandModules: readonly CommandModule[] = [
   { names: ['share', 'join'], load: async () => (await import('./share.js')).registerShare },
   { names: ['status'], load: async () => (await import('./status.js')).registerStatus },
   { names: ['abort'], load: async () => (await import('./abort.js')).registerAbort },
+  { names: ['log'], load: async () => (await import('./log.js')).registerLog },
   { names: ['doctor'], load: async () => (await import('./doctor.js')).registerDoctor },
   { names: ['report'], load: async () => (await import('./report.js')).registerReport },
   { names: ['ui'], load: async () => (await import('./ui.js')).registerUi },
