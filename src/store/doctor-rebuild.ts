@@ -26,7 +26,7 @@ export interface RebuildReport {
   ok: boolean;
   /** What each part of the state was rebuilt from. */
   actions: string[];
-  /** What could not be recovered (e.g. node-private data). */
+  /** What could not be recovered (e.g. the recovery loop's flow data). */
   lost: string[];
   sources: { events: number; refs: number; imergeState: boolean };
   state: RunState | null;
@@ -410,7 +410,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     );
   }
   const candidate = await assembleState(name, identity, { events, cells, imerge }, git, clock.now(), actions);
-  lost.push('node-private scratch data (state.data); replays stay free through the journal');
+  lost.push("the recovery loop's flow data (state.data); replays stay free through the journal");
   const checked = runStateSchema.safeParse(candidate);
   if (!checked.success) {
     return fail(`the journal does not yield a valid state: ${checked.error.issues[0]?.message ?? 'unknown'}`, sources);
