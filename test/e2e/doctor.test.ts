@@ -3,17 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { TestRepo } from '../helpers/git-repo.js';
 import { buildRunFixture } from '../fixtures/store/run-fixture.js';
 import { runCli } from '../fixtures/resolve/cli.js';
-import { chainRepo, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
+import { finishedRun } from '../fixtures/workflow/finished-run.js';
 
 describe('splintercat doctor', () => {
   it('finds a finished run healthy, without warning about the engine refs it removed by design', async () => {
-    const repo = chainRepo(
-      1,
-      () => '1  ',
-      () => '1',
-    );
-    writeChainConfig(repo.dir);
-    expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(0);
+    const repo = await finishedRun();
     expect(repo.sh('for-each-ref', 'refs/imerge/')).toBe('');
     const run = await runCli(['doctor'], repo.dir);
     expect(run.code).toBe(0);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
 import { repoRoot, runCli } from '../fixtures/resolve/cli.js';
 import { buildRunFixture } from '../fixtures/store/run-fixture.js';
-import { chainRepo, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
+import { finishedRun } from '../fixtures/workflow/finished-run.js';
 
 /** `splintercat log --follow -n 1` in `cwd`: resolves once `until` matched a line, with every line seen; then interrupted. */
 async function follow(
@@ -39,13 +39,7 @@ async function follow(
 
 describe('splintercat log', () => {
   it("prints the run's log readably (the last 50 entries, -n N), its path, its JSON lines, or follows it", async () => {
-    const repo = chainRepo(
-      1,
-      () => '1  ',
-      () => '1',
-    );
-    writeChainConfig(repo.dir);
-    expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(0);
+    const repo = await finishedRun();
     const log = join(repo.dir, '.splintercat', 'logs', 'splintercat.log');
 
     expect(await runCli(['log', '--path'], repo.dir)).toMatchObject({ code: 0, stdout: `${log}\n` });

@@ -1,10 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestRepo } from '../helpers/git-repo.js';
 import { runCli } from '../fixtures/resolve/cli.js';
-import { chainRepo } from '../fixtures/workflow/chain-repo.js';
+import { chainRepo, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
 
 /** An address nothing listens at: a port this process had, closed again (connection refused). */
 async function closedAddress(): Promise<string> {
@@ -22,22 +20,13 @@ function unreachableSetup(provider: string, baseURL: string): TestRepo {
     () => 'fork',
     () => 'upstream',
   );
-  writeFileSync(
-    join(repo.dir, 'splintercat.yaml'),
-    [
-      'target:',
-      '  branch: main',
-      'imerge:',
-      '  name: up',
-      'llm:',
-      `  provider: ${provider}`,
-      `  base_url: ${baseURL}`,
-      '  resolver_model: m',
-      '  max_retries: 0',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+  writeChainConfig(repo.dir, [
+    'llm:',
+    `  provider: ${provider}`,
+    `  base_url: ${baseURL}`,
+    '  resolver_model: m',
+    '  max_retries: 0',
+  ]);
   return repo;
 }
 
