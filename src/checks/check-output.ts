@@ -7,7 +7,7 @@ import { relay } from './relay-output.js';
 const TAIL_LINES = 30;
 
 /** A check's output on its way to its log, the console and its result's tail. */
-export interface CheckOutput {
+interface CheckOutput {
   /**
    * Once the process is gone and its pipes closed: write what is still buffered and `trailer`
    * (splintercat's own last word, e.g. a timeout), end the log, and give the last lines. A full

@@ -1,6 +1,6 @@
 import { prettyFactory } from 'pino-pretty';
 
-export interface PrettyLineOptions {
+interface PrettyLineOptions {
   colorize: boolean;
   /** Show each entry's details (its object), on the same line as its message. */
   details: boolean;

@@ -14,7 +14,7 @@ import { changesSinceHandoff } from './snapshot.js';
  * What `collectHumanResolution` found: the tree to record (with the person's own edits outside the
  * conflict's files since the hand-off, when one was recorded), or why the person's edit is not taken yet.
  */
-export type HumanCollection =
+type HumanCollection =
   { ok: true; tree: string; outside?: PathChange[] } | { ok: false; left: string[]; why: string[] };
 
 /**
