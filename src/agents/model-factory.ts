@@ -14,6 +14,10 @@ export interface ModelHandle {
   /** Where the key came from (named in auth errors); null for a keyless local server. */
   keyVariable: string | null;
   model: LanguageModelV3;
+  /** Where it is reached (`llm.base_url` or the preset's address; absent: the provider package's own). */
+  baseURL?: string;
+  /** How to start its local server, when its preset says (named when nothing answers there). */
+  startCommand?: string;
 }
 
 /** Per role: the model, or null = offline for that role (callers use the deterministic fallback). */
@@ -78,7 +82,15 @@ export function createRoleModels(
   registerSecrets([apiKey, ...urlCredentials(baseURL ?? '')]);
   const make = preset.create({ apiKey, baseURL, ...(options.fetch ? { fetch: options.fetch } : {}) });
   for (const role of configured) {
-    out[role] = { role, provider, modelId: ids[role], keyVariable: keySource, model: make(ids[role]) };
+    out[role] = {
+      role,
+      provider,
+      modelId: ids[role],
+      keyVariable: keySource,
+      model: make(ids[role]),
+      ...(baseURL !== undefined ? { baseURL } : {}),
+      ...(preset.startCommand !== undefined ? { startCommand: preset.startCommand } : {}),
+    };
   }
   return out;
 }

@@ -46,6 +46,7 @@ export class ModelGateway {
       role,
       modelId: handle.modelId,
       keyVariable: handle.keyVariable,
+      server: { provider: handle.provider, baseURL: handle.baseURL, startCommand: handle.startCommand },
       timeoutMs: o.llm.timeout * 1000,
       maxRetries: o.llm.max_retries,
       usage: this.usage,

@@ -2,7 +2,7 @@ import { APICallError, generateText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { ModelError } from './model-error.js';
-import { backoffMs, classifyFailure, retryAfterMs, withResilience } from './resilience.js';
+import { backoffMs, classifyFailure, connectionRefused, retryAfterMs, withResilience } from './resilience.js';
 import { UsageTracker } from './usage.js';
 
 const apiError = (statusCode: number | undefined, extra: { headers?: Record<string, string>; body?: string } = {}) =>
@@ -49,6 +49,19 @@ describe('resilience', () => {
     );
     expect(classifyFailure(apiError(400, { body: 'bad tool schema' }))).toBe('bad_request');
     expect(classifyFailure(new TypeError('fetch failed'))).toBe('retryable');
+  });
+
+  it('tells a refused connection however deep in the causes (undici wraps it in an AggregateError)', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:11434'), { code: 'ECONNREFUSED' });
+    const fetchFailed = new TypeError('fetch failed', { cause: new AggregateError([refused], 'connect failed') });
+    expect(
+      connectionRefused(
+        new APICallError({ message: 'Cannot connect to API', url: 'u', requestBodyValues: {}, cause: fetchFailed }),
+      ),
+    ).toBe(true);
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    expect(connectionRefused(new TypeError('fetch failed', { cause: reset }))).toBe(false);
+    expect(connectionRefused('ECONNREFUSED')).toBe(false);
   });
 
   it('reads Retry-After in seconds, milliseconds and as a date', () => {

@@ -20,6 +20,8 @@ export interface ResilienceOptions {
   modelId: string;
   /** The variable holding the key (named in the 401/403 message); null when no key is used. */
   keyVariable: string | null;
+  /** Where the provider is reached and how its local server starts: named when nothing answers there. */
+  server?: { provider: string; baseURL: string | undefined; startCommand: string | undefined };
   /** Seconds one call may take; the retry after a timeout gets twice as long. */
   timeoutMs: number;
   /** Retries on 429/5xx/network/malformed answers. */
@@ -113,6 +115,42 @@ function authError(o: ResilienceOptions, cause: unknown): ModelError {
 function errorText(error: unknown): string {
   if (APICallError.isInstance(error)) return `HTTP ${error.statusCode ?? 'network'}: ${error.message}`;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Whether a failed call found nothing listening at the provider's address (ECONNREFUSED, however deep in its causes). */
+export function connectionRefused(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const pending = [error];
+  while (pending.length > 0) {
+    const e = pending.pop();
+    if (!(e instanceof Error) || seen.has(e)) continue;
+    seen.add(e);
+    if ((e as NodeJS.ErrnoException).code === 'ECONNREFUSED') return true;
+    pending.push(e.cause, ...(e instanceof AggregateError ? e.errors : []));
+  }
+  return false;
+}
+
+/**
+ * Nothing answers at the provider's address: the request's URL, and what to start or correct. The
+ * line a hand-off shows (`what`) names both, since it is all the person reads of it there.
+ */
+function refusedError(o: ResilienceOptions, error: unknown): ModelError {
+  const url = (APICallError.isInstance(error) ? error.url : undefined) ?? o.server?.baseURL ?? 'its address';
+  const start = o.server?.startCommand
+    ? `start the ${o.server.provider} server: \`${o.server.startCommand}\``
+    : `start the server that llm.base_url names (${o.server?.baseURL ?? "the provider's own address"}), or correct llm.base_url`;
+  return new ModelError('unavailable', {
+    what: `The ${o.role} model (${o.modelId}) could not connect to ${url} (connection refused): ${start}`,
+    why: 'Nothing listens at that address: the server is not running there, or llm.base_url names another address.',
+    fix: [
+      o.server?.startCommand
+        ? `Run \`${o.server.startCommand}\` (or set llm.base_url to where it listens)`
+        : `Start the server, or set llm.base_url to where it listens`,
+      'Then run `splintercat continue`',
+    ],
+    cause: error,
+  });
 }
 
 /** What every call of one wrapped model shares. */
@@ -226,6 +264,7 @@ async function backOff(r: Resilient, state: AttemptState, error: unknown, signal
   state.retries += 1;
   if (state.retries > o.maxRetries) {
     log.error({ retries: o.maxRetries, error: errorText(error) }, 'model call failed after all retries');
+    if (connectionRefused(error)) throw refusedError(o, error);
     throw new ModelError('unavailable', {
       what: `The ${o.role} model (${o.modelId}) kept failing: ${errorText(error)}`,
       why: `${o.maxRetries} retries with backoff did not get an answer (rate limit, server errors or a broken connection).`,

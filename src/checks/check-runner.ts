@@ -1,7 +1,6 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, statSync, type WriteStream } from 'node:fs';
-import { basename, join, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { spawnSync } from 'node:child_process';
+import { statSync, type WriteStream } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { SandboxMode } from '../config/schema.js';
 import { ConfigError, SplintercatError } from '../errors/index.js';
@@ -10,13 +9,15 @@ import { nullLogger } from '../log/logger.js';
 import { redactSecrets } from '../log/redact.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { scrubEnv } from './check-env.js';
-import { createCheckLog, diskFull, lastLines, unknownCheck } from './log-file.js';
-import { groupAlive, signalGroup, signalPid, waitGone } from './process-group.js';
-import { delay, ended, relay } from './relay-output.js';
-import { bwrapArgs, probeBwrap, sandboxInfo, type BwrapProbe } from './sandbox.js';
+import { assertLogsOutOfReach, spawnCheck, writableDirs, type SandboxView } from './check-launch.js';
+import { captureOutput } from './check-output.js';
+import { closePipes, watchdog } from './check-watchdog.js';
+import { createCheckLog, unknownCheck } from './log-file.js';
+import { probeBwrap, sandboxInfo, type BwrapProbe } from './sandbox.js';
 import { toolchainPaths } from './sandbox-view.js';
 import { CHECK_TAG_VARIABLE, type CheckRegistry } from './check-registry.js';
 import { readSetupStamp, setupKey, setupStampPath, writeSetupStamp } from './setup-stamp.js';
+import { setupTrust } from './setup-trust.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from './types.js';
 
 export interface CheckRunnerOptions {
@@ -66,7 +67,7 @@ export interface CheckRunnerOptions {
 }
 
 /** The variable naming the run's out-of-tree build directory in a check's environment. */
-export const BUILD_DIR_VARIABLE = 'SPLINTERCAT_BUILD_DIR';
+const BUILD_DIR_VARIABLE = 'SPLINTERCAT_BUILD_DIR';
 
 /** A check that cannot run, found before a merge starts. */
 export interface PreflightProblem {
@@ -82,66 +83,6 @@ interface Launch {
   network: boolean;
   signal: AbortSignal | undefined;
   onOutput: ((chunk: string) => void) | undefined;
-}
-
-const TAIL_LINES = 30;
-
-/**
- * The check's timeout and its abort: SIGTERM to the group (or, in the sandbox, to the processes
- * inside: bwrap would die at once and take them along), SIGKILL after the grace period.
- */
-function watchdog(
-  child: ChildProcess,
-  sandbox: ReturnType<typeof sandboxInfo> | null,
-  abort: AbortSignal | undefined,
-  options: { timeoutSec: number; killGraceSec: number },
-): { timedOut: () => boolean; stop: () => Promise<void> } {
-  let timedOut = false;
-  let killTimer: NodeJS.Timeout | undefined;
-  const kill = (): void => {
-    signalGroup(child.pid, 'SIGKILL');
-    // Killing the namespace's init kills every process in the sandbox.
-    if (sandbox?.childPid !== undefined && sandbox.members().includes(sandbox.childPid))
-      signalPid(sandbox.childPid, 'SIGKILL');
-  };
-  const terminate = (): void => {
-    const inside = sandbox?.members().filter((pid) => pid !== sandbox.childPid) ?? [];
-    if (inside.length > 0) for (const pid of inside) signalPid(pid, 'SIGTERM');
-    else signalGroup(child.pid, 'SIGTERM');
-    killTimer ??= setTimeout(kill, options.killGraceSec * 1000);
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    terminate();
-  }, options.timeoutSec * 1000);
-  const onAbort = (): void => terminate();
-  if (abort?.aborted) terminate();
-  abort?.addEventListener('abort', onAbort, { once: true });
-  return {
-    timedOut: () => timedOut,
-    // The shell is gone; make sure nothing it started lingers (background jobs, grandchildren),
-    // and return only once all of it is gone, so no caller ever sees a survivor.
-    stop: async () => {
-      clearTimeout(timer);
-      abort?.removeEventListener('abort', onAbort);
-      kill();
-      if (killTimer) clearTimeout(killTimer);
-      await waitGone(
-        () => (child.pid !== undefined && groupAlive(child.pid)) || (sandbox !== null && sandbox.members().length > 0),
-        2000,
-      );
-    },
-  };
-}
-
-/** Wait for the output pipes to end, then close them: a process that left the group (setsid) may still hold one, and is not waited for. */
-async function closePipes(child: ChildProcess): Promise<void> {
-  await Promise.race([
-    Promise.all([child.stdout, child.stderr].map((stream) => ended(stream as Readable))),
-    delay(1000),
-  ]);
-  child.stdout?.destroy();
-  child.stderr?.destroy();
 }
 
 /**
@@ -323,7 +264,7 @@ export class CheckRunner implements CheckRunnerLike {
     const sandboxed = this.useSandbox();
     const buildDir = this.options.buildDir ? join(this.options.buildDir, basename(cwd)) : null;
     // The log directory is not among them: a check must not replace what splintercat reads back.
-    const writable = this.writableDirs(sandboxed, buildDir);
+    const writable = writableDirs(this.options.writable ?? [], buildDir, sandboxed);
     if (sandboxed) assertLogsOutOfReach(this.options.outputDir, [cwd, ...writable]);
     const { path: logFile, out } = this.createLog(label);
     const started = Date.now();
@@ -332,24 +273,16 @@ export class CheckRunner implements CheckRunnerLike {
     const registry = this.options.registry;
     const tag = registry?.newTag();
     const env = this.launchEnv(tag, buildDir);
-    const child = this.spawnCheck(launch, env, sandboxed ? writable : null);
+    const child = spawnCheck(launch, env, sandboxed ? this.sandboxView(writable) : null);
     // Recorded at once: a splintercat killed with -9 from here on leaves a group the next run can end.
     if (registry && tag !== undefined && child.pid !== undefined)
       registry.add({ pgid: child.pid, tag, name: label, startedAt: new Date(started).toISOString() });
     const sandbox = sandboxed ? sandboxInfo(child) : null;
-    let tail = '';
-    let writeError: NodeJS.ErrnoException | null = null;
-    out.on('error', (e: NodeJS.ErrnoException) => {
-      writeError = e;
+    const output = captureOutput([child.stdout, child.stderr] as Readable[], out, {
+      secrets: this.secrets,
+      outputDir: this.options.outputDir,
+      onOutput: launch.onOutput,
     });
-    const streams = [child.stdout, child.stderr].map((stream) =>
-      relay(stream as Readable, this.secrets, (bytes, text) => {
-        out.write(bytes);
-        if (text === '') return;
-        launch.onOutput?.(text);
-        tail = (tail + text).slice(-64 * 1024);
-      }),
-    );
 
     const watch = watchdog(child, sandbox, launch.signal, this.options);
     const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
@@ -363,13 +296,11 @@ export class CheckRunner implements CheckRunnerLike {
     await watch.stop();
     if (registry && child.pid !== undefined) registry.remove(child.pid);
     await closePipes(child);
-    for (const flush of streams) flush();
     const durationMs = Date.now() - started;
     const timedOut = watch.timedOut();
-    if (timedOut) out.write(`\nsplintercat: TIMEOUT after ${this.options.timeoutSec} seconds; process group killed\n`);
-    await new Promise<void>((done) => out.end(done));
-    if (writeError !== null && (writeError as NodeJS.ErrnoException).code === 'ENOSPC')
-      throw diskFull(this.options.outputDir, writeError);
+    const tail = await output.close(
+      timedOut ? `\nsplintercat: TIMEOUT after ${this.options.timeoutSec} seconds; process group killed\n` : '',
+    );
 
     const result: CheckResult = {
       name: label,
@@ -380,7 +311,7 @@ export class CheckRunner implements CheckRunnerLike {
       timedOut,
       durationMs,
       logFile,
-      tail: lastLines(tail, TAIL_LINES),
+      tail,
       sandboxed,
     };
     this.log.info(
@@ -388,14 +319,6 @@ export class CheckRunner implements CheckRunnerLike {
       `check '${label}' ${result.success ? 'passed' : 'failed'}`,
     );
     return result;
-  }
-
-  /** The directories a check may write besides its worktree (created; the build directory even unsandboxed). */
-  private writableDirs(sandboxed: boolean, buildDir: string | null): string[] {
-    const writable = [...(this.options.writable ?? []), ...(buildDir ? [buildDir] : [])];
-    if (sandboxed) for (const dir of writable) makeWritableDir(dir);
-    else if (buildDir) makeWritableDir(buildDir);
-    return writable;
   }
 
   /** A check's environment: scrubbed, its tag (to recognise a leftover), the run's build directory. */
@@ -407,48 +330,16 @@ export class CheckRunner implements CheckRunnerLike {
     };
   }
 
-  /** Start `sh -c COMMAND` in its own process group: in bubblewrap with these writable directories, or unconfined (null). */
-  private spawnCheck(launch: Launch, env: Record<string, string>, writable: string[] | null): ChildProcess {
-    const { cwd } = launch;
-    if (writable === null)
-      return spawn('/bin/sh', ['-c', launch.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const args = bwrapArgs({
-      cwd,
-      writable,
-      readable: this.readable,
-      // Inside the worktree a check writes (the main checkout, for `splintercat check`): shown empty to it.
-      hidden: [this.options.outputDir],
-      home: this.env.HOME,
-      network: launch.network,
-      infoFd: 3,
-    });
-    return spawn('bwrap', [...args, '--', '/bin/sh', '-c', launch.command], {
-      cwd,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    });
+  /** What a sandboxed check sees: `writable`, the toolchain and `check.readable`; the log directory hidden. */
+  private sandboxView(writable: string[]): SandboxView {
+    // Inside the worktree a check writes (the main checkout, for `splintercat check`): shown empty to it.
+    return { writable, readable: this.readable, hidden: [this.options.outputDir], home: this.env.HOME };
   }
 
   /** A new log file, created exclusively: parallel runs started in the same second take the next free suffix. */
   private createLog(label: string): { path: string; out: WriteStream } {
     return createCheckLog(this.options.outputDir, label, this.clock.now());
   }
-}
-
-/**
- * Which model-written files a setup would run (named in its command: `sh setup.sh`) and which it
- * reads (matching `setup_when`: `npm ci` runs package.json's scripts).
- */
-export function setupTrust(
-  command: string,
-  patterns: readonly string[],
-  untrusted: readonly string[],
-): { runs: string[]; reads: string[] } {
-  const matches = patterns.length > 0 ? picomatch([...patterns], { dot: true }) : () => false;
-  const named = (file: string): boolean =>
-    new RegExp(`(^|[\\s'"=/;&|(])(\\./)?${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s'";&|)])`).test(command);
-  return { runs: untrusted.filter(named), reads: untrusted.filter((f) => matches(f)) };
 }
 
 /** `sh -n`: the command parses as shell code (null), or the shell's complaint. */
@@ -464,40 +355,6 @@ function shellSyntaxError(command: string): string | null {
       .trim()
       .split('\n')[0]
       ?.replace(/^\/bin\/sh: (\d+: )?/, '') || `sh -n exited with ${result.status ?? result.signal}`
-  );
-}
-
-/** A directory bound writable into the sandbox must exist; `check.writable` ones are created. */
-function makeWritableDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (error) {
-    throw new SplintercatError('check_writable_dir', {
-      what: `Cannot create ${dir}, a directory checks may write (check.writable or check.output_dir)`,
-      why: (error as Error).message,
-      fix: 'Create it by hand, or remove it from check.writable in splintercat.yaml',
-      cause: error,
-    });
-  }
-}
-
-/**
- * Logs are read back after a check: they must be where no check can write. Inside its worktree they
- * are hidden from it (a directory of its own); the worktree itself or a directory holding it cannot be.
- */
-function assertLogsOutOfReach(outputDir: string, writable: readonly string[]): void {
-  const logs = resolve(outputDir);
-  const inside = writable.map((dir) => resolve(dir)).find((dir) => logs === dir || dir.startsWith(`${logs}${sep}`));
-  if (inside === undefined) return;
-  throw new ConfigError(
-    [{ path: 'check.output_dir', message: `inside ${inside}, which checks may write` }],
-    undefined,
-    {
-      what: `check.output_dir (${outputDir}) is inside ${inside}, a directory checks may write`,
-      why: 'A check could replace its own log with a link to a secret, which splintercat would read back and publish',
-      fix: 'Set check.output_dir outside the worktrees and the check.writable directories (the default is .splintercat/logs in the main checkout)',
-      where: 'splintercat.yaml (check.output_dir)',
-    },
   );
 }
 

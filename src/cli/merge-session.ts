@@ -2,7 +2,7 @@ import type { Config, StoredConfig } from '../config/index.js';
 import { GOALS, strategyNames } from '../config/goals.js';
 import { SplintercatError, UsageError } from '../errors/index.js';
 import { Git } from '../git/index.js';
-import { handoffLines } from '../report/handoff-text.js';
+import { handoffLines } from '../workflow/handoff/index.js';
 import { terminalText } from '../util/safe-print.js';
 import { finalValidation } from '../report/validation.js';
 import { sumUsage } from '../store/usage.js';

@@ -92,6 +92,7 @@ export const errorKinds = {
   model_unavailable: 'failed',
   report_write_failed: 'failed',
   run_locked: 'failed',
+  run_log_missing: 'failed',
   run_state_missing: 'failed',
   state_final_commit_invalid: 'failed',
   state_invalid_write: 'failed',

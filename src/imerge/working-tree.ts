@@ -4,7 +4,7 @@ import { SplintercatError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { scratchRef, type IncrementalMerge } from './index.js';
 import { cellId } from './cell.js';
-import { handOffDirectly } from './direct-hand-off.js';
+import { startMergeDirectly } from './direct-merge-start.js';
 
 /**
  * Where the engine touches the user's working tree, exactly as git-imerge's
@@ -31,7 +31,9 @@ export async function presentConflict(git: Git, im: IncrementalMerge, i1: number
     above,
   ]);
   // Every cell of the grid has a ref of the merge (refs/imerge/NAME/auto or manual): what checkout checks.
-  const direct = await handOffDirectly(git, `imerge/${im.name}`, above, left, message, (commit) => isKnown(im, commit));
+  const direct = await startMergeDirectly(git, `imerge/${im.name}`, above, left, message, (commit) =>
+    isKnown(im, commit),
+  );
   if (direct !== null) {
     stderr(direct.checkoutStderr);
     stdout(direct.mergeStdout);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import pino from 'pino';
-import { prettyFactory } from 'pino-pretty';
 import type { Logger } from './logger.js';
+import { prettyLine } from './pretty-line.js';
 import { redactSecrets } from './redact.js';
 import { RollingFile } from './rolling-file.js';
 import { terminalText } from '../util/safe-print.js';
@@ -33,6 +33,11 @@ export interface LoggerHandle {
   close(): void;
 }
 
+/** The JSON log of every command in `log.dir` (what error messages point to and `splintercat log` prints). */
+export function mainLogPath(logDir: string): string {
+  return join(logDir, 'splintercat.log');
+}
+
 const DECISION = 35;
 const levelNames: Record<number, string> = {
   20: 'DEBUG',
@@ -53,15 +58,11 @@ export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
   const now = options.now ?? (() => new Date());
   const consoleLevel = options.verbose ? 'debug' : (options.consoleLevel ?? 'info');
   const out = options.consoleStream ?? { write: (chunk: string) => void process.stderr.write(chunk) };
-  const prettify = prettyFactory({
+  const prettify = prettyLine({
     colorize: options.colorize ?? (!options.consoleStream && Boolean(process.stderr.isTTY)),
-    ignore: 'pid,hostname',
-    translateTime: 'SYS:HH:MM:ss',
-    customLevels: 'debug:20,info:30,decision:35,warn:40,error:50,fatal:60',
-    customColors: 'debug:blue,info:green,decision:cyan,warn:yellow,error:red,fatal:red',
-    useOnlyCustomProps: true,
     // Details (the objects) go to the JSON file; the console shows them only with --verbose.
-    hideObject: !options.verbose,
+    details: options.verbose === true,
+    time: 'time',
   });
   const streams: pino.StreamEntry[] = [
     { level: consoleLevel, stream: { write: (line: string) => out.write(terminalText(prettify(line))) } },
@@ -71,7 +72,7 @@ export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
   if (options.logDir) {
     const maxBytes = (options.maxSizeMb ?? 10) * 1024 * 1024;
     const keep = options.retentionDays ?? 7;
-    file = new RollingFile(join(options.logDir, 'splintercat.log'), maxBytes, keep, now);
+    file = new RollingFile(mainLogPath(options.logDir), maxBytes, keep, now);
     decisions = new RollingFile(join(options.logDir, 'decisions.log'), maxBytes, keep, now);
     const decisionsFile = decisions;
     streams.push({ level: options.fileLevel ?? 'debug', stream: { write: (line: string) => file?.write(line) } });

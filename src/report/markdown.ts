@@ -1,10 +1,11 @@
 import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from './format.js';
 import { roles, rungs, type ConflictView, type ReportModel } from './model.js';
 import { readingText, tallyText } from './check-reading.js';
-import { handoffLines } from './handoff-text.js';
+import { handoffLines } from '../workflow/handoff/index.js';
 import { progressLine } from './progress.js';
 import { planLine } from './status-text.js';
 import { markedDiagram } from './status-text.js';
+import { firstTests } from '../checks/test-list.js';
 import { printableText } from '../util/safe-print.js';
 
 /** GitHub refuses comments over 65,536 characters; stay under it with room for an edit. */
@@ -157,7 +158,7 @@ function baselinesAndAccepted(model: ReportModel): string[] {
     for (const b of baselines) {
       const where = b.cell === null ? `the ${b.side} tip` : `${b.side} commit ${b.cell}`;
       out.push(
-        `- ${mdText(b.check)} on ${where} (${mdCode(shortOid(b.commit))}): ${b.failing === null ? 'fails, no test could be named (its whole outcome is the baseline)' : `${b.failing.length} failing test(s): ${mdText(b.failing.slice(0, 5).join('; '))}${b.failing.length > 5 ? '; ...' : ''}`}${b.ran !== null ? ` (${b.ran} ran)` : ''}`,
+        `- ${mdText(b.check)} on ${where} (${mdCode(shortOid(b.commit))}): ${b.failing === null ? 'fails, no test could be named (its whole outcome is the baseline)' : `${b.failing.length} failing test(s): ${mdText(firstTests(b.failing, 5))}`}${b.ran !== null ? ` (${b.ran} ran)` : ''}`,
       );
     }
   }
@@ -171,7 +172,7 @@ function baselinesAndAccepted(model: ReportModel): string[] {
     );
     for (const a of model.accepted) {
       out.push(
-        `- ${mdText(a.check)} at ${a.conflicts.join(', ')}: ${a.failing === null ? 'its whole outcome' : `${a.failing.length} test(s): ${mdText(a.failing.slice(0, 5).join('; '))}${a.failing.length > 5 ? '; ...' : ''}`} (${mdCode(a.logFile)})`,
+        `- ${mdText(a.check)} at ${a.conflicts.join(', ')}: ${a.failing === null ? 'its whole outcome' : `${a.failing.length} test(s): ${mdText(firstTests(a.failing, 5))}`} (${mdCode(a.logFile)})`,
       );
     }
   }

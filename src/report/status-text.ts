@@ -1,6 +1,6 @@
 import { readingText, tallyReadings, tallyText } from './check-reading.js';
 import { diagramKey } from './grid-key.js';
-import { handoffLines } from './handoff-text.js';
+import { handoffLines } from '../workflow/handoff/index.js';
 import { progressLine } from './progress.js';
 import { diagramWithAxes } from '../imerge/diagram.js';
 import { decodeRuns, diagramCharOf } from './grid-codes.js';

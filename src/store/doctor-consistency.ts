@@ -50,7 +50,8 @@ async function identityProblems(state: RunState, name: string, git: Git, now: Da
   if ((await git.revParse(`refs/heads/${state.target.branch}`)) === null) {
     out.push({ severity: 'warning', message: `target branch '${state.target.branch}' no longer exists` });
   }
-  if (state.grid !== null && (await git.revParse(`refs/imerge/${name}/state`)) === null) {
+  // A finished run removed its grid's refs on purpose (finalize): only an unfinished one relies on them.
+  if (state.grid !== null && state.status !== 'done' && (await git.revParse(`refs/imerge/${name}/state`)) === null) {
     out.push({
       severity: 'warning',
       message: `the state describes a grid but refs/imerge/${name}/state does not exist (the imerge refs were removed)`,

@@ -6,18 +6,10 @@ import { systemClock } from '../util/clock.js';
 import type { RunEvent } from './run-events.js';
 import { openRunJournal } from './run-persistence.js';
 import { usageFromEvents } from './usage.js';
-import {
-  baselineSideOf,
-  isStrategyKind,
-  RUN_STATE_VERSION,
-  runStateFile,
-  runStateSchema,
-  type ConflictState,
-  type RunState,
-} from './run-state.js';
+import { baselineSideOf, RUN_STATE_VERSION, runStateFile, runStateSchema, type RunState } from './run-state.js';
 import type { DoctorDeps } from './doctor-deps.js';
 import { keepCorrupt, readJsonFile, writeJsonFile } from './json-file.js';
-import { pendingConflict } from './pending-conflict.js';
+import { conflictOf, replayEvents, type Replay } from './journal-replay.js';
 import { RunStore } from './run-store.js';
 
 export interface RebuildReport {
@@ -26,7 +18,7 @@ export interface RebuildReport {
   ok: boolean;
   /** What each part of the state was rebuilt from. */
   actions: string[];
-  /** What could not be recovered (e.g. node-private data). */
+  /** What could not be recovered (e.g. the recovery loop's flow data). */
   lost: string[];
   sources: { events: number; refs: number; imergeState: boolean };
   state: RunState | null;
@@ -143,136 +135,6 @@ function rebuildPosition(events: RunEvent[]): Pick<RunState, 'phase' | 'step' | 
     return { phase, step, status: 'failed', statusReason: outcome.reason };
   if (outcome?.outcome === 'needs_human') return { phase, step, status: 'needs_human', statusReason: outcome.reason };
   return { phase, step, status: 'stopped', statusReason: 'rebuilt by splintercat doctor --rebuild' };
-}
-
-/** What the journal's events say of the run's conflicts, checks, attempts and decisions. */
-interface Replay {
-  conflicts: Map<string, ConflictState>;
-  currentAttempt: number;
-  checks: RunState['checks'];
-  attempts: RunState['attempts'];
-  strategy: RunState['strategy'];
-  grid: RunState['grid'];
-  human: RunState['human'];
-  acceptedFailures: RunState['acceptedFailures'];
-}
-
-/** The conflict `id`, added (pending, no files) the first time it is named. */
-function conflictOf(replay: Replay, id: string, cell: { i1: number; i2: number }): ConflictState {
-  let c = replay.conflicts.get(id);
-  if (c === undefined) {
-    c = pendingConflict(id, cell);
-    replay.conflicts.set(id, c);
-  }
-  return c;
-}
-
-function replayResolved(replay: Replay, e: Extract<RunEvent, { type: 'conflict_resolved' }>): void {
-  const c = conflictOf(replay, e.conflict, e.cell);
-  c.status = 'resolved';
-  c.attempts += 1;
-  c.resolvedInAttempt = e.attempt;
-  c.resolutionCommit = e.commit;
-  c.resolutionTree = e.tree;
-  c.blame = null;
-  if (e.outsideEdits !== undefined) c.outsideEdits = e.outsideEdits;
-  else delete c.outsideEdits;
-  for (const f of e.files) {
-    let file = c.files.find((x) => x.path === f.path);
-    if (file === undefined) {
-      file = { path: f.path, kind: f.kind ?? 'content', hunks: [] };
-      c.files.push(file);
-    } else if (f.kind !== undefined) file.kind = f.kind;
-    for (const h of f.hunks) {
-      const hunk = {
-        index: h.index,
-        status: 'resolved' as const,
-        rung: h.rung,
-        by: h.by,
-        cacheKey: h.cacheKey ?? null,
-      };
-      const at = file.hunks.findIndex((x) => x.index === h.index);
-      if (at >= 0) file.hunks[at] = hunk;
-      else file.hunks.push(hunk);
-    }
-  }
-  replay.currentAttempt = Math.max(replay.currentAttempt, e.attempt);
-}
-
-function replayConflictEvent(replay: Replay, e: RunEvent): void {
-  if (e.type === 'conflict_found') {
-    const c = conflictOf(replay, e.conflict, e.cell);
-    c.files = e.files.map((f) => ({
-      path: f.path,
-      kind: f.kind,
-      hunks: Array.from({ length: f.hunks }, (_, i) => ({
-        index: i + 1,
-        status: 'pending' as const,
-        rung: null,
-        by: null,
-        cacheKey: null,
-      })),
-    }));
-  } else if (e.type === 'conflict_resolved') {
-    replayResolved(replay, e);
-  } else if (e.type === 'conflict_blamed') {
-    const c = replay.conflicts.get(e.conflict);
-    if (c !== undefined) {
-      c.status = 'blamed';
-      c.blame = e.reason;
-    }
-  }
-}
-
-function replayEvent(replay: Replay, e: RunEvent): void {
-  switch (e.type) {
-    case 'check_finished':
-      replay.checks.push(e.check);
-      replay.currentAttempt = Math.max(replay.currentAttempt, e.check.attempt);
-      break;
-    case 'attempt_finished':
-      replay.attempts.push(e.attempt);
-      replay.currentAttempt = Math.max(replay.currentAttempt, e.attempt.number);
-      break;
-    case 'decision':
-      if (e.kind === 'strategy' && isStrategyKind(e.decision)) {
-        const batchSize = e.batchSize ?? null;
-        replay.strategy = { kind: e.decision, batchSize, decidedBy: e.by, reasoning: e.reasoning, decidedAt: e.ts };
-      }
-      break;
-    case 'grid_updated':
-      replay.grid = e.grid;
-      break;
-    case 'failure_accepted':
-      replay.acceptedFailures.push(e.accepted);
-      break;
-    case 'human_needed':
-      replay.human = {
-        reason: e.reason,
-        files: e.files,
-        commands: e.commands,
-        where: e.conflicts?.[0]?.worktree ?? null,
-        conflicts: e.conflicts ?? [],
-      };
-      break;
-    default:
-      replayConflictEvent(replay, e);
-  }
-}
-
-function replayEvents(events: RunEvent[]): Replay {
-  const replay: Replay = {
-    conflicts: new Map(),
-    currentAttempt: 0,
-    checks: [],
-    attempts: [],
-    strategy: null,
-    grid: null,
-    human: null,
-    acceptedFailures: [],
-  };
-  for (const e of events) replayEvent(replay, e);
-  return replay;
 }
 
 /** Resolutions recorded in refs but not (or not completely) in the journal; returns how many. */
@@ -410,7 +272,7 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     );
   }
   const candidate = await assembleState(name, identity, { events, cells, imerge }, git, clock.now(), actions);
-  lost.push('node-private scratch data (state.data); replays stay free through the journal');
+  lost.push("the recovery loop's flow data (state.data); replays stay free through the journal");
   const checked = runStateSchema.safeParse(candidate);
   if (!checked.success) {
     return fail(`the journal does not yield a valid state: ${checked.error.issues[0]?.message ?? 'unknown'}`, sources);

@@ -1,10 +1,13 @@
+/**
+ * The stored shape of a hand-off: what a person is asked to do when the run stops for them (the run
+ * state's `human`). It lives in store/ because the run state's schema does (layers: store is below
+ * workflow); the hand-off's logic and text are the module `src/workflow/handoff/`.
+ */
 import * as z from 'zod';
 import { oid } from './state-primitives.js';
 
-/** What a person is asked to do when the run stops for them (the run state's `human`). */
-
 /** What the target branch's past merges suggest for one block, with the evidence and the command that takes it. */
-export const handoffSuggestionSchema = z.object({
+const handoffSuggestionSchema = z.object({
   /** ours, theirs, ours then theirs, theirs then ours. */
   choice: z.string(),
   command: z.string(),
@@ -14,10 +17,9 @@ export const handoffSuggestionSchema = z.object({
   agree: z.number().int().nonnegative(),
   of: z.number().int().nonnegative(),
 });
-export type HandoffSuggestion = z.infer<typeof handoffSuggestionSchema>;
 
 /** One conflict block left in a file: its number (what `splintercat take` takes), where it is, the one-command answers. */
-export const handoffBlockSchema = z.object({
+const handoffBlockSchema = z.object({
   hunk: z.number().int().positive(),
   startLine: z.number().int().positive(),
   endLine: z.number().int().positive(),
@@ -28,7 +30,7 @@ export const handoffBlockSchema = z.object({
 export type HandoffBlock = z.infer<typeof handoffBlockSchema>;
 
 /** One file a person is asked to settle, with what to do, to the letter. */
-export const handoffFileSchema = z.object({
+const handoffFileSchema = z.object({
   /** Relative to the conflict's worktree. */
   path: z.string().min(1),
   /** FileConflictKind (content, modify/delete, add/add, rename/delete, binary, mode, ...). */
@@ -44,7 +46,7 @@ export const handoffFileSchema = z.object({
 export type HandoffFile = z.infer<typeof handoffFileSchema>;
 
 /** The failed check that brought a person back to a conflict they (or a rung) resolved. */
-export const handoffFailureSchema = z.object({
+const handoffFailureSchema = z.object({
   check: z.string(),
   logFile: z.string(),
   /** The failure summary's one line (`test_failure at test/x.js:12: ...`). */

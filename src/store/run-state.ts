@@ -263,8 +263,8 @@ const storedConfigSchema = z.object({
 
 /**
  * The recovery loop's state, carried from node to node: what is under test, what passed,
- * the last failing check, the failure context for retries. Kept in `data` (validated like the
- * rest of the state; other keys pass through as JSON, which the runner's own tests use as scratch).
+ * the last failing check, the failure context for retries. Kept in `data`, validated like the
+ * rest of the state.
  */
 const flowDataSchema = z.object({
   /** Conflict ids resolved since the last passing check (the batch under test). */
@@ -341,8 +341,8 @@ export const runStateSchema = z.object({
   usage: z.object({ resolver: usageTotalsSchema, summarizer: usageTotalsSchema, planner: usageTotalsSchema }),
   human: humanHandoffSchema.nullable(),
   finalCommit: oid.nullable(),
-  /** The recovery loop's state (FlowData); other keys: scratch data (JSON only). */
-  data: flowDataSchema.catchall(z.json()).default({}),
+  /** The recovery loop's state (FlowData). */
+  data: flowDataSchema.default({}),
   /** The effective configuration stored at `merge` (null in states written before it was). */
   config: storedConfigSchema.nullable().default(null),
 });

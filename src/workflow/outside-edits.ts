@@ -1,21 +1,17 @@
 import type { PathChange } from '../git/worktree-snapshot.js';
 import type { ConflictState } from '../store/run-state.js';
 import type { Ctx } from './nodes/common.js';
-import type { GridEngine } from './ports.js';
 
 /**
  * The files a person changed at a hand-off beyond conflict `c`'s own files, said in the decision log; [] when
  * none. They are kept in the resolution, checked with it, and recorded as the person's. `sinceHandoff` is
- * what changed in the worktree since the hand-off snapshot, which every hand-off takes (handoff-snapshot.ts):
+ * what changed in the worktree since the hand-off snapshot, which every hand-off takes (handoff/snapshot.ts):
  * only the person writes a worktree handed to them. A worktree handed off before snapshots were taken has
  * none: its files beyond the conflict are kept all the same, but none is claimed as the person's.
- * `_engine` and `_tree` are not read.
  */
 export async function personsOutsideEdits(
   ctx: Pick<Ctx, 'log'>,
-  _engine: Pick<GridEngine, 'conflictCell'>,
   c: ConflictState,
-  _tree: string,
   sinceHandoff?: readonly PathChange[],
 ): Promise<string[]> {
   if (sinceHandoff === undefined) {

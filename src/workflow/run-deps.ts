@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { createGatewayFromConfig, type ModelGateway } from '../agents/index.js';
 import { CheckRegistry } from '../checks/check-registry.js';
 import { createCheckRunner, remoteCheckRunner, runBuildDir } from '../checks/from-config.js';
-import { extractFailure } from '../checks/extract-failure.js';
-import type { CheckResult, CheckRunnerLike, FailureSummary } from '../checks/types.js';
+import { summarizeCheckLog } from '../checks/failure-summary.js';
+import type { CheckRunnerLike } from '../checks/types.js';
 import type { Config } from '../config/index.js';
 import type { Git } from '../git/index.js';
 import type { Logger } from '../log/logger.js';
@@ -61,8 +61,7 @@ export async function createRunDeps(
     worktrees: await WorktreePool.forRun(git, config, name),
     ladder: await ladderFromConfig(config.resolve, git, { log }),
     gateway,
-    extractFailure: (text, result, options = {}) =>
-      extractFailure(text, { timedOut: result.timedOut, ...options }) ?? fallbackSummary(text, result),
+    extractFailure: (text, result, options = {}) => summarizeCheckLog(text, result, options),
     store,
     clock,
     log,
@@ -75,17 +74,4 @@ export async function createRunDeps(
 /** Where a run records the process groups of its running checks (`checks.json` in its directory). */
 export function runningChecks(store: RunStore, name: string): CheckRegistry {
   return new CheckRegistry(join(store.paths(name).dir, 'checks.json'));
-}
-
-/** When no parser recognises the log: the check's name, exit code and last lines. */
-function fallbackSummary(log: string, result: CheckResult): FailureSummary {
-  const tail = log.split('\n').filter(Boolean).slice(-15).join('\n');
-  return {
-    error_type: result.timedOut ? 'timeout' : 'test_failure',
-    location: null,
-    root_cause: result.timedOut
-      ? `check '${result.name}' timed out`
-      : `check '${result.name}' failed with exit code ${result.exitCode ?? 'none'}`,
-    excerpt: tail,
-  };
 }

@@ -7,7 +7,7 @@ import { linkedWorktreeGitDir, repairWorktreePointer } from '../git/worktree-git
 import { removeTree } from '../util/remove-tree.js';
 import { cellId, type Cell } from '../imerge/cell.js';
 import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
-import { recordPresented } from './handoff-snapshot.js';
+import { recordPresented } from './handoff/snapshot.js';
 
 /**
  * The directory of run `name`'s worktrees: `<merge.worktrees>/NAME`, by default beside the

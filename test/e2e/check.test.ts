@@ -39,8 +39,25 @@ describe('splintercat check', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/Check 'test' FAILED\nReturncode: 4\n/);
     expect(run.stdout).toContain('Last 2 lines of output:\none\ntwo\n');
+    // No parser knows this output: the workflow's summary names the check and its exit code.
+    expect(run.stdout).toMatch(/\nFailure: test_failure: check 'test' failed with exit code 4\n$/);
     const json = await runCli(['check', 'test', '--json'], dir);
-    expect(JSON.parse(json.stdout)).toMatchObject({ name: 'test', success: false, exitCode: 4, tail: ['one', 'two'] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      name: 'test',
+      success: false,
+      exitCode: 4,
+      tail: ['one', 'two'],
+      summary: { error_type: 'test_failure', location: null },
+    });
+  });
+
+  it('fails on a compiler error: prints the summary the workflow makes, with the file and line', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'cc.sh'), `echo 'src/app.c:12:5: error: expected ";" before "}" token' >&2\nexit 1\n`);
+    writeFileSync(join(dir, 'splintercat.yaml'), ['check:', '  commands:', '    build: sh cc.sh', ''].join('\n'));
+    const run = await runCli(['check', 'build'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/\nFailure: compile_error at src\/app\.c:12: .*expected ";" before "}" token/);
   });
 
   it('unknown check: exit 2, lists the defined checks, no stack trace', async () => {

@@ -3,8 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { TestRepo } from '../helpers/git-repo.js';
 import { buildRunFixture } from '../fixtures/store/run-fixture.js';
 import { runCli } from '../fixtures/resolve/cli.js';
+import { finishedRun } from '../fixtures/workflow/finished-run.js';
 
 describe('splintercat doctor', () => {
+  it('finds a finished run healthy, without warning about the engine refs it removed by design', async () => {
+    const repo = await finishedRun();
+    expect(repo.sh('for-each-ref', 'refs/imerge/')).toBe('');
+    const run = await runCli(['doctor'], repo.dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Run 'up' is healthy/);
+    expect(run.stdout).not.toMatch(/warning/);
+  });
+
   it('reports a healthy run, exit 0', async () => {
     const repo = TestRepo.create();
     await buildRunFixture(repo, 'up');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { driveScale, type ScaleDrive } from '../../bench/scale/drive.js';
 import { conflictAt, generateScaleFixture, SCALE_SMALL, type ScaleFixture } from '../../bench/scale/fixture.js';
-import { handoffLines } from '../../src/report/handoff-text.js';
+import { handoffLines } from '../../src/workflow/handoff/index.js';
 import type { RunEvent } from '../../src/store/run-events.js';
 import { tempDir } from '../helpers/git-repo.js';
 

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckRunner, setupTrust, type CheckRunnerOptions } from '../../src/checks/check-runner.js';
+import { CheckRunner, type CheckRunnerOptions } from '../../src/checks/check-runner.js';
+import { setupTrust } from '../../src/checks/setup-trust.js';
 import { formatCheckResult } from '../../src/checks/format.js';
 import { probeBwrap } from '../../src/checks/sandbox.js';
 import { defaultSetupWhen, type SandboxMode } from '../../src/config/schema.js';

@@ -40,7 +40,11 @@ const step =
   (name: string, next: N | 'end'): MachineNode<RunState, N, { calls: string[] }> =>
   async (s, ctx) => {
     ctx.calls.push(name);
-    return { next, state: { ...s, data: { ...s.data, [name]: ctx.step } } };
+    // Each node leaves its mark in the flow data, a list the real nodes keep too.
+    return {
+      next,
+      state: { ...s, data: { ...s.data, validated: [...(s.data.validated ?? []), `${name}@${ctx.step}`] } },
+    };
   };
 
 describe('openRun', () => {
@@ -75,10 +79,10 @@ describe('machine runner', () => {
     };
     const outcome = await t.run(nodes);
     expect(outcome.kind).toBe('done');
-    expect(seen).toEqual(['a', { a: 0 }]);
+    expect(seen).toEqual(['a', { validated: ['a@0'] }]);
     expect(t.calls).toEqual(['a', 'b', 'c']);
     const saved = t.persistence.load();
-    expect(saved).toMatchObject({ phase: 'end', step: 3, status: 'done', data: { a: 0, b: 1, c: 2 } });
+    expect(saved).toMatchObject({ phase: 'end', step: 3, status: 'done', data: { validated: ['a@0', 'b@1', 'c@2'] } });
     const types = t.journal
       .read()
       .entries.map((e) =>
@@ -194,12 +198,12 @@ describe('machine runner', () => {
     let crash = true;
     const nodes: Nodes = {
       a: async (s, ctx) => {
-        const v = await ctx.once('model-call-1', async () => ({ answer: ++real }));
+        const v = await ctx.once('model-call-1', async () => `answer ${++real}`);
         if (crash) {
           crash = false;
           throw new Error('crash after the call');
         }
-        return { next: 'end', state: { ...s, data: { v } } };
+        return { next: 'end', state: { ...s, data: { validated: [v] } } };
       },
       b: step('b', 'end'),
       c: step('c', 'end'),
@@ -207,7 +211,7 @@ describe('machine runner', () => {
     expect((await t.run(nodes)).kind).toBe('failed');
     expect((await t.run(nodes)).kind).toBe('done');
     expect(real).toBe(1);
-    expect(t.persistence.load()?.data).toEqual({ v: { answer: 1 } });
+    expect(t.persistence.load()?.data).toEqual({ validated: ['answer 1'] });
   });
 
   it('refuses a persisted node it does not know, with an actionable error', async () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changesSinceHandoff, recordHandoff } from '../../src/workflow/handoff-snapshot.js';
+import { changesSinceHandoff, recordHandoff } from '../../src/workflow/handoff/snapshot.js';
 import { WorktreePool } from '../../src/workflow/worktrees.js';
 import { TestRepo } from '../helpers/git-repo.js';
 

@@ -66,7 +66,7 @@ describe('WorktreePool', () => {
       'rev-parse --path-format=absolute',
       '-c merge.conflictStyle=diff3',
       'ls-files -u',
-      // what is there outside the conflict's files, as presented (handoff-snapshot.ts)
+      // what is there outside the conflict's files, as presented (handoff/snapshot.ts)
       'add -A',
       // what add could not settle (a conflicted submodule) is left out of that tree
       'ls-files -z',

@@ -13,7 +13,11 @@ export function registerCheck(program: Command): Command {
     .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
       const { loadCommandConfig } = await import('../run-context.js');
       const { createCheckRunner, runBuildDir } = await import('../../checks/from-config.js');
-      const { formatCheckResult } = await import('../../checks/format.js');
+      const [{ formatCheckResult }, { readCheckLog }, { summarizeCheckLog, summaryLine }] = await Promise.all([
+        import('../../checks/format.js'),
+        import('../../checks/read-log.js'),
+        import('../../checks/failure-summary.js'),
+      ]);
       // The run's configuration when there is a run, else the file (of the main checkout).
       const config = await loadCommandConfig(globalOptions(cmd));
       // Its own build directory under check.build_dir (a run's is the run's own): $SPLINTERCAT_BUILD_DIR is always set there.
@@ -22,8 +26,15 @@ export function registerCheck(program: Command): Command {
       const filter = new TerminalFilter();
       const result = await runner.run(name, { onOutput: (chunk) => process.stderr.write(filter.push(chunk)) });
       process.stderr.write(filter.end());
-      if (opts.json) printJson(result);
-      else printResult(formatCheckResult(result));
+      // The summary the workflow makes of a failure (without a model), from the log as written.
+      const summary = result.success
+        ? null
+        : summarizeCheckLog(readCheckLog(result.logFile, config.check.output_dir), result, {
+            cwd: config.target.workdir,
+            command: result.command,
+          });
+      if (opts.json) printJson(summary ? { ...result, summary } : result);
+      else printResult(formatCheckResult(result) + (summary ? `\nFailure: ${summaryLine(summary)}` : ''));
       process.exitCode = result.success ? ExitCode.Done : ExitCode.Failed;
     });
 }

@@ -12,9 +12,12 @@ interface CommandModule {
  */
 const commandModules: readonly CommandModule[] = [
   { names: ['init'], load: async () => (await import('./init.js')).registerInit },
-  { names: ['merge', 'continue'], load: async () => (await import('./merge.js')).registerMerge },
+  { names: ['merge'], load: async () => (await import('./merge.js')).registerMerge },
+  { names: ['continue'], load: async () => (await import('./continue.js')).registerContinue },
   { names: ['share', 'join'], load: async () => (await import('./share.js')).registerShare },
-  { names: ['status', 'abort'], load: async () => (await import('./status.js')).registerStatus },
+  { names: ['status'], load: async () => (await import('./status.js')).registerStatus },
+  { names: ['abort'], load: async () => (await import('./abort.js')).registerAbort },
+  { names: ['log'], load: async () => (await import('./log.js')).registerLog },
   { names: ['doctor'], load: async () => (await import('./doctor.js')).registerDoctor },
   { names: ['report'], load: async () => (await import('./report.js')).registerReport },
   { names: ['ui'], load: async () => (await import('./ui.js')).registerUi },

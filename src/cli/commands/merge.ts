@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
 import { GOALS, strategyNames } from '../../config/goals.js';
-import { globalOptions, printResult } from '../context.js';
+import { globalOptions } from '../context.js';
 import type { MergeOptions } from '../merge-session.js';
 
-/** `splintercat merge SOURCE` and `splintercat continue`. */
+/** `splintercat merge SOURCE`: start a run. */
 export function registerMerge(program: Command): void {
   program
     .command('merge')
@@ -39,45 +39,5 @@ export function registerMerge(program: Command): void {
         opts,
         storeConfig(loaded, null, global.set, process.env),
       );
-    });
-
-  program
-    .command('continue')
-    .description('resume a merge (after an interruption or a manual edit)')
-    .option('--name <name>', 'the merge to resume (default: imerge.name)')
-    .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
-    .option(
-      '--accept-failure',
-      'the failed check the hand-off shows is expected at this step: take the resolution as it is, and never blame those failing tests',
-    )
-    .action(async (opts: { name?: string; interactive?: boolean; acceptFailure?: boolean }, cmd: Command) => {
-      const global = globalOptions(cmd);
-      const [{ continueRun }, { openCliRun }, { report, withSession }] = await Promise.all([
-        import('../../workflow/lifecycle.js'),
-        import('../run-context.js'),
-        import('../merge-session.js'),
-      ]);
-      const { config, git, name, stored } = await openCliRun(global, opts.name, {
-        runRequired: true,
-        configRequired: true,
-      });
-      try {
-        const outcome = await withSession(global, config, opts.interactive, (options) =>
-          continueRun(
-            config,
-            git,
-            name ?? undefined,
-            opts.acceptFailure ? { ...options, acceptFailure: true } : options,
-            stored,
-          ),
-        );
-        if (outcome.kind === 'already_done') {
-          printResult(`The merge '${outcome.state.name}' is already finished: ${outcome.state.finalCommit ?? ''}`);
-          return;
-        }
-        process.exitCode = report(outcome);
-      } finally {
-        git.close();
-      }
     });
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Git } from '../../git/index.js';
 import type { LearntSuggestions, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
 import { takeCommand, takeOfChoice } from '../../resolve/take/take-command.js';
-import { handoffFile } from '../../workflow/handoff.js';
+import { handoffFile } from '../../workflow/handoff/index.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 

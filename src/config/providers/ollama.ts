@@ -7,5 +7,6 @@ export const ollama: ProviderPreset<'ollama'> = {
   description: "Ollama's OpenAI-compatible endpoint",
   keyVariable: null,
   defaultBaseUrl: 'http://localhost:11434/v1',
+  startCommand: 'ollama serve',
   create: (settings) => openAICompatibleModels('ollama', settings),
 };

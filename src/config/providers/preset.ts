@@ -26,6 +26,8 @@ export interface ProviderPreset<Name extends string = string> {
   defaultBaseUrl?: string;
   /** True when there is no usual address, so `llm.base_url` must be set. */
   needsBaseUrl?: boolean;
+  /** A local server's start command, said when nothing answers at its address (`ollama serve`). */
+  startCommand?: string;
   /** A factory of its chat models; it loads the provider's package, so only a configured provider is loaded. */
   create(settings: ProviderSettings): (modelId: string) => LanguageModelV3;
 }

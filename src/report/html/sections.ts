@@ -1,4 +1,5 @@
-import { handoffLines } from '../handoff-text.js';
+import { firstTests } from '../../checks/test-list.js';
+import { handoffLines } from '../../workflow/handoff/index.js';
 import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from '../format.js';
 import { tallyReadings } from '../check-reading.js';
 import { roles, rungs, type CheckView, type ReportModel } from '../model.js';
@@ -107,6 +108,9 @@ export function renderTimeline(model: ReportModel): string {
 }
 
 /** What the tips (or a cell's own commits) already fail: never blamed on a resolution. */
+/** A test's name as the HTML report shows it in a list. */
+const codeTest = (test: string): string => `<code>${esc(test)}</code>`;
+
 function renderBaselines(model: ReportModel): string {
   const failing = model.baselines.filter((b) => !b.passed);
   if (failing.length === 0) return '';
@@ -115,10 +119,7 @@ function renderBaselines(model: ReportModel): string {
     const what =
       b.failing === null
         ? 'fails; no test could be named, so its whole outcome is the baseline'
-        : `${b.failing.length} failing test(s): ${b.failing
-            .slice(0, 5)
-            .map((t) => `<code>${esc(t)}</code>`)
-            .join(', ')}${b.failing.length > 5 ? ', ...' : ''}`;
+        : `${b.failing.length} failing test(s): ${firstTests(b.failing, 5, codeTest)}`;
     return `<li>${esc(b.check)} on ${esc(where)} (<code>${esc(shortOid(b.commit))}</code>): ${what}${b.ran !== null ? ` (${b.ran} ran)` : ''}</li>`;
   });
   return `<p><b>Baselines</b>: checks that already fail without any resolution; these failures are never blamed on one.</p><ul>${items.join('')}</ul>`;
@@ -129,12 +130,7 @@ function renderAccepted(model: ReportModel): string {
   if (model.accepted.length === 0) return '';
   const items = model.accepted.map((a) => {
     const what =
-      a.failing === null
-        ? 'its whole outcome'
-        : `${a.failing.length} test(s): ${a.failing
-            .slice(0, 5)
-            .map((t) => `<code>${esc(t)}</code>`)
-            .join(', ')}${a.failing.length > 5 ? ', ...' : ''}`;
+      a.failing === null ? 'its whole outcome' : `${a.failing.length} test(s): ${firstTests(a.failing, 5, codeTest)}`;
     return `<li>${esc(a.check)} at ${a.conflicts.map((c) => `<a href="#conflict-${idFrom(c)}">${esc(c)}</a>`).join(', ')}: ${what} (<span class="mono">${esc(a.logFile)}</span>)</li>`;
   });
   return `<p><b>Failures accepted by a person</b>: expected at that step of the merge (<code>continue --accept-failure</code>); never blamed on a resolution since.</p><ul>${items.join('')}</ul>`;

@@ -6,10 +6,8 @@ import { systemClock } from '../../util/clock.js';
 import type { RunEvent, RunEventInput } from '../../store/run-events.js';
 import type { CursorLens, MachineCursor, StatePersistence } from '../../store/state-persistence.js';
 
-export type { CursorLens, MachineCursor, StatePersistence };
-
 /** The journal, as the runner and nodes use it. */
-export interface EventSink {
+interface EventSink {
   append(event: RunEventInput): unknown;
   /** Every complete event so far (used by `once`). */
   read(): { entries: RunEvent[] };

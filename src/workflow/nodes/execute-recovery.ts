@@ -1,9 +1,7 @@
 import type { FailureSummary } from '../../checks/types.js';
 import { cellId, dominates, joinCells, parseCellId, type Cell } from '../../imerge/cell.js';
 import type { ConflictState, HandoffConflict, RunState } from '../../store/run-state.js';
-import { amendFiles } from '../handoff.js';
-import { handoffFailure } from '../handoff-failure.js';
-import { amendEntry, handOff } from '../human.js';
+import { amendEntry, amendFiles, handoffToPerson, handoffFailure } from '../handoff/index.js';
 import { bisect } from '../plan/bisect.js';
 import { openAttempt } from './attempt.js';
 import { flow, moreConservative, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
@@ -55,7 +53,7 @@ async function abortRecovery(state: RunState, ctx: Ctx, summary: FailureSummary 
     retryBase: state.currentAttempt,
     finalValidated: false,
   });
-  const handed = await handOff(next, ctx, amended);
+  const handed = await handoffToPerson(next, ctx, amended);
   const where = amended.map((c) => `${c.conflict} in ${c.worktree}`).join(', ');
   const reason =
     `${what}. The resolution${amended.length > 1 ? 's' : ''} under test ${amended.length > 1 ? 'are' : 'is'} presented for a fix: ${where}. ` +
@@ -204,7 +202,7 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   const kept = (flow(state).batch ?? []).filter((id) => !ids.has(id));
   const next = newAttempt(closeAttempt({ ...state, conflicts, strategy, pendingRecovery: null }, decision, now), now);
   const after = withFlow(next, { batch: kept, retryContext, finalValidated: false });
-  if (amended.length > 0) return handOff(after, ctx, amended);
+  if (amended.length > 0) return handoffToPerson(after, ctx, amended);
   return { next: 'resolve_conflicts', state: after };
 }
 

@@ -3,10 +3,8 @@ import { compareCells, cellId, type Cell } from '../../imerge/cell.js';
 import type { GridEngine } from '../ports.js';
 import { prepareCell, resolvePrepared, type CellResolution } from '../resolve-cell.js';
 import type { HandoffConflict, RunState } from '../../store/run-state.js';
-import { handoffFailure } from '../handoff-failure.js';
+import { continueCommand, handoffToPerson, handoffFailure, modelAttempts, takePersonsWork } from '../handoff/index.js';
 import { flagGenerated } from '../generated-check.js';
-import { modelAttempts } from '../handoff.js';
-import { continueCommand, handOff, takePersonsWork } from '../human.js';
 import { resolverTranscriptEvents } from '../transcript-events.js';
 import { flow, withFlow, type Ctx, type Result } from './common.js';
 import { reconcileGrid } from './reconcile-grid.js';
@@ -127,7 +125,7 @@ async function resolveRound(round: Round, sorted: Cell[], take: Cell[]): Promise
       state: round.next,
     };
   }
-  if (round.human.length > 0) return handOff(round.next, ctx, round.human);
+  if (round.human.length > 0) return handoffToPerson(round.next, ctx, round.human);
   return null;
 }
 
@@ -157,7 +155,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     const taken = await takePersonsWork(next, ctx, engine, waiting);
     next = taken.state;
     for (const c of taken.resolved) batch.push(c);
-    if (taken.again.length > 0) return handOff(withFlow(next, { batch }), ctx, taken.again);
+    if (taken.again.length > 0) return handoffToPerson(withFlow(next, { batch }), ctx, taken.again);
   }
 
   // Every hand-off is taken: nothing is asked of anyone until the next one.

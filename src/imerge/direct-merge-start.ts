@@ -6,9 +6,10 @@ import type { Git } from '../git/index.js';
 import { parseMergeTreeOutput } from './merge-tree.js';
 
 /**
- * The hand-off of a conflict without `git checkout` and `git merge --no-commit`, leaving exactly
- * what they leave. On git 2.39 the two porcelain commands read and write the whole index twice and
- * `git merge` also runs `git stash create`, which reads it a third time. Here HEAD moves to the scratch branch with the
+ * The engine's fast path for presenting a conflicting cell in the working tree: `git checkout` of
+ * the scratch branch and `git merge --no-commit` without running them, leaving exactly what they leave.
+ * On git 2.39 the two porcelain commands read and write the whole index twice and `git merge` also
+ * runs `git stash create`, which reads it a third time. Here HEAD moves to the scratch branch with the
  * checkout's reflog message, `merge-tree` computes the merge git would make (the same merge-ort,
  * the same labels, the same messages), one `read-tree -m -u` takes the index and the files from the
  * old commit to the result, and `update-index` puts the conflicted paths' stages in place of the
@@ -28,7 +29,7 @@ import { parseMergeTreeOutput } from './merge-tree.js';
  * Otherwise it returns null, having changed nothing, and the caller runs the porcelain. The lines it
  * prints are git's untranslated ones, as the porcelain's are: splintercat runs git in the C locale.
  */
-export interface DirectHandOff {
+export interface DirectMergeStart {
   /** What `git checkout` prints on stderr. */
   checkoutStderr: string;
   /** What `git merge` prints on stdout. */
@@ -54,7 +55,7 @@ const REGULAR_FILE = /^100(644|755)$/;
  * message left` in progress, as `git checkout branch && git merge ...` would. Returns null, with
  * nothing changed, when the repository needs the porcelain.
  */
-export async function handOffDirectly(
+export async function startMergeDirectly(
   git: Git,
   branch: string,
   above: string,
@@ -62,7 +63,7 @@ export async function handOffDirectly(
   message: string,
   /** Whether a ref certainly names a commit (the merge's cells: saves them a scan of every ref). */
   named: (commit: string) => boolean = () => false,
-): Promise<DirectHandOff | null> {
+): Promise<DirectMergeStart | null> {
   const branchRef = `refs/heads/${branch}`;
   const [headRef, old, dirs, config] = await Promise.all([
     git

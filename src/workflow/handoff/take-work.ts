@@ -1,115 +1,15 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { compareCells } from '../imerge/cell.js';
-import { expectedConflicts } from '../imerge/conflict-estimate.js';
-import { learnHumanHunks, parseConflictText, personChoice } from '../resolve/index.js';
-import { acceptCommand } from './accept-failure.js';
-import type { ConflictState, HandoffConflict, RunState } from '../store/run-state.js';
-import { recordResolved } from './conflict-records.js';
-import { cdLine, shellQuote } from './handoff.js';
-import { findRun } from './run-config.js';
-import type { Ctx, Result } from './nodes/common.js';
-import { withFlow } from './nodes/common.js';
-import type { GridEngine } from './ports.js';
-import { recordHandoff } from './handoff-snapshot.js';
-import { personsOutsideEdits } from './outside-edits.js';
-import { collectHumanResolution } from './resolve-cell.js';
-
-/**
- * The command that resumes this run from anywhere in the repository: `splintercat continue`, with
- * `--name` when another run would be taken for it (several runs, and this one not the configured name).
- */
-export function continueCommand(ctx: Pick<Ctx, 'store' | 'config'>, name: string): string {
-  return findRun(ctx.store, ctx.config.imerge.name, false) === name
-    ? 'splintercat continue'
-    : `splintercat continue --name ${shellQuote(name)}`;
-}
-
-/** Where the files are kept as they were handed to a person (hunks no rung resolved still in markers), to learn their answers. */
-function presentedDir(ctx: Ctx, state: RunState, conflict: string): string {
-  return join(ctx.store.paths(state.name).dir, 'presented', conflict);
-}
-
-/**
- * Stop for a person: every conflict with its worktree and each file's kind and exact
- * instructions (`state.human`, the `human_needed` event), the `cd DIR   # comment` lines and
- * the one command to run next. The worktrees become the person's (never reset by a resume),
- * and the files are saved as presented so their answers can be learnt.
- */
-export async function handOff(state: RunState, ctx: Ctx, conflicts: HandoffConflict[]): Promise<Result> {
-  const engine = await ctx.engine();
-  for (const c of conflicts) {
-    const cell = state.conflicts.find((x) => x.id === c.conflict)?.cell;
-    if (!cell) continue;
-    // Parents not merged yet (a resolution before it is presented too): protected when it was presented.
-    const details = await engine.conflictCell(cell).catch(() => null);
-    if (details) await ctx.worktrees.protect(ctx.worktrees.conflictId(cell), details.above, details.left);
-    await putBackBeforeHandoff(ctx, c.conflict, ctx.worktrees.conflictId(cell));
-    for (const f of c.files) {
-      if (!f.hunks || c.failure) continue;
-      const saved = join(presentedDir(ctx, state, c.conflict), f.path);
-      const current = join(c.worktree, f.path);
-      // The first presentation is the one to learn from (a later one may hold the person's half-done edit).
-      if (existsSync(saved) || !existsSync(current)) continue;
-      mkdirSync(dirname(saved), { recursive: true });
-      writeFileSync(saved, readFileSync(current));
-    }
-  }
-  const files = conflicts.flatMap((c) => c.files.map((f) => join(c.worktree, f.path)));
-  const commands = [...conflicts.map(cdLine), continueCommand(ctx, state.name)];
-  const checks = [...new Set(conflicts.flatMap((c) => (c.failure ? [c.failure.check] : [])))];
-  const reason =
-    `${files.length} file(s) in ${conflicts.length} conflict(s) need a human: ` +
-    (checks.length > 0
-      ? `check ${checks.map((n) => `'${n}'`).join(', ')} failed on a resolution to amend`
-      : 'the ladder could not resolve them with certainty');
-  ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts });
-  const expected = expectedAfter(state);
-  return {
-    halt: 'needs_human',
-    reason,
-    next: 'resolve_conflicts',
-    state: {
-      ...state,
-      human: {
-        reason,
-        files,
-        commands,
-        where: conflicts[0]?.worktree ?? null,
-        conflicts,
-        ...(checks.length > 0 ? { accept: acceptCommand(continueCommand(ctx, state.name)) } : {}),
-        ...(expected ? { expected } : {}),
-      },
-    },
-  };
-}
-
-/** How many conflicts are expected after those met so far, from the tips' merge and the conflicts known. */
-function expectedAfter(state: RunState): { more: number; total: number } | null {
-  const groups = state.data.tipConflicts;
-  if (!groups) return null;
-  const total = expectedConflicts(
-    groups,
-    state.conflicts.map((c) => c.files.map((f) => f.path)),
-  );
-  return { more: Math.max(0, total - state.conflicts.length), total };
-}
-
-/** What changed outside the conflict's files before a person was asked is nobody's: put back, and said (handoff-snapshot.ts). */
-async function putBackBeforeHandoff(ctx: Ctx, conflict: string, id: string): Promise<void> {
-  const wt = await ctx.worktrees.gitOf(id);
-  if (wt === null) return;
-  try {
-    const putBack = await recordHandoff(wt);
-    if (putBack.length > 0)
-      ctx.log.decision(
-        { conflict, paths: putBack.map((p) => p.path) },
-        `[hand-off] ${putBack.length} file(s) outside the conflict's files changed before the hand-off (not by a person): put back`,
-      );
-  } finally {
-    wt.close();
-  }
-}
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compareCells } from '../../imerge/cell.js';
+import { learnHumanHunks, parseConflictText, personChoice } from '../../resolve/index.js';
+import type { ConflictState, HandoffConflict, RunState } from '../../store/run-state.js';
+import { recordResolved } from '../conflict-records.js';
+import type { Ctx } from '../nodes/common.js';
+import { withFlow } from '../nodes/common.js';
+import { personsOutsideEdits } from '../outside-edits.js';
+import type { GridEngine } from '../ports.js';
+import { collectHumanResolution } from './collect.js';
+import { presentedDir } from './presented.js';
 
 /**
  * Take a person's work on the conflicts handed to them: record each accepted tree in the grid,
@@ -168,7 +68,7 @@ export async function takePersonsWork(
       });
       continue;
     }
-    const outsideEdits = await personsOutsideEdits(ctx, engine, c, human.tree, human.outside);
+    const outsideEdits = await personsOutsideEdits(ctx, c, human.outside);
     const commit = await engine.recordMerge(c.cell, human.tree);
     const learnt = await learn(ctx, state, c, worktree, entry);
     const chosen = personChoices(state, ctx, c, worktree, entry);
@@ -253,24 +153,6 @@ async function learn(
     out.set(f.path, keys);
   }
   return out;
-}
-
-/** The conflict at `cell` presented again, its resolution in place, with the failure that brought it back. */
-export function amendEntry(
-  conflict: ConflictState,
-  worktree: string,
-  failure: NonNullable<HandoffConflict['failure']>,
-  files: HandoffConflict['files'],
-): HandoffConflict {
-  return {
-    conflict: conflict.id,
-    worktree,
-    files,
-    failure,
-    model: [],
-    refused: [],
-    ...(conflict.resolutionTree ? { blamedTree: conflict.resolutionTree } : {}),
-  };
 }
 
 /** What the person kept for each block they were handed (ours, theirs, both, base, other text), by path, in block order. */

@@ -1,5 +1,5 @@
-import type { HandoffFile, HumanHandoff } from '../store/run-state.js';
-import { isPrintableName, printableName, printableText } from '../util/safe-print.js';
+import type { HandoffFile, HumanHandoff } from '../../store/run-state.js';
+import { isPrintableName, printableName, printableText } from '../../util/safe-print.js';
 
 const EXCERPT_LINES = 15;
 
@@ -62,7 +62,7 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
  * Each block of a file with its one-command answers: the suggested one first, with the evidence
  * the target's past merges give for it, then the others (`take ours|theirs|both|base FILE N`).
  */
-export function blockLines(file: HandoffFile, indent: string): string[] {
+function blockLines(file: HandoffFile, indent: string): string[] {
   return (file.blocks ?? []).flatMap((b) => {
     const where = `block ${b.hunk} (lines ${b.startLine}-${b.endLine})`;
     const others = Object.keys(b.take)

@@ -1,8 +1,8 @@
-import { readCheckLog } from '../checks/read-log.js';
-import { cellId, type Cell } from '../imerge/cell.js';
-import type { HandoffConflict, RunState } from '../store/run-state.js';
-import { summaryLine } from './handoff.js';
-import type { GridEngine, WorkflowContext } from './ports.js';
+import { readCheckLog } from '../../checks/read-log.js';
+import { cellId, type Cell } from '../../imerge/cell.js';
+import type { HandoffConflict, RunState } from '../../store/run-state.js';
+import { summaryLine } from '../../checks/failure-summary.js';
+import type { GridEngine, WorkflowContext } from '../ports.js';
 
 const EXCERPT_LINES = 30;
 

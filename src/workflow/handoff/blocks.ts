@@ -1,13 +1,13 @@
-import type { LearntSuggestions, Suggestion, WorkingTreeFileResult } from '../resolve/index.js';
-import { takeCommand, takeOfChoice } from '../resolve/index.js';
-import type { HandoffBlock, HandoffFile } from '../store/run-state.js';
+import type { LearntSuggestions, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
+import { takeCommand, takeOfChoice } from '../../resolve/index.js';
+import type { HandoffBlock, HandoffFile } from '../../store/run-state.js';
 
 /**
  * The blocks a file is handed over with: each by the number `splintercat take` knows it by, where
  * it is now, the one command per answer (ours, theirs, both in each order, base), and, when the
  * target's past merges say something clear, the suggestion with its evidence and its command.
  */
-export function handoffBlocks(result: WorkingTreeFileResult, learnt: LearntSuggestions | null): HandoffBlock[] {
+function handoffBlocks(result: WorkingTreeFileResult, learnt: LearntSuggestions | null): HandoffBlock[] {
   return result.remaining.map((h) => {
     const hunk = h.number ?? h.index;
     const take: Record<string, string> = {

@@ -2,14 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { handOffDirectly } from '../../src/imerge/direct-hand-off.js';
+import { startMergeDirectly } from '../../src/imerge/direct-merge-start.js';
 import { TestRepo, tempDir, testGitEnv } from '../helpers/git-repo.js';
 
 const MESSAGE = "imerge 't': manual merge 1-1";
 
 /**
  * A fork at `fork` (HEAD), the scratch branch's commit `above` one commit behind it, and `left`
- * on a side line: what `presentConflict` hands off, with conflicts of every kind the direct path
+ * on a side line: what `presentConflict` merges, with conflicts of every kind the direct path
  * takes (text, add/add, binary) beside clean changes of every kind.
  */
 function forkRepo(extra: { above?: Record<string, string | null>; left?: Record<string, string | null> } = {}): {
@@ -52,17 +52,17 @@ function forkRepo(extra: { above?: Record<string, string | null>; left?: Record<
   return { repo, above, left };
 }
 
-/** A copy of the repository, to hand off the other way. */
+/** A copy of the repository, to start the merge the other way. */
 function copyOf(repo: TestRepo): TestRepo {
   const dir = join(tempDir(), 'repo');
   cpSync(repo.dir, dir, { recursive: true });
   const copy = new TestRepo(dir);
-  // Copied files have new times: refresh the index, as the clean-tree check before a hand-off does.
+  // Copied files have new times: refresh the index, as the clean-tree check before a merge is started does.
   copy.sh('update-index', '-q', '--refresh');
   return copy;
 }
 
-/** What the porcelain does: git-imerge's hand-off. */
+/** What the porcelain does: git-imerge's checkout and merge at a conflict. */
 function porcelain(repo: TestRepo, left: string): { stdout: string; stderr: string } {
   const co = run(repo, ['checkout', 'imerge/t']);
   const merge = run(repo, ['merge', '--no-commit', '-m', MESSAGE, left]);
@@ -80,7 +80,7 @@ function run(repo: TestRepo, args: string[]): { status: number | null; stdout: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Everything a person or git could see of the hand-off. */
+/** Everything a person or git could see of the started merge. */
 function snapshot(repo: TestRepo): Record<string, unknown> {
   const gitFile = (name: string): string | null => {
     try {
@@ -115,7 +115,7 @@ function snapshot(repo: TestRepo): Record<string, unknown> {
   };
 }
 
-/** What a declined hand-off must leave as it found it (the reflog aside). */
+/** What a declined direct start must leave as it found it (the reflog aside). */
 function untouched(repo: TestRepo): Record<string, unknown> {
   return {
     head: run(repo, ['symbolic-ref', '--quiet', 'HEAD']).stdout.trim(),
@@ -128,14 +128,14 @@ function untouched(repo: TestRepo): Record<string, unknown> {
 
 async function expectSameAsPorcelain(repo: TestRepo, above: string, left: string): Promise<void> {
   const other = copyOf(repo);
-  const direct = await handOffDirectly(repo.git, 'imerge/t', above, left, MESSAGE);
+  const direct = await startMergeDirectly(repo.git, 'imerge/t', above, left, MESSAGE);
   expect(direct).not.toBeNull();
   const expected = porcelain(other, left);
   expect({ stdout: direct?.mergeStdout, stderr: direct?.checkoutStderr }).toEqual(expected);
   expect(snapshot(repo)).toEqual(snapshot(other));
 }
 
-describe('the direct hand-off leaves what git checkout and git merge --no-commit leave', () => {
+describe('the direct merge start leaves what git checkout and git merge --no-commit leave', () => {
   it('from a branch: text, add/add and binary conflicts beside clean edits, deletions, new files and a mode change', async () => {
     const { repo, above, left } = forkRepo();
     await expectSameAsPorcelain(repo, above, left);
@@ -160,10 +160,10 @@ describe('the direct hand-off leaves what git checkout and git merge --no-commit
   });
 });
 
-describe('the direct hand-off declines, changing nothing, where the porcelain does more', () => {
+describe('the direct merge start declines, changing nothing, where the porcelain does more', () => {
   const declines = async (repo: TestRepo, above: string, left: string): Promise<void> => {
     const before = untouched(repo);
-    expect(await handOffDirectly(repo.git, 'imerge/t', above, left, MESSAGE)).toBeNull();
+    expect(await startMergeDirectly(repo.git, 'imerge/t', above, left, MESSAGE)).toBeNull();
     expect(untouched(repo)).toEqual(before);
   };
 
@@ -173,7 +173,7 @@ describe('the direct hand-off declines, changing nothing, where the porcelain do
     await declines(repo, above, left);
     repo.sh('config', 'rerere.enabled', 'false');
     mkdirSync(join(repo.dir, '.git', 'rr-cache'));
-    expect(await handOffDirectly(copyOf(repo).git, 'imerge/t', above, left, MESSAGE)).not.toBeNull();
+    expect(await startMergeDirectly(copyOf(repo).git, 'imerge/t', above, left, MESSAGE)).not.toBeNull();
     repo.sh('config', '--unset', 'rerere.enabled');
     await declines(repo, above, left);
   });
@@ -203,7 +203,7 @@ describe('the direct hand-off declines, changing nothing, where the porcelain do
   it('a conflict other than content (modify/delete), after merging: HEAD goes back', async () => {
     const { repo, above, left } = forkRepo({ above: { 'gone.txt': 'changed by the fork\n' } });
     const before = untouched(repo);
-    expect(await handOffDirectly(repo.git, 'imerge/t', above, left, MESSAGE)).toBeNull();
+    expect(await startMergeDirectly(repo.git, 'imerge/t', above, left, MESSAGE)).toBeNull();
     // Only the reflog tells: HEAD went to the scratch branch and came back.
     expect(untouched(repo)).toEqual(before);
     expect(repo.sh('log', '-g', '-2', '--format=%gs', 'HEAD')).toBe(
@@ -215,7 +215,7 @@ describe('the direct hand-off declines, changing nothing, where the porcelain do
     const { repo, above, left } = forkRepo();
     writeFileSync(join(repo.dir, 'side-new.txt'), 'mine\n');
     const before = untouched(repo);
-    expect(await handOffDirectly(repo.git, 'imerge/t', above, left, MESSAGE)).toBeNull();
+    expect(await startMergeDirectly(repo.git, 'imerge/t', above, left, MESSAGE)).toBeNull();
     expect(untouched(repo)).toEqual(before);
     expect(readFileSync(join(repo.dir, 'side-new.txt'), 'utf8')).toBe('mine\n');
   });

@@ -1,21 +1,16 @@
-import type { ModelRung } from '../agents/index.js';
-import type { FailureSummary } from '../checks/types.js';
-import type { WorkingTreeFileResult } from '../resolve/index.js';
-import type { ConflictState, HandoffConflict, HandoffFile } from '../store/run-state.js';
-import { printableName as shown, shellWord } from '../util/safe-print.js';
-
-/** The shell quoting of a path in a printed command (plain paths stay as they are; see util/safe-print.ts). */
-export const shellQuote = shellWord;
+import type { WorkingTreeFileResult } from '../../resolve/index.js';
+import type { HandoffFile } from '../../store/run-state.js';
+import { printableName as shown, shellWord } from '../../util/safe-print.js';
 
 /** The exact commands of a modify/delete choice, run in the conflict's worktree. */
 export function keepOrDelete(path: string): { keep: string; delete: string } {
-  const q = shellQuote(path);
+  const q = shellWord(path);
   return { keep: `git add -- ${q}`, delete: `git rm -q -- ${q}` };
 }
 
 /** The exact commands taking one side's version (bytes and mode) of a file. */
 function oursOrTheirs(path: string): { ours: string; theirs: string } {
-  const q = shellQuote(path);
+  const q = shellWord(path);
   return {
     ours: `git checkout --ours -- ${q} && git add -- ${q}`,
     theirs: `git checkout --theirs -- ${q} && git add -- ${q}`,
@@ -76,7 +71,7 @@ function generatedHandoff(result: WorkingTreeFileResult, kind: string): HandoffF
   const { path, generated } = result;
   const choices = oursOrTheirs(path);
   const regenerate = generated?.command
-    ? `, then regenerate it from the merged sources: \`${generated.command}\` and \`git add -- ${shellQuote(path)}\``
+    ? `, then regenerate it from the merged sources: \`${generated.command}\` and \`git add -- ${shellWord(path)}\``
     : ', then regenerate it with the tool that wrote it and `git add` it again';
   return {
     path,
@@ -88,43 +83,4 @@ function generatedHandoff(result: WorkingTreeFileResult, kind: string): HandoffF
       (result.note ? ` (${result.note})` : ''),
     choices,
   };
-}
-
-/** The files of a resolved conflict presented again with its resolution in place, to amend after a failed check. */
-export function amendFiles(conflict: ConflictState, check: string): HandoffFile[] {
-  return conflict.files.map((f) => ({
-    path: f.path,
-    kind: f.kind,
-    instructions: `the resolution of ${shown(f.path)} is in place (no markers); check '${shown(check)}' failed on it: amend the file (or \`git rm -q -- ${shellQuote(f.path)}\` / \`git add -- ${shellQuote(f.path)}\`), or commit a fix in this worktree`,
-  }));
-}
-
-/** One line per model conversation that did not settle its file: what it tried and why it was refused. */
-export function modelAttempts(transcripts: ModelRung['outcomes']): string[] {
-  return transcripts.flatMap(({ path, outcome }) => {
-    if (outcome.ok) return [];
-    return [`${outcome.modelId ?? 'the model'} tried ${path} and was refused (${outcome.reason}): ${outcome.message}`];
-  });
-}
-
-/** The one-line form of a failure summary. */
-export function summaryLine(summary: FailureSummary): string {
-  return `${summary.error_type}${summary.location ? ` at ${summary.location}` : ''}: ${summary.root_cause}`;
-}
-
-/** The `cd DIR   # comment` line of one conflict (commands end with the one command to run next). */
-export function cdLine(conflict: HandoffConflict): string {
-  // Names in the comment are shown escaped: a newline in one must not end the comment and start a command.
-  const edits = conflict.files.filter((f) => f.choices === undefined).map((f) => shown(f.path));
-  const choices = conflict.files.filter((f) => f.choices?.keep !== undefined).map((f) => shown(f.path));
-  const whole = conflict.files.filter((f) => f.choices?.ours !== undefined).map((f) => shown(f.path));
-  const parts = [
-    ...(conflict.failure ? [`check '${shown(conflict.failure.check)}' failed: amend the resolution`] : []),
-    ...(edits.length > 0 && !conflict.failure ? [`edit ${edits.join(', ')} (remove every marker line)`] : []),
-    ...(choices.length > 0 && !conflict.failure
-      ? [`choose for ${choices.join(', ')} (git rm or git add, see status)`]
-      : []),
-    ...(whole.length > 0 && !conflict.failure ? [`take one side's whole ${whole.join(', ')} (see status)`] : []),
-  ];
-  return `cd ${shellQuote(conflict.worktree)}   # conflict ${conflict.conflict}: ${parts.join('; ')}`;
 }

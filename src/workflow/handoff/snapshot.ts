@@ -1,13 +1,13 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Git } from '../git/index.js';
+import type { Git } from '../../git/index.js';
 import {
   changesSince,
   restoreSnapshot,
   takeSnapshot,
   type PathChange,
   type WorktreeSnapshot,
-} from '../git/worktree-snapshot.js';
+} from '../../git/worktree-snapshot.js';
 
 /**
  * Who changed what outside a conflict's files in its worktree. Two snapshots (git/worktree-snapshot.ts)
@@ -78,10 +78,4 @@ export async function recordHandoff(wt: Git): Promise<PathChange[]> {
 export async function changesSinceHandoff(wt: Git): Promise<PathChange[] | null> {
   const handoff = read(wt).handoff;
   return handoff === undefined ? null : changesSince(wt, handoff);
-}
-
-/** Forget the snapshots of `wt` (its conflict is settled, or it is presented afresh). */
-export async function clearSnapshots(wt: Git): Promise<void> {
-  await write(wt, {}, read(wt));
-  rmSync(join(gitDirOf(wt), FILE), { force: true });
 }

@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Git } from '../../git/index.js';
+import type { PathChange } from '../../git/worktree-snapshot.js';
+import type { Cell } from '../../imerge/cell.js';
+import { hasMarkers, listUnmerged } from '../../resolve/index.js';
+import { invalidGeneratedFiles } from '../generated-check.js';
+import type { WorkflowContext } from '../ports.js';
+import { keepOrDelete } from './file.js';
+import { changesSinceHandoff } from './snapshot.js';
+
+/**
+ * What `collectHumanResolution` found: the tree to record (with the person's own edits outside the
+ * conflict's files since the hand-off, when one was recorded), or why the person's edit is not taken yet.
+ */
+type HumanCollection =
+  { ok: true; tree: string; outside?: PathChange[] } | { ok: false; left: string[]; why: string[] };
+
+/**
+ * After a person worked in the conflict's worktree: take what the hand-off told them to do —
+ * edited files (staged or not), a modify/delete settled by `git rm` or `git add`, a committed
+ * fix — and refuse only a file with conflict markers left (`conflict-marker-size` aware), a
+ * path still unmerged and untouched, or (`refuse`) the very tree a failed check blamed.
+ */
+export async function collectHumanResolution(
+  ctx: WorkflowContext,
+  cell: Cell,
+  options: { refuse?: { tree: string; why: string } } = {},
+): Promise<HumanCollection> {
+  const id = ctx.worktrees.conflictId(cell);
+  const wt = await ctx.worktrees.worktreeGit(id);
+  try {
+    const unmerged = await listUnmerged(wt);
+    const changed = new Set(
+      (await wt.lines(['diff', '--name-only', 'HEAD'])).filter((f) => existsSync(join(wt.cwd, f))),
+    );
+    for (const e of unmerged) if (existsSync(join(wt.cwd, e.path))) changed.add(e.path);
+    const paths = [...changed];
+    const left: string[] = [];
+    const why: string[] = [];
+    if (paths.length > 0) {
+      // `conflict-marker-size` per path (`path: conflict-marker-size: N`, or `unspecified`).
+      const attrs = await wt.lines(['check-attr', 'conflict-marker-size', '--', ...paths]);
+      const sizes = new Map(
+        attrs
+          .map((line) => /^(.*): conflict-marker-size: (\d+)$/.exec(line))
+          .flatMap((m) => (m ? [[m[1], Number(m[2])] as const] : [])),
+      );
+      for (const f of paths) {
+        if (!hasMarkers(await readFile(join(wt.cwd, f), 'latin1'), sizes.get(f))) continue;
+        left.push(f);
+        why.push(`${f} still has conflict markers: remove every marker line`);
+      }
+    }
+    for (const e of unmerged) {
+      if (left.includes(e.path)) continue;
+      const kind = !e.ours || !e.theirs ? 'modify/delete' : 'both';
+      const full = join(wt.cwd, e.path);
+      // Deleted from disk without `git rm`: `add -A` stages the deletion.
+      if (!existsSync(full)) continue;
+      // Untouched: the file still holds what git left (the surviving side of a modify/delete, our side
+      // of a binary). A text conflict was left with markers: a file without them equal to our side is
+      // the person's choice of that side, not an untouched file.
+      const onDisk = await wt.text(['hash-object', '--', e.path]);
+      const presented = kind === 'modify/delete' ? (e.ours ?? e.theirs)?.oid : e.ours?.oid;
+      if (
+        presented !== undefined &&
+        onDisk === presented &&
+        (kind === 'modify/delete' || (await isBinaryBlob(wt, presented)))
+      ) {
+        left.push(e.path);
+        const c = keepOrDelete(e.path);
+        why.push(
+          kind === 'modify/delete'
+            ? `${e.path} is still unmerged: run \`${c.delete}\` to keep the deletion or \`${c.keep}\` to keep the file`
+            : `${e.path} is still unmerged and unchanged: take one side (git checkout --ours -- ${e.path} && git add -- ${e.path}, or --theirs), or edit it`,
+        );
+        continue;
+      }
+    }
+    // A generated file is taken whole: one left with a package pinned twice or not parsing is not taken.
+    for (const bad of await invalidGeneratedFiles(
+      wt,
+      unmerged.map((e) => e.path).filter((p) => !left.includes(p)),
+    )) {
+      left.push(bad.path);
+      why.push(bad.why);
+    }
+    if (left.length > 0) return { ok: false, left, why };
+    const outside = await changesSinceHandoff(wt);
+    const tree = await ctx.worktrees.writeTree(id);
+    if (options.refuse && tree === options.refuse.tree) {
+      const files = (await wt.lines(['diff', '--name-only', 'HEAD'])).slice(0, 20);
+      return { ok: false, left: files, why: [options.refuse.why] };
+    }
+    return { ok: true, tree, ...(outside !== null ? { outside } : {}) };
+  } finally {
+    wt.close();
+  }
+}
+
+/** git's own test: a blob with a NUL byte in its first 8,000 bytes is binary (git leaves it unmarked at a conflict). */
+async function isBinaryBlob(git: Git, oid: string): Promise<boolean> {
+  const blob = await git.readObject(oid);
+  return blob !== null && blob.content.subarray(0, 8000).includes(0);
+}

@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { expectedConflicts } from '../../imerge/conflict-estimate.js';
+import type { HandoffConflict, RunState } from '../../store/run-state.js';
+import { acceptCommand } from '../accept-failure.js';
+import type { Ctx, Result } from '../nodes/common.js';
+import { cdLine, continueCommand } from './commands.js';
+import { presentedDir } from './presented.js';
+import { recordHandoff } from './snapshot.js';
+
+/**
+ * Stop for a person: every conflict with its worktree and each file's kind and exact
+ * instructions (`state.human`, the `human_needed` event), the `cd DIR   # comment` lines and
+ * the one command to run next. The worktrees become the person's (never reset by a resume),
+ * and the files are saved as presented so their answers can be learnt.
+ */
+export async function handoffToPerson(state: RunState, ctx: Ctx, conflicts: HandoffConflict[]): Promise<Result> {
+  const engine = await ctx.engine();
+  for (const c of conflicts) {
+    const cell = state.conflicts.find((x) => x.id === c.conflict)?.cell;
+    if (!cell) continue;
+    // Parents not merged yet (a resolution before it is presented too): protected when it was presented.
+    const details = await engine.conflictCell(cell).catch(() => null);
+    if (details) await ctx.worktrees.protect(ctx.worktrees.conflictId(cell), details.above, details.left);
+    await putBackBeforeHandoff(ctx, c.conflict, ctx.worktrees.conflictId(cell));
+    for (const f of c.files) {
+      if (!f.hunks || c.failure) continue;
+      const saved = join(presentedDir(ctx, state, c.conflict), f.path);
+      const current = join(c.worktree, f.path);
+      // The first presentation is the one to learn from (a later one may hold the person's half-done edit).
+      if (existsSync(saved) || !existsSync(current)) continue;
+      mkdirSync(dirname(saved), { recursive: true });
+      writeFileSync(saved, readFileSync(current));
+    }
+  }
+  const files = conflicts.flatMap((c) => c.files.map((f) => join(c.worktree, f.path)));
+  const commands = [...conflicts.map(cdLine), continueCommand(ctx, state.name)];
+  const checks = [...new Set(conflicts.flatMap((c) => (c.failure ? [c.failure.check] : [])))];
+  const reason =
+    `${files.length} file(s) in ${conflicts.length} conflict(s) need a human: ` +
+    (checks.length > 0
+      ? `check ${checks.map((n) => `'${n}'`).join(', ')} failed on a resolution to amend`
+      : 'the ladder could not resolve them with certainty');
+  ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts });
+  const expected = expectedAfter(state);
+  return {
+    halt: 'needs_human',
+    reason,
+    next: 'resolve_conflicts',
+    state: {
+      ...state,
+      human: {
+        reason,
+        files,
+        commands,
+        where: conflicts[0]?.worktree ?? null,
+        conflicts,
+        ...(checks.length > 0 ? { accept: acceptCommand(continueCommand(ctx, state.name)) } : {}),
+        ...(expected ? { expected } : {}),
+      },
+    },
+  };
+}
+
+/** How many conflicts are expected after those met so far, from the tips' merge and the conflicts known. */
+function expectedAfter(state: RunState): { more: number; total: number } | null {
+  const groups = state.data.tipConflicts;
+  if (!groups) return null;
+  const total = expectedConflicts(
+    groups,
+    state.conflicts.map((c) => c.files.map((f) => f.path)),
+  );
+  return { more: Math.max(0, total - state.conflicts.length), total };
+}
+
+/** What changed outside the conflict's files before a person was asked is nobody's: put back, and said (snapshot.ts). */
+async function putBackBeforeHandoff(ctx: Ctx, conflict: string, id: string): Promise<void> {
+  const wt = await ctx.worktrees.gitOf(id);
+  if (wt === null) return;
+  try {
+    const putBack = await recordHandoff(wt);
+    if (putBack.length > 0)
+      ctx.log.decision(
+        { conflict, paths: putBack.map((p) => p.path) },
+        `[hand-off] ${putBack.length} file(s) outside the conflict's files changed before the hand-off (not by a person): put back`,
+      );
+  } finally {
+    wt.close();
+  }
+}
