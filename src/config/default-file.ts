@@ -117,7 +117,7 @@ imerge:
   first_parent: true
 
 merge:
-  # Recovery attempts after a failed check before giving up.
+  # Recovery attempts in a row (no check passing between them) before giving up.
   max_retries: 5
   strategies_available: [optimistic, batch, per_conflict]
   # Conflicts per check for the batch strategy.

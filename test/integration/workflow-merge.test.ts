@@ -261,6 +261,28 @@ describe('recovery kinds and strategies', () => {
     );
   });
 
+  it('the retry budget counts failures in a row: a check that passes between two failures starts it again', async () => {
+    const repo = chainRepo(
+      3,
+      (k) => `fork${k}`,
+      (k) => `up${k}`,
+    );
+    // Every conflict is resolved wrong first and right on its retry: three failures, never two in a row.
+    const resolver = valueResolver((k, retry) => (retry ? `merged${k}` : 'BAD'));
+    const { outcome } = await merge(
+      repo,
+      {
+        merge: { strategy: 'per_conflict', parallel: 1, max_retries: 1 },
+        llm: { resolver_model: 'value-resolver' },
+      },
+      gateway({ resolver: resolver.model }),
+    );
+    expect(outcome.kind).toBe('done');
+    const failed = outcome.state.attempts.filter((a) => a.failureSummary !== null);
+    expect(failed.length).toBe(3);
+    expect(outcome.state.attempts.some((a) => a.recovery?.decision === 'abort')).toBe(false);
+  });
+
   it('continue after an abort for max_retries: the blamed resolutions are presented as they are, the person fixes them, the run finishes', async () => {
     const repo = chainRepo(
       2,
@@ -311,6 +333,33 @@ describe('recovery kinds and strategies', () => {
       ['1-1', ['human']],
       ['2-2', ['human']],
     ]);
+  });
+
+  it('several resolutions presented to amend: fixing the one at fault is enough, the others may stay as they are', async () => {
+    const repo = chainRepo(
+      2,
+      (k) => `fork${k}`,
+      (k) => `up${k}`,
+    );
+    // 1-1 is right, 2-2 wrong: the check fails on the two together, and the abort presents both.
+    const resolver = valueResolver((k) => (k === 1 ? 'merged1' : 'BAD'));
+    const planner = fixedPlanner({ decision: 'retry-all', reasoning: 'try again' });
+    const first = await merge(
+      repo,
+      {
+        merge: { strategy: 'optimistic', parallel: 1, max_retries: 0 },
+        llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
+      },
+      gateway({ resolver: resolver.model, planner }),
+    );
+    expect(first.outcome.state.human?.conflicts.map((c) => c.conflict)).toEqual(['1-1', '2-2']);
+    const at = (id: string): string =>
+      join(first.outcome.state.human?.conflicts.find((c) => c.conflict === id)?.worktree ?? '', 'vals.txt');
+    writeFileSync(at('2-2'), readFileSync(at('2-2'), 'utf8').replace('v2 = BAD', 'v2 = merged2'));
+
+    const done = await resume(first.store, first.ctx);
+    expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2']).trimEnd());
   });
 
   it.each(['per_conflict', 'batch', 'optimistic'] as const)(

@@ -28,6 +28,7 @@ export async function takePersonsWork(
   const again: HandoffConflict[] = [];
   const handed = state.human?.conflicts ?? [];
   const fileChoices = { ...(state.data.fileChoices ?? {}) };
+  const suspectChanged = await anySuspectChanged(ctx, waiting, handed);
   let first = true;
   for (const c of [...waiting].sort((a, b) => compareCells(a.cell, b.cell))) {
     // A resolution recorded before this one may open the way to it: fill what merges cleanly first.
@@ -46,12 +47,13 @@ export async function takePersonsWork(
       model: [],
       refused: [],
     };
-    const refuse = entry.blamedTree
-      ? {
-          tree: entry.blamedTree,
-          why: `the worktree still holds the resolution check '${entry.failure?.check ?? '?'}' failed on: amend it (or commit a fix there), then run splintercat continue`,
-        }
-      : undefined;
+    const refuse =
+      entry.blamedTree && !suspectChanged
+        ? {
+            tree: entry.blamedTree,
+            why: `the worktree still holds the resolution check '${entry.failure?.check ?? '?'}' failed on: amend it (or commit a fix there), then run splintercat continue`,
+          }
+        : undefined;
     const human = await collectHumanResolution(ctx, c.cell, refuse ? { refuse } : {});
     if (!human.ok) {
       again.push({ ...entry, refused: human.why });
@@ -85,6 +87,22 @@ export async function takePersonsWork(
   next = withFlow(next, { fileChoices, handoffChoices });
   if (again.length === 0 && next.human !== null) next = { ...next, human: null };
   return { state: next, resolved, again };
+}
+
+/**
+ * Several resolutions presented together to amend (the suspects of a check that failed on them all):
+ * the person fixes the one at fault and may leave the others as they are. Only when none changed is
+ * each refused, since the check would fail the same way again.
+ */
+async function anySuspectChanged(ctx: Ctx, waiting: ConflictState[], handed: HandoffConflict[]): Promise<boolean> {
+  const suspects = handed.filter((h) => h.blamedTree && waiting.some((c) => c.id === h.conflict));
+  if (suspects.length < 2) return false;
+  for (const h of suspects) {
+    const c = waiting.find((w) => w.id === h.conflict) as ConflictState;
+    const now = await collectHumanResolution(ctx, c.cell);
+    if (now.ok && now.tree !== h.blamedTree) return true;
+  }
+  return false;
 }
 
 /**

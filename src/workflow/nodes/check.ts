@@ -88,12 +88,16 @@ function passed(
   const retryContext = Object.fromEntries(
     Object.entries(data.retryContext ?? {}).filter(([id]) => !validated.includes(id) && !batch.includes(id)),
   );
+  // A check that passed is progress: the retry budget counts recovery attempts in a row, so a long
+  // merge with many independent failures is not aborted for their sum.
+  const retryBase = batch.length > 0 ? Math.max(data.retryBase ?? 0, state.currentAttempt - 1) : data.retryBase;
   const next = withFlow(state, {
     batch: [],
     validated,
     fastOnly,
     finalValidated: atFinal && plan.kind === 'full',
     retryContext,
+    ...(retryBase !== undefined ? { retryBase } : {}),
   });
   return { next: complete ? 'finalize' : 'resolve_conflicts', state: next };
 }

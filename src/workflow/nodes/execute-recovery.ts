@@ -57,7 +57,7 @@ async function abortRecovery(state: RunState, ctx: Ctx, summary: FailureSummary 
   const where = amended.map((c) => `${c.conflict} in ${c.worktree}`).join(', ');
   const reason =
     `${what}. The resolution${amended.length > 1 ? 's' : ''} under test ${amended.length > 1 ? 'are' : 'is'} presented for a fix: ${where}. ` +
-    'Fix it there (edit, or commit a fix in that worktree), then run `splintercat continue` (the retry budget starts again); or remove the merge with `splintercat abort`.';
+    `${amended.length > 1 ? 'Fix the one at fault (the others may stay as they are)' : 'Fix it there'} (edit, or commit a fix in that worktree), then run \`splintercat continue\` (the retry budget starts again); or remove the merge with \`splintercat abort\`.`;
   return { halt: 'failed', next: 'resolve_conflicts', reason, state: handed.state };
 }
 

@@ -67,7 +67,7 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
     root_cause: 'the check failed',
     excerpt: '',
   };
-  // A person's fix after an abort starts the retry budget again (`retryBase`).
+  // The retry budget counts attempts since `retryBase`: a check that passed, or a person's fix after an abort, starts it again.
   const used = state.currentAttempt - (flow(state).retryBase ?? 0);
   const batchIds = flow(state).batch ?? [];
   const persons = personsDecision(state.conflicts.filter((c) => batchIds.includes(c.id)));
@@ -77,7 +77,7 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
     (used >= maxRetries + 1
       ? {
           decision: 'abort',
-          reasoning: `merge.max_retries (${maxRetries}) recovery attempts used`,
+          reasoning: `merge.max_retries (${maxRetries}) recovery attempts in a row used, no check passing between them`,
           decidedBy: 'runner',
           conflicts: [],
           newStrategy: null,
