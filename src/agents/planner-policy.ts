@@ -53,27 +53,22 @@ export function strategyPolicy(ctx: MergeContext): StrategyDecision {
 }
 
 /**
- * Checking every resolution on its own is still chosen where it costs at most this much more than
- * the cheapest strategy: a failure then names its resolution at once, and a person's work is checked
- * before they are handed the next conflict. The margin is a fifth of the cheapest strategy's check
- * time, at least a minute (checks of seconds make batching pointless) and at most five (a merge with
- * checks of many minutes saves hours by batching).
+ * Checking every resolution on its own costs this much more than the cheapest strategy at most
+ * and is still chosen: a failure then names its resolution at once, and a person's work is checked
+ * before they are handed the next conflict.
  */
-function safeMarginMs(cheapestMs: number): number {
-  return Math.min(5 * 60_000, Math.max(60_000, cheapestMs / 5));
-}
+const SAFE_MARGIN_MS = 5 * 60_000;
 
-/** The cheapest predicted strategy, or per_conflict where it costs at most the safe margin more. */
+/** The cheapest predicted strategy, or per_conflict where it costs at most SAFE_MARGIN_MS more. */
 function predictedChoice(predictions: readonly StrategyPrediction[], expected: number): StrategyDecision {
   const best = predictions[0] as StrategyPrediction;
   const safest = predictions.find((p) => p.strategy === 'per_conflict');
-  const margin = safeMarginMs(best.ms);
-  const pick = safest && safest.ms - best.ms <= margin ? safest : best;
+  const pick = safest && safest.ms - best.ms <= SAFE_MARGIN_MS ? safest : best;
   const others = predictions.filter((p) => p !== pick).map((p) => `${strategyLabel(p)} ${formatMinutes(p.ms)}`);
   const why =
     pick === best
       ? 'the cheapest'
-      : `at most ${formatMargin(margin)} more than the cheapest, so every resolution is checked on its own`;
+      : `at most ${formatMinutes(SAFE_MARGIN_MS).slice(1)} more than the cheapest, so every resolution is checked on its own`;
   return {
     strategy: pick.strategy,
     batch_size: pick.batchSize,
@@ -83,9 +78,6 @@ function predictedChoice(predictions: readonly StrategyPrediction[], expected: n
     source: 'policy',
   };
 }
-
-/** `1.9 min`, `5 min`. */
-const formatMargin = (ms: number): string => `${Number((ms / 60_000).toFixed(1))} min`;
 
 /** `batch(5)`, `per_conflict`. */
 function strategyLabel(p: { strategy: StrategyName; batchSize: number | null }): string {
