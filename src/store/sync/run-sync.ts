@@ -60,6 +60,8 @@ export class RunSync {
   readonly refs: ReturnType<typeof syncRefs>;
   private readonly machine: string;
   private readonly clock: Clock;
+  /** Records read so far, by blob id: a blob never changes, and a run's records are read again at every pull. */
+  private readonly parsed = new Map<string, SyncRecord | null>();
 
   constructor(
     private readonly git: Git,
@@ -106,7 +108,8 @@ export class RunSync {
     const out = new Map<string, SyncRecord>();
     const commit = await this.git.revParse(this.refs.records);
     for (const blob of (await treeEntries(this.git, commit)).values()) {
-      const record = await readRecord(this.git, blob);
+      let record = this.parsed.get(blob);
+      if (record === undefined) this.parsed.set(blob, (record = await readRecord(this.git, blob)));
       if (record) out.set(record.id, record);
     }
     return out;
@@ -122,9 +125,13 @@ export class RunSync {
     return count;
   }
 
-  /** Combine the remote's records into the local ref, without pushing. False when the remote cannot be reached. */
-  async pull(): Promise<boolean> {
-    const remote = await this.readRemote();
+  /**
+   * Combine the remote's records into the local ref, without pushing. False when the remote cannot
+   * be reached. `alsoFetch`: refspecs fetched in the same fetch when the records moved (what new
+   * records name), so a pull that finds nothing new costs one listing and no fetch.
+   */
+  async pull(alsoFetch: readonly string[] = []): Promise<boolean> {
+    const remote = await this.readRemote(alsoFetch);
     if (remote === undefined) return false;
     await this.combineLocal(remote);
     return true;
@@ -212,13 +219,16 @@ export class RunSync {
    * The remote's records commit, fetched here and kept as the value last seen (null: the remote
    * has none yet); undefined when the remote cannot be reached.
    */
-  private async readRemote(): Promise<string | null | undefined> {
+  private async readRemote(alsoFetch: readonly string[] = []): Promise<string | null | undefined> {
     const listed = await listRemoteRefs(this.git, this.options.remote, [this.refs.records]);
     if (listed === null) return undefined;
     const oid = listed.get(this.refs.records) ?? null;
     if (oid === null) return null;
     if (!(await this.git.revParse(`${oid}^{commit}`))) {
-      const fetched = await fetchRefs(this.git, this.options.remote, [`+${this.refs.records}:${this.refs.seen}`]);
+      const fetched = await fetchRefs(this.git, this.options.remote, [
+        `+${this.refs.records}:${this.refs.seen}`,
+        ...alsoFetch,
+      ]);
       if (!fetched) return undefined;
       // The ref may have moved between the listing and the fetch: compare-and-swap against what was fetched.
       return this.git.revParse(this.refs.seen);

@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fetchRefs } from '../../git/remote-refs.js';
 import type { Git } from '../../git/index.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
 import type { Logger } from '../../log/logger.js';
@@ -9,13 +8,27 @@ import { Claims, type HeldClaim } from '../../store/sync/claims.js';
 import { runRecords } from '../../store/sync/run-records.js';
 import { RunSync } from '../../store/sync/run-sync.js';
 import { publishRefs, type MirrorOutcome } from '../../store/sync/ref-mirror.js';
-import { recordId, recordPath, type SyncRecord } from '../../store/sync/record.js';
+import { recordId, recordPath, type NewRecord, type SyncRecord } from '../../store/sync/record.js';
+import { commandDigest } from './check-reuse.js';
 import { treeEntries } from '../../store/sync/record-tree.js';
 import type { Clock } from '../../util/clock.js';
 import { personOf, readShare, type ShareSettings } from './share-file.js';
+import { remoteChange } from './remote-change.js';
+import { shareCache } from './cache-share.js';
+import type { ResolutionCache } from '../../resolve/cache/resolution-cache.js';
 
 /** How often a machine's snapshot and the engine's refs are published while a drive goes on. */
 const SNAPSHOT_EVERY_MS = 30_000;
+
+/** How long a claim lasts unless renewed (sync.lease) and a drive waits for others' work (sync.wait), in seconds; what is shared besides the run. */
+export interface ShareOptions {
+  lease: number;
+  wait?: number;
+  /** check.commands: a published check result names its command's digest. */
+  commands?: Record<string, string>;
+  /** The resolution cache, shared through the remote with the run's full publications. */
+  cache?: ResolutionCache | null;
+}
 
 /** What `select` found: the cells this machine works on now, and the conflicts others hold. */
 export interface Selection {
@@ -38,6 +51,8 @@ export class RunShare {
   private queued: RunState | null = null;
   private queuedFull = false;
   private fullAt: number | null = null;
+  /** Whether this process has taken in the claims an earlier process of this machine left (read once). */
+  private ownClaimsRead = false;
 
   constructor(
     private readonly git: Git,
@@ -45,15 +60,28 @@ export class RunShare {
     readonly run: string,
     readonly settings: ShareSettings,
     person: { name: string; email: string },
-    leaseSeconds: number,
+    times: ShareOptions | number,
     private readonly log: Logger,
     clock?: Clock,
   ) {
     const shared = { remote: settings.remote, machine: settings.machine, ...(clock ? { clock } : {}) };
+    const options: ShareOptions = typeof times === 'number' ? { lease: times } : times;
+    const { lease, wait, commands, cache } = options;
     this.sync = new RunSync(git, run, shared);
-    this.claims = new Claims(git, run, { ...shared, person, leaseSeconds });
+    this.claims = new Claims(git, run, { ...shared, person, leaseSeconds: lease });
     this.person = person;
+    this.waitSeconds = wait ?? 0;
+    this.commands = commands ?? {};
+    this.cache = cache ?? null;
   }
+
+  private readonly cache: ResolutionCache | null;
+
+  /** The run's check commands (check.commands), whose digests the published check records carry. */
+  private readonly commands: Record<string, string>;
+
+  /** Seconds a drive waits for another machine's work when every open conflict is held (sync.wait). */
+  readonly waitSeconds: number;
 
   readonly person: { name: string; email: string };
 
@@ -62,13 +90,25 @@ export class RunShare {
     git: Git,
     store: RunStore,
     name: string,
-    leaseSeconds: number,
+    times: ShareOptions | number,
     log: Logger,
     clock?: Clock,
   ): Promise<RunShare | null> {
     const settings = readShare(store, name);
     if (!settings) return null;
-    return new RunShare(git, store, name, settings, await personOf(git), leaseSeconds, log, clock);
+    return new RunShare(git, store, name, settings, await personOf(git), times, log, clock);
+  }
+
+  /**
+   * Every open conflict is held elsewhere: wait (at most `waitSeconds`) until the remote's claims or
+   * records change, so the drive goes on as soon as a conflict is freed or a resolution published.
+   * False when it did not (no wait configured, the time ran out, the remote cannot be read).
+   */
+  async awaitOthers(signal?: AbortSignal): Promise<boolean> {
+    if (this.waitSeconds <= 0) return false;
+    await this.flush();
+    const patterns = [this.sync.refs.records, `refs/splintercat/${this.run}/claims/*`];
+    return remoteChange(this.git, this.settings.remote, patterns, Date.now() + this.waitSeconds * 1000, signal);
   }
 
   /** Publish after a durable step, in the background: steps coming faster than pushes are coalesced. */
@@ -114,6 +154,7 @@ export class RunShare {
       return false;
     }
     if (full) this.fullAt = performance.now();
+    if (full && this.cache) await this.shareCache(this.cache);
     if (this.warned)
       this.log.info({ remote: this.settings.remote }, `published the pending records to ${this.settings.remote}`);
     this.warned = false;
@@ -134,7 +175,21 @@ export class RunShare {
       .map((r) =>
         r.kind === 'resolution' ? { ...r, body: { ...r.body, person: who, machine: this.settings.machine } } : r,
       );
+    // A check's tree and command make its result reusable by the other machines (check-reuse.ts).
+    for (const r of fresh) if (r.kind === 'check') r.body = { ...r.body, ...(await this.checkFacts(r.key)) };
     if (fresh.length > 0) await this.sync.add(fresh);
+  }
+
+  private async shareCache(cache: ResolutionCache): Promise<void> {
+    const taken = await shareCache(this.git, this.settings.remote, cache);
+    if (taken)
+      this.log.decision({ entries: taken }, `[cache] ${taken} resolution(s) taken in from ${this.settings.remote}`);
+  }
+
+  private async checkFacts(key: NewRecord['key']): Promise<{ tree: string | null; command: string | null }> {
+    const tree = typeof key.commit === 'string' ? await this.git.revParse(`${key.commit}^{tree}`) : null;
+    const command = typeof key.check === 'string' ? this.commands[key.check] : undefined;
+    return { tree, command: command === undefined ? null : commandDigest(command) };
   }
 
   private async saveSnapshot(state: RunState): Promise<void> {
@@ -147,9 +202,9 @@ export class RunShare {
 
   /** The resolutions other machines published: the records, and the engine refs holding their trees. */
   async pull(): Promise<Map<string, SyncRecord> | null> {
-    if (!(await this.sync.pull())) return null;
+    // Resolution trees are published before their records: new records come with their trees.
     const objects = `refs/splintercat-remotes/objects/${this.run}/trees/`;
-    await fetchRefs(this.git, this.settings.remote, [`+${this.treesPrefix()}*:${objects}*`]);
+    if (!(await this.sync.pull([`+${this.treesPrefix()}*:${objects}*`]))) return null;
     const resolutions = new Map<string, SyncRecord>();
     for (const record of (await this.sync.records()).values())
       if (record.kind === 'resolution') resolutions.set(String(record.key.conflict), record);
@@ -163,7 +218,7 @@ export class RunShare {
    */
   async select(blockers: Cell[]): Promise<Selection> {
     // A claim is taken only once the run is published: whoever takes it over can join from there.
-    if (this.fullAt === null) await this.flush();
+    if (this.fullAt === null && !(await this.onRemote())) await this.flush();
     const claims = await this.claims.list();
     if (claims === null) {
       this.unreachable('claims cannot be read');
@@ -198,6 +253,13 @@ export class RunShare {
     return { mine, heldByOthers };
   }
 
+  /** Whether the run has been on the remote as this clone knows: it published a snapshot there, or joined from one. */
+  private async onRemote(): Promise<boolean> {
+    const published = `${this.sync.refs.agreed}splintercat/${this.run}/machines/`;
+    const joined = `refs/splintercat-remotes/snapshots/${this.run}/`;
+    return (await this.git.forEachRef(published)).length > 0 || (await this.git.forEachRef(joined)).length > 0;
+  }
+
   private treesPrefix(): string {
     return `refs/splintercat/${this.run}/trees/`;
   }
@@ -217,12 +279,16 @@ export class RunShare {
     return publishRefs(this.git, this.settings.remote, prefix, `${this.sync.refs.agreed}trees/${this.run}/`);
   }
 
-  /** Renew the claims whose conflicts are still open; release those whose resolution is now published. */
+  /** Renew the claims whose conflicts are still open once renewing is due; release those whose resolution is now published. */
   private async settleClaims(state: RunState): Promise<void> {
     // Claims an earlier process of this machine took (before a hand-off) are this one's to settle.
-    for (const claim of (await this.claims.list())?.values() ?? [])
-      if (claim.machine === this.settings.machine && !this.held.has(claim.conflict))
-        this.held.set(claim.conflict, claim);
+    if (!this.ownClaimsRead) {
+      const listed = await this.claims.list();
+      for (const claim of listed?.values() ?? [])
+        if (claim.machine === this.settings.machine && !this.held.has(claim.conflict))
+          this.held.set(claim.conflict, claim);
+      this.ownClaimsRead = listed !== null;
+    }
     for (const [id, claim] of [...this.held]) {
       const resolved = state.conflicts.some((c) => c.id === id && c.status === 'resolved');
       if (resolved) {
@@ -230,6 +296,7 @@ export class RunShare {
         this.held.delete(id);
         continue;
       }
+      if (!this.claims.due(claim)) continue;
       const renewed = await this.claims.renew(claim);
       if (renewed) this.held.set(id, renewed);
     }
