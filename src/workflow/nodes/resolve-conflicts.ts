@@ -179,7 +179,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       const selection = await ctx.share.select(sorted);
       // Resolutions of this machine's own are checked before it waits for the others.
       if (selection.mine.length === 0 && batch.length > 0) break;
-      if (selection.mine.length === 0 && (await ctx.share.awaitOthers(ctx.signal))) {
+      if (selection.mine.length === 0 && (selection.adoptable || (await ctx.share.awaitOthers(ctx.signal)))) {
         next = await adoptPublished(next, ctx, engine, ctx.share);
         continue;
       }

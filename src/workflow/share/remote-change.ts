@@ -6,30 +6,28 @@ const FIRST_LOOK_MS = 250;
 const LONGEST_LOOK_MS = 5_000;
 
 /**
- * Wait until the refs of `remote` matching `patterns` differ from what they are now (a claim
- * released, a record added), until `deadline` (ms since the epoch) or `signal`. True when they
- * changed; false at the deadline, on abort, or when the remote cannot be read.
+ * Wait until the refs of `remote` matching `patterns` differ from `before` (as the caller last saw
+ * them: a claim released since, a record added), until `deadline` (ms since the epoch) or
+ * `signal`. True when they differ (at the first look already, if they changed meanwhile); false at
+ * the deadline, on abort, or when the remote cannot be read.
  */
 export async function remoteChange(
   git: Git,
   remote: string,
   patterns: readonly string[],
+  before: ReadonlyMap<string, string>,
   deadline: number,
   signal?: AbortSignal,
 ): Promise<boolean> {
-  const look = async (): Promise<string | null> => {
+  const seen = [...before].sort().join('\n');
+  let delay = 0;
+  while (!signal?.aborted) {
     const refs = await listRemoteRefs(git, remote, patterns);
-    return refs === null ? null : [...refs].sort().join('\n');
-  };
-  const before = await look();
-  if (before === null) return false;
-  let delay = FIRST_LOOK_MS;
-  while (!signal?.aborted && Date.now() + delay < deadline) {
+    if (refs === null) return false;
+    if ([...refs].sort().join('\n') !== seen) return true;
+    delay = Math.min(LONGEST_LOOK_MS, delay === 0 ? FIRST_LOOK_MS : Math.round(delay * 1.5));
+    if (Date.now() + delay >= deadline) return false;
     await pause(delay, signal);
-    const now = await look();
-    if (now === null) return false;
-    if (now !== before) return true;
-    delay = Math.min(LONGEST_LOOK_MS, Math.round(delay * 1.5));
   }
   return false;
 }

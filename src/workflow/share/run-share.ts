@@ -34,6 +34,8 @@ export interface ShareOptions {
 export interface Selection {
   mine: Cell[];
   heldByOthers: HeldClaim[];
+  /** A free conflict turned out resolved by another machine: take the published resolutions in. */
+  adoptable?: boolean;
 }
 
 /**
@@ -53,6 +55,8 @@ export class RunShare {
   private fullAt: number | null = null;
   /** Whether this process has taken in the claims an earlier process of this machine left (read once). */
   private ownClaimsRead = false;
+  /** The claims the last `select` read, to wait for a change from. */
+  private seenClaims = new Map<string, HeldClaim>();
 
   constructor(
     private readonly git: Git,
@@ -107,8 +111,13 @@ export class RunShare {
   async awaitOthers(signal?: AbortSignal): Promise<boolean> {
     if (this.waitSeconds <= 0) return false;
     await this.flush();
+    // Against the claims `select` read and the records last pulled: a change since then wakes it at once.
+    const before = new Map([...this.seenClaims].map(([id, claim]) => [this.claims.ref(id), claim.oid]));
+    const records = await this.git.revParse(this.sync.refs.seen);
+    if (records !== null) before.set(this.sync.refs.records, records);
     const patterns = [this.sync.refs.records, `refs/splintercat/${this.run}/claims/*`];
-    return remoteChange(this.git, this.settings.remote, patterns, Date.now() + this.waitSeconds * 1000, signal);
+    const deadline = Date.now() + this.waitSeconds * 1000;
+    return remoteChange(this.git, this.settings.remote, patterns, before, deadline, signal);
   }
 
   /** Publish after a durable step, in the background: steps coming faster than pushes are coalesced. */
@@ -220,6 +229,7 @@ export class RunShare {
     // A claim is taken only once the run is published: whoever takes it over can join from there.
     if (this.fullAt === null && !(await this.onRemote())) await this.flush();
     const claims = await this.claims.list();
+    this.seenClaims = claims ?? new Map();
     if (claims === null) {
       this.unreachable('claims cannot be read');
       return { mine: blockers.slice(0, 1), heldByOthers: [] };
@@ -227,6 +237,8 @@ export class RunShare {
     const mine: Cell[] = [];
     const heldByOthers: HeldClaim[] = [];
     let taken = false;
+    let published: Set<string> | null = null;
+    let adoptable = false;
     for (const cell of blockers) {
       const id = cellId(cell);
       const claim = claims.get(id) ?? null;
@@ -236,6 +248,15 @@ export class RunShare {
         continue;
       }
       if (taken) continue;
+      if (claim === null || this.claims.expired(claim)) {
+        // Its holder releases a claim once the resolution is published: records read after the
+        // claims show whether a free conflict is resolved already (to take in, not to resolve again).
+        published ??= await this.resolvedHere();
+        if (published.has(id)) {
+          adoptable = true;
+          continue;
+        }
+      }
       const outcome = await this.claims.take(id, claim);
       if (outcome.ok) {
         this.held.set(id, outcome.claim);
@@ -250,7 +271,15 @@ export class RunShare {
         else this.log.decision({ cell: id }, `[share] claimed ${id} until ${outcome.claim.expires}`);
       } else if (outcome.reason === 'held') heldByOthers.push(outcome.holder);
     }
-    return { mine, heldByOthers };
+    return { mine, heldByOthers, adoptable };
+  }
+
+  /** The conflicts whose published resolution this clone holds the tree of (read from the remote now). */
+  private async resolvedHere(): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const [id, record] of (await this.pull()) ?? new Map<string, SyncRecord>())
+      if ((await this.git.revParse(`${String(record.key.tree)}^{tree}`)) !== null) out.add(id);
+    return out;
   }
 
   /** Whether the run has been on the remote as this clone knows: it published a snapshot there, or joined from one. */
