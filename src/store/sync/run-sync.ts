@@ -115,6 +115,12 @@ export class RunSync {
     return out;
   }
 
+  /** Whether the local records differ from the remote's as last seen (something to publish), without the network. */
+  async unpublished(): Promise<boolean> {
+    const [local, seen] = await Promise.all([this.git.revParse(this.refs.records), this.git.revParse(this.refs.seen)]);
+    return local !== null && local !== seen;
+  }
+
   /** Records held here that the remote did not hold when last seen. */
   async pending(): Promise<number> {
     const [local, seen] = await Promise.all([this.git.revParse(this.refs.records), this.git.revParse(this.refs.seen)]);

@@ -156,7 +156,8 @@ export class RunShare {
     // Trees and engine refs first: a resolution record is published only once its objects are on the remote.
     const trees = await this.publishTrees(state);
     const engine = trees.ok && full ? await this.sync.publishEngine() : trees;
-    const records = engine.ok ? await this.sync.publish() : engine;
+    // Records are pushed when some were added since the remote was last seen (others' are pulled, not here).
+    const records = engine.ok && (await this.sync.unpublished()) ? await this.sync.publish() : engine;
     const snapshot = records.ok && full ? await this.sync.publishSnapshot() : records;
     if (!snapshot.ok) {
       this.unreachable(`${snapshot.reason}, ${await this.sync.pending()} record(s) pending`);
@@ -305,7 +306,12 @@ export class RunShare {
       .filter((c) => current.get(`${prefix}${c.id}`) !== c.resolutionTree)
       .map((c) => ({ ref: `${prefix}${c.id}`, newOid: c.resolutionTree as string }));
     if (updates.length > 0) await this.git.updateRefs(updates);
-    return publishRefs(this.git, this.settings.remote, prefix, `${this.sync.refs.agreed}trees/${this.run}/`);
+    const agreed = `${this.sync.refs.agreed}trees/${this.run}/`;
+    // Every tree already on the remote as last agreed: nothing to push, no network.
+    const settled = new Map((await this.git.forEachRef(agreed)).map((r) => [r.ref.slice(agreed.length), r.oid]));
+    if (updates.length === 0 && [...current].every(([ref, oid]) => settled.get(ref.slice(prefix.length)) === oid))
+      return { ok: true, rounds: 0, pushed: [], remoteChanged: [], diverged: [] };
+    return publishRefs(this.git, this.settings.remote, prefix, agreed);
   }
 
   /** Renew the claims whose conflicts are still open once renewing is due; release those whose resolution is now published. */
