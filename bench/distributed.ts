@@ -90,13 +90,13 @@ function installHook(bare: string, scratch: string): void {
     copyFileSync(join(out, file), join(bare, 'hooks', file));
 }
 
-/** Resolves once every job the hook started has printed its `done` line. */
-async function jobsDone(bare: string): Promise<void> {
+/** Resolves once every job the hook started has printed its `done` line: how many it started. */
+async function jobsDone(bare: string): Promise<number> {
   const log = join(bare, 'splintercat-checks.log');
   for (;;) {
     const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
     const started = (text.match(/^splintercat-check-job: \S+ \(pid/gm) ?? []).length;
-    if ((text.match(/^splintercat-check-job: \S+ done/gm) ?? []).length >= started) return;
+    if ((text.match(/^splintercat-check-job: \S+ done/gm) ?? []).length >= started) return started;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -104,6 +104,8 @@ async function jobsDone(bare: string): Promise<void> {
 interface Drive {
   ms: number;
   results: WorkerResult[];
+  /** Checks the hook's jobs ran. */
+  jobs: number;
   cpu: { children: number; machine: number };
 }
 
@@ -122,21 +124,23 @@ async function drive(grid: string, n: number, checkSeconds: string, shared = tru
     const [cpu0, t0] = [cpuNow(), Date.now()];
     const roles = dirs.map((_, k) => (!shared ? 'solo' : k === 0 ? 'start' : 'join') as 'start' | 'join' | 'solo');
     const results = await Promise.all(dirs.map((clone, k) => worker(clone, roles[k] as 'solo', checkSeconds)));
-    await jobsDone(bare);
+    const jobs = await jobsDone(bare);
     const cpu1 = cpuNow();
     const cpu = { children: cpu1.children - cpu0.children, machine: cpu1.machine - cpu0.machine };
-    return { ms: Math.min(...results.map((r) => r.doneAt)) - t0, results, cpu };
+    return { ms: Math.min(...results.map((r) => r.doneAt)) - t0, results, jobs, cpu };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** Checks run (the hook's jobs) and reused (the checks the workers recorded beyond those), hook time, CPU. */
 function describe(d: Drive): string {
   const sum = (f: (r: WorkerResult) => number): number => d.results.reduce((a, r) => a + f(r), 0);
-  const run = sum((r) => r.checksRun);
-  const hook = run === 0 ? 0 : sum((r) => r.checkMs * r.checksRun) / run / 1000;
+  const waited = sum((r) => r.checksRun);
+  const hook = waited === 0 ? 0 : sum((r) => r.checkMs * r.checksRun) / waited / 1000;
+  const recorded = waited + sum((r) => r.checksReused);
   return (
-    `checks run/reused ${run}/${sum((r) => r.checksReused)} (${hook.toFixed(1)}s each through the hook), ` +
+    `checks run/reused ${d.jobs}/${recorded - d.jobs} (${hook.toFixed(1)}s each through the hook), ` +
     `CPU s per conflict ${(d.cpu.children / CONFLICTS).toFixed(2)} workers, ${(d.cpu.machine / CONFLICTS).toFixed(2)} machine`
   );
 }
