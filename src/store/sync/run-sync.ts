@@ -62,6 +62,8 @@ export class RunSync {
   private readonly clock: Clock;
   /** Records read so far, by blob id: a blob never changes, and a run's records are read again at every pull. */
   private readonly parsed = new Map<string, SyncRecord | null>();
+  /** The records of the records commit read last (a commit never changes). */
+  private lastRead: { commit: string | null; records: Map<string, SyncRecord> } | null = null;
 
   constructor(
     private readonly git: Git,
@@ -105,14 +107,16 @@ export class RunSync {
 
   /** Every record held here (local and what was combined from the remote), by id. */
   async records(): Promise<Map<string, SyncRecord>> {
-    const out = new Map<string, SyncRecord>();
     const commit = await this.git.revParse(this.refs.records);
+    if (this.lastRead && this.lastRead.commit === commit) return new Map(this.lastRead.records);
+    const out = new Map<string, SyncRecord>();
     for (const blob of (await treeEntries(this.git, commit)).values()) {
       let record = this.parsed.get(blob);
       if (record === undefined) this.parsed.set(blob, (record = await readRecord(this.git, blob)));
       if (record) out.set(record.id, record);
     }
-    return out;
+    this.lastRead = { commit, records: out };
+    return new Map(out);
   }
 
   /** Whether the local records differ from the remote's as last seen (something to publish), without the network. */

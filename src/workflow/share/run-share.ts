@@ -55,6 +55,8 @@ export class RunShare {
   private fullAt: number | null = null;
   /** Whether this process has taken in the claims an earlier process of this machine left (read once). */
   private ownClaimsRead = false;
+  /** Resolution trees known to be in this clone (an object once here stays). */
+  private readonly trees = new Set<string>();
   /** The claims the last `select` read, to wait for a change from. */
   private seenClaims = new Map<string, HeldClaim>();
 
@@ -278,8 +280,11 @@ export class RunShare {
   /** The conflicts whose published resolution this clone holds the tree of (read from the remote now). */
   private async resolvedHere(): Promise<Set<string>> {
     const out = new Set<string>();
-    for (const [id, record] of (await this.pull()) ?? new Map<string, SyncRecord>())
-      if ((await this.git.revParse(`${String(record.key.tree)}^{tree}`)) !== null) out.add(id);
+    for (const [id, record] of (await this.pull()) ?? new Map<string, SyncRecord>()) {
+      const tree = String(record.key.tree);
+      if (!this.trees.has(tree) && (await this.git.revParse(`${tree}^{tree}`)) !== null) this.trees.add(tree);
+      if (this.trees.has(tree)) out.add(id);
+    }
     return out;
   }
 
