@@ -1,15 +1,9 @@
-import { createHash } from 'node:crypto';
 import { createCheckLog } from '../../checks/log-file.js';
 import type { CheckResult } from '../../checks/types.js';
 import type { Git } from '../../git/index.js';
 import type { SyncRecord } from '../../store/sync/record.js';
 import { shortOid } from '../../util/short-oid.js';
-import type { RunShare } from './run-share.js';
-
-/** A digest of a check's command: two machines' results are one fact only for the same command. */
-export function commandDigest(command: string): string {
-  return createHash('sha256').update(command).digest('hex').slice(0, 16);
-}
+import { commandDigest, type RunShare } from './run-share.js';
 
 /**
  * A passing result another machine published for check `name` on a commit with the same tree as

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Git } from '../../git/index.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
@@ -9,7 +10,6 @@ import { runRecords } from '../../store/sync/run-records.js';
 import { RunSync } from '../../store/sync/run-sync.js';
 import { publishRefs, type MirrorOutcome } from '../../store/sync/ref-mirror.js';
 import { recordId, recordPath, type NewRecord, type SyncRecord } from '../../store/sync/record.js';
-import { commandDigest } from './check-reuse.js';
 import { treeEntries } from '../../store/sync/record-tree.js';
 import type { Clock } from '../../util/clock.js';
 import { personOf, readShare, type ShareSettings } from './share-file.js';
@@ -350,6 +350,11 @@ export class RunShare {
       `[share] ${this.settings.remote} cannot be reached (${detail}): the work goes on here and is published when it can be`,
     );
   }
+}
+
+/** A digest of a check's command: two machines' results are one fact only for the same command. */
+export function commandDigest(command: string): string {
+  return createHash('sha256').update(command).digest('hex').slice(0, 16);
 }
 
 /** `Name <email> on MACHINE`. */
