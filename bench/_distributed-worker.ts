@@ -1,14 +1,17 @@
 /**
  * One worker of bench/distributed.ts: a clone of the shared bare remote driving the shared run
  * `bench` with the keep-both model stub, as `merge --remote origin` (the first worker) or `join`
- * then `continue` (the others) would, until the merge is finished. A `continue` that finds every
- * open conflict held by another worker is run again after a short pause. Prints one JSON line:
- * when it finished, how many conflicts it resolved itself, the widest frontier it saw.
+ * then `continue` (the others) would, until the merge is finished. Its checks go to the CI hook of
+ * the remote (`check.runner.remote: origin`); a worker that finds every open conflict held waits
+ * for the others' work (`sync.wait`), as an unattended machine is configured to. Prints one JSON
+ * line: when it finished, how many conflicts it resolved itself, the widest frontier it saw, the
+ * checks it ran and reused, and the mean wall time of a check it ran.
  */
 import { configSchema } from '../src/config/index.js';
 import { Git } from '../src/git/index.js';
 import { nullLogger } from '../src/log/logger.js';
 import { RunStore } from '../src/store/index.js';
+import { openRunJournal } from '../src/store/run-persistence.js';
 import { continueRun, startRun, type DriveOptions } from '../src/workflow/lifecycle.js';
 import { joinRun } from '../src/workflow/share/join-run.js';
 import { machineName } from '../src/workflow/share/share-file.js';
@@ -23,13 +26,22 @@ async function main(): Promise<void> {
   const git = new Git({ cwd: dir, env: benchGitEnv });
   const config = configSchema.parse({
     target: { workdir: dir, branch: 'main' },
-    check: { commands: { build: `sleep ${checkSeconds}` }, workflow: ['build'], fast: ['build'] },
+    check: {
+      commands: { build: `sleep ${checkSeconds}` },
+      workflow: ['build'],
+      fast: ['build'],
+      timeout: 120 + 10 * Number(checkSeconds),
+      runner: { remote: 'origin', trigger: 'ref', poll: 0.25 },
+    },
     llm: { provider: 'openai-compatible', resolver_model: 'keep-both' },
     merge: { strategy: 'per_conflict', parallel: 1 },
+    sync: { wait: 3600 },
   });
   const options: DriveOptions = { openLog: () => nullLogger, gateway: keepBothGateway() };
   const store = await RunStore.forRepo(git);
   let outcome;
+  /** Journal entries copied from the run's snapshot at join: another worker's work. */
+  let copied = 0;
   if (role !== 'join') {
     outcome = await startRun(
       config,
@@ -41,6 +53,7 @@ async function main(): Promise<void> {
     for (;;) {
       try {
         await joinRun(git, store, 'origin', 'bench');
+        copied = openRunJournal(store.paths('bench')).read().entries.length;
         break;
       } catch {
         await pause(200); // the first worker has not published the run yet
@@ -53,31 +66,32 @@ async function main(): Promise<void> {
     if (next.kind === 'needs_human' && !/held by another machine/.test(next.reason))
       throw new Error(`worker ${dir}: ${next.reason}`);
     if (next.kind === 'failed' || next.kind === 'stopped') throw new Error(`worker ${dir}: ${next.kind}`);
-    if (next.kind === 'needs_human') await pause(1000); // as a person would try again later
     outcome = next;
   }
-  const events = store.exists('bench')
-    ? (await import('../src/store/run-persistence.js')).openRunJournal(store.paths('bench')).read().entries
-    : [];
+  console.log(JSON.stringify({ dir, doneAt: Date.now(), ...(await account(git, store, role, copied)) }));
+  git.close();
+}
+
+/** What this worker did, from its journal and the shared records. */
+async function account(
+  git: Git,
+  store: RunStore,
+  role: string,
+  copied: number,
+): Promise<Record<string, number | string>> {
+  const events = openRunJournal(store.paths('bench')).read().entries.slice(copied);
   const widest = Math.max(0, ...events.flatMap((e) => (e.type === 'grid_updated' ? [e.grid.blockers.length] : [])));
-  if (role === 'solo') {
-    console.log(
-      JSON.stringify({
-        dir,
-        doneAt: Date.now(),
-        widest,
-        resolved: events.filter((e) => e.type === 'conflict_resolved').length,
-        tree: await git.text(['rev-parse', 'main^{tree}']),
-      }),
-    );
-    return git.close();
-  }
+  const checks = events.flatMap((e) => (e.type === 'check_finished' ? [e.check] : []));
+  const checksReused = events.filter((e) => e.type === 'decision' && e.decision === 'reused').length;
+  const ran = checks.filter((c) => c.durationMs > 0);
+  const checkMs = ran.length === 0 ? 0 : ran.reduce((a, c) => a + c.durationMs, 0) / ran.length;
+  const tree = await git.text(['rev-parse', 'main^{tree}']);
+  const common = { widest, tree, checksRun: checks.length - checksReused, checksReused, checkMs };
+  if (role === 'solo') return { ...common, resolved: events.filter((e) => e.type === 'conflict_resolved').length };
   const machine = await machineName(git);
   const records = await new RunSync(git, 'bench', { remote: 'origin', machine }).records();
   const own = [...records.values()].filter((r) => r.kind === 'resolution' && r.body.machine === machine).length;
-  const tree = await git.text(['rev-parse', 'main^{tree}']);
-  console.log(JSON.stringify({ dir, doneAt: Date.now(), widest, resolved: own, tree }));
-  git.close();
+  return { ...common, resolved: own };
 }
 
 main().catch((error: unknown) => {

@@ -1,29 +1,41 @@
 /**
  * `npm run bench:distributed [-- --quick]`: one shared merge driven by 1, 2 and 4 workers, each a
  * process in its own clone of one bare remote (bench/_distributed-worker.ts: records, engine refs
- * and claims go through the remote), on the generated grid of bench/drive.ts (default 300 x 80
- * commits, 150 conflicts; `--quick`: 60 x 20, 20 conflicts) with a zero-delay keep-both model and
- * a check that takes a fixed time (BENCH_CHECK_SECONDS, default 1; run locally by each worker, not
- * through a CI hook). Printed per worker count: the wall time until the merge is finished, the
- * speed-up against 1 worker, the conflicts each worker resolved, and the widest frontier (blocked
- * cells at once) a worker saw, which bounds the speed-up. Exits 1 when the workers' final trees differ.
+ * and claims go through the remote, and a worker that finds every open conflict held waits for the
+ * others, `sync.wait`), on the generated grid of bench/drive.ts (default 300 x 80 commits, 150
+ * conflicts; `--quick`: 60 x 20, 20 conflicts) with a zero-delay keep-both model. The checks go
+ * through the CI hook: `check.runner.remote: origin`, and the bare remote's `post-receive` hook as
+ * `splintercat init --ci hook` writes it runs each request in a clone of its own with `splintercat
+ * check-report`; the check takes BENCH_CHECK_SECONDS (default 10; `--check-seconds 2,10` runs each).
+ * Printed per worker count: the wall time until the merge is finished, the speed-up against 1
+ * worker, the conflicts each worker resolved, the checks run through the hook and reused from
+ * another worker's result, the CPU seconds per conflict (the workers with their git processes, and
+ * the whole machine, hook jobs included), and the bound the frontier puts on the speed-up (the
+ * longest chain of conflicts that wait for each other, and the best schedule of that many workers).
+ * Exits 1 when the workers' final trees differ.
  * Environment: BENCH_GRID=N1xN2, BENCH_CONFLICTS, BENCH_FILES, BENCH_WORKERS (default 1,2,4).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchGitEnv } from './_env.js';
+import { frontierBound } from './_frontier.js';
 import { conflictPairs, generateGrid } from './_grid.js';
 
 const quick = process.argv.includes('--quick');
 const [N1, N2] = (process.env.BENCH_GRID ?? (quick ? '60x20' : '300x80')).split('x').map(Number) as [number, number];
 const CONFLICTS = Number(process.env.BENCH_CONFLICTS ?? (quick ? 20 : 150));
 const FILES = Number(process.env.BENCH_FILES ?? (quick ? 500 : 3000));
-const CHECK_SECONDS = process.env.BENCH_CHECK_SECONDS ?? '1';
+const flag = process.argv.indexOf('--check-seconds');
+const CHECK_SECONDS = (flag > 0 ? (process.argv[flag + 1] as string) : (process.env.BENCH_CHECK_SECONDS ?? '10')).split(
+  ',',
+);
 const WORKERS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
 const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const cli = [`--import=${join(root, 'node_modules/tsx/dist/loader.mjs')}`, join(root, 'src/cli/main.ts')];
 
 interface WorkerResult {
   dir: string;
@@ -31,13 +43,28 @@ interface WorkerResult {
   widest: number;
   resolved: number;
   tree: string;
+  checksRun: number;
+  checksReused: number;
+  /** Mean wall time of a check run through the hook, request to result. */
+  checkMs: number;
 }
 
-function worker(dir: string, role: 'start' | 'join' | 'solo'): Promise<WorkerResult> {
+/** CPU seconds so far: this process's waited-for children (workers and their git), and the whole machine. */
+function cpuNow(): { children: number; machine: number } {
+  const tick = 100; // USER_HZ on Linux
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const children = (Number(fields[13]) + Number(fields[14])) / tick;
+  const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] as string).split(/\s+/).slice(1).map(Number);
+  const machine = (cpu.reduce((a, b) => a + b, 0) - (cpu[3] as number) - (cpu[4] as number)) / tick;
+  return { children, machine };
+}
+
+function worker(dir: string, role: 'start' | 'join' | 'solo', checkSeconds: string): Promise<WorkerResult> {
   return new Promise((done, fail) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(here, '_distributed-worker.ts'), dir, role, CHECK_SECONDS],
+      ['--import', 'tsx', join(here, '_distributed-worker.ts'), dir, role, checkSeconds],
       { env: benchGitEnv, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -50,47 +77,104 @@ function worker(dir: string, role: 'start' | 'join' | 'solo'): Promise<WorkerRes
   });
 }
 
-/** One drive with `n` workers on a fresh bare remote of the grid; wall time until the first finishes. */
-async function drive(grid: string, n: number, shared = true): Promise<{ ms: number; results: WorkerResult[] }> {
-  const root = mkdtempSync(join(tmpdir(), `splintercat-distributed-${n}-`));
-  try {
-    const bare = join(root, 'shared.git');
-    execFileSync('git', ['clone', '-q', '--bare', grid, bare], { env: benchGitEnv });
-    const dirs = Array.from({ length: n }, (_, k) => {
-      const dir = join(root, `w${k}`);
-      execFileSync('git', ['clone', '-q', bare, dir], { env: benchGitEnv });
-      return dir;
-    });
-    const t0 = Date.now();
-    const results = await Promise.all(dirs.map((dir, k) => worker(dir, !shared ? 'solo' : k === 0 ? 'start' : 'join')));
-    return { ms: Math.min(...results.map((r) => r.doneAt)) - t0, results };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
+/** The hook and its job as `splintercat init --ci hook` writes them, copied into the bare remote's hooks as it says. */
+function installHook(bare: string, scratch: string): void {
+  execFileSync('git', ['clone', '-q', bare, scratch], { env: benchGitEnv });
+  const out = join(scratch, 'ci');
+  execFileSync(process.execPath, [...cli, 'init', '--ci', 'hook', '--remote', 'origin', '--out', out], {
+    cwd: scratch,
+    env: benchGitEnv,
+    stdio: 'ignore',
+  });
+  for (const file of ['post-receive', 'splintercat-check-job'])
+    copyFileSync(join(out, file), join(bare, 'hooks', file));
+}
+
+/** Resolves once every job the hook started has printed its `done` line: how many it started. */
+async function jobsDone(bare: string): Promise<number> {
+  const log = join(bare, 'splintercat-checks.log');
+  for (;;) {
+    const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+    const started = (text.match(/^splintercat-check-job: \S+ \(pid/gm) ?? []).length;
+    if ((text.match(/^splintercat-check-job: \S+ done/gm) ?? []).length >= started) return started;
+    await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+interface Drive {
+  ms: number;
+  results: WorkerResult[];
+  /** Checks the hook's jobs ran. */
+  jobs: number;
+  cpu: { children: number; machine: number };
+}
+
+/** One drive with `n` workers on a fresh bare remote of the grid; wall time until the first finishes. */
+async function drive(grid: string, n: number, checkSeconds: string, shared = true): Promise<Drive> {
+  const dir = mkdtempSync(join(tmpdir(), `splintercat-distributed-${n}-`));
+  try {
+    const bare = join(dir, 'shared.git');
+    execFileSync('git', ['clone', '-q', '--bare', grid, bare], { env: benchGitEnv });
+    installHook(bare, join(dir, 'setup'));
+    const dirs = Array.from({ length: n }, (_, k) => {
+      const clone = join(dir, `w${k}`);
+      execFileSync('git', ['clone', '-q', bare, clone], { env: benchGitEnv });
+      return clone;
+    });
+    const [cpu0, t0] = [cpuNow(), Date.now()];
+    const roles = dirs.map((_, k) => (!shared ? 'solo' : k === 0 ? 'start' : 'join') as 'start' | 'join' | 'solo');
+    const results = await Promise.all(dirs.map((clone, k) => worker(clone, roles[k] as 'solo', checkSeconds)));
+    const jobs = await jobsDone(bare);
+    const cpu1 = cpuNow();
+    const cpu = { children: cpu1.children - cpu0.children, machine: cpu1.machine - cpu0.machine };
+    return { ms: Math.min(...results.map((r) => r.doneAt)) - t0, results, jobs, cpu };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Checks run (the hook's jobs) and reused (the checks the workers recorded beyond those), hook time, CPU. */
+function describe(d: Drive): string {
+  const sum = (f: (r: WorkerResult) => number): number => d.results.reduce((a, r) => a + f(r), 0);
+  const waited = sum((r) => r.checksRun);
+  const hook = waited === 0 ? 0 : sum((r) => r.checkMs * r.checksRun) / waited / 1000;
+  const recorded = waited + sum((r) => r.checksReused);
+  return (
+    `checks run/reused ${d.jobs}/${recorded - d.jobs} (${hook.toFixed(1)}s each through the hook), ` +
+    `CPU s per conflict ${(d.cpu.children / CONFLICTS).toFixed(2)} workers, ${(d.cpu.machine / CONFLICTS).toFixed(2)} machine`
+  );
 }
 
 async function main(): Promise<void> {
   const grid = mkdtempSync(join(tmpdir(), 'splintercat-distributed-grid-'));
   try {
-    generateGrid(grid, N1, N2, conflictPairs(N1, N2, CONFLICTS), FILES);
+    const pairs = conflictPairs(N1, N2, CONFLICTS);
+    generateGrid(grid, N1, N2, pairs, FILES);
+    const bound = frontierBound(pairs, WORKERS);
+    const one = bound.rounds.get(1) ?? CONFLICTS;
     console.log(
-      `distributed drive: ${N1} x ${N2} grid, ${CONFLICTS} conflicts, check ${CHECK_SECONDS}s, workers ${WORKERS.join('/')}`,
+      `distributed drive: ${N1} x ${N2} grid, ${CONFLICTS} conflicts, checks through the CI hook, workers ${WORKERS.join('/')}`,
     );
-    const solo = await drive(grid, 1, false);
     console.log(
-      `  not shared (merge without --remote): ${(solo.ms / 1000).toFixed(1)}s wall, the baseline of what sharing costs`,
+      `  frontier: widest ${bound.widest}, longest chain of conflicts waiting for each other ${bound.chain}: ` +
+        WORKERS.map((w) => `${w} worker(s) at most ${(one / (bound.rounds.get(w) ?? one)).toFixed(2)}x`).join(', ') +
+        ' (every conflict the same cost, no overhead)',
     );
-    let base: number | null = null;
     const trees = new Set<string>();
-    for (const n of WORKERS) {
-      const { ms, results } = await drive(grid, n);
-      base ??= ms;
-      for (const r of results) trees.add(r.tree);
-      const widest = Math.max(...results.map((r) => r.widest));
-      console.log(
-        `  ${n} worker(s): ${(ms / 1000).toFixed(1)}s wall, speed-up ${(base / ms).toFixed(2)}x vs 1 worker, ` +
-          `resolved per worker ${results.map((r) => r.resolved).join('/')}, widest frontier ${widest}`,
-      );
+    for (const seconds of CHECK_SECONDS) {
+      console.log(`  check ${seconds}s:`);
+      const solo = await drive(grid, 1, seconds, false);
+      console.log(`    not shared (merge without --remote): ${(solo.ms / 1000).toFixed(1)}s wall, ${describe(solo)}`);
+      let base: number | null = null;
+      for (const n of WORKERS) {
+        const d = await drive(grid, n, seconds);
+        base ??= d.ms;
+        for (const r of d.results) trees.add(r.tree);
+        console.log(
+          `    ${n} worker(s): ${(d.ms / 1000).toFixed(1)}s wall, speed-up ${(base / d.ms).toFixed(2)}x vs 1 worker, ` +
+            `resolved per worker ${d.results.map((r) => r.resolved).join('/')}, widest frontier seen ${Math.max(...d.results.map((r) => r.widest))}, ${describe(d)}`,
+        );
+      }
     }
     if (trees.size !== 1) {
       console.error(`  the workers' final trees differ: ${[...trees].join(', ')}`);

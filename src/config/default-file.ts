@@ -183,6 +183,10 @@ sync:
   # A merge shared through a git remote (merge --remote, share, join): seconds a person's claim on
   # a conflict lasts unless their splintercat renews it; then another clone may take the conflict.
   lease: 1800
+  # Seconds merge/continue waits, when every open conflict is held by another clone, for one to be
+  # freed or resolved, then goes on (0: stop at once and say who holds what; a machine that works
+  # unattended, a bot or a CI job, waits instead).
+  wait: 0
 
 log:
   dir: "{target.workdir}/.splintercat/logs"

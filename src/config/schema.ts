@@ -282,6 +282,11 @@ export const configSchema = z
       .object({
         /** Seconds a claim on a conflict of a shared run lasts unless renewed; then another machine may take it. */
         lease: positiveSeconds.default(1800),
+        /**
+         * Seconds `merge`/`continue` waits, when every open conflict is held by another machine, for
+         * one to be freed or resolved before it stops (0: stop at once, as a person wants).
+         */
+        wait: z.number().nonnegative().default(0),
       })
       .strict()
       .prefault({}),

@@ -28,6 +28,7 @@ import { WorktreePool } from './worktrees.js';
 import { removeBuildDir } from './check-space.js';
 import { runBuildDir } from '../checks/from-config.js';
 import { markShared, publishLast, publishing } from './share/share-run.js';
+import { releaseOwnClaims } from './share/release-claims.js';
 import { firstTests } from '../checks/test-list.js';
 
 /**
@@ -215,7 +216,8 @@ export async function continueRun(
 
 /** What `abort` did: the run's refs, worktrees and state removed, or refused while another process drives it. */
 export type AbortOutcome =
-  { ok: true; name: string; target: RunState['target'] | null } | { ok: false; name: string; reason: 'running' };
+  | { ok: true; name: string; target: RunState['target'] | null; released?: string[] }
+  | { ok: false; name: string; reason: 'running' };
 
 /** Remove a run's worktrees, refs and state; the target branch was never moved, the resolution cache is kept. */
 export async function abortRun(config: Config, git: Git, name: string | undefined): Promise<AbortOutcome> {
@@ -230,9 +232,12 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   await pool.removeRun(state?.conflicts.map((c) => c.cell) ?? []);
   removeBuildDir(runBuildDir(own, runName));
   if ((await listImerges(git)).includes(runName)) await (await IncrementalMerge.load(git, runName)).remove();
+  // A shared run's conflicts this clone held are free for the others now (share.json goes with the state).
+  const idle = store.exists(runName) && store.lockStatus(runName).state !== 'held';
+  const released = idle ? await releaseOwnClaims(git, store, runName, own.sync.lease) : [];
   const removed = store.exists(runName) ? store.remove(runName) : { ok: true as const };
   if (!removed.ok) return { ok: false, name: runName, reason: 'running' };
-  return { ok: true, name: runName, target: state?.target ?? null };
+  return { ok: true, name: runName, target: state?.target ?? null, released };
 }
 
 /** Why `merge NAME` cannot start: what exists under that name, and the two ways on. */

@@ -50,6 +50,8 @@ export async function createRunDeps(
       ? createCheckRunner(config, { logger: log, clock, registry: runningChecks(store, name), buildDir })
       : null;
   const checks = runner ?? remote ?? (options.checks as CheckRunnerLike);
+  const ladder = await ladderFromConfig(config.resolve, git, { log });
+  const sharing = { ...config.sync, commands: config.check.commands, cache: ladder.cache };
   const gateway =
     options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
   return {
@@ -59,7 +61,7 @@ export async function createRunDeps(
     checks: options.interactive ? options.interactive.checks(checks) : checks,
     preflight: (names) => runner?.preflight(names) ?? remote?.preflight(names) ?? [],
     worktrees: await WorktreePool.forRun(git, config, name),
-    ladder: await ladderFromConfig(config.resolve, git, { log }),
+    ladder,
     gateway,
     extractFailure: (text, result, options = {}) => summarizeCheckLog(text, result, options),
     store,
@@ -67,7 +69,7 @@ export async function createRunDeps(
     log,
     approver: options.interactive?.approver ?? null,
     buildDir,
-    share: await RunShare.open(git, store, name, config.sync.lease, log, clock),
+    share: await RunShare.open(git, store, name, sharing, log, clock),
   };
 }
 

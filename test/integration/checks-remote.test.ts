@@ -70,7 +70,9 @@ describe('checks on CI runners through a git remote (post-receive hook as the CI
     expect(log).toContain('--- FAIL: TestMerge');
     expect(failed.tail.at(-1)).toContain('FAIL');
     // Results stay on the remote (and are fetched here); the requests are gone.
-    const ids = [good, bad].map((c) => checkRequestId('test', 'sh check.sh', c, 60));
+    const ids = [good, bad].map((c) =>
+      checkRequestId('test', 'sh check.sh', remote.repo.sh('rev-parse', `${c}^{tree}`), 60),
+    );
     expect(remote.refs()).toEqual(ids.map((id) => checkRefs('up', id).result).sort());
     expect(remote.repo.sh('for-each-ref', '--format=%(refname)', 'refs/splintercat/up/checks/')).toContain(
       checkRefs('up', ids[1] as string).result,

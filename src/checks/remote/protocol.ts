@@ -13,8 +13,8 @@ import { shortOid } from '../../util/short-oid.js';
  * branch `refs/heads/splintercat/RUN/checks/ID`. The job checks the parent out, runs the command,
  * and pushes a root commit holding `result.json` (a `CheckResultRecord`) and `log.txt` (the end of
  * the log) to `refs/splintercat/RUN/checks/ID/result`, created only if absent. The ID is derived
- * from the check, its command and the commit, so the same check of the same commit asked twice,
- * from one machine or several, is one request with one result.
+ * from the check, its command and the tree under test, so the same check of the same tree asked
+ * twice, from one machine or several, is one request with one result.
  */
 
 const REQUEST_SUBJECT = 'splintercat check request';
@@ -92,11 +92,15 @@ export function checksPrefix(run: string): string {
   return `refs/splintercat/${run}/checks/`;
 }
 
-/** The id of one check of one commit: readable (check, commit) and unique per command and time limit. */
-export function checkRequestId(check: string, command: string, commit: string, timeoutSec: number): string {
+/**
+ * The id of one check of one tree: readable (check, tree) and unique per command and time limit.
+ * Of the tree, not the commit: two machines' commits of one merged tree (a shared run's final
+ * merge) are one request with one result.
+ */
+export function checkRequestId(check: string, command: string, tree: string, timeoutSec: number): string {
   const safe = check.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'check';
-  const hash = createHash('sha256').update(`${check}\0${command}\0${timeoutSec}\0${commit}`).digest('hex');
-  return `${safe}-${shortOid(commit)}-${hash.slice(0, 8)}`;
+  const hash = createHash('sha256').update(`${check}\0${command}\0${timeoutSec}\0${tree}`).digest('hex');
+  return `${safe}-${shortOid(tree)}-${hash.slice(0, 8)}`;
 }
 
 export function checkRefs(run: string, id: string): CheckRefs {

@@ -55,8 +55,8 @@ export interface RemoteCheckRunnerOptions {
  * checks may be in flight at once (`parallel`); one watcher looks for all their results. A
  * result that does not come within `check.timeout` ends the check as timed out, as a local
  * check's timeout does, and the request is withdrawn; a result that still comes for a withdrawn
- * request is ignored and said so in the decision log. The same check of the same commit asked
- * again (another machine, a resumed run) reuses the request and its result.
+ * request is ignored and said so in the decision log. The same check of the same tree asked
+ * again (another machine's commit of it, a resumed run) reuses the request and its result.
  */
 export class RemoteCheckRunner implements CheckRunnerLike {
   readonly remote = true;
@@ -104,7 +104,8 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     const git = this.options.git;
     const commit = options.commit ?? (await snapshotWorktree(git, options.cwd ?? this.options.workdir));
     const timeoutSec = this.options.timeoutSec;
-    const refs = checkRefs(this.options.run, checkRequestId(name, command, commit, timeoutSec));
+    const tree = await git.resolve(`${commit}^{tree}`);
+    const refs = checkRefs(this.options.run, checkRequestId(name, command, tree, timeoutSec));
     const request: CheckRequest = {
       splintercat: 'check-request',
       version: 1,
@@ -178,7 +179,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     const parsed = parseResultRecord(json);
     const problem = !parsed.ok
       ? parsed.reason
-      : parsed.record.commit !== request.commit || parsed.record.check !== request.check
+      : parsed.record.id !== request.id || parsed.record.check !== request.check
         ? `it is for '${parsed.record.check}' on ${parsed.record.commit}, not this request`
         : null;
     if (problem !== null || !parsed.ok) {

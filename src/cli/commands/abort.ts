@@ -25,8 +25,9 @@ export function registerAbort(program: Command): void {
         const branch = outcome.target
           ? ` ${outcome.target.branch} is untouched at ${outcome.target.originalOid.slice(0, 12)}.`
           : '';
+        const freed = outcome.released?.length ? ` Released your claims on ${outcome.released.join(', ')}.` : '';
         printResult(
-          `Aborted '${outcome.name}': its refs, worktrees and run state are removed.${branch} The resolution cache is kept.`,
+          `Aborted '${outcome.name}': its refs, worktrees and run state are removed.${branch} The resolution cache is kept.${freed}`,
         );
       } finally {
         git.close();

@@ -85,6 +85,12 @@ export class Claims {
     return Date.parse(claim.expires) <= this.clock.now().getTime();
   }
 
+  /** Whether renewing `claim` is due: a third of its lease has passed (renewing at every step would cost a push each). */
+  due(claim: Claim): boolean {
+    const left = Date.parse(claim.expires) - this.clock.now().getTime();
+    return left < (this.options.leaseSeconds * 1000 * 2) / 3;
+  }
+
   /** Take `conflict`: create its claim, or replace an expired one; refused while another machine's holds. */
   async take(conflict: string, current?: HeldClaim | null): Promise<TakeOutcome> {
     const existing = current === undefined ? ((await this.list())?.get(conflict) ?? null) : current;

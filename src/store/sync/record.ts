@@ -8,7 +8,7 @@ import * as z from 'zod';
  * `accepted-failure` (failing tests a person accepted at a conflict). Its identity is its kind
  * and `key` (what makes two records the same fact); `body` says the rest, `by` and `at` who and when.
  */
-export const recordKinds = ['cell', 'resolution', 'check', 'accepted-failure'] as const;
+const recordKinds = ['cell', 'resolution', 'check', 'accepted-failure'] as const;
 export type RecordKind = (typeof recordKinds)[number];
 
 const json = z.json();

@@ -60,6 +60,10 @@ export class RunSync {
   readonly refs: ReturnType<typeof syncRefs>;
   private readonly machine: string;
   private readonly clock: Clock;
+  /** Records read so far, by blob id: a blob never changes, and a run's records are read again at every pull. */
+  private readonly parsed = new Map<string, SyncRecord | null>();
+  /** The records of the records commit read last (a commit never changes). */
+  private lastRead: { commit: string | null; records: Map<string, SyncRecord> } | null = null;
 
   constructor(
     private readonly git: Git,
@@ -103,13 +107,22 @@ export class RunSync {
 
   /** Every record held here (local and what was combined from the remote), by id. */
   async records(): Promise<Map<string, SyncRecord>> {
-    const out = new Map<string, SyncRecord>();
     const commit = await this.git.revParse(this.refs.records);
+    if (this.lastRead && this.lastRead.commit === commit) return new Map(this.lastRead.records);
+    const out = new Map<string, SyncRecord>();
     for (const blob of (await treeEntries(this.git, commit)).values()) {
-      const record = await readRecord(this.git, blob);
+      let record = this.parsed.get(blob);
+      if (record === undefined) this.parsed.set(blob, (record = await readRecord(this.git, blob)));
       if (record) out.set(record.id, record);
     }
-    return out;
+    this.lastRead = { commit, records: out };
+    return new Map(out);
+  }
+
+  /** Whether the local records differ from the remote's as last seen (something to publish), without the network. */
+  async unpublished(): Promise<boolean> {
+    const [local, seen] = await Promise.all([this.git.revParse(this.refs.records), this.git.revParse(this.refs.seen)]);
+    return local !== null && local !== seen;
   }
 
   /** Records held here that the remote did not hold when last seen. */
@@ -122,9 +135,13 @@ export class RunSync {
     return count;
   }
 
-  /** Combine the remote's records into the local ref, without pushing. False when the remote cannot be reached. */
-  async pull(): Promise<boolean> {
-    const remote = await this.readRemote();
+  /**
+   * Combine the remote's records into the local ref, without pushing. False when the remote cannot
+   * be reached. `alsoFetch`: refspecs fetched in the same fetch when the records moved (what new
+   * records name), so a pull that finds nothing new costs one listing and no fetch.
+   */
+  async pull(alsoFetch: readonly string[] = []): Promise<boolean> {
+    const remote = await this.readRemote(alsoFetch);
     if (remote === undefined) return false;
     await this.combineLocal(remote);
     return true;
@@ -212,13 +229,16 @@ export class RunSync {
    * The remote's records commit, fetched here and kept as the value last seen (null: the remote
    * has none yet); undefined when the remote cannot be reached.
    */
-  private async readRemote(): Promise<string | null | undefined> {
+  private async readRemote(alsoFetch: readonly string[] = []): Promise<string | null | undefined> {
     const listed = await listRemoteRefs(this.git, this.options.remote, [this.refs.records]);
     if (listed === null) return undefined;
     const oid = listed.get(this.refs.records) ?? null;
     if (oid === null) return null;
     if (!(await this.git.revParse(`${oid}^{commit}`))) {
-      const fetched = await fetchRefs(this.git, this.options.remote, [`+${this.refs.records}:${this.refs.seen}`]);
+      const fetched = await fetchRefs(this.git, this.options.remote, [
+        `+${this.refs.records}:${this.refs.seen}`,
+        ...alsoFetch,
+      ]);
       if (!fetched) return undefined;
       // The ref may have moved between the listing and the fetch: compare-and-swap against what was fetched.
       return this.git.revParse(this.refs.seen);

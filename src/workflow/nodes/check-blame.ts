@@ -16,6 +16,7 @@ import type { NodeContext } from '../machine/runner.js';
 import type { RunContext } from '../ports.js';
 import { prepareCheckTree } from '../check-space.js';
 import { shortOid } from '../../util/short-oid.js';
+import { reusedCheck } from '../share/check-reuse.js';
 
 /**
  * Blame only what the merge broke. A check that fails on a tip is that side's baseline (its failing
@@ -123,16 +124,19 @@ async function runOne(
   target: CheckRecord['target'],
   name: string,
 ): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
+  const reused = await reusedElsewhere(ctx, name, commit);
   // A runner elsewhere checks the commit itself: no worktree is needed (so several can be in flight).
-  const cwd = ctx.checks.remote ? ctx.config.target.workdir : await prepareCheckTree(ctx, commit);
+  const cwd = ctx.checks.remote || reused ? ctx.config.target.workdir : await prepareCheckTree(ctx, commit);
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
   ctx.log.debug({ check: name, cell, commit: shortOid(commit) }, `running check '${name}'`);
-  const result = await ctx.checks.run(name, {
-    cwd,
-    commit,
-    signal: ctx.signal,
-    untrusted: modelWrittenFiles(state),
-  });
+  const result =
+    reused ??
+    (await ctx.checks.run(name, {
+      cwd,
+      commit,
+      signal: ctx.signal,
+      untrusted: modelWrittenFiles(state),
+    }));
   const record: CheckRecord = {
     name,
     cell,
@@ -155,6 +159,26 @@ async function runOne(
     `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${on} (log: ${result.logFile})`,
   );
   return { record, result, cwd };
+}
+
+/** In a shared run: another machine's passing result for this check on the same tree, journalled as reused. */
+async function reusedElsewhere(ctx: Ctx, name: string, commit: string): Promise<CheckResult | null> {
+  const command = ctx.config.check.commands[name];
+  if (!ctx.share || command === undefined) return null;
+  const found = await reusedCheck(
+    ctx.git,
+    ctx.share,
+    name,
+    command,
+    commit,
+    ctx.config.check.output_dir,
+    ctx.clock.now(),
+  );
+  if (!found) return null;
+  const reasoning = `${name} passed on the same tree on ${found.from.by}: not run again on ${shortOid(commit)}`;
+  ctx.journal.append({ type: 'decision', kind: 'check', by: 'runner', decision: 'reused', reasoning, conflicts: [] });
+  ctx.log.decision({ check: name, from: found.from.by }, `[check] ${reasoning}`);
+  return found.result;
 }
 
 /** The files of the run that hold a model's resolution (what check.setup must not run, nor read with the network). */

@@ -177,6 +177,10 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
       const selection = await ctx.share.select(sorted);
       // Resolutions of this machine's own are checked before it waits for the others.
       if (selection.mine.length === 0 && batch.length > 0) break;
+      if (selection.mine.length === 0 && (selection.adoptable || (await ctx.share.awaitOthers(ctx.signal)))) {
+        next = await adoptPublished(next, ctx, engine, ctx.share);
+        continue;
+      }
       if (selection.mine.length === 0) return heldElsewhere(withFlow(next, { batch }), selection.heldByOthers);
       sorted = selection.mine;
     }

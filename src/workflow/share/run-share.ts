@@ -1,5 +1,5 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { fetchRefs } from '../../git/remote-refs.js';
 import type { Git } from '../../git/index.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
 import type { Logger } from '../../log/logger.js';
@@ -9,18 +9,33 @@ import { Claims, type HeldClaim } from '../../store/sync/claims.js';
 import { runRecords } from '../../store/sync/run-records.js';
 import { RunSync } from '../../store/sync/run-sync.js';
 import { publishRefs, type MirrorOutcome } from '../../store/sync/ref-mirror.js';
-import { recordId, recordPath, type SyncRecord } from '../../store/sync/record.js';
+import { recordId, recordPath, type NewRecord, type SyncRecord } from '../../store/sync/record.js';
 import { treeEntries } from '../../store/sync/record-tree.js';
 import type { Clock } from '../../util/clock.js';
 import { personOf, readShare, type ShareSettings } from './share-file.js';
+import { remoteChange } from './remote-change.js';
+import { shareCache } from './cache-share.js';
+import type { ResolutionCache } from '../../resolve/cache/resolution-cache.js';
 
 /** How often a machine's snapshot and the engine's refs are published while a drive goes on. */
 const SNAPSHOT_EVERY_MS = 30_000;
+
+/** How long a claim lasts unless renewed (sync.lease) and a drive waits for others' work (sync.wait), in seconds; what is shared besides the run. */
+export interface ShareOptions {
+  lease: number;
+  wait?: number;
+  /** check.commands: a published check result names its command's digest. */
+  commands?: Record<string, string>;
+  /** The resolution cache, shared through the remote with the run's full publications. */
+  cache?: ResolutionCache | null;
+}
 
 /** What `select` found: the cells this machine works on now, and the conflicts others hold. */
 export interface Selection {
   mine: Cell[];
   heldByOthers: HeldClaim[];
+  /** A free conflict turned out resolved by another machine: take the published resolutions in. */
+  adoptable?: boolean;
 }
 
 /**
@@ -38,6 +53,12 @@ export class RunShare {
   private queued: RunState | null = null;
   private queuedFull = false;
   private fullAt: number | null = null;
+  /** Whether this process has taken in the claims an earlier process of this machine left (read once). */
+  private ownClaimsRead = false;
+  /** Resolution trees known to be in this clone (an object once here stays). */
+  private readonly trees = new Set<string>();
+  /** The claims the last `select` read, to wait for a change from. */
+  private seenClaims = new Map<string, HeldClaim>();
 
   constructor(
     private readonly git: Git,
@@ -45,15 +66,28 @@ export class RunShare {
     readonly run: string,
     readonly settings: ShareSettings,
     person: { name: string; email: string },
-    leaseSeconds: number,
+    times: ShareOptions | number,
     private readonly log: Logger,
     clock?: Clock,
   ) {
     const shared = { remote: settings.remote, machine: settings.machine, ...(clock ? { clock } : {}) };
+    const options: ShareOptions = typeof times === 'number' ? { lease: times } : times;
+    const { lease, wait, commands, cache } = options;
     this.sync = new RunSync(git, run, shared);
-    this.claims = new Claims(git, run, { ...shared, person, leaseSeconds });
+    this.claims = new Claims(git, run, { ...shared, person, leaseSeconds: lease });
     this.person = person;
+    this.waitSeconds = wait ?? 0;
+    this.commands = commands ?? {};
+    this.cache = cache ?? null;
   }
+
+  private readonly cache: ResolutionCache | null;
+
+  /** The run's check commands (check.commands), whose digests the published check records carry. */
+  private readonly commands: Record<string, string>;
+
+  /** Seconds a drive waits for another machine's work when every open conflict is held (sync.wait). */
+  readonly waitSeconds: number;
 
   readonly person: { name: string; email: string };
 
@@ -62,13 +96,30 @@ export class RunShare {
     git: Git,
     store: RunStore,
     name: string,
-    leaseSeconds: number,
+    times: ShareOptions | number,
     log: Logger,
     clock?: Clock,
   ): Promise<RunShare | null> {
     const settings = readShare(store, name);
     if (!settings) return null;
-    return new RunShare(git, store, name, settings, await personOf(git), leaseSeconds, log, clock);
+    return new RunShare(git, store, name, settings, await personOf(git), times, log, clock);
+  }
+
+  /**
+   * Every open conflict is held elsewhere: wait (at most `waitSeconds`) until the remote's claims or
+   * records change, so the drive goes on as soon as a conflict is freed or a resolution published.
+   * False when it did not (no wait configured, the time ran out, the remote cannot be read).
+   */
+  async awaitOthers(signal?: AbortSignal): Promise<boolean> {
+    if (this.waitSeconds <= 0) return false;
+    await this.flush();
+    // Against the claims `select` read and the records last pulled: a change since then wakes it at once.
+    const before = new Map([...this.seenClaims].map(([id, claim]) => [this.claims.ref(id), claim.oid]));
+    const records = await this.git.revParse(this.sync.refs.seen);
+    if (records !== null) before.set(this.sync.refs.records, records);
+    const patterns = [this.sync.refs.records, `refs/splintercat/${this.run}/claims/*`];
+    const deadline = Date.now() + this.waitSeconds * 1000;
+    return remoteChange(this.git, this.settings.remote, patterns, before, deadline, signal);
   }
 
   /** Publish after a durable step, in the background: steps coming faster than pushes are coalesced. */
@@ -107,13 +158,15 @@ export class RunShare {
     // Trees and engine refs first: a resolution record is published only once its objects are on the remote.
     const trees = await this.publishTrees(state);
     const engine = trees.ok && full ? await this.sync.publishEngine() : trees;
-    const records = engine.ok ? await this.sync.publish() : engine;
+    // Records are pushed when some were added since the remote was last seen (others' are pulled, not here).
+    const records = engine.ok && (await this.sync.unpublished()) ? await this.sync.publish() : engine;
     const snapshot = records.ok && full ? await this.sync.publishSnapshot() : records;
     if (!snapshot.ok) {
       this.unreachable(`${snapshot.reason}, ${await this.sync.pending()} record(s) pending`);
       return false;
     }
     if (full) this.fullAt = performance.now();
+    if (full && this.cache) await this.shareCache(this.cache);
     if (this.warned)
       this.log.info({ remote: this.settings.remote }, `published the pending records to ${this.settings.remote}`);
     this.warned = false;
@@ -134,7 +187,21 @@ export class RunShare {
       .map((r) =>
         r.kind === 'resolution' ? { ...r, body: { ...r.body, person: who, machine: this.settings.machine } } : r,
       );
+    // A check's tree and command make its result reusable by the other machines (check-reuse.ts).
+    for (const r of fresh) if (r.kind === 'check') r.body = { ...r.body, ...(await this.checkFacts(r.key)) };
     if (fresh.length > 0) await this.sync.add(fresh);
+  }
+
+  private async shareCache(cache: ResolutionCache): Promise<void> {
+    const taken = await shareCache(this.git, this.settings.remote, cache);
+    if (taken)
+      this.log.decision({ entries: taken }, `[cache] ${taken} resolution(s) taken in from ${this.settings.remote}`);
+  }
+
+  private async checkFacts(key: NewRecord['key']): Promise<{ tree: string | null; command: string | null }> {
+    const tree = typeof key.commit === 'string' ? await this.git.revParse(`${key.commit}^{tree}`) : null;
+    const command = typeof key.check === 'string' ? this.commands[key.check] : undefined;
+    return { tree, command: command === undefined ? null : commandDigest(command) };
   }
 
   private async saveSnapshot(state: RunState): Promise<void> {
@@ -147,9 +214,9 @@ export class RunShare {
 
   /** The resolutions other machines published: the records, and the engine refs holding their trees. */
   async pull(): Promise<Map<string, SyncRecord> | null> {
-    if (!(await this.sync.pull())) return null;
+    // Resolution trees are published before their records: new records come with their trees.
     const objects = `refs/splintercat-remotes/objects/${this.run}/trees/`;
-    await fetchRefs(this.git, this.settings.remote, [`+${this.treesPrefix()}*:${objects}*`]);
+    if (!(await this.sync.pull([`+${this.treesPrefix()}*:${objects}*`]))) return null;
     const resolutions = new Map<string, SyncRecord>();
     for (const record of (await this.sync.records()).values())
       if (record.kind === 'resolution') resolutions.set(String(record.key.conflict), record);
@@ -163,8 +230,9 @@ export class RunShare {
    */
   async select(blockers: Cell[]): Promise<Selection> {
     // A claim is taken only once the run is published: whoever takes it over can join from there.
-    if (this.fullAt === null) await this.flush();
+    if (this.fullAt === null && !(await this.onRemote())) await this.flush();
     const claims = await this.claims.list();
+    this.seenClaims = claims ?? new Map();
     if (claims === null) {
       this.unreachable('claims cannot be read');
       return { mine: blockers.slice(0, 1), heldByOthers: [] };
@@ -172,6 +240,8 @@ export class RunShare {
     const mine: Cell[] = [];
     const heldByOthers: HeldClaim[] = [];
     let taken = false;
+    let published: Set<string> | null = null;
+    let adoptable = false;
     for (const cell of blockers) {
       const id = cellId(cell);
       const claim = claims.get(id) ?? null;
@@ -181,6 +251,15 @@ export class RunShare {
         continue;
       }
       if (taken) continue;
+      if (claim === null || this.claims.expired(claim)) {
+        // Its holder releases a claim once the resolution is published: records read after the
+        // claims show whether a free conflict is resolved already (to take in, not to resolve again).
+        published ??= await this.resolvedHere();
+        if (published.has(id)) {
+          adoptable = true;
+          continue;
+        }
+      }
       const outcome = await this.claims.take(id, claim);
       if (outcome.ok) {
         this.held.set(id, outcome.claim);
@@ -195,7 +274,25 @@ export class RunShare {
         else this.log.decision({ cell: id }, `[share] claimed ${id} until ${outcome.claim.expires}`);
       } else if (outcome.reason === 'held') heldByOthers.push(outcome.holder);
     }
-    return { mine, heldByOthers };
+    return { mine, heldByOthers, adoptable };
+  }
+
+  /** The conflicts whose published resolution this clone holds the tree of (read from the remote now). */
+  private async resolvedHere(): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const [id, record] of (await this.pull()) ?? new Map<string, SyncRecord>()) {
+      const tree = String(record.key.tree);
+      if (!this.trees.has(tree) && (await this.git.revParse(`${tree}^{tree}`)) !== null) this.trees.add(tree);
+      if (this.trees.has(tree)) out.add(id);
+    }
+    return out;
+  }
+
+  /** Whether the run has been on the remote as this clone knows: it published a snapshot there, or joined from one. */
+  private async onRemote(): Promise<boolean> {
+    const published = `${this.sync.refs.agreed}splintercat/${this.run}/machines/`;
+    const joined = `refs/splintercat-remotes/snapshots/${this.run}/`;
+    return (await this.git.forEachRef(published)).length > 0 || (await this.git.forEachRef(joined)).length > 0;
   }
 
   private treesPrefix(): string {
@@ -214,15 +311,24 @@ export class RunShare {
       .filter((c) => current.get(`${prefix}${c.id}`) !== c.resolutionTree)
       .map((c) => ({ ref: `${prefix}${c.id}`, newOid: c.resolutionTree as string }));
     if (updates.length > 0) await this.git.updateRefs(updates);
-    return publishRefs(this.git, this.settings.remote, prefix, `${this.sync.refs.agreed}trees/${this.run}/`);
+    const agreed = `${this.sync.refs.agreed}trees/${this.run}/`;
+    // Every tree already on the remote as last agreed: nothing to push, no network.
+    const settled = new Map((await this.git.forEachRef(agreed)).map((r) => [r.ref.slice(agreed.length), r.oid]));
+    if (updates.length === 0 && [...current].every(([ref, oid]) => settled.get(ref.slice(prefix.length)) === oid))
+      return { ok: true, rounds: 0, pushed: [], remoteChanged: [], diverged: [] };
+    return publishRefs(this.git, this.settings.remote, prefix, agreed);
   }
 
-  /** Renew the claims whose conflicts are still open; release those whose resolution is now published. */
+  /** Renew the claims whose conflicts are still open once renewing is due; release those whose resolution is now published. */
   private async settleClaims(state: RunState): Promise<void> {
     // Claims an earlier process of this machine took (before a hand-off) are this one's to settle.
-    for (const claim of (await this.claims.list())?.values() ?? [])
-      if (claim.machine === this.settings.machine && !this.held.has(claim.conflict))
-        this.held.set(claim.conflict, claim);
+    if (!this.ownClaimsRead) {
+      const listed = await this.claims.list();
+      for (const claim of listed?.values() ?? [])
+        if (claim.machine === this.settings.machine && !this.held.has(claim.conflict))
+          this.held.set(claim.conflict, claim);
+      this.ownClaimsRead = listed !== null;
+    }
     for (const [id, claim] of [...this.held]) {
       const resolved = state.conflicts.some((c) => c.id === id && c.status === 'resolved');
       if (resolved) {
@@ -230,6 +336,7 @@ export class RunShare {
         this.held.delete(id);
         continue;
       }
+      if (!this.claims.due(claim)) continue;
       const renewed = await this.claims.renew(claim);
       if (renewed) this.held.set(id, renewed);
     }
@@ -243,6 +350,11 @@ export class RunShare {
       `[share] ${this.settings.remote} cannot be reached (${detail}): the work goes on here and is published when it can be`,
     );
   }
+}
+
+/** A digest of a check's command: two machines' results are one fact only for the same command. */
+export function commandDigest(command: string): string {
+  return createHash('sha256').update(command).digest('hex').slice(0, 16);
 }
 
 /** `Name <email> on MACHINE`. */
