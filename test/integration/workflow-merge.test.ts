@@ -37,6 +37,26 @@ async function resume(store: RunStore, ctx: Awaited<ReturnType<typeof merge>>['c
   }
 }
 
+/** Two conflicts resolved by `answer` under optimistic, a planner that always retries all, until the budget aborts. */
+async function retryAllUntilAbort(answer: (k: number) => string, maxRetries: number) {
+  const repo = chainRepo(
+    2,
+    (k) => `fork${k}`,
+    (k) => `up${k}`,
+  );
+  const resolver = valueResolver(answer);
+  const planner = fixedPlanner({ decision: 'retry-all', reasoning: 'try again' });
+  const first = await merge(
+    repo,
+    {
+      merge: { strategy: 'optimistic', parallel: 1, max_retries: maxRetries },
+      llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
+    },
+    gateway({ resolver: resolver.model, planner }),
+  );
+  return { repo, first };
+}
+
 describe('merge workflow on real repositories', () => {
   it('offline happy path: the rules resolve every conflict, checks pass, one two-parent merge commit lands on the branch', async () => {
     // Both sides set each value to 1; the fork adds trailing blanks: whitespace-only conflicts on the diagonal.
@@ -284,21 +304,7 @@ describe('recovery kinds and strategies', () => {
   });
 
   it('continue after an abort for max_retries: the blamed resolutions are presented as they are, the person fixes them, the run finishes', async () => {
-    const repo = chainRepo(
-      2,
-      (k) => `fork${k}`,
-      (k) => `up${k}`,
-    );
-    const resolver = valueResolver(() => 'BAD');
-    const planner = fixedPlanner({ decision: 'retry-all', reasoning: 'try again' });
-    const first = await merge(
-      repo,
-      {
-        merge: { strategy: 'optimistic', parallel: 1, max_retries: 1 },
-        llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
-      },
-      gateway({ resolver: resolver.model, planner }),
-    );
+    const { repo, first } = await retryAllUntilAbort(() => 'BAD', 1);
     expect(first.outcome.kind).toBe('failed');
     const reason = first.outcome.kind === 'failed' ? first.outcome.reason : '';
     const human = first.outcome.state.human;
@@ -336,22 +342,8 @@ describe('recovery kinds and strategies', () => {
   });
 
   it('several resolutions presented to amend: fixing the one at fault is enough, the others may stay as they are', async () => {
-    const repo = chainRepo(
-      2,
-      (k) => `fork${k}`,
-      (k) => `up${k}`,
-    );
     // 1-1 is right, 2-2 wrong: the check fails on the two together, and the abort presents both.
-    const resolver = valueResolver((k) => (k === 1 ? 'merged1' : 'BAD'));
-    const planner = fixedPlanner({ decision: 'retry-all', reasoning: 'try again' });
-    const first = await merge(
-      repo,
-      {
-        merge: { strategy: 'optimistic', parallel: 1, max_retries: 0 },
-        llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
-      },
-      gateway({ resolver: resolver.model, planner }),
-    );
+    const { repo, first } = await retryAllUntilAbort((k) => (k === 1 ? 'merged1' : 'BAD'), 0);
     expect(first.outcome.state.human?.conflicts.map((c) => c.conflict)).toEqual(['1-1', '2-2']);
     const at = (id: string): string =>
       join(first.outcome.state.human?.conflicts.find((c) => c.conflict === id)?.worktree ?? '', 'vals.txt');
