@@ -1,20 +1,27 @@
 import { existsSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setupStampPath } from '../checks/setup-stamp.js';
+import type { BaselineSide } from '../store/run-state.js';
 import type { WorkflowContext } from './ports.js';
 
 /**
- * The check worktree at `commit`, ready for a check. Incremental (the default): build outputs
+ * The check worktree at `commit`, ready for a check: the cells' one, or for a baseline of `side`
+ * (its tip, or the fork or upstream commit of a cell) that side's own. Incremental (the default): build outputs
  * (ignored files, the run's build directory) stay from the last check, so only what changed is
  * rebuilt, and `check.setup` runs only when its inputs changed. With `check.incremental: false`
  * every commit checked starts from scratch: ignored files and the build directory are removed and
  * the setup runs again (the checks of one commit, a build then its tests, still share them).
  */
-export async function prepareCheckTree(ctx: WorkflowContext, commit: string): Promise<string> {
-  const path = ctx.worktrees.path(ctx.worktrees.checkId);
+export async function prepareCheckTree(
+  ctx: WorkflowContext,
+  commit: string,
+  side: BaselineSide | null = null,
+): Promise<string> {
+  const id = side === null ? ctx.worktrees.checkId : ctx.worktrees.sideCheckIds[side];
+  const path = ctx.worktrees.path(id);
   const head = existsSync(path) ? await headOf(ctx, path) : null;
   const scratch = !ctx.config.check.incremental && head !== commit;
-  const cwd = await ctx.worktrees.checkout(ctx.worktrees.checkId, commit, { clean: scratch });
+  const cwd = await ctx.worktrees.checkout(id, commit, { clean: scratch });
   if (scratch) {
     // The check worktree's own build directory (check-runner.ts: one per worktree).
     if (ctx.buildDir) rmSync(join(ctx.buildDir, basename(cwd)), { recursive: true, force: true });

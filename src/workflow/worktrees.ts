@@ -75,8 +75,15 @@ export class WorktreePool {
     return git;
   }
 
-  /** The worktree the checks run in. */
+  /** The worktree the checks of cells and of the final merge run in. */
   readonly checkId = 'check';
+
+  /**
+   * The worktrees where each side's own commits (its tip, the fork or upstream commit of a cell)
+   * are checked as baselines: apart from the cells' worktree, so judging a failure never throws
+   * away the cells' incremental build, and each side's commits build on each other's outputs.
+   */
+  readonly sideCheckIds = { fork: 'check-fork', upstream: 'check-upstream' } as const;
 
   /** The worktree where the conflict of `cell` is presented and resolved. */
   conflictId(cell: Cell): string {
@@ -248,11 +255,12 @@ export class WorktreePool {
   }
 
   /**
-   * Remove the check worktree and the worktrees of these conflicts, then prune; then the
+   * Remove the check worktrees and the worktrees of these conflicts, then prune; then the
    * run's directory and its parent, each when nothing else is left in it.
    */
   async removeRun(conflicts: readonly Cell[]): Promise<void> {
-    await this.removeAll([this.checkId, ...conflicts.map((c) => this.conflictId(c))]);
+    const checks = [this.checkId, ...Object.values(this.sideCheckIds)];
+    await this.removeAll([...checks, ...conflicts.map((c) => this.conflictId(c))]);
     for (const dir of [this.root, dirname(this.root)]) {
       try {
         rmdirSync(dir);

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/log/logger.js';
 import { nullLogger } from '../../src/log/logger.js';
@@ -213,6 +214,14 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     // Every check run is counted: the tips, the cells, the cell's own commits, the final one if any.
     expect(status.checks).toMatchObject({ total: checks.runs.length });
     expect(state.checks).toHaveLength(checks.runs.length);
+
+    // Each side's commits are checked in that side's worktree, so judging a failure leaves the cells' build as it was.
+    const where = (c: { target: string }): string =>
+      c.target === 'baseline-ours' ? 'check-fork' : c.target === 'baseline-theirs' ? 'check-upstream' : 'check';
+    expect(checks.runs.map((r) => basename(r.cwd))).toEqual(state.checks.map(where));
+    expect(new Set(checks.runs.map((r) => basename(r.cwd)))).toEqual(
+      new Set(['check', 'check-fork', 'check-upstream']),
+    );
   });
 
   it("mocha --bail stopping at the fork's own failure: nothing is blamed, the run goes on, and what could not run is not counted as validated", async () => {

@@ -11,7 +11,7 @@ import { parseTestFailures } from '../../checks/test-output/index.js';
 import type { CheckResult } from '../../checks/types.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
 import type { BaselineState, CheckJudgement, CheckRecord, RunState } from '../../store/run-state.js';
-import { baselineTargetOf } from '../../store/baseline-side.js';
+import { baselineSideOf, baselineTargetOf } from '../../store/baseline-side.js';
 import type { NodeContext } from '../machine/runner.js';
 import type { RunContext } from '../ports.js';
 import { prepareCheckTree } from '../check-space.js';
@@ -126,7 +126,8 @@ async function runOne(
 ): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
   const reused = await reusedElsewhere(ctx, name, commit);
   // A runner elsewhere checks the commit itself: no worktree is needed (so several can be in flight).
-  const cwd = ctx.checks.remote || reused ? ctx.config.target.workdir : await prepareCheckTree(ctx, commit);
+  const local = !ctx.checks.remote && !reused;
+  const cwd = local ? await prepareCheckTree(ctx, commit, baselineSideOf(target)) : ctx.config.target.workdir;
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
   ctx.log.debug({ check: name, cell, commit: shortOid(commit) }, `running check '${name}'`);
   const result =
