@@ -227,7 +227,11 @@ export function generatedTable(name: string, def: string): string {
  * incremental build recompiles what changed and nothing else. \`BUILD=DIR\` builds out of tree.
  */
 export function makefile(areas: readonly string[]): string {
-  return `BUILD ?= build
+  // No built-in rules: otherwise make searches them to remake each of the thousands of included
+  // .d files at every start, seconds of a no-op build that a real project's Makefile avoids.
+  return `MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+BUILD ?= build
 CC ?= cc
 CFLAGS ?= -O0 -w
 AREAS := ${areas.join(' ')}
