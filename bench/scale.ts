@@ -16,7 +16,7 @@
  * BENCH_SCALE_IMERGE=0 and BENCH_SCALE_STATE=0 skip those parts.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliMain, ensureBuilt } from './_cli.js';
@@ -82,6 +82,7 @@ async function drive(fixture: ScaleFixture, name: string, sets: string[]): Promi
   cpSync(fixture.dir, dir, { recursive: true });
   try {
     const d = await driveScale({ ...fixture, dir }, sets, join(root, 'build'));
+    if (process.env.BENCH_SCALE_DUMP) dumpChecks(`${process.env.BENCH_SCALE_DUMP}-${name.replace(/\W+/g, '_')}.txt`, d);
     const checks = d.state.checks;
     return {
       name,
@@ -94,6 +95,22 @@ async function drive(fixture: ScaleFixture, name: string, sets: string[]): Promi
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** Every check in the order it ran, with the decisions between: for reading where the check time went. */
+function dumpChecks(file: string, d: ScaleDrive): void {
+  const lines = d.events.flatMap((e) =>
+    e.type === 'check_finished'
+      ? [
+          `check ${e.check.target} ${e.check.name} ${e.check.cell ? `${e.check.cell.i1}-${e.check.cell.i2}` : '-'} ${s(e.check.durationMs)} ${e.check.success ? 'ok' : 'FAILED'}`,
+        ]
+      : e.type === 'decision'
+        ? [`decision ${e.kind} ${e.decision}: ${e.reasoning.slice(0, 200)}`]
+        : e.type === 'human_needed'
+          ? [`hand-off ${(e.conflicts ?? []).join(' ')}`]
+          : [],
+  );
+  writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
 function report(r: DriveSummary): void {
@@ -115,6 +132,21 @@ function report(r: DriveSummary): void {
     `  the person waited ${s(person)} between hand-offs in all; for conflicts they could already see: ${s(d.waitedForVisibleMs)}`,
   );
   out(`  peak RSS of the splintercat process: ${d.peakRssMb.toFixed(0)} MB`);
+  out(`  check time by target and check: ${checkBreakdown(d.state.checks)}`);
+}
+
+/** Check time grouped by what was checked and which check: `cell build 34 x 20.1 s = 11.4 min, ...`. */
+function checkBreakdown(checks: DriveSummary['drive']['state']['checks']): string {
+  const groups = new Map<string, { n: number; ms: number }>();
+  for (const c of checks) {
+    const key = `${c.target} ${c.name}`;
+    const g = groups.get(key) ?? { n: 0, ms: 0 };
+    groups.set(key, { n: g.n + 1, ms: g.ms + c.durationMs });
+  }
+  return [...groups]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .map(([key, g]) => `${key} ${g.n} x ${s(g.ms / g.n)} = ${min(g.ms)}`)
+    .join(', ');
 }
 
 async function main(): Promise<void> {
