@@ -29,9 +29,14 @@ function toolResults(arena: Arena): string {
 }
 
 /** The answer of the first run_check the model got. */
+/** The model's last run_check result, in whichever conversation it was (a failed cell check starts another). */
 function checkResult(arena: Arena): string {
-  const messages = (arena.server.requests.at(-1)?.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-  return String(messages.find((m) => m.role === 'tool' && String(m.content).startsWith('Check '))?.content ?? '');
+  for (const request of [...arena.server.requests].reverse()) {
+    const messages = (request.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
+    const said = messages.findLast((m) => m.role === 'tool' && String(m.content).startsWith('Check '));
+    if (said) return String(said.content);
+  }
+  return '';
 }
 
 describe.runIf(probeBwrap().ok)('attack matrix: a hostile model during merge', () => {
