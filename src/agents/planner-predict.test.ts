@@ -17,9 +17,16 @@ describe('predictStrategies', () => {
     expect(best?.strategy).toBe('batch');
     expect(rest.map((p) => p.strategy).sort()).toEqual(['optimistic', 'per_conflict']);
     const perConflict = rest.find((p) => p.strategy === 'per_conflict');
-    // 35 checks, 5.4 retries, the final validation.
-    expect(perConflict?.ms).toBeCloseTo(40.4 * 20_000 + 120_000, -3);
+    // 35 checks; for each of 5.4 wrong ones the failed check judged on the cell's fork and upstream commits, and a retry; the final validation.
+    expect(perConflict?.ms).toBeCloseTo((35 + 5.4 * 3) * 20_000 + 120_000, -3);
     expect(best!.ms).toBeLessThan(perConflict!.ms);
+  });
+
+  it('counts what a wrong resolution costs a batch: its bisection, each failed check judged, the retry', () => {
+    const [batch] = predictStrategies({ ...input, batchSizes: [8], available: ['batch'] });
+    // 4 batches, the last on the final cell; per wrong one: 3 probes, 2 x (1 + 1.5) judging runs, 1 retry.
+    expect(batch?.ms).toBeCloseTo((4 + 5.4 * 9) * 20_000 + 120_000, -3);
+    expect(batch?.checks).toBe(Math.round(4 + 5.4 * 9 + 1));
   });
 
   it('checks every resolution on its own when they are often wrong, and all at once when never', () => {

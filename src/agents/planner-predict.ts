@@ -31,14 +31,18 @@ export const PRIOR_FAILURE_RATE = 0.15;
 
 /**
  * The check time of resolving `conflicts` in batches of `size`: one check per batch; each wrong
- * resolution (a share p of them) costs a bisection of ceil(log2 size) checks to find it and a check
- * of its redone resolution; full checks every `fullEvery` resolutions; one final validation.
+ * resolution (a share p of them) costs a bisection of ceil(log2 size) probes to find it, the
+ * judgement of each failed check (the check run again on the cell's own fork and upstream commits:
+ * the failed batch, and about half the probes), and a check of its redone resolution; full checks
+ * every `fullEvery` resolutions; one final validation.
  */
 function batchCost(input: PredictionInput, size: number): { ms: number; checks: number } {
   const c = input.conflicts;
   if (c <= 0) return { ms: input.fullMs, checks: 1 };
   const batches = Math.ceil(c / size);
-  const recovery = c * input.failureRate * (Math.ceil(Math.log2(Math.min(size, c))) + 1);
+  const probes = Math.ceil(Math.log2(Math.min(size, c)));
+  const perWrong = probes + 2 * (1 + probes / 2) + 1;
+  const recovery = c * input.failureRate * perWrong;
   const fulls = input.fullEvery > 0 ? Math.floor(c / input.fullEvery) : 0;
   // The last batch is checked on the final cell, as the final validation (full).
   const checks = batches - 1 + recovery;

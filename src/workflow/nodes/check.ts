@@ -2,6 +2,7 @@ import { joinCells, maximalCells, parseCellId, type Cell } from '../../imerge/ce
 import type { FlowData, RunState } from '../../store/run-state.js';
 import { planCheck, type CheckPlan } from '../check-plan.js';
 import type { GridEngine } from '../ports.js';
+import { replan } from './plan-strategy.js';
 import { flow, lastCheck, recordChecks, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 
 /**
@@ -62,7 +63,8 @@ export async function check(state: RunState, ctx: Ctx): Promise<Result> {
     }
     if (!run.validated) seenAll = false;
   }
-  return passed(next, data, plan, covered, seenAll, atFinal, complete);
+  const after = passed(next, data, plan, covered, seenAll, atFinal, complete);
+  return complete ? after : { ...after, state: replan(after.state, ctx) };
 }
 
 /** After the checks passed: a full check validates what it covered; a fast one leaves the batch waiting for the next full one. */

@@ -1,10 +1,11 @@
 import { chooseStrategy } from '../../agents/index.js';
+import { strategyPolicy } from '../../agents/planner-policy.js';
 import type { RunState } from '../../store/run-state.js';
 import { PRIOR_FAILURE_RATE, predictStrategies, type StrategyPrediction } from '../../agents/planner-predict.js';
-import { tipMerge, type ConflictEstimate } from '../../imerge/conflict-estimate.js';
+import { expectedConflicts, tipMerge, type ConflictEstimate } from '../../imerge/conflict-estimate.js';
 import { checkCostsOf } from '../check-costs.js';
 import { openAttempt } from './attempt.js';
-import { withFlow, type Ctx, type Result } from './common.js';
+import { flow, withFlow, type Ctx, type Result } from './common.js';
 
 /** PlanStrategy: the configured strategy, or the planner's choice (model, or the offline policy). */
 export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
@@ -90,26 +91,20 @@ async function decide(
 }
 
 /**
- * Each strategy's predicted check time, from the check times measured on the tips and the
- * conflicts the tips' merge predicts; null when no check has a measured time.
+ * Each strategy's predicted check time for `conflicts` to come, from the check times measured so
+ * far (checks-costs.ts) and the share of resolutions found wrong; null when no check has a measured time.
  */
 function predict(
   ctx: Ctx,
   state: RunState,
   conflicts: number,
+  failureRate = PRIOR_FAILURE_RATE,
 ): { all: StrategyPrediction[]; of: (s: { kind: string; batchSize: number | null }) => Prediction } | null {
   const { checkMs, fullMs } = checkCostsOf(ctx.config, state);
   if (checkMs + fullMs === 0) return null;
   const merge = ctx.config.merge;
   const sizes = [2, 3, 5, 8, merge.default_batch_size];
-  const input = {
-    conflicts,
-    checkMs,
-    fullMs,
-    fullEvery: ctx.config.check.full_every,
-    failureRate: PRIOR_FAILURE_RATE,
-    batchSizes: sizes,
-  };
+  const input = { conflicts, checkMs, fullMs, fullEvery: ctx.config.check.full_every, failureRate, batchSizes: sizes };
   const all = predictStrategies({ ...input, available: merge.strategies_available });
   return {
     all,
@@ -125,3 +120,86 @@ function predict(
 }
 
 type Prediction = NonNullable<NonNullable<RunState['strategy']>['prediction']>;
+
+/** Cell checks measured before the planner predicts again: this many, then each time their number doubles. */
+const REPLAN_FIRST = 3;
+
+/** Resolutions the prior failure rate counts as, against those the run has checked itself. */
+const PRIOR_WEIGHT = 10;
+
+/**
+ * Predict again from what the run measured: the checks' times on cells (a tip's first check is a
+ * clean build, far dearer than the checks after a resolution), the share of resolutions found
+ * wrong, the conflicts left. Called after a check passed, once REPLAN_FIRST cell checks are
+ * measured and then each time their number has doubled. The prediction becomes the time so far
+ * plus the time to come; a strategy the offline policy chose is switched when the new prediction
+ * chooses another (a user's or a model's choice stays, with its prediction made again).
+ */
+export function replan(state: RunState, ctx: Ctx): RunState {
+  const current = state.strategy;
+  if (!current) return state;
+  const measured = state.checks.filter((c) => c.target === 'cell').length;
+  const last = flow(state).plannedAtChecks ?? 0;
+  if (measured < Math.max(REPLAN_FIRST, 2 * last)) return state;
+  const resolved = state.conflicts.filter((c) => c.status === 'resolved');
+  const expected = expectedConflicts(
+    flow(state).tipConflicts ?? [],
+    state.conflicts.map((c) => c.files.map((f) => f.path)),
+  );
+  const left = Math.max(0, expected - resolved.length);
+  const wrong = resolved.reduce((n, c) => n + Math.max(0, c.attempts - 1), 0);
+  const rate = (wrong + PRIOR_FAILURE_RATE * PRIOR_WEIGHT) / (resolved.length + PRIOR_WEIGHT);
+  const predictions = predict(ctx, state, left, rate);
+  if (!predictions) return state;
+  const spent = state.checks.reduce((t, c) => t + c.durationMs, 0);
+  const total = (p: StrategyPrediction): StrategyPrediction => ({ ...p, ms: p.ms + spent });
+  const now = ctx.clock.now().toISOString();
+  const size = state.grid?.size ?? { i1: 0, i2: 0 };
+  const choice =
+    current.decidedBy === 'fallback'
+      ? strategyPolicy({
+          source_ref: state.source.ref,
+          target_branch: state.target.branch,
+          num_source_commits: size.i2,
+          num_target_commits: size.i1,
+          estimated_conflicts: left,
+          available_strategies: ctx.config.merge.strategies_available,
+          default_batch_size: ctx.config.merge.default_batch_size,
+          predictions: predictions.all,
+        })
+      : null;
+  const batchSize = choice?.strategy === 'batch' ? (choice.batch_size ?? ctx.config.merge.default_batch_size) : null;
+  const switched = choice !== null && (choice.strategy !== current.kind || batchSize !== current.batchSize);
+  const kind = switched ? choice.strategy : current.kind;
+  const own = predictions.of({ kind, batchSize: switched ? batchSize : current.batchSize });
+  const measuredText = `measured on ${measured} cell check(s), ${wrong} of ${resolved.length} resolution(s) redone, ${left} conflict(s) left`;
+  let strategy: NonNullable<RunState['strategy']> = {
+    ...current,
+    prediction: {
+      ...own,
+      conflicts: resolved.length + left,
+      ms: own.ms + spent,
+      alternatives: predictions.all.map(total),
+    },
+  };
+  if (switched) {
+    const reasoning = `${measuredText}: ${choice.reasoning}`;
+    strategy = { ...strategy, kind, batchSize, reasoning, decidedAt: now };
+    ctx.journal.append({ type: 'decision', kind: 'strategy', by: 'fallback', decision: kind, reasoning, batchSize });
+    ctx.log.decision(
+      { strategy: kind, batchSize },
+      `[planner] Strategy changed to ${kind}${batchSize ? ` (size=${batchSize})` : ''} — ${reasoning}`,
+    );
+  } else {
+    ctx.log.info(
+      { strategy: kind, predictedMs: strategy.prediction?.ms },
+      `[planner] predicted again (${measuredText}): ${kind} stays`,
+    );
+  }
+  const attempts = state.attempts.map((a) =>
+    a.number === state.currentAttempt && a.finishedAt === null
+      ? { ...a, strategy: kind, batchSize: strategy.batchSize }
+      : a,
+  );
+  return withFlow({ ...state, strategy, attempts }, { plannedAtChecks: measured });
+}
