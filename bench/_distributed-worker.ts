@@ -7,6 +7,7 @@
  * line: when it finished, how many conflicts it resolved itself, the widest frontier it saw, the
  * checks it ran and reused, and the mean wall time of a check it ran.
  */
+import { readFileSync } from 'node:fs';
 import { configSchema } from '../src/config/index.js';
 import { Git } from '../src/git/index.js';
 import { nullLogger } from '../src/log/logger.js';
@@ -68,8 +69,17 @@ async function main(): Promise<void> {
     if (next.kind === 'failed' || next.kind === 'stopped') throw new Error(`worker ${dir}: ${next.kind}`);
     outcome = next;
   }
-  console.log(JSON.stringify({ dir, doneAt: Date.now(), ...(await account(git, store, role, copied)) }));
+  console.log(JSON.stringify({ dir, doneAt: Date.now(), ...(await account(git, store, role, copied)), ...cpuSpent() }));
   git.close();
+}
+
+/** CPU seconds of this worker's node process, and of the processes it started and waited for (git, mostly). */
+function cpuSpent(): { cpuSelf: number; cpuChildren: number } {
+  const used = process.cpuUsage();
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const children = (Number(fields[13]) + Number(fields[14])) / 100; // cutime + cstime, in USER_HZ ticks
+  return { cpuSelf: (used.user + used.system) / 1e6, cpuChildren: children };
 }
 
 /** What this worker did, from its journal and the shared records. */

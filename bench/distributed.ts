@@ -47,6 +47,9 @@ interface WorkerResult {
   checksReused: number;
   /** Mean wall time of a check run through the hook, request to result. */
   checkMs: number;
+  /** CPU seconds of the worker's node process, and of the git processes it waited for. */
+  cpuSelf: number;
+  cpuChildren: number;
 }
 
 /** CPU seconds so far: this process's waited-for children (workers and their git), and the whole machine. */
@@ -141,7 +144,8 @@ function describe(d: Drive): string {
   const recorded = waited + sum((r) => r.checksReused);
   return (
     `checks run/reused ${d.jobs}/${recorded - d.jobs} (${hook.toFixed(1)}s each through the hook), ` +
-    `CPU s per conflict ${(d.cpu.children / CONFLICTS).toFixed(2)} workers, ${(d.cpu.machine / CONFLICTS).toFixed(2)} machine`
+    `CPU s per conflict ${(d.cpu.children / CONFLICTS).toFixed(2)} workers, ${(d.cpu.machine / CONFLICTS).toFixed(2)} machine; ` +
+    `CPU s per worker (node + git) ${d.results.map((r) => `${r.cpuSelf.toFixed(1)}+${r.cpuChildren.toFixed(1)}`).join(' ')}`
   );
 }
 
