@@ -18,8 +18,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliMain, ensureBuilt } from './_cli.js';
 import { benchGitEnv } from './_env.js';
 import { frontierBound } from './_frontier.js';
 import { conflictPairs, generateGrid } from './_grid.js';
@@ -34,8 +35,6 @@ const CHECK_SECONDS = (flag > 0 ? (process.argv[flag + 1] as string) : (process.
 );
 const WORKERS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..');
-const cli = [`--import=${join(root, 'node_modules/tsx/dist/loader.mjs')}`, join(root, 'src/cli/main.ts')];
 
 interface WorkerResult {
   dir: string;
@@ -80,11 +79,14 @@ function worker(dir: string, role: 'start' | 'join' | 'solo', checkSeconds: stri
   });
 }
 
-/** The hook and its job as `splintercat init --ci hook` writes them, copied into the bare remote's hooks as it says. */
+/**
+ * The hook and its job as `splintercat init --ci hook` writes them, copied into the bare remote's hooks as it says.
+ * Written by the built CLI, as an installed one would: each job then starts `node dist/cli/main.js`.
+ */
 function installHook(bare: string, scratch: string): void {
   execFileSync('git', ['clone', '-q', bare, scratch], { env: benchGitEnv });
   const out = join(scratch, 'ci');
-  execFileSync(process.execPath, [...cli, 'init', '--ci', 'hook', '--remote', 'origin', '--out', out], {
+  execFileSync(process.execPath, [cliMain, 'init', '--ci', 'hook', '--remote', 'origin', '--out', out], {
     cwd: scratch,
     env: benchGitEnv,
     stdio: 'ignore',
@@ -150,6 +152,7 @@ function describe(d: Drive): string {
 }
 
 async function main(): Promise<void> {
+  ensureBuilt();
   const grid = mkdtempSync(join(tmpdir(), 'splintercat-distributed-grid-'));
   try {
     const pairs = conflictPairs(N1, N2, CONFLICTS);
