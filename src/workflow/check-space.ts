@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { setupStampPath } from '../checks/setup-stamp.js';
-import { seedCheckTree, worktreeBuildDir, type SeedSource } from './check-seed.js';
+import { copyCheckTree, worktreeBuildDir, type CopySource } from './check-tree-copy.js';
 import type { BaselineSide } from '../store/run-state.js';
 import type { WorkflowContext } from './ports.js';
 
@@ -11,7 +11,7 @@ import type { WorkflowContext } from './ports.js';
  * rebuilt, and `check.setup` runs only when its inputs changed. With `check.incremental: false`
  * every commit checked starts from scratch: ignored files and the build directory are removed and
  * the setup runs again (the checks of one commit, a build then its tests, still share them).
- * Incremental, a check worktree made now starts as a copy of another one of the run (check-seed.ts).
+ * Incremental, a check worktree made now starts as a copy of another one of the run (check-tree-copy.ts).
  */
 export async function prepareCheckTree(
   ctx: WorkflowContext,
@@ -22,10 +22,10 @@ export async function prepareCheckTree(
   const path = ctx.worktrees.path(id);
   const head = existsSync(path) ? await headOf(ctx, path) : null;
   const scratch = !ctx.config.check.incremental && head !== commit;
-  const source = head === null && ctx.config.check.incremental ? seedSource(ctx, id) : null;
+  const source = head === null && ctx.config.check.incremental ? copySource(ctx, id) : null;
   if (source) {
     const target = { path, buildDir: worktreeBuildDir(ctx.buildDir, path) };
-    await seedCheckTree(ctx.git, source, target, (at) => ctx.worktrees.checkout(id, at));
+    await copyCheckTree(ctx.git, source, target, (at) => ctx.worktrees.checkout(id, at));
   }
   const cwd = await ctx.worktrees.checkout(id, commit, { clean: scratch });
   if (scratch) {
@@ -38,10 +38,10 @@ export async function prepareCheckTree(
 }
 
 /**
- * The run's other check worktree a new one starts from (check-seed.ts), so its first check
+ * The run's other check worktree a new one starts from (check-tree-copy.ts), so its first check
  * rebuilds what differs rather than everything: the cells' one for a side's, else the other side's.
  */
-function seedSource(ctx: WorkflowContext, id: string): SeedSource | null {
+function copySource(ctx: WorkflowContext, id: string): CopySource | null {
   const { checkId, sideCheckIds } = ctx.worktrees;
   for (const other of [checkId, sideCheckIds.fork, sideCheckIds.upstream]) {
     const path = ctx.worktrees.path(other);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readlinkSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seedCheckTree } from '../../src/workflow/check-seed.js';
+import { copyCheckTree } from '../../src/workflow/check-tree-copy.js';
 import { tempDir, TestRepo } from '../helpers/git-repo.js';
 
 const makefile = ['MAKEFLAGS += --no-builtin-rules', '.SUFFIXES:', 'all: a.o b.o', '%.o: %.c', '\tcp $< $@', ''].join(
@@ -13,7 +13,7 @@ function make(cwd: string, ...args: string[]): string {
   return execFileSync('make', ['-s', ...args], { cwd, encoding: 'utf8' });
 }
 
-describe('a new check worktree seeded from another of the run', () => {
+describe('a new check worktree copied from another of the run', () => {
   it('builds incrementally from the other worktree, with its dependencies and build directory, and links kept relative', async () => {
     const repo = TestRepo.create();
     const first = repo.commit('base', {
@@ -39,7 +39,7 @@ describe('a new check worktree seeded from another of the run', () => {
     writeFileSync(join(cellsBuild, 'cache.bin'), 'cached\n');
     expect(make(cells, '-n')).toBe('');
 
-    await seedCheckTree(
+    await copyCheckTree(
       repo.git,
       { path: cells, buildDir: cellsBuild },
       { path: side, buildDir: sideBuild },

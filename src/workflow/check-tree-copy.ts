@@ -2,8 +2,8 @@ import { cpSync, existsSync, lstatSync, lutimesSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Git } from '../git/index.js';
 
-/** A check worktree to seed from: its directory and its build directory (check-runner.ts: one per worktree). */
-export interface SeedSource {
+/** A check worktree to copy from: its directory and its build directory (check-runner.ts: one per worktree). */
+export interface CopySource {
   path: string;
   buildDir: string | null;
 }
@@ -17,9 +17,9 @@ export interface SeedSource {
  * The copy keeps timestamps, so an output older than its source there stays older here; symbolic
  * links are copied as they are, so a relative one points inside the new worktree.
  */
-export async function seedCheckTree(
+export async function copyCheckTree(
   git: Git,
-  source: SeedSource,
+  source: CopySource,
   target: { path: string; buildDir: string | null },
   checkout: (commit: string) => Promise<string>,
 ): Promise<void> {
