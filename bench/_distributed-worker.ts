@@ -73,13 +73,17 @@ async function main(): Promise<void> {
   git.close();
 }
 
-/** CPU seconds of this worker's node process, and of the processes it started and waited for (git, mostly). */
-function cpuSpent(): { cpuSelf: number; cpuChildren: number } {
+/** CPU seconds of this worker's node process, and of the processes it started and waited for (git, mostly); when it started. */
+function cpuSpent(): { cpuSelf: number; cpuChildren: number; startedAt: number } {
   const used = process.cpuUsage();
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const children = (Number(fields[13]) + Number(fields[14])) / 100; // cutime + cstime, in USER_HZ ticks
-  return { cpuSelf: (used.user + used.system) / 1e6, cpuChildren: children };
+  return {
+    cpuSelf: (used.user + used.system) / 1e6,
+    cpuChildren: children,
+    startedAt: Math.round(performance.timeOrigin),
+  };
 }
 
 /** What this worker did, from its journal and the shared records. */

@@ -49,6 +49,8 @@ interface WorkerResult {
   /** CPU seconds of the worker's node process, and of the git processes it waited for. */
   cpuSelf: number;
   cpuChildren: number;
+  /** When the worker process started (ms since the epoch). */
+  startedAt: number;
 }
 
 /** CPU seconds so far: this process's waited-for children (workers and their git), and the whole machine. */
@@ -147,7 +149,8 @@ function describe(d: Drive): string {
   return (
     `checks run/reused ${d.jobs}/${recorded - d.jobs} (${hook.toFixed(1)}s each through the hook), ` +
     `CPU s per conflict ${(d.cpu.children / CONFLICTS).toFixed(2)} workers, ${(d.cpu.machine / CONFLICTS).toFixed(2)} machine; ` +
-    `CPU s per worker (node + git) ${d.results.map((r) => `${r.cpuSelf.toFixed(1)}+${r.cpuChildren.toFixed(1)}`).join(' ')}`
+    `CPU s per worker (node + git) ${d.results.map((r) => `${r.cpuSelf.toFixed(1)}+${r.cpuChildren.toFixed(1)}`).join(' ')}; ` +
+    `per worker, s waiting for its checks of s alive ${d.results.map((r) => `${((r.checkMs * r.checksRun) / 1000).toFixed(0)}/${((r.doneAt - r.startedAt) / 1000).toFixed(0)}`).join(' ')}`
   );
 }
 
