@@ -75,7 +75,8 @@ export class GitMerger implements Merger {
     try {
       await scratch.persist();
     } finally {
-      scratch.close();
+      // The directory is deleted while the caller goes on (saving the refs, checking out).
+      void scratch.close();
     }
   }
 

@@ -1,4 +1,5 @@
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Git } from '../git/index.js';
@@ -22,6 +23,10 @@ const STAND_IN_IDENT = 'splintercat <splintercat@invalid> 0 +0000';
  * - The pack has deltas (a short search, chains of at most 10): the trees of neighbouring cells
  *   differ in an entry or two, so the pack is a fraction of the size for little more time, and the
  *   roll-ups, which copy the packs and keep their deltas, move that fraction of the bytes.
+ * - A long autofill (a chain of merges down one edge, which keeps one core busy) packs what it has
+ *   written so far in the background every EARLY_PACK_COMMITS commits, on the core the chain leaves
+ *   idle, so the `persist` that must finish before the refs are saved packs only the rest. A short
+ *   autofill still makes a single pack, so the number of packs the roll-ups see hardly grows.
  */
 export class ScratchObjects {
   /** Runs the merges: the repository's Git with this directory as its object directory. */
@@ -32,6 +37,9 @@ export class ScratchObjects {
   /** Objects of this directory already in the repository, and the stand-ins, which never go there. */
   private readonly kept = new Set<string>();
   private readonly cleanUp = (): void => rmSync(this.dir, { recursive: true, force: true });
+  /** The background pack under way, if any (its failure leaves its objects for the next pack). */
+  private packing: Promise<void> | null = null;
+  private commitsSincePack = 0;
 
   /** `objects`: the repository's object directory (`git rev-parse --git-path objects`). */
   constructor(
@@ -78,11 +86,26 @@ export class ScratchObjects {
   commit(commit: CommitObject): string {
     const object = looseObject('commit', commitText(commit));
     storeLooseObject(this.dir, object);
+    if (++this.commitsSincePack >= EARLY_PACK_COMMITS && this.packing === null) {
+      this.commitsSincePack = 0;
+      this.packing = this.pack()
+        .catch(() => undefined)
+        .finally(() => {
+          this.packing = null;
+        });
+    }
     return object.oid;
   }
 
-  /** Put what was written here since the last call into the repository, as one pack. */
+  /** Put everything written here so far into the repository (after a background pack, if one runs). */
   async persist(): Promise<void> {
+    while (this.packing) await this.packing;
+    this.commitsSincePack = 0;
+    await this.pack();
+  }
+
+  /** Put what was written here and not yet packed into the repository, as one pack. */
+  private async pack(): Promise<void> {
     const fresh = (await looseObjectIds(this.dir)).filter((oid) => !this.kept.has(oid));
     if (fresh.length === 0) return;
     // Run in the repository (its temporary files beside the pack, on the same device), reading here.
@@ -93,15 +116,21 @@ export class ScratchObjects {
     for (const oid of fresh) this.kept.add(oid);
   }
 
-  /** Stop the merge processes and delete the scratch directory (call `persist` first). */
-  close(): void {
+  /**
+   * Stop the merge processes and delete the scratch directory (call `persist` first, which waits
+   * for a background pack). The deletion runs while the caller goes on; until it ends, a process
+   * exit still deletes the directory.
+   */
+  async close(): Promise<void> {
     this.git.close();
+    await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
     process.removeListener('exit', this.cleanUp);
-    this.cleanUp();
   }
 }
 
 const PREFIX = 'splintercat-objects-';
+/** About 600 objects (a merge writes a commit and three or four trees): a pack of a tenth of a second or two. */
+export const EARLY_PACK_COMMITS = 128;
 
 /** `first`, then the alternates the user already gives `repository`. */
 function alternates(first: string, repository: Git): string {

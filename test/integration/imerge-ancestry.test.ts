@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitMerger, IncrementalMerge, mergeTree } from '../../src/imerge/index.js';
 import { GridAncestry, ancestryFile } from '../../src/imerge/grid-ancestry.js';
-import { ScratchObjects } from '../../src/imerge/scratch-objects.js';
+import { EARLY_PACK_COMMITS, ScratchObjects } from '../../src/imerge/scratch-objects.js';
 import { createGridRepo } from '../fixtures/imerge/grid-repo.js';
 import { TestRepo, tempDir } from '../helpers/git-repo.js';
 import { listRealMerges, realHistoriesDir } from '../helpers/real-histories.js';
@@ -206,10 +206,39 @@ describe('the grid ancestry (merge bases in memory, issue 14)', () => {
     // Nothing new, no new pack.
     await scratch.persist();
     expect(packs().length).toBe(packsBefore + 1);
-    scratch.close();
+    await scratch.close();
     expect(existsSync(scratch.dir)).toBe(false);
     expect(repo.sh('fsck', '--no-dangling', '--strict')).toBe('');
     git.close();
+  });
+
+  it('packs a long run of commits in the background as it goes, and persist leaves nothing behind', async () => {
+    const repo = createGridRepo({ n1: 2, n2: 2, conflicts: [] });
+    const objects = repo.sh('rev-parse', '--path-format=absolute', '--git-path', 'objects');
+    const packs = (): string[] => readdirSync(join(objects, 'pack')).filter((f) => f.endsWith('.pack'));
+    const packsBefore = packs().length;
+    const scratch = new ScratchObjects(repo.git, objects);
+    const tree = repo.sh('rev-parse', 'main^{tree}');
+    const ident = 'A <a@example.com> 1 +0000';
+    let parent = repo.sh('rev-parse', 'main');
+    const commits: string[] = [];
+    for (let k = 0; k < EARLY_PACK_COMMITS * 2 + 5; k++) {
+      parent = scratch.commit({ tree, parents: [parent], author: ident, committer: ident, message: `c${k}\n` });
+      commits.push(parent);
+      // Let the background pack's git run between commits, as the merges' awaits do.
+      if (k % 16 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await scratch.persist();
+    // At least one pack was made before persist, which made the last: every commit is in the repository.
+    expect(packs().length).toBeGreaterThanOrEqual(packsBefore + 2);
+    expect(repo.sh('rev-list', '--count', parent)).toBe(
+      String(commits.length + Number(repo.sh('rev-list', '--count', 'main'))),
+    );
+    const listed = repo.sh('cat-file', '--batch-check=%(objectname)', '--batch-all-objects').split('\n');
+    expect(listed.filter((oid) => commits.includes(oid))).toHaveLength(commits.length);
+    await scratch.close();
+    expect(existsSync(scratch.dir)).toBe(false);
+    expect(repo.sh('fsck', '--no-dangling', '--strict')).toBe('');
   });
 
   // Forks that merge their upstream: the fork line's first commit after the grid's base is such a
