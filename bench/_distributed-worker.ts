@@ -57,7 +57,8 @@ async function main(): Promise<void> {
         copied = openRunJournal(store.paths('bench')).read().entries.length;
         break;
       } catch {
-        await pause(200); // the first worker has not published the run yet
+        // The first worker has not published the run yet: a person would try again a little later.
+        await pause(1000);
       }
     }
   }

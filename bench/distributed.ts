@@ -13,7 +13,8 @@
  * the whole machine, hook jobs included), and the bound the frontier puts on the speed-up (the
  * longest chain of conflicts that wait for each other, and the best schedule of that many workers).
  * Exits 1 when the workers' final trees differ.
- * Environment: BENCH_GRID=N1xN2, BENCH_CONFLICTS, BENCH_FILES, BENCH_WORKERS (default 1,2,4).
+ * Environment: BENCH_GRID=N1xN2, BENCH_CONFLICTS, BENCH_FILES, BENCH_WORKERS (default 1,2,4), BENCH_UNSHARED=0
+ * (no drive without --remote), BENCH_CPU_PROF=DIR (a V8 CPU profile of each worker there).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -68,7 +69,15 @@ function worker(dir: string, role: 'start' | 'join' | 'solo', checkSeconds: stri
   return new Promise((done, fail) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(here, '_distributed-worker.ts'), dir, role, checkSeconds],
+      [
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+        '--import',
+        'tsx',
+        join(here, '_distributed-worker.ts'),
+        dir,
+        role,
+        checkSeconds,
+      ],
       { env: benchGitEnv, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -173,8 +182,10 @@ async function main(): Promise<void> {
     const trees = new Set<string>();
     for (const seconds of CHECK_SECONDS) {
       console.log(`  check ${seconds}s:`);
-      const solo = await drive(grid, 1, seconds, false);
-      console.log(`    not shared (merge without --remote): ${(solo.ms / 1000).toFixed(1)}s wall, ${describe(solo)}`);
+      if (process.env.BENCH_UNSHARED !== '0') {
+        const solo = await drive(grid, 1, seconds, false);
+        console.log(`    not shared (merge without --remote): ${(solo.ms / 1000).toFixed(1)}s wall, ${describe(solo)}`);
+      }
       let base: number | null = null;
       for (const n of WORKERS) {
         const d = await drive(grid, n, seconds);

@@ -46,7 +46,8 @@ check:
     # Job definition files carried in each request commit (path there: file here), e.g.
     #   .gitlab-ci.yml: .splintercat/ci/gitlab-ci.yml
     jobs: {}
-    # Checks in flight at once on the remote; seconds between two looks for results.
+    # Checks in flight at once on the remote; seconds between two looks for results at first
+    # (then a tenth of the time the newest check has waited, at most 60 s).
     parallel: 4
     poll: 10
   # A shell command that prepares a worktree before its first check there (e.g. npm ci),

@@ -49,7 +49,7 @@ const checkRunnerSchema = z
     jobs: z.record(z.string().min(1), z.string().min(1)).default({}),
     /** Checks in flight at once on the remote (bisect probes run in parallel up to this). */
     parallel: z.number().int().positive().default(4),
-    /** Seconds between two looks for results. */
+    /** Seconds between two looks for results at first; then a tenth of the newest check's wait, at most 60 s. */
     poll: positiveSeconds.default(10),
   })
   .strict()

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GitError } from './git-error.js';
 import { RequestQueue, type ReadAnswer } from './request-queue.js';
 
@@ -12,7 +15,8 @@ export interface ShellResult {
 
 /**
  * Runs each line it reads as a command, then marks the end of its output on stdout (with the exit
- * code) and on stderr. The command's stdin is /dev/null: the shell's own stdin carries the requests.
+ * code) and on stderr. The command's stdin is /dev/null unless the line redirects it: the shell's
+ * own stdin carries the requests.
  */
 const LOOP = `while IFS= read -r line; do eval "$line" </dev/null; rc=$?; printf '\\001%s\\n' "$1" >&2; printf '\\001%s %s\\n' "$1" "$rc"; done`;
 
@@ -44,13 +48,25 @@ export class GitShell {
     return this.queue.pending;
   }
 
-  /** Run `git ARGS` (exit codes are data, as execFile's); rejects only when the shell itself fails. */
-  run(args: readonly string[]): Promise<ShellResult> {
-    if (args.some((a) => /[\n\0]/.test(a)))
+  /**
+   * Run `git ARGS` (exit codes are data, as execFile's); rejects only when the shell itself fails.
+   * `env`: more environment for this command; `inputFile`: a file the command reads as its stdin.
+   */
+  run(
+    args: readonly string[],
+    options: { env?: Readonly<Record<string, string>>; inputFile?: string } = {},
+  ): Promise<ShellResult> {
+    const env = Object.entries(options.env ?? {});
+    const words = [...args, ...env.flat(), ...(options.inputFile !== undefined ? [options.inputFile] : [])];
+    if (words.some((a) => /[\n\0]/.test(a)))
       return Promise.reject(
         new Error(`a git shell runs one line per command, without NUL bytes: ${JSON.stringify(args)}`),
       );
-    return this.queue.request(`${[this.gitBinary, ...args].map(quote).join(' ')}\n`);
+    const bad = env.find(([name]) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+    if (bad) return Promise.reject(new Error(`not an environment variable's name: ${JSON.stringify(bad[0])}`));
+    const assignments = env.map(([name, value]) => `${name}=${quote(value)} `).join('');
+    const input = options.inputFile !== undefined ? ` <${quote(options.inputFile)}` : '';
+    return this.queue.request(`${assignments}${[this.gitBinary, ...args].map(quote).join(' ')}${input}\n`);
   }
 
   /** Stop the shell; queued commands are rejected. */
@@ -83,4 +99,11 @@ function resultReader(marker: string): ReadAnswer<ShellResult> {
 /** A word the shell reads back exactly as given. */
 function quote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Write a command's input to a new temporary file, readable only by this user; the caller removes it. */
+export function writeInputFile(input: string): string {
+  const file = join(tmpdir(), `splintercat-input-${process.pid}-${randomBytes(8).toString('hex')}`);
+  writeFileSync(file, input, { mode: 0o600, flag: 'wx' });
+  return file;
 }

@@ -1,6 +1,7 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestRepo, tempDir, testGitEnv } from '../../test/helpers/git-repo.js';
 import { gitSpy } from '../../test/helpers/git-spy.js';
@@ -141,6 +142,44 @@ describe('Git', () => {
     // Closing the worktree's Git leaves the shared reader working.
     expect(await git.readBlobText(blob)).toBe('main\n');
     expect(readers()).toBe(2);
+  });
+
+  it('asks short questions through its shells, without a process of its own, and fails as run does', async () => {
+    const repo = TestRepo.create();
+    const c1 = repo.commit('one', { 'a.txt': 'a\n' });
+    const c2 = repo.commit('two', { 'a.txt': 'b\n' });
+    const git = new Git({ cwd: repo.dir, env: testGitEnv });
+    onTestFinished(() => git.close());
+    const run = vi.spyOn(git, 'run');
+    expect(await git.revParse('main')).toBe(c2);
+    expect(await git.revParse('nope')).toBeNull();
+    expect(await git.isAncestor(c1, c2)).toBe(true);
+    expect(await git.isAncestor(c2, c1)).toBe(false);
+    expect(await git.forEachRef('refs/heads/')).toEqual([{ oid: c2, ref: 'refs/heads/main' }]);
+    // One ref, set and deleted as a compare-and-swap, needs no transaction on stdin either.
+    await git.updateRef('refs/x/one', c1, null, 'made');
+    await expect(git.updateRef('refs/x/one', c2, null)).rejects.toMatchObject({ gitExitCode: 128 });
+    await expect(git.updateRef('refs/x/one', c2, c2)).rejects.toMatchObject({ gitExitCode: 128 });
+    await git.updateRef('refs/x/one', c2, c1);
+    expect(await git.revParse('refs/x/one')).toBe(c2);
+    await git.deleteRef('refs/x/one', c2);
+    expect(await git.revParse('refs/x/one')).toBeNull();
+    // Input (through a file removed afterwards) and environment for one command.
+    const hashed = await git.query(['hash-object', '--stdin'], { input: 'x\n' });
+    expect(hashed.stdout).toBe('587be6b4c3f93f93c489c0111bba5596147a26cb\n');
+    const ident = await git.query(['var', 'GIT_AUTHOR_IDENT'], {
+      env: { GIT_AUTHOR_NAME: "O'Brien $HOME", GIT_AUTHOR_DATE: '@0 +0000' },
+    });
+    expect(ident.stdout).toMatch(/^O'Brien \$HOME <.*> 0 \+0000\n$/);
+    expect(readdirSync(tmpdir()).filter((f) => f.startsWith(`splintercat-input-${process.pid}-`))).toEqual([]);
+    expect(run).not.toHaveBeenCalled();
+    const error = await git.query(['show', 'does-not-exist']).catch((e: unknown) => e);
+    expect(error).toMatchObject({ argv: ['show', 'does-not-exist'], gitExitCode: 128 });
+    // Where the shell cannot say why, the command runs as `run` runs it, for its clear error.
+    const gone = new Git({ cwd: join(tempDir(), 'missing') });
+    await expect(gone.revParse('HEAD')).rejects.toMatchObject({ code: 'workdir_missing' });
+    const missing = new Git({ cwd: tempDir(), gitBinary: join(tempDir(), 'no-git') });
+    await expect(missing.revParse('HEAD')).rejects.toMatchObject({ code: 'git_not_found' });
   });
 
   it('reports a missing working directory clearly', async () => {

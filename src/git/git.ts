@@ -1,12 +1,12 @@
-import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { SplintercatError } from '../errors/index.js';
 import { CatFileBatch, type GitObject } from './cat-file.js';
 import { gitEnvironment } from './git-env.js';
 import { GitError } from './git-error.js';
-import { GitShell, type ShellResult } from './git-shell.js';
+import { GitShell, writeInputFile, type ShellResult } from './git-shell.js';
 import { packedTransaction } from './packed-refs.js';
+import { runProcess } from './run-process.js';
 
 export interface GitRunOptions {
   /** Data written to git's stdin. */
@@ -39,6 +39,9 @@ const PACKED_AT = 32;
 
 export type RefUpdate =
   { ref: string; newOid: string; oldOid?: string | null } | { ref: string; delete: true; oldOid?: string };
+
+/** Options of `query`: exit codes that are data, the command's stdin and more environment. */
+export type QueryOptions = Pick<GitRunOptions, 'okExitCodes' | 'env'> & { input?: string };
 
 export interface GitOptions {
   cwd: string;
@@ -147,6 +150,12 @@ export class Git {
     return stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
   }
 
+  /** `query`, returning stdout without its final newline (as `text`). */
+  async queryText(args: string[], options?: QueryOptions): Promise<string> {
+    const { stdout } = await this.query(args, options);
+    return stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
+  }
+
   /** Run git and return the non-empty lines of stdout. */
   async lines(args: string[], options?: GitRunOptions): Promise<string[]> {
     const out = await this.text(args, options);
@@ -163,7 +172,7 @@ export class Git {
 
   /** Resolve a revision to an object id; null when it does not resolve. */
   async revParse(rev: string): Promise<string | null> {
-    const result = await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', rev], {
+    const result = await this.query(['rev-parse', '--verify', '--quiet', '--end-of-options', rev], {
       okExitCodes: [0, 1, 128],
     });
     if (result.exitCode !== 0) return null;
@@ -201,17 +210,20 @@ export class Git {
   }
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
-    const result = await this.run(['merge-base', '--is-ancestor', ancestor, descendant], { okExitCodes: [0, 1] });
+    const result = await this.query(['merge-base', '--is-ancestor', ancestor, descendant], { okExitCodes: [0, 1] });
     return result.exitCode === 0;
   }
 
   /** Refs under a prefix (e.g. `refs/imerge/NAME/`), with their object ids. */
   async forEachRef(pattern: string): Promise<RefEntry[]> {
-    const out = await this.lines(['for-each-ref', '--format=%(objectname) %(refname)', pattern]);
-    return out.map((line) => {
-      const space = line.indexOf(' ');
-      return { oid: line.slice(0, space), ref: line.slice(space + 1) };
-    });
+    const { stdout } = await this.query(['for-each-ref', '--format=%(objectname) %(refname)', pattern]);
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const space = line.indexOf(' ');
+        return { oid: line.slice(0, space), ref: line.slice(space + 1) };
+      });
   }
 
   /**
@@ -237,7 +249,7 @@ export class Git {
     lines.push('prepare', 'commit');
     const args = ['update-ref', '--stdin'];
     if (message !== undefined) args.push('-m', message);
-    await this.run(args, { input: `${lines.join('\n')}\n` });
+    await this.query(args, { input: `${lines.join('\n')}\n` });
   }
 
   /** Set one ref, optionally checking its old value (null = must not exist yet). */
@@ -304,7 +316,7 @@ export class Git {
 
   /** The absolute path of the git directory (`.git`, or the common dir of a worktree). */
   async gitDir(common = true): Promise<string> {
-    return this.text(['rev-parse', '--path-format=absolute', common ? '--git-common-dir' : '--git-dir']);
+    return this.queryText(['rev-parse', '--path-format=absolute', common ? '--git-common-dir' : '--git-dir']);
   }
 
   async configGet(key: string): Promise<string | null> {
@@ -326,18 +338,39 @@ export class Git {
   }
 
   /**
+   * Run a short git command through the pooled shells below: the many small steps a run takes (a
+   * ref's value or update, an ancestry, a listing, an object written) then cost no fork of this
+   * process. Not for commands that may take long or wait on the network: they would hold a shell
+   * every other query waits on. Exit codes outside `okExitCodes` throw as `run` does; when the
+   * shell itself cannot run the command (git or the directory missing) it runs as `run` would,
+   * for its clear error. `input` goes to the command's stdin through a temporary file.
+   */
+  async query(args: string[], options: QueryOptions = {}): Promise<GitResult> {
+    const { okExitCodes = [0], input, env } = options;
+    const inputFile = input !== undefined ? writeInputFile(input) : undefined;
+    const result = await this.runPooled(args, { ...(env ? { env } : {}), ...(inputFile ? { inputFile } : {}) })
+      .catch(() => null)
+      .finally(() => inputFile !== undefined && rmSync(inputFile, { force: true }));
+    // 127: the shell did not find git; a failure in a directory since removed: `run` says so clearly.
+    const unclear = result !== null && result.exitCode !== 0 && (result.exitCode === 127 || !existsSyncSafe(this.cwd));
+    if (result === null || unclear) return this.run(args, options);
+    if (!okExitCodes.includes(result.exitCode)) throw new GitError(args, result.exitCode, result.stderr, this.cwd);
+    return result;
+  }
+
+  /**
    * Run a short git command through one of a few long-lived shells (git-shell.ts): for the many
    * merges of an autofill, which would otherwise each stop the event loop while node forks. Exit
    * codes are data; at most `MAX_SHELLS` commands run at once, the others wait their turn.
    */
-  runPooled(args: readonly string[]): Promise<ShellResult> {
+  runPooled(args: readonly string[], options: Parameters<GitShell['run']>[1] = {}): Promise<ShellResult> {
     let shell = this.shells[0];
     for (const s of this.shells) if (s.pending < (shell as GitShell).pending) shell = s;
     if (shell === undefined || (shell.pending > 0 && this.shells.length < MAX_SHELLS)) {
       shell = new GitShell(this.cwd, this.env, this.gitBinary);
       this.shells.push(shell);
     }
-    return shell.run(args);
+    return shell.run(args, options);
   }
 
   /** Release the long-lived processes (not those of the Git this one reads objects through). Safe to call more than once. */
@@ -350,62 +383,6 @@ export class Git {
 
 /** Shells of runPooled: one per core, at least two (a merge waiting on the disk leaves the other core busy). */
 const MAX_SHELLS = Math.max(2, availableParallelism());
-
-/** How one git process ended: its exit code, undefined when it did not exit on its own (not started, timed out, cancelled, killed by a signal). */
-interface ProcessResult {
-  exitCode: number | undefined;
-  stdout: string;
-  stderr: string;
-  /** The error's code when it did not exit on its own (ENOENT: not found; ABORT_ERR: cancelled). */
-  code: string | undefined;
-  message: string;
-}
-
-/**
- * Run one process to its end with node's own `execFile`, which starts in a fraction of execa's
- * load time (the start-up of every command that runs git): stdout and stderr as UTF-8 with
- * the final newline kept, `input` on stdin (closed either way, so nothing waits on it), a timeout
- * and an AbortSignal that end it with SIGTERM. Never rejects for the process's own failure.
- */
-function runProcess(
-  file: string,
-  args: string[],
-  options: {
-    cwd: string;
-    env: NodeJS.ProcessEnv;
-    input: string | Buffer | undefined;
-    timeoutMs: number | undefined;
-    signal: AbortSignal | undefined;
-  },
-): Promise<ProcessResult> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      file,
-      args,
-      {
-        cwd: options.cwd,
-        env: options.env,
-        encoding: 'utf8',
-        maxBuffer: 1024 * 1024 * 1024,
-        timeout: options.timeoutMs ?? 0,
-        signal: options.signal,
-      },
-      (error, stdout, stderr) => {
-        const code = (error as { code?: unknown } | null)?.code;
-        resolve({
-          exitCode: error === null ? 0 : typeof code === 'number' ? code : undefined,
-          stdout,
-          stderr,
-          code: typeof code === 'string' ? code : undefined,
-          message: error === null ? '' : error.message,
-        });
-      },
-    );
-    // git may exit before reading all of its input (EPIPE): its exit code says what happened.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(options.input);
-  });
-}
 
 function existsSyncSafe(path: string): boolean {
   try {

@@ -62,8 +62,8 @@ export class CommitWriter {
 
   private async read(): Promise<Setup> {
     const [author, committer, objects] = await Promise.all([
-      this.git.text(['var', 'GIT_AUTHOR_IDENT']),
-      this.git.text(['var', 'GIT_COMMITTER_IDENT']),
+      this.git.queryText(['var', 'GIT_AUTHOR_IDENT']),
+      this.git.queryText(['var', 'GIT_COMMITTER_IDENT']),
       objectsDirectory(this.git),
     ]);
     return {

@@ -132,8 +132,8 @@ export class GitMerger implements Merger {
 
   private readIdentity(): Promise<Identity> {
     this.identity ??= Promise.all([
-      this.git.text(['var', 'GIT_AUTHOR_IDENT']),
-      this.git.text(['var', 'GIT_COMMITTER_IDENT']),
+      this.git.queryText(['var', 'GIT_AUTHOR_IDENT']),
+      this.git.queryText(['var', 'GIT_COMMITTER_IDENT']),
       objectsDirectory(this.git),
     ]).then(([author, committer, objects]) => ({ author, committer, objects }));
     return this.identity;

@@ -85,7 +85,8 @@ interface ScannedRefs {
 
 async function scanRefs(git: Git, name: string): Promise<ScannedRefs> {
   const prefix = imergePrefix(name);
-  const lines = await git.lines(['for-each-ref', '--format=%(objectname) %(refname)', `${prefix}/`]);
+  const listed = await git.query(['for-each-ref', '--format=%(objectname) %(refname)', `${prefix}/`]);
+  const lines = listed.stdout.split('\n').filter(Boolean);
   const scan: ScannedRefs = {
     ...{ refs: new Map(), i1s: [], i2s: [], manuals: [], oids: [] },
     ...{ stateOid: null, maxI1: 0, maxI2: 0 },

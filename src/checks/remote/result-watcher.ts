@@ -1,6 +1,7 @@
 import type { Git } from '../../git/index.js';
 import { listRemoteRefs } from '../../git/remote-refs.js';
 import type { Logger } from '../../log/logger.js';
+import { lookDelay } from '../../util/look-delay.js';
 import { shortOid } from '../../util/short-oid.js';
 
 export type WaitOutcome = { kind: 'result'; oid: string } | { kind: 'timeout' } | { kind: 'aborted' };
@@ -16,17 +17,30 @@ export interface Withdrawn {
 
 interface Waiter {
   done: (outcome: WaitOutcome) => void;
+  /** When it began to wait (ms since the epoch). */
+  since: number;
+}
+
+/** The longest wait between two looks, however long a check has run. */
+export const LONGEST_POLL_MS = 60_000;
+
+/** How long to wait before the next look: lookDelay of the request that has waited least, from `pollMs` up to LONGEST_POLL_MS. */
+export function pollDelay(pollMs: number, waitedMs: readonly number[]): number {
+  return waitedMs.length === 0 ? pollMs : lookDelay(Math.min(...waitedMs), pollMs, LONGEST_POLL_MS);
 }
 
 /**
  * Looks for check results on a remote for every check in flight at once: one `git ls-remote` of
  * the run's check refs per poll, however many checks wait, so several checks in flight cost one
- * look. It polls only while something waits or a withdrawn request may still get its result.
+ * look. It polls only while something waits or a withdrawn request may still get its result,
+ * less often the longer the checks run (pollDelay).
  */
 export class ResultWatcher {
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly withdrawn = new Map<string, Withdrawn>();
   private timer: NodeJS.Timeout | undefined;
+  /** When the timer's look is due (ms since the epoch). */
+  private dueAt = 0;
   private polling = false;
   private unreachableSaid = false;
   /** Results seen for withdrawn requests, in the order they came. */
@@ -46,6 +60,7 @@ export class ResultWatcher {
     return new Promise((resolve) => {
       let settled = false;
       const waiter: Waiter = {
+        since: this.now(),
         done: (outcome) => {
           if (settled) return;
           settled = true;
@@ -72,9 +87,16 @@ export class ResultWatcher {
     this.schedule(this.pollMs);
   }
 
+  /** Look after `delayMs`, or sooner if a look is already due sooner. */
   private schedule(delayMs: number): void {
-    if (this.timer !== undefined || this.polling) return;
+    if (this.polling) return;
     if (this.waiting.size === 0 && this.withdrawn.size === 0) return;
+    const due = this.now() + delayMs;
+    if (this.timer !== undefined) {
+      if (due >= this.dueAt) return;
+      clearTimeout(this.timer);
+    }
+    this.dueAt = due;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.poll();
@@ -100,7 +122,8 @@ export class ResultWatcher {
     }
     const time = this.now();
     for (const [ref, w] of this.withdrawn) if (w.until <= time) this.withdrawn.delete(ref);
-    this.schedule(this.pollMs);
+    const waited = [...this.waiting.values()].flatMap((list) => list.map((w) => time - w.since));
+    this.schedule(pollDelay(this.pollMs, waited));
   }
 
   private settle(refs: Map<string, string>): void {

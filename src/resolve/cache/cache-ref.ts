@@ -26,7 +26,7 @@ async function cacheRefs(git: Git): Promise<Array<{ ref: string; oid: string }>>
 export async function importCacheRefs(git: Git, cache: ResolutionCache): Promise<number> {
   let changed = 0;
   for (const { oid } of await cacheRefs(git)) {
-    const listed = await git.run(['ls-tree', '-r', '-z', oid], { okExitCodes: [0, 128] });
+    const listed = await git.query(['ls-tree', '-r', '-z', oid], { okExitCodes: [0, 128] });
     for (const line of listed.stdout.split('\0')) {
       const m = /^100644 blob ([0-9a-f]+)\t[0-9a-f]{2}\/[0-9a-f]{64}\.json$/.exec(line);
       if (!m) continue;
@@ -59,14 +59,14 @@ export async function exportCacheRef(git: Git, cache: ResolutionCache): Promise<
     const oids =
       paths.length === 0
         ? []
-        : await git.lines(['hash-object', '-w', '--stdin-paths'], { input: `${paths.join('\n')}\n` });
+        : (await git.queryText(['hash-object', '-w', '--stdin-paths'], { input: `${paths.join('\n')}\n` })).split('\n');
     const info = entries.map((e, i) => `100644 ${oids[i]}\t${e.key.slice(0, 2)}/${e.key}.json`).join('\n');
-    if (info !== '') await git.run(['update-index', '--add', '--index-info'], { input: `${info}\n`, env });
-    const tree = await git.text(['write-tree'], { env });
+    if (info !== '') await git.query(['update-index', '--add', '--index-info'], { input: `${info}\n`, env });
+    const tree = await git.queryText(['write-tree'], { env });
     const own = refs.find((r) => r.ref === CACHE_REF);
-    if (own && (await git.text(['rev-parse', `${own.oid}^{tree}`])) === tree) return null;
+    if (own && (await git.queryText(['rev-parse', `${own.oid}^{tree}`])) === tree) return null;
     const parents = [...new Set(refs.map((r) => r.oid))];
-    const commit = await git.text(
+    const commit = await git.queryText(
       [
         'commit-tree',
         tree,

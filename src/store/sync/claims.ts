@@ -136,15 +136,15 @@ export class Claims {
       at: now.toISOString(),
       expires: new Date(now.getTime() + this.options.leaseSeconds * 1000).toISOString(),
     };
-    const oid = await this.git.text(['hash-object', '-w', '--stdin'], { input: `${canonicalJson(claim)}\n` });
+    const oid = await this.git.queryText(['hash-object', '-w', '--stdin'], { input: `${canonicalJson(claim)}\n` });
     return { ...claim, oid };
   }
 
   private async readClaim(oid: string): Promise<HeldClaim | null> {
-    const result = await this.git.run(['cat-file', 'blob', oid], { okExitCodes: [0, 128] });
-    if (result.exitCode !== 0) return null;
+    const text = await this.git.readBlobText(oid);
+    if (text === null) return null;
     try {
-      const v = JSON.parse(result.stdout) as Partial<Claim>;
+      const v = JSON.parse(text) as Partial<Claim>;
       if (typeof v.conflict !== 'string' || typeof v.machine !== 'string' || typeof v.expires !== 'string') return null;
       return {
         conflict: v.conflict,

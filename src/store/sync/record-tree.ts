@@ -3,16 +3,26 @@ import { withTempIndex } from '../../git/temp-index.js';
 import { TOOL_IDENTITY } from '../../git/tool-identity.js';
 import { preferredRecord, recordPath, recordText, syncRecordSchema, type SyncRecord } from './record.js';
 
-/** path -> blob id of every record in a records commit (none for null). */
+/** The entries of the records commits read last: a commit's tree never changes, and a run reads the same few again and again. */
+const listed = new Map<string, Map<string, string>>();
+const LISTED_KEPT = 16;
+
+/** path -> blob id of every record in a records commit (none for null). A new map the caller may change. */
 export async function treeEntries(git: Git, commit: string | null): Promise<Map<string, string>> {
-  const entries = new Map<string, string>();
-  if (commit === null) return entries;
-  for (const line of await git.lines(['ls-tree', '-r', '--full-tree', commit])) {
-    const tab = line.indexOf('\t');
-    const oid = line.slice(0, tab).split(' ')[2] as string;
-    entries.set(line.slice(tab + 1), oid);
+  if (commit === null) return new Map();
+  let entries = listed.get(commit);
+  if (entries === undefined) {
+    entries = new Map();
+    const { stdout } = await git.query(['ls-tree', '-r', '--full-tree', commit]);
+    for (const line of stdout.split('\n')) {
+      const tab = line.indexOf('\t');
+      if (tab < 0) continue;
+      entries.set(line.slice(tab + 1), line.slice(0, tab).split(' ')[2] as string);
+    }
+    if (listed.size >= LISTED_KEPT) listed.delete(listed.keys().next().value as string);
+    listed.set(commit, entries);
   }
-  return entries;
+  return new Map(entries);
 }
 
 /** A stored record, or null when the blob is not one (a file splintercat did not write is left alone). */
@@ -57,8 +67,8 @@ export async function addRecords(
 ): Promise<{ entries: Map<string, string>; added: number }> {
   const incoming = new Map<string, string>();
   for (const record of records) {
-    const blob = await git.text(['hash-object', '-w', '--stdin'], { input: recordText(record) });
-    incoming.set(recordPath(record), blob);
+    const { stdout } = await git.query(['hash-object', '-w', '--stdin'], { input: recordText(record) });
+    incoming.set(recordPath(record), stdout.trim());
   }
   const merged = await unionEntries(git, [entries, incoming]);
   let added = 0;
@@ -75,11 +85,12 @@ export async function writeRecordsCommit(
 ): Promise<string> {
   return withTempIndex(async (env) => {
     const lines = [...entries].map(([path, oid]) => `100644 ${oid}\t${path}`).join('\n');
-    await git.run(['update-index', '--index-info'], { env, input: lines === '' ? '' : `${lines}\n` });
-    const tree = await git.text(['write-tree'], { env });
-    return git.text(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])], {
+    await git.query(['update-index', '--index-info'], { env, input: lines === '' ? '' : `${lines}\n` });
+    const tree = (await git.query(['write-tree'], { env })).stdout.trim();
+    const commit = await git.query(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])], {
       input: `${message}\n`,
       env: TOOL_IDENTITY,
     });
+    return commit.stdout.trim();
   });
 }

@@ -183,7 +183,7 @@ export class RunSync {
     const old = await this.git.revParse(ref);
     const entries = new Map<string, string>();
     for (const [path, text] of Object.entries(files))
-      entries.set(path, await this.git.text(['hash-object', '-w', '--stdin'], { input: text }));
+      entries.set(path, (await this.git.query(['hash-object', '-w', '--stdin'], { input: text })).stdout.trim());
     const commit = await writeRecordsCommit(
       this.git,
       entries,

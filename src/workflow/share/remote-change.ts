@@ -1,7 +1,8 @@
 import type { Git } from '../../git/index.js';
 import { listRemoteRefs } from '../../git/remote-refs.js';
+import { lookDelay } from '../../util/look-delay.js';
 
-/** The first look after 250 ms, then each look half as late again, up to one every 5 s: prompt on a local remote, light on a hosted one. */
+/** Looks 250 ms apart at first, then a tenth of the time waited apart, up to 5 s: prompt on a local remote, light on a hosted one. */
 const FIRST_LOOK_MS = 250;
 const LONGEST_LOOK_MS = 5_000;
 
@@ -20,12 +21,13 @@ export async function remoteChange(
   signal?: AbortSignal,
 ): Promise<boolean> {
   const seen = [...before].sort().join('\n');
-  let delay = 0;
+  const started = Date.now();
   while (!signal?.aborted) {
     const refs = await listRemoteRefs(git, remote, patterns);
     if (refs === null) return false;
     if ([...refs].sort().join('\n') !== seen) return true;
-    delay = Math.min(LONGEST_LOOK_MS, delay === 0 ? FIRST_LOOK_MS : Math.round(delay * 1.5));
+    // A change is seen at most about a tenth of the wait late: a chain of conflicts across machines waits little.
+    const delay = lookDelay(Date.now() - started, FIRST_LOOK_MS, LONGEST_LOOK_MS);
     if (Date.now() + delay >= deadline) return false;
     await pause(delay, signal);
   }
