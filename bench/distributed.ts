@@ -14,7 +14,8 @@
  * longest chain of conflicts that wait for each other, and the best schedule of that many workers).
  * Exits 1 when the workers' final trees differ.
  * Environment: BENCH_GRID=N1xN2, BENCH_CONFLICTS, BENCH_FILES, BENCH_WORKERS (default 1,2,4), BENCH_UNSHARED=0
- * (no drive without --remote), BENCH_CPU_PROF=DIR (a V8 CPU profile of each worker there).
+ * (no drive without --remote), BENCH_CPU_PROF=DIR (a V8 CPU profile of each worker there), BENCH_KEEP=1
+ * (the drives' clones and remote are kept, their directories printed).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -145,7 +146,8 @@ async function drive(grid: string, n: number, checkSeconds: string, shared = tru
     const cpu = { children: cpu1.children - cpu0.children, machine: cpu1.machine - cpu0.machine };
     return { ms: Math.min(...results.map((r) => r.doneAt)) - t0, results, jobs, cpu };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP === '1') console.log(`    (kept: ${dir})`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

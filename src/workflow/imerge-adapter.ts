@@ -1,5 +1,6 @@
 import type { Git } from '../git/index.js';
-import { CommitWriter, IncrementalMerge, listImerges, mergeTree, removeImerge } from '../imerge/index.js';
+import { TOOL_IDENTITY } from '../git/tool-identity.js';
+import { CommitWriter, GitMerger, IncrementalMerge, listImerges, mergeTree, removeImerge } from '../imerge/index.js';
 import { cellId, compareCells, dominates, type Cell } from '../imerge/cell.js';
 import type { GridEngine, GridEngineFactory } from './ports.js';
 
@@ -10,6 +11,8 @@ class ImergeGridEngine implements GridEngine {
     private readonly jobs: number,
     private readonly commits: CommitWriter,
     private readonly git: Git,
+    /** The Git the grid's merge commits are written through (its identity is theirs). */
+    private readonly cellGit: Git,
   ) {}
 
   size(): { i1: number; i2: number } {
@@ -17,7 +20,9 @@ class ImergeGridEngine implements GridEngine {
   }
 
   async autofill(options: { signal?: AbortSignal } = {}): Promise<Cell[]> {
-    const result = await this.im.autofill({ jobs: this.jobs, ...(options.signal ? { signal: options.signal } : {}) });
+    const { signal } = options;
+    const merger = new GitMerger(this.cellGit, signal);
+    const result = await this.im.autofill({ jobs: this.jobs, merger, ...(signal ? { signal } : {}) });
     return result.blockers.map(([i1, i2]) => ({ i1, i2 })).sort(compareCells);
   }
 
@@ -103,12 +108,19 @@ class ImergeGridEngine implements GridEngine {
 /**
  * Opens the run's merge: loads it when its refs exist (resume), starts it otherwise. Every
  * engine it opens writes its manual-merge commits in-process through one CommitWriter, so
- * the identity is read from git once per run.
+ * the identity is read from git once per run. `shared`: the run is shared with other clones,
+ * whose grids must hold the very same commits: the grid's merge commits are then written by
+ * splintercat, dated as the later tip (sharedCellIdentity), not by this clone's person now.
  */
-export function imergeEngines(git: Git, jobs: number): GridEngineFactory {
-  const commits = new CommitWriter(git);
+export function imergeEngines(git: Git, jobs: number, sharing: { shared?: boolean } = {}): GridEngineFactory {
+  const plain = { git, commits: new CommitWriter(git) };
   return {
     async open(options) {
+      let cells = plain;
+      if (sharing.shared) {
+        const cellGit = git.at(git.cwd, { env: await sharedCellIdentity(git, options.tip1, options.tip2) });
+        cells = { git: cellGit, commits: new CommitWriter(cellGit) };
+      }
       const existing = await listImerges(git);
       const im = existing.includes(options.name)
         ? await IncrementalMerge.load(git, options.name)
@@ -120,7 +132,7 @@ export function imergeEngines(git: Git, jobs: number): GridEngineFactory {
             branch: options.branch,
             firstParent: options.firstParent,
           });
-      return new ImergeGridEngine(im, jobs, commits, git);
+      return new ImergeGridEngine(im, jobs, cells.commits, git, cells.git);
     },
     async discard(name) {
       if (
@@ -130,4 +142,15 @@ export function imergeEngines(git: Git, jobs: number): GridEngineFactory {
         await removeImerge(git, name);
     },
   };
+}
+
+/**
+ * The author and committer of a shared run's grid commits, the same on every clone: splintercat,
+ * dated as the later of the two tips. Every clone then writes the same commit for the same cell
+ * (same tree, parents and message), so the engine's refs of two clones agree.
+ */
+async function sharedCellIdentity(git: Git, tip1: string, tip2: string): Promise<Record<string, string>> {
+  const times = await Promise.all([tip1, tip2].map((tip) => git.queryText(['log', '-1', '--format=%ct', tip, '--'])));
+  const date = `${Math.max(...times.map(Number))} +0000`;
+  return { ...TOOL_IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
 }

@@ -54,10 +54,12 @@ export async function createRunDeps(
   const sharing = { ...config.sync, commands: config.check.commands, cache: ladder.cache };
   const gateway =
     options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
+  const share = await RunShare.open(git, store, name, sharing, log, clock);
+  const jobs = config.merge.jobs > 0 ? config.merge.jobs : availableParallelism();
   return {
     git,
     config,
-    engines: imergeEngines(git, config.merge.jobs > 0 ? config.merge.jobs : availableParallelism()),
+    engines: imergeEngines(git, jobs, { shared: share !== null }),
     checks: options.interactive ? options.interactive.checks(checks) : checks,
     preflight: (names) => runner?.preflight(names) ?? remote?.preflight(names) ?? [],
     worktrees: await WorktreePool.forRun(git, config, name),
@@ -69,7 +71,7 @@ export async function createRunDeps(
     log,
     approver: options.interactive?.approver ?? null,
     buildDir,
-    share: await RunShare.open(git, store, name, sharing, log, clock),
+    share,
   };
 }
 
