@@ -57,6 +57,10 @@ describe('a merge whose checks run on CI runners (check.runner.remote)', () => {
       widest = Math.max(widest, running);
     }
     expect(widest).toBeGreaterThanOrEqual(2);
+    // The two tips' checks, the run's first, went out together: both started before either was done.
+    const lines = remote.log().split('\n');
+    const firstDone = lines.findIndex((line) => / done \(\d+\)$/.test(line));
+    expect(lines.slice(0, firstDone).filter((line) => /\(pid \d+\)$/.test(line)).length).toBeGreaterThanOrEqual(2);
     // Every check of the run is a result on the remote, read back and recorded with its commit.
     const results = remote.refs('refs/splintercat/up/checks/').filter((r) => r.endsWith('/result'));
     expect(results.length).toBeGreaterThan(0);

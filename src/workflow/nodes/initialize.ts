@@ -41,10 +41,14 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
       label: `the upstream tip (${state.source.ref})`,
     },
   ];
-  for (const tip of tips) {
-    const run = await ctx.once(`baseline:${tip.key}`, async () =>
-      runBaselines(ctx, next, tip.side, tip.commit, null, names),
-    );
+  const checkTip = (tip: (typeof tips)[number]) =>
+    ctx.once(`baseline:${tip.key}`, async () => runBaselines(ctx, next, tip.side, tip.commit, null, names));
+  // A runner that runs checks side by side (CI runners) checks both tips at once: the merge waits for both.
+  const runs = [];
+  if ((ctx.checks.parallel ?? 1) > 1) runs.push(...(await Promise.all(tips.map(checkTip))));
+  else for (const tip of tips) runs.push(await checkTip(tip));
+  for (const [k, tip] of tips.entries()) {
+    const run = runs[k] as Awaited<ReturnType<typeof checkTip>>;
     next = recordChecks(next, run.records, run.baselines);
     for (const b of run.baselines.filter((x) => !x.outcome.passed)) {
       const what =
