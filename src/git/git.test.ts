@@ -156,7 +156,7 @@ describe('Git', () => {
     expect(await git.isAncestor(c1, c2)).toBe(true);
     expect(await git.isAncestor(c2, c1)).toBe(false);
     expect(await git.forEachRef('refs/heads/')).toEqual([{ oid: c2, ref: 'refs/heads/main' }]);
-    // One ref, set and deleted as a compare-and-swap, needs no transaction on stdin either.
+    // Ref updates too, compare-and-swaps included: their transaction goes in as the command's input.
     await git.updateRef('refs/x/one', c1, null, 'made');
     await expect(git.updateRef('refs/x/one', c2, null)).rejects.toMatchObject({ gitExitCode: 128 });
     await expect(git.updateRef('refs/x/one', c2, c2)).rejects.toMatchObject({ gitExitCode: 128 });

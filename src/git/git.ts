@@ -146,14 +146,12 @@ export class Git {
 
   /** Run git and return stdout without its final newline. */
   async text(args: string[], options?: GitRunOptions): Promise<string> {
-    const { stdout } = await this.run(args, options);
-    return stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
+    return withoutFinalNewline((await this.run(args, options)).stdout);
   }
 
   /** `query`, returning stdout without its final newline (as `text`). */
   async queryText(args: string[], options?: QueryOptions): Promise<string> {
-    const { stdout } = await this.query(args, options);
-    return stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
+    return withoutFinalNewline((await this.query(args, options)).stdout);
   }
 
   /** Run git and return the non-empty lines of stdout. */
@@ -383,6 +381,10 @@ export class Git {
 
 /** Shells of runPooled: one per core, at least two (a merge waiting on the disk leaves the other core busy). */
 const MAX_SHELLS = Math.max(2, availableParallelism());
+
+function withoutFinalNewline(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
 
 function existsSyncSafe(path: string): boolean {
   try {

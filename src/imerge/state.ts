@@ -85,18 +85,13 @@ interface ScannedRefs {
 
 async function scanRefs(git: Git, name: string): Promise<ScannedRefs> {
   const prefix = imergePrefix(name);
-  const listed = await git.query(['for-each-ref', '--format=%(objectname) %(refname)', `${prefix}/`]);
-  const lines = listed.stdout.split('\n').filter(Boolean);
   const scan: ScannedRefs = {
     ...{ refs: new Map(), i1s: [], i2s: [], manuals: [], oids: [] },
     ...{ stateOid: null, maxI1: 0, maxI2: 0 },
   };
   const unexpected: string[] = [];
   const re = cellRefPattern(name);
-  for (const line of lines) {
-    const space = line.indexOf(' ');
-    const oid = line.slice(0, space);
-    const ref = line.slice(space + 1);
+  for (const { oid, ref } of await git.forEachRef(`${prefix}/`)) {
     scan.refs.set(ref, oid);
     const m = re.exec(ref);
     if (m) {

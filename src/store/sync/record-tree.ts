@@ -67,8 +67,10 @@ export async function addRecords(
 ): Promise<{ entries: Map<string, string>; added: number }> {
   const incoming = new Map<string, string>();
   for (const record of records) {
-    const { stdout } = await git.query(['hash-object', '-w', '--stdin'], { input: recordText(record) });
-    incoming.set(recordPath(record), stdout.trim());
+    incoming.set(
+      recordPath(record),
+      await git.queryText(['hash-object', '-w', '--stdin'], { input: recordText(record) }),
+    );
   }
   const merged = await unionEntries(git, [entries, incoming]);
   let added = 0;
@@ -86,11 +88,10 @@ export async function writeRecordsCommit(
   return withTempIndex(async (env) => {
     const lines = [...entries].map(([path, oid]) => `100644 ${oid}\t${path}`).join('\n');
     await git.query(['update-index', '--index-info'], { env, input: lines === '' ? '' : `${lines}\n` });
-    const tree = (await git.query(['write-tree'], { env })).stdout.trim();
-    const commit = await git.query(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])], {
+    const tree = await git.queryText(['write-tree'], { env });
+    return git.queryText(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])], {
       input: `${message}\n`,
       env: TOOL_IDENTITY,
     });
-    return commit.stdout.trim();
   });
 }

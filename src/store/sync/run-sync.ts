@@ -183,7 +183,7 @@ export class RunSync {
     const old = await this.git.revParse(ref);
     const entries = new Map<string, string>();
     for (const [path, text] of Object.entries(files))
-      entries.set(path, (await this.git.query(['hash-object', '-w', '--stdin'], { input: text })).stdout.trim());
+      entries.set(path, await this.git.queryText(['hash-object', '-w', '--stdin'], { input: text }));
     const commit = await writeRecordsCommit(
       this.git,
       entries,
