@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nullLogger } from '../../src/log/logger.js';
@@ -27,14 +28,18 @@ function twoClones(): [TestRepo, TestRepo] {
 }
 
 /** Run `up` of `repo` shared through origin as machine `machine`. */
-async function shared(repo: TestRepo, machine: string, options: { cache?: ResolutionCache } = {}): Promise<RunShare> {
+async function shared(
+  repo: TestRepo,
+  machine: string,
+  options: { cache?: ResolutionCache; beforePush?: (round: number) => Promise<void> } = {},
+): Promise<RunShare> {
   const store = await RunStore.forRepo(repo.git);
   writeShare(store, 'up', { remote: 'origin', machine });
   const share = await RunShare.open(
     repo.git,
     store,
     'up',
-    { lease: 60, commands: { build: 'make' }, ...(options.cache ? { cache: options.cache } : {}) },
+    { lease: 60, commands: { build: 'make' }, ...options },
     nullLogger,
   );
   if (!share) throw new Error('not shared');
@@ -94,6 +99,66 @@ describe('what a shared run shares besides its resolutions', () => {
     });
     expect(await alice.publish(failed)).toBe(true);
     expect(await reusedCheck(b.git, bob, 'build', 'make', b.head(), logs, now)).toBeNull();
+  });
+
+  it('a resolution goes out in one push with its tree and its claim released; a push the records beat is read, combined and pushed again', async () => {
+    const [a, b] = twoClones();
+    const bare = a.sh('remote', 'get-url', 'origin');
+    // The remote's post-receive hook writes down each push's refs, as a CI hook would see them.
+    const pushes = join(tempDir('splintercat-pushes-'), 'pushes.log');
+    writeFileSync(join(bare, 'hooks', 'post-receive'), `#!/bin/sh\n{ cat; echo ---; } >> '${pushes}'\n`, {
+      mode: 0o755,
+    });
+    const pushed = (): string[][] =>
+      readFileSync(pushes, 'utf8')
+        .split('---\n')
+        .filter(Boolean)
+        .map((push) =>
+          push
+            .trim()
+            .split('\n')
+            .map((line) => line.split(' ')[2] as string),
+        );
+    const bob = await shared(b, 'bob');
+    let armed = false;
+    // Once armed: between alice's reading of the remote and her push, bob publishes a check of his.
+    const beforePush = async (): Promise<void> => {
+      if (!armed) return;
+      armed = false;
+      expect(await bob.publish(stateWith(b, [{ name: 'build', commit: b.head(), success: true }]))).toBe(true);
+    };
+    const alice = await shared(a, 'alice', { beforePush });
+    const state = stateWith(a, []);
+    expect(await alice.publish(state)).toBe(true);
+    expect((await alice.select([{ i1: 1, i2: 1 }])).mine).toEqual([{ i1: 1, i2: 1 }]);
+    const resolution = a.commit('resolution', { 'a.txt': 'resolved\n' });
+    state.conflicts.push({
+      id: '1-1',
+      cell: { i1: 1, i2: 1 },
+      files: [{ path: 'a.txt', kind: 'content', hunks: [] }],
+      status: 'resolved',
+      resolutionTree: a.sh('rev-parse', `${resolution}^{tree}`),
+      resolutionCommit: resolution,
+      attempts: 1,
+      resolvedInAttempt: 1,
+      blame: null,
+    });
+    const before = pushed().length;
+    armed = true;
+    expect(await alice.publish(state)).toBe(true);
+    expect(armed).toBe(false);
+    // Alice's rejected push applied nothing; the next carried all three, after bob's (his first, with his snapshot).
+    const after = pushed().slice(before);
+    expect(after.map((refs) => refs.sort())).toEqual([
+      ['refs/splintercat/up/machines/bob', 'refs/splintercat/up/records'],
+      ['refs/splintercat/up/claims/1-1', 'refs/splintercat/up/records', 'refs/splintercat/up/trees/1-1'],
+    ]);
+    expect(await listRemoteRefs(a.git, 'origin', ['refs/splintercat/up/claims/*'])).toEqual(new Map());
+    const kinds = [...(await alice.sync.records()).values()].map((r) => `${r.kind} by ${r.by}`).sort();
+    expect(kinds).toEqual(['check by bob', 'resolution by alice']);
+    // Published and released: the next step has nothing for the remote and pushes nothing.
+    expect(await alice.publish(state)).toBe(true);
+    expect(pushed().length).toBe(before + 2);
   });
 
   it("abort's release: the claims this clone holds are freed at once, another clone's stay", async () => {

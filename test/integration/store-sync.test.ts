@@ -147,17 +147,19 @@ describe('a run shared through a git remote: records', () => {
 });
 
 describe('a run shared through a git remote: mirrored refs', () => {
-  it("the engine's refs go out as they are; a ref the remote changed is left, not overwritten", async () => {
+  it("the engine's state and manual cells go out as they are; a ref the remote changed is left, not overwritten", async () => {
     const { bare, repos } = clones(2);
     const [one, two] = repos as [TestRepo, TestRepo];
     const head = one.head();
     one.sh('update-ref', 'refs/imerge/up/manual/0-0', head);
+    // An automatic cell every clone computes for itself: not published.
+    one.sh('update-ref', 'refs/imerge/up/auto/1-1', head);
     const state = one.sh('hash-object', '-w', '--stdin');
     one.sh('update-ref', 'refs/imerge/up/state', state);
     const sync = new RunSync(one.git, 'up', { remote: 'origin', machine: 'one' });
     expect(await sync.publishEngine()).toMatchObject({
       ok: true,
-      pushed: ['refs/imerge/up/manual/0-0', 'refs/imerge/up/state'],
+      pushed: ['refs/imerge/up/state', 'refs/imerge/up/manual/0-0'],
     });
     const remote = execFileSync('git', ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/imerge/'], {
       cwd: bare,

@@ -2,6 +2,7 @@ import type { Git } from '../../git/index.js';
 import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { canonicalJson } from './record.js';
+import type { PushedAlong } from './ref-mirror.js';
 
 /** Who works on one conflict of a shared run, and until when unless renewed. */
 export interface Claim {
@@ -124,6 +125,22 @@ export class Claims {
       { ref: this.ref(held.conflict), newOid: null, expect: held.oid },
     ]);
     return pushed.ok;
+  }
+
+  /**
+   * The release of `held` as updates carried along another push (publishRefs): each claim the
+   * remote still holds as ours is removed, naming its blob; one gone or another machine's is left.
+   * Once that push applies, `settled` gets every conflict of `held`: none is this machine's any more.
+   */
+  releasing(held: readonly HeldClaim[], settled: (conflicts: string[]) => void): PushedAlong {
+    return {
+      patterns: held.map((h) => this.ref(h.conflict)),
+      updates: async (listed) =>
+        held
+          .filter((h) => listed.get(this.ref(h.conflict)) === h.oid)
+          .map((h) => ({ ref: this.ref(h.conflict), newOid: null, expect: h.oid })),
+      applied: async () => settled(held.map((h) => h.conflict)),
+    };
   }
 
   private async write(conflict: string): Promise<HeldClaim> {

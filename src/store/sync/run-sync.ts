@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
 import type { Git } from '../../git/index.js';
-import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
+import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { recordId, type NewRecord, type SyncRecord } from './record.js';
 import { addRecords, readRecord, treeEntries, unionEntries, writeRecordsCommit } from './record-tree.js';
-import { publishRefs, type MirrorOutcome } from './ref-mirror.js';
+import { alongWith, publishRefs, type MirrorOutcome, type MirroredRefs, type PushedAlong } from './ref-mirror.js';
 
 /**
  * A run's records shared through an ordinary git remote.
@@ -27,10 +27,11 @@ import { publishRefs, type MirrorOutcome } from './ref-mirror.js';
  * other machine pushed is lost, because the next round combines it. An unreachable remote ends
  * the call with the records still local (`pending` counts them), published by a later call.
  *
- * Other refs of a run (the engine's `refs/imerge/NAME/*`, which git-imerge reads as they are, and
- * each machine's own snapshot of its run state and journal at `refs/splintercat/NAME/machines/M`)
- * are mirrored by `publishRefs`: ref by ref, three-way against the value last seen on the remote,
- * pushed as one atomic compare-and-swap. Claims (a ref per conflict, created only if absent,
+ * Other refs of a run (the engine's state and manual cells under `refs/imerge/NAME/`, which
+ * git-imerge reads as they are, and each machine's own snapshot of its run state and journal at
+ * `refs/splintercat/NAME/machines/M`) are mirrored by `publishRefs`: ref by ref, three-way against
+ * the value last seen on the remote, pushed as one atomic compare-and-swap, in the same push as
+ * the records when `publish` is given them. Claims (a ref per conflict, created only if absent,
  * renewed with the old value) are the same primitive, `pushRefs` with `expect`.
  */
 
@@ -147,29 +148,43 @@ export class RunSync {
     return true;
   }
 
-  /** Publish the local records: read, combine, compare-and-swap push, again while the remote moves. */
-  async publish(): Promise<PublishOutcome> {
-    const maxRounds = this.options.maxRounds ?? 10;
-    for (let round = 1; round <= maxRounds; round++) {
-      const remote = await this.readRemote();
-      if (remote === undefined)
-        return { ok: false, reason: 'unreachable', rounds: round, pending: await this.pending() };
-      const combined = await this.combineLocal(remote);
-      const records = (await treeEntries(this.git, combined)).size;
-      if (combined === remote || combined === null) return { ok: true, rounds: round, pushed: false, records };
-      await this.options.beforePush?.(round);
-      const pushed = await pushRefs(this.git, this.options.remote, [
-        { ref: this.refs.records, newOid: combined, expect: remote },
-      ]);
-      if (pushed.ok) {
-        await this.git.updateRef(this.refs.seen, combined);
-        return { ok: true, rounds: round, pushed: true, records };
-      }
-      if (pushed.reason === 'unreachable')
-        return { ok: false, reason: 'unreachable', rounds: round, pending: await this.pending() };
-      // Rejected: the remote moved since it was read. Read it again and combine once more.
-    }
-    return { ok: false, reason: 'contended', rounds: maxRounds, pending: await this.pending() };
+  /**
+   * Publish the local records: read, combine, compare-and-swap push, again while the remote moves.
+   * `mirrored` refs (publishRefs) and the updates `along` decides go in the same atomic push, so
+   * records never reach the remote before the objects they name; `alsoFetch` is fetched with the
+   * remote's records when they are new here.
+   */
+  async publish(
+    options: { mirrored?: readonly MirroredRefs[]; along?: PushedAlong; alsoFetch?: readonly string[] } = {},
+  ): Promise<PublishOutcome> {
+    let combined: { remote: string | null; commit: string | null } | null = null;
+    const records: PushedAlong = {
+      patterns: [this.refs.records],
+      updates: async (listed) => {
+        const remote = await this.adoptListed(listed.get(this.refs.records) ?? null, options.alsoFetch ?? []);
+        if (remote === undefined) return undefined;
+        combined = { remote, commit: await this.combineLocal(remote) };
+        const { commit } = combined;
+        return commit === remote || commit === null ? [] : [{ ref: this.refs.records, newOid: commit, expect: remote }];
+      },
+      applied: async (updates) => {
+        const pushed = updates.find((u) => u.ref === this.refs.records);
+        if (pushed?.newOid) await this.git.updateRef(this.refs.seen, pushed.newOid);
+      },
+    };
+    const outcome = await publishRefs(this.git, this.options.remote, options.mirrored ?? [], {
+      ...this.mirrorOptions(),
+      along: options.along ? alongWith(records, options.along) : records,
+    });
+    if (!outcome.ok)
+      return { ok: false, reason: outcome.reason, rounds: outcome.rounds, pending: await this.pending() };
+    const commit = (combined as { commit: string | null } | null)?.commit ?? null;
+    return {
+      ok: true,
+      rounds: outcome.rounds,
+      pushed: outcome.pushed.includes(this.refs.records),
+      records: (await treeEntries(this.git, commit)).size,
+    };
   }
 
   /** This machine's snapshot ref: its run state and journal, written only by this machine. */
@@ -194,28 +209,35 @@ export class RunSync {
     return commit;
   }
 
-  /** Publish this machine's snapshot (a compare-and-swap against the value last agreed). */
-  publishSnapshot(): Promise<MirrorOutcome> {
+  /** This machine's snapshot ref, mirrored against the value last agreed. */
+  snapshotRefs(): MirroredRefs {
     const ref = this.machineRef();
-    return publishRefs(
-      this.git,
-      this.options.remote,
-      ref,
-      `${this.refs.agreed}${ref.slice('refs/'.length)}`,
-      this.mirrorOptions(),
-    );
+    return { prefix: ref, agreed: `${this.refs.agreed}${ref.slice('refs/'.length)}` };
   }
 
-  /** Publish the engine's refs (`refs/imerge/RUN/*`, as git-imerge reads them), ref by ref. */
-  publishEngine(): Promise<MirrorOutcome> {
+  /**
+   * The engine's refs a shared run publishes (as git-imerge reads them): the state and the manual
+   * cells, which are the grid's edges and its resolutions. Not the automatic cells: every clone
+   * computes the same ones from these, and a remote holding thousands of refs makes every push and
+   * listing of every machine slower (each push advertises and checks connectivity against them all).
+   */
+  engineRefs(): MirroredRefs[] {
     const prefix = `refs/imerge/${this.run}/`;
-    return publishRefs(
-      this.git,
-      this.options.remote,
-      prefix,
-      `${this.refs.agreed}imerge/${this.run}/`,
-      this.mirrorOptions(),
-    );
+    const agreed = `${this.refs.agreed}imerge/${this.run}/`;
+    return [
+      { prefix: `${prefix}state`, agreed: `${agreed}state` },
+      { prefix: `${prefix}manual/`, agreed: `${agreed}manual/` },
+    ];
+  }
+
+  /** Publish this machine's snapshot (a compare-and-swap against the value last agreed). */
+  publishSnapshot(): Promise<MirrorOutcome> {
+    return publishRefs(this.git, this.options.remote, this.snapshotRefs(), this.mirrorOptions());
+  }
+
+  /** Publish the engine's refs (engineRefs), ref by ref. */
+  publishEngine(): Promise<MirrorOutcome> {
+    return publishRefs(this.git, this.options.remote, this.engineRefs(), this.mirrorOptions());
   }
 
   private mirrorOptions(): { maxRounds?: number; beforePush?: (round: number) => Promise<void> } {
@@ -232,7 +254,11 @@ export class RunSync {
   private async readRemote(alsoFetch: readonly string[] = []): Promise<string | null | undefined> {
     const listed = await listRemoteRefs(this.git, this.options.remote, [this.refs.records]);
     if (listed === null) return undefined;
-    const oid = listed.get(this.refs.records) ?? null;
+    return this.adoptListed(listed.get(this.refs.records) ?? null, alsoFetch);
+  }
+
+  /** The records commit the remote listed, fetched (with `alsoFetch`) when new here and kept as the value last seen. */
+  private async adoptListed(oid: string | null, alsoFetch: readonly string[]): Promise<string | null | undefined> {
     if (oid === null) return null;
     if (!(await this.git.revParse(`${oid}^{commit}`))) {
       const fetched = await fetchRefs(this.git, this.options.remote, [

@@ -8,7 +8,7 @@ import type { RunState } from '../../store/run-state.js';
 import { Claims, type HeldClaim } from '../../store/sync/claims.js';
 import { runRecords } from '../../store/sync/run-records.js';
 import { RunSync } from '../../store/sync/run-sync.js';
-import { publishRefs, type MirrorOutcome } from '../../store/sync/ref-mirror.js';
+import type { MirroredRefs } from '../../store/sync/ref-mirror.js';
 import { recordId, recordPath, type NewRecord, type SyncRecord } from '../../store/sync/record.js';
 import { treeEntries } from '../../store/sync/record-tree.js';
 import type { Clock } from '../../util/clock.js';
@@ -28,6 +28,8 @@ export interface ShareOptions {
   commands?: Record<string, string>;
   /** The resolution cache, shared through the remote with the run's full publications. */
   cache?: ResolutionCache | null;
+  /** Called between reading the remote and pushing to it (where another machine's push makes this one's rejected). */
+  beforePush?: (round: number) => Promise<void>;
 }
 
 /** What `select` found: the cells this machine works on now, and the conflicts others hold. */
@@ -72,8 +74,8 @@ export class RunShare {
   ) {
     const shared = { remote: settings.remote, machine: settings.machine, ...(clock ? { clock } : {}) };
     const options: ShareOptions = typeof times === 'number' ? { lease: times } : times;
-    const { lease, wait, commands, cache } = options;
-    this.sync = new RunSync(git, run, shared);
+    const { lease, wait, commands, cache, beforePush } = options;
+    this.sync = new RunSync(git, run, { ...shared, ...(beforePush ? { beforePush } : {}) });
     this.claims = new Claims(git, run, { ...shared, person, leaseSeconds: lease });
     this.person = person;
     this.waitSeconds = wait ?? 0;
@@ -146,23 +148,26 @@ export class RunShare {
   }
 
   /**
-   * Publish the run as this machine holds it, then renew its open claims and release the settled
-   * ones. The records and resolution trees go every time; the engine's refs and this machine's
-   * snapshot (for `join` and git-imerge readers, not needed by the other machines' work) with
-   * `full`, on the first publication of a process, and at most every SNAPSHOT_EVERY_MS otherwise.
+   * Publish the run as this machine holds it, in one atomic push: the records, the resolution
+   * trees they name, and the release of the claims whose conflicts are now resolved; then renew
+   * the open claims that are due. The engine's refs and this machine's snapshot (for `join` and
+   * git-imerge readers, not needed by the other machines' work) go along with `full`, on the
+   * first publication of a process, and at most every SNAPSHOT_EVERY_MS otherwise.
    */
   async publish(state: RunState, options: { full?: boolean } = {}): Promise<boolean> {
     await this.addRecords(state);
     const full = options.full || this.fullAt === null || performance.now() - this.fullAt > SNAPSHOT_EVERY_MS;
     if (full) await this.saveSnapshot(state);
-    // Trees and engine refs first: a resolution record is published only once its objects are on the remote.
-    const trees = await this.publishTrees(state);
-    const engine = trees.ok && full ? await this.sync.publishEngine() : trees;
-    // Records are pushed when some were added since the remote was last seen (others' are pulled, not here).
-    const records = engine.ok && (await this.sync.unpublished()) ? await this.sync.publish() : engine;
-    const snapshot = records.ok && full ? await this.sync.publishSnapshot() : records;
-    if (!snapshot.ok) {
-      this.unreachable(`${snapshot.reason}, ${await this.sync.pending()} record(s) pending`);
+    const trees = await this.recordTrees(state);
+    const releases = await this.releasable(state);
+    // Nothing new for the remote: no network.
+    if (!full && trees.settled && releases.length === 0 && !(await this.sync.unpublished())) return true;
+    const mirrored = [trees.refs, ...(full ? [...this.sync.engineRefs(), this.sync.snapshotRefs()] : [])];
+    const along = this.claims.releasing(releases, (ids) => ids.forEach((id) => this.held.delete(id)));
+    const objects = `+${this.treesPrefix()}*:refs/splintercat-remotes/objects/${this.run}/trees/*`;
+    const outcome = await this.sync.publish({ mirrored, along, alsoFetch: [objects] });
+    if (!outcome.ok) {
+      this.unreachable(`${outcome.reason}, ${outcome.pending} record(s) pending`);
       return false;
     }
     if (full) this.fullAt = performance.now();
@@ -170,7 +175,7 @@ export class RunShare {
     if (this.warned)
       this.log.info({ remote: this.settings.remote }, `published the pending records to ${this.settings.remote}`);
     this.warned = false;
-    await this.settleClaims(state);
+    await this.renewClaims();
     return true;
   }
 
@@ -301,26 +306,26 @@ export class RunShare {
 
   /**
    * Each resolved conflict's tree as a ref of its own (`refs/splintercat/NAME/trees/CONFLICT`), so
-   * the objects of a resolution reach other clones even once the engine's refs are gone (a finished merge).
+   * the objects of a resolution reach other clones even once the engine's refs are gone (a finished
+   * merge); `settled` when every one is on the remote as last agreed (nothing to push).
    */
-  private async publishTrees(state: RunState): Promise<MirrorOutcome> {
+  private async recordTrees(state: RunState): Promise<{ refs: MirroredRefs; settled: boolean }> {
     const prefix = this.treesPrefix();
+    const agreed = `${this.sync.refs.agreed}trees/${this.run}/`;
     const current = new Map((await this.git.forEachRef(prefix)).map((r) => [r.ref, r.oid]));
     const updates = state.conflicts
       .filter((c) => c.status === 'resolved' && c.resolutionTree !== null)
       .filter((c) => current.get(`${prefix}${c.id}`) !== c.resolutionTree)
       .map((c) => ({ ref: `${prefix}${c.id}`, newOid: c.resolutionTree as string }));
     if (updates.length > 0) await this.git.updateRefs(updates);
-    const agreed = `${this.sync.refs.agreed}trees/${this.run}/`;
-    // Every tree already on the remote as last agreed: nothing to push, no network.
-    const settled = new Map((await this.git.forEachRef(agreed)).map((r) => [r.ref.slice(agreed.length), r.oid]));
-    if (updates.length === 0 && [...current].every(([ref, oid]) => settled.get(ref.slice(prefix.length)) === oid))
-      return { ok: true, rounds: 0, pushed: [], remoteChanged: [], diverged: [] };
-    return publishRefs(this.git, this.settings.remote, prefix, agreed);
+    const known = new Map((await this.git.forEachRef(agreed)).map((r) => [r.ref.slice(agreed.length), r.oid]));
+    const settled =
+      updates.length === 0 && [...current].every(([ref, oid]) => known.get(ref.slice(prefix.length)) === oid);
+    return { refs: { prefix, agreed }, settled };
   }
 
-  /** Renew the claims whose conflicts are still open once renewing is due; release those whose resolution is now published. */
-  private async settleClaims(state: RunState): Promise<void> {
+  /** This machine's claims whose conflicts are resolved (to release with the resolution's publication). */
+  private async releasable(state: RunState): Promise<HeldClaim[]> {
     // Claims an earlier process of this machine took (before a hand-off) are this one's to settle.
     if (!this.ownClaimsRead) {
       const listed = await this.claims.list();
@@ -329,13 +334,13 @@ export class RunShare {
           this.held.set(claim.conflict, claim);
       this.ownClaimsRead = listed !== null;
     }
+    const resolved = new Set(state.conflicts.filter((c) => c.status === 'resolved').map((c) => c.id));
+    return [...this.held].filter(([id]) => resolved.has(id)).map(([, claim]) => claim);
+  }
+
+  /** Renew the claims still held once renewing is due (their conflicts are open: the resolved ones were released). */
+  private async renewClaims(): Promise<void> {
     for (const [id, claim] of [...this.held]) {
-      const resolved = state.conflicts.some((c) => c.id === id && c.status === 'resolved');
-      if (resolved) {
-        await this.claims.release(claim);
-        this.held.delete(id);
-        continue;
-      }
       if (!this.claims.due(claim)) continue;
       const renewed = await this.claims.renew(claim);
       if (renewed) this.held.set(id, renewed);
