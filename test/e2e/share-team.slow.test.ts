@@ -91,6 +91,16 @@ describe('one merge, two clones sharing a bare remote (CLI)', () => {
     // Alice's resolution is checked and published; the other conflict is Bob's, so Alice's run waits.
     expect(a2.code, a2.stderr).toBe(3);
     expect(a2.stderr).toMatch(new RegExp(`${bobConflict.conflict} by Bob`));
+    // Mid-run, the remote holds the engine's state and manual cells, not the cells merged by
+    // themselves, and git-imerge reads the merge from there as its own.
+    const remoteEngine = alice.sh('ls-remote', 'origin', 'refs/imerge/up/*');
+    expect(remoteEngine).toMatch(/refs\/imerge\/up\/state$/m);
+    expect(remoteEngine).toMatch(new RegExp(`refs/imerge/up/manual/${aliceConflict.conflict}$`, 'm'));
+    expect(remoteEngine).not.toMatch(/\/auto\//);
+    const reader = clone('Reader');
+    reader.sh('fetch', '-q', 'origin', '+refs/imerge/up/*:refs/imerge/up/*');
+    const diagram = execFileSync('git-imerge', ['diagram', '--name', 'up'], { cwd: reader.dir, encoding: 'utf8' });
+    expect(diagram).toMatch(/\*/);
     const b2 = await runCli(['continue', '--name', 'up'], bob.dir);
     expect(b2.code, b2.stderr).toBe(0);
     expect(b2.stdout).toMatch(/^Merged upstream into main/);
