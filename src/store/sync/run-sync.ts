@@ -157,14 +157,14 @@ export class RunSync {
   async publish(
     options: { mirrored?: readonly MirroredRefs[]; along?: PushedAlong; alsoFetch?: readonly string[] } = {},
   ): Promise<PublishOutcome> {
-    let combined: { remote: string | null; commit: string | null } | null = null;
+    // The records commit of the last round: what the push carried, or what the remote already held.
+    let combined: string | null = null;
     const records: PushedAlong = {
       patterns: [this.refs.records],
       updates: async (listed) => {
         const remote = await this.adoptListed(listed.get(this.refs.records) ?? null, options.alsoFetch ?? []);
         if (remote === undefined) return undefined;
-        combined = { remote, commit: await this.combineLocal(remote) };
-        const { commit } = combined;
+        const commit = (combined = await this.combineLocal(remote));
         return commit === remote || commit === null ? [] : [{ ref: this.refs.records, newOid: commit, expect: remote }];
       },
       applied: async (updates) => {
@@ -178,12 +178,11 @@ export class RunSync {
     });
     if (!outcome.ok)
       return { ok: false, reason: outcome.reason, rounds: outcome.rounds, pending: await this.pending() };
-    const commit = (combined as { commit: string | null } | null)?.commit ?? null;
     return {
       ok: true,
       rounds: outcome.rounds,
       pushed: outcome.pushed.includes(this.refs.records),
-      records: (await treeEntries(this.git, commit)).size,
+      records: (await treeEntries(this.git, combined)).size,
     };
   }
 
