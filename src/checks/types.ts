@@ -43,7 +43,13 @@ export interface RunCheckOptions {
   cwd?: string;
   /** The commit under test, when the directory holds it as committed (a runner elsewhere checks this commit). */
   commit?: string;
+  /** Cancels the check (a runner elsewhere withdraws its request). */
   signal?: AbortSignal;
+  /**
+   * Stops waiting for a check run elsewhere and leaves its request there, for a later process to
+   * wait on: the call rejects with CheckLeft. A check run here ignores it.
+   */
+  leave?: AbortSignal;
   /** Receives output as it arrives (the console stream). */
   onOutput?: (chunk: string) => void;
   /**

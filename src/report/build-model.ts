@@ -174,12 +174,15 @@ function buildChecks(state: RunState, records: RunState['checks'], logTails: Rec
   }));
 }
 
-/** The check started last, when nothing finished after it. */
+/** The check started last that has not finished (checks on CI runners may overlap: a tip's alongside a cell's). */
 function currentCheck(events: RunEvent[], now: number): CurrentCheck | null {
+  const finished = new Set<string>();
   for (let k = events.length - 1; k >= 0; k--) {
     const e = events[k] as RunEvent;
-    if (e.type === 'check_finished' || e.type === 'run_outcome') return null;
-    if (e.type === 'check_started') {
+    if (e.type === 'run_outcome') return null;
+    if (e.type === 'check_finished') finished.add(checkKey(e.check.name, e.check.cell));
+    else if (e.type === 'check_started' && finished.delete(checkKey(e.name, e.cell))) continue;
+    else if (e.type === 'check_started') {
       return {
         name: e.name,
         cell: e.cell ? cellId(e.cell) : null,
@@ -190,6 +193,10 @@ function currentCheck(events: RunEvent[], now: number): CurrentCheck | null {
     }
   }
   return null;
+}
+
+function checkKey(name: string, cell: { i1: number; i2: number } | null): string {
+  return `${name} ${cell ? cellId(cell) : ''}`;
 }
 
 function buildUsage(state: RunState): ReportModel['usage'] {

@@ -46,8 +46,12 @@ export function addEvent(tally: JournalTally, e: Pick<RunEvent, 'type' | 'ts'> &
         ...tally,
         check: { name: event.name, cell: event.cell ? cellId(event.cell) : null, startedAt: event.ts },
       };
-    case 'check_finished':
-      return { ...tally, check: null };
+    case 'check_finished': {
+      // Checks on CI runners overlap (a tip's alongside a cell's): another check's end leaves this one shown.
+      const cell = event.check.cell ? cellId(event.check.cell) : null;
+      const same = tally.check?.name === event.check.name && tally.check.cell === cell;
+      return same ? { ...tally, check: null } : tally;
+    }
     case 'run_outcome':
       return { ...tally, check: null, nodeStartedAt: null };
     case 'conflict_found':

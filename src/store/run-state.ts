@@ -297,6 +297,8 @@ const flowDataSchema = z.object({
     .optional(),
   /** The paths a plain merge of the tips leaves conflicted, grouped into expected conflicts (imerge/conflict-estimate.ts). */
   tipConflicts: z.array(z.array(z.string())).optional(),
+  /** The checks the tips run alongside the first conflicts (tip-checks.ts), recorded once they finish. */
+  tipsAlongside: z.array(z.string()).optional(),
   /** Cell checks measured when the planner last predicted again from them (plan-strategy.ts `replan`). */
   plannedAtChecks: z.number().int().nonnegative().optional(),
   /** The failure summary to hand to the resolver on retries, by conflict id. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RemoteCheckRunner } from '../../src/checks/remote/remote-runner.js';
+import { CheckLeft, RemoteCheckRunner } from '../../src/checks/remote/remote-runner.js';
 import { checkRefs, checkRequestId } from '../../src/checks/remote/protocol.js';
 import type { Logger } from '../../src/log/logger.js';
 import { nullLogger } from '../../src/log/logger.js';
@@ -142,6 +142,31 @@ describe('checks on CI runners through a git remote (post-receive hook as the CI
     expect(lines).toHaveLength(1);
     await remote.jobsDone();
     checks.close();
+  });
+
+  it('a check left unanswered (its process ends) keeps its request; a later process waits on that job', async () => {
+    const remote = CiRemote.create({ 'check.sh': CHECK_SH, status: 'pass\n' }, { sandbox: 'off' });
+    const gate = tempDir();
+    const command = `touch ${gate}/started; n=0; while [ ! -e ${gate}/open ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done`;
+    const first = runner(remote, { commands: { slow: command } });
+    const end = new AbortController();
+    const pending = first.run('slow', { commit: remote.repo.head(), leave: end.signal });
+    await until(() => existsSync(join(gate, 'started')));
+    end.abort();
+    await expect(pending).rejects.toBeInstanceOf(CheckLeft);
+    first.close();
+    const request = remote.refs().filter((ref) => ref.endsWith('/request'));
+    expect(request).toHaveLength(1);
+
+    // The next process asks for the same check: it sends nothing new and takes the running job's result.
+    const second = runner(remote, { commands: { slow: command } });
+    const waiting = second.run('slow', { commit: remote.repo.head() });
+    writeFileSync(join(gate, 'open'), '');
+    expect(await waiting).toMatchObject({ success: true, timedOut: false });
+    await remote.jobsDone();
+    second.close();
+    expect(remote.log().match(/\(pid \d+\)$/gm)).toHaveLength(1);
+    expect(remote.refs().filter((ref) => ref.endsWith('/request'))).toEqual([]);
   });
 });
 

@@ -214,6 +214,70 @@ describe('machine runner', () => {
     expect(t.persistence.load()?.data).toEqual({ validated: ['answer 1'] });
   });
 
+  it('ctx.once started in one node and asked again in the next runs once; a failed run is not recorded', async () => {
+    const t = setup();
+    let real = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const nodes: Nodes = {
+      a: async (s, ctx) => {
+        // Started and not awaited: the next node asks for the same key while it still runs.
+        void ctx.once('tip-check', async () => {
+          await gate;
+          return `result ${++real}`;
+        });
+        await ctx
+          .once('flaky', async () => {
+            throw new Error('runner unreachable');
+          })
+          .catch(() => undefined);
+        return { next: 'b', state: s };
+      },
+      b: async (s, ctx) => {
+        const waiting = ctx.once('tip-check', async () => `second run ${++real}`);
+        release();
+        const flaky = await ctx.once('flaky', async () => 'again');
+        return { next: 'end', state: { ...s, data: { validated: [await waiting, flaky] } } };
+      },
+      c: step('c', 'end'),
+    };
+    expect((await t.run(nodes)).kind).toBe('done');
+    expect(real).toBe(1);
+    expect(t.persistence.load()?.data).toEqual({ validated: ['result 1', 'again'] });
+    const effects = t.journal.read().entries.filter((e) => e.type === 'effect');
+    expect(effects.map((e) => (e.type === 'effect' ? [e.key, e.value] : null))).toEqual(
+      expect.arrayContaining([
+        ['tip-check', 'result 1'],
+        ['flaky', 'again'],
+      ]),
+    );
+    expect(effects).toHaveLength(2);
+  });
+
+  it('ctx.aside is aborted when the drive ends, and not before', async () => {
+    const t = setup();
+    const seen: Array<{ node: string; aborted: boolean }> = [];
+    let aside: AbortSignal | undefined;
+    const nodes: Nodes = {
+      a: async (s, ctx) => {
+        aside = ctx.aside;
+        seen.push({ node: 'a', aborted: ctx.aside.aborted });
+        return { next: 'b', state: s };
+      },
+      b: async (s, ctx) => {
+        seen.push({ node: 'b', aborted: ctx.aside.aborted || ctx.aside !== aside });
+        return { halt: 'needs_human', reason: 'a person resolves it', next: 'c', state: s };
+      },
+      c: step('c', 'end'),
+    };
+    expect((await t.run(nodes)).kind).toBe('needs_human');
+    expect(seen).toEqual([
+      { node: 'a', aborted: false },
+      { node: 'b', aborted: false },
+    ]);
+    expect(aside?.aborted).toBe(true);
+  });
+
   it('refuses a persisted node it does not know, with an actionable error', async () => {
     const t = setup();
     const partial = {

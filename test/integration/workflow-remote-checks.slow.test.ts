@@ -1,12 +1,50 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/index.js';
 import { nullLogger } from '../../src/log/logger.js';
 import { RunStore } from '../../src/store/index.js';
+import type { RunEvent } from '../../src/store/run-events.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
 import { createRunDeps } from '../../src/workflow/run-deps.js';
+import { reopenRun } from '../../src/workflow/setup.js';
 import { chainRepo, fixedPlanner, valueResolver, valuesFile } from '../fixtures/workflow/chain-repo.js';
 import { scriptedGateway, startChainRun } from '../fixtures/workflow/chain-run.js';
 import { CiRemote } from '../helpers/ci-remote.js';
+import { tempDir, type TestRepo } from '../helpers/git-repo.js';
+
+/** A build on the runners that runs check.mjs, on a commit with no resolution (a tip) once `gate` exists (at most 30 s). */
+function gatedConfig(repo: TestRepo, gate: string, llm: Record<string, unknown>) {
+  return configSchema.parse({
+    target: { workdir: repo.dir, branch: 'main' },
+    check: {
+      commands: {
+        build: `grep -q merged vals.txt || { n=0; while [ ! -e ${gate} ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done; }; node check.mjs`,
+      },
+      workflow: ['build'],
+      timeout: 120,
+      runner: { remote: 'origin', parallel: 4, poll: 0.1 },
+    },
+    llm,
+    merge: { strategy: 'per_conflict', parallel: 1 },
+  });
+}
+
+function journal(repo: TestRepo): RunEvent[] {
+  const text = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8');
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunEvent);
+}
+
+/** How many jobs the hook started for each request ref. */
+function jobsPerRequest(remote: CiRemote): number[] {
+  const counts = new Map<string, number>();
+  for (const m of remote.log().matchAll(/^splintercat-check-job: (\S+) \(pid/gm))
+    counts.set(m[1] as string, (counts.get(m[1] as string) ?? 0) + 1);
+  return [...counts.values()];
+}
 
 describe('a merge whose checks run on CI runners (check.runner.remote)', () => {
   it('bisect runs its probes in parallel on the runners, isolates the bad resolution, and the merge lands', async () => {
@@ -65,5 +103,92 @@ describe('a merge whose checks run on CI runners (check.runner.remote)', () => {
     const results = remote.refs('refs/splintercat/up/checks/').filter((r) => r.endsWith('/result'));
     expect(results.length).toBeGreaterThan(0);
     expect(final.checks.every((c) => c.commit !== null)).toBe(true);
+  }, 240_000);
+
+  it('the tips are checked alongside the first conflict: it is resolved and checked before their checks end', async () => {
+    const repo = chainRepo(
+      2,
+      (k) => `fork${k}`,
+      (k) => `up${k}`,
+    );
+    const remote = CiRemote.attach(repo, { sandbox: 'off' });
+    const gate = join(tempDir(), 'open');
+    // The tips' checks wait for the gate, which the second resolution opens: the first conflict is
+    // resolved and checked while they run.
+    const resolver = valueResolver((k) => {
+      if (k === 2) writeFileSync(gate, '');
+      return `merged${k}`;
+    });
+    const gateway = scriptedGateway({ resolver: resolver.model });
+    const config = gatedConfig(repo, gate, { resolver_model: 'value-resolver' });
+    const ctx = await createRunDeps(config, repo.git, 'up', { gateway, log: nullLogger });
+    const store = await RunStore.forRepo(repo.git);
+    const { run, state } = startChainRun(store, repo);
+    let outcome;
+    try {
+      outcome = await driveRun(run, state, ctx);
+    } finally {
+      run.close();
+    }
+    await remote.jobsDone();
+    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2']).trimEnd());
+    const events = journal(repo);
+    const firstChecked = events.findIndex((e) => e.type === 'check_finished' && e.check.target === 'cell');
+    const tipsDone = events.filter((e) => e.type === 'check_finished' && e.check.target.startsWith('baseline'));
+    expect(tipsDone).toHaveLength(2);
+    expect(firstChecked).toBeGreaterThan(-1);
+    expect(tipsDone.every((e) => events.indexOf(e) > firstChecked)).toBe(true);
+    // Both tips are the run's baselines, recorded once, and every request ran one job.
+    const final = outcome.state;
+    expect(final.baselines.map((b) => [b.side, b.check, b.outcome.passed])).toEqual([
+      ['fork', 'build', true],
+      ['upstream', 'build', true],
+    ]);
+    expect(final.checks.filter((c) => c.target.startsWith('baseline'))).toHaveLength(2);
+    expect(jobsPerRequest(remote).every((n) => n === 1)).toBe(true);
+  }, 240_000);
+
+  it('a hand-off while the tips are checked leaves their requests; continue waits on those jobs', async () => {
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
+    const remote = CiRemote.attach(repo, { sandbox: 'off' });
+    const gate = join(tempDir(), 'open');
+    // No model: the conflict goes to a person at once, while the tips' checks wait for the gate.
+    const config = gatedConfig(repo, gate, {});
+    const ctx = await createRunDeps(config, repo.git, 'up', { gateway: null, log: nullLogger });
+    const store = await RunStore.forRepo(repo.git);
+    const started = startChainRun(store, repo);
+    let first;
+    try {
+      first = await driveRun(started.run, started.state, ctx);
+    } finally {
+      started.run.close();
+    }
+    expect(first.kind === 'failed' ? first.reason : first.kind).toBe('needs_human');
+    expect(existsSync(gate)).toBe(false);
+    const requests = (): string[] => remote.refs().filter((ref) => ref.endsWith('/request'));
+    expect(requests()).toHaveLength(2);
+    // The person settles the conflict while the runners still work on the tips.
+    const worktree = first.state.human?.conflicts[0]?.worktree as string;
+    writeFileSync(join(worktree, 'vals.txt'), valuesFile(['merged']));
+    writeFileSync(gate, '');
+    const { run, state } = reopenRun(store, 'up');
+    let second;
+    try {
+      second = await driveRun(run, { ...state, status: 'running', statusReason: null }, ctx);
+    } finally {
+      run.close();
+    }
+    await remote.jobsDone();
+    expect(second.kind === 'failed' ? second.reason : second.kind).toBe('done');
+    expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged']).trimEnd());
+    expect(second.state.baselines.map((b) => b.side)).toEqual(['fork', 'upstream']);
+    // The tips' jobs ran once each: the second process waited on the requests the first left.
+    expect(jobsPerRequest(remote)).toEqual([1, 1, 1]);
+    expect(requests()).toEqual([]);
   }, 240_000);
 });

@@ -126,10 +126,13 @@ export class RemoteCheckRunner implements CheckRunnerLike {
       { check: name, commit: shortOid(commit), ref: requestRef, remote: this.options.remote },
       `check '${name}' requested on ${this.options.remote}`,
     );
+    const stop = either(options.signal, options.leave);
     const outcome =
       sent.result !== null
         ? ({ kind: 'result', oid: sent.result } as const)
-        : await this.watcher.wait(refs.result, started + timeoutSec * 1000, options.signal);
+        : await this.watcher.wait(refs.result, started + timeoutSec * 1000, stop.signal).finally(stop.dispose);
+    if (outcome.kind === 'aborted' && options.leave?.aborted && !options.signal?.aborted)
+      throw new CheckLeft(name, requestRef);
     if (outcome.kind === 'result') {
       const result = await this.collect(request, refs, outcome.oid, started);
       await this.retire(requestRef, sent.request);
@@ -267,6 +270,34 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     await new Promise<void>((done) => out.end(text, done));
     return path;
   }
+}
+
+/** A check whose request was left on the remote unanswered (RunCheckOptions.leave): a later run waits on it. */
+export class CheckLeft extends Error {
+  constructor(
+    readonly check: string,
+    readonly ref: string,
+  ) {
+    super(`check '${check}' left waiting at ${ref}`);
+  }
+}
+
+/**
+ * A signal aborted when either is, and how to stop listening to them (AbortSignal.any is newer
+ * than the Node versions supported; a drive's signals outlive many checks).
+ */
+function either(a?: AbortSignal, b?: AbortSignal): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (!a || !b) return { signal: a ?? b, dispose: () => undefined };
+  const both = new AbortController();
+  const abort = (): void => both.abort();
+  if (a.aborted || b.aborted) abort();
+  a.addEventListener('abort', abort, { once: true });
+  b.addEventListener('abort', abort, { once: true });
+  const dispose = (): void => {
+    a.removeEventListener('abort', abort);
+    b.removeEventListener('abort', abort);
+  };
+  return { signal: both.signal, dispose };
 }
 
 function unreachable(remote: string, doing: string, stderr = ''): SplintercatError {

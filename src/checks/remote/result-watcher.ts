@@ -69,6 +69,8 @@ export class ResultWatcher {
           const list = (this.waiting.get(ref) ?? []).filter((w) => w !== waiter);
           if (list.length > 0) this.waiting.set(ref, list);
           else this.waiting.delete(ref);
+          // The look already due no longer keeps the process alive once nothing waits (a drive that ended).
+          if (this.waiting.size === 0) this.timer?.unref();
           resolve(outcome);
         },
       };

@@ -16,12 +16,18 @@ interface EventSink {
 /** What the runner adds to the context for one step (the run's dependencies come in `context`). */
 export interface NodeContext {
   signal: AbortSignal;
+  /**
+   * Aborted when this drive ends (or `signal` aborts): work a node starts without waiting for it
+   * (a check run alongside the next nodes) stops waiting there, and a later drive takes it up.
+   */
+  aside: AbortSignal;
   /** The step number of this node run (0-based, across resumes). */
   step: number;
   journal: EventSink;
   /**
    * Run `fn` at most once per `key` across kills and resumes: its JSON result is journalled
    * and a replay returns the recorded value without calling `fn` (model calls, expensive merges).
+   * A call while the same key is still running waits for that run; a run that fails is not recorded.
    */
   once<T>(key: string, fn: () => Promise<T>): Promise<T>;
 }
@@ -82,13 +88,21 @@ interface Running<S, N extends string> {
 /** `once` for nodes: an effect's value is journaled the first time and replayed from the journal after. */
 function onceFromJournal(journal: RunnerOptions<unknown, unknown>['journal']): NodeContext['once'] {
   const onceCache = new Map<string, unknown>();
+  const running = new Map<string, Promise<unknown>>();
   for (const e of journal.read().entries) if (e.type === 'effect') onceCache.set(e.key, e.value);
-  return async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-    if (onceCache.has(key)) return onceCache.get(key) as T;
-    const value = await fn();
-    journal.append({ type: 'effect', key, value: value as never });
-    onceCache.set(key, value);
-    return value;
+  return <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    if (onceCache.has(key)) return Promise.resolve(onceCache.get(key) as T);
+    const inFlight = running.get(key);
+    if (inFlight) return inFlight as Promise<T>;
+    const run = fn()
+      .then((value) => {
+        journal.append({ type: 'effect', key, value: value as never });
+        onceCache.set(key, value);
+        return value;
+      })
+      .finally(() => running.delete(key));
+    running.set(key, run);
+    return run;
   };
 }
 
@@ -188,8 +202,6 @@ export async function runMachine<S, N extends string, C>(
   options: RunnerOptions<S, C>,
 ): Promise<RunOutcome<S, N>> {
   const signal = options.signal ?? new AbortController().signal;
-  const logger = options.logger ?? nullLogger;
-  const clock = options.clock ?? systemClock;
   const maxSteps = options.maxSteps ?? 1000;
   const { journal, persistence } = options;
   const lens = machine.cursor;
@@ -206,7 +218,28 @@ export async function runMachine<S, N extends string, C>(
   };
   if (persisted === null) persistence.save(run.state);
   const once = onceFromJournal(journal as RunnerOptions<unknown, unknown>['journal']);
+  const drive = new AbortController();
+  const endDrive = (): void => drive.abort(new Error('the drive ended'));
+  signal.addEventListener('abort', endDrive, { once: true });
+  try {
+    return await steps(machine, run, { ...options, signal, journal, once, aside: drive.signal }, maxSteps);
+  } finally {
+    signal.removeEventListener('abort', endDrive);
+    endDrive();
+  }
+}
 
+/** The runner's loop: one node per step, until the end, a halt, an interruption or a failure. */
+async function steps<S, N extends string, C>(
+  machine: MachineDefinition<S, N, C>,
+  run: Running<S, N>,
+  options: RunnerOptions<S, C> & Pick<NodeContext, 'signal' | 'journal' | 'once' | 'aside'>,
+  maxSteps: number,
+): Promise<RunOutcome<S, N>> {
+  const { signal, journal, once, aside } = options;
+  const logger = options.logger ?? nullLogger;
+  const clock = options.clock ?? systemClock;
+  const lens = machine.cursor;
   while (true) {
     const cursor = lens.get(run.state);
     if (cursor.node === 'end') return endOutcome(run, cursor);
@@ -220,7 +253,7 @@ export async function runMachine<S, N extends string, C>(
     const started = clock.now().getTime();
     let result: NodeResult<S, N>;
     try {
-      const ctx = { ...options.context, signal, step: cursor.step, journal, once } as C & NodeContext;
+      const ctx = { ...options.context, signal, aside, step: cursor.step, journal, once } as C & NodeContext;
       result = await fn(run.state, ctx);
     } catch (error) {
       return afterThrow(run, node, error, signal, logger);

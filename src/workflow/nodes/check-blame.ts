@@ -75,7 +75,8 @@ export async function runBaselines(
 
 /**
  * Run the checks `names` on a cell or the final merge, one after another. A failure is judged against
- * the baselines (measured here when the state has none for that check): one that blames the
+ * the baselines (measured here when the state has none for that check; `baselinesRunning`: the
+ * baselines still being measured, waited for before the first judgement): one that blames the
  * resolutions stops there; one that does not is recorded, said in the decision log, and the next check runs.
  */
 export async function runJudgedChecks(
@@ -85,13 +86,21 @@ export async function runJudgedChecks(
   cell: Cell | null,
   target: 'cell' | 'final',
   names: string[],
+  baselinesRunning?: () => Promise<Pick<ChecksRun, 'records' | 'baselines'>>,
 ): Promise<ChecksRun> {
   const run: ChecksRun = { passed: true, validated: true, records: [], baselines: [] };
+  let waited = baselinesRunning === undefined;
   for (const name of names) {
     const { record, result, cwd } = await runOne(ctx, state, commit, cell, target, name);
     if (result.success) {
       run.records.push(record);
       continue;
+    }
+    if (!waited && baselinesRunning) {
+      waited = true;
+      const late = await baselinesRunning();
+      run.records.push(...late.records);
+      run.baselines.push(...late.baselines);
     }
     const known = { ...state, baselines: [...state.baselines, ...run.baselines] };
     const judged = await judge(ctx, known, record.outcome as SideOutcome, name, cell);
@@ -136,6 +145,7 @@ async function runOne(
       cwd,
       commit,
       signal: ctx.signal,
+      leave: ctx.aside,
       untrusted: modelWrittenFiles(state),
     }));
   const record: CheckRecord = {

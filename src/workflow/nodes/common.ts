@@ -5,6 +5,7 @@ import type { CheckRecord, FlowData, RunState, StrategyKind } from '../../store/
 import { baselineSideOf } from '../../store/baseline-side.js';
 import type { Cell } from '../../imerge/cell.js';
 import { runBaselines, runJudgedChecks, type ChecksRun } from './check-blame.js';
+import { tipsChecked } from './tip-checks.js';
 
 /** The nodes of the merge machine, in the order a run that meets no failure visits them. */
 export type NodeName =
@@ -49,7 +50,14 @@ export async function runChecksOn(
   target: CheckRecord['target'],
   names = workflowChecks(ctx),
 ): Promise<ChecksRun> {
-  if (target === 'cell' || target === 'final') return runJudgedChecks(ctx, state, commit, cell, target, names);
+  if (target === 'cell' || target === 'final') {
+    // The tips' checks run alongside: those finished are recorded now; a failure to judge, and
+    // the final merge, wait for the rest.
+    const tips = await tipsChecked(state, ctx, target === 'final');
+    const known = { ...state, baselines: [...state.baselines, ...tips.baselines] };
+    const run = await runJudgedChecks(ctx, known, commit, cell, target, names, () => tipsChecked(known, ctx, true));
+    return { ...run, records: [...tips.records, ...run.records], baselines: [...tips.baselines, ...run.baselines] };
+  }
   const run = await runBaselines(ctx, state, baselineSideOf(target) ?? 'upstream', commit, cell, names);
   const failed = run.records.find((r) => !r.success);
   return { ...run, passed: failed === undefined, validated: failed === undefined };

@@ -17,6 +17,7 @@ import {
   type Result,
 } from './common.js';
 import { shortOid } from '../../util/short-oid.js';
+import { tipsChecked } from './tip-checks.js';
 
 /**
  * Finalize: the final validation on the last cell (the `check.final` check, or the
@@ -33,7 +34,9 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
   const engine = await ctx.engine();
   const size = engine.size();
   const final = { i1: size.i1, i2: size.i2 };
-  let next = state;
+  // The tips' checks run alongside the conflicts are waited for: the finished run records every check it asked for.
+  const tips = await tipsChecked(state, ctx, true);
+  let next = recordChecks(state, tips.records, tips.baselines);
   if (!flow(state).finalValidated) {
     const commit = await engine.cellCommit(final);
     if (!commit) return { next: 'resolve_conflicts', state };

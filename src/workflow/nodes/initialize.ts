@@ -1,16 +1,15 @@
 import type { RunState } from '../../store/run-state.js';
-import { recordChecks, workflowChecks, type Ctx, type Result } from './common.js';
-import { runBaselines } from './check-blame.js';
+import { recordChecks, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
+import { checkTips, checkTipsAlongside } from './tip-checks.js';
 import { policyWarnings } from '../../resolve/policy/policy-warnings.js';
 import { CACHE_REF, importCacheRefs } from '../../resolve/cache/cache-ref.js';
-import { firstTests } from '../../checks/test-list.js';
 
 /**
- * Initialize: open the grid (start, or load on resume), record its size, and run
- * the checks on both tips first. A check that already fails on a tip does not stop
- * the merge: its failing tests (or, when none can be named, its whole outcome) are
- * that side's baseline, and only failures absent from both baselines are blamed on
- * resolutions later.
+ * Initialize: open the grid (start, or load on resume), record its size, and check both
+ * tips (tip-checks.ts): first, or on CI runners alongside the first conflicts. A check that
+ * already fails on a tip does not stop the merge: its failing tests (or, when none can be
+ * named, its whole outcome) are that side's baseline, and only failures absent from both
+ * baselines are blamed on resolutions later.
  */
 export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   const engine = await ctx.engine();
@@ -27,39 +26,9 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   const fast = ctx.config.check.fast.filter((n) => n in ctx.config.check.commands);
   const names = [...new Set([...workflowChecks(ctx), ...fast])];
   if (names.length === 0) return { next: 'plan_strategy', state: next };
-  const tips = [
-    {
-      side: 'fork' as const,
-      commit: state.target.originalOid,
-      key: 'baseline-ours',
-      label: `the fork tip (${state.target.branch})`,
-    },
-    {
-      side: 'upstream' as const,
-      commit: state.source.oid,
-      key: 'baseline-theirs',
-      label: `the upstream tip (${state.source.ref})`,
-    },
-  ];
-  const checkTip = (tip: (typeof tips)[number]) =>
-    ctx.once(`baseline:${tip.key}`, async () => runBaselines(ctx, next, tip.side, tip.commit, null, names));
-  // A runner that runs checks side by side (CI runners) checks both tips at once: the merge waits for both.
-  const runs = [];
-  if ((ctx.checks.parallel ?? 1) > 1) runs.push(...(await Promise.all(tips.map(checkTip))));
-  else for (const tip of tips) runs.push(await checkTip(tip));
-  for (const [k, tip] of tips.entries()) {
-    const run = runs[k] as Awaited<ReturnType<typeof checkTip>>;
-    next = recordChecks(next, run.records, run.baselines);
-    for (const b of run.baselines.filter((x) => !x.outcome.passed)) {
-      const what =
-        b.outcome.failing === null
-          ? 'no failing test could be named, so its whole outcome is'
-          : `its ${b.outcome.failing.length} failing test(s) (${firstTests(b.outcome.failing)}) are`;
-      ctx.log.decision(
-        { check: b.check, side: b.side },
-        `[baseline] ${b.check} already fails on ${tip.label} (log: ${b.logFile}): ${what} that side's baseline, never blamed on a resolution`,
-      );
-    }
-  }
+  const alongside = checkTipsAlongside(ctx);
+  const run = await checkTips(next, ctx, names, alongside);
+  next = recordChecks(next, run.records, run.baselines);
+  if (alongside) next = withFlow(next, { tipsAlongside: names });
   return { next: 'plan_strategy', state: next };
 }
