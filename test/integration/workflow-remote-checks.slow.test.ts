@@ -191,4 +191,50 @@ describe('a merge whose checks run on CI runners (check.runner.remote)', () => {
     expect(jobsPerRequest(remote)).toEqual([1, 1, 1]);
     expect(requests()).toEqual([]);
   }, 240_000);
+
+  it('Ctrl-C while the tips are checked records no baseline; the next drive checks them again', async () => {
+    const repo = chainRepo(
+      1,
+      () => 'fork',
+      () => 'upstream',
+    );
+    const remote = CiRemote.attach(repo, { sandbox: 'off' });
+    const gate = join(tempDir(), 'open');
+    const stop = new AbortController();
+    // The person presses Ctrl-C while the conflict is being resolved and the tips' jobs wait for the gate.
+    const resolver = valueResolver(() => {
+      stop.abort();
+      return 'merged';
+    });
+    const gateway = scriptedGateway({ resolver: resolver.model });
+    const ctx = await createRunDeps(gatedConfig(repo, gate, { resolver_model: 'value-resolver' }), repo.git, 'up', {
+      gateway,
+      log: nullLogger,
+    });
+    const store = await RunStore.forRepo(repo.git);
+    const started = startChainRun(store, repo);
+    let first;
+    try {
+      first = await driveRun(started.run, started.state, ctx, { signal: stop.signal });
+    } finally {
+      started.run.close();
+    }
+    expect(first.kind).toBe('stopped');
+    // A cancelled check is no outcome: nothing stands for the tips' baselines in the journal.
+    expect(journal(repo).filter((e) => e.type === 'effect' && e.key.startsWith('baseline:'))).toEqual([]);
+    writeFileSync(gate, '');
+    const { run, state } = reopenRun(store, 'up');
+    let second;
+    try {
+      second = await driveRun(run, { ...state, status: 'running', statusReason: null }, ctx);
+    } finally {
+      run.close();
+    }
+    await remote.jobsDone();
+    expect(second.kind === 'failed' ? second.reason : second.kind).toBe('done');
+    expect(second.state.baselines.map((b) => [b.side, b.outcome.passed])).toEqual([
+      ['fork', true],
+      ['upstream', true],
+    ]);
+  }, 240_000);
 });

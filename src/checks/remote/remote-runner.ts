@@ -121,7 +121,9 @@ export class RemoteCheckRunner implements CheckRunnerLike {
       by: this.options.host ?? hostname(),
     };
     const requestRef = this.options.trigger === 'branch' ? refs.branch : refs.request;
+    if (options.leave?.aborted) throw new CheckLeft(name, requestRef);
     const sent = await this.send(request, refs, requestRef);
+    if (options.leave?.aborted && !options.signal?.aborted) throw new CheckLeft(name, requestRef);
     this.log.info(
       { check: name, commit: shortOid(commit), ref: requestRef, remote: this.options.remote },
       `check '${name}' requested on ${this.options.remote}`,

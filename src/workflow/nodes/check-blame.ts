@@ -133,6 +133,7 @@ async function runOne(
   target: CheckRecord['target'],
   name: string,
 ): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
+  if (ctx.aside.aborted) throw driveEnded(name);
   const reused = await reusedElsewhere(ctx, name, commit);
   // A runner elsewhere checks the commit itself: no worktree is needed (so several can be in flight).
   const local = !ctx.checks.remote && !reused;
@@ -148,6 +149,8 @@ async function runOne(
       leave: ctx.aside,
       untrusted: modelWrittenFiles(state),
     }));
+  // Cut short by the end of the drive (Ctrl-C, or a hand-off while it ran alongside): no outcome, nothing recorded.
+  if (ctx.aside.aborted) throw driveEnded(name);
   const record: CheckRecord = {
     name,
     cell,
@@ -170,6 +173,10 @@ async function runOne(
     `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${on} (log: ${result.logFile})`,
   );
   return { record, result, cwd };
+}
+
+function driveEnded(check: string): Error {
+  return new Error(`the drive ended before check '${check}' was recorded`);
 }
 
 /** In a shared run: another machine's passing result for this check on the same tree, journalled as reused. */

@@ -28,18 +28,18 @@ import { tipsChecked } from './tip-checks.js';
 export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
   // Wherever the branch is checked out (the main checkout, usually), not where this process was started.
   const checkedOut = await checkoutOfBranch(ctx.git, state.target.branch);
-  // A kill after the branch moved and before this node's result was saved: finish what is left.
-  const finished = await finishedMerge(state, ctx);
-  if (finished) return complete(state, ctx, finished, checkedOut);
-  const engine = await ctx.engine();
-  const size = engine.size();
-  const final = { i1: size.i1, i2: size.i2 };
   // The tips' checks run alongside the conflicts are waited for: the finished run records every check it asked for.
   const tips = await tipsChecked(state, ctx, true);
   let next = recordChecks(state, tips.records, tips.baselines);
+  // A kill after the branch moved and before this node's result was saved: finish what is left.
+  const finished = await finishedMerge(next, ctx);
+  if (finished) return complete(next, ctx, finished, checkedOut);
+  const engine = await ctx.engine();
+  const size = engine.size();
+  const final = { i1: size.i1, i2: size.i2 };
   if (!flow(state).finalValidated) {
     const commit = await engine.cellCommit(final);
-    if (!commit) return { next: 'resolve_conflicts', state };
+    if (!commit) return { next: 'resolve_conflicts', state: next };
     const names =
       ctx.config.check.final && ctx.config.check.final in ctx.config.check.commands
         ? [ctx.config.check.final]

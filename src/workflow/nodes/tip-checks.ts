@@ -63,7 +63,7 @@ export async function checkTips(state: RunState, ctx: Ctx, names: string[], alon
   const tips = tipsOf(state);
   if (alongside) {
     // Not awaited: a failure is met again where the results are wanted (`tipsChecked`).
-    for (const tip of tips) checkTip(ctx, state, tip, names).catch(() => undefined);
+    for (const tip of tips) checkTip(ctx, state, tip, names).catch((error: unknown) => failedAside(ctx, tip, error));
     ctx.log.decision(
       { checks: names },
       `[baseline] ${names.join(', ')} on both tips runs on ${describeRunner(ctx)} alongside the first conflicts`,
@@ -90,7 +90,11 @@ export async function tipsChecked(state: RunState, ctx: Ctx, wait: boolean): Pro
   );
   if (open.length === 0) return { records: [], baselines: [] };
   const runs = open.map((tip) => checkTip(ctx, state, tip, names));
-  const finished = wait ? await Promise.all(runs) : await Promise.all(runs.map(settledValue));
+  // Checks that no longer go to runners elsewhere (the configuration changed) run here and now.
+  const all = wait || !checkTipsAlongside(ctx);
+  if (!all)
+    for (const [k, run] of runs.entries()) run.catch((error: unknown) => failedAside(ctx, open[k] as Tip, error));
+  const finished = all ? await Promise.all(runs) : await Promise.all(runs.map(settledValue));
   const done = open.flatMap((tip, k) => (finished[k] ? [[tip, finished[k]] as const] : []));
   return joined(
     ctx,
@@ -118,6 +122,16 @@ function joined(ctx: Ctx, tips: Tip[], runs: TipsRun[]): TipsRun {
     }
   }
   return out;
+}
+
+/** A tip's check that failed to run alongside (not the drive's end): said now, met again where its result is wanted. */
+function failedAside(ctx: Ctx, tip: Tip, error: unknown): void {
+  if (ctx.aside.aborted) return;
+  const why = error instanceof Error ? error.message : String(error);
+  ctx.log.warn(
+    { side: tip.side },
+    `the check of ${tip.label} could not run alongside the conflicts (${why}); it is asked again when its result is wanted`,
+  );
 }
 
 /** The value of a promise already fulfilled; undefined while it runs or when it failed (met again when awaited). */
