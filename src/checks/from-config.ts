@@ -77,6 +77,8 @@ export function remoteCheckRunner(
     outputDir: check.output_dir,
     commands: check.commands,
     setup: check.setup,
+    setupNetwork: check.setup_network,
+    setupWhen: check.setup_when,
     timeoutSec: check.timeout,
     killGraceSec: check.kill_grace,
     trigger: check.runner.trigger,

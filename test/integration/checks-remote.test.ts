@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckLeft, RemoteCheckRunner } from '../../src/checks/remote/remote-runner.js';
 import { checkRefs, checkRequestId } from '../../src/checks/remote/protocol.js';
+import { probeBwrap } from '../../src/checks/sandbox.js';
 import type { Logger } from '../../src/log/logger.js';
 import { nullLogger } from '../../src/log/logger.js';
 import { CiRemote } from '../helpers/ci-remote.js';
@@ -142,6 +143,31 @@ describe('checks on CI runners through a git remote (post-receive hook as the CI
     expect(lines).toHaveLength(1);
     await remote.jobsDone();
     checks.close();
+  });
+
+  it("the job's setup gets the network as check.setup_network says, and never runs a model's file", async () => {
+    const remote = CiRemote.create({ 'check.sh': CHECK_SH, status: 'pass\n', 'setup.sh': 'echo setting up\n' });
+    // Setup notes whether a network interface other than loopback is there (as npm install needs one).
+    const setup = `if grep -v ' lo:' /proc/net/dev | grep -q ':'; then echo yes > net.txt; else echo no > net.txt; fi`;
+    const command = 'test "$(cat net.txt)" = yes';
+    const online = runner(remote, { commands: { online: command }, setup, setupNetwork: true });
+    expect(await online.run('online', { commit: remote.repo.head() })).toMatchObject({ success: true });
+    online.close();
+    if (probeBwrap().ok) {
+      // In the sandbox, without check.setup_network, the setup has no network.
+      const offline = runner(remote, { commands: { offline: command }, setup, setupNetwork: false });
+      expect(await offline.run('offline', { commit: remote.repo.head() })).toMatchObject({ success: false });
+      offline.close();
+    }
+    // A setup that runs a file holding a model's resolution is refused on the runner too.
+    const guarded = runner(remote, { commands: { test: 'sh check.sh' }, setup: 'sh setup.sh', setupNetwork: true });
+    const refused = await guarded.run('test', { commit: remote.repo.head(), untrusted: ['setup.sh'] });
+    guarded.close();
+    await remote.jobsDone();
+    expect(refused.success).toBe(false);
+    expect(readFileSync(refused.logFile, 'utf8')).toContain(
+      "check.setup was not run: it names setup.sh, which hold(s) a model's resolution",
+    );
   });
 
   it('a check left unanswered (its process ends) keeps its request; a later process waits on that job', async () => {

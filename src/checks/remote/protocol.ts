@@ -31,6 +31,12 @@ const checkRequestSchema = z.object({
   command: z.string().min(1),
   /** `check.setup`, run before the command when not empty. */
   setup: z.string().default(''),
+  /** `check.setup_network`: the setup may reach the network (never while it reads an `untrusted` file). */
+  setupNetwork: z.boolean().default(false),
+  /** `check.setup_when`: the files the setup reads. */
+  setupWhen: z.array(z.string()).default([]),
+  /** Files of the commit that hold a model's resolution: the setup never runs one, nor reads one with the network. */
+  untrusted: z.array(z.string()).default([]),
   timeoutSec: z.number().positive(),
   killGraceSec: z.number().positive().default(10),
   commit: oid,

@@ -36,6 +36,9 @@ export interface RemoteCheckRunnerOptions {
   outputDir: string;
   commands: Record<string, string>;
   setup?: string;
+  /** `check.setup_network` and `check.setup_when`, for the job's setup (as a local check's). */
+  setupNetwork?: boolean;
+  setupWhen?: readonly string[];
   timeoutSec: number;
   killGraceSec?: number;
   trigger?: 'ref' | 'branch';
@@ -114,6 +117,9 @@ export class RemoteCheckRunner implements CheckRunnerLike {
       check: name,
       command,
       setup: this.options.setup ?? '',
+      setupNetwork: this.options.setupNetwork ?? false,
+      setupWhen: [...(this.options.setupWhen ?? [])],
+      untrusted: [...(options.untrusted ?? [])],
       timeoutSec,
       killGraceSec: this.options.killGraceSec ?? 10,
       commit,

@@ -64,13 +64,15 @@ export async function reportCheck(options: ReportCheckOptions): Promise<ReportOu
     commands: { [request.check]: request.command },
     timeoutSec: request.timeoutSec,
     killGraceSec: request.killGraceSec,
-    ...(request.setup ? { setup: request.setup, setupWhen: [] } : {}),
+    ...(request.setup
+      ? { setup: request.setup, setupWhen: request.setupWhen, setupNetwork: request.setupNetwork }
+      : {}),
     sandbox: options.sandbox ?? 'auto',
     env: options.env ?? process.env,
     ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const result = await runner.run(request.check, { cwd: git.cwd });
+  const result = await runner.run(request.check, { cwd: git.cwd, untrusted: request.untrusted });
   // Read back never through a link the check may have put in its place.
   const log = readCheckLog(result.logFile, options.logDir);
   const env = options.env ?? process.env;
