@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../fixtures/resolve/cli.js';
-import { tempDir } from '../helpers/git-repo.js';
+import { TestRepo, tempDir } from '../helpers/git-repo.js';
 
 describe('splintercat init --ci', () => {
   it('github: a workflow that starts on request branches, checks out the request with its parent, and reports', async () => {
@@ -65,6 +66,14 @@ describe('splintercat init --ci', () => {
       expect(statSync(join(dir, f)).mode & 0o111).not.toBe(0);
     // The job runs this very splintercat.
     expect(readFileSync(join(dir, 'hooks/splintercat-check-job'), 'utf8')).toContain('src/cli/main.ts');
+    // With a bare repository on this machine behind the remote, the copy names its hooks directory.
+    const repo = TestRepo.create();
+    repo.commit('base', { 'README.md': 'x\n' });
+    const bare = join(tempDir(), 'fork.git');
+    execFileSync('git', ['init', '-q', '--bare', bare]);
+    repo.sh('remote', 'add', 'ci', bare);
+    const local = await runCli(['init', '--ci', 'hook', '--remote', 'ci', '--out', 'hooks'], repo.dir);
+    expect(local.stdout).toContain(`cp hooks/post-receive hooks/splintercat-check-job ${join(bare, 'hooks')}/`);
     const bad = await runCli(['init', '--ci', 'jenkins'], tempDir());
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Use one of: github, gitlab, hook');

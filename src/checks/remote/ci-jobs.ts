@@ -26,7 +26,7 @@ const GITLAB_SOURCE = '.splintercat/ci/gitlab-ci.yml';
 /** The setup of one CI kind; `command` runs splintercat on the runner (shell text). */
 export function ciSetup(
   kind: CiKind,
-  options: { command: string; remote: string; hookDir: string; reportArgs?: string },
+  options: { command: string; remote: string; hookDir: string; reportArgs?: string; remoteHooks?: string | null },
 ): CiSetup {
   if (kind === 'github')
     return {
@@ -62,7 +62,7 @@ export function ciSetup(
     jobs: {},
     next: [
       `Copy both files into the hooks directory of the bare repository behind '${options.remote}':`,
-      `  cp ${dir}/post-receive ${dir}/splintercat-check-job /path/to/repo.git/hooks/`,
+      `  cp ${dir}/post-receive ${dir}/splintercat-check-job ${options.remoteHooks ?? '/path/to/repo.git/hooks/'}`,
       'Each pushed request then runs in its own clone, in the background; the output goes to splintercat-checks.log in the bare repository.',
     ],
   };

@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 
 export interface InitCiOptions {
@@ -30,6 +31,7 @@ export async function initCi(configPath: string, opts: InitCiOptions): Promise<s
     command: opts.command ?? (kind === 'hook' ? thisSplintercat() : 'npx --yes splintercat'),
     remote: opts.remote,
     hookDir: opts.out,
+    remoteHooks: kind === 'hook' ? localHooksDir(root, opts.remote) : null,
   });
   const clash = setup.files.map((f) => resolve(root, f.path)).filter((p) => existsSync(p));
   if (clash.length > 0 && !opts.force)
@@ -57,6 +59,24 @@ export async function initCi(configPath: string, opts: InitCiOptions): Promise<s
     `Wrote ${setup.files.map((f) => f.path).join(' and ')}; set check.runner (remote: ${opts.remote}, trigger: ${setup.trigger}) in ${configPath}.`,
     ...setup.next,
   ].join('\n');
+}
+
+/** The hooks directory of `remote` when it is a repository on this machine (a path or file:// URL), else null. */
+function localHooksDir(cwd: string, remote: string): string | null {
+  let url: string;
+  try {
+    url = execFileSync('git', ['remote', 'get-url', remote], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return null;
+  }
+  const path = url.startsWith('file://') ? url.slice('file://'.length) : url;
+  if (!isAbsolute(path) && !path.startsWith('.')) return null;
+  const hooks = join(resolve(cwd, path), 'hooks');
+  return existsSync(hooks) ? `${hooks}/` : null;
 }
 
 /** How this machine runs the splintercat that is running now, as shell text (for a hook on the same machine). */
