@@ -38,6 +38,22 @@ function journal(repo: TestRepo): RunEvent[] {
     .map((line) => JSON.parse(line) as RunEvent);
 }
 
+/** One drive of run `up`: started, or continued from where it stopped (as `continue`); the run closed after. */
+async function drive(
+  store: RunStore,
+  repo: TestRepo,
+  ctx: Awaited<ReturnType<typeof createRunDeps>>,
+  signal?: AbortSignal,
+): ReturnType<typeof driveRun> {
+  const { run, state } = store.exists('up') ? reopenRun(store, 'up') : startChainRun(store, repo);
+  const running = state.status === 'running' ? state : { ...state, status: 'running' as const, statusReason: null };
+  try {
+    return await driveRun(run, running, ctx, signal ? { signal } : {});
+  } finally {
+    run.close();
+  }
+}
+
 /** How many jobs the hook started for each request ref. */
 function jobsPerRequest(remote: CiRemote): number[] {
   const counts = new Map<string, number>();
@@ -71,13 +87,7 @@ describe('a merge whose checks run on CI runners (check.runner.remote)', () => {
     const ctx = await createRunDeps(config, repo.git, 'up', { gateway, log: nullLogger });
     expect(ctx.checks).toMatchObject({ remote: true, parallel: 4 });
     const store = await RunStore.forRepo(repo.git);
-    const { run, state } = startChainRun(store, repo);
-    let outcome;
-    try {
-      outcome = await driveRun(run, state, ctx);
-    } finally {
-      run.close();
-    }
+    const outcome = await drive(store, repo, ctx);
     await remote.jobsDone();
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
     expect(repo.sh('show', 'main:vals.txt')).toBe(
@@ -123,13 +133,7 @@ describe('a merge whose checks run on CI runners (check.runner.remote)', () => {
     const config = gatedConfig(repo, gate, { resolver_model: 'value-resolver' });
     const ctx = await createRunDeps(config, repo.git, 'up', { gateway, log: nullLogger });
     const store = await RunStore.forRepo(repo.git);
-    const { run, state } = startChainRun(store, repo);
-    let outcome;
-    try {
-      outcome = await driveRun(run, state, ctx);
-    } finally {
-      run.close();
-    }
+    const outcome = await drive(store, repo, ctx);
     await remote.jobsDone();
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2']).trimEnd());
@@ -161,13 +165,7 @@ describe('a merge whose checks run on CI runners (check.runner.remote)', () => {
     const config = gatedConfig(repo, gate, {});
     const ctx = await createRunDeps(config, repo.git, 'up', { gateway: null, log: nullLogger });
     const store = await RunStore.forRepo(repo.git);
-    const started = startChainRun(store, repo);
-    let first;
-    try {
-      first = await driveRun(started.run, started.state, ctx);
-    } finally {
-      started.run.close();
-    }
+    const first = await drive(store, repo, ctx);
     expect(first.kind === 'failed' ? first.reason : first.kind).toBe('needs_human');
     expect(existsSync(gate)).toBe(false);
     const requests = (): string[] => remote.refs().filter((ref) => ref.endsWith('/request'));
@@ -176,13 +174,7 @@ describe('a merge whose checks run on CI runners (check.runner.remote)', () => {
     const worktree = first.state.human?.conflicts[0]?.worktree as string;
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['merged']));
     writeFileSync(gate, '');
-    const { run, state } = reopenRun(store, 'up');
-    let second;
-    try {
-      second = await driveRun(run, { ...state, status: 'running', statusReason: null }, ctx);
-    } finally {
-      run.close();
-    }
+    const second = await drive(store, repo, ctx);
     await remote.jobsDone();
     expect(second.kind === 'failed' ? second.reason : second.kind).toBe('done');
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged']).trimEnd());
@@ -212,24 +204,12 @@ describe('a merge whose checks run on CI runners (check.runner.remote)', () => {
       log: nullLogger,
     });
     const store = await RunStore.forRepo(repo.git);
-    const started = startChainRun(store, repo);
-    let first;
-    try {
-      first = await driveRun(started.run, started.state, ctx, { signal: stop.signal });
-    } finally {
-      started.run.close();
-    }
+    const first = await drive(store, repo, ctx, stop.signal);
     expect(first.kind).toBe('stopped');
     // A cancelled check is no outcome: nothing stands for the tips' baselines in the journal.
     expect(journal(repo).filter((e) => e.type === 'effect' && e.key.startsWith('baseline:'))).toEqual([]);
     writeFileSync(gate, '');
-    const { run, state } = reopenRun(store, 'up');
-    let second;
-    try {
-      second = await driveRun(run, { ...state, status: 'running', statusReason: null }, ctx);
-    } finally {
-      run.close();
-    }
+    const second = await drive(store, repo, ctx);
     await remote.jobsDone();
     expect(second.kind === 'failed' ? second.reason : second.kind).toBe('done');
     expect(second.state.baselines.map((b) => [b.side, b.outcome.passed])).toEqual([
