@@ -1,60 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliShellCommand, runCli, type CliRun } from '../fixtures/resolve/cli.js';
+import { cliShellCommand, runCli } from '../fixtures/resolve/cli.js';
+import { configureTeamClone, handed, settle, team } from '../fixtures/workflow/team.js';
 import { startLlmServer } from '../helpers/llm-server.js';
-import { testGitEnv } from '../helpers/git-repo.js';
-import { crossRepo, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
-import { TestRepo } from '../helpers/git-repo.js';
-
-/** The configuration every clone has (committed in a real fork; written beside each clone here). */
-function configure(dir: string, extra: string[] = []): void {
-  writeChainConfig(dir, ['merge:', '  resolver: manual', ...extra]);
-}
-
-/** A fork with two independent conflicts on one frontier (cells 1-2 and 2-1), pushed to a bare remote. */
-function team(extra: string[] = []): { bare: string; clone: (person: string) => TestRepo } {
-  const origin = crossRepo(
-    2,
-    (k) => `F${k}`,
-    (k) => `U${k}`,
-  );
-  const root = mkdtempSync(join(tmpdir(), 'splintercat-team-'));
-  const bare = join(root, 'shared.git');
-  execFileSync('git', ['clone', '-q', '--bare', origin.dir, bare]);
-  const clone = (person: string): TestRepo => {
-    const dir = join(root, person, 'repo');
-    execFileSync('git', ['clone', '-q', bare, dir]);
-    const repo = new TestRepo(dir);
-    repo.sh('config', 'user.name', person);
-    repo.sh('config', 'user.email', `${person.toLowerCase()}@example.com`);
-    repo.sh('branch', '-q', 'upstream', 'origin/upstream');
-    configure(dir, extra);
-    return repo;
-  };
-  return { bare, clone };
-}
-
-/** The one conflict handed to this person: its worktree's vals.txt. */
-function handed(run: CliRun): { conflict: string; file: string } {
-  const cd = /^ *cd (\S+)\s+# conflict (\d+-\d+):/m.exec(run.stderr);
-  expect(cd, run.stderr).not.toBeNull();
-  expect(run.stderr.match(/^ *cd /gm)).toHaveLength(1);
-  return { conflict: cd![2]!, file: join(cd![1]!, 'vals.txt') };
-}
-
-/** A person settles the value conflict: the marker block becomes `vK = R<conflict>`. */
-function settle(file: string, conflict: string): void {
-  const text = readFileSync(file, 'utf8');
-  const next = text.replace(
-    /<<<<<<<[^\n]*\n(v\d+) = [\s\S]*?>>>>>>>[^\n]*\n/,
-    (_all, name: string) => `${name} = R${conflict}\n`,
-  );
-  expect(next).not.toBe(text);
-  writeFileSync(file, next);
-}
+import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
 
 describe('one merge, two clones sharing a bare remote (CLI)', () => {
   it('two people take different conflicts of one frontier at once; the merge equals a single-machine one; status says who resolved what', async () => {
@@ -107,7 +58,7 @@ describe('one merge, two clones sharing a bare remote (CLI)', () => {
 
     // The same merge on one machine, one person settling both conflicts the same way.
     const solo = clone('Solo');
-    configure(solo.dir);
+    configureTeamClone(solo.dir);
     const s1 = await runCli(['merge', 'upstream'], solo.dir);
     expect(s1.code, s1.stderr).toBe(3);
     for (const m of s1.stderr.matchAll(/^ *cd (\S+)\s+# conflict (\d+-\d+):/gm)) settle(join(m[1]!, 'vals.txt'), m[2]!);
