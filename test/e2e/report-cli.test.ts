@@ -42,6 +42,10 @@ describe('splintercat status / report / ui (CLI)', () => {
     expect(md.code).toBe(0);
     expect(md.stdout).toMatch(/^## splintercat: upstream merged into main — needs human\n/);
     expect(md.stdout).toMatch(/<summary>Conflict 1-1 — needs human, 1 file\(s\)<\/summary>/);
+    // `--md` with no file, as the README writes it: the same Markdown on stdout.
+    const bare = await runCli(['report', '--md'], run.repo.dir);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stdout).toBe(md.stdout);
     const dir = tempDir();
     const files = await runCli(['report', '--html', join(dir, 'r.html'), '--md', join(dir, 'r.md')], run.repo.dir);
     expect(files.stdout).toBe(`HTML report: ${join(dir, 'r.html')}\nMarkdown report: ${join(dir, 'r.md')}\n`);

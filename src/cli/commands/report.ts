@@ -10,7 +10,8 @@ import { globalOptions, printJson, printResult } from '../context.js';
 interface ReportOptions {
   name?: string;
   html?: string;
-  md?: string;
+  /** A file, or true for `--md` alone: Markdown on stdout. */
+  md?: string | true;
 }
 
 /** The run's view model, or an actionable error when the run has no state. */
@@ -51,7 +52,7 @@ export function registerReport(program: Command): Command {
     .description('write the full account of a run as HTML or Markdown (Markdown on stdout by default)')
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .option('--html <file>', 'write one self-contained HTML file (opens from file://, fetches nothing)')
-    .option('--md <file>', 'write Markdown for a pull request description')
+    .option('--md [file]', 'write Markdown for a pull request description (no file: on stdout)')
     .action(async (opts: ReportOptions, cmd: Command) => {
       const { openCliRun } = await import('../run-context.js');
       const { renderHtmlReport, renderMarkdownReport } = await import('../../report/index.js');
@@ -65,7 +66,8 @@ export function registerReport(program: Command): Command {
         }
         const written: string[] = [];
         if (opts.html) written.push(`HTML report: ${writeReport(opts.html, renderHtmlReport(model), 'HTML')}`);
-        if (opts.md) written.push(`Markdown report: ${writeReport(opts.md, renderMarkdownReport(model), 'Markdown')}`);
+        if (typeof opts.md === 'string')
+          written.push(`Markdown report: ${writeReport(opts.md, renderMarkdownReport(model), 'Markdown')}`);
         printResult(written.length > 0 ? written.join('\n') : renderMarkdownReport(model));
       } finally {
         git.close();
