@@ -126,7 +126,9 @@ async function cachedAnswer(run: LadderRun, hunk: ConflictHunk, key: string): Pr
   }
   if (!replayable(hit, sides, rules, { ...context, outside: printOutsideHunk(file, hunk.index) })) return null;
   const text = withEol(hit.resolution, file.eol);
-  return { text, rung: 'cache', by: `${hit.rung}:${hit.by}`, hunkIndex: hunk.index, cacheKey: key };
+  // The merge record says whose answer it is: another clone's is not this clone's person's choice.
+  const by = `${hit.rung}:${hit.by}${hit.imported === true ? ' (shared cache, from another clone)' : ''}`;
+  return { text, rung: 'cache', by, hunkIndex: hunk.index, cacheKey: key };
 }
 
 /**

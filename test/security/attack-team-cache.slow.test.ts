@@ -101,6 +101,10 @@ describe('attack: a teammate forges the shared resolution cache', () => {
     expect(events).not.toContain('mode: mallory');
     // a.txt is the fork's `ours`, not the teammate's cached answer.
     expect(events).not.toContain('beta mallory');
+    const worktree = /^ *cd (\S+)\s+# conflict/m.exec(run.stderr)?.[1];
+    expect(worktree, run.stderr).toBeDefined();
+    expect(readFileSync(join(worktree as string, 'a.txt'), 'utf8')).toBe('alpha\nbeta main\ngamma\n');
+    expect(readFileSync(join(worktree as string, 'prod.yml'), 'utf8')).toMatch(/^<<<<<<< /m);
   });
 
   it('an answer holding conflict markers: refused at import, never committed; a local one is refused at use', async () => {
