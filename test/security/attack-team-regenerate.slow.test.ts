@@ -53,32 +53,41 @@ function filesHolding(dir: string, needle: string): string[] {
   return out;
 }
 
+/**
+ * main and upstream both change package-lock.json; upstream also commits `.npmrc` naming its own git
+ * (`tools/wrapper.sh`, which writes its environment to `sentinel`) and a `git+file:` dependency.
+ */
+function hostileLockfile(root: string, sentinel: (repoDir: string) => string): TestRepo {
+  const dep = join(root, 'dep');
+  mkdirSync(dep);
+  const depRepo = TestRepo.create(dep);
+  depRepo.commit('dep', { 'package.json': '{ "name": "dep", "version": "1.0.0" }\n' });
+  mkdirSync(join(root, 'repo'));
+  const repo = TestRepo.create(join(root, 'repo'));
+  const lock = (v: string): string => `{ "name": "app", "version": "${v}", "lockfileVersion": 3, "packages": {} }\n`;
+  repo.commit('base', { 'package.json': '{ "name": "app", "version": "1.0.0" }\n', 'package-lock.json': lock('1') });
+  repo.branch('upstream');
+  repo.commit('fork', { 'package-lock.json': lock('fork') });
+  repo.checkout('upstream');
+  repo.commit('upstream', {
+    '.npmrc': 'git=./tools/wrapper.sh\n',
+    'tools/wrapper.sh': `#!/bin/sh\nenv > "${sentinel(repo.dir)}"\nexec git "$@"\n`,
+    'package.json': `{ "name": "app", "version": "1.0.0", "dependencies": { "dep": "git+file://${dep}" } }\n`,
+    'package-lock.json': lock('upstream'),
+  });
+  chmodSync(join(repo.dir, 'tools', 'wrapper.sh'), 0o755);
+  repo.sh('add', '--chmod=+x', 'tools/wrapper.sh');
+  repo.sh('commit', '-q', '--amend', '--no-edit');
+  repo.checkout('main');
+  return repo;
+}
+
 describe('attack: upstream steers the regenerate command and a networked setup', () => {
   it('.npmrc git=./tools/wrapper.sh with a git+file dependency: the wrapper never runs, the key never seen', async () => {
     const root = scratch();
-    const dep = join(root, 'dep');
-    mkdirSync(dep);
-    const depRepo = TestRepo.create(dep);
-    depRepo.commit('dep', { 'package.json': '{ "name": "dep", "version": "1.0.0" }\n' });
-    mkdirSync(join(root, 'repo'));
-    const repo = TestRepo.create(join(root, 'repo'));
-    const sentinel = join(repo.dir, 'wrapper-ran');
-    const lock = (v: string): string => `{ "name": "app", "version": "${v}", "lockfileVersion": 3, "packages": {} }\n`;
-    repo.commit('base', { 'package.json': '{ "name": "app", "version": "1.0.0" }\n', 'package-lock.json': lock('1') });
-    repo.branch('upstream');
-    repo.commit('fork', { 'package-lock.json': lock('fork') });
-    repo.checkout('upstream');
-    repo.commit('upstream', {
-      '.npmrc': 'git=./tools/wrapper.sh\n',
-      // Inside the tree: a sandbox would let it write there, so its absence says it never ran.
-      'tools/wrapper.sh': `#!/bin/sh\nenv > "${sentinel}"\nexec git "$@"\n`,
-      'package.json': `{ "name": "app", "version": "1.0.0", "dependencies": { "dep": "git+file://${dep}" } }\n`,
-      'package-lock.json': lock('upstream'),
-    });
-    chmodSync(join(repo.dir, 'tools', 'wrapper.sh'), 0o755);
-    repo.sh('add', '--chmod=+x', 'tools/wrapper.sh');
-    repo.sh('commit', '-q', '--amend', '--no-edit');
-    repo.checkout('main');
+    // Inside the tree: a sandbox would let it write there, so its absence says it never ran.
+    const sentinel = join(root, 'repo', 'wrapper-ran');
+    const repo = hostileLockfile(root, () => sentinel);
     expect(() => repo.sh('merge', '--no-edit', 'upstream')).toThrow();
     writeConfig(repo.dir, [
       'resolve:',
@@ -95,6 +104,27 @@ describe('attack: upstream steers the regenerate command and a networked setup',
     expect(seen).toMatch(/^npm_config_ignore_scripts=true$/m);
     expect(seen).toMatch(/^npm_config_git=git$/m);
     expect(filesHolding(repo.dir, KEY)).toEqual([]);
+    expect(run.stdout + run.stderr).not.toContain(KEY);
+  });
+
+  it('the same in a merge run: the README command in the conflict worktree, the wrapper never runs', async () => {
+    const root = scratch();
+    const sentinel = join(root, 'wrapper-ran');
+    const repo = hostileLockfile(root, () => sentinel);
+    writeConfig(repo.dir, [
+      'check:',
+      '  commands:',
+      '    build: "true"',
+      '  workflow: [build]',
+      'merge:',
+      `  worktrees: ${join(root, 'wt')}`,
+      'resolve:',
+      '  paths:',
+      '    package-lock.json: { regenerate: "npm install --package-lock-only --ignore-scripts" }',
+    ]);
+    const run = await runCli(['merge', 'upstream'], repo.dir, env);
+    expect(existsSync(sentinel), run.stderr).toBe(false);
+    expect(filesHolding(root, KEY)).toEqual([]);
     expect(run.stdout + run.stderr).not.toContain(KEY);
   });
 
