@@ -101,22 +101,24 @@ interface LadderRun {
 
 /**
  * The cached answer for a hunk, when one may be taken: live, replayable, without conflict markers
- * (the check the model's answers get: an entry may come from another clone), and on a path the
- * policy hands to a person, only this clone's own person's answer (never an imported one).
+ * (the check the model's answers get: an entry may come from another clone), never an imported
+ * one on a path the policy decides, and on a path it hands to a person, only a person's answer.
  */
 async function cachedAnswer(run: LadderRun, hunk: ConflictHunk, key: string): Promise<HunkResolution | null> {
   const { file, rules, context, toPerson, log } = run;
   const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
   const hit = await run.cache?.get(key);
   if (!hit) return null;
-  if (toPerson && (hit.rung !== 'human' || hit.imported === true)) {
-    if (hit.imported === true)
-      log.decision(
-        { path: file.path, hunk: hunk.index, by: `${hit.rung}:${hit.by}` },
-        "another clone's cached answer for a path the policy leaves to a person: not taken, the person decides",
-      );
+  // Another clone's answer never stands in for the fork's policy: on a path it decides (a person,
+  // a regenerate command), only what this clone decided itself is replayed.
+  if (hit.imported === true && run.policy) {
+    log.decision(
+      { path: file.path, hunk: hunk.index, by: `${hit.rung}:${hit.by}`, policy: run.policy.glob },
+      "another clone's cached answer for a path the fork's policy decides: not taken",
+    );
     return null;
   }
+  if (toPerson && hit.rung !== 'human') return null;
   if (hasMarkers(hit.resolution) || hasMarkers(hit.resolution, file.markerSize)) {
     log.warn(
       { path: file.path, hunk: hunk.index, by: `${hit.rung}:${hit.by}`, imported: hit.imported === true },
