@@ -165,12 +165,7 @@ export class CheckRunner implements CheckRunnerLike {
   async run(name: string, options: RunCheckOptions = {}): Promise<CheckResult> {
     const command = this.command(name);
     const cwd = options.cwd ?? this.options.workdir;
-    if (!isDirectory(cwd)) {
-      throw new SplintercatError('workdir_missing', {
-        what: `Cannot run check '${name}': the directory ${cwd} does not exist`,
-        fix: 'Check target.workdir in splintercat.yaml',
-      });
-    }
+    assertDirectory(cwd, `check '${name}'`);
     this.useSandbox();
     const onOutput = options.onOutput ?? this.options.onOutput;
     if (this.options.setup) {
@@ -192,12 +187,7 @@ export class CheckRunner implements CheckRunnerLike {
     command: string,
     options: { cwd: string; network: boolean; signal?: AbortSignal },
   ): Promise<CheckResult> {
-    if (!isDirectory(options.cwd)) {
-      throw new SplintercatError('workdir_missing', {
-        what: `Cannot run ${label} (\`${redactSecrets(command, this.secrets)}\`): the directory ${options.cwd} does not exist`,
-        fix: 'Check merge.worktrees and target.workdir in splintercat.yaml',
-      });
-    }
+    assertDirectory(options.cwd, label);
     this.useSandbox();
     return this.execute({
       label,
@@ -398,6 +388,15 @@ function shellSyntaxError(command: string): string | null {
       .split('\n')[0]
       ?.replace(/^\/bin\/sh: (\d+: )?/, '') || `sh -n exited with ${result.status ?? result.signal}`
   );
+}
+
+/** A run's directory must exist: a SplintercatError naming what would have run there. */
+function assertDirectory(cwd: string, what: string): void {
+  if (isDirectory(cwd)) return;
+  throw new SplintercatError('workdir_missing', {
+    what: `Cannot run ${what}: the directory ${cwd} does not exist`,
+    fix: 'Check target.workdir (and merge.worktrees) in splintercat.yaml',
+  });
 }
 
 function isDirectory(path: string): boolean {
