@@ -18,6 +18,7 @@ import { toolchainPaths } from './sandbox-view.js';
 import { CHECK_TAG_VARIABLE, type CheckRegistry } from './check-registry.js';
 import { readSetupStamp, setupKey, setupStampPath, writeSetupStamp } from './setup-stamp.js';
 import { setupTrust } from './setup-trust.js';
+import { untrustedToolEnv } from './untrusted-tool-env.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from './types.js';
 
 export interface CheckRunnerOptions {
@@ -45,7 +46,10 @@ export interface CheckRunnerOptions {
   writable?: readonly string[];
   /** Paths a sandboxed check may read besides its worktree, the system and the toolchain (`check.readable`). */
   readable?: readonly string[];
-  /** `check.setup_network`: setup reaches the network (to install dependencies); checks never do. */
+  /**
+   * `check.setup_network`: setup reaches the network (to install dependencies); checks never do.
+   * A setup with the network runs its package managers with the tree's configuration neutralised.
+   */
   setupNetwork?: boolean;
   /** `check.setup`: prepares a worktree before its first check and whenever `setupWhen` files change. */
   setup?: string;
@@ -81,6 +85,8 @@ interface Launch {
   command: string;
   cwd: string;
   network: boolean;
+  /** Package managers run with the tree's own configuration neutralised (`untrustedToolEnv`). */
+  neutralTools?: boolean;
   signal: AbortSignal | undefined;
   onOutput: ((chunk: string) => void) | undefined;
 }
@@ -159,12 +165,7 @@ export class CheckRunner implements CheckRunnerLike {
   async run(name: string, options: RunCheckOptions = {}): Promise<CheckResult> {
     const command = this.command(name);
     const cwd = options.cwd ?? this.options.workdir;
-    if (!isDirectory(cwd)) {
-      throw new SplintercatError('workdir_missing', {
-        what: `Cannot run check '${name}': the directory ${cwd} does not exist`,
-        fix: 'Check target.workdir in splintercat.yaml',
-      });
-    }
+    assertDirectory(cwd, `check '${name}'`);
     this.useSandbox();
     const onOutput = options.onOutput ?? this.options.onOutput;
     if (this.options.setup) {
@@ -172,6 +173,31 @@ export class CheckRunner implements CheckRunnerLike {
       if (failed !== null) return failed;
     }
     return this.execute({ label: name, command, cwd, network: false, signal: options.signal, onOutput });
+  }
+
+  /**
+   * Run a package-manager command of the fork's configuration on a tree it does not trust (a
+   * lockfile's regenerate command): as a check runs, sandboxed with a scrubbed environment, the
+   * network only when `network`, and the tree's package-manager configuration neutralised (no
+   * lifecycle script, no git or binary the tree names), so upstream cannot steer it into running
+   * its code. No setup runs first.
+   */
+  async runTool(
+    label: string,
+    command: string,
+    options: { cwd: string; network: boolean; signal?: AbortSignal },
+  ): Promise<CheckResult> {
+    assertDirectory(options.cwd, label);
+    this.useSandbox();
+    return this.execute({
+      label,
+      command,
+      cwd: options.cwd,
+      network: options.network,
+      neutralTools: true,
+      signal: options.signal,
+      onOutput: this.options.onOutput,
+    });
   }
 
   /** Run `check.setup` in `cwd` unless the key of its `setup_when` files is the one it last ran with there. */
@@ -202,7 +228,9 @@ export class CheckRunner implements CheckRunnerLike {
             { files: trust.reads },
             'setup runs without the network: files it reads hold a model resolution',
           );
-        const result = await this.execute({ label: 'setup', command, cwd, network, signal, onOutput });
+        // With the network, upstream's scripts could send what the sandbox shows them: none is run.
+        const neutralTools = network;
+        const result = await this.execute({ label: 'setup', command, cwd, network, neutralTools, signal, onOutput });
         if (!result.success) return { ...result, setupFor: forCheck };
         // After the setup: it may rewrite a lockfile, which must not make the next check set up again.
         writeSetupStamp(stamp, await setupKey(cwd, command, patterns), this.clock.now());
@@ -272,7 +300,7 @@ export class CheckRunner implements CheckRunnerLike {
 
     const registry = this.options.registry;
     const tag = registry?.newTag();
-    const env = this.launchEnv(tag, buildDir);
+    const env = this.launchEnv(tag, buildDir, launch);
     const child = spawnCheck(launch, env, sandboxed ? this.sandboxView(writable) : null);
     // Recorded at once: a splintercat killed with -9 from here on leaves a group the next run can end.
     if (registry && tag !== undefined && child.pid !== undefined)
@@ -321,13 +349,17 @@ export class CheckRunner implements CheckRunnerLike {
     return result;
   }
 
-  /** A check's environment: scrubbed, its tag (to recognise a leftover), the run's build directory. */
-  private launchEnv(tag: string | undefined, buildDir: string | null): Record<string, string> {
-    return {
+  /**
+   * A check's environment: scrubbed, its tag (to recognise a leftover), the run's build directory,
+   * and for a setup with the network or a regenerate command, package managers neutralised.
+   */
+  private launchEnv(tag: string | undefined, buildDir: string | null, launch: Launch): Record<string, string> {
+    const env = {
       ...this.env,
       ...(tag === undefined ? {} : { [CHECK_TAG_VARIABLE]: tag }),
       ...(buildDir ? { [BUILD_DIR_VARIABLE]: buildDir } : {}),
     };
+    return launch.neutralTools === true ? untrustedToolEnv(env, launch.cwd, this.options.outputDir) : env;
   }
 
   /** What a sandboxed check sees: `writable`, the toolchain and `check.readable`; the log directory hidden. */
@@ -356,6 +388,15 @@ function shellSyntaxError(command: string): string | null {
       .split('\n')[0]
       ?.replace(/^\/bin\/sh: (\d+: )?/, '') || `sh -n exited with ${result.status ?? result.signal}`
   );
+}
+
+/** A run's directory must exist: a SplintercatError naming what would have run there. */
+function assertDirectory(cwd: string, what: string): void {
+  if (isDirectory(cwd)) return;
+  throw new SplintercatError('workdir_missing', {
+    what: `Cannot run ${what}: the directory ${cwd} does not exist`,
+    fix: 'Check target.workdir (and merge.worktrees) in splintercat.yaml',
+  });
 }
 
 function isDirectory(path: string): boolean {

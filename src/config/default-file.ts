@@ -55,6 +55,8 @@ check:
   setup: ""
   # Whether setup reaches the network (to download dependencies); checks never do. Setup never
   # gets it while a file it reads (setup_when, or named in the command) holds a model's resolution.
+  # Lockfiles' regenerate commands get it too. With it, package managers run with the tree's own
+  # configuration neutralised: no install scripts, git from PATH (not a .npmrc's git=), empty npmrc.
   setup_network: false
   # Globs relative to the worktree (use **/package.json for every level; node_modules and .git are skipped).
   setup_when: [package.json, package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml, requirements*.txt, pyproject.toml, poetry.lock, uv.lock, Cargo.toml, Cargo.lock, go.mod, go.sum, Gemfile.lock]

@@ -135,7 +135,15 @@ export const configSchema = z
         writable: z.array(z.string().min(1)).default([]),
         /** Paths a sandboxed check may read besides its worktree, the system and the toolchain on PATH (`~` expanded). */
         readable: z.array(z.string().min(1)).default([]),
-        /** Whether `setup` reaches the network (to install dependencies); checks never do. */
+        /**
+         * Whether `setup` reaches the network (to install dependencies); checks never do. The regenerate
+         * commands of lockfiles (`resolve.regenerate`, `{regenerate: COMMAND}` in `resolve.paths`) get
+         * it too, and run sandboxed like checks otherwise. A setup with the network, and every
+         * regenerate command, runs its package managers with the tree's own configuration neutralised:
+         * no lifecycle scripts (`npm_config_ignore_scripts`, `YARN_ENABLE_SCRIPTS=false`, no
+         * `.pnpmfile.cjs`), git from PATH (a `.npmrc`'s `git=` is overridden), empty user and global
+         * npmrc, no `yarnPath`, and no PATH entry inside the tree.
+         */
         setup_network: z.boolean().default(false),
         /** Environment variables kept although named like a secret (`*_KEY`, `*_TOKEN`, `SPLINTERCAT_*`, ...). */
         env_passthrough: z.array(z.string().min(1)).default([]),
@@ -245,7 +253,9 @@ export const configSchema = z
         /**
          * Lockfiles regenerated instead of merged: a glob of paths (e.g. `package-lock.json`,
          * `**\/Cargo.lock`) to the command that rewrites it once its manifest is resolved, run in the
-         * worktree (e.g. `npm install --package-lock-only`). Empty by default: a conflicted lockfile
+         * worktree as a check runs (sandboxed, without secrets, the network only with
+         * `check.setup_network`, the tree's package-manager configuration neutralised), e.g.
+         * `npm install --package-lock-only --ignore-scripts`. Empty by default: a conflicted lockfile
          * then goes to a person whole (one side's file), with a note saying how to configure this.
          */
         regenerate: z.record(z.string(), z.string().min(1)).default({}),

@@ -38,9 +38,9 @@ export interface LadderOptions {
   /** `conflict-marker-size` of the path, when known. */
   markerSize?: number;
   /**
-   * The fork's policy for this path (`resolve.paths`), the rung after the cache: one side or
-   * both for every hunk; `human` leaves every hunk to a person (only a person's own cached
-   * answer is replayed).
+   * The fork's policy for this path (`resolve.paths`), consulted before the cache: one side or
+   * both for every hunk; `human` leaves every hunk to a person (only this clone's person's own
+   * cached answer is replayed, never one imported from another clone).
    */
   policy?: PathRule | null;
   /** After the rules and the syntax rung, before the fallback: a learnt suggestion taken without asking. */
@@ -99,38 +99,63 @@ interface LadderRun {
   toPerson: boolean;
 }
 
-/** The cache, the policy and the rules on one hunk (into `run.resolved`). */
+/**
+ * The cached answer for a hunk, when one may be taken: live, replayable, without conflict markers
+ * (the check the model's answers get: an entry may come from another clone), never an imported
+ * one on a path the policy decides, and on a path it hands to a person, only a person's answer.
+ */
+async function cachedAnswer(run: LadderRun, hunk: ConflictHunk, key: string): Promise<HunkResolution | null> {
+  const { file, rules, context, toPerson, log } = run;
+  const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
+  const hit = await run.cache?.get(key);
+  if (!hit) return null;
+  // Another clone's answer never stands in for the fork's policy: on a path it decides (a person,
+  // a regenerate command), only what this clone decided itself is replayed.
+  if (hit.imported === true && run.policy) {
+    log.decision(
+      { path: file.path, hunk: hunk.index, by: `${hit.rung}:${hit.by}`, policy: run.policy.glob },
+      "another clone's cached answer for a path the fork's policy decides: not taken",
+    );
+    return null;
+  }
+  if (toPerson && hit.rung !== 'human') return null;
+  if (hasMarkers(hit.resolution) || hasMarkers(hit.resolution, file.markerSize)) {
+    log.warn(
+      { path: file.path, hunk: hunk.index, by: `${hit.rung}:${hit.by}`, imported: hit.imported === true },
+      'cached resolution holds conflict markers; not taken',
+    );
+    return null;
+  }
+  if (!replayable(hit, sides, rules, { ...context, outside: printOutsideHunk(file, hunk.index) })) return null;
+  const text = withEol(hit.resolution, file.eol);
+  // The merge record says whose answer it is: another clone's is not this clone's person's choice.
+  const by = `${hit.rung}:${hit.by}${hit.imported === true ? ' (shared cache, from another clone)' : ''}`;
+  return { text, rung: 'cache', by, hunkIndex: hunk.index, cacheKey: key };
+}
+
+/**
+ * The policy, the cache and the rules on one hunk (into `run.resolved`). The fork's policy comes
+ * first: the cache may hold answers from the shared remote, which never override what the fork
+ * decided for a path (`ours`, `theirs`, `union`, `human`).
+ */
 async function resolveHunkCheaply(run: LadderRun, hunk: ConflictHunk): Promise<void> {
   const { file, cache, rules, context, resolved, keys, policy, toPerson, log } = run;
-  const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
-  if (cache) {
-    const key = cache.key(sides);
-    keys.set(hunk.index, key);
-    const hit = await cache.get(key);
-    const replays = (): boolean =>
-      hit !== null && replayable(hit, sides, rules, { ...context, outside: printOutsideHunk(file, hunk.index) });
-    if (hit && (!toPerson || hit.rung === 'human') && replays()) {
-      const text = withEol(hit.resolution, file.eol);
-      resolved.set(hunk.index, {
-        text,
-        rung: 'cache',
-        by: `${hit.rung}:${hit.by}`,
-        hunkIndex: hunk.index,
-        cacheKey: key,
-      });
-      return;
-    }
-  }
+  const key = cache ? cache.key({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }) : undefined;
+  if (key !== undefined) keys.set(hunk.index, key);
   const byPolicy = policy ? policyResolution(hunk, policy) : null;
   if (byPolicy) {
     resolved.set(hunk.index, byPolicy);
+    return;
+  }
+  const cached = key === undefined ? null : await cachedAnswer(run, hunk, key);
+  if (cached) {
+    resolved.set(hunk.index, cached);
     return;
   }
   if (toPerson) return;
   const outside = printOutsideHunk(file, hunk.index);
   const byRule = resolveHunkWithRules(hunk, rulesForHunk(hunk, rules), { ...context, outside });
   if (!byRule) return;
-  const key = keys.get(hunk.index);
   // An answer a failed check blamed is not given again, even by the rule that gave it first.
   if (key !== undefined && cache && (await cache.isBlamed(key, byRule.text))) {
     log.decision(

@@ -4,7 +4,7 @@ import {
   recordHunkNumbers,
   resolveWorkingTree,
   stagesId,
-  shellRegenerateRunner,
+  sandboxedRegenerateRunner,
   type UnmergedEntry,
   type WorkingTreeFileResult,
 } from '../resolve/index.js';
@@ -119,7 +119,7 @@ function runLadder(
     fallback: rung?.fallback,
     syntax: ctx.ladder.syntax,
     regenerate: ctx.ladder.regenerate,
-    runCommand: shellRegenerateRunner(),
+    runCommand: sandboxedRegenerateRunner(ctx.config, { logger: ctx.log }),
     policy: ctx.ladder.policy,
     learnt: learnt?.applier() ?? null,
   });

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Git } from '../../src/git/index.js';
 import { resolveWorkingTree } from '../../src/resolve/index.js';
-import { shellRegenerateRunner } from '../../src/resolve/data/lockfiles.js';
+import { sandboxedRegenerateRunner } from '../../src/resolve/data/lockfiles.js';
 import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
+import { regenerateConfig } from '../helpers/regenerate-config.js';
 
 /** A merge where package-lock.json conflicts (and, with `other`, a second file that no rule resolves). */
 function conflictedRepo(other: boolean): TestRepo {
@@ -37,7 +38,7 @@ describe('lockfiles and resolve.regenerate', () => {
       top: repo.dir,
       rules: [],
       regenerate: { 'package-lock.json': write },
-      runCommand: shellRegenerateRunner(60_000),
+      runCommand: sandboxedRegenerateRunner(regenerateConfig(repo.dir)),
     });
     expect(results.map((r) => [r.path, r.status])).toEqual([['package-lock.json', 'resolved']]);
     expect(results[0]?.note).toMatch(/^regenerated with `node -e/);
@@ -64,7 +65,7 @@ describe('lockfiles and resolve.regenerate', () => {
       top: repo.dir,
       rules: [],
       regenerate: { '*.json': write },
-      runCommand: shellRegenerateRunner(60_000),
+      runCommand: sandboxedRegenerateRunner(regenerateConfig(repo.dir)),
     });
     expect(waiting.map((r) => [r.path, r.status])).toEqual([
       ['notes.txt', 'open'],
@@ -79,7 +80,7 @@ describe('lockfiles and resolve.regenerate', () => {
       top: single.dir,
       rules: [],
       regenerate: { 'package-lock.json': 'echo no network >&2; exit 3' },
-      runCommand: shellRegenerateRunner(60_000),
+      runCommand: sandboxedRegenerateRunner(regenerateConfig(repo.dir)),
     });
     expect(failed.map((r) => [r.path, r.status])).toEqual([['package-lock.json', 'open']]);
     expect(failed[0]?.note).toMatch(/failed \(exit 3\): no network/);

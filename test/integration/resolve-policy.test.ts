@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Git } from '../../src/git/index.js';
-import { policyWarnings, resolveWorkingTree, selectRules, shellRegenerateRunner } from '../../src/resolve/index.js';
+import { policyWarnings, resolveWorkingTree, selectRules, sandboxedRegenerateRunner } from '../../src/resolve/index.js';
 import { pathRules, regenerateCommands } from '../../src/resolve/policy/path-policy.js';
 import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
+import { regenerateConfig } from '../helpers/regenerate-config.js';
 
 /**
  * main and feature both edit the same line of every file, and main deletes gone.txt that
@@ -43,7 +44,7 @@ describe('resolve.paths in a conflicted working tree', () => {
       rules: selectRules(),
       policy: pathRules(paths),
       regenerate: regenerateCommands({ paths, regenerate: {} }),
-      runCommand: shellRegenerateRunner(60_000),
+      runCommand: sandboxedRegenerateRunner(regenerateConfig(repo.dir)),
     });
     const by = Object.fromEntries(results.map((r) => [r.path, [r.status, r.resolutions.map((x) => x.by), r.policy]]));
     expect(by).toEqual({
@@ -89,7 +90,7 @@ describe('resolve.paths in a conflicted working tree', () => {
         rules: [],
         policy: pathRules(paths),
         regenerate: regenerateCommands({ paths, regenerate: {} }),
-        runCommand: shellRegenerateRunner(60_000),
+        runCommand: sandboxedRegenerateRunner(regenerateConfig(repo.dir)),
       });
     };
     const failed = await run('echo "npm ERR! network unreachable" >&2; exit 7');

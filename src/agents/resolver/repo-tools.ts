@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { tool } from 'ai';
 import * as z from 'zod';
 import { GitError } from '../../git/index.js';
+import { reachableCommit } from './reachable-commit.js';
 import { asData, bound, limits, type ToolContext } from './tool-context.js';
 import { cellId } from '../../imerge/cell.js';
 import { shortOid } from '../../util/short-oid.js';
@@ -30,13 +31,18 @@ async function showCommit(
   { ref, file }: { ref: string; file?: string | undefined },
 ): Promise<string> {
   if (!safeRef.test(ref)) return `Error: "${ref}" is not a commit id or ref name.`;
+  const commit = await reachableCommit(ctx, ref).catch((e: unknown) => ({
+    ok: false as const,
+    error: gitFailure(e).replace(/^Error: /, ''),
+  }));
+  if (!commit.ok) return `Error: ${commit.error}`;
   const args = [
     'show',
     '--no-color',
     '--no-ext-diff',
     '--format=Commit: %H%nAuthor: %an <%ae>%nDate: %ad%n%nMessage:%n%w(0,4,4)%B',
     '--date=short',
-    ref,
+    commit.oid,
   ];
   if (file !== undefined) {
     const p = await ctx.sandbox.forRead(file);
@@ -84,7 +90,7 @@ export function repoTools(ctx: ToolContext) {
   return {
     git_show_commit: tool({
       description:
-        'Show a commit: id, author, date, message and its diff (optionally only for one file). Use it to learn why a change was made.',
+        'Show a commit of the history being merged: id, author, date, message and its diff (optionally only for one file). Use it to learn why a change was made.',
       inputSchema: z.object({ ref: z.string().describe('Commit id or ref'), file: z.string().optional() }),
       execute: async (args) => showCommit(ctx, args),
     }),

@@ -18,7 +18,8 @@ export function registerResolve(program: Command): Command {
     .action(async (files: string[], opts: { json?: boolean; cache: boolean; model: boolean }, cmd: Command) => {
       const { loadCliConfig } = await import('../run-context.js');
       const { Git } = await import('../../git/index.js');
-      const { ladderFromConfig, resolveWorkingTree, shellRegenerateRunner } = await import('../../resolve/index.js');
+      const { ladderFromConfig, resolveWorkingTree, sandboxedRegenerateRunner } =
+        await import('../../resolve/index.js');
       const global = globalOptions(cmd);
       const { config, warnings } = await loadCliConfig(global);
       const git = new Git({ cwd: global.cwd });
@@ -49,7 +50,7 @@ export function registerResolve(program: Command): Command {
             fallback: rung?.fallback,
             syntax: setup.syntax,
             regenerate: setup.regenerate,
-            runCommand: shellRegenerateRunner(),
+            runCommand: sandboxedRegenerateRunner(config),
             policy: setup.policy,
             learnt: setup.learnt?.applier() ?? null,
           });

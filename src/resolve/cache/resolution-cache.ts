@@ -7,6 +7,7 @@ import type { Git } from '../../git/index.js';
 import { rungSchema } from '../../store/rung.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import type { HunkSides } from '../rules/rule.js';
+import { hasMarkers } from '../parse/markers.js';
 
 const provenanceSchema = z.object({
   /** ISO time the resolution was stored. */
@@ -41,6 +42,11 @@ const entrySchema = z.object({
   invalidated: z.object({ when: z.string(), reason: z.string() }).optional(),
   /** Every resolution of this hunk a failed check blamed, kept across later puts. */
   blamed: z.array(blameSchema).optional(),
+  /**
+   * Set by `absorb`: the entry came from another clone (the shared cache ref), not from this
+   * clone's ladder or person. Whatever the entry says of itself, an absorbed one is marked so.
+   */
+  imported: z.boolean().optional(),
 });
 
 export type CacheEntry = z.infer<typeof entrySchema>;
@@ -218,7 +224,9 @@ export class ResolutionCache {
   /**
    * Take in an entry from elsewhere (another clone's cache, shared through git): kept as it is
    * when this cache has none for its key; otherwise this cache's answer stays, and every answer
-   * either side blamed stays blamed. Returns whether anything changed. A malformed entry is ignored.
+   * either side blamed stays blamed. Returns whether anything changed. A malformed entry, or one
+   * whose answer still holds conflict markers, is ignored: what another clone pushed is data to
+   * validate, never an answer taken as it is. A new entry is kept marked `imported`.
    */
   async absorb(value: unknown): Promise<boolean> {
     const parsed = entrySchema.safeParse(value);
@@ -226,7 +234,8 @@ export class ResolutionCache {
     const theirs = parsed.data;
     const mine = await this.read(theirs.key);
     if (mine === null) {
-      await this.write(theirs);
+      if (hasMarkers(theirs.resolution)) return false;
+      await this.write({ ...theirs, imported: true });
       return true;
     }
     const known = new Set((mine.blamed ?? []).map((b) => b.answer));

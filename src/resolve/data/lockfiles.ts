@@ -1,4 +1,8 @@
 import picomatch from 'picomatch';
+import type { CheckRunner } from '../../checks/check-runner.js';
+import { createCheckRunner } from '../../checks/from-config.js';
+import type { Config } from '../../config/index.js';
+import type { Logger } from '../../log/logger.js';
 
 /** Lockfiles written by package managers: merged by regenerating them, never line by line. */
 const lockfileNames = new Set([
@@ -82,21 +86,17 @@ export async function regenerateLockfile(
 }
 
 /**
- * The default runner: `sh -c COMMAND` in the directory, output interleaved,
- * killed after `timeoutMs` (an install that hangs on the network must not
- * hold the merge).
+ * The runner of the workflow and `resolve`: the command runs as a check does (`createCheckRunner`:
+ * sandboxed where bubblewrap works, an environment without secrets or HOME's dotfiles, killed after
+ * `check.timeout`, its log in `check.output_dir`), with the network only under `check.setup_network`,
+ * and the tree's package-manager configuration neutralised: the tree it runs in holds upstream's
+ * `.npmrc` and manifests, which must not steer the fork's command into running upstream's code.
  */
-export function shellRegenerateRunner(timeoutMs = 600_000): RegenerateRunner {
+export function sandboxedRegenerateRunner(config: Config, options: { logger?: Logger } = {}): RegenerateRunner {
+  let runner: CheckRunner | undefined;
   return async (command, cwd) => {
-    const { execa } = await import('execa'); // only when a lockfile is regenerated, not at start-up
-    const result = await execa('sh', ['-c', command], {
-      cwd,
-      reject: false,
-      all: true,
-      timeout: timeoutMs,
-      forceKillAfterDelay: 5_000,
-      stdin: 'ignore',
-    });
-    return { exitCode: result.exitCode ?? null, output: result.all ?? '' };
+    runner ??= createCheckRunner(config, options.logger ? { logger: options.logger } : {});
+    const result = await runner.runTool('regenerate', command, { cwd, network: config.check.setup_network });
+    return { exitCode: result.success ? 0 : (result.exitCode ?? null), output: result.tail.join('\n') };
   };
 }
