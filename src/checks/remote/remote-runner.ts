@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SplintercatError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
 import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
@@ -9,18 +10,23 @@ import type { PreflightProblem } from '../check-runner.js';
 import { createCheckLog, lastLines, unknownCheck } from '../log-file.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from '../types.js';
 import { createRequestCommit, snapshotWorktree } from './commits.js';
+import { OwnRequests } from './own-requests.js';
 import {
   LOG_FILE,
+  PROTOCOL_VERSION,
   RESULT_FILE,
   checkRefs,
   checkRequestId,
+  checkRequestKey,
   checksPrefix,
+  newNonce,
   parseResultRecord,
+  resultProblem,
   type CheckRefs,
   type CheckRequest,
   type CheckResultRecord,
 } from './protocol.js';
-import { ResultWatcher } from './result-watcher.js';
+import { LONGEST_POLL_MS, ResultWatcher } from './result-watcher.js';
 import { shortOid } from '../../util/short-oid.js';
 
 export interface RemoteCheckRunnerOptions {
@@ -50,16 +56,56 @@ export interface RemoteCheckRunnerOptions {
   clock?: Clock;
   /** Who asks, written into each request (default: the host name). */
   host?: string;
+  /** How long a request may go unanswered before it is sent again (default: half of `timeoutSec`). */
+  resendAfterMs?: number;
+}
+
+/** The most requests one check sends (a lost job, a rejected result, an outage each send one more). */
+const MOST_SENDS = 4;
+
+/** One request of this clone on the remote, whose result is waited on. */
+interface Sent {
+  request: CheckRequest;
+  refs: CheckRefs;
+  requestRef: string;
+  /** The request commit as pushed (what `retire` removes only if it is still there). */
+  pushed: string;
+}
+
+/** One check asked of CI: the requests sent for it, and when to send again if nothing usable came. */
+interface Ask {
+  key: string;
+  /** The request without what each send makes fresh (id, nonce, time). */
+  template: Omit<CheckRequest, 'id' | 'nonce' | 'requestedAt'>;
+  live: Sent[];
+  sends: number;
+  /** The last push did not reach the remote: sent again at `nextAt`, however many sends were made. */
+  unsent: boolean;
+  pushFailures: number;
+  /** When to send again if no usable result came (ms since the epoch). */
+  nextAt: number;
+  /** What was refused on the way, for the log of a check given up. */
+  rejected: string[];
+  /** The newest request ref, for a check left waiting. */
+  lastRef: string;
 }
 
 /**
  * Runs the named checks on CI runners reached through a git remote (protocol.ts): the commit
  * under test goes out as a request ref, the result comes back as the job's result ref. Several
- * checks may be in flight at once (`parallel`); one watcher looks for all their results. A
- * result that does not come within `check.timeout` ends the check as timed out, as a local
- * check's timeout does, and the request is withdrawn; a result that still comes for a withdrawn
- * request is ignored and said so in the decision log. The same check of the same tree asked
- * again (another machine's commit of it, a resumed run) reuses the request and its result.
+ * checks may be in flight at once (`parallel`); one watcher looks for all their results.
+ *
+ * Only an answer to this clone's own request counts: each request has a fresh secret nonce and
+ * id, kept in this clone's own refs (own-requests.ts), and a result whose nonce, commit or check
+ * is not the request's, or one already there before the request was pushed, is rejected, named in
+ * the decision log, and a fresh request is sent (a result ref is created only if absent, so the
+ * real job could never answer at the id a forged result holds). A request that goes unanswered
+ * for `resendAfterMs`, one whose push did not reach the remote, and one pushed before an outage
+ * of the remote are sent again (at most MOST_SENDS requests a check; every one of them may answer).
+ * A result that does not come within `check.timeout` ends the check as timed out, as a local
+ * check's timeout does, and the requests are withdrawn; a result that still comes for a withdrawn
+ * request is ignored and said so in the decision log. A later process of the run asking the same
+ * check of the same tree waits on the requests an earlier one left (RunCheckOptions.leave).
  */
 export class RemoteCheckRunner implements CheckRunnerLike {
   readonly remote = true;
@@ -67,11 +113,17 @@ export class RemoteCheckRunner implements CheckRunnerLike {
   private readonly log: Logger;
   private readonly clock: Clock;
   private readonly watcher: ResultWatcher;
+  private readonly own: OwnRequests;
+  /** The remote answered this runner once: later failures to reach it are an outage, waited out. */
+  private reached = false;
+  /** Result refs this clone did not ask for, already named in the log. */
+  private readonly named = new Set<string>();
 
   constructor(private readonly options: RemoteCheckRunnerOptions) {
     this.parallel = options.parallel ?? 4;
     this.log = options.logger ?? nullLogger;
     this.clock = options.clock ?? systemClock;
+    this.own = new OwnRequests(options.git, options.run);
     this.watcher = new ResultWatcher(
       options.git,
       options.remote,
@@ -104,15 +156,73 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     const command = this.options.commands[name];
     if (command === undefined) throw unknownCheck(name, this.names());
     const started = Date.now();
-    const git = this.options.git;
+    const deadline = started + this.options.timeoutSec * 1000;
+    const ask = await this.open(name, command, options);
+    if (options.leave?.aborted) throw new CheckLeft(name, ask.lastRef);
+    if (ask.live.length === 0) await this.send(ask);
+    if (options.leave?.aborted && !options.signal?.aborted) throw new CheckLeft(name, ask.lastRef);
+    const stop = either(options.signal, options.leave);
+    try {
+      for (;;) {
+        const refs = ask.live.map((s) => s.refs.result);
+        const outcome = await this.watcher.wait(refs, Math.min(deadline, ask.nextAt), stop.signal);
+        if (outcome.kind === 'aborted' && options.leave?.aborted && !options.signal?.aborted)
+          throw new CheckLeft(name, ask.lastRef);
+        if (outcome.kind === 'result') {
+          const sent = ask.live.find((s) => s.refs.result === outcome.ref) as Sent;
+          const answer = await this.collect(ask, sent, outcome.oid);
+          if (answer !== null) {
+            const result = await this.account(sent, answer.record, answer.tail, started);
+            await this.settle(ask);
+            return result;
+          }
+          // Rejected (not merely unfetched): its id is spent, a fresh request lets the real job answer.
+          if (!ask.live.includes(sent) && ask.sends < MOST_SENDS) await this.send(ask);
+          continue;
+        }
+        if (outcome.kind === 'timeout' && Date.now() < deadline) {
+          await this.sendAgain(ask, ask.unsent ? null : `no result for ${this.resendAfterMs() / 1000} s`);
+          continue;
+        }
+        if (outcome.kind === 'reconnected') {
+          await this.sendAgain(ask, `${this.options.remote} could not be reached while the check waited`);
+          continue;
+        }
+        const why = outcome.kind === 'timeout' ? this.timeoutText(ask) : 'the check was cancelled';
+        await this.settle(ask, { check: name, commit: ask.template.commit, why });
+        return this.giveUp(ask, outcome.kind === 'timeout', started, why);
+      }
+    } finally {
+      stop.dispose();
+    }
+  }
+
+  /** Stop looking for results (pending checks still end at their time limit). */
+  close(): void {
+    this.watcher.close();
+  }
+
+  private resendAfterMs(): number {
+    return this.options.resendAfterMs ?? (this.options.timeoutSec * 1000) / 2;
+  }
+
+  private timeoutText(ask: Ask): string {
+    const rejected = ask.rejected.length > 0 ? ` (rejected: ${ask.rejected.join('; ')})` : '';
+    return `no result within ${this.options.timeoutSec} s${rejected}`;
+  }
+
+  /**
+   * The check of `name` on the commit under test: its key, and the requests this clone sent for it
+   * and left unsettled (an earlier process's), those still on the remote or answered there.
+   */
+  private async open(name: string, command: string, options: RunCheckOptions): Promise<Ask> {
+    const { git, timeoutSec } = this.options;
     const commit = options.commit ?? (await snapshotWorktree(git, options.cwd ?? this.options.workdir));
-    const timeoutSec = this.options.timeoutSec;
     const tree = await git.resolve(`${commit}^{tree}`);
-    const refs = checkRefs(this.options.run, checkRequestId(name, command, tree, timeoutSec));
-    const request: CheckRequest = {
+    const key = checkRequestKey(name, command, tree, timeoutSec);
+    const template: Ask['template'] = {
       splintercat: 'check-request',
-      version: 1,
-      id: refs.id,
+      version: PROTOCOL_VERSION,
       run: this.options.run,
       check: name,
       command,
@@ -123,90 +233,179 @@ export class RemoteCheckRunner implements CheckRunnerLike {
       timeoutSec,
       killGraceSec: this.options.killGraceSec ?? 10,
       commit,
-      requestedAt: this.clock.now().toISOString(),
       by: this.options.host ?? hostname(),
     };
-    const requestRef = this.options.trigger === 'branch' ? refs.branch : refs.request;
-    if (options.leave?.aborted) throw new CheckLeft(name, requestRef);
-    const sent = await this.send(request, refs, requestRef);
-    if (options.leave?.aborted && !options.signal?.aborted) throw new CheckLeft(name, requestRef);
-    this.log.info(
-      { check: name, commit: shortOid(commit), ref: requestRef, remote: this.options.remote },
-      `check '${name}' requested on ${this.options.remote}`,
+    const ask: Ask = {
+      key,
+      template,
+      live: [],
+      sends: 0,
+      unsent: false,
+      pushFailures: 0,
+      nextAt: 0,
+      rejected: [],
+      lastRef: '',
+    };
+    const kept = await this.own.list(key);
+    if (kept.length === 0) return ask;
+    const sent = kept.map(({ request, commit: pushed }) => this.sentOf(request, pushed));
+    const known = await listRemoteRefs(
+      git,
+      this.options.remote,
+      sent.flatMap((s) => [s.refs.result, s.requestRef]),
     );
-    const stop = either(options.signal, options.leave);
-    const outcome =
-      sent.result !== null
-        ? ({ kind: 'result', oid: sent.result } as const)
-        : await this.watcher.wait(refs.result, started + timeoutSec * 1000, stop.signal).finally(stop.dispose);
-    if (outcome.kind === 'aborted' && options.leave?.aborted && !options.signal?.aborted)
-      throw new CheckLeft(name, requestRef);
-    if (outcome.kind === 'result') {
-      const result = await this.collect(request, refs, outcome.oid, started);
-      await this.retire(requestRef, sent.request);
-      return result;
+    for (const s of sent) {
+      // Unreachable: the requests are taken as they were left (the outage, once over, sends them again).
+      const there = known === null || known.has(s.refs.result) || known.get(s.requestRef) === s.pushed;
+      if (there) ask.live.push(s);
+      else await this.own.forget(key, s.request.id);
     }
-    const why = outcome.kind === 'timeout' ? `no result within ${timeoutSec} s` : 'the check was cancelled';
-    await this.retire(requestRef, sent.request);
-    this.watcher.withdraw(refs.result, { check: name, commit, why, until: Date.now() + timeoutSec * 1000 });
-    return this.giveUp(request, refs, outcome.kind === 'timeout', started, why);
+    ask.sends = ask.live.length;
+    ask.lastRef = ask.live.at(-1)?.requestRef ?? '';
+    ask.nextAt = Date.now() + this.resendAfterMs();
+    return ask;
   }
 
-  /** Stop looking for results (pending checks still end at their time limit). */
-  close(): void {
-    this.watcher.close();
+  private sentOf(request: CheckRequest, pushed: string): Sent {
+    const refs = checkRefs(this.options.run, request.id);
+    return { request, refs, requestRef: this.options.trigger === 'branch' ? refs.branch : refs.request, pushed };
+  }
+
+  /** Send the check again, said in the decision log, unless it has been sent MOST_SENDS times (a failed push is always tried again). */
+  private async sendAgain(ask: Ask, why: string | null): Promise<void> {
+    if (!ask.unsent && ask.sends >= MOST_SENDS) {
+      ask.nextAt = Infinity;
+      return;
+    }
+    if (why !== null)
+      this.log.decision(
+        { check: ask.template.check, commit: shortOid(ask.template.commit), sends: ask.sends + 1 },
+        `[check] ${ask.template.check} on ${shortOid(ask.template.commit)}: ${why}; request sent again (${ask.sends + 1} of at most ${MOST_SENDS})`,
+      );
+    await this.send(ask);
   }
 
   /**
-   * Push the request unless its result is already on the remote; a request already there (asked by
-   * another machine or an earlier run) is waited on as it is.
+   * Push a fresh request (a new nonce, so a new id) and keep it in this clone's own refs first. An
+   * id already used on the remote (a result or request there before this clone asked: pushed
+   * ahead of any request) is never taken: it is named in the log and another id drawn. A push that
+   * does not reach the remote is tried again later, never left unsaid.
    */
-  private async send(
-    request: CheckRequest,
-    refs: CheckRefs,
-    requestRef: string,
-  ): Promise<{ result: string | null; request: string | null }> {
+  private async send(ask: Ask): Promise<void> {
     const { git, remote } = this.options;
-    const known = await listRemoteRefs(git, remote, [refs.result, requestRef]);
-    if (known === null) throw unreachable(remote, 'send a check request');
-    const result = known.get(refs.result);
-    if (result !== undefined) return { result, request: null };
-    const existing = known.get(requestRef);
-    if (existing !== undefined) return { result: null, request: existing };
-    const commit = await createRequestCommit(git, request, this.options.jobs ?? {}, this.options.workdir);
-    const pushed = await pushRefs(git, remote, [{ ref: requestRef, newOid: commit, expect: null }]);
-    if (!pushed.ok && pushed.reason === 'unreachable') throw unreachable(remote, 'send a check request', pushed.stderr);
-    // Rejected: the same request was pushed meanwhile (same id = same check of the same commit); wait for its result.
-    return { result: null, request: pushed.ok ? commit : null };
-  }
-
-  /** Fetch the result, check that it answers this request, and write the local log. */
-  private async collect(request: CheckRequest, refs: CheckRefs, oid: string, started: number): Promise<CheckResult> {
-    const { git, remote } = this.options;
-    if (!(await fetchRefs(git, remote, [`+${refs.result}:${refs.result}`])))
-      throw unreachable(remote, `fetch the result ${refs.result}`);
-    const json = (await git.readBlobText(`${oid}:${RESULT_FILE}`)) ?? '';
-    const tail = (await git.readBlobText(`${oid}:${LOG_FILE}`)) ?? '';
-    const parsed = parseResultRecord(json);
-    const problem = !parsed.ok
-      ? parsed.reason
-      : parsed.record.id !== request.id || parsed.record.check !== request.check
-        ? `it is for '${parsed.record.check}' on ${parsed.record.commit}, not this request`
-        : null;
-    if (problem !== null || !parsed.ok) {
-      this.log.warn({ ref: refs.result, problem }, `the result at ${refs.result} cannot be used: ${problem}`);
-      return this.giveUp(request, refs, false, started, `the job's result cannot be used: ${problem}`);
+    const patterns = [
+      `${checksPrefix(this.options.run)}${ask.key}*`,
+      `refs/heads/${checksPrefix(this.options.run).slice(5)}${ask.key}*`,
+    ];
+    for (let draw = 0; draw < 3; draw++) {
+      const nonce = newNonce();
+      const id = checkRequestId(ask.key, nonce);
+      const request: CheckRequest = { ...ask.template, id, nonce, requestedAt: this.clock.now().toISOString() };
+      const sent = this.sentOf(request, '');
+      const known = await listRemoteRefs(git, remote, patterns);
+      if (known === null && !this.reached) throw unreachable(remote, 'send a check request');
+      if (known === null) return this.unsent(ask, 'it cannot be reached');
+      this.reached = true;
+      this.nameForeign(ask, known);
+      if (known.has(sent.refs.result) || known.has(sent.requestRef)) {
+        this.reject(ask, sent.refs.result, 'it was there before this clone sent its request');
+        continue;
+      }
+      sent.pushed = await createRequestCommit(git, request, this.options.jobs ?? {}, this.options.workdir);
+      await this.own.keep(ask.key, request, sent.pushed);
+      const pushed = await pushRefs(git, remote, [{ ref: sent.requestRef, newOid: sent.pushed, expect: null }]);
+      if (!pushed.ok) await this.own.forget(ask.key, id);
+      if (!pushed.ok && pushed.reason === 'unreachable')
+        return this.unsent(ask, pushed.stderr.split('\n').at(-1) ?? '');
+      if (!pushed.ok) {
+        this.reject(ask, sent.requestRef, 'a request was pushed there by someone else meanwhile');
+        continue;
+      }
+      ask.live.push(sent);
+      ask.sends++;
+      ask.unsent = false;
+      ask.pushFailures = 0;
+      ask.lastRef = sent.requestRef;
+      ask.nextAt = Date.now() + this.resendAfterMs();
+      this.log.info(
+        { check: request.check, commit: shortOid(request.commit), ref: sent.requestRef, remote },
+        `check '${request.check}' requested on ${remote}`,
+      );
+      return;
     }
-    return this.account(request, refs, parsed.record, tail, started);
+    this.unsent(ask, 'no fresh request id could be used');
   }
 
-  private async account(
-    request: CheckRequest,
-    refs: CheckRefs,
-    record: CheckResultRecord,
-    tail: string,
-    started: number,
-  ): Promise<CheckResult> {
+  /** The request could not be pushed: said, and tried again after a delay that grows to LONGEST_POLL_MS. */
+  private unsent(ask: Ask, why: string): void {
+    const delay = Math.min(LONGEST_POLL_MS, (this.options.pollMs ?? 10_000) * 2 ** ask.pushFailures);
+    if (ask.pushFailures === 0)
+      this.log.warn(
+        { check: ask.template.check, remote: this.options.remote },
+        `check '${ask.template.check}': the request could not be sent to ${this.options.remote} (${why}); trying again until the check's time limit`,
+      );
+    ask.unsent = true;
+    ask.pushFailures++;
+    ask.nextAt = Date.now() + delay;
+  }
+
+  /**
+   * Results on the remote for this check of this tree that answer no request of this clone (another
+   * clone's, or pushed ahead of any request): named once in the decision log, never read.
+   */
+  private nameForeign(ask: Ask, known: Map<string, string>): void {
+    const ours = new Set(ask.live.map((s) => s.refs.result));
+    for (const ref of known.keys()) {
+      if (!ref.endsWith('/result') || ours.has(ref) || this.named.has(ref)) continue;
+      this.named.add(ref);
+      this.log.decision(
+        { check: ask.template.check, ref },
+        `[check] ignored the result at ${ref} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: this clone did not ask for it (no request of its own there); not counted`,
+      );
+    }
+  }
+
+  /** A result (or ref) this clone did not ask for: named in the decision log, never taken. */
+  private reject(ask: Ask, ref: string, why: string): void {
+    ask.rejected.push(`${ref}: ${why}`);
+    this.log.decision(
+      { check: ask.template.check, ref, why },
+      `[check] rejected the result at ${ref} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: ${why}; not counted, a fresh request is sent`,
+    );
+  }
+
+  /**
+   * Fetch the result at `sent`'s ref and check that it answers that request (nonce, id, check,
+   * commit). Null when it does not: rejected, the request withdrawn and forgotten (its id is spent:
+   * the real job can no longer write there).
+   */
+  private async collect(
+    ask: Ask,
+    sent: Sent,
+    oid: string,
+  ): Promise<{ record: CheckResultRecord; tail: string } | null> {
+    const { git, remote } = this.options;
+    const refs = sent.refs;
+    const fetched = await fetchRefs(git, remote, [`+${refs.result}:${refs.result}`]);
+    const json = fetched ? ((await git.readBlobText(`${oid}:${RESULT_FILE}`)) ?? '') : '';
+    const parsed = parseResultRecord(json);
+    const problem = !fetched ? null : !parsed.ok ? parsed.reason : resultProblem(sent.request, parsed.record);
+    if (fetched && problem === null && parsed.ok)
+      return { record: parsed.record, tail: (await git.readBlobText(`${oid}:${LOG_FILE}`)) ?? '' };
+    // Not fetched (the remote went away meanwhile): looked at again a moment later.
+    if (!fetched) {
+      await sleep(this.options.pollMs ?? 10_000);
+      return null;
+    }
+    ask.live = ask.live.filter((s) => s !== sent);
+    this.reject(ask, refs.result, problem ?? 'it cannot be read');
+    await this.retire([sent]);
+    await this.own.forget(ask.key, sent.request.id);
+    return null;
+  }
+
+  private async account(sent: Sent, record: CheckResultRecord, tail: string, started: number): Promise<CheckResult> {
+    const { request, refs } = sent;
     const header = [
       `splintercat: check '${request.check}' ran on ${record.runner} through ${this.options.remote}`,
       `commit: ${request.commit}`,
@@ -239,19 +438,15 @@ export class RemoteCheckRunner implements CheckRunnerLike {
   }
 
   /** A check whose result did not come (or cannot be used): failed, as a local check that timed out. */
-  private async giveUp(
-    request: CheckRequest,
-    refs: CheckRefs,
-    timedOut: boolean,
-    started: number,
-    why: string,
-  ): Promise<CheckResult> {
-    const text = `splintercat: check '${request.check}' on ${request.commit} through ${this.options.remote}: ${why}\nrequest: ${refs.id}\nresult expected at: ${refs.result}\n${timedOut ? `\nsplintercat: TIMEOUT after ${request.timeoutSec} seconds; request withdrawn\n` : ''}`;
-    const logFile = await this.writeLog(request.check, text);
-    this.log.warn({ check: request.check, remote: this.options.remote, logFile }, `check '${request.check}': ${why}`);
+  private async giveUp(ask: Ask, timedOut: boolean, started: number, why: string): Promise<CheckResult> {
+    const { check, commit, command, timeoutSec } = { ...ask.template };
+    const ids = ask.live.map((s) => s.refs.id).join(', ') || 'none on the remote';
+    const text = `splintercat: check '${check}' on ${commit} through ${this.options.remote}: ${why}\nrequests: ${ids}\n${timedOut ? `\nsplintercat: TIMEOUT after ${timeoutSec} seconds; request withdrawn\n` : ''}`;
+    const logFile = await this.writeLog(check, text);
+    this.log.warn({ check, remote: this.options.remote, logFile }, `check '${check}': ${why}`);
     return {
-      name: request.check,
-      command: request.command,
+      name: check,
+      command,
       success: false,
       exitCode: null,
       signal: timedOut ? null : 'SIGTERM',
@@ -264,13 +459,27 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     };
   }
 
-  /** Remove the request once answered or given up, only if it is still the one pushed (a compare-and-swap). */
-  private async retire(requestRef: string, pushed: string | null): Promise<void> {
-    if (pushed === null) return;
-    const outcome = await pushRefs(this.options.git, this.options.remote, [
-      { ref: requestRef, newOid: null, expect: pushed },
-    ]);
-    if (!outcome.ok) this.log.debug({ ref: requestRef, reason: outcome.reason }, 'check request left on the remote');
+  /**
+   * The check is over (answered, or given up: `withdrawn` says why, and a result that still comes
+   * is said to be ignored): its requests are removed from the remote and forgotten here.
+   */
+  private async settle(ask: Ask, withdrawn?: { check: string; commit: string; why: string }): Promise<void> {
+    await this.retire(ask.live);
+    if (withdrawn)
+      for (const s of ask.live)
+        this.watcher.withdraw(s.refs.result, { ...withdrawn, until: Date.now() + this.options.timeoutSec * 1000 });
+    await this.own.settle(ask.key);
+  }
+
+  /** Remove requests from the remote, each only if it is still the one pushed (a compare-and-swap). */
+  private async retire(sent: readonly Sent[]): Promise<void> {
+    if (sent.length === 0) return;
+    const outcome = await pushRefs(
+      this.options.git,
+      this.options.remote,
+      sent.map((s) => ({ ref: s.requestRef, newOid: null, expect: s.pushed })),
+    );
+    if (!outcome.ok) this.log.debug({ reason: outcome.reason }, 'check request(s) left on the remote');
   }
 
   private async writeLog(check: string, text: string): Promise<string> {
