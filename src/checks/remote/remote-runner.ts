@@ -360,7 +360,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
       this.named.add(ref);
       this.log.decision(
         { check: ask.template.check, ref },
-        `[check] ignored the result at ${ref} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: this clone did not ask for it (no request of its own there); not counted`,
+        `[check] ignored the result at ${ref} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: no request of this clone waits on it (pushed ahead of any request, or another clone's); not counted`,
       );
     }
   }
@@ -368,6 +368,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
   /** A result (or ref) this clone did not ask for: named in the decision log, never taken. */
   private reject(ask: Ask, ref: string, why: string): void {
     ask.rejected.push(`${ref}: ${why}`);
+    this.named.add(ref);
     this.log.decision(
       { check: ask.template.check, ref, why },
       `[check] rejected the result at ${ref} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: ${why}; not counted, a fresh request is sent`,
@@ -465,6 +466,8 @@ export class RemoteCheckRunner implements CheckRunnerLike {
    */
   private async settle(ask: Ask, withdrawn?: { check: string; commit: string; why: string }): Promise<void> {
     await this.retire(ask.live);
+    // This clone's own settled requests: their results are not named as foreign when the check is asked again.
+    for (const s of ask.live) this.named.add(s.refs.result);
     if (withdrawn)
       for (const s of ask.live)
         this.watcher.withdraw(s.refs.result, { ...withdrawn, until: Date.now() + this.options.timeoutSec * 1000 });
