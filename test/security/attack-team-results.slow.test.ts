@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RemoteCheckRunner, type RemoteCheckRunnerOptions } from '../../src/checks/remote/remote-runner.js';
+import { nullLogger, type Logger } from '../../src/log/logger.js';
 import { RunSync } from '../../src/store/sync/run-sync.js';
 import { commandDigest } from '../../src/workflow/share/run-share.js';
 import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
@@ -214,4 +216,93 @@ describe('a teammate forges check results (records, pre-pushed and raced result 
     expect(log).toMatch(/\[check\] quick FAILED on (1-1|final)/);
     expect(remote.log()).toMatch(/a\.txt and b\.txt together: broken|done \(0\)/);
   }, 240_000);
+});
+
+/** A logger that keeps every decision and warning line. */
+function lines(): { logger: Logger; said: string[] } {
+  const said: string[] = [];
+  const logger: Logger = {
+    ...nullLogger,
+    warn: (_obj, msg) => void said.push(msg ?? ''),
+    decision: (_obj, msg) => void said.push(msg ?? ''),
+    child: () => logger,
+  };
+  return { logger, said };
+}
+
+function runner(remote: CiRemote, logger: Logger, options: Partial<RemoteCheckRunnerOptions> = {}): RemoteCheckRunner {
+  return new RemoteCheckRunner({
+    git: remote.repo.git,
+    remote: 'origin',
+    run: 'up',
+    workdir: remote.repo.dir,
+    outputDir: join(tempDir(), 'logs'),
+    commands: { quick: COMMAND },
+    timeoutSec: TIMEOUT,
+    pollMs: 100,
+    logger,
+    ...options,
+  });
+}
+
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('check requests lost to an outage are sent again', () => {
+  it("the CI's first job is lost (no hook when the request came): the request is sent again and answered", async () => {
+    const { repo, remote } = forkWithCi({ hook: false });
+    const { logger, said } = lines();
+    const checks = runner(remote, logger, { resendAfterMs: 1_500 });
+    const pending = checks.run('quick', { commit: repo.sh('rev-parse', 'upstream') });
+    // The request reached the remote while its CI was down: no job will ever answer it.
+    await until(() => remote.refs().some((r) => r.endsWith('/request')));
+    remote.installHook();
+    const result = await pending;
+    await remote.jobsDone();
+    checks.close();
+    expect(result).toMatchObject({ success: true, timedOut: false });
+    expect(said.join('\n')).toMatch(/quick on [0-9a-f]+: no result for 1\.5 s; request sent again \(2 of at most 4\)/);
+    expect(remote.log().match(/\(pid \d+\)$/gm)).toHaveLength(1);
+    // Answered: no request is left, on the remote or in this clone's own refs.
+    expect(remote.refs().filter((r) => r.endsWith('/request'))).toEqual([]);
+    expect(repo.sh('for-each-ref', 'refs/splintercat-own/')).toBe('');
+  }, 120_000);
+
+  it('the remote cannot be reached while the check waits: once it answers, the request is sent again', async () => {
+    const { repo, remote } = forkWithCi({ hook: false });
+    const { logger, said } = lines();
+    const checks = runner(remote, logger);
+    const pending = checks.run('quick', { commit: repo.sh('rev-parse', 'upstream') });
+    await until(() => remote.refs().some((r) => r.endsWith('/request')));
+    // The outage: the remote is gone, and the CI with it.
+    renameSync(remote.bare, `${remote.bare}.away`);
+    await until(() => said.some((l) => /cannot reach origin for check results/.test(l)));
+    renameSync(`${remote.bare}.away`, remote.bare);
+    remote.installHook();
+    const result = await pending;
+    await remote.jobsDone();
+    checks.close();
+    expect(result).toMatchObject({ success: true, timedOut: false });
+    expect(said.join('\n')).toMatch(/origin could not be reached while the check waited; request sent again \(2 of/);
+  }, 120_000);
+
+  it('a request whose push did not reach the remote is pushed again once it answers', async () => {
+    const { repo, remote } = forkWithCi();
+    const { logger, said } = lines();
+    const checks = runner(remote, logger);
+    expect(await checks.run('quick', { commit: repo.sh('rev-parse', 'main') })).toMatchObject({ success: true });
+    renameSync(remote.bare, `${remote.bare}.away`);
+    const pending = checks.run('quick', { commit: repo.sh('rev-parse', 'upstream') });
+    await until(() => said.some((l) => /the request could not be sent to origin/.test(l)));
+    renameSync(`${remote.bare}.away`, remote.bare);
+    const result = await pending;
+    await remote.jobsDone();
+    checks.close();
+    expect(result).toMatchObject({ success: true, timedOut: false });
+  }, 120_000);
 });
