@@ -1,33 +1,27 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SplintercatError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
-import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
+import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
 import type { Logger } from '../../log/logger.js';
 import { nullLogger } from '../../log/logger.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import type { PreflightProblem } from '../check-runner.js';
 import { createCheckLog, lastLines, unknownCheck } from '../log-file.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from '../types.js';
-import { createRequestCommit, snapshotWorktree } from './commits.js';
+import { snapshotWorktree } from './commits.js';
 import { OwnRequests } from './own-requests.js';
+import { MOST_SENDS, RequestSender, type Ask, type Sent } from './request-sender.js';
 import {
   LOG_FILE,
   PROTOCOL_VERSION,
   RESULT_FILE,
-  checkRefs,
-  checkRequestId,
   checkRequestKey,
   checksPrefix,
-  newNonce,
   parseResultRecord,
   resultProblem,
-  type CheckRefs,
-  type CheckRequest,
   type CheckResultRecord,
 } from './protocol.js';
-import { LONGEST_POLL_MS, ResultWatcher } from './result-watcher.js';
-import { shortOid } from '../../util/short-oid.js';
+import { ResultWatcher } from './result-watcher.js';
 
 export interface RemoteCheckRunnerOptions {
   /** The repository the commits under test are in. */
@@ -60,36 +54,6 @@ export interface RemoteCheckRunnerOptions {
   resendAfterMs?: number;
 }
 
-/** The most requests one check sends (a lost job, a rejected result, an outage each send one more). */
-const MOST_SENDS = 4;
-
-/** One request of this clone on the remote, whose result is waited on. */
-interface Sent {
-  request: CheckRequest;
-  refs: CheckRefs;
-  requestRef: string;
-  /** The request commit as pushed (what `retire` removes only if it is still there). */
-  pushed: string;
-}
-
-/** One check asked of CI: the requests sent for it, and when to send again if nothing usable came. */
-interface Ask {
-  key: string;
-  /** The request without what each send makes fresh (id, nonce, time). */
-  template: Omit<CheckRequest, 'id' | 'nonce' | 'requestedAt'>;
-  live: Sent[];
-  sends: number;
-  /** The last push did not reach the remote: sent again at `nextAt`, however many sends were made. */
-  unsent: boolean;
-  pushFailures: number;
-  /** When to send again if no usable result came (ms since the epoch). */
-  nextAt: number;
-  /** What was refused on the way, for the log of a check given up. */
-  rejected: string[];
-  /** The newest request ref, for a check left waiting. */
-  lastRef: string;
-}
-
 /**
  * Runs the named checks on CI runners reached through a git remote (protocol.ts): the commit
  * under test goes out as a request ref, the result comes back as the job's result ref. Several
@@ -114,16 +78,14 @@ export class RemoteCheckRunner implements CheckRunnerLike {
   private readonly clock: Clock;
   private readonly watcher: ResultWatcher;
   private readonly own: OwnRequests;
-  /** The remote answered this runner once: later failures to reach it are an outage, waited out. */
-  private reached = false;
-  /** Result refs this clone did not ask for, already named in the log. */
-  private readonly named = new Set<string>();
+  private readonly sender: RequestSender;
 
   constructor(private readonly options: RemoteCheckRunnerOptions) {
     this.parallel = options.parallel ?? 4;
     this.log = options.logger ?? nullLogger;
     this.clock = options.clock ?? systemClock;
     this.own = new OwnRequests(options.git, options.run);
+    this.sender = new RequestSender(options, this.own, this.log, this.clock);
     this.watcher = new ResultWatcher(
       options.git,
       options.remote,
@@ -159,7 +121,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     const deadline = started + this.options.timeoutSec * 1000;
     const ask = await this.open(name, command, options);
     if (options.leave?.aborted) throw new CheckLeft(name, ask.lastRef);
-    if (ask.live.length === 0) await this.send(ask);
+    if (ask.live.length === 0) await this.sender.send(ask);
     if (options.leave?.aborted && !options.signal?.aborted) throw new CheckLeft(name, ask.lastRef);
     const stop = either(options.signal, options.leave);
     try {
@@ -177,15 +139,15 @@ export class RemoteCheckRunner implements CheckRunnerLike {
             return result;
           }
           // Rejected (not merely unfetched): its id is spent, a fresh request lets the real job answer.
-          if (!ask.live.includes(sent) && ask.sends < MOST_SENDS) await this.send(ask);
+          if (!ask.live.includes(sent) && ask.sends < MOST_SENDS) await this.sender.send(ask);
           continue;
         }
         if (outcome.kind === 'timeout' && Date.now() < deadline) {
-          await this.sendAgain(ask, ask.unsent ? null : `no result for ${this.resendAfterMs() / 1000} s`);
+          await this.sender.sendAgain(ask, ask.unsent ? null : `no result for ${this.sender.resendAfterMs() / 1000} s`);
           continue;
         }
         if (outcome.kind === 'reconnected') {
-          await this.sendAgain(ask, `${this.options.remote} could not be reached while the check waited`);
+          await this.sender.sendAgain(ask, `${this.options.remote} could not be reached while the check waited`);
           continue;
         }
         const why = outcome.kind === 'timeout' ? this.timeoutText(ask) : 'the check was cancelled';
@@ -200,10 +162,6 @@ export class RemoteCheckRunner implements CheckRunnerLike {
   /** Stop looking for results (pending checks still end at their time limit). */
   close(): void {
     this.watcher.close();
-  }
-
-  private resendAfterMs(): number {
-    return this.options.resendAfterMs ?? (this.options.timeoutSec * 1000) / 2;
   }
 
   private timeoutText(ask: Ask): string {
@@ -248,7 +206,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     };
     const kept = await this.own.list(key);
     if (kept.length === 0) return ask;
-    const sent = kept.map(({ request, commit: pushed }) => this.sentOf(request, pushed));
+    const sent = kept.map(({ request, commit: pushed }) => this.sender.sentOf(request, pushed));
     const known = await listRemoteRefs(
       git,
       this.options.remote,
@@ -262,117 +220,8 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     }
     ask.sends = ask.live.length;
     ask.lastRef = ask.live.at(-1)?.requestRef ?? '';
-    ask.nextAt = Date.now() + this.resendAfterMs();
+    ask.nextAt = Date.now() + this.sender.resendAfterMs();
     return ask;
-  }
-
-  private sentOf(request: CheckRequest, pushed: string): Sent {
-    const refs = checkRefs(this.options.run, request.id);
-    return { request, refs, requestRef: this.options.trigger === 'branch' ? refs.branch : refs.request, pushed };
-  }
-
-  /** Send the check again, said in the decision log, unless it has been sent MOST_SENDS times (a failed push is always tried again). */
-  private async sendAgain(ask: Ask, why: string | null): Promise<void> {
-    if (!ask.unsent && ask.sends >= MOST_SENDS) {
-      ask.nextAt = Infinity;
-      return;
-    }
-    if (why !== null)
-      this.log.decision(
-        { check: ask.template.check, commit: shortOid(ask.template.commit), sends: ask.sends + 1 },
-        `[check] ${ask.template.check} on ${shortOid(ask.template.commit)}: ${why}; request sent again (${ask.sends + 1} of at most ${MOST_SENDS})`,
-      );
-    await this.send(ask);
-  }
-
-  /**
-   * Push a fresh request (a new nonce, so a new id) and keep it in this clone's own refs first. An
-   * id already used on the remote (a result or request there before this clone asked: pushed
-   * ahead of any request) is never taken: it is named in the log and another id drawn. A push that
-   * does not reach the remote is tried again later, never left unsaid.
-   */
-  private async send(ask: Ask): Promise<void> {
-    const { git, remote } = this.options;
-    const patterns = [
-      `${checksPrefix(this.options.run)}${ask.key}*`,
-      `refs/heads/${checksPrefix(this.options.run).slice(5)}${ask.key}*`,
-    ];
-    for (let draw = 0; draw < 3; draw++) {
-      const nonce = newNonce();
-      const id = checkRequestId(ask.key, nonce);
-      const request: CheckRequest = { ...ask.template, id, nonce, requestedAt: this.clock.now().toISOString() };
-      const sent = this.sentOf(request, '');
-      const known = await listRemoteRefs(git, remote, patterns);
-      if (known === null && !this.reached) throw unreachable(remote, 'send a check request');
-      if (known === null) return this.unsent(ask, 'it cannot be reached');
-      this.reached = true;
-      this.nameForeign(ask, known);
-      if (known.has(sent.refs.result) || known.has(sent.requestRef)) {
-        this.reject(ask, sent.refs.result, 'it was there before this clone sent its request');
-        continue;
-      }
-      sent.pushed = await createRequestCommit(git, request, this.options.jobs ?? {}, this.options.workdir);
-      await this.own.keep(ask.key, request, sent.pushed);
-      const pushed = await pushRefs(git, remote, [{ ref: sent.requestRef, newOid: sent.pushed, expect: null }]);
-      if (!pushed.ok) await this.own.forget(ask.key, id);
-      if (!pushed.ok && pushed.reason === 'unreachable')
-        return this.unsent(ask, pushed.stderr.split('\n').at(-1) ?? '');
-      if (!pushed.ok) {
-        this.reject(ask, sent.requestRef, 'a request was pushed there by someone else meanwhile');
-        continue;
-      }
-      ask.live.push(sent);
-      ask.sends++;
-      ask.unsent = false;
-      ask.pushFailures = 0;
-      ask.lastRef = sent.requestRef;
-      ask.nextAt = Date.now() + this.resendAfterMs();
-      this.log.info(
-        { check: request.check, commit: shortOid(request.commit), ref: sent.requestRef, remote },
-        `check '${request.check}' requested on ${remote}`,
-      );
-      return;
-    }
-    this.unsent(ask, 'no fresh request id could be used');
-  }
-
-  /** The request could not be pushed: said, and tried again after a delay that grows to LONGEST_POLL_MS. */
-  private unsent(ask: Ask, why: string): void {
-    const delay = Math.min(LONGEST_POLL_MS, (this.options.pollMs ?? 10_000) * 2 ** ask.pushFailures);
-    if (ask.pushFailures === 0)
-      this.log.warn(
-        { check: ask.template.check, remote: this.options.remote },
-        `check '${ask.template.check}': the request could not be sent to ${this.options.remote} (${why}); trying again until the check's time limit`,
-      );
-    ask.unsent = true;
-    ask.pushFailures++;
-    ask.nextAt = Date.now() + delay;
-  }
-
-  /**
-   * Results on the remote for this check of this tree that answer no request of this clone (another
-   * clone's, or pushed ahead of any request): named once in the decision log, never read.
-   */
-  private nameForeign(ask: Ask, known: Map<string, string>): void {
-    const ours = new Set(ask.live.map((s) => s.refs.result));
-    for (const ref of known.keys()) {
-      if (!ref.endsWith('/result') || ours.has(ref) || this.named.has(ref)) continue;
-      this.named.add(ref);
-      this.log.decision(
-        { check: ask.template.check, ref },
-        `[check] ignored the result at ${ref} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: no request of this clone waits on it (pushed ahead of any request, or another clone's); not counted`,
-      );
-    }
-  }
-
-  /** A result (or ref) this clone did not ask for: named in the decision log, never taken. */
-  private reject(ask: Ask, ref: string, why: string): void {
-    ask.rejected.push(`${ref}: ${why}`);
-    this.named.add(ref);
-    this.log.decision(
-      { check: ask.template.check, ref, why },
-      `[check] rejected the result at ${ref} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: ${why}; not counted, a fresh request is sent`,
-    );
   }
 
   /**
@@ -399,8 +248,8 @@ export class RemoteCheckRunner implements CheckRunnerLike {
       return null;
     }
     ask.live = ask.live.filter((s) => s !== sent);
-    this.reject(ask, refs.result, problem ?? 'it cannot be read');
-    await this.retire([sent]);
+    this.sender.reject(ask, refs.result, problem ?? 'it cannot be read');
+    await this.sender.retire([sent]);
     await this.own.forget(ask.key, sent.request.id);
     return null;
   }
@@ -465,24 +314,13 @@ export class RemoteCheckRunner implements CheckRunnerLike {
    * is said to be ignored): its requests are removed from the remote and forgotten here.
    */
   private async settle(ask: Ask, withdrawn?: { check: string; commit: string; why: string }): Promise<void> {
-    await this.retire(ask.live);
+    await this.sender.retire(ask.live);
     // This clone's own settled requests: their results are not named as foreign when the check is asked again.
-    for (const s of ask.live) this.named.add(s.refs.result);
+    for (const s of ask.live) this.sender.named.add(s.refs.result);
     if (withdrawn)
       for (const s of ask.live)
         this.watcher.withdraw(s.refs.result, { ...withdrawn, until: Date.now() + this.options.timeoutSec * 1000 });
     await this.own.settle(ask.key);
-  }
-
-  /** Remove requests from the remote, each only if it is still the one pushed (a compare-and-swap). */
-  private async retire(sent: readonly Sent[]): Promise<void> {
-    if (sent.length === 0) return;
-    const outcome = await pushRefs(
-      this.options.git,
-      this.options.remote,
-      sent.map((s) => ({ ref: s.requestRef, newOid: null, expect: s.pushed })),
-    );
-    if (!outcome.ok) this.log.debug({ reason: outcome.reason }, 'check request(s) left on the remote');
   }
 
   private async writeLog(check: string, text: string): Promise<string> {
@@ -518,12 +356,4 @@ function either(a?: AbortSignal, b?: AbortSignal): { signal: AbortSignal | undef
     b.removeEventListener('abort', abort);
   };
   return { signal: both.signal, dispose };
-}
-
-function unreachable(remote: string, doing: string, stderr = ''): SplintercatError {
-  return new SplintercatError('check_remote_unreachable', {
-    what: `Cannot ${doing}: the remote '${remote}' (check.runner.remote) cannot be reached`,
-    ...(stderr ? { why: stderr.split('\n').slice(-3).join('\n') } : {}),
-    fix: [`Check it with \`git ls-remote ${remote}\``, 'Then run `splintercat continue`'],
-  });
 }
