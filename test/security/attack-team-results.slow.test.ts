@@ -197,6 +197,10 @@ describe('a teammate forges check results (records, pre-pushed and raced result 
       share?: { claimedChecks: Array<{ by: string; success: boolean }> };
     };
     expect(status.share?.claimedChecks).toEqual([expect.objectContaining({ by: 'mallory', success: true })]);
+    // The report shows it as mallory's claim beside the check this clone ran, and not as a passed check.
+    const report = await runCli(['report'], repo.dir);
+    expect(report.stdout).toMatch(/quick passed on mallory's clone on tree [0-9a-f]+ \(its claim, not counted here\)/);
+    expect(report.stdout).not.toMatch(/^\s*validated/m);
   }, 240_000);
 
   it('a result raced onto the request (its nonce not the request’s) is rejected and named; a fresh request gets the real answer', async () => {

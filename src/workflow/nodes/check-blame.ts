@@ -186,11 +186,19 @@ async function sayClaims(ctx: Ctx, name: string, commit: string): Promise<void> 
   const command = ctx.config.check.commands[name];
   if (!ctx.share || command === undefined) return;
   const claims = await claimsFor(ctx.git, ctx.share, name, command, commit).catch(() => []);
-  for (const claim of claims)
-    ctx.log.decision(
-      { check: name, from: claim.by, success: claim.success },
-      `[check] ${claimText(claim)}: ${name} runs here on ${shortOid(commit)} all the same`,
-    );
+  for (const claim of claims) {
+    const reasoning = `${claimText(claim)}: ${name} runs here on ${shortOid(commit)} all the same`;
+    // Journalled as a decision, so the report's timeline shows the claim beside the check this clone ran.
+    ctx.journal.append({
+      type: 'decision',
+      kind: 'check',
+      by: 'runner',
+      decision: 'claimed',
+      reasoning,
+      conflicts: [],
+    });
+    ctx.log.decision({ check: name, from: claim.by, success: claim.success }, `[check] ${reasoning}`);
+  }
 }
 
 /** The files of the run that hold a model's resolution (what check.setup must not run, nor read with the network). */
