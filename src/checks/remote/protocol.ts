@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { UsageError } from '../../errors/index.js';
 import { testRunners } from '../test-output/types.js';
+import { printableName } from '../../util/safe-print.js';
 import { shortOid } from '../../util/short-oid.js';
 
 /**
@@ -227,8 +228,11 @@ export function resultProblem(request: CheckRequest, record: CheckResultRecord):
   const a = Buffer.from(record.nonce);
   const b = Buffer.from(request.nonce);
   if (a.length !== b.length || !timingSafeEqual(a, b)) return "its nonce is not this clone's request's";
-  if (record.id !== request.id || record.run !== request.run) return `it names the request ${record.id}, not this one`;
-  if (record.check !== request.check) return `it is for the check '${record.check}', not '${request.check}'`;
+  // What the result says is anyone's text: printed only as a name that cannot break a line.
+  if (record.id !== request.id || record.run !== request.run)
+    return `it names the request ${printableName(record.id)}, not this one`;
+  if (record.check !== request.check)
+    return `it is for the check '${printableName(record.check)}', not '${request.check}'`;
   if (record.commit !== request.commit) return `it is for the commit ${record.commit}, not ${request.commit}`;
   return null;
 }

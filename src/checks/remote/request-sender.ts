@@ -3,6 +3,7 @@ import { listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
 import type { Logger } from '../../log/logger.js';
 import { SplintercatError } from '../../errors/index.js';
 import type { Clock } from '../../util/clock.js';
+import { printableName } from '../../util/safe-print.js';
 import { shortOid } from '../../util/short-oid.js';
 import { createRequestCommit } from './commits.js';
 import type { OwnRequests } from './own-requests.js';
@@ -168,7 +169,7 @@ export class RequestSender {
       this.named.add(ref);
       this.log.decision(
         { check: ask.template.check, ref },
-        `[check] ignored the result at ${ref} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: no request of this clone waits on it (pushed ahead of any request, or another clone's); not counted`,
+        `[check] ignored the result at ${printableName(ref)} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: no request of this clone waits on it (pushed ahead of any request, or another clone's); not counted`,
       );
     }
   }
@@ -179,7 +180,7 @@ export class RequestSender {
     this.named.add(ref);
     this.log.decision(
       { check: ask.template.check, ref, why },
-      `[check] rejected the result at ${ref} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: ${why}; not counted, a fresh request is sent`,
+      `[check] rejected the ${ref.endsWith('/result') ? 'result' : 'request'} at ${printableName(ref)} for '${ask.template.check}' on ${shortOid(ask.template.commit)}: ${why}; not counted${ask.sends < MOST_SENDS ? ', a fresh request is sent' : ''}`,
     );
   }
 
