@@ -7,6 +7,7 @@ export const errorKinds = {
   check_job_missing: 'usage',
   check_preflight: 'usage',
   check_remote_missing: 'usage',
+  check_protocol_mismatch: 'usage',
   check_request_invalid: 'usage',
   check_unknown: 'usage',
   check_writable_dir: 'usage',

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckLeft, RemoteCheckRunner } from '../../src/checks/remote/remote-runner.js';
-import { checkRefs, checkRequestId } from '../../src/checks/remote/protocol.js';
+import { checkRequestKey } from '../../src/checks/remote/protocol.js';
 import { probeBwrap } from '../../src/checks/sandbox.js';
 import type { Logger } from '../../src/log/logger.js';
 import { nullLogger } from '../../src/log/logger.js';
@@ -70,14 +70,14 @@ describe('checks on CI runners through a git remote (post-receive hook as the CI
     expect(log).toContain(`commit: ${bad}`);
     expect(log).toContain('--- FAIL: TestMerge');
     expect(failed.tail.at(-1)).toContain('FAIL');
-    // Results stay on the remote (and are fetched here); the requests are gone.
-    const ids = [good, bad].map((c) =>
-      checkRequestId('test', 'sh check.sh', remote.repo.sh('rev-parse', `${c}^{tree}`), 60),
-    );
-    expect(remote.refs()).toEqual(ids.map((id) => checkRefs('up', id).result).sort());
-    expect(remote.repo.sh('for-each-ref', '--format=%(refname)', 'refs/splintercat/up/checks/')).toContain(
-      checkRefs('up', ids[1] as string).result,
-    );
+    // Results stay on the remote (and are fetched here); the requests are gone, and so are this clone's own refs of them.
+    const results = remote.refs();
+    expect(results).toHaveLength(2);
+    expect(results.every((ref) => ref.endsWith('/result'))).toBe(true);
+    const key = checkRequestKey('test', 'sh check.sh', remote.repo.sh('rev-parse', `${bad}^{tree}`), 60);
+    const fetched = remote.repo.sh('for-each-ref', '--format=%(refname)', 'refs/splintercat/up/checks/');
+    expect(fetched).toContain(`refs/splintercat/up/checks/${key}-`);
+    expect(remote.repo.sh('for-each-ref', 'refs/splintercat-own/')).toBe('');
   });
 
   it("a check of uncommitted work (the resolver's run_check) sends a snapshot of the working tree", async () => {

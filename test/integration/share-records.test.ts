@@ -6,7 +6,7 @@ import { nullLogger } from '../../src/log/logger.js';
 import { ResolutionCache } from '../../src/resolve/cache/resolution-cache.js';
 import { RunStore } from '../../src/store/index.js';
 import { initialRunState, type CheckRecord, type RunState } from '../../src/store/run-state.js';
-import { reusedCheck } from '../../src/workflow/share/check-reuse.js';
+import { claimsFor } from '../../src/workflow/share/check-claims.js';
 import { shareCache } from '../../src/workflow/share/cache-share.js';
 import { releaseOwnClaims } from '../../src/workflow/share/release-claims.js';
 import { listRemoteRefs } from '../../src/git/remote-refs.js';
@@ -72,33 +72,21 @@ function stateWith(repo: TestRepo, checks: Array<Pick<CheckRecord, 'name' | 'com
 }
 
 describe('what a shared run shares besides its resolutions', () => {
-  it("a check passed on one clone is not run again on another clone's commit of the same tree; a failure is", async () => {
+  it("a check passed on one clone is another clone's claim of the same tree, never its result", async () => {
     const [a, b] = twoClones();
     expect(a.head()).not.toBe(b.head());
     const alice = await shared(a, 'alice');
     const published = stateWith(a, [{ name: 'build', commit: a.head(), success: true }]);
     expect(await alice.publish(published)).toBe(true);
     const bob = await shared(b, 'bob');
-    const logs = tempDir('splintercat-share-logs-');
-    const now = new Date();
-    const reused = await reusedCheck(b.git, bob, 'build', 'make', b.head(), logs, now);
-    expect(reused?.from.by).toBe('alice');
-    expect(reused?.result).toMatchObject({ name: 'build', success: true, exitCode: 0 });
-    // Another command is another check; a tree nobody checked is checked here.
-    expect(await reusedCheck(b.git, bob, 'build', 'make all', b.head(), logs, now)).toBeNull();
+    const claims = await claimsFor(b.git, bob, 'build', 'make', b.head());
+    expect(claims).toMatchObject([{ check: 'build', by: 'alice', success: true }]);
+    // Another command is another check; a tree nobody checked has no claim.
+    expect(await claimsFor(b.git, bob, 'build', 'make all', b.head())).toEqual([]);
     b.commit('more', { 'b.txt': 'b\n' });
-    expect(await reusedCheck(b.git, bob, 'build', 'make', b.head(), logs, now)).toBeNull();
-    // A failure on the same tree is run again here: its log and its judgement are this clone's.
-    const failed = stateWith(a, [{ name: 'build', commit: a.head(), success: true }]);
-    a.commit('more', { 'b.txt': 'b\n' });
-    failed.checks.push({
-      ...(failed.checks[0] as CheckRecord),
-      commit: a.head(),
-      success: false,
-      at: '2026-01-01T00:01:00.000Z',
-    });
-    expect(await alice.publish(failed)).toBe(true);
-    expect(await reusedCheck(b.git, bob, 'build', 'make', b.head(), logs, now)).toBeNull();
+    expect(await claimsFor(b.git, bob, 'build', 'make', b.head())).toEqual([]);
+    // A clone's own records are its results, not claims.
+    expect(await claimsFor(a.git, alice, 'build', 'make', a.head())).toEqual([]);
   });
 
   it('a resolution goes out in one push with its tree and its claim released; a push the records beat is read, combined and pushed again', async () => {

@@ -1,6 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
+import { UsageError } from '../../errors/index.js';
 import { testRunners } from '../test-output/types.js';
+import { printableName } from '../../util/safe-print.js';
 import { shortOid } from '../../util/short-oid.js';
 
 /**
@@ -12,20 +14,31 @@ import { shortOid } from '../../util/short-oid.js';
  * `refs/splintercat/RUN/checks/ID/request`, or, for CI that starts only for branches, to the
  * branch `refs/heads/splintercat/RUN/checks/ID`. The job checks the parent out, runs the command,
  * and pushes a root commit holding `result.json` (a `CheckResultRecord`) and `log.txt` (the end of
- * the log) to `refs/splintercat/RUN/checks/ID/result`, created only if absent. The ID is derived
- * from the check, its command and the tree under test, so the same check of the same tree asked
- * twice, from one machine or several, is one request with one result.
+ * the log) to `refs/splintercat/RUN/checks/ID/result`, created only if absent.
+ *
+ * Anyone who can push to the remote can write a result ref, so a result counts only for a request
+ * this clone made: each request carries a secret nonce of its own (PROTOCOL_VERSION 2), the job
+ * copies it into its result, and the clone, which keeps its requests in local refs never read
+ * from the remote (own-requests.ts), takes a result only when the nonce, commit and check are its
+ * request's. The ID names the check and tree for a reader and ends in a digest of the nonce, so
+ * no one can push a result ahead of a request: each request, of each clone, is a fresh ID.
  */
+
+/** The version of requests and results this splintercat writes and reads. */
+export const PROTOCOL_VERSION = 2;
 
 const REQUEST_SUBJECT = 'splintercat check request';
 export const RESULT_FILE = 'result.json';
 export const LOG_FILE = 'log.txt';
 const oid = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
+const nonce = z.string().regex(/^[0-9a-f]{32,128}$/);
 
 const checkRequestSchema = z.object({
   splintercat: z.literal('check-request'),
-  version: z.literal(1),
+  version: z.literal(PROTOCOL_VERSION),
   id: z.string().min(1),
+  /** The asking clone's secret for this request: its result must carry it. */
+  nonce,
   run: z.string().min(1),
   check: z.string().min(1),
   command: z.string().min(1),
@@ -56,8 +69,10 @@ const failedTestSchema = z.object({
 
 const checkResultRecordSchema = z.object({
   splintercat: z.literal('check-result'),
-  version: z.literal(1),
+  version: z.literal(PROTOCOL_VERSION),
   id: z.string().min(1),
+  /** The request's nonce, copied: the result answers that request and no other. */
+  nonce,
   run: z.string().min(1),
   check: z.string().min(1),
   commit: oid,
@@ -99,14 +114,24 @@ export function checksPrefix(run: string): string {
 }
 
 /**
- * The id of one check of one tree: readable (check, tree) and unique per command and time limit.
- * Of the tree, not the commit: two machines' commits of one merged tree (a shared run's final
- * merge) are one request with one result.
+ * What identifies one check of one tree on this clone (readable check and tree, unique per command
+ * and time limit): the key its requests are kept under here. Of the tree, not the commit: two
+ * commits of one tree are one check.
  */
-export function checkRequestId(check: string, command: string, tree: string, timeoutSec: number): string {
+export function checkRequestKey(check: string, command: string, tree: string, timeoutSec: number): string {
   const safe = check.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'check';
   const hash = createHash('sha256').update(`${check}\0${command}\0${timeoutSec}\0${tree}`).digest('hex');
   return `${safe}-${shortOid(tree)}-${hash.slice(0, 8)}`;
+}
+
+/** A new request secret: 128 random bits. */
+export function newNonce(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** The id of one request: its check key, then a digest of its nonce (which tells nothing of the nonce). */
+export function checkRequestId(key: string, requestNonce: string): string {
+  return `${key}-${createHash('sha256').update(`splintercat-request\0${requestNonce}`).digest('hex').slice(0, 16)}`;
 }
 
 export function checkRefs(run: string, id: string): CheckRefs {
@@ -142,12 +167,38 @@ export function requestMessage(request: CheckRequest): string {
 export function parseRequestMessage(message: string): CheckRequest | null {
   const line = message.split('\n').find((l) => l.startsWith('{'));
   if (line === undefined) return null;
+  let value: unknown;
   try {
-    const parsed = checkRequestSchema.safeParse(JSON.parse(line));
-    return parsed.success ? parsed.data : null;
+    value = JSON.parse(line);
   } catch {
     return null;
   }
+  const version = versionOf(value, 'check-request');
+  if (version !== null && version !== PROTOCOL_VERSION) throw versionMismatch('request', version);
+  const parsed = checkRequestSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The `version` of a request or result of kind `kind`, or null when `value` is none. */
+function versionOf(value: unknown, kind: 'check-request' | 'check-result'): unknown {
+  if (value === null || typeof value !== 'object') return null;
+  const record = value as { splintercat?: unknown; version?: unknown };
+  return record.splintercat === kind ? (record.version ?? 'none') : null;
+}
+
+function versionText(version: unknown): string {
+  return typeof version === 'number' ? String(version) : JSON.stringify(version).slice(0, 20);
+}
+
+function versionMismatch(what: 'request' | 'result', version: unknown): UsageError {
+  return new UsageError('check_protocol_mismatch', {
+    what: `The check ${what} is of protocol version ${versionText(version)}; this splintercat speaks version ${PROTOCOL_VERSION}`,
+    why: 'The clone that asks and the CI job that answers run different splintercat versions',
+    fix: [
+      'Run the same splintercat version in the clones and in the CI job (its `splintercat init --ci` command)',
+      'Then run `splintercat continue`: the check is asked again',
+    ],
+  });
 }
 
 /** A result record read from `result.json`, or the reason it cannot be used. */
@@ -160,7 +211,28 @@ export function parseResultRecord(
   } catch (error) {
     return { ok: false, reason: `result.json is not JSON (${(error as Error).message})` };
   }
+  const version = versionOf(value, 'check-result');
+  if (version !== null && version !== PROTOCOL_VERSION)
+    return { ok: false, reason: `${versionMismatch('result', version).what} (the CI job runs another splintercat)` };
   const parsed = checkResultRecordSchema.safeParse(value);
   if (!parsed.success) return { ok: false, reason: `result.json does not match: ${z.prettifyError(parsed.error)}` };
   return { ok: true, record: parsed.data };
+}
+
+/**
+ * Why `record` does not answer `request`, or null when it does: the same id, run, check and
+ * commit, and the request's nonce (compared in constant time). A result that fails this was not
+ * written for this clone's request, whoever wrote it.
+ */
+export function resultProblem(request: CheckRequest, record: CheckResultRecord): string | null {
+  const a = Buffer.from(record.nonce);
+  const b = Buffer.from(request.nonce);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return "its nonce is not this clone's request's";
+  // What the result says is anyone's text: printed only as a name that cannot break a line.
+  if (record.id !== request.id || record.run !== request.run)
+    return `it names the request ${printableName(record.id)}, not this one`;
+  if (record.check !== request.check)
+    return `it is for the check '${printableName(record.check)}', not '${request.check}'`;
+  if (record.commit !== request.commit) return `it is for the commit ${record.commit}, not ${request.commit}`;
+  return null;
 }

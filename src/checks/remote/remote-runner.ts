@@ -1,27 +1,27 @@
 import { hostname } from 'node:os';
-import { SplintercatError } from '../../errors/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Git } from '../../git/index.js';
-import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
+import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
 import type { Logger } from '../../log/logger.js';
 import { nullLogger } from '../../log/logger.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import type { PreflightProblem } from '../check-runner.js';
 import { createCheckLog, lastLines, unknownCheck } from '../log-file.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from '../types.js';
-import { createRequestCommit, snapshotWorktree } from './commits.js';
+import { snapshotWorktree } from './commits.js';
+import { OwnRequests } from './own-requests.js';
+import { MOST_SENDS, RequestSender, type Ask, type Sent } from './request-sender.js';
 import {
   LOG_FILE,
+  PROTOCOL_VERSION,
   RESULT_FILE,
-  checkRefs,
-  checkRequestId,
+  checkRequestKey,
   checksPrefix,
   parseResultRecord,
-  type CheckRefs,
-  type CheckRequest,
+  resultProblem,
   type CheckResultRecord,
 } from './protocol.js';
 import { ResultWatcher } from './result-watcher.js';
-import { shortOid } from '../../util/short-oid.js';
 
 export interface RemoteCheckRunnerOptions {
   /** The repository the commits under test are in. */
@@ -50,16 +50,26 @@ export interface RemoteCheckRunnerOptions {
   clock?: Clock;
   /** Who asks, written into each request (default: the host name). */
   host?: string;
+  /** How long a request may go unanswered before it is sent again (default: half of `timeoutSec`). */
+  resendAfterMs?: number;
 }
 
 /**
  * Runs the named checks on CI runners reached through a git remote (protocol.ts): the commit
  * under test goes out as a request ref, the result comes back as the job's result ref. Several
- * checks may be in flight at once (`parallel`); one watcher looks for all their results. A
- * result that does not come within `check.timeout` ends the check as timed out, as a local
- * check's timeout does, and the request is withdrawn; a result that still comes for a withdrawn
- * request is ignored and said so in the decision log. The same check of the same tree asked
- * again (another machine's commit of it, a resumed run) reuses the request and its result.
+ * checks may be in flight at once (`parallel`); one watcher looks for all their results.
+ *
+ * Only an answer to this clone's own request counts: each request has a fresh secret nonce and
+ * id, kept in this clone's own refs (own-requests.ts), and a result whose nonce, commit or check
+ * is not the request's, or one already there before the request was pushed, is rejected, named in
+ * the decision log, and a fresh request is sent (a result ref is created only if absent, so the
+ * real job could never answer at the id a forged result holds). A request that goes unanswered
+ * for `resendAfterMs`, one whose push did not reach the remote, and one pushed before an outage
+ * of the remote are sent again (at most MOST_SENDS requests a check; every one of them may answer).
+ * A result that does not come within `check.timeout` ends the check as timed out, as a local
+ * check's timeout does, and the requests are withdrawn; a result that still comes for a withdrawn
+ * request is ignored and said so in the decision log. A later process of the run asking the same
+ * check of the same tree waits on the requests an earlier one left (RunCheckOptions.leave).
  */
 export class RemoteCheckRunner implements CheckRunnerLike {
   readonly remote = true;
@@ -67,11 +77,15 @@ export class RemoteCheckRunner implements CheckRunnerLike {
   private readonly log: Logger;
   private readonly clock: Clock;
   private readonly watcher: ResultWatcher;
+  private readonly own: OwnRequests;
+  private readonly sender: RequestSender;
 
   constructor(private readonly options: RemoteCheckRunnerOptions) {
     this.parallel = options.parallel ?? 4;
     this.log = options.logger ?? nullLogger;
     this.clock = options.clock ?? systemClock;
+    this.own = new OwnRequests(options.git, options.run);
+    this.sender = new RequestSender(options, this.own, this.log, this.clock);
     this.watcher = new ResultWatcher(
       options.git,
       options.remote,
@@ -104,15 +118,69 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     const command = this.options.commands[name];
     if (command === undefined) throw unknownCheck(name, this.names());
     const started = Date.now();
-    const git = this.options.git;
+    const deadline = started + this.options.timeoutSec * 1000;
+    const ask = await this.open(name, command, options);
+    if (options.leave?.aborted) throw new CheckLeft(name, ask.lastRef);
+    if (ask.live.length === 0) await this.sender.send(ask);
+    if (options.leave?.aborted && !options.signal?.aborted) throw new CheckLeft(name, ask.lastRef);
+    const stop = either(options.signal, options.leave);
+    try {
+      for (;;) {
+        const refs = ask.live.map((s) => s.refs.result);
+        const outcome = await this.watcher.wait(refs, Math.min(deadline, ask.nextAt), stop.signal);
+        if (outcome.kind === 'aborted' && options.leave?.aborted && !options.signal?.aborted)
+          throw new CheckLeft(name, ask.lastRef);
+        if (outcome.kind === 'result') {
+          const sent = ask.live.find((s) => s.refs.result === outcome.ref) as Sent;
+          const answer = await this.collect(ask, sent, outcome.oid);
+          if (answer !== null) {
+            const result = await this.account(sent, answer.record, answer.tail, started);
+            await this.settle(ask);
+            return result;
+          }
+          // Rejected (not merely unfetched): its id is spent, a fresh request lets the real job answer.
+          if (!ask.live.includes(sent) && ask.sends < MOST_SENDS) await this.sender.send(ask);
+          continue;
+        }
+        if (outcome.kind === 'timeout' && Date.now() < deadline) {
+          await this.sender.sendAgain(ask, ask.unsent ? null : `no result for ${this.sender.resendAfterMs() / 1000} s`);
+          continue;
+        }
+        if (outcome.kind === 'reconnected') {
+          await this.sender.sendAgain(ask, `${this.options.remote} could not be reached while the check waited`);
+          continue;
+        }
+        const why = outcome.kind === 'timeout' ? this.timeoutText(ask) : 'the check was cancelled';
+        await this.settle(ask, { check: name, commit: ask.template.commit, why });
+        return this.giveUp(ask, outcome.kind === 'timeout', started, why);
+      }
+    } finally {
+      stop.dispose();
+    }
+  }
+
+  /** Stop looking for results (pending checks still end at their time limit). */
+  close(): void {
+    this.watcher.close();
+  }
+
+  private timeoutText(ask: Ask): string {
+    const rejected = ask.rejected.length > 0 ? ` (rejected: ${ask.rejected.join('; ')})` : '';
+    return `no result within ${this.options.timeoutSec} s${rejected}`;
+  }
+
+  /**
+   * The check of `name` on the commit under test: its key, and the requests this clone sent for it
+   * and left unsettled (an earlier process's), those still on the remote or answered there.
+   */
+  private async open(name: string, command: string, options: RunCheckOptions): Promise<Ask> {
+    const { git, timeoutSec } = this.options;
     const commit = options.commit ?? (await snapshotWorktree(git, options.cwd ?? this.options.workdir));
-    const timeoutSec = this.options.timeoutSec;
     const tree = await git.resolve(`${commit}^{tree}`);
-    const refs = checkRefs(this.options.run, checkRequestId(name, command, tree, timeoutSec));
-    const request: CheckRequest = {
+    const key = checkRequestKey(name, command, tree, timeoutSec);
+    const template: Ask['template'] = {
       splintercat: 'check-request',
-      version: 1,
-      id: refs.id,
+      version: PROTOCOL_VERSION,
       run: this.options.run,
       check: name,
       command,
@@ -123,90 +191,71 @@ export class RemoteCheckRunner implements CheckRunnerLike {
       timeoutSec,
       killGraceSec: this.options.killGraceSec ?? 10,
       commit,
-      requestedAt: this.clock.now().toISOString(),
       by: this.options.host ?? hostname(),
     };
-    const requestRef = this.options.trigger === 'branch' ? refs.branch : refs.request;
-    if (options.leave?.aborted) throw new CheckLeft(name, requestRef);
-    const sent = await this.send(request, refs, requestRef);
-    if (options.leave?.aborted && !options.signal?.aborted) throw new CheckLeft(name, requestRef);
-    this.log.info(
-      { check: name, commit: shortOid(commit), ref: requestRef, remote: this.options.remote },
-      `check '${name}' requested on ${this.options.remote}`,
+    const ask: Ask = {
+      key,
+      template,
+      live: [],
+      sends: 0,
+      unsent: false,
+      pushFailures: 0,
+      nextAt: 0,
+      rejected: [],
+      lastRef: '',
+    };
+    const kept = await this.own.list(key);
+    if (kept.length === 0) return ask;
+    const sent = kept.map(({ request, commit: pushed }) => this.sender.sentOf(request, pushed));
+    const known = await listRemoteRefs(
+      git,
+      this.options.remote,
+      sent.flatMap((s) => [s.refs.result, s.requestRef]),
     );
-    const stop = either(options.signal, options.leave);
-    const outcome =
-      sent.result !== null
-        ? ({ kind: 'result', oid: sent.result } as const)
-        : await this.watcher.wait(refs.result, started + timeoutSec * 1000, stop.signal).finally(stop.dispose);
-    if (outcome.kind === 'aborted' && options.leave?.aborted && !options.signal?.aborted)
-      throw new CheckLeft(name, requestRef);
-    if (outcome.kind === 'result') {
-      const result = await this.collect(request, refs, outcome.oid, started);
-      await this.retire(requestRef, sent.request);
-      return result;
+    for (const s of sent) {
+      // Unreachable: the requests are taken as they were left (the outage, once over, sends them again).
+      const there = known === null || known.has(s.refs.result) || known.get(s.requestRef) === s.pushed;
+      if (there) ask.live.push(s);
+      else await this.own.forget(key, s.request.id);
     }
-    const why = outcome.kind === 'timeout' ? `no result within ${timeoutSec} s` : 'the check was cancelled';
-    await this.retire(requestRef, sent.request);
-    this.watcher.withdraw(refs.result, { check: name, commit, why, until: Date.now() + timeoutSec * 1000 });
-    return this.giveUp(request, refs, outcome.kind === 'timeout', started, why);
-  }
-
-  /** Stop looking for results (pending checks still end at their time limit). */
-  close(): void {
-    this.watcher.close();
+    ask.sends = ask.live.length;
+    ask.lastRef = ask.live.at(-1)?.requestRef ?? '';
+    ask.nextAt = Date.now() + this.sender.resendAfterMs();
+    return ask;
   }
 
   /**
-   * Push the request unless its result is already on the remote; a request already there (asked by
-   * another machine or an earlier run) is waited on as it is.
+   * Fetch the result at `sent`'s ref and check that it answers that request (nonce, id, check,
+   * commit). Null when it does not: rejected, the request withdrawn and forgotten (its id is spent:
+   * the real job can no longer write there).
    */
-  private async send(
-    request: CheckRequest,
-    refs: CheckRefs,
-    requestRef: string,
-  ): Promise<{ result: string | null; request: string | null }> {
+  private async collect(
+    ask: Ask,
+    sent: Sent,
+    oid: string,
+  ): Promise<{ record: CheckResultRecord; tail: string } | null> {
     const { git, remote } = this.options;
-    const known = await listRemoteRefs(git, remote, [refs.result, requestRef]);
-    if (known === null) throw unreachable(remote, 'send a check request');
-    const result = known.get(refs.result);
-    if (result !== undefined) return { result, request: null };
-    const existing = known.get(requestRef);
-    if (existing !== undefined) return { result: null, request: existing };
-    const commit = await createRequestCommit(git, request, this.options.jobs ?? {}, this.options.workdir);
-    const pushed = await pushRefs(git, remote, [{ ref: requestRef, newOid: commit, expect: null }]);
-    if (!pushed.ok && pushed.reason === 'unreachable') throw unreachable(remote, 'send a check request', pushed.stderr);
-    // Rejected: the same request was pushed meanwhile (same id = same check of the same commit); wait for its result.
-    return { result: null, request: pushed.ok ? commit : null };
-  }
-
-  /** Fetch the result, check that it answers this request, and write the local log. */
-  private async collect(request: CheckRequest, refs: CheckRefs, oid: string, started: number): Promise<CheckResult> {
-    const { git, remote } = this.options;
-    if (!(await fetchRefs(git, remote, [`+${refs.result}:${refs.result}`])))
-      throw unreachable(remote, `fetch the result ${refs.result}`);
-    const json = (await git.readBlobText(`${oid}:${RESULT_FILE}`)) ?? '';
-    const tail = (await git.readBlobText(`${oid}:${LOG_FILE}`)) ?? '';
+    const refs = sent.refs;
+    const fetched = await fetchRefs(git, remote, [`+${refs.result}:${refs.result}`]);
+    const json = fetched ? ((await git.readBlobText(`${oid}:${RESULT_FILE}`)) ?? '') : '';
     const parsed = parseResultRecord(json);
-    const problem = !parsed.ok
-      ? parsed.reason
-      : parsed.record.id !== request.id || parsed.record.check !== request.check
-        ? `it is for '${parsed.record.check}' on ${parsed.record.commit}, not this request`
-        : null;
-    if (problem !== null || !parsed.ok) {
-      this.log.warn({ ref: refs.result, problem }, `the result at ${refs.result} cannot be used: ${problem}`);
-      return this.giveUp(request, refs, false, started, `the job's result cannot be used: ${problem}`);
+    const problem = !fetched ? null : !parsed.ok ? parsed.reason : resultProblem(sent.request, parsed.record);
+    if (fetched && problem === null && parsed.ok)
+      return { record: parsed.record, tail: (await git.readBlobText(`${oid}:${LOG_FILE}`)) ?? '' };
+    // Not fetched (the remote went away meanwhile): looked at again a moment later.
+    if (!fetched) {
+      await sleep(this.options.pollMs ?? 10_000);
+      return null;
     }
-    return this.account(request, refs, parsed.record, tail, started);
+    ask.live = ask.live.filter((s) => s !== sent);
+    this.sender.reject(ask, refs.result, problem ?? 'it cannot be read');
+    await this.sender.retire([sent]);
+    await this.own.forget(ask.key, sent.request.id);
+    return null;
   }
 
-  private async account(
-    request: CheckRequest,
-    refs: CheckRefs,
-    record: CheckResultRecord,
-    tail: string,
-    started: number,
-  ): Promise<CheckResult> {
+  private async account(sent: Sent, record: CheckResultRecord, tail: string, started: number): Promise<CheckResult> {
+    const { request, refs } = sent;
     const header = [
       `splintercat: check '${request.check}' ran on ${record.runner} through ${this.options.remote}`,
       `commit: ${request.commit}`,
@@ -239,19 +288,15 @@ export class RemoteCheckRunner implements CheckRunnerLike {
   }
 
   /** A check whose result did not come (or cannot be used): failed, as a local check that timed out. */
-  private async giveUp(
-    request: CheckRequest,
-    refs: CheckRefs,
-    timedOut: boolean,
-    started: number,
-    why: string,
-  ): Promise<CheckResult> {
-    const text = `splintercat: check '${request.check}' on ${request.commit} through ${this.options.remote}: ${why}\nrequest: ${refs.id}\nresult expected at: ${refs.result}\n${timedOut ? `\nsplintercat: TIMEOUT after ${request.timeoutSec} seconds; request withdrawn\n` : ''}`;
-    const logFile = await this.writeLog(request.check, text);
-    this.log.warn({ check: request.check, remote: this.options.remote, logFile }, `check '${request.check}': ${why}`);
+  private async giveUp(ask: Ask, timedOut: boolean, started: number, why: string): Promise<CheckResult> {
+    const { check, commit, command, timeoutSec } = { ...ask.template };
+    const ids = ask.live.map((s) => s.refs.id).join(', ') || 'none on the remote';
+    const text = `splintercat: check '${check}' on ${commit} through ${this.options.remote}: ${why}\nrequests: ${ids}\n${timedOut ? `\nsplintercat: TIMEOUT after ${timeoutSec} seconds; request withdrawn\n` : ''}`;
+    const logFile = await this.writeLog(check, text);
+    this.log.warn({ check, remote: this.options.remote, logFile }, `check '${check}': ${why}`);
     return {
-      name: request.check,
-      command: request.command,
+      name: check,
+      command,
       success: false,
       exitCode: null,
       signal: timedOut ? null : 'SIGTERM',
@@ -264,13 +309,18 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     };
   }
 
-  /** Remove the request once answered or given up, only if it is still the one pushed (a compare-and-swap). */
-  private async retire(requestRef: string, pushed: string | null): Promise<void> {
-    if (pushed === null) return;
-    const outcome = await pushRefs(this.options.git, this.options.remote, [
-      { ref: requestRef, newOid: null, expect: pushed },
-    ]);
-    if (!outcome.ok) this.log.debug({ ref: requestRef, reason: outcome.reason }, 'check request left on the remote');
+  /**
+   * The check is over (answered, or given up: `withdrawn` says why, and a result that still comes
+   * is said to be ignored): its requests are removed from the remote and forgotten here.
+   */
+  private async settle(ask: Ask, withdrawn?: { check: string; commit: string; why: string }): Promise<void> {
+    await this.sender.retire(ask.live);
+    // This clone's own settled requests: their results are not named as foreign when the check is asked again.
+    for (const s of ask.live) this.sender.named.add(s.refs.result);
+    if (withdrawn)
+      for (const s of ask.live)
+        this.watcher.withdraw(s.refs.result, { ...withdrawn, until: Date.now() + this.options.timeoutSec * 1000 });
+    await this.own.settle(ask.key);
   }
 
   private async writeLog(check: string, text: string): Promise<string> {
@@ -306,12 +356,4 @@ function either(a?: AbortSignal, b?: AbortSignal): { signal: AbortSignal | undef
     b.removeEventListener('abort', abort);
   };
   return { signal: both.signal, dispose };
-}
-
-function unreachable(remote: string, doing: string, stderr = ''): SplintercatError {
-  return new SplintercatError('check_remote_unreachable', {
-    what: `Cannot ${doing}: the remote '${remote}' (check.runner.remote) cannot be reached`,
-    ...(stderr ? { why: stderr.split('\n').slice(-3).join('\n') } : {}),
-    fix: [`Check it with \`git ls-remote ${remote}\``, 'Then run `splintercat continue`'],
-  });
 }

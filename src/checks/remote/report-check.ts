@@ -78,8 +78,9 @@ export async function reportCheck(options: ReportCheckOptions): Promise<ReportOu
   const env = options.env ?? process.env;
   const record: CheckResultRecord = {
     splintercat: 'check-result',
-    version: 1,
+    version: request.version,
     id: request.id,
+    nonce: request.nonce,
     run: request.run,
     check: request.check,
     commit: request.commit,

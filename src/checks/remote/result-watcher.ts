@@ -4,7 +4,12 @@ import type { Logger } from '../../log/logger.js';
 import { lookDelay } from '../../util/look-delay.js';
 import { shortOid } from '../../util/short-oid.js';
 
-export type WaitOutcome = { kind: 'result'; oid: string } | { kind: 'timeout' } | { kind: 'aborted' };
+export type WaitOutcome =
+  | { kind: 'result'; ref: string; oid: string }
+  | { kind: 'timeout' }
+  | { kind: 'aborted' }
+  /** The remote answers again after it could not be reached: what was pushed meanwhile may be lost. */
+  | { kind: 'reconnected' };
 
 /** A request given up (timed out, cancelled): a result that still comes for it is ignored, and said so. */
 export interface Withdrawn {
@@ -16,6 +21,8 @@ export interface Withdrawn {
 }
 
 interface Waiter {
+  /** The result refs it waits on: the first of them to appear ends the wait. */
+  refs: readonly string[];
   done: (outcome: WaitOutcome) => void;
   /** When it began to wait (ms since the epoch). */
   since: number;
@@ -33,10 +40,11 @@ export function pollDelay(pollMs: number, waitedMs: readonly number[]): number {
  * Looks for check results on a remote for every check in flight at once: one `git ls-remote` of
  * the run's check refs per poll, however many checks wait, so several checks in flight cost one
  * look. It polls only while something waits or a withdrawn request may still get its result,
- * less often the longer the checks run (pollDelay).
+ * less often the longer the checks run (pollDelay). The watcher only sees refs appear: whether a
+ * result answers a request (its nonce) is for the caller to tell, which then waits on other refs.
  */
 export class ResultWatcher {
-  private readonly waiting = new Map<string, Waiter[]>();
+  private readonly waiting = new Set<Waiter>();
   private readonly withdrawn = new Map<string, Withdrawn>();
   private timer: NodeJS.Timeout | undefined;
   /** When the timer's look is due (ms since the epoch). */
@@ -55,20 +63,22 @@ export class ResultWatcher {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Wait for `ref` to appear on the remote, until `deadline` (ms since the epoch) or `signal`. */
-  wait(ref: string, deadline: number, signal?: AbortSignal): Promise<WaitOutcome> {
+  /**
+   * Wait for one of `refs` to appear on the remote, until `deadline` (ms since the epoch) or
+   * `signal`; or until the remote answers again after an outage (`reconnected`).
+   */
+  wait(refs: readonly string[], deadline: number, signal?: AbortSignal): Promise<WaitOutcome> {
     return new Promise((resolve) => {
       let settled = false;
       const waiter: Waiter = {
+        refs,
         since: this.now(),
         done: (outcome) => {
           if (settled) return;
           settled = true;
           clearTimeout(timeout);
           signal?.removeEventListener('abort', onAbort);
-          const list = (this.waiting.get(ref) ?? []).filter((w) => w !== waiter);
-          if (list.length > 0) this.waiting.set(ref, list);
-          else this.waiting.delete(ref);
+          this.waiting.delete(waiter);
           // The look already due no longer keeps the process alive once nothing waits (a drive that ended).
           if (this.waiting.size === 0) this.timer?.unref();
           resolve(outcome);
@@ -76,7 +86,7 @@ export class ResultWatcher {
       };
       const onAbort = (): void => waiter.done({ kind: 'aborted' });
       const timeout = setTimeout(() => waiter.done({ kind: 'timeout' }), Math.max(0, deadline - this.now()));
-      this.waiting.set(ref, [...(this.waiting.get(ref) ?? []), waiter]);
+      this.waiting.add(waiter);
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
       this.schedule(0);
@@ -116,22 +126,26 @@ export class ResultWatcher {
           this.log.warn({ remote: this.remote }, `cannot reach ${this.remote} for check results; still trying`);
         this.unreachableSaid = true;
       } else {
-        this.unreachableSaid = false;
         this.settle(refs);
+        if (this.unreachableSaid) {
+          this.log.info({ remote: this.remote }, `${this.remote} answers again`);
+          for (const w of [...this.waiting]) w.done({ kind: 'reconnected' });
+        }
+        this.unreachableSaid = false;
       }
     } finally {
       this.polling = false;
     }
     const time = this.now();
     for (const [ref, w] of this.withdrawn) if (w.until <= time) this.withdrawn.delete(ref);
-    const waited = [...this.waiting.values()].flatMap((list) => list.map((w) => time - w.since));
+    const waited = [...this.waiting].map((w) => time - w.since);
     this.schedule(pollDelay(this.pollMs, waited));
   }
 
   private settle(refs: Map<string, string>): void {
-    for (const [ref, waiters] of this.waiting) {
-      const oid = refs.get(ref);
-      if (oid !== undefined) for (const w of [...waiters]) w.done({ kind: 'result', oid });
+    for (const w of [...this.waiting]) {
+      const ref = w.refs.find((r) => refs.has(r));
+      if (ref !== undefined) w.done({ kind: 'result', ref, oid: refs.get(ref) as string });
     }
     for (const [ref, info] of this.withdrawn) {
       const oid = refs.get(ref);

@@ -16,7 +16,7 @@ import type { NodeContext } from '../machine/runner.js';
 import type { RunContext } from '../ports.js';
 import { prepareCheckTree } from '../check-space.js';
 import { shortOid } from '../../util/short-oid.js';
-import { reusedCheck } from '../share/check-reuse.js';
+import { claimsFor, claimText } from '../share/check-claims.js';
 
 /**
  * Blame only what the merge broke. A check that fails on a tip is that side's baseline (its failing
@@ -134,21 +134,19 @@ async function runOne(
   name: string,
 ): Promise<{ record: CheckRecord; result: CheckResult; cwd: string }> {
   if (ctx.aside.aborted) throw driveEnded(name);
-  const reused = await reusedElsewhere(ctx, name, commit);
+  await sayClaims(ctx, name, commit);
   // A runner elsewhere checks the commit itself: no worktree is needed (so several can be in flight).
-  const local = !ctx.checks.remote && !reused;
+  const local = !ctx.checks.remote;
   const cwd = local ? await prepareCheckTree(ctx, commit, baselineSideOf(target)) : ctx.config.target.workdir;
   ctx.journal.append({ type: 'check_started', name, cell, attempt: state.currentAttempt });
   ctx.log.debug({ check: name, cell, commit: shortOid(commit) }, `running check '${name}'`);
-  const result =
-    reused ??
-    (await ctx.checks.run(name, {
-      cwd,
-      commit,
-      signal: ctx.signal,
-      leave: ctx.aside,
-      untrusted: modelWrittenFiles(state),
-    }));
+  const result = await ctx.checks.run(name, {
+    cwd,
+    commit,
+    signal: ctx.signal,
+    leave: ctx.aside,
+    untrusted: modelWrittenFiles(state),
+  });
   // Cut short by the end of the drive (Ctrl-C, or a hand-off while it ran alongside): no outcome, nothing recorded.
   if (ctx.aside.aborted) throw driveEnded(name);
   const record: CheckRecord = {
@@ -179,24 +177,28 @@ function driveEnded(check: string): Error {
   return new Error(`the drive ended before check '${check}' was recorded`);
 }
 
-/** In a shared run: another machine's passing result for this check on the same tree, journalled as reused. */
-async function reusedElsewhere(ctx: Ctx, name: string, commit: string): Promise<CheckResult | null> {
+/**
+ * In a shared run: what other clones say of this check on the same tree, said in the decision log
+ * as their claims. A claim never replaces the check: anyone who can push to the remote can write
+ * one, and what validates the merge is only what this clone or its own CI ran.
+ */
+async function sayClaims(ctx: Ctx, name: string, commit: string): Promise<void> {
   const command = ctx.config.check.commands[name];
-  if (!ctx.share || command === undefined) return null;
-  const found = await reusedCheck(
-    ctx.git,
-    ctx.share,
-    name,
-    command,
-    commit,
-    ctx.config.check.output_dir,
-    ctx.clock.now(),
-  );
-  if (!found) return null;
-  const reasoning = `${name} passed on the same tree on ${found.from.by}: not run again on ${shortOid(commit)}`;
-  ctx.journal.append({ type: 'decision', kind: 'check', by: 'runner', decision: 'reused', reasoning, conflicts: [] });
-  ctx.log.decision({ check: name, from: found.from.by }, `[check] ${reasoning}`);
-  return found.result;
+  if (!ctx.share || command === undefined) return;
+  const claims = await claimsFor(ctx.git, ctx.share, name, command, commit).catch(() => []);
+  for (const claim of claims) {
+    const reasoning = `${claimText(claim)}: ${name} runs here on ${shortOid(commit)} all the same`;
+    // Journalled as a decision, so the report's timeline shows the claim beside the check this clone ran.
+    ctx.journal.append({
+      type: 'decision',
+      kind: 'check',
+      by: 'runner',
+      decision: 'claimed',
+      reasoning,
+      conflicts: [],
+    });
+    ctx.log.decision({ check: name, from: claim.by, success: claim.success }, `[check] ${reasoning}`);
+  }
 }
 
 /** The files of the run that hold a model's resolution (what check.setup must not run, nor read with the network). */

@@ -192,7 +192,7 @@ export class RunShare {
       .map((r) =>
         r.kind === 'resolution' ? { ...r, body: { ...r.body, person: who, machine: this.settings.machine } } : r,
       );
-    // A check's tree and command make its result reusable by the other machines (check-reuse.ts).
+    // A check's tree and command let the other clones show it as this clone's claim (check-claims.ts).
     for (const r of fresh) if (r.kind === 'check') r.body = { ...r.body, ...(await this.checkFacts(r.key)) };
     if (fresh.length > 0) await this.sync.add(fresh);
   }

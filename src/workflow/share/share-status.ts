@@ -1,6 +1,7 @@
 import type { Git } from '../../git/index.js';
 import { nullLogger } from '../../log/logger.js';
 import type { RunStore } from '../../store/run-store.js';
+import { checkClaims, claimText, type CheckClaim } from './check-claims.js';
 import { RunShare } from './run-share.js';
 
 /** Who holds which conflict of a shared run and until when, and who resolved what (from the records). */
@@ -11,7 +12,12 @@ export interface ShareStatus {
   reachable: boolean;
   holders: Array<{ conflict: string; name: string; email: string; machine: string; until: string; expired: boolean }>;
   resolved: Array<{ conflict: string; person: string; machine: string; at: string }>;
+  /** Checks other clones say they ran: their claims, shown apart, never counted in this clone's checks. */
+  claimedChecks: CheckClaim[];
 }
+
+/** The most claims the status text lists (the newest); the JSON has them all. */
+const CLAIMS_SHOWN = 10;
 
 /** The share part of `status`, or null for a run that is not shared. */
 export async function shareStatus(
@@ -33,7 +39,8 @@ export async function shareStatus(
       expired: share.claims.expired(c),
     }))
     .sort((a, b) => a.conflict.localeCompare(b.conflict));
-  const resolved = [...(await share.sync.records()).values()]
+  const records = [...(await share.sync.records()).values()];
+  const resolved = records
     .filter((r) => r.kind === 'resolution')
     .map((r) => ({
       conflict: String(r.key.conflict),
@@ -48,6 +55,7 @@ export async function shareStatus(
     reachable: reachable && claims !== null,
     holders,
     resolved,
+    claimedChecks: checkClaims(records, share.settings.machine),
   };
 }
 
@@ -62,5 +70,8 @@ export function renderShareStatus(s: ShareStatus): string {
       `  ${h.conflict} held by ${h.name} <${h.email}> on ${h.machine} until ${h.until}${h.expired ? ' (lease ran out: anyone may take it)' : ''}`,
     );
   for (const r of s.resolved) lines.push(`  ${r.conflict} resolved by ${r.person} on ${r.machine} at ${r.at}`);
+  const hidden = s.claimedChecks.length - CLAIMS_SHOWN;
+  if (hidden > 0) lines.push(`  ${hidden} older check claim(s) of other clones (see --json)`);
+  for (const c of s.claimedChecks.slice(-CLAIMS_SHOWN)) lines.push(`  ${claimText(c)}`);
   return lines.join('\n');
 }
