@@ -17,8 +17,22 @@ describe('splintercat init --ci', () => {
     expect(workflow.permissions).toEqual({ contents: 'write' });
     const job = workflow.jobs.check;
     expect(job['runs-on']).toBe('ubuntu-latest');
-    expect(job.steps[0]).toEqual({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 2 } });
-    expect(job.steps.at(-1).run).toBe('npx --yes splintercat check-report --ref "$GITHUB_REF"');
+    // No token persisted in the checkout's .git/config.
+    expect(job.steps[0]).toEqual({
+      uses: 'actions/checkout@v4',
+      with: { 'fetch-depth': 2, 'persist-credentials': false },
+    });
+    // splintercat installed outside the checkout at this package's version, run by absolute path.
+    const version = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')).version;
+    expect(job.steps[2].run).toBe(
+      `npm install --prefix "$RUNNER_TEMP/splintercat" --ignore-scripts --no-audit --no-fund splintercat@${version}`,
+    );
+    const bin = '"$RUNNER_TEMP/splintercat/node_modules/.bin/splintercat"';
+    // The check in a step without the token; the token only in the step that pushes.
+    expect(job.steps[3].run).toBe(`${bin} check-report --ref "$GITHUB_REF" --no-push\n`);
+    expect(job.steps[3].env).toBeUndefined();
+    expect(job.steps[4].env).toEqual({ SPLINTERCAT_PUSH_TOKEN: '${{ github.token }}' });
+    expect(job.steps[4].run).toContain(`${bin} check-report --ref "$GITHUB_REF" --push-only`);
     // splintercat.yaml written with the defaults and check.runner set.
     const config = parse(readFileSync(join(dir, 'splintercat.yaml'), 'utf8'));
     expect(config.check.runner).toMatchObject({
@@ -41,9 +55,14 @@ describe('splintercat init --ci', () => {
     expect(job.image).toBe('node:20');
     expect(job.variables).toEqual({ GIT_DEPTH: '2' });
     expect(job.rules[0].if).toBe('$CI_COMMIT_BRANCH =~ /^splintercat\\/.+\\/checks\\//');
+    expect(job.script).toContain('splintercat() { "$splintercat_home/node_modules/.bin/splintercat" "$@"; }');
     expect(job.script.at(-1)).toBe(
-      'npx --yes splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL"',
+      'splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --push-only --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"',
     );
+    // No script line names the token: GitLab prints each line it runs.
+    expect(
+      job.script.filter((l: string) => l.includes('SPLINTERCAT_PUSH_TOKEN}') || l.includes('$SPLINTERCAT_PUSH_TOKEN')),
+    ).toEqual([]);
     const text = readFileSync(join(dir, 'splintercat.yaml'), 'utf8');
     expect(text).toContain('# my fork');
     expect(text).toContain('# the suite');

@@ -1,9 +1,15 @@
 /**
  * The job definitions `splintercat init --ci` writes: each starts on a check request ref, checks
- * out the request commit with its parent, and runs `splintercat check-report`, which runs the
- * check and pushes its result (protocol.ts). GitHub Actions and GitLab CI start pipelines only
- * for branches and tags, so their requests are branches (`check.runner.trigger: branch`); a
- * self-hosted `post-receive` hook sees every ref.
+ * out the request commit with its parent, and runs `splintercat check-report`, which checks the
+ * parent out, runs the check and pushes its result (protocol.ts). GitHub Actions and GitLab CI
+ * start pipelines only for branches and tags, so their requests are branches
+ * (`check.runner.trigger: branch`); a self-hosted `post-receive` hook sees every ref.
+ *
+ * A CI job holds a token that can write the repository, and the tree under test is upstream's:
+ * splintercat is installed outside the checkout at a pinned version (never resolved from the
+ * tree, as `npx` would), no token is left in the checkout's `.git/config`, and the check runs in
+ * a step without the token (`--no-push`); only the next step, which runs nothing of the tree,
+ * has it (`--push-only`).
  */
 
 export const ciKinds = ['github', 'gitlab', 'hook'] as const;
@@ -23,14 +29,28 @@ export interface CiSetup {
 const GITHUB_WORKFLOW = '.github/workflows/splintercat-checks.yml';
 const GITLAB_SOURCE = '.splintercat/ci/gitlab-ci.yml';
 
-/** The setup of one CI kind; `command` runs splintercat on the runner (shell text). */
-export function ciSetup(
-  kind: CiKind,
-  options: { command: string; remote: string; hookDir: string; reportArgs?: string; remoteHooks?: string | null },
-): CiSetup {
+export interface CiSetupOptions {
+  /** How the job runs splintercat (shell text); default (GitHub, GitLab): the one it installs. */
+  command?: string;
+  /** The version of splintercat a CI job installs (this package's). */
+  version?: string;
+  remote: string;
+  hookDir: string;
+  reportArgs?: string;
+  remoteHooks?: string | null;
+}
+
+/** How a job gets splintercat: an install step (null with `--command`) and the command running it. */
+interface Runner {
+  install: string | null;
+  command: string;
+}
+
+/** The setup of one CI kind. */
+export function ciSetup(kind: CiKind, options: CiSetupOptions): CiSetup {
   if (kind === 'github')
     return {
-      files: [{ path: GITHUB_WORKFLOW, content: githubWorkflow(options.command) }],
+      files: [{ path: GITHUB_WORKFLOW, content: githubWorkflow(runner(options, '$RUNNER_TEMP/splintercat')) }],
       trigger: 'branch',
       jobs: { [GITHUB_WORKFLOW]: GITHUB_WORKFLOW },
       next: [
@@ -40,7 +60,7 @@ export function ciSetup(
     };
   if (kind === 'gitlab')
     return {
-      files: [{ path: GITLAB_SOURCE, content: gitlabPipeline(options.command) }],
+      files: [{ path: GITLAB_SOURCE, content: gitlabPipeline(runner(options, '$splintercat_home')) }],
       trigger: 'branch',
       jobs: { '.gitlab-ci.yml': GITLAB_SOURCE },
       next: [
@@ -54,7 +74,7 @@ export function ciSetup(
       { path: `${dir}/post-receive`, content: postReceiveHook(), executable: true },
       {
         path: `${dir}/splintercat-check-job`,
-        content: hookJob(options.command, options.reportArgs ?? ''),
+        content: hookJob(options.command ?? 'splintercat', options.reportArgs ?? ''),
         executable: true,
       },
     ],
@@ -68,7 +88,28 @@ export function ciSetup(
   };
 }
 
-function githubWorkflow(command: string): string {
+/**
+ * The install of splintercat at `options.version` under `prefix` (shell text naming a directory
+ * outside the checkout), and its binary by absolute path; or `options.command` as given.
+ * `--ignore-scripts`: no install script of any dependency runs on a runner holding a token.
+ */
+function runner(options: CiSetupOptions, prefix: string): Runner {
+  if (options.command !== undefined) return { install: null, command: options.command };
+  const version = options.version ?? 'latest';
+  return {
+    install: `npm install --prefix "${prefix}" --ignore-scripts --no-audit --no-fund splintercat@${version}`,
+    command: `"${prefix}/node_modules/.bin/splintercat"`,
+  };
+}
+
+function githubWorkflow({ install, command }: Runner): string {
+  const installStep = install
+    ? `      # splintercat at a pinned version, outside the checkout: no code of the tree under test runs
+      # but the check itself, in its sandbox.
+      - name: Install splintercat
+        run: ${install}
+`
+    : '';
   return `# Written by \`splintercat init --ci github\`: runs the checks splintercat requests
 # (check.runner in splintercat.yaml) on this repository's runners and pushes each result back
 # to refs/splintercat/RUN/checks/ID/result, where splintercat reads it.
@@ -84,19 +125,36 @@ jobs:
     runs-on: ubuntu-latest
     timeout-minutes: 360
     steps:
-      # The request commit and its parent, the commit under test.
+      # The request commit (this file alone) and its parent, the commit under test. No token is
+      # left in .git/config, which the check can read.
       - uses: actions/checkout@v4
         with:
           fetch-depth: 2
+          persist-credentials: false
       - uses: actions/setup-node@v4
         with:
           node-version: 20
-      - name: Run the requested check and report it
-        run: ${command} check-report --ref "$GITHUB_REF"
+${installStep}      # No token in this step: the check runs, and its result is written in this clone.
+      - name: Run the requested check
+        run: |
+          ${command} check-report --ref "$GITHUB_REF" --no-push
+      # The token in this step only, which runs nothing of the tree and reads nothing of its .git.
+      - name: Push the result
+        env:
+          SPLINTERCAT_PUSH_TOKEN: \${{ github.token }}
+        run: |
+          ${command} check-report --ref "$GITHUB_REF" --push-only --remote "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git" --token-user x-access-token
 `;
 }
 
-function gitlabPipeline(command: string): string {
+function gitlabPipeline({ install, command }: Runner): string {
+  const installLines = install
+    ? `    # splintercat at a pinned version, outside the checkout: no code of the tree under test
+    # runs but the check itself, in its sandbox.
+    - splintercat_home="$(mktemp -d)"
+    - ${install}
+`
+    : '';
   return `# Written by \`splintercat init --ci gitlab\`: each check request commit carries this file as its
 # .gitlab-ci.yml. The job runs the requested check and pushes the result back to
 # refs/splintercat/RUN/checks/ID/result (SPLINTERCAT_PUSH_TOKEN: a token with write_repository).
@@ -111,8 +169,14 @@ splintercat-check:
   rules:
     - if: '$CI_COMMIT_BRANCH =~ /^splintercat\\/.+\\/checks\\//'
   script:
-    - git remote set-url --push origin "https://oauth2:\${SPLINTERCAT_PUSH_TOKEN}@\${CI_SERVER_HOST}/\${CI_PROJECT_PATH}.git"
-    - ${command} check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL"
+    # The runner's clone keeps the job's token in .git/config, which the check can read: drop it.
+    - git remote set-url origin "$CI_SERVER_URL/$CI_PROJECT_PATH.git"
+    - git config --local --name-only --get-regexp '^(url\\..*|credential\\..*|http\\..*extraheader)$' | while read -r key; do git config --local --unset-all "$key"; done || true
+${installLines}    - splintercat() { ${command} "$@"; }
+    # The check runs without a token in its environment; its result is written in this clone.
+    - (unset SPLINTERCAT_PUSH_TOKEN CI_JOB_TOKEN; splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL" --no-push)
+    # The push reads the token from the environment, never from a line GitLab prints, nor from .git.
+    - splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --push-only --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"
 `;
 }
 

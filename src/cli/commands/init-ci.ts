@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors/index.js';
 
 export interface InitCiOptions {
@@ -28,7 +29,8 @@ export async function initCi(configPath: string, opts: InitCiOptions): Promise<s
     });
   const root = dirname(configPath);
   const setup = ciSetup(kind, {
-    command: opts.command ?? (kind === 'hook' ? thisSplintercat() : 'npx --yes splintercat'),
+    ...(opts.command !== undefined ? { command: opts.command } : kind === 'hook' ? { command: thisSplintercat() } : {}),
+    version: ownVersion(),
     remote: opts.remote,
     hookDir: opts.out,
     remoteHooks: kind === 'hook' ? localHooksDir(root, opts.remote) : null,
@@ -77,6 +79,31 @@ function localHooksDir(cwd: string, remote: string): string | null {
   if (!isAbsolute(path) && !path.startsWith('.')) return null;
   const hooks = join(resolve(cwd, path), 'hooks');
   return existsSync(hooks) ? `${hooks}/` : null;
+}
+
+/**
+ * This package's version, which a CI job installs: read from the package.json above this module
+ * (in the sources, the bundle or an installed package alike), so a job runs the splintercat that
+ * wrote it.
+ */
+function ownVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
+      if (manifest.name === 'splintercat' && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // No readable package.json here: look further up.
+    }
+    if (dirname(dir) === dir)
+      throw new UsageError('init_ci_unknown', {
+        what: 'Cannot tell which version of splintercat a CI job should install',
+        why: "no package.json of splintercat is above this program's files",
+        fix: 'Give the command the job runs with --command (e.g. a splintercat you install yourself)',
+      });
+  }
 }
 
 /** How this machine runs the splintercat that is running now, as shell text (for a hook on the same machine). */
