@@ -46,7 +46,7 @@ describe('splintercat init --ci', () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'splintercat.yaml'),
-      '# my fork\ncheck:\n  # the suite\n  commands:\n    test: make test\n',
+      '# my fork\ncheck:\n  # the suite\n  commands:\n    test: make test\n  env_passthrough: [NPM_TOKEN]\n',
     );
     const run = await runCli(['init', '--ci', 'gitlab', '--remote', 'ci'], dir);
     expect(run.code).toBe(0);
@@ -59,6 +59,9 @@ describe('splintercat init --ci', () => {
     expect(job.script.at(-1)).toBe(
       'splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --push-only --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"',
     );
+    // The check keeps the CI's NPM_TOKEN (check.env_passthrough); the push step runs no check.
+    expect(job.script.find((l: string) => l.includes('--no-push'))).toContain('--env-passthrough NPM_TOKEN');
+    expect(run.stdout).toContain('Add CI/CD variables NPM_TOKEN (check.env_passthrough)');
     // No script line names the token: GitLab prints each line it runs.
     expect(
       job.script.filter((l: string) => l.includes('SPLINTERCAT_PUSH_TOKEN}') || l.includes('$SPLINTERCAT_PUSH_TOKEN')),
@@ -74,6 +77,12 @@ describe('splintercat init --ci', () => {
     const again = await runCli(['init', '--ci', 'gitlab'], dir);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('already exists');
+    // A passthrough naming the push token is refused: the check never gets it.
+    const other = tempDir();
+    writeFileSync(join(other, 'splintercat.yaml'), 'check:\n  env_passthrough: [SPLINTERCAT_PUSH_TOKEN]\n');
+    const refused = await runCli(['init', '--ci', 'github'], other);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("check.env_passthrough names 'SPLINTERCAT_PUSH_TOKEN'");
   });
 
   it('hook: an executable post-receive and job; an unknown CI is a usage error', async () => {

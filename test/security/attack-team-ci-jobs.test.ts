@@ -19,6 +19,8 @@ import { TestRepo, tempDir, testGitEnv } from '../helpers/git-repo.js';
 const TOKEN = 'tok-FAKE-123';
 const JOB_TOKEN = 'tok-JOBFAKE-456';
 const NPM_SECRET = 'npm-FAKE-secret-789';
+/** The CI's own NPM_TOKEN (a repository secret, a CI/CD variable), which the job's check gets. */
+const CI_NPM = 'npm-CI-value-000';
 const VERSION = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Whether `text` holds `secret` in any form a check could turn it into: plain, reversed, inside base64. */
@@ -77,6 +79,7 @@ function arena(): Arena {
     'check.sh': [
       '#!/bin/sh',
       'echo ATTACK-CHECK-RAN',
+      'echo "npm token length: ${#NPM_TOKEN}"',
       'echo "--- git config"; cat .git/config',
       'echo "--- env"; env',
       'echo "--- reversed"; { cat .git/config; env; } | rev',
@@ -181,12 +184,15 @@ function assertHeld(a: Arena, run: { success: boolean; output: string; request: 
   // The request carries the template, which the job's shell expands from its own environment.
   const message = execFileSync('git', ['log', '-1', '--format=%B', run.request], { cwd: a.bare, encoding: 'utf8' });
   expect(message).toContain('NPM_TOKEN=${NPM_TOKEN} sh ./check.sh');
+  // ... which it did: the check got the CI's own NPM_TOKEN, its plain value redacted from the log.
+  expect(remote).toContain(`npm token length: ${CI_NPM.length}`);
+  expect(remote).not.toContain(CI_NPM);
 }
 
 describe('attack: the generated CI jobs and their token', () => {
   it('GitHub: the job runs no code of the tree outside the check, and its token reaches nothing', async () => {
     const a = arena();
-    const setup = ciSetup('github', { version: VERSION, remote: 'origin', hookDir: '' });
+    const setup = ciSetup('github', { version: VERSION, passthrough: ['NPM_TOKEN'], remote: 'origin', hookDir: '' });
     for (const f of setup.files) a.repo.write({ [f.path]: f.content });
     const workflow = parse(setup.files[0]?.content ?? '') as {
       jobs: {
@@ -243,7 +249,10 @@ describe('attack: the generated CI jobs and their token', () => {
         if (step.run === undefined) continue;
         const script = installed(step.run, a) ?? step.run;
         const stepEnv = Object.fromEntries(
-          Object.entries(step.env ?? {}).map(([k, v]) => [k, v.replace(/\$\{\{\s*github\.token\s*\}\}/g, TOKEN)]),
+          Object.entries(step.env ?? {}).map(([k, v]) => [
+            k,
+            v.replace(/\$\{\{\s*github\.token\s*\}\}/g, TOKEN).replace(/\$\{\{\s*secrets\.NPM_TOKEN\s*\}\}/g, CI_NPM),
+          ]),
         );
         const ran = await bash(script, workspace, { ...env, ...stepEnv });
         output += ran.out;
@@ -256,7 +265,7 @@ describe('attack: the generated CI jobs and their token', () => {
 
   it('GitLab: the job drops the runner token from .git/config, prints no token, and runs no code of the tree', async () => {
     const a = arena();
-    const setup = ciSetup('gitlab', { version: VERSION, remote: 'origin', hookDir: '' });
+    const setup = ciSetup('gitlab', { version: VERSION, passthrough: ['NPM_TOKEN'], remote: 'origin', hookDir: '' });
     for (const f of setup.files) a.repo.write({ [f.path]: f.content });
     const job = (parse(setup.files[0]?.content ?? '') as Record<string, { script: string[] }>)['splintercat-check'];
     const script = job?.script ?? [];
@@ -294,6 +303,7 @@ describe('attack: the generated CI jobs and their token', () => {
         CI_PROJECT_PATH: 'group/remote',
         CI_JOB_URL: 'https://gitlab.example.com/group/remote/-/jobs/1',
         CI_JOB_TOKEN: JOB_TOKEN,
+        NPM_TOKEN: CI_NPM,
         SPLINTERCAT_PUSH_TOKEN: TOKEN,
       });
       if (ran.code !== 0) throw new Error(`job failed (${ran.code})\n${ran.out}`);

@@ -34,6 +34,11 @@ export interface CiSetupOptions {
   command?: string;
   /** The version of splintercat a CI job installs (this package's). */
   version?: string;
+  /**
+   * `check.env_passthrough`: variables the check needs although named like secrets (a request's
+   * `${NPM_TOKEN}`). The check step gets them from the CI's secrets; the push step never does.
+   */
+  passthrough?: readonly string[];
   remote: string;
   hookDir: string;
   reportArgs?: string;
@@ -44,6 +49,8 @@ export interface CiSetupOptions {
 interface Runner {
   install: string | null;
   command: string;
+  /** Variable names (checked: letters, digits, `_`) the check keeps. */
+  passthrough: readonly string[];
 }
 
 /** The setup of one CI kind. */
@@ -56,6 +63,7 @@ export function ciSetup(kind: CiKind, options: CiSetupOptions): CiSetup {
       next: [
         `Commit ${GITHUB_WORKFLOW} if you like (it runs only for splintercat/*/checks/* branches); every request carries it anyway.`,
         `Checks of a run now go to the Actions runners of '${options.remote}'.`,
+        ...secretsStep(options, 'repository secrets'),
       ],
     };
   if (kind === 'gitlab')
@@ -66,6 +74,7 @@ export function ciSetup(kind: CiKind, options: CiSetupOptions): CiSetup {
       next: [
         `Each request commit carries ${GITLAB_SOURCE} as its .gitlab-ci.yml (your own pipeline is untouched).`,
         'Add a CI/CD variable SPLINTERCAT_PUSH_TOKEN (a project access token with write_repository) so the job can push results.',
+        ...secretsStep(options, 'CI/CD variables'),
       ],
     };
   const dir = options.hookDir;
@@ -88,27 +97,55 @@ export function ciSetup(kind: CiKind, options: CiSetupOptions): CiSetup {
   };
 }
 
+/** The step telling which CI secrets the check keeps (check.env_passthrough), if any. */
+function secretsStep(options: CiSetupOptions, what: string): string[] {
+  const names = (options.passthrough ?? []).filter((name) => passthroughProblem(name) === null);
+  return names.length ? [`Add ${what} ${names.join(', ')} (check.env_passthrough): the check step gets them.`] : [];
+}
+
 /**
  * The install of splintercat at `options.version` under `prefix` (shell text naming a directory
  * outside the checkout), and its binary by absolute path; or `options.command` as given.
  * `--ignore-scripts`: no install script of any dependency runs on a runner holding a token.
  */
 function runner(options: CiSetupOptions, prefix: string): Runner {
-  if (options.command !== undefined) return { install: null, command: options.command };
+  const passthrough = (options.passthrough ?? []).filter((name) => passthroughProblem(name) === null);
+  if (options.command !== undefined) return { install: null, command: options.command, passthrough };
   const version = options.version ?? 'latest';
   return {
     install: `npm install --prefix "${prefix}" --ignore-scripts --no-audit --no-fund splintercat@${version}`,
     command: `"${prefix}/node_modules/.bin/splintercat"`,
+    passthrough,
   };
 }
 
-function githubWorkflow({ install, command }: Runner): string {
+/** A name that is safe to write into a job's YAML and shell text as it is. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The tokens that write the repository: never given to the check, whatever check.env_passthrough says. */
+const JOB_TOKENS = /^(SPLINTERCAT_.*|GITHUB_TOKEN|CI_JOB_TOKEN|ACTIONS_.*)$/;
+
+/** Why `name` cannot be a variable a CI job's check keeps, or null when it can. */
+export function passthroughProblem(name: string): string | null {
+  if (!VARIABLE_NAME.test(name)) return 'it is not a variable name (letters, digits and _)';
+  if (JOB_TOKENS.test(name)) return "it is the job's own token or splintercat's, which the check never gets";
+  return null;
+}
+
+/** check-report's options for the variables the check keeps. */
+function passthroughArgs(names: readonly string[]): string {
+  return names.map((name) => ` --env-passthrough ${name}`).join('');
+}
+
+function githubWorkflow({ install, command, passthrough }: Runner): string {
   const installStep = install
     ? `      # splintercat at a pinned version, outside the checkout: no code of the tree under test runs
       # but the check itself, in its sandbox.
       - name: Install splintercat
         run: ${install}
 `
+    : '';
+  const secrets = passthrough.length
+    ? `        env:\n${passthrough.map((name) => `          ${name}: \${{ secrets.${name} }}\n`).join('')}`
     : '';
   return `# Written by \`splintercat init --ci github\`: runs the checks splintercat requests
 # (check.runner in splintercat.yaml) on this repository's runners and pushes each result back
@@ -136,8 +173,8 @@ jobs:
           node-version: 20
 ${installStep}      # No token in this step: the check runs, and its result is written in this clone.
       - name: Run the requested check
-        run: |
-          ${command} check-report --ref "$GITHUB_REF" --no-push
+${secrets}        run: |
+          ${command} check-report --ref "$GITHUB_REF" --no-push${passthroughArgs(passthrough)}
       # The token in this step only, which runs nothing of the tree and reads nothing of its .git.
       - name: Push the result
         env:
@@ -147,7 +184,7 @@ ${installStep}      # No token in this step: the check runs, and its result is w
 `;
 }
 
-function gitlabPipeline({ install, command }: Runner): string {
+function gitlabPipeline({ install, command, passthrough }: Runner): string {
   const installLines = install
     ? `    # splintercat at a pinned version, outside the checkout: no code of the tree under test
     # runs but the check itself, in its sandbox.
@@ -174,7 +211,7 @@ splintercat-check:
     - git config --local --name-only --get-regexp '^(url\\..*|credential\\..*|http\\..*extraheader)$' | while read -r key; do git config --local --unset-all "$key"; done || true
 ${installLines}    - splintercat() { ${command} "$@"; }
     # The check runs without a token in its environment; its result is written in this clone.
-    - (unset SPLINTERCAT_PUSH_TOKEN CI_JOB_TOKEN; splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL" --no-push)
+    - (unset SPLINTERCAT_PUSH_TOKEN CI_JOB_TOKEN; splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL" --no-push${passthroughArgs(passthrough)})
     # The push reads the token from the environment, never from a line GitLab prints, nor from .git.
     - splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --push-only --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"
 `;

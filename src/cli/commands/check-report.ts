@@ -55,6 +55,16 @@ export function registerCheckReport(program: Command): Command {
           what: '--push-only and --no-push cannot be given together',
           fix: 'Run `check-report --no-push` in the step that runs the check, then `check-report --push-only`',
         });
+      const { passthroughProblem } = await import('../../checks/remote/ci-jobs.js');
+      for (const name of opts.envPassthrough) {
+        const why = passthroughProblem(name);
+        if (why !== null)
+          throw new UsageError('check_request_invalid', {
+            what: `--env-passthrough ${name} is refused`,
+            why,
+            fix: 'Give the check only the variables it needs (an NPM_TOKEN, say), never the push token',
+          });
+      }
       const { Git } = await import('../../git/index.js');
       const report = await import('../../checks/remote/report-check.js');
       const global = globalOptions(cmd);

@@ -18,7 +18,7 @@ export interface InitCiOptions {
  * Returns what to print.
  */
 export async function initCi(configPath: string, opts: InitCiOptions): Promise<string> {
-  const { ciKinds, ciSetup } = await import('../../checks/remote/ci-jobs.js');
+  const { ciKinds, ciSetup, passthroughProblem } = await import('../../checks/remote/ci-jobs.js');
   const { setKeysInFile } = await import('../../config/edit-file.js');
   const { DEFAULT_CONFIG_YAML } = await import('../../config/default-file.js');
   const kind = ciKinds.find((k) => k === opts.ci);
@@ -31,6 +31,7 @@ export async function initCi(configPath: string, opts: InitCiOptions): Promise<s
   const setup = ciSetup(kind, {
     ...(opts.command !== undefined ? { command: opts.command } : kind === 'hook' ? { command: thisSplintercat() } : {}),
     version: ownVersion(),
+    passthrough: await configuredPassthrough(configPath, passthroughProblem),
     remote: opts.remote,
     hookDir: opts.out,
     remoteHooks: kind === 'hook' ? localHooksDir(root, opts.remote) : null,
@@ -79,6 +80,32 @@ function localHooksDir(cwd: string, remote: string): string | null {
   if (!isAbsolute(path) && !path.startsWith('.')) return null;
   const hooks = join(resolve(cwd, path), 'hooks');
   return existsSync(hooks) ? `${hooks}/` : null;
+}
+
+/**
+ * `check.env_passthrough` of the configuration file, if there is one: the variables a CI job's
+ * check gets from the CI's secrets. A name that cannot be written into a job is refused.
+ */
+async function configuredPassthrough(configPath: string, problem: (name: string) => string | null): Promise<string[]> {
+  if (!existsSync(configPath)) return [];
+  const { parse } = await import('yaml');
+  let names: unknown;
+  try {
+    names = (parse(readFileSync(configPath, 'utf8')) as { check?: { env_passthrough?: unknown } } | null)?.check
+      ?.env_passthrough;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(names)) return [];
+  return names.map(String).map((name) => {
+    const why = problem(name);
+    if (why === null) return name;
+    throw new UsageError('init_ci_unknown', {
+      what: `check.env_passthrough names '${name}', which a CI job cannot give its check`,
+      why,
+      fix: `Remove it from check.env_passthrough in ${configPath}, then run init --ci again`,
+    });
+  });
 }
 
 /**
