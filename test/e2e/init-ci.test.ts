@@ -14,8 +14,12 @@ describe('splintercat init --ci', () => {
     expect(run.stdout).toContain('Wrote .github/workflows/splintercat-checks.yml');
     const workflow = parse(readFileSync(join(dir, '.github/workflows/splintercat-checks.yml'), 'utf8'));
     expect(workflow.on.push.branches).toEqual(['splintercat/*/checks/**']);
-    expect(workflow.permissions).toEqual({ contents: 'write' });
+    expect(workflow.permissions).toEqual({ contents: 'read' });
     const job = workflow.jobs.check;
+    // The check's job cannot write the repository; only the job that pushes, on a runner of its own.
+    expect(job.permissions).toEqual({ contents: 'read' });
+    expect(workflow.jobs.report.permissions).toEqual({ contents: 'write' });
+    expect(workflow.jobs.report.needs).toBe('check');
     expect(job['runs-on']).toBe('ubuntu-latest');
     // No token persisted in the checkout's .git/config.
     expect(job.steps[0]).toEqual({
@@ -28,11 +32,17 @@ describe('splintercat init --ci', () => {
       `npm install --prefix "$RUNNER_TEMP/splintercat" --ignore-scripts --no-audit --no-fund splintercat@${version}`,
     );
     const bin = '"$RUNNER_TEMP/splintercat/node_modules/.bin/splintercat"';
-    // The check in a step without the token; the token only in the step that pushes.
-    expect(job.steps[3].run).toBe(`${bin} check-report --ref "$GITHUB_REF" --no-push\n`);
+    // The check without the token, its result to a bundle; the token only in the step that pushes it.
+    expect(job.steps[3].run).toBe(
+      `${bin} check-report --ref "$GITHUB_REF" --no-push --bundle "$RUNNER_TEMP/splintercat-result.bundle"\n`,
+    );
     expect(job.steps[3].env).toBeUndefined();
-    expect(job.steps[4].env).toEqual({ SPLINTERCAT_PUSH_TOKEN: '${{ github.token }}' });
-    expect(job.steps[4].run).toContain(`${bin} check-report --ref "$GITHUB_REF" --push-only`);
+    const push = workflow.jobs.report.steps.at(-1);
+    expect(push.env).toEqual({ SPLINTERCAT_PUSH_TOKEN: '${{ github.token }}' });
+    expect(push.run).toContain(`${bin} check-report --ref "$GITHUB_REF" --push-only --bundle`);
+    expect(workflow.jobs.report.steps.some((s: { uses?: string }) => s.uses?.startsWith('actions/checkout'))).toBe(
+      false,
+    );
     // splintercat.yaml written with the defaults and check.runner set.
     const config = parse(readFileSync(join(dir, 'splintercat.yaml'), 'utf8'));
     expect(config.check.runner).toMatchObject({
@@ -52,12 +62,14 @@ describe('splintercat init --ci', () => {
     expect(run.code).toBe(0);
     const pipeline = parse(readFileSync(join(dir, '.splintercat/ci/gitlab-ci.yml'), 'utf8'));
     const job = pipeline['splintercat-check'];
+    const report = pipeline['splintercat-report'];
+    expect(report.variables).toEqual({ GIT_STRATEGY: 'none' });
     expect(job.image).toBe('node:20');
     expect(job.variables).toEqual({ GIT_DEPTH: '2' });
     expect(job.rules[0].if).toBe('$CI_COMMIT_BRANCH =~ /^splintercat\\/.+\\/checks\\//');
     expect(job.script).toContain('splintercat() { "$splintercat_home/node_modules/.bin/splintercat" "$@"; }');
-    expect(job.script.at(-1)).toBe(
-      'splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --push-only --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"',
+    expect(report.script.at(-1)).toBe(
+      'splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --push-only --bundle splintercat-result.bundle --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"',
     );
     // The check keeps the CI's NPM_TOKEN (check.env_passthrough); the push step runs no check.
     expect(job.script.find((l: string) => l.includes('--no-push'))).toContain('--env-passthrough NPM_TOKEN');

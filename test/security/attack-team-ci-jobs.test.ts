@@ -1,6 +1,6 @@
 import { spawn, execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parse } from 'yaml';
 import { ciSetup } from '../../src/checks/remote/ci-jobs.js';
@@ -189,127 +189,164 @@ function assertHeld(a: Arena, run: { success: boolean; output: string; request: 
   expect(remote).not.toContain(CI_NPM);
 }
 
+interface GithubStep {
+  uses?: string;
+  with?: Record<string, unknown>;
+  run?: string;
+  env?: Record<string, string>;
+}
+
+/** One job of the workflow on a fresh runner, as GitHub runs it; returns what its steps printed. */
+async function githubJob(a: Arena, steps: GithubStep[], branch: string, artifacts: string): Promise<string> {
+  const root = tempDir('splintercat-gh-runner-');
+  const workspace = join(root, 'workspace');
+  const runnerTemp = join(root, 'temp');
+  mkdirSync(workspace);
+  mkdirSync(runnerTemp);
+  const expand = (v: string): string =>
+    v
+      .replace(/\$\{\{\s*github\.token\s*\}\}/g, TOKEN)
+      .replace(/\$\{\{\s*secrets\.NPM_TOKEN\s*\}\}/g, CI_NPM)
+      .replace(/\$\{\{\s*runner\.temp\s*\}\}/g, runnerTemp);
+  const env: Record<string, string> = {
+    ...a.base,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REF: `refs/heads/${branch}`,
+    GITHUB_WORKSPACE: workspace,
+    RUNNER_TEMP: runnerTemp,
+    GITHUB_SERVER_URL: `file://${a.server}`,
+    GITHUB_REPOSITORY: 'group/remote',
+    GITHUB_RUN_ID: '1',
+    RUNNER_NAME: 'attack-runner',
+  };
+  let output = '';
+  for (const step of steps) {
+    const uses = step.uses?.split('@')[0];
+    const path = expand(String(step.with?.path ?? ''));
+    if (uses === 'actions/checkout') githubCheckout(workspace, `file://${a.server}/group/remote.git`, branch, step);
+    else if (uses === 'actions/upload-artifact') cpSync(path, join(artifacts, String(step.with?.name), basename(path)));
+    else if (uses === 'actions/download-artifact')
+      cpSync(join(artifacts, String(step.with?.name)), path, { recursive: true });
+    if (step.run === undefined) continue;
+    const script = installed(step.run, a) ?? step.run;
+    const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v)]));
+    const ran = await bash(script, workspace, { ...env, ...stepEnv });
+    output += ran.out;
+    if (ran.code !== 0) throw new Error(`step failed (${ran.code}): ${script}\n${ran.out}`);
+  }
+  return output;
+}
+
+/**
+ * As actions/checkout lays the workspace out: the branch at the depth asked, and unless told
+ * otherwise the job token persisted in .git/config as an authorization header.
+ */
+function githubCheckout(workspace: string, url: string, branch: string, step: GithubStep): void {
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: workspace, env: { ...process.env, ...testGitEnv }, encoding: 'utf8' });
+  git('init', '-q');
+  git('remote', 'add', 'origin', url);
+  const depth = String(step.with?.['fetch-depth'] ?? 1);
+  git('fetch', '-q', '--depth', depth, 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`);
+  git('checkout', '-q', '-B', branch, `refs/remotes/origin/${branch}`);
+  if (step.with?.['persist-credentials'] !== false) {
+    const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
+    git('config', '--local', 'http.https://github.com/.extraheader', header);
+  }
+}
+
+interface GitlabJob {
+  stage: string;
+  script: string[];
+  variables?: Record<string, string>;
+  artifacts?: { paths: string[] };
+}
+
+/**
+ * One job of the pipeline as GitLab's runner runs it: its own build directory (a clone of the
+ * commit at depth 2, detached, the job token in the remote's URL, unless GIT_STRATEGY is none),
+ * the artifacts of earlier jobs in it, one shell for the whole script, each line echoed first.
+ * Both jobs get the push token, as an unscoped CI/CD variable gives it.
+ */
+async function gitlabJob(a: Arena, job: GitlabJob, branch: string, artifacts: string): Promise<string> {
+  const build = join(tempDir('splintercat-gl-runner-'), 'workspace');
+  mkdirSync(build);
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: build, env: { ...process.env, ...testGitEnv }, encoding: 'utf8' });
+  const sha = execFileSync('git', ['rev-parse', `refs/heads/${branch}`], { cwd: a.bare, encoding: 'utf8' }).trim();
+  if (job.variables?.GIT_STRATEGY !== 'none') {
+    git('init', '-q');
+    git('remote', 'add', 'origin', `https://gitlab-ci-token:${JOB_TOKEN}@gitlab.example.com/group/remote.git`);
+    const insteadOf = `url.https://gitlab-ci-token:${JOB_TOKEN}@gitlab.example.com/.insteadOf`;
+    git('config', '--local', insteadOf, 'https://gitlab.example.com/');
+    git(
+      'fetch',
+      '-q',
+      '--depth',
+      job.variables?.GIT_DEPTH ?? '50',
+      `file://${a.bare}`,
+      `+${sha}:refs/remotes/origin/${branch}`,
+    );
+    git('checkout', '-q', '--detach', sha);
+  }
+  cpSync(artifacts, build, { recursive: true });
+  const lines = job.script.map((line) => installed(line, a) ?? line);
+  const text = lines.map((l) => `printf '%s\\n' ${`'$ ${l.replace(/'/g, `'\\''`)}'`}\n${l}`).join('\n');
+  const ran = await bash(text, build, {
+    ...a.base,
+    GITLAB_CI: 'true',
+    CI_PROJECT_DIR: build,
+    CI_COMMIT_BRANCH: branch,
+    CI_COMMIT_SHA: sha,
+    CI_SERVER_URL: `file://${a.server}`,
+    CI_SERVER_HOST: 'gitlab.example.com',
+    CI_PROJECT_PATH: 'group/remote',
+    CI_JOB_URL: 'https://gitlab.example.com/group/remote/-/jobs/1',
+    CI_JOB_TOKEN: JOB_TOKEN,
+    NPM_TOKEN: CI_NPM,
+    SPLINTERCAT_PUSH_TOKEN: TOKEN,
+  });
+  if (ran.code !== 0) throw new Error(`job ${job.stage} failed (${ran.code})\n${ran.out}`);
+  for (const path of job.artifacts?.paths ?? []) cpSync(join(build, path), join(artifacts, path));
+  return ran.out;
+}
+
 describe('attack: the generated CI jobs and their token', () => {
-  it('GitHub: the job runs no code of the tree outside the check, and its token reaches nothing', async () => {
+  it('GitHub: the jobs run no code of the tree outside the check, and the token reaches nothing', async () => {
     const a = arena();
     const setup = ciSetup('github', { version: VERSION, passthrough: ['NPM_TOKEN'], remote: 'origin', hookDir: '' });
     for (const f of setup.files) a.repo.write({ [f.path]: f.content });
-    const workflow = parse(setup.files[0]?.content ?? '') as {
-      jobs: {
-        check: {
-          steps: Array<{ uses?: string; with?: Record<string, unknown>; run?: string; env?: Record<string, string> }>;
-        };
-      };
-    };
+    const workflow = parse(setup.files[0]?.content ?? '') as { jobs: Record<string, { steps: GithubStep[] }> };
     const run = await requestThrough(a, setup.jobs, async (branch) => {
-      const root = tempDir('splintercat-gh-runner-');
-      const workspace = join(root, 'workspace');
-      const runnerTemp = join(root, 'temp');
-      mkdirSync(runnerTemp);
-      const url = `file://${a.server}/group/remote.git`;
-      const env: Record<string, string> = {
-        ...a.base,
-        GITHUB_ACTIONS: 'true',
-        GITHUB_REF: `refs/heads/${branch}`,
-        GITHUB_WORKSPACE: workspace,
-        RUNNER_TEMP: runnerTemp,
-        GITHUB_SERVER_URL: `file://${a.server}`,
-        GITHUB_REPOSITORY: 'group/remote',
-        GITHUB_RUN_ID: '1',
-        RUNNER_NAME: 'attack-runner',
-      };
+      const artifacts = tempDir('splintercat-gh-artifacts-');
       let output = '';
-      for (const step of workflow.jobs.check.steps) {
-        if (step.uses?.startsWith('actions/checkout@')) {
-          // As actions/checkout lays it out: the branch at depth 2, and unless told otherwise the
-          // job token persisted in .git/config as an authorization header.
-          const git = (...args: string[]): string =>
-            execFileSync('git', args, { cwd: workspace, env: { ...process.env, ...testGitEnv }, encoding: 'utf8' });
-          mkdirSync(workspace);
-          git('init', '-q');
-          git('remote', 'add', 'origin', url);
-          git(
-            'fetch',
-            '-q',
-            '--depth',
-            String(step.with?.['fetch-depth'] ?? 1),
-            'origin',
-            `+refs/heads/${branch}:refs/remotes/origin/${branch}`,
-          );
-          git('checkout', '-q', '-B', branch, `refs/remotes/origin/${branch}`);
-          if (step.with?.['persist-credentials'] !== false)
-            git(
-              'config',
-              '--local',
-              'http.https://github.com/.extraheader',
-              `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`,
-            );
-          continue;
-        }
-        if (step.run === undefined) continue;
-        const script = installed(step.run, a) ?? step.run;
-        const stepEnv = Object.fromEntries(
-          Object.entries(step.env ?? {}).map(([k, v]) => [
-            k,
-            v.replace(/\$\{\{\s*github\.token\s*\}\}/g, TOKEN).replace(/\$\{\{\s*secrets\.NPM_TOKEN\s*\}\}/g, CI_NPM),
-          ]),
-        );
-        const ran = await bash(script, workspace, { ...env, ...stepEnv });
-        output += ran.out;
-        if (ran.code !== 0) throw new Error(`step failed (${ran.code}): ${script}\n${ran.out}`);
-      }
+      // Each job on a runner of its own, in the order `needs` gives; artifacts cross between them.
+      for (const name of Object.keys(workflow.jobs))
+        output += await githubJob(a, workflow.jobs[name]?.steps ?? [], branch, artifacts);
       return output;
     });
     assertHeld(a, run, '.github/workflows/splintercat-checks.yml');
   }, 120_000);
 
-  it('GitLab: the job drops the runner token from .git/config, prints no token, and runs no code of the tree', async () => {
+  it('GitLab: the jobs drop the runner token from .git/config, print no token, and run no code of the tree', async () => {
     const a = arena();
     const setup = ciSetup('gitlab', { version: VERSION, passthrough: ['NPM_TOKEN'], remote: 'origin', hookDir: '' });
     for (const f of setup.files) a.repo.write({ [f.path]: f.content });
-    const job = (parse(setup.files[0]?.content ?? '') as Record<string, { script: string[] }>)['splintercat-check'];
-    const script = job?.script ?? [];
+    const pipeline = parse(setup.files[0]?.content ?? '') as { stages: string[] } & Record<string, unknown>;
+    const jobs = pipeline.stages.map(
+      (stage) => Object.values(pipeline).find((j) => (j as GitlabJob | null)?.stage === stage) as GitlabJob,
+    );
+    expect(jobs.map((j) => j.stage)).toEqual(['check', 'report']);
     // GitLab prints every script line before it runs it: none may name the token to expand.
-    for (const line of script)
+    for (const line of jobs.flatMap((j) => j.script))
       expect(line.replace(/unset [A-Z_ ]+;/, '')).not.toMatch(/SPLINTERCAT_PUSH_TOKEN|CI_JOB_TOKEN/);
     const run = await requestThrough(a, setup.jobs, async (branch) => {
-      const root = tempDir('splintercat-gl-runner-');
-      const build = join(root, 'workspace');
-      // As the GitLab runner lays it out: the commit at depth 2, detached, its job token in the URL.
-      const git = (...args: string[]): string =>
-        execFileSync('git', args, { cwd: build, env: { ...process.env, ...testGitEnv }, encoding: 'utf8' });
-      mkdirSync(build);
-      git('init', '-q');
-      git('remote', 'add', 'origin', `https://gitlab-ci-token:${JOB_TOKEN}@gitlab.example.com/group/remote.git`);
-      git(
-        'config',
-        '--local',
-        `url.https://gitlab-ci-token:${JOB_TOKEN}@gitlab.example.com/.insteadOf`,
-        'https://gitlab.example.com/',
-      );
-      git('fetch', '-q', '--depth', '2', `file://${a.bare}`, `+refs/heads/${branch}:refs/remotes/origin/${branch}`);
-      const sha = git('rev-parse', `refs/remotes/origin/${branch}`).trim();
-      git('checkout', '-q', '--detach', sha);
-      const lines = script.map((line) => installed(line, a) ?? line);
-      // One shell for the whole script, each line echoed first, as GitLab's runner does.
-      const text = lines.map((l) => `printf '%s\\n' ${`'$ ${l.replace(/'/g, `'\\''`)}'`}\n${l}`).join('\n');
-      const ran = await bash(text, build, {
-        ...a.base,
-        GITLAB_CI: 'true',
-        CI_COMMIT_BRANCH: branch,
-        CI_COMMIT_SHA: sha,
-        CI_SERVER_URL: `file://${a.server}`,
-        CI_SERVER_HOST: 'gitlab.example.com',
-        CI_PROJECT_PATH: 'group/remote',
-        CI_JOB_URL: 'https://gitlab.example.com/group/remote/-/jobs/1',
-        CI_JOB_TOKEN: JOB_TOKEN,
-        NPM_TOKEN: CI_NPM,
-        SPLINTERCAT_PUSH_TOKEN: TOKEN,
-      });
-      if (ran.code !== 0) throw new Error(`job failed (${ran.code})\n${ran.out}`);
-      // The script really ran: the push step reported the result.
-      expect(ran.out).toContain('result pushed to');
-      return ran.out;
+      const artifacts = tempDir('splintercat-gl-artifacts-');
+      let output = '';
+      for (const job of jobs) output += await gitlabJob(a, job, branch, artifacts);
+      // The script really ran: the push reported the result.
+      expect(output).toContain('result pushed to');
+      return output;
     });
     assertHeld(a, run, '.gitlab-ci.yml');
   }, 120_000);

@@ -73,7 +73,7 @@ export function ciSetup(kind: CiKind, options: CiSetupOptions): CiSetup {
       jobs: { '.gitlab-ci.yml': GITLAB_SOURCE },
       next: [
         `Each request commit carries ${GITLAB_SOURCE} as its .gitlab-ci.yml (your own pipeline is untouched).`,
-        'Add a CI/CD variable SPLINTERCAT_PUSH_TOKEN (a project access token with write_repository) so the job can push results.',
+        'Add a CI/CD variable SPLINTERCAT_PUSH_TOKEN (a project access token with write_repository), masked and scoped to the environment splintercat-results, so only the job that pushes results gets it.',
         ...secretsStep(options, 'CI/CD variables'),
       ],
     };
@@ -136,6 +136,9 @@ function passthroughArgs(names: readonly string[]): string {
   return names.map((name) => ` --env-passthrough ${name}`).join('');
 }
 
+/** The file a job's check writes its result to, and its push job reads it from. */
+const RESULT_BUNDLE = 'splintercat-result.bundle';
+
 function githubWorkflow({ install, command, passthrough }: Runner): string {
   const installStep = install
     ? `      # splintercat at a pinned version, outside the checkout: no code of the tree under test runs
@@ -155,12 +158,15 @@ on:
   push:
     branches: ['splintercat/*/checks/**']
 permissions:
-  contents: write
+  contents: read
 jobs:
+  # The check runs code of the tree under test: its job has no token that can write.
   check:
     if: \${{ !github.event.deleted }}
     runs-on: ubuntu-latest
     timeout-minutes: 360
+    permissions:
+      contents: read
     steps:
       # The request commit (this file alone) and its parent, the commit under test. No token is
       # left in .git/config, which the check can read.
@@ -171,16 +177,35 @@ jobs:
       - uses: actions/setup-node@v4
         with:
           node-version: 20
-${installStep}      # No token in this step: the check runs, and its result is written in this clone.
-      - name: Run the requested check
+${installStep}      - name: Run the requested check
 ${secrets}        run: |
-          ${command} check-report --ref "$GITHUB_REF" --no-push${passthroughArgs(passthrough)}
-      # The token in this step only, which runs nothing of the tree and reads nothing of its .git.
-      - name: Push the result
+          ${command} check-report --ref "$GITHUB_REF" --no-push --bundle "$RUNNER_TEMP/${RESULT_BUNDLE}"${passthroughArgs(passthrough)}
+      - uses: actions/upload-artifact@v4
+        with:
+          name: splintercat-result
+          path: \${{ runner.temp }}/${RESULT_BUNDLE}
+          retention-days: 1
+  # The token, on a runner of its own: nothing the check left (a file, a process, GITHUB_ENV)
+  # reaches it; the result crosses as data, checked before it is pushed.
+  report:
+    needs: check
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    permissions:
+      contents: write
+    steps:
+      - uses: actions/download-artifact@v4
+        with:
+          name: splintercat-result
+          path: \${{ runner.temp }}/result
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+${installStep}      - name: Push the result
         env:
           SPLINTERCAT_PUSH_TOKEN: \${{ github.token }}
         run: |
-          ${command} check-report --ref "$GITHUB_REF" --push-only --remote "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git" --token-user x-access-token
+          ${command} check-report --ref "$GITHUB_REF" --push-only --bundle "$RUNNER_TEMP/result/${RESULT_BUNDLE}" --remote "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git" --token-user x-access-token
 `;
 }
 
@@ -192,28 +217,47 @@ function gitlabPipeline({ install, command, passthrough }: Runner): string {
     - ${install}
 `
     : '';
-  return `# Written by \`splintercat init --ci gitlab\`: each check request commit carries this file as its
-# .gitlab-ci.yml. The job runs the requested check and pushes the result back to
-# refs/splintercat/RUN/checks/ID/result (SPLINTERCAT_PUSH_TOKEN: a token with write_repository).
-workflow:
-  rules:
+  const rules = `  rules:
     - if: '$CI_COMMIT_BRANCH =~ /^splintercat\\/.+\\/checks\\//'
+`;
+  return `# Written by \`splintercat init --ci gitlab\`: each check request commit carries this file as its
+# .gitlab-ci.yml. One job runs the requested check; another, which alone needs the token
+# SPLINTERCAT_PUSH_TOKEN (write_repository), pushes the result back to
+# refs/splintercat/RUN/checks/ID/result.
+workflow:
+${rules}stages: [check, report]
 splintercat-check:
+  stage: check
   image: node:20
   timeout: 6h
   variables:
     GIT_DEPTH: "2"
-  rules:
-    - if: '$CI_COMMIT_BRANCH =~ /^splintercat\\/.+\\/checks\\//'
-  script:
+${rules}  script:
     # The runner's clone keeps the job's token in .git/config, which the check can read: drop it.
     - git remote set-url origin "$CI_SERVER_URL/$CI_PROJECT_PATH.git"
     - git config --local --name-only --get-regexp '^(url\\..*|credential\\..*|http\\..*extraheader)$' | while read -r key; do git config --local --unset-all "$key"; done || true
 ${installLines}    - splintercat() { ${command} "$@"; }
-    # The check runs without a token in its environment; its result is written in this clone.
-    - (unset SPLINTERCAT_PUSH_TOKEN CI_JOB_TOKEN; splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL" --no-push${passthroughArgs(passthrough)})
-    # The push reads the token from the environment, never from a line GitLab prints, nor from .git.
-    - splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --push-only --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"
+    # The check runs without a token in its environment; its result is written to the bundle.
+    - (unset SPLINTERCAT_PUSH_TOKEN CI_JOB_TOKEN; splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL" --no-push --bundle ${RESULT_BUNDLE}${passthroughArgs(passthrough)})
+  artifacts:
+    paths: [${RESULT_BUNDLE}]
+    expire_in: 1 day
+# The token, in a job of its own that runs nothing of the tree (no clone): scope
+# SPLINTERCAT_PUSH_TOKEN to the environment splintercat-results so only this job gets it.
+splintercat-report:
+  stage: report
+  image: node:20
+  timeout: 10m
+  needs: [splintercat-check]
+  environment:
+    name: splintercat-results
+    action: prepare
+  variables:
+    GIT_STRATEGY: none
+${rules}  script:
+${installLines}    - splintercat() { ${command} "$@"; }
+    # The push reads the token from the environment, never from a line GitLab prints.
+    - splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --push-only --bundle ${RESULT_BUNDLE} --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"
 `;
 }
 

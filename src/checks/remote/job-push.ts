@@ -18,36 +18,39 @@ export interface PushCredential {
 const CREDENTIAL_HELPER =
   '!f() { test "$1" = get || exit 0; echo "username=$SPLINTERCAT_JOB_USER"; echo "password=$SPLINTERCAT_JOB_TOKEN"; }; f';
 
+/** Where the result to push comes from: the job's clone (the step before ran the check there), or a bundle of it. */
+export type ResultSource = { clone: true } | { bundle: string };
+
 /**
- * Run `fn` with a Git that pushes the job clone's objects from a fresh bare repository of its own.
- * The check ran in the clone and may have rewritten its `.git/config` (the remote's URL, an
- * `insteadOf`, a proxy): the push with the token reads none of it, only the clone's objects
- * (as alternates), and goes to `remote` as given (a URL, or a remote name read from the clone
- * before anything of the check could run, by the caller).
+ * Run `fn` with a fresh bare repository of its own holding the result ref `ref`, from which the
+ * result is pushed with the token. The check ran in the clone and may have rewritten its
+ * `.git/config` (the remote's URL, an `insteadOf`, a proxy) or, in another job, written the
+ * bundle: the push reads none of the clone's configuration, only objects (the clone's, as
+ * alternates, or the bundle's, fetched as from any remote), and the caller reads the result as
+ * data before pushing it to a remote it names (a URL from the CI's own variables).
  */
 export async function withPushGit<T>(
-  clone: Git,
+  base: Git,
+  source: ResultSource,
+  ref: string,
   credential: PushCredential | null,
   fn: (git: Git) => Promise<T>,
 ): Promise<T> {
-  const objects = await clone.text(['rev-parse', '--path-format=absolute', '--git-path', 'objects']);
   const dir = mkdtempSync(join(tmpdir(), 'splintercat-push-'));
   try {
-    await clone.run(['init', '--quiet', '--bare', '--', dir]);
-    writeFileSync(join(dir, 'objects', 'info', 'alternates'), `${objects}\n`);
+    await base.run(['init', '--quiet', '--bare', '--', dir], { cwd: tmpdir() });
     if (credential) registerSecrets([credential.token]);
-    const n = NEUTRALISED_CONFIG.length;
-    const env: Record<string, string> = credential
-      ? {
-          GIT_CONFIG_COUNT: String(n + 1),
-          [`GIT_CONFIG_KEY_${n}`]: 'credential.helper',
-          [`GIT_CONFIG_VALUE_${n}`]: CREDENTIAL_HELPER,
-          SPLINTERCAT_JOB_USER: credential.user,
-          SPLINTERCAT_JOB_TOKEN: credential.token,
-        }
-      : {};
-    const git = clone.at(dir, { env });
+    const git = base.at(dir, { env: credential ? credentialEnv(credential) : {} });
     try {
+      if ('bundle' in source) {
+        const bundle = resolve(base.cwd, source.bundle);
+        await git.run(['fetch', '--quiet', '--no-tags', '--', bundle, `+${ref}:${ref}`], { okExitCodes: [0, 1, 128] });
+      } else {
+        const objects = await base.text(['rev-parse', '--path-format=absolute', '--git-path', 'objects']);
+        writeFileSync(join(dir, 'objects', 'info', 'alternates'), `${objects}\n`);
+        const oid = await base.revParse(`${ref}^{commit}`);
+        if (oid !== null) await git.run(['update-ref', '--no-deref', ref, oid]);
+      }
       return await fn(git);
     } finally {
       git.close();
@@ -55,6 +58,18 @@ export async function withPushGit<T>(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The environment giving git the credential helper and what it answers with, on top of the neutralised configuration. */
+function credentialEnv(credential: PushCredential): Record<string, string> {
+  const n = NEUTRALISED_CONFIG.length;
+  return {
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: 'credential.helper',
+    [`GIT_CONFIG_VALUE_${n}`]: CREDENTIAL_HELPER,
+    SPLINTERCAT_JOB_USER: credential.user,
+    SPLINTERCAT_JOB_TOKEN: credential.token,
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Logger } from '../../log/logger.js';
 import { CheckRunner } from '../check-runner.js';
 import { parseTestFailures } from '../test-output/index.js';
 import { createResultCommit } from './commits.js';
-import { pushTarget, withPushGit, type PushCredential } from './job-push.js';
+import { pushTarget, withPushGit, type PushCredential, type ResultSource } from './job-push.js';
 import {
   RESULT_FILE,
   parseRequestMessage,
@@ -75,46 +75,54 @@ export async function reportCheck(options: ReportCheckOptions): Promise<ReportOu
 
 /**
  * `check-report --no-push`: the half of a job that holds no token. Runs the request HEAD carries
- * and writes the result commit to the clone's own result ref, for `pushRecordedCheck` in a later
- * step; the remote is not asked (a private one could not be without a token).
+ * and writes the result commit to the clone's own result ref, and to `bundle` when given (for a
+ * job of its own that pushes it); the remote is not asked (a private one could not be without a
+ * token).
  */
-export async function recordCheck(options: ReportCheckOptions): Promise<ReportOutcome> {
-  const { request, refs } = await readRequest(options.git, options.ref);
+export async function recordCheck(options: ReportCheckOptions & { bundle?: string }): Promise<ReportOutcome> {
+  const { git } = options;
+  const { request, refs } = await readRequest(git, options.ref);
   const { record, commit } = await runRequested(options, request);
-  await options.git.run(['update-ref', '--no-deref', refs.result, commit]);
+  await git.run(['update-ref', '--no-deref', refs.result, commit]);
+  if (options.bundle !== undefined) await git.run(['bundle', 'create', '--quiet', options.bundle, refs.result]);
   return { status: 'recorded', record, result: commit, ref: refs.result };
 }
 
 /**
  * `check-report --push-only`: the half of a job with the token. Pushes the result `recordCheck`
- * wrote, from a repository of its own (job-push.ts), unless the request was withdrawn or answered
- * meanwhile. The clone is where the check ran: its result is read as data and must answer the
- * request the ref names.
+ * wrote (in this clone, or in `source.bundle`), from a repository of its own (job-push.ts),
+ * unless the request was withdrawn or answered meanwhile. The result comes from where the check
+ * ran: it is read as data and must answer the request the ref names.
  */
 export async function pushRecordedCheck(options: {
   git: Git;
   ref: string;
   remote?: string;
+  source?: ResultSource;
   credential?: PushCredential | null;
 }): Promise<ReportOutcome> {
   const { git } = options;
-  const refs = parseRequestRef(options.ref);
-  if (!refs) throw notARequest(options.ref, 'it is not a splintercat check request ref');
-  const commit = await git.revParse(`${refs.refs.result}^{commit}`);
-  const parsed = commit === null ? null : parseResultRecord((await git.readBlobText(`${commit}:${RESULT_FILE}`)) ?? '');
-  if (commit === null || parsed === null || !parsed.ok)
-    throw notARequest(options.ref, `no result of it is recorded in this clone (${refs.refs.result})`, NO_RECORD_FIX);
-  const { record } = parsed;
-  if (record.id !== refs.refs.id || record.run !== refs.run)
-    throw notARequest(options.ref, `the result recorded in this clone is for ${record.id} of run ${record.run}`);
+  const parsedRef = parseRequestRef(options.ref);
+  if (!parsedRef) throw notARequest(options.ref, 'it is not a splintercat check request ref');
+  const { refs, run } = parsedRef;
+  const source = options.source ?? { clone: true };
   const target = await pushTarget(git, options.remote ?? 'origin');
-  return withPushGit(git, options.credential ?? null, async (push) => {
-    const known = await listRemoteRefs(push, target, [refs.refs.result, fullRef(options.ref)]);
+  return withPushGit(git, source, refs.result, options.credential ?? null, async (push) => {
+    const commit = await push.revParse(`${refs.result}^{commit}`);
+    const json = commit === null ? null : await push.readBlobText(`${commit}:${RESULT_FILE}`);
+    const parsed = json === null ? null : parseResultRecord(json);
+    const where = 'bundle' in source ? source.bundle : 'this clone';
+    if (commit === null || parsed === null || !parsed.ok)
+      throw notARequest(options.ref, `no result of it is recorded in ${where} (${refs.result})`, NO_RECORD_FIX);
+    const { record } = parsed;
+    if (record.id !== refs.id || record.run !== run)
+      throw notARequest(options.ref, `the result recorded in ${where} is for ${record.id} of run ${record.run}`);
+    const known = await listRemoteRefs(push, target, [refs.result, fullRef(options.ref)]);
     if (known === null) throw pushFailed(target, `cannot reach ${target}`);
-    const existing = known.get(refs.refs.result);
+    const existing = known.get(refs.result);
     if (existing !== undefined) return { status: 'already', check: record.check, result: existing };
     if (!known.has(fullRef(options.ref))) return { status: 'withdrawn', check: record.check };
-    return pushResult(push, target, refs.refs, record, commit);
+    return pushResult(push, target, refs, record, commit);
   });
 }
 

@@ -17,6 +17,7 @@ interface CheckReportOptions {
   push: boolean;
   pushOnly?: boolean;
   tokenUser: string;
+  bundle?: string;
   json?: boolean;
 }
 
@@ -48,6 +49,7 @@ export function registerCheckReport(program: Command): Command {
     .option('--no-push', 'run the check and write its result to the local result ref only (a step without a token)')
     .option('--push-only', `push the result --no-push wrote, with the token in $${TOKEN_VARIABLE} if set`)
     .option('--token-user <user>', 'the user name the token is given with', 'oauth2')
+    .option('--bundle <file>', 'with --no-push: also write the result to this git bundle; with --push-only: push it from there')
     .option('--json', 'the outcome as JSON on stdout')
     .action(async (opts: CheckReportOptions, cmd: Command) => {
       if (opts.pushOnly && !opts.push)
@@ -76,6 +78,7 @@ export function registerCheckReport(program: Command): Command {
               git,
               ref: opts.ref,
               remote: opts.remote,
+              ...(opts.bundle !== undefined ? { source: { bundle: opts.bundle } } : {}),
               credential: token ? { user: opts.tokenUser, token } : null,
             })
           : await (opts.push ? report.reportCheck : report.recordCheck)({
@@ -86,6 +89,7 @@ export function registerCheckReport(program: Command): Command {
               logDir: opts.logDir ?? join(tmpdir(), 'splintercat-check-logs'),
               sandbox: opts.sandbox,
               envPassthrough: opts.envPassthrough,
+              ...(opts.bundle !== undefined ? { bundle: opts.bundle } : {}),
               onOutput: (chunk) => process.stderr.write(chunk),
             });
         if (opts.json) printJson(outcome);
