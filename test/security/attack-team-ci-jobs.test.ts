@@ -75,6 +75,7 @@ function arena(): Arena {
     // Upstream's own workflow, which GitHub would run for a pushed branch holding it.
     '.github/workflows/evil.yml': `on: push\njobs:\n  steal:\n    runs-on: ubuntu-latest\n    steps:\n      - run: touch '${sentinel}'\n`,
     '.gitlab-ci.yml': `steal:\n  script:\n    - touch '${sentinel}'\n`,
+    'steal.sh': `{ echo "BASH_ENV ran"; env; } >> '${sentinel}'\n`,
     // The check prints what it can reach of the job's secrets, in plain, reversed and base64.
     'check.sh': [
       '#!/bin/sh',
@@ -84,6 +85,8 @@ function arena(): Arena {
       'echo "--- env"; env',
       'echo "--- reversed"; { cat .git/config; env; } | rev',
       'echo "--- base64"; { cat .git/config; env; } | base64 -w0; echo',
+      // The steps after this one would source it with their token (GitHub applies GITHUB_ENV).
+      'if [ -n "$GITHUB_ENV" ]; then echo "BASH_ENV=$PWD/steal.sh" >> "$GITHUB_ENV"; fi',
       'exit 0',
       '',
     ].join('\n'),
@@ -218,9 +221,14 @@ async function githubJob(a: Arena, steps: GithubStep[], branch: string, artifact
     GITHUB_REPOSITORY: 'group/remote',
     GITHUB_RUN_ID: '1',
     RUNNER_NAME: 'attack-runner',
+    GITHUB_ENV: join(runnerTemp, 'github-env'),
   };
+  writeFileSync(env.GITHUB_ENV as string, '');
   let output = '';
   for (const step of steps) {
+    // What earlier steps of this job wrote to GITHUB_ENV is in the environment of the next ones.
+    const written = readFileSync(env.GITHUB_ENV as string, 'utf8').split('\n');
+    const fromEnvFile = Object.fromEntries(written.filter((l) => l.includes('=')).map((l) => l.split(/=(.*)/s, 2)));
     const uses = step.uses?.split('@')[0];
     const path = expand(String(step.with?.path ?? ''));
     if (uses === 'actions/checkout') githubCheckout(workspace, `file://${a.server}/group/remote.git`, branch, step);
@@ -230,7 +238,7 @@ async function githubJob(a: Arena, steps: GithubStep[], branch: string, artifact
     if (step.run === undefined) continue;
     const script = installed(step.run, a) ?? step.run;
     const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v)]));
-    const ran = await bash(script, workspace, { ...env, ...stepEnv });
+    const ran = await bash(script, workspace, { ...env, ...fromEnvFile, ...stepEnv });
     output += ran.out;
     if (ran.code !== 0) throw new Error(`step failed (${ran.code}): ${script}\n${ran.out}`);
   }
@@ -312,21 +320,39 @@ async function gitlabJob(a: Arena, job: GitlabJob, branch: string, artifacts: st
 }
 
 describe('attack: the generated CI jobs and their token', () => {
-  it('GitHub: the jobs run no code of the tree outside the check, and the token reaches nothing', async () => {
-    const a = arena();
-    const setup = ciSetup('github', { version: VERSION, passthrough: ['NPM_TOKEN'], remote: 'origin', hookDir: '' });
-    for (const f of setup.files) a.repo.write({ [f.path]: f.content });
-    const workflow = parse(setup.files[0]?.content ?? '') as { jobs: Record<string, { steps: GithubStep[] }> };
-    const run = await requestThrough(a, setup.jobs, async (branch) => {
-      const artifacts = tempDir('splintercat-gh-artifacts-');
-      let output = '';
-      // Each job on a runner of its own, in the order `needs` gives; artifacts cross between them.
-      for (const name of Object.keys(workflow.jobs))
-        output += await githubJob(a, workflow.jobs[name]?.steps ?? [], branch, artifacts);
-      return output;
-    });
-    assertHeld(a, run, '.github/workflows/splintercat-checks.yml');
-  }, 120_000);
+  it.each([
+    ['where the sandbox runs', false],
+    // As on a runner whose kernel refuses bubblewrap: the check then runs unconfined and can
+    // write GITHUB_ENV (a BASH_ENV for the steps after it), which only a job of its own defeats.
+    ['where the sandbox cannot start', true],
+  ])(
+    'GitHub, %s: the jobs run no code of the tree outside the check, and the token reaches nothing',
+    async (_, noSandbox) => {
+      const a = arena();
+      if (noSandbox) {
+        const bin = tempDir('splintercat-no-bwrap-');
+        writeFileSync(
+          join(bin, 'bwrap'),
+          '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n',
+        );
+        chmodSync(join(bin, 'bwrap'), 0o755);
+        a.base.PATH = `${bin}:${a.base.PATH}`;
+      }
+      const setup = ciSetup('github', { version: VERSION, passthrough: ['NPM_TOKEN'], remote: 'origin', hookDir: '' });
+      for (const f of setup.files) a.repo.write({ [f.path]: f.content });
+      const workflow = parse(setup.files[0]?.content ?? '') as { jobs: Record<string, { steps: GithubStep[] }> };
+      const run = await requestThrough(a, setup.jobs, async (branch) => {
+        const artifacts = tempDir('splintercat-gh-artifacts-');
+        let output = '';
+        // Each job on a runner of its own, in the order `needs` gives; artifacts cross between them.
+        for (const name of Object.keys(workflow.jobs))
+          output += await githubJob(a, workflow.jobs[name]?.steps ?? [], branch, artifacts);
+        return output;
+      });
+      assertHeld(a, run, '.github/workflows/splintercat-checks.yml');
+    },
+    120_000,
+  );
 
   it('GitLab: the jobs drop the runner token from .git/config, print no token, and run no code of the tree', async () => {
     const a = arena();
