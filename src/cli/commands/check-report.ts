@@ -49,7 +49,10 @@ export function registerCheckReport(program: Command): Command {
     .option('--no-push', 'run the check and write its result to the local result ref only (a step without a token)')
     .option('--push-only', `push the result --no-push wrote, with the token in $${TOKEN_VARIABLE} if set`)
     .option('--token-user <user>', 'the user name the token is given with', 'oauth2')
-    .option('--bundle <file>', 'with --no-push: also write the result to this git bundle; with --push-only: push it from there')
+    .option(
+      '--bundle <file>',
+      'with --no-push: also write the result to this git bundle; with --push-only: push it from there',
+    )
     .option('--json', 'the outcome as JSON on stdout')
     .action(async (opts: CheckReportOptions, cmd: Command) => {
       if (opts.pushOnly && !opts.push)
