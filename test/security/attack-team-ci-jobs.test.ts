@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { parse } from 'yaml';
 import { ciSetup } from '../../src/checks/remote/ci-jobs.js';
 import { RemoteCheckRunner } from '../../src/checks/remote/remote-runner.js';
-import { cliShellCommand, repoRoot } from '../fixtures/resolve/cli.js';
+import { cliShellCommand, repoRoot, runCli } from '../fixtures/resolve/cli.js';
 import { TestRepo, tempDir, testGitEnv } from '../helpers/git-repo.js';
 
 /**
@@ -400,5 +400,16 @@ describe('attack: the generated CI jobs and their token', () => {
     );
     expect(readdirSync(join(a.bare, 'refs', 'heads'))).toEqual(['main']);
     expect(leaks(remoteText(a.bare), 'dotenv-FAKE-only-secret')).toBe(false);
+  });
+
+  it("check-report refuses to give the check the job's own token", async () => {
+    const run = await runCli(
+      ['check-report', '--ref', 'splintercat/r1/checks/x', '--no-push', '--env-passthrough', 'SPLINTERCAT_PUSH_TOKEN'],
+      tempDir(),
+      { SPLINTERCAT_PUSH_TOKEN: TOKEN },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--env-passthrough SPLINTERCAT_PUSH_TOKEN is refused');
+    expect(leaks(run.stdout + run.stderr, TOKEN)).toBe(false);
   });
 });
