@@ -5,11 +5,12 @@
  * start pipelines only for branches and tags, so their requests are branches
  * (`check.runner.trigger: branch`); a self-hosted `post-receive` hook sees every ref.
  *
- * A CI job holds a token that can write the repository, and the tree under test is upstream's:
+ * The token that writes the repository never meets the tree under test, which is upstream's:
  * splintercat is installed outside the checkout at a pinned version (never resolved from the
  * tree, as `npx` would), no token is left in the checkout's `.git/config`, and the check runs in
- * a step without the token (`--no-push`); only the next step, which runs nothing of the tree,
- * has it (`--push-only`).
+ * a job without the token (`--no-push`, the result written to a git bundle). Only a second job,
+ * on a runner of its own with no clone, has the token (`--push-only`): nothing the check left
+ * (a file, a process, GitHub's GITHUB_ENV) reaches it, and the bundle crosses as data.
  */
 
 export const ciKinds = ['github', 'gitlab', 'hook'] as const;
@@ -36,7 +37,7 @@ export interface CiSetupOptions {
   version?: string;
   /**
    * `check.env_passthrough`: variables the check needs although named like secrets (a request's
-   * `${NPM_TOKEN}`). The check step gets them from the CI's secrets; the push step never does.
+   * `${NPM_TOKEN}`). The check's step gets them from the CI's secrets; the push's job never does.
    */
   passthrough?: readonly string[];
   remote: string;
