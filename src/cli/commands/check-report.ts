@@ -46,7 +46,7 @@ export function registerCheckReport(program: Command): Command {
       (value: string, list: string[]) => [...list, value],
       [],
     )
-    .option('--no-push', 'run the check and write its result to the local result ref only (a step without a token)')
+    .option('--no-push', 'run the check and write its result here only, not pushed (in a job without a token)')
     .option('--push-only', `push the result --no-push wrote, with the token in $${TOKEN_VARIABLE} if set`)
     .option('--token-user <user>', 'the user name the token is given with', 'oauth2')
     .option(
