@@ -9,6 +9,7 @@ export const errorKinds = {
   check_remote_missing: 'usage',
   check_protocol_mismatch: 'usage',
   check_request_invalid: 'usage',
+  check_request_secret: 'usage',
   check_unknown: 'usage',
   check_writable_dir: 'usage',
   config_invalid: 'usage',

@@ -14,11 +14,35 @@ describe('splintercat init --ci', () => {
     expect(run.stdout).toContain('Wrote .github/workflows/splintercat-checks.yml');
     const workflow = parse(readFileSync(join(dir, '.github/workflows/splintercat-checks.yml'), 'utf8'));
     expect(workflow.on.push.branches).toEqual(['splintercat/*/checks/**']);
-    expect(workflow.permissions).toEqual({ contents: 'write' });
+    expect(workflow.permissions).toEqual({ contents: 'read' });
     const job = workflow.jobs.check;
+    // The check's job cannot write the repository; only the job that pushes, on a runner of its own.
+    expect(job.permissions).toEqual({ contents: 'read' });
+    expect(workflow.jobs.report.permissions).toEqual({ contents: 'write' });
+    expect(workflow.jobs.report.needs).toBe('check');
     expect(job['runs-on']).toBe('ubuntu-latest');
-    expect(job.steps[0]).toEqual({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 2 } });
-    expect(job.steps.at(-1).run).toBe('npx --yes splintercat check-report --ref "$GITHUB_REF"');
+    // No token persisted in the checkout's .git/config.
+    expect(job.steps[0]).toEqual({
+      uses: 'actions/checkout@v4',
+      with: { 'fetch-depth': 2, 'persist-credentials': false },
+    });
+    // splintercat installed outside the checkout at this package's version, run by absolute path.
+    const version = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')).version;
+    expect(job.steps[2].run).toBe(
+      `npm install --prefix "$RUNNER_TEMP/splintercat" --ignore-scripts --no-audit --no-fund splintercat@${version}`,
+    );
+    const bin = '"$RUNNER_TEMP/splintercat/node_modules/.bin/splintercat"';
+    // The check without the token, its result to a bundle; the token only in the step that pushes it.
+    expect(job.steps[3].run).toBe(
+      `${bin} check-report --ref "$GITHUB_REF" --no-push --bundle "$RUNNER_TEMP/splintercat-result.bundle"\n`,
+    );
+    expect(job.steps[3].env).toBeUndefined();
+    const push = workflow.jobs.report.steps.at(-1);
+    expect(push.env).toEqual({ SPLINTERCAT_PUSH_TOKEN: '${{ github.token }}' });
+    expect(push.run).toContain(`${bin} check-report --ref "$GITHUB_REF" --push-only --bundle`);
+    expect(workflow.jobs.report.steps.some((s: { uses?: string }) => s.uses?.startsWith('actions/checkout'))).toBe(
+      false,
+    );
     // splintercat.yaml written with the defaults and check.runner set.
     const config = parse(readFileSync(join(dir, 'splintercat.yaml'), 'utf8'));
     expect(config.check.runner).toMatchObject({
@@ -32,18 +56,28 @@ describe('splintercat init --ci', () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'splintercat.yaml'),
-      '# my fork\ncheck:\n  # the suite\n  commands:\n    test: make test\n',
+      '# my fork\ncheck:\n  # the suite\n  commands:\n    test: make test\n  env_passthrough: [NPM_TOKEN]\n',
     );
     const run = await runCli(['init', '--ci', 'gitlab', '--remote', 'ci'], dir);
     expect(run.code).toBe(0);
     const pipeline = parse(readFileSync(join(dir, '.splintercat/ci/gitlab-ci.yml'), 'utf8'));
     const job = pipeline['splintercat-check'];
+    const report = pipeline['splintercat-report'];
+    expect(report.variables).toEqual({ GIT_STRATEGY: 'none' });
     expect(job.image).toBe('node:20');
     expect(job.variables).toEqual({ GIT_DEPTH: '2' });
     expect(job.rules[0].if).toBe('$CI_COMMIT_BRANCH =~ /^splintercat\\/.+\\/checks\\//');
-    expect(job.script.at(-1)).toBe(
-      'npx --yes splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL"',
+    expect(job.script).toContain('splintercat() { "$splintercat_home/node_modules/.bin/splintercat" "$@"; }');
+    expect(report.script.at(-1)).toBe(
+      'splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --push-only --bundle splintercat-result.bundle --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"',
     );
+    // The check keeps the CI's NPM_TOKEN (check.env_passthrough); the push step runs no check.
+    expect(job.script.find((l: string) => l.includes('--no-push'))).toContain('--env-passthrough NPM_TOKEN');
+    expect(run.stdout).toContain('Add CI/CD variables NPM_TOKEN (check.env_passthrough)');
+    // No script line names the token: GitLab prints each line it runs.
+    expect(
+      job.script.filter((l: string) => l.includes('SPLINTERCAT_PUSH_TOKEN}') || l.includes('$SPLINTERCAT_PUSH_TOKEN')),
+    ).toEqual([]);
     const text = readFileSync(join(dir, 'splintercat.yaml'), 'utf8');
     expect(text).toContain('# my fork');
     expect(text).toContain('# the suite');
@@ -55,6 +89,12 @@ describe('splintercat init --ci', () => {
     const again = await runCli(['init', '--ci', 'gitlab'], dir);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('already exists');
+    // A passthrough naming the push token is refused: the check never gets it.
+    const other = tempDir();
+    writeFileSync(join(other, 'splintercat.yaml'), 'check:\n  env_passthrough: [SPLINTERCAT_PUSH_TOKEN]\n');
+    const refused = await runCli(['init', '--ci', 'github'], other);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("check.env_passthrough names 'SPLINTERCAT_PUSH_TOKEN'");
   });
 
   it('hook: an executable post-receive and job; an unknown CI is a usage error', async () => {

@@ -1,9 +1,16 @@
 /**
  * The job definitions `splintercat init --ci` writes: each starts on a check request ref, checks
- * out the request commit with its parent, and runs `splintercat check-report`, which runs the
- * check and pushes its result (protocol.ts). GitHub Actions and GitLab CI start pipelines only
- * for branches and tags, so their requests are branches (`check.runner.trigger: branch`); a
- * self-hosted `post-receive` hook sees every ref.
+ * out the request commit with its parent, and runs `splintercat check-report`, which checks the
+ * parent out, runs the check and pushes its result (protocol.ts). GitHub Actions and GitLab CI
+ * start pipelines only for branches and tags, so their requests are branches
+ * (`check.runner.trigger: branch`); a self-hosted `post-receive` hook sees every ref.
+ *
+ * The token that writes the repository never meets the tree under test, which is upstream's:
+ * splintercat is installed outside the checkout at a pinned version (never resolved from the
+ * tree, as `npx` would), no token is left in the checkout's `.git/config`, and the check runs in
+ * a job without the token (`--no-push`, the result written to a git bundle). Only a second job,
+ * on a runner of its own with no clone, has the token (`--push-only`): nothing the check left
+ * (a file, a process, GitHub's GITHUB_ENV) reaches it, and the bundle crosses as data.
  */
 
 export const ciKinds = ['github', 'gitlab', 'hook'] as const;
@@ -23,29 +30,52 @@ export interface CiSetup {
 const GITHUB_WORKFLOW = '.github/workflows/splintercat-checks.yml';
 const GITLAB_SOURCE = '.splintercat/ci/gitlab-ci.yml';
 
-/** The setup of one CI kind; `command` runs splintercat on the runner (shell text). */
-export function ciSetup(
-  kind: CiKind,
-  options: { command: string; remote: string; hookDir: string; reportArgs?: string; remoteHooks?: string | null },
-): CiSetup {
+export interface CiSetupOptions {
+  /** How the job runs splintercat (shell text); default (GitHub, GitLab): the one it installs. */
+  command?: string;
+  /** The version of splintercat a CI job installs (this package's). */
+  version?: string;
+  /**
+   * `check.env_passthrough`: variables the check needs although named like secrets (a request's
+   * `${NPM_TOKEN}`). The check's step gets them from the CI's secrets; the push's job never does.
+   */
+  passthrough?: readonly string[];
+  remote: string;
+  hookDir: string;
+  reportArgs?: string;
+  remoteHooks?: string | null;
+}
+
+/** How a job gets splintercat: an install step (null with `--command`) and the command running it. */
+interface Runner {
+  install: string | null;
+  command: string;
+  /** Variable names (checked: letters, digits, `_`) the check keeps. */
+  passthrough: readonly string[];
+}
+
+/** The setup of one CI kind. */
+export function ciSetup(kind: CiKind, options: CiSetupOptions): CiSetup {
   if (kind === 'github')
     return {
-      files: [{ path: GITHUB_WORKFLOW, content: githubWorkflow(options.command) }],
+      files: [{ path: GITHUB_WORKFLOW, content: githubWorkflow(runner(options, '$RUNNER_TEMP/splintercat')) }],
       trigger: 'branch',
       jobs: { [GITHUB_WORKFLOW]: GITHUB_WORKFLOW },
       next: [
         `Commit ${GITHUB_WORKFLOW} if you like (it runs only for splintercat/*/checks/* branches); every request carries it anyway.`,
         `Checks of a run now go to the Actions runners of '${options.remote}'.`,
+        ...secretsStep(options, 'repository secrets'),
       ],
     };
   if (kind === 'gitlab')
     return {
-      files: [{ path: GITLAB_SOURCE, content: gitlabPipeline(options.command) }],
+      files: [{ path: GITLAB_SOURCE, content: gitlabPipeline(runner(options, '$splintercat_home')) }],
       trigger: 'branch',
       jobs: { '.gitlab-ci.yml': GITLAB_SOURCE },
       next: [
         `Each request commit carries ${GITLAB_SOURCE} as its .gitlab-ci.yml (your own pipeline is untouched).`,
-        'Add a CI/CD variable SPLINTERCAT_PUSH_TOKEN (a project access token with write_repository) so the job can push results.',
+        'Add a CI/CD variable SPLINTERCAT_PUSH_TOKEN (a project access token with write_repository), masked and scoped to the environment splintercat-results, so only the job that pushes results gets it.',
+        ...secretsStep(options, 'CI/CD variables'),
       ],
     };
   const dir = options.hookDir;
@@ -54,7 +84,7 @@ export function ciSetup(
       { path: `${dir}/post-receive`, content: postReceiveHook(), executable: true },
       {
         path: `${dir}/splintercat-check-job`,
-        content: hookJob(options.command, options.reportArgs ?? ''),
+        content: hookJob(options.command ?? 'splintercat', options.reportArgs ?? ''),
         executable: true,
       },
     ],
@@ -68,7 +98,59 @@ export function ciSetup(
   };
 }
 
-function githubWorkflow(command: string): string {
+/** The step telling which CI secrets the check keeps (check.env_passthrough), if any. */
+function secretsStep(options: CiSetupOptions, what: string): string[] {
+  const names = (options.passthrough ?? []).filter((name) => passthroughProblem(name) === null);
+  return names.length ? [`Add ${what} ${names.join(', ')} (check.env_passthrough): the check step gets them.`] : [];
+}
+
+/**
+ * The install of splintercat at `options.version` under `prefix` (shell text naming a directory
+ * outside the checkout), and its binary by absolute path; or `options.command` as given.
+ * `--ignore-scripts`: no install script of any dependency runs on a runner holding a token.
+ */
+function runner(options: CiSetupOptions, prefix: string): Runner {
+  const passthrough = (options.passthrough ?? []).filter((name) => passthroughProblem(name) === null);
+  if (options.command !== undefined) return { install: null, command: options.command, passthrough };
+  const version = options.version ?? 'latest';
+  return {
+    install: `npm install --prefix "${prefix}" --ignore-scripts --no-audit --no-fund splintercat@${version}`,
+    command: `"${prefix}/node_modules/.bin/splintercat"`,
+    passthrough,
+  };
+}
+
+/** A name that is safe to write into a job's YAML and shell text as it is. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The tokens that write the repository: never given to the check, whatever check.env_passthrough says. */
+const JOB_TOKENS = /^(SPLINTERCAT_.*|GITHUB_TOKEN|CI_JOB_TOKEN|ACTIONS_.*)$/;
+
+/** Why `name` cannot be a variable a CI job's check keeps, or null when it can. */
+export function passthroughProblem(name: string): string | null {
+  if (!VARIABLE_NAME.test(name)) return 'it is not a variable name (letters, digits and _)';
+  if (JOB_TOKENS.test(name)) return "it is the job's own token or splintercat's, which the check never gets";
+  return null;
+}
+
+/** check-report's options for the variables the check keeps. */
+function passthroughArgs(names: readonly string[]): string {
+  return names.map((name) => ` --env-passthrough ${name}`).join('');
+}
+
+/** The file a job's check writes its result to, and its push job reads it from. */
+const RESULT_BUNDLE = 'splintercat-result.bundle';
+
+function githubWorkflow({ install, command, passthrough }: Runner): string {
+  const installStep = install
+    ? `      # splintercat at a pinned version, outside the checkout: no code of the tree under test runs
+      # but the check itself, in its sandbox.
+      - name: Install splintercat
+        run: ${install}
+`
+    : '';
+  const secrets = passthrough.length
+    ? `        env:\n${passthrough.map((name) => `          ${name}: \${{ secrets.${name} }}\n`).join('')}`
+    : '';
   return `# Written by \`splintercat init --ci github\`: runs the checks splintercat requests
 # (check.runner in splintercat.yaml) on this repository's runners and pushes each result back
 # to refs/splintercat/RUN/checks/ID/result, where splintercat reads it.
@@ -77,42 +159,106 @@ on:
   push:
     branches: ['splintercat/*/checks/**']
 permissions:
-  contents: write
+  contents: read
 jobs:
+  # The check runs code of the tree under test: its job has no token that can write.
   check:
     if: \${{ !github.event.deleted }}
     runs-on: ubuntu-latest
     timeout-minutes: 360
+    permissions:
+      contents: read
     steps:
-      # The request commit and its parent, the commit under test.
+      # The request commit (this file alone) and its parent, the commit under test. No token is
+      # left in .git/config, which the check can read.
       - uses: actions/checkout@v4
         with:
           fetch-depth: 2
+          persist-credentials: false
       - uses: actions/setup-node@v4
         with:
           node-version: 20
-      - name: Run the requested check and report it
-        run: ${command} check-report --ref "$GITHUB_REF"
+${installStep}      - name: Run the requested check
+${secrets}        run: |
+          ${command} check-report --ref "$GITHUB_REF" --no-push --bundle "$RUNNER_TEMP/${RESULT_BUNDLE}"${passthroughArgs(passthrough)}
+      - uses: actions/upload-artifact@v4
+        with:
+          name: splintercat-result
+          path: \${{ runner.temp }}/${RESULT_BUNDLE}
+          retention-days: 1
+  # The token, on a runner of its own: nothing the check left (a file, a process, GITHUB_ENV)
+  # reaches it; the result crosses as data, checked before it is pushed.
+  report:
+    needs: check
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    permissions:
+      contents: write
+    steps:
+      - uses: actions/download-artifact@v4
+        with:
+          name: splintercat-result
+          path: \${{ runner.temp }}/result
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+${installStep}      - name: Push the result
+        env:
+          SPLINTERCAT_PUSH_TOKEN: \${{ github.token }}
+        run: |
+          ${command} check-report --ref "$GITHUB_REF" --push-only --bundle "$RUNNER_TEMP/result/${RESULT_BUNDLE}" --remote "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git" --token-user x-access-token
 `;
 }
 
-function gitlabPipeline(command: string): string {
-  return `# Written by \`splintercat init --ci gitlab\`: each check request commit carries this file as its
-# .gitlab-ci.yml. The job runs the requested check and pushes the result back to
-# refs/splintercat/RUN/checks/ID/result (SPLINTERCAT_PUSH_TOKEN: a token with write_repository).
-workflow:
-  rules:
+function gitlabPipeline({ install, command, passthrough }: Runner): string {
+  const installLines = install
+    ? `    # splintercat at a pinned version, outside the checkout: no code of the tree under test
+    # runs but the check itself, in its sandbox.
+    - splintercat_home="$(mktemp -d)"
+    - ${install}
+`
+    : '';
+  const rules = `  rules:
     - if: '$CI_COMMIT_BRANCH =~ /^splintercat\\/.+\\/checks\\//'
+`;
+  return `# Written by \`splintercat init --ci gitlab\`: each check request commit carries this file as its
+# .gitlab-ci.yml. One job runs the requested check; another, which alone needs the token
+# SPLINTERCAT_PUSH_TOKEN (write_repository), pushes the result back to
+# refs/splintercat/RUN/checks/ID/result.
+workflow:
+${rules}stages: [check, report]
 splintercat-check:
+  stage: check
   image: node:20
   timeout: 6h
   variables:
     GIT_DEPTH: "2"
-  rules:
-    - if: '$CI_COMMIT_BRANCH =~ /^splintercat\\/.+\\/checks\\//'
-  script:
-    - git remote set-url --push origin "https://oauth2:\${SPLINTERCAT_PUSH_TOKEN}@\${CI_SERVER_HOST}/\${CI_PROJECT_PATH}.git"
-    - ${command} check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL"
+${rules}  script:
+    # The runner's clone keeps the job's token in .git/config, which the check can read: drop it.
+    - git remote set-url origin "$CI_SERVER_URL/$CI_PROJECT_PATH.git"
+    - git config --local --name-only --get-regexp '^(url\\..*|credential\\..*|http\\..*extraheader)$' | while read -r key; do git config --local --unset-all "$key"; done || true
+${installLines}    - splintercat() { ${command} "$@"; }
+    # The check runs without a token in its environment; its result is written to the bundle.
+    - (unset SPLINTERCAT_PUSH_TOKEN CI_JOB_TOKEN; splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL" --no-push --bundle ${RESULT_BUNDLE}${passthroughArgs(passthrough)})
+  artifacts:
+    paths: [${RESULT_BUNDLE}]
+    expire_in: 1 day
+# The token, in a job of its own that runs nothing of the tree (no clone): scope
+# SPLINTERCAT_PUSH_TOKEN to the environment splintercat-results so only this job gets it.
+splintercat-report:
+  stage: report
+  image: node:20
+  timeout: 10m
+  needs: [splintercat-check]
+  environment:
+    name: splintercat-results
+    action: prepare
+  variables:
+    GIT_STRATEGY: none
+${rules}  script:
+${installLines}    - splintercat() { ${command} "$@"; }
+    # The push reads the token from the environment, never from a line GitLab prints.
+    - splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --push-only --bundle ${RESULT_BUNDLE} --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"
 `;
 }
 

@@ -5,42 +5,49 @@ import type { Git } from '../../git/index.js';
 import { withTempIndex } from '../../git/temp-index.js';
 import { TOOL_IDENTITY } from '../../git/tool-identity.js';
 import { LOG_FILE, RESULT_FILE, requestMessage, type CheckRequest, type CheckResultRecord } from './protocol.js';
+import { requestWithoutSecrets } from './request-secrets.js';
 import { shortOid } from '../../util/short-oid.js';
 
 /**
- * The request commit for `request`: the tree of the commit under test with the job definition
- * files put in (`jobs`: path in the tree -> file relative to `workdir`), the commit under test as
- * its only parent, the request in its message.
+ * The request commit for `request`: a tree holding only the job definition files (`jobs`: path in
+ * the tree -> file relative to `workdir`), so a CI that reads its pipeline from the pushed commit
+ * finds this one and nothing of the tree under test (upstream's own workflows would run with the
+ * repository's secrets); the commit under test as its only parent, which the job checks out; the
+ * request in its message, with no secret of `env` in it (request-secrets.ts).
  */
 export async function createRequestCommit(
   git: Git,
   request: CheckRequest,
   jobs: Readonly<Record<string, string>>,
   workdir: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<string> {
-  const tree = await withTempIndex(async (env) => {
-    await git.run(['read-tree', `${request.commit}^{tree}`], { env });
+  const carried = requestWithoutSecrets(request, env);
+  const tree = await withTempIndex(async (index) => {
+    await git.run(['read-tree', '--empty'], { env: index });
     for (const [path, source] of Object.entries(jobs)) {
-      let content: Buffer;
-      try {
-        content = readFileSync(resolve(workdir, source));
-      } catch (error) {
-        throw new SplintercatError('check_job_missing', {
-          what: `The job definition ${source} (check.runner.jobs, carried as ${path}) cannot be read`,
-          why: (error as Error).message,
-          fix: ['Write it with `splintercat init --ci github` (or gitlab), or remove it from check.runner.jobs'],
-          where: resolve(workdir, source),
-        });
-      }
-      const blob = await git.text(['hash-object', '-w', '--stdin'], { input: content });
-      await git.run(['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`], { env });
+      const blob = await git.text(['hash-object', '-w', '--stdin'], { input: readJobFile(workdir, source, path) });
+      await git.run(['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`], { env: index });
     }
-    return git.text(['write-tree'], { env });
+    return git.text(['write-tree'], { env: index });
   });
-  return git.text(['commit-tree', tree, '-p', request.commit], {
-    input: requestMessage(request),
+  return git.text(['commit-tree', tree, '-p', carried.commit], {
+    input: requestMessage(carried),
     env: TOOL_IDENTITY,
   });
+}
+
+function readJobFile(workdir: string, source: string, path: string): Buffer {
+  try {
+    return readFileSync(resolve(workdir, source));
+  } catch (error) {
+    throw new SplintercatError('check_job_missing', {
+      what: `The job definition ${source} (check.runner.jobs, carried as ${path}) cannot be read`,
+      why: (error as Error).message,
+      fix: ['Write it with `splintercat init --ci github` (or gitlab), or remove it from check.runner.jobs'],
+      where: resolve(workdir, source),
+    });
+  }
 }
 
 /**

@@ -8,9 +8,11 @@ import { shortOid } from '../../util/short-oid.js';
 /**
  * The contract between splintercat and a CI job, carried by refs of an ordinary git remote.
  *
- * A request is a commit whose parent is the commit under test, whose tree is that commit's tree
- * plus the job definition files (`check.runner.jobs`, so a CI that reads its pipeline from the
- * pushed commit finds it), and whose message holds a `CheckRequest` as JSON. It is pushed to
+ * A request is a commit whose parent is the commit under test, whose tree holds the job
+ * definition files alone (`check.runner.jobs`, so a CI that reads its pipeline from the pushed
+ * commit finds it, and nothing of the tree under test: upstream's own workflows never run as a
+ * pushed branch), and whose message holds a `CheckRequest` as JSON, with no secret in it (a
+ * secret's `${NAME}` template instead). It is pushed to
  * `refs/splintercat/RUN/checks/ID/request`, or, for CI that starts only for branches, to the
  * branch `refs/heads/splintercat/RUN/checks/ID`. The job checks the parent out, runs the command,
  * and pushes a root commit holding `result.json` (a `CheckResultRecord`) and `log.txt` (the end of

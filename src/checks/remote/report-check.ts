@@ -7,7 +7,16 @@ import type { Logger } from '../../log/logger.js';
 import { CheckRunner } from '../check-runner.js';
 import { parseTestFailures } from '../test-output/index.js';
 import { createResultCommit } from './commits.js';
-import { parseRequestMessage, parseRequestRef, type CheckRequest, type CheckResultRecord } from './protocol.js';
+import { pushTarget, withPushGit, type PushCredential, type ResultSource } from './job-push.js';
+import {
+  RESULT_FILE,
+  parseRequestMessage,
+  parseRequestRef,
+  parseResultRecord,
+  type CheckRefs,
+  type CheckRequest,
+  type CheckResultRecord,
+} from './protocol.js';
 import { readCheckLog } from '../read-log.js';
 
 export interface ReportCheckOptions {
@@ -22,6 +31,11 @@ export interface ReportCheckOptions {
   /** Where the check's log is written on the runner. */
   logDir: string;
   sandbox?: SandboxMode;
+  /**
+   * Variables of the job's environment the check keeps although named like secrets (a request's
+   * `${NAME}`, which the check's shell expands); their values are still redacted from its log.
+   */
+  envPassthrough?: readonly string[];
   /** The environment the check starts from (scrubbed of secrets) and the CI is read from. */
   env?: NodeJS.ProcessEnv;
   onOutput?: (chunk: string) => void;
@@ -30,33 +44,94 @@ export interface ReportCheckOptions {
 
 export type ReportOutcome =
   | { status: 'reported'; record: CheckResultRecord; result: string }
-  /** The request is no longer on the remote: nothing was run. */
-  | { status: 'withdrawn'; request: CheckRequest }
+  /** Run and written to the local ref `ref` of the job's clone, not pushed (`recordCheck`). */
+  | { status: 'recorded'; record: CheckResultRecord; result: string; ref: string }
+  /** The request is no longer on the remote: nothing was run (or pushed). */
+  | { status: 'withdrawn'; check: string }
   /** A result is already there (another job answered it): nothing was run, or this one's result was not needed. */
-  | { status: 'already'; request: CheckRequest; result: string };
+  | { status: 'already'; check: string; result: string };
 
 const LOG_BYTES = 64 * 1024;
 const LOG_LINES = 200;
 
 /**
- * `splintercat check-report`: the CI job's half of the protocol. Reads the request from HEAD,
- * makes sure it is still wanted, checks out the commit under test, runs the command with the
- * CheckRunner (timeout, process-group kill, secrets scrubbed, sandbox where available), names
- * the failing tests with the extractors, and pushes the result ref, created only if absent.
+ * `splintercat check-report`: the CI job's half of the protocol, in one go where the job holds no
+ * token (the hook job of a bare repository): reads the request from HEAD, makes sure it is still
+ * wanted, runs it (`runRequested`), and pushes the result ref, created only if absent.
  */
 export async function reportCheck(options: ReportCheckOptions): Promise<ReportOutcome> {
   const { git } = options;
   const remote = options.remote ?? 'origin';
-  const request = await readRequest(git, options.ref);
-  const refs = parseRequestRef(options.ref)?.refs;
-  if (!refs) throw notARequest(options.ref, 'it is not a splintercat check request ref');
+  const { request, refs } = await readRequest(git, options.ref);
   const head = await git.text(['rev-parse', 'HEAD']);
   const known = await listRemoteRefs(git, remote, [refs.result, fullRef(options.ref)]);
   if (known === null) throw pushFailed(remote, `cannot reach ${remote}`);
   const existing = known.get(refs.result);
-  if (existing !== undefined) return { status: 'already', request, result: existing };
-  if (known.get(fullRef(options.ref)) !== head) return { status: 'withdrawn', request };
+  if (existing !== undefined) return { status: 'already', check: request.check, result: existing };
+  if (known.get(fullRef(options.ref)) !== head) return { status: 'withdrawn', check: request.check };
+  const { record, commit } = await runRequested(options, request);
+  return pushResult(git, remote, refs, record, commit);
+}
 
+/**
+ * `check-report --no-push`: the half of a job that holds no token. Runs the request HEAD carries
+ * and writes the result commit to the clone's own result ref, and to `bundle` when given (for a
+ * job of its own that pushes it); the remote is not asked (a private one could not be without a
+ * token).
+ */
+export async function recordCheck(options: ReportCheckOptions & { bundle?: string }): Promise<ReportOutcome> {
+  const { git } = options;
+  const { request, refs } = await readRequest(git, options.ref);
+  const { record, commit } = await runRequested(options, request);
+  await git.run(['update-ref', '--no-deref', refs.result, commit]);
+  if (options.bundle !== undefined) await git.run(['bundle', 'create', '--quiet', options.bundle, refs.result]);
+  return { status: 'recorded', record, result: commit, ref: refs.result };
+}
+
+/**
+ * `check-report --push-only`: the half of a job with the token. Pushes the result `recordCheck`
+ * wrote (in this clone, or in `source.bundle`), from a repository of its own (job-push.ts),
+ * unless the request was withdrawn or answered meanwhile. The result comes from where the check
+ * ran: it is read as data and must answer the request the ref names.
+ */
+export async function pushRecordedCheck(options: {
+  git: Git;
+  ref: string;
+  remote?: string;
+  source?: ResultSource;
+  credential?: PushCredential | null;
+}): Promise<ReportOutcome> {
+  const { git } = options;
+  const parsedRef = parseRequestRef(options.ref);
+  if (!parsedRef) throw notARequest(options.ref, 'it is not a splintercat check request ref');
+  const { refs, run } = parsedRef;
+  const source = options.source ?? { clone: true };
+  const target = await pushTarget(git, options.remote ?? 'origin');
+  return withPushGit(git, source, refs.result, options.credential ?? null, async (push) => {
+    const commit = await push.revParse(`${refs.result}^{commit}`);
+    const json = commit === null ? null : await push.readBlobText(`${commit}:${RESULT_FILE}`);
+    const parsed = json === null ? null : parseResultRecord(json);
+    const where = 'bundle' in source ? source.bundle : 'this clone';
+    if (commit === null || parsed === null || !parsed.ok)
+      throw notARequest(options.ref, `no result of it is recorded in ${where} (${refs.result})`, NO_RECORD_FIX);
+    const { record } = parsed;
+    if (record.id !== refs.id || record.run !== run)
+      throw notARequest(options.ref, `the result recorded in ${where} is for ${record.id} of run ${record.run}`);
+    const known = await listRemoteRefs(push, target, [refs.result, fullRef(options.ref)]);
+    if (known === null) throw pushFailed(target, `cannot reach ${target}`);
+    const existing = known.get(refs.result);
+    if (existing !== undefined) return { status: 'already', check: record.check, result: existing };
+    if (!known.has(fullRef(options.ref))) return { status: 'withdrawn', check: record.check };
+    return pushResult(push, target, refs, record, commit);
+  });
+}
+
+/** Check out the commit under test (the request commit's parent), run the check, and write its result commit. */
+async function runRequested(
+  options: ReportCheckOptions,
+  request: CheckRequest,
+): Promise<{ record: CheckResultRecord; commit: string }> {
+  const { git } = options;
   await git.run(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', request.commit]);
   const runner = new CheckRunner({
     workdir: git.cwd,
@@ -69,6 +144,7 @@ export async function reportCheck(options: ReportCheckOptions): Promise<ReportOu
       : {}),
     sandbox: options.sandbox ?? 'auto',
     env: options.env ?? process.env,
+    ...passthrough(options.env ?? process.env, options.envPassthrough ?? []),
     ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
@@ -95,17 +171,38 @@ export async function reportCheck(options: ReportCheckOptions): Promise<ReportOu
     finishedAt: new Date().toISOString(),
   };
   const commit = await createResultCommit(git, record, logEnd(log));
+  return { record, commit };
+}
+
+/** Push the result ref, created only if absent: a result already there is the answer. */
+async function pushResult(
+  git: Git,
+  remote: string,
+  refs: CheckRefs,
+  record: CheckResultRecord,
+  commit: string,
+): Promise<ReportOutcome> {
   const pushed = await pushRefs(git, remote, [{ ref: refs.result, newOid: commit, expect: null }]);
   if (pushed.ok) return { status: 'reported', record, result: commit };
   if (pushed.reason === 'rejected') {
     const now = await listRemoteRefs(git, remote, [refs.result]);
-    return { status: 'already', request, result: now?.get(refs.result) ?? '' };
+    return { status: 'already', check: record.check, result: now?.get(refs.result) ?? '' };
   }
   throw pushFailed(remote, pushed.stderr);
 }
 
-/** The request HEAD carries, checked against the ref the job was started for. */
-async function readRequest(git: Git, ref: string): Promise<CheckRequest> {
+/** The check's options for the variables it keeps: kept in its environment, their values redacted from its output. */
+function passthrough(
+  env: NodeJS.ProcessEnv,
+  names: readonly string[],
+): { envPassthrough: readonly string[]; secrets: string[] } | Record<string, never> {
+  if (names.length === 0) return {};
+  const values = names.map((n) => env[n]).filter((v): v is string => typeof v === 'string' && v.length >= 8);
+  return { envPassthrough: names, secrets: values };
+}
+
+/** The request HEAD carries, checked against the ref the job was started for, and that ref's refs. */
+async function readRequest(git: Git, ref: string): Promise<{ request: CheckRequest; refs: CheckRefs }> {
   const parsedRef = parseRequestRef(ref);
   if (!parsedRef) throw notARequest(ref, 'it is not a splintercat check request ref');
   const message = await git.text(['log', '-1', '--format=%B', 'HEAD']);
@@ -115,7 +212,7 @@ async function readRequest(git: Git, ref: string): Promise<CheckRequest> {
     throw notARequest(ref, `HEAD is the request ${request.id} of run ${request.run}, not this ref's`);
   const parent = await git.revParse('HEAD^');
   if (parent !== request.commit) throw notARequest(ref, 'the commit under test (HEAD^) is not in this clone');
-  return request;
+  return { request, refs: parsedRef.refs };
 }
 
 function fullRef(ref: string): string {
@@ -143,15 +240,17 @@ function ciRunnerName(env: NodeJS.ProcessEnv): string {
   return hostname();
 }
 
-function notARequest(ref: string, why: string): UsageError {
-  return new UsageError('check_request_invalid', {
-    what: `Cannot report a check for ${ref}`,
-    why,
-    fix: [
-      'Run check-report in a clone whose HEAD is the request commit the ref points at, as the job',
-      'definitions of `splintercat init --ci` do (a checkout of the ref with its parent: fetch depth 2)',
-    ],
-  });
+const REQUEST_FIX = [
+  'Run check-report in a clone whose HEAD is the request commit the ref points at, as the job',
+  'definitions of `splintercat init --ci` do (a checkout of the ref with its parent: fetch depth 2)',
+];
+const NO_RECORD_FIX = [
+  'Run `check-report --ref REF --no-push` in this clone first (the step before the push in',
+  'the job definitions of `splintercat init --ci`), then `check-report --ref REF --push-only`',
+];
+
+function notARequest(ref: string, why: string, fix: string[] = REQUEST_FIX): UsageError {
+  return new UsageError('check_request_invalid', { what: `Cannot report a check for ${ref}`, why, fix });
 }
 
 function pushFailed(remote: string, stderr: string): SplintercatError {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors/index.js';
 
 export interface InitCiOptions {
@@ -17,7 +18,7 @@ export interface InitCiOptions {
  * Returns what to print.
  */
 export async function initCi(configPath: string, opts: InitCiOptions): Promise<string> {
-  const { ciKinds, ciSetup } = await import('../../checks/remote/ci-jobs.js');
+  const { ciKinds, ciSetup, passthroughProblem } = await import('../../checks/remote/ci-jobs.js');
   const { setKeysInFile } = await import('../../config/edit-file.js');
   const { DEFAULT_CONFIG_YAML } = await import('../../config/default-file.js');
   const kind = ciKinds.find((k) => k === opts.ci);
@@ -28,7 +29,9 @@ export async function initCi(configPath: string, opts: InitCiOptions): Promise<s
     });
   const root = dirname(configPath);
   const setup = ciSetup(kind, {
-    command: opts.command ?? (kind === 'hook' ? thisSplintercat() : 'npx --yes splintercat'),
+    ...(opts.command !== undefined ? { command: opts.command } : kind === 'hook' ? { command: thisSplintercat() } : {}),
+    version: ownVersion(),
+    passthrough: await configuredPassthrough(configPath, passthroughProblem),
     remote: opts.remote,
     hookDir: opts.out,
     remoteHooks: kind === 'hook' ? localHooksDir(root, opts.remote) : null,
@@ -77,6 +80,57 @@ function localHooksDir(cwd: string, remote: string): string | null {
   if (!isAbsolute(path) && !path.startsWith('.')) return null;
   const hooks = join(resolve(cwd, path), 'hooks');
   return existsSync(hooks) ? `${hooks}/` : null;
+}
+
+/**
+ * `check.env_passthrough` of the configuration file, if there is one: the variables a CI job's
+ * check gets from the CI's secrets. A name that cannot be written into a job is refused.
+ */
+async function configuredPassthrough(configPath: string, problem: (name: string) => string | null): Promise<string[]> {
+  if (!existsSync(configPath)) return [];
+  const { parse } = await import('yaml');
+  let names: unknown;
+  try {
+    names = (parse(readFileSync(configPath, 'utf8')) as { check?: { env_passthrough?: unknown } } | null)?.check
+      ?.env_passthrough;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(names)) return [];
+  return names.map(String).map((name) => {
+    const why = problem(name);
+    if (why === null) return name;
+    throw new UsageError('init_ci_unknown', {
+      what: `check.env_passthrough names '${name}', which a CI job cannot give its check`,
+      why,
+      fix: `Remove it from check.env_passthrough in ${configPath}, then run init --ci again`,
+    });
+  });
+}
+
+/**
+ * This package's version, which a CI job installs: read from the package.json above this module
+ * (in the sources, the bundle or an installed package alike), so a job runs the splintercat that
+ * wrote it.
+ */
+function ownVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
+      if (manifest.name === 'splintercat' && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // No readable package.json here: look further up.
+    }
+    if (dirname(dir) === dir)
+      throw new UsageError('init_ci_unknown', {
+        what: 'Cannot tell which version of splintercat a CI job should install',
+        why: "no package.json of splintercat is above this program's files",
+        fix: 'Give the command the job runs with --command (e.g. a splintercat you install yourself)',
+      });
+  }
 }
 
 /** How this machine runs the splintercat that is running now, as shell text (for a hook on the same machine). */

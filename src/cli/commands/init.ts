@@ -17,7 +17,7 @@ export function registerInit(program: Command): Command {
     .option('--out <dir>', 'with --ci hook: where to write the hook and its job', 'splintercat-ci')
     .option(
       '--command <shell>',
-      'with --ci: how the runner starts splintercat (default: npx --yes splintercat; hook: this one)',
+      'with --ci: how the runner starts splintercat (default: this version, installed outside the checkout; hook: this one)',
     )
     .action(async (opts: { force?: boolean; history: boolean } & Partial<InitCiOptions>, cmd: Command) => {
       const { CONFIG_FILE_NAME } = await import('../../config/index.js');
