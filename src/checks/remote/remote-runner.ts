@@ -5,6 +5,7 @@ import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
 import type { Logger } from '../../log/logger.js';
 import { nullLogger } from '../../log/logger.js';
 import { systemClock, type Clock } from '../../util/clock.js';
+import { redactKnown } from '../../util/secret-registry.js';
 import type { PreflightProblem } from '../check-runner.js';
 import { createCheckLog, lastLines, unknownCheck } from '../log-file.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from '../types.js';
@@ -177,7 +178,8 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     const { git, timeoutSec } = this.options;
     const commit = options.commit ?? (await snapshotWorktree(git, options.cwd ?? this.options.workdir));
     const tree = await git.resolve(`${commit}^{tree}`);
-    const key = checkRequestKey(name, command, tree, timeoutSec);
+    // The key names refs on the remote: of the command as it may cross, never a digest of a secret.
+    const key = checkRequestKey(name, redactKnown(command), tree, timeoutSec);
     const template: Ask['template'] = {
       splintercat: 'check-request',
       version: PROTOCOL_VERSION,
