@@ -34,7 +34,7 @@ export async function reusedCheck(
     `its commit: ${String(from.key.commit)}; at ${String(from.key.at)}`,
     '',
   ].join('\n');
-  const { path, out } = createCheckLog(logDir, name, now);
+  const { path, out } = createCheckLog(logDir, name, now, await git.topLevel());
   await new Promise<void>((done) => out.end(text, done));
   const result: CheckResult = {
     name,
