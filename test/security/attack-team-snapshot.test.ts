@@ -124,6 +124,18 @@ describe('a forged machine snapshot carries configuration (join, continue, abort
     expect(state).not.toContain(KEY);
   });
 
+  it('a source name of several lines (a line for the final commit message): join refuses, naming it printably', async () => {
+    const { bob, mallory } = await startTeam();
+    pushForgedSnapshot(mallory, 'up', (state) => {
+      (state.source as { ref: string }).ref = 'upstream\n\nSigned-off-by: Evil <evil@example.com>\u001b[2J';
+    });
+    const joined = await runCli(['join', 'origin', 'up'], bob.dir);
+    expect(joined.code).not.toBe(0);
+    expect(joined.stderr).toMatch(/names a source that is not a name of one line: "upstream\\n\\nSigned-off-by/);
+    expect(joined.stderr).not.toContain('\u001b');
+    expect(existsSync(join(bob.dir, '.git', 'splintercat', 'up'))).toBe(false);
+  });
+
   it('sync.wait of a day with a forged claim on the free conflict: continue does not wait', async () => {
     const { bob, mallory } = await startTeam();
     pushForgedSnapshot(mallory, 'up', (state) => {

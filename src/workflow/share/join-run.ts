@@ -7,9 +7,13 @@ import { parseJsonText } from '../../store/json-file.js';
 import { initialRunState, runStateFile, type RunState } from '../../store/run-state.js';
 import type { RunStore } from '../../store/run-store.js';
 import { RunSync, syncRefs } from '../../store/sync/run-sync.js';
-import { printableName } from '../../util/safe-print.js';
+import { isPrintableName, printableName } from '../../util/safe-print.js';
+import { cellId } from '../../imerge/cell.js';
 import { assertRemote } from './share-run.js';
 import { machineName, writeShare } from './share-file.js';
+
+/** The longest source name a snapshot may give (a ref name, or what `merge SOURCE` was given). */
+const MAX_SOURCE_NAME = 1024;
 
 /** What `join` set up: the run, the machine it was taken from, and the target branch as this clone has it. */
 export interface JoinOutcome {
@@ -66,7 +70,7 @@ export async function joinRun(
   if (!newest) throw runMissing(remote, name, []);
   const workdir = own.config.target.workdir;
   const state = joinedState(newest.state, { name, remote, workdir, config: own.stored });
-  await assertBranchName(git, state.target.branch, { name, remote, machine: newest.machine });
+  await assertSnapshotNames(git, state, { name, remote, machine: newest.machine });
   const differs = foreignConfigChanges(newest.state.config, newest.state.workdir, own.stored, workdir);
   // The run's start as this clone records it: `doctor --rebuild` takes the identity and configuration from it.
   recordRunStart(store.ensure(name), state);
@@ -104,12 +108,12 @@ function joinedState(
     startedAt: snapshot.startedAt,
     step: snapshot.step,
     status: done ? 'done' : 'stopped',
-    statusReason: done ? snapshot.statusReason : `joined from ${own.remote}`,
+    statusReason: `joined from ${own.remote}`,
     strategy: snapshot.strategy,
     grid: snapshot.grid,
     conflicts: snapshot.conflicts
       .filter((c) => c.status === 'resolved')
-      .map((c) => ({ ...c, blame: null, outsideEdits: [] })),
+      .map((c) => ({ ...c, id: cellId(c.cell), blame: null, outsideEdits: [] })),
     currentAttempt: snapshot.currentAttempt,
     attempts: snapshot.attempts.map((a) => ({ ...a, checks: [] })),
     finalCommit: done ? snapshot.finalCommit : null,
@@ -117,16 +121,28 @@ function joinedState(
   };
 }
 
-/** The snapshot's target branch must be a branch name git takes as such (it is created here when missing). */
-async function assertBranchName(
+/**
+ * The names the snapshot gives, which reach commands, messages and the final commit's message: the
+ * target branch must be one git takes as a branch (it is created here when missing), the source a
+ * printable name of one line.
+ */
+async function assertSnapshotNames(
   git: Git,
-  branch: string,
+  state: RunState,
   run: { name: string; remote: string; machine: string },
 ): Promise<void> {
+  const branch = state.target.branch;
   const checked = await git.run(['check-ref-format', '--branch', branch], { okExitCodes: [0, 1, 128] });
-  if (checked.exitCode === 0 && !branch.startsWith('-')) return;
+  const source = state.source.ref;
+  const bad =
+    checked.exitCode !== 0 || branch.startsWith('-')
+      ? `a target branch git refuses: ${printableName(branch)}`
+      : !isPrintableName(source) || source.length > MAX_SOURCE_NAME
+        ? `a source that is not a name of one line: ${printableName(source.slice(0, MAX_SOURCE_NAME))}`
+        : null;
+  if (bad === null) return;
   throw new UsageError('share_snapshot_invalid', {
-    what: `The merge '${run.name}' as ${printableName(run.machine)} published it names a target branch git refuses: ${printableName(branch)}`,
+    what: `The merge '${run.name}' as ${printableName(run.machine)} published it names ${bad}`,
     why: 'A machine snapshot on the remote was written by hand or by a broken splintercat',
     fix: `Ask whoever started the merge to publish it again: splintercat share ${run.remote} --name ${run.name}`,
   });
