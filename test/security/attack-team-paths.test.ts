@@ -50,34 +50,45 @@ function expectAliceIntact(alice: TestRepo, file: string): void {
   expect(existsSync(join(alice.dir, '.git', 'splintercat', 'up', 'state.json'))).toBe(true);
 }
 
-describe("another clone's paths: doctor --rebuild and abort on a joined clone", () => {
-  it("rebuild after join, then abort: Alice's worktree, edit, refs and run are untouched", async () => {
-    const { alice, bob, file } = await aliceMidEdit();
-    const rebuilt = await runCli(['doctor', '--rebuild', '--name', 'up'], bob.dir);
-    expect(rebuilt.code, rebuilt.stdout + rebuilt.stderr).toBe(0);
-    const state = readFileSync(join(bob.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8');
-    expect(state).not.toContain(alice.dir);
-    const aborted = await runCli(['abort', '--name', 'up'], bob.dir);
-    expect(aborted.code, aborted.stderr).toBe(0);
-    expectAliceIntact(alice, file);
-    expect(existsSync(join(bob.dir, '.git', 'splintercat', 'up'))).toBe(false);
-  });
+/** Several CLI runs on three clones each: minutes on a loaded machine, never a hang. */
+const TIMEOUT = 180_000;
 
-  it("a journal holding the other clone's start (as an older join copied it): rebuild takes nothing of it", async () => {
-    const { alice, bob, file } = await aliceMidEdit();
-    copyFileSync(
-      join(alice.dir, '.git', 'splintercat', 'up', 'events.jsonl'),
-      join(bob.dir, '.git', 'splintercat', 'up', 'events.jsonl'),
-    );
-    const rebuilt = await runCli(['doctor', '--rebuild', '--name', 'up'], bob.dir);
-    expect(rebuilt.code, rebuilt.stdout + rebuilt.stderr).toBe(0);
-    expect(rebuilt.stdout).toMatch(/names another directory/);
-    const state = readFileSync(join(bob.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8');
-    expect(state).not.toContain(alice.dir);
-    const aborted = await runCli(['abort', '--name', 'up'], bob.dir);
-    expect(aborted.code, aborted.stderr).toBe(0);
-    expectAliceIntact(alice, file);
-  });
+describe("another clone's paths: doctor --rebuild and abort on a joined clone", () => {
+  it(
+    "rebuild after join, then abort: Alice's worktree, edit, refs and run are untouched",
+    async () => {
+      const { alice, bob, file } = await aliceMidEdit();
+      const rebuilt = await runCli(['doctor', '--rebuild', '--name', 'up'], bob.dir);
+      expect(rebuilt.code, rebuilt.stdout + rebuilt.stderr).toBe(0);
+      const state = readFileSync(join(bob.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8');
+      expect(state).not.toContain(alice.dir);
+      const aborted = await runCli(['abort', '--name', 'up'], bob.dir);
+      expect(aborted.code, aborted.stderr).toBe(0);
+      expectAliceIntact(alice, file);
+      expect(existsSync(join(bob.dir, '.git', 'splintercat', 'up'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "a journal holding the other clone's start (as an older join copied it): rebuild takes nothing of it",
+    async () => {
+      const { alice, bob, file } = await aliceMidEdit();
+      copyFileSync(
+        join(alice.dir, '.git', 'splintercat', 'up', 'events.jsonl'),
+        join(bob.dir, '.git', 'splintercat', 'up', 'events.jsonl'),
+      );
+      const rebuilt = await runCli(['doctor', '--rebuild', '--name', 'up'], bob.dir);
+      expect(rebuilt.code, rebuilt.stdout + rebuilt.stderr).toBe(0);
+      expect(rebuilt.stdout).toMatch(/names another directory/);
+      const state = readFileSync(join(bob.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8');
+      expect(state).not.toContain(alice.dir);
+      const aborted = await runCli(['abort', '--name', 'up'], bob.dir);
+      expect(aborted.code, aborted.stderr).toBe(0);
+      expectAliceIntact(alice, file);
+    },
+    TIMEOUT,
+  );
 });
 
 describe('a link committed in the tree where the logs go', () => {
@@ -98,26 +109,34 @@ describe('a link committed in the tree where the logs go', () => {
     return { repo, outside };
   }
 
-  it('.splintercat/logs linked outside: the check refuses, naming the link; nothing is written there', async () => {
-    const { repo, outside } = linkedRepo('.splintercat/logs', (o) => o);
-    const run = await runCli(['check', 'build'], repo.dir);
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/\.splintercat\/logs is a link/);
-    expect(readdirSync(outside)).toEqual([]);
-  });
+  it(
+    '.splintercat/logs linked outside: the check refuses, naming the link; nothing is written there',
+    async () => {
+      const { repo, outside } = linkedRepo('.splintercat/logs', (o) => o);
+      const run = await runCli(['check', 'build'], repo.dir);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(/\.splintercat\/logs is a link/);
+      expect(readdirSync(outside)).toEqual([]);
+    },
+    TIMEOUT,
+  );
 
-  it('.splintercat/logs/splintercat.log linked to a file outside: it is never appended to', async () => {
-    const outside = mkdtempSync(join(tmpdir(), 'splintercat-outside-'));
-    const target = join(outside, 'bashrc');
-    writeFileSync(target, 'original\n');
-    const { repo } = linkedRepo('.splintercat/logs/splintercat.log', () => target);
-    repo.branch('upstream');
-    repo.checkout('upstream');
-    repo.commit('upstream: b', { 'b.txt': 'b\n' });
-    repo.checkout('main');
-    const run = await runCli(['merge', 'upstream'], repo.dir);
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/splintercat\.log is a link/);
-    expect(readFileSync(target, 'utf8')).toBe('original\n');
-  });
+  it(
+    '.splintercat/logs/splintercat.log linked to a file outside: it is never appended to',
+    async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'splintercat-outside-'));
+      const target = join(outside, 'bashrc');
+      writeFileSync(target, 'original\n');
+      const { repo } = linkedRepo('.splintercat/logs/splintercat.log', () => target);
+      repo.branch('upstream');
+      repo.checkout('upstream');
+      repo.commit('upstream: b', { 'b.txt': 'b\n' });
+      repo.checkout('main');
+      const run = await runCli(['merge', 'upstream'], repo.dir);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(/splintercat\.log is a link/);
+      expect(readFileSync(target, 'utf8')).toBe('original\n');
+    },
+    TIMEOUT,
+  );
 });
