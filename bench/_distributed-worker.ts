@@ -8,7 +8,7 @@
  * checks it ran and reused, and the mean wall time of a check it ran.
  */
 import { readFileSync } from 'node:fs';
-import { configSchema } from '../src/config/index.js';
+import { configSchema, storeConfig } from '../src/config/index.js';
 import { Git } from '../src/git/index.js';
 import { nullLogger } from '../src/log/logger.js';
 import { RunStore } from '../src/store/index.js';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const options: DriveOptions = { openLog: () => nullLogger, gateway: keepBothGateway() };
   const store = await RunStore.forRepo(git);
   let outcome;
-  /** Journal entries copied from the run's snapshot at join: another worker's work. */
+  /** Journal entries written at join (the run's start as this worker records it), before its own work. */
   let copied = 0;
   if (role !== 'join') {
     outcome = await startRun(
@@ -53,7 +53,15 @@ async function main(): Promise<void> {
   } else {
     for (;;) {
       try {
-        await joinRun(git, store, 'origin', 'bench');
+        const loaded = {
+          config,
+          file: undefined,
+          fileHash: undefined,
+          missingEnv: [],
+          warnings: [],
+          writtenApiKey: '',
+        };
+        await joinRun(git, store, 'origin', 'bench', { config, stored: storeConfig(loaded, null, []) });
         copied = openRunJournal(store.paths('bench')).read().entries.length;
         break;
       } catch {

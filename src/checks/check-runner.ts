@@ -370,7 +370,7 @@ export class CheckRunner implements CheckRunnerLike {
 
   /** A new log file, created exclusively: parallel runs started in the same second take the next free suffix. */
   private createLog(label: string): { path: string; out: WriteStream } {
-    return createCheckLog(this.options.outputDir, label, this.clock.now());
+    return createCheckLog(this.options.outputDir, label, this.clock.now(), this.options.workdir);
   }
 }
 

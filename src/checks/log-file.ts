@@ -1,15 +1,23 @@
-import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
+import { constants, createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { SplintercatError, UsageError } from '../errors/index.js';
+import { ensureOwnDir } from '../log/own-dir.js';
 
 /**
- * A new check log `DIR/LABEL-YYYYMMDD-HHMMSS.log`, created exclusively: parallel runs started in
- * the same second take the next free suffix. The directory is created if missing.
+ * A new check log `DIR/LABEL-YYYYMMDD-HHMMSS.log`, created exclusively (never through a link):
+ * parallel runs started in the same second take the next free suffix. The directory is created if
+ * missing, never through a link inside `root`, the working tree (`target.workdir`; see own-dir.ts).
  */
-export function createCheckLog(outputDir: string, label: string, now: Date): { path: string; out: WriteStream } {
+export function createCheckLog(
+  outputDir: string,
+  label: string,
+  now: Date,
+  root: string,
+): { path: string; out: WriteStream } {
   try {
-    mkdirSync(outputDir, { recursive: true });
+    ensureOwnDir(outputDir, root);
   } catch (error) {
+    if (SplintercatError.isInstance(error)) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw diskFull(outputDir, error);
     throw new SplintercatError('check_log_dir', {
       what: `Cannot create the check log directory ${outputDir}`,
@@ -23,7 +31,11 @@ export function createCheckLog(outputDir: string, label: string, now: Date): { p
   for (let n = 1; ; n++) {
     const path = join(outputDir, n === 1 ? `${safe}-${stamp}.log` : `${safe}-${stamp}-${n}.log`);
     try {
-      const fd = openSync(path, 'wx');
+      const fd = openSync(
+        path,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o644,
+      );
       return { path, out: createWriteStream(path, { fd }) };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

@@ -19,6 +19,7 @@ export function createCliLogger(
     ...(config
       ? {
           logDir: config.log.dir,
+          logRoot: config.target.workdir,
           fileLevel: config.log.file_level,
           maxSizeMb: config.log.max_size_mb,
           retentionDays: config.log.retention_days,

@@ -100,6 +100,31 @@ export function configChanges(a: Config, b: Config): string[] {
   return out.sort();
 }
 
+/**
+ * The keys on which another clone's stored configuration differs from this clone's own, read with
+ * its paths moved from `foreignDir` to `ownDir` (so one file on two clones differs in no key). It is
+ * only compared: a configuration that crossed a remote is never used. Null (none stored): no key.
+ */
+export function foreignConfigChanges(
+  foreign: StoredConfig | null,
+  foreignDir: string,
+  own: StoredConfig,
+  ownDir: string,
+): string[] {
+  if (foreign === null) return [];
+  const moved = relocate(foreign.values, foreignDir, ownDir);
+  return configChanges(moved as unknown as Config, own.values as unknown as Config);
+}
+
+/** Every string of `value` that starts with directory `from`, moved to `to`. */
+function relocate(value: unknown, from: string, to: string): unknown {
+  if (typeof value === 'string')
+    return from !== '' && (value === from || value.startsWith(`${from}/`)) ? to + value.slice(from.length) : value;
+  if (Array.isArray(value)) return value.map((v) => relocate(v, from, to));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, relocate(v, from, to)]));
+  return value;
+}
+
 /** Every occurrence of a secret variable's value in the strings of `values`, replaced by `${NAME}`. */
 function unexpandSecrets(values: Record<string, JsonValue>, env: NodeJS.ProcessEnv): Record<string, JsonValue> {
   const secrets = Object.entries(env)

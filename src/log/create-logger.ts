@@ -14,6 +14,8 @@ export interface CreateLoggerOptions {
   consoleLevel?: LogLevel;
   /** Directory of `splintercat.log` (JSON, DEBUG) and `decisions.log`; none = console only. */
   logDir?: string;
+  /** The working tree `logDir` may lie in (`target.workdir`): no link inside it is followed to write the logs. */
+  logRoot?: string;
   fileLevel?: LogLevel;
   maxSizeMb?: number;
   retentionDays?: number;
@@ -72,8 +74,9 @@ export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
   if (options.logDir) {
     const maxBytes = (options.maxSizeMb ?? 10) * 1024 * 1024;
     const keep = options.retentionDays ?? 7;
-    file = new RollingFile(mainLogPath(options.logDir), maxBytes, keep, now);
-    decisions = new RollingFile(join(options.logDir, 'decisions.log'), maxBytes, keep, now);
+    const root = options.logRoot ?? options.logDir;
+    file = new RollingFile(mainLogPath(options.logDir), maxBytes, keep, now, root);
+    decisions = new RollingFile(join(options.logDir, 'decisions.log'), maxBytes, keep, now, root);
     const decisionsFile = decisions;
     streams.push({ level: options.fileLevel ?? 'debug', stream: { write: (line: string) => file?.write(line) } });
     streams.push({

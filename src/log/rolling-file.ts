@@ -1,15 +1,6 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { ensureOwnDir, openAppendNoFollow } from './own-dir.js';
 
 /**
  * A synchronous append-only log file rotated by size: when it passes `maxBytes`
@@ -26,10 +17,12 @@ export class RollingFile {
     private readonly maxBytes: number,
     retentionDays: number,
     private readonly now: () => Date = () => new Date(),
+    /** The working tree the file may lie in: no link there is followed (see own-dir.ts). */
+    root: string = dirname(path),
   ) {
-    mkdirSync(dirname(path), { recursive: true });
+    ensureOwnDir(dirname(path), root);
     this.deleteOld(retentionDays);
-    this.fd = openSync(path, 'a');
+    this.fd = openAppendNoFollow(path);
     this.size = statSync(path).size;
   }
 
@@ -51,7 +44,7 @@ export class RollingFile {
     let target = join(dirname(this.path), `${stem}.${stamp}.log`);
     for (let n = 2; existsSync(target); n++) target = join(dirname(this.path), `${stem}.${stamp}-${n}.log`);
     renameSync(this.path, target);
-    this.fd = openSync(this.path, 'a');
+    this.fd = openAppendNoFollow(this.path);
     this.size = 0;
   }
 

@@ -1,6 +1,9 @@
-import { basename, dirname } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { printableName } from '../util/safe-print.js';
 import type { Git } from '../git/index.js';
 import { isGoal } from '../config/goals.js';
+import { defaultWorktreesDir } from '../config/index.js';
 import { cellId } from '../imerge/cell.js';
 import { systemClock } from '../util/clock.js';
 import type { RunEvent } from './run-events.js';
@@ -91,6 +94,16 @@ async function rebuildIdentity(
   notes: { actions: string[]; lost: string[] },
 ): Promise<Identity | null> {
   const started = lastOf(events, 'run_started');
+  const top = await git.topLevel();
+  if (started !== undefined && !sameDir(started.workdir, top)) {
+    // Another clone's start (a journal copied from elsewhere): its paths and configuration are not this run's.
+    notes.lost.push(
+      `the configuration of the run_started event #${started.seq}, which names another directory (${printableName(started.workdir)}): \`continue\` uses this clone's splintercat.yaml`,
+    );
+    notes.actions.push(`identity from the run_started event #${started.seq}, in this clone's directory`);
+    const { source, target, goal } = started;
+    return { name, source, target, workdir: top, goal, startedAt: started.ts, config: null };
+  }
   if (started !== undefined) {
     if (started.config !== null)
       notes.actions.push(
@@ -108,7 +121,7 @@ async function rebuildIdentity(
     name,
     source: { ref: imerge.tip2, oid: manual.get(`0-${maxI2}`) as string },
     target: { branch: imerge.tip1, originalOid: manual.get(`${maxI1}-0`) as string },
-    workdir: await git.topLevel(),
+    workdir: top,
     goal: isGoal(imerge.goal) ? imerge.goal : 'merge',
     startedAt: now.toISOString(),
     config: null,
@@ -165,6 +178,68 @@ function baselinesFromChecks(checks: RunState['checks']): RunState['baselines'] 
   });
 }
 
+/**
+ * The journal's last hand-off when every path it names (its worktrees, files, where to work) is
+ * inside one of `dirs` (the run's directory, its worktree directory), else null: a hand-off into
+ * another directory would send `continue` to take and reset someone else's files.
+ */
+function ownHandoff(human: Replay['human'], dirs: string[], actions: string[]): Replay['human'] {
+  if (human === null) return null;
+  const paths = [...human.files, ...(human.where ? [human.where] : []), ...human.conflicts.map((c) => c.worktree)];
+  const outside = paths.find((p) => !dirs.some((dir) => isInside(p, dir)));
+  if (outside === undefined) return human;
+  actions.push(
+    `the hand-off of the journal is dropped: it names ${printableName(outside)}, outside this run's directories`,
+  );
+  return null;
+}
+
+/**
+ * A filter keeping what was logged in this run's own directories (its workdir, its check logs'):
+ * a check whose log is elsewhere ran on another clone (a journal copied from it), so neither its
+ * outcome nor its file is this run's. What it drops is said once in `actions`.
+ */
+function ownLogs(
+  identity: Identity,
+  actions: string[],
+): <T extends { logFile: string }>(items: T[], what?: string) => T[] {
+  const check = (identity.config?.values.check ?? {}) as { output_dir?: unknown };
+  const dirs = [identity.workdir, ...(typeof check.output_dir === 'string' ? [check.output_dir] : [])];
+  return (items, what) => {
+    const kept = items.filter((item) => dirs.some((dir) => isInside(item.logFile, dir)));
+    if (what !== undefined && kept.length < items.length)
+      actions.push(`${items.length - kept.length} ${what} logged outside this run's directories are dropped`);
+    return kept;
+  };
+}
+
+/** Where the run's own configuration puts its worktrees (workflow/worktrees.ts runWorktreesDir, without its legacy place). */
+function worktreesOf(identity: Identity): string {
+  const merge = (identity.config?.values.merge ?? {}) as { worktrees?: unknown };
+  const dir = typeof merge.worktrees === 'string' && merge.worktrees !== '' ? merge.worktrees : null;
+  return resolve(dir ?? defaultWorktreesDir(resolve(identity.workdir)), identity.name);
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(realOr(dir), realOr(resolve(dir, path)));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function sameDir(a: string, b: string): boolean {
+  return realOr(a) === realOr(b);
+}
+
+/** The real path of `path`, or of its nearest existing ancestor with the rest appended. */
+function realOr(path: string): string {
+  const full = resolve(path);
+  try {
+    return realpathSync(full);
+  } catch {
+    const parent = dirname(full);
+    return parent === full ? full : join(realOr(parent), basename(full));
+  }
+}
+
 /** What a rebuild read: the journal, the merge's refs and its imerge state blob. */
 interface RebuildSources {
   events: RunEvent[];
@@ -180,6 +255,7 @@ async function assembleState(
   git: Git,
   now: Date,
   actions: string[],
+  worktreesDir?: string,
 ): Promise<RunState> {
   const { events, cells, imerge } = read;
   const position = rebuildPosition(events);
@@ -194,7 +270,8 @@ async function assembleState(
     replay.grid = { size: { i1: cells.maxI1, i2: cells.maxI2 }, position: null, blockers };
     actions.push(`grid from refs/imerge/${name}/ (${cells.maxI1}x${cells.maxI2}, ${blockers.length} blocker(s))`);
   }
-  const { human } = replay;
+  const human = ownHandoff(replay.human, [identity.workdir, worktreesDir ?? worktreesOf(identity)], actions);
+  const logs = ownLogs(identity, actions);
   if (position.status === 'needs_human' && human === null) position.status = 'stopped';
   // The conflicts of the pending hand-off are the person's: `continue` takes their worktrees as they left them.
   if (position.status === 'needs_human' && human !== null) {
@@ -207,21 +284,22 @@ async function assembleState(
     actions.push(
       `${replay.acceptedFailures.length} failure(s) a person accepted, from the journal (continue --accept-failure)`,
     );
+  const checks = logs(replay.checks, 'check result(s)');
   return {
     version: RUN_STATE_VERSION,
     ...identity,
     updatedAt: now.toISOString(),
     ...position,
     strategy: replay.strategy,
-    acceptedFailures: replay.acceptedFailures,
+    acceptedFailures: logs(replay.acceptedFailures, 'failure(s) a person accepted'),
     grid: replay.grid,
     conflicts: [...replay.conflicts.values()].sort(
       (a, b) => a.cell.i1 - b.cell.i1 || a.cell.i2 - b.cell.i2 || cellId(a.cell).localeCompare(cellId(b.cell)),
     ),
-    checks: replay.checks,
-    baselines: baselinesFromChecks(replay.checks),
+    checks,
+    baselines: baselinesFromChecks(checks),
     currentAttempt: replay.currentAttempt,
-    attempts: replay.attempts,
+    attempts: replay.attempts.map((a) => ({ ...a, checks: logs(a.checks) })),
     pendingRecovery: null,
     usage: usageFromEvents(events),
     human: position.status === 'needs_human' ? human : null,
@@ -271,7 +349,8 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
       sources,
     );
   }
-  const candidate = await assembleState(name, identity, { events, cells, imerge }, git, clock.now(), actions);
+  const read = { events, cells, imerge };
+  const candidate = await assembleState(name, identity, read, git, clock.now(), actions, deps.worktreesDir);
   lost.push("the recovery loop's flow data (state.data); replays stay free through the journal");
   const checked = runStateSchema.safeParse(candidate);
   if (!checked.success) {

@@ -1,13 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  configFromStored,
-  withValues,
-  type Config,
-  type GoalName,
-  type StoredConfig,
-  type StrategyName,
-} from '../config/index.js';
+import { withValues, type Config, type GoalName, type StoredConfig, type StrategyName } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { IncrementalMerge, listImerges } from '../imerge/index.js';
@@ -22,7 +15,7 @@ import type { NodeName } from './nodes/common.js';
 import { createRunDeps, runningChecks, type RunDepsOptions } from './run-deps.js';
 import { createRun, reopenRun } from './setup.js';
 import { acceptPendingFailure } from './accept-failure.js';
-import { findRun } from './run-config.js';
+import { findRun, storedRunConfig } from './run-config.js';
 import { shellWord } from '../util/safe-print.js';
 import { WorktreePool } from './worktrees.js';
 import { removeBuildDir } from './check-space.js';
@@ -226,8 +219,9 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const state = store.exists(runName) ? loadRunState(store.paths(runName)) : null;
   if (store.exists(runName) && store.lockStatus(runName).state !== 'held')
     await endLeftoverChecks(store, runName, null);
-  // The run's worktrees are where its own configuration put them, whatever the file says now.
-  const own = state?.config ? configFromStored(state.config, { env: {} }).config : config;
+  // The run's worktrees are where its own configuration put them, whatever the file says now
+  // (never where a configuration of another clone's would: that one is not the run's).
+  const own = (await storedRunConfig(state, store)) ?? config;
   const pool = await WorktreePool.forRun(git, own, runName);
   await pool.removeRun(state?.conflicts.map((c) => c.cell) ?? []);
   removeBuildDir(runBuildDir(own, runName));

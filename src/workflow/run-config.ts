@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import {
   configChanges,
   configFromStored,
@@ -13,6 +15,7 @@ import { RunStore } from '../store/index.js';
 import { loadRunState } from '../store/run-persistence.js';
 import type { RunState } from '../store/run-state.js';
 import { configBeforeMerge } from './checkout-config.js';
+import { printableName } from '../util/safe-print.js';
 
 /**
  * The configuration a command uses, from any directory of the repository or of its worktrees:
@@ -106,7 +109,9 @@ export async function openRunConfig(request: RunConfigRequest): Promise<RunConfi
   let config: Config;
   let stored: StoredConfig | null;
 
-  if (state?.config) {
+  const foreign = state?.config ? await foreignWorkdir(state.config, store) : null;
+  if (foreign !== null) notices.push(foreignNotice(foreign));
+  if (state?.config && foreign === null) {
     stored = state.config;
     const loaded = configFromStored(stored, {
       env: request.env,
@@ -172,6 +177,48 @@ function readState(store: RunStore, name: string, required: boolean): RunState |
     if (required) throw error;
     return null;
   }
+}
+
+/**
+ * The configuration run `state` stored for itself, when it is this repository's (see
+ * `foreignWorkdir`); null when it stores none or another clone's. What `abort` removes and
+ * `doctor` inspects is where this configuration put it, whatever the file says now.
+ */
+export async function storedRunConfig(state: RunState | null, store: RunStore): Promise<Config | null> {
+  if (!state?.config || (await foreignWorkdir(state.config, store)) !== null) return null;
+  return configFromStored(state.config, { env: {} }).config;
+}
+
+/**
+ * The directory a stored configuration runs in (`target.workdir`) when it is not a checkout of the
+ * repository holding the run (`store`), else null. A run's configuration is its own clone's: one
+ * naming another directory (a state written elsewhere, rebuilt from another clone's journal) would
+ * run this clone's commands, worktrees and removals in someone else's repository.
+ */
+async function foreignWorkdir(stored: StoredConfig, store: RunStore): Promise<string | null> {
+  const workdir = ((stored.values.target ?? {}) as { workdir?: unknown }).workdir;
+  if (typeof workdir !== 'string' || !isAbsolute(workdir)) return String(workdir);
+  const location = await locateRepository(workdir);
+  const own = dirname(store.root);
+  return location !== null && sameDir(location.commonDir, own) ? null : workdir;
+}
+
+function foreignNotice(workdir: string): string {
+  return (
+    `The run's stored configuration is for another directory (${printableName(workdir)}), not this repository: ` +
+    'it is not used; this clone runs the merge with its own splintercat.yaml (and --set), and stores that for it.'
+  );
+}
+
+function sameDir(a: string, b: string): boolean {
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  return real(a) === real(b);
 }
 
 /** What to tell the person when the file now says something else than the run's stored configuration. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defaultWorktreesDir, type Config } from '../config/index.js';
 import { SplintercatError } from '../errors/index.js';
@@ -8,6 +8,7 @@ import { removeTree } from '../util/remove-tree.js';
 import { cellId, type Cell } from '../imerge/cell.js';
 import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
 import { recordPresented } from './handoff/snapshot.js';
+import { printableName } from '../util/safe-print.js';
 
 /**
  * The directory of run `name`'s worktrees: `<merge.worktrees>/NAME`, by default beside the
@@ -107,7 +108,9 @@ export class WorktreePool {
       // concurrent `add` in the same repository (prune deletes the half-made admin directory of
       // another add; add reads it), and conflicts are resolved in parallel (merge.parallel).
       const create = this.creating.then(async () => {
-        // A run killed while creating it leaves a directory git does not know: start over.
+        // A run killed while creating it leaves a directory git does not know: start over; but
+        // never over a checkout of another repository (another clone's worktree).
+        if (await this.holdsOtherCheckout(path)) throw otherCheckout(path);
         removeTree(path);
         mkdirSync(this.root, { recursive: true });
         if (!this.pruned) await this.git.run(['worktree', 'prune']);
@@ -207,6 +210,16 @@ export class WorktreePool {
     rmSync(marker, { force: true });
   }
 
+  /**
+   * Whether `path` is a checkout this repository has no record of (a `.git` there, but no
+   * registration in this repository's `worktrees/`): another repository's, or another clone's.
+   */
+  private async holdsOtherCheckout(path: string): Promise<boolean> {
+    if (!lexists(join(path, '.git'))) return false;
+    this.commonDir ??= await this.git.gitDir();
+    return linkedWorktreeGitDir(this.commonDir, path) === null;
+  }
+
   /** Is worktree `id` a person's, for this merge? */
   private async isProtected(id: string, above: string, left: string): Promise<boolean> {
     const marker = await this.markerPath(id);
@@ -273,6 +286,8 @@ export class WorktreePool {
   /** Remove the given worktrees of this pool. */
   async removeAll(ids: string[]): Promise<void> {
     for (const id of ids) {
+      // Another repository's checkout at this path (another clone's worktree) is not this run's to remove.
+      if (await this.holdsOtherCheckout(this.path(id))) continue;
       // git may fail to remove it (a path past PATH_MAX inside): what is left goes below either way.
       if (existsSync(this.path(id)))
         await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128, 255] });
@@ -281,4 +296,22 @@ export class WorktreePool {
     }
     await this.git.run(['worktree', 'prune']);
   }
+}
+
+/** Whether anything (a link too) is at `path`. */
+function lexists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function otherCheckout(path: string): SplintercatError {
+  return new SplintercatError('worktree_foreign', {
+    what: `${printableName(path)} holds a checkout this repository does not know, where the run's worktree goes`,
+    why: "It is another repository's or another clone's (merge.worktrees names a directory they use too)",
+    fix: ['Set merge.worktrees in splintercat.yaml to a directory of this clone only', 'Or move that checkout away'],
+  });
 }

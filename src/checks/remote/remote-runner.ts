@@ -326,7 +326,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
   }
 
   private async writeLog(check: string, text: string): Promise<string> {
-    const { path, out } = createCheckLog(this.options.outputDir, check, this.clock.now());
+    const { path, out } = createCheckLog(this.options.outputDir, check, this.clock.now(), this.options.workdir);
     await new Promise<void>((done) => out.end(text, done));
     return path;
   }

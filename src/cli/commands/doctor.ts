@@ -29,7 +29,7 @@ async function doctorRun(
 ): Promise<void> {
   let ok: boolean;
   if (opts.rebuild) {
-    const report = await store.rebuildRun(runDir, git);
+    const report = await store.rebuildRun(runDir, git, deps);
     ok = report.ok;
     if (opts.json) printJson(report);
     else {
@@ -81,7 +81,7 @@ async function doctor(opts: DoctorOptions, cmd: Command): Promise<void> {
   }
   const { openCliRun } = await import('../run-context.js');
   const store = await import('../../store/index.js');
-  const { configFromStored } = await import('../../config/index.js');
+  const { storedRunConfig } = await import('../../workflow/run-config.js');
   const { runWorktreesDir } = await import('../../workflow/worktrees.js');
   const global = globalOptions(cmd);
   const opened = await openCliRun(global, opts.name, { runRequired: false, configRequired: false });
@@ -97,7 +97,7 @@ async function doctor(opts: DoctorOptions, cmd: Command): Promise<void> {
         fix: known.length > 0 ? `splintercat doctor --name ${known[0]}` : 'Start one with `splintercat merge SOURCE`',
       });
     }
-    const stored = opened.state?.config ? configFromStored(opened.state.config, { env: {} }).config : config;
+    const stored = (await storedRunConfig(opened.state, opened.store)) ?? config;
     const deps = { worktreesDir: runWorktreesDir(stored, dirname(opened.store.root), name) };
     await doctorRun(store, opts, name, runDir, git, deps);
   } finally {

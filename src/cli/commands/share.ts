@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
+import { printableName } from '../../util/safe-print.js';
 
 /** `splintercat share REMOTE` and `splintercat join REMOTE NAME`: one merge, several clones. */
 export function registerShare(program: Command): void {
@@ -45,23 +46,31 @@ export function registerShare(program: Command): void {
     .argument('<remote>', 'the git remote it is shared on, e.g. origin')
     .argument('<name>', 'the merge to join (its --name)')
     .action(async (remote: string, name: string, _opts: unknown, cmd: Command) => {
-      const [{ Git }, { RunStore, validateRunName }, { joinRun }] = await Promise.all([
-        import('../../git/index.js'),
-        import('../../store/index.js'),
-        import('../../workflow/share/join-run.js'),
-      ]);
+      const [{ Git }, { RunStore, validateRunName }, { joinRun }, { loadMergeConfig }, { storeConfig }] =
+        await Promise.all([
+          import('../../git/index.js'),
+          import('../../store/index.js'),
+          import('../../workflow/share/join-run.js'),
+          import('../run-context.js'),
+          import('../../config/index.js'),
+        ]);
       validateRunName(name);
-      const git = new Git({ cwd: globalOptions(cmd).cwd });
+      const global = globalOptions(cmd);
+      // The run's configuration is this clone's own, as a merge started here would have it.
+      const loaded = await loadMergeConfig(global);
+      const git = new Git({ cwd: loaded.config.target.workdir });
       try {
         const store = await RunStore.forRepo(git);
-        const joined = await joinRun(git, store, remote, name);
+        const own = { config: loaded.config, stored: storeConfig(loaded, null, global.set, process.env) };
+        const joined = await joinRun(git, store, remote, name, own);
+        if (joined.differs.length > 0) process.stderr.write(`${differsNotice(joined.from, joined.differs)}\n`);
         const resolved = joined.state.conflicts.filter((c) => c.status === 'resolved').length;
         printResult(
           [
-            `Joined '${name}' from ${remote} (the run as ${joined.from} last published it): ${resolved} conflict(s) resolved so far.`,
+            `Joined '${name}' from ${remote} (the run as ${printableName(joined.from)} last published it): ${resolved} conflict(s) resolved so far.`,
             ...(joined.createdBranch
               ? [
-                  `Created ${joined.state.target.branch} at ${joined.state.target.originalOid.slice(0, 12)}, where the merge started.`,
+                  `Created ${printableName(joined.state.target.branch)} at ${joined.state.target.originalOid.slice(0, 12)}, where the merge started.`,
                 ]
               : []),
             `Next: splintercat continue --name ${name}   (takes the next conflict nobody holds)`,
@@ -71,4 +80,17 @@ export function registerShare(program: Command): void {
         git.close();
       }
     });
+}
+
+/** Keys named in one line at most: past these, how many more. */
+const NAMED_KEYS = 12;
+
+/** One line: the keys on which the machine's configuration differs from this clone's, which the run does not take. */
+function differsNotice(machine: string, keys: string[]): string {
+  const named = keys.slice(0, NAMED_KEYS).map(printableName).join(', ');
+  const more = keys.length > NAMED_KEYS ? ` and ${keys.length - NAMED_KEYS} more` : '';
+  return (
+    `The run as ${printableName(machine)} published it has another configuration (${named}${more}); ` +
+    'this clone runs it with its own splintercat.yaml (and --set), as a merge started here would.'
+  );
 }

@@ -1,15 +1,19 @@
-import { writeFileSync } from 'node:fs';
+import { foreignConfigChanges, type Config, type StoredConfig } from '../../config/index.js';
 import { UsageError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
 import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
-import { runStatePersistence } from '../../store/run-persistence.js';
+import { recordRunStart } from '../../store/run-persistence.js';
 import { parseJsonText } from '../../store/json-file.js';
-import { runStateFile, type RunState } from '../../store/run-state.js';
+import { initialRunState, runStateFile, type RunState } from '../../store/run-state.js';
 import type { RunStore } from '../../store/run-store.js';
 import { RunSync, syncRefs } from '../../store/sync/run-sync.js';
-import { withFlow } from '../nodes/common.js';
+import { isPrintableName, printableName } from '../../util/safe-print.js';
+import { cellId } from '../../imerge/cell.js';
 import { assertRemote } from './share-run.js';
 import { machineName, writeShare } from './share-file.js';
+
+/** The longest source name a snapshot may give (a ref name, or what `merge SOURCE` was given). */
+const MAX_SOURCE_NAME = 1024;
 
 /** What `join` set up: the run, the machine it was taken from, and the target branch as this clone has it. */
 export interface JoinOutcome {
@@ -18,14 +22,31 @@ export interface JoinOutcome {
   state: RunState;
   /** The target branch was created here at the run's starting point (it did not exist). */
   createdBranch: boolean;
+  /** The keys on which the snapshot's configuration differs from this clone's own (compared, never used). */
+  differs: string[];
+}
+
+/** This clone's own configuration for the joined run, resolved as a new merge's would be. */
+export interface OwnConfig {
+  config: Config;
+  stored: StoredConfig;
 }
 
 /**
  * Pick up run `name` from `remote` in this clone: the engine's refs, the records, and the newest
- * machine snapshot as this clone's run state (its paths moved to this clone, the conflicts other
- * machines were handed left to them), ready for `continue`.
+ * machine snapshot's data (the conflicts resolved, the grid), ready for `continue`. What crosses
+ * the remote is data, never configuration: the run uses `own` (this clone's `splintercat.yaml` and
+ * `--set`), every path is this clone's, and the snapshot's journal is not taken (its events would
+ * replay another machine's effects and name its files); the snapshot's configuration is only
+ * compared with `own`, its differing keys returned.
  */
-export async function joinRun(git: Git, store: RunStore, remote: string, name: string): Promise<JoinOutcome> {
+export async function joinRun(
+  git: Git,
+  store: RunStore,
+  remote: string,
+  name: string,
+  own: OwnConfig,
+): Promise<JoinOutcome> {
   await assertRemote(git, remote);
   if (store.exists(name)) {
     throw new UsageError('merge_exists', {
@@ -47,58 +68,96 @@ export async function joinRun(git: Git, store: RunStore, remote: string, name: s
   await sync.pull();
   const newest = await newestSnapshot(git, seen);
   if (!newest) throw runMissing(remote, name, []);
-  const top = await git.topLevel();
-  const state = joinedState(relocate(newest.state, newest.state.workdir, top) as RunState, remote);
-  const paths = store.ensure(name);
-  writeFileSync(paths.journal, newest.journal);
-  runStatePersistence(paths).save(state);
+  const workdir = own.config.target.workdir;
+  const state = joinedState(newest.state, { name, remote, workdir, config: own.stored });
+  await assertSnapshotNames(git, state, { name, remote, machine: newest.machine });
+  const differs = foreignConfigChanges(newest.state.config, newest.state.workdir, own.stored, workdir);
+  // The run's start as this clone records it: `doctor --rebuild` takes the identity and configuration from it.
+  recordRunStart(store.ensure(name), state);
   writeShare(store, name, { remote, machine: await machineName(git) });
   const branch = `refs/heads/${state.target.branch}`;
   const createdBranch = (await git.revParse(branch)) === null;
   if (createdBranch) await git.updateRef(branch, state.target.originalOid, null);
-  return { name, from: newest.machine, state, createdBranch };
+  return { name, from: newest.machine, state, createdBranch, differs };
 }
 
-/** The state a joining clone resumes from: nobody's hand-off, the frontier found again by `continue`. */
-function joinedState(state: RunState, remote: string): RunState {
-  const kept = state.conflicts.filter((c) => c.status === 'resolved');
-  const phase = state.status === 'done' ? state.phase : 'resolve_conflicts';
-  return withFlow(
-    {
-      ...state,
-      conflicts: kept,
-      human: null,
-      phase,
-      status: state.status === 'done' ? 'done' : 'stopped',
-      statusReason: state.status === 'done' ? state.statusReason : `joined from ${remote}`,
-    },
-    { batch: [] },
-  );
+/**
+ * The state a joining clone resumes from, built afresh: of the snapshot only its data (what merges
+ * into what, the strategy, the grid, the conflicts resolved, the attempts without their logs);
+ * nobody's hand-off, no check of another machine (its logs are its own files, its outcomes not
+ * this clone's), no flow data (`continue` finds the frontier again), and this clone's directory
+ * and configuration.
+ */
+function joinedState(
+  snapshot: RunState,
+  own: { name: string; remote: string; workdir: string; config: StoredConfig },
+): RunState {
+  const done = snapshot.status === 'done';
+  const fresh = initialRunState({
+    name: own.name,
+    source: snapshot.source,
+    target: snapshot.target,
+    workdir: own.workdir,
+    goal: snapshot.goal,
+    config: own.config,
+    phase: done ? snapshot.phase : 'resolve_conflicts',
+    now: new Date(),
+  });
+  return {
+    ...fresh,
+    startedAt: snapshot.startedAt,
+    step: snapshot.step,
+    status: done ? 'done' : 'stopped',
+    statusReason: `joined from ${own.remote}`,
+    strategy: snapshot.strategy,
+    grid: snapshot.grid,
+    conflicts: snapshot.conflicts
+      .filter((c) => c.status === 'resolved')
+      .map((c) => ({ ...c, id: cellId(c.cell), blame: null, outsideEdits: [] })),
+    currentAttempt: snapshot.currentAttempt,
+    attempts: snapshot.attempts.map((a) => ({ ...a, checks: [] })),
+    finalCommit: done ? snapshot.finalCommit : null,
+    data: { batch: [] },
+  };
 }
 
-/** Every string of `value` that starts with the other clone's directory, moved to this one's. */
-function relocate(value: unknown, from: string, to: string): unknown {
-  if (typeof value === 'string') return from && value.startsWith(from) ? to + value.slice(from.length) : value;
-  if (Array.isArray(value)) return value.map((v) => relocate(v, from, to));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, relocate(v, from, to)]));
-  return value;
+/**
+ * The names the snapshot gives, which reach commands, messages and the final commit's message: the
+ * target branch must be one git takes as a branch (it is created here when missing), the source a
+ * printable name of one line.
+ */
+async function assertSnapshotNames(
+  git: Git,
+  state: RunState,
+  run: { name: string; remote: string; machine: string },
+): Promise<void> {
+  const branch = state.target.branch;
+  const checked = await git.run(['check-ref-format', '--branch', branch], { okExitCodes: [0, 1, 128] });
+  const source = state.source.ref;
+  const bad =
+    checked.exitCode !== 0 || branch.startsWith('-')
+      ? `a target branch git refuses: ${printableName(branch)}`
+      : !isPrintableName(source) || source.length > MAX_SOURCE_NAME
+        ? `a source that is not a name of one line: ${printableName(source.slice(0, MAX_SOURCE_NAME))}`
+        : null;
+  if (bad === null) return;
+  throw new UsageError('share_snapshot_invalid', {
+    what: `The merge '${run.name}' as ${printableName(run.machine)} published it names ${bad}`,
+    why: 'A machine snapshot on the remote was written by hand or by a broken splintercat',
+    fix: `Ask whoever started the merge to publish it again: splintercat share ${run.remote} --name ${run.name}`,
+  });
 }
 
 /** The most recently saved machine snapshot under `prefix`. */
-async function newestSnapshot(
-  git: Git,
-  prefix: string,
-): Promise<{ machine: string; state: RunState; journal: string } | null> {
-  let best: { machine: string; state: RunState; journal: string } | null = null;
+async function newestSnapshot(git: Git, prefix: string): Promise<{ machine: string; state: RunState } | null> {
+  let best: { machine: string; state: RunState } | null = null;
   for (const { ref, oid } of await git.forEachRef(prefix)) {
     const text = await git.readBlobText(`${oid}:state.json`);
     if (text === null) continue;
     const parsed = parseJsonText(text, runStateFile);
     if (!parsed.ok) continue;
     if (best && best.state.updatedAt >= parsed.value.updatedAt) continue;
-    const journal = (await git.readBlobText(`${oid}:events.jsonl`)) ?? '';
-    best = { machine: ref.slice(prefix.length), state: parsed.value, journal };
+    best = { machine: ref.slice(prefix.length), state: parsed.value };
   }
   return best;
 }
