@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { SplintercatError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
+import { OBJECT_LIMITS } from '../../git/object-limits.js';
 import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
 import type { Logger } from '../../log/logger.js';
 import { nullLogger } from '../../log/logger.js';
@@ -185,9 +186,17 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     const { git, remote } = this.options;
     if (!(await fetchRefs(git, remote, [`+${refs.result}:${refs.result}`])))
       throw unreachable(remote, `fetch the result ${refs.result}`);
-    const json = (await git.readBlobText(`${oid}:${RESULT_FILE}`)) ?? '';
-    const tail = (await git.readBlobText(`${oid}:${LOG_FILE}`)) ?? '';
-    const parsed = parseResultRecord(json);
+    // The result comes from the remote: each file is read within its size limit, never whole first.
+    const resultRead = await git.readBlobCapped(`${oid}:${RESULT_FILE}`, OBJECT_LIMITS.checkResult);
+    const logRead = await git.readBlobCapped(`${oid}:${LOG_FILE}`, OBJECT_LIMITS.checkLog);
+    const json = resultRead.ok ? resultRead.text : '';
+    const tail = logRead.ok ? logRead.text : '';
+    const parsed =
+      !resultRead.ok && resultRead.reason !== 'missing'
+        ? { ok: false as const, reason: `${RESULT_FILE} is ${resultRead.reason}` }
+        : !logRead.ok && logRead.reason !== 'missing'
+          ? { ok: false as const, reason: `${LOG_FILE} is ${logRead.reason}` }
+          : parseResultRecord(json);
     const problem = !parsed.ok
       ? parsed.reason
       : parsed.record.id !== request.id || parsed.record.check !== request.check

@@ -18,9 +18,14 @@ function cacheTracking(remote: string): string {
  * Take the remote's cache in (when it moved since last taken), then push the local cache when it
  * holds what the remote does not: a compare-and-swap on the value just read, so a cache another
  * clone pushed meanwhile is taken in by the next call, never overwritten. Returns the entries
- * taken in; null when the remote cannot be reached.
+ * taken in; null when the remote cannot be reached. `rejected` hears of each entry not taken in.
  */
-export async function shareCache(git: Git, remote: string, cache: ResolutionCache): Promise<number | null> {
+export async function shareCache(
+  git: Git,
+  remote: string,
+  cache: ResolutionCache,
+  rejected?: (where: string, why: string) => void,
+): Promise<number | null> {
   const listed = await listRemoteRefs(git, remote, [CACHE_REF]);
   if (listed === null) return null;
   const theirs = listed.get(CACHE_REF) ?? null;
@@ -28,7 +33,7 @@ export async function shareCache(git: Git, remote: string, cache: ResolutionCach
   let taken = 0;
   if (theirs !== null && theirs !== (await git.revParse(tracking))) {
     if (!(await fetchRefs(git, remote, [`+${CACHE_REF}:${tracking}`]))) return null;
-    taken = await importCacheRefs(git, cache);
+    taken = await importCacheRefs(git, cache, rejected);
   }
   await exportCacheRef(git, cache);
   const ours = await git.revParse(CACHE_REF);

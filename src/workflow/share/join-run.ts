@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { UsageError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
 import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
+import { OBJECT_LIMITS } from '../../git/object-limits.js';
 import { runStatePersistence } from '../../store/run-persistence.js';
 import { parseJsonText } from '../../store/json-file.js';
 import { runStateFile, type RunState } from '../../store/run-state.js';
@@ -85,20 +86,38 @@ function relocate(value: unknown, from: string, to: string): unknown {
   return value;
 }
 
-/** The most recently saved machine snapshot under `prefix`. */
+/**
+ * The most recently saved machine snapshot under `prefix`. A snapshot is read only as a commit
+ * whose `state.json` and `events.jsonl` are blobs within their size limits (OBJECT_LIMITS): one
+ * that is not is skipped and said, never read whole, and the newest of the others is taken.
+ */
 async function newestSnapshot(
   git: Git,
   prefix: string,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<{ machine: string; state: RunState; journal: string } | null> {
   let best: { machine: string; state: RunState; journal: string } | null = null;
   for (const { ref, oid } of await git.forEachRef(prefix)) {
-    const text = await git.readBlobText(`${oid}:state.json`);
-    if (text === null) continue;
-    const parsed = parseJsonText(text, runStateFile);
+    const skip = (why: string): void => log(`${ref}: ${why}; skipped`);
+    const info = await git.objectInfo(oid);
+    if (info?.type !== 'commit') {
+      skip(`a ${info?.type ?? 'missing object'}, not a commit`);
+      continue;
+    }
+    const text = await git.readBlobCapped(`${oid}:state.json`, OBJECT_LIMITS.snapshotState);
+    if (!text.ok) {
+      if (text.reason !== 'missing') skip(`state.json is ${text.reason}`);
+      continue;
+    }
+    const parsed = parseJsonText(text.text, runStateFile);
     if (!parsed.ok) continue;
     if (best && best.state.updatedAt >= parsed.value.updatedAt) continue;
-    const journal = (await git.readBlobText(`${oid}:events.jsonl`)) ?? '';
-    best = { machine: ref.slice(prefix.length), state: parsed.value, journal };
+    const journal = await git.readBlobCapped(`${oid}:events.jsonl`, OBJECT_LIMITS.snapshotJournal);
+    if (!journal.ok && journal.reason !== 'missing') {
+      skip(`events.jsonl is ${journal.reason}`);
+      continue;
+    }
+    best = { machine: ref.slice(prefix.length), state: parsed.value, journal: journal.ok ? journal.text : '' };
   }
   return best;
 }

@@ -1,6 +1,7 @@
 import type { Git } from '../../git/index.js';
 import { nullLogger } from '../../log/logger.js';
 import type { RunStore } from '../../store/run-store.js';
+import { rejectedLine, type RejectedObject } from '../../store/sync/rejected-objects.js';
 import { RunShare } from './run-share.js';
 
 /** Who holds which conflict of a shared run and until when, and who resolved what (from the records). */
@@ -11,6 +12,8 @@ export interface ShareStatus {
   reachable: boolean;
   holders: Array<{ conflict: string; name: string; email: string; machine: string; until: string; expired: boolean }>;
   resolved: Array<{ conflict: string; person: string; machine: string; at: string }>;
+  /** What the remote holds that this clone does not use (too large, of the wrong type, malformed): where and why. */
+  rejected: RejectedObject[];
 }
 
 /** The share part of `status`, or null for a run that is not shared. */
@@ -48,6 +51,7 @@ export async function shareStatus(
     reachable: reachable && claims !== null,
     holders,
     resolved,
+    rejected: share.rejected.list(),
   };
 }
 
@@ -62,5 +66,7 @@ export function renderShareStatus(s: ShareStatus): string {
       `  ${h.conflict} held by ${h.name} <${h.email}> on ${h.machine} until ${h.until}${h.expired ? ' (lease ran out: anyone may take it)' : ''}`,
     );
   for (const r of s.resolved) lines.push(`  ${r.conflict} resolved by ${r.person} on ${r.machine} at ${r.at}`);
+  if (s.rejected.length > 0) lines.push(`  ${s.rejected.length} object(s) of the remote skipped:`);
+  for (const r of s.rejected) lines.push(`    ${rejectedLine(r)}`);
   return lines.join('\n');
 }
