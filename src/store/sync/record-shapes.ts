@@ -17,7 +17,7 @@ const label = z.string().max(512);
  * A path inside the repository, as git writes it: relative, normalised (no empty, `.` or `..`
  * component), without a `.git` component, a backslash or a control character.
  */
-export const repoPath = z
+const repoPath = z
   .string()
   .min(1)
   .max(4096)
