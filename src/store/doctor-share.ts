@@ -1,6 +1,7 @@
 import type { Git } from '../git/index.js';
 import { OBJECT_LIMITS } from '../git/object-limits.js';
 import { recordListing, readRecord, writeRecordsCommit } from './sync/record-tree.js';
+import { snapshotProblem } from './sync/snapshot-problem.js';
 
 /** Something a shared run keeps from its remote that is not usable, and how doctor drops it. */
 export interface ShareProblem {
@@ -97,24 +98,13 @@ async function trackingProblem(git: Git, name: string, ref: string, oid: string)
     if (type !== null || (info?.size ?? 0) <= OBJECT_LIMITS.claim) return type;
     return `${ref}: a claim over the limit of ${OBJECT_LIMITS.claim} bytes`;
   }
-  if (rest.startsWith(`snapshots/${name}/`)) return wrong('commit') ?? (await snapshotProblem(git, ref, oid));
+  if (rest.startsWith(`snapshots/${name}/`)) {
+    const why = await snapshotProblem(git, oid);
+    return why === null ? null : `${ref}: ${why}`;
+  }
   if (rest.endsWith(`/${name}/records`) && rest.split('/').length === 3) {
     const bad = await badRecords(git, oid, ref);
     return bad.length > 0 ? bad.slice(0, 5).join('; ') : null;
-  }
-  return null;
-}
-
-async function snapshotProblem(git: Git, ref: string, oid: string): Promise<string | null> {
-  const files = [
-    ['state.json', OBJECT_LIMITS.snapshotState],
-    ['events.jsonl', OBJECT_LIMITS.snapshotJournal],
-  ] as const;
-  for (const [file, limit] of files) {
-    const info = await git.objectInfo(`${oid}:${file}`);
-    if (info === null) continue;
-    if (info.type !== 'blob') return `${ref}:${file}: a ${info.type}, not a blob`;
-    if (info.size > limit) return `${ref}:${file}: ${info.size} bytes, over the limit of ${limit}`;
   }
   return null;
 }

@@ -264,6 +264,14 @@ describe('oversized and malformed objects from the remote', () => {
     expect(paths).not.toContain(nul.path);
     expect(paths).not.toContain(outside.path);
     expect(bob.sh('merge-base', '--is-ancestor', forged, published)).toBe('');
+    // Bob's clone keeps none of it: no tracking ref holds a refused object, doctor finds it healthy.
+    expect(bob.sh('for-each-ref', '--format=%(refname)', 'refs/splintercat-remotes/snapshots/')).not.toMatch(/mallory/);
+    expect(bob.sh('for-each-ref', '--format=%(objectname)', 'refs/splintercat-remotes/', 'refs/remotes/')).not.toMatch(
+      new RegExp(`${snapshot}|${cache}|${huge}`),
+    );
+    const doctor = await measuredCli(['doctor', '--name', 'up'], bob.dir);
+    expectBounded(doctor);
+    expect(doctor.code, doctor.stdout).toBe(0);
   });
 
   it('a records ref pointing at a blob: continue goes on and names it; doctor reports and repairs what an earlier reader kept', async () => {

@@ -33,11 +33,22 @@ export async function shareCache(
   let taken = 0;
   if (theirs !== null && theirs !== (await git.revParse(tracking))) {
     if (!(await fetchRefs(git, remote, [`+${CACHE_REF}:${tracking}`]))) return null;
-    taken = await importCacheRefs(git, cache, rejected);
+    let refused = false;
+    taken = await importCacheRefs(git, cache, (where, why) => {
+      if (where === tracking || where.startsWith(`${tracking}:`)) refused = true;
+      rejected?.(where, why);
+    });
+    // A tracking ref never keeps what was refused: the valid entries are in the local cache now,
+    // and the export below, pushed over the remote's, carries them without the others.
+    if (refused) await git.deleteRef(tracking);
   }
   await exportCacheRef(git, cache);
   const ours = await git.revParse(CACHE_REF);
-  if (ours !== null && ours !== theirs && !(theirs !== null && (await git.isAncestor(ours, theirs)))) {
+  const behind =
+    theirs !== null &&
+    (await git.objectInfo(theirs))?.type === 'commit' &&
+    (await git.isAncestor(ours ?? theirs, theirs));
+  if (ours !== null && ours !== theirs && !behind) {
     const pushed = await pushRefs(git, remote, [{ ref: CACHE_REF, newOid: ours, expect: theirs }]);
     if (pushed.ok) await git.updateRef(tracking, ours);
   }

@@ -8,6 +8,7 @@ import { parseJsonText } from '../../store/json-file.js';
 import { runStateFile, type RunState } from '../../store/run-state.js';
 import type { RunStore } from '../../store/run-store.js';
 import { RunSync, syncRefs } from '../../store/sync/run-sync.js';
+import { snapshotProblem } from '../../store/sync/snapshot-problem.js';
 import { withFlow } from '../nodes/common.js';
 import { assertRemote } from './share-run.js';
 import { machineName, writeShare } from './share-file.js';
@@ -89,37 +90,32 @@ function relocate(value: unknown, from: string, to: string): unknown {
 /**
  * The most recently saved machine snapshot under `prefix`. A snapshot is read only as a commit
  * whose `state.json` and `events.jsonl` are blobs within their size limits (OBJECT_LIMITS): one
- * that is not is skipped and said, never read whole, and the newest of the others is taken.
+ * that is not is said, never read, and its tracking ref removed (a tracking ref never keeps what
+ * was refused); the newest of the others is taken.
  */
 async function newestSnapshot(
   git: Git,
   prefix: string,
   log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<{ machine: string; state: RunState; journal: string } | null> {
-  let best: { machine: string; state: RunState; journal: string } | null = null;
+  let best: { machine: string; oid: string; state: RunState } | null = null;
   for (const { ref, oid } of await git.forEachRef(prefix)) {
-    const skip = (why: string): void => log(`${ref}: ${why}; skipped`);
-    const info = await git.objectInfo(oid);
-    if (info?.type !== 'commit') {
-      skip(`a ${info?.type ?? 'missing object'}, not a commit`);
+    const why = await snapshotProblem(git, oid);
+    if (why !== null) {
+      log(`${ref}: ${why}; skipped`);
+      await git.deleteRef(ref, oid);
       continue;
     }
     const text = await git.readBlobCapped(`${oid}:state.json`, OBJECT_LIMITS.snapshotState);
-    if (!text.ok) {
-      if (text.reason !== 'missing') skip(`state.json is ${text.reason}`);
-      continue;
-    }
+    if (!text.ok) continue;
     const parsed = parseJsonText(text.text, runStateFile);
     if (!parsed.ok) continue;
     if (best && best.state.updatedAt >= parsed.value.updatedAt) continue;
-    const journal = await git.readBlobCapped(`${oid}:events.jsonl`, OBJECT_LIMITS.snapshotJournal);
-    if (!journal.ok && journal.reason !== 'missing') {
-      skip(`events.jsonl is ${journal.reason}`);
-      continue;
-    }
-    best = { machine: ref.slice(prefix.length), state: parsed.value, journal: journal.ok ? journal.text : '' };
+    best = { machine: ref.slice(prefix.length), oid, state: parsed.value };
   }
-  return best;
+  if (best === null) return null;
+  const journal = await git.readBlobCapped(`${best.oid}:events.jsonl`, OBJECT_LIMITS.snapshotJournal);
+  return { machine: best.machine, state: best.state, journal: journal.ok ? journal.text : '' };
 }
 
 /** The runs shared on `remote`. */
