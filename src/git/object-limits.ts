@@ -19,6 +19,8 @@ export const OBJECT_LIMITS = {
   checkResult: 256 * 1024,
   /** The end of a CI job's log (`log.txt`): report-check writes at most 64 KiB of it. */
   checkLog: 64 * 1024 + 16 * 1024,
+  /** The engine's state blob (`refs/imerge/NAME/state`: goal, tips, blockers), which a shared run fetches. */
+  engineState: 16 * 1024 * 1024,
   /** Entries listed in one records tree or cache tree. */
   treeEntries: 500_000,
 } as const;
