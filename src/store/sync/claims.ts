@@ -129,7 +129,10 @@ export class Claims {
     return left < (this.options.leaseSeconds * 1000 * 2) / 3;
   }
 
-  /** Take `conflict`: create its claim, or replace an expired one; refused while another machine's holds. */
+  /**
+   * Take `conflict`: create its claim, or replace an expired one, or a ref the last listing found
+   * holding no usable claim (naming its blob); refused while another machine's holds.
+   */
   async take(conflict: string, current?: HeldClaim | null): Promise<TakeOutcome> {
     const existing = current === undefined ? ((await this.list())?.get(conflict) ?? null) : current;
     if (existing && existing.machine !== this.machine && !this.expired(existing))
