@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../fixtures/resolve/cli.js';
 import { crossRepo, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
-import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
+import { TestRepo, tempDir, testGitEnv } from '../helpers/git-repo.js';
+import { RemoteCheckRunner } from '../../src/checks/remote/remote-runner.js';
+import { checkRefs, checkRequestId } from '../../src/checks/remote/protocol.js';
 import { Git } from '../../src/git/git.js';
+import { CiRemote } from '../helpers/ci-remote.js';
 import { canonicalJson, recordId } from '../../src/store/sync/record.js';
 
 /**
@@ -356,5 +359,38 @@ describe('oversized and malformed objects from the remote', () => {
     expect(b2.code, b2.stderr).toBe(3);
     const after = await measuredCli(['doctor', '--name', 'up'], bob.dir);
     expect(after.code, after.stdout).toBe(0);
+  });
+  it('a check result whose log.txt is 150 MB: refused by its size, the check reads as not run', async () => {
+    const remote = CiRemote.create({ 'check.sh': 'exit 0\n' }, { hook: false });
+    const commit = remote.repo.head();
+    const id = checkRequestId('test', 'sh check.sh', remote.repo.sh('rev-parse', `${commit}^{tree}`), 60);
+    const huge = await bigBlob(remote.repo);
+    const result = commitOf(
+      remote.repo,
+      [
+        ['100644', blob(remote.repo, '{}\n'), 'result.json'],
+        ['100644', huge, 'log.txt'],
+      ],
+      null,
+    );
+    push(remote.repo, result, checkRefs('up', id).result);
+    const checks = new RemoteCheckRunner({
+      git: remote.repo.git,
+      remote: 'origin',
+      run: 'up',
+      workdir: remote.repo.dir,
+      outputDir: join(tempDir(), 'logs'),
+      commands: { test: 'sh check.sh' },
+      timeoutSec: 60,
+      pollMs: 100,
+    });
+    const rss = process.memoryUsage().rss;
+    const started = performance.now();
+    const outcome = await checks.run('test', { commit });
+    checks.close();
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * 1024);
+    expect(outcome).toMatchObject({ success: false, exitCode: null });
+    expect(outcome.tail.join('\n')).toMatch(/log\.txt is 150\.0 MiB, over the limit of 80 KiB/);
   });
 });
