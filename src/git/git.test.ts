@@ -208,4 +208,23 @@ describe('Git', () => {
     controller.abort();
     await expect(running).rejects.toMatchObject({ code: 'git_failed', gitExitCode: undefined });
   });
+  it('reads an object of unknown origin only within its type and size, and a large one whole in linear time', async () => {
+    const repo = TestRepo.create();
+    const commit = repo.commit('one', { 'a.txt': 'a\n' });
+    const big = repo.git.queryText(['hash-object', '-w', '--stdin'], { input: 'x'.repeat(8 * 1024 * 1024) });
+    const oid = await big;
+    expect(await repo.git.readBlobCapped(`${commit}:a.txt`, 10)).toEqual({ ok: true, text: 'a\n' });
+    expect(await repo.git.readBlobCapped(commit, 1024)).toEqual({ ok: false, reason: 'a commit, not a blob' });
+    expect(await repo.git.readBlobCapped('main:nope', 1024)).toEqual({ ok: false, reason: 'missing' });
+    expect(await repo.git.readBlobCapped(oid, 1024 * 1024)).toEqual({
+      ok: false,
+      reason: '8.0 MiB, over the limit of 1.0 MiB',
+    });
+    expect(await repo.git.objectInfo(oid)).toEqual({ oid, type: 'blob', size: 8 * 1024 * 1024 });
+    // Read whole (a trusted caller), its chunks are gathered without copying the answer at each one.
+    const started = performance.now();
+    expect((await repo.git.readObject(oid))?.content.length).toBe(8 * 1024 * 1024);
+    expect(performance.now() - started).toBeLessThan(2000);
+    repo.git.close();
+  });
 });

@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { SplintercatError } from '../errors/index.js';
-import { CatFileBatch, type GitObject } from './cat-file.js';
+import { CatFileBatch, CatFileCheck, type GitObject, type ObjectInfo } from './cat-file.js';
 import { gitEnvironment } from './git-env.js';
 import { GitError } from './git-error.js';
 import { GitShell, writeInputFile, type ShellResult } from './git-shell.js';
@@ -72,6 +72,7 @@ export class Git {
   readonly boundGitDir: string | undefined;
   private readonly extraEnv: Record<string, string>;
   private batch: CatFileBatch | undefined;
+  private check: CatFileCheck | undefined;
   private readonly shells: GitShell[] = [];
   /** The Git whose cat-file process reads objects by id for this one (see `at`). */
   private objectsFrom: Git | undefined;
@@ -329,6 +330,38 @@ export class Git {
     return this.batch.read(spec);
   }
 
+  /** An object's id, type and size, without reading its content; null when it does not exist. */
+  objectInfo(spec: string): Promise<ObjectInfo | null> {
+    if (this.objectsFrom && OBJECT_ID.test(spec)) return this.objectsFrom.objectInfo(spec);
+    this.check ??= new CatFileCheck(this.cwd, this.env, this.gitBinary);
+    return this.check.info(spec);
+  }
+
+  /**
+   * Read an object of unknown origin (anything a remote sent): its type and size are asked first,
+   * and an object of another type than `type`, or larger than `maxBytes`, is refused without its
+   * content ever being read. The refusal says why in a few words ("a blob, not a commit").
+   */
+  async readCapped(spec: string, limits: { type: GitObject['type']; maxBytes: number }): Promise<CappedRead> {
+    const info = await this.objectInfo(spec);
+    if (info === null) return { ok: false, reason: 'missing' };
+    if (info.type !== limits.type) return { ok: false, reason: `a ${info.type}, not a ${limits.type}` };
+    if (info.size > limits.maxBytes)
+      return { ok: false, reason: `${sizeText(info.size)}, over the limit of ${sizeText(limits.maxBytes)}` };
+    const object = await this.readObject(info.oid);
+    if (object === null) return { ok: false, reason: 'missing' };
+    return { ok: true, object };
+  }
+
+  /** `readCapped` of a blob, as text: null when it is missing; a refusal when it is too large or not a blob. */
+  async readBlobCapped(
+    spec: string,
+    maxBytes: number,
+  ): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+    const read = await this.readCapped(spec, { type: 'blob', maxBytes });
+    return read.ok ? { ok: true, text: read.object.content.toString('utf8') } : read;
+  }
+
   /** Read a blob's content as text; null when it does not exist. */
   async readBlobText(spec: string): Promise<string | null> {
     const object = await this.readObject(spec);
@@ -375,12 +408,24 @@ export class Git {
   close(): void {
     this.batch?.close();
     this.batch = undefined;
+    this.check?.close();
+    this.check = undefined;
     for (const shell of this.shells.splice(0)) shell.close();
   }
 }
 
 /** Shells of runPooled: one per core, at least two (a merge waiting on the disk leaves the other core busy). */
 const MAX_SHELLS = Math.max(2, availableParallelism());
+
+/** What `readCapped` gave: the object, or why it was refused ('missing', a wrong type, too large). */
+export type CappedRead = { ok: true; object: GitObject } | { ok: false; reason: string };
+
+/** A byte count as people read it: `512 bytes`, `64 KiB`, `150.0 MiB`. */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
 
 function withoutFinalNewline(text: string): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;

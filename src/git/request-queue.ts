@@ -44,6 +44,7 @@ export class RequestQueue<T> {
   private child: ChildProcessWithoutNullStreams | undefined;
   private readonly waiting: Waiting<T>[] = [];
   private unread: Unread = { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) };
+  private readonly grown = { stdout: new GrowingBuffer(), stderr: new GrowingBuffer() };
 
   constructor(private readonly options: RequestQueueOptions<T>) {}
 
@@ -75,8 +76,7 @@ export class RequestQueue<T> {
     const child = this.options.start();
     const append = (stream: keyof Unread) => (chunk: Buffer) => {
       if (this.child !== child) return;
-      const before = this.unread[stream];
-      this.unread[stream] = before.length === 0 ? chunk : Buffer.concat([before, chunk]);
+      this.unread[stream] = this.grown[stream].append(this.unread[stream], chunk);
       this.drain();
     };
     child.stdout.on('data', append('stdout'));
@@ -109,5 +109,39 @@ export class RequestQueue<T> {
       if (this.waiting.length === 0 && this.child) holdOpen(this.child, false);
       head.resolve(answer);
     }
+  }
+}
+
+/**
+ * Where a stream's unread bytes accumulate: chunks are copied after the unread ones into spare room
+ * that doubles when it runs out, so a long answer (a big object) costs time in proportion to its
+ * size, not to its size times its number of chunks as concatenating at every chunk would.
+ */
+class GrowingBuffer {
+  private store = Buffer.alloc(0);
+  /** Bytes of `store` written so far. */
+  private used = 0;
+
+  /** `unread` (a view ending at the bytes written last, or a fresh buffer) followed by `chunk`. */
+  append(unread: Buffer, chunk: Buffer): Buffer {
+    const start = unread.byteOffset - this.store.byteOffset;
+    const inPlace = unread.buffer === this.store.buffer && start >= 0 && start + unread.length === this.used;
+    if (inPlace && this.used + chunk.length <= this.store.length) {
+      chunk.copy(this.store, this.used);
+      this.used += chunk.length;
+      return this.store.subarray(start, this.used);
+    }
+    if (unread.length === 0) {
+      // Nothing waits: start over rather than keep a large store alive for small answers.
+      this.store = Buffer.alloc(0);
+      this.used = 0;
+      return chunk;
+    }
+    const size = unread.length + chunk.length;
+    this.store = Buffer.allocUnsafeSlow(Math.max(size * 2, 64 * 1024));
+    unread.copy(this.store, 0);
+    chunk.copy(this.store, unread.length);
+    this.used = size;
+    return this.store.subarray(0, size);
   }
 }

@@ -4,6 +4,7 @@ import { GOALS } from '../config/goals.js';
 import { Grid } from './grid.js';
 import { cellId } from './cell.js';
 import { objectsDirectory, writeLooseObject } from './loose-objects.js';
+import { OBJECT_LIMITS } from '../git/object-limits.js';
 
 /** git-imerge's state format version (STATE_VERSION in git-imerge 1.2.0). */
 export const STATE_VERSION = '1.3.0';
@@ -122,11 +123,12 @@ async function scanRefs(git: Git, name: string): Promise<ScannedRefs> {
 
 /** The state blob, checked: a blob, JSON, a version and goal git-imerge knows. */
 async function readStateBlob(git: Git, name: string, oid: string): Promise<StateBlob> {
-  const blob = await git.readObject(oid);
-  if (blob?.type !== 'blob') throw corrupt(name, `reference ${stateRef(name)} is not a blob`);
+  // A shared run fetches this ref from its remote: read within a limit, by type and size first.
+  const blob = await git.readCapped(oid, { type: 'blob', maxBytes: OBJECT_LIMITS.engineState });
+  if (!blob.ok) throw corrupt(name, `reference ${stateRef(name)} is ${blob.reason}`);
   let state: StateBlob;
   try {
-    state = JSON.parse(blob.content.toString('utf8')) as StateBlob;
+    state = JSON.parse(blob.object.content.toString('utf8')) as StateBlob;
   } catch {
     throw corrupt(name, 'the state blob is not valid JSON');
   }

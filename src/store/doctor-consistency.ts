@@ -3,6 +3,7 @@ import { cellId } from '../imerge/cell.js';
 import type { Clock } from '../util/clock.js';
 import { finalCommitProblem } from './final-commit.js';
 import type { RunState } from './run-state.js';
+import { repoPathProblem } from './sync/record-shapes.js';
 
 /** doctor's consistency checks of a parseable run state against itself, the clock and the repository, each with its fix when there is one. */
 
@@ -119,6 +120,23 @@ async function conflictProblems(c: RunState['conflicts'][number], name: string, 
       fix: (s) => ({
         state: { ...s, conflicts: s.conflicts.map((x) => (x === findSame(s, c) ? { ...x, id: cellId(x.cell) } : x)) },
         action: `renamed conflict ${c.id} to ${cellId(c.cell)}`,
+      }),
+    });
+  }
+  const strays = c.files.filter((f) => repoPathProblem(f.path) !== null);
+  if (strays.length > 0) {
+    // Taken from a record another machine published (a reader before record-shapes.ts): no git
+    // command can name such a path, so every later step on this conflict would fail.
+    const shown = strays.map((f) => `${JSON.stringify(f.path)} (${repoPathProblem(f.path)})`).join(', ');
+    out.push({
+      severity: 'error',
+      message: `conflict ${c.id} lists file(s) whose path is not inside the repository: ${shown}`,
+      fix: (s) => ({
+        state: replaceConflict(s, c.id, (x) => ({
+          ...x,
+          files: x.files.filter((f) => repoPathProblem(f.path) === null),
+        })),
+        action: `dropped ${strays.length} such file(s) from conflict ${c.id}`,
       }),
     });
   }

@@ -4,6 +4,7 @@ import { cellId } from '../imerge/cell.js';
 import { ALLOWED_GOALS, imergePrefix, readState, serializeState, STATE_VERSION, stateRef } from '../imerge/state.js';
 import type { RunState } from './run-state.js';
 import { shortOid } from '../util/short-oid.js';
+import { OBJECT_LIMITS } from '../git/object-limits.js';
 
 /** Something wrong with a run's `refs/imerge/NAME/` refs and, when doctor can fix it, how. */
 export interface RefProblem {
@@ -174,7 +175,9 @@ export async function findRefProblems(state: RunState, name: string, git: Git): 
 
 async function stateBlobProblem(git: Git, blob: { oid: string; type: string }): Promise<string | null> {
   if (blob.type !== 'blob') return `is a ${blob.type}, not a blob`;
-  const text = await git.readBlobText(blob.oid);
+  const read = await git.readBlobCapped(blob.oid, OBJECT_LIMITS.engineState);
+  if (!read.ok) return `is ${read.reason}`;
+  const text = read.text;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text ?? '');

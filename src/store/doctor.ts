@@ -7,6 +7,7 @@ import { runStateFile, type RunState } from './run-state.js';
 import { keepCorrupt, parseJsonText, writeFileAtomic, writeJsonFile, type ReadProblem } from './json-file.js';
 import type { DoctorDeps } from './doctor-deps.js';
 import { findRefProblems } from './doctor-refs.js';
+import { findShareProblems } from './doctor-share.js';
 import { imergePrefix } from '../imerge/state.js';
 import { prunableWorktrees, worktreeFindings } from './doctor-worktrees.js';
 import { RunStore, type LockStatus } from './run-store.js';
@@ -17,7 +18,7 @@ export type { DoctorDeps };
 // doctor lives in store/ (it owns the files) but knows the run-state schema of workflow/state,
 // a leaf module with no dependencies beyond zod and the store itself.
 
-export type FindingKind = ReadProblem | 'inconsistent' | 'journal' | 'lock' | 'refs' | 'worktree';
+export type FindingKind = ReadProblem | 'inconsistent' | 'journal' | 'lock' | 'refs' | 'share' | 'worktree';
 
 /** One thing doctor found. `repairable` says whether `repairRun` can fix it on its own. */
 export interface DoctorFinding {
@@ -106,6 +107,10 @@ async function repositoryFindings(
       const file = `${imergePrefix(name)}/`;
       findings.push({ severity, kind: 'refs', file, message, repairable: p.repair !== undefined });
     }
+  }
+  for (const p of await findShareProblems(name, git)) {
+    const { severity, message } = p;
+    findings.push({ severity, kind: 'share', file: `refs/splintercat/${name}/`, message, repairable: true });
   }
   if (deps.worktreesDir !== undefined) {
     for (const f of await worktreeFindings(git, deps.worktreesDir, state ?? null)) {
@@ -236,6 +241,19 @@ async function repairConsistency(
   }
 }
 
+/** Drop what a shared run kept from its remote that a pull would not use (doctor-share.ts); each repair listed. */
+async function repairShare(name: string, git: Git, actions: string[]): Promise<void> {
+  for (const p of await findShareProblems(name, git)) {
+    try {
+      actions.push(`${p.message}: ${await p.repair()}`);
+    } catch (error) {
+      actions.push(
+        `${p.message}: could not repair (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      );
+    }
+  }
+}
+
 /**
  * `doctor --repair`: restore state.json from state.json.bak when the main file is missing or
  * unreadable (never over a newer version), auto-repair inconsistencies, cut a truncated journal
@@ -308,6 +326,7 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
   }
 
   await repairConsistency(main.value as RunState, name, git, paths, clock, actions);
+  await repairShare(name, git, actions);
   const gone = deps.worktreesDir === undefined ? [] : await prunableWorktrees(git, deps.worktreesDir);
   if (gone.length > 0) {
     await git.run(['worktree', 'prune']);

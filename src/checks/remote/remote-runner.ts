@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Git } from '../../git/index.js';
+import { OBJECT_LIMITS } from '../../git/object-limits.js';
 import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
 import type { Logger } from '../../log/logger.js';
 import { nullLogger } from '../../log/logger.js';
@@ -239,16 +240,14 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     const { git, remote } = this.options;
     const refs = sent.refs;
     const fetched = await fetchRefs(git, remote, [`+${refs.result}:${refs.result}`]);
-    const json = fetched ? ((await git.readBlobText(`${oid}:${RESULT_FILE}`)) ?? '') : '';
-    const parsed = parseResultRecord(json);
-    const problem = !fetched ? null : !parsed.ok ? parsed.reason : resultProblem(sent.request, parsed.record);
-    if (fetched && problem === null && parsed.ok)
-      return { record: parsed.record, tail: (await git.readBlobText(`${oid}:${LOG_FILE}`)) ?? '' };
     // Not fetched (the remote went away meanwhile): looked at again a moment later.
     if (!fetched) {
       await sleep(this.options.pollMs ?? 10_000);
       return null;
     }
+    const read = await readResult(git, oid);
+    const problem = !read.ok ? read.reason : resultProblem(sent.request, read.record);
+    if (problem === null && read.ok) return { record: read.record, tail: read.tail };
     ask.live = ask.live.filter((s) => s !== sent);
     this.sender.reject(ask, refs.result, problem ?? 'it cannot be read');
     await this.sender.retire([sent]);
@@ -358,4 +357,21 @@ function either(a?: AbortSignal, b?: AbortSignal): { signal: AbortSignal | undef
     b.removeEventListener('abort', abort);
   };
   return { signal: both.signal, dispose };
+}
+
+/**
+ * The result commit `oid` as fetched from the remote: each file read within its size limit, never
+ * whole first, then the record's shape checked.
+ */
+async function readResult(
+  git: Git,
+  oid: string,
+): Promise<{ ok: true; record: CheckResultRecord; tail: string } | { ok: false; reason: string }> {
+  const resultRead = await git.readBlobCapped(`${oid}:${RESULT_FILE}`, OBJECT_LIMITS.checkResult);
+  if (!resultRead.ok && resultRead.reason !== 'missing')
+    return { ok: false, reason: `${RESULT_FILE} is ${resultRead.reason}` };
+  const logRead = await git.readBlobCapped(`${oid}:${LOG_FILE}`, OBJECT_LIMITS.checkLog);
+  if (!logRead.ok && logRead.reason !== 'missing') return { ok: false, reason: `${LOG_FILE} is ${logRead.reason}` };
+  const parsed = parseResultRecord(resultRead.ok ? resultRead.text : '');
+  return parsed.ok ? { ok: true, record: parsed.record, tail: logRead.ok ? logRead.text : '' } : parsed;
 }

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Git } from '../../git/index.js';
+import { sizeText, type Git } from '../../git/index.js';
+import { OBJECT_LIMITS } from '../../git/object-limits.js';
 import type { ResolutionCache } from './resolution-cache.js';
 
 /**
@@ -21,27 +22,73 @@ async function cacheRefs(git: Git): Promise<Array<{ ref: string; oid: string }>>
 
 /**
  * Take every entry of the cache refs into the local cache (`absorb`: a local answer stays, blames
- * join). Returns how many entries changed the local cache.
+ * join). Returns how many entries changed the local cache. A cache ref comes from the team's
+ * remote: a ref that is not a commit, an entry that is not a file at `II/KEY.json`, one over
+ * OBJECT_LIMITS.cacheEntry (refused by its size, never read) or one whose content is not an entry
+ * of that key is skipped and passed to `rejected` (WHERE, WHY).
  */
-export async function importCacheRefs(git: Git, cache: ResolutionCache): Promise<number> {
+export async function importCacheRefs(
+  git: Git,
+  cache: ResolutionCache,
+  rejected: (where: string, why: string) => void = () => undefined,
+): Promise<number> {
   let changed = 0;
-  for (const { oid } of await cacheRefs(git)) {
-    const listed = await git.query(['ls-tree', '-r', '-z', oid], { okExitCodes: [0, 128] });
-    for (const line of listed.stdout.split('\0')) {
-      const m = /^100644 blob ([0-9a-f]+)\t[0-9a-f]{2}\/[0-9a-f]{64}\.json$/.exec(line);
-      if (!m) continue;
-      const blob = await git.readObject(m[1] as string);
-      if (blob === null) continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(blob.content.toString('utf8'));
-      } catch {
+  for (const { ref, oid } of await cacheRefs(git)) {
+    const info = await git.objectInfo(oid);
+    if (info?.type !== 'commit') {
+      rejected(ref, `a ${info?.type ?? 'missing object'}, not a commit`);
+      continue;
+    }
+    for (const entry of await cacheEntries(git, oid)) {
+      const where = `${ref}:${entry.path}`;
+      if (entry.why !== null) {
+        rejected(where, entry.why);
         continue;
       }
-      if (await cache.absorb(value)) changed++;
+      const read = await readEntry(git, entry.oid);
+      const key = /([0-9a-f]{64})\.json$/.exec(entry.path)?.[1];
+      if (!read.ok) rejected(where, read.why);
+      else if ((read.value as { key?: unknown } | null)?.key !== key) rejected(where, 'not a cache entry of its key');
+      else if (await cache.absorb(read.value)) changed++;
     }
   }
   return changed;
+}
+
+/** The files of a cache commit, each with why it is not an entry (null when it may be one). */
+async function cacheEntries(
+  git: Git,
+  commit: string,
+): Promise<Array<{ path: string; oid: string; why: string | null }>> {
+  const format = '--format=%(objectmode) %(objecttype) %(objectname) %(objectsize)%x09%(path)';
+  const listed = await git.query(['ls-tree', '-r', '-z', format, commit], { okExitCodes: [0, 128] });
+  const out: Array<{ path: string; oid: string; why: string | null }> = [];
+  for (const line of listed.stdout.split('\0')) {
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode, type, oid, size] = line.slice(0, tab).split(' ') as [string, string, string, string];
+    const path = line.slice(tab + 1);
+    const why =
+      mode !== '100644' || type !== 'blob' || !/^[0-9a-f]{2}\/[0-9a-f]{64}\.json$/.test(path)
+        ? 'not a cache entry'
+        : Number(size) > OBJECT_LIMITS.cacheEntry
+          ? `${sizeText(Number(size))}, over the limit of ${sizeText(OBJECT_LIMITS.cacheEntry)}`
+          : null;
+    out.push({ path: JSON.stringify(path).slice(1, -1), oid, why });
+    if (out.length >= OBJECT_LIMITS.treeEntries) break;
+  }
+  return out;
+}
+
+/** An entry's JSON, read within its size limit, or why not. */
+async function readEntry(git: Git, oid: string): Promise<{ ok: true; value: unknown } | { ok: false; why: string }> {
+  const read = await git.readBlobCapped(oid, OBJECT_LIMITS.cacheEntry);
+  if (!read.ok) return { ok: false, why: read.reason };
+  try {
+    return { ok: true, value: JSON.parse(read.text) as unknown };
+  } catch {
+    return { ok: false, why: 'not JSON' };
+  }
 }
 
 /**

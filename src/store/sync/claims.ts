@@ -1,7 +1,10 @@
 import type { Git } from '../../git/index.js';
 import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
 import { systemClock, type Clock } from '../../util/clock.js';
+import * as z from 'zod';
+import { OBJECT_LIMITS } from '../../git/object-limits.js';
 import { canonicalJson } from './record.js';
+import { RejectedObjects } from './rejected-objects.js';
 import type { PushedAlong } from './ref-mirror.js';
 
 /** Who works on one conflict of a shared run, and until when unless renewed. */
@@ -34,7 +37,23 @@ export interface ClaimsOptions {
   /** Seconds a claim lasts unless renewed. */
   leaseSeconds: number;
   clock?: Clock;
+  /** Where claims that are not used (too large, not a blob, malformed) are named. */
+  rejected?: RejectedObjects;
 }
+
+/** A claim as stored: what its readers rely on, typed; strings of a line's length, without NUL. */
+const line = z
+  .string()
+  .max(512)
+  .refine((s) => !s.includes('\0'));
+const claimSchema = z.looseObject({
+  conflict: z.string().regex(/^(0|[1-9][0-9]{0,5})-(0|[1-9][0-9]{0,5})$/),
+  machine: line,
+  name: line.default(''),
+  email: line.default(''),
+  at: line.default(''),
+  expires: line.refine((s) => Number.isFinite(Date.parse(s))),
+});
 
 /**
  * Claims on the conflicts of run NAME: one ref per conflict, `refs/splintercat/NAME/claims/CONFLICT`,
@@ -45,6 +64,10 @@ export interface ClaimsOptions {
  */
 export class Claims {
   private readonly clock: Clock;
+  /** The claims on the remote this process left out, each named once. */
+  readonly rejected: RejectedObjects;
+  /** The refs of the last listing that hold no usable claim, by conflict: free to take, by naming the blob they hold. */
+  private readonly refused = new Map<string, string>();
 
   constructor(
     private readonly git: Git,
@@ -52,6 +75,7 @@ export class Claims {
     private readonly options: ClaimsOptions,
   ) {
     this.clock = options.clock ?? systemClock;
+    this.rejected = options.rejected ?? new RejectedObjects();
   }
 
   ref(conflict: string): string {
@@ -67,17 +91,30 @@ export class Claims {
     const prefix = `refs/splintercat/${this.run}/claims/`;
     const listed = await listRemoteRefs(this.git, this.options.remote, [`${prefix}*`]);
     if (listed === null) return null;
-    const unread = await Promise.all([...listed.values()].map(async (oid) => (await this.readClaim(oid)) === null));
+    const unread = await Promise.all(
+      [...listed.values()].map(async (oid) => (await this.git.objectInfo(oid)) === null),
+    );
     // Claims taken elsewhere are blobs this clone has not seen: fetched once, all together.
+    const seen = `refs/splintercat-remotes/claims/${this.run}/`;
     if (unread.some(Boolean)) {
-      const seen = `refs/splintercat-remotes/claims/${this.run}/`;
       if (!(await fetchRefs(this.git, this.options.remote, [`+${prefix}*:${seen}*`]))) return null;
     }
     const out = new Map<string, HeldClaim>();
+    const refused: string[] = [];
+    this.refused.clear();
     for (const [ref, oid] of listed) {
       const claim = await this.readClaim(oid);
-      if (claim) out.set(ref.slice(prefix.length), claim);
+      if (claim.ok && claim.claim.conflict === ref.slice(prefix.length)) out.set(claim.claim.conflict, claim.claim);
+      else {
+        this.rejected.add(ref, claim.ok ? `a claim on ${claim.claim.conflict}, not on this conflict` : claim.why, oid);
+        refused.push(`${seen}${ref.slice(prefix.length)}`);
+        this.refused.set(ref.slice(prefix.length), oid);
+      }
     }
+    // A tracking ref never keeps what was refused.
+    const tracked = new Set((await this.git.forEachRef(seen)).map((r) => r.ref));
+    const drop = refused.filter((ref) => tracked.has(ref));
+    if (drop.length > 0) await this.git.updateRefs(drop.map((ref) => ({ ref, delete: true as const })));
     return out;
   }
 
@@ -92,14 +129,17 @@ export class Claims {
     return left < (this.options.leaseSeconds * 1000 * 2) / 3;
   }
 
-  /** Take `conflict`: create its claim, or replace an expired one; refused while another machine's holds. */
+  /**
+   * Take `conflict`: create its claim, or replace an expired one, or a ref the last listing found
+   * holding no usable claim (naming its blob); refused while another machine's holds.
+   */
   async take(conflict: string, current?: HeldClaim | null): Promise<TakeOutcome> {
     const existing = current === undefined ? ((await this.list())?.get(conflict) ?? null) : current;
     if (existing && existing.machine !== this.machine && !this.expired(existing))
       return { ok: false, reason: 'held', holder: existing };
     const claim = await this.write(conflict);
     const pushed = await pushRefs(this.git, this.options.remote, [
-      { ref: this.ref(conflict), newOid: claim.oid, expect: existing?.oid ?? null },
+      { ref: this.ref(conflict), newOid: claim.oid, expect: existing?.oid ?? this.refused.get(conflict) ?? null },
     ]);
     if (pushed.ok)
       return { ok: true, claim, tookOver: existing && existing.machine !== this.machine ? existing : null };
@@ -157,23 +197,18 @@ export class Claims {
     return { ...claim, oid };
   }
 
-  private async readClaim(oid: string): Promise<HeldClaim | null> {
-    const text = await this.git.readBlobText(oid);
-    if (text === null) return null;
+  private async readClaim(oid: string): Promise<{ ok: true; claim: HeldClaim } | { ok: false; why: string }> {
+    const read = await this.git.readBlobCapped(oid, OBJECT_LIMITS.claim);
+    if (!read.ok) return read.reason === 'missing' ? { ok: false, why: 'missing' } : { ok: false, why: read.reason };
+    let value: unknown;
     try {
-      const v = JSON.parse(text) as Partial<Claim>;
-      if (typeof v.conflict !== 'string' || typeof v.machine !== 'string' || typeof v.expires !== 'string') return null;
-      return {
-        conflict: v.conflict,
-        machine: v.machine,
-        name: v.name ?? '',
-        email: v.email ?? '',
-        at: v.at ?? '',
-        expires: v.expires,
-        oid,
-      };
+      value = JSON.parse(read.text);
     } catch {
-      return null;
+      return { ok: false, why: 'not JSON' };
     }
+    const parsed = claimSchema.safeParse(value);
+    if (!parsed.success) return { ok: false, why: 'not a claim' };
+    const { conflict, machine, name, email, at, expires } = parsed.data;
+    return { ok: true, claim: { conflict, machine, name, email, at, expires, oid } };
   }
 }

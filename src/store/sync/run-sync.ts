@@ -3,7 +3,16 @@ import type { Git } from '../../git/index.js';
 import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { recordId, type NewRecord, type SyncRecord } from './record.js';
-import { addRecords, readRecord, treeEntries, unionEntries, writeRecordsCommit } from './record-tree.js';
+import {
+  addRecords,
+  readRecord,
+  recordListing,
+  treeEntries,
+  unionEntries,
+  writeRecordsCommit,
+  type ReadRecord,
+} from './record-tree.js';
+import { RejectedObjects } from './rejected-objects.js';
 import { alongWith, publishRefs, type MirrorOutcome, type MirroredRefs, type PushedAlong } from './ref-mirror.js';
 
 /**
@@ -45,6 +54,8 @@ export interface RunSyncOptions {
   maxRounds?: number;
   /** Called between reading the remote and pushing to it (where another machine's push makes this one's rejected). */
   beforePush?: (round: number) => Promise<void>;
+  /** Where the objects from the remote that are not used are named (the log, `status`). */
+  rejected?: RejectedObjects;
 }
 
 export type PublishOutcome =
@@ -61,8 +72,10 @@ export class RunSync {
   readonly refs: ReturnType<typeof syncRefs>;
   private readonly machine: string;
   private readonly clock: Clock;
-  /** Records read so far, by blob id: a blob never changes, and a run's records are read again at every pull. */
-  private readonly parsed = new Map<string, SyncRecord | null>();
+  /** Records read so far, by path and blob id: a blob never changes, and a run's records are read again at every pull. */
+  private readonly parsed = new Map<string, ReadRecord>();
+  /** The objects of the remote this process left out, each named once. */
+  readonly rejected: RejectedObjects;
   /** The records of the records commit read last (a commit never changes). */
   private lastRead: { commit: string | null; records: Map<string, SyncRecord> } | null = null;
 
@@ -74,6 +87,7 @@ export class RunSync {
     this.refs = syncRefs(run, options.remote);
     this.machine = options.machine ?? hostname();
     this.clock = options.clock ?? systemClock;
+    this.rejected = options.rejected ?? new RejectedObjects();
   }
 
   /** Add records locally (no network); returns how many were new. A local compare-and-swap, retried when another process added meanwhile. */
@@ -111,13 +125,42 @@ export class RunSync {
     const commit = await this.git.revParse(this.refs.records);
     if (this.lastRead && this.lastRead.commit === commit) return new Map(this.lastRead.records);
     const out = new Map<string, SyncRecord>();
-    for (const blob of (await treeEntries(this.git, commit)).values()) {
-      let record = this.parsed.get(blob);
-      if (record === undefined) this.parsed.set(blob, (record = await readRecord(this.git, blob)));
-      if (record) out.set(record.id, record);
+    for (const [path, blob] of (await this.validEntries(commit, this.refs.records)).entries) {
+      const read = this.parsed.get(`${path}\0${blob}`);
+      if (read?.ok) out.set(read.record.id, read.record);
     }
     this.lastRead = { commit, records: out };
     return new Map(out);
+  }
+
+  /**
+   * The entries of records commit `commit` that hold valid records (read within their size limit
+   * and checked, record-shapes.ts); each other one, and a `commit` that is not a commit, named in
+   * `rejected` as found at `where` and left out. `dropped`: how many were left out.
+   */
+  private async validEntries(
+    commit: string | null,
+    where: string,
+  ): Promise<{ entries: Map<string, string>; dropped: number; commit: boolean }> {
+    const listing = await recordListing(this.git, commit);
+    if (!listing.ok) {
+      this.rejected.add(where, listing.why, commit ?? '');
+      return { entries: new Map(), dropped: 1, commit: false };
+    }
+    for (const r of listing.refused) this.rejected.add(`${where}:${r.path}`, r.why, r.oid);
+    const entries = new Map<string, string>();
+    let dropped = listing.refused.length;
+    for (const [path, blob] of listing.entries) {
+      const id = `${path}\0${blob}`;
+      let read = this.parsed.get(id);
+      if (read === undefined) this.parsed.set(id, (read = await readRecord(this.git, blob, path)));
+      if (read.ok) entries.set(path, blob);
+      else {
+        dropped++;
+        this.rejected.add(`${where}:${path}`, read.why, blob);
+      }
+    }
+    return { entries, dropped, commit: true };
   }
 
   /** Whether the local records differ from the remote's as last seen (something to publish), without the network. */
@@ -256,41 +299,67 @@ export class RunSync {
     return this.adoptListed(listed.get(this.refs.records) ?? null, alsoFetch);
   }
 
-  /** The records commit the remote listed, fetched (with `alsoFetch`) when new here and kept as the value last seen. */
+  /**
+   * The records commit the remote listed, fetched (with `alsoFetch`) when new here and kept as the
+   * value last seen. A remote ref that is not a commit is named and kept out of the value last
+   * seen; its id is still returned, so the next publication replaces it (a compare-and-swap on it).
+   */
   private async adoptListed(oid: string | null, alsoFetch: readonly string[]): Promise<string | null | undefined> {
     if (oid === null) return null;
-    if (!(await this.git.revParse(`${oid}^{commit}`))) {
+    let listed = oid;
+    if ((await this.git.objectInfo(oid)) === null) {
+      const before = await this.git.revParse(this.refs.seen);
       const fetched = await fetchRefs(this.git, this.options.remote, [
         `+${this.refs.records}:${this.refs.seen}`,
         ...alsoFetch,
       ]);
       if (!fetched) return undefined;
       // The ref may have moved between the listing and the fetch: compare-and-swap against what was fetched.
-      return this.git.revParse(this.refs.seen);
+      listed = (await this.git.revParse(this.refs.seen)) ?? oid;
+      // A tracking ref never keeps what was refused: the value seen before stays.
+      if (!(await this.isCommit(listed)))
+        await (before === null ? this.git.deleteRef(this.refs.seen) : this.git.updateRef(this.refs.seen, before));
+      return listed;
     }
-    await this.git.updateRef(this.refs.seen, oid);
-    return oid;
+    if (await this.isCommit(listed)) await this.git.updateRef(this.refs.seen, listed);
+    return listed;
   }
 
-  /** The local ref moved to hold the remote's records too (a fast-forward, or a commit of the union); returns it. */
+  /** Whether `oid` is a commit; when it is not, it is named as the remote's records ref and skipped. */
+  private async isCommit(oid: string): Promise<boolean> {
+    const info = await this.git.objectInfo(oid);
+    if (info?.type === 'commit') return true;
+    this.rejected.add(this.refs.records, info === null ? 'missing' : `a ${info.type}, not a commit`, oid);
+    return false;
+  }
+
+  /**
+   * The local ref moved to hold the remote's records too (a fast-forward, or a commit of the union);
+   * returns it. What the remote holds that is not a valid record (record-shapes.ts) is left out: a
+   * remote commit holding any is never taken as it is, but combined into a commit without them.
+   */
   private async combineLocal(remote: string | null): Promise<string | null> {
+    const theirs = remote === null ? null : await this.validEntries(remote, this.refs.records);
     for (;;) {
       const local = await this.git.revParse(this.refs.records);
       let next: string | null;
-      if (remote === null || local === remote) next = local;
-      else if (local === null || (await this.git.isAncestor(local, remote))) next = remote;
-      else if (await this.git.isAncestor(remote, local)) next = local;
+      if (remote === null || theirs === null || local === remote) next = local;
+      else if (theirs.dropped === 0 && (local === null || (await this.git.isAncestor(local, remote)))) next = remote;
+      else if (theirs.commit && local !== null && (await this.git.isAncestor(remote, local))) next = local;
       else {
-        const union = await unionEntries(this.git, [
-          await treeEntries(this.git, local),
-          await treeEntries(this.git, remote),
-        ]);
-        next = await writeRecordsCommit(
-          this.git,
-          union,
-          [local, remote],
-          `splintercat records: combined by ${this.machine}`,
-        );
+        const ours = await treeEntries(this.git, local);
+        const union = await unionEntries(this.git, [ours, theirs.entries]);
+        const parents = [...(local === null ? [] : [local]), ...(theirs.commit ? [remote] : [])];
+        // A remote commit is always a parent, so the push stays a fast-forward; a remote ref that is
+        // not a commit adds nothing when the union is what is held here already.
+        const unchanged =
+          !theirs.commit &&
+          local !== null &&
+          union.size === ours.size &&
+          [...union].every(([p, o]) => ours.get(p) === o);
+        next = unchanged
+          ? local
+          : await writeRecordsCommit(this.git, union, parents, `splintercat records: combined by ${this.machine}`);
       }
       if (next === local) return local;
       try {

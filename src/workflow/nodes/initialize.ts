@@ -19,7 +19,8 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   for (const warning of await policyWarnings(ctx.git, ctx.ladder.policy, [state.target.originalOid, state.source.oid]))
     ctx.log.warn({}, warning);
   // Resolutions shared through git (another clone's, a CI runner's) join the local cache first.
-  const shared = ctx.ladder.cache ? await importCacheRefs(ctx.git, ctx.ladder.cache) : 0;
+  const skipped = (where: string, why: string): void => ctx.log.warn({ where, why }, `${where}: ${why}; skipped`);
+  const shared = ctx.ladder.cache ? await importCacheRefs(ctx.git, ctx.ladder.cache, skipped) : 0;
   if (shared > 0) ctx.log.decision({ entries: shared }, `[cache] ${shared} resolution(s) taken in from ${CACHE_REF}`);
 
   // The fast checks' baselines too: a fast check's failure is judged against them, and the planner reads their times.

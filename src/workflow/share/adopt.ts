@@ -1,6 +1,7 @@
 import { cellId } from '../../imerge/cell.js';
 import type { ConflictFileState, RunState } from '../../store/run-state.js';
 import type { SyncRecord } from '../../store/sync/record.js';
+import { resolutionFiles } from '../../store/sync/record-shapes.js';
 import { recordResolved } from '../conflict-records.js';
 import type { Ctx, Result } from '../nodes/common.js';
 import type { GridEngine } from '../ports.js';
@@ -40,18 +41,21 @@ export async function adoptPublished(
   }
 }
 
-/** The files of a published resolution, as the state keeps them. */
+/**
+ * The files of a published resolution, as the state keeps them: typed and checked by the
+ * record's shape (record-shapes.ts: each path inside the repository, each rung a known one),
+ * never cast.
+ */
 function publishedFiles(record: SyncRecord): ConflictFileState[] {
-  const files = Array.isArray(record.body.files) ? (record.body.files as Array<Record<string, unknown>>) : [];
-  return files.map((f) => ({
-    path: String(f.path),
-    kind: typeof f.kind === 'string' ? f.kind : 'content',
-    decidedBy: (f.decidedBy ?? null) as ConflictFileState['decidedBy'],
-    hunks: (Array.isArray(f.hunks) ? (f.hunks as Array<Record<string, unknown>>) : []).map((h, k) => ({
-      index: typeof h.index === 'number' ? h.index : k + 1,
+  return resolutionFiles(record).map((f) => ({
+    path: f.path,
+    kind: f.kind,
+    decidedBy: f.decidedBy,
+    hunks: f.hunks.map((h) => ({
+      index: h.index,
       status: 'resolved' as const,
-      rung: (h.rung ?? null) as ConflictFileState['hunks'][number]['rung'],
-      by: typeof h.by === 'string' ? h.by : null,
+      rung: h.rung,
+      by: h.by,
       cacheKey: null,
     })),
   }));

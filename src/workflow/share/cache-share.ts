@@ -18,9 +18,14 @@ function cacheTracking(remote: string): string {
  * Take the remote's cache in (when it moved since last taken), then push the local cache when it
  * holds what the remote does not: a compare-and-swap on the value just read, so a cache another
  * clone pushed meanwhile is taken in by the next call, never overwritten. Returns the entries
- * taken in; null when the remote cannot be reached.
+ * taken in; null when the remote cannot be reached. `rejected` hears of each entry not taken in.
  */
-export async function shareCache(git: Git, remote: string, cache: ResolutionCache): Promise<number | null> {
+export async function shareCache(
+  git: Git,
+  remote: string,
+  cache: ResolutionCache,
+  rejected?: (where: string, why: string) => void,
+): Promise<number | null> {
   const listed = await listRemoteRefs(git, remote, [CACHE_REF]);
   if (listed === null) return null;
   const theirs = listed.get(CACHE_REF) ?? null;
@@ -28,11 +33,22 @@ export async function shareCache(git: Git, remote: string, cache: ResolutionCach
   let taken = 0;
   if (theirs !== null && theirs !== (await git.revParse(tracking))) {
     if (!(await fetchRefs(git, remote, [`+${CACHE_REF}:${tracking}`]))) return null;
-    taken = await importCacheRefs(git, cache);
+    let refused = false;
+    taken = await importCacheRefs(git, cache, (where, why) => {
+      if (where === tracking || where.startsWith(`${tracking}:`)) refused = true;
+      rejected?.(where, why);
+    });
+    // A tracking ref never keeps what was refused: the valid entries are in the local cache now,
+    // and the export below, pushed over the remote's, carries them without the others.
+    if (refused) await git.deleteRef(tracking);
   }
   await exportCacheRef(git, cache);
   const ours = await git.revParse(CACHE_REF);
-  if (ours !== null && ours !== theirs && !(theirs !== null && (await git.isAncestor(ours, theirs)))) {
+  const behind =
+    theirs !== null &&
+    (await git.objectInfo(theirs))?.type === 'commit' &&
+    (await git.isAncestor(ours ?? theirs, theirs));
+  if (ours !== null && ours !== theirs && !behind) {
     const pushed = await pushRefs(git, remote, [{ ref: CACHE_REF, newOid: ours, expect: theirs }]);
     if (pushed.ok) await git.updateRef(tracking, ours);
   }

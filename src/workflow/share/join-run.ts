@@ -2,11 +2,13 @@ import { foreignConfigChanges, type Config, type StoredConfig } from '../../conf
 import { UsageError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
 import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
+import { OBJECT_LIMITS } from '../../git/object-limits.js';
 import { recordRunStart } from '../../store/run-persistence.js';
 import { parseJsonText } from '../../store/json-file.js';
 import { initialRunState, runStateFile, type RunState } from '../../store/run-state.js';
 import type { RunStore } from '../../store/run-store.js';
 import { RunSync, syncRefs } from '../../store/sync/run-sync.js';
+import { snapshotProblem } from '../../store/sync/snapshot-problem.js';
 import { isPrintableName, printableName } from '../../util/safe-print.js';
 import { cellId } from '../../imerge/cell.js';
 import { assertRemote } from './share-run.js';
@@ -148,13 +150,28 @@ async function assertSnapshotNames(
   });
 }
 
-/** The most recently saved machine snapshot under `prefix`. */
-async function newestSnapshot(git: Git, prefix: string): Promise<{ machine: string; state: RunState } | null> {
+/**
+ * The most recently saved machine snapshot under `prefix`. A snapshot is read only as a commit
+ * whose `state.json` and `events.jsonl` are blobs within their size limits (OBJECT_LIMITS): one
+ * that is not is said, never read, and its tracking ref removed (a tracking ref never keeps what
+ * was refused); the newest of the others is taken.
+ */
+async function newestSnapshot(
+  git: Git,
+  prefix: string,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<{ machine: string; state: RunState } | null> {
   let best: { machine: string; state: RunState } | null = null;
   for (const { ref, oid } of await git.forEachRef(prefix)) {
-    const text = await git.readBlobText(`${oid}:state.json`);
-    if (text === null) continue;
-    const parsed = parseJsonText(text, runStateFile);
+    const why = await snapshotProblem(git, oid);
+    if (why !== null) {
+      log(`${ref}: ${why}; skipped`);
+      await git.deleteRef(ref, oid);
+      continue;
+    }
+    const text = await git.readBlobCapped(`${oid}:state.json`, OBJECT_LIMITS.snapshotState);
+    if (!text.ok) continue;
+    const parsed = parseJsonText(text.text, runStateFile);
     if (!parsed.ok) continue;
     if (best && best.state.updatedAt >= parsed.value.updatedAt) continue;
     best = { machine: ref.slice(prefix.length), state: parsed.value };

@@ -8,6 +8,7 @@ import type { RunState } from '../../store/run-state.js';
 import { Claims, type HeldClaim } from '../../store/sync/claims.js';
 import { runRecords } from '../../store/sync/run-records.js';
 import { RunSync } from '../../store/sync/run-sync.js';
+import { RejectedObjects } from '../../store/sync/rejected-objects.js';
 import type { MirroredRefs } from '../../store/sync/ref-mirror.js';
 import { recordId, recordPath, type NewRecord, type SyncRecord } from '../../store/sync/record.js';
 import { treeEntries } from '../../store/sync/record-tree.js';
@@ -49,6 +50,8 @@ export interface Selection {
 export class RunShare {
   readonly sync: RunSync;
   readonly claims: Claims;
+  /** The objects of the remote this process skipped, each named once in the log (and in `status`). */
+  readonly rejected: RejectedObjects;
   private held = new Map<string, HeldClaim>();
   private warned = false;
   private publishing: Promise<void> = Promise.resolve();
@@ -75,8 +78,11 @@ export class RunShare {
     const shared = { remote: settings.remote, machine: settings.machine, ...(clock ? { clock } : {}) };
     const options: ShareOptions = typeof times === 'number' ? { lease: times } : times;
     const { lease, wait, commands, cache, beforePush } = options;
-    this.sync = new RunSync(git, run, { ...shared, ...(beforePush ? { beforePush } : {}) });
-    this.claims = new Claims(git, run, { ...shared, person, leaseSeconds: lease });
+    // What the remote holds that is not used (too large, of the wrong type, malformed): said once each.
+    this.rejected = new RejectedObjects((r, line) => log.warn({ where: r.where, why: r.why }, line));
+    const rejected = this.rejected;
+    this.sync = new RunSync(git, run, { ...shared, rejected, ...(beforePush ? { beforePush } : {}) });
+    this.claims = new Claims(git, run, { ...shared, person, leaseSeconds: lease, rejected });
     this.person = person;
     this.waitSeconds = wait ?? 0;
     this.commands = commands ?? {};
@@ -198,7 +204,9 @@ export class RunShare {
   }
 
   private async shareCache(cache: ResolutionCache): Promise<void> {
-    const taken = await shareCache(this.git, this.settings.remote, cache);
+    const taken = await shareCache(this.git, this.settings.remote, cache, (where, why) =>
+      this.rejected.add(where, why),
+    );
     if (taken)
       this.log.decision({ entries: taken }, `[cache] ${taken} resolution(s) taken in from ${this.settings.remote}`);
   }

@@ -1,6 +1,7 @@
 import type { Git } from '../../git/index.js';
 import { nullLogger } from '../../log/logger.js';
 import type { RunStore } from '../../store/run-store.js';
+import { rejectedLine, type RejectedObject } from '../../store/sync/rejected-objects.js';
 import { checkClaims, claimText, type CheckClaim } from './check-claims.js';
 import { RunShare } from './run-share.js';
 
@@ -14,9 +15,11 @@ export interface ShareStatus {
   resolved: Array<{ conflict: string; person: string; machine: string; at: string }>;
   /** Checks other clones say they ran: their claims, shown apart, never counted in this clone's checks. */
   claimedChecks: CheckClaim[];
+  /** What the remote holds that this clone does not use (too large, of the wrong type, malformed): where and why. */
+  rejected: RejectedObject[];
 }
 
-/** The most claims the status text lists (the newest); the JSON has them all. */
+/** The most claims, and rejected objects, the status text lists; the JSON has them all. */
 const CLAIMS_SHOWN = 10;
 
 /** The share part of `status`, or null for a run that is not shared. */
@@ -56,6 +59,7 @@ export async function shareStatus(
     holders,
     resolved,
     claimedChecks: checkClaims(records, share.settings.machine),
+    rejected: share.rejected.list(),
   };
 }
 
@@ -73,5 +77,8 @@ export function renderShareStatus(s: ShareStatus): string {
   const hidden = s.claimedChecks.length - CLAIMS_SHOWN;
   if (hidden > 0) lines.push(`  ${hidden} older check claim(s) of other clones (see --json)`);
   for (const c of s.claimedChecks.slice(-CLAIMS_SHOWN)) lines.push(`  ${claimText(c)}`);
+  if (s.rejected.length > 0) lines.push(`  ${s.rejected.length} object(s) of the remote skipped:`);
+  for (const r of s.rejected.slice(0, CLAIMS_SHOWN)) lines.push(`    ${rejectedLine(r)}`);
+  if (s.rejected.length > CLAIMS_SHOWN) lines.push(`    and ${s.rejected.length - CLAIMS_SHOWN} more (see --json)`);
   return lines.join('\n');
 }
