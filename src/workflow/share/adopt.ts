@@ -5,6 +5,7 @@ import { recordResolved } from '../conflict-records.js';
 import type { Ctx, Result } from '../nodes/common.js';
 import type { GridEngine } from '../ports.js';
 import type { HeldClaim } from '../../store/sync/claims.js';
+import { printableName } from '../../util/safe-print.js';
 import { describe, type RunShare } from './run-share.js';
 
 /**
@@ -32,8 +33,11 @@ export async function adoptPublished(
       if ((await ctx.git.revParse(`${tree}^{tree}`)) === null) continue; // its objects are not here yet
       const commit = await engine.recordMerge(cell, tree);
       next = recordResolved(next, ctx, cell, tree, commit, publishedFiles(record));
-      const person = typeof record.body.person === 'string' ? record.body.person : 'someone';
-      ctx.log.decision({ cell: cellId(cell) }, `[share] took ${cellId(cell)} as ${person} on ${record.by} resolved it`);
+      const person = typeof record.body.person === 'string' ? printableName(record.body.person) : 'someone';
+      ctx.log.decision(
+        { cell: cellId(cell) },
+        `[share] took ${cellId(cell)} as ${person} on ${printableName(record.by)} resolved it`,
+      );
       adopted++;
     }
     if (adopted === 0) return next;
@@ -59,7 +63,7 @@ function publishedFiles(record: SyncRecord): ConflictFileState[] {
 
 /** Every blocked conflict is held by another machine: stop, saying who holds what and until when. */
 export function heldElsewhere(state: RunState, held: HeldClaim[]): Result {
-  const lines = held.map((c) => `${c.conflict} by ${describe(c)} until ${c.expires}`);
+  const lines = held.map((c) => `${printableName(c.conflict)} by ${describe(c)} until ${printableName(c.expires)}`);
   return {
     halt: 'needs_human',
     reason: `every open conflict is held by another machine (${lines.join('; ')}): run splintercat continue again once one is resolved or its lease runs out`,

@@ -12,6 +12,7 @@ import type { MirroredRefs } from '../../store/sync/ref-mirror.js';
 import { recordId, recordPath, type NewRecord, type SyncRecord } from '../../store/sync/record.js';
 import { treeEntries } from '../../store/sync/record-tree.js';
 import type { Clock } from '../../util/clock.js';
+import { printableName } from '../../util/safe-print.js';
 import { personOf, readShare, type ShareSettings } from './share-file.js';
 import { remoteChange } from './remote-change.js';
 import { shareCache } from './cache-share.js';
@@ -274,7 +275,7 @@ export class RunShare {
         if (over)
           this.log.decision(
             { cell: id },
-            `[share] took ${id} over from ${describe(over)}: its lease ran out at ${over.expires}`,
+            `[share] took ${id} over from ${describe(over)}: its lease ran out at ${printableName(over.expires)}`,
           );
         else this.log.decision({ cell: id }, `[share] claimed ${id} until ${outcome.claim.expires}`);
       } else if (outcome.reason === 'held') heldByOthers.push(outcome.holder);
@@ -362,8 +363,11 @@ export function commandDigest(command: string): string {
   return createHash('sha256').update(command).digest('hex').slice(0, 16);
 }
 
-/** `Name <email> on MACHINE`. */
+/** `Name <email> on MACHINE`, each part printable: a claim is any teammate's blob, its fields any text. */
 export function describe(claim: Pick<HeldClaim, 'name' | 'email' | 'machine'>): string {
-  const who = claim.name || claim.email ? `${claim.name}${claim.email ? ` <${claim.email}>` : ''}` : 'someone';
-  return `${who} on ${claim.machine}`;
+  const who =
+    claim.name || claim.email
+      ? `${printableName(claim.name)}${claim.email ? ` <${printableName(claim.email)}>` : ''}`
+      : 'someone';
+  return `${who} on ${printableName(claim.machine)}`;
 }

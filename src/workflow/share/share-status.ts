@@ -1,6 +1,7 @@
 import type { Git } from '../../git/index.js';
 import { nullLogger } from '../../log/logger.js';
 import type { RunStore } from '../../store/run-store.js';
+import { printableLine } from '../../util/safe-print.js';
 import { RunShare } from './run-share.js';
 
 /** Who holds which conflict of a shared run and until when, and who resolved what (from the records). */
@@ -62,5 +63,6 @@ export function renderShareStatus(s: ShareStatus): string {
       `  ${h.conflict} held by ${h.name} <${h.email}> on ${h.machine} until ${h.until}${h.expired ? ' (lease ran out: anyone may take it)' : ''}`,
     );
   for (const r of s.resolved) lines.push(`  ${r.conflict} resolved by ${r.person} on ${r.machine} at ${r.at}`);
-  return lines.join('\n');
+  // Names, machines and times are any teammate's text (claims and records): one printable line each.
+  return lines.map(printableLine).join('\n');
 }
