@@ -1,4 +1,4 @@
-import type { Git } from '../../git/index.js';
+import type { Git, RefUpdate } from '../../git/index.js';
 import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { canonicalJson } from './record.js';
@@ -70,15 +70,50 @@ export class Claims {
     const unread = await Promise.all([...listed.values()].map(async (oid) => (await this.readClaim(oid)) === null));
     // Claims taken elsewhere are blobs this clone has not seen: fetched once, all together.
     if (unread.some(Boolean)) {
-      const seen = `refs/splintercat-remotes/claims/${this.run}/`;
-      if (!(await fetchRefs(this.git, this.options.remote, [`+${prefix}*:${seen}*`]))) return null;
+      if (!(await fetchRefs(this.git, this.options.remote, [`+${prefix}*:${this.seenPrefix()}*`]))) return null;
     }
     const out = new Map<string, HeldClaim>();
     for (const [ref, oid] of listed) {
+      const conflict = ref.slice(prefix.length);
       const claim = await this.readClaim(oid);
-      if (claim) out.set(ref.slice(prefix.length), claim);
+      // The conflict is the ref's: a blob naming another conflict says nothing of this one's holder.
+      if (claim) out.set(conflict, { ...claim, conflict });
+    }
+    await this.remember(new Map([...listed].map(([ref, oid]) => [ref.slice(prefix.length), oid])));
+    return out;
+  }
+
+  /**
+   * The claims as this clone last listed them on the remote, for when it cannot be reached now: a
+   * conflict another machine held then may be held still, so an outage never hands it to a second person.
+   */
+  async lastSeen(): Promise<Map<string, HeldClaim>> {
+    const seen = this.seenPrefix();
+    const out = new Map<string, HeldClaim>();
+    for (const { ref, oid } of await this.git.forEachRef(seen)) {
+      const conflict = ref.slice(seen.length);
+      const claim = await this.readClaim(oid);
+      if (claim) out.set(conflict, { ...claim, conflict });
     }
     return out;
+  }
+
+  private seenPrefix(): string {
+    return `refs/splintercat-remotes/claims/${this.run}/`;
+  }
+
+  /** Keep `listed` (conflict to blob) as the claims last seen: a claim gone from the remote is gone here too. */
+  private async remember(listed: Map<string, string>): Promise<void> {
+    const seen = this.seenPrefix();
+    const local = new Map((await this.git.forEachRef(seen)).map((r) => [r.ref.slice(seen.length), r.oid]));
+    const updates: RefUpdate[] = [];
+    for (const [conflict, oid] of listed)
+      if (local.get(conflict) !== oid && (await this.git.readBlobText(oid)) !== null)
+        updates.push({ ref: `${seen}${conflict}`, newOid: oid });
+    for (const conflict of local.keys())
+      if (!listed.has(conflict)) updates.push({ ref: `${seen}${conflict}`, delete: true });
+    // One by one: a ref this clone cannot hold (a name clashing with another's) leaves the others remembered.
+    for (const update of updates) await this.git.updateRefs([update]).catch(() => undefined);
   }
 
   /** Whether a claim no longer holds (its lease passed). */

@@ -64,9 +64,14 @@ function publishedFiles(record: SyncRecord): ConflictFileState[] {
 /** Every blocked conflict is held by another machine: stop, saying who holds what and until when. */
 export function heldElsewhere(state: RunState, held: HeldClaim[]): Result {
   const lines = held.map((c) => `${printableName(c.conflict)} by ${describe(c)} until ${printableName(c.expires)}`);
+  // Nothing held and nothing free: the rest was resolved elsewhere, its objects not fetched yet.
+  const reason =
+    held.length === 0
+      ? 'every open conflict was resolved on another machine whose published objects are not in this clone yet: run splintercat continue again later to take them in'
+      : `every open conflict is held by another machine (${lines.join('; ')}): run splintercat continue again once one is resolved or its lease runs out`;
   return {
     halt: 'needs_human',
-    reason: `every open conflict is held by another machine (${lines.join('; ')}): run splintercat continue again once one is resolved or its lease runs out`,
+    reason,
     next: 'resolve_conflicts',
     state: { ...state, human: null },
   };
