@@ -9,6 +9,7 @@ import { parseConflictText } from '../parse/markers.js';
 import { mergeFileTexts } from '../parse/merge-file.js';
 import { listUnmerged, readStageBytes, type UnmergedEntry } from '../parse/stages.js';
 import type { ConflictedFile } from '../types.js';
+import { gitMadeBlocks } from './git-blocks.js';
 import { numberBlocks, stagesId } from './hunk-numbers.js';
 import { type TakeChoice, type TakeOrder } from './take-command.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
@@ -102,7 +103,10 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
     }
     const text = replaceBlocks(file, numbers, chosen, request.choice, request.order ?? 'ours-first', loaded.sides);
     await writeFile(join(top, entry.path), encodeText(text, loaded.encoding));
-    const rest = parseConflictText(text, { path: entry.path, markerSize: file.markerSize });
+    const rest = gitMadeBlocks(
+      parseConflictText(text, { path: entry.path, markerSize: file.markerSize }),
+      loaded.sides,
+    );
     if (rest.hunks.length === 0) await git.run(['add', '--', entry.path]);
     outcome.taken.push({ path: entry.path, hunks: [...chosen], staged: rest.hunks.length === 0 });
   }
@@ -131,7 +135,12 @@ async function load(git: Git, top: string, entry: UnmergedEntry): Promise<Loaded
   const stages = stagesId(entry);
   let file: ConflictedFile | null = null;
   if (disk !== null && (kind === 'content' || kind === 'add/add'))
-    file = await withBases(git, parseConflictText(decodeBytes(disk, encoding), { path: entry.path }), sides, encoding);
+    file = await withBases(
+      git,
+      gitMadeBlocks(parseConflictText(decodeBytes(disk, encoding), { path: entry.path }), sides),
+      sides,
+      encoding,
+    );
   const generated = generatedFile(entry.path, [sides.ours, sides.theirs, sides.base]);
   return { entry, kind, generated, sides, encoding, file, stages };
 }
