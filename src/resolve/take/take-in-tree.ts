@@ -12,6 +12,7 @@ import type { ConflictedFile } from '../types.js';
 import { gitMadeBlocks } from './git-blocks.js';
 import { numberBlocks, stagesId } from './hunk-numbers.js';
 import { type TakeChoice, type TakeOrder } from './take-command.js';
+import { withReachablePath } from '../../util/long-path.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
 import { replaceBlocks, takeText, type SideTexts } from './take-text.js';
 
@@ -102,7 +103,7 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
       continue;
     }
     const text = replaceBlocks(file, numbers, chosen, request.choice, request.order ?? 'ours-first', loaded.sides);
-    await writeFile(join(top, entry.path), encodeText(text, loaded.encoding));
+    await withReachablePath(join(top, entry.path), (p) => writeFile(p, encodeText(text, loaded.encoding)));
     const rest = gitMadeBlocks(
       parseConflictText(text, { path: entry.path, markerSize: file.markerSize }),
       loaded.sides,
@@ -118,7 +119,7 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
 async function load(git: Git, top: string, entry: UnmergedEntry): Promise<Loaded> {
   const bytes = await readStageBytes(git, entry);
   const full = join(top, entry.path);
-  const disk = existsSync(full) ? await readFile(full) : null;
+  const disk = withReachablePath(full, existsSync) ? await withReachablePath(full, (p) => readFile(p)) : null;
   const encoding = encodingOf(disk, bytes.base, bytes.ours, bytes.theirs);
   const text = (b: Buffer | null): string | null => (b === null ? null : decodeBytes(b, encoding));
   const sides = { base: text(bytes.base), ours: text(bytes.ours), theirs: text(bytes.theirs) };
