@@ -118,7 +118,8 @@ export class Claims {
 
   /** Whether a claim no longer holds (its lease passed). */
   expired(claim: Claim): boolean {
-    return Date.parse(claim.expires) <= this.clock.now().getTime();
+    // A time that does not parse (a forged `"never"`) holds nothing: it is not a lease at all.
+    return !(Date.parse(claim.expires) > this.clock.now().getTime());
   }
 
   /** Whether renewing `claim` is due: a third of its lease has passed (renewing at every step would cost a push each). */
