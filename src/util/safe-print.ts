@@ -48,6 +48,30 @@ export function printableText(text: string): string {
   return text.replace(UNSAFE_IN_TEXT, (ch, at: number) => (ch === '\r' && text[at + 1] === '\n' ? ch : escapeChar(ch)));
 }
 
+/** Never raw in one line of prose: every control and format character but tab (newline and CR included). */
+const UNSAFE_IN_LINE =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+
+/**
+ * Text that must stay one line (a line of a commit message, of a hand-off, of the console): each
+ * control or format character escaped, newline and CR too (`\n`), so a value someone else chose
+ * can never end the line and start one of its own (a trailer, a `Then:`, a command).
+ */
+export function printableLine(text: string): string {
+  return redactKnown(text).replace(UNSAFE_IN_LINE, escapeChar);
+}
+
+/**
+ * Several lines of someone else's prose (a model's words), each as its own printable line behind
+ * `prefix`: none of them can pass for a line of splintercat's own (`Then:`, a command).
+ */
+export function prefixedLines(text: string, prefix: string): string[] {
+  return text
+    .split(/\r?\n|\r/)
+    .filter((line) => line.trim() !== '')
+    .map((line) => `${prefix}${printableLine(line)}`);
+}
+
 /**
  * One word of a command a person runs in a POSIX shell (sh, bash, zsh), which the shell reads back
  * exactly: plain words as they are, others single-quoted; a name with a control character (which

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
+import { withReachablePath } from '../util/long-path.js';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
 
@@ -30,8 +31,9 @@ async function head(full: string): Promise<string> {
 /** Why a generated file in the worktree is not what its tool would write, or null (not generated, or valid). */
 async function problemLine(wt: Git, path: string, where: string): Promise<string | null> {
   const full = join(wt.cwd, path);
-  if (!existsSync(full)) return null;
-  return problemOf(path, await head(full), () => readFile(full, 'utf8'), where);
+  if (!withReachablePath(full, existsSync)) return null;
+  const start = await withReachablePath(full, head);
+  return problemOf(path, start, () => withReachablePath(full, (p) => readFile(p, 'utf8')), where);
 }
 
 /** As `problemLine`, for a file known by its first bytes and a reader of its whole text. */

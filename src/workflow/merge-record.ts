@@ -1,5 +1,6 @@
 import type { Git } from '../git/index.js';
 import type { ConflictFileState, RunState } from '../store/run-state.js';
+import { printableLine, printableName } from '../util/safe-print.js';
 
 /** Where the full record of a merge is kept: a git note on the merge commit, which `git push`/`fetch` can carry. */
 const NOTES_REF = 'refs/notes/splintercat';
@@ -53,7 +54,7 @@ function conflictLines(state: RunState): string[] {
     const hunks = [...e.who].map(([who, n]) => `${n} hunk${n === 1 ? '' : 's'} by ${who}`);
     const what = [...hunks, ...e.notes].join(', ');
     const kinds = [...e.kinds].filter((k) => k !== 'content');
-    return `    ${path}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}: ${what} [${e.cells.length === 1 ? 'cell' : 'cells'} ${e.cells.join(', ')}]`;
+    return `    ${printableName(path)}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}: ${what} [${e.cells.length === 1 ? 'cell' : 'cells'} ${e.cells.join(', ')}]`;
   });
 }
 
@@ -90,7 +91,9 @@ export function mergeMessage(state: RunState): string {
       `Accepted failure: ${a.check} at ${a.conflicts.join(', ')} (${a.outcome.failing?.length ?? 'unnamed'} test(s)).`,
     );
   lines.push('', `Full record: git notes --ref=${NOTES_REF.replace('refs/notes/', '')} show HEAD`);
-  return `${lines.join('\n')}\n`;
+  // Paths, rule and model names, notes and refs came from upstream, a teammate or the model: each line
+  // stays one line, so no value can add a line of its own (a trailer such as `Reviewed-by:`, a check's verdict).
+  return `${lines.map(printableLine).join('\n')}\n`;
 }
 
 /** The full record of the merge as JSON: every conflict, file and hunk with who settled it, the checks, the cost. */

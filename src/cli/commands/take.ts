@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
 import type { TakeOutcome } from '../../resolve/take/take-in-tree.js';
 import { takeChoices, takeCommand, type TakeChoice, type TakeOrder } from '../../resolve/take/take-command.js';
+import { printableName as shown } from '../../util/safe-print.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 
 /** `splintercat take ours|theirs|both|base [FILE [HUNK]]`: settle conflict blocks with one command. */
@@ -105,7 +106,7 @@ function formatTake(outcome: TakeOutcome, request: { choice: TakeChoice; order?:
   const what = request.choice === 'both' ? `both, ${request.order ?? 'ours-first'}` : request.choice;
   const lines = outcome.taken.map(
     (t) =>
-      `${t.path}: took ${what} for block${t.hunks.length === 1 ? '' : 's'} ${t.hunks.join(', ')}${t.staged ? '; no block left, staged' : ''}`,
+      `${shown(t.path)}: took ${what} for block${t.hunks.length === 1 ? '' : 's'} ${t.hunks.join(', ')}${t.staged ? '; no block left, staged' : ''}`,
   );
   for (const r of outcome.refused) lines.push(`not taken: ${r.why} (${r.fix.join('  or  ')})`);
   const left = leftLines(outcome);
@@ -119,8 +120,8 @@ function leftLines(outcome: TakeOutcome): string[] {
     f.blocks.length > 0
       ? f.blocks.map(
           (b) =>
-            `${f.path} block ${b.number} (lines ${b.startLine}-${b.endLine}): ${takeCommand('ours', f.path, b.number)}  (or theirs, both, base)`,
+            `${shown(f.path)} block ${b.number} (lines ${b.startLine}-${b.endLine}): ${takeCommand('ours', f.path, b.number)}  (or theirs, both, base)`,
         )
-      : [`${f.path} [${f.kind}]: ${(f.commands ?? []).join('  or  ')}`],
+      : [`${shown(f.path)} [${f.kind}]: ${(f.commands ?? []).join('  or  ')}`],
   );
 }

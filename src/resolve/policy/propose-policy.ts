@@ -33,6 +33,15 @@ const regenerateExample: Record<string, string> = {
   'composer.lock': 'composer update --lock',
 };
 
+/**
+ * A path from history as a `resolve.paths` glob that matches that path only: each character
+ * picomatch gives a meaning (`*?[]{}()!+@`, the backslash) escaped, so a file named `*` proposes
+ * `\\*`, never a rule for every file.
+ */
+function literalGlob(path: string): string {
+  return path.replace(/[\\*?[\]{}()!+@|]/g, '\\$&');
+}
+
 const day = (time: number): string => new Date(time * 1000).toISOString().slice(0, 10);
 
 /**
@@ -58,7 +67,7 @@ export function proposePolicy(hunks: readonly LearntHunk[]): ProposedRule[] {
     if (isLockfile(path)) {
       const command = regenerateExample[name] ?? 'THE COMMAND THAT REWRITES IT';
       out.push({
-        glob: path,
+        glob: literalGlob(path),
         decision: `{regenerate: ${command}}`,
         evidence: `a lockfile; it conflicted in ${list.length} merge(s), ${span}`,
       });
@@ -70,7 +79,7 @@ export function proposePolicy(hunks: readonly LearntHunk[]): ProposedRule[] {
     const decision = only === null ? undefined : decisionOfChoice[only];
     if (decision === undefined) continue;
     out.push({
-      glob: path,
+      glob: literalGlob(path),
       decision,
       evidence: `${only} in all ${list.length} merges that conflicted there, ${span}`,
     });

@@ -1,3 +1,5 @@
+import { shellWord } from '../../util/safe-print.js';
+
 /** What `splintercat take` writes in place of a conflict block. */
 export type TakeChoice = 'ours' | 'theirs' | 'both' | 'base';
 export const takeChoices: readonly TakeChoice[] = ['ours', 'theirs', 'both', 'base'];
@@ -5,19 +7,12 @@ export const takeChoices: readonly TakeChoice[] = ['ours', 'theirs', 'both', 'ba
 /** The order of `both`. */
 export type TakeOrder = 'ours-first' | 'theirs-first';
 
-/**
- * A word for the shell, in POSIX single quotes unless it is plain (letters, digits and
- * `@%+=:,./-_`). Every printed `splintercat take` command quotes through here, and only here.
- */
-export function posixQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The exact `splintercat take` command for a choice, a file and one of its hunks (by number). */
 export function takeCommand(choice: TakeChoice, path?: string, hunk?: number, order?: TakeOrder): string {
   const words = ['splintercat', 'take', choice];
   if (choice === 'both' && order === 'theirs-first') words.push('--order', 'theirs-first');
-  if (path !== undefined) words.push(posixQuote(path));
+  // shellWord: a name with a newline would otherwise print raw inside the quotes and start a line of its own.
+  if (path !== undefined) words.push(shellWord(path));
   if (path !== undefined && hunk !== undefined) words.push(String(hunk));
   return words.join(' ');
 }

@@ -9,8 +9,11 @@ import { parseConflictText } from '../parse/markers.js';
 import { mergeFileTexts } from '../parse/merge-file.js';
 import { listUnmerged, readStageBytes, type UnmergedEntry } from '../parse/stages.js';
 import type { ConflictedFile } from '../types.js';
+import { gitMadeBlocks } from './git-blocks.js';
 import { numberBlocks, stagesId } from './hunk-numbers.js';
-import { posixQuote, type TakeChoice, type TakeOrder } from './take-command.js';
+import { type TakeChoice, type TakeOrder } from './take-command.js';
+import { withReachablePath } from '../../util/long-path.js';
+import { printableName, shellWord } from '../../util/safe-print.js';
 import { replaceBlocks, takeText, type SideTexts } from './take-text.js';
 
 export interface TakeRequest {
@@ -88,8 +91,8 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
     if (request.hunk !== undefined && !all.includes(request.hunk)) {
       outcome.refused.push({
         path: entry.path,
-        why: `${entry.path} has no conflict block numbered ${request.hunk} (its blocks now: ${all.join(', ')}); it may be taken already`,
-        fix: [`splintercat take ${request.choice} ${posixQuote(entry.path)} ${all[0]}`],
+        why: `${printableName(entry.path)} has no conflict block numbered ${request.hunk} (its blocks now: ${all.join(', ')}); it may be taken already`,
+        fix: [`splintercat take ${request.choice} ${shellWord(entry.path)} ${all[0]}`],
       });
       continue;
     }
@@ -100,8 +103,11 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
       continue;
     }
     const text = replaceBlocks(file, numbers, chosen, request.choice, request.order ?? 'ours-first', loaded.sides);
-    await writeFile(join(top, entry.path), encodeText(text, loaded.encoding));
-    const rest = parseConflictText(text, { path: entry.path, markerSize: file.markerSize });
+    await withReachablePath(join(top, entry.path), (p) => writeFile(p, encodeText(text, loaded.encoding)));
+    const rest = gitMadeBlocks(
+      parseConflictText(text, { path: entry.path, markerSize: file.markerSize }),
+      loaded.sides,
+    );
     if (rest.hunks.length === 0) await git.run(['add', '--', entry.path]);
     outcome.taken.push({ path: entry.path, hunks: [...chosen], staged: rest.hunks.length === 0 });
   }
@@ -113,7 +119,7 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
 async function load(git: Git, top: string, entry: UnmergedEntry): Promise<Loaded> {
   const bytes = await readStageBytes(git, entry);
   const full = join(top, entry.path);
-  const disk = existsSync(full) ? await readFile(full) : null;
+  const disk = withReachablePath(full, existsSync) ? await withReachablePath(full, (p) => readFile(p)) : null;
   const encoding = encodingOf(disk, bytes.base, bytes.ours, bytes.theirs);
   const text = (b: Buffer | null): string | null => (b === null ? null : decodeBytes(b, encoding));
   const sides = { base: text(bytes.base), ours: text(bytes.ours), theirs: text(bytes.theirs) };
@@ -130,7 +136,12 @@ async function load(git: Git, top: string, entry: UnmergedEntry): Promise<Loaded
   const stages = stagesId(entry);
   let file: ConflictedFile | null = null;
   if (disk !== null && (kind === 'content' || kind === 'add/add'))
-    file = await withBases(git, parseConflictText(decodeBytes(disk, encoding), { path: entry.path }), sides, encoding);
+    file = await withBases(
+      git,
+      gitMadeBlocks(parseConflictText(decodeBytes(disk, encoding), { path: entry.path }), sides),
+      sides,
+      encoding,
+    );
   const generated = generatedFile(entry.path, [sides.ours, sides.theirs, sides.base]);
   return { entry, kind, generated, sides, encoding, file, stages };
 }
@@ -166,24 +177,24 @@ async function withBases(
 /** Why the choice does not apply to this path (and what settles it), or null when it does. */
 function refuse(loaded: Loaded): TakeOutcome['refused'][number] | null {
   const { path } = loaded.entry;
-  const q = posixQuote(path);
+  const q = shellWord(path);
   if (loaded.kind === 'binary')
     return {
       path,
-      why: `${path} is a binary file: there are no conflict blocks to take from`,
+      why: `${printableName(path)} is a binary file: there are no conflict blocks to take from`,
       fix: [`git checkout --ours -- ${q} && git add -- ${q}`, `git checkout --theirs -- ${q} && git add -- ${q}`],
     };
   if (loaded.kind !== 'content' && loaded.kind !== 'add/add')
     return {
       path,
-      why: `${path} is a ${loaded.kind} conflict (one side has no file): there are no conflict blocks to take from`,
+      why: `${printableName(path)} is a ${loaded.kind} conflict (one side has no file): there are no conflict blocks to take from`,
       fix: [`git rm -q -- ${q}   # keep the deletion`, `git add -- ${q}   # keep the file as it is`],
     };
   if (loaded.generated !== null) {
     const then = loaded.generated.command ? `, then ${loaded.generated.command} && git add -- ${q}` : '';
     return {
       path,
-      why: `${path} is generated by ${loaded.generated.tool}: it is decided whole, never block by block`,
+      why: `${printableName(path)} is generated by ${loaded.generated.tool}: it is decided whole, never block by block`,
       fix: [
         `git checkout --ours -- ${q} && git add -- ${q}${then}`,
         `git checkout --theirs -- ${q} && git add -- ${q}${then}`,
@@ -191,11 +202,11 @@ function refuse(loaded: Loaded): TakeOutcome['refused'][number] | null {
     };
   }
   if (loaded.file === null)
-    return { path, why: `${path} is missing from the working tree`, fix: [`git checkout -m -- ${q}`] };
+    return { path, why: `${printableName(path)} is missing from the working tree`, fix: [`git checkout -m -- ${q}`] };
   if (loaded.file.hunks.length === 0)
     return {
       path,
-      why: `${path} has no conflict block left (it is still unmerged in the index)`,
+      why: `${printableName(path)} has no conflict block left (it is still unmerged in the index)`,
       fix: [`git add -- ${q}   # once the file reads as it should`],
     };
   return null;
@@ -208,18 +219,26 @@ function baseMissing(loaded: Loaded, numbers: ReadonlyMap<number, number>, chose
     (h) => chosen.has(numbers.get(h.index) ?? h.index) && takeText(h, 'base') === null,
   );
   if (missing.length === 0) return null;
-  const q = posixQuote(path);
+  const q = shellWord(path);
   return {
     path,
-    why: `${path}: ${loaded.sides.base === null ? 'both sides added the file, so there is no base' : `block ${missing.map((h) => numbers.get(h.index)).join(', ')} has no base to take`}`,
+    why: `${printableName(path)}: ${loaded.sides.base === null ? 'both sides added the file, so there is no base' : `block ${missing.map((h) => numbers.get(h.index)).join(', ')} has no base to take`}`,
     fix: [`splintercat take ours ${q}`, `splintercat take theirs ${q}`],
   };
 }
 
 function noConflict(path: string, exists: boolean): TakeOutcome['refused'][number] {
   return exists
-    ? { path, why: `${path} has no conflict: git lists it as merged, so there is nothing to take`, fix: ['git status'] }
-    : { path, why: `${path}: no such file in the working tree`, fix: ['git status   # the conflicted paths'] };
+    ? {
+        path,
+        why: `${printableName(path)} has no conflict: git lists it as merged, so there is nothing to take`,
+        fix: ['git status'],
+      }
+    : {
+        path,
+        why: `${printableName(path)}: no such file in the working tree`,
+        fix: ['git status   # the conflicted paths'],
+      };
 }
 
 /** Every unmerged path with its blocks (numbered as `take` numbers them) or what settles it. */
@@ -227,7 +246,7 @@ async function leftToDo(git: Git, top: string, gitDir: string): Promise<LeftFile
   const out: LeftFile[] = [];
   for (const entry of await listUnmerged(git)) {
     const loaded = await load(git, top, entry);
-    const q = posixQuote(entry.path);
+    const q = shellWord(entry.path);
     if (loaded.file === null || loaded.file.hunks.length === 0 || loaded.generated !== null) {
       const commands =
         loaded.generated !== null

@@ -1,4 +1,4 @@
-import type { Git } from '../../git/index.js';
+import type { Git, RefUpdate } from '../../git/index.js';
 import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import * as z from 'zod';
@@ -95,32 +95,68 @@ export class Claims {
       [...listed.values()].map(async (oid) => (await this.git.objectInfo(oid)) === null),
     );
     // Claims taken elsewhere are blobs this clone has not seen: fetched once, all together.
-    const seen = `refs/splintercat-remotes/claims/${this.run}/`;
     if (unread.some(Boolean)) {
-      if (!(await fetchRefs(this.git, this.options.remote, [`+${prefix}*:${seen}*`]))) return null;
+      if (!(await fetchRefs(this.git, this.options.remote, [`+${prefix}*:${this.seenPrefix()}*`]))) return null;
     }
     const out = new Map<string, HeldClaim>();
-    const refused: string[] = [];
     this.refused.clear();
     for (const [ref, oid] of listed) {
+      const conflict = ref.slice(prefix.length);
       const claim = await this.readClaim(oid);
-      if (claim.ok && claim.claim.conflict === ref.slice(prefix.length)) out.set(claim.claim.conflict, claim.claim);
+      if (claim.ok && claim.claim.conflict === conflict) out.set(conflict, claim.claim);
       else {
         this.rejected.add(ref, claim.ok ? `a claim on ${claim.claim.conflict}, not on this conflict` : claim.why, oid);
-        refused.push(`${seen}${ref.slice(prefix.length)}`);
-        this.refused.set(ref.slice(prefix.length), oid);
+        this.refused.set(conflict, oid);
       }
     }
-    // A tracking ref never keeps what was refused.
-    const tracked = new Set((await this.git.forEachRef(seen)).map((r) => r.ref));
-    const drop = refused.filter((ref) => tracked.has(ref));
-    if (drop.length > 0) await this.git.updateRefs(drop.map((ref) => ({ ref, delete: true as const })));
+    // What was refused is not remembered: a tracking ref never keeps it.
+    await this.remember(
+      new Map(
+        [...listed]
+          .map(([ref, oid]) => [ref.slice(prefix.length), oid] as const)
+          .filter(([conflict]) => !this.refused.has(conflict)),
+      ),
+    );
     return out;
+  }
+
+  /**
+   * The claims as this clone last listed them on the remote, for when it cannot be reached now: a
+   * conflict another machine held then may be held still, so an outage never hands it to a second person.
+   */
+  async lastSeen(): Promise<Map<string, HeldClaim>> {
+    const seen = this.seenPrefix();
+    const out = new Map<string, HeldClaim>();
+    for (const { ref, oid } of await this.git.forEachRef(seen)) {
+      const conflict = ref.slice(seen.length);
+      const claim = await this.readClaim(oid);
+      if (claim.ok && claim.claim.conflict === conflict) out.set(conflict, claim.claim);
+    }
+    return out;
+  }
+
+  private seenPrefix(): string {
+    return `refs/splintercat-remotes/claims/${this.run}/`;
+  }
+
+  /** Keep `listed` (conflict to blob) as the claims last seen: a claim gone from the remote is gone here too. */
+  private async remember(listed: Map<string, string>): Promise<void> {
+    const seen = this.seenPrefix();
+    const local = new Map((await this.git.forEachRef(seen)).map((r) => [r.ref.slice(seen.length), r.oid]));
+    const updates: RefUpdate[] = [];
+    for (const [conflict, oid] of listed)
+      if (local.get(conflict) !== oid && (await this.git.objectInfo(oid)) !== null)
+        updates.push({ ref: `${seen}${conflict}`, newOid: oid });
+    for (const conflict of local.keys())
+      if (!listed.has(conflict)) updates.push({ ref: `${seen}${conflict}`, delete: true });
+    // One by one: a ref this clone cannot hold (a name clashing with another's) leaves the others remembered.
+    for (const update of updates) await this.git.updateRefs([update]).catch(() => undefined);
   }
 
   /** Whether a claim no longer holds (its lease passed). */
   expired(claim: Claim): boolean {
-    return Date.parse(claim.expires) <= this.clock.now().getTime();
+    // A time that does not parse (a forged `"never"`) holds nothing: it is not a lease at all.
+    return !(Date.parse(claim.expires) > this.clock.now().getTime());
   }
 
   /** Whether renewing `claim` is due: a third of its lease has passed (renewing at every step would cost a push each). */

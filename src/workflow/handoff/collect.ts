@@ -1,5 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { withReachablePath } from '../../util/long-path.js';
+
+/** Whether the worktree holds `full`, however deep (a path from upstream past PATH_MAX included). */
+const exists = (full: string): boolean => withReachablePath(full, existsSync);
 import { join } from 'node:path';
 import type { Git } from '../../git/index.js';
 import type { PathChange } from '../../git/worktree-snapshot.js';
@@ -32,10 +36,8 @@ export async function collectHumanResolution(
   const wt = await ctx.worktrees.worktreeGit(id);
   try {
     const unmerged = await listUnmerged(wt);
-    const changed = new Set(
-      (await wt.lines(['diff', '--name-only', 'HEAD'])).filter((f) => existsSync(join(wt.cwd, f))),
-    );
-    for (const e of unmerged) if (existsSync(join(wt.cwd, e.path))) changed.add(e.path);
+    const changed = new Set((await wt.lines(['diff', '--name-only', 'HEAD'])).filter((f) => exists(join(wt.cwd, f))));
+    for (const e of unmerged) if (exists(join(wt.cwd, e.path))) changed.add(e.path);
     const paths = [...changed];
     const left: string[] = [];
     const why: string[] = [];
@@ -48,7 +50,8 @@ export async function collectHumanResolution(
           .flatMap((m) => (m ? [[m[1], Number(m[2])] as const] : [])),
       );
       for (const f of paths) {
-        if (!hasMarkers(await readFile(join(wt.cwd, f), 'latin1'), sizes.get(f))) continue;
+        const text = await withReachablePath(join(wt.cwd, f), (p) => readFile(p, 'latin1'));
+        if (!hasMarkers(text, sizes.get(f))) continue;
         left.push(f);
         why.push(`${f} still has conflict markers: remove every marker line`);
       }
@@ -58,7 +61,7 @@ export async function collectHumanResolution(
       const kind = !e.ours || !e.theirs ? 'modify/delete' : 'both';
       const full = join(wt.cwd, e.path);
       // Deleted from disk without `git rm`: `add -A` stages the deletion.
-      if (!existsSync(full)) continue;
+      if (!exists(full)) continue;
       // Untouched: the file still holds what git left (the surviving side of a modify/delete, our side
       // of a binary). A text conflict was left with markers: a file without them equal to our side is
       // the person's choice of that side, not an untouched file.

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { withReachablePath } from '../../util/long-path.js';
 import { expectedConflicts } from '../../imerge/conflict-estimate.js';
 import type { HandoffConflict, RunState } from '../../store/run-state.js';
 import { acceptCommand } from '../accept-failure.js';
 import type { Ctx, Result } from '../nodes/common.js';
 import { cdLine, continueCommand } from './commands.js';
-import { presentedDir } from './presented.js';
+import { presentedFile } from './presented.js';
 import { recordHandoff } from './snapshot.js';
 
 /**
@@ -25,12 +26,15 @@ export async function handoffToPerson(state: RunState, ctx: Ctx, conflicts: Hand
     await putBackBeforeHandoff(ctx, c.conflict, ctx.worktrees.conflictId(cell));
     for (const f of c.files) {
       if (!f.hunks || c.failure) continue;
-      const saved = join(presentedDir(ctx, state, c.conflict), f.path);
+      const saved = presentedFile(ctx, state, c.conflict, f.path);
       const current = join(c.worktree, f.path);
       // The first presentation is the one to learn from (a later one may hold the person's half-done edit).
-      if (existsSync(saved) || !existsSync(current)) continue;
+      if (existsSync(saved) || !withReachablePath(current, existsSync)) continue;
       mkdirSync(dirname(saved), { recursive: true });
-      writeFileSync(saved, readFileSync(current));
+      writeFileSync(
+        saved,
+        withReachablePath(current, (p) => readFileSync(p)),
+      );
     }
   }
   const files = conflicts.flatMap((c) => c.files.map((f) => join(c.worktree, f.path)));

@@ -9,7 +9,8 @@ import { withFlow } from '../nodes/common.js';
 import { personsOutsideEdits } from '../outside-edits.js';
 import type { GridEngine } from '../ports.js';
 import { collectHumanResolution } from './collect.js';
-import { presentedDir } from './presented.js';
+import { presentedFile } from './presented.js';
+import { withReachablePath } from '../../util/long-path.js';
 
 /**
  * Take a person's work on the conflicts handed to them: record each accepted tree in the grid,
@@ -77,7 +78,7 @@ export async function takePersonsWork(
     const files = personsFiles(c, learnt, chosen, entry.failure !== null);
     next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });
     for (const choice of state.data.handoffChoices?.[c.id] ?? []) {
-      fileChoices[choice.key] = existsSync(join(worktree, choice.path)) ? 'keep' : 'delete';
+      fileChoices[choice.key] = withReachablePath(join(worktree, choice.path), existsSync) ? 'keep' : 'delete';
     }
     resolved.push(c.id);
   }
@@ -150,13 +151,13 @@ async function learn(
   const cache = ctx.ladder.cache;
   if (!cache) return out;
   for (const f of entry.files) {
-    const saved = join(presentedDir(ctx, state, c.id), f.path);
+    const saved = presentedFile(ctx, state, c.id, f.path);
     const mine = join(worktree, f.path);
-    if (!existsSync(saved) || !existsSync(mine)) continue;
+    if (!existsSync(saved) || !withReachablePath(mine, existsSync)) continue;
     const keys = await learnHumanHunks(cache, {
       path: f.path,
       presented: readFileSync(saved, 'utf8'),
-      resolved: readFileSync(mine, 'utf8'),
+      resolved: withReachablePath(mine, (p) => readFileSync(p, 'utf8')),
       provenance: { merge: state.name, cell: c.id },
     });
     const learnt = keys.filter((k) => k !== null).length;
@@ -183,11 +184,11 @@ function personChoices(
 ): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const f of entry.files) {
-    const saved = join(presentedDir(ctx, state, c.id), f.path);
+    const saved = presentedFile(ctx, state, c.id, f.path);
     const mine = join(worktree, f.path);
-    if (!existsSync(saved) || !existsSync(mine)) continue;
+    if (!existsSync(saved) || !withReachablePath(mine, existsSync)) continue;
     const presented = parseConflictText(readFileSync(saved, 'latin1'), { path: f.path });
-    const resolved = readFileSync(mine, 'latin1');
+    const resolved = withReachablePath(mine, (p) => readFileSync(p, 'latin1'));
     out.set(
       f.path,
       presented.hunks.map((h) => personChoice(presented, h, resolved)),

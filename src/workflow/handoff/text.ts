@@ -1,5 +1,5 @@
 import type { HandoffFile, HumanHandoff } from '../../store/run-state.js';
-import { isPrintableName, printableName, printableText } from '../../util/safe-print.js';
+import { isPrintableName, prefixedLines, printableLine, printableName } from '../../util/safe-print.js';
 
 const EXCERPT_LINES = 15;
 
@@ -24,17 +24,18 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
     });
     if (c.failure) {
       lines.push(
-        `${indent}check '${c.failure.check}' failed: ${c.failure.summary}${c.failure.logFile ? ` (log: ${c.failure.logFile})` : ''}`,
+        `${indent}check '${printableName(c.failure.check)}' failed: ${c.failure.summary}${c.failure.logFile ? ` (log: ${printableName(c.failure.logFile)})` : ''}`,
       );
       for (const file of c.failure.cleanlyMerged)
         lines.push(
-          `${indent}the failure is in ${file}, which git merged cleanly at this cell (no conflict there): the fix may be needed in that file`,
+          `${indent}the failure is in ${printableName(file)}, which git merged cleanly at this cell (no conflict there): the fix may be needed in that file`,
         );
       const excerpt = c.failure.excerpt.split('\n').filter(Boolean).slice(-EXCERPT_LINES);
       if (excerpt.length > 0) lines.push(`${indent}log excerpt:`, ...excerpt.map((l) => `${indent}${indent}${l}`));
     }
     for (const w of c.warnings ?? []) lines.push(`${indent}warning: ${w}`);
-    for (const m of c.model) lines.push(`${indent}${m}`);
+    // A model's words, line by line behind a fixed prefix: never a line of splintercat's own (`Then:`).
+    for (const m of c.model) lines.push(...prefixedLines(m, `${indent}model: `));
     for (const r of c.refused) lines.push(`${indent}not taken yet: ${r}`);
   }
   if (human.conflicts.length > 1)
@@ -54,8 +55,9 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
       `${indent}${human.accept}   # the worktree's resolution is taken as it is; those failing tests are never blamed again`,
     );
   }
-  // Whatever else a line holds (a check's output, a model's words): no control character reaches the terminal raw.
-  return lines.map(printableText);
+  // Whatever else a line holds (a check's output, a file name, a teammate's words): it stays one line, with
+  // no control character raw, so nothing but these commands is printed as a command.
+  return lines.map(printableLine);
 }
 
 /**

@@ -6,6 +6,7 @@ import { recordResolved } from '../conflict-records.js';
 import type { Ctx, Result } from '../nodes/common.js';
 import type { GridEngine } from '../ports.js';
 import type { HeldClaim } from '../../store/sync/claims.js';
+import { printableName } from '../../util/safe-print.js';
 import { describe, type RunShare } from './run-share.js';
 
 /**
@@ -33,8 +34,11 @@ export async function adoptPublished(
       if ((await ctx.git.revParse(`${tree}^{tree}`)) === null) continue; // its objects are not here yet
       const commit = await engine.recordMerge(cell, tree);
       next = recordResolved(next, ctx, cell, tree, commit, publishedFiles(record));
-      const person = typeof record.body.person === 'string' ? record.body.person : 'someone';
-      ctx.log.decision({ cell: cellId(cell) }, `[share] took ${cellId(cell)} as ${person} on ${record.by} resolved it`);
+      const person = typeof record.body.person === 'string' ? printableName(record.body.person) : 'someone';
+      ctx.log.decision(
+        { cell: cellId(cell) },
+        `[share] took ${cellId(cell)} as ${person} on ${printableName(record.by)} resolved it`,
+      );
       adopted++;
     }
     if (adopted === 0) return next;
@@ -63,10 +67,15 @@ function publishedFiles(record: SyncRecord): ConflictFileState[] {
 
 /** Every blocked conflict is held by another machine: stop, saying who holds what and until when. */
 export function heldElsewhere(state: RunState, held: HeldClaim[]): Result {
-  const lines = held.map((c) => `${c.conflict} by ${describe(c)} until ${c.expires}`);
+  const lines = held.map((c) => `${printableName(c.conflict)} by ${describe(c)} until ${printableName(c.expires)}`);
+  // Nothing held and nothing free: the rest was resolved elsewhere, its objects not fetched yet.
+  const reason =
+    held.length === 0
+      ? 'every open conflict was resolved on another machine whose published objects are not in this clone yet: run splintercat continue again later to take them in'
+      : `every open conflict is held by another machine (${lines.join('; ')}): run splintercat continue again once one is resolved or its lease runs out`;
   return {
     halt: 'needs_human',
-    reason: `every open conflict is held by another machine (${lines.join('; ')}): run splintercat continue again once one is resolved or its lease runs out`,
+    reason,
     next: 'resolve_conflicts',
     state: { ...state, human: null },
   };

@@ -5,6 +5,7 @@ import { cellId, type Cell } from '../../imerge/cell.js';
 import type { Logger } from '../../log/logger.js';
 import type { RunStore } from '../../store/run-store.js';
 import type { RunState } from '../../store/run-state.js';
+import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
 import { Claims, type HeldClaim } from '../../store/sync/claims.js';
 import { runRecords } from '../../store/sync/run-records.js';
 import { RunSync } from '../../store/sync/run-sync.js';
@@ -13,6 +14,7 @@ import type { MirroredRefs } from '../../store/sync/ref-mirror.js';
 import { recordId, recordPath, type NewRecord, type SyncRecord } from '../../store/sync/record.js';
 import { treeEntries } from '../../store/sync/record-tree.js';
 import type { Clock } from '../../util/clock.js';
+import { printableName } from '../../util/safe-print.js';
 import { personOf, readShare, type ShareSettings } from './share-file.js';
 import { remoteChange } from './remote-change.js';
 import { shareCache } from './cache-share.js';
@@ -64,6 +66,8 @@ export class RunShare {
   private readonly trees = new Set<string>();
   /** The claims the last `select` read, to wait for a change from. */
   private seenClaims = new Map<string, HeldClaim>();
+  /** Conflicts resolved elsewhere whose tree is not here, said once each. */
+  private readonly missingSaid = new Set<string>();
 
   constructor(
     private readonly git: Git,
@@ -173,7 +177,8 @@ export class RunShare {
     const objects = `+${this.treesPrefix()}*:refs/splintercat-remotes/objects/${this.run}/trees/*`;
     const outcome = await this.sync.publish({ mirrored, along, alsoFetch: [objects] });
     if (!outcome.ok) {
-      this.unreachable(`${outcome.reason}, ${outcome.pending} record(s) pending`);
+      const detail = `the push did not apply, ${outcome.pending} record(s) pending`;
+      await this.unreachable(detail, outcome.reason === 'contended');
       return false;
     }
     if (full) this.fullAt = performance.now();
@@ -230,74 +235,135 @@ export class RunShare {
     // Resolution trees are published before their records: new records come with their trees.
     const objects = `refs/splintercat-remotes/objects/${this.run}/trees/`;
     if (!(await this.sync.pull([`+${this.treesPrefix()}*:${objects}*`]))) return null;
-    const resolutions = new Map<string, SyncRecord>();
-    for (const record of (await this.sync.records()).values())
-      if (record.kind === 'resolution') resolutions.set(String(record.key.conflict), record);
-    return resolutions;
+    return this.resolutionsHere();
   }
 
   /**
    * Of the blocked cells (in grid order), those this machine works on: the ones it holds, and the
-   * first that nobody holds (or whose holder's lease ran out), claimed now. An unreachable remote
-   * leaves the first cell to work on locally (published when the remote is back).
+   * first that nobody holds (or whose holder's lease ran out), claimed now. A conflict with a
+   * published resolution is never claimed (taken in once its tree is here). An unreachable remote
+   * leaves the cells this machine held or last saw free (offline).
    */
   async select(blockers: Cell[]): Promise<Selection> {
     // A claim is taken only once the run is published: whoever takes it over can join from there.
     if (this.fullAt === null && !(await this.onRemote())) await this.flush();
     const claims = await this.claims.list();
     this.seenClaims = claims ?? new Map();
-    if (claims === null) {
-      this.unreachable('claims cannot be read');
-      return { mine: blockers.slice(0, 1), heldByOthers: [] };
-    }
+    if (claims === null) return this.offline(blockers);
+    // Records read after the claims: a holder releases its claim in the push that publishes the
+    // resolution, so a conflict found free here and resolved there is seen resolved.
+    const published = await this.published(true);
     const mine: Cell[] = [];
     const heldByOthers: HeldClaim[] = [];
     let taken = false;
-    let published: Set<string> | null = null;
     let adoptable = false;
     for (const cell of blockers) {
       const id = cellId(cell);
       const claim = claims.get(id) ?? null;
+      const resolution = published.get(id);
+      if (resolution !== undefined) {
+        // Resolved by someone: taken in as published, never handed to a person again.
+        adoptable ||= resolution;
+        if (claim?.machine === this.settings.machine) this.held.set(id, claim);
+        continue;
+      }
       if (claim?.machine === this.settings.machine) {
         this.held.set(id, claim);
         mine.push(cell);
         continue;
       }
       if (taken) continue;
-      if (claim === null || this.claims.expired(claim)) {
-        // Its holder releases a claim once the resolution is published: records read after the
-        // claims show whether a free conflict is resolved already (to take in, not to resolve again).
-        published ??= await this.resolvedHere();
-        if (published.has(id)) {
-          adoptable = true;
-          continue;
-        }
-      }
       const outcome = await this.claims.take(id, claim);
       if (outcome.ok) {
         this.held.set(id, outcome.claim);
         mine.push(cell);
         taken = true;
-        const over = outcome.tookOver;
-        if (over)
-          this.log.decision(
-            { cell: id },
-            `[share] took ${id} over from ${describe(over)}: its lease ran out at ${over.expires}`,
-          );
-        else this.log.decision({ cell: id }, `[share] claimed ${id} until ${outcome.claim.expires}`);
+        this.logTaken(id, outcome.claim, outcome.tookOver);
       } else if (outcome.reason === 'held') heldByOthers.push(outcome.holder);
     }
     return { mine, heldByOthers, adoptable };
   }
 
-  /** The conflicts whose published resolution this clone holds the tree of (read from the remote now). */
-  private async resolvedHere(): Promise<Set<string>> {
-    const out = new Set<string>();
-    for (const [id, record] of (await this.pull()) ?? new Map<string, SyncRecord>()) {
-      const tree = String(record.key.tree);
-      if (!this.trees.has(tree) && (await this.git.revParse(`${tree}^{tree}`)) !== null) this.trees.add(tree);
-      if (this.trees.has(tree)) out.add(id);
+  /**
+   * The remote cannot be read: this clone goes on with the conflicts it held and the first one the
+   * claims it last read showed free, never one another machine held then (it may hold it still) nor
+   * one resolved already.
+   */
+  private async offline(blockers: Cell[]): Promise<Selection> {
+    await this.unreachable('the claims cannot be read');
+    const seen = await this.claims.lastSeen();
+    const published = await this.published(false);
+    const mine: Cell[] = [];
+    const heldByOthers: HeldClaim[] = [];
+    let free: Cell | null = null;
+    for (const cell of blockers) {
+      const id = cellId(cell);
+      const claim = seen.get(id);
+      if (published.has(id)) continue;
+      if (this.held.has(id) || claim?.machine === this.settings.machine) mine.push(cell);
+      else if (claim !== undefined) heldByOthers.push(claim);
+      else free ??= cell;
     }
+    if (free !== null) mine.push(free);
+    const left = heldByOthers.map((c) => `${printableName(c.conflict)} (${describe(c)})`);
+    if (left.length > 0)
+      this.log.decision(
+        { remote: this.settings.remote, held: heldByOthers.map((c) => c.conflict) },
+        `[share] working only on conflicts this clone held or last saw free: not on ${left.join(', ')}, held elsewhere when the claims were last read`,
+      );
+    return { mine, heldByOthers };
+  }
+
+  private logTaken(id: string, claim: HeldClaim, over: HeldClaim | null): void {
+    if (over)
+      this.log.decision(
+        { cell: id },
+        `[share] took ${id} over from ${describe(over)}: its lease ran out at ${printableName(over.expires)}`,
+      );
+    else this.log.decision({ cell: id }, `[share] claimed ${id} until ${claim.expires}`);
+  }
+
+  /**
+   * The conflicts with a resolution another machine published, each true when its tree is in this clone (to take
+   * in now), false while its objects are not (fetched by a later pull; never resolved again here).
+   * `fresh`: read from the remote now, else the records as last read.
+   */
+  private async published(fresh: boolean): Promise<Map<string, boolean>> {
+    const records = fresh ? await this.pull() : null;
+    const resolutions = [...(records ?? (await this.resolutionsHere()))].filter(
+      // This machine's own resolutions are its state's to judge (one a check blamed is open again).
+      ([, record]) => record.by !== this.settings.machine,
+    );
+    const here = async (tree: string): Promise<boolean> => {
+      if (!this.trees.has(tree) && (await this.git.revParse(`${tree}^{tree}`)) !== null) this.trees.add(tree);
+      return this.trees.has(tree);
+    };
+    // Records can arrive without their trees (read by `status`, or before a fetch failed): fetched now.
+    let missing = 0;
+    for (const [, record] of resolutions) if (!(await here(String(record.key.tree)))) missing++;
+    if (fresh && missing > 0) {
+      const objects = `refs/splintercat-remotes/objects/${this.run}/trees/`;
+      await fetchRefs(this.git, this.settings.remote, [`+${this.treesPrefix()}*:${objects}*`]);
+    }
+    const out = new Map<string, boolean>();
+    for (const [id, record] of resolutions) {
+      const present = await here(String(record.key.tree));
+      out.set(id, present);
+      if (present || this.missingSaid.has(id)) continue;
+      this.missingSaid.add(id);
+      this.log.decision(
+        { cell: id },
+        `[share] ${id} was resolved on ${printableName(record.by)}, but its tree is not in this clone yet: left for that resolution, not handed to anyone`,
+      );
+    }
+    return out;
+  }
+
+  /** The published resolutions among the records this clone holds (no network). */
+  private async resolutionsHere(): Promise<Map<string, SyncRecord>> {
+    const out = new Map<string, SyncRecord>();
+    for (const record of (await this.sync.records()).values())
+      if (record.kind === 'resolution') out.set(String(record.key.conflict), record);
     return out;
   }
 
@@ -355,12 +421,24 @@ export class RunShare {
     }
   }
 
-  private unreachable(detail: string): void {
+  /**
+   * Say that this step's publication did not reach the remote: "cannot be reached" only when the
+   * remote does not answer a listing either (once, until it is back); a remote that moved under the
+   * push (another clone published first) or refused it is said so, and retried by a later step.
+   */
+  private async unreachable(detail: string, contended = false): Promise<void> {
+    const remote = this.settings.remote;
+    const answers = contended || (await listRemoteRefs(this.git, remote, [this.sync.refs.records])) !== null;
+    if (answers) {
+      const what = contended ? 'changed meanwhile or refused the push' : `answers, but ${detail}`;
+      this.log.decision({ remote }, `[share] ${remote} ${what}: retrying at the next step`);
+      return;
+    }
     if (this.warned) return;
     this.warned = true;
     this.log.decision(
-      { remote: this.settings.remote },
-      `[share] ${this.settings.remote} cannot be reached (${detail}): the work goes on here and is published when it can be`,
+      { remote },
+      `[share] ${remote} cannot be reached (${detail}): the work goes on here and is published when it can be`,
     );
   }
 }
@@ -370,8 +448,11 @@ export function commandDigest(command: string): string {
   return createHash('sha256').update(command).digest('hex').slice(0, 16);
 }
 
-/** `Name <email> on MACHINE`. */
+/** `Name <email> on MACHINE`, each part printable: a claim is any teammate's blob, its fields any text. */
 export function describe(claim: Pick<HeldClaim, 'name' | 'email' | 'machine'>): string {
-  const who = claim.name || claim.email ? `${claim.name}${claim.email ? ` <${claim.email}>` : ''}` : 'someone';
-  return `${who} on ${claim.machine}`;
+  const who =
+    claim.name || claim.email
+      ? `${printableName(claim.name)}${claim.email ? ` <${printableName(claim.email)}>` : ''}`
+      : 'someone';
+  return `${who} on ${printableName(claim.machine)}`;
 }

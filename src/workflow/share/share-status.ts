@@ -2,6 +2,7 @@ import type { Git } from '../../git/index.js';
 import { nullLogger } from '../../log/logger.js';
 import type { RunStore } from '../../store/run-store.js';
 import { rejectedLine, type RejectedObject } from '../../store/sync/rejected-objects.js';
+import { printableLine } from '../../util/safe-print.js';
 import { checkClaims, claimText, type CheckClaim } from './check-claims.js';
 import { RunShare } from './run-share.js';
 
@@ -80,5 +81,6 @@ export function renderShareStatus(s: ShareStatus): string {
   if (s.rejected.length > 0) lines.push(`  ${s.rejected.length} object(s) of the remote skipped:`);
   for (const r of s.rejected.slice(0, CLAIMS_SHOWN)) lines.push(`    ${rejectedLine(r)}`);
   if (s.rejected.length > CLAIMS_SHOWN) lines.push(`    and ${s.rejected.length - CLAIMS_SHOWN} more (see --json)`);
-  return lines.join('\n');
+  // Names, machines and times are any teammate's text (claims and records): one printable line each.
+  return lines.map(printableLine).join('\n');
 }

@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
+import { crossRepo, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
+import { TestRepo } from '../helpers/git-repo.js';
+
+/**
+ * Claims on a shared run are exclusive across a publication and an outage: a conflict another
+ * clone resolved and published is never handed to a person again (even when this clone read the
+ * records before their trees), a conflict another clone held when the claims were last read is
+ * not handed over while the remote cannot be read, a remote that answers is never said to be
+ * unreachable, and `status` names everyone who resolved.
+ */
+
+/** A fork with two independent conflicts (cells 1-2 and 2-1) on a bare remote, and a clone per person. */
+function team(): { bare: string; clone: (person: string) => TestRepo } {
+  const origin = crossRepo(
+    2,
+    (k) => `F${k}`,
+    (k) => `U${k}`,
+  );
+  const root = mkdtempSync(join(tmpdir(), 'splintercat-claims-'));
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+  const bare = join(root, 'shared.git');
+  execFileSync('git', ['clone', '-q', '--bare', origin.dir, bare]);
+  const clone = (person: string): TestRepo => {
+    const dir = join(root, person, 'repo');
+    execFileSync('git', ['clone', '-q', bare, dir]);
+    const repo = new TestRepo(dir);
+    repo.sh('config', 'user.name', person);
+    repo.sh('config', 'user.email', `${person.toLowerCase()}@example.com`);
+    repo.sh('branch', '-q', 'upstream', 'origin/upstream');
+    writeChainConfig(dir, ['merge:', '  resolver: manual']);
+    return repo;
+  };
+  return { bare, clone };
+}
+
+/** Every conflict handed to a person in this output: its id and its worktree's vals.txt. */
+function handedAll(run: CliRun): Array<{ conflict: string; file: string }> {
+  return [...run.stderr.matchAll(/^ *cd (\S+)\s+# conflict (\d+-\d+):/gm)].map((m) => ({
+    conflict: m[2]!,
+    file: join(m[1]!, 'vals.txt'),
+  }));
+}
+
+function handedOne(run: CliRun): { conflict: string; file: string } {
+  const all = handedAll(run);
+  expect(all, run.stderr).toHaveLength(1);
+  return all[0]!;
+}
+
+/** A person settles the value conflict: the marker block becomes `vK = R<conflict>`. */
+function settle(file: string, conflict: string): void {
+  const text = readFileSync(file, 'utf8');
+  const next = text.replace(
+    /<<<<<<<[^\n]*\n(v\d+) = [\s\S]*?>>>>>>>[^\n]*\n/,
+    (_all, name: string) => `${name} = R${conflict}\n`,
+  );
+  expect(next).not.toBe(text);
+  writeFileSync(file, next);
+}
+
+const other = (conflict: string): string => (conflict === '1-2' ? '2-1' : '1-2');
+
+describe('claims are exclusive across a publication and an outage (two clones, one bare remote)', () => {
+  it("a conflict Alice published is never claimed by or handed to Bob, even when Bob's clone read the records before their trees; status names both", async () => {
+    const { clone } = team();
+    const alice = clone('Alice');
+    const bob = clone('Bob');
+    const a1 = await runCli(['merge', 'upstream', '--remote', 'origin'], alice.dir);
+    expect(a1.code, a1.stderr).toBe(3);
+    const mine = handedOne(a1);
+    expect((await runCli(['join', 'origin', 'up'], bob.dir)).code).toBe(0);
+    const b1 = await runCli(['continue', '--name', 'up'], bob.dir);
+    expect(b1.code, b1.stderr).toBe(3);
+    const his = handedOne(b1);
+    expect(his.conflict).toBe(other(mine.conflict));
+
+    settle(mine.file, mine.conflict);
+    const a2 = await runCli(['continue', '--name', 'up'], alice.dir);
+    expect(a2.code, a2.stderr).toBe(3);
+    expect(a2.stderr).toMatch(new RegExp(`${his.conflict} by Bob`));
+    // Bob looks at the run: the records come in, the objects they name do not.
+    expect((await runCli(['status'], bob.dir)).code).toBe(0);
+
+    settle(his.file, his.conflict);
+    const b2 = await runCli(['continue', '--name', 'up'], bob.dir);
+    expect(b2.stderr).not.toMatch(new RegExp(`claimed ${mine.conflict}\\b`));
+    expect(handedAll(b2).map((h) => h.conflict)).not.toContain(mine.conflict);
+    expect(b2.code, b2.stderr).toBe(0);
+    expect(b2.stderr).toMatch(new RegExp(`took ${mine.conflict} as Alice <alice@example.com>`));
+    expect(bob.sh('show', 'main:vals.txt')).toMatch(new RegExp(`R${mine.conflict}$`, 'm'));
+
+    const status = (await runCli(['status'], bob.dir)).stdout;
+    expect(status).toMatch(new RegExp(`${mine.conflict} resolved by Alice <alice@example.com>`));
+    expect(status).toMatch(new RegExp(`${his.conflict} resolved by Bob <bob@example.com>`));
+  });
+
+  it('the remote gone for a while: Bob is not handed the conflict Alice held when he last read the claims', async () => {
+    const { bare, clone } = team();
+    const alice = clone('Alice');
+    const bob = clone('Bob');
+    const a1 = await runCli(['merge', 'upstream', '--remote', 'origin'], alice.dir);
+    expect(a1.code, a1.stderr).toBe(3);
+    const hers = handedOne(a1);
+    expect((await runCli(['join', 'origin', 'up'], bob.dir)).code).toBe(0);
+    const b1 = await runCli(['continue', '--name', 'up'], bob.dir);
+    expect(b1.code, b1.stderr).toBe(3);
+    const his = handedOne(b1);
+    settle(his.file, his.conflict);
+
+    renameSync(bare, `${bare}.away`);
+    const offline = await runCli(['continue', '--name', 'up'], bob.dir);
+    renameSync(`${bare}.away`, bare);
+    // His own resolution is taken and checked here; hers stays hers.
+    expect(handedAll(offline).map((h) => h.conflict)).not.toContain(hers.conflict);
+    expect(offline.code, offline.stderr).toBe(3);
+    expect(offline.stderr).toMatch(new RegExp(`${hers.conflict} by Alice <alice@example.com>`));
+    expect(offline.stderr.match(/\[share\] origin cannot be reached/g)).toHaveLength(1);
+
+    // Back online: his resolution goes out, hers is still hers.
+    const back = await runCli(['continue', '--name', 'up'], bob.dir);
+    expect(back.code, back.stderr).toBe(3);
+    expect(back.stderr).not.toMatch(/cannot be reached/);
+    expect(handedAll(back)).toEqual([]);
+    expect(back.stderr).toMatch(new RegExp(`${hers.conflict} by Alice`));
+  });
+
+  it('a remote that answers but refuses the push: never said to be unreachable', async () => {
+    const { bare, clone } = team();
+    const alice = clone('Alice');
+    const a1 = await runCli(['merge', 'upstream', '--remote', 'origin'], alice.dir);
+    expect(a1.code, a1.stderr).toBe(3);
+    const mine = handedOne(a1);
+    settle(mine.file, mine.conflict);
+    // The remote's own rule: no new records for now (claims still go through).
+    const hook = join(bare, 'hooks', 'pre-receive');
+    writeFileSync(
+      hook,
+      '#!/bin/sh\nwhile read old new ref; do [ "$ref" = refs/splintercat/up/records ] && { echo "records frozen" >&2; exit 1; }; done\nexit 0\n',
+    );
+    chmodSync(hook, 0o755);
+    const a2 = await runCli(['continue', '--name', 'up'], alice.dir);
+    expect(a2.stderr).not.toMatch(/cannot be reached/);
+    expect(a2.stderr).toMatch(/\[share\] origin changed meanwhile or refused the push: retrying at the next step/);
+    expect(a2.code, a2.stderr).toBe(3);
+    expect(handedOne(a2).conflict).toBe(other(mine.conflict));
+  });
+});
