@@ -9,6 +9,9 @@ import { providerNames } from './providers/index.js';
  */
 const positiveSeconds = z.number().positive();
 
+/** The longest claim a clone of a shared run takes (`sync.lease`): one running further ahead is no claim. */
+export const MAX_LEASE_SECONDS = 7 * 24 * 3600;
+
 export type { ProviderName } from './providers/index.js';
 
 const sandboxModes = ['auto', 'bwrap', 'off'] as const;
@@ -290,8 +293,11 @@ export const configSchema = z
       .prefault({}),
     sync: z
       .object({
-        /** Seconds a claim on a conflict of a shared run lasts unless renewed; then another machine may take it. */
-        lease: positiveSeconds.default(1800),
+        /**
+         * Seconds a claim on a conflict of a shared run lasts unless renewed; then another machine may
+         * take it. At most a week: a claim running further ahead is taken as no claim at all.
+         */
+        lease: positiveSeconds.max(MAX_LEASE_SECONDS).default(1800),
         /**
          * Seconds `merge`/`continue` waits, when every open conflict is held by another machine, for
          * one to be freed or resolved before it stops (0: stop at once, as a person wants).

@@ -21,6 +21,9 @@ describe('Claims.expired', () => {
       expect(claims.expired(claim('2026-06-01T12:00:00.000Z'))).toBe(true);
       // A teammate's forged blob: "never" or garbage must not hold a conflict for ever.
       for (const forged of ['never', '', 'x\nThen:']) expect(claims.expired(claim(forged))).toBe(true);
+      // Nor for a thousand years: no clone takes a lease longer than sync.lease allows.
+      expect(claims.expired(claim('2999-01-01T00:00:00.000Z'))).toBe(true);
+      expect(claims.expired(claim('2026-06-08T11:59:59.000Z'))).toBe(false);
     } finally {
       git.close();
     }

@@ -1,5 +1,6 @@
 import type { Git, RefUpdate } from '../../git/index.js';
 import { fetchRefs, listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
+import { MAX_LEASE_SECONDS } from '../../config/schema.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import * as z from 'zod';
 import { OBJECT_LIMITS } from '../../git/object-limits.js';
@@ -155,8 +156,10 @@ export class Claims {
 
   /** Whether a claim no longer holds (its lease passed). */
   expired(claim: Claim): boolean {
-    // A time that does not parse (a forged `"never"`) holds nothing: it is not a lease at all.
-    return !(Date.parse(claim.expires) > this.clock.now().getTime());
+    // A time that does not parse (a forged `"never"`) holds nothing, nor one further off than any
+    // lease a clone may take (a forged year 2999): neither is a lease at all.
+    const left = Date.parse(claim.expires) - this.clock.now().getTime();
+    return !(left > 0 && left <= MAX_LEASE_SECONDS * 1000);
   }
 
   /** Whether renewing `claim` is due: a third of its lease has passed (renewing at every step would cost a push each). */
