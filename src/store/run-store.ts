@@ -25,6 +25,8 @@ export interface RunPaths {
   backup: string;
   journal: string;
   lock: string;
+  /** What this clone refused of a shared run's remote objects (JSON lines), for `status`. */
+  rejected: string;
 }
 
 /** Who holds a run: written into the `lock` file. */
@@ -148,7 +150,14 @@ export class RunStore {
     validateRunName(name);
     const dir = join(this.root, name);
     const state = join(dir, 'state.json');
-    return { dir, state, backup: backupPath(state), journal: join(dir, 'events.jsonl'), lock: join(dir, 'lock') };
+    return {
+      dir,
+      state,
+      backup: backupPath(state),
+      journal: join(dir, 'events.jsonl'),
+      lock: join(dir, 'lock'),
+      rejected: join(dir, 'rejected.jsonl'),
+    };
   }
 
   /** Create the run directory (idempotent) and return its paths. */

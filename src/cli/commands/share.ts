@@ -59,10 +59,13 @@ export function registerShare(program: Command): void {
       // The run's configuration is this clone's own, as a merge started here would have it.
       const loaded = await loadMergeConfig(global);
       const git = new Git({ cwd: loaded.config.target.workdir });
+      // The run's log from its first step here: what `join` refused of the remote is in it.
+      const { createCliLogger } = await import('../logger.js');
+      const logs = createCliLogger(global, loaded.config);
       try {
         const store = await RunStore.forRepo(git);
         const own = { config: loaded.config, stored: storeConfig(loaded, null, global.set, process.env) };
-        const joined = await joinRun(git, store, remote, name, own);
+        const joined = await joinRun(git, store, remote, name, own, logs.logger);
         if (joined.differs.length > 0) process.stderr.write(`${differsNotice(joined.from, joined.differs)}\n`);
         const resolved = joined.state.conflicts.filter((c) => c.status === 'resolved').length;
         printResult(
@@ -77,6 +80,7 @@ export function registerShare(program: Command): void {
           ].join('\n'),
         );
       } finally {
+        logs.close();
         git.close();
       }
     });

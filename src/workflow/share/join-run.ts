@@ -1,6 +1,7 @@
 import { foreignConfigChanges, type Config, type StoredConfig } from '../../config/index.js';
 import { UsageError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
+import { nullLogger, type Logger } from '../../log/logger.js';
 import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
 import { OBJECT_LIMITS } from '../../git/object-limits.js';
 import { recordRunStart } from '../../store/run-persistence.js';
@@ -8,6 +9,7 @@ import { parseJsonText } from '../../store/json-file.js';
 import { initialRunState, runStateFile, type RunState } from '../../store/run-state.js';
 import type { RunStore } from '../../store/run-store.js';
 import { RunSync, syncRefs } from '../../store/sync/run-sync.js';
+import { RejectedObjects } from '../../store/sync/rejected-objects.js';
 import { snapshotProblem } from '../../store/sync/snapshot-problem.js';
 import { isPrintableName, printableName } from '../../util/safe-print.js';
 import { cellId } from '../../imerge/cell.js';
@@ -40,7 +42,7 @@ export interface OwnConfig {
  * the remote is data, never configuration: the run uses `own` (this clone's `splintercat.yaml` and
  * `--set`), every path is this clone's, and the snapshot's journal is not taken (its events would
  * replay another machine's effects and name its files); the snapshot's configuration is only
- * compared with `own`, its differing keys returned.
+ * compared with `own`, its differing keys returned. What is not used is named on `log` and kept for `status`.
  */
 export async function joinRun(
   git: Git,
@@ -48,6 +50,7 @@ export async function joinRun(
   remote: string,
   name: string,
   own: OwnConfig,
+  log: Logger = nullLogger,
 ): Promise<JoinOutcome> {
   await assertRemote(git, remote);
   if (store.exists(name)) {
@@ -66,14 +69,27 @@ export async function joinRun(
     `+refs/splintercat/${name}/machines/*:${seen}*`,
   ]);
   if (!fetched) throw runMissing(remote, name, []);
-  const sync = new RunSync(git, name, { remote, machine: await machineName(git) });
+  // Said as it is met, and kept for `status`: what the remote holds that this clone will not use.
+  const rejected = new RejectedObjects(
+    (r, line) => log.warn({ where: r.where, why: r.why }, line),
+    store.paths(name).rejected,
+  );
+  const sync = new RunSync(git, name, { remote, machine: await machineName(git), rejected });
   await sync.pull();
-  const newest = await newestSnapshot(git, seen);
+  const newest = await newestSnapshot(git, seen, rejected);
   if (!newest) throw runMissing(remote, name, []);
   const workdir = own.config.target.workdir;
   const state = joinedState(newest.state, { name, remote, workdir, config: own.stored });
   await assertSnapshotNames(git, state, { name, remote, machine: newest.machine });
   const differs = foreignConfigChanges(newest.state.config, newest.state.workdir, own.stored, workdir);
+  // `join` says it on the console in its own words; the log and `status` keep it like any object of
+  // the remote not used.
+  if (differs.length > 0) {
+    const where = `refs/splintercat/${name}/machines/${newest.machine}`;
+    const why = `its configuration (${differs.length} key(s) other than this clone's) is not taken`;
+    rejected.add(where, why, '', true);
+    log.debug({ where, why, keys: differs }, `${where}: ${why}`);
+  }
   // The run's start as this clone records it: `doctor --rebuild` takes the identity and configuration from it.
   recordRunStart(store.ensure(name), state);
   writeShare(store, name, { remote, machine: await machineName(git) });
@@ -159,13 +175,13 @@ async function assertSnapshotNames(
 async function newestSnapshot(
   git: Git,
   prefix: string,
-  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  rejected: RejectedObjects,
 ): Promise<{ machine: string; state: RunState } | null> {
   let best: { machine: string; state: RunState } | null = null;
   for (const { ref, oid } of await git.forEachRef(prefix)) {
     const why = await snapshotProblem(git, oid);
     if (why !== null) {
-      log(`${ref}: ${why}; skipped`);
+      rejected.add(ref, why, oid);
       await git.deleteRef(ref, oid);
       continue;
     }

@@ -83,7 +83,10 @@ export class RunShare {
     const options: ShareOptions = typeof times === 'number' ? { lease: times } : times;
     const { lease, wait, commands, cache, beforePush } = options;
     // What the remote holds that is not used (too large, of the wrong type, malformed): said once each.
-    this.rejected = new RejectedObjects((r, line) => log.warn({ where: r.where, why: r.why }, line));
+    this.rejected = new RejectedObjects(
+      (r, line) => log.warn({ where: r.where, why: r.why }, line),
+      store.paths(run).rejected,
+    );
     const rejected = this.rejected;
     this.sync = new RunSync(git, run, { ...shared, rejected, ...(beforePush ? { beforePush } : {}) });
     this.claims = new Claims(git, run, { ...shared, person, leaseSeconds: lease, rejected });
