@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readRegular } from '../../util/safe-read.js';
 
@@ -39,9 +39,14 @@ export class RejectedObjects {
     const rejected = { where, why };
     this.seen.set(id, rejected);
     if (!said) this.say(rejected, rejectedLine(rejected));
+    // Memory and the file stay bounded however much junk a remote holds: the newest KEPT.
+    if (this.seen.size > KEPT) this.seen.delete(this.seen.keys().next().value as string);
     if (this.file === null) return;
     mkdirSync(dirname(this.file), { recursive: true });
-    appendFileSync(this.file, `${JSON.stringify({ id, ...rejected })}\n`);
+    const line = `${JSON.stringify({ id, ...rejected })}\n`;
+    if (existsSync(this.file) && statSync(this.file).size + line.length > FILE_BYTES)
+      writeFileSync(this.file, [...this.seen].map(([k, v]) => `${JSON.stringify({ id: k, ...v })}\n`).join(''));
+    else appendFileSync(this.file, line);
   }
 
   /** Every object refused so far (the newest the run's file keeps, then this process's), in the order first seen. */
