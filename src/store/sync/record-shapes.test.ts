@@ -57,6 +57,16 @@ describe('record shapes', () => {
     expect(checkRecord({ ...badKey, id: recordId('resolution', badKey.key) }, recordPath(record)).ok).toBe(false);
   });
 
+  it('refuses a time that is not a time, and a machine name of any length', () => {
+    // `at` decides which of two copies of one fact every clone keeps: an empty or made-up one must not win.
+    for (const at of ['', 'yesterday', '0', '2026-01-01'])
+      expect(checkRecord({ ...resolution([]), at }, recordPath(resolution([])))).toEqual({
+        ok: false,
+        why: 'its time is not an ISO time',
+      });
+    expect(checkRecord({ ...resolution([]), by: 'm'.repeat(513) }, recordPath(resolution([]))).ok).toBe(false);
+  });
+
   it('names the path problem', () => {
     expect(repoPathProblem('a/b.txt')).toBeNull();
     expect(repoPathProblem('a//b')).toBe("a '' component");

@@ -10,6 +10,8 @@ import { recordId, syncRecordSchema, type SyncRecord } from './record.js';
 
 const objectId = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
 const cell = z.string().regex(/^(0|[1-9][0-9]{0,5})-(0|[1-9][0-9]{0,5})$/);
+/** When a record was stored, as `toISOString` writes it. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 /** A name or a time shown to a person: one line of printable length. */
 const label = z.string().max(512);
 
@@ -82,6 +84,10 @@ export function checkRecord(
   if (!base.success) return { ok: false, why: `not a record (${firstIssue(base.error)})` };
   const record = base.data;
   if (hasNul(record)) return { ok: false, why: 'a string holds a NUL byte' };
+  // Which of two copies of one fact every clone keeps is decided by `at`: a time, not any text.
+  if (!label.safeParse(record.by).success) return { ok: false, why: 'its machine is not a name of printable length' };
+  if (!ISO_TIME.test(record.at) || !Number.isFinite(Date.parse(record.at)))
+    return { ok: false, why: 'its time is not an ISO time' };
   const shape = shapes[record.kind];
   const key = shape.key.safeParse(record.key);
   if (!key.success) return { ok: false, why: `a ${record.kind} record with a bad key (${firstIssue(key.error)})` };

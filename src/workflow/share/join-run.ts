@@ -9,6 +9,7 @@ import { parseJsonText } from '../../store/json-file.js';
 import { initialRunState, runStateFile, type RunState } from '../../store/run-state.js';
 import type { RunStore } from '../../store/run-store.js';
 import { RunSync, syncRefs } from '../../store/sync/run-sync.js';
+import { repoPathProblem } from '../../store/sync/record-shapes.js';
 import { RejectedObjects } from '../../store/sync/rejected-objects.js';
 import { snapshotProblem } from '../../store/sync/snapshot-problem.js';
 import { isPrintableName, printableName } from '../../util/safe-print.js';
@@ -131,7 +132,14 @@ function joinedState(
     grid: snapshot.grid,
     conflicts: snapshot.conflicts
       .filter((c) => c.status === 'resolved')
-      .map((c) => ({ ...c, id: cellId(c.cell), blame: null, outsideEdits: [] })),
+      // A file path that leaves the repository is no file of this clone's: a hand-off never names it.
+      .map((c) => ({
+        ...c,
+        id: cellId(c.cell),
+        files: c.files.filter((f) => repoPathProblem(f.path) === null),
+        blame: null,
+        outsideEdits: [],
+      })),
     currentAttempt: snapshot.currentAttempt,
     attempts: snapshot.attempts.map((a) => ({ ...a, checks: [] })),
     finalCommit: done ? snapshot.finalCommit : null,
