@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { printableName } from '../util/safe-print.js';
+import { isPrintableName, printableName } from '../util/safe-print.js';
 import type { Git } from '../git/index.js';
+import { OBJECT_LIMITS } from '../git/object-limits.js';
 import { isGoal } from '../config/goals.js';
 import { defaultWorktreesDir } from '../config/index.js';
 import { cellId } from '../imerge/cell.js';
@@ -36,20 +37,35 @@ interface ImergeState {
   tip2: string;
 }
 
+/**
+ * The engine's state blob, which a shared run fetches from the remote: read within its size limit,
+ * typed; its names become the run's branch and source only when git takes the branch and the
+ * source is one printable line.
+ */
 async function readImergeState(git: Git, name: string): Promise<ImergeState | null> {
-  const text = await git.readBlobText(`refs/imerge/${name}/state`).catch(() => null);
-  if (text === null || text === undefined) return null;
+  const read = await git.readBlobCapped(`refs/imerge/${name}/state`, OBJECT_LIMITS.engineState).catch(() => null);
+  if (read === null || !read.ok) return null;
+  let v: Partial<Record<keyof ImergeState, unknown>>;
   try {
-    const v = JSON.parse(text) as Partial<ImergeState>;
-    return {
-      blockers: Array.isArray(v.blockers) ? v.blockers : [],
-      goal: String(v.goal ?? 'merge'),
-      tip1: String(v.tip1 ?? ''),
-      tip2: String(v.tip2 ?? ''),
-    };
+    v = JSON.parse(read.text) as Partial<Record<keyof ImergeState, unknown>>;
   } catch {
     return null;
   }
+  const pair = (p: unknown): p is [number, number] =>
+    Array.isArray(p) && p.length === 2 && p.every((n) => Number.isInteger(n) && (n as number) >= 0);
+  const tip1 = typeof v.tip1 === 'string' ? v.tip1 : '';
+  const tip2 = typeof v.tip2 === 'string' ? v.tip2 : '';
+  const branchOk =
+    tip1 !== '' &&
+    !tip1.startsWith('-') &&
+    (await git.run(['check-ref-format', '--branch', tip1], { okExitCodes: [0, 1, 128] })).exitCode === 0;
+  if (!branchOk || !isPrintableName(tip2) || tip2.length > 1024) return null;
+  return {
+    blockers: Array.isArray(v.blockers) ? v.blockers.filter(pair) : [],
+    goal: typeof v.goal === 'string' ? v.goal : 'merge',
+    tip1,
+    tip2,
+  };
 }
 
 function lastOf<T extends RunEvent['type']>(events: RunEvent[], type: T): Extract<RunEvent, { type: T }> | undefined {
