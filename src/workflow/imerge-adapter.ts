@@ -96,8 +96,11 @@ class ImergeGridEngine implements GridEngine {
     await this.im.save();
   }
 
-  finish(message?: string): Promise<string> {
-    return this.im.finish(message !== undefined ? { message } : {});
+  finish(message?: string, branch?: string): Promise<string> {
+    return this.im.finish({
+      ...(message !== undefined ? { message } : {}),
+      ...(branch !== undefined ? { branch } : {}),
+    });
   }
 
   async diagram(): Promise<string> {

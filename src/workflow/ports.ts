@@ -39,8 +39,11 @@ export interface GridEngine {
   probeCommit(cells: Cell[]): Promise<string | null>;
   /** Drop recorded resolutions and every cell built on them, so they can be resolved again. */
   forget(cells: Cell[]): Promise<void>;
-  /** Finish the merge (goal merge: one two-parent commit on the target branch, with `message`); returns its id. */
-  finish(message?: string): Promise<string>;
+  /**
+   * Finish the merge (goal merge: one two-parent commit on `branch`, with `message`); returns its id.
+   * The branch is the run's own: the engine's state blob may come from another clone's push.
+   */
+  finish(message?: string, branch?: string): Promise<string>;
   diagram(): Promise<string>;
 }
 

@@ -188,4 +188,47 @@ describe('two clones and a hostile third with push access (CLI)', () => {
     expectClean(log);
     expect(log.stdout + log.stderr).toMatch(/machines\/mallory/);
   });
+
+  it("join refuses a grid whose edges or source are not this clone's history, and keeps none of it", async () => {
+    const { clone } = team();
+    const alice = clone('Alice');
+    const bob = clone('Bob');
+    const mallory = clone('Mallory');
+    const a1 = await runCli(['merge', 'upstream', '--remote', 'origin'], alice.dir);
+    expect(a1.code, a1.stderr).toBe(3);
+
+    // Upstream's last commit on the grid's edge swapped for Mallory's, which Bob's upstream never had.
+    mallory.sh('checkout', '-q', 'upstream');
+    mallory.commit('not upstream', { 'evil.txt': 'evil\n' });
+    const evil = mallory.sh('rev-parse', 'HEAD');
+    mallory.sh('push', '-q', '--force', 'origin', `${evil}:refs/imerge/up/manual/0-2`);
+    const edge = await runCli(['join', 'origin', 'up'], bob.dir);
+    expect(edge.code).toBe(2);
+    expect(edge.stderr).toMatch(/not of this clone's history/);
+    expect(edge.stderr).toMatch(/edge 0-2/);
+    expect(bob.sh('for-each-ref', 'refs/imerge/')).toBe('');
+
+    // The edge put back, a snapshot whose source is Mallory's commit instead of upstream's.
+    mallory.sh(
+      'push',
+      '-q',
+      '--force',
+      'origin',
+      `${mallory.sh('rev-parse', 'origin/upstream')}:refs/imerge/up/manual/0-2`,
+    );
+    mallory.sh('fetch', '-q', 'origin', '+refs/splintercat/up/*:refs/seen/*');
+    const machine = mallory.sh('for-each-ref', '--format=%(refname)', 'refs/seen/machines/').split('\n')[0]!;
+    const state = JSON.parse(mallory.sh('show', `${machine}:state.json`)) as {
+      source: { oid: string };
+      updatedAt: string;
+    };
+    state.source.oid = evil;
+    state.updatedAt = '2999-01-01T00:00:00.000Z';
+    const snapshot = commitFiles(mallory, { 'state.json': `${JSON.stringify(state)}\n`, 'events.jsonl': '' });
+    mallory.sh('push', '-q', 'origin', `${snapshot}:refs/splintercat/up/machines/mallory`);
+    const source = await runCli(['join', 'origin', 'up'], bob.dir);
+    expect(source.code).toBe(2);
+    expect(source.stderr).toMatch(/which upstream here does not hold/);
+    expect(bob.sh('for-each-ref', 'refs/imerge/')).toBe('');
+  });
 });

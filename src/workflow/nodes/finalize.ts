@@ -66,7 +66,7 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
     const dirty = commit ? await localChanges(ctx.git.at(checkedOut), commit) : null;
     if (dirty) return stopForLocalChanges(next, ctx, checkedOut, dirty);
   }
-  return complete(next, ctx, await engine.finish(mergeMessage(next)), checkedOut);
+  return complete(next, ctx, await engine.finish(mergeMessage(next), next.target.branch), checkedOut);
 }
 
 /** Warn (log and journal, so the report shows it) of generated files the merge left invalid (a package pinned twice). */

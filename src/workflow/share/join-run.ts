@@ -14,6 +14,7 @@ import { RejectedObjects } from '../../store/sync/rejected-objects.js';
 import { snapshotProblem } from '../../store/sync/snapshot-problem.js';
 import { isPrintableName, printableName } from '../../util/safe-print.js';
 import { cellId } from '../../imerge/cell.js';
+import { assertJoinedHistory } from './joined-history.js';
 import { assertRemote } from './share-run.js';
 import { machineName, writeShare } from './share-file.js';
 
@@ -82,6 +83,14 @@ export async function joinRun(
   const workdir = own.config.target.workdir;
   const state = joinedState(newest.state, { name, remote, workdir, config: own.stored });
   await assertSnapshotNames(git, state, { name, remote, machine: newest.machine });
+  try {
+    await assertJoinedHistory(git, state, { name, remote, firstParent: own.config.imerge.first_parent, log });
+  } catch (error) {
+    // Nothing of a refused run stays to be loaded by a later merge of the same name.
+    const taken = await git.forEachRef(`refs/imerge/${name}/`);
+    if (taken.length > 0) await git.updateRefs(taken.map((r) => ({ ref: r.ref, delete: true as const })));
+    throw error;
+  }
   const differs = foreignConfigChanges(newest.state.config, newest.state.workdir, own.stored, workdir);
   // `join` says it on the console in its own words; the log and `status` keep it like any object of
   // the remote not used.
