@@ -27,6 +27,7 @@ describe('run store', () => {
       backup: join(store.root, 'up-1', 'state.json.bak'),
       journal: join(store.root, 'up-1', 'events.jsonl'),
       lock: join(store.root, 'up-1', 'lock'),
+      rejected: join(store.root, 'up-1', 'rejected.jsonl'),
     });
     expect(store.list()).toEqual([]); // an empty directory is not a run
     writeFileSync(p.journal, '');

@@ -135,7 +135,8 @@ describe('names from upstream, a teammate and the model never add a line (CLI)',
       at: '2026-01-01T00:00:00.000Z',
       conflict: '1-1',
       email: 'm@x\u001b]0;pwned\u0007',
-      expires: '2999-01-01T00:00:00.000Z',
+      // Within the longest lease a clone may take: a further one holds nothing.
+      expires: new Date(Date.now() + 24 * 3600 * 1000).toISOString(),
       machine: FORGED_MACHINE,
       name: 'Mallory\nThen:',
     });
