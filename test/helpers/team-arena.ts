@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { crossRepo, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
-import { TestRepo } from './git-repo.js';
+import { team } from '../fixtures/workflow/team.js';
+import type { TestRepo } from './git-repo.js';
 
 /**
  * A team on one shared merge, for the attacks of a teammate with push access: a fork with two
@@ -21,27 +20,10 @@ export interface TeamArena {
 
 /** A fresh arena; `extra` lines go into every clone's splintercat.yaml. */
 export function teamArena(extra: string[] = []): TeamArena {
-  const origin = crossRepo(
-    2,
-    (k) => `F${k}`,
-    (k) => `U${k}`,
-  );
-  const root = mkdtempSync(join(tmpdir(), 'splintercat-team-attack-'));
-  const bare = join(root, 'shared.git');
-  const outside = join(root, 'outside');
+  const made = team(extra);
+  const outside = join(made.root, 'outside');
   mkdirSync(outside);
-  execFileSync('git', ['clone', '-q', '--bare', origin.dir, bare]);
-  const clone = (person: string): TestRepo => {
-    const dir = join(root, person, 'repo');
-    execFileSync('git', ['clone', '-q', bare, dir]);
-    const repo = new TestRepo(dir);
-    repo.sh('config', 'user.name', person);
-    repo.sh('config', 'user.email', `${person.toLowerCase()}@example.com`);
-    repo.sh('branch', '-q', 'upstream', 'origin/upstream');
-    writeChainConfig(dir, ['merge:', '  resolver: manual', ...extra]);
-    return repo;
-  };
-  return { root, bare, outside, clone };
+  return { ...made, outside };
 }
 
 /**

@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
-import { crossRepo, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
-import { TestRepo } from '../helpers/git-repo.js';
+import { team as teamOf, type Team } from '../fixtures/workflow/team.js';
 
 /**
  * Claims on a shared run are exclusive across a publication and an outage: a conflict another
@@ -15,28 +12,11 @@ import { TestRepo } from '../helpers/git-repo.js';
  * unreachable, and `status` names everyone who resolved.
  */
 
-/** A fork with two independent conflicts (cells 1-2 and 2-1) on a bare remote, and a clone per person. */
-function team(): { bare: string; clone: (person: string) => TestRepo } {
-  const origin = crossRepo(
-    2,
-    (k) => `F${k}`,
-    (k) => `U${k}`,
-  );
-  const root = mkdtempSync(join(tmpdir(), 'splintercat-claims-'));
-  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
-  const bare = join(root, 'shared.git');
-  execFileSync('git', ['clone', '-q', '--bare', origin.dir, bare]);
-  const clone = (person: string): TestRepo => {
-    const dir = join(root, person, 'repo');
-    execFileSync('git', ['clone', '-q', bare, dir]);
-    const repo = new TestRepo(dir);
-    repo.sh('config', 'user.name', person);
-    repo.sh('config', 'user.email', `${person.toLowerCase()}@example.com`);
-    repo.sh('branch', '-q', 'upstream', 'origin/upstream');
-    writeChainConfig(dir, ['merge:', '  resolver: manual']);
-    return repo;
-  };
-  return { bare, clone };
+/** The team fixture, its directory removed once the test is done. */
+function team(): Team {
+  const made = teamOf();
+  onTestFinished(() => rmSync(made.root, { recursive: true, force: true }));
+  return made;
 }
 
 /** Every conflict handed to a person in this output: its id and its worktree's vals.txt. */

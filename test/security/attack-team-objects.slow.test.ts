@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../fixtures/resolve/cli.js';
-import { crossRepo, writeChainConfig } from '../fixtures/workflow/chain-repo.js';
-import { TestRepo, tempDir, testGitEnv } from '../helpers/git-repo.js';
+import { team } from '../fixtures/workflow/team.js';
+import type { TestRepo } from '../helpers/git-repo.js';
+import { tempDir, testGitEnv } from '../helpers/git-repo.js';
 import { RemoteCheckRunner } from '../../src/checks/remote/remote-runner.js';
 import { checkRefs, parseRequestMessage } from '../../src/checks/remote/protocol.js';
 import { Git } from '../../src/git/git.js';
@@ -70,30 +71,6 @@ function measuredCli(args: string[], cwd: string): Promise<Measured> {
 function expectBounded(run: Measured): void {
   expect(run.rssMb, run.stderr).toBeLessThan(RSS_LIMIT_MB);
   expect(run.ms, run.stderr).toBeLessThan(50_000);
-}
-
-/** Two clones of a fork with two conflicts on one frontier, a bare remote, and the attacker's own clone. */
-function team(): { clone: (person: string) => TestRepo } {
-  const origin = crossRepo(
-    2,
-    (k) => `F${k}`,
-    (k) => `U${k}`,
-  );
-  const root = mkdtempSync(join(tmpdir(), 'splintercat-objects-'));
-  const bare = join(root, 'shared.git');
-  execFileSync('git', ['clone', '-q', '--bare', origin.dir, bare]);
-  return {
-    clone: (person) => {
-      const dir = join(root, person, 'repo');
-      execFileSync('git', ['clone', '-q', bare, dir]);
-      const repo = new TestRepo(dir);
-      repo.sh('config', 'user.name', person);
-      repo.sh('config', 'user.email', `${person.toLowerCase()}@example.com`);
-      repo.sh('branch', '-q', 'upstream', 'origin/upstream');
-      writeChainConfig(dir, ['merge:', '  resolver: manual']);
-      return repo;
-    },
-  };
 }
 
 /** A blob written from a stream of a repeated chunk (never held whole here). */
