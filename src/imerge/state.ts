@@ -1,3 +1,4 @@
+import { printableName } from '../util/safe-print.js';
 import { SplintercatError } from '../errors/index.js';
 import type { Git, RefUpdate } from '../git/index.js';
 import { GOALS } from '../config/goals.js';
@@ -138,7 +139,16 @@ async function readStateBlob(git: Git, name: string, oid: string): Promise<State
   if (version[0] !== 1 || (version[1] ?? 0) > 3)
     throw corrupt(name, `state version ${String(state.version)} is not supported`);
   if (!(ALLOWED_GOALS as readonly string[]).includes(state.goal))
-    throw corrupt(name, `goal '${state.goal}' is not recognised`);
+    throw corrupt(name, `goal '${printableName(String(state.goal))}' is not recognised`);
+  // Its fields are used as they are typed: a blocker that is not a pair of indices, or a name that is
+  // not a string, is a corrupt state, said as such, never a crash where it is used.
+  const pair = (p: unknown): boolean =>
+    Array.isArray(p) && p.length === 2 && p.every((n) => Number.isInteger(n) && (n as number) >= 0);
+  if (state.blockers !== undefined && !(Array.isArray(state.blockers) && state.blockers.every(pair)))
+    throw corrupt(name, 'its blockers are not pairs of cell indices');
+  for (const key of ['branch', 'tip1', 'tip2'] as const)
+    if (state[key] !== undefined && state[key] !== null && typeof state[key] !== 'string')
+      throw corrupt(name, `its ${key} is not a name`);
   return state;
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
 import { IncrementalMerge } from '../../src/imerge/index.js';
 import { readState, writeState } from '../../src/imerge/state.js';
@@ -74,5 +75,20 @@ describe('imerge state refs', () => {
     const foreign = new Map([...refs, ['refs/imerge/t/auto/9-9', head]]);
     await writeState(repo.git, 't', state, grid, foreign);
     expect(listRefs(repo.sh.bind(repo), 't')).toEqual(Object.fromEntries(refs));
+  });
+
+  it('a state blob whose fields are not as typed (a teammate pushed it) is a corrupt state, said, never a crash', async () => {
+    const repo = createGridRepo({ n1: 3, n2: 2, conflicts: [] });
+    await IncrementalMerge.start(repo.git, { name: 'u', tip2: 'feature' });
+    const good = JSON.parse(repo.sh('cat-file', 'blob', 'refs/imerge/u/state')) as Record<string, unknown>;
+    for (const forged of [{ blockers: [1] }, { blockers: [[1, 'x']] }, { blockers: 'all' }, { branch: ['main'] }]) {
+      const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+        cwd: repo.dir,
+        input: JSON.stringify({ ...good, ...forged }),
+        encoding: 'utf8',
+      }).trim();
+      repo.sh('update-ref', 'refs/imerge/u/state', blob);
+      await expect(readState(repo.git, 'u')).rejects.toMatchObject({ code: 'imerge_state_corrupt' });
+    }
   });
 });
