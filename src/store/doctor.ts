@@ -327,11 +327,7 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
 
   await repairConsistency(main.value as RunState, name, git, paths, clock, actions);
   await repairShare(name, git, actions);
-  const gone = deps.worktreesDir === undefined ? [] : await prunableWorktrees(git, deps.worktreesDir);
-  if (gone.length > 0) {
-    await git.run(['worktree', 'prune']);
-    actions.push(`pruned the registrations of ${gone.length} worktree(s) whose directory was gone`);
-  }
+  await pruneGoneWorktrees(git, deps, actions);
   if (actions.length > 0)
     journal.append({ type: 'state_repaired', how: restored ? 'restore-backup' : 'auto-repair', repairs: actions });
   const after = await validateRun(runDir, git, deps);
@@ -340,6 +336,14 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
     ok: after.ok,
     remaining: after.findings,
   };
+}
+
+/** Drop the registrations of the run's worktrees whose directory is gone (git's own `worktree prune`). */
+async function pruneGoneWorktrees(git: Git, deps: DoctorDeps, actions: string[]): Promise<void> {
+  const gone = deps.worktreesDir === undefined ? [] : await prunableWorktrees(git, deps.worktreesDir);
+  if (gone.length === 0) return;
+  await git.run(['worktree', 'prune']);
+  actions.push(`pruned the registrations of ${gone.length} worktree(s) whose directory was gone`);
 }
 
 export { rebuildRun, type RebuildReport } from './doctor-rebuild.js';

@@ -45,45 +45,49 @@ export function registerShare(program: Command): void {
     .description('pick up a merge shared on a git remote in this clone, ready for continue')
     .argument('<remote>', 'the git remote it is shared on, e.g. origin')
     .argument('<name>', 'the merge to join (its --name)')
-    .action(async (remote: string, name: string, _opts: unknown, cmd: Command) => {
-      const [{ Git }, { RunStore, validateRunName }, { joinRun }, { loadMergeConfig }, { storeConfig }] =
-        await Promise.all([
-          import('../../git/index.js'),
-          import('../../store/index.js'),
-          import('../../workflow/share/join-run.js'),
-          import('../run-context.js'),
-          import('../../config/index.js'),
-        ]);
-      validateRunName(name);
-      const global = globalOptions(cmd);
-      // The run's configuration is this clone's own, as a merge started here would have it.
-      const loaded = await loadMergeConfig(global);
-      const git = new Git({ cwd: loaded.config.target.workdir });
-      // The run's log from its first step here: what `join` refused of the remote is in it.
-      const { createCliLogger } = await import('../logger.js');
-      const logs = createCliLogger(global, loaded.config);
-      try {
-        const store = await RunStore.forRepo(git);
-        const own = { config: loaded.config, stored: storeConfig(loaded, null, global.set, process.env) };
-        const joined = await joinRun(git, store, remote, name, own, logs.logger);
-        if (joined.differs.length > 0) process.stderr.write(`${differsNotice(joined.from, joined.differs)}\n`);
-        const resolved = joined.state.conflicts.filter((c) => c.status === 'resolved').length;
-        printResult(
-          [
-            `Joined '${name}' from ${remote} (the run as ${printableName(joined.from)} last published it): ${resolved} conflict(s) resolved so far.`,
-            ...(joined.createdBranch
-              ? [
-                  `Created ${printableName(joined.state.target.branch)} at ${joined.state.target.originalOid.slice(0, 12)}, where the merge started.`,
-                ]
-              : []),
-            `Next: splintercat continue --name ${name}   (takes the next conflict nobody holds)`,
-          ].join('\n'),
-        );
-      } finally {
-        logs.close();
-        git.close();
-      }
-    });
+    .action((remote: string, name: string, _opts: unknown, cmd: Command) => join(remote, name, cmd));
+}
+
+/** `join REMOTE NAME`: the run as the remote has it, in this clone, with this clone's own configuration. */
+async function join(remote: string, name: string, cmd: Command): Promise<void> {
+  const [{ Git }, { RunStore, validateRunName }, { joinRun }, { loadMergeConfig }, { storeConfig }] = await Promise.all(
+    [
+      import('../../git/index.js'),
+      import('../../store/index.js'),
+      import('../../workflow/share/join-run.js'),
+      import('../run-context.js'),
+      import('../../config/index.js'),
+    ],
+  );
+  validateRunName(name);
+  const global = globalOptions(cmd);
+  // The run's configuration is this clone's own, as a merge started here would have it.
+  const loaded = await loadMergeConfig(global);
+  const git = new Git({ cwd: loaded.config.target.workdir });
+  // The run's log from its first step here: what `join` refused of the remote is in it.
+  const { createCliLogger } = await import('../logger.js');
+  const logs = createCliLogger(global, loaded.config);
+  try {
+    const store = await RunStore.forRepo(git);
+    const own = { config: loaded.config, stored: storeConfig(loaded, null, global.set, process.env) };
+    const joined = await joinRun(git, store, remote, name, own, logs.logger);
+    if (joined.differs.length > 0) process.stderr.write(`${differsNotice(joined.from, joined.differs)}\n`);
+    const resolved = joined.state.conflicts.filter((c) => c.status === 'resolved').length;
+    printResult(
+      [
+        `Joined '${name}' from ${remote} (the run as ${printableName(joined.from)} last published it): ${resolved} conflict(s) resolved so far.`,
+        ...(joined.createdBranch
+          ? [
+              `Created ${printableName(joined.state.target.branch)} at ${joined.state.target.originalOid.slice(0, 12)}, where the merge started.`,
+            ]
+          : []),
+        `Next: splintercat continue --name ${name}   (takes the next conflict nobody holds)`,
+      ].join('\n'),
+    );
+  } finally {
+    logs.close();
+    git.close();
+  }
 }
 
 /** Keys named in one line at most: past these, how many more. */
