@@ -329,7 +329,8 @@ function hookJob(command: string, reportArgs: string, key: string | null): strin
   const sandbox = /(^|\s)--sandbox\b/.test(`${command} ${reportArgs}`) ? '' : ' --sandbox bwrap';
   const args = `${sandbox}${reportArgs ? ` ${reportArgs}` : ''}`;
   const report = `splintercat check-report --ref "$ref" --remote origin --log-dir "$work/logs"${args}`;
-  const run = key === null ? report : `(${RESULT_KEY_VARIABLE}=${shellQuote(key)}; export ${RESULT_KEY_VARIABLE}; ${report})`;
+  const run =
+    key === null ? report : `(${RESULT_KEY_VARIABLE}=${shellQuote(key)}; export ${RESULT_KEY_VARIABLE}; ${report})`;
   return `#!/bin/sh
 # Written by \`splintercat init --ci hook\`: one check job. Usage: splintercat-check-job REPO REF
 # Clones REPO, checks out the request REF and runs splintercat check-report, which runs the

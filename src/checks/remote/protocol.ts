@@ -236,7 +236,11 @@ export function parseResultRecord(
  * commit, and the request's nonce (compared in constant time); with a result key `key`, also its
  * signature. A result that fails this was not written for this clone's request, whoever wrote it.
  */
-export function resultProblem(request: CheckRequest, record: CheckResultRecord, key: string | null = null): string | null {
+export function resultProblem(
+  request: CheckRequest,
+  record: CheckResultRecord,
+  key: string | null = null,
+): string | null {
   const a = Buffer.from(record.nonce);
   const b = Buffer.from(request.nonce);
   if (a.length !== b.length || !timingSafeEqual(a, b)) return "its nonce is not this clone's request's";

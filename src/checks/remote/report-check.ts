@@ -164,9 +164,12 @@ async function readRecorded(
  */
 async function remoteRequest(git: Git, remote: string, ref: string): Promise<CheckRequest | null> {
   const local = 'refs/splintercat-job/request';
-  const fetched = await git.run(['fetch', '--quiet', '--no-tags', '--depth=1', '--', remote, `+${fullRef(ref)}:${local}`], {
-    okExitCodes: [0, 1, 128],
-  });
+  const fetched = await git.run(
+    ['fetch', '--quiet', '--no-tags', '--depth=1', '--', remote, `+${fullRef(ref)}:${local}`],
+    {
+      okExitCodes: [0, 1, 128],
+    },
+  );
   if (fetched.exitCode !== 0) return null;
   const read = await git.readCapped(local, { type: 'commit', maxBytes: OBJECT_LIMITS.checkResult });
   if (!read.ok) return null;
