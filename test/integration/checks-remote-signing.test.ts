@@ -1,0 +1,133 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRequestCommit, createResultCommit } from '../../src/checks/remote/commits.js';
+import {
+  PROTOCOL_VERSION,
+  checkRefs,
+  checkRequestId,
+  checkRequestKey,
+  newNonce,
+  parseResultRecord,
+  type CheckRequest,
+  type CheckResultRecord,
+} from '../../src/checks/remote/protocol.js';
+import { pushRecordedCheck, recordCheck } from '../../src/checks/remote/report-check.js';
+import { signedWith } from '../../src/checks/remote/result-key.js';
+import { Git } from '../../src/git/index.js';
+import { CiRemote } from '../helpers/ci-remote.js';
+import { tempDir, testGitEnv } from '../helpers/git-repo.js';
+
+const KEY = 'rk-FAKE-push-only-0123456789';
+
+/** A request for `sh check.sh` on main, pushed to the bare remote as a clone sends it; and a job's clone of it. */
+async function requested(): Promise<{ remote: CiRemote; request: CheckRequest; job: Git }> {
+  const remote = CiRemote.create({ 'check.sh': 'echo fine\n' }, { hook: false });
+  const { git, dir } = remote.repo;
+  const commit = await git.text(['rev-parse', 'HEAD']);
+  const nonce = newNonce();
+  const id = checkRequestId(
+    checkRequestKey('quick', 'sh check.sh', await git.text(['rev-parse', 'HEAD^{tree}']), 60),
+    nonce,
+  );
+  const request: CheckRequest = {
+    splintercat: 'check-request',
+    version: PROTOCOL_VERSION,
+    id,
+    nonce,
+    run: 'up',
+    check: 'quick',
+    command: 'sh check.sh',
+    setup: '',
+    setupNetwork: false,
+    setupWhen: [],
+    untrusted: [],
+    timeoutSec: 60,
+    killGraceSec: 10,
+    commit,
+    requestedAt: new Date().toISOString(),
+    by: 'here',
+  };
+  const requestCommit = await createRequestCommit(git, request, {}, dir);
+  remote.repo.sh('push', '-q', 'origin', `${requestCommit}:${checkRefs('up', id).request}`);
+  const clone = join(tempDir('splintercat-job-'), 'clone');
+  const env = { ...process.env, ...testGitEnv };
+  execFileSync('git', ['clone', '-q', '--no-checkout', remote.bare, clone], { env });
+  execFileSync('git', ['fetch', '-q', 'origin', `+${checkRefs('up', id).request}:refs/splintercat-job/request`], {
+    cwd: clone,
+    env,
+  });
+  execFileSync('git', ['checkout', '-q', '--detach', 'refs/splintercat-job/request'], { cwd: clone, env });
+  return { remote, request, job: new Git({ cwd: clone, env: testGitEnv }) };
+}
+
+function remoteRecord(remote: CiRemote, ref: string): CheckResultRecord {
+  const text = execFileSync('git', ['show', `${ref}:result.json`], { cwd: remote.bare, encoding: 'utf8' });
+  const read = parseResultRecord(text);
+  if (!read.ok) throw new Error(read.reason);
+  return read.record;
+}
+
+describe('check-report --push-only with SPLINTERCAT_RESULT_KEY', () => {
+  it('signs the result the check recorded, against the request the remote holds; the key is in no ref', async () => {
+    const { remote, request, job } = await requested();
+    const bundle = join(tempDir(), 'result.bundle');
+    const env = { ...process.env, SPLINTERCAT_RESULT_KEY: KEY };
+    // The check's half: whatever its environment holds, it writes no signature.
+    const recorded = await recordCheck({
+      git: job,
+      ref: checkRefs('up', request.id).request,
+      logDir: tempDir(),
+      sandbox: 'off',
+      bundle,
+      env,
+    });
+    expect(recorded.status).toBe('recorded');
+    if (recorded.status === 'recorded') expect(recorded.record.signature).toBeUndefined();
+    const pushed = await pushRecordedCheck({
+      git: job,
+      ref: checkRefs('up', request.id).request,
+      source: { bundle },
+      env,
+    });
+    expect(pushed.status).toBe('reported');
+    const record = remoteRecord(remote, checkRefs('up', request.id).result);
+    expect(record.success).toBe(true);
+    expect(signedWith(record, KEY)).toBe(true);
+    const all = execFileSync('git', ['log', '--all', '-p', '--format=%B'], { cwd: remote.bare, encoding: 'utf8' });
+    expect(all).not.toContain(KEY);
+    job.close();
+  });
+
+  it('refuses to sign a recorded result that does not answer the request on the remote (another nonce)', async () => {
+    const { remote, request, job } = await requested();
+    const refs = checkRefs('up', request.id);
+    const forged: CheckResultRecord = {
+      splintercat: 'check-result',
+      version: PROTOCOL_VERSION,
+      id: request.id,
+      nonce: newNonce(),
+      run: 'up',
+      check: 'quick',
+      commit: request.commit,
+      success: true,
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      durationMs: 1,
+      tests: null,
+      url: null,
+      runner: 'mallory',
+      finishedAt: new Date().toISOString(),
+    };
+    await job.run(['update-ref', refs.result, await createResultCommit(job, forged, 'ok\n')]);
+    await expect(
+      pushRecordedCheck({ git: job, ref: refs.request, env: { SPLINTERCAT_RESULT_KEY: KEY } }),
+    ).rejects.toMatchObject({
+      code: 'check_request_invalid',
+      why: expect.stringMatching(/does not answer the request: its nonce is not this clone's request's/),
+    });
+    expect(remote.refs().filter((r) => r.endsWith('/result'))).toEqual([]);
+    job.close();
+  });
+});
