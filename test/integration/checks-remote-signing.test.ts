@@ -99,6 +99,23 @@ describe('check-report --push-only with SPLINTERCAT_RESULT_KEY', () => {
     job.close();
   });
 
+  it('refuses to sign a result of a request rewritten on the remote since (same id and nonce, another command)', async () => {
+    const { remote, request, job } = await requested();
+    const refs = checkRefs('up', request.id);
+    const bundle = join(tempDir(), 'result.bundle');
+    await recordCheck({ git: job, ref: refs.request, logDir: tempDir(), sandbox: 'off', bundle, env: {} });
+    // Mallory rewrites the request the remote holds: its nonce copied, the command another.
+    const rewritten = await createRequestCommit(remote.repo.git, { ...request, command: 'true' }, {}, remote.repo.dir);
+    remote.repo.sh('push', '-q', '-f', 'origin', `${rewritten}:${refs.request}`);
+    await expect(
+      pushRecordedCheck({ git: job, ref: refs.request, source: { bundle }, env: { SPLINTERCAT_RESULT_KEY: KEY } }),
+    ).rejects.toMatchObject({
+      why: expect.stringMatching(new RegExp(`it ran the request commit [0-9a-f]{40}, not ${rewritten}`)),
+    });
+    expect(remote.refs().filter((r) => r.endsWith('/result'))).toEqual([]);
+    job.close();
+  });
+
   it('refuses to sign a recorded result that does not answer the request on the remote (another nonce)', async () => {
     const { remote, request, job } = await requested();
     const refs = checkRefs('up', request.id);

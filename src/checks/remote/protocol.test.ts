@@ -128,6 +128,20 @@ describe('results signed with the result key', () => {
     );
   });
 
+  it('signed, a result must name the request commit this clone pushed: a request rewritten on the remote is another', () => {
+    const to = request();
+    const pushed = 'c'.repeat(40);
+    expect(resultProblem(to, signedRecord(answer(to, { requestCommit: pushed }), key), key, pushed)).toBeNull();
+    expect(resultProblem(to, signedRecord(answer(to, { requestCommit: 'd'.repeat(40) }), key), key, pushed)).toBe(
+      `it answers the request commit ${'d'.repeat(40)}, not ${pushed}, which this clone pushed`,
+    );
+    expect(resultProblem(to, signedRecord(answer(to), key), key, pushed)).toBe(
+      `it answers the request commit (none named), not ${pushed}, which this clone pushed`,
+    );
+    // Without a key, a result of an older job that names none is taken on its nonce, as before.
+    expect(resultProblem(to, answer(to), null, pushed)).toBeNull();
+  });
+
   it('signs what a reader of result.json reads: key order and defaults do not change the signature', () => {
     const to = request();
     const signed = signedRecord(answer(to, { tests: { runner: 'vitest', failures: [], ran: 3, stopped: null } }), key);

@@ -80,6 +80,8 @@ const checkResultRecordSchema = z.object({
   id: z.string().min(1),
   /** The request's nonce, copied: the result answers that request and no other. */
   nonce,
+  /** The request commit the job ran: a request rewritten on the remote (another command, say) is another commit. */
+  requestCommit: oid.optional(),
   run: z.string().min(1),
   check: z.string().min(1),
   commit: oid,
@@ -234,12 +236,13 @@ export function parseResultRecord(
 /**
  * Why `record` does not answer `request`, or null when it does: the same id, run, check and
  * commit, and the request's nonce (compared in constant time); with a result key `key`, also its
- * signature. A result that fails this was not written for this clone's request, whoever wrote it.
+ * signature and that it names `pushed`, the request commit this clone pushed, as the one it ran. A result that fails this was not written for this clone's request, whoever wrote it.
  */
 export function resultProblem(
   request: CheckRequest,
   record: CheckResultRecord,
   key: string | null = null,
+  pushed?: string,
 ): string | null {
   const a = Buffer.from(record.nonce);
   const b = Buffer.from(request.nonce);
@@ -248,6 +251,9 @@ export function resultProblem(
     return record.signature === undefined
       ? `it is not signed with ${RESULT_KEY_VARIABLE}`
       : `its signature is not of this clone's ${RESULT_KEY_VARIABLE}`;
+  // Signed, the request commit is the job's word: a request rewritten on the remote is not this one.
+  if (pushed !== undefined && (key !== null || record.requestCommit !== undefined) && record.requestCommit !== pushed)
+    return `it answers the request commit ${record.requestCommit ?? '(none named)'}, not ${pushed}, which this clone pushed`;
   // What the result says is anyone's text: printed only as a name that cannot break a line.
   if (record.id !== request.id || record.run !== request.run)
     return `it names the request ${printableName(record.id)}, not this one`;

@@ -264,7 +264,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
       return null;
     }
     const read = await readResult(git, oid);
-    const problem = !read.ok ? read.reason : resultProblem(sent.request, read.record, this.key);
+    const problem = !read.ok ? read.reason : resultProblem(sent.request, read.record, this.key, sent.pushed);
     if (problem === null && read.ok) return { record: read.record, tail: read.tail };
     ask.live = ask.live.filter((s) => s !== sent);
     this.sender.reject(ask, refs.result, problem ?? 'it cannot be read');

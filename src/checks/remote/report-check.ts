@@ -133,9 +133,14 @@ export async function pushRecordedCheck(options: {
     const existing = known.get(refs.result);
     if (existing !== undefined) return { status: 'already', check: record.check, result: existing };
     if (!known.has(fullRef(options.ref))) return { status: 'withdrawn', check: record.check };
-    const request = await remoteRequest(push, target, options.ref);
-    if (request === null) return { status: 'withdrawn', check: record.check };
-    const problem = resultProblem(request, record);
+    const asked = await remoteRequest(push, target, options.ref);
+    if (asked === null) return { status: 'withdrawn', check: record.check };
+    // The check must have run the request the remote holds now, not one rewritten since.
+    const problem =
+      resultProblem(asked.request, record) ??
+      (record.requestCommit === asked.commit
+        ? null
+        : `it ran the request commit ${record.requestCommit ?? '(none named)'}, not ${asked.commit}`);
     if (problem !== null)
       throw notARequest(options.ref, `the result recorded in ${where} does not answer the request: ${problem}`);
     if (key === null) return pushResult(push, target, refs, record, recorded.commit);
@@ -162,7 +167,11 @@ async function readRecorded(
  * The request the remote holds at `ref`, fetched alone (depth 1: none of the tree under test) and
  * its commit read within a size limit; null when it is gone or carries no request.
  */
-async function remoteRequest(git: Git, remote: string, ref: string): Promise<CheckRequest | null> {
+async function remoteRequest(
+  git: Git,
+  remote: string,
+  ref: string,
+): Promise<{ request: CheckRequest; commit: string } | null> {
   const local = 'refs/splintercat-job/request';
   const fetched = await git.run(
     ['fetch', '--quiet', '--no-tags', '--depth=1', '--', remote, `+${fullRef(ref)}:${local}`],
@@ -174,7 +183,8 @@ async function remoteRequest(git: Git, remote: string, ref: string): Promise<Che
   const read = await git.readCapped(local, { type: 'commit', maxBytes: OBJECT_LIMITS.checkResult });
   if (!read.ok) return null;
   try {
-    return parseRequestMessage(read.object.content.toString('utf8'));
+    const request = parseRequestMessage(read.object.content.toString('utf8'));
+    return request === null ? null : { request, commit: read.object.oid };
   } catch {
     return null;
   }
@@ -193,6 +203,7 @@ async function runRequested(
   const tokens = jobTokenValues(env);
   registerSecrets(tokens);
   const given = passthrough(env, options.envPassthrough ?? []);
+  const requestCommit = await git.text(['rev-parse', 'HEAD']);
   await git.run(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', request.commit]);
   const runner = new CheckRunner({
     workdir: git.cwd,
@@ -218,6 +229,7 @@ async function runRequested(
     version: request.version,
     id: request.id,
     nonce: request.nonce,
+    requestCommit,
     run: request.run,
     check: request.check,
     commit: request.commit,
