@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRequestCommit, createResultCommit } from '../../src/checks/remote/commits.js';
@@ -14,22 +15,21 @@ import {
 } from '../../src/checks/remote/protocol.js';
 import { pushRecordedCheck, recordCheck } from '../../src/checks/remote/report-check.js';
 import { signedWith } from '../../src/checks/remote/result-key.js';
+import { ciSetup } from '../../src/checks/remote/ci-jobs.js';
 import { Git } from '../../src/git/index.js';
+import { cliShellCommand } from '../fixtures/resolve/cli.js';
 import { CiRemote } from '../helpers/ci-remote.js';
 import { tempDir, testGitEnv } from '../helpers/git-repo.js';
 
 const KEY = 'rk-FAKE-push-only-0123456789';
 
-/** A request for `sh check.sh` on main, pushed to the bare remote as a clone sends it; and a job's clone of it. */
-async function requested(): Promise<{ remote: CiRemote; request: CheckRequest; job: Git }> {
+/** A request for `command` on main, pushed to the bare remote as a clone sends it; and a job's clone of it. */
+async function requested(command = 'sh check.sh'): Promise<{ remote: CiRemote; request: CheckRequest; job: Git }> {
   const remote = CiRemote.create({ 'check.sh': 'echo fine\n' }, { hook: false });
   const { git, dir } = remote.repo;
   const commit = await git.text(['rev-parse', 'HEAD']);
   const nonce = newNonce();
-  const id = checkRequestId(
-    checkRequestKey('quick', 'sh check.sh', await git.text(['rev-parse', 'HEAD^{tree}']), 60),
-    nonce,
-  );
+  const id = checkRequestId(checkRequestKey('quick', command, await git.text(['rev-parse', 'HEAD^{tree}']), 60), nonce);
   const request: CheckRequest = {
     splintercat: 'check-request',
     version: PROTOCOL_VERSION,
@@ -37,7 +37,7 @@ async function requested(): Promise<{ remote: CiRemote; request: CheckRequest; j
     nonce,
     run: 'up',
     check: 'quick',
-    command: 'sh check.sh',
+    command,
     setup: '',
     setupNetwork: false,
     setupWhen: [],
@@ -147,4 +147,29 @@ describe('check-report --push-only with SPLINTERCAT_RESULT_KEY', () => {
     expect(remote.refs().filter((r) => r.endsWith('/result'))).toEqual([]);
     job.close();
   });
+});
+
+describe("the hook CI's job where bubblewrap cannot start", () => {
+  it("fails the check with the sandbox error instead of running it unconfined as the bare repository's owner", async () => {
+    const sentinel = join(tempDir('splintercat-sentinel-'), 'ran');
+    const { remote, request, job } = await requested(`echo ran > '${sentinel}'`);
+    job.close();
+    const hooks = tempDir('splintercat-hooks-');
+    const setup = ciSetup('hook', { command: cliShellCommand, remote: 'origin', hookDir: hooks, resultKey: null });
+    for (const file of setup.files) {
+      writeFileSync(file.path, file.content);
+      chmodSync(file.path, file.mode ?? 0o755);
+    }
+    const bin = tempDir('splintercat-no-bwrap-');
+    writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
+    chmodSync(join(bin, 'bwrap'), 0o755);
+    const ran = spawnSync(join(hooks, 'splintercat-check-job'), [remote.bare, checkRefs('up', request.id).request], {
+      env: { ...process.env, ...testGitEnv, PATH: `${bin}:${process.env.PATH ?? ''}` },
+      encoding: 'utf8',
+    });
+    expect(ran.status).not.toBe(0);
+    expect(`${ran.stdout}${ran.stderr}`).toContain('check.sandbox is bwrap, but bubblewrap cannot run here');
+    expect(existsSync(sentinel)).toBe(false);
+    expect(remote.refs().filter((r) => r.endsWith('/result'))).toEqual([]);
+  }, 60_000);
 });
