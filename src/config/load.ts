@@ -9,6 +9,8 @@ import { applyTemplates, unknownTemplates } from './template.js';
 
 export const CONFIG_FILE_NAME = 'splintercat.yaml';
 const ENV_PREFIX = 'SPLINTERCAT_';
+/** splintercat's own variables that are not configuration: a CI job's push token, the key results are signed with. */
+const NOT_CONFIG = new Set(['SPLINTERCAT_PUSH_TOKEN', 'SPLINTERCAT_RESULT_KEY']);
 /** Aliases one document may expand; past it, a billion-laughs file is refused instead of eating memory. */
 const MAX_YAML_ALIASES = 100;
 /** Keys that would reach Object.prototype through a path like `__proto__.x`. */
@@ -121,7 +123,7 @@ function applyOverrides(
     return true;
   };
   for (const [name, raw] of Object.entries(env)) {
-    if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
+    if (!name.startsWith(ENV_PREFIX) || NOT_CONFIG.has(name) || raw === undefined) continue;
     const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
     if (path.some((p) => p === '') || refused(path, name)) continue;
     setPath(tree, path, parseScalar(raw));

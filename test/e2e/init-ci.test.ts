@@ -38,7 +38,15 @@ describe('splintercat init --ci', () => {
     );
     expect(job.steps[3].env).toBeUndefined();
     const push = workflow.jobs.report.steps.at(-1);
-    expect(push.env).toEqual({ SPLINTERCAT_PUSH_TOKEN: '${{ github.token }}' });
+    // The result key, which signs the result, only where the token is: never in the check's job.
+    expect(push.env).toEqual({
+      SPLINTERCAT_PUSH_TOKEN: '${{ github.token }}',
+      SPLINTERCAT_RESULT_KEY: '${{ secrets.SPLINTERCAT_RESULT_KEY }}',
+    });
+    expect(JSON.stringify(job)).not.toContain('SPLINTERCAT_RESULT_KEY');
+    expect(run.stdout).toContain(
+      "Add a repository secret SPLINTERCAT_RESULT_KEY (`openssl rand -hex 32`) and set the same value in each clone's environment",
+    );
     expect(push.run).toContain(`${bin} check-report --ref "$GITHUB_REF" --push-only --bundle`);
     expect(workflow.jobs.report.steps.some((s: { uses?: string }) => s.uses?.startsWith('actions/checkout'))).toBe(
       false,
@@ -74,6 +82,14 @@ describe('splintercat init --ci', () => {
     // The check keeps the CI's NPM_TOKEN (check.env_passthrough); the push step runs no check.
     expect(job.script.find((l: string) => l.includes('--no-push'))).toContain('--env-passthrough NPM_TOKEN');
     expect(run.stdout).toContain('Add CI/CD variables NPM_TOKEN (check.env_passthrough)');
+    expect(run.stdout).toContain(
+      "Add a CI/CD variable SPLINTERCAT_RESULT_KEY (`openssl rand -hex 32`), masked and scoped to the environment splintercat-results, and set the same value in each clone's environment",
+    );
+    // check-report, not the script, takes the job token out of the check's environment (with
+    // CI_REPOSITORY_URL, which holds it): the script leaves it for check-report to know.
+    expect(job.script.join('\n')).not.toMatch(/(^|[(;\s])unset /m);
+    expect(job.environment).toBeUndefined();
+    expect(report.environment.name).toBe('splintercat-results');
     // No script line names the token: GitLab prints each line it runs.
     expect(
       job.script.filter((l: string) => l.includes('SPLINTERCAT_PUSH_TOKEN}') || l.includes('$SPLINTERCAT_PUSH_TOKEN')),
@@ -104,8 +120,21 @@ describe('splintercat init --ci', () => {
     expect(run.stdout).toContain('cp hooks/post-receive hooks/splintercat-check-job /path/to/repo.git/hooks/');
     for (const f of ['hooks/post-receive', 'hooks/splintercat-check-job'])
       expect(statSync(join(dir, f)).mode & 0o111).not.toBe(0);
-    // The job runs this very splintercat.
-    expect(readFileSync(join(dir, 'hooks/splintercat-check-job'), 'utf8')).toContain('src/cli/main.ts');
+    // The job runs this very splintercat, its checks in bubblewrap, its result signed with a new
+    // key that only check-report gets; the job file holding it is the owner's alone.
+    const job = readFileSync(join(dir, 'hooks/splintercat-check-job'), 'utf8');
+    expect(job).toContain('src/cli/main.ts');
+    const key = /export SPLINTERCAT_RESULT_KEY=([0-9a-f]{64})$/m.exec(run.stdout)?.[1] as string;
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(job).toMatch(
+      new RegExp(
+        `^\\(SPLINTERCAT_RESULT_KEY='${key}'; export SPLINTERCAT_RESULT_KEY; splintercat check-report .* --sandbox bwrap\\)$`,
+        'm',
+      ),
+    );
+    expect(job.split(key).length).toBe(2);
+    expect(statSync(join(dir, 'hooks/splintercat-check-job')).mode & 0o777).toBe(0o700);
+    expect(run.stdout).toContain('Set it in the environment of each clone of the team');
     // With a bare repository on this machine behind the remote, the copy names its hooks directory.
     const repo = TestRepo.create();
     repo.commit('base', { 'README.md': 'x\n' });
@@ -114,6 +143,13 @@ describe('splintercat init --ci', () => {
     repo.sh('remote', 'add', 'ci', bare);
     const local = await runCli(['init', '--ci', 'hook', '--remote', 'ci', '--out', 'hooks'], repo.dir);
     expect(local.stdout).toContain(`cp hooks/post-receive hooks/splintercat-check-job ${join(bare, 'hooks')}/`);
+    // Each init makes a key of its own.
+    expect(local.stdout).toMatch(/export SPLINTERCAT_RESULT_KEY=[0-9a-f]{64}$/m);
+    expect(local.stdout).not.toContain(key);
+    // A command that says how to sandbox is left as it is.
+    const off = await runCli(['init', '--ci', 'hook', '--out', 'h2', '--command', 'splintercat --sandbox off'], dir);
+    expect(off.code).toBe(0);
+    expect(readFileSync(join(dir, 'h2/splintercat-check-job'), 'utf8')).not.toContain('--sandbox bwrap');
     const bad = await runCli(['init', '--ci', 'jenkins'], tempDir());
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Use one of: github, gitlab, hook');

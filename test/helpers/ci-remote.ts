@@ -5,6 +5,13 @@ import { ciSetup } from '../../src/checks/remote/ci-jobs.js';
 import { cliShellCommand } from '../fixtures/resolve/cli.js';
 import { TestRepo, tempDir, testGitEnv } from './git-repo.js';
 
+interface HookOptions {
+  hook?: boolean;
+  sandbox?: 'off';
+  /** The key the hook's job signs results with (none by default). */
+  resultKey?: string;
+}
+
 /**
  * A bare repository on this machine acting as the remote of a clone and as a self-hosted CI: its
  * `post-receive` hook is the one `splintercat init --ci hook` writes, running each check request
@@ -17,31 +24,36 @@ export class CiRemote {
   ) {}
 
   /** A repository with `files` committed on main, pushed to a new bare remote `origin`; the hook installed unless `hook` is false. */
-  static create(files: Record<string, string>, options: { hook?: boolean; sandbox?: 'off' } = {}): CiRemote {
+  static create(files: Record<string, string>, options: HookOptions = {}): CiRemote {
     const repo = TestRepo.create();
     repo.commit('base', files);
     return CiRemote.attach(repo, options);
   }
 
   /** A new bare remote `origin` of `repo`, its branches pushed there; the hook installed unless `hook` is false. */
-  static attach(repo: TestRepo, options: { hook?: boolean; sandbox?: 'off' } = {}): CiRemote {
+  static attach(repo: TestRepo, options: HookOptions = {}): CiRemote {
     const bare = join(tempDir('splintercat-remote-'), 'remote.git');
     execFileSync('git', ['init', '-q', '--bare', bare], { env: { ...process.env, ...testGitEnv } });
     repo.sh('remote', 'add', 'origin', bare);
     repo.sh('push', '-q', 'origin', '--all');
     const remote = new CiRemote(bare, repo);
-    if (options.hook !== false) remote.installHook(options.sandbox === 'off' ? '--sandbox off' : '');
+    if (options.hook !== false)
+      remote.installHook(options.sandbox === 'off' ? '--sandbox off' : '', options.resultKey ?? null);
     return remote;
   }
 
-  /** `reportArgs`: more options of check-report (`--sandbox off` for checks that share a directory outside their clone). */
-  installHook(reportArgs = ''): void {
+  /**
+   * `reportArgs`: more options of check-report (`--sandbox off` for checks that share a directory
+   * outside their clone; without it the job runs checks in bubblewrap). `resultKey`: the key the
+   * job signs results with (SPLINTERCAT_RESULT_KEY), or null for none.
+   */
+  installHook(reportArgs = '', resultKey: string | null = null): void {
     const hookDir = join(this.bare, 'hooks');
-    const setup = ciSetup('hook', { command: cliShellCommand, remote: 'origin', hookDir, reportArgs });
+    const setup = ciSetup('hook', { command: cliShellCommand, remote: 'origin', hookDir, reportArgs, resultKey });
     for (const file of setup.files) {
       mkdirSync(dirname(file.path), { recursive: true });
       writeFileSync(file.path, file.content);
-      if (file.executable) chmodSync(file.path, 0o755);
+      chmodSync(file.path, file.mode ?? 0o755);
     }
   }
 

@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { parse } from 'yaml';
 import { ciSetup } from '../../src/checks/remote/ci-jobs.js';
 import { RemoteCheckRunner } from '../../src/checks/remote/remote-runner.js';
+import { signedWith } from '../../src/checks/remote/result-key.js';
 import { cliShellCommand, repoRoot, runCli } from '../fixtures/resolve/cli.js';
 import { TestRepo, tempDir, testGitEnv } from '../helpers/git-repo.js';
 
@@ -21,6 +22,8 @@ const JOB_TOKEN = 'tok-JOBFAKE-456';
 const NPM_SECRET = 'npm-FAKE-secret-789';
 /** The CI's own NPM_TOKEN (a repository secret, a CI/CD variable), which the job's check gets. */
 const CI_NPM = 'npm-CI-value-000';
+/** The CI's SPLINTERCAT_RESULT_KEY (a repository secret; a CI/CD variable of the environment splintercat-results). */
+const RESULT_KEY = 'rk-FAKE-0123456789abcdef';
 const VERSION = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Whether `text` holds `secret` in any form a check could turn it into: plain, reversed, inside base64. */
@@ -176,8 +179,17 @@ function assertHeld(a: Arena, run: { success: boolean; output: string; request: 
   const remote = remoteText(a.bare);
   expect(remote).toContain('ATTACK-CHECK-RAN');
   expect(run.success).toBe(true);
+  // The job that pushed signed the result with the key, which the check's job never had.
+  const result = execFileSync('git', ['for-each-ref', '--format=%(objectname)', 'refs/splintercat/*/checks/*/result'], {
+    cwd: a.bare,
+    encoding: 'utf8',
+  }).trim();
+  const record = JSON.parse(
+    execFileSync('git', ['show', `${result}:result.json`], { cwd: a.bare, encoding: 'utf8' }),
+  ) as { signature?: string };
+  expect(signedWith(record, RESULT_KEY)).toBe(true);
   // No token in any form: not in the result's log or record, the refs, the messages, the job's output.
-  for (const secret of [TOKEN, JOB_TOKEN, NPM_SECRET]) {
+  for (const secret of [TOKEN, JOB_TOKEN, NPM_SECRET, RESULT_KEY]) {
     expect(leaks(remote, secret), `${secret} on the remote`).toBe(false);
     expect(leaks(run.output, secret), `${secret} in the job's output`).toBe(false);
   }
@@ -210,6 +222,7 @@ async function githubJob(a: Arena, steps: GithubStep[], branch: string, artifact
     v
       .replace(/\$\{\{\s*github\.token\s*\}\}/g, TOKEN)
       .replace(/\$\{\{\s*secrets\.NPM_TOKEN\s*\}\}/g, CI_NPM)
+      .replace(/\$\{\{\s*secrets\.SPLINTERCAT_RESULT_KEY\s*\}\}/g, RESULT_KEY)
       .replace(/\$\{\{\s*runner\.temp\s*\}\}/g, runnerTemp);
   const env: Record<string, string> = {
     ...a.base,
@@ -268,13 +281,16 @@ interface GitlabJob {
   script: string[];
   variables?: Record<string, string>;
   artifacts?: { paths: string[] };
+  environment?: { name: string };
 }
 
 /**
  * One job of the pipeline as GitLab's runner runs it: its own build directory (a clone of the
  * commit at depth 2, detached, the job token in the remote's URL, unless GIT_STRATEGY is none),
  * the artifacts of earlier jobs in it, one shell for the whole script, each line echoed first.
- * Both jobs get the push token, as an unscoped CI/CD variable gives it.
+ * Both jobs get the push token, as an unscoped CI/CD variable gives it, and the job token, also
+ * inside CI_REPOSITORY_URL as GitLab gives it; the result key only the job of the environment
+ * splintercat-results, as a variable scoped to it.
  */
 async function gitlabJob(a: Arena, job: GitlabJob, branch: string, artifacts: string): Promise<string> {
   const build = join(tempDir('splintercat-gl-runner-'), 'workspace');
@@ -311,8 +327,10 @@ async function gitlabJob(a: Arena, job: GitlabJob, branch: string, artifacts: st
     CI_PROJECT_PATH: 'group/remote',
     CI_JOB_URL: 'https://gitlab.example.com/group/remote/-/jobs/1',
     CI_JOB_TOKEN: JOB_TOKEN,
+    CI_REPOSITORY_URL: `https://gitlab-ci-token:${JOB_TOKEN}@gitlab.example.com/group/remote.git`,
     NPM_TOKEN: CI_NPM,
     SPLINTERCAT_PUSH_TOKEN: TOKEN,
+    ...(job.environment?.name === 'splintercat-results' ? { SPLINTERCAT_RESULT_KEY: RESULT_KEY } : {}),
   });
   if (ran.code !== 0) throw new Error(`job ${job.stage} failed (${ran.code})\n${ran.out}`);
   for (const path of job.artifacts?.paths ?? []) cpSync(join(build, path), join(artifacts, path));
@@ -341,6 +359,9 @@ describe('attack: the generated CI jobs and their token', () => {
       const setup = ciSetup('github', { version: VERSION, passthrough: ['NPM_TOKEN'], remote: 'origin', hookDir: '' });
       for (const f of setup.files) a.repo.write({ [f.path]: f.content });
       const workflow = parse(setup.files[0]?.content ?? '') as { jobs: Record<string, { steps: GithubStep[] }> };
+      // The key is the pushing job's only: the check's job never names it.
+      expect(JSON.stringify(workflow.jobs.check)).not.toContain('SPLINTERCAT_RESULT_KEY');
+      expect(JSON.stringify(workflow.jobs.report)).toContain('SPLINTERCAT_RESULT_KEY');
       const run = await requestThrough(a, setup.jobs, async (branch) => {
         const artifacts = tempDir('splintercat-gh-artifacts-');
         let output = '';
@@ -363,9 +384,9 @@ describe('attack: the generated CI jobs and their token', () => {
       (stage) => Object.values(pipeline).find((j) => (j as GitlabJob | null)?.stage === stage) as GitlabJob,
     );
     expect(jobs.map((j) => j.stage)).toEqual(['check', 'report']);
-    // GitLab prints every script line before it runs it: none may name the token to expand.
+    // GitLab prints every script line before it runs it: none may name a token or the key to expand.
     for (const line of jobs.flatMap((j) => j.script))
-      expect(line.replace(/unset [A-Z_ ]+;/, '')).not.toMatch(/SPLINTERCAT_PUSH_TOKEN|CI_JOB_TOKEN/);
+      expect(line).not.toMatch(/\$\{?(SPLINTERCAT_PUSH_TOKEN|CI_JOB_TOKEN|SPLINTERCAT_RESULT_KEY)/);
     const run = await requestThrough(a, setup.jobs, async (branch) => {
       const artifacts = tempDir('splintercat-gl-artifacts-');
       let output = '';

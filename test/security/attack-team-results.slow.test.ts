@@ -17,7 +17,11 @@ const COMMAND = 'sh quick.sh';
 const TIMEOUT = 60;
 
 /** A fork (a.txt) and an upstream (b.txt) that merge without a conflict, on a bare remote whose hook is the CI. */
-function forkWithCi(options: { hook?: boolean } = {}): { repo: TestRepo; remote: CiRemote; tree: string } {
+function forkWithCi(options: { hook?: boolean; resultKey?: string } = {}): {
+  repo: TestRepo;
+  remote: CiRemote;
+  tree: string;
+} {
   const repo = TestRepo.create();
   repo.commit('base', { 'quick.sh': QUICK_SH, 'README.md': 'fork\n' });
   repo.branch('upstream');
@@ -97,9 +101,10 @@ function passingRecord(id: string, commit: string, version: number, nonce?: stri
 /**
  * Put a forger in front of the CI's post-receive hook: the first request pushed for a commit of
  * `tree` gets, at once (before the real job has even cloned), a passing result at its id with a
- * nonce of the forger's own: so the real job finds a result there and never runs.
+ * nonce of the forger's own, or (`readNonce`) the one it read off the request commit on the
+ * remote: so the real job finds a result there and never runs.
  */
-function forgeFirstResult(remote: CiRemote, tree: string): string {
+function forgeFirstResult(remote: CiRemote, tree: string, readNonce = false): string {
   const hooks = join(remote.bare, 'hooks');
   renameSync(join(hooks, 'post-receive'), join(hooks, 'ci-post-receive'));
   const marker = join(tempDir('splintercat-forger-'), 'forged');
@@ -116,7 +121,8 @@ echo "$input" | while read -r old new ref; do
   [ "$(git rev-parse "$new^1^{tree}")" = '${tree}' ] || continue
   commit=$(git rev-parse "$new^1")
   id=$(echo "$ref" | sed 's,.*/checks/\\([^/]*\\)/request,\\1,')
-  blob=$(printf '${json}' "$id" "${'0'.repeat(32)}" "$commit" | git hash-object -w --stdin)
+  nonce=${readNonce ? `$(git log -1 --format=%B "$new" | sed -n 's/.*"nonce":"\\([0-9a-f]*\\)".*/\\1/p')` : `'${'0'.repeat(32)}'`}
+  blob=$(printf '${json}' "$id" "$nonce" "$commit" | git hash-object -w --stdin)
   log=$(echo forged | git hash-object -w --stdin)
   t=$(printf '100644 blob %s\\tlog.txt\\n100644 blob %s\\tresult.json\\n' "$log" "$blob" | git mktree)
   c=$(echo 'splintercat check result: quick passed' | GIT_AUTHOR_NAME=m GIT_AUTHOR_EMAIL=m@x GIT_COMMITTER_NAME=m GIT_COMMITTER_EMAIL=m@x git commit-tree "$t")
@@ -219,6 +225,34 @@ describe('a teammate forges check results (records, pre-pushed and raced result 
     // The real CI answered the fresh request: quick failed on the merged tree.
     expect(log).toMatch(/\[check\] quick FAILED on (1-1|final)/);
     expect(remote.log()).toMatch(/a\.txt and b\.txt together: broken|done \(0\)/);
+  }, 240_000);
+
+  it('a result with the nonce read off the remote is rejected unsigned where the clone and the CI share SPLINTERCAT_RESULT_KEY', async () => {
+    const key = 'rk-FAKE-5f3c0d9e8b7a6f5e4d3c2b1a';
+    const { repo, remote, tree } = forkWithCi({ resultKey: key });
+    const marker = forgeFirstResult(remote, tree, true);
+    const merged = await runCli(['merge', 'upstream'], repo.dir, { SPLINTERCAT_RESULT_KEY: key });
+    await remote.jobsDone();
+    const forgedCommit = readFileSync(marker, 'utf8').trim();
+    // The forger did copy the request's own nonce: only the key tells its result from the job's.
+    const forged = JSON.parse(
+      execFileSync('git', ['show', `${forgedCommit}:result.json`], { cwd: remote.bare, encoding: 'utf8' }),
+    ) as { nonce: string; id: string };
+    expect(forged.nonce).toMatch(/^[0-9a-f]{32}$/);
+    await expectNotValidated(repo, merged);
+    const log = logs(repo);
+    expect(log).toMatch(
+      /rejected the result at refs\/splintercat\/up\/checks\/\S+\/result for 'quick' on [0-9a-f]+: it is not signed with SPLINTERCAT_RESULT_KEY/,
+    );
+    // The real job's signed answer to the fresh request was taken: quick failed on the merged tree.
+    expect(log).toMatch(/\[check\] quick FAILED on (1-1|final)/);
+    // The key is in no output, log, ref or record.
+    const everything = `${merged.stdout}${merged.stderr}${log}${remote.log()}${execFileSync('git', ['log', '--all', '--format=%B%n%H'], { cwd: remote.bare, encoding: 'utf8' })}`;
+    expect(everything).not.toContain(key);
+    for (const ref of remote.refs().filter((r) => r.endsWith('/result')))
+      expect(execFileSync('git', ['show', `${ref}:result.json`], { cwd: remote.bare, encoding: 'utf8' })).not.toContain(
+        key,
+      );
   }, 240_000);
 });
 

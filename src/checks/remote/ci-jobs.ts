@@ -10,8 +10,11 @@
  * tree, as `npx` would), no token is left in the checkout's `.git/config`, and the check runs in
  * a job without the token (`--no-push`, the result written to a git bundle). Only a second job,
  * on a runner of its own with no clone, has the token (`--push-only`): nothing the check left
- * (a file, a process, GitHub's GITHUB_ENV) reaches it, and the bundle crosses as data.
+ * (a file, a process, GitHub's GITHUB_ENV) reaches it, and the bundle crosses as data. That job
+ * alone also has the result key (SPLINTERCAT_RESULT_KEY, result-key.ts) and signs the result.
  */
+import { randomBytes } from 'node:crypto';
+import { RESULT_KEY_VARIABLE } from './result-key.js';
 
 export const ciKinds = ['github', 'gitlab', 'hook'] as const;
 export type CiKind = (typeof ciKinds)[number];
@@ -19,7 +22,7 @@ export type CiKind = (typeof ciKinds)[number];
 /** What `init --ci KIND` writes and how it sets `check.runner`. */
 export interface CiSetup {
   /** Files to write (path relative to the repository -> content), and whether each is executable. */
-  files: Array<{ path: string; content: string; executable?: boolean }>;
+  files: Array<{ path: string; content: string; executable?: boolean; mode?: number }>;
   trigger: 'ref' | 'branch';
   /** check.runner.jobs: path in each request commit -> file of the main checkout. */
   jobs: Record<string, string>;
@@ -44,6 +47,8 @@ export interface CiSetupOptions {
   hookDir: string;
   reportArgs?: string;
   remoteHooks?: string | null;
+  /** The hook job's result key; default: a new random one; null: none (results go unsigned). */
+  resultKey?: string | null;
 }
 
 /** How a job gets splintercat: an install step (null with `--command`) and the command running it. */
@@ -64,6 +69,7 @@ export function ciSetup(kind: CiKind, options: CiSetupOptions): CiSetup {
       next: [
         `Commit ${GITHUB_WORKFLOW} if you like (it runs only for splintercat/*/checks/* branches); every request carries it anyway.`,
         `Checks of a run now go to the Actions runners of '${options.remote}'.`,
+        `Add a repository secret ${RESULT_KEY_VARIABLE} (\`openssl rand -hex 32\`) and set the same value in each clone's environment: only the job that pushes results gets it and signs each result with it, and a clone with it takes no result without that signature.`,
         ...secretsStep(options, 'repository secrets'),
       ],
     };
@@ -75,25 +81,40 @@ export function ciSetup(kind: CiKind, options: CiSetupOptions): CiSetup {
       next: [
         `Each request commit carries ${GITLAB_SOURCE} as its .gitlab-ci.yml (your own pipeline is untouched).`,
         'Add a CI/CD variable SPLINTERCAT_PUSH_TOKEN (a project access token with write_repository), masked and scoped to the environment splintercat-results, so only the job that pushes results gets it.',
+        `Add a CI/CD variable ${RESULT_KEY_VARIABLE} (\`openssl rand -hex 32\`), masked and scoped to the environment splintercat-results, and set the same value in each clone's environment: only the job that pushes results gets it and signs each result with it, and a clone with it takes no result without that signature.`,
         ...secretsStep(options, 'CI/CD variables'),
       ],
     };
+  return hookSetup(options);
+}
+
+/** The hook CI's setup: the hook, its job (holding the result key: mode 0700), and the steps that install them. */
+function hookSetup(options: CiSetupOptions): CiSetup {
   const dir = options.hookDir;
+  const key = options.resultKey === undefined ? randomBytes(32).toString('hex') : options.resultKey;
+  const job = `${dir}/splintercat-check-job`;
   return {
     files: [
       { path: `${dir}/post-receive`, content: postReceiveHook(), executable: true },
       {
-        path: `${dir}/splintercat-check-job`,
-        content: hookJob(options.command ?? 'splintercat', options.reportArgs ?? ''),
+        path: job,
+        content: hookJob(options.command ?? 'splintercat', options.reportArgs ?? '', key),
         executable: true,
+        mode: 0o700,
       },
     ],
     trigger: 'ref',
     jobs: {},
     next: [
       `Copy both files into the hooks directory of the bare repository behind '${options.remote}':`,
-      `  cp ${dir}/post-receive ${dir}/splintercat-check-job ${options.remoteHooks ?? '/path/to/repo.git/hooks/'}`,
+      `  cp ${dir}/post-receive ${job} ${options.remoteHooks ?? '/path/to/repo.git/hooks/'}`,
       'Each pushed request then runs in its own clone, in the background; the output goes to splintercat-checks.log in the bare repository.',
+      ...(key === null
+        ? []
+        : [
+            `The job signs each result with a new result key, written into ${job} (mode 0700: keep it out of any commit). Set it in the environment of each clone of the team, which then takes no result without that signature (shown once, here):`,
+            `  export ${RESULT_KEY_VARIABLE}=${key}`,
+          ]),
     ],
   };
 }
@@ -130,6 +151,17 @@ export function passthroughProblem(name: string): string | null {
   if (!VARIABLE_NAME.test(name)) return 'it is not a variable name (letters, digits and _)';
   if (JOB_TOKENS.test(name)) return "it is the job's own token or splintercat's, which the check never gets";
   return null;
+}
+
+/**
+ * The values of the job's own tokens in `env` (the names `passthroughProblem` refuses): secrets
+ * the check never gets, nor any variable holding one (GitLab's CI_REPOSITORY_URL holds the job
+ * token), nor its log. Shorter values are flags, not credentials.
+ */
+export function jobTokenValues(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => JOB_TOKENS.test(name) && typeof value === 'string' && value.trim().length >= 8)
+    .map(([, value]) => (value as string).trim());
 }
 
 /** check-report's options for the variables the check keeps. */
@@ -186,8 +218,8 @@ ${secrets}        run: |
           name: splintercat-result
           path: \${{ runner.temp }}/${RESULT_BUNDLE}
           retention-days: 1
-  # The token, on a runner of its own: nothing the check left (a file, a process, GITHUB_ENV)
-  # reaches it; the result crosses as data, checked before it is pushed.
+  # The token and the result key, on a runner of its own: nothing the check left (a file, a
+  # process, GITHUB_ENV) reaches them; the result crosses as data, checked, signed, then pushed.
   report:
     needs: check
     runs-on: ubuntu-latest
@@ -205,6 +237,7 @@ ${secrets}        run: |
 ${installStep}      - name: Push the result
         env:
           SPLINTERCAT_PUSH_TOKEN: \${{ github.token }}
+          ${RESULT_KEY_VARIABLE}: \${{ secrets.${RESULT_KEY_VARIABLE} }}
         run: |
           ${command} check-report --ref "$GITHUB_REF" --push-only --bundle "$RUNNER_TEMP/result/${RESULT_BUNDLE}" --remote "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git" --token-user x-access-token
 `;
@@ -238,13 +271,15 @@ ${rules}  script:
     - git remote set-url origin "$CI_SERVER_URL/$CI_PROJECT_PATH.git"
     - git config --local --name-only --get-regexp '^(url\\..*|credential\\..*|http\\..*extraheader)$' | while read -r key; do git config --local --unset-all "$key"; done || true
 ${installLines}    - splintercat() { ${command} "$@"; }
-    # The check runs without a token in its environment; its result is written to the bundle.
-    - (unset SPLINTERCAT_PUSH_TOKEN CI_JOB_TOKEN; splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL" --no-push --bundle ${RESULT_BUNDLE}${passthroughArgs(passthrough)})
+    # check-report takes the job's token (CI_JOB_TOKEN) out of the check's environment, with
+    # every variable holding it (CI_REPOSITORY_URL), and out of its log; the result goes to the bundle.
+    - splintercat check-report --ref "refs/heads/$CI_COMMIT_BRANCH" --url "$CI_JOB_URL" --no-push --bundle ${RESULT_BUNDLE}${passthroughArgs(passthrough)}
   artifacts:
     paths: [${RESULT_BUNDLE}]
     expire_in: 1 day
 # The token, in a job of its own that runs nothing of the tree (no clone): scope
-# SPLINTERCAT_PUSH_TOKEN to the environment splintercat-results so only this job gets it.
+# SPLINTERCAT_PUSH_TOKEN and ${RESULT_KEY_VARIABLE} (which signs the result) to the environment
+# splintercat-results so only this job gets them.
 splintercat-report:
   stage: report
   image: node:20
@@ -284,7 +319,18 @@ exit 0
 `;
 }
 
-function hookJob(command: string, reportArgs: string): string {
+/**
+ * The hook's job script. The check runs in bubblewrap unless the command says otherwise: the
+ * hook runs as the owner of the bare repository, which an unconfined check could rewrite, so a
+ * machine without bubblewrap fails the check instead of running it bare. The result key is given
+ * to check-report alone (which signs after the check ran without it), never to git or the shell.
+ */
+function hookJob(command: string, reportArgs: string, key: string | null): string {
+  const sandbox = /(^|\s)--sandbox\b/.test(`${command} ${reportArgs}`) ? '' : ' --sandbox bwrap';
+  const args = `${sandbox}${reportArgs ? ` ${reportArgs}` : ''}`;
+  const report = `splintercat check-report --ref "$ref" --remote origin --log-dir "$work/logs"${args}`;
+  const run =
+    key === null ? report : `(${RESULT_KEY_VARIABLE}=${shellQuote(key)}; export ${RESULT_KEY_VARIABLE}; ${report})`;
   return `#!/bin/sh
 # Written by \`splintercat init --ci hook\`: one check job. Usage: splintercat-check-job REPO REF
 # Clones REPO, checks out the request REF and runs splintercat check-report, which runs the
@@ -301,9 +347,13 @@ git clone --quiet --no-checkout -- "$repo" "$work/clone" || exit 1
 cd "$work/clone" || exit 1
 git fetch --quiet --no-tags origin "+$ref:refs/splintercat-job/request" || exit 1
 git -c advice.detachedHead=false checkout --quiet --detach refs/splintercat-job/request || exit 1
-splintercat check-report --ref "$ref" --remote origin --log-dir "$work/logs"${reportArgs ? ` ${reportArgs}` : ''}
+${run}
 status=$?
 echo "splintercat-check-job: $ref done ($status)"
 exit $status
 `;
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -9,9 +9,12 @@ import {
   parseResultRecord,
   requestMessage,
   resultProblem,
+  signedRecord,
   type CheckRequest,
   type CheckResultRecord,
 } from './protocol.js';
+import { resultKey, resultSignature } from './result-key.js';
+import { knownSecrets } from '../../util/secret-registry.js';
 
 const commit = 'a'.repeat(40);
 const tree = 'b'.repeat(40);
@@ -98,5 +101,64 @@ describe('the check protocol: a result answers only the request it carries the n
     // A result without a nonce (as version 1 wrote them) is no answer either.
     const { nonce: _nonce, ...bare } = answer(request());
     expect(parseResultRecord(JSON.stringify(bare)).ok).toBe(false);
+  });
+});
+
+describe('results signed with the result key', () => {
+  const key = 'k'.repeat(64);
+
+  it('a signed result answers; unsigned, signed with another key or changed after signing, it does not', () => {
+    const to = request();
+    const signed = signedRecord(answer(to), key);
+    expect(signed.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(resultProblem(to, signed, key)).toBeNull();
+    // Without a key of its own the clone reads the nonce alone, as before.
+    expect(resultProblem(to, answer(to))).toBeNull();
+    expect(resultProblem(to, answer(to), key)).toBe('it is not signed with SPLINTERCAT_RESULT_KEY');
+    const other = signedRecord(answer(to), 'o'.repeat(64));
+    expect(resultProblem(to, other, key)).toBe("its signature is not of this clone's SPLINTERCAT_RESULT_KEY");
+    const flipped = { ...signed, success: false };
+    expect(resultProblem(to, flipped, key)).toBe("its signature is not of this clone's SPLINTERCAT_RESULT_KEY");
+    // A signature of the right length but wrong, and one of another length, compare without throwing.
+    expect(resultProblem(to, { ...signed, signature: '0'.repeat(64) }, key)).not.toBeNull();
+    expect(resultProblem(to, { ...signed, signature: 'ab' }, key)).not.toBeNull();
+    // The wrong nonce is named first, whatever the signature.
+    expect(resultProblem(to, signedRecord(answer(to, { nonce: newNonce() }), key), key)).toBe(
+      "its nonce is not this clone's request's",
+    );
+  });
+
+  it('signed, a result must name the request commit this clone pushed: a request rewritten on the remote is another', () => {
+    const to = request();
+    const pushed = 'c'.repeat(40);
+    expect(resultProblem(to, signedRecord(answer(to, { requestCommit: pushed }), key), key, pushed)).toBeNull();
+    expect(resultProblem(to, signedRecord(answer(to, { requestCommit: 'd'.repeat(40) }), key), key, pushed)).toBe(
+      `it answers the request commit ${'d'.repeat(40)}, not ${pushed}, which this clone pushed`,
+    );
+    expect(resultProblem(to, signedRecord(answer(to), key), key, pushed)).toBe(
+      `it answers the request commit (none named), not ${pushed}, which this clone pushed`,
+    );
+    // Without a key, a result of an older job that names none is taken on its nonce, as before.
+    expect(resultProblem(to, answer(to), null, pushed)).toBeNull();
+  });
+
+  it('signs what a reader of result.json reads: key order and defaults do not change the signature', () => {
+    const to = request();
+    const signed = signedRecord(answer(to, { tests: { runner: 'vitest', failures: [], ran: 3, stopped: null } }), key);
+    const text = JSON.stringify(Object.fromEntries(Object.entries(signed).reverse()));
+    const read = parseResultRecord(text);
+    expect(read.ok && resultProblem(to, read.record, key)).toBeNull();
+    // The signature is of the record without it.
+    const { signature, ...rest } = signed;
+    expect(resultSignature(rest, key)).toBe(signature);
+    expect(parseResultRecord(JSON.stringify({ ...signed, signature: 'not hex' })).ok).toBe(false);
+  });
+
+  it('the key read from the environment is a secret from then on; a short or empty one is no key', () => {
+    expect(resultKey({})).toBeNull();
+    expect(resultKey({ SPLINTERCAT_RESULT_KEY: 'short' })).toBeNull();
+    const value = 'f'.repeat(40) + 'cafe';
+    expect(resultKey({ SPLINTERCAT_RESULT_KEY: ` ${value}\n` })).toBe(value);
+    expect(knownSecrets()).toContain(value);
   });
 });

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors/index.js';
 import { testRunners } from '../test-output/types.js';
 import { printableName } from '../../util/safe-print.js';
 import { shortOid } from '../../util/short-oid.js';
+import { RESULT_KEY_VARIABLE, resultSignature, signedWith } from './result-key.js';
 
 /**
  * The contract between splintercat and a CI job, carried by refs of an ordinary git remote.
@@ -24,6 +25,10 @@ import { shortOid } from '../../util/short-oid.js';
  * from the remote (own-requests.ts), takes a result only when the nonce, commit and check are its
  * request's. The ID names the check and tree for a reader and ends in a digest of the nonce, so
  * no one can push a result ahead of a request: each request, of each clone, is a fresh ID.
+ *
+ * The nonce is in the request commit, which anyone who reads the remote reads: where the clones
+ * and the CI's pushing job share SPLINTERCAT_RESULT_KEY, a result counts only when signed with it
+ * (result-key.ts), which no one but that job and the clones can do.
  */
 
 /** The version of requests and results this splintercat writes and reads. */
@@ -75,6 +80,8 @@ const checkResultRecordSchema = z.object({
   id: z.string().min(1),
   /** The request's nonce, copied: the result answers that request and no other. */
   nonce,
+  /** The request commit the job ran: a request rewritten on the remote (another command, say) is another commit. */
+  requestCommit: oid.optional(),
   run: z.string().min(1),
   check: z.string().min(1),
   commit: oid,
@@ -98,6 +105,11 @@ const checkResultRecordSchema = z.object({
   /** Who ran it (CI name and host). */
   runner: z.string(),
   finishedAt: z.string(),
+  /** HMAC-SHA256 of the record without it, with SPLINTERCAT_RESULT_KEY (result-key.ts), by the job that pushed it. */
+  signature: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type CheckResultRecord = z.infer<typeof checkResultRecordSchema>;
 
@@ -223,13 +235,25 @@ export function parseResultRecord(
 
 /**
  * Why `record` does not answer `request`, or null when it does: the same id, run, check and
- * commit, and the request's nonce (compared in constant time). A result that fails this was not
- * written for this clone's request, whoever wrote it.
+ * commit, and the request's nonce (compared in constant time); with a result key `key`, also its
+ * signature and that it names `pushed`, the request commit this clone pushed, as the one it ran. A result that fails this was not written for this clone's request, whoever wrote it.
  */
-export function resultProblem(request: CheckRequest, record: CheckResultRecord): string | null {
+export function resultProblem(
+  request: CheckRequest,
+  record: CheckResultRecord,
+  key: string | null = null,
+  pushed?: string,
+): string | null {
   const a = Buffer.from(record.nonce);
   const b = Buffer.from(request.nonce);
   if (a.length !== b.length || !timingSafeEqual(a, b)) return "its nonce is not this clone's request's";
+  if (key !== null && !signedWith(record, key))
+    return record.signature === undefined
+      ? `it is not signed with ${RESULT_KEY_VARIABLE}`
+      : `its signature is not of this clone's ${RESULT_KEY_VARIABLE}`;
+  // Signed, the request commit is the job's word: a request rewritten on the remote is not this one.
+  if (pushed !== undefined && (key !== null || record.requestCommit !== undefined) && record.requestCommit !== pushed)
+    return `it answers the request commit ${record.requestCommit ?? '(none named)'}, not ${pushed}, which this clone pushed`;
   // What the result says is anyone's text: printed only as a name that cannot break a line.
   if (record.id !== request.id || record.run !== request.run)
     return `it names the request ${printableName(record.id)}, not this one`;
@@ -237,4 +261,11 @@ export function resultProblem(request: CheckRequest, record: CheckResultRecord):
     return `it is for the check '${printableName(record.check)}', not '${request.check}'`;
   if (record.commit !== request.commit) return `it is for the commit ${record.commit}, not ${request.commit}`;
   return null;
+}
+
+/** `record` as the schema reads it (what a reader of result.json gets), signed with `key`. */
+export function signedRecord(record: CheckResultRecord, key: string): CheckResultRecord {
+  const read = checkResultRecordSchema.parse(JSON.parse(JSON.stringify(record)));
+  delete read.signature;
+  return { ...read, signature: resultSignature(read, key) };
 }

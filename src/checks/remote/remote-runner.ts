@@ -23,6 +23,7 @@ import {
   resultProblem,
   type CheckResultRecord,
 } from './protocol.js';
+import { RESULT_KEY_VARIABLE, resultKey } from './result-key.js';
 import { ResultWatcher } from './result-watcher.js';
 
 export interface RemoteCheckRunnerOptions {
@@ -54,6 +55,8 @@ export interface RemoteCheckRunnerOptions {
   host?: string;
   /** How long a request may go unanswered before it is sent again (default: half of `timeoutSec`). */
   resendAfterMs?: number;
+  /** The result key results must be signed with (result-key.ts); default: SPLINTERCAT_RESULT_KEY of this process's environment, if set. */
+  resultKey?: string | null;
 }
 
 /**
@@ -81,12 +84,16 @@ export class RemoteCheckRunner implements CheckRunnerLike {
   private readonly watcher: ResultWatcher;
   private readonly own: OwnRequests;
   private readonly sender: RequestSender;
+  private readonly key: string | null;
+  /** Whether the warning that results are taken on their nonce alone was given (once a process). */
+  private warned = false;
 
   constructor(private readonly options: RemoteCheckRunnerOptions) {
     this.parallel = options.parallel ?? 4;
     this.log = options.logger ?? nullLogger;
     this.clock = options.clock ?? systemClock;
     this.own = new OwnRequests(options.git, options.run);
+    this.key = options.resultKey !== undefined ? options.resultKey : resultKey(process.env);
     this.sender = new RequestSender(options, this.own, this.log, this.clock);
     this.watcher = new ResultWatcher(
       options.git,
@@ -121,6 +128,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
     if (command === undefined) throw unknownCheck(name, this.names());
     const started = Date.now();
     const deadline = started + this.options.timeoutSec * 1000;
+    this.warnUnsigned();
     const ask = await this.open(name, command, options);
     if (options.leave?.aborted) throw new CheckLeft(name, ask.lastRef);
     if (ask.live.length === 0) await this.sender.send(ask);
@@ -164,6 +172,16 @@ export class RemoteCheckRunner implements CheckRunnerLike {
   /** Stop looking for results (pending checks still end at their time limit). */
   close(): void {
     this.watcher.close();
+  }
+
+  /** Without a result key, anyone who reads the remote reads a request's nonce: said once, at the first check. */
+  private warnUnsigned(): void {
+    if (this.key !== null || this.warned) return;
+    this.warned = true;
+    this.log.warn(
+      { remote: this.options.remote, variable: RESULT_KEY_VARIABLE },
+      `check results from ${this.options.remote} are taken on their request's nonce alone: without ${RESULT_KEY_VARIABLE} (the secret the CI's job signs results with) anyone who can read the remote can answer a request`,
+    );
   }
 
   private timeoutText(ask: Ask): string {
@@ -229,7 +247,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
 
   /**
    * Fetch the result at `sent`'s ref and check that it answers that request (nonce, id, check,
-   * commit). Null when it does not: rejected, the request withdrawn and forgotten (its id is spent:
+   * commit, and the result key's signature when this clone has one). Null when it does not: rejected, the request withdrawn and forgotten (its id is spent:
    * the real job can no longer write there).
    */
   private async collect(
@@ -246,7 +264,7 @@ export class RemoteCheckRunner implements CheckRunnerLike {
       return null;
     }
     const read = await readResult(git, oid);
-    const problem = !read.ok ? read.reason : resultProblem(sent.request, read.record);
+    const problem = !read.ok ? read.reason : resultProblem(sent.request, read.record, this.key, sent.pushed);
     if (problem === null && read.ok) return { record: read.record, tail: read.tail };
     ask.live = ask.live.filter((s) => s !== sent);
     this.sender.reject(ask, refs.result, problem ?? 'it cannot be read');

@@ -4,20 +4,27 @@ import { SplintercatError, UsageError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
 import { listRemoteRefs, pushRefs } from '../../git/remote-refs.js';
 import type { Logger } from '../../log/logger.js';
+import { OBJECT_LIMITS } from '../../git/object-limits.js';
+import { knownSecrets, registerSecrets } from '../../util/secret-registry.js';
 import { CheckRunner } from '../check-runner.js';
 import { parseTestFailures } from '../test-output/index.js';
+import { jobTokenValues } from './ci-jobs.js';
 import { createResultCommit } from './commits.js';
 import { pushTarget, withPushGit, type PushCredential, type ResultSource } from './job-push.js';
 import {
+  LOG_FILE,
   RESULT_FILE,
   parseRequestMessage,
   parseRequestRef,
   parseResultRecord,
+  resultProblem,
+  signedRecord,
   type CheckRefs,
   type CheckRequest,
   type CheckResultRecord,
 } from './protocol.js';
 import { readCheckLog } from '../read-log.js';
+import { resultKey } from './result-key.js';
 
 export interface ReportCheckOptions {
   /** The job's clone, with the request commit checked out (HEAD). */
@@ -57,11 +64,14 @@ const LOG_LINES = 200;
 /**
  * `splintercat check-report`: the CI job's half of the protocol, in one go where the job holds no
  * token (the hook job of a bare repository): reads the request from HEAD, makes sure it is still
- * wanted, runs it (`runRequested`), and pushes the result ref, created only if absent.
+ * wanted, runs it (`runRequested`), and pushes the result ref, created only if absent. With
+ * SPLINTERCAT_RESULT_KEY in the job's environment the result is signed with it, after the check
+ * ran (in its sandbox, without the key in its environment).
  */
 export async function reportCheck(options: ReportCheckOptions): Promise<ReportOutcome> {
   const { git } = options;
   const remote = options.remote ?? 'origin';
+  const key = resultKey(options.env ?? process.env);
   const { request, refs } = await readRequest(git, options.ref);
   const head = await git.text(['rev-parse', 'HEAD']);
   const known = await listRemoteRefs(git, remote, [refs.result, fullRef(options.ref)]);
@@ -69,7 +79,7 @@ export async function reportCheck(options: ReportCheckOptions): Promise<ReportOu
   const existing = known.get(refs.result);
   if (existing !== undefined) return { status: 'already', check: request.check, result: existing };
   if (known.get(fullRef(options.ref)) !== head) return { status: 'withdrawn', check: request.check };
-  const { record, commit } = await runRequested(options, request);
+  const { record, commit } = await runRequested(options, request, key);
   return pushResult(git, remote, refs, record, commit);
 }
 
@@ -82,7 +92,7 @@ export async function reportCheck(options: ReportCheckOptions): Promise<ReportOu
 export async function recordCheck(options: ReportCheckOptions & { bundle?: string }): Promise<ReportOutcome> {
   const { git } = options;
   const { request, refs } = await readRequest(git, options.ref);
-  const { record, commit } = await runRequested(options, request);
+  const { record, commit } = await runRequested(options, request, null);
   await git.run(['update-ref', '--no-deref', refs.result, commit]);
   if (options.bundle !== undefined) await git.run(['bundle', 'create', '--quiet', options.bundle, refs.result]);
   return { status: 'recorded', record, result: commit, ref: refs.result };
@@ -92,7 +102,8 @@ export async function recordCheck(options: ReportCheckOptions & { bundle?: strin
  * `check-report --push-only`: the half of a job with the token. Pushes the result `recordCheck`
  * wrote (in this clone, or in `source.bundle`), from a repository of its own (job-push.ts),
  * unless the request was withdrawn or answered meanwhile. The result comes from where the check
- * ran: it is read as data and must answer the request the ref names.
+ * ran: it is read as data, within its size limit, and must answer the request the remote holds at
+ * the ref; with SPLINTERCAT_RESULT_KEY (which only this half of the job has) it is signed here.
  */
 export async function pushRecordedCheck(options: {
   git: Git;
@@ -100,21 +111,21 @@ export async function pushRecordedCheck(options: {
   remote?: string;
   source?: ResultSource;
   credential?: PushCredential | null;
+  env?: NodeJS.ProcessEnv;
 }): Promise<ReportOutcome> {
   const { git } = options;
   const parsedRef = parseRequestRef(options.ref);
   if (!parsedRef) throw notARequest(options.ref, 'it is not a splintercat check request ref');
   const { refs, run } = parsedRef;
   const source = options.source ?? { clone: true };
+  const key = resultKey(options.env ?? process.env);
   const target = await pushTarget(git, options.remote ?? 'origin');
   return withPushGit(git, source, refs.result, options.credential ?? null, async (push) => {
-    const commit = await push.revParse(`${refs.result}^{commit}`);
-    const json = commit === null ? null : await push.readBlobText(`${commit}:${RESULT_FILE}`);
-    const parsed = json === null ? null : parseResultRecord(json);
     const where = 'bundle' in source ? source.bundle : 'this clone';
-    if (commit === null || parsed === null || !parsed.ok)
+    const recorded = await readRecorded(push, refs.result);
+    if (recorded === null)
       throw notARequest(options.ref, `no result of it is recorded in ${where} (${refs.result})`, NO_RECORD_FIX);
-    const { record } = parsed;
+    const { record } = recorded;
     if (record.id !== refs.id || record.run !== run)
       throw notARequest(options.ref, `the result recorded in ${where} is for ${record.id} of run ${record.run}`);
     const known = await listRemoteRefs(push, target, [refs.result, fullRef(options.ref)]);
@@ -122,16 +133,77 @@ export async function pushRecordedCheck(options: {
     const existing = known.get(refs.result);
     if (existing !== undefined) return { status: 'already', check: record.check, result: existing };
     if (!known.has(fullRef(options.ref))) return { status: 'withdrawn', check: record.check };
-    return pushResult(push, target, refs, record, commit);
+    const asked = await remoteRequest(push, target, options.ref);
+    if (asked === null) return { status: 'withdrawn', check: record.check };
+    // The check must have run the request the remote holds now, not one rewritten since.
+    const problem =
+      resultProblem(asked.request, record) ??
+      (record.requestCommit === asked.commit
+        ? null
+        : `it ran the request commit ${record.requestCommit ?? '(none named)'}, not ${asked.commit}`);
+    if (problem !== null)
+      throw notARequest(options.ref, `the result recorded in ${where} does not answer the request: ${problem}`);
+    if (key === null) return pushResult(push, target, refs, record, recorded.commit);
+    const signed = signedRecord(record, key);
+    return pushResult(push, target, refs, signed, await createResultCommit(push, signed, recorded.log));
   });
+}
+
+/** The result commit at `ref` of `git`, its record and log each read within its size limit; null when there is none that reads. */
+async function readRecorded(
+  git: Git,
+  ref: string,
+): Promise<{ commit: string; record: CheckResultRecord; log: string } | null> {
+  const commit = await git.revParse(`${ref}^{commit}`);
+  if (commit === null) return null;
+  const json = await git.readBlobCapped(`${commit}:${RESULT_FILE}`, OBJECT_LIMITS.checkResult);
+  const log = await git.readBlobCapped(`${commit}:${LOG_FILE}`, OBJECT_LIMITS.checkLog);
+  if (!json.ok || (!log.ok && log.reason !== 'missing')) return null;
+  const parsed = parseResultRecord(json.text);
+  return parsed.ok ? { commit, record: parsed.record, log: log.ok ? log.text : '' } : null;
+}
+
+/**
+ * The request the remote holds at `ref`, fetched alone (depth 1: none of the tree under test) and
+ * its commit read within a size limit; null when it is gone or carries no request.
+ */
+async function remoteRequest(
+  git: Git,
+  remote: string,
+  ref: string,
+): Promise<{ request: CheckRequest; commit: string } | null> {
+  const local = 'refs/splintercat-job/request';
+  const fetched = await git.run(
+    ['fetch', '--quiet', '--no-tags', '--depth=1', '--', remote, `+${fullRef(ref)}:${local}`],
+    {
+      okExitCodes: [0, 1, 128],
+    },
+  );
+  if (fetched.exitCode !== 0) return null;
+  const read = await git.readCapped(local, { type: 'commit', maxBytes: OBJECT_LIMITS.checkResult });
+  if (!read.ok) return null;
+  try {
+    const request = parseRequestMessage(read.object.content.toString('utf8'));
+    return request === null ? null : { request, commit: read.object.oid };
+  } catch {
+    return null;
+  }
 }
 
 /** Check out the commit under test (the request commit's parent), run the check, and write its result commit. */
 async function runRequested(
   options: ReportCheckOptions,
   request: CheckRequest,
+  key: string | null,
 ): Promise<{ record: CheckResultRecord; commit: string }> {
   const { git } = options;
+  const env = options.env ?? process.env;
+  // The job's own tokens are secrets to the check: scrubbed with every variable holding one
+  // (GitLab's CI_REPOSITORY_URL holds its job token), and redacted from its log.
+  const tokens = jobTokenValues(env);
+  registerSecrets(tokens);
+  const given = passthrough(env, options.envPassthrough ?? []);
+  const requestCommit = await git.text(['rev-parse', 'HEAD']);
   await git.run(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', request.commit]);
   const runner = new CheckRunner({
     workdir: git.cwd,
@@ -143,20 +215,21 @@ async function runRequested(
       ? { setup: request.setup, setupWhen: request.setupWhen, setupNetwork: request.setupNetwork }
       : {}),
     sandbox: options.sandbox ?? 'auto',
-    env: options.env ?? process.env,
-    ...passthrough(options.env ?? process.env, options.envPassthrough ?? []),
+    env,
+    ...given,
+    secrets: [...('secrets' in given ? given.secrets : []), ...tokens, ...knownSecrets()],
     ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const result = await runner.run(request.check, { cwd: git.cwd, untrusted: request.untrusted });
   // Read back never through a link the check may have put in its place.
   const log = readCheckLog(result.logFile, options.logDir);
-  const env = options.env ?? process.env;
-  const record: CheckResultRecord = {
+  const made: CheckResultRecord = {
     splintercat: 'check-result',
     version: request.version,
     id: request.id,
     nonce: request.nonce,
+    requestCommit,
     run: request.run,
     check: request.check,
     commit: request.commit,
@@ -170,6 +243,7 @@ async function runRequested(
     runner: ciRunnerName(env),
     finishedAt: new Date().toISOString(),
   };
+  const record = key === null ? made : signedRecord(made, key);
   const commit = await createResultCommit(git, record, logEnd(log));
   return { record, commit };
 }

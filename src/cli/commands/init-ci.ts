@@ -46,8 +46,11 @@ export async function initCi(configPath: string, opts: InitCiOptions): Promise<s
   for (const file of setup.files) {
     const path = resolve(root, file.path);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, file.content);
-    if (file.executable) chmodSync(path, 0o755);
+    // A file holding a key is never readable by others, not even while it is written.
+    const mode = file.mode ?? (file.executable ? 0o755 : 0o644);
+    if (existsSync(path)) chmodSync(path, mode & 0o700);
+    writeFileSync(path, file.content, { mode });
+    chmodSync(path, mode);
   }
   setKeysInFile(
     configPath,
