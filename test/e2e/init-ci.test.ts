@@ -146,6 +146,9 @@ describe('splintercat init --ci', () => {
     // Each init makes a key of its own.
     expect(local.stdout).toMatch(/export SPLINTERCAT_RESULT_KEY=[0-9a-f]{64}$/m);
     expect(local.stdout).not.toContain(key);
+    // The job file holding the key is kept out of the repository's commits.
+    expect(readFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'utf8').split('\n')).toContain('/hooks/');
+    expect(repo.sh('status', '--porcelain', '--untracked-files=all')).not.toMatch(/hooks\//);
     // A command that says how to sandbox is left as it is.
     const off = await runCli(['init', '--ci', 'hook', '--out', 'h2', '--command', 'splintercat --sandbox off'], dir);
     expect(off.code).toBe(0);

@@ -112,7 +112,7 @@ function hookSetup(options: CiSetupOptions): CiSetup {
       ...(key === null
         ? []
         : [
-            `The job signs each result with a new result key, written into ${job} (mode 0700: keep it out of any commit). Set it in the environment of each clone of the team, which then takes no result without that signature (shown once, here):`,
+            `The job signs each result with a new result key, written into ${job} (mode 0700, kept out of commits by .git/info/exclude). Set it in the environment of each clone of the team, which then takes no result without that signature (shown once, here):`,
             `  export ${RESULT_KEY_VARIABLE}=${key}`,
           ]),
     ],

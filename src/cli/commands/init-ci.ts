@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors/index.js';
 
@@ -52,6 +52,8 @@ export async function initCi(configPath: string, opts: InitCiOptions): Promise<s
     writeFileSync(path, file.content, { mode });
     chmodSync(path, mode);
   }
+  // A job file that holds the result key stays out of every commit of this repository.
+  if (setup.files.some((f) => f.mode !== undefined && (f.mode & 0o077) === 0)) excludeFromGit(root, opts.out);
   setKeysInFile(
     configPath,
     [
@@ -65,6 +67,29 @@ export async function initCi(configPath: string, opts: InitCiOptions): Promise<s
     `Wrote ${setup.files.map((f) => f.path).join(' and ')}; set check.runner (remote: ${opts.remote}, trigger: ${setup.trigger}) in ${configPath}.`,
     ...setup.next,
   ].join('\n');
+}
+
+/** Add directory `dir` (relative to `root`) to the repository's own exclude file, when `root` is in a repository. */
+function excludeFromGit(root: string, dir: string): void {
+  let exclude: string;
+  let top: string;
+  try {
+    const out = execFileSync('git', ['rev-parse', '--show-toplevel', '--git-path', 'info/exclude'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).split('\n');
+    top = out[0] as string;
+    exclude = resolve(root, out[1] as string);
+  } catch {
+    return;
+  }
+  const line = `/${relative(top, resolve(root, dir)).split(sep).join('/')}/`;
+  if (line.startsWith('/..')) return;
+  const text = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
+  if (text.split('\n').includes(line)) return;
+  mkdirSync(dirname(exclude), { recursive: true });
+  writeFileSync(exclude, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${line}\n`);
 }
 
 /** The hooks directory of `remote` when it is a repository on this machine (a path or file:// URL), else null. */
