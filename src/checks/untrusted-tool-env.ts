@@ -6,7 +6,7 @@ import { delimiter, isAbsolute, join, resolve, sep } from 'node:path';
  * and yarn read their environment above a project's `.npmrc`/`.yarnrc(.yml)`, so these hold
  * whatever upstream commits there: no lifecycle script (`preinstall`, a git dependency's
  * `prepare`), git as found on PATH (a project's `git=./tools/wrapper.sh` is how a lockfile
- * refresh ran upstream's code), no user or global npmrc (their tokens, their registry), no
+ * refresh ran upstream's code), no user npmrc (the person's tokens), no
  * `yarnPath` binary or `.pnpmfile.cjs` hook from the tree.
  */
 const NEUTRAL: Readonly<Record<string, string>> = {
@@ -34,23 +34,23 @@ function pathOutside(path: string | undefined, cwd: string): string | undefined 
 }
 
 /**
- * Empty npmrc files for the user and global levels, in `dir` (splintercat's own log directory, out
- * of every command's reach): npm refuses one file for both levels, so `/dev/null` cannot serve.
- * Where a sandbox does not show `dir`, npm finds no file there, which it reads as empty too.
+ * An empty npmrc for the user level, in `dir` (splintercat's own log directory, out of every
+ * command's reach): the person's `~/.npmrc` holds their registry tokens. The global npmrc is the
+ * machine's own (its `cafile`, its proxy), never the tree's, and is left to npm. Where a sandbox
+ * does not show `dir`, npm finds no file there, which it reads as empty too.
  */
-function emptyNpmrcs(dir: string): { npm_config_userconfig: string; npm_config_globalconfig: string } {
+function emptyUserNpmrc(dir: string): { npm_config_userconfig: string } {
   const at = join(dir, 'empty-npmrc');
   mkdirSync(at, { recursive: true });
-  const files = { npm_config_userconfig: join(at, 'user'), npm_config_globalconfig: join(at, 'global') };
-  for (const file of Object.values(files)) writeFileSync(file, '');
-  return files;
+  const file = join(at, 'user');
+  writeFileSync(file, '');
+  return { npm_config_userconfig: file };
 }
 
 /**
  * The environment for a package manager run on a tree splintercat does not trust (a setup with
  * the network, a lockfile's regenerate command): `env` with the tree's package-manager
- * configuration neutralised, the user and global npmrc replaced by empty files kept in
- * `configDir`. Any variable of the same name in another case (`NPM_CONFIG_GIT`) is dropped,
+ * configuration neutralised, the user npmrc replaced by an empty file kept in `configDir`. Any variable of the same name in another case (`NPM_CONFIG_GIT`) is dropped,
  * since npm would read it too.
  */
 export function untrustedToolEnv(
@@ -58,7 +58,7 @@ export function untrustedToolEnv(
   cwd: string,
   configDir: string,
 ): Record<string, string> {
-  const neutral = { ...NEUTRAL, ...emptyNpmrcs(configDir) };
+  const neutral = { ...NEUTRAL, ...emptyUserNpmrc(configDir) };
   const overridden = new Set(Object.keys(neutral).map((name) => name.toLowerCase()));
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (!overridden.has(name.toLowerCase())) out[name] = value;
