@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { loadConfig, type LoadedConfig } from './load.js';
+import { defaultWorktreesDir, loadConfig, type LoadedConfig } from './load.js';
 import type { Config } from './schema.js';
 
 /**
@@ -112,7 +112,12 @@ export function foreignConfigChanges(
   ownDir: string,
 ): string[] {
   if (foreign === null) return [];
-  const moved = relocate(foreign.values, foreignDir, ownDir);
+  // Each clone's paths name its own directory, and its worktrees' default one beside it.
+  const moved = relocate(
+    relocate(foreign.values, defaultWorktreesDir(foreignDir), defaultWorktreesDir(ownDir)),
+    foreignDir,
+    ownDir,
+  );
   return configChanges(moved as unknown as Config, own.values as unknown as Config);
 }
 

@@ -1,5 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { excludeLogs } from './exclude-logs.js';
 import { withValues, type Config, type GoalName, type StoredConfig, type StrategyName } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
@@ -301,13 +300,4 @@ function runDepsOptions(options: DriveOptions, log: Logger = options.openLog()):
     ...(options.interactive ? { interactive: options.interactive } : {}),
     ...(options.gateway !== undefined ? { gateway: options.gateway } : {}),
   };
-}
-
-/** Keep splintercat's logs out of `git status` (they live in the working tree by default). */
-function excludeLogs(gitDir: string): void {
-  mkdirSync(join(gitDir, 'info'), { recursive: true });
-  const exclude = join(gitDir, 'info', 'exclude');
-  const text = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
-  if (!text.split('\n').includes('.splintercat/'))
-    appendFileSync(exclude, `${text === '' || text.endsWith('\n') ? '' : '\n'}.splintercat/\n`);
 }

@@ -52,7 +52,7 @@ function attack(mallory: TestRepo, sentinel: string, server: string): void {
   values.llm = { ...values.llm, provider: 'openai-compatible', base_url: server, api_key: '${OPENROUTER_API_KEY}' };
   values.merge!.resolver = 'llm';
   values.sync = { ...values.sync, wait: 86400 };
-  state.updatedAt = '2999-01-01T00:00:00.000Z';
+  state.updatedAt = new Date().toISOString();
   const snapshot = commitFiles(mallory, {
     'state.json': `${JSON.stringify(state)}\n`,
     'events.jsonl': mallory.sh('show', `${alice}:events.jsonl`),
@@ -223,12 +223,23 @@ describe('two clones and a hostile third with push access (CLI)', () => {
       updatedAt: string;
     };
     state.source.oid = evil;
-    state.updatedAt = '2999-01-01T00:00:00.000Z';
+    state.updatedAt = new Date().toISOString();
     const snapshot = commitFiles(mallory, { 'state.json': `${JSON.stringify(state)}\n`, 'events.jsonl': '' });
     mallory.sh('push', '-q', 'origin', `${snapshot}:refs/splintercat/up/machines/mallory`);
     const source = await runCli(['join', 'origin', 'up'], bob.dir);
     expect(source.code).toBe(2);
     expect(source.stderr).toMatch(/which upstream here does not hold/);
     expect(bob.sh('for-each-ref', 'refs/imerge/')).toBe('');
+
+    // Dated a thousand years ahead so it would be "newest" for ever: not taken, and said.
+    state.updatedAt = '2999-01-01T00:00:00.000Z';
+    const ahead = commitFiles(mallory, { 'state.json': `${JSON.stringify(state)}\n`, 'events.jsonl': '' });
+    mallory.sh('push', '-q', '--force', 'origin', `${ahead}:refs/splintercat/up/machines/mallory`);
+    const joined = await runCli(['join', 'origin', 'up'], bob.dir);
+    expect(joined.code, joined.stderr).toBe(0);
+    expect(joined.stderr).toMatch(
+      /machines\/mallory: it is dated 2999-01-01T00:00:00\.000Z, ahead of this clone's clock; skipped/,
+    );
+    expect(joined.stdout).not.toMatch(/mallory/);
   });
 });

@@ -41,7 +41,8 @@ export function pushForgedSnapshot(
   const machine = attacker.sh('for-each-ref', '--count=1', '--format=%(refname)', 'refs/seen/machines/').trim();
   const state = JSON.parse(attacker.sh('show', `${machine}:state.json`)) as Record<string, unknown>;
   forge(state);
-  state.updatedAt = '2099-01-01T00:00:00.000Z';
+  // Newer than every snapshot the run published, and not ahead of the joining clone's clock.
+  state.updatedAt = new Date().toISOString();
   const events = journal(attacker.sh('show', `${machine}:events.jsonl`));
   const blob = (text: string): string =>
     execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: attacker.dir, input: text, encoding: 'utf8' }).trim();

@@ -209,7 +209,7 @@ describe('oversized and malformed objects from the remote', () => {
     push(mallory, huge, `refs/splintercat/up/claims/${bobs}`);
     const machines = mallory.sh('for-each-ref', '--format=%(refname)', 'refs/splintercat/up/machines/');
     const state = JSON.parse(mallory.sh('show', `${machines.split('\n')[0]}:state.json`)) as { updatedAt: string };
-    const newer = blob(mallory, `${JSON.stringify({ ...state, updatedAt: '2999-01-01T00:00:00.000Z' })}\n`);
+    const newer = blob(mallory, `${JSON.stringify({ ...state, updatedAt: new Date().toISOString() })}\n`);
     const snapshot = commitOf(
       mallory,
       [

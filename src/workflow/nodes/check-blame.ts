@@ -187,7 +187,7 @@ async function sayClaims(ctx: Ctx, name: string, commit: string): Promise<void> 
   if (!ctx.share || command === undefined) return;
   const claims = await claimsFor(ctx.git, ctx.share, name, command, commit).catch(() => []);
   for (const claim of claims) {
-    const reasoning = `${claimText(claim)}: ${name} runs here on ${shortOid(commit)} all the same`;
+    const reasoning = `${claimText(claim)}: ${name} runs here on commit ${shortOid(commit)} all the same`;
     // Journalled as a decision, so the report's timeline shows the claim beside the check this clone ran.
     ctx.journal.append({
       type: 'decision',

@@ -14,6 +14,7 @@ import { RejectedObjects } from '../../store/sync/rejected-objects.js';
 import { snapshotProblem } from '../../store/sync/snapshot-problem.js';
 import { isPrintableName, printableName } from '../../util/safe-print.js';
 import { cellId } from '../../imerge/cell.js';
+import { excludeLogs } from '../exclude-logs.js';
 import { assertJoinedHistory } from './joined-history.js';
 import { assertRemote } from './share-run.js';
 import { machineName, writeShare } from './share-file.js';
@@ -100,6 +101,7 @@ export async function joinRun(
     rejected.add(where, why, '', true);
     log.debug({ where, why, keys: differs }, `${where}: ${why}`);
   }
+  excludeLogs(await git.gitDir());
   // The run's start as this clone records it: `doctor --rebuild` takes the identity and configuration from it.
   recordRunStart(store.ensure(name), state);
   writeShare(store, name, { remote, machine: await machineName(git) });
@@ -183,6 +185,9 @@ async function assertSnapshotNames(
   });
 }
 
+/** How far ahead of this clone's clock a machine's snapshot may be dated (clocks differ a little). */
+const CLOCK_SKEW_MS = 3600_000;
+
 /**
  * The most recently saved machine snapshot under `prefix`. A snapshot is read only as a commit
  * whose `state.json` and `events.jsonl` are blobs within their size limits (OBJECT_LIMITS): one
@@ -206,6 +211,16 @@ async function newestSnapshot(
     if (!text.ok) continue;
     const parsed = parseJsonText(text.text, runStateFile);
     if (!parsed.ok) continue;
+    // "Newest" is the snapshot's own word: one dated ahead of this clone's clock would win for ever.
+    const at = Date.parse(parsed.value.updatedAt);
+    if (!(at <= Date.now() + CLOCK_SKEW_MS)) {
+      rejected.add(
+        ref,
+        `it is dated ${printableName(parsed.value.updatedAt.slice(0, 40))}, ahead of this clone's clock`,
+        oid,
+      );
+      continue;
+    }
     if (best && best.state.updatedAt >= parsed.value.updatedAt) continue;
     best = { machine: ref.slice(prefix.length), state: parsed.value };
   }
