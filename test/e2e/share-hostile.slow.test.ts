@@ -238,7 +238,7 @@ describe('two clones and a hostile third with push access (CLI)', () => {
     const joined = await runCli(['join', 'origin', 'up'], bob.dir);
     expect(joined.code, joined.stderr).toBe(0);
     expect(joined.stderr).toMatch(
-      /machines\/mallory: it is dated 2999-01-01T00:00:00\.000Z, ahead of this clone's clock; skipped/,
+      /snapshots\/up\/mallory: it is dated 2999-01-01T00:00:00\.000Z, ahead of this clone's clock; skipped/,
     );
     expect(joined.stdout).not.toMatch(/mallory/);
   });
