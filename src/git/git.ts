@@ -5,6 +5,7 @@ import { CatFileBatch, CatFileCheck, type GitObject, type ObjectInfo } from './c
 import { gitEnvironment } from './git-env.js';
 import { GitError } from './git-error.js';
 import { GitShell, writeInputFile, type ShellResult } from './git-shell.js';
+import { OBJECT_LIMITS } from './object-limits.js';
 import { packedTransaction } from './packed-refs.js';
 import { runProcess } from './run-process.js';
 
@@ -351,6 +352,12 @@ export class Git {
     const object = await this.readObject(info.oid);
     if (object === null) return { ok: false, reason: 'missing' };
     return { ok: true, object };
+  }
+
+  /** `readCapped` of a commit at its limit (`OBJECT_LIMITS.commit`): null when missing, too large or not a commit. */
+  async readCommitCapped(spec: string): Promise<GitObject | null> {
+    const read = await this.readCapped(spec, { type: 'commit', maxBytes: OBJECT_LIMITS.commit });
+    return read.ok ? read.object : null;
   }
 
   /** `readCapped` of a blob, as text: null when it is missing; a refusal when it is too large or not a blob. */

@@ -21,6 +21,11 @@ export const OBJECT_LIMITS = {
   checkLog: 64 * 1024 + 16 * 1024,
   /** The engine's state blob (`refs/imerge/NAME/state`: goal, tips, blockers), which a shared run fetches. */
   engineState: 16 * 1024 * 1024,
+  /**
+   * One commit of a merge's history or grid (headers and message). Cells under `refs/imerge/`
+   * come from the remote, and upstream writes its own messages; real ones are a few KiB.
+   */
+  commit: 4 * 1024 * 1024,
   /** Entries listed in one records tree or cache tree. */
   treeEntries: 500_000,
 } as const;

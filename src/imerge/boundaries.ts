@@ -100,7 +100,7 @@ export async function getBoundaries(git: Git, tip1: string, tip2: string, firstP
   // Each tip resolved once, through the long-lived object reader, and the merge base is a commit
   // id already: fewer git processes. A tip that does not resolve gets rev-parse's error.
   const commitOf = async (tip: string): Promise<string> =>
-    (await git.readObject(`${tip}^{commit}`))?.oid ?? git.resolve(`${tip}^{commit}`);
+    (await git.objectInfo(`${tip}^{commit}`))?.oid ?? git.resolve(`${tip}^{commit}`);
   const [oid1, oid2] = await Promise.all([commitOf(tip1), commitOf(tip2)]);
   const mergeBase = await bestMergeBase(git, oid1, oid2, [tip1, tip2]);
   const commits1 = await ancestryOfCommits(git, mergeBase, oid1, firstParent, mergeBase, tip1);

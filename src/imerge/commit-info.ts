@@ -1,4 +1,5 @@
 import type { Git } from '../git/index.js';
+import { OBJECT_LIMITS } from '../git/object-limits.js';
 import type { CommitInfo } from './types.js';
 
 /** The format whose output `CommitInfo` holds (and what a commit `parseCommitInfo` declines is read with). */
@@ -10,7 +11,11 @@ const FORMAT = '--format=%an%x00%ae%x00%aI%x00%s%x00%b';
  * `parseCommitInfo` declines (a non-UTF-8 encoding, an unusual author line) is asked of git itself.
  */
 export async function readCommitInfo(git: Git, oid: string): Promise<CommitInfo> {
-  const object = await git.readObject(oid);
+  const read = await git.readCapped(oid, { type: 'commit', maxBytes: OBJECT_LIMITS.commit });
+  // A commit over the limit is named, never read: `git show` would read all of it too.
+  if (!read.ok && read.reason !== 'missing')
+    return { oid, author: '', authorEmail: '', date: '', subject: `(a commit not read: ${read.reason})`, body: '' };
+  const object = read.ok ? read.object : null;
   const parsed = object?.type === 'commit' ? parseCommitInfo(oid, object.content) : null;
   if (parsed) return parsed;
   const out = await git.text(['show', '-s', FORMAT, oid]);

@@ -211,10 +211,10 @@ interface CommitParts {
 }
 
 async function readCommit(git: Git, commit: string): Promise<CommitParts> {
-  const raw = (await git.readObject(commit))?.content.toString('utf8');
+  const raw = (await git.readCommitCapped(commit))?.content.toString('utf8');
   if (raw === undefined)
     throw new SplintercatError('imerge_missing_commit', {
-      what: `Commit ${commit} of the merge is missing`,
+      what: `Commit ${commit} of the merge is missing, or over the size a commit may have`,
       fix: 'Check the repository (git fsck)',
     });
   const end = raw.indexOf('\n\n');

@@ -63,7 +63,7 @@ export class GridAncestry {
     }
     const cellIds = cellOids.map((oid) => ancestry.idOf(oid));
     const missing = [...new Set(cellIds.filter((id) => !ancestry.graph.is(id, KNOWN)))];
-    const read = await Promise.all(missing.map((id) => git.readObject(ancestry.oids[id] as string)));
+    const read = await Promise.all(missing.map((id) => git.readCommitCapped(ancestry.oids[id] as string)));
     for (const [k, object] of read.entries()) {
       if (object?.type !== 'commit') return null;
       const { tree, parents } = parseCommit(object.content);

@@ -286,10 +286,10 @@ export class IncrementalMerge {
    * incorporate_manual_merge; swapped parents are put back in order). Returns its cell.
    */
   async recordCommit(commit: string): Promise<[number, number]> {
-    const object = await this.git.readObject(`${commit}^{commit}`);
+    const object = await this.git.readCommitCapped(`${commit}^{commit}`);
     if (object === null)
       throw new SplintercatError('imerge_merge_unusable', {
-        what: `${commit} is not a commit`,
+        what: `${commit} is not a commit (or is over the size a commit may have)`,
         fix: 'Commit the merge of the two cells that `imerge continue` prepared',
       });
     const { oid } = object;
@@ -322,7 +322,7 @@ export class IncrementalMerge {
       throw unusable('it is not a pairwise merge of adjacent parents');
     let recorded = oid;
     if (swapped) {
-      const raw = (await this.git.readObject(oid))?.content.toString('utf8') ?? '';
+      const raw = object.content.toString('utf8');
       const fixed = raw.replace(/^((?:parent [0-9a-f]+\n)+)/m, `parent ${parents[1]}\nparent ${parents[0]}\n`);
       recorded = await this.git.text(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: fixed });
     }

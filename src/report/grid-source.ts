@@ -166,7 +166,7 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
 
 /** The commits among `oids` still in the object store (unreachable ones may have been pruned). */
 async function existing(git: Git, oids: string[]): Promise<string[]> {
-  // Through the long-lived object reader the boundaries started: no process of its own.
-  const objects = await Promise.all(oids.map((oid) => git.readObject(oid)));
+  // Through the long-lived object checker: no process of its own, and no content read.
+  const objects = await Promise.all(oids.map((oid) => git.objectInfo(oid)));
   return objects.filter((o) => o?.type === 'commit').map((o) => (o as { oid: string }).oid);
 }

@@ -10,6 +10,7 @@ import { tempDir, testGitEnv } from '../helpers/git-repo.js';
 import { RemoteCheckRunner } from '../../src/checks/remote/remote-runner.js';
 import { checkRefs, parseRequestMessage } from '../../src/checks/remote/protocol.js';
 import { Git } from '../../src/git/git.js';
+import { readCommitInfo } from '../../src/imerge/commit-info.js';
 import { CiRemote } from '../helpers/ci-remote.js';
 import { canonicalJson, recordId } from '../../src/store/sync/record.js';
 
@@ -73,10 +74,11 @@ function expectBounded(run: Measured): void {
   expect(run.ms, run.stderr).toBeLessThan(50_000);
 }
 
-/** A blob written from a stream of a repeated chunk (never held whole here). */
-function bigBlob(repo: TestRepo, bytes = BIG): Promise<string> {
+/** A blob written from a stream of a repeated chunk (never held whole here); a commit when `header` is given. */
+function bigBlob(repo: TestRepo, bytes = BIG, header?: string): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn('git', ['hash-object', '-w', '--stdin'], {
+    const type = header === undefined ? [] : ['-t', 'commit'];
+    const child = spawn('git', ['hash-object', ...type, '-w', '--stdin'], {
       cwd: repo.dir,
       env: { ...process.env, ...testGitEnv },
     });
@@ -85,6 +87,7 @@ function bigBlob(repo: TestRepo, bytes = BIG): Promise<string> {
     child.on('error', fail);
     child.on('close', (code) => (code === 0 ? done(oid.trim()) : fail(new Error(`hash-object exited ${code}`))));
     const chunk = Buffer.alloc(1024 * 1024, '{"x":1}');
+    if (header !== undefined) child.stdin.write(header);
     let left = bytes;
     const write = (): void => {
       while (left > 0) {
@@ -354,6 +357,41 @@ describe('oversized and malformed objects from the remote', () => {
     const after = await measuredCli(['doctor', '--name', 'up'], bob.dir);
     expect(after.code, after.stdout).toBe(0);
   });
+  it('a manual cell whose commit is 150 MB: join and continue stay bounded, the cell is not read', async () => {
+    const { clone } = team();
+    const alice = clone('Alice');
+    const bob = clone('Bob');
+    const mallory = clone('Mallory');
+    const a1 = await measuredCli(['merge', 'upstream', '--remote', 'origin'], alice.dir);
+    expect(a1.code, a1.stderr).toBe(3);
+
+    // A pairwise merge of cell 1-1's two parents, as a teammate's manual merge is, with a 150 MB message.
+    mallory.sh('fetch', '-q', 'origin', '+refs/imerge/*:refs/imerge/*');
+    const [left, above] = [mallory.sh('rev-parse', 'main~1'), mallory.sh('rev-parse', 'upstream~1')];
+    const stamp = 'Mallory <m@example.com> 946684800 +0000';
+    const header = `tree ${mallory.sh('rev-parse', 'main^{tree}')}\nparent ${left}\nparent ${above}\nauthor ${stamp}\ncommitter ${stamp}\n\n`;
+    const huge = await bigBlob(mallory, BIG, header);
+    expect(mallory.sh('cat-file', '-t', huge)).toBe('commit');
+    push(mallory, huge, 'refs/imerge/up/manual/1-1');
+    // Every commit splintercat reads itself is read capped: named by its size, its content never read.
+    const git = new Git({ cwd: mallory.dir });
+    const rss = process.memoryUsage().rss;
+    expect(await git.readCommitCapped(huge)).toBeNull();
+    expect((await readCommitInfo(git, huge)).subject).toBe('(a commit not read: 150.0 MiB, over the limit of 4.0 MiB)');
+    expect(process.memoryUsage().rss - rss).toBeLessThan(50 * 1024 * 1024);
+    git.close();
+
+    const joined = await measuredCli(['join', 'origin', 'up'], bob.dir);
+    expectBounded(joined);
+    expect(joined.code, joined.stderr).toBe(0);
+    const b1 = await measuredCli(['continue', '--name', 'up'], bob.dir);
+    expectBounded(b1);
+    expect([0, 3], b1.stderr).toContain(b1.code);
+    const status = await measuredCli(['status', '--name', 'up'], bob.dir);
+    expectBounded(status);
+    expect(status.stdout + status.stderr).not.toMatch(/\{"x":1\}\{"x":1\}/);
+  });
+
   it('a check result whose log.txt is 150 MB: refused by its size, the check reads as not run', async () => {
     const remote = CiRemote.create({ 'check.sh': 'exit 0\n' }, { hook: false });
     const commit = remote.repo.head();
