@@ -357,6 +357,48 @@ describe('oversized and malformed objects from the remote', () => {
     const after = await measuredCli(['doctor', '--name', 'up'], bob.dir);
     expect(after.code, after.stdout).toBe(0);
   });
+  it('a resolution record naming a tree the remote does not hold: refused, the conflict is handed here', async () => {
+    const { clone } = team();
+    const alice = clone('Alice');
+    const bob = clone('Bob');
+    const mallory = clone('Mallory');
+    const a1 = await measuredCli(['merge', 'upstream', '--remote', 'origin'], alice.dir);
+    expect(a1.code, a1.stderr).toBe(3);
+    const bobs = handed(a1.stderr) === '1-2' ? '2-1' : '1-2';
+
+    // A tree written nowhere but in Mallory's clone: the record claims Bob's conflict with it.
+    mallory.sh('fetch', '-q', 'origin', '+refs/splintercat/*:refs/splintercat/*');
+    const absent = commitOf(mallory, [['100644', blob(mallory, 'never pushed\n'), 'vals.txt']], null);
+    const tree = mallory.sh('rev-parse', `${absent}^{tree}`);
+    const record = forgedRecord(
+      'resolution',
+      { conflict: bobs, tree },
+      { files: [{ path: 'vals.txt', kind: 'content', hunks: [{ index: 1, rung: 'human', by: 'x' }] }] },
+    );
+    const records = mallory.sh('rev-parse', 'refs/splintercat/up/records');
+    const kept = mallory
+      .sh('ls-tree', '-r', records)
+      .split('\n')
+      .map((line) => {
+        const [meta, path] = line.split('\t') as [string, string];
+        const [mode, , oid] = meta.split(' ') as [string, string, string];
+        return [mode, oid, path] as [string, string, string];
+      });
+    const forged = commitOf(mallory, [...kept, ['100644', blob(mallory, record.text), record.path]], records);
+    push(mallory, forged, 'refs/splintercat/up/records');
+
+    const joined = await measuredCli(['join', 'origin', 'up'], bob.dir);
+    expect(joined.code, joined.stderr).toBe(0);
+    const b1 = await measuredCli(['continue', '--name', 'up'], bob.dir);
+    // Not left waiting for a tree that never comes: Bob is handed his conflict.
+    expect(b1.code, b1.stderr).toBe(3);
+    expect(handed(b1.stderr)).toBe(bobs);
+    expect(joined.stderr + b1.stderr).toContain(`whose tree ${tree} the remote does not hold; skipped`);
+    const status = await measuredCli(['status', '--json', '--name', 'up'], bob.dir);
+    const rejected = (JSON.parse(status.stdout) as { share: { rejected: Array<{ why: string }> } }).share.rejected;
+    expect(rejected.map((r) => r.why).join('\n')).toContain(`whose tree ${tree} the remote does not hold`);
+  });
+
   it('a manual cell whose commit is 150 MB: join and continue stay bounded, the cell is not read', async () => {
     const { clone } = team();
     const alice = clone('Alice');

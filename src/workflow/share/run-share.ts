@@ -66,6 +66,8 @@ export class RunShare {
   private readonly trees = new Set<string>();
   /** The claims the last `select` read, to wait for a change from. */
   private seenClaims = new Map<string, HeldClaim>();
+  /** Conflicts whose published resolution names a tree the remote does not hold: resolved here instead. */
+  private readonly treeless = new Set<string>();
   /** Conflicts resolved elsewhere whose tree is not here, said once each. */
   private readonly missingSaid = new Set<string>();
 
@@ -344,13 +346,24 @@ export class RunShare {
     // Records can arrive without their trees (read by `status`, or before a fetch failed): fetched now.
     let missing = 0;
     for (const [, record] of resolutions) if (!(await here(String(record.key.tree)))) missing++;
+    let fetched = false;
     if (fresh && missing > 0) {
       const objects = `refs/splintercat-remotes/objects/${this.run}/trees/`;
-      await fetchRefs(this.git, this.settings.remote, [`+${this.treesPrefix()}*:${objects}*`]);
+      fetched = await fetchRefs(this.git, this.settings.remote, [`+${this.treesPrefix()}*:${objects}*`]);
     }
     const out = new Map<string, boolean>();
     for (const [id, record] of resolutions) {
       const present = await here(String(record.key.tree));
+      // Trees are published before their records: one the remote's trees still lack after a
+      // fetch never comes, and the conflict it claims would wait on it for ever.
+      if (!present && fetched) this.treeless.add(id);
+      if (this.treeless.has(id)) {
+        this.rejected.add(
+          `${this.sync.refs.records}:${id}`,
+          `a resolution of ${printableName(id)} by ${printableName(record.by)} whose tree ${printableName(String(record.key.tree))} the remote does not hold`,
+        );
+        continue;
+      }
       out.set(id, present);
       if (present || this.missingSaid.has(id)) continue;
       this.missingSaid.add(id);
