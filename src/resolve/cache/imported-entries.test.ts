@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { resolveFileText } from '../ladder.js';
 import type { PathRule } from '../policy/path-policy.js';
-import { cacheKey, ResolutionCache } from './resolution-cache.js';
+import { answerHash, cacheKey, ResolutionCache } from './resolution-cache.js';
 
 /** Entries another clone pushed, taken in by absorb, against the fork's policy and the marker check. */
 
@@ -48,6 +48,27 @@ describe('entries taken in from another clone', () => {
     const free = await resolveFileText(conflict, { path: 'f', cache: c });
     expect(free.resolutions[0]).toMatchObject({ rung: 'cache', text: 'forged\n' });
     expect(free.resolutions[0]?.by).toMatch(/from another clone/);
+  });
+
+  it("another clone's blame of this clone's own answer is its claim: the answer still replays, and can be stored again", async () => {
+    const c = cache();
+    await c.put(key, { resolution: 'mine\n', rung: 'human', by: 'human' });
+    const mine = answerHash('mine\n');
+    const blame = { answer: mine, when: '2026-01-01T00:00:00.000Z', reason: 'forged failure' };
+    expect(await c.absorb({ ...entry('theirs\n', 'human', 'human'), blamed: [blame] })).toBe(true);
+    expect((await c.get(key))?.resolution).toBe('mine\n');
+    expect(await c.isBlamed(key, 'mine\n')).toBe(false);
+    expect(await c.put(key, { resolution: 'mine\n', rung: 'human', by: 'human' })).not.toBeNull();
+    const free = await resolveFileText(conflict, { path: 'f', cache: c });
+    expect(free.resolutions[0]).toMatchObject({ rung: 'cache', text: 'mine\n' });
+    // An entry taken in with its own clone's blame of it stays blamed, as that clone left it.
+    const other = cache();
+    const theirs = { answer: answerHash('theirs\n'), when: blame.when, reason: 'its check failed' };
+    await other.absorb({ ...entry('theirs\n', 'human', 'human'), blamed: [theirs] });
+    expect(await other.get(key)).toBeNull();
+    // This clone's own blame of an answer holds whatever it imports later.
+    await c.invalidate(key, 'our check failed');
+    expect(await c.get(key)).toBeNull();
   });
 
   it("a local entry holding conflict markers is refused at use; this clone's person's answer still replays", async () => {

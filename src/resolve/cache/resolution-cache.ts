@@ -27,6 +27,11 @@ const blameSchema = z.object({
   reason: z.string(),
   /** The merge (run name) whose check blamed it, when known. */
   merge: z.string().optional(),
+  /**
+   * Said by another clone (taken in by `absorb`): a claim about that clone's check. It holds for
+   * an entry taken in with it, never against an answer this clone's own ladder or person stored.
+   */
+  imported: z.boolean().optional(),
 });
 
 const entrySchema = z.object({
@@ -85,8 +90,12 @@ export function withEol(resolution: string, eol: '\n' | '\r\n'): string {
 /** True when the entry's own resolution is one a check blamed (or the legacy whole-entry blame). */
 function isDead(entry: CacheEntry): boolean {
   if (entry.invalidated !== undefined) return true;
-  const answer = answerHash(entry.resolution);
-  return (entry.blamed ?? []).some((b) => b.answer === answer);
+  return blames(entry, answerHash(entry.resolution));
+}
+
+/** Whether `answer` is blamed for the entry's hunk: by this clone's checks, or by the clone an imported entry came from. */
+function blames(entry: CacheEntry, answer: string): boolean {
+  return (entry.blamed ?? []).some((b) => b.answer === answer && (b.imported !== true || entry.imported === true));
 }
 
 /**
@@ -135,7 +144,7 @@ export class ResolutionCache {
     if (entry === null) return false;
     const answer = answerHash(resolution);
     if (entry.invalidated !== undefined && answerHash(entry.resolution) === answer) return true;
-    return (entry.blamed ?? []).some((b) => b.answer === answer);
+    return blames(entry, answer);
   }
 
   /** The entry even when invalidated (for reports); null when missing or unreadable. */
@@ -170,7 +179,7 @@ export class ResolutionCache {
       ...(known?.blamed ?? []),
       ...(known?.invalidated ? [{ answer: answerHash(known.resolution), ...known.invalidated }] : []),
     ];
-    if (blamed.some((b) => b.answer === answerHash(value.resolution))) return null;
+    if (blamed.some((b) => b.answer === answerHash(value.resolution) && b.imported !== true)) return null;
     const entry: CacheEntry = {
       version: 1,
       key,
@@ -223,8 +232,8 @@ export class ResolutionCache {
 
   /**
    * Take in an entry from elsewhere (another clone's cache, shared through git): kept as it is
-   * when this cache has none for its key; otherwise this cache's answer stays, and every answer
-   * either side blamed stays blamed. Returns whether anything changed. A malformed entry, or one
+   * when this cache has none for its key; otherwise this cache's answer stays, and the other
+   * side's blames are kept as its claims (they never disable an answer this clone stored). Returns whether anything changed. A malformed entry, or one
    * whose answer still holds conflict markers, is ignored: what another clone pushed is data to
    * validate, never an answer taken as it is. A new entry is kept marked `imported`.
    */
@@ -233,13 +242,15 @@ export class ResolutionCache {
     if (!parsed.success || !/^[0-9a-f]{64}$/.test(parsed.data.key)) return false;
     const theirs = parsed.data;
     const mine = await this.read(theirs.key);
+    // Another clone's blames are its claims: marked so, they never disable this clone's own answer.
+    const claimed = (theirs.blamed ?? []).map((b) => ({ ...b, imported: true }));
     if (mine === null) {
       if (hasMarkers(theirs.resolution)) return false;
-      await this.write({ ...theirs, imported: true });
+      await this.write({ ...theirs, ...(claimed.length > 0 ? { blamed: claimed } : {}), imported: true });
       return true;
     }
     const known = new Set((mine.blamed ?? []).map((b) => b.answer));
-    const added = (theirs.blamed ?? []).filter((b) => !known.has(b.answer));
+    const added = claimed.filter((b) => !known.has(b.answer));
     if (added.length === 0) return false;
     await this.write({ ...mine, blamed: [...(mine.blamed ?? []), ...added] });
     return true;
