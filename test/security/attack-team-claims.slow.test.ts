@@ -80,6 +80,40 @@ describe('claims are exclusive across a publication and an outage (two clones, o
     expect(status).toMatch(new RegExp(`${his.conflict} resolved by Bob <bob@example.com>`));
   });
 
+  it('a claim pushed onto a conflict already resolved: status does not show it held, the next publication removes it', async () => {
+    const { clone } = team();
+    const alice = clone('Alice');
+    const bob = clone('Bob');
+    const mallory = clone('Mallory');
+    const a1 = await runCli(['merge', 'upstream', '--remote', 'origin'], alice.dir);
+    const mine = handedOne(a1);
+    expect((await runCli(['join', 'origin', 'up'], bob.dir)).code).toBe(0);
+    const his = handedOne(await runCli(['continue', '--name', 'up'], bob.dir));
+    settle(mine.file, mine.conflict);
+    expect((await runCli(['continue', '--name', 'up'], alice.dir)).code).toBe(3);
+
+    // Mallory claims Alice's resolved conflict for a year, with plumbing.
+    const claim = {
+      at: new Date().toISOString(),
+      conflict: mine.conflict,
+      email: 'm@example.com',
+      expires: new Date(Date.now() + 365 * 86400_000).toISOString(),
+      machine: 'mallory',
+      name: 'Mallory',
+    };
+    writeFileSync(join(mallory.dir, '..', 'claim.json'), `${JSON.stringify(claim)}\n`);
+    const oid = mallory.sh('hash-object', '-w', join(mallory.dir, '..', 'claim.json'));
+    mallory.sh('push', '-q', '--force', 'origin', `${oid}:refs/splintercat/up/claims/${mine.conflict}`);
+    const status = await runCli(['status', '--name', 'up'], bob.dir);
+    expect(status.stdout).toMatch(new RegExp(`${mine.conflict} resolved by Alice`));
+    expect(status.stdout).not.toMatch(new RegExp(`${mine.conflict} held by Mallory`));
+
+    settle(his.file, his.conflict);
+    const b2 = await runCli(['continue', '--name', 'up'], bob.dir);
+    expect(b2.code, b2.stderr).toBe(0);
+    expect(bob.sh('ls-remote', 'origin', 'refs/splintercat/up/claims/*')).toBe('');
+  });
+
   it('the remote gone for a while: Bob is not handed the conflict Alice held when he last read the claims', async () => {
     const { bare, clone } = team();
     const alice = clone('Alice');

@@ -178,7 +178,12 @@ export class RunShare {
     // Nothing new for the remote: no network.
     if (!full && trees.settled && releases.length === 0 && !(await this.sync.unpublished())) return true;
     const mirrored = [trees.refs, ...(full ? [...this.sync.engineRefs(), this.sync.snapshotRefs()] : [])];
-    const along = this.claims.releasing(releases, (ids) => ids.forEach((id) => this.held.delete(id)));
+    const along = this.claims.releasing(releases, (ids) =>
+      ids.forEach((id) => {
+        this.held.delete(id);
+        this.seenClaims.delete(id);
+      }),
+    );
     const objects = `+${this.treesPrefix()}*:refs/splintercat-remotes/objects/${this.run}/trees/*`;
     const outcome = await this.sync.publish({ mirrored, along, alsoFetch: [objects] });
     if (!outcome.ok) {
@@ -425,7 +430,10 @@ export class RunShare {
       this.ownClaimsRead = listed !== null;
     }
     const resolved = new Set(state.conflicts.filter((c) => c.status === 'resolved').map((c) => c.id));
-    return [...this.held].filter(([id]) => resolved.has(id)).map(([, claim]) => claim);
+    // Another machine's claim on a conflict resolved here holds nothing: released too (by its blob,
+    // so a claim renewed meanwhile stays), never left on the remote for ever.
+    const stale = [...this.seenClaims.values()].filter((c) => resolved.has(c.conflict) && !this.held.has(c.conflict));
+    return [...[...this.held].filter(([id]) => resolved.has(id)).map(([, claim]) => claim), ...stale];
   }
 
   /** Renew the claims still held once renewing is due (their conflicts are open: the resolved ones were released). */

@@ -33,16 +33,6 @@ export async function shareStatus(
   const share = await RunShare.open(git, store, name, leaseSeconds, nullLogger);
   if (!share) return null;
   const [claims, reachable] = await Promise.all([share.claims.list(), share.sync.pull()]);
-  const holders = [...(claims?.values() ?? [])]
-    .map((c) => ({
-      conflict: c.conflict,
-      name: c.name,
-      email: c.email,
-      machine: c.machine,
-      until: c.expires,
-      expired: share.claims.expired(c),
-    }))
-    .sort((a, b) => a.conflict.localeCompare(b.conflict));
   const records = [...(await share.sync.records()).values()];
   const resolved = records
     .filter((r) => r.kind === 'resolution')
@@ -53,6 +43,20 @@ export async function shareStatus(
       at: r.at,
     }))
     .sort((a, b) => a.at.localeCompare(b.at));
+  // A claim on a resolved conflict holds nothing (its holder releases it as it publishes): one left
+  // there, stale or pushed by anyone, is not shown as holding the conflict.
+  const settled = new Set(resolved.map((r) => r.conflict));
+  const holders = [...(claims?.values() ?? [])]
+    .filter((c) => !settled.has(c.conflict))
+    .map((c) => ({
+      conflict: c.conflict,
+      name: c.name,
+      email: c.email,
+      machine: c.machine,
+      until: c.expires,
+      expired: share.claims.expired(c),
+    }))
+    .sort((a, b) => a.conflict.localeCompare(b.conflict));
   return {
     remote: share.settings.remote,
     machine: share.settings.machine,
@@ -74,7 +78,10 @@ export function renderShareStatus(s: ShareStatus): string {
     lines.push(
       `  ${h.conflict} held by ${h.name} <${h.email}> on ${h.machine} until ${h.until}${h.expired ? ' (lease ran out: anyone may take it)' : ''}`,
     );
-  for (const r of s.resolved) lines.push(`  ${r.conflict} resolved by ${r.person} on ${r.machine} at ${r.at}`);
+  const older = s.resolved.length - CLAIMS_SHOWN;
+  if (older > 0) lines.push(`  ${older} earlier resolution(s) published (see --json)`);
+  for (const r of s.resolved.slice(-CLAIMS_SHOWN))
+    lines.push(`  ${r.conflict} resolved by ${r.person} on ${r.machine} at ${r.at}`);
   const hidden = s.claimedChecks.length - CLAIMS_SHOWN;
   if (hidden > 0) lines.push(`  ${hidden} older check claim(s) of other clones (see --json)`);
   for (const c of s.claimedChecks.slice(-CLAIMS_SHOWN)) lines.push(`  ${claimText(c)}`);
