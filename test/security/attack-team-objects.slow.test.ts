@@ -115,6 +115,18 @@ function commitOf(repo: TestRepo, entries: Array<[string, string, string]>, pare
   return execFileSync('git', args, { cwd: repo.dir, env, encoding: 'utf8' }).trim();
 }
 
+/** The entries (mode, blob, path) of `commit`'s tree, to build a forged commit on. */
+function entriesOf(repo: TestRepo, commit: string): Array<[string, string, string]> {
+  return repo
+    .sh('ls-tree', '-r', commit)
+    .split('\n')
+    .map((line) => {
+      const [meta, path] = line.split('\t') as [string, string];
+      const [mode, , oid] = meta.split(' ') as [string, string, string];
+      return [mode, oid, path] as [string, string, string];
+    });
+}
+
 /** The record the attacker stores, with an id that is the digest of its key (as a real one has). */
 function forgedRecord(kind: 'resolution', key: Record<string, string>, body: object): { path: string; text: string } {
   const id = recordId(kind, key);
@@ -174,14 +186,7 @@ describe('oversized and malformed objects from the remote', () => {
     expect(process.memoryUsage().rss - rss).toBeLessThan(50 * 1024 * 1024);
     git.close();
     const records = mallory.sh('rev-parse', 'refs/splintercat/up/records');
-    const kept = mallory
-      .sh('ls-tree', '-r', records)
-      .split('\n')
-      .map((line) => {
-        const [meta, path] = line.split('\t') as [string, string];
-        const [mode, , oid] = meta.split(' ') as [string, string, string];
-        return [mode, oid, path] as [string, string, string];
-      });
+    const kept = entriesOf(mallory, records);
     const tree = mallory.sh('rev-parse', 'upstream^{tree}');
     const nul = forgedRecord(
       'resolution',
@@ -308,14 +313,7 @@ describe('oversized and malformed objects from the remote', () => {
     const bad = commitOf(
       bob,
       [
-        ...bob
-          .sh('ls-tree', '-r', local)
-          .split('\n')
-          .map((line) => {
-            const [meta, path] = line.split('\t') as [string, string];
-            const [mode, , oid] = meta.split(' ') as [string, string, string];
-            return [mode, oid, path] as [string, string, string];
-          }),
+        ...entriesOf(bob, local),
         ['100644', huge, `cell/00/${'0'.repeat(64)}.json`],
         ['100644', blob(bob, outside.text), outside.path],
       ],
@@ -376,14 +374,7 @@ describe('oversized and malformed objects from the remote', () => {
       { files: [{ path: 'vals.txt', kind: 'content', hunks: [{ index: 1, rung: 'human', by: 'x' }] }] },
     );
     const records = mallory.sh('rev-parse', 'refs/splintercat/up/records');
-    const kept = mallory
-      .sh('ls-tree', '-r', records)
-      .split('\n')
-      .map((line) => {
-        const [meta, path] = line.split('\t') as [string, string];
-        const [mode, , oid] = meta.split(' ') as [string, string, string];
-        return [mode, oid, path] as [string, string, string];
-      });
+    const kept = entriesOf(mallory, records);
     const forged = commitOf(mallory, [...kept, ['100644', blob(mallory, record.text), record.path]], records);
     push(mallory, forged, 'refs/splintercat/up/records');
 
