@@ -1,5 +1,5 @@
 import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
 import { team as teamOf, type Team } from '../fixtures/workflow/team.js';
@@ -112,6 +112,30 @@ describe('claims are exclusive across a publication and an outage (two clones, o
     const b2 = await runCli(['continue', '--name', 'up'], bob.dir);
     expect(b2.code, b2.stderr).toBe(0);
     expect(bob.sh('ls-remote', 'origin', 'refs/splintercat/up/claims/*')).toBe('');
+  });
+
+  it('a conflict taken over after its lease and then published by its first holder: the second person is told their edits were not used, and where they are', async () => {
+    const made = teamOf(['sync:', '  lease: 0.001']);
+    onTestFinished(() => rmSync(made.root, { recursive: true, force: true }));
+    const alice = made.clone('Alice');
+    const bob = made.clone('Bob');
+    const mine = handedOne(await runCli(['merge', 'upstream', '--remote', 'origin'], alice.dir));
+    expect((await runCli(['join', 'origin', 'up'], bob.dir)).code).toBe(0);
+    const b1 = await runCli(['continue', '--name', 'up'], bob.dir);
+    expect(b1.stderr).toMatch(new RegExp(`took ${mine.conflict} over from Alice`));
+    const his = handedOne(b1);
+    expect(his.conflict).toBe(mine.conflict);
+
+    settle(mine.file, mine.conflict);
+    await runCli(['continue', '--name', 'up'], alice.dir);
+    settle(his.file, his.conflict);
+    writeFileSync(his.file, readFileSync(his.file, 'utf8').replace(`R${his.conflict}`, `Bob-${his.conflict}`));
+    const b2 = await runCli(['continue', '--name', 'up'], bob.dir);
+    expect(b2.stderr).toMatch(new RegExp(`took ${mine.conflict} as Alice`));
+    expect(b2.stderr).toContain(
+      `${mine.conflict} was published resolved by another clone before your edits were taken: they are not used, and are still in ${dirname(his.file)}`,
+    );
+    expect(readFileSync(his.file, 'utf8')).toContain(`Bob-${his.conflict}`);
   });
 
   it('the remote gone for a while: Bob is not handed the conflict Alice held when he last read the claims', async () => {

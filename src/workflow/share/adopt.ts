@@ -39,10 +39,25 @@ export async function adoptPublished(
         { cell: cellId(cell) },
         `[share] took ${cellId(cell)} as ${person} on ${printableName(record.by)} resolved it`,
       );
+      sayEditsUnused(ctx, state, cellId(cell));
       adopted++;
     }
     if (adopted === 0) return next;
   }
+}
+
+/**
+ * A conflict handed to a person here was resolved and published elsewhere first (a lease taken
+ * over while its holder still worked): the published one is the run's, and the person is told
+ * that their edits were not used and where they still are (a handed-over worktree is never removed).
+ */
+function sayEditsUnused(ctx: Ctx, state: RunState, id: string): void {
+  const handed = state.human?.conflicts.find((c) => c.conflict === id);
+  if (handed === undefined) return;
+  ctx.log.warn(
+    { cell: id, worktree: handed.worktree },
+    `[share] ${id} was published resolved by another clone before your edits were taken: they are not used, and are still in ${printableName(handed.worktree)}`,
+  );
 }
 
 /**
