@@ -20,6 +20,13 @@ describe('Markdown report', () => {
     expect(md.indexOf('### Conflicts')).toBeLessThan(md.indexOf('### Checks'));
   });
 
+  it('keeps every summary row a row of two cells (the progress line holds `|` separators)', () => {
+    const md = renderMarkdownReport(buildReportModel(syntheticSnapshot({ status: 'running' }), { now }));
+    const rows = md.split('\n').filter((line) => /^\| (Result|Progress|Planner|Duration) \|/.test(line));
+    expect(rows.some((r) => r.startsWith('| Progress |'))).toBe(true);
+    for (const row of rows) expect(row.replace(/\\\|/g, '').match(/\|/g), row).toHaveLength(3);
+  });
+
   it('cannot be broken out of by repository text', () => {
     const md = renderMarkdownReport(buildReportModel(syntheticSnapshot({ hostile: true }), { now }));
     const outsideCode = md.replace(/(`{3,})[a-z]*\n[^]*?\n\1/g, '').replace(/(`+)[^`]*?\1/g, '');

@@ -248,5 +248,6 @@ export function renderMarkdownReport(model: ReportModel): string {
 /** The progress line and the planner's prediction against the run, as summary rows. */
 function progressRows(model: ReportModel): string[] {
   const plan = planLine(model);
-  return [`| Progress | ${progressLine(model.outlook)} |`, ...(plan ? [`| Planner | ${plan} |`] : [])];
+  // Plain text in a table cell: its `|` separators would end the cell.
+  return [`| Progress | ${mdText(progressLine(model.outlook))} |`, ...(plan ? [`| Planner | ${mdText(plan)} |`] : [])];
 }
