@@ -5,7 +5,7 @@ import { cellId, type Cell } from '../../imerge/cell.js';
 import type { Logger } from '../../log/logger.js';
 import type { RunStore } from '../../store/run-store.js';
 import type { RunState } from '../../store/run-state.js';
-import { fetchRefs, listRemoteRefs } from '../../git/remote-refs.js';
+import { listRemoteRefs } from '../../git/remote-refs.js';
 import { Claims, type HeldClaim } from '../../store/sync/claims.js';
 import { runRecords } from '../../store/sync/run-records.js';
 import { RunSync } from '../../store/sync/run-sync.js';
@@ -18,6 +18,7 @@ import { printableName } from '../../util/safe-print.js';
 import { personOf, readShare, type ShareSettings } from './share-file.js';
 import { remoteChange } from './remote-change.js';
 import { shareCache } from './cache-share.js';
+import { PublishedResolutions, treesPrefix } from './published-resolutions.js';
 import type { ResolutionCache } from '../../resolve/cache/resolution-cache.js';
 
 /** How often a machine's snapshot and the engine's refs are published while a drive goes on. */
@@ -62,14 +63,10 @@ export class RunShare {
   private fullAt: number | null = null;
   /** Whether this process has taken in the claims an earlier process of this machine left (read once). */
   private ownClaimsRead = false;
-  /** Resolution trees known to be in this clone (an object once here stays). */
-  private readonly trees = new Set<string>();
   /** The claims the last `select` read, to wait for a change from. */
   private seenClaims = new Map<string, HeldClaim>();
-  /** Conflicts whose published resolution names a tree the remote does not hold: resolved here instead. */
-  private readonly treeless = new Set<string>();
-  /** Conflicts resolved elsewhere whose tree is not here, said once each. */
-  private readonly missingSaid = new Set<string>();
+  /** What the other machines published, and whether its trees are here. */
+  private readonly resolutions: PublishedResolutions;
 
   constructor(
     private readonly git: Git,
@@ -92,6 +89,7 @@ export class RunShare {
     const rejected = this.rejected;
     this.sync = new RunSync(git, run, { ...shared, rejected, ...(beforePush ? { beforePush } : {}) });
     this.claims = new Claims(git, run, { ...shared, person, leaseSeconds: lease, rejected });
+    this.resolutions = new PublishedResolutions({ git, sync: this.sync, run, log, rejected, ...shared });
     this.person = person;
     this.waitSeconds = wait ?? 0;
     this.commands = commands ?? {};
@@ -241,11 +239,8 @@ export class RunShare {
   }
 
   /** The resolutions other machines published: the records, and the engine refs holding their trees. */
-  async pull(): Promise<Map<string, SyncRecord> | null> {
-    // Resolution trees are published before their records: new records come with their trees.
-    const objects = `refs/splintercat-remotes/objects/${this.run}/trees/`;
-    if (!(await this.sync.pull([`+${this.treesPrefix()}*:${objects}*`]))) return null;
-    return this.resolutionsHere();
+  pull(): Promise<Map<string, SyncRecord> | null> {
+    return this.resolutions.pull();
   }
 
   /**
@@ -262,7 +257,7 @@ export class RunShare {
     if (claims === null) return this.offline(blockers);
     // Records read after the claims: a holder releases its claim in the push that publishes the
     // resolution, so a conflict found free here and resolved there is seen resolved.
-    const published = await this.published(true);
+    const published = await this.resolutions.published(true);
     const mine: Cell[] = [];
     const heldByOthers: HeldClaim[] = [];
     let taken = false;
@@ -302,7 +297,7 @@ export class RunShare {
   private async offline(blockers: Cell[]): Promise<Selection> {
     await this.unreachable('the claims cannot be read');
     const seen = await this.claims.lastSeen();
-    const published = await this.published(false);
+    const published = await this.resolutions.published(false);
     const mine: Cell[] = [];
     const heldByOthers: HeldClaim[] = [];
     let free: Cell | null = null;
@@ -333,61 +328,6 @@ export class RunShare {
     else this.log.decision({ cell: id }, `[share] claimed ${id} until ${claim.expires}`);
   }
 
-  /**
-   * The conflicts with a resolution another machine published, each true when its tree is in this clone (to take
-   * in now), false while its objects are not (fetched by a later pull; never resolved again here).
-   * `fresh`: read from the remote now, else the records as last read.
-   */
-  private async published(fresh: boolean): Promise<Map<string, boolean>> {
-    const records = fresh ? await this.pull() : null;
-    const resolutions = [...(records ?? (await this.resolutionsHere()))].filter(
-      // This machine's own resolutions are its state's to judge (one a check blamed is open again).
-      ([, record]) => record.by !== this.settings.machine,
-    );
-    const here = async (tree: string): Promise<boolean> => {
-      if (!this.trees.has(tree) && (await this.git.revParse(`${tree}^{tree}`)) !== null) this.trees.add(tree);
-      return this.trees.has(tree);
-    };
-    // Records can arrive without their trees (read by `status`, or before a fetch failed): fetched now.
-    let missing = 0;
-    for (const [, record] of resolutions) if (!(await here(String(record.key.tree)))) missing++;
-    let fetched = false;
-    if (fresh && missing > 0) {
-      const objects = `refs/splintercat-remotes/objects/${this.run}/trees/`;
-      fetched = await fetchRefs(this.git, this.settings.remote, [`+${this.treesPrefix()}*:${objects}*`]);
-    }
-    const out = new Map<string, boolean>();
-    for (const [id, record] of resolutions) {
-      const present = await here(String(record.key.tree));
-      // Trees are published before their records: one the remote's trees still lack after a
-      // fetch never comes, and the conflict it claims would wait on it for ever.
-      if (!present && fetched) this.treeless.add(id);
-      if (this.treeless.has(id)) {
-        this.rejected.add(
-          `${this.sync.refs.records}:${id}`,
-          `a resolution of ${printableName(id)} by ${printableName(record.by)} whose tree ${printableName(String(record.key.tree))} the remote does not hold`,
-        );
-        continue;
-      }
-      out.set(id, present);
-      if (present || this.missingSaid.has(id)) continue;
-      this.missingSaid.add(id);
-      this.log.decision(
-        { cell: id },
-        `[share] ${id} was resolved on ${printableName(record.by)}, but its tree is not in this clone yet: left for that resolution, not handed to anyone`,
-      );
-    }
-    return out;
-  }
-
-  /** The published resolutions among the records this clone holds (no network). */
-  private async resolutionsHere(): Promise<Map<string, SyncRecord>> {
-    const out = new Map<string, SyncRecord>();
-    for (const record of (await this.sync.records()).values())
-      if (record.kind === 'resolution') out.set(String(record.key.conflict), record);
-    return out;
-  }
-
   /** Whether the run has been on the remote as this clone knows: it published a snapshot there, or joined from one. */
   private async onRemote(): Promise<boolean> {
     const published = `${this.sync.refs.agreed}splintercat/${this.run}/machines/`;
@@ -396,7 +336,7 @@ export class RunShare {
   }
 
   private treesPrefix(): string {
-    return `refs/splintercat/${this.run}/trees/`;
+    return treesPrefix(this.run);
   }
 
   /**
