@@ -81,8 +81,12 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
       continue;
     }
     const refusal = refuse(loaded);
-    if (refusal) outcome.refused.push(refusal);
-    else then ??= await takeBlocks(git, gitDir, top, loaded, request, outcome);
+    if (refusal) {
+      outcome.refused.push(refusal);
+      continue;
+    }
+    const recorded = await takeBlocks(git, gitDir, top, loaded, request, outcome);
+    then ??= recorded;
   }
   outcome.left = await leftToDo(git, top, gitDir);
   outcome.then = then ?? (await plainNext(gitDir));
