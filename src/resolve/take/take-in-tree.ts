@@ -26,7 +26,7 @@ export interface TakeRequest {
 }
 
 /** A block still in a file, by its number, where it is now, where it was handed over, and whether it has a base. */
-export interface OpenBlock {
+interface OpenBlock {
   number: number;
   startLine: number;
   endLine: number;
