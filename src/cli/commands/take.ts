@@ -9,7 +9,9 @@ import { globalOptions, printJson, printResult } from '../context.js';
 export function registerTake(program: Command): Command {
   return program
     .command('take')
-    .description("settle conflict blocks with one side, both, or the base: a file's every block, or one (by number)")
+    .description(
+      "settle conflict blocks with one side, both, or the base: a file's every block, or one (by number); a file decided whole (binary, modify/delete, generated) takes ours or theirs whole",
+    )
     .argument('<choice>', `what to keep: ${takeChoices.join(' | ')}`)
     .argument('[file]', 'a conflicted file (default: every conflicted file)')
     .argument('[hunk]', "one block of FILE, by the number the hand-off and this command's output give it")
