@@ -108,10 +108,12 @@ export function computeProgress(
         : null;
   const remaining = Math.max(0, (expected ?? known) - done);
   const finalMs = state.data.finalValidated || state.status === 'done' ? 0 : (prediction?.fullMs ?? 0);
+  // A finished run has no estimate left: its count is what it met, and no time is left.
+  const finished = state.status === 'done';
   return {
     done,
     left: open + unmet,
-    expected,
+    expected: finished ? null : expected,
     check:
       running && tally.check
         ? { name: tally.check.name, cell: tally.check.cell, elapsedMs: since(tally.check.startedAt) }
@@ -119,7 +121,7 @@ export function computeProgress(
     elapsedMs: Math.max(0, ended - Date.parse(state.startedAt)),
     activeMs: tally.nodesMs + since(tally.nodeStartedAt),
     checkMs: state.checks.reduce((t, c) => t + c.durationMs, 0),
-    leftMs: state.status === 'done' ? 0 : perConflict === null ? null : remaining * perConflict + finalMs,
+    leftMs: finished ? 0 : perConflict === null ? null : remaining * perConflict + finalMs,
     predicted: prediction
       ? {
           strategy: state.strategy?.batchSize
@@ -140,7 +142,10 @@ export function progressLine(p: ProgressView): string {
       ? `check ${p.check.name}${p.check.cell ? ` on ${p.check.cell}` : ''} running ${formatDuration(p.check.elapsedMs)}`
       : 'no check running',
     `elapsed ${formatDuration(p.elapsedMs)} (worked ${formatDuration(p.activeMs)}, checks ${formatDuration(p.checkMs)})`,
-    p.leftMs === null ? 'time left unknown' : `~${formatDuration(p.leftMs)} left`,
+    // Nothing left to do (a finished run, or one finishing): no "~0ms left".
+    ...(p.leftMs === 0 && p.left === 0
+      ? []
+      : [p.leftMs === null ? 'time left unknown' : `~${formatDuration(p.leftMs)} left`]),
   ];
   return parts.join(' | ');
 }

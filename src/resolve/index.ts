@@ -25,6 +25,7 @@ export * from './learnt/suggest.js';
 export * from './learnt/learnt-suggestions.js';
 export * from './take/take-command.js';
 export * from './take/hunk-numbers.js';
+export { leftToDo, type LeftFile } from './take/take-in-tree.js';
 export * from './eval/left-hunks.js';
 export * from './cache/cache-ref.js';
 export * from './data/generated-files.js';

@@ -184,7 +184,11 @@ async function resolveEntry(
     return { path: entry.path, status: 'resolved', resolutions: [], remaining: [], decision };
   }
 
-  return resolveContent(git, top, entry, options, { diskBytes, encoding, texts, policy, generated });
+  // The kind goes with the result (add/add or content), so a hand-off names it as \`take\` does.
+  return {
+    ...(await resolveContent(git, top, entry, options, { diskBytes, encoding, texts, policy, generated })),
+    decision,
+  };
 }
 
 /** What resolveEntry read of a content conflict, for the ladder. */

@@ -33,6 +33,17 @@ export async function changesNoCode(git: Git, conflict: ConflictState): Promise<
   const paths = new Set(conflict.files.map((f) => f.path));
   const outside = changed.filter((p) => !paths.has(p) || !conflicted.has(p));
   if (outside.length > 0) return no(`it also changes ${outside.slice(0, 3).join(', ')}`);
+  // A file the person deleted (`git rm` of a conflicted file) is a change of code, whatever it held.
+  const deleted = await git.lines([
+    'diff-tree',
+    '-r',
+    '--name-only',
+    '--no-renames',
+    '--diff-filter=D',
+    conflictTree,
+    conflict.resolutionTree,
+  ]);
+  if (deleted.length > 0) return no(`it deletes ${deleted.slice(0, 3).join(', ')}`);
   for (const path of changed) {
     const blob = async (tree: string): Promise<string> =>
       (await git.run(['cat-file', 'blob', `${tree}:${path}`])).stdout;

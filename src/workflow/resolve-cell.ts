@@ -134,10 +134,12 @@ async function recordLeftHunks(
 ): Promise<void> {
   const files = open.flatMap((r) => {
     const entry = entries.find((e) => e.path === r.path);
-    const hunks = r.remaining.flatMap((h) => (h.sides ? [{ number: h.number ?? h.index, sides: h.sides }] : []));
+    const hunks = r.remaining.flatMap((h) =>
+      h.sides ? [{ number: h.number ?? h.index, sides: h.sides, startLine: h.startLine, endLine: h.endLine }] : [],
+    );
     return entry && hunks.length > 0 ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
   });
-  await recordHunkNumbers(await wt.gitDir(false), files, next);
+  await recordHunkNumbers(await wt.gitDir(false), files, { then: next, top: wt.cwd });
 }
 
 /**

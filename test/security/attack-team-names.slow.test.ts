@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
+import { cliShellCommand, runCli, type CliRun } from '../fixtures/resolve/cli.js';
 import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
 import { startLlmServer } from '../helpers/llm-server.js';
 
@@ -83,19 +83,22 @@ describe('names from upstream, a teammate and the model never add a line (CLI)',
     expectClean(merge);
     const wt = worktreeOf(merge);
 
-    // The binary file cannot be taken block by block: the refusal names it escaped, its fix quoted for the shell.
-    const binary = await runCli(['take', 'theirs', BINARY], wt);
+    // The binary file has no blocks and 'both' is no version of it: the refusal names it escaped, its fix quoted for the shell.
+    const binary = await runCli(['take', 'both', BINARY], wt);
     expect(binary.code).toBe(2);
-    expect(binary.stderr).toMatch(/is a binary file/);
+    expect(binary.stderr).toMatch(/is a binary conflict: it is decided whole/);
     expectClean(binary);
     const all = await runCli(['take', 'theirs'], wt);
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).toMatch(/not taken: .*is a binary file/);
     expectClean(all);
     // The printed fix is a command that, run by a shell, settles exactly that file.
-    const fix = / {2}or {2}(git checkout --theirs -- .*)\)$/m.exec(all.stdout);
+    const fix = / {2}or {2}(splintercat take theirs .*)\)$/m.exec(all.stdout);
     expect(fix, all.stdout).not.toBeNull();
-    execFileSync('/bin/sh', ['-c', fix![1]!], { cwd: wt, env: { ...process.env, ...testGitEnv } });
+    execFileSync('/bin/sh', ['-c', `splintercat() { ${cliShellCommand} "$@"; }; ${fix![1]!}`], {
+      cwd: wt,
+      env: { ...process.env, ...testGitEnv },
+    });
     expect(git(wt, 'diff', '--name-only', '--diff-filter=U')).toBe('');
 
     const done = await runCli(['continue'], repo.dir);

@@ -61,7 +61,7 @@ export function registerResolve(program: Command): Command {
             );
           }
           const left = results.filter((r) => r.status !== 'resolved');
-          const blocks = await handBlocks(gitTop, left, setup.learnt);
+          const blocks = await handBlocks(gitTop, top, left, setup.learnt);
           if (opts.json) printJson({ resolved: left.length === 0, files: results, blocks });
           else printResult(formatResults(results, blocks));
           if (left.length > 0) process.exitCode = ExitCode.NeedsHuman;
@@ -87,7 +87,12 @@ type Blocks = Record<string, Array<{ hunk: number; suggestion: Suggestion | null
  * The blocks left, numbered as `splintercat take` will know them (recorded in the working tree's
  * git dir), each with what the target's past merges suggest when `resolve.learnt` is on.
  */
-async function handBlocks(git: Git, left: WorkingTreeFileResult[], learnt: LearntSuggestions | null): Promise<Blocks> {
+async function handBlocks(
+  git: Git,
+  top: string,
+  left: WorkingTreeFileResult[],
+  learnt: LearntSuggestions | null,
+): Promise<Blocks> {
   const { listUnmerged, recordHunkNumbers, stagesId } = await import('../../resolve/index.js');
   if (left.length === 0) return {};
   if (learnt && left.some((r) => r.remaining.length > 0)) await learnt.load('HEAD');
@@ -98,10 +103,12 @@ async function handBlocks(git: Git, left: WorkingTreeFileResult[], learnt: Learn
   const files = left.flatMap((r) => {
     if (r.generated) return [];
     const entry = entries.find((e) => e.path === r.path);
-    const hunks = r.remaining.flatMap((h) => (h.sides ? [{ number: h.number ?? h.index, sides: h.sides }] : []));
+    const hunks = r.remaining.flatMap((h) =>
+      h.sides ? [{ number: h.number ?? h.index, sides: h.sides, startLine: h.startLine, endLine: h.endLine }] : [],
+    );
     return entry && hunks.length > 0 ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
   });
-  await recordHunkNumbers(await git.gitDir(false), files);
+  await recordHunkNumbers(await git.gitDir(false), files, { top });
   return Object.fromEntries(
     files.map((f) => [
       f.path,

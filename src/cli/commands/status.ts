@@ -38,6 +38,11 @@ export function registerStatus(program: Command): void {
           process.exitCode = 1;
           return;
         }
+        // The blocks a person was handed, as they stand now: those settled by `take` since are gone.
+        if (snapshot.state.human) {
+          const { handoffAsLeft } = await import('../../workflow/handoff/index.js');
+          snapshot.state = { ...snapshot.state, human: await handoffAsLeft(snapshot.state.human) };
+        }
         const model = buildReportModel(snapshot, { now: new Date() });
         const { shareStatus, renderShareStatus } = await import('../../workflow/share/share-status.js');
         const share = await shareStatus(git, store, name, config.sync.lease);

@@ -9,7 +9,9 @@ import { globalOptions, printJson, printResult } from '../context.js';
 export function registerTake(program: Command): Command {
   return program
     .command('take')
-    .description("settle conflict blocks with one side, both, or the base: a file's every block, or one (by number)")
+    .description(
+      "settle conflict blocks with one side, both, or the base: a file's every block, or one (by number); a file decided whole (binary, modify/delete, generated) takes ours or theirs whole",
+    )
     .argument('<choice>', `what to keep: ${takeChoices.join(' | ')}`)
     .argument('[file]', 'a conflicted file (default: every conflicted file)')
     .argument('[hunk]', "one block of FILE, by the number the hand-off and this command's output give it")
@@ -104,9 +106,10 @@ function refusal(outcome: TakeOutcome, choice: TakeChoice): UsageError {
 /** What was taken, what is left (with the command for each block), and what to run then. */
 function formatTake(outcome: TakeOutcome, request: { choice: TakeChoice; order?: TakeOrder }): string {
   const what = request.choice === 'both' ? `both, ${request.order ?? 'ours-first'}` : request.choice;
-  const lines = outcome.taken.map(
-    (t) =>
-      `${shown(t.path)}: took ${what} for block${t.hunks.length === 1 ? '' : 's'} ${t.hunks.join(', ')}${t.staged ? '; no block left, staged' : ''}`,
+  const lines = outcome.taken.map((t) =>
+    t.whole !== undefined
+      ? `${shown(t.path)}: took ${what} for the whole file: ${t.whole}; staged`
+      : `${shown(t.path)}: took ${what} for block${t.hunks.length === 1 ? '' : 's'} ${t.hunks.join(', ')}${t.staged ? '; no block left, staged' : ''}`,
   );
   for (const r of outcome.refused) lines.push(`not taken: ${r.why} (${r.fix.join('  or  ')})`);
   const left = leftLines(outcome);
@@ -115,13 +118,18 @@ function formatTake(outcome: TakeOutcome, request: { choice: TakeChoice; order?:
   return lines.join('\n');
 }
 
+/**
+ * Each block left with the one command of its choices, none of them first as if it were the
+ * default (`take ours|theirs|both FILE N`, `|base` only where the block has a base), and where
+ * it was handed over when it has moved since.
+ */
 function leftLines(outcome: TakeOutcome): string[] {
   return outcome.left.flatMap((f) =>
     f.blocks.length > 0
-      ? f.blocks.map(
-          (b) =>
-            `${shown(f.path)} block ${b.number} (lines ${b.startLine}-${b.endLine}): ${takeCommand('ours', f.path, b.number)}  (or theirs, both, base)`,
-        )
+      ? f.blocks.map((b) => {
+          const handed = b.handed ? `, handed over at ${b.handed.startLine}-${b.handed.endLine}` : '';
+          return `${shown(f.path)} block ${b.number} (lines ${b.startLine}-${b.endLine}${handed}): ${takeCommand(b.choices, f.path, b.number)}`;
+        })
       : [`${shown(f.path)} [${f.kind}]: ${(f.commands ?? []).join('  or  ')}`],
   );
 }

@@ -3,15 +3,30 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import type { ConflictHunk } from '../types.js';
+import { withReachablePath } from '../../util/long-path.js';
+import { alignBlocks, blockContexts, type BlockContext } from './block-identity.js';
 
 /**
  * The numbers of a conflicted file's blocks, kept while some of them are settled: a hand-off
  * prints `splintercat take theirs FILE 5`, and hunk 5 must stay hunk 5 after hunk 2 was taken
- * and the file holds one block fewer. Each number is tied to the block's two sides (a block
- * shown without its base, in git's default style, is the same block), and the record to the
- * file's index stages, so a new merge of the path starts afresh.
+ * and the file holds one block fewer, whatever the order of the takes. Each block is recorded in
+ * file order with its two sides (a block shown without its base, in git's default style, is the
+ * same block), the lines it was handed over at, the lines around it, and whether a take settled
+ * it (block-identity.ts aligns the file's blocks to these); the record is tied to the file's index
+ * stages, so a new merge of the path starts afresh.
  * Kept in the working tree's own git directory (`splintercat/hunk-numbers.json`).
  */
+const hunkSchema = z.object({
+  number: z.number().int().positive(),
+  key: z.string(),
+  /** The marker lines it was handed over at (first seen at, for a block no hand-off named). */
+  start: z.number().int().positive().optional(),
+  end: z.number().int().positive().optional(),
+  before: z.string().optional(),
+  after: z.string().optional(),
+  /** Settled by `splintercat take`: no block of the file is this one any more. */
+  taken: z.boolean().optional(),
+});
 const recordSchema = z.object({
   version: z.literal(1),
   files: z.record(
@@ -19,7 +34,7 @@ const recordSchema = z.object({
     z.object({
       /** `base:ours:theirs` blob ids of the path's index stages. */
       stages: z.string(),
-      hunks: z.array(z.object({ number: z.number().int().positive(), key: z.string() })),
+      hunks: z.array(hunkSchema),
       /** What to run once every conflict is settled (`splintercat continue` in a run's worktree). */
       then: z.string().optional(),
     }),
@@ -27,9 +42,14 @@ const recordSchema = z.object({
 });
 type Record = z.infer<typeof recordSchema>;
 
+type RecordedHunk = z.infer<typeof hunkSchema>;
+
 export interface NumberedSides {
   number: number;
   sides: { base: string | null; ours: string; theirs: string };
+  /** The marker lines the block is handed over at. */
+  startLine?: number;
+  endLine?: number;
 }
 
 /** The identity of a block: its two sides, line endings unified. */
@@ -72,49 +92,115 @@ async function save(gitDir: string, record: Record): Promise<void> {
   }
 }
 
-/** Record the numbers of the blocks a person is handed (the ladder's hunk numbers), per path. */
+/**
+ * Record the numbers of the blocks a person is handed (the ladder's hunk numbers), per path, with
+ * the lines they are at and around them in the file as written in `top`.
+ */
 export async function recordHunkNumbers(
   gitDir: string,
   files: ReadonlyArray<{ path: string; stages: string; hunks: readonly NumberedSides[] }>,
-  then?: string,
+  options: { then?: string; top?: string } = {},
 ): Promise<void> {
   if (files.length === 0) return;
   const record = await load(gitDir);
-  for (const f of files)
+  for (const f of files) {
+    const text = options.top === undefined ? null : await fileText(join(options.top, f.path));
+    const placed = f.hunks.every((h) => h.startLine !== undefined && h.endLine !== undefined);
+    const contexts =
+      text !== null && placed
+        ? blockContexts(
+            text,
+            f.hunks.map((h) => ({ startLine: h.startLine ?? 0, endLine: h.endLine ?? 0 })),
+          )
+        : [];
     record.files[f.path] = {
       stages: f.stages,
-      hunks: f.hunks.map((h) => ({ number: h.number, key: blockKey(h.sides) })),
-      ...(then ? { then } : {}),
+      hunks: f.hunks.map((h, i) => ({
+        number: h.number,
+        key: blockKey(h.sides),
+        ...(h.startLine !== undefined && h.endLine !== undefined ? { start: h.startLine, end: h.endLine } : {}),
+        ...(contexts[i] ?? {}),
+      })),
+      ...(options.then ? { then: options.then } : {}),
     };
+  }
   await save(gitDir, record);
 }
 
+/** A file's bytes as latin1 text (one character per byte, as `blockContexts` reads it); null when unreadable. */
+async function fileText(full: string): Promise<string | null> {
+  try {
+    return await withReachablePath(full, (p) => readFile(p, 'latin1'));
+  } catch {
+    return null;
+  }
+}
+
+/** The blocks of a file now, by their number, and what the record says of the others. */
+export interface BlockNumbers {
+  /** The number of each block, by its index in the file as parsed now. */
+  numbers: Map<number, number>;
+  /** The lines each block was handed over at, by number. */
+  handed: Map<number, { startLine: number; endLine: number }>;
+  /** The numbers a take settled. */
+  taken: number[];
+  then: string | undefined;
+}
+
 /**
- * The number of each block of the file as it is now (by its index in the file): the recorded
- * number of a block with the same sides; a block no record knows (first seen, or edited inside
- * its markers) gets the next number after those recorded. Records what it assigned.
+ * The number of each block of the file as it is now (`text`: its bytes as latin1): aligned in
+ * order to the blocks recorded (block-identity.ts); a block no record knows (first seen, or
+ * edited inside its markers) gets the next number after those recorded. Records what it assigned.
  */
 export async function numberBlocks(
   gitDir: string,
   path: string,
   stages: string,
   blocks: readonly ConflictHunk[],
-): Promise<{ numbers: Map<number, number>; then: string | undefined }> {
+  text: string,
+): Promise<BlockNumbers> {
   const record = await load(gitDir);
   const known = record.files[path]?.stages === stages ? record.files[path] : undefined;
-  const hunks = [...(known?.hunks ?? [])];
-  const used = new Set<number>();
+  const recorded = known?.hunks ?? [];
+  const contexts = blockContexts(text, blocks);
+  const current = blocks.map((b, i) => ({ key: blockKey(b), ...(contexts[i] as BlockContext) }));
   const numbers = new Map<number, number>();
-  let next = Math.max(0, ...hunks.map((h) => h.number)) + 1;
-  for (const block of blocks) {
-    const key = blockKey(block);
-    const found = hunks.find((h) => h.key === key && !used.has(h.number));
-    const number = found?.number ?? next++;
-    if (!found) hunks.push({ number, key });
-    used.add(number);
-    numbers.set(block.index, number);
+  const hunks: RecordedHunk[] = [];
+  let next = Math.max(0, ...recorded.map((h) => h.number)) + 1;
+  for (const step of alignBlocks(recorded, current)) {
+    if (step.kind === 'gone') {
+      hunks.push(recorded[step.recorded] as RecordedHunk);
+      continue;
+    }
+    const block = blocks[step.current] as ConflictHunk;
+    const was = step.kind === 'match' ? (recorded[step.recorded] as RecordedHunk) : undefined;
+    const hunk: RecordedHunk = was ?? {
+      number: next++,
+      key: current[step.current]?.key ?? '',
+      start: block.startLine,
+      end: block.endLine,
+    };
+    // The lines around a block are learnt once, where it was first seen: never from a later state of the file.
+    const { taken: _open, ...open } = hunk.before === undefined ? { ...hunk, ...contexts[step.current] } : hunk;
+    hunks.push(open);
+    numbers.set(block.index, hunk.number);
   }
   record.files[path] = { stages, hunks, ...(known?.then ? { then: known.then } : {}) };
   await save(gitDir, record);
-  return { numbers, then: known?.then };
+  const handed = new Map(
+    hunks.flatMap((h) =>
+      h.start !== undefined && h.end !== undefined ? [[h.number, { startLine: h.start, endLine: h.end }] as const] : [],
+    ),
+  );
+  return { numbers, handed, taken: hunks.filter((h) => h.taken === true).map((h) => h.number), then: known?.then };
+}
+
+/** Mark blocks of a path settled by a take: none of the file's blocks is one of them any more. */
+export async function markTaken(gitDir: string, path: string, taken: readonly number[]): Promise<void> {
+  const record = await load(gitDir);
+  const file = record.files[path];
+  if (!file) return;
+  const set = new Set(taken);
+  file.hunks = file.hunks.map((h) => (set.has(h.number) ? { ...h, taken: true } : h));
+  await save(gitDir, record);
 }

@@ -7,8 +7,11 @@ export const takeChoices: readonly TakeChoice[] = ['ours', 'theirs', 'both', 'ba
 /** The order of `both`. */
 export type TakeOrder = 'ours-first' | 'theirs-first';
 
-/** The exact `splintercat take` command for a choice, a file and one of its hunks (by number). */
-export function takeCommand(choice: TakeChoice, path?: string, hunk?: number, order?: TakeOrder): string {
+/**
+ * The exact `splintercat take` command for a choice, a file and one of its hunks (by number); `choice`
+ * may list the alternatives of one block (`ours|theirs|both`), shown as one command of several choices.
+ */
+export function takeCommand(choice: string, path?: string, hunk?: number, order?: TakeOrder): string {
   const words = ['splintercat', 'take', choice];
   if (choice === 'both' && order === 'theirs-first') words.push('--order', 'theirs-first');
   // shellWord: a name with a newline would otherwise print raw inside the quotes and start a line of its own.

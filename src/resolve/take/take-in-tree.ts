@@ -1,20 +1,20 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git } from '../../git/index.js';
-import { decideFileConflict } from '../file-level.js';
-import { generatedFile, type GeneratedFile } from '../data/generated-files.js';
-import { decodeBytes, encodeText, encodingOf } from '../parse/encoding.js';
+import { encodeText } from '../parse/encoding.js';
 import { parseConflictText } from '../parse/markers.js';
-import { mergeFileTexts } from '../parse/merge-file.js';
-import { listUnmerged, readStageBytes, type UnmergedEntry } from '../parse/stages.js';
+import { listUnmerged } from '../parse/stages.js';
 import type { ConflictedFile } from '../types.js';
 import { gitMadeBlocks } from './git-blocks.js';
-import { numberBlocks, stagesId } from './hunk-numbers.js';
+import { markTaken, numberBlocks } from './hunk-numbers.js';
+import { choicesFor, decidedWhole, loadConflict, type Loaded } from './loaded-conflict.js';
 import { type TakeChoice, type TakeOrder } from './take-command.js';
+import { baseMissing, noConflict, refuse, type Refusal } from './take-refusals.js';
+import { replaceBlocks } from './take-text.js';
+import { takeWholeFile } from './take-whole-file.js';
 import { withReachablePath } from '../../util/long-path.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
-import { replaceBlocks, takeText, type SideTexts } from './take-text.js';
 
 export interface TakeRequest {
   choice: TakeChoice;
@@ -25,15 +25,19 @@ export interface TakeRequest {
   hunk?: number;
 }
 
-/** A block still in a file, by its number, where it is now. */
+/** A block still in a file, by its number, where it is now, where it was handed over, and whether it has a base. */
 interface OpenBlock {
   number: number;
   startLine: number;
   endLine: number;
+  /** The lines it was handed over at, when they were others. */
+  handed?: { startLine: number; endLine: number };
+  /** The choices that exist for it (`ours|theirs|both`, `|base` where it has one). */
+  choices: string;
 }
 
 /** What is left of one unmerged path after the take. */
-interface LeftFile {
+export interface LeftFile {
   path: string;
   /** content, add/add, modify/delete, binary, ... */
   kind: string;
@@ -43,23 +47,13 @@ interface LeftFile {
 }
 
 export interface TakeOutcome {
-  taken: Array<{ path: string; hunks: number[]; staged: boolean }>;
+  /** `whole`: a file decided whole, what was done with it (kept a side's file, deleted it). */
+  taken: Array<{ path: string; hunks: number[]; staged: boolean; whole?: string }>;
   /** Paths the choice does not apply to, why, and what settles them instead. */
-  refused: Array<{ path: string; why: string; fix: string[] }>;
+  refused: Refusal[];
   left: LeftFile[];
   /** What to run once nothing is left (`splintercat continue` in a run's worktree, `git commit` after `git merge`). */
   then: string;
-}
-
-interface Loaded {
-  entry: UnmergedEntry;
-  kind: string;
-  /** A lockfile or generated file: decided whole, never block by block. */
-  generated: GeneratedFile | null;
-  sides: SideTexts;
-  encoding: ReturnType<typeof encodingOf>;
-  file: ConflictedFile | null;
-  stages: string;
 }
 
 /**
@@ -78,194 +72,107 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
   if (request.path !== undefined && entries.length === 0)
     outcome.refused.push(noConflict(request.path, existsSync(join(top, request.path))));
   for (const entry of entries) {
-    const loaded = await load(git, top, entry);
+    const loaded = await loadConflict(git, top, entry);
+    // A file named without a block, of a kind decided whole: the side's whole file (or its deletion).
+    if (request.path !== undefined && request.hunk === undefined && decidedWhole(loaded)) {
+      const whole = await takeWholeFile(git, loaded, request.choice);
+      if ('why' in whole) outcome.refused.push(whole);
+      else outcome.taken.push(whole);
+      continue;
+    }
     const refusal = refuse(loaded);
     if (refusal) {
       outcome.refused.push(refusal);
       continue;
     }
-    const file = loaded.file as ConflictedFile;
-    const { numbers, then: recorded } = await numberBlocks(gitDir, entry.path, loaded.stages, file.hunks);
+    const recorded = await takeBlocks(git, gitDir, top, loaded, request, outcome);
     then ??= recorded;
-    const all = [...numbers.values()];
-    if (request.hunk !== undefined && !all.includes(request.hunk)) {
-      outcome.refused.push({
-        path: entry.path,
-        why: `${printableName(entry.path)} has no conflict block numbered ${request.hunk} (its blocks now: ${all.join(', ')}); it may be taken already`,
-        fix: [`splintercat take ${request.choice} ${shellWord(entry.path)} ${all[0]}`],
-      });
-      continue;
-    }
-    const chosen = new Set(request.hunk === undefined ? all : [request.hunk]);
-    const noBase = request.choice === 'base' ? baseMissing(loaded, numbers, chosen) : null;
-    if (noBase) {
-      outcome.refused.push(noBase);
-      continue;
-    }
-    const text = replaceBlocks(file, numbers, chosen, request.choice, request.order ?? 'ours-first', loaded.sides);
-    await withReachablePath(join(top, entry.path), (p) => writeFile(p, encodeText(text, loaded.encoding)));
-    const rest = gitMadeBlocks(
-      parseConflictText(text, { path: entry.path, markerSize: file.markerSize }),
-      loaded.sides,
-    );
-    if (rest.hunks.length === 0) await git.run(['add', '--', entry.path]);
-    outcome.taken.push({ path: entry.path, hunks: [...chosen], staged: rest.hunks.length === 0 });
   }
   outcome.left = await leftToDo(git, top, gitDir);
   outcome.then = then ?? (await plainNext(gitDir));
   return outcome;
 }
 
-async function load(git: Git, top: string, entry: UnmergedEntry): Promise<Loaded> {
-  const bytes = await readStageBytes(git, entry);
-  const full = join(top, entry.path);
-  const disk = withReachablePath(full, existsSync) ? await withReachablePath(full, (p) => readFile(p)) : null;
-  const encoding = encodingOf(disk, bytes.base, bytes.ours, bytes.theirs);
-  const text = (b: Buffer | null): string | null => (b === null ? null : decodeBytes(b, encoding));
-  const sides = { base: text(bytes.base), ours: text(bytes.ours), theirs: text(bytes.theirs) };
-  const binary = [bytes.base, bytes.ours, bytes.theirs].some((b) => b !== null && b.subarray(0, 8000).includes(0));
-  const side = (s: UnmergedEntry['ours'], t: string | null) => (s ? { mode: s.mode, oid: s.oid, text: t } : undefined);
-  const kind = binary
-    ? 'binary'
-    : decideFileConflict({
-        path: entry.path,
-        base: side(entry.base, sides.base),
-        ours: side(entry.ours, sides.ours),
-        theirs: side(entry.theirs, sides.theirs),
-      }).kind;
-  const stages = stagesId(entry);
-  let file: ConflictedFile | null = null;
-  if (disk !== null && (kind === 'content' || kind === 'add/add'))
-    file = await withBases(
-      git,
-      gitMadeBlocks(parseConflictText(decodeBytes(disk, encoding), { path: entry.path }), sides),
-      sides,
-      encoding,
-    );
-  const generated = generatedFile(entry.path, [sides.ours, sides.theirs, sides.base]);
-  return { entry, kind, generated, sides, encoding, file, stages };
+/**
+ * The chosen blocks of one text file (all, or the one numbered `request.hunk`) written, the file
+ * staged once no block is left, the blocks taken recorded. Returns what the record says to run then.
+ */
+async function takeBlocks(
+  git: Git,
+  gitDir: string,
+  top: string,
+  loaded: Loaded,
+  request: TakeRequest,
+  outcome: TakeOutcome,
+): Promise<string | undefined> {
+  const { entry } = loaded;
+  const file = loaded.file as ConflictedFile;
+  const { numbers, taken, then } = await numberBlocks(gitDir, entry.path, loaded.stages, file.hunks, loaded.latin1);
+  const all = [...numbers.values()];
+  if (request.hunk !== undefined && !all.includes(request.hunk)) {
+    const q = shellWord(entry.path);
+    const now = `its blocks now: ${all.join(', ')}`;
+    outcome.refused.push({
+      path: entry.path,
+      why: taken.includes(request.hunk)
+        ? `block ${request.hunk} of ${printableName(entry.path)} is settled already: it was taken (${now})`
+        : `${printableName(entry.path)} has no conflict block numbered ${request.hunk} (${now})`,
+      fix: [`splintercat take ${choicesFor(loaded, file.hunks[0] ?? null)} ${q} ${all[0]}`],
+    });
+    return then;
+  }
+  const chosen = new Set(request.hunk === undefined ? all : [request.hunk]);
+  const noBase = request.choice === 'base' ? baseMissing(loaded, numbers, chosen) : null;
+  if (noBase) {
+    outcome.refused.push(noBase);
+    return then;
+  }
+  const text = replaceBlocks(file, numbers, chosen, request.choice, request.order ?? 'ours-first', loaded.sides);
+  await withReachablePath(join(top, entry.path), (p) => writeFile(p, encodeText(text, loaded.encoding)));
+  await markTaken(gitDir, entry.path, [...chosen]);
+  const rest = gitMadeBlocks(parseConflictText(text, { path: entry.path, markerSize: file.markerSize }), loaded.sides);
+  if (rest.hunks.length === 0) await git.run(['add', '--', entry.path]);
+  outcome.taken.push({ path: entry.path, hunks: [...chosen], staged: rest.hunks.length === 0 });
+  return then;
 }
 
 /**
- * Blocks written in git's default style have no base section: each gets the base of the
- * block with the same two sides in a diff3 re-merge of the index stages, so `take base` works
- * there too. Blocks a person edited inside keep no base.
+ * Every unmerged path of a working tree with its blocks, numbered as `take` numbers them (the
+ * numbers they were handed over with, whatever was taken since), or what settles it.
  */
-async function withBases(
-  git: Git,
-  file: ConflictedFile,
-  sides: SideTexts,
-  encoding: ReturnType<typeof encodingOf>,
-): Promise<ConflictedFile> {
-  if (file.hunks.every((h) => h.base !== null) || sides.base === null || sides.ours === null || sides.theirs === null)
-    return file;
-  const merged = await mergeFileTexts(git, {
-    base: sides.base ?? '',
-    ours: sides.ours,
-    theirs: sides.theirs,
-    markerSize: file.markerSize,
-    encoding,
-  });
-  const full = parseConflictText(merged.text, { path: file.path, markerSize: file.markerSize }).hunks;
-  for (const h of file.hunks) {
-    if (h.base !== null) continue;
-    h.base = full.find((f) => f.ours === h.ours && f.theirs === h.theirs)?.base ?? null;
-  }
-  return file;
-}
-
-/** Why the choice does not apply to this path (and what settles it), or null when it does. */
-function refuse(loaded: Loaded): TakeOutcome['refused'][number] | null {
-  const { path } = loaded.entry;
-  const q = shellWord(path);
-  if (loaded.kind === 'binary')
-    return {
-      path,
-      why: `${printableName(path)} is a binary file: there are no conflict blocks to take from`,
-      fix: [`git checkout --ours -- ${q} && git add -- ${q}`, `git checkout --theirs -- ${q} && git add -- ${q}`],
-    };
-  if (loaded.kind !== 'content' && loaded.kind !== 'add/add')
-    return {
-      path,
-      why: `${printableName(path)} is a ${loaded.kind} conflict (one side has no file): there are no conflict blocks to take from`,
-      fix: [`git rm -q -- ${q}   # keep the deletion`, `git add -- ${q}   # keep the file as it is`],
-    };
-  if (loaded.generated !== null) {
-    const then = loaded.generated.command ? `, then ${loaded.generated.command} && git add -- ${q}` : '';
-    return {
-      path,
-      why: `${printableName(path)} is generated by ${loaded.generated.tool}: it is decided whole, never block by block`,
-      fix: [
-        `git checkout --ours -- ${q} && git add -- ${q}${then}`,
-        `git checkout --theirs -- ${q} && git add -- ${q}${then}`,
-      ],
-    };
-  }
-  if (loaded.file === null)
-    return { path, why: `${printableName(path)} is missing from the working tree`, fix: [`git checkout -m -- ${q}`] };
-  if (loaded.file.hunks.length === 0)
-    return {
-      path,
-      why: `${printableName(path)} has no conflict block left (it is still unmerged in the index)`,
-      fix: [`git add -- ${q}   # once the file reads as it should`],
-    };
-  return null;
-}
-
-/** `take base` of blocks that have no base (an add/add, a block edited inside its markers). */
-function baseMissing(loaded: Loaded, numbers: ReadonlyMap<number, number>, chosen: ReadonlySet<number>) {
-  const { path } = loaded.entry;
-  const missing = (loaded.file?.hunks ?? []).filter(
-    (h) => chosen.has(numbers.get(h.index) ?? h.index) && takeText(h, 'base') === null,
-  );
-  if (missing.length === 0) return null;
-  const q = shellWord(path);
-  return {
-    path,
-    why: `${printableName(path)}: ${loaded.sides.base === null ? 'both sides added the file, so there is no base' : `block ${missing.map((h) => numbers.get(h.index)).join(', ')} has no base to take`}`,
-    fix: [`splintercat take ours ${q}`, `splintercat take theirs ${q}`],
-  };
-}
-
-function noConflict(path: string, exists: boolean): TakeOutcome['refused'][number] {
-  return exists
-    ? {
-        path,
-        why: `${printableName(path)} has no conflict: git lists it as merged, so there is nothing to take`,
-        fix: ['git status'],
-      }
-    : {
-        path,
-        why: `${printableName(path)}: no such file in the working tree`,
-        fix: ['git status   # the conflicted paths'],
-      };
-}
-
-/** Every unmerged path with its blocks (numbered as `take` numbers them) or what settles it. */
-async function leftToDo(git: Git, top: string, gitDir: string): Promise<LeftFile[]> {
+export async function leftToDo(git: Git, top: string, gitDir: string): Promise<LeftFile[]> {
   const out: LeftFile[] = [];
   for (const entry of await listUnmerged(git)) {
-    const loaded = await load(git, top, entry);
+    const loaded = await loadConflict(git, top, entry);
     const q = shellWord(entry.path);
-    if (loaded.file === null || loaded.file.hunks.length === 0 || loaded.generated !== null) {
-      const commands =
-        loaded.generated !== null
+    if (loaded.file === null || loaded.file.hunks.length === 0 || decidedWhole(loaded)) {
+      const commands = !decidedWhole(loaded)
+        ? [`git add -- ${q}   # once the file reads as it should`]
+        : loaded.generated !== null
           ? (refuse(loaded)?.fix ?? [])
-          : loaded.kind === 'content' || loaded.kind === 'add/add' || loaded.kind === 'binary'
-            ? [`git add -- ${q}`]
-            : [`git rm -q -- ${q}`, `git add -- ${q}`];
+          : [
+              ...(entry.ours && entry.theirs ? [] : [`git rm -q -- ${q}`, `git add -- ${q}`]),
+              `splintercat take ours|theirs ${q}`,
+            ];
       out.push({ path: entry.path, kind: loaded.kind, blocks: [], commands });
       continue;
     }
-    const { numbers } = await numberBlocks(gitDir, entry.path, loaded.stages, loaded.file.hunks);
+    const { numbers, handed } = await numberBlocks(gitDir, entry.path, loaded.stages, loaded.file.hunks, loaded.latin1);
     out.push({
       path: entry.path,
       kind: loaded.kind,
-      blocks: loaded.file.hunks.map((h) => ({
-        number: numbers.get(h.index) ?? h.index,
-        startLine: h.startLine,
-        endLine: h.endLine,
-      })),
+      blocks: loaded.file.hunks.map((h) => {
+        const number = numbers.get(h.index) ?? h.index;
+        const was = handed.get(number);
+        const moved = was !== undefined && (was.startLine !== h.startLine || was.endLine !== h.endLine);
+        return {
+          number,
+          startLine: h.startLine,
+          endLine: h.endLine,
+          ...(moved ? { handed: was } : {}),
+          choices: choicesFor(loaded, h),
+        };
+      }),
     });
   }
   return out;

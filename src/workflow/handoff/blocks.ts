@@ -4,7 +4,7 @@ import type { HandoffBlock, HandoffFile } from '../../store/run-state.js';
 
 /**
  * The blocks a file is handed over with: each by the number `splintercat take` knows it by, where
- * it is now, the one command per answer (ours, theirs, both in each order, base), and, when the
+ * it is now, the one command per answer (ours, theirs, both in each order, base where there is one), and, when the
  * target's past merges say something clear, the suggestion with its evidence and its command.
  */
 function handoffBlocks(result: WorkingTreeFileResult, learnt: LearntSuggestions | null): HandoffBlock[] {
@@ -15,7 +15,8 @@ function handoffBlocks(result: WorkingTreeFileResult, learnt: LearntSuggestions 
       theirs: takeCommand('theirs', result.path, hunk),
       both: takeCommand('both', result.path, hunk),
       'both theirs-first': takeCommand('both', result.path, hunk, 'theirs-first'),
-      ...(h.sides?.base !== null && h.sides?.base !== undefined
+      // Both sides added the file: git's empty base section is no version of it, so there is no base to take.
+      ...(h.sides?.base !== null && h.sides?.base !== undefined && result.decision?.kind !== 'add/add'
         ? { base: takeCommand('base', result.path, hunk) }
         : {}),
     };

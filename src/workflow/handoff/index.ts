@@ -9,6 +9,7 @@ export { suggestionHint, withBlocks } from './blocks.js';
 export { continueCommand } from './commands.js';
 export { handoffFailure } from './failure.js';
 export { handoffFile, keepOrDelete } from './file.js';
+export { handoffAsLeft } from './left-now.js';
 export { modelAttempts } from './model-attempts.js';
 export { handoffToPerson } from './stop.js';
 export { takePersonsWork } from './take-work.js';
