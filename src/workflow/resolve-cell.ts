@@ -116,6 +116,7 @@ function runLadder(
     top,
     rules: ctx.ladder.rules,
     cache: ctx.ladder.cache,
+    fileMemory: true,
     fallback: rung?.fallback,
     syntax: ctx.ladder.syntax,
     regenerate: ctx.ladder.regenerate,
@@ -170,7 +171,7 @@ export async function resolvePrepared(
     const open = results.filter((r) => r.status !== 'resolved');
     const left = open.map((r) => r.path);
     const transcripts = rung?.outcomes ?? [];
-    const lines = replayed.map((x) => x.line);
+    const lines = [...recalledLines(results), ...replayed.map((x) => x.line)];
     const choiceKeys = open.flatMap((r) => {
       const entry = entries.find((e) => e.path === r.path);
       return entry && r.decision && keepOrDeleteKinds.has(r.decision.kind)
@@ -227,6 +228,11 @@ async function replayFileChoices(
   return replayed;
 }
 
+/** What the memory of whole files gave again, one line each (for the journal). */
+function recalledLines(results: WorkingTreeFileResult[]): string[] {
+  return results.flatMap((r) => (r.recalled && r.note ? [`${r.path}: ${r.note}`] : []));
+}
+
 function toFileState(result: WorkingTreeFileResult): ConflictFileState {
   const resolved = result.resolutions.map((r, i) => ({
     index: r.hunkIndex ?? i + 1,
@@ -253,6 +259,7 @@ function toFileState(result: WorkingTreeFileResult): ConflictFileState {
 /** Who settled a file without hunks to say it, and how: the policy, a regenerate command, a rule. */
 function fileLevel(result: WorkingTreeFileResult): Pick<ConflictFileState, 'decidedBy' | 'note'> {
   if (result.policy) return { decidedBy: 'policy', note: `the policy's ${result.policy}` };
+  if (result.recalled && result.note) return { decidedBy: 'cache', note: result.note };
   if (result.status === 'resolved' && result.note?.startsWith('regenerated with'))
     return { decidedBy: 'policy', note: result.note };
   if (result.decision?.resolution) return { decidedBy: 'rule', note: result.decision.description };
