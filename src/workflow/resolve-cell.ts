@@ -12,6 +12,7 @@ import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import type { Cell } from '../imerge/cell.js';
 import { cleanMergeWarnings } from './generated-check.js';
 import { handoffFile, keepOrDelete, suggestionHint, withBlocks } from './handoff/index.js';
+import { withFileSuggestions } from './handoff/file-suggestion.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 /** A person's file-level choice (keep or delete), by `fileChoiceKey`. */
@@ -180,7 +181,10 @@ export async function resolvePrepared(
     });
     if (left.length > 0) {
       await recordLeftHunks(wt, entries, open, options.next ?? 'splintercat continue');
-      const handoff = open.map((r) => withBlocks(handoffFile(r), r, learnt));
+      const handoff = await withFileSuggestions(
+        open.map((r) => withBlocks(handoffFile(r), r, learnt)),
+        ctx.config.merge.resolver === 'manual' ? null : ctx.ladder.cache,
+      );
       return {
         ok: false,
         cell,
