@@ -3,7 +3,7 @@ import { replaceFileWithin } from '../util/replace-file.js';
 import { fileMemoryKey, recallFile } from './cache/file-memory.js';
 import type { ResolutionCache } from './cache/resolution-cache.js';
 import type { FileDecision } from './file-level.js';
-import { parseConflictText } from './parse/markers.js';
+import { hasMarkers, parseConflictText } from './parse/markers.js';
 import type { UnmergedEntry } from './parse/stages.js';
 import type { PathRule } from './policy/path-policy.js';
 import type { HunkResolution } from './types.js';
@@ -44,6 +44,8 @@ export async function recallWholeFile(
   const hit = await recallFile(cache, entry.path, stages);
   if (hit === null) return null;
   if (policy !== null && (policy.decision.kind !== 'human' || hit.imported === true)) return null;
+  // What another clone pushed is data to validate: a file still holding markers is never written.
+  if (hasMarkers(hit.resolution)) return null;
   const key = fileMemoryKey(entry.path, stages);
   if (hit.file.deleted) await git.run(['rm', '--quiet', '--force', '--', entry.path]);
   else {
@@ -54,7 +56,8 @@ export async function recallWholeFile(
   const resolutions = blocks.map((h) => ({
     text: '',
     rung: 'cache' as const,
-    by: hit.by,
+    // As the record names a cached hunk's answer: whose it is, and whether another clone gave it.
+    by: `${hit.rung}:${hit.by}${hit.imported === true ? ' (shared cache, from another clone)' : ''}`,
     hunkIndex: h.index,
     cacheKey: key,
   }));
