@@ -6,6 +6,7 @@ import type { Git } from '../git/index.js';
 import { nullLogger, type Logger } from '../log/logger.js';
 import type { ResolutionCache } from './cache/resolution-cache.js';
 import { decideFileConflict, type FileDecision, type FileSide } from './file-level.js';
+import { recallWholeFile, type RecalledFile } from './file-recall.js';
 import { resolveConflictedFile, type LadderFallback } from './ladder.js';
 import { decodeBytes, encodeText, encodingOf, type TextEncoding } from './parse/encoding.js';
 import { generatedFile, type GeneratedFile } from './data/generated-files.js';
@@ -44,6 +45,11 @@ export interface WorkingTreeOptions {
   policy?: readonly PathRule[];
   /** A learnt suggestion taken without asking (`resolve.learnt: apply`), per path and hunk. */
   learnt?: ((path: string, hunk: ConflictHunk) => HunkResolution | null) | null;
+  /**
+   * Give a person's whole remembered file again where its three sides are those they resolved
+   * (`file-recall.ts`). Only for a merge git has just presented: the file holds no edit of anyone's.
+   */
+  fileMemory?: boolean;
   log?: Logger;
 }
 
@@ -70,6 +76,8 @@ export interface WorkingTreeFileResult {
   policy?: string;
   /** Set for a generated file (a lockfile, pip-compile output): decided whole, never block by block. */
   generated?: GeneratedFile;
+  /** Set when the person's whole remembered file (or its deletion) was given again. */
+  recalled?: RecalledFile['recalled'];
 }
 
 /**
@@ -173,6 +181,17 @@ async function resolveEntry(
   const generated = generatedFile(entry.path, [texts.ours, texts.theirs, texts.base]);
   const byPolicy = await applyFilePolicy(git, entry, decision, policy, generated !== null);
   if (byPolicy) return byPolicy;
+  if (options.fileMemory && options.cache) {
+    const onDisk = diskBytes === null ? null : decodeBytes(diskBytes, encoding);
+    const recalled = await recallWholeFile(git, top, {
+      entry,
+      cache: options.cache,
+      decision,
+      policy,
+      onDisk,
+    });
+    if (recalled) return recalled;
+  }
   if (decision.kind !== 'content' && decision.kind !== 'add/add') {
     if (decision.resolution === null)
       return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision };

@@ -12,6 +12,7 @@ import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import type { Cell } from '../imerge/cell.js';
 import { cleanMergeWarnings } from './generated-check.js';
 import { handoffFile, keepOrDelete, suggestionHint, withBlocks } from './handoff/index.js';
+import { withFileSuggestions } from './handoff/file-suggestion.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 /** A person's file-level choice (keep or delete), by `fileChoiceKey`. */
@@ -116,6 +117,7 @@ function runLadder(
     top,
     rules: ctx.ladder.rules,
     cache: ctx.ladder.cache,
+    fileMemory: true,
     fallback: rung?.fallback,
     syntax: ctx.ladder.syntax,
     regenerate: ctx.ladder.regenerate,
@@ -172,7 +174,7 @@ export async function resolvePrepared(
     const open = results.filter((r) => r.status !== 'resolved');
     const left = open.map((r) => r.path);
     const transcripts = rung?.outcomes ?? [];
-    const lines = replayed.map((x) => x.line);
+    const lines = [...recalledLines(results), ...replayed.map((x) => x.line)];
     const choiceKeys = open.flatMap((r) => {
       const entry = entries.find((e) => e.path === r.path);
       return entry && r.decision && keepOrDeleteKinds.has(r.decision.kind)
@@ -181,7 +183,10 @@ export async function resolvePrepared(
     });
     if (left.length > 0) {
       await recordLeftHunks(wt, entries, open, options.next ?? 'splintercat continue');
-      const handoff = open.map((r) => withBlocks(handoffFile(r), r, learnt));
+      const handoff = await withFileSuggestions(
+        open.map((r) => withBlocks(handoffFile(r), r, learnt)),
+        ctx.config.merge.resolver === 'manual' ? null : ctx.ladder.cache,
+      );
       return {
         ok: false,
         cell,
@@ -229,6 +234,11 @@ async function replayFileChoices(
   return replayed;
 }
 
+/** What the memory of whole files gave again, one line each (for the journal). */
+function recalledLines(results: WorkingTreeFileResult[]): string[] {
+  return results.flatMap((r) => (r.recalled && r.note ? [`${r.path}: ${r.note}`] : []));
+}
+
 function toFileState(result: WorkingTreeFileResult): ConflictFileState {
   const resolved = result.resolutions.map((r, i) => ({
     index: r.hunkIndex ?? i + 1,
@@ -255,6 +265,7 @@ function toFileState(result: WorkingTreeFileResult): ConflictFileState {
 /** Who settled a file without hunks to say it, and how: the policy, a regenerate command, a rule. */
 function fileLevel(result: WorkingTreeFileResult): Pick<ConflictFileState, 'decidedBy' | 'note'> {
   if (result.policy) return { decidedBy: 'policy', note: `the policy's ${result.policy}` };
+  if (result.recalled && result.note) return { decidedBy: 'cache', note: result.note };
   if (result.status === 'resolved' && result.note?.startsWith('regenerated with'))
     return { decidedBy: 'policy', note: result.note };
   if (result.decision?.resolution) return { decidedBy: 'rule', note: result.decision.description };

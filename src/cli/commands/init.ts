@@ -11,6 +11,10 @@ export function registerInit(program: Command): Command {
     .command('init')
     .description('write splintercat.yaml with commented defaults')
     .option('--force', 'overwrite an existing file')
+    .option(
+      '--propose',
+      "print the policy (resolve.paths) the repository's past merges propose, with its evidence; write nothing",
+    )
     .option('--no-history', "do not read the repository's past merges to propose a policy (resolve.paths)")
     .option('--ci <kind>', 'write the job that runs checks on CI runners (github | gitlab | hook) and set check.runner')
     .option('--remote <name>', 'with --ci: the git remote the CI watches', 'origin')
@@ -19,46 +23,70 @@ export function registerInit(program: Command): Command {
       '--command <shell>',
       'with --ci: how the runner starts splintercat (default: this version, installed outside the checkout; hook: this one)',
     )
-    .action(async (opts: { force?: boolean; history: boolean } & Partial<InitCiOptions>, cmd: Command) => {
-      const { CONFIG_FILE_NAME } = await import('../../config/index.js');
-      const { DEFAULT_CONFIG_YAML } = await import('../../config/default-file.js');
-      const global = globalOptions(cmd);
-      const path = resolve(global.cwd, global.config ?? CONFIG_FILE_NAME);
-      if (opts.ci !== undefined) {
-        const { initCi } = await import('./init-ci.js');
+    .action(
+      async (opts: { force?: boolean; propose?: boolean; history: boolean } & Partial<InitCiOptions>, cmd: Command) => {
+        const { CONFIG_FILE_NAME } = await import('../../config/index.js');
+        const { DEFAULT_CONFIG_YAML } = await import('../../config/default-file.js');
+        const global = globalOptions(cmd);
+        const path = resolve(global.cwd, global.config ?? CONFIG_FILE_NAME);
+        if (opts.ci !== undefined) {
+          const { initCi } = await import('./init-ci.js');
+          printResult(
+            await initCi(path, {
+              ...opts,
+              ci: opts.ci,
+              remote: opts.remote ?? 'origin',
+              out: opts.out ?? 'splintercat-ci',
+            }),
+          );
+          return;
+        }
+        if (opts.propose) {
+          printResult(await printedProposal(global.cwd, path));
+          return;
+        }
+        if (existsSync(path) && !opts.force) {
+          throw new UsageError('init_exists', {
+            what: `${path} already exists`,
+            why: 'init never overwrites a configuration unless asked',
+            fix: [
+              `Edit it, or run \`splintercat init --force\` to replace it with the defaults`,
+              'To see what the past merges propose without touching it: `splintercat init --propose`',
+            ],
+          });
+        }
+        const proposal = opts.history ? await proposeFromHistory(global.cwd) : null;
+        const text = proposal
+          ? DEFAULT_CONFIG_YAML.replace('\n  paths: {}\n', () => `\n${proposal.comment}`)
+          : DEFAULT_CONFIG_YAML;
+        writeFileSync(path, text);
         printResult(
-          await initCi(path, {
-            ...opts,
-            ci: opts.ci,
-            remote: opts.remote ?? 'origin',
-            out: opts.out ?? 'splintercat-ci',
-          }),
+          [
+            `Wrote ${path}. Next: set check.commands (build, test) and, for the LLM rungs, llm.*_model.`,
+            ...(proposal && proposal.rules > 0
+              ? [
+                  `It proposes ${proposal.rules} resolve.paths line(s) from the repository's past merges, commented out: accept them line by line.`,
+                ]
+              : []),
+          ].join('\n'),
         );
-        return;
-      }
-      if (existsSync(path) && !opts.force) {
-        throw new UsageError('init_exists', {
-          what: `${path} already exists`,
-          why: 'init never overwrites a configuration unless asked',
-          fix: [`Edit it, or run \`splintercat init --force\` to replace it with the defaults`],
-        });
-      }
-      const proposal = opts.history ? await proposeFromHistory(global.cwd) : null;
-      const text = proposal
-        ? DEFAULT_CONFIG_YAML.replace('\n  paths: {}\n', () => `\n${proposal.comment}`)
-        : DEFAULT_CONFIG_YAML;
-      writeFileSync(path, text);
-      printResult(
-        [
-          `Wrote ${path}. Next: set check.commands (build, test) and, for the LLM rungs, llm.*_model.`,
-          ...(proposal && proposal.rules > 0
-            ? [
-                `It proposes ${proposal.rules} resolve.paths line(s) from the repository's past merges, commented out: accept them line by line.`,
-              ]
-            : []),
-        ].join('\n'),
-      );
-    });
+      },
+    );
+}
+
+/**
+ * `init --propose`: the policy the past merges propose, for a person to read and copy what they
+ * accept into the configuration; the configuration is never touched.
+ */
+async function printedProposal(cwd: string, path: string): Promise<string> {
+  const proposal = await proposeFromHistory(cwd);
+  if (proposal === null) return 'Not in a git repository with commits: no past merges to propose a policy from.';
+  const { printableLine } = await import('../../util/safe-print.js');
+  const how =
+    proposal.rules > 0
+      ? `Nothing was written. To accept a line, add it without its \`# \` under resolve.paths in ${path}.`
+      : 'Nothing was written.';
+  return [printableLine(how), ...proposal.comment.trimEnd().split('\n').map(printableLine)].join('\n');
 }
 
 /**

@@ -52,6 +52,11 @@ const entrySchema = z.object({
    * clone's ladder or person. Whatever the entry says of itself, an absorbed one is marked so.
    */
   imported: z.boolean().optional(),
+  /**
+   * Set for a whole file's resolution (`file-memory.ts`): the resolution is the person's whole file
+   * for that path, byte for byte (its own line endings), or its deletion.
+   */
+  file: z.object({ path: z.string(), deleted: z.boolean() }).optional(),
 });
 
 export type CacheEntry = z.infer<typeof entrySchema>;
@@ -172,7 +177,13 @@ export class ResolutionCache {
    */
   async put(
     key: string,
-    value: { resolution: string; rung: CacheEntry['rung']; by: string; provenance?: CacheProvenance },
+    value: {
+      resolution: string;
+      rung: CacheEntry['rung'];
+      by: string;
+      provenance?: CacheProvenance;
+      file?: CacheEntry['file'];
+    },
   ): Promise<CacheEntry | null> {
     const known = await this.read(key);
     const blamed = [
@@ -183,10 +194,12 @@ export class ResolutionCache {
     const entry: CacheEntry = {
       version: 1,
       key,
-      resolution: value.resolution.replace(/\r\n/g, '\n'),
+      // A hunk's answer takes the line endings of the file it is replayed into; a whole file keeps its own.
+      resolution: value.file ? value.resolution : value.resolution.replace(/\r\n/g, '\n'),
       rung: value.rung,
       by: value.by,
       provenance: { when: this.clock.now().toISOString(), ...value.provenance },
+      ...(value.file ? { file: value.file } : {}),
       ...(blamed.length > 0 ? { blamed } : {}),
     };
     await this.write(entry);

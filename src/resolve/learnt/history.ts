@@ -11,7 +11,7 @@ import { learnFile, type LearntHunk } from './learnt-hunk.js';
  * each is replayed once): `<git common dir>/splintercat/learnt/merges.json`. A new version of the
  * classification bumps `VERSION` and starts the memo afresh.
  */
-const VERSION = 1;
+const VERSION = 2;
 
 const hunkSchema = z.object({
   path: z.string(),
@@ -19,6 +19,7 @@ const hunkSchema = z.object({
   kind: z.enum(['added', 'deleted', 'rewrote', 'rewrote, other added', 'same lines']),
   lead: z.enum(['ours', 'theirs']).nullable(),
   lines: z.array(z.number()),
+  unionParses: z.boolean().optional(),
 });
 const memoSchema = z.object({
   version: z.literal(VERSION),

@@ -1,7 +1,8 @@
 import type { Git } from '../../git/index.js';
 import { personChoice } from '../eval/left-hunks.js';
 import { mergeFileTexts } from '../parse/merge-file.js';
-import { parseConflictText } from '../parse/markers.js';
+import { parseConflictText, printWithResolutions } from '../parse/markers.js';
+import { parseProblems } from '../syntax/validate-text.js';
 import { lineHashes, shapeOf, type ShapeKind } from './hunk-shape.js';
 
 /** One hunk git could not merge in a past merge, and what the maintainer wrote for it. */
@@ -17,6 +18,11 @@ export interface LearntHunk {
   lead: 'ours' | 'theirs' | null;
   /** `lineHashes` of its sides: what a later conflict is compared with. */
   lines: number[];
+  /**
+   * For a hunk the maintainer answered with both sides: whether the file with every block taken
+   * both ways in that order (what a `union` policy writes) parses. False: a union is not what they did.
+   */
+  unionParses?: boolean;
 }
 
 /** A conflicted file of a past merge, with the maintainer's result. */
@@ -38,7 +44,7 @@ export async function learnFile(git: Git, merge: { oid: string; time: number }, 
   const merged = await mergeFileTexts(git, { base: file.base ?? '', ours: file.ours, theirs: file.theirs });
   const parsed = parseConflictText(merged.text, { path: file.path });
   const resolved = file.resolved;
-  return parsed.hunks.flatMap((hunk) => {
+  const learnt = parsed.hunks.flatMap((hunk): LearntHunk[] => {
     const choice = personChoice(parsed, hunk, resolved);
     if (choice === 'unaligned') return [];
     const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
@@ -55,4 +61,18 @@ export async function learnFile(git: Git, merge: { oid: string; time: number }, 
       },
     ];
   });
+  for (const order of ['ours then theirs', 'theirs then ours']) {
+    const union = learnt.filter((h) => h.choice === order);
+    if (union.length === 0) continue;
+    const both = new Map(
+      parsed.hunks.map((h) => [h.index, order === 'ours then theirs' ? h.ours + h.theirs : h.theirs + h.ours]),
+    );
+    const problems = await parseProblems(file.path, printWithResolutions(parsed, both), [
+      file.base,
+      file.ours,
+      file.theirs,
+    ]);
+    for (const h of union) h.unionParses = problems.length === 0;
+  }
+  return learnt;
 }

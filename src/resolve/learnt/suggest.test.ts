@@ -110,3 +110,29 @@ describe('suggestions from earlier merges', () => {
     expect(scopesOf('Makefile').map((s) => s.glob)).toEqual(['Makefile', '**']);
   });
 });
+
+describe('a habit earns its place', () => {
+  const sides = { base: 'hello = 1\n', ours: 'hello = 2\n', theirs: 'hello = 3\n' };
+
+  it('is never suggested on a single merge, whatever its number of hunks', () => {
+    const one = [past(1, 'locales/a.json', 'theirs'), past(1, 'locales/b.json', 'theirs')];
+    expect(suggestFor(one, 'locales/fr.json', sides)).toBeNull();
+    const two = [...one, past(2, 'locales/c.json', 'theirs')];
+    expect(suggestFor(two, 'locales/fr.json', sides)).toMatchObject({ basis: 'habit', agree: 2, of: 2 });
+  });
+
+  it('a wider scope speaks where the file itself has one merge only', () => {
+    const history = [
+      past(1, 'locales/fr.json', 'ours'),
+      ...[2, 3, 4].map((m) => past(m, `locales/l${m}.json`, 'theirs')),
+    ];
+    expect(suggestFor(history, 'locales/fr.json', sides)).toMatchObject({ scope: 'locales/*.json', choice: 'theirs' });
+  });
+
+  it('weighs recent merges: a practice the fork changed is not suggested from its older merges', () => {
+    // Three old merges kept ours; the two most recent kept theirs: 3 of 5, but not the recent practice.
+    const history = [1, 2, 3].map((m) => past(m, 'conf/a.ini', 'ours'));
+    history.push(past(4, 'conf/b.ini', 'theirs'), past(5, 'conf/c.ini', 'theirs'));
+    expect(suggestFor(history, 'conf/x.ini', sides)).toBeNull();
+  });
+});

@@ -33,6 +33,13 @@ export interface Suggestion {
 export const RECENT = 10;
 /** A habit is suggested when at least this share of the merges that spoke agree. */
 export const SUGGEST_SHARE = 0.6;
+/**
+ * A habit rests on at least this many merges agreeing: replayed on real forks, every habit resting
+ * on a single merge was wrong.
+ */
+export const MIN_HABIT_MERGES = 2;
+/** Each older merge that spoke weighs this much of the one after it, so the fork's recent practice leads. */
+const RECENCY = 0.8;
 /** Earlier conflicts at least this similar (shared lines over all lines) speak first. */
 const SIMILAR = 0.3;
 
@@ -114,6 +121,18 @@ function tally(votes: ReadonlyArray<{ choice: string }>): { choice: string; coun
   return top ? { choice: top[0], count: top[1] } : null;
 }
 
+/** The share of the votes (most recent first) for `choice`, each older merge weighing RECENCY of the one after it. */
+function recentShare(votes: ReadonlyArray<{ choice: string }>, choice: string): number {
+  let all = 0;
+  let agree = 0;
+  votes.forEach((v, i) => {
+    const w = RECENCY ** i;
+    all += w;
+    if (v.choice === choice) agree += w;
+  });
+  return all === 0 ? 0 : agree / all;
+}
+
 /** Earlier conflicts on the same lines (any path): the choice they weigh for, when it keeps sides. */
 function bySimilar(history: readonly LearntHunk[], lines: readonly number[], shape: HunkShape): Suggestion | null {
   const near = history
@@ -152,10 +171,11 @@ function byHabit(history: readonly LearntHunk[], path: string, shape: HunkShape)
   const same = history.filter((h) => h.kind === shape.kind);
   for (const scope of scopesOf(path)) {
     const inScope = same.filter((h) => scope.test(h.path));
-    if (inScope.length === 0) continue;
     const votes = mergeVotes(inScope, (h) => relativeChoice(h.choice, h.lead));
+    // Too few merges here to say anything: a wider scope may have enough.
+    if (votes.length < MIN_HABIT_MERGES) continue;
     const top = tally(votes);
-    if (!top || top.count / votes.length < SUGGEST_SHARE) return null;
+    if (!top || top.count < MIN_HABIT_MERGES || recentShare(votes, top.choice) < SUGGEST_SHARE) return null;
     const choice = absoluteChoice(top.choice, shape.lead);
     if (!(sideChoices as readonly string[]).includes(choice)) return null;
     const kept = habitWords(top.choice, shape);

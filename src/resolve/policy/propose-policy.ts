@@ -46,12 +46,15 @@ const day = (time: number): string => new Date(time * 1000).toISOString().slice(
 
 /**
  * What the past merges propose for `resolve.paths`: a path whose every conflicted merge (at least
- * two) kept the same side, or both in the same order, gets that decision; a lockfile that
+ * two) kept the same side, or both in the same order, gets that decision (a union only where the
+ * file taken both ways parsed in every one of them); a lockfile that
  * conflicted gets its package manager's regenerate command. Each with its evidence, for the
  * maintainer to accept line by line.
  */
 export function proposePolicy(hunks: readonly LearntHunk[]): ProposedRule[] {
   const byPath = new Map<string, Map<string, { time: number; choices: Set<string> }>>();
+  // A union whose result did not parse in a merge of its own evidence is not what the maintainer did there.
+  const unionFails = new Set(hunks.filter((h) => h.unionParses === false).map((h) => h.path));
   for (const h of hunks) {
     const merges = byPath.get(h.path) ?? new Map<string, { time: number; choices: Set<string> }>();
     const m = merges.get(h.merge) ?? { time: h.time, choices: new Set<string>() };
@@ -77,7 +80,7 @@ export function proposePolicy(hunks: readonly LearntHunk[]): ProposedRule[] {
     const choices = new Set(list.flatMap((m) => [...m.choices]));
     const only = choices.size === 1 ? ([...choices][0] as string) : null;
     const decision = only === null ? undefined : decisionOfChoice[only];
-    if (decision === undefined) continue;
+    if (decision === undefined || (decision.startsWith('union') && unionFails.has(path))) continue;
     out.push({
       glob: literalGlob(path),
       decision,

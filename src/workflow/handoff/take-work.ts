@@ -10,6 +10,7 @@ import { personsOutsideEdits } from '../outside-edits.js';
 import type { GridEngine } from '../ports.js';
 import { collectHumanResolution } from './collect.js';
 import { presentedFile } from './presented.js';
+import { rememberPersonsFiles } from './remember-files.js';
 import { withReachablePath } from '../../util/long-path.js';
 
 /**
@@ -62,7 +63,8 @@ export async function takePersonsWork(
     }
     // Still recorded (presented after an abort): the fix takes its place, and what was built on it is merged again.
     if ((await engine.cellCommit(c.cell)) !== null) await engine.forget([c.cell]);
-    if ((await engine.conflictCell(c.cell).catch(() => null)) === null) {
+    const parents = await engine.conflictCell(c.cell).catch(() => null);
+    if (parents === null) {
       again.push({
         ...entry,
         refused: [
@@ -74,6 +76,7 @@ export async function takePersonsWork(
     const outsideEdits = await personsOutsideEdits(ctx, c, human.outside);
     const commit = await engine.recordMerge(c.cell, human.tree);
     const learnt = await learn(ctx, state, c, worktree, entry);
+    await rememberPersonsFiles(ctx, state, c, worktree, entry, parents);
     const chosen = personChoices(state, ctx, c, worktree, entry);
     const files = personsFiles(c, learnt, chosen, entry.failure !== null);
     next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });

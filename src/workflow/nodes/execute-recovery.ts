@@ -3,6 +3,7 @@ import { cellId, dominates, joinCells, parseCellId, type Cell } from '../../imer
 import type { ConflictState, HandoffConflict, RunState } from '../../store/run-state.js';
 import { amendEntry, amendFiles, handoffToPerson, handoffFailure } from '../handoff/index.js';
 import { bisect } from '../plan/bisect.js';
+import { fileMemoryKey, mergeStages, type FileStages } from '../../resolve/cache/file-memory.js';
 import { openAttempt } from './attempt.js';
 import { flow, moreConservative, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
 
@@ -107,18 +108,29 @@ async function bisectBatch(
 async function blameRedone(
   state: RunState,
   ctx: Ctx,
-  blamed: Set<string>,
-  isolated: boolean,
-  reason: string,
+  engine: Engine,
+  { blamed, isolated, reason }: { blamed: Set<string>; isolated: boolean; reason: string },
 ): Promise<void> {
   const certain = isolated || blamed.size === 1;
   for (const c of state.conflicts.filter((x) => blamed.has(x.id))) {
-    for (const key of cacheKeysOf([c])) {
+    // The whole files remembered for this cell go with its blocks' answers (a deletion has no block to carry its key).
+    const files = await fileMemoryKeysOf(ctx, engine, c);
+    for (const key of new Set([...cacheKeysOf([c]), ...files])) {
       if (certain) await ctx.ladder.cache?.invalidate(key, reason, state.name);
       else await ctx.ladder.cache?.remove(key);
     }
     ctx.journal.append({ type: 'conflict_blamed', conflict: c.id, reason });
   }
+}
+
+/** The keys of the whole files remembered for a conflict's files at its cell (none where the cell's sides are not known). */
+async function fileMemoryKeysOf(ctx: Ctx, engine: Engine, c: ConflictState): Promise<string[]> {
+  if (!ctx.ladder.cache) return [];
+  const parents = await engine.conflictCell(c.cell).catch(() => null);
+  if (parents === null) return [];
+  const paths = c.files.map((f) => f.path);
+  const stages = await mergeStages(ctx.git, parents.above, parents.left, paths).catch(() => null);
+  return [...(stages ?? new Map<string, FileStages>())].map(([path, sides]) => fileMemoryKey(path, sides));
 }
 
 /** The strategy after the decision: a switch moves to the named or the next more conservative one. */
@@ -183,7 +195,7 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
     ? `${summary.error_type}${summary.location ? ` at ${summary.location}` : ''}: ${summary.root_cause}`
     : 'a check failed';
   const blamed = new Set(redo.map(cellId));
-  await blameRedone(state, ctx, blamed, isolated, reason);
+  await blameRedone(state, ctx, engine, { blamed, isolated, reason });
   await engine.forget(redoAll);
 
   // A person's resolution is never thrown away: it is presented again, in place, with the failure to amend.
