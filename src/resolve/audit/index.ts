@@ -1,0 +1,2 @@
+export * from './types.js';
+export { auditFile, auditCell, sideLost } from './file-audit.js';
