@@ -8,6 +8,7 @@ import type { Ctx } from '../nodes/common.js';
 import { withFlow } from '../nodes/common.js';
 import { personsOutsideEdits } from '../outside-edits.js';
 import type { GridEngine } from '../ports.js';
+import { shownDrops } from '../drops/shown-drops.js';
 import { collectHumanResolution } from './collect.js';
 import { presentedFile } from './presented.js';
 import { withReachablePath } from '../../util/long-path.js';
@@ -62,7 +63,8 @@ export async function takePersonsWork(
     }
     // Still recorded (presented after an abort): the fix takes its place, and what was built on it is merged again.
     if ((await engine.cellCommit(c.cell)) !== null) await engine.forget([c.cell]);
-    if ((await engine.conflictCell(c.cell).catch(() => null)) === null) {
+    const parents = await engine.conflictCell(c.cell).catch(() => null);
+    if (parents === null) {
       again.push({
         ...entry,
         refused: [
@@ -75,7 +77,11 @@ export async function takePersonsWork(
     const commit = await engine.recordMerge(c.cell, human.tree);
     const learnt = await learn(ctx, state, c, worktree, entry);
     const chosen = personChoices(state, ctx, c, worktree, entry);
-    const files = personsFiles(c, learnt, chosen, entry.failure !== null);
+    const files = await shownDrops(
+      ctx,
+      { above: parents.above, left: parents.left, tree: human.tree },
+      personsFiles(c, learnt, chosen, entry.failure !== null),
+    );
     next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });
     for (const choice of state.data.handoffChoices?.[c.id] ?? []) {
       fileChoices[choice.key] = withReachablePath(join(worktree, choice.path), existsSync) ? 'keep' : 'delete';
