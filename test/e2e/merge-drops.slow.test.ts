@@ -153,4 +153,34 @@ describe('what a resolution dropped', () => {
     expect(status.drops.ours).toEqual([expect.objectContaining({ path: 'old.js', lost: 2 })]);
     expect(repo.sh('log', '-1', '--format=%B', 'main')).toMatch(/old\.js: keeps the file the fork deleted \(2 lines\)/);
   });
+
+  it('resolve.review_drops: ask hands over a cached answer that drops fork lines with no recorded reason', async () => {
+    const repo = fork({
+      base: { 'lib/router.js': router() },
+      ours: { 'lib/router.js': router(...forkLines) },
+      theirs: { 'lib/router.js': router('  log.debug(path);') },
+    });
+    await handOff(repo, async (worktree) => {
+      expect((await runCli(['take', 'theirs', 'lib/router.js'], worktree)).code).toBe(0);
+    });
+    // The same merge again, from the fork's tip before it: the cache has the person's answer to the hunk.
+    repo.sh('reset', '-q', '--hard', 'main~1');
+    const ladder = ['target:', '  branch: main', 'check:', '  workflow: []', 'resolve:', '  review_drops: ask', ''];
+    writeFileSync(join(repo.dir, 'splintercat.yaml'), ladder.join('\n'));
+    const run = await runCli(['merge', 'up', '--name', 'again', '--strategy', 'optimistic'], repo.dir);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toMatch(
+      /the resolution by cache \(human:human\) of `lib\/router\.js` drops 3 lines the fork added:/,
+    );
+    expect(run.stderr).toMatch(/resolve\.review_drops asks you to confirm it/);
+    const status = JSON.parse((await runCli(['status', '--json', '--name', 'again'], repo.dir)).stdout) as Status;
+    const worktree = status.human!.conflicts[0]!.worktree;
+    // The person confirms it as it is.
+    const continued = await runCli(['continue', '--name', 'again'], worktree);
+    expect(continued.code, continued.stderr).toBe(0);
+    expect(repo.sh('show', 'main:lib/router.js').trim()).toBe(router('  log.debug(path);').trim());
+    expect(repo.sh('log', '-1', '--format=%B', 'main')).toMatch(
+      /lib\/router\.js: drops 3 lines the fork added \[cell 1-1, cache \(human:human\), no recorded reason\]/,
+    );
+  });
 });

@@ -1,2 +1,2 @@
 export * from './types.js';
-export { auditFile, auditCell, sideLost } from './file-audit.js';
+export { auditFile } from './file-audit.js';

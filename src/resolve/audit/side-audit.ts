@@ -10,7 +10,7 @@ const MAX_LISTED_HUNKS = 50;
 const MAX_LINE_CHARS = 240;
 
 /** Where a line is, for a move: the path and the 1-based line. */
-export interface LinePlace {
+interface LinePlace {
   path: string;
   line: number;
 }

@@ -8,13 +8,13 @@ export interface AuditLine {
 }
 
 /** A line the side added that the resolution keeps elsewhere: further down the file or in another file of the cell. */
-export interface MovedLine extends AuditLine {
+interface MovedLine extends AuditLine {
   /** Where the resolution has it (`path` is the audited file's own path for a move within the file). */
   to: { path: string; line: number };
 }
 
 /** A line the side added that the resolution rewrote: the side's tokens it lost, and the line it wrote instead. */
-export interface RewrittenLine extends AuditLine {
+interface RewrittenLine extends AuditLine {
   lost: string[];
   into: string;
 }
@@ -65,7 +65,7 @@ export interface FileAudit {
 }
 
 /** One version of a file for the audit; `null` when the file does not exist in that version. */
-export type AuditText = string | null;
+type AuditText = string | null;
 
 /** The four versions of one file of a resolved cell. */
 export interface AuditInput {

@@ -1,4 +1,4 @@
-export { withCellDrops, unreasonedDrops, type ResolvedCell } from './cell-drops.js';
-export { dropMessages, lossWords, SIDE_NAMES } from './drop-text.js';
+export { withCellDrops, unreasonedDrops } from './cell-drops.js';
+export { lossWords, SIDE_NAMES } from './drop-text.js';
 export { dropReason, decidedBy } from './drop-reason.js';
 export { lostCount } from './file-drops.js';
