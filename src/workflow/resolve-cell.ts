@@ -211,6 +211,7 @@ export async function resolvePrepared(
         handoff,
         choiceKeys,
         transcripts,
+        replayed: lines,
         warnings,
       };
     }
