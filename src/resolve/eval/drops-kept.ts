@@ -1,6 +1,5 @@
 import { auditFile } from '../audit/file-audit.js';
-import type { SideAudit } from '../audit/types.js';
-import type { EvalCase } from './score-case.js';
+import type { AuditInput, SideAudit } from '../audit/types.js';
 
 /** The lines a side lost, by place: `a:N` an added line (dropped or rewritten) at side line N, `r:N` a removed line back. */
 function lostPlaces(side: SideAudit): Set<string> {
@@ -14,10 +13,10 @@ function lostPlaces(side: SideAudit): Set<string> {
 
 /**
  * Whether a resolution (`text`, null: the file deleted) drops a line of a side's change that the
- * person's own resolution of the case kept: a loss the person did not make. Drops the person made
+ * person's own resolution of the case (`c.resolved`) kept: a loss the person did not make. Drops the person made
  * too are theirs to make, not the rung's fault.
  */
-export function dropsWhatPersonKept(c: EvalCase, text: string | null): boolean {
+export function dropsWhatPersonKept(c: AuditInput, text: string | null): boolean {
   const versions = { path: c.path, base: c.base, ours: c.ours, theirs: c.theirs };
   const rung = auditFile({ ...versions, resolved: text });
   if (rung.skipped !== null) return false;
