@@ -269,6 +269,13 @@ export const configSchema = z
          */
         instructions: z.string().default(''),
         /**
+         * `ask`: a resolution by a rule, the syntax merge, the cache or the model that drops lines of a
+         * side's change with no recorded reason (a policy, a person's explicit take) is handed to a
+         * person to confirm before it is checked. `off` (the default): it is accepted, and the report
+         * flags it under "What the merge dropped".
+         */
+        review_drops: z.enum(['off', 'ask']).default('off'),
+        /**
          * The fork's policy per path: glob to decision, the first glob that matches a path wins (in
          * the order written). Applied as the ladder's `policy` rung, after the cache, before the rules.
          */

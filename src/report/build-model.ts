@@ -3,6 +3,7 @@ import type { RunEvent } from '../store/run-events.js';
 import type { ConflictState, RunState } from '../store/run-state.js';
 import { sumUsage } from '../store/usage.js';
 import { buildConflicts } from './build-conflicts.js';
+import { buildDrops } from './build-drops.js';
 import { allCheckRecords } from './check-records.js';
 import { buildGridView } from './build-grid.js';
 import { buildTimeline } from './build-timeline.js';
@@ -89,6 +90,7 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
     attempts: buildAttempts(state, checks),
     timeline: buildTimeline(events),
     conflicts: buildConflicts(snapshot, checks),
+    drops: buildDrops(state),
     usage: buildUsage(state),
   };
 }

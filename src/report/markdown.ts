@@ -1,3 +1,4 @@
+import { dropsMarkdown } from './drops-markdown.js';
 import { formatCount, formatDuration, formatTime, formatUsd, shortOid } from './format.js';
 import { roles, rungs, type ConflictView, type ReportModel } from './model.js';
 import { readingText, tallyText } from './check-reading.js';
@@ -237,7 +238,12 @@ function conflictsSection(model: ReportModel, usedChars: number): string[] {
 
 /** The report as Markdown for a pull request description: summary, decisions, conflicts, checks, cost. */
 export function renderMarkdownReport(model: ReportModel): string {
-  const head = [...summaryRows(model), ...handoffGridAndDecisions(model), ...baselinesAndAccepted(model)];
+  const head = [
+    ...summaryRows(model),
+    ...handoffGridAndDecisions(model),
+    ...baselinesAndAccepted(model),
+    ...dropsMarkdown(model.drops, { text: mdText, code: mdCode }),
+  ];
   const tail = checksAndCost(model);
   // Conflicts last in the budget, before the checks on the page: they take whatever room is left.
   const conflicts = conflictsSection(model, [...head, ...tail].join('\n').length);

@@ -191,6 +191,33 @@ export interface UsageView {
   unpricedCalls: number;
 }
 
+/** One file a side lost lines of, in "What the merge dropped". */
+export interface DropFileView {
+  path: string;
+  /** The cell whose resolution decided the file last; null for a file git merged cleanly. */
+  cell: string | null;
+  /** Who decided it: the rung and its rule or model, or a person and their choice. */
+  decidedBy: string;
+  /** The recorded reason for the drop (a policy, a person's explicit take); null: flagged for review. */
+  reason: string | null;
+  /** What was lost, in words (`drops 3 lines the fork added`). */
+  words: string;
+  lost: number;
+  /** The first lines lost (untrusted text: escaped where printed). */
+  lines: Array<{ kind: 'dropped' | 'restored' | 'rewritten'; line: number; text: string }>;
+}
+
+/** What the merge dropped of each side's change: from the whole merge's audit once it is made, else the resolutions'. */
+export interface DropsView {
+  source: 'final' | 'resolutions';
+  ours: DropFileView[];
+  theirs: DropFileView[];
+  /** Files whose drops have no recorded reason. */
+  unreasoned: number;
+  /** Files not audited: over the size cap, binary, or past the cap of files audited at the end. */
+  notAudited: number;
+}
+
 export interface ReportModel {
   version: typeof REPORT_MODEL_VERSION;
   generatedAt: string;
@@ -262,6 +289,7 @@ export interface ReportModel {
   }>;
   timeline: TimelineEntry[];
   conflicts: ConflictView[];
+  drops: DropsView;
   usage: Record<Role, UsageView> & { total: UsageView };
 }
 

@@ -76,6 +76,8 @@ export function statusData(model: ReportModel): Record<string, unknown> {
         model.conflicts.filter((c) => c.outsideEdits.length > 0).map((c) => [c.id, c.outsideEdits]),
       ),
     },
+    /** What the merge dropped of each side's change, per file (the survival audit). */
+    drops: model.drops,
     currentCheck: model.currentCheck,
     progress: { ...model.outlook, line: progressLine(model.outlook) },
     plan: model.plan,

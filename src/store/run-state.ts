@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { fileDropsSchema, finalDropsSchema } from './drops-state.js';
 import { failureTypes } from '../checks/types.js';
 import { GOALS, strategyNames, type StrategyName } from '../config/goals.js';
 import { rungSchema } from './rung.js';
@@ -110,6 +111,8 @@ const conflictFileSchema = z.object({
   decidedBy: rungSchema.nullable().optional(),
   /** How a file without hunks was settled, in words (`regenerated with ...`, `keep theirs (policy glob)`). */
   note: z.string().optional(),
+  /** What the resolution lost of each side's change (the survival audit); absent when nothing or not audited. */
+  drops: fileDropsSchema.optional(),
 });
 export type ConflictFileState = z.infer<typeof conflictFileSchema>;
 
@@ -349,6 +352,8 @@ export const runStateSchema = z.object({
   data: flowDataSchema.default({}),
   /** The effective configuration stored at `merge` (null in states written before it was). */
   config: storedConfigSchema.nullable().default(null),
+  /** The survival audit of the final merge (the fork's and upstream's whole deltas), once it is made. */
+  finalDrops: finalDropsSchema.optional(),
 });
 export type RunState = z.infer<typeof runStateSchema>;
 

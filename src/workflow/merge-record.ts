@@ -1,6 +1,7 @@
 import type { Git } from '../git/index.js';
 import type { ConflictFileState, RunState } from '../store/run-state.js';
 import { printableLine, printableName } from '../util/safe-print.js';
+import { dropsMessageLines, dropsNote } from './drops/drops-record.js';
 
 /** Where the full record of a merge is kept: a git note on the merge commit, which `git push`/`fetch` can carry. */
 const NOTES_REF = 'refs/notes/splintercat';
@@ -90,6 +91,7 @@ export function mergeMessage(state: RunState): string {
     lines.push(
       `Accepted failure: ${a.check} at ${a.conflicts.join(', ')} (${a.outcome.failing?.length ?? 'unnamed'} test(s)).`,
     );
+  lines.push(...dropsMessageLines(state));
   lines.push('', `Full record: git notes --ref=${NOTES_REF.replace('refs/notes/', '')} show HEAD`);
   // Paths, rule and model names, notes and refs came from upstream, a teammate or the model: each line
   // stays one line, so no value can add a line of its own (a trailer such as `Reviewed-by:`, a check's verdict).
@@ -129,6 +131,7 @@ export function mergeNote(state: RunState): string {
     })),
     acceptedFailures: state.acceptedFailures.map((a) => ({ check: a.check, conflicts: a.conflicts, at: a.at })),
     usage: state.usage,
+    drops: dropsNote(state),
     startedAt: state.startedAt,
   };
   return `${JSON.stringify(record, null, 2)}\n`;

@@ -13,6 +13,8 @@ import type { Cell } from '../imerge/cell.js';
 import { cleanMergeWarnings } from './generated-check.js';
 import { handoffFile, keepOrDelete, suggestionHint, withBlocks } from './handoff/index.js';
 import { withFileSuggestions } from './handoff/file-suggestion.js';
+import { dropsReviewHandoff } from './drops/review.js';
+import { unreasonedDrops, withCellDrops } from './drops/index.js';
 import type { GridEngine, WorkflowContext } from './ports.js';
 
 /** A person's file-level choice (keep or delete), by `fileChoiceKey`. */
@@ -201,7 +203,26 @@ export async function resolvePrepared(
       };
     }
     const tree = await ctx.worktrees.writeTree(id);
-    return { ok: true, cell, tree, files, transcripts, replayed: lines, warnings };
+    const { above, left: upstream } = prepared.details;
+    const audited = await withCellDrops(wt, { above, left: upstream, tree }, files, ctx.log);
+    const review = ctx.config.resolve.review_drops === 'ask' ? unreasonedDrops(audited) : [];
+    if (review.length > 0) {
+      const handoff = dropsReviewHandoff(review);
+      const paths = review.map((f) => f.path);
+      return {
+        ok: false,
+        cell,
+        worktree: path,
+        files: audited,
+        left: paths,
+        handoff,
+        choiceKeys,
+        transcripts,
+        replayed: lines,
+        warnings,
+      };
+    }
+    return { ok: true, cell, tree, files: audited, transcripts, replayed: lines, warnings };
   } finally {
     wt.close();
   }

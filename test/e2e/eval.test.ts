@@ -104,6 +104,7 @@ describe('splintercat eval', () => {
       orderOnly: 0,
       wrong: 0,
       outsideEdited: 0,
+      dropsKept: 0,
     });
   });
 

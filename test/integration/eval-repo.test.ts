@@ -35,6 +35,7 @@ describe('eval --repo mining', () => {
       orderOnly: 0,
       wrong: 0,
       outsideEdited: 0,
+      dropsKept: 0,
     });
     // remerge-words alone "resolves" nothing here: the real conflict is one word on both sides
     expect(report.standalone['remerge-words']?.resolved).toBe(0);

@@ -12,10 +12,10 @@ function row(name: string, c: HunkCounts, seen: number): string {
 }
 
 const fileHead =
-  '| files | seen | resolved | of seen | exact | equal | order only | wrong | edited outside | precision |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  '| files | seen | resolved | of seen | exact | equal | order only | wrong | edited outside | precision | drops what the person kept |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
 
 function fileRow(name: string, f: FileCounts): string {
-  return `| ${name} | ${f.seen || ''} | ${f.resolved} | ${f.seen ? pct(f.resolved, f.seen) : ''} | ${f.exact} | ${f.equal} | ${f.orderOnly} | ${f.wrong} | ${f.outsideEdited} | ${pct(f.equal, f.equal + f.orderOnly + f.wrong)} |`;
+  return `| ${name} | ${f.seen || ''} | ${f.resolved} | ${f.seen ? pct(f.resolved, f.seen) : ''} | ${f.exact} | ${f.equal} | ${f.orderOnly} | ${f.wrong} | ${f.outsideEdited} | ${pct(f.equal, f.equal + f.orderOnly + f.wrong)} | ${f.dropsKept} |`;
 }
 
 /** The evaluation as Markdown tables: the ladder by rule, each rule alone, and whole files. */
@@ -69,6 +69,11 @@ export function formatEvalReport(report: EvalReport): string {
   );
   for (const [kind, n] of Object.entries(report.left.files).sort((a, b) => b[1] - a[1]))
     lines.push(`| ${kind} | ${n} |`);
+  if (report.dropsKept?.length)
+    lines.push(
+      '',
+      `Resolved files that drop what the person kept: ${report.dropsKept.map((d) => `${d.id} (${d.by})`).join('; ')}`,
+    );
   if (report.learnt) lines.push(...formatLearnt(report.learnt));
   if (report.model) {
     const m = report.model;
@@ -85,7 +90,7 @@ export function formatEvalReport(report: EvalReport): string {
     );
   lines.push(
     '',
-    "equal = the human's text ignoring whitespace (except indentation in files where it can carry meaning: Python, YAML, Makefile, Markdown, ...); order only = the same as the human's only up to the order of unordered siblings (class members, test cases, mapping keys): counted apart, neither equal nor wrong; precision (files) = equal / (equal + order only + wrong); edited outside = the human also changed lines git merged cleanly, so no hunk resolution could match (reported apart). for hunks, order only = the human's file with the resolution in place of their hunk is the same up to the order of unordered siblings; precision (hunks) = equal / (resolved - unaligned); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human's file counts as wrong).",
+    "equal = the human's text ignoring whitespace (except indentation in files where it can carry meaning: Python, YAML, Makefile, Markdown, ...); order only = the same as the human's only up to the order of unordered siblings (class members, test cases, mapping keys): counted apart, neither equal nor wrong; precision (files) = equal / (equal + order only + wrong); drops what the person kept = resolved files missing a line a side added (or bringing back one it removed) that the person's own resolution kept; edited outside = the human also changed lines git merged cleanly, so no hunk resolution could match (reported apart). for hunks, order only = the human's file with the resolution in place of their hunk is the same up to the order of unordered siblings; precision (hunks) = equal / (resolved - unaligned); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human's file counts as wrong).",
   );
   return lines.join('\n');
 }

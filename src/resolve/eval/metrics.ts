@@ -41,6 +41,8 @@ export interface FileCounts {
    * neither equal nor wrong.
    */
   outsideEdited: number;
+  /** Resolved files that drop a line of a side's change the person's own resolution kept (the survival audit). */
+  dropsKept: number;
 }
 
 export interface EvalReport {
@@ -63,6 +65,8 @@ export interface EvalReport {
   standalone: Record<string, HunkCounts>;
   /** Rules the ladder ran. */
   enabledRules: string[];
+  /** The resolved files that drop what the person kept, with who resolved them (the first ones: a finding each). */
+  dropsKept?: Array<{ id: string; by: string }>;
   /** Cases that could not be evaluated, with why. */
   skipped: Array<{ id: string; reason: string }>;
   /**
@@ -81,5 +85,8 @@ export function emptyHunkCounts(): HunkCounts {
 }
 
 export function emptyFileCounts(): FileCounts {
-  return { seen: 0, resolved: 0, exact: 0, whitespaceMatch: 0, equal: 0, orderOnly: 0, wrong: 0, outsideEdited: 0 };
+  return {
+    ...{ seen: 0, resolved: 0, exact: 0, whitespaceMatch: 0, equal: 0 },
+    ...{ orderOnly: 0, wrong: 0, outsideEdited: 0, dropsKept: 0 },
+  };
 }

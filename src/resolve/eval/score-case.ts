@@ -13,6 +13,7 @@ import { languageOfPath } from './language.js';
 import { emptyFileCounts, emptyHunkCounts, type EvalReport, type FileCounts, type HunkCounts } from './metrics.js';
 import { fileChoice, personChoice, type PersonChoice } from './left-hunks.js';
 import { editedOutside } from './outside.js';
+import { dropsWhatPersonKept } from './drops-kept.js';
 import { canonicalUnordered } from './unordered.js';
 
 /** One conflicted file of one historical merge, with what the human committed. */
@@ -103,7 +104,12 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
   if (result.remaining.length === 0) {
     const byRung = (report.filesByRung[fileRung(result.resolutions)] ??= emptyFileCounts());
     const outside = c.resolved !== null && editedOutside(file, c.resolved);
-    await compareWhole([report.files, byLanguage, byKind, byRung], result.text, c.resolved, c.path, outside);
+    const buckets = [report.files, byLanguage, byKind, byRung];
+    await compareWhole(buckets, result.text, c.resolved, c.path, outside);
+    if (dropsWhatPersonKept(c, result.text)) {
+      for (const counts of buckets) counts.dropsKept++;
+      noteDrop(report, c, [...new Set(result.resolutions.map((r) => r.by))].join(', '));
+    }
   } else if (c.resolved !== null) {
     const resolved = c.resolved;
     const choices = result.remaining.map((hunk) => personChoice(file, hunk, resolved));
@@ -114,6 +120,12 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
       report.left.files[kind] = (report.left.files[kind] ?? 0) + 1;
     }
   }
+}
+
+/** Keeps the first files that drop what the person kept, to name them. */
+function noteDrop(report: EvalReport, c: EvalCase, by: string): void {
+  const list = (report.dropsKept ??= []);
+  if (list.length < 20) list.push({ id: c.id, by });
 }
 
 /** The rung a resolved file is credited to: the latest rung that took one of its hunks. */
@@ -139,6 +151,10 @@ async function scoreFileLevel(c: EvalCase, report: EvalReport, buckets: readonly
   const all = [report.files, ...buckets, (report.filesByRung.file ??= emptyFileCounts())];
   const chosen =
     decision.resolution.action === 'delete' ? null : decision.resolution.action === 'keep-ours' ? c.ours : c.theirs;
+  if (dropsWhatPersonKept(c, chosen)) {
+    for (const counts of all) counts.dropsKept++;
+    noteDrop(report, c, `file-level ${decision.resolution.action}`);
+  }
   if (chosen === null || c.resolved === null) {
     for (const counts of all) {
       counts.resolved++;

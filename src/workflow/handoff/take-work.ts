@@ -8,6 +8,7 @@ import type { Ctx } from '../nodes/common.js';
 import { withFlow } from '../nodes/common.js';
 import { personsOutsideEdits } from '../outside-edits.js';
 import type { GridEngine } from '../ports.js';
+import { shownDrops } from '../drops/shown-drops.js';
 import { collectHumanResolution } from './collect.js';
 import { presentedFile } from './presented.js';
 import { rememberPersonsFiles } from './remember-files.js';
@@ -78,7 +79,11 @@ export async function takePersonsWork(
     const learnt = await learn(ctx, state, c, worktree, entry);
     await rememberPersonsFiles(ctx, state, c, worktree, entry, parents);
     const chosen = personChoices(state, ctx, c, worktree, entry);
-    const files = personsFiles(c, learnt, chosen, entry.failure !== null);
+    const files = await shownDrops(
+      ctx,
+      { above: parents.above, left: parents.left, tree: human.tree },
+      personsFiles(c, learnt, chosen, entry.failure !== null),
+    );
     next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });
     for (const choice of state.data.handoffChoices?.[c.id] ?? []) {
       fileChoices[choice.key] = withReachablePath(join(worktree, choice.path), existsSync) ? 'keep' : 'delete';

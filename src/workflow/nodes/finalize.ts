@@ -18,6 +18,7 @@ import {
 } from './common.js';
 import { shortOid } from '../../util/short-oid.js';
 import { tipsChecked } from './tip-checks.js';
+import { auditFinalMerge } from '../drops/final-drops.js';
 
 /**
  * Finalize: the final validation on the last cell (the `check.final` check, or the
@@ -66,7 +67,34 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
     const dirty = commit ? await localChanges(ctx.git.at(checkedOut), commit) : null;
     if (dirty) return stopForLocalChanges(next, ctx, checkedOut, dirty);
   }
+  if (next.goal === 'merge') next = await withFinalDrops(next, ctx, engine, final);
   return complete(next, ctx, await engine.finish(mergeMessage(next), next.target.branch), checkedOut);
+}
+
+/**
+ * The survival audit of the whole merge, for its record: the fork's and upstream's deltas against
+ * the result. It informs and never stops the merge: when it cannot run, the record goes without it.
+ */
+async function withFinalDrops(
+  state: RunState,
+  ctx: Ctx,
+  engine: Awaited<ReturnType<Ctx['engine']>>,
+  final: { i1: number; i2: number },
+): Promise<RunState> {
+  const [base, fork, upstream, merged] = await Promise.all([
+    engine.cellCommit({ i1: 0, i2: 0 }),
+    engine.cellCommit({ i1: final.i1, i2: 0 }),
+    engine.cellCommit({ i1: 0, i2: final.i2 }),
+    engine.cellCommit(final),
+  ]);
+  if (!base || !fork || !upstream || !merged) return state;
+  const conflicted = [...new Set(state.conflicts.flatMap((c) => c.files.map((f) => f.path)))];
+  try {
+    return { ...state, finalDrops: await auditFinalMerge(ctx.git, { base, fork, upstream, merged }, conflicted) };
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'the survival audit of the merge could not run; the record goes without it');
+    return state;
+  }
 }
 
 /** Warn (log and journal, so the report shows it) of generated files the merge left invalid (a package pinned twice). */

@@ -1,0 +1,2 @@
+export * from './types.js';
+export { auditFile } from './file-audit.js';
