@@ -152,6 +152,9 @@ const sideOutcomeSchema = z.object({
   ran: z.number().int().nonnegative().nullable().default(null),
   /** Why the run stopped before running every test, as its own output says (`pytest -x`, `mocha --bail`, a crash). */
   stopped: z.string().nullable().optional(),
+  /** The runner's own count of failing tests, and the exit status: compare sides whose failures have no names. */
+  failed: z.number().int().nonnegative().nullable().optional(),
+  exitCode: z.number().int().nullable().optional(),
 });
 
 /** How a failed check on a cell or the final merge compared with its baselines (checks/baseline.ts BaselineComparison). */

@@ -83,7 +83,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
 
     // The fork's failing test is its baseline, by name; upstream passes all 3 tests.
     expect(state.baselines.map((b) => [b.side, b.cell, b.outcome])).toEqual([
-      ['fork', null, { passed: false, failing: [legacyTest], ran: 3, stopped: null }],
+      ['fork', null, { passed: false, failing: [legacyTest], ran: 3, stopped: null, exitCode: 1 }],
       ['upstream', null, { passed: true, failing: [], ran: 3, stopped: null }],
     ]);
     // Every cell check fails the inherited test only: recorded, judged, not blamed; no recovery, nothing resolved twice.
@@ -237,7 +237,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     const bail = 'mocha ran with --bail, which stops at the first failing test';
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
     expect(state.baselines.map((b) => [b.side, b.outcome])).toEqual([
-      ['fork', { passed: false, failing: [legacyTest], ran: 1, stopped: bail }],
+      ['fork', { passed: false, failing: [legacyTest], ran: 1, stopped: bail, exitCode: 1 }],
       ['upstream', { passed: true, failing: [], ran: 3, stopped: null }],
     ]);
     const judged = state.checks.filter((c) => c.target === 'cell');
@@ -264,7 +264,13 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     );
     const first = await merge(inherited, quiet, (k) => `merged${k}`);
     expect(first.outcome.kind).toBe('done');
-    expect(first.state.baselines[0]?.outcome).toEqual({ passed: false, failing: null, ran: null, stopped: null });
+    expect(first.state.baselines[0]?.outcome).toEqual({
+      passed: false,
+      failing: null,
+      ran: null,
+      stopped: null,
+      exitCode: 1,
+    });
     const cells = first.state.checks.filter((c) => c.target === 'cell');
     for (const c of cells) expect(c.judgement).toMatchObject({ verdict: 'cannot_tell', by: 'outcome' });
     expect(cells[0]?.judgement?.reason).toBe(

@@ -213,12 +213,15 @@ function modelWrittenFiles(state: RunState): string[] {
 function outcomeOf(result: CheckResult, cwd: string, logDir: string): BaselineState['outcome'] {
   // A check run elsewhere names its failing tests itself (its whole log is not here).
   if (result.tests !== undefined) {
-    const outcome = sideOutcome(result.success, result.timedOut ? null : result.tests, { signal: result.signal });
+    const outcome = sideOutcome(result.success, result.timedOut ? null : result.tests, {
+      signal: result.signal,
+      exitCode: result.exitCode,
+    });
     return { ...outcome, ran: outcome.ran ?? null, stopped: outcome.stopped ?? null };
   }
   const log = readCheckLog(result.logFile, logDir);
   const tests = result.timedOut ? null : parseTestFailures(log, { cwd, command: result.command });
-  const outcome = sideOutcome(result.success, tests, { signal: result.signal });
+  const outcome = sideOutcome(result.success, tests, { signal: result.signal, exitCode: result.exitCode });
   return { ...outcome, ran: outcome.ran ?? null, stopped: outcome.stopped ?? null };
 }
 
