@@ -109,7 +109,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     ]);
     expect(decisions).toContainEqual(
       expect.stringMatching(
-        /^\[check\] test fails on 1-1 but is not blamed on the resolutions: every test failing on the merge also fails on a tip \(1 test\)/,
+        /^\[check\] test on 1-1 passed against the baselines: every test failing on the merge also fails on a tip \(1 test\)/,
       ),
     );
 
@@ -250,7 +250,9 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     expect(state.data.validated ?? []).toEqual([]);
     expect(state.attempts).toHaveLength(1);
     expect(decisions).toContainEqual(
-      expect.stringMatching(/^\[check\] test fails on 1-1 but is not blamed .*; 1-1 is not counted as validated$/),
+      expect.stringMatching(
+        /^\[check\] test on 1-1: nothing blamed, but 1-1 is not counted as validated: .*\(log: .*\)$/,
+      ),
     );
   });
 
@@ -277,7 +279,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
       'the check fails on the merge and also on the fork tip, and no test names could be read on the merge and the fork tip: cannot tell whether the merge broke more',
     );
     expect(first.decisions).toContainEqual(expect.stringContaining('cannot tell whether the merge broke more'));
-    expect(first.statusText).toContain('not blamed');
+    expect(first.statusText).toContain('nothing blamed, not validated');
 
     const clean = specRepo(
       1,

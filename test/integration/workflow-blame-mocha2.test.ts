@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/log/logger.js';
 import { nullLogger } from '../../src/log/logger.js';
+import { buildReportModel, loadRunSnapshot, renderMarkdownReport, renderStatusText } from '../../src/report/index.js';
 import { RunStore } from '../../src/store/index.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
 import { fixedPlanner, valueResolver, valuesFile } from '../fixtures/workflow/chain-repo.js';
@@ -15,16 +16,21 @@ const runner = readFileSync(fileURLToPath(new URL('../fixtures/workflow/mocha2-r
  * A fork whose tip already fails its legacy test, and an upstream that changes the same value: the check is a
  * runner printing mocha 2's report, where a test at the root is numbered with two spaces (`  1)  v1 is good:`).
  */
-function mocha2Repo(): TestRepo {
+function mocha2Repo(options: { upstreamCannotLoad?: boolean } = {}): TestRepo {
   const repo = TestRepo.create();
   repo.commit('base', { 'vals.txt': valuesFile(['0']), 'legacy.txt': 'legacy = fine\n', 'spec.mjs': runner });
   repo.branch('upstream');
   repo.commit('fork: value 1, legacy broken', {
     'vals.txt': valuesFile(['fork1']),
     'legacy.txt': 'legacy = BAD on this runtime\n',
+    ...(options.upstreamCannotLoad ? { 'lib.txt': 'the module upstream needs\n' } : {}),
   });
   repo.checkout('upstream');
-  repo.commit('upstream: value 1', { 'vals.txt': valuesFile(['up1']) });
+  repo.commit('upstream: value 1', {
+    'vals.txt': valuesFile(['up1']),
+    // Upstream's tests need a module only the fork has: its tip cannot even load them.
+    ...(options.upstreamCannotLoad ? { 'needs-lib.txt': './lib\n' } : {}),
+  });
   repo.checkout('main');
   return repo;
 }
@@ -49,7 +55,16 @@ async function merge(repo: TestRepo, answer: (k: number, retry: boolean) => stri
   const { run, state } = startChainRun(store, repo);
   try {
     const outcome = await driveRun(run, state, { ...ctx, log });
-    return { outcome, state: outcome.state, decisions, resolver };
+    const snapshot = await loadRunSnapshot(repo.git, store, 'up');
+    const model = buildReportModel(snapshot!, { now: new Date() });
+    return {
+      outcome,
+      state: outcome.state,
+      decisions,
+      resolver,
+      statusText: renderStatusText(model),
+      markdown: renderMarkdownReport(model),
+    };
   } finally {
     run.close();
   }
@@ -71,5 +86,34 @@ describe("mocha 2's report (two spaces after a root test's number) is read on ev
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1']).trimEnd());
     expect(judged.at(-1)?.judgement).toMatchObject({ verdict: 'inherited_only', inherited: ['legacy is good'] });
     expect(decisions.join('\n')).not.toMatch(/cannot tell/);
+  });
+
+  it('a merge failing exactly as the fork tip fails, the upstream tip unable to load: passed against the baselines', async () => {
+    const repo = mocha2Repo({ upstreamCannotLoad: true });
+    const { outcome, state, decisions, statusText, markdown } = await merge(repo, () => 'merged1');
+    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
+    expect(state.baselines.map((b) => [b.side, b.outcome.failing, b.outcome.exitCode])).toEqual([
+      ['fork', ['legacy is good'], 1],
+      ['upstream', null, 1],
+    ]);
+    const judged = state.checks.filter((c) => c.judgement);
+    expect(judged.map((c) => [c.judgement?.verdict, c.judgement?.incomplete])).toEqual([['inherited_only', false]]);
+    // Said once, with its verdict: no "FAILED" line before it.
+    const lines = decisions.filter((d) => d.startsWith('[check] test') && /on 1-1/.test(d));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^\[check\] test on 1-1 passed against the baselines: every test failing on the merge also fails on a tip \(1 test\): nothing is blamed on the resolutions; the upstream tip fails with no test named, which none of them needs \(log: .*\)$/,
+      ),
+    ]);
+    // status and the report read the same, and never "not validated" beside "checks passed".
+    expect(statusText).toContain('checks passed against the baselines');
+    expect(statusText).toContain(
+      'last failure judged: test on 1-1: passed against the baselines (1 inherited failure):',
+    );
+    expect(statusText).toMatch(/validated against the baselines on the merged tree/);
+    for (const text of [statusText, markdown]) {
+      expect(text).not.toMatch(/not validated/);
+      expect(text).not.toMatch(/failed, not blamed/);
+    }
   });
 });
