@@ -99,6 +99,8 @@ const hunkStateSchema = z.object({
   cacheKey: z.string().nullable().default(null),
   /** What a person kept for a hunk handed to them: ours, theirs, ours then theirs, theirs then ours, base, other text. */
   choice: z.string().optional(),
+  /** The person who settled it, as git names them (`user.name <user.email>`), where a person did. */
+  person: z.string().optional(),
 });
 
 const conflictFileSchema = z.object({
@@ -110,6 +112,10 @@ const conflictFileSchema = z.object({
   decidedBy: rungSchema.nullable().optional(),
   /** How a file without hunks was settled, in words (`regenerated with ...`, `keep theirs (policy glob)`). */
   note: z.string().optional(),
+  /** A person's choice of the whole file: one side's file throughout, or deleted (`git rm`). */
+  whole: z.enum(['ours', 'theirs', 'deleted']).optional(),
+  /** The person who settled the file, as git names them, where a person did. */
+  person: z.string().optional(),
 });
 export type ConflictFileState = z.infer<typeof conflictFileSchema>;
 

@@ -84,6 +84,9 @@ describe("mocha 2's report (two spaces after a root test's number) is read on ev
     // Blamed, the resolution was redone; the merged tree has the good value and fails only as the fork tip does.
     expect(resolver.seen.some((s) => s.retry)).toBe(true);
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1']).trimEnd());
+    expect(repo.sh('log', '-1', '--format=%B', 'main')).toContain(
+      '\nChecks on the merge: test passed against the baselines (1 inherited failure).\n',
+    );
     expect(judged.at(-1)?.judgement).toMatchObject({ verdict: 'inherited_only', inherited: ['legacy is good'] });
     expect(decisions.join('\n')).not.toMatch(/cannot tell/);
   });
@@ -111,6 +114,12 @@ describe("mocha 2's report (two spaces after a root test's number) is read on ev
       'last failure judged: test on 1-1: passed against the baselines (1 inherited failure):',
     );
     expect(statusText).toMatch(/validated against the baselines on the merged tree/);
+    // The record says so: the message as README shows it, the note explicitly.
+    expect(repo.sh('log', '-1', '--format=%B', 'main')).toContain(
+      '\nChecks on the merge: test passed against the baselines (1 inherited failure).\n',
+    );
+    const note = JSON.parse(repo.sh('notes', '--ref=splintercat', 'show', 'main')) as { verdict: string };
+    expect(note.verdict).toBe('against_baselines');
     for (const text of [statusText, markdown]) {
       expect(text).not.toMatch(/not validated/);
       expect(text).not.toMatch(/failed, not blamed/);
