@@ -10,6 +10,10 @@ export interface SideOutcome {
   ran?: number | null;
   /** Why the run stopped before running every test, as its own output says (`pytest -x`, `mocha --bail`, a crash). */
   stopped?: string | null;
+  /** How many tests failed by the runner's own summary: compares sides whose failures could not be named. */
+  failed?: number | null;
+  /** The check's exit status (null when a signal ended it): compares sides when nothing else can. */
+  exitCode?: number | null;
 }
 
 /**
@@ -19,16 +23,22 @@ export interface SideOutcome {
 export function sideOutcome(
   passed: boolean,
   tests: TestFailures | null,
-  options: { signal?: string | null } = {},
+  options: { signal?: string | null; exitCode?: number | null } = {},
 ): SideOutcome {
   const ran = tests?.ran ?? null;
   if (passed) return { passed: true, failing: [], ran, stopped: null };
   const failing = tests?.failures.map((t) => t.id) ?? [];
+  // A count matters only where no test is named (a named side counts its names).
+  const counted = failing.length === 0 ? (tests?.failed ?? null) : null;
+  const signals = {
+    ...(counted !== null ? { failed: counted } : {}),
+    ...(options.exitCode !== undefined ? { exitCode: options.exitCode } : {}),
+  };
   const stopped =
     tests?.stopped ??
     (options.signal ? `killed by ${options.signal}` : null) ??
     (tests ? diedBeforeSummary(tests.runner, ran) : null);
-  return { passed: false, failing: failing.length > 0 ? [...new Set(failing)] : null, ran, stopped };
+  return { passed: false, failing: failing.length > 0 ? [...new Set(failing)] : null, ran, stopped, ...signals };
 }
 
 /** A commit whose failures are not blamed on resolutions (a tip, or the fork or upstream commit of a cell), named for the reader. */
@@ -46,7 +56,8 @@ export interface Baseline {
  * - `inherited_only`: every test failing on the merge already fails on a baseline: nothing to blame;
  * - `broken_by_merge`: no test could be named, but the check passed on every baseline and fails on the merge;
  * - `cannot_tell`: no test could be named on some side and the check also fails on a baseline, so the
- *   failure on the merge may be the baseline's own.
+ *   failure on the merge may be the baseline's own, and neither the runners' counts of failing tests nor the
+ *   exit statuses tell them apart.
  * Only `new_failures` and `broken_by_merge` blame the resolutions.
  */
 type BaselineVerdict = 'pass' | 'new_failures' | 'inherited_only' | 'broken_by_merge' | 'cannot_tell';
@@ -143,18 +154,11 @@ export function compareWithBaselines(
         reason: `the check passes on ${every} and fails on the merge (no test names could be read on the merge)`,
       };
     }
-    return {
-      verdict: 'cannot_tell',
-      by: 'outcome',
-      blamed: [],
-      inherited: [],
-      incomplete: false,
-      reason: `the check fails on the merge and also on the ${joinLabels(failingSides)}${failingSides.length > 1 && tipsOnly ? 's' : ''}, and no test names could be read on ${unnamed.join(' and ')}: cannot tell whether the merge broke more`,
-    };
+    return compareUnnamed(merged, list, failingSides, unnamed, tipsOnly);
   }
-  const known = new Set(list.flatMap((b) => b.outcome.failing ?? []));
-  const blamed = merged.failing.filter((id) => !known.has(id));
-  const inherited = merged.failing.filter((id) => known.has(id));
+  const known = new Set(list.flatMap((b) => b.outcome.failing ?? []).map(testKey));
+  const blamed = merged.failing.filter((id) => !known.has(testKey(id)));
+  const inherited = merged.failing.filter((id) => known.has(testKey(id)));
   const notes = stoppedRuns(merged, list, blamed.length > 0);
   const early = notes.length > 0 ? `; ${notes.join('; ')}` : '';
   const incomplete = notes.length > 0;
@@ -178,6 +182,97 @@ export function compareWithBaselines(
     incomplete,
     reason: `${count(blamed)} failing on the merge and on ${nowhere}${also}${early}`,
   };
+}
+
+/**
+ * A test's identity as sides compare it: mocha 4 and later print a test's title path one part per line and
+ * mocha 1 to 3 on one line (`a > b > c` and `a b c`), so a side that upgraded mocha names the same test alike.
+ */
+function testKey(id: string): string {
+  return id.replace(/ > /g, ' ');
+}
+
+/**
+ * The comparison where some failing side named no test: what the names cannot tell, the runners' counts of
+ * failing tests and the exit statuses may.
+ * - The merge's failures all fail on a baseline that names them: inherited, whatever an unnamed side fails of.
+ * - More failures on the merge (or more left unexplained by name) than the unnamed baselines fail together,
+ *   by their own counts: some failure is the merge's own, blamed.
+ * - Only where a count is missing, an exit status the merge shares with no failing baseline: it fails otherwise,
+ *   blamed (a status can be a count too, as mocha's is, so counts come first).
+ */
+function compareUnnamed(
+  merged: SideOutcome,
+  list: Baseline[],
+  failingSides: Baseline[],
+  unnamed: string[],
+  tipsOnly: boolean,
+): BaselineComparison {
+  const onA = tipsOnly ? 'a tip' : 'a baseline';
+  const named = failingSides.filter((b) => b.outcome.failing !== null);
+  const silent = failingSides.filter((b) => b.outcome.failing === null);
+  const known = new Set(named.flatMap((b) => b.outcome.failing ?? []).map(testKey));
+  const unexplained = merged.failing?.filter((id) => !known.has(testKey(id))) ?? null;
+  const unexplainedCount = unexplained?.length ?? merged.failed ?? null;
+  const them = `the ${joinLabels(silent)}${silent.length > 1 && tipsOnly ? 's' : ''}`;
+  if (merged.failing !== null && unexplained?.length === 0) {
+    const notes = stoppedRuns(merged, list, false);
+    return {
+      verdict: 'inherited_only',
+      by: 'tests',
+      blamed: [],
+      inherited: merged.failing,
+      incomplete: notes.length > 0,
+      reason: `every test failing on the merge also fails on ${onA} (${count(merged.failing)}): nothing is blamed on the resolutions; ${them} fails with no test named, which none of them needs${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`,
+    };
+  }
+  // Without names on the merge, a named baseline accounts for as many failures as it names.
+  const pool = merged.failing === null ? failingSides : silent;
+  const bound = countBound(pool);
+  const blame = (reason: string): BaselineComparison => ({
+    verdict: unexplained ? 'new_failures' : 'broken_by_merge',
+    by: unexplained ? 'tests' : 'outcome',
+    blamed: unexplained ?? [],
+    inherited: merged.failing?.filter((id) => known.has(testKey(id))) ?? [],
+    incomplete: false,
+    reason,
+  });
+  if (unexplainedCount !== null && bound !== null) {
+    if (unexplainedCount > bound)
+      return blame(
+        `${count(unexplainedCount)} failing on the merge${unexplained ? ` and named on no baseline` : ''}, more than the ${bound} ${pool.length === 1 ? `the ${joinLabels(pool)} fails` : `failing on the ${joinLabels(pool)} together`} by ${pool.length === 1 ? 'its' : 'their'} runner's count (no test names could be read on ${andList(unnamed)})`,
+      );
+  } else {
+    const codes = failingSides.map((b) => b.outcome.exitCode);
+    if (merged.exitCode != null && codes.every((c) => c != null && c !== merged.exitCode))
+      return blame(
+        `the check exits with status ${merged.exitCode} on the merge and with ${[...new Set(codes)].join(' or ')} on the ${joinLabels(failingSides)}: it fails otherwise than they do (no test names could be read on ${andList(unnamed)})`,
+      );
+  }
+  return {
+    verdict: 'cannot_tell',
+    by: 'outcome',
+    blamed: [],
+    inherited: [],
+    incomplete: false,
+    reason: `the check fails on the merge and also on the ${joinLabels(failingSides)}${failingSides.length > 1 && tipsOnly ? 's' : ''}, and no test names could be read on ${andList(unnamed)}: cannot tell whether the merge broke more`,
+  };
+}
+
+/**
+ * At most how many of the merge's failures these baselines can account for: on each side (fork, upstream,
+ * failures a person accepted) the most any of its commits fails, summed over the sides, since the merge holds
+ * the tests of both. Null when one of them gives no count.
+ */
+function countBound(sides: Baseline[]): number | null {
+  const most = new Map<string, number>();
+  for (const b of sides) {
+    const n = b.outcome.failing?.length ?? b.outcome.failed;
+    if (n === undefined || n === null) return null;
+    const side = /^(fork|upstream)\b/.exec(b.label)?.[1] ?? b.label;
+    most.set(side, Math.max(most.get(side) ?? 0, n));
+  }
+  return [...most.values()].reduce((a, b) => a + b, 0);
 }
 
 /**
@@ -208,6 +303,12 @@ function joinLabels(list: Baseline[]): string {
     : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
-function count(ids: string[]): string {
-  return `${ids.length} test${ids.length === 1 ? '' : 's'}`;
+/** `a`, `a and b`, `a, b and c`. */
+function andList(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function count(ids: string[] | number): string {
+  const n = typeof ids === 'number' ? ids : ids.length;
+  return `${n} test${n === 1 ? '' : 's'}`;
 }

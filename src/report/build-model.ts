@@ -99,9 +99,13 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
 function buildAttempts(state: RunState, checks: CheckView[]): ReportModel['attempts'] {
   const reading = new Map(checks.map((c) => [`${c.logFile}\n${c.name}`, c.reading]));
   return state.attempts.map((a) => {
-    const failed = a.checks.some(
-      (c) => !c.success && (reading.get(`${c.logFile}\n${c.name}`) ?? 'failed') === 'failed',
-    );
+    const readings = a.checks.filter((c) => !c.success).map((c) => reading.get(`${c.logFile}\n${c.name}`) ?? 'failed');
+    const failed = readings.includes('failed');
+    const passed = readings.includes('not_validated')
+      ? ('not_validated' as const)
+      : readings.includes('against_baseline')
+        ? ('against_baseline' as const)
+        : ('passed' as const);
     return {
       number: a.number,
       strategy: a.strategy,
@@ -112,7 +116,7 @@ function buildAttempts(state: RunState, checks: CheckView[]): ReportModel['attem
       result: failed
         ? ('failed' as const)
         : a.finishedAt !== null || state.status === 'done'
-          ? ('passed' as const)
+          ? passed
           : ('open' as const),
       recovery: a.recovery?.decision ?? null,
       startedAt: a.startedAt,

@@ -30,7 +30,7 @@ export function readingText(reading: CheckReading, inherited: number): string {
   return {
     passed: 'passed',
     against_baseline: `passed against the baselines (${inherited} inherited failure${inherited === 1 ? '' : 's'})`,
-    not_validated: 'failed, not blamed, not validated',
+    not_validated: 'nothing blamed, not validated',
     failed: 'FAILED',
     baseline: 'fails (a baseline)',
   }[reading];
@@ -49,7 +49,7 @@ export function tallyText(readings: readonly CheckReading[]): string {
   const words: Record<CheckReading, string> = {
     passed: 'passed',
     against_baseline: 'passed against the baselines',
-    not_validated: 'not blamed but not validated',
+    not_validated: 'nothing blamed but not validated',
     failed: 'failed',
     baseline: `failing baseline${tally.baseline === 1 ? '' : 's'}`,
   };

@@ -281,8 +281,12 @@ export interface ReportModel {
     resolutions: number;
     checksRun: number;
     failed: boolean;
-    /** failed: a check failed; passed: finished (or the run is done) with its checks passing; open: still going. */
-    result: 'failed' | 'passed' | 'open';
+    /**
+     * failed: a check failed and was blamed; passed: finished (or the run is done) with its checks passing;
+     * against_baseline: passed, some check failing only as its baselines do; not_validated: nothing blamed, but some
+     * check could not validate what it covered; open: still going.
+     */
+    result: 'failed' | 'passed' | 'against_baseline' | 'not_validated' | 'open';
     recovery: string | null;
     startedAt: string;
     finishedAt: string | null;

@@ -99,6 +99,15 @@ export function statusData(model: ReportModel): Record<string, unknown> {
   };
 }
 
+/** An attempt's result in words: never "passed" where a check could not validate what it covered. */
+const attemptWords: Record<ReportModel['attempts'][number]['result'], string> = {
+  failed: 'check failed',
+  passed: 'checks passed',
+  against_baseline: 'checks passed against the baselines',
+  not_validated: 'nothing blamed, not validated',
+  open: 'open',
+};
+
 /** The failed checks on cells or the final merge that were not blamed on a resolution (failing as a baseline does, or cannot tell). */
 export function notBlamed(model: ReportModel): ReportModel['checks'] {
   return model.checks.filter((c) => !c.success && c.judgement !== null && !c.judgement.blamed);
@@ -171,10 +180,10 @@ export function renderStatusText(model: ReportModel): string {
   const judged = model.checks.filter((c) => c.judgement !== null).at(-1);
   if (judged?.judgement)
     lines.push(
-      `  last failure judged: ${judged.name} on ${judged.cell ?? judged.target}: ${judged.judgement.blamed ? 'blamed' : 'not blamed'}, ${judged.judgement.reason}`,
+      `  last failure judged: ${judged.name} on ${judged.cell ?? judged.target}: ${judged.judgement.blamed ? 'blamed' : readingText(judged.reading, judged.judgement.inherited.length)}: ${judged.judgement.reason}`,
     );
   lines.push(
-    `  attempts: ${model.attempts.length}${model.attempts.map((a) => `; #${a.number} ${a.strategy}, ${a.resolutions} resolved, ${{ failed: 'check failed', passed: 'checks passed', open: 'open' }[a.result]}${a.recovery ? ` → ${a.recovery}` : ''}`).join('')}`,
+    `  attempts: ${model.attempts.length}${model.attempts.map((a) => `; #${a.number} ${a.strategy}, ${a.resolutions} resolved, ${attemptWords[a.result]}${a.recovery ? ` → ${a.recovery}` : ''}`).join('')}`,
   );
   lines.push(
     `  models: ${roles.map((r) => `${r} ${model.usage[r].calls} calls ${formatCount(model.usage[r].inputTokens)}+${formatCount(model.usage[r].outputTokens)} tokens ${formatUsd(model.usage[r].costUsd)}`).join('; ')}; cost ${formatUsd(model.usage.total.costUsd)}`,

@@ -1,6 +1,7 @@
 import type { CheckRecord, RunState } from '../store/run-state.js';
 import { readCheck } from './check-reading.js';
 import { shortOid } from './format.js';
+import { finalTreeChecks } from '../workflow/merge-verdict.js';
 
 /** Whether the merged tree is validated, and against what, in one sentence for the reader. */
 export interface Validation {
@@ -8,19 +9,6 @@ export interface Validation {
   /** The checks on the merged tree, each with how it reads (their latest run). */
   checks: Array<{ name: string; reading: ReturnType<typeof readCheck>; inherited: number }>;
   text: string;
-}
-
-/** The latest run of each check on the merged tree: the last cell of the grid, checked as a cell or as the final merge. */
-function finalChecks(state: RunState): CheckRecord[] {
-  const size = state.grid?.size;
-  if (!size) return [];
-  const latest = new Map<string, CheckRecord>();
-  for (const c of state.checks) {
-    if (c.target !== 'cell' && c.target !== 'final') continue;
-    if (c.cell === null || c.cell.i1 !== size.i1 || c.cell.i2 !== size.i2) continue;
-    latest.set(c.name, c);
-  }
-  return [...latest.values()];
 }
 
 /** `the fork tip (f6b72e8, 66 failing tests) or the upstream tip (c73923c, 71 failing tests)`: what a check's failures were compared with. */
@@ -41,7 +29,7 @@ function tipsFailing(state: RunState, name: string): string {
  * has run on it and the run is not finished.
  */
 export function finalValidation(state: RunState): Validation | null {
-  const records = finalChecks(state);
+  const records = finalTreeChecks(state);
   if (records.length === 0) {
     if (state.status !== 'done') return null;
     return { validated: false, checks: [], text: 'not validated: no check ran on the merged tree' };

@@ -100,6 +100,8 @@ const hunkStateSchema = z.object({
   cacheKey: z.string().nullable().default(null),
   /** What a person kept for a hunk handed to them: ours, theirs, ours then theirs, theirs then ours, base, other text. */
   choice: z.string().optional(),
+  /** The person who settled it, as git names them (`user.name <user.email>`), where a person did. */
+  person: z.string().optional(),
 });
 
 const conflictFileSchema = z.object({
@@ -113,6 +115,10 @@ const conflictFileSchema = z.object({
   note: z.string().optional(),
   /** What the resolution lost of each side's change (the survival audit); absent when nothing or not audited. */
   drops: fileDropsSchema.optional(),
+  /** A person's choice of the whole file: one side's file throughout, or deleted (`git rm`). */
+  whole: z.enum(['ours', 'theirs', 'deleted']).optional(),
+  /** The person who settled the file, as git names them, where a person did. */
+  person: z.string().optional(),
 });
 export type ConflictFileState = z.infer<typeof conflictFileSchema>;
 
@@ -155,6 +161,9 @@ const sideOutcomeSchema = z.object({
   ran: z.number().int().nonnegative().nullable().default(null),
   /** Why the run stopped before running every test, as its own output says (`pytest -x`, `mocha --bail`, a crash). */
   stopped: z.string().nullable().optional(),
+  /** The runner's own count of failing tests, and the exit status: compare sides whose failures have no names. */
+  failed: z.number().int().nonnegative().nullable().optional(),
+  exitCode: z.number().int().nullable().optional(),
 });
 
 /** How a failed check on a cell or the final merge compared with its baselines (checks/baseline.ts BaselineComparison). */

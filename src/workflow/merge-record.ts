@@ -2,6 +2,7 @@ import type { Git } from '../git/index.js';
 import type { ConflictFileState, RunState } from '../store/run-state.js';
 import { printableLine, printableName } from '../util/safe-print.js';
 import { dropsMessageLines, dropsNote } from './drops/drops-record.js';
+import { checksOnMergeLine, mergeVerdict } from './merge-verdict.js';
 
 /** Where the full record of a merge is kept: a git note on the merge commit, which `git push`/`fetch` can carry. */
 const NOTES_REF = 'refs/notes/splintercat';
@@ -43,6 +44,12 @@ function conflictLines(state: RunState): string[] {
       };
       entry.kinds.add(f.kind);
       entry.cells.push(c.id);
+      // A file the person took whole (or deleted) is one choice, whatever its blocks were.
+      if (f.whole) {
+        entry.notes.add(wholeFileText(f.whole));
+        byPath.set(f.path, entry);
+        continue;
+      }
       for (const h of f.hunks) {
         const who = h.rung === 'human' && h.choice ? `a person (${h.choice})` : byWhom(h.rung, h.by);
         entry.who.set(who, (entry.who.get(who) ?? 0) + 1);
@@ -57,6 +64,20 @@ function conflictLines(state: RunState): string[] {
     const kinds = [...e.kinds].filter((k) => k !== 'content');
     return `    ${printableName(path)}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}: ${what} [${e.cells.length === 1 ? 'cell' : 'cells'} ${e.cells.join(', ')}]`;
   });
+}
+
+function wholeFileText(whole: NonNullable<ConflictFileState['whole']>): string {
+  return whole === 'deleted' ? 'deleted by a person (git rm)' : `whole file: ${whole}, by a person`;
+}
+
+/** `Settled by hand: Ann Lee <ann@example.com>`: who the person was, for every file or hunk a person settled. */
+function peopleLine(state: RunState): string | null {
+  const people = new Set<string>();
+  for (const f of state.conflicts.flatMap((c) => c.files)) {
+    if (f.person) people.add(f.person);
+    for (const h of f.hunks) if (h.person) people.add(h.person);
+  }
+  return people.size > 0 ? `Settled by hand: ${[...people].join(', ')}.` : null;
 }
 
 function fileDecision(f: ConflictFileState): string {
@@ -75,18 +96,16 @@ function fileDecision(f: ConflictFileState): string {
  */
 export function mergeMessage(state: RunState): string {
   const hunks = state.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks));
-  const final = state.checks.filter((c) => c.target === 'final');
   const lines = [
     `Merge ${state.source.ref} into ${state.target.branch}`,
     '',
     `Merged with splintercat (run ${state.name}): ${state.grid ? `${state.grid.size.i1} x ${state.grid.size.i2} grid, ` : ''}${state.conflicts.length} conflict(s), ${hunks.length} hunk(s).`,
   ];
   if (state.conflicts.length > 0) lines.push('', 'Conflicts:', ...conflictLines(state));
-  if (final.length > 0)
-    lines.push(
-      '',
-      `Checks on the merge: ${final.map((c) => `${c.name} ${c.success ? 'passed' : c.judgement ? `failed as a tip does (${c.judgement.verdict})` : 'failed'}`).join(', ')}.`,
-    );
+  const people = peopleLine(state);
+  if (people) lines.push('', people);
+  // The checks' verdict on the final tree, whether it was checked as the last cell or as the final merge.
+  lines.push('', checksOnMergeLine(state));
   for (const a of state.acceptedFailures)
     lines.push(
       `Accepted failure: ${a.check} at ${a.conflicts.join(', ')} (${a.outcome.failing?.length ?? 'unnamed'} test(s)).`,
@@ -114,14 +133,18 @@ export function mergeNote(state: RunState): string {
         kind: f.kind,
         ...(f.decidedBy ? { decidedBy: f.decidedBy } : {}),
         ...(f.note ? { note: f.note } : {}),
+        ...(f.whole ? { whole: f.whole } : {}),
+        ...(f.person ? { person: f.person } : {}),
         hunks: f.hunks.map((h) => ({
           index: h.index,
           rung: h.rung,
           by: h.by,
           ...(h.choice ? { choice: h.choice } : {}),
+          ...(h.person ? { person: h.person } : {}),
         })),
       })),
     })),
+    ...verdictRecord(state),
     checks: state.checks.map((c) => ({
       name: c.name,
       target: c.target,
@@ -135,6 +158,16 @@ export function mergeNote(state: RunState): string {
     startedAt: state.startedAt,
   };
   return `${JSON.stringify(record, null, 2)}\n`;
+}
+
+/**
+ * The note's account of the checks on the merged tree: `verdict` (validated, against_baselines or not_validated)
+ * and each check's reading there. Added beside `checks`, whose per-run `verdict` (the baseline comparison) older
+ * readers know, so a note of either age reads.
+ */
+function verdictRecord(state: RunState): { verdict: string; checksOnMerge: ReturnType<typeof mergeVerdict>['checks'] } {
+  const { verdict, checks } = mergeVerdict(state);
+  return { verdict, checksOnMerge: checks };
 }
 
 /** Attach the record to the merge commit (replacing an earlier one: safe to repeat after a kill). */

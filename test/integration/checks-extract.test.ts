@@ -161,6 +161,7 @@ describe('failing tests by name, from real runner output', () => {
         },
       ],
       ran: 62,
+      failed: 1,
       stopped: 'mocha ran with --bail, which stops at the first failing test',
     });
     expect(extractFailure(output('mocha-body-parser-3f5e93e.log'))).toMatchObject({

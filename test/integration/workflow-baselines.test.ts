@@ -83,7 +83,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
 
     // The fork's failing test is its baseline, by name; upstream passes all 3 tests.
     expect(state.baselines.map((b) => [b.side, b.cell, b.outcome])).toEqual([
-      ['fork', null, { passed: false, failing: [legacyTest], ran: 3, stopped: null }],
+      ['fork', null, { passed: false, failing: [legacyTest], ran: 3, stopped: null, exitCode: 1 }],
       ['upstream', null, { passed: true, failing: [], ran: 3, stopped: null }],
     ]);
     // Every cell check fails the inherited test only: recorded, judged, not blamed; no recovery, nothing resolved twice.
@@ -109,7 +109,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     ]);
     expect(decisions).toContainEqual(
       expect.stringMatching(
-        /^\[check\] test fails on 1-1 but is not blamed on the resolutions: every test failing on the merge also fails on a tip \(1 test\)/,
+        /^\[check\] test on 1-1 passed against the baselines: every test failing on the merge also fails on a tip \(1 test\)/,
       ),
     );
 
@@ -237,7 +237,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     const bail = 'mocha ran with --bail, which stops at the first failing test';
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
     expect(state.baselines.map((b) => [b.side, b.outcome])).toEqual([
-      ['fork', { passed: false, failing: [legacyTest], ran: 1, stopped: bail }],
+      ['fork', { passed: false, failing: [legacyTest], ran: 1, stopped: bail, exitCode: 1 }],
       ['upstream', { passed: true, failing: [], ran: 3, stopped: null }],
     ]);
     const judged = state.checks.filter((c) => c.target === 'cell');
@@ -250,7 +250,9 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     expect(state.data.validated ?? []).toEqual([]);
     expect(state.attempts).toHaveLength(1);
     expect(decisions).toContainEqual(
-      expect.stringMatching(/^\[check\] test fails on 1-1 but is not blamed .*; 1-1 is not counted as validated$/),
+      expect.stringMatching(
+        /^\[check\] test on 1-1: nothing blamed, but 1-1 is not counted as validated: .*\(log: .*\)$/,
+      ),
     );
   });
 
@@ -264,14 +266,20 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
     );
     const first = await merge(inherited, quiet, (k) => `merged${k}`);
     expect(first.outcome.kind).toBe('done');
-    expect(first.state.baselines[0]?.outcome).toEqual({ passed: false, failing: null, ran: null, stopped: null });
+    expect(first.state.baselines[0]?.outcome).toEqual({
+      passed: false,
+      failing: null,
+      ran: null,
+      stopped: null,
+      exitCode: 1,
+    });
     const cells = first.state.checks.filter((c) => c.target === 'cell');
     for (const c of cells) expect(c.judgement).toMatchObject({ verdict: 'cannot_tell', by: 'outcome' });
     expect(cells[0]?.judgement?.reason).toBe(
       'the check fails on the merge and also on the fork tip, and no test names could be read on the merge and the fork tip: cannot tell whether the merge broke more',
     );
     expect(first.decisions).toContainEqual(expect.stringContaining('cannot tell whether the merge broke more'));
-    expect(first.statusText).toContain('not blamed');
+    expect(first.statusText).toContain('nothing blamed, not validated');
 
     const clean = specRepo(
       1,

@@ -56,9 +56,11 @@ function panicOf(
 ): FailedTest {
   const body = lines.slice(start + 1, end);
   const at = body.findIndex((l) => /^thread '.+?'(?: \(\d+\))? panicked at /.test(l));
-  const old = at >= 0 ? /panicked at '(.*)', (\S+?):(\d+):\d+$/.exec(body[at] as string) : null;
+  // Before Rust 1.73 the message is quoted on the panic line and may run over several (assert_eq!'s left and right).
+  const quoted = at >= 0 && /panicked at '/.test(body[at] as string) ? oldPanic(body, at) : null;
+  const old = quoted ? /panicked at '(.*)', (\S+?):(\d+)(?::\d+)?$/.exec(quoted) : null;
   const now = at >= 0 ? /panicked at (\S+?):(\d+):\d+:$/.exec(body[at] as string) : null;
-  let message = old ? (old[1] as string) : '';
+  let message = old ? oneLine([old[1] as string]) : '';
   if (now) {
     const rest = body.slice(at + 1);
     const stop = rest.findIndex((l) => l.trim() === '' || /^stack backtrace:|^note: /.test(l));
@@ -79,6 +81,17 @@ function panicOf(
   };
 }
 
+/** The panic line of Rust before 1.73 with its continuation lines, joined, up to the one ending with the `', file:line:col`. */
+function oldPanic(body: string[], at: number): string {
+  for (let j = at; j < body.length && j - at < 20; j++)
+    if (/', \S+?:\d+(?::\d+)?$/.test(body[j] as string))
+      return body
+        .slice(at, j + 1)
+        .map((l) => l.trim())
+        .join(' ');
+  return body[at] as string;
+}
+
 /** `cargo test`'s libtest output. */
 export const cargoTest: TestOutputParser<'cargo'> = {
   name: 'cargo',
@@ -89,5 +102,11 @@ export const cargoTest: TestOutputParser<'cargo'> = {
       .map((l) => /^test result: \w+\. (\d+) passed; (\d+) failed;/.exec(l))
       .filter((m): m is RegExpExecArray => m !== null);
     return results.length > 0 ? results.reduce((n, m) => n + sumOf([m[1], m[2]]), 0) : null;
+  },
+  failed: (lines) => {
+    const results = lines
+      .map((l) => /^test result: \w+\. \d+ passed; (\d+) failed;/.exec(l)?.[1])
+      .filter((n) => n !== undefined);
+    return results.length > 0 ? sumOf(results) : null;
   },
 };

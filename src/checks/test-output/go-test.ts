@@ -2,7 +2,8 @@ import { excerptOf, oneLine, pickLocation } from './lines.js';
 import type { FailedTest } from './failed-test.js';
 import type { TestOutputParser } from './parser.js';
 
-const FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+s\)/;
+// Early Go releases printed the duration as `(0.00 seconds)`.
+const FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+ ?s(?:econds)?\)/;
 const PACKAGE = /^(?:FAIL|ok)\s+(\S+)\s/;
 
 /**

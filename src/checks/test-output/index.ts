@@ -30,7 +30,7 @@ export interface ParseTestOptions {
  */
 export function parseTestFailures(log: string, options: ParseTestOptions = {}): TestFailures | null {
   const fromXml = options.junit ? readJUnitFailures(options.junit, options.cwd) : null;
-  if (fromXml) return { runner: 'junit', ...fromXml, stopped: null };
+  if (fromXml) return { runner: 'junit', ...fromXml, failed: fromXml.failures.length, stopped: null };
   const lines = logLines(log);
   let passing: TestFailures | null = null;
   for (const parser of testOutputParsers) {
@@ -40,6 +40,7 @@ export function parseTestFailures(log: string, options: ParseTestOptions = {}): 
       runner: parser.name,
       failures,
       ran: parser.ran?.(lines) ?? null,
+      failed: parser.failed?.(lines) ?? null,
       stopped: stoppedEarly(lines, parser, failures.length, options.command),
     };
     if (failures.length > 0) return read;

@@ -1,4 +1,4 @@
-import { excerptOf, jsFrames, oneLine, pickLocation, summaryTotal, uniqueById } from './lines.js';
+import { countOnSummary, excerptOf, jsFrames, oneLine, pickLocation, summaryTotal, uniqueById } from './lines.js';
 import type { FailedTest } from './failed-test.js';
 import type { TestOutputParser } from './parser.js';
 
@@ -46,5 +46,6 @@ export const jest: TestOutputParser<'jest'> = {
     lines.some((l) => /^\s*(?:FAIL|PASS)\s+\S+\s*(?:\([\d.]+ m?s\))?\s*$/.test(l)),
   parse: parseJest,
   ran: (lines) => summaryTotal(lines, [/^Tests:.*?(\d+) passed/, /^Tests:.*?(\d+) failed/]),
+  failed: (lines) => countOnSummary(lines, /^Tests:.*\btotal\s*$/, /(\d+) failed/),
   stopFlag: { program: /\bjest\b/, long: /(?:^|\s)(--bail(?:=\d+)?)(?=\s|$)/, short: /(?:^|\s)(-b)(?=\s|$)/ },
 };

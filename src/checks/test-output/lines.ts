@@ -75,6 +75,16 @@ export function uniqueById<T extends { id: string }>(items: T[]): T[] {
 /** The sum of the numbers a summary's patterns captured (a missing one counts as 0). */
 export const sumOf = (values: (string | undefined)[]): number => values.reduce((n, v) => n + Number(v ?? 0), 0);
 
+/**
+ * A count on the runner's summary line (`summary`): what `count` captures there, 0 when the line has no such
+ * part (`Tests: 4 passed` counts no failure), null when there is no summary line.
+ */
+export function countOnSummary(lines: string[], summary: RegExp, count: RegExp): number | null {
+  const line = lines.filter((l) => summary.test(l)).at(-1);
+  if (line === undefined) return null;
+  return Number(count.exec(line)?.[1] ?? 0);
+}
+
 /** The sum of what each pattern captures on its first matching line; null when none of them matches. */
 export function summaryTotal(lines: string[], patterns: RegExp[]): number | null {
   const found = patterns.map((p) => lines.map((l) => p.exec(l)?.[1]).find((v) => v !== undefined));

@@ -69,7 +69,7 @@ describe('node:test TAP output', () => {
   it('a passing run is recognised with no failures; other runners are not mistaken for it', () => {
     const passing =
       'TAP version 13\n# Subtest: adds\nok 1 - adds\n  ---\n  duration_ms: 0.5\n  ...\n1..1\n# tests 1\n# pass 1\n# fail 0\n';
-    expect(parseTestFailures(passing)).toEqual({ runner: 'node-test', failures: [], ran: 1, stopped: null });
+    expect(parseTestFailures(passing)).toEqual({ runner: 'node-test', failures: [], ran: 1, failed: 0, stopped: null });
     const vitest = readFileSync(join(fixtures, 'vitest.log'), 'utf8');
     expect(parseTestFailures(vitest)?.runner).toBe('vitest');
   });

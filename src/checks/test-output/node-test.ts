@@ -113,4 +113,5 @@ export const nodeTest: TestOutputParser<'node-test'> = {
   detect: (lines) => lines.some((l) => /^TAP version 1[34]$/.test(l)) && lines.some((l) => SUBTEST.test(l)),
   parse: parseNodeTest,
   ran: (lines) => summaryTotal(lines, [/^# pass (\d+)$/, /^# fail (\d+)$/]),
+  failed: (lines) => summaryTotal(lines, [/^# fail (\d+)$/]),
 };

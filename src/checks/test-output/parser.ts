@@ -26,6 +26,11 @@ export interface TestOutputParser<Name extends string = string> {
    * leave it out for a runner that prints no count (go test).
    */
   ran?(lines: string[]): number | null;
+  /**
+   * How many tests failed by the runner's own summary (errors counted), null when it prints none: a count that
+   * still compares sides whose failures could not be named one by one.
+   */
+  failed?(lines: string[]): number | null;
   /** Lines the runner prints when it stopped before running every test, and how to say why. */
   stopLines?: { pattern: RegExp; say(m: RegExpExecArray): string }[];
   stopFlag?: StopFlag;

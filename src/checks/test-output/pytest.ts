@@ -94,14 +94,18 @@ export const pytest: TestOutputParser<'pytest'> = {
     lines.some(
       (l) =>
         /^=+ (test session starts|FAILURES|ERRORS|short test summary info) =+$/.test(l) ||
-        /^=*\s*(?:\d+ (?:failed|passed|errors?|skipped)[, ]*)+.* in [\d.]+s/.test(l),
+        /^=*\s*(?:\d+ (?:failed|passed|errors?|skipped)[, ]*)+.* in [\d.]+ ?s/.test(l),
     ),
   parse: parsePytest,
   ran: (lines) => {
-    const line = lines.filter((l) => /\d+ (?:passed|failed).* in [\d.]+s/.test(l)).at(-1);
+    const line = lines.filter((l) => /\d+ (?:passed|failed).* in [\d.]+ ?s/.test(l)).at(-1);
     return line
       ? sumOf([/(\d+) passed/.exec(line)?.[1], /(\d+) failed/.exec(line)?.[1], /(\d+) errors?/.exec(line)?.[1]])
       : null;
+  },
+  failed: (lines) => {
+    const line = lines.filter((l) => /\d+ (?:passed|failed|errors?).* in [\d.]+ ?s/.test(l)).at(-1);
+    return line ? sumOf([/(\d+) failed/.exec(line)?.[1], /(\d+) errors?/.exec(line)?.[1]]) : null;
   },
   stopLines: [
     { pattern: /^!+ (stopping after \d+ failures?) !+$/, say: (m) => `pytest: ${m[1]} (-x or --maxfail)` },

@@ -60,5 +60,9 @@ export const rspec: TestOutputParser<'rspec'> = {
     const m = lines.map((l) => /^(\d+) examples?, \d+ failures?(?:, (\d+) pending)?/.exec(l)).find(Boolean);
     return m ? Number(m[1]) - Number(m[2] ?? 0) : null;
   },
+  failed: (lines) => {
+    const m = lines.map((l) => /^\d+ examples?, (\d+) failures?/.exec(l)).find(Boolean);
+    return m ? Number(m[1]) : null;
+  },
   stopFlag: { program: /\brspec\b/, long: /(?:^|\s)(--fail-fast(?:=\d+)?)(?=\s|$)/ },
 };

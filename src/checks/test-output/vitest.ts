@@ -1,4 +1,4 @@
-import { excerptOf, jsFrames, oneLine, pickLocation, summaryTotal, uniqueById } from './lines.js';
+import { countOnSummary, excerptOf, jsFrames, oneLine, pickLocation, summaryTotal, uniqueById } from './lines.js';
 import type { FailedTest } from './failed-test.js';
 import type { TestOutputParser } from './parser.js';
 
@@ -53,5 +53,6 @@ export const vitest: TestOutputParser<'vitest'> = {
   detect: (lines) => lines.some((l) => /^\s*Test Files\s+\d+/.test(l) || /⎯ Failed (?:Tests|Suites) \d+ ⎯/.test(l)),
   parse: parseVitest,
   ran: (lines) => summaryTotal(lines, [/^\s*Tests\s.*?(\d+) passed/, /^\s*Tests\s.*?(\d+) failed/]),
+  failed: (lines) => countOnSummary(lines, /^\s*Tests\s+(?:no tests|\d+ )/, /(\d+) failed/),
   stopFlag: { program: /\bvitest\b/, long: /(?:^|\s)(--bail(?:=\d+)?)(?=\s|$)/ },
 };

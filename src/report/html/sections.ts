@@ -26,6 +26,8 @@ ${liveLine}
 
 function attemptResult(a: ReportModel['attempts'][number]): string {
   if (a.result === 'failed') return '<span class="bad">check failed</span>';
+  if (a.result === 'against_baseline') return '<span class="ok">passed against the baselines</span>';
+  if (a.result === 'not_validated') return '<span class="warn">nothing blamed, not validated</span>';
   return a.result === 'passed' ? '<span class="ok">passed</span>' : 'open';
 }
 

@@ -13,6 +13,8 @@ import { collectHumanResolution } from './collect.js';
 import { presentedFile } from './presented.js';
 import { rememberPersonsFiles } from './remember-files.js';
 import { withReachablePath } from '../../util/long-path.js';
+import { personIdentity } from '../person-identity.js';
+import { wholeFileChoice, type WholeFileChoice } from './whole-file.js';
 
 /**
  * Take a person's work on the conflicts handed to them: record each accepted tree in the grid,
@@ -79,10 +81,11 @@ export async function takePersonsWork(
     const learnt = await learn(ctx, state, c, worktree, entry);
     await rememberPersonsFiles(ctx, state, c, worktree, entry, parents);
     const chosen = personChoices(state, ctx, c, worktree, entry);
+    const settled = await settledBy(ctx, engine, c, worktree);
     const files = await shownDrops(
       ctx,
       { above: parents.above, left: parents.left, tree: human.tree },
-      personsFiles(c, learnt, chosen, entry.failure !== null),
+      personsFiles(c, learnt, chosen, entry.failure !== null, settled),
     );
     next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });
     for (const choice of state.data.handoffChoices?.[c.id] ?? []) {
@@ -123,12 +126,22 @@ function personsFiles(
   learnt: Map<string, Array<string | null>>,
   chosen: Map<string, string[]>,
   whole: boolean,
+  settled: Settled,
 ): ConflictState['files'] {
   return c.files.map((f) => {
     const keys = [...(learnt.get(f.path) ?? [])];
     const choices = whole ? [] : [...(chosen.get(f.path) ?? [])];
+    const person = settled.person ? { person: settled.person } : {};
+    const byPerson = whole || f.hunks.some((h) => h.status !== 'resolved') || (f.hunks.length === 0 && !f.decidedBy);
+    const open = whole ? f.hunks.length : f.hunks.filter((h) => h.status !== 'resolved').length;
+    const found = byPerson ? settled.whole.get(f.path) : undefined;
+    // A file equal to one side is that side's whole file (however it was taken); one block chosen so is said as a block.
+    const blockwise = found !== 'deleted' && open === 1 && choices[0] === found;
+    const side = blockwise ? undefined : found;
     return {
       ...f,
+      ...(byPerson ? person : {}),
+      ...(side ? { whole: side } : {}),
       hunks: f.hunks.map((h) =>
         h.status === 'resolved' && !whole
           ? h
@@ -139,12 +152,32 @@ function personsFiles(
               by: 'human',
               cacheKey: keys.shift() ?? null,
               ...withChoice(choices.shift()),
+              ...person,
             },
       ),
       // A file-level choice (keep or delete, ...) that no rule made was the person's.
       decidedBy: f.hunks.length === 0 && (whole || !f.decidedBy) ? ('human' as const) : (f.decidedBy ?? null),
     };
   });
+}
+
+/** Who settled the conflict's files by hand (this clone's person), and the files they chose as a whole. */
+interface Settled {
+  person: string | null;
+  whole: Map<string, WholeFileChoice>;
+}
+
+async function settledBy(ctx: Ctx, engine: GridEngine, c: ConflictState, worktree: string): Promise<Settled> {
+  const [ours, theirs] = await Promise.all([
+    engine.cellCommit({ i1: c.cell.i1, i2: c.cell.i2 - 1 }),
+    engine.cellCommit({ i1: c.cell.i1 - 1, i2: c.cell.i2 }),
+  ]);
+  const whole = new Map<string, WholeFileChoice>();
+  for (const f of c.files) {
+    const choice = await wholeFileChoice(ctx.git, worktree, f.path, { ours, theirs }).catch(() => null);
+    if (choice) whole.set(f.path, choice);
+  }
+  return { person: await personIdentity(ctx.git).catch(() => null), whole };
 }
 
 /** Cache each hunk a person answered (file as presented vs. their file); by path, one key per presented hunk (null: not learnt). */

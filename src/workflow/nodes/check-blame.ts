@@ -106,22 +106,35 @@ export async function runJudgedChecks(
     const judged = await judge(ctx, known, record.outcome as SideOutcome, name, cell);
     run.records.push({ ...record, judgement: judged.judgement }, ...judged.records);
     run.baselines.push(...judged.baselines);
-    const where = cell ? cellId(cell) : target;
-    if (blamesResolutions(judged.judgement)) {
-      ctx.log.decision(
-        { check: name, verdict: judged.judgement.verdict },
-        `[check] ${name} on ${where} is blamed on the resolutions: ${judged.judgement.reason}`,
-      );
-      return { ...run, passed: false, validated: false, failed: result, blame: { cwd, judgement: judged.judgement } };
-    }
-    const valid = validates(judged.judgement);
-    if (!valid) run.validated = false;
     ctx.log.decision(
       { check: name, verdict: judged.judgement.verdict },
-      `[check] ${name} fails on ${where} but is not blamed on the resolutions: ${judged.judgement.reason}${valid ? '' : `; ${where} is not counted as validated`}`,
+      verdictLine(name, cell, target, judged, result),
     );
+    if (blamesResolutions(judged.judgement))
+      return { ...run, passed: false, validated: false, failed: result, blame: { cwd, judgement: judged.judgement } };
+    if (!validates(judged.judgement)) run.validated = false;
   }
   return run;
+}
+
+/**
+ * A failed check on a cell or the final merge, said once with its verdict: blamed on the resolutions, passed
+ * against the baselines (it fails only as they do), or nothing blamed but not validated (and why).
+ */
+function verdictLine(
+  name: string,
+  cell: Cell | null,
+  target: 'cell' | 'final',
+  judged: { judgement: CheckJudgement },
+  result: CheckResult,
+): string {
+  const where = cell ? cellId(cell) : target;
+  const { reason } = judged.judgement;
+  const log = `(log: ${result.logFile})`;
+  if (blamesResolutions(judged.judgement))
+    return `[check] ${name} FAILED on ${where}, blamed on the resolutions: ${reason} ${log}`;
+  if (validates(judged.judgement)) return `[check] ${name} on ${where} passed against the baselines: ${reason} ${log}`;
+  return `[check] ${name} on ${where}: nothing blamed, but ${where} is not counted as validated: ${reason} ${log}`;
 }
 
 /** One check on one commit in the check worktree, journalled, with the failing tests its log names. */
@@ -166,10 +179,12 @@ async function runOne(
   };
   ctx.journal.append({ type: 'check_finished', check: record });
   const on = cell ? cellId(cell) : target;
-  ctx.log.decision(
-    { check: name, success: result.success },
-    `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${on} (log: ${result.logFile})`,
-  );
+  // A failure on a cell or the final merge is said once it is judged (verdictLine), not before.
+  if (result.success || baselineSideOf(target) !== null)
+    ctx.log.decision(
+      { check: name, success: result.success },
+      `[check] ${name} ${result.success ? 'PASSED' : 'FAILED'} on ${on} (log: ${result.logFile})`,
+    );
   return { record, result, cwd };
 }
 
@@ -213,12 +228,15 @@ function modelWrittenFiles(state: RunState): string[] {
 function outcomeOf(result: CheckResult, cwd: string, logDir: string): BaselineState['outcome'] {
   // A check run elsewhere names its failing tests itself (its whole log is not here).
   if (result.tests !== undefined) {
-    const outcome = sideOutcome(result.success, result.timedOut ? null : result.tests, { signal: result.signal });
+    const outcome = sideOutcome(result.success, result.timedOut ? null : result.tests, {
+      signal: result.signal,
+      exitCode: result.exitCode,
+    });
     return { ...outcome, ran: outcome.ran ?? null, stopped: outcome.stopped ?? null };
   }
   const log = readCheckLog(result.logFile, logDir);
   const tests = result.timedOut ? null : parseTestFailures(log, { cwd, command: result.command });
-  const outcome = sideOutcome(result.success, tests, { signal: result.signal });
+  const outcome = sideOutcome(result.success, tests, { signal: result.signal, exitCode: result.exitCode });
   return { ...outcome, ran: outcome.ran ?? null, stopped: outcome.stopped ?? null };
 }
 
