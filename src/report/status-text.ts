@@ -7,6 +7,7 @@ import { decodeRuns, diagramCharOf } from './grid-codes.js';
 import { formatCount, formatDuration, formatUsd, shortOid } from './format.js';
 import { roles, rungs, type CellMark, type GridView, type ReportModel } from './model.js';
 import { firstTests } from '../checks/test-list.js';
+import { frontierWindow } from './grid-window.js';
 
 /** Grids wider or larger than this are summarised in the terminal (the HTML report draws them). */
 const MAX_COLUMNS = 300;
@@ -24,6 +25,29 @@ export function markChar(mark: CellMark): string | null {
 /** git-imerge's diagram of the grid with the report's marks, and its key; null when too large. */
 export function markedDiagram(grid: GridView): string | null {
   if (grid.len1 > MAX_COLUMNS || grid.len1 * grid.len2 > MAX_CELLS) return null;
+  const cols = markedColumns(grid);
+  return `${diagramWithAxes(cols, grid.tip1, grid.tip2)}\n${diagramKey(cols)}`;
+}
+
+/**
+ * The diagram the terminal shows: the whole grid (`full`, whatever its size), or by default the
+ * rows around the frontier with a line saying how to see the rest (grid-window.ts); null when
+ * the grid is too wide for a terminal.
+ */
+function terminalDiagram(grid: GridView, full: boolean): string | null {
+  if (!full && grid.len1 > MAX_COLUMNS) return null;
+  const cols = markedColumns(grid);
+  const drawn = diagramWithAxes(cols, grid.tip1, grid.tip2);
+  const window = full ? { text: drawn, hidden: 0 } : frontierWindow(cols, drawn);
+  const note =
+    window.hidden > 0
+      ? `${window.hidden} of the grid's ${grid.len2} rows are not shown: splintercat status --grid draws them all\n`
+      : '';
+  return `${window.text}\n${note}${diagramKey(cols)}`;
+}
+
+/** The diagram's characters with the report's marks, as columns `cols[i1][i2]`. */
+function markedColumns(grid: GridView): string[][] {
   const letters = decodeRuns(grid.cells);
   const cols = Array.from({ length: grid.len1 }, (_, i1) =>
     Array.from({ length: grid.len2 }, (_, i2) => diagramCharOf(letters[i2 * grid.len1 + i1] ?? 'a')),
@@ -33,7 +57,7 @@ export function markedDiagram(grid: GridView): string | null {
     const col = cols[m.i1];
     if (ch !== null && col !== undefined && m.i2 < col.length) col[m.i2] = ch;
   }
-  return `${diagramWithAxes(cols, grid.tip1, grid.tip2)}\n${diagramKey(cols)}`;
+  return cols;
 }
 
 /** `splintercat status --json`: the same as the text, as data (keeps the fields of earlier versions). */
@@ -146,8 +170,11 @@ export function planLine(model: ReportModel): string | null {
   );
 }
 
-/** `splintercat status`: the run at a glance, then the grid diagram. */
-export function renderStatusText(model: ReportModel): string {
+/**
+ * `splintercat status`: the run at a glance, then the grid diagram: the rows around the frontier,
+ * or with `grid` the whole grid.
+ */
+export function renderStatusText(model: ReportModel, options: { grid?: boolean } = {}): string {
   const { run, progress } = model;
   const state = run.live ? 'running' : run.endedAt ? `stopped at ${run.endedAt.slice(11, 19)}` : 'not running';
   const lines = [
@@ -196,7 +223,7 @@ export function renderStatusText(model: ReportModel): string {
   if (model.validation) lines.push(`  ${model.validation.text}`);
   if (run.human) lines.push('  needs a human:', ...handoffLines(run.human).map((l) => (l === '' ? l : `    ${l}`)));
   if (model.grid) {
-    const diagram = markedDiagram(model.grid);
+    const diagram = terminalDiagram(model.grid, options.grid === true);
     lines.push(
       '',
       diagram ??

@@ -17,6 +17,7 @@ import { acceptPendingFailure } from './accept-failure.js';
 import { findRun, storedRunConfig } from './run-config.js';
 import { shellWord } from '../util/safe-print.js';
 import { WorktreePool } from './worktrees.js';
+import { targetAt, type TargetAt } from './finished-merge.js';
 import { removeBuildDir } from './check-space.js';
 import { runBuildDir } from '../checks/from-config.js';
 import { markShared, publishLast, publishing } from './share/share-run.js';
@@ -206,16 +207,34 @@ export async function continueRun(
   }
 }
 
-/** What `abort` did: the run's refs, worktrees and state removed, or refused while another process drives it. */
+/**
+ * What `abort` did: the run's refs, worktrees and state removed (`tip`: where the target branch is,
+ * never moved by the run); nothing, for a run whose merge is finished (`finished`: its record is
+ * kept); or refused while another process drives it.
+ */
 export type AbortOutcome =
-  | { ok: true; name: string; target: RunState['target'] | null; released?: string[] }
+  | { ok: true; name: string; target: RunState['target'] | null; tip?: string | null; released?: string[] }
+  | {
+      ok: true;
+      name: string;
+      target: RunState['target'];
+      source: string;
+      finished: Extract<TargetAt, { finished: true }>;
+    }
   | { ok: false; name: string; reason: 'running' };
 
-/** Remove a run's worktrees, refs and state; the target branch was never moved, the resolution cache is kept. */
+/**
+ * Remove a run's worktrees, refs and state; the target branch was never moved, the resolution cache
+ * is kept. A run whose merge is finished is left as it is: there is nothing to abort, and its record
+ * is what `status` and `report` read.
+ */
 export async function abortRun(config: Config, git: Git, name: string | undefined): Promise<AbortOutcome> {
   const store = await RunStore.forRepo(git);
   const runName = name ?? chooseRun(store, config);
   const state = store.exists(runName) ? loadRunState(store.paths(runName)) : null;
+  const at = state ? await targetAt(git, state) : null;
+  if (state && at?.finished)
+    return { ok: true, name: runName, target: state.target, source: state.source.ref, finished: at };
   if (store.exists(runName) && store.lockStatus(runName).state !== 'held')
     await endLeftoverChecks(store, runName, null);
   // The run's worktrees are where its own configuration put them, whatever the file says now
@@ -230,7 +249,7 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const released = idle ? await releaseOwnClaims(git, store, runName, own.sync.lease) : [];
   const removed = store.exists(runName) ? store.remove(runName) : { ok: true as const };
   if (!removed.ok) return { ok: false, name: runName, reason: 'running' };
-  return { ok: true, name: runName, target: state?.target ?? null, released };
+  return { ok: true, name: runName, target: state?.target ?? null, tip: at?.tip ?? null, released };
 }
 
 /** Why `merge NAME` cannot start: what exists under that name, and the two ways on. */

@@ -271,9 +271,9 @@ export class WorktreePool {
    * Remove the check worktrees and the worktrees of these conflicts, then prune; then the
    * run's directory and its parent, each when nothing else is left in it.
    */
-  async removeRun(conflicts: readonly Cell[]): Promise<void> {
+  async removeRun(conflicts: readonly Cell[], progress?: RemovalProgress): Promise<void> {
     const checks = [this.checkId, ...Object.values(this.sideCheckIds)];
-    await this.removeAll([...checks, ...conflicts.map((c) => this.conflictId(c))]);
+    await this.removeAll([...checks, ...conflicts.map((c) => this.conflictId(c))], progress);
     for (const dir of [this.root, dirname(this.root)]) {
       try {
         rmdirSync(dir);
@@ -283,20 +283,78 @@ export class WorktreePool {
     }
   }
 
-  /** Remove the given worktrees of this pool. */
-  async removeAll(ids: string[]): Promise<void> {
+  /**
+   * Remove the worktree of each conflict whose resolution is recorded (`tree`, in the grid), so the
+   * run's disk holds only the open conflicts' and the checks' worktrees whatever the number of
+   * conflicts. A worktree handed to a person whose files are not the recorded tree holds edits the
+   * run never took: it is kept, never removed, and returned in `kept`.
+   */
+  async releaseConflicts(
+    done: ReadonlyArray<{ cell: Cell; tree: string | null }>,
+    progress?: RemovalProgress,
+  ): Promise<{ removed: string[]; kept: Array<{ id: string; first: boolean }> }> {
+    const removable: string[] = [];
+    const kept: Array<{ id: string; first: boolean }> = [];
+    for (const { cell, tree } of done) {
+      const id = this.conflictId(cell);
+      if (!lexists(this.path(id))) continue;
+      if (await this.holdsUnrecordedWork(id, tree)) kept.push({ id, first: await this.markKept(id) });
+      else removable.push(id);
+    }
+    if (removable.length > 0) await this.removeAll(removable, progress);
+    return { removed: removable, kept };
+  }
+
+  /** Mark worktree `id` as kept for a person's edits (in its git directory); whether it was not marked yet. */
+  private async markKept(id: string): Promise<boolean> {
+    const marker = await this.markerPath(id);
+    if (marker === null) return false;
+    const kept = join(dirname(marker), 'splintercat-kept');
+    if (existsSync(kept)) return false;
+    writeFileSync(kept, 'kept: it holds edits not in the recorded resolution\n');
+    return true;
+  }
+
+  /**
+   * Whether worktree `id` was handed to a person and what is in it now (staged or not, untracked
+   * files too) is not `tree`, the resolution recorded for it: their edits would be lost with it.
+   */
+  private async holdsUnrecordedWork(id: string, tree: string | null): Promise<boolean> {
+    const marker = await this.markerPath(id);
+    if (marker === null || !existsSync(marker)) return false;
+    const wt = await this.gitOf(id);
+    if (wt === null) return false;
+    try {
+      rmSync(join(wt.boundGitDir as string, 'index.lock'), { force: true });
+      await wt.run(['add', '-A'], { okExitCodes: [0, 1, 128] });
+      const now = await wt.text(['write-tree']).catch(() => null);
+      return now === null || now !== tree;
+    } finally {
+      wt.close();
+    }
+  }
+
+  /** Remove the given worktrees of this pool, saying each as it goes (`progress`). */
+  async removeAll(ids: string[], progress?: RemovalProgress): Promise<void> {
+    let done = 0;
     for (const id of ids) {
       // Another repository's checkout at this path (another clone's worktree) is not this run's to remove.
       if (await this.holdsOtherCheckout(this.path(id))) continue;
+      const present = lexists(this.path(id));
       // git may fail to remove it (a path past PATH_MAX inside): what is left goes below either way.
       if (existsSync(this.path(id)))
         await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128, 255] });
       // What git did not know (a creation killed half-way) is ours too: the path is the run's own.
       removeTree(this.path(id));
+      done++;
+      if (present) progress?.(this.path(id), done, ids.length);
     }
     await this.git.run(['worktree', 'prune']);
   }
 }
+
+/** Told of each worktree removed: its path, how many of the `total` asked are done. */
+export type RemovalProgress = (path: string, done: number, total: number) => void;
 
 /** Whether anything (a link too) is at `path`. */
 function lexists(path: string): boolean {

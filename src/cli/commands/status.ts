@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
 import { globalOptions, printJson, printResult } from '../context.js';
 
-/** `splintercat status`: progress, grid, conflicts by rung, checks, attempts and cost of a run. */
+/** `splintercat status`: progress, the grid around its frontier (`--grid`: all of it), conflicts by rung, checks, attempts and cost. */
 export function registerStatus(program: Command): void {
   program
     .command('status')
-    .description('progress, grid diagram, conflicts by rung, checks, attempts, cost')
+    .description('progress, grid around the frontier, conflicts by rung, checks, attempts, cost')
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .option('--json', 'the same as data on stdout')
-    .action(async (opts: { name?: string; json?: boolean }, cmd: Command) => {
+    .option('--grid', 'draw the whole grid (by default: the rows around the frontier)')
+    .action(async (opts: { name?: string; json?: boolean; grid?: boolean }, cmd: Command) => {
       // The status text's own modules (not report/index.js: the HTML page and the ui server), loaded
       // while the run is opened (its git processes run meanwhile).
       const report = Promise.all([
@@ -47,7 +48,10 @@ export function registerStatus(program: Command): void {
         const { shareStatus, renderShareStatus } = await import('../../workflow/share/share-status.js');
         const share = await shareStatus(git, store, name, config.sync.lease);
         if (opts.json) printJson({ ...statusData(model), ...(share ? { share } : {}) });
-        else printResult(renderStatusText(model) + (share ? `\n${renderShareStatus(share)}` : ''));
+        else
+          printResult(
+            renderStatusText(model, { grid: opts.grid === true }) + (share ? `\n${renderShareStatus(share)}` : ''),
+          );
       } finally {
         git.close();
       }

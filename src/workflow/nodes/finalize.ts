@@ -3,6 +3,7 @@ import { checkoutOfBranch, type Git } from '../../git/index.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
 import type { RunState } from '../../store/run-state.js';
 import { removeBuildDir } from '../check-space.js';
+import { removeFinishedRunWorktrees } from '../release-worktrees.js';
 import { mergeMessage, mergeNote, writeMergeNote } from '../merge-record.js';
 import { exportCacheRef } from '../../resolve/cache/cache-ref.js';
 import { flagGenerated, generatedWarningsAt } from '../generated-check.js';
@@ -196,7 +197,7 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
     { commit },
     `[finalize] ${state.target.branch} is now ${shortOid(commit)}: merge of ${state.source.ref}`,
   );
-  await ctx.worktrees.removeRun(state.conflicts.map((c) => c.cell));
+  await removeFinishedRunWorktrees(ctx, state);
   removeBuildDir(ctx.buildDir);
   return { next: 'end', state: { ...state, finalCommit: commit, human: null } };
 }

@@ -10,6 +10,7 @@ import { flow, withFlow, type Ctx, type Result } from './common.js';
 import { reconcileGrid } from './reconcile-grid.js';
 import { conflictBase, recordResolved, upsert } from '../conflict-records.js';
 import { adoptPublished, heldElsewhere } from '../share/adopt.js';
+import { releaseResolvedWorktrees } from '../release-worktrees.js';
 
 function quota(state: RunState): number {
   const s = state.strategy;
@@ -74,6 +75,7 @@ async function applyDecided(round: Round, decided: CellResolution[]): Promise<vo
     } else await leaveUnresolved(round, outcome);
   }
   decided.length = 0;
+  if (accepted.length > 0) await releaseResolvedWorktrees(round.ctx, round.next);
 }
 
 /** Journal what the ladder did for one conflict before it is applied: the model's transcript, generated files, cache replays. */
@@ -155,8 +157,12 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     const taken = await takePersonsWork(next, ctx, engine, waiting);
     next = taken.state;
     for (const c of taken.resolved) batch.push(c);
+    await releaseResolvedWorktrees(ctx, next);
     if (taken.again.length > 0) return handoffToPerson(withFlow(next, { batch }), ctx, taken.again);
   }
+
+  // Resolutions recorded before a kill, or by another clone, free their worktrees too.
+  if (waiting.length === 0) await releaseResolvedWorktrees(ctx, next);
 
   // Every hand-off is taken: nothing is asked of anyone until the next one.
   if (next.human !== null) next = { ...next, human: null };

@@ -1,0 +1,22 @@
+import type { Git } from '../git/index.js';
+import type { RunState } from '../store/run-state.js';
+
+/** Where a run's target branch is: its merge commit when the run finished, else where it is now. */
+export type TargetAt =
+  { finished: true; commit: string; tip: string | null; recorded: boolean } | { finished: false; tip: string | null };
+
+/**
+ * Whether run `state` finished its merge: its state says so (`done`, with the merge commit), or
+ * the target branch holds the run's merge commit (parents: the original tip, then the source) of a
+ * run stopped after the branch moved and before its state was saved (`recorded` false). `tip`:
+ * where the target branch is now (null when it is gone).
+ */
+export async function targetAt(git: Git, state: RunState): Promise<TargetAt> {
+  const tip = await git.revParse(`refs/heads/${state.target.branch}`);
+  if (state.status === 'done' && state.finalCommit)
+    return { finished: true, commit: state.finalCommit, tip, recorded: true };
+  if (tip === null || tip === state.target.originalOid) return { finished: false, tip };
+  const [, ...parents] = (await git.text(['rev-list', '--parents', '-n', '1', tip])).split(' ');
+  const merge = parents.length === 2 && parents[0] === state.target.originalOid && parents[1] === state.source.oid;
+  return merge ? { finished: true, commit: tip, tip, recorded: false } : { finished: false, tip };
+}

@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import type { RunState } from '../store/run-state.js';
+import { printableName, shellWord } from '../util/safe-print.js';
+import type { WorkflowContext } from './ports.js';
+import type { RemovalProgress } from './worktrees.js';
+
+/**
+ * Remove the worktree of every conflict of `state` whose resolution is in the grid, so the run's
+ * disk stays at the open conflicts' worktrees plus the checks' however many conflicts it meets
+ * (a resolution is needed again only when a check blames it, and is then presented afresh).
+ * Safe to call at any point and after a kill: it looks at what is on disk. A person's worktree
+ * holding edits the recorded resolution does not have is kept, and said once in the run.
+ */
+export async function releaseResolvedWorktrees(
+  ctx: WorkflowContext,
+  state: RunState,
+  progress?: RemovalProgress,
+): Promise<void> {
+  const done = state.conflicts.filter(
+    (c) => c.status === 'resolved' && existsSync(ctx.worktrees.path(ctx.worktrees.conflictId(c.cell))),
+  );
+  if (done.length === 0) return;
+  const { kept } = await ctx.worktrees.releaseConflicts(
+    done.map((c) => ({ cell: c.cell, tree: c.resolutionTree ?? null })),
+    progress,
+  );
+  for (const { id } of kept.filter((k) => k.first)) {
+    const path = ctx.worktrees.path(id);
+    ctx.log.warn(
+      { worktree: path },
+      `kept ${printableName(path)}: it holds edits that are not in the recorded resolution of its conflict (remove it yourself once you have what you need: git worktree remove --force ${shellWord(path)})`,
+    );
+  }
+}
+
+/**
+ * The run is finished: remove every worktree it still has (the checks', and conflicts' a sweep has
+ * not reached), saying each as it goes so a long cleanup is never silent; a person's worktree with
+ * edits the merge does not have stays (`releaseResolvedWorktrees`).
+ */
+export async function removeFinishedRunWorktrees(ctx: WorkflowContext, state: RunState): Promise<void> {
+  const progress = (path: string, done: number, total: number): void =>
+    ctx.log.info({ worktree: path }, `[cleanup] removed worktree ${done} of ${total}: ${printableName(path)}`);
+  await releaseResolvedWorktrees(ctx, state, progress);
+  await ctx.worktrees.removeRun([], progress);
+}
