@@ -123,3 +123,68 @@ describe('frontier bisection', () => {
     for (let i1 = 0; i1 < 3; i1++) for (let i2 = 0; i2 < 3; i2++) expect(g.cell(i1, i2).oid).not.toBeNull();
   });
 });
+
+describe('mapKnownFrontier on cells known here and there (a grid rebuilt from history)', () => {
+  /** The search as git-imerge writes it, without remembering cells it backed out of: the oracle. */
+  function plainFrontier(g: Grid): Array<[number, number]> {
+    const block = g.block();
+    const ok = (a: number, b: number): boolean =>
+      a >= 0 && b >= 0 && a < block.len1 && b < block.len2 && block.known(a, b) && !block.isBlocked(a, b);
+    const path: [number, number, boolean][] = [];
+    let [i1, i2, down] = [block.len1 - 1, 0, true];
+    for (;;) {
+      if (down) {
+        if (i2 === block.len2 - 1 || !ok(i1, i2 + 1)) down = false;
+        else path.push([i1, i2++, true]);
+      } else if (i1 === 0) {
+        path.push([i1, i2, false]);
+        const out: Array<[number, number]> = [];
+        for (let k = 0; k + 1 < path.length; k++)
+          if (path[k]![2] && !path[k + 1]![2]) out.push([path[k + 1]![0] + 1, path[k + 1]![1] + 1]);
+        return out.sort((x, y) => x[0] - y[0]);
+      } else if (ok(i1 - 1, i2)) {
+        path.push([i1--, i2, false]);
+        down = true;
+      } else {
+        for (;;) {
+          [i1, i2, down] = path.pop()!;
+          if (down) break;
+        }
+        down = false;
+      }
+    }
+  }
+
+  /** Edges known, and each inner cell known with probability `density` (a fixed pseudo-random draw). */
+  function scattered(len1: number, len2: number, density: number, seed: number): Grid {
+    const g = edgeGrid(len1, len2);
+    let x = seed;
+    for (let i1 = 1; i1 < len1; i1++)
+      for (let i2 = 1; i2 < len2; i2++) {
+        x = (x * 1103515245 + 12345) % 2 ** 31;
+        if (x / 2 ** 31 < density) Object.assign(g.cell(i1, i2), { oid: `c${i1}-${i2}`, manual: true });
+      }
+    return g;
+  }
+
+  it('finds the same frontier as the plain search', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const g = scattered(9, 9, 0.3 + (seed % 6) / 10, seed);
+      const blocks = mapKnownFrontier(g.block()).blocks.map((b) => [b.len1, b.len2]);
+      expect(blocks, `seed ${seed}`).toEqual(plainFrontier(g));
+    }
+  });
+
+  it('backs out of a known region cut off from the edge once, not once per path into it', () => {
+    // Every cell with i1 >= 10 known, the column before it not: each of the region's C(49, 20)
+    // staircases dead-ends, which the plain search would walk one by one.
+    const g = edgeGrid(30, 30);
+    for (let i1 = 10; i1 < 30; i1++)
+      for (let i2 = 1; i2 < 30; i2++) Object.assign(g.cell(i1, i2), { oid: `c${i1}-${i2}`, manual: true });
+    expect(mapKnownFrontier(g.block()).blocks.map((b) => [b.len1, b.len2])).toEqual([[1, 30]]);
+    const small = edgeGrid(8, 8);
+    for (let i1 = 3; i1 < 8; i1++)
+      for (let i2 = 1; i2 < 8; i2++) Object.assign(small.cell(i1, i2), { oid: `c${i1}-${i2}`, manual: true });
+    expect(mapKnownFrontier(small.block()).blocks.map((b) => [b.len1, b.len2])).toEqual(plainFrontier(small));
+  });
+});

@@ -142,8 +142,18 @@ function normalizeBlocks(blocks: Block[]): Block[] {
  */
 export function mapKnownFrontier(block: Block): MergeFrontier {
   const path: [number, number, boolean][] = [];
+  // Whether the far edge can be reached from a cell depends on the cell alone, so a cell the search
+  // backed out of is never entered again: the same first path, found in time linear in the cells
+  // (a grid rebuilt from history, known only here and there, took minutes of backtracking).
+  const dead = new Uint8Array(block.len1 * block.len2);
   const ok = (i1: number, i2: number): boolean =>
-    i1 >= 0 && i2 >= 0 && i1 < block.len1 && i2 < block.len2 && block.known(i1, i2) && !block.isBlocked(i1, i2);
+    i1 >= 0 &&
+    i2 >= 0 &&
+    i1 < block.len1 &&
+    i2 < block.len2 &&
+    dead[i1 * block.len2 + i2] === 0 &&
+    block.known(i1, i2) &&
+    !block.isBlocked(i1, i2);
   let i1 = block.len1 - 1;
   let i2 = 0;
   let down = true;
@@ -168,6 +178,7 @@ export function mapKnownFrontier(block: Block): MergeFrontier {
       down = true;
       i1 -= 1;
     } else {
+      dead[i1 * block.len2 + i2] = 1;
       for (;;) {
         const prev = path.pop();
         if (!prev) throw new Error('Block is improperly formed: no path across its known merges');
@@ -176,6 +187,7 @@ export function mapKnownFrontier(block: Block): MergeFrontier {
           down = false;
           break;
         }
+        dead[i1 * block.len2 + i2] = 1;
       }
     }
   }

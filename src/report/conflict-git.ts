@@ -31,11 +31,11 @@ export async function conflictGitDetails(
   let above = parents?.above ?? null;
   let left = parents?.left ?? null;
   if (conflict.resolutionCommit !== null) {
-    const line = await git.run(['rev-list', '--parents', '-n', '1', conflict.resolutionCommit], {
-      okExitCodes: [0, 128],
-    });
-    const [, p1, p2] = line.stdout.trim().split(' ');
-    if (line.exitCode !== 0 || !p1 || !p2)
+    // Through the long-lived object reader and the pooled shells: a report of 400 conflicts forks
+    // no process per conflict.
+    const commit = await git.readCommitCapped(conflict.resolutionCommit);
+    const [p1, p2] = commit === null ? [] : commitParents(commit.content.toString('utf8'));
+    if (!p1 || !p2)
       return empty(`the resolution commit ${shortOid(conflict.resolutionCommit)} is no longer in the repository`);
     above = p1;
     left = p2;
@@ -50,9 +50,9 @@ export async function conflictGitDetails(
     return empty('the parent cells of this conflict are no longer in the repository');
   const hunks: Record<string, ConflictHunkView[]> = {};
   for (const f of conflict.files) {
-    const blob = await git.run(['cat-file', 'blob', `${conflictTree}:${f.path}`], { okExitCodes: [0, 128] });
-    if (blob.exitCode !== 0 || blob.stdout.length > FILE_LIMIT || blob.stdout.includes('\0')) continue;
-    hunks[f.path] = parseConflictText(blob.stdout, { path: f.path })
+    const blob = await git.readBlobCapped(`${conflictTree}:${f.path}`, FILE_LIMIT);
+    if (!blob.ok || blob.text.includes('\0')) continue;
+    hunks[f.path] = parseConflictText(blob.text, { path: f.path })
       .hunks.slice(0, HUNKS_PER_FILE)
       .map((h) => ({
         index: h.index,
@@ -89,4 +89,10 @@ export async function conflictGitDetails(
     diffTruncated: truncated,
     note: null,
   };
+}
+
+/** The parents a commit object names, in order. */
+function commitParents(raw: string): string[] {
+  const headers = raw.slice(0, Math.max(0, raw.indexOf('\n\n')));
+  return [...headers.matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1] as string);
 }

@@ -1,3 +1,4 @@
+import { mapPool } from '../util/pool.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import { readRegular } from '../util/safe-read.js';
 import type { Git } from '../git/index.js';
@@ -75,12 +76,13 @@ export async function loadRunSnapshot(
   if (options.details === false) return snapshot;
   const cache = options.cache ?? newSnapshotCache();
   const im = (await listImerges(git)).includes(name) ? await IncrementalMerge.load(git, name).catch(() => null) : null;
-  for (const c of state.conflicts) {
+  // Several conflicts at a time: each waits mostly on its own git processes (merge-tree, diff).
+  await mapPool(state.conflicts, 8, async (c) => {
     const key = c.resolutionCommit;
     const cached = key === null ? undefined : cache.conflicts.get(key);
     if (cached) {
       snapshot.conflicts[c.id] = cached;
-      continue;
+      return;
     }
     const above = im && c.cell.i2 > 0 ? im.cellCommit(c.cell.i1, c.cell.i2 - 1) : null;
     const left = im && c.cell.i1 > 0 ? im.cellCommit(c.cell.i1 - 1, c.cell.i2) : null;
@@ -94,7 +96,7 @@ export async function loadRunSnapshot(
     );
     snapshot.conflicts[c.id] = details;
     if (key !== null && details.note === null) cache.conflicts.set(key, details);
-  }
+  });
   allCheckRecords(state, events).forEach((check, index) => {
     if (check.summary !== null) return;
     const path = checkLogPath(state, check.logFile);
