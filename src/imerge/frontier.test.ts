@@ -156,9 +156,9 @@ describe('mapKnownFrontier on cells known here and there (a grid rebuilt from hi
   }
 
   /** Edges known, and each inner cell known with probability `density` (a fixed pseudo-random draw). */
-  function scattered(len1: number, len2: number, density: number, seed: number): Grid {
+  function scattered(len1: number, len2: number, density: number, start: number): Grid {
     const g = edgeGrid(len1, len2);
-    let x = seed;
+    let x = start;
     for (let i1 = 1; i1 < len1; i1++)
       for (let i2 = 1; i2 < len2; i2++) {
         x = (x * 1103515245 + 12345) % 2 ** 31;
@@ -168,10 +168,10 @@ describe('mapKnownFrontier on cells known here and there (a grid rebuilt from hi
   }
 
   it('finds the same frontier as the plain search', () => {
-    for (let seed = 1; seed <= 300; seed++) {
-      const g = scattered(9, 9, 0.3 + (seed % 6) / 10, seed);
+    for (let start = 1; start <= 300; start++) {
+      const g = scattered(9, 9, 0.3 + (start % 6) / 10, start);
       const blocks = mapKnownFrontier(g.block()).blocks.map((b) => [b.len1, b.len2]);
-      expect(blocks, `seed ${seed}`).toEqual(plainFrontier(g));
+      expect(blocks, `start ${start}`).toEqual(plainFrontier(g));
     }
   });
 
