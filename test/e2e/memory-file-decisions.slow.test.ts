@@ -1,44 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
-import { TestRepo, tempDir, testGitEnv } from '../helpers/git-repo.js';
+import { runCli } from '../fixtures/resolve/cli.js';
+import { configureMemoryClone, git, handoffDir } from '../fixtures/resolve/memory-clone.js';
+import { TestRepo, tempDir } from '../helpers/git-repo.js';
 
 /**
  * A person's file-level decisions (a `git rm` of a file the fork deleted) are remembered like their
  * answers to blocks: suggested, with the evidence, where the sides differ; given again where the
  * file's three sides are the ones they decided, in this clone or one that imported the cache.
  */
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: { ...process.env, ...testGitEnv }, encoding: 'utf8' }).trim();
-}
-
-function configure(dir: string): void {
-  writeFileSync(
-    join(dir, 'splintercat.yaml'),
-    [
-      'target:',
-      '  branch: main',
-      'check:',
-      '  commands:',
-      '    build: node -e "0"',
-      '  workflow: [build]',
-      'merge:',
-      '  strategy: per_conflict',
-      'imerge:',
-      '  name: up',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
-}
-
-function handoffDir(run: CliRun): string {
-  const dir = /^\s+cd (\S+)\s+# conflict/m.exec(run.stderr)?.[1];
-  if (dir === undefined) throw new Error(`no cd command in:\n${run.stderr}\n${run.stdout}`);
-  return dir;
-}
+const configure = (dir: string): void => configureMemoryClone(dir, ['merge:', '  strategy: per_conflict']);
 
 describe("a person's file-level decisions are remembered", () => {
   it('a deletion asked at one cell is suggested at the next (other sides) and given again in a fresh clone', async () => {

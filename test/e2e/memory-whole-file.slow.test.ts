@@ -1,42 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
-import { TestRepo, tempDir, testGitEnv } from '../helpers/git-repo.js';
+import { runCli } from '../fixtures/resolve/cli.js';
+import { configureMemoryClone, git, handoffDir } from '../fixtures/resolve/memory-clone.js';
+import { TestRepo, tempDir } from '../helpers/git-repo.js';
 
 /**
  * The fork's memory gives the same merge: a person's whole result for a file (their edits outside
  * the conflict blocks included) is replayed where the file's three sides are as they were, in this
  * clone and in a fresh clone that imported the exported cache.
  */
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: { ...process.env, ...testGitEnv }, encoding: 'utf8' }).trim();
-}
-
-function configure(dir: string): void {
-  writeFileSync(
-    join(dir, 'splintercat.yaml'),
-    [
-      'target:',
-      '  branch: main',
-      'check:',
-      '  commands:',
-      '    build: node -e "0"',
-      '  workflow: [build]',
-      'imerge:',
-      '  name: up',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
-}
-
-function handoffDir(run: CliRun): string {
-  const dir = /^\s+cd (\S+)\s+# conflict/m.exec(run.stderr)?.[1];
-  if (dir === undefined) throw new Error(`no cd command in:\n${run.stderr}\n${run.stdout}`);
-  return dir;
-}
+const configure = (dir: string): void => configureMemoryClone(dir, []);
 
 const pkg = (version: string, router: string) =>
   `{\n  "name": "app",\n  "version": "${version}",\n  "description": "an app",\n  "license": "MIT",\n  "dependencies": {\n    "router": "${router}"\n  }\n}\n`;
