@@ -24,7 +24,7 @@ export interface RuleContext {
  * for the others (`size-limits.ts`); `superlinear`, a rule that tokenizes, diffs or runs a regular
  * expression that can backtrack, whose time or memory grows faster than the text, skipped there.
  */
-export type RuleCost = 'linear' | 'superlinear';
+type RuleCost = 'linear' | 'superlinear';
 
 /**
  * Conflicts of two values that contain each other as text (a version and a longer one, a number
