@@ -14,7 +14,10 @@ const byGrammar = new Map(languageProfiles.flatMap((p) => (p.grammar === null ? 
 
 const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1).toLowerCase();
 
-/** The profile of the language a path is in, from its name (a file name or a path pattern first, then its extension); null when none. */
+/**
+ * The profile of the language a path is in, from its name: a whole file name or a path pattern first,
+ * then its extension; null when no profile names it.
+ */
 export function profileForPath(path: string): LanguageProfile | null {
   const name = baseName(path);
   const named = byFileName.get(name) ?? languageProfiles.find((p) => p.paths?.test(path));
