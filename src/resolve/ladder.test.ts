@@ -23,6 +23,7 @@ describe('resolveFileText', () => {
       name: 'broken',
       description: 'test',
       enabledByDefault: true,
+      cost: 'superlinear',
       resolve: () => 'def f(:\n',
     };
     const text = `x = 1\n${hunk('def f(a):\n', 'def f():\n', 'def f(b):\n')}`;
@@ -97,6 +98,7 @@ describe('resolveFileText', () => {
       name: 'spy',
       description: 'records',
       enabledByDefault: false,
+      cost: 'superlinear',
       resolve: (_s, c) => (seen.push(c.outside), null),
     };
     await resolveFileText(`top\n${hunk('a\n', 'o\n', 'b\n')}end\n`, { path: 'f', rules: [spy] });

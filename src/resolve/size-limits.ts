@@ -10,20 +10,17 @@ import type { ConflictHunk } from './types.js';
 const LARGE_HUNK_CHARS = 256 * 1024;
 const LARGE_FILE_CHARS = 2 * 1024 * 1024;
 
-/** Rules whose cost is a comparison of the sides (linear): still tried on a large hunk. */
-const LINEAR_RULES = new Set(['identical-sides', 'one-side-unchanged', 'whitespace-only']);
-
 /** Whether any side of the hunk is large. */
 function isLargeHunk(hunk: Pick<ConflictHunk, 'base' | 'ours' | 'theirs'>): boolean {
   return Math.max(hunk.base?.length ?? 0, hunk.ours.length, hunk.theirs.length) > LARGE_HUNK_CHARS;
 }
 
-/** The rules to try on a hunk: all of them, or the linear ones for a large hunk. */
+/** The rules to try on a hunk: all of them, or those whose `cost` is linear for a large hunk. */
 export function rulesForHunk(
   hunk: Pick<ConflictHunk, 'base' | 'ours' | 'theirs'>,
   rules: readonly ResolutionRule[],
 ): readonly ResolutionRule[] {
-  return isLargeHunk(hunk) ? rules.filter((r) => LINEAR_RULES.has(r.name)) : rules;
+  return isLargeHunk(hunk) ? rules.filter((r) => r.cost === 'linear') : rules;
 }
 
 /** Whether texts (a file's versions) are small enough to be parsed (syntax-aware merge, syntax checks). */

@@ -7,8 +7,9 @@ import type { ConflictState } from '../store/run-state.js';
  * Does this resolution change no compiled byte? It does not when it changed nothing but its
  * conflicted files, each a text conflict, and each resolved file compiles to the same bytes as
  * the file with every hunk taken from the fork side and with every hunk taken from the upstream
- * side (whitespace within lines and comments only, proven from tree-sitter parses): whatever was
- * chosen, the program is the one the sides agree on, so no check can tell this resolution apart.
+ * side (whitespace within lines and comments only, proven from tree-sitter parses, in a language
+ * whose compiler sees tokens only: `tokensOnly` in `resolve/syntax/language-profiles.ts`): whatever
+ * was chosen, the program is the one the sides agree on, so no check can tell this resolution apart.
  */
 export async function changesNoCode(git: Git, conflict: ConflictState): Promise<SameCode> {
   const no = (why: string): SameCode => ({ same: false, why });

@@ -44,6 +44,7 @@ export const adjacentLines: ResolutionRule = {
   name: 'adjacent-lines',
   description: 'edits of neighbouring lines merged line by line (git refuses edits that touch)',
   enabledByDefault: false,
+  cost: 'superlinear',
   resolve: ({ base, ours, theirs }) => {
     if (base === null) return null;
     const b = splitLinesKeep(base);

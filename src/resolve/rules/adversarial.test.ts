@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { allRules } from './index.js';
 import { tokenizeWords } from './remerge-words.js';
+import type { ContainedValues, ResolutionRule } from './rule.js';
+
+/** Whether a rule says it may decide these values that contain each other (`decidesContained`). */
+const decides = (rule: ResolutionRule, values: ContainedValues): boolean =>
+  (rule.decidesContained ?? []).includes(values);
 
 /**
  * Every rule (enabled by default or not) on conflicts where both sides
  * changed one atom, a version, number, hash or identifier, into values that
  * contain each other as text. No rule may decide inside the atom: each
- * abstains, except `higher-version` on a dependency pin, which keeps the
- * higher version. Each case is tried with either side as ours.
+ * abstains, except a rule that decides `dependency-pins`, on a dependency pin,
+ * which keeps the higher version. Each case is tried with either side as ours.
  */
 const cases: Array<{ what: string; path: string; base: string; a: string; b: string; higher?: string }> = [
   {
@@ -81,7 +86,7 @@ describe('every rule on atoms that contain each other', () => {
           [c.b, c.a],
         ] as const) {
           const got = rule.resolve({ base: c.base, ours, theirs }, { path: c.path, eol: '\n' });
-          const expected = rule.name === 'higher-version' ? (c.higher ?? null) : null;
+          const expected = decides(rule, 'dependency-pins') ? (c.higher ?? null) : null;
           expect(got, `${rule.name} on ${c.what}`).toBe(expected);
         }
       }
@@ -101,8 +106,9 @@ describe('every rule on atoms that contain each other', () => {
 
 /**
  * Release sections both sides added to a changelog, whose versions contain each
- * other as text: only `changelog-sections` decides (by version, never by text),
- * and only where the versions differ; every other rule on by default abstains.
+ * other as text: only a rule that decides `release-sections` decides (by
+ * version, never by text), and only where the versions differ; every other rule
+ * on by default abstains.
  */
 describe('every rule on release sections whose versions contain each other', () => {
   const section = (v: string, by = 'a'): string => `## ${v}\n\n* notes for ${v} by ${by}\n\n`;
@@ -124,7 +130,7 @@ describe('every rule on release sections whose versions contain each other', () 
         const expected = newer === null ? null : ours.startsWith(`## ${newer}\n`) ? ours + theirs : theirs + ours;
         for (const rule of allRules.filter((r) => r.enabledByDefault)) {
           const got = rule.resolve({ base: '', ours, theirs }, { path: 'CHANGELOG.md', eol: '\n', files });
-          expect(got, `${rule.name} on ${a} / ${b}`).toBe(rule.name === 'changelog-sections' ? expected : null);
+          expect(got, `${rule.name} on ${a} / ${b}`).toBe(decides(rule, 'release-sections') ? expected : null);
         }
       }
     });

@@ -95,6 +95,8 @@ export const changelogSections: ResolutionRule = {
   name: 'changelog-sections',
   description: 'both sides added release sections to a newest-first changelog; keep both, newest first',
   enabledByDefault: true,
+  cost: 'superlinear',
+  decidesContained: ['release-sections'],
   resolve: ({ base, ours, theirs }, context) => {
     const name = context.path.slice(context.path.lastIndexOf('/') + 1);
     if (!CHANGELOG_NAME.test(name) || base !== '' || context.files === undefined) return null;

@@ -82,6 +82,7 @@ export const containedChange: ResolutionRule = {
   name: 'contained-change',
   description: "one side's change contains the other's; take the larger change",
   enabledByDefault: true,
+  cost: 'superlinear',
   resolve: ({ base, ours, theirs }, context) => {
     if (base === null) return null;
     const b = contentTokens(base);

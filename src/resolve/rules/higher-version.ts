@@ -52,6 +52,8 @@ export const higherVersion: ResolutionRule = {
   name: 'higher-version',
   description: 'both sides raised the version of the same dependency; keep the higher',
   enabledByDefault: true,
+  cost: 'superlinear',
+  decidesContained: ['dependency-pins'],
   resolve: ({ base, ours, theirs }, { path }) => {
     if (base === null) return null;
     const [b, o, t] = [base, ours, theirs].map((s) => splitLinesKeep(s)) as [string[], string[], string[]];

@@ -5,5 +5,6 @@ export const identicalSides: ResolutionRule = {
   name: 'identical-sides',
   description: 'both sides made exactly the same change',
   enabledByDefault: true,
+  cost: 'linear',
   resolve: ({ ours, theirs }) => (ours === theirs ? ours : null),
 };

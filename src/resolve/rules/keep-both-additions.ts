@@ -15,6 +15,7 @@ export const keepBothAdditions: ResolutionRule = {
   name: 'keep-both-additions',
   description: 'both sides only added lines at the same place; keep ours, then theirs',
   enabledByDefault: false,
+  cost: 'superlinear',
   resolve: ({ base, ours, theirs }) => {
     if (base !== '' || !endsLine(ours) || ours.trim() === '' || theirs.trim() === '') return null;
     return ours + theirs;

@@ -5,6 +5,7 @@ export const oneSideUnchanged: ResolutionRule = {
   name: 'one-side-unchanged',
   description: 'one side equals the base exactly; take the other side',
   enabledByDefault: true,
+  cost: 'linear',
   resolve: ({ base, ours, theirs }) => {
     if (base === null) return null;
     if (ours === base) return theirs;

@@ -11,6 +11,7 @@ export const remergeLines: ResolutionRule = {
   name: 'remerge-lines',
   description: 'non-overlapping line edits inside the hunk, re-merged with a finer line diff',
   enabledByDefault: true,
+  cost: 'superlinear',
   resolve: ({ base, ours, theirs }) => {
     if (base === null) return null;
     const merged = cleanDiff3(splitLinesKeep(ours), splitLinesKeep(base), splitLinesKeep(theirs));

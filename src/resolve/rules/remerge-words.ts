@@ -30,6 +30,7 @@ export const remergeWords: ResolutionRule = {
   name: 'remerge-words',
   description: 'non-overlapping word edits inside the hunk, re-merged with a word-level diff3',
   enabledByDefault: false,
+  cost: 'superlinear',
   resolve: ({ base, ours, theirs }) => {
     if (base === null) return null;
     const o = tokenizeWords(ours);

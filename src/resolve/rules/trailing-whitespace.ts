@@ -21,6 +21,7 @@ export const trailingWhitespace: ResolutionRule = {
   name: 'trailing-whitespace',
   description: 'one side only changed blanks at the ends of lines; take the other side',
   enabledByDefault: true,
+  cost: 'superlinear',
   resolve: ({ base, ours, theirs }) => {
     if (base === null || base.trim() === '') return null;
     const baseLines = splitLinesKeep(base);

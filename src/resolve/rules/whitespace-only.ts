@@ -14,6 +14,7 @@ export const whitespaceOnly: ResolutionRule = {
   name: 'whitespace-only',
   description: 'the sides differ only in whitespace; keep ours',
   enabledByDefault: true,
+  cost: 'linear',
   resolve: ({ ours, theirs }, { path }) => {
     if (!equalIgnoringWhitespace(ours, theirs)) return null;
     if (!indentationIsLayout(path) && indentationOf(ours).join('\n') !== indentationOf(theirs).join('\n')) return null;

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { GrammarId } from './languages.js';
+import { entityKindsOf, type GrammarId } from './languages.js';
 
 /**
  * A file as the entity merge sees it: containers (the file, a class body, a
@@ -37,13 +37,14 @@ const isComment = (n: Node): boolean => /comment/.test(n.type);
 
 /** The file's top-level container from a tree-sitter tree; null when an entity has no identity to merge by. */
 export function fileContainer(root: Node, grammar: GrammarId): Container | null {
-  if (grammar === 'json') {
+  const { file } = entityKindsOf(grammar);
+  if (file === 'object') {
     const value = root.namedChildren.find((c) => c !== null && !isComment(c));
     if (!value || value.type !== 'object') return null;
     return bodyContainer(value, grammar, true);
   }
-  // A TOML document is a mapping; a program's top level is ordered.
-  return membersOf(root, root.namedChildren, root.startIndex, root.endIndex, grammar, grammar === 'toml', null);
+  // A mapping's keys carry no order; a program's top level is ordered.
+  return membersOf(root, root.namedChildren, root.startIndex, root.endIndex, grammar, file === 'mapping', null);
 }
 
 function membersOf(
@@ -98,7 +99,8 @@ function bodyContainer(node: Node, grammar: GrammarId, unordered: boolean): Cont
     open && close && !open.isNamed && !close.isNamed && /^[{[]$/.test(open.type) && /^[}\]]$/.test(close.type);
   const start = braced ? open.endIndex : node.startIndex;
   const end = braced ? close.startIndex : node.endIndex;
-  const separator = grammar === 'json' || node.type === 'object' || node.type === 'enum_body' ? ',' : null;
+  const separator =
+    entityKindsOf(grammar).file === 'object' || node.type === 'object' || node.type === 'enum_body' ? ',' : null;
   return membersOf(node, node.namedChildren, start, end, grammar, unordered, separator);
 }
 
@@ -115,11 +117,12 @@ const classKinds =
 
 /** The members of an entity both sides may change independently: a class, a test group, a nested JSON object. */
 function entityBody(node: Node, grammar: GrammarId): Container | null {
-  if (grammar === 'json') {
+  const kinds = entityKindsOf(grammar);
+  if (kinds.file === 'object') {
     const value = node.childForFieldName('value');
     return value?.type === 'object' ? bodyContainer(value, grammar, true) : null;
   }
-  if (grammar === 'toml') {
+  if (kinds.file === 'mapping') {
     if (node.type !== 'table') return null;
     const header = node.children.find((c) => c !== null && !c.isNamed && c.type === ']');
     if (!header) return null;
@@ -133,9 +136,8 @@ function entityBody(node: Node, grammar: GrammarId): Container | null {
     const body =
       node.childForFieldName('body') ?? node.namedChildren.find((c) => c !== null && classBodies.has(c.type)) ?? null;
     if (!body) return null;
-    if (grammar === 'python' && body.type === 'block')
-      return membersOf(body, body.namedChildren, body.startIndex, body.endIndex, grammar, true, null);
-    if (grammar === 'ruby')
+    const open = kinds.openBodies;
+    if (open === 'any' || open?.includes(body.type))
       return membersOf(body, body.namedChildren, body.startIndex, body.endIndex, grammar, true, null);
     return classBodies.has(body.type) ? bodyContainer(body, grammar, true) : null;
   }
@@ -164,15 +166,16 @@ function testCall(node: Node): { call: Node; fn: string; title: string } | null 
 
 /**
  * The name a declaration declares: its `name` field, or the identifier inside its declarator (C, C++).
- * Kotlin's grammar has neither: a declaration's name is its identifier child (`fun f`, `class C`, an enum
- * entry), inside a `variable_declaration` for `val v`.
+ * A grammar with neither (Kotlin) names its declarations by a child (`fun f`, `class C`, an enum entry),
+ * and a wrapping child by a name inside it (`val v`): its profile's `nameChild`.
  */
 function nameOf(node: Node, grammar: GrammarId): string | null {
-  if (grammar === 'kotlin') {
-    if (!kotlinDeclarations.test(node.type)) return null;
-    const named = node.namedChildren.find((c) => c !== null && kotlinNames.has(c.type));
-    if (named?.type === 'variable_declaration')
-      return named.namedChildren.find((c) => c?.type === 'simple_identifier')?.text ?? null;
+  const byChild = entityKindsOf(grammar).nameChild;
+  if (byChild) {
+    if (!byChild.declarations.includes(node.type)) return null;
+    const named = node.namedChildren.find((c) => c !== null && byChild.names.includes(c.type));
+    const inside = named ? byChild.inside[named.type] : undefined;
+    if (named && inside) return named.namedChildren.find((c) => c?.type === inside)?.text ?? null;
     return named?.text ?? null;
   }
   const name = node.childForFieldName('name');
@@ -185,11 +188,6 @@ function nameOf(node: Node, grammar: GrammarId): string | null {
   if (variable) return nameOf(variable, grammar);
   return null;
 }
-
-const kotlinNames = new Set(['simple_identifier', 'type_identifier', 'variable_declaration']);
-/** Kotlin's named declarations; any other node (a statement of a script) is known by its text. */
-const kotlinDeclarations =
-  /^(?:class_declaration|object_declaration|function_declaration|property_declaration|type_alias|enum_entry)$/;
 
 function declaratorName(node: Node): string | null {
   if (/identifier$/.test(node.type) || node.type === 'operator_name' || node.type === 'destructor_name')
@@ -212,11 +210,12 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 function entityKey(node: Node, grammar: GrammarId): string | null {
   if (node.isError || node.isMissing) return null;
   const t = node.type;
-  if (grammar === 'json' || (grammar === 'toml' && t === 'pair')) {
+  const { file } = entityKindsOf(grammar);
+  if (file === 'object' || (file === 'mapping' && t === 'pair')) {
     const key = node.childForFieldName('key') ?? node.namedChildren[0];
     return `pair:${key?.text.replace(/^"(.*)"$/, '$1') ?? ''}`;
   }
-  if (grammar === 'toml' && (t === 'table' || t === 'table_array_element'))
+  if (file === 'mapping' && (t === 'table' || t === 'table_array_element'))
     return `${t}:${node.namedChildren[0]?.text ?? ''}`;
   if (t === 'import_statement' || t === 'import_declaration') {
     const source = node.childForFieldName('source');

@@ -1,103 +1,48 @@
-/** Languages with a tree-sitter grammar (file names of `tree-sitter-wasms`). */
-export type GrammarId =
-  | 'javascript'
-  | 'typescript'
-  | 'tsx'
-  | 'python'
-  | 'go'
-  | 'rust'
-  | 'java'
-  | 'c'
-  | 'cpp'
-  | 'ruby'
-  | 'php'
-  | 'c_sharp'
-  | 'kotlin'
-  | 'json'
-  | 'toml';
+import {
+  languageProfiles,
+  type DataFormat,
+  type EntityKinds,
+  type GrammarId,
+  type LanguageProfile,
+} from './language-profiles.js';
 
-const byExtension: Readonly<Record<string, GrammarId>> = {
-  js: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  jsx: 'javascript',
-  ts: 'typescript',
-  mts: 'typescript',
-  cts: 'typescript',
-  tsx: 'tsx',
-  py: 'python',
-  pyi: 'python',
-  go: 'go',
-  rs: 'rust',
-  java: 'java',
-  c: 'c',
-  h: 'c',
-  cc: 'cpp',
-  cpp: 'cpp',
-  cxx: 'cpp',
-  hh: 'cpp',
-  hpp: 'cpp',
-  hxx: 'cpp',
-  rb: 'ruby',
-  rake: 'ruby',
-  gemspec: 'ruby',
-  php: 'php',
-  cs: 'c_sharp',
-  kt: 'kotlin',
-  kts: 'kotlin',
-  json: 'json',
-  toml: 'toml',
-};
+export type { DataFormat, GrammarId } from './language-profiles.js';
 
-const byName: Readonly<Record<string, GrammarId>> = { rakefile: 'ruby', gemfile: 'ruby' };
+const byExtension = new Map(languageProfiles.flatMap((p) => p.extensions.map((e) => [e, p] as const)));
+const byFileName = new Map(languageProfiles.flatMap((p) => (p.fileNames ?? []).map((n) => [n, p] as const)));
+const byGrammar = new Map(languageProfiles.flatMap((p) => (p.grammar === null ? [] : [[p.grammar, p] as const])));
 
 const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1).toLowerCase();
 
-/** The grammar for a path, from its name; null when there is none. */
-export function grammarForPath(path: string): GrammarId | null {
+/**
+ * The profile of the language a path is in, from its name: a whole file name or a path pattern first,
+ * then its extension; null when no profile names it.
+ */
+export function profileForPath(path: string): LanguageProfile | null {
   const name = baseName(path);
-  const named = byName[name];
+  const named = byFileName.get(name) ?? languageProfiles.find((p) => p.paths?.test(path));
   if (named) return named;
   const dot = name.lastIndexOf('.');
   if (dot < 0) return null;
-  return byExtension[name.slice(dot + 1)] ?? null;
+  return byExtension.get(name.slice(dot + 1)) ?? null;
 }
 
-/**
- * JSON with comments and trailing commas: tsconfig and friends are read by
- * tools that allow both, and refusing them as strict JSON refuses correct files.
- */
-function isJsoncPath(path: string): boolean {
-  const name = baseName(path);
-  if (name.endsWith('.jsonc') || name.endsWith('.json5')) return true;
-  if (/^(?:tsconfig|jsconfig)(?:[.-].*)?\.json$/.test(name)) return true;
-  if (/^\.(?:eslintrc|babelrc|swcrc|jshintrc|jscsrc)(?:\.json)?$/.test(name)) return true;
-  if (
-    [
-      'devcontainer.json',
-      '.devcontainer.json',
-      'tslint.json',
-      'api-extractor.json',
-      'typedoc.json',
-      'deno.json',
-      'turbo.json',
-      'language-configuration.json',
-      '.oxlintrc.json',
-    ].includes(name)
-  )
-    return true;
-  // VS Code's own settings, tasks, launch and extension lists.
-  return /(?:^|\/)\.vscode\/[^/]+\.json$/i.test(path);
+/** The grammar for a path, from its name; null when there is none. */
+export function grammarForPath(path: string): GrammarId | null {
+  return profileForPath(path)?.grammar ?? null;
 }
 
-/** The data format of a path, for key-level merges and validation. */
-export type DataFormat = 'json' | 'jsonc' | 'yaml' | 'toml';
-
+/** The data format of a path, for key-level merges and validation; null for code and text. */
 export function dataFormatForPath(path: string): DataFormat | null {
-  const name = baseName(path);
-  if (isJsoncPath(path)) return 'jsonc';
-  if (name.endsWith('.json') || name === '.prettierrc' || name === '.npmrc.json') return 'json';
-  if (name.endsWith('.yaml') || name.endsWith('.yml')) return 'yaml';
-  if (name.endsWith('.toml') || name === 'cargo.lock' || name === 'poetry.lock') return 'toml';
-  return null;
+  const profile = profileForPath(path);
+  const commented = profile?.withComments;
+  if (commented && (commented.fileNames.includes(baseName(path)) || commented.paths.test(path))) return 'jsonc';
+  return profile?.data ?? null;
+}
+
+const statements: EntityKinds = { file: 'statements' };
+
+/** How the entity merge reads a grammar's tree (the general rules where its language says nothing). */
+export function entityKindsOf(grammar: GrammarId): EntityKinds {
+  return byGrammar.get(grammar)?.entities ?? statements;
 }
