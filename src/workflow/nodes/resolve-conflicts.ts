@@ -6,7 +6,10 @@ import type { HandoffConflict, RunState } from '../../store/run-state.js';
 import { continueCommand, handoffToPerson, handoffFailure, modelAttempts, takePersonsWork } from '../handoff/index.js';
 import { flagGenerated } from '../generated-check.js';
 import { resolverTranscriptEvents } from '../transcript-events.js';
-import { flow, withFlow, type Ctx, type Result } from './common.js';
+import type { Ctx, Result } from './common.js';
+import { checkProgress, withCheckProgress } from '../../store/flow-checks.js';
+import { personChoicesOf, withPersonChoices, type PersonChoices } from '../../store/flow-choices.js';
+import { recoveryMemory, type RecoveryMemory } from '../../store/flow-recovery.js';
 import { reconcileGrid } from './reconcile-grid.js';
 import { conflictBase, recordResolved, upsert } from '../conflict-records.js';
 import { adoptPublished, heldElsewhere } from '../share/adopt.js';
@@ -25,11 +28,11 @@ interface Round {
   engine: GridEngine;
   next: RunState;
   batch: string[];
-  choiceKeys: NonNullable<ReturnType<typeof flow>['handoffChoices']>;
+  choiceKeys: PersonChoices['handoffChoices'];
   human: HandoffConflict[];
   /** Why the model budget refused, when it did: those conflicts wait for `continue`, not for a person. */
   budget: string | null;
-  retry: NonNullable<ReturnType<typeof flow>['retryContext']>;
+  retry: RecoveryMemory['retryContext'];
 }
 
 /** A conflict the ladder could not finish: pending again (budget) or handed to a person with what it needs. */
@@ -116,7 +119,9 @@ async function resolveRound(round: Round, sorted: Cell[], take: Cell[]): Promise
     decided.push(proposed.ok ? await approved(ctx, engine, proposed) : proposed);
   }
   await applyDecided(round, decided);
-  round.next = withFlow(round.next, { batch: round.batch, handoffChoices: round.choiceKeys });
+  round.next = withPersonChoices(withCheckProgress(round.next, { batch: round.batch }), {
+    handoffChoices: round.choiceKeys,
+  });
   const { budget } = round;
   if (budget && outcomes.some((o) => !o.ok)) {
     ctx.log.decision({}, `[budget] ${budget}: the run stops; raise budget.usd, then run splintercat continue`);
@@ -140,7 +145,7 @@ async function resolveRound(round: Round, sorted: Cell[], take: Cell[]): Promise
 export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Result> {
   const engine = await ctx.engine();
   let next = state;
-  const batch = [...(flow(state).batch ?? [])];
+  const batch = [...checkProgress(state).batch];
 
   // After a kill: resolutions already journalled are taken as they are (never asked again).
   for (const r of await reconcileGrid(state, ctx, engine)) {
@@ -158,7 +163,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     next = taken.state;
     for (const c of taken.resolved) batch.push(c);
     await releaseResolvedWorktrees(ctx, next);
-    if (taken.again.length > 0) return handoffToPerson(withFlow(next, { batch }), ctx, taken.again);
+    if (taken.again.length > 0) return handoffToPerson(withCheckProgress(next, { batch }), ctx, taken.again);
   }
 
   // Resolutions recorded before a kill, or by another clone, free their worktrees too.
@@ -187,19 +192,19 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
         next = await adoptPublished(next, ctx, engine, ctx.share);
         continue;
       }
-      if (selection.mine.length === 0) return heldElsewhere(withFlow(next, { batch }), selection.heldByOthers);
+      if (selection.mine.length === 0) return heldElsewhere(withCheckProgress(next, { batch }), selection.heldByOthers);
       sorted = selection.mine;
     }
     const take = sorted.slice(0, Number.isFinite(room) ? room : sorted.length);
     const round: Round = {
-      ...{ ctx, engine, next, batch, choiceKeys: { ...(flow(next).handoffChoices ?? {}) }, human: [] },
-      ...{ budget: null, retry: flow(next).retryContext ?? {} },
+      ...{ ctx, engine, next, batch, choiceKeys: { ...personChoicesOf(next).handoffChoices }, human: [] },
+      ...{ budget: null, retry: recoveryMemory(next).retryContext },
     };
     const ended = await resolveRound(round, sorted, take);
     if (ended) return ended;
     next = round.next;
   }
-  next = withFlow(next, { batch });
+  next = withCheckProgress(next, { batch });
   if (batch.length > 0) return { next: 'check', state: next };
   return { next: blockers.length === 0 ? 'finalize' : 'resolve_conflicts', state: next };
 }
@@ -210,7 +215,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
  * conflict ready (worktree creation is serialized).
  */
 function resolveBlocked(ctx: Ctx, engine: GridEngine, state: RunState, cells: Cell[]): Promise<CellResolution[]> {
-  const retry = flow(state).retryContext ?? {};
+  const retry = recoveryMemory(state).retryContext;
   return mapPipelined(
     cells,
     ctx.config.merge.parallel,
@@ -225,7 +230,7 @@ function resolveBlocked(ctx: Ctx, engine: GridEngine, state: RunState, cells: Ce
     (prepared) =>
       resolvePrepared(ctx, prepared, {
         failure: retry[cellId(prepared.cell)] ?? null,
-        fileChoices: flow(state).fileChoices ?? {},
+        fileChoices: personChoicesOf(state).fileChoices,
         target: state.target.originalOid,
         next: continueCommand(ctx, state.name),
       }),
