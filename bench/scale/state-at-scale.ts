@@ -131,7 +131,7 @@ function writeRun(dir: string, n1: number, n2: number, conflicts: number): { eve
     conflicts: list,
     checks,
     strategy: { kind: 'batch', batchSize: 5, decidedBy: 'fallback', reasoning: 'predicted', decidedAt: at(0) },
-    data: { tipConflicts: list.map((c) => c.files.map((f) => f.path)) },
+    data: { tips: { tipConflicts: list.map((c) => c.files.map((f) => f.path)) } },
   };
   const runDir = join(dir, '.git', 'splintercat', 'up');
   mkdirSync(runDir, { recursive: true });

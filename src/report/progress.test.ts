@@ -40,7 +40,7 @@ function run(): RunState {
         { i1: 4, i2: 0 },
       ],
     },
-    data: { tipConflicts: [['a.c'], ['b.c'], ['c.c'], ['d.c'], ['e.c', 'e_test.c']] },
+    data: { tips: { tipConflicts: [['a.c'], ['b.c'], ['c.c'], ['d.c'], ['e.c', 'e_test.c']] } },
     strategy: {
       kind: 'batch',
       batchSize: 3,

@@ -4,6 +4,8 @@ import type { RunEvent } from '../store/run-events.js';
 import type { RunState } from '../store/run-state.js';
 import { formatDuration } from './format.js';
 import type { ProgressView } from './model.js';
+import { checkProgress } from '../store/flow-checks.js';
+import { tipFacts } from '../store/flow-tips.js';
 
 export type { ProgressView } from './model.js';
 
@@ -85,7 +87,7 @@ export function computeProgress(
   const ids = new Set([...state.conflicts.map((c) => c.id), ...tally.met]);
   const open = ids.size - done;
   const unmet = (state.grid?.blockers ?? []).filter((b) => !ids.has(cellId(b))).length;
-  const groups = state.data.tipConflicts;
+  const groups = tipFacts(state).tipConflicts;
   const known = ids.size + unmet;
   const expected = groups
     ? Math.max(
@@ -107,7 +109,7 @@ export function computeProgress(
         ? prediction.ms / prediction.conflicts
         : null;
   const remaining = Math.max(0, (expected ?? known) - done);
-  const finalMs = state.data.finalValidated || state.status === 'done' ? 0 : (prediction?.fullMs ?? 0);
+  const finalMs = checkProgress(state).finalValidated || state.status === 'done' ? 0 : (prediction?.fullMs ?? 0);
   // A finished run has no estimate left: its count is what it met, and no time is left.
   const finished = state.status === 'done';
   return {

@@ -3,6 +3,8 @@ import { cellId } from '../imerge/cell.js';
 import type { Clock } from '../util/clock.js';
 import { finalCommitProblem } from './final-commit.js';
 import type { RunState } from './run-state.js';
+import { checkProgress, withCheckProgress } from './flow-checks.js';
+import { recoveryMemory, withRecoveryMemory } from './flow-recovery.js';
 import { repoPathProblem } from './sync/record-shapes.js';
 
 /** doctor's consistency checks of a parseable run state against itself, the clock and the repository, each with its fix when there is one. */
@@ -64,11 +66,8 @@ async function identityProblems(state: RunState, name: string, git: Git, now: Da
 /** Conflicts the recovery loop's data names that the run does not have. */
 function strayFlowIds(state: RunState): Inconsistency[] {
   const known = new Set(state.conflicts.map((c) => c.id));
-  const flowIds = [
-    ...(state.data.batch ?? []),
-    ...(state.data.validated ?? []),
-    ...Object.keys(state.data.retryContext ?? {}),
-  ];
+  const progress = checkProgress(state);
+  const flowIds = [...progress.batch, ...progress.validated, ...Object.keys(recoveryMemory(state).retryContext)];
   const strays = [...new Set(flowIds.filter((id) => !known.has(id)))];
   if (strays.length === 0) return [];
   return [
@@ -77,12 +76,11 @@ function strayFlowIds(state: RunState): Inconsistency[] {
       message: `the recovery loop's data names conflict(s) ${strays.join(', ')} that the run does not have`,
       fix: (s) => {
         const known = (id: string): boolean => !strays.includes(id);
-        const data = { ...s.data };
-        if (data.batch) data.batch = data.batch.filter(known);
-        if (data.validated) data.validated = data.validated.filter(known);
-        if (data.retryContext)
-          data.retryContext = Object.fromEntries(Object.entries(data.retryContext).filter(([id]) => known(id)));
-        return { state: { ...s, data }, action: `dropped ${strays.join(', ')} from the recovery loop's data` };
+        const { batch, validated } = checkProgress(s);
+        const retryContext = Object.entries(recoveryMemory(s).retryContext).filter(([id]) => known(id));
+        const checked = withCheckProgress(s, { batch: batch.filter(known), validated: validated.filter(known) });
+        const state = withRecoveryMemory(checked, { retryContext: Object.fromEntries(retryContext) });
+        return { state, action: `dropped ${strays.join(', ')} from the recovery loop's data` };
       },
     },
   ];

@@ -15,6 +15,7 @@ import type { DoctorDeps } from './doctor-deps.js';
 import { keepCorrupt, readJsonFile, writeJsonFile } from './json-file.js';
 import { conflictOf, replayEvents, type Replay } from './journal-replay.js';
 import { RunStore } from './run-store.js';
+import { rebuildFlowData } from './flow-rebuild.js';
 
 export interface RebuildReport {
   name: string;
@@ -22,7 +23,7 @@ export interface RebuildReport {
   ok: boolean;
   /** What each part of the state was rebuilt from. */
   actions: string[];
-  /** What could not be recovered (e.g. the recovery loop's flow data). */
+  /** What could not be recovered (e.g. a person's file choices, which the journal does not hold). */
   lost: string[];
   sources: { events: number; refs: number; imergeState: boolean };
   state: RunState | null;
@@ -162,8 +163,32 @@ function rebuildPosition(events: RunEvent[]): Pick<RunState, 'phase' | 'step' | 
     return { phase, step, status: 'done', statusReason: null };
   if (outcome?.outcome === 'failed' && phase === 'end')
     return { phase, step, status: 'failed', statusReason: outcome.reason };
+  // An abort that presented the resolutions under test for a fix: `continue` takes the person's fix.
+  if (outcome?.outcome === 'failed' && handedInLastNode(events))
+    return { phase, step, status: 'failed', statusReason: outcome.reason };
   if (outcome?.outcome === 'needs_human') return { phase, step, status: 'needs_human', statusReason: outcome.reason };
   return { phase, step, status: 'stopped', statusReason: 'rebuilt by splintercat doctor --rebuild' };
+}
+
+/**
+ * The attempt under way: the planner opens the first, and each recovery that does not end the run
+ * opens the next. The journal has no event for an attempt opened, and the check and resolution
+ * events name only the attempts that did something, so both are counted.
+ */
+function attemptOf(events: RunEvent[], replayed: number): number {
+  let opened = 0;
+  for (const e of events) {
+    if (e.type !== 'node_finished') continue;
+    if (e.node === 'plan_strategy') opened = Math.max(opened, 1);
+    else if (e.node === 'execute_recovery' && e.next !== 'end') opened++;
+  }
+  return Math.max(replayed, opened);
+}
+
+/** Whether the last node run handed conflicts to a person (its `human_needed` follows its `node_entered`). */
+function handedInLastNode(events: RunEvent[]): boolean {
+  const entered = lastOf(events, 'node_entered')?.seq ?? 0;
+  return (lastOf(events, 'human_needed')?.seq ?? 0) > entered;
 }
 
 /** Resolutions recorded in refs but not (or not completely) in the journal; returns how many. */
@@ -270,9 +295,10 @@ async function assembleState(
   read: RebuildSources,
   git: Git,
   now: Date,
-  actions: string[],
+  notes: { actions: string[]; lost: string[] },
   worktreesDir?: string,
 ): Promise<RunState> {
+  const { actions, lost } = notes;
   const { events, cells, imerge } = read;
   const position = rebuildPosition(events);
   actions.push(`position: node '${position.phase}' after ${position.step} steps, status ${position.status}`);
@@ -288,12 +314,14 @@ async function assembleState(
   }
   const human = ownHandoff(replay.human, [identity.workdir, worktreesDir ?? worktreesOf(identity)], actions);
   const logs = ownLogs(identity, actions);
-  if (position.status === 'needs_human' && human === null) position.status = 'stopped';
+  const handed = position.status === 'needs_human' || (position.status === 'failed' && position.phase !== 'end');
+  if (handed && human === null) position.status = 'stopped';
   // The conflicts of the pending hand-off are the person's: `continue` takes their worktrees as they left them.
-  if (position.status === 'needs_human' && human !== null) {
+  if (handed && human !== null) {
     for (const h of human.conflicts) {
       const c = replay.conflicts.get(h.conflict);
-      if (c !== undefined && c.status !== 'resolved') c.status = 'needs_human';
+      // After an abort the resolutions under test are presented as they are: resolved, and the person's to fix.
+      if (c !== undefined && (c.status !== 'resolved' || position.status === 'failed')) c.status = 'needs_human';
     }
   }
   if (replay.acceptedFailures.length > 0)
@@ -301,6 +329,12 @@ async function assembleState(
       `${replay.acceptedFailures.length} failure(s) a person accepted, from the journal (continue --accept-failure)`,
     );
   const checks = logs(replay.checks, 'check result(s)');
+  const config = identity.config;
+  const conflicts = [...replay.conflicts.values()].sort(
+    (a, b) => a.cell.i1 - b.cell.i1 || a.cell.i2 - b.cell.i2 || cellId(a.cell).localeCompare(cellId(b.cell)),
+  );
+  const data = rebuildFlowData(events, { conflicts, checks, config }, lost);
+  actions.push("the recovery loop's data (checks' progress, tips, retries) from the journal");
   return {
     version: RUN_STATE_VERSION,
     ...identity,
@@ -309,18 +343,16 @@ async function assembleState(
     strategy: replay.strategy,
     acceptedFailures: logs(replay.acceptedFailures, 'failure(s) a person accepted'),
     grid: replay.grid,
-    conflicts: [...replay.conflicts.values()].sort(
-      (a, b) => a.cell.i1 - b.cell.i1 || a.cell.i2 - b.cell.i2 || cellId(a.cell).localeCompare(cellId(b.cell)),
-    ),
+    conflicts,
     checks,
     baselines: baselinesFromChecks(checks),
-    currentAttempt: replay.currentAttempt,
+    currentAttempt: attemptOf(events, replay.currentAttempt),
     attempts: replay.attempts.map((a) => ({ ...a, checks: logs(a.checks) })),
     pendingRecovery: null,
     usage: usageFromEvents(events),
-    human: position.status === 'needs_human' ? human : null,
+    human: handed && position.status !== 'stopped' ? human : null,
     finalCommit: lastOf(events, 'finalized')?.commit ?? null,
-    data: {},
+    data,
   };
 }
 
@@ -366,8 +398,8 @@ export async function rebuildRun(runDir: string, git: Git, deps: DoctorDeps = {}
     );
   }
   const read = { events, cells, imerge };
-  const candidate = await assembleState(name, identity, read, git, clock.now(), actions, deps.worktreesDir);
-  lost.push("the recovery loop's flow data (state.data); replays stay free through the journal");
+  const notes = { actions, lost };
+  const candidate = await assembleState(name, identity, read, git, clock.now(), notes, deps.worktreesDir);
   const checked = runStateSchema.safeParse(candidate);
   if (!checked.success) {
     return fail(`the journal does not yield a valid state: ${checked.error.issues[0]?.message ?? 'unknown'}`, sources);

@@ -83,17 +83,46 @@ describe('flow data', () => {
       retryContext: { '1-2': { error_type: 'compile_error', location: 'a.c:1', root_cause: 'x', excerpt: '' } },
       finalValidated: false,
     };
-    expect(runStateSchema.parse({ ...s, data }).data).toEqual(data);
+    // The flat shape earlier versions wrote is read into the sub-records, which read back as they are.
+    const nested = {
+      checks: { batch: ['1-2'], validated: [], lastCheck, finalValidated: false },
+      recovery: { retryContext: data.retryContext },
+    };
+    expect(runStateSchema.parse({ ...s, data }).data).toEqual(nested);
+    expect(runStateSchema.parse({ ...s, data: nested }).data).toEqual(nested);
     // A key an older or newer splintercat wrote is dropped on reading, never kept as free-form data.
-    expect(runStateSchema.parse({ ...s, data: { ...data, i: 4 } }).data).toEqual(data);
+    expect(runStateSchema.parse({ ...s, data: { ...data, i: 4 } }).data).toEqual(nested);
     for (const bad of [
       { batch: '1-2' },
       { lastCheck: { ...lastCheck, cell: null } },
       { retryContext: { '1-2': { error_type: 'oops' } } },
       { finalValidated: 'yes' },
+      { checks: { finalValidated: 'yes' } },
     ]) {
       expect(runStateSchema.safeParse({ ...s, data: bad }).success, JSON.stringify(bad)).toBe(false);
     }
+  });
+
+  it('reads every field of the flat shape of earlier versions into the sub-record that owns it', () => {
+    const s = fresh();
+    const flat = {
+      batch: ['1-1'],
+      validated: ['2-2'],
+      fastOnly: [{ conflict: '3-3', checks: ['unit'] }],
+      finalValidated: true,
+      tipConflicts: [['a.c']],
+      tipsAlongside: ['build'],
+      retryBase: 2,
+      plannedAtChecks: 4,
+      fileChoices: { 'x.c modify/delete a:b:c': 'keep' as const },
+      handoffChoices: { '1-1': [{ path: 'x.c', key: 'x.c modify/delete a:b:c' }] },
+    };
+    expect(runStateSchema.parse({ ...s, data: flat }).data).toEqual({
+      checks: { batch: ['1-1'], validated: ['2-2'], fastOnly: flat.fastOnly, finalValidated: true },
+      tips: { tipConflicts: [['a.c']], tipsAlongside: ['build'] },
+      recovery: { retryBase: 2, plannedAtChecks: 4 },
+      choices: { fileChoices: flat.fileChoices, handoffChoices: flat.handoffChoices },
+    });
   });
 });
 

@@ -1,13 +1,16 @@
 import * as z from 'zod';
 import { fileDropsSchema, finalDropsSchema } from './drops-state.js';
-import { failureTypes } from '../checks/types.js';
+import { failureSummarySchema } from './failure-summary.js';
+import { flowDataSchema } from './flow-data.js';
 import { GOALS, strategyNames, type StrategyName } from '../config/goals.js';
 import { rungSchema } from './rung.js';
 import { baselineSides, CHECK_TARGETS } from './baseline-side.js';
 
 export * from './baseline-side.js';
 import { humanHandoffSchema } from './handoff-state.js';
-import { index, isoTime, oid } from './state-primitives.js';
+import { cellSchema, index, isoTime, oid } from './state-primitives.js';
+
+export type { FlowData } from './flow-data.js';
 
 export * from './handoff-state.js';
 
@@ -32,7 +35,7 @@ export const runStatusSchema = z.enum(runStatuses);
 /** Who made a decision: the planner model, the deterministic fallback policy, the runner's rules, or the user. */
 export const deciderSchema = z.enum(['planner', 'fallback', 'runner', 'user']);
 
-export const cellSchema = z.object({ i1: index, i2: index });
+export { cellSchema } from './state-primitives.js';
 
 /** A strategy's predicted check time (agents/planner-predict.ts). */
 const strategyPredictionSchema = z.object({
@@ -147,12 +150,7 @@ const conflictStateSchema = z.object({
 });
 export type ConflictState = z.infer<typeof conflictStateSchema>;
 
-export const failureSummarySchema = z.object({
-  error_type: z.enum(failureTypes),
-  location: z.string().nullable(),
-  root_cause: z.string(),
-  excerpt: z.string(),
-});
+export { failureSummarySchema } from './failure-summary.js';
 
 /** A check's outcome on one commit (checks/baseline.ts SideOutcome): the failing tests by name, or null when none could be named. */
 const sideOutcomeSchema = z.object({
@@ -273,59 +271,6 @@ const storedConfigSchema = z.object({
   sets: z.array(z.string()).default([]),
 });
 
-/**
- * The recovery loop's state, carried from node to node: what is under test, what passed,
- * the last failing check, the failure context for retries. Kept in `data`, validated like the
- * rest of the state.
- */
-const flowDataSchema = z.object({
-  /** Conflict ids resolved since the last passing check (the batch under test). */
-  batch: z.array(z.string()).optional(),
-  /** Conflict ids whose resolution passed a check. */
-  validated: z.array(z.string()).optional(),
-  /**
-   * Resolutions that passed only fast checks (`check.fast`, or the checks their files selected), or
-   * none (no compiled byte changed), since the last full check: with the checks each ran. The next
-   * full check covers them; a failure of a check one of them did not run suspects it too.
-   */
-  fastOnly: z.array(z.object({ conflict: z.string(), checks: z.array(z.string()) })).optional(),
-  /** The cell the last check ran on, and how it ended. */
-  lastCheck: z
-    .object({
-      cell: cellSchema,
-      name: z.string(),
-      success: z.boolean(),
-      logFile: z.string(),
-      command: z.string(),
-      exitCode: z.number().int().nullable(),
-      timedOut: z.boolean(),
-      durationMs: z.number().nonnegative(),
-      /** The directory it ran in (paths in its log are shown relative to it). */
-      cwd: z.string().optional(),
-      /** The tests blamed on the resolutions, and why (the baseline comparison). */
-      blamed: z.array(z.string()).optional(),
-      judgement: z.string().optional(),
-    })
-    .optional(),
-  /** The paths a plain merge of the tips leaves conflicted, grouped into expected conflicts (imerge/conflict-estimate.ts). */
-  tipConflicts: z.array(z.array(z.string())).optional(),
-  /** The checks the tips run alongside the first conflicts (tip-checks.ts), recorded once they finish. */
-  tipsAlongside: z.array(z.string()).optional(),
-  /** Cell checks measured when the planner last predicted again from them (plan-strategy.ts `replan`). */
-  plannedAtChecks: z.number().int().nonnegative().optional(),
-  /** The failure summary to hand to the resolver on retries, by conflict id. */
-  retryContext: z.record(z.string(), failureSummarySchema).optional(),
-  /** True once the final cell passed every workflow check. */
-  finalValidated: z.boolean().optional(),
-  /** The attempt from which `merge.max_retries` counts (a person's fix after an abort starts the budget again). */
-  retryBase: z.number().int().nonnegative().optional(),
-  /** File-level choices a person made in this run, by `path kind base:ours:theirs` blob ids: not asked again at a later cell. */
-  fileChoices: z.record(z.string(), z.enum(['keep', 'delete'])).optional(),
-  /** The keep-or-delete choices handed to a person, by conflict id (remembered in `fileChoices` once taken). */
-  handoffChoices: z.record(z.string(), z.array(z.object({ path: z.string(), key: z.string() }))).optional(),
-});
-export type FlowData = z.infer<typeof flowDataSchema>;
-
 export const runStateSchema = z.object({
   version: z.literal(RUN_STATE_VERSION),
   /** Identity: fixed when the run starts. */
@@ -357,7 +302,7 @@ export const runStateSchema = z.object({
   usage: z.object({ resolver: usageTotalsSchema, summarizer: usageTotalsSchema, planner: usageTotalsSchema }),
   human: humanHandoffSchema.nullable(),
   finalCommit: oid.nullable(),
-  /** The recovery loop's state (FlowData). */
+  /** The recovery loop's state, one sub-record per concern (flow-data.ts). */
   data: flowDataSchema.default({}),
   /** The effective configuration stored at `merge` (null in states written before it was). */
   config: storedConfigSchema.nullable().default(null),

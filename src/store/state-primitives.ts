@@ -4,3 +4,6 @@ import * as z from 'zod';
 export const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not an ISO date-time');
 export const oid = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'not a full object id');
 export const index = z.number().int().nonnegative();
+
+/** A cell of the grid: fork commit i1, upstream commit i2. */
+export const cellSchema = z.object({ i1: index, i2: index });

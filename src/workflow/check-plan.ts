@@ -3,6 +3,7 @@ import type { RunState } from '../store/run-state.js';
 import { changesNoCode } from './no-code-change.js';
 import { workflowChecks } from './nodes/common.js';
 import type { WorkflowContext } from './ports.js';
+import { checkProgress } from '../store/flow-checks.js';
 
 /**
  * What one check of resolutions runs: nothing (they change no compiled byte), the fast checks
@@ -44,7 +45,7 @@ export async function planCheck(
         reason: `the resolution${conflicts.length > 1 ? 's change' : ' changes'} no compiled byte (whitespace or comments only, proven by the syntax rung)`,
       };
   }
-  const since = (state.data.fastOnly ?? []).length + batch.length;
+  const since = checkProgress(state).fastOnly.length + batch.length;
   if (check.full_every > 0 && since >= check.full_every)
     return {
       kind: 'full',

@@ -99,7 +99,7 @@ describe('a large fork, small: the scale drive', () => {
     const size = `${SCALE_SMALL.forkCommits}-${SCALE_SMALL.upstreamCommits}`;
     const final = drive.state.checks.filter((c) => c.cell && `${c.cell.i1}-${c.cell.i2}` === size);
     expect(final.filter((c) => c.success).map((c) => c.name)).toEqual(expect.arrayContaining(['build', 'test']));
-    expect(drive.state.data.finalValidated).toBe(true);
+    expect(drive.state.data.checks?.finalValidated).toBe(true);
   });
 
   it('runs no check for a resolution that changes no compiled byte, and records why', () => {

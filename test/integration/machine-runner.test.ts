@@ -43,7 +43,10 @@ const step =
     // Each node leaves its mark in the flow data, a list the real nodes keep too.
     return {
       next,
-      state: { ...s, data: { ...s.data, validated: [...(s.data.validated ?? []), `${name}@${ctx.step}`] } },
+      state: {
+        ...s,
+        data: { ...s.data, checks: { validated: [...(s.data.checks?.validated ?? []), `${name}@${ctx.step}`] } },
+      },
     };
   };
 
@@ -79,10 +82,15 @@ describe('machine runner', () => {
     };
     const outcome = await t.run(nodes);
     expect(outcome.kind).toBe('done');
-    expect(seen).toEqual(['a', { validated: ['a@0'] }]);
+    expect(seen).toEqual(['a', { checks: { validated: ['a@0'] } }]);
     expect(t.calls).toEqual(['a', 'b', 'c']);
     const saved = t.persistence.load();
-    expect(saved).toMatchObject({ phase: 'end', step: 3, status: 'done', data: { validated: ['a@0', 'b@1', 'c@2'] } });
+    expect(saved).toMatchObject({
+      phase: 'end',
+      step: 3,
+      status: 'done',
+      data: { checks: { validated: ['a@0', 'b@1', 'c@2'] } },
+    });
     const types = t.journal
       .read()
       .entries.map((e) =>
@@ -203,7 +211,7 @@ describe('machine runner', () => {
           crash = false;
           throw new Error('crash after the call');
         }
-        return { next: 'end', state: { ...s, data: { validated: [v] } } };
+        return { next: 'end', state: { ...s, data: { checks: { validated: [v] } } } };
       },
       b: step('b', 'end'),
       c: step('c', 'end'),
@@ -211,7 +219,7 @@ describe('machine runner', () => {
     expect((await t.run(nodes)).kind).toBe('failed');
     expect((await t.run(nodes)).kind).toBe('done');
     expect(real).toBe(1);
-    expect(t.persistence.load()?.data).toEqual({ validated: ['answer 1'] });
+    expect(t.persistence.load()?.data).toEqual({ checks: { validated: ['answer 1'] } });
   });
 
   it('ctx.once started in one node and asked again in the next runs once; a failed run is not recorded', async () => {
@@ -237,13 +245,13 @@ describe('machine runner', () => {
         const waiting = ctx.once('tip-check', async () => `second run ${++real}`);
         release();
         const flaky = await ctx.once('flaky', async () => 'again');
-        return { next: 'end', state: { ...s, data: { validated: [await waiting, flaky] } } };
+        return { next: 'end', state: { ...s, data: { checks: { validated: [await waiting, flaky] } } } };
       },
       c: step('c', 'end'),
     };
     expect((await t.run(nodes)).kind).toBe('done');
     expect(real).toBe(1);
-    expect(t.persistence.load()?.data).toEqual({ validated: ['result 1', 'again'] });
+    expect(t.persistence.load()?.data).toEqual({ checks: { validated: ['result 1', 'again'] } });
     const effects = t.journal.read().entries.filter((e) => e.type === 'effect');
     expect(effects.map((e) => (e.type === 'effect' ? [e.key, e.value] : null))).toEqual(
       expect.arrayContaining([

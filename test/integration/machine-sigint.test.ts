@@ -38,7 +38,7 @@ describe('runner and SIGINT', () => {
     const state = JSON.parse(readFileSync(join(root, 'demo', 'state.json'), 'utf8')) as {
       status: string;
       phase: string;
-      data: { validated?: string[] };
+      data: { checks?: { validated?: string[] } };
     };
     expect(state).toMatchObject({ status: 'stopped', phase: 'work' });
     expect(existsSync(join(root, 'demo', 'lock'))).toBe(false);
@@ -49,7 +49,7 @@ describe('runner and SIGINT', () => {
       'call-2',
       'call-3',
     ]);
-    expect(state.data.validated).toHaveLength(4);
+    expect(state.data.checks?.validated).toHaveLength(4);
 
     const resumed = await run(root);
     expect(resumed.lines.at(-1)).toBe('outcome done');

@@ -195,7 +195,10 @@ describe('doctor', () => {
     const failure = { error_type: 'compile_error' as const, location: 'a.c:1', root_cause: 'x', excerpt: '' };
     f.save({
       ...f.state,
-      data: { batch: ['1-1', '9-9'], validated: ['8-8'], retryContext: { '9-9': failure, '1-1': failure } },
+      data: {
+        checks: { batch: ['1-1', '9-9'], validated: ['8-8'] },
+        recovery: { retryContext: { '9-9': failure, '1-1': failure } },
+      },
     });
     const report = await validateRun(f.paths.dir, f.repo.git, deps);
     expect(report.findings.map((x) => [x.severity, x.message])).toEqual([
@@ -205,7 +208,10 @@ describe('doctor', () => {
     expect(repair.actions).toEqual([
       "the recovery loop's data names conflict(s) 9-9, 8-8 that the run does not have: dropped 9-9, 8-8 from the recovery loop's data",
     ]);
-    expect(loadRunState(f.paths)?.data).toEqual({ batch: ['1-1'], validated: [], retryContext: { '1-1': failure } });
+    expect(loadRunState(f.paths)?.data).toEqual({
+      checks: { batch: ['1-1'], validated: [] },
+      recovery: { retryContext: { '1-1': failure } },
+    });
   });
 
   it('leaves what it cannot repair, and refuses a live or newer run', async () => {

@@ -101,7 +101,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
       ['2-2', 'resolved', 1],
     ]);
     expect(resolver.seen.every((s) => !s.retry)).toBe(true);
-    expect(state.data.validated).toEqual(['1-1', '2-2']);
+    expect(state.data.checks?.validated).toEqual(['1-1', '2-2']);
     expect(decisions.filter((d) => d.startsWith('[baseline]'))).toEqual([
       expect.stringMatching(
         /^\[baseline\] test already fails on the fork tip \(main\) .*: its 1 failing test\(s\) \(legacy > should keep old good\) are that side's baseline, never blamed on a resolution$/,
@@ -247,7 +247,7 @@ describe('blame only what the merge broke (a tip that already fails a test)', ()
       `the run on the merge stopped early (${bail}), so the tests after it never ran`,
     );
     // Not blamed, but not validated either: the tests behind the inherited failure never ran.
-    expect(state.data.validated ?? []).toEqual([]);
+    expect(state.data.checks?.validated ?? []).toEqual([]);
     expect(state.attempts).toHaveLength(1);
     expect(decisions).toContainEqual(
       expect.stringMatching(

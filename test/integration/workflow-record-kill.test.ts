@@ -90,7 +90,7 @@ describe('a resolution recorded in the grid when the process dies is neither los
     ]);
     expect(conversations).toBe(2);
     // Both resolutions went through a check (a lost record would have skipped it).
-    expect((outcome.state.data as { validated?: string[] }).validated).toEqual(expect.arrayContaining(['1-1', '2-2']));
+    expect(outcome.state.data.checks?.validated).toEqual(expect.arrayContaining(['1-1', '2-2']));
   });
 
   it('died after journalling it, before the state was saved: continue adopts the journalled resolution', async () => {
@@ -106,7 +106,7 @@ describe('a resolution recorded in the grid when the process dies is neither los
     expect(first?.files[0]?.hunks[0]?.cacheKey).toMatch(/^[0-9a-f]{64}$/);
     expect(conversations).toBe(2);
     // Both resolutions went through a check (a lost record would have skipped it).
-    expect((outcome.state.data as { validated?: string[] }).validated).toEqual(expect.arrayContaining(['1-1', '2-2']));
+    expect(outcome.state.data.checks?.validated).toEqual(expect.arrayContaining(['1-1', '2-2']));
   });
 
   it('a batch recorded in the grid together, killed before any of it was journalled: continue re-resolves all of it from the cache', async () => {

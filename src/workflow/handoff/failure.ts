@@ -3,6 +3,7 @@ import { cellId, type Cell } from '../../imerge/cell.js';
 import type { HandoffConflict, RunState } from '../../store/run-state.js';
 import { summaryLine } from '../../checks/failure-summary.js';
 import type { GridEngine, WorkflowContext } from '../ports.js';
+import { checkProgress } from '../../store/flow-checks.js';
 
 const EXCERPT_LINES = 30;
 
@@ -19,7 +20,7 @@ export async function handoffFailure(
   cell: Cell,
   conflictFiles: string[],
 ): Promise<HandoffConflict['failure']> {
-  const last = state.data.lastCheck;
+  const last = checkProgress(state).lastCheck;
   if (!last || last.success) return null;
   const summary = [...state.attempts].reverse().find((a) => a.failureSummary)?.failureSummary ?? null;
   let excerpt = summary?.excerpt ?? '';

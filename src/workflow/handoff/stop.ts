@@ -8,6 +8,7 @@ import type { Ctx, Result } from '../nodes/common.js';
 import { cdLine, continueCommand } from './commands.js';
 import { presentedFile } from './presented.js';
 import { recordHandoff } from './snapshot.js';
+import { tipFacts } from '../../store/flow-tips.js';
 
 /**
  * Stop for a person: every conflict with its worktree and each file's kind and exact
@@ -68,7 +69,7 @@ export async function handoffToPerson(state: RunState, ctx: Ctx, conflicts: Hand
 
 /** How many conflicts are expected after those met so far, from the tips' merge and the conflicts known. */
 function expectedAfter(state: RunState): { more: number; total: number } | null {
-  const groups = state.data.tipConflicts;
+  const groups = tipFacts(state).tipConflicts;
   if (!groups) return null;
   const total = expectedConflicts(
     groups,

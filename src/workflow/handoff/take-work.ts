@@ -5,7 +5,7 @@ import { learnHumanHunks, parseConflictText, personChoice } from '../../resolve/
 import type { ConflictState, HandoffConflict, RunState } from '../../store/run-state.js';
 import { recordResolved } from '../conflict-records.js';
 import type { Ctx } from '../nodes/common.js';
-import { withFlow } from '../nodes/common.js';
+import { personChoicesOf, withPersonChoices } from '../../store/flow-choices.js';
 import { personsOutsideEdits } from '../outside-edits.js';
 import type { GridEngine } from '../ports.js';
 import { shownDrops } from '../drops/shown-drops.js';
@@ -32,7 +32,8 @@ export async function takePersonsWork(
   const resolved: string[] = [];
   const again: HandoffConflict[] = [];
   const handed = state.human?.conflicts ?? [];
-  const fileChoices = { ...(state.data.fileChoices ?? {}) };
+  const choices = personChoicesOf(state);
+  const fileChoices = { ...choices.fileChoices };
   const suspectChanged = await anySuspectChanged(ctx, waiting, handed);
   let first = true;
   for (const c of [...waiting].sort((a, b) => compareCells(a.cell, b.cell))) {
@@ -88,15 +89,15 @@ export async function takePersonsWork(
       personsFiles(c, learnt, chosen, entry.failure !== null, settled),
     );
     next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });
-    for (const choice of state.data.handoffChoices?.[c.id] ?? []) {
+    for (const choice of choices.handoffChoices[c.id] ?? []) {
       fileChoices[choice.key] = withReachablePath(join(worktree, choice.path), existsSync) ? 'keep' : 'delete';
     }
     resolved.push(c.id);
   }
   const handoffChoices = Object.fromEntries(
-    Object.entries(state.data.handoffChoices ?? {}).filter(([id]) => !resolved.includes(id)),
+    Object.entries(choices.handoffChoices).filter(([id]) => !resolved.includes(id)),
   );
-  next = withFlow(next, { fileChoices, handoffChoices });
+  next = withPersonChoices(next, { fileChoices, handoffChoices });
   if (again.length === 0 && next.human !== null) next = { ...next, human: null };
   return { state: next, resolved, again };
 }

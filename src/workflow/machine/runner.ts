@@ -221,52 +221,42 @@ export async function runMachine<S, N extends string, C>(
   const drive = new AbortController();
   const endDrive = (): void => drive.abort(new Error('the drive ended'));
   signal.addEventListener('abort', endDrive, { once: true });
+  const aside = drive.signal;
+  const logger = options.logger ?? nullLogger;
+  const clock = options.clock ?? systemClock;
   try {
-    return await steps(machine, run, { ...options, signal, journal, once, aside: drive.signal }, maxSteps);
+    // One node per step, until the end, a halt, an interruption or a failure.
+    while (true) {
+      const cursor = lens.get(run.state);
+      if (cursor.node === 'end') return endOutcome(run, cursor);
+      const node = cursor.node;
+      const fn = machine.nodes[node];
+      const early = beforeNode(run, node, cursor, fn, signal, maxSteps);
+      if (early) return early;
+      if (cursor.status !== 'running') run.setCursor({ status: 'running', reason: null });
+
+      journal.append({ type: 'node_entered', node, step: cursor.step });
+      const started = clock.now().getTime();
+      let result: NodeResult<S, N>;
+      try {
+        const ctx = { ...options.context, signal, aside, step: cursor.step, journal, once } as C & NodeContext;
+        result = await fn(run.state, ctx);
+      } catch (error) {
+        return afterThrow(run, node, error, signal, logger);
+      }
+      const next = result.next ?? node;
+      const step = cursor.step + 1;
+      run.state = result.state;
+      const halted = 'halt' in result ? { status: result.halt, reason: result.reason } : null;
+      run.setCursor({ node: next, step, status: halted?.status ?? 'running', reason: halted?.reason ?? null });
+      journal.append({ type: 'node_finished', node, next, step, durationMs: clock.now().getTime() - started });
+      if (halted) {
+        run.outcomeEvent(halted.status, node, halted.reason);
+        return afterHalt<S, N>(run, next, halted.status, halted.reason);
+      }
+    }
   } finally {
     signal.removeEventListener('abort', endDrive);
     endDrive();
-  }
-}
-
-/** The runner's loop: one node per step, until the end, a halt, an interruption or a failure. */
-async function steps<S, N extends string, C>(
-  machine: MachineDefinition<S, N, C>,
-  run: Running<S, N>,
-  options: RunnerOptions<S, C> & Pick<NodeContext, 'signal' | 'journal' | 'once' | 'aside'>,
-  maxSteps: number,
-): Promise<RunOutcome<S, N>> {
-  const { signal, journal, once, aside } = options;
-  const logger = options.logger ?? nullLogger;
-  const clock = options.clock ?? systemClock;
-  const lens = machine.cursor;
-  while (true) {
-    const cursor = lens.get(run.state);
-    if (cursor.node === 'end') return endOutcome(run, cursor);
-    const node = cursor.node;
-    const fn = machine.nodes[node];
-    const early = beforeNode(run, node, cursor, fn, signal, maxSteps);
-    if (early) return early;
-    if (cursor.status !== 'running') run.setCursor({ status: 'running', reason: null });
-
-    journal.append({ type: 'node_entered', node, step: cursor.step });
-    const started = clock.now().getTime();
-    let result: NodeResult<S, N>;
-    try {
-      const ctx = { ...options.context, signal, aside, step: cursor.step, journal, once } as C & NodeContext;
-      result = await fn(run.state, ctx);
-    } catch (error) {
-      return afterThrow(run, node, error, signal, logger);
-    }
-    const next = result.next ?? node;
-    const step = cursor.step + 1;
-    run.state = result.state;
-    const halted = 'halt' in result ? { status: result.halt, reason: result.reason } : null;
-    run.setCursor({ node: next, step, status: halted?.status ?? 'running', reason: halted?.reason ?? null });
-    journal.append({ type: 'node_finished', node, next, step, durationMs: clock.now().getTime() - started });
-    if (halted) {
-      run.outcomeEvent(halted.status, node, halted.reason);
-      return afterHalt<S, N>(run, next, halted.status, halted.reason);
-    }
   }
 }

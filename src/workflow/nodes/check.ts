@@ -1,9 +1,11 @@
 import { joinCells, maximalCells, parseCellId, type Cell } from '../../imerge/cell.js';
-import type { FlowData, RunState } from '../../store/run-state.js';
+import type { RunState } from '../../store/run-state.js';
+import { checkProgress, withCheckProgress, type CheckProgress } from '../../store/flow-checks.js';
+import { recoveryMemory, withRecoveryMemory } from '../../store/flow-recovery.js';
 import { planCheck, type CheckPlan } from '../check-plan.js';
 import type { GridEngine } from '../ports.js';
 import { replan } from './plan-strategy.js';
-import { flow, lastCheck, recordChecks, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
+import { lastCheck, recordChecks, runChecksOn, type Ctx, type Result } from './common.js';
 
 /**
  * Check: validate the batch just resolved on a tree that embodies it — the final cell once the
@@ -16,14 +18,14 @@ import { flow, lastCheck, recordChecks, runChecksOn, withFlow, type Ctx, type Re
  */
 export async function check(state: RunState, ctx: Ctx): Promise<Result> {
   const engine = await ctx.engine();
-  const data = flow(state);
-  const batch = data.batch ?? [];
+  const data = checkProgress(state);
+  const batch = data.batch;
   const size = engine.size();
   const complete = (state.grid?.blockers.length ?? 0) === 0;
   const final: Cell = { i1: size.i1, i2: size.i2 };
   const atFinal = complete && (await engine.cellCommit(final)) !== null;
   const plan = await planCheck(ctx, state, batch, atFinal);
-  const pending = data.fastOnly ?? [];
+  const pending = data.fastOnly;
   const journalPlan = (): void => {
     const names = plan.kind === 'skip' ? 'no check' : plan.names.join(', ') || 'no check';
     ctx.journal.append({
@@ -54,7 +56,7 @@ export async function check(state: RunState, ctx: Ctx): Promise<Result> {
       const suspects = [...new Set([...(plan.kind === 'full' ? pending.map((p) => p.conflict) : []), ...batch])];
       return {
         next: 'summarize_failure',
-        state: withFlow(next, {
+        state: withCheckProgress(next, {
           batch: suspects,
           fastOnly: pending.filter((p) => !suspects.includes(p.conflict)),
           lastCheck: lastCheck(target.cell, run.failed, run.blame),
@@ -70,16 +72,16 @@ export async function check(state: RunState, ctx: Ctx): Promise<Result> {
 /** After the checks passed: a full check validates what it covered; a fast one leaves the batch waiting for the next full one. */
 function passed(
   state: RunState,
-  data: FlowData,
+  data: CheckProgress,
   plan: Exclude<CheckPlan, { kind: 'skip' }>,
   covered: string[],
   seenAll: boolean,
   atFinal: boolean,
   complete: boolean,
 ): Result {
-  const batch = data.batch ?? [];
-  let validated = data.validated ?? [];
-  let fastOnly = data.fastOnly ?? [];
+  const batch = data.batch;
+  let validated = data.validated;
+  let fastOnly = data.fastOnly;
   if (plan.kind === 'full') {
     if (seenAll) validated = [...new Set([...validated, ...covered])];
     fastOnly = [];
@@ -87,35 +89,35 @@ function passed(
     fastOnly = [...fastOnly, ...batch.map((conflict) => ({ conflict, checks: plan.names }))];
   }
   // Conflicts that passed no longer need their failure context; those still waiting keep it.
+  const memory = recoveryMemory(state);
   const retryContext = Object.fromEntries(
-    Object.entries(data.retryContext ?? {}).filter(([id]) => !validated.includes(id) && !batch.includes(id)),
+    Object.entries(memory.retryContext).filter(([id]) => !validated.includes(id) && !batch.includes(id)),
   );
   // A check that passed is progress: the retry budget counts recovery attempts in a row, so a long
   // merge with many independent failures is not aborted for their sum.
-  const retryBase = batch.length > 0 ? Math.max(data.retryBase ?? 0, state.currentAttempt - 1) : data.retryBase;
-  const next = withFlow(state, {
+  const retryBase = batch.length > 0 ? Math.max(memory.retryBase, state.currentAttempt - 1) : memory.retryBase;
+  const checked = withCheckProgress(state, {
     batch: [],
     validated,
     fastOnly,
     finalValidated: atFinal && plan.kind === 'full',
-    retryContext,
-    ...(retryBase !== undefined ? { retryBase } : {}),
   });
+  const next = withRecoveryMemory(checked, { retryContext, retryBase });
   return { next: complete ? 'finalize' : 'resolve_conflicts', state: next };
 }
 
 /** No check for resolutions that change no compiled byte: recorded on each conflict, covered by the next full check. */
 function skipped(state: RunState, ctx: Ctx, plan: Extract<CheckPlan, { kind: 'skip' }>, complete: boolean): Result {
-  const data = flow(state);
-  const batch = data.batch ?? [];
+  const data = checkProgress(state);
+  const batch = data.batch;
   for (const [id, files] of Object.entries(plan.proofs))
     ctx.log.decision({ conflict: id }, `[check] no check for ${id}: ${files} change no compiled byte`);
   const conflicts = state.conflicts.map((c) =>
     plan.proofs[c.id] !== undefined ? { ...c, checkSkipped: `${plan.reason}: ${plan.proofs[c.id]}` } : c,
   );
-  const next = withFlow(
+  const next = withCheckProgress(
     { ...state, conflicts },
-    { batch: [], fastOnly: [...(data.fastOnly ?? []), ...batch.map((conflict) => ({ conflict, checks: [] }))] },
+    { batch: [], fastOnly: [...data.fastOnly, ...batch.map((conflict) => ({ conflict, checks: [] }))] },
   );
   return { next: complete ? 'finalize' : 'resolve_conflicts', state: next };
 }

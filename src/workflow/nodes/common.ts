@@ -1,7 +1,8 @@
 import type { CheckResult } from '../../checks/types.js';
 import type { NodeContext, NodeResult } from '../machine/runner.js';
 import type { RunContext, WorkflowContext } from '../ports.js';
-import type { CheckRecord, FlowData, RunState, StrategyKind } from '../../store/run-state.js';
+import type { CheckRecord, RunState, StrategyKind } from '../../store/run-state.js';
+import type { LastCheck } from '../../store/flow-checks.js';
 import { baselineSideOf } from '../../store/baseline-side.js';
 import type { Cell } from '../../imerge/cell.js';
 import { runBaselines, runJudgedChecks, type ChecksRun } from './check-blame.js';
@@ -20,16 +21,6 @@ export type NodeName =
 
 export type Ctx = RunContext & NodeContext;
 export type Result = NodeResult<RunState, NodeName>;
-
-/** The recovery loop's state (validated with the run state, see `flowDataSchema`). */
-export function flow(state: RunState): FlowData {
-  return state.data;
-}
-
-/** The state with some of its flow data replaced. */
-export function withFlow(state: RunState, patch: FlowData): RunState {
-  return { ...state, data: { ...state.data, ...patch } };
-}
 
 /** The checks the workflow runs after resolving: `check.workflow` names that are configured. */
 export function workflowChecks(ctx: WorkflowContext): string[] {
@@ -63,12 +54,8 @@ export async function runChecksOn(
   return { ...run, passed: failed === undefined, validated: failed === undefined };
 }
 
-/** The flow data's record of a failed check on `cell`. */
-export function lastCheck(
-  cell: Cell,
-  result: CheckResult,
-  blame?: ChecksRun['blame'],
-): NonNullable<FlowData['lastCheck']> {
+/** The checks' progress record of a failed check on `cell`. */
+export function lastCheck(cell: Cell, result: CheckResult, blame?: ChecksRun['blame']): LastCheck {
   return {
     cell,
     name: result.name,

@@ -5,7 +5,9 @@ import { amendEntry, amendFiles, handoffToPerson, handoffFailure } from '../hand
 import { bisect } from '../plan/bisect.js';
 import { fileMemoryKey, mergeStages, type FileStages } from '../../resolve/cache/file-memory.js';
 import { openAttempt } from './attempt.js';
-import { flow, moreConservative, runChecksOn, withFlow, type Ctx, type Result } from './common.js';
+import { moreConservative, runChecksOn, type Ctx, type Result } from './common.js';
+import { checkProgress, withCheckProgress } from '../../store/flow-checks.js';
+import { recoveryMemory, withRecoveryMemory } from '../../store/flow-recovery.js';
 
 type Decision = NonNullable<RunState['pendingRecovery']>;
 type Engine = Awaited<ReturnType<Ctx['engine']>>;
@@ -27,13 +29,11 @@ function closeAttempt(s: RunState, decision: RunState['pendingRecovery'], now: s
  */
 async function abortRecovery(state: RunState, ctx: Ctx, summary: FailureSummary | null | undefined): Promise<Result> {
   const now = ctx.clock.now().toISOString();
-  const last = flow(state).lastCheck;
+  const { lastCheck: last, batch } = checkProgress(state);
   const what =
     `Aborted after ${state.currentAttempt} attempt(s): ${summary ? `${summary.error_type} at ${summary.location ?? '?'}: ${summary.root_cause}` : 'the check failed'}` +
     (last ? ` (log: ${last.logFile})` : '');
-  const underTest = state.conflicts.filter(
-    (c) => (flow(state).batch ?? []).includes(c.id) && c.resolutionTree !== null,
-  );
+  const underTest = state.conflicts.filter((c) => batch.includes(c.id) && c.resolutionTree !== null);
   const closed = closeAttempt({ ...state, pendingRecovery: null }, state.pendingRecovery, now);
   if (underTest.length === 0) {
     const reason = `${what}. The grid and every resolution are kept: inspect with \`splintercat status\`, fix by hand, or remove with \`splintercat abort\`.`;
@@ -49,11 +49,8 @@ async function abortRecovery(state: RunState, ctx: Ctx, summary: FailureSummary 
     },
     now,
   );
-  next = withFlow(next, {
-    batch: (flow(state).batch ?? []).filter((id) => !ids.has(id)),
-    retryBase: state.currentAttempt,
-    finalValidated: false,
-  });
+  next = withCheckProgress(next, { batch: batch.filter((id) => !ids.has(id)), finalValidated: false });
+  next = withRecoveryMemory(next, { retryBase: state.currentAttempt });
   const handed = await handoffToPerson(next, ctx, amended);
   const where = amended.map((c) => `${c.conflict} in ${c.worktree}`).join(', ');
   const reason =
@@ -75,7 +72,7 @@ async function bisectBatch(
   engine: Engine,
   batch: Cell[],
 ): Promise<{ redo: Cell[]; isolated: boolean; state: RunState }> {
-  const last = flow(state).lastCheck;
+  const last = checkProgress(state).lastCheck;
   let bisectState = state;
   // Probes run in parallel where the checks run elsewhere (CI runners); here they share one worktree.
   const result = await bisect(
@@ -177,7 +174,7 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   const engine = await ctx.engine();
   if (!decision || decision.decision === 'abort') return abortRecovery(state, ctx, summary);
 
-  const batch = (flow(state).batch ?? []).map(parseCellId);
+  const batch = checkProgress(state).batch.map(parseCellId);
   let redo = batch;
   // Bisect isolated the culprits: their blame is certain whatever their number.
   let isolated = false;
@@ -201,7 +198,7 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   // A person's resolution is never thrown away: it is presented again, in place, with the failure to amend.
   const persons = state.conflicts.filter((c) => blamed.has(c.id) && c.resolutionTree !== null && isPersons(c));
   const amended = persons.length > 0 ? await presentToAmend(ctx, state, persons) : [];
-  const retryContext = { ...(flow(state).retryContext ?? {}) };
+  const retryContext = { ...recoveryMemory(state).retryContext };
   const failure: FailureSummary = summary ?? {
     error_type: 'test_failure',
     location: null,
@@ -211,9 +208,9 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   for (const id of blamed) retryContext[id] = failure;
   const conflicts = reopenConflicts(state, ids, blamed, new Set(persons.map((c) => c.id)), reason);
   const strategy = strategyAfter(state, decision, ctx, now);
-  const kept = (flow(state).batch ?? []).filter((id) => !ids.has(id));
+  const kept = checkProgress(state).batch.filter((id) => !ids.has(id));
   const next = newAttempt(closeAttempt({ ...state, conflicts, strategy, pendingRecovery: null }, decision, now), now);
-  const after = withFlow(next, { batch: kept, retryContext, finalValidated: false });
+  const after = withRecoveryMemory(withCheckProgress(next, { batch: kept, finalValidated: false }), { retryContext });
   if (amended.length > 0) return handoffToPerson(after, ctx, amended);
   return { next: 'resolve_conflicts', state: after };
 }

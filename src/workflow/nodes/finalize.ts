@@ -7,16 +7,8 @@ import { removeFinishedRunWorktrees } from '../release-worktrees.js';
 import { mergeMessage, mergeNote, writeMergeNote } from '../merge-record.js';
 import { exportCacheRef } from '../../resolve/cache/cache-ref.js';
 import { flagGenerated, generatedWarningsAt } from '../generated-check.js';
-import {
-  flow,
-  lastCheck,
-  recordChecks,
-  runChecksOn,
-  withFlow,
-  workflowChecks,
-  type Ctx,
-  type Result,
-} from './common.js';
+import { lastCheck, recordChecks, runChecksOn, workflowChecks, type Ctx, type Result } from './common.js';
+import { checkProgress, withCheckProgress } from '../../store/flow-checks.js';
 import { shortOid } from '../../util/short-oid.js';
 import { tipsChecked } from './tip-checks.js';
 import { auditFinalMerge } from '../drops/final-drops.js';
@@ -39,7 +31,7 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
   const engine = await ctx.engine();
   const size = engine.size();
   const final = { i1: size.i1, i2: size.i2 };
-  if (!flow(state).finalValidated) {
+  if (!checkProgress(state).finalValidated) {
     const commit = await engine.cellCommit(final);
     if (!commit) return { next: 'resolve_conflicts', state: next };
     const names =
@@ -51,16 +43,16 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
     // Failures the baselines have (or cannot tell from them) are not blamed: runChecksOn logged why.
     if (!run.passed && run.failed) {
       // Every resolution not yet validated is under suspicion (all of them if all were).
-      const validated = new Set(flow(next).validated ?? []);
+      const validated = new Set(checkProgress(next).validated);
       const suspects = next.conflicts.filter((c) => c.status === 'resolved' && !validated.has(c.id)).map((c) => c.id);
       const batch =
         suspects.length > 0 ? suspects : next.conflicts.filter((c) => c.status === 'resolved').map((c) => c.id);
       return {
         next: 'summarize_failure',
-        state: withFlow(next, { batch, lastCheck: lastCheck(final, run.failed, run.blame) }),
+        state: withCheckProgress(next, { batch, lastCheck: lastCheck(final, run.failed, run.blame) }),
       };
     }
-    next = withFlow(next, { finalValidated: true });
+    next = withCheckProgress(next, { finalValidated: true });
     await flagGeneratedFiles(ctx, engine, final, commit);
   }
   if (checkedOut !== null) {

@@ -1,5 +1,6 @@
 import type { RunState } from '../../store/run-state.js';
-import { recordChecks, withFlow, workflowChecks, type Ctx, type Result } from './common.js';
+import { recordChecks, workflowChecks, type Ctx, type Result } from './common.js';
+import { withTipFacts } from '../../store/flow-tips.js';
 import { checkTips, checkTipsAlongside } from './tip-checks.js';
 import { policyWarnings } from '../../resolve/policy/policy-warnings.js';
 import { CACHE_REF, importCacheRefs } from '../../resolve/cache/cache-ref.js';
@@ -30,6 +31,6 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   const alongside = checkTipsAlongside(ctx);
   const run = await checkTips(next, ctx, names, alongside);
   next = recordChecks(next, run.records, run.baselines);
-  if (alongside) next = withFlow(next, { tipsAlongside: names });
+  if (alongside) next = withTipFacts(next, { tipsAlongside: names });
   return { next: 'plan_strategy', state: next };
 }

@@ -2,13 +2,15 @@ import { planRecovery } from '../../agents/index.js';
 import type { FailureSummary } from '../../checks/types.js';
 import { cellId } from '../../imerge/cell.js';
 import type { RecoveryDecision, RunState } from '../../store/run-state.js';
-import { flow, moreConservative, type Ctx, type Result } from './common.js';
+import { moreConservative, type Ctx, type Result } from './common.js';
+import { checkProgress } from '../../store/flow-checks.js';
+import { recoveryMemory } from '../../store/flow-recovery.js';
 
 type FailureContext = Parameters<typeof planRecovery>[0];
 
 /** What the planner is told: the strategy, the failure, the resolutions under test and the earlier attempts. */
 function failureContext(state: RunState, ctx: Ctx, summary: FailureSummary, used: number): FailureContext {
-  const batch = flow(state).batch ?? [];
+  const { batch } = checkProgress(state);
   return {
     current_strategy: state.strategy?.kind ?? 'per_conflict',
     conflicts_resolved: batch.length,
@@ -68,8 +70,8 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
     excerpt: '',
   };
   // The retry budget counts attempts since `retryBase`: a check that passed, or a person's fix after an abort, starts it again.
-  const used = state.currentAttempt - (flow(state).retryBase ?? 0);
-  const batchIds = flow(state).batch ?? [];
+  const used = state.currentAttempt - recoveryMemory(state).retryBase;
+  const batchIds = checkProgress(state).batch;
   const persons = personsDecision(state.conflicts.filter((c) => batchIds.includes(c.id)));
   const maxRetries = ctx.config.merge.max_retries;
   const decision: RecoveryDecision =

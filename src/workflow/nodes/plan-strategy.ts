@@ -5,7 +5,10 @@ import { PRIOR_FAILURE_RATE, predictStrategies, type StrategyPrediction } from '
 import { expectedConflicts, tipMerge, type ConflictEstimate } from '../../imerge/conflict-estimate.js';
 import { checkCostsOf } from '../check-costs.js';
 import { openAttempt } from './attempt.js';
-import { flow, withFlow, type Ctx, type Result } from './common.js';
+import type { Ctx, Result } from './common.js';
+import { withCheckProgress } from '../../store/flow-checks.js';
+import { recoveryMemory, withRecoveryMemory } from '../../store/flow-recovery.js';
+import { tipFacts, withTipFacts } from '../../store/flow-tips.js';
 
 /** PlanStrategy: the configured strategy, or the planner's choice (model, or the offline policy). */
 export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
@@ -16,7 +19,7 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
       signal: ctx.signal,
     }),
   );
-  state = withFlow(state, { tipConflicts: tips.groups });
+  state = withTipFacts(state, { tipConflicts: tips.groups });
   const predictions = predict(ctx, state, tips.groups.length);
   const chosen = await decide(
     state,
@@ -43,7 +46,7 @@ export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
     : [...state.attempts, openAttempt(attempt, s, now)];
   return {
     next: 'resolve_conflicts',
-    state: withFlow({ ...state, strategy: s, currentAttempt: attempt, attempts }, { batch: [] }),
+    state: withCheckProgress({ ...state, strategy: s, currentAttempt: attempt, attempts }, { batch: [] }),
   };
 }
 
@@ -139,11 +142,11 @@ export function replan(state: RunState, ctx: Ctx): RunState {
   const current = state.strategy;
   if (!current) return state;
   const measured = state.checks.filter((c) => c.target === 'cell').length;
-  const last = flow(state).plannedAtChecks ?? 0;
+  const last = recoveryMemory(state).plannedAtChecks;
   if (measured < Math.max(REPLAN_FIRST, 2 * last)) return state;
   const resolved = state.conflicts.filter((c) => c.status === 'resolved');
   const expected = expectedConflicts(
-    flow(state).tipConflicts ?? [],
+    tipFacts(state).tipConflicts ?? [],
     state.conflicts.map((c) => c.files.map((f) => f.path)),
   );
   const left = Math.max(0, expected - resolved.length);
@@ -201,5 +204,5 @@ export function replan(state: RunState, ctx: Ctx): RunState {
       ? { ...a, strategy: kind, batchSize: strategy.batchSize }
       : a,
   );
-  return withFlow({ ...state, strategy, attempts }, { plannedAtChecks: measured });
+  return withRecoveryMemory({ ...state, strategy, attempts }, { plannedAtChecks: measured });
 }

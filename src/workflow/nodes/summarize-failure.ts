@@ -2,14 +2,15 @@ import { summarizeFailure as summarizeWithModel } from '../../agents/index.js';
 import { readCheckLog } from '../../checks/read-log.js';
 import type { CheckResult } from '../../checks/types.js';
 import type { RunState } from '../../store/run-state.js';
-import { flow, type Ctx, type Result } from './common.js';
+import type { Ctx, Result } from './common.js';
+import { checkProgress } from '../../store/flow-checks.js';
 
 /**
  * SummarizeFailure: the deterministic extractor (the failing test, its assertion and file:line, the
  * blamed tests listed), refined by the summarizer model when one is configured.
  */
 export async function summarizeFailure(state: RunState, ctx: Ctx): Promise<Result> {
-  const last = flow(state).lastCheck;
+  const last = checkProgress(state).lastCheck;
   if (!last) return { next: 'plan_recovery', state };
   const result: CheckResult = { ...last, signal: null, tail: [] };
   const log = readCheckLog(last.logFile, ctx.config.check.output_dir);

@@ -1,6 +1,7 @@
 import { firstTests } from '../../checks/test-list.js';
 import type { BaselineSide } from '../../store/baseline-side.js';
 import type { RunState } from '../../store/run-state.js';
+import { tipFacts } from '../../store/flow-tips.js';
 import type { NodeContext } from '../machine/runner.js';
 import type { RunContext } from '../ports.js';
 import { runBaselines, type ChecksRun } from './check-blame.js';
@@ -56,7 +57,7 @@ export function checkTipsAlongside(ctx: Ctx): boolean {
 
 /**
  * Check both tips with `names`: their records and baselines to record. With `alongside`, only
- * start the checks and return nothing (`tipsChecked` collects them; the flow data's
+ * start the checks and return nothing (`tipsChecked` collects them; the tips' record
  * `tipsAlongside` names the checks they run).
  */
 export async function checkTips(state: RunState, ctx: Ctx, names: string[], alongside: boolean): Promise<TipsRun> {
@@ -84,7 +85,7 @@ export async function checkTips(state: RunState, ctx: Ctx, names: string[], alon
  * them (a resumed run), this starts them again: a request still on the remote is waited on.
  */
 export async function tipsChecked(state: RunState, ctx: Ctx, wait: boolean): Promise<TipsRun> {
-  const names = state.data.tipsAlongside ?? [];
+  const names = tipFacts(state).tipsAlongside;
   const open = tipsOf(state).filter((tip) =>
     names.some((name) => !state.baselines.some((b) => b.commit === tip.commit && b.check === name)),
   );

@@ -154,7 +154,7 @@ function joinedState(
     currentAttempt: snapshot.currentAttempt,
     attempts: snapshot.attempts.map((a) => ({ ...a, checks: [] })),
     finalCommit: done ? snapshot.finalCommit : null,
-    data: { batch: [] },
+    data: { checks: { batch: [] } },
   };
 }
 

@@ -1,0 +1,35 @@
+import * as z from 'zod';
+
+const choiceKeySchema = z.object({ path: z.string(), key: z.string() });
+export type ChoiceKey = z.infer<typeof choiceKeySchema>;
+
+/**
+ * A person's keep-or-delete choices of whole files: those handed to them (by conflict) and those
+ * they made (by blob ids), so a later cell of the run does not ask again. Written by the resolve
+ * node (the hand-off) and by taking the person's work.
+ */
+export const personChoicesSchema = z.object({
+  /** File-level choices a person made in this run, by `path kind base:ours:theirs` blob ids. */
+  fileChoices: z.record(z.string(), z.enum(['keep', 'delete'])).optional(),
+  /** The keep-or-delete choices handed to a person, by conflict id (remembered in `fileChoices` once taken). */
+  handoffChoices: z.record(z.string(), z.array(choiceKeySchema)).optional(),
+});
+
+/** A state holding this sub-record in its `data` (flow-data.ts). */
+type Holder = { data: { choices?: z.infer<typeof personChoicesSchema> } };
+
+export interface PersonChoices {
+  fileChoices: Record<string, 'keep' | 'delete'>;
+  handoffChoices: Record<string, ChoiceKey[]>;
+}
+
+/** The person's file choices of a run. */
+export function personChoicesOf(state: Holder): PersonChoices {
+  const c = state.data.choices ?? {};
+  return { fileChoices: c.fileChoices ?? {}, handoffChoices: c.handoffChoices ?? {} };
+}
+
+/** The state with the person's file choices replaced. */
+export function withPersonChoices<S extends Holder>(state: S, patch: Partial<PersonChoices>): S {
+  return { ...state, data: { ...state.data, choices: { ...state.data.choices, ...patch } } };
+}
