@@ -21,7 +21,9 @@ describe('decideFileConflict', () => {
   it('classifies add/add, binary, symlink, submodule and mode conflicts', () => {
     expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('b') }).kind).toBe('add/add');
     expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('b') }).resolution).toBeNull();
-    expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('a') }).resolution?.by).toBe('identical-sides');
+    expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('a') }).resolution?.by).toBe(
+      'same-file-on-both-sides',
+    );
     expect(decideFileConflict({ path: 'p', base: f('\u0000a'), ours: f('\u0000b'), theirs: f('\u0000c') }).kind).toBe(
       'binary',
     );
