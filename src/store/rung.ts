@@ -2,8 +2,10 @@ import * as z from 'zod';
 
 /**
  * The rungs of the resolution ladder, in ladder order (cheapest and surest first, a person
- * last): the one list the resolver, the run state, the cache, the reports and `eval` use. Every
- * resolution is recorded under the rung that gave it.
+ * last): the one list the resolver, the run state, the cache, the reports and `eval` use, and the
+ * order reports rank them by (a cell shows its latest rung). Every resolution is recorded under the
+ * rung that gave it. The ladder itself asks the fork's policy before the cache (`LADDER` in
+ * `resolve/ladder.ts`): a shared cached answer never overrides what the fork decided for a path.
  */
 export const RUNGS = ['cache', 'policy', 'generated', 'rule', 'syntax', 'learnt', 'model', 'person'] as const;
 export type Rung = (typeof RUNGS)[number];
