@@ -36,7 +36,7 @@ function writeRun(dir: string, n1: number, n2: number, conflicts: number): { eve
     phase: 'resolve_conflicts',
     now: new Date(at(0)),
   });
-  const rungs = ['cache', 'rule', 'model', 'human'] as const;
+  const rungs = ['cache', 'rule', 'model', 'person'] as const;
   const list: ConflictState[] = [];
   const checks: CheckRecord[] = [];
   // Events as the journal writes them (its `seq` added below): the store's own shapes.

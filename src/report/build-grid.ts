@@ -7,7 +7,7 @@ import { cellId } from '../imerge/cell.js';
 
 const rungOrder: readonly Rung[] = RUNGS;
 
-/** The most involved rung among resolved hunks: human > model > rule > cache. */
+/** The most involved rung among resolved hunks: the latest in ladder order (a person, the model, ..., the cache). */
 export function topRung(found: ReadonlyArray<Rung | null>): Rung | null {
   let best = -1;
   for (const r of found) if (r !== null) best = Math.max(best, rungOrder.indexOf(r));

@@ -9,7 +9,16 @@ describe('buildReportModel', () => {
   it('counts conflicts done and left and hunks by rung', () => {
     const m = buildReportModel(syntheticSnapshot(), { now });
     expect(m.progress).toMatchObject({ conflicts: 5, resolved: 4, left: 1, hunksOpen: 1, blockers: 1 });
-    expect(m.progress.hunksByRung).toEqual({ cache: 1, policy: 0, rule: 1, model: 1, human: 1 });
+    expect(m.progress.hunksByRung).toEqual({
+      cache: 1,
+      policy: 0,
+      generated: 0,
+      rule: 1,
+      syntax: 0,
+      learnt: 0,
+      model: 1,
+      person: 1,
+    });
     expect(m.usage.total).toMatchObject({ calls: 5, inputTokens: 19000, unpricedCalls: 1 });
     expect(m.usage.total.costUsd).toBeCloseTo(0.0333);
   });
@@ -20,7 +29,7 @@ describe('buildReportModel', () => {
     expect(marks['1-1']).toMatchObject({ conflict: '1-1', rung: 'rule', by: ['whitespace-only'] });
     expect(marks['2-3']).toMatchObject({ rung: 'model' });
     expect(marks['3-2']).toMatchObject({ rung: 'cache' });
-    expect(marks['4-4']).toMatchObject({ rung: 'human' });
+    expect(marks['4-4']).toMatchObject({ rung: 'person' });
     expect(marks['5-3']).toMatchObject({ status: 'needs_human', rung: null });
     expect(marks['5-4']).toMatchObject({ conflict: null, failedCheck: 'build (attempt 1)', superseded: false });
     // A passing check after the failure keeps the history but clears "failed now".
@@ -100,9 +109,9 @@ describe('buildReportModel', () => {
   it('marks a conflict settled by a file-level choice of a person as H', () => {
     const snap = syntheticSnapshot();
     const c = snap.state.conflicts.find((x) => x.id === '1-1')!;
-    c.files = [{ path: 'gone.txt', kind: 'modify/delete', hunks: [], decidedBy: 'human' }];
+    c.files = [{ path: 'gone.txt', kind: 'modify/delete', hunks: [], decidedBy: 'person' }];
     expect(buildReportModel(snap, { now }).grid!.marks.find((x) => x.conflict === '1-1')).toMatchObject({
-      rung: 'human',
+      rung: 'person',
     });
   });
 

@@ -13,7 +13,7 @@ export function diagramKey(cols: readonly (readonly string[])[]): string {
     '  |,-,+ = rectangles forming current merge frontier',
     '  . = merge done automatically',
     ...(inside.has('*') ? ['  * (inside the grid) = merge done manually'] : []),
-    '  C/P/R/M/H = conflict resolved by cache / policy / rule / model / human',
+    '  C/P/G/R/S/L/M/H = conflict resolved by cache / policy / regenerate / rule / syntax merge / learnt / model / person',
     '  # = conflict that is currently blocking progress',
     '  X = the last check on this cell failed and was blamed on its resolution',
     '  @ = merge was blocked but has been resolved',

@@ -10,7 +10,7 @@ describe('Markdown report', () => {
     const md = renderMarkdownReport(buildReportModel(syntheticSnapshot({ status: 'done' }), { now }));
     expect(md).toMatch(/^## splintercat: upstream merged into main — done\n/);
     expect(md).toMatch(
-      /\| Conflicts \| 4 resolved, 1 left; hunks by rung: cache 1, policy 0, rule 1, model 1, human 1 \|/,
+      /\| Conflicts \| 4 resolved, 1 left; hunks by rung: cache 1, policy 0, generated 0, rule 1, syntax 0, learnt 0, model 1, person 1 \|/,
     );
     expect(md).toMatch(/1\. \*\*strategy: batch \(batches of 3\)\*\* — planner/);
     expect(md).toMatch(/<summary>Conflict 2-3 — model \(scripted-model\), 1 file\(s\)<\/summary>/);

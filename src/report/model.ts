@@ -29,9 +29,9 @@ export interface CellMark {
   /** The conflict at this cell (`I1-I2`), if there is one. */
   conflict: string | null;
   status: ConflictStatus | null;
-  /** The most involved rung among its hunks (human > model > rule > cache); null while open. */
+  /** The most involved rung among its hunks (the latest in `RUNGS`: a person, the model, ...); null while open. */
   rung: Rung | null;
-  /** Who resolved it: rule names, model ids, `human` (distinct, in hunk order). */
+  /** Who resolved it: rule names, model ids, `person` (distinct, in hunk order). */
   by: string[];
   /** The latest check that failed on this cell (`build (attempt 1)`), or null. */
   failedCheck: string | null;

@@ -21,7 +21,9 @@ describe('status text', () => {
     expect(rowOf(d, 4)[4]).toBe('H');
     expect(rowOf(d, 3)[5]).toBe('#');
     expect(rowOf(d, 4)[5]).toBe('X');
-    expect(d).toMatch(/C\/P\/R\/M\/H = conflict resolved by cache \/ policy \/ rule \/ model \/ human/);
+    expect(d).toMatch(
+      /C\/P\/G\/R\/S\/L\/M\/H = conflict resolved by cache \/ policy \/ regenerate \/ rule \/ syntax merge \/ learnt \/ model \/ person/,
+    );
   });
 
   it('says what the edge is and what a cell the engine skipped by design is, not git-imerge\'s "no merge recorded"', () => {
@@ -50,7 +52,7 @@ describe('status text', () => {
     expect(text).toMatch(/^Merge 'up': running/);
     expect(text).toMatch(/phase: resolve_conflicts; elapsed 10m 00s \(running\)/);
     expect(text).toMatch(
-      /conflicts: 4 done, 1 left \(of 5\); hunks by rung: cache 1, policy 0, rule 1, model 1, human 1; open 1/,
+      /conflicts: 4 done, 1 left \(of 5\); hunks by rung: cache 1, policy 0, generated 0, rule 1, syntax 0, learnt 0, model 1, person 1; open 1/,
     );
     expect(text).toMatch(/current check: test on 2-2 \(attempt 2\), running for 12\.0s/);
     expect(text).toMatch(/attempts: 1; #1 batch, 4 resolved, check failed → retry-specific/);

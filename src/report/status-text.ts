@@ -5,7 +5,7 @@ import { progressLine } from './progress.js';
 import { diagramWithAxes } from '../imerge/diagram.js';
 import { decodeRuns, diagramCharOf } from './grid-codes.js';
 import { formatCount, formatDuration, formatUsd, shortOid } from './format.js';
-import { roles, rungs, type CellMark, type GridView, type ReportModel } from './model.js';
+import { roles, rungs, type CellMark, type GridView, type ReportModel, type Rung } from './model.js';
 import { firstTests } from '../checks/test-list.js';
 import { frontierWindow } from './grid-window.js';
 
@@ -13,7 +13,18 @@ import { frontierWindow } from './grid-window.js';
 const MAX_COLUMNS = 300;
 const MAX_CELLS = 90_000;
 
-export const markLetters = { cache: 'C', policy: 'P', rule: 'R', model: 'M', human: 'H', failed: 'X' } as const;
+/** The terminal grid's letter of a cell resolved at each rung (the most involved of its hunks), and of a failed check. */
+export const markLetters: Record<Rung | 'failed', string> = {
+  cache: 'C',
+  policy: 'P',
+  generated: 'G',
+  rule: 'R',
+  syntax: 'S',
+  learnt: 'L',
+  model: 'M',
+  person: 'H',
+  failed: 'X',
+};
 
 /** The terminal character of a marked cell, or null to keep git-imerge's. */
 export function markChar(mark: CellMark): string | null {

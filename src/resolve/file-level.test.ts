@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideFileConflict } from './file-level.js';
+import { allRules } from './rules/index.js';
 
 const f = (text: string, mode = '100644') => ({ mode, text });
 
@@ -21,7 +22,9 @@ describe('decideFileConflict', () => {
   it('classifies add/add, binary, symlink, submodule and mode conflicts', () => {
     expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('b') }).kind).toBe('add/add');
     expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('b') }).resolution).toBeNull();
-    expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('a') }).resolution?.by).toBe('identical-sides');
+    expect(decideFileConflict({ path: 'p', ours: f('a'), theirs: f('a') }).resolution?.by).toBe(
+      'same-file-on-both-sides',
+    );
     expect(decideFileConflict({ path: 'p', base: f('\u0000a'), ours: f('\u0000b'), theirs: f('\u0000c') }).kind).toBe(
       'binary',
     );
@@ -48,5 +51,23 @@ describe('decideFileConflict', () => {
     const d = decideFileConflict({ path: 'p', base: f('x'), ours: f('y'), theirs: f('z') });
     expect(d).toMatchObject({ kind: 'content', resolution: null });
     expect(d.options[0]?.action).toBe('merge-content');
+  });
+  it('names its decisions for what it saw, never after a hunk rule', () => {
+    const decided = [
+      decideFileConflict({ path: 'p', base: f('x') }),
+      decideFileConflict({ path: 'p', ours: f('a'), theirs: f('a') }),
+      decideFileConflict({ path: 'p', base: f('x'), ours: f('x') }),
+      decideFileConflict({ path: 'p', base: f('\u0000a'), ours: f('\u0000a'), theirs: f('\u0000c') }),
+      decideFileConflict({ path: 'p', base: f('x'), ours: f('x', '100755'), theirs: f('x', '100644') }),
+    ].map((d) => d.resolution?.by);
+    expect(decided).toEqual([
+      'deleted-on-both-sides',
+      'same-file-on-both-sides',
+      'unchanged-side-deleted',
+      'file-changed-on-one-side',
+      'file-changed-on-one-side',
+    ]);
+    const ruleNames = new Set(allRules.map((r) => r.name));
+    expect(decided.filter((name) => name !== undefined && ruleNames.has(name))).toEqual([]);
   });
 });

@@ -27,6 +27,14 @@ export interface FileOption {
 }
 
 /**
+ * The file-level decisions the ladder makes by itself, each named for what it saw (not after the
+ * hunk rules, which decide text): both sides deleted the path, both have the same file, one side
+ * deleted a file the other left unchanged, only one side changed a binary, symlink, submodule or mode.
+ */
+export type FileDecisionName =
+  'deleted-on-both-sides' | 'same-file-on-both-sides' | 'unchanged-side-deleted' | 'file-changed-on-one-side';
+
+/**
  * A file-level conflict as data: what happened, every option, and the choice
  * only when a rule is certain (never a silent pick of one side).
  */
@@ -35,7 +43,7 @@ export interface FileDecision {
   kind: FileConflictKind;
   description: string;
   options: FileOption[];
-  resolution: (FileOption & { by: string }) | null;
+  resolution: (FileOption & { by: FileDecisionName }) | null;
 }
 
 const GITLINK = '160000';
@@ -81,7 +89,7 @@ function modeOnly(path: string, base: FileSide | undefined, ours: FileSide, thei
       `only ${changedBy} changed the mode (${base.mode} -> ${mode})`,
       both,
       keep,
-      'one-side-unchanged',
+      'file-changed-on-one-side',
     );
   }
   return open(path, 'mode', `both sides changed the mode differently (ours ${ours.mode}, theirs ${theirs.mode})`, both);
@@ -98,9 +106,9 @@ function wholeFile(
   const { keepOurs, keepTheirs } = optionsFor(path);
   const both = [keepOurs, keepTheirs];
   if (base && sameContent(ours, base) && ours.mode === base.mode)
-    return decided(path, kind, `only theirs changed this ${kind}`, both, keepTheirs, 'one-side-unchanged');
+    return decided(path, kind, `only theirs changed this ${kind}`, both, keepTheirs, 'file-changed-on-one-side');
   if (base && sameContent(theirs, base) && theirs.mode === base.mode)
-    return decided(path, kind, `only ours changed this ${kind}`, both, keepOurs, 'one-side-unchanged');
+    return decided(path, kind, `only ours changed this ${kind}`, both, keepOurs, 'file-changed-on-one-side');
   const what =
     kind === 'submodule'
       ? 'point the submodule at different commits'
@@ -115,11 +123,18 @@ export function decideFileConflict(input: FileConflictInput): FileDecision {
   const { path, base, ours, theirs } = input;
   const { keepOurs, keepTheirs, del, mergeContent } = optionsFor(path);
   if (!ours && !theirs) {
-    return decided(path, input.kind ?? 'modify/delete', 'both sides deleted the path', [del], del, 'both-deleted');
+    return decided(
+      path,
+      input.kind ?? 'modify/delete',
+      'both sides deleted the path',
+      [del],
+      del,
+      'deleted-on-both-sides',
+    );
   }
   if (ours && theirs && sameContent(ours, theirs) && ours.mode === theirs.mode) {
     const why = 'both sides have the same content and mode';
-    return decided(path, input.kind ?? 'add/add', why, [keepOurs, keepTheirs], keepOurs, 'identical-sides');
+    return decided(path, input.kind ?? 'add/add', why, [keepOurs, keepTheirs], keepOurs, 'same-file-on-both-sides');
   }
   if (!ours || !theirs) return oneSideDeleted(input, (ours ?? theirs) as FileSide);
   const kind = classify(base, ours, theirs, input.kind);
@@ -160,7 +175,7 @@ function decided(
   description: string,
   options: FileOption[],
   choice: FileOption,
-  by: string,
+  by: FileDecisionName,
 ): FileDecision {
   return { path, kind, description, options, resolution: { ...choice, by } };
 }

@@ -58,7 +58,7 @@ describe('resolveFileText', () => {
       sides: { base, ours, theirs },
       syntax: { code: true, data: false },
     });
-    expect(on.resolutions.map((r) => [r.rung, r.by])).toEqual([['rule', 'syntax-merge']]);
+    expect(on.resolutions.map((r) => [r.rung, r.by])).toEqual([['syntax', 'syntax-merge']]);
     expect(on.text).toBe('def a():\n    return 10\n\ndef b():\n    return 20\n');
   });
 
@@ -113,11 +113,12 @@ describe('resolveFileText', () => {
     const first = await resolveFileText(text, {
       path: 'f',
       cache,
-      fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'human\n', rung: 'human', by: 'human' })),
+      fallback: async (_f, hs) =>
+        hs.map((h) => ({ hunkIndex: h.index, text: 'human\n', rung: 'person', by: 'person' })),
     });
     expect(first.text).toBe('human\n');
     const second = await resolveFileText(text, { path: 'f', cache });
-    expect(second.resolutions[0]).toMatchObject({ rung: 'cache', by: 'human:human', text: 'human\n' });
+    expect(second.resolutions[0]).toMatchObject({ rung: 'cache', by: 'person:person', text: 'human\n' });
     await cache.invalidate(second.resolutions[0]!.cacheKey!, 'blamed by check test');
     const third = await resolveFileText(text, { path: 'f', cache });
     expect(third.remaining).toHaveLength(1);
@@ -146,9 +147,9 @@ describe('resolveFileText', () => {
     const person = await resolveFileText(ws, {
       path: 'g',
       cache,
-      fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'x\n\n', rung: 'human', by: 'human' })),
+      fallback: async (_f, hs) => hs.map((h) => ({ hunkIndex: h.index, text: 'x\n\n', rung: 'person', by: 'person' })),
     });
-    expect(person.resolutions[0]).toMatchObject({ rung: 'human' });
+    expect(person.resolutions[0]).toMatchObject({ rung: 'person' });
     expect((await resolveFileText(ws, { path: 'g', cache })).resolutions[0]).toMatchObject({
       rung: 'cache',
       text: 'x\n\n',
@@ -164,7 +165,7 @@ describe('resolveFileText', () => {
       path: 'f',
       cache,
       fallback: async (_f, hs) =>
-        hs.map((h) => ({ hunkIndex: h.index, text: 'b\r\nc\r\n', rung: 'human', by: 'human' })),
+        hs.map((h) => ({ hunkIndex: h.index, text: 'b\r\nc\r\n', rung: 'person', by: 'person' })),
     });
     const lf = await resolveFileText(`top\n${hunk('b\n', 'o\n', 'c\n')}`, { path: 'f', cache });
     expect(lf.text).toBe('top\nb\nc\n');

@@ -1,78 +1,128 @@
 import type { Git } from '../git/index.js';
 import { nullLogger, type Logger } from '../log/logger.js';
-import { replayable } from './cache/replay.js';
-import { withEol, type CacheProvenance, type ResolutionCache } from './cache/resolution-cache.js';
+import {
+  fileDecisionStage,
+  fileMemoryStage,
+  filePolicyStage,
+  generatedFileStage,
+  missingFileStage,
+  regenerateLockfileStage,
+} from './file-stages.js';
+import { byLearnt, byModel, byPolicy, byRules, bySyntaxMerge, fromCache } from './hunk-stages.js';
+import type {
+  HunksAtHand,
+  LadderOptions,
+  LadderResult,
+  LadderStage,
+  PathAtHand,
+  WorkingTreeFileResult,
+} from './ladder-types.js';
 import { mergeFileTexts } from './parse/merge-file.js';
-import { hasMarkers, parseConflictText, printOutsideHunk, printWithResolutions } from './parse/markers.js';
-import { selectRules, type ResolutionRule, type RuleContext } from './rules/index.js';
-import { hunkTextsFromMerge, lineMerge, syntaxMerge, type SyntaxSwitches } from './syntax/syntax-merge.js';
+import { parseConflictText, printWithResolutions } from './parse/markers.js';
+import { selectRules } from './rules/index.js';
+import { fitsParser } from './size-limits.js';
 import { parseProblems } from './syntax/validate-text.js';
-import { policyResolution, type PathRule } from './policy/path-policy.js';
-import { fitsParser, rulesForHunk } from './size-limits.js';
-import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
+import type { ConflictedFile, HunkResolution } from './types.js';
+
+export type { LadderFallback, LadderOptions, LadderResult } from './ladder-types.js';
 
 /**
- * The hook for the rungs after the rules (the LLM resolver, a human prompt):
- * given the file and the hunks still open, it returns resolutions for the hunks
- * it could resolve (`hunkIndex` set) and leaves the others out.
+ * The ladder, read top to bottom by `climb`: the file-level stages first, each of which may settle
+ * a conflicted path whole (or stop there), then the hunk-level stages on the hunks still open.
+ * A path goes down until a stage settles it; what no stage answers is left to a person. Cheap and
+ * sure comes first, except that the fork's policy is asked before the cache: the cache may hold
+ * answers from the shared remote, which never override what the fork decided for a path.
  */
-export type LadderFallback = (file: ConflictedFile, hunks: ConflictHunk[]) => Promise<HunkResolution[]>;
+const LADDER: readonly LadderStage[] = [
+  { level: 'file', rung: 'generated', name: 'regenerate-lockfile', settle: regenerateLockfileStage },
+  { level: 'file', rung: 'policy', name: 'file-policy', settle: filePolicyStage },
+  { level: 'file', rung: 'cache', name: 'file-memory', settle: fileMemoryStage },
+  { level: 'file', rung: 'rule', name: 'file-decision', settle: fileDecisionStage },
+  { level: 'file', rung: 'person', name: 'missing-file', settle: missingFileStage },
+  { level: 'file', rung: 'person', name: 'generated-file', settle: generatedFileStage },
+  { level: 'hunk', rung: 'policy', name: 'policy', answer: byPolicy, onPersonPaths: true },
+  { level: 'hunk', rung: 'cache', name: 'cache', answer: fromCache, onPersonPaths: true },
+  { level: 'hunk', rung: 'rule', name: 'rules', answer: byRules },
+  { level: 'hunk', rung: 'syntax', name: 'syntax-merge', answer: bySyntaxMerge, thenKeepsParsing: true },
+  { level: 'hunk', rung: 'learnt', name: 'learnt', answer: byLearnt },
+  { level: 'hunk', rung: 'model', name: 'model', answer: byModel },
+];
 
-export interface LadderOptions {
-  /** The file's path (for rules, logs and cache provenance). */
-  path: string;
-  /** Rules to try; default: the rules enabled by default. */
-  rules?: readonly ResolutionRule[];
-  /** Rung 1; null or omitted = no cache. */
-  cache?: ResolutionCache | null;
-  /** Stored with new cache entries. */
-  provenance?: CacheProvenance;
-  fallback?: LadderFallback;
-  /**
-   * The whole base, ours and theirs, when known: the syntax-aware rung needs
-   * them (it merges the file entity by entity, then maps the result onto the hunks).
-   */
-  sides?: { base: string | null; ours: string | null; theirs: string | null };
-  /** The syntax-aware rung's switches (`resolve.syntax`); default: both off. */
-  syntax?: SyntaxSwitches;
-  /** `conflict-marker-size` of the path, when known. */
-  markerSize?: number;
-  /**
-   * The fork's policy for this path (`resolve.paths`), consulted before the cache: one side or
-   * both for every hunk; `human` leaves every hunk to a person (only this clone's person's own
-   * cached answer is replayed, never one imported from another clone).
-   */
-  policy?: PathRule | null;
-  /** After the rules and the syntax rung, before the fallback: a learnt suggestion taken without asking. */
-  learnt?: ((hunk: ConflictHunk) => HunkResolution | null) | null;
-  log?: Logger;
-}
-
-export interface LadderResult {
-  /** The file with resolved hunks replaced and the others still in markers. */
-  text: string;
-  resolutions: HunkResolution[];
-  remaining: ConflictHunk[];
-  file: ConflictedFile;
-}
+/** Where a climb ended: a file-level stage settled (or stopped) the path, or the hunk-level stages answered what they could. */
+type Climbed =
+  { settled: WorkingTreeFileResult } | { hunks: HunksAtHand; answers: ReadonlyMap<number, HunkResolution> };
 
 /**
- * The name the syntax-aware rung's resolutions carry (as rung 'rule', so the
- * cache, the journal and the reports take them as they are).
+ * Take one conflicted file down the ladder. `path` is the path in a working tree, for the
+ * file-level stages (null for a file given as text: the merge driver, `eval`); `toHunks` gives
+ * its hunks once no file-level stage settled it, or the path's result when it has none to merge.
  */
-export const SYNTAX_RUNG = 'syntax-merge';
-
-/** Try the rules on one hunk in order; the first that is sure wins. Pure. */
-export function resolveHunkWithRules(
-  hunk: ConflictHunk,
-  rules: readonly ResolutionRule[],
-  context: RuleContext,
-): HunkResolution | null {
-  for (const rule of rules) {
-    const text = rule.resolve({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }, context);
-    if (text !== null) return { text, rung: 'rule', by: rule.name, hunkIndex: hunk.index };
+export async function climb(
+  path: PathAtHand | null,
+  toHunks: () => Promise<{ hunks: HunksAtHand } | { settled: WorkingTreeFileResult }>,
+): Promise<Climbed> {
+  let hunks: HunksAtHand | null = null;
+  let answers = new Map<number, HunkResolution>();
+  for (const stage of LADDER) {
+    if (stage.level === 'file') {
+      const settled = path === null ? null : await stage.settle(path);
+      if (settled) return { settled };
+      continue;
+    }
+    if (hunks === null) {
+      const read = await toHunks();
+      if ('settled' in read) return read;
+      hunks = read.hunks;
+    }
+    const open = hunks.file.hunks.filter((h) => !answers.has(h.index));
+    if (open.length > 0 && (!hunks.toPerson || stage.onPersonPaths)) {
+      const indexes = new Set(open.map((h) => h.index));
+      for (const r of await stage.answer(hunks, open))
+        if (r.hunkIndex !== undefined && indexes.has(r.hunkIndex)) answers.set(r.hunkIndex, r);
+    }
+    if (stage.thenKeepsParsing && answers.size > 0 && !(await keepsSyntax(hunks.file, answers, hunks.log)))
+      answers = new Map();
   }
-  return null;
+  if (hunks === null) throw new Error('the ladder has no hunk-level stage');
+  await storeAnswers(hunks, answers);
+  return { hunks, answers };
+}
+
+/** What the hunk-level stages are given for one parsed file. */
+export function hunksAtHand(file: ConflictedFile, options: LadderOptions): HunksAtHand {
+  const policy = options.policy ?? null;
+  const cache = options.cache ?? null;
+  return {
+    file,
+    options,
+    log: options.log ?? nullLogger,
+    rules: options.rules ?? selectRules(),
+    cache,
+    context: { path: file.path, eol: file.eol, ...(options.sides ? { files: options.sides } : {}) },
+    keys: new Map(
+      cache ? file.hunks.map((h) => [h.index, cache.key({ base: h.base, ours: h.ours, theirs: h.theirs })]) : [],
+    ),
+    policy,
+    toPerson: policy?.decision.kind === 'human',
+  };
+}
+
+/** The answers in hunk order, logged, and the file with them written in (the others still in markers). */
+export function ladderResult(hunks: HunksAtHand, answers: ReadonlyMap<number, HunkResolution>): LadderResult {
+  const { file, log } = hunks;
+  const resolutions = file.hunks.flatMap((h) => answers.get(h.index) ?? []);
+  for (const r of resolutions)
+    log.decision({ path: file.path, hunk: r.hunkIndex, rung: r.rung, by: r.by }, 'hunk resolved');
+  const texts = new Map([...answers].map(([i, r]) => [i, r.text]));
+  const remaining = file.hunks.filter((h) => !answers.has(h.index));
+  return { text: printWithResolutions(file, texts), resolutions, remaining, file };
+}
+
+/** The ladder's hunk-level stages on an already parsed file. */
+export async function resolveConflictedFile(file: ConflictedFile, options: LadderOptions): Promise<LadderResult> {
+  const at = hunksAtHand(file, options);
+  const climbed = await climb(null, async () => ({ hunks: at }));
+  return ladderResult(at, 'answers' in climbed ? climbed.answers : new Map());
 }
 
 /**
@@ -84,196 +134,32 @@ export async function resolveFileText(text: string, options: LadderOptions): Pro
   return resolveConflictedFile(file, options);
 }
 
-/** One run of the ladder over one file: its options, and the answers and cache keys found so far. */
-interface LadderRun {
-  file: ConflictedFile;
-  options: LadderOptions;
-  log: Logger;
-  rules: readonly ResolutionRule[];
-  cache: LadderOptions['cache'] | null;
-  context: RuleContext;
-  resolved: Map<number, HunkResolution>;
-  keys: Map<number, string>;
-  policy: LadderOptions['policy'] | null;
-  /** The policy hands the file to a person: only the person's cached answers and the policy count. */
-  toPerson: boolean;
-}
-
 /**
- * The cached answer for a hunk, when one may be taken: live, replayable, without conflict markers
- * (the check the model's answers get: an entry may come from another clone), never an imported
- * one on a path the policy decides, and on a path it hands to a person, only a person's answer.
+ * Store the new answers in the cache, for a later merge and for a failed check to blame. The
+ * policy's come from the configuration each time, so a copy would outlive a changed policy; a
+ * learnt answer comes from the history each time; a cached one is there already.
  */
-async function cachedAnswer(run: LadderRun, hunk: ConflictHunk, key: string): Promise<HunkResolution | null> {
-  const { file, rules, context, toPerson, log } = run;
-  const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
-  const hit = await run.cache?.get(key);
-  if (!hit) return null;
-  // Another clone's answer never stands in for the fork's policy: on a path it decides (a person,
-  // a regenerate command), only what this clone decided itself is replayed.
-  if (hit.imported === true && run.policy) {
-    log.decision(
-      { path: file.path, hunk: hunk.index, by: `${hit.rung}:${hit.by}`, policy: run.policy.glob },
-      "another clone's cached answer for a path the fork's policy decides: not taken",
-    );
-    return null;
-  }
-  if (toPerson && hit.rung !== 'human') return null;
-  if (hasMarkers(hit.resolution) || hasMarkers(hit.resolution, file.markerSize)) {
-    log.warn(
-      { path: file.path, hunk: hunk.index, by: `${hit.rung}:${hit.by}`, imported: hit.imported === true },
-      'cached resolution holds conflict markers; not taken',
-    );
-    return null;
-  }
-  if (!replayable(hit, sides, rules, { ...context, outside: printOutsideHunk(file, hunk.index) })) return null;
-  const text = withEol(hit.resolution, file.eol);
-  // The merge record says whose answer it is: another clone's is not this clone's person's choice.
-  const by = `${hit.rung}:${hit.by}${hit.imported === true ? ' (shared cache, from another clone)' : ''}`;
-  return { text, rung: 'cache', by, hunkIndex: hunk.index, cacheKey: key };
-}
-
-/**
- * The policy, the cache and the rules on one hunk (into `run.resolved`). The fork's policy comes
- * first: the cache may hold answers from the shared remote, which never override what the fork
- * decided for a path (`ours`, `theirs`, `union`, `human`).
- */
-async function resolveHunkCheaply(run: LadderRun, hunk: ConflictHunk): Promise<void> {
-  const { file, cache, rules, context, resolved, keys, policy, toPerson, log } = run;
-  const key = cache ? cache.key({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs }) : undefined;
-  if (key !== undefined) keys.set(hunk.index, key);
-  const byPolicy = policy ? policyResolution(hunk, policy) : null;
-  if (byPolicy) {
-    resolved.set(hunk.index, byPolicy);
-    return;
-  }
-  const cached = key === undefined ? null : await cachedAnswer(run, hunk, key);
-  if (cached) {
-    resolved.set(hunk.index, cached);
-    return;
-  }
-  if (toPerson) return;
-  const outside = printOutsideHunk(file, hunk.index);
-  const byRule = resolveHunkWithRules(hunk, rulesForHunk(hunk, rules), { ...context, outside });
-  if (!byRule) return;
-  // An answer a failed check blamed is not given again, even by the rule that gave it first.
-  if (key !== undefined && cache && (await cache.isBlamed(key, byRule.text))) {
-    log.decision(
-      { path: file.path, hunk: hunk.index, by: byRule.by },
-      'rule answer was blamed by a failed check before: hunk left to the next rung',
-    );
-    return;
-  }
-  if (key !== undefined) byRule.cacheKey = key;
-  resolved.set(hunk.index, byRule);
-}
-
-/** The syntax-aware rung on the open hunks, when it is switched on and the three versions fit the parser. */
-async function syntaxRung(run: LadderRun, open: ConflictHunk[]): Promise<void> {
-  const { file, resolved, keys } = run;
-  const sides = run.options.sides;
-  const switches = run.options.syntax ?? { code: false, data: false };
-  if (open.length === 0 || !(switches.code || switches.data) || !sides || run.toPerson) return;
-  if (sides.ours === null || sides.theirs === null || !fitsParser(sides.base, sides.ours, sides.theirs)) return;
-  const versions = { base: sides.base ?? '', ours: sides.ours, theirs: sides.theirs };
-  const pieces = await syntaxMerge(file.path, versions, lineMerge, switches);
-  if (pieces === null) return;
-  const texts = hunkTextsFromMerge(file, pieces);
-  for (const hunk of open) {
-    const text = texts.get(hunk.index);
-    if (text === undefined) continue;
-    const key = keys.get(hunk.index);
-    const cacheKey = key === undefined ? {} : { cacheKey: key };
-    resolved.set(hunk.index, { text, rung: 'rule', by: SYNTAX_RUNG, hunkIndex: hunk.index, ...cacheKey });
+async function storeAnswers(hunks: HunksAtHand, answers: ReadonlyMap<number, HunkResolution>): Promise<void> {
+  const { cache } = hunks;
+  if (!cache) return;
+  for (const r of answers.values()) {
+    if (!STORED[r.rung] || r.cacheKey === undefined) continue;
+    const provenance = { file: hunks.file.path, ...hunks.options.provenance };
+    await cache.put(r.cacheKey, { resolution: r.text, rung: r.rung, by: r.by, provenance });
   }
 }
 
-/** The fallback (an LLM, untrusted) on the open hunks: only answers for open hunks, without markers, not blamed, count. */
-async function fallbackRung(run: LadderRun, open: ConflictHunk[], fallback: LadderFallback): Promise<void> {
-  const { file, resolved, keys, cache, log } = run;
-  const openIndexes = new Set(open.map((h) => h.index));
-  for (const r of await fallback(file, open)) {
-    if (r.hunkIndex === undefined || !openIndexes.has(r.hunkIndex) || resolved.has(r.hunkIndex)) continue;
-    if (hasMarkers(r.text, file.markerSize)) {
-      log.warn(
-        { path: file.path, hunk: r.hunkIndex, by: r.by },
-        'fallback resolution still holds conflict markers; hunk left open',
-      );
-      continue;
-    }
-    const key = keys.get(r.hunkIndex);
-    if (key !== undefined && cache && (await cache.isBlamed(key, r.text))) {
-      log.warn(
-        { path: file.path, hunk: r.hunkIndex, by: r.by },
-        'fallback answer was blamed by a failed check before; hunk left open',
-      );
-      continue;
-    }
-    resolved.set(r.hunkIndex, key === undefined ? { ...r } : { ...r, cacheKey: key });
-  }
-}
-
-/** Store the new answers in the cache; the policy's come from the configuration each time, so a copy would outlive a changed policy. */
-async function storeAnswers(run: LadderRun): Promise<void> {
-  if (!run.cache) return;
-  for (const r of run.resolved.values()) {
-    if (r.rung === 'cache' || r.rung === 'policy' || r.cacheKey === undefined) continue;
-    const provenance = { file: run.file.path, ...run.options.provenance };
-    await run.cache.put(r.cacheKey, { resolution: r.text, rung: r.rung, by: r.by, provenance });
-  }
-}
-
-/** The ladder on an already parsed file. */
-export async function resolveConflictedFile(file: ConflictedFile, options: LadderOptions): Promise<LadderResult> {
-  const log = options.log ?? nullLogger;
-  const policy = options.policy ?? null;
-  const run: LadderRun = {
-    file,
-    options,
-    log,
-    rules: options.rules ?? selectRules(),
-    cache: options.cache ?? null,
-    context: { path: file.path, eol: file.eol, ...(options.sides ? { files: options.sides } : {}) },
-    resolved: new Map(),
-    keys: new Map(),
-    policy,
-    toPerson: policy?.decision.kind === 'human',
-  };
-  const { resolved, toPerson } = run;
-  const stillOpen = (): ConflictHunk[] => file.hunks.filter((h) => !resolved.has(h.index));
-  for (const hunk of file.hunks) await resolveHunkCheaply(run, hunk);
-  await syntaxRung(run, stillOpen());
-  let open = stillOpen();
-  if (resolved.size > 0 && !(await keepsSyntax(file, resolved, log))) {
-    resolved.clear();
-    open = [...file.hunks];
-  }
-  if (options.learnt && !toPerson) open = takeLearnt(file, open, resolved, options.learnt);
-  if (open.length > 0 && options.fallback && !toPerson) {
-    await fallbackRung(run, open, options.fallback);
-    open = stillOpen();
-  }
-  await storeAnswers(run);
-  const resolutions = file.hunks.flatMap((h) => resolved.get(h.index) ?? []);
-  for (const r of resolutions)
-    log.decision({ path: file.path, hunk: r.hunkIndex, rung: r.rung, by: r.by }, 'hunk resolved');
-  const texts = new Map([...resolved].map(([i, r]) => [i, r.text]));
-  return { text: printWithResolutions(file, texts), resolutions, remaining: open, file };
-}
-
-/** The learnt suggestions `resolve.learnt: apply` takes for the open hunks (into `resolved`); the hunks still open. */
-function takeLearnt(
-  file: ConflictedFile,
-  open: ConflictHunk[],
-  resolved: Map<number, HunkResolution>,
-  learnt: (hunk: ConflictHunk) => HunkResolution | null,
-): ConflictHunk[] {
-  for (const hunk of open) {
-    const r = learnt(hunk);
-    if (r) resolved.set(hunk.index, r);
-  }
-  return file.hunks.filter((h) => !resolved.has(h.index));
-}
+/** Whether a rung's answers are stored in the cache (`storeAnswers`). */
+const STORED: Record<HunkResolution['rung'], boolean> = {
+  cache: false,
+  policy: false,
+  generated: false,
+  rule: true,
+  syntax: true,
+  learnt: false,
+  model: true,
+  person: true,
+};
 
 /**
  * Whether the deterministic answers (cache, rules, syntax rung) keep the file

@@ -3,82 +3,28 @@ import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { withReachablePath } from '../util/long-path.js';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
-import { nullLogger, type Logger } from '../log/logger.js';
-import type { ResolutionCache } from './cache/resolution-cache.js';
-import { decideFileConflict, type FileDecision, type FileSide } from './file-level.js';
-import { recallWholeFile, type RecalledFile } from './file-recall.js';
-import { resolveConflictedFile, type LadderFallback } from './ladder.js';
+import { nullLogger } from '../log/logger.js';
+import { decideFileConflict, type FileSide } from './file-level.js';
+import { policyNote } from './file-stages.js';
+import { climb, hunksAtHand, ladderResult } from './ladder.js';
+import type {
+  HunksAtHand,
+  LadderResult,
+  PathAtHand,
+  RemainingHunk,
+  WorkingTreeFileResult,
+  WorkingTreeOptions,
+} from './ladder-types.js';
 import { decodeBytes, encodeText, encodingOf, type TextEncoding } from './parse/encoding.js';
-import { generatedFile, type GeneratedFile } from './data/generated-files.js';
+import { generatedFile } from './data/generated-files.js';
 import { mergeFileTexts } from './parse/merge-file.js';
 import { parseConflictText } from './parse/markers.js';
-import {
-  isLockfile,
-  lockfileNote,
-  regenerateCommandFor,
-  regenerateLockfile,
-  type RegenerateRunner,
-} from './data/lockfiles.js';
-import type { SyntaxSwitches } from './syntax/syntax-merge.js';
+import { isLockfile, lockfileNote, regenerateCommandFor } from './data/lockfiles.js';
 import { listUnmerged, readStageBytes, type UnmergedEntry } from './parse/stages.js';
-import type { ResolutionRule } from './rules/index.js';
-import { describeDecision, policyFor, type PathRule } from './policy/path-policy.js';
-import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
+import { policyFor } from './policy/path-policy.js';
+import type { ConflictedFile, ConflictHunk } from './types.js';
 
-export interface WorkingTreeOptions {
-  /** Paths relative to the top level; empty = every unmerged path. */
-  paths?: string[];
-  /** The working tree's top-level directory, when the caller knows it (default: asked of git). */
-  top?: string;
-  /** The unmerged entries, when the caller has just listed them (`listUnmerged`); `paths` is then ignored. */
-  unmerged?: UnmergedEntry[];
-  rules?: readonly ResolutionRule[];
-  cache?: ResolutionCache | null;
-  fallback?: LadderFallback;
-  /** The syntax-aware rung's switches (`LadderSetup.syntax`); default off. */
-  syntax?: SyntaxSwitches;
-  /** `resolve.regenerate`: lockfile glob to the command that rewrites it (`LadderSetup.regenerate`). */
-  regenerate?: Readonly<Record<string, string>>;
-  /** Runs a regenerate command in the worktree; without it configured lockfiles are left with a note. */
-  runCommand?: RegenerateRunner;
-  /** `resolve.paths` (`LadderSetup.policy`): the fork's decision per glob. */
-  policy?: readonly PathRule[];
-  /** A learnt suggestion taken without asking (`resolve.learnt: apply`), per path and hunk. */
-  learnt?: ((path: string, hunk: ConflictHunk) => HunkResolution | null) | null;
-  /**
-   * Give a person's whole remembered file again where its three sides are those they resolved
-   * (`file-recall.ts`). Only for a merge git has just presented: the file holds no edit of anyone's.
-   */
-  fileMemory?: boolean;
-  log?: Logger;
-}
-
-export interface RemainingHunk {
-  index: number;
-  startLine: number;
-  endLine: number;
-  /** The hunk's number as the ladder saw it (stable while other hunks are resolved), and its three sides. */
-  number?: number;
-  sides?: { base: string | null; ours: string; theirs: string };
-}
-
-export interface WorkingTreeFileResult {
-  path: string;
-  /** resolved = written and staged; partial = some hunks left in markers; open = nothing resolved. */
-  status: 'resolved' | 'partial' | 'open';
-  resolutions: HunkResolution[];
-  remaining: RemainingHunk[];
-  /** Set for file-level conflicts (modify/delete, binary, ...). */
-  decision?: FileDecision;
-  /** Why the file was left alone, when it was. */
-  note?: string;
-  /** The `resolve.paths` rule that decided a file-level conflict (`glob: decision`), when one did. */
-  policy?: string;
-  /** Set for a generated file (a lockfile, pip-compile output): decided whole, never block by block. */
-  generated?: GeneratedFile;
-  /** Set when the person's whole remembered file (or its deletion) was given again. */
-  recalled?: RecalledFile['recalled'];
-}
+export type { RemainingHunk, WorkingTreeFileResult, WorkingTreeOptions } from './ladder-types.js';
 
 /**
  * Run the ladder over the unmerged paths of a working tree (`git` must work on
@@ -96,72 +42,53 @@ export async function resolveWorkingTree(git: Git, options: WorkingTreeOptions =
   const ordered = [...entries.filter((e) => !isLock(e.path)), ...entries.filter((e) => isLock(e.path))];
   const results: WorkingTreeFileResult[] = [];
   for (const entry of ordered) {
-    let result: WorkingTreeFileResult | null = null;
-    if (isLock(entry.path)) {
-      const manifestsDone = results.every((r) => r.status === 'resolved');
-      if (regenerateCommandFor(entry.path, regenerate) && options.runCommand && manifestsDone) {
-        result = await regenerateEntry(git, top, entry.path, regenerate, options.runCommand);
-      }
-    }
-    result ??= await resolveEntry(git, top, entry, options);
-    if (isLock(entry.path) && result.status !== 'resolved' && result.note === undefined) {
-      result.note = regenerateCommandFor(entry.path, regenerate)
-        ? `${entry.path} is a lockfile with a resolve.regenerate command, not run: ${options.runCommand ? 'other conflicted files (its manifest) are not resolved yet' : 'no command runner was given to the ladder'}`
-        : lockfileNote(entry.path);
-    }
-    log.info({ path: entry.path, status: result.status, left: result.remaining.length }, 'resolve');
-    results.push(result);
+    const othersResolved = results.every((r) => r.status === 'resolved');
+    const result = await resolvePath(git, top, entry, options, othersResolved);
+    const noted = isLock(entry.path) ? withLockfileNote(result, options) : result;
+    log.info({ path: entry.path, status: noted.status, left: noted.remaining.length }, 'resolve');
+    results.push(noted);
   }
   // Report in the order git listed the paths.
   const at = new Map(entries.map((e, i) => [e.path, i]));
   return results.sort((a, b) => (at.get(a.path) ?? 0) - (at.get(b.path) ?? 0));
 }
 
-/**
- * Regenerate a lockfile with its `resolve.regenerate` command: start from our
- * version (a command cannot read a file full of markers), run the command in
- * the worktree, stage the result.
- */
-async function regenerateEntry(
-  git: Git,
-  top: string,
-  path: string,
-  regenerate: Readonly<Record<string, string>>,
-  run: RegenerateRunner,
-): Promise<WorkingTreeFileResult> {
-  await git.run(['checkout', '--ours', '--', path], { okExitCodes: [0, 1] });
-  const outcome = await regenerateLockfile(path, top, regenerate, run);
-  if (outcome.status === 'regenerated') {
-    await git.run(['add', '--', path]);
-    return {
-      path,
-      status: 'resolved',
-      resolutions: [],
-      remaining: [],
-      note: `regenerated with \`${outcome.command}\``,
-    };
-  }
-  if (outcome.status === 'failed') {
-    return {
-      path,
-      status: 'open',
-      resolutions: [],
-      remaining: [],
-      note: `\`${outcome.command}\` failed (exit ${outcome.exitCode ?? 'killed'}): ${outcome.output.split('\n').slice(-5).join(' | ')}; the fork's version of ${path} is in place: run the command here yourself once what it needs is fixed, then \`git add -- ${path}\``,
-    };
-  }
-  return { path, status: 'open', resolutions: [], remaining: [], note: outcome.note };
+/** A lockfile left unresolved says why: its command was not run yet, or how to regenerate it. */
+function withLockfileNote(result: WorkingTreeFileResult, options: WorkingTreeOptions): WorkingTreeFileResult {
+  if (result.status === 'resolved' || result.note !== undefined) return result;
+  const { path } = result;
+  const note = regenerateCommandFor(path, options.regenerate ?? {})
+    ? `${path} is a lockfile with a resolve.regenerate command, not run: ${options.runCommand ? 'other conflicted files (its manifest) are not resolved yet' : 'no command runner was given to the ladder'}`
+    : lockfileNote(path);
+  return { ...result, note };
 }
 
-async function resolveEntry(
+/** One unmerged path down the ladder (`climb`): settled whole by a file-level stage, or its hunks answered and written back. */
+async function resolvePath(
   git: Git,
   top: string,
   entry: UnmergedEntry,
   options: WorkingTreeOptions,
+  othersResolved: boolean,
 ): Promise<WorkingTreeFileResult> {
-  const full = join(top, entry.path);
+  const at = await readPath(git, top, entry, options, othersResolved);
+  const climbed = await climb(at, () => contentHunks(at));
+  if ('settled' in climbed) return climbed.settled;
+  const result = ladderResult(climbed.hunks, climbed.answers);
+  // The kind goes with the result (add/add or content), so a hand-off names it as `take` does.
+  return { ...(await writeBack(at, climbed.hunks, result)), decision: at.decision };
+}
+
+/** Everything the file-level stages look at, read once: the stages, the file on disk, the file-level decision, the policy. */
+async function readPath(
+  git: Git,
+  top: string,
+  entry: UnmergedEntry,
+  options: WorkingTreeOptions,
+  othersResolved: boolean,
+): Promise<PathAtHand> {
   const stageBytes = await readStageBytes(git, entry);
-  const diskBytes = diskEntryBytes(full);
+  const diskBytes = diskEntryBytes(join(top, entry.path));
   // Every version of the file is read, rewritten and written back with one encoding, so a file
   // that is not UTF-8 keeps every byte outside the hunks the ladder resolved.
   const encoding = encodingOf(diskBytes, stageBytes.base, stageBytes.ours, stageBytes.theirs);
@@ -179,91 +106,48 @@ async function resolveEntry(
   // A generated file is taken whole from one side (then regenerated): a block-by-block merge of it
   // is text its tool never wrote (a package pinned twice, a lockfile that does not parse).
   const generated = generatedFile(entry.path, [texts.ours, texts.theirs, texts.base]);
-  const byPolicy = await applyFilePolicy(git, entry, decision, policy, generated !== null);
-  if (byPolicy) return byPolicy;
-  if (options.fileMemory && options.cache) {
-    const onDisk = diskBytes === null ? null : decodeBytes(diskBytes, encoding);
-    const recalled = await recallWholeFile(git, top, {
-      entry,
-      cache: options.cache,
-      decision,
-      policy,
-      onDisk,
-    });
-    if (recalled) return recalled;
-  }
-  if (decision.kind !== 'content' && decision.kind !== 'add/add') {
-    if (decision.resolution === null)
-      return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision };
-    await applyFileDecision(git, entry.path, decision.resolution.action);
-    return { path: entry.path, status: 'resolved', resolutions: [], remaining: [], decision };
-  }
-  if (decision.resolution !== null) {
-    await applyFileDecision(git, entry.path, decision.resolution.action);
-    return { path: entry.path, status: 'resolved', resolutions: [], remaining: [], decision };
-  }
+  return { git, top, entry, options, diskBytes, encoding, texts, decision, policy, generated, othersResolved };
+}
 
-  // The kind goes with the result (add/add or content), so a hand-off names it as \`take\` does.
+/**
+ * The hunks of a content conflict for the hunk-level stages, as the file on disk holds them; a
+ * file without markers left is left to a person. The model reads and writes text: a file that is
+ * not UTF-8 goes to a person untouched by it.
+ */
+async function contentHunks(at: PathAtHand): Promise<{ hunks: HunksAtHand } | { settled: WorkingTreeFileResult }> {
+  const { entry, options, encoding, texts } = at;
+  const onDisk = decodeBytes(at.diskBytes ?? Buffer.alloc(0), encoding);
+  const file = await pickConflictedFile(at.git, entry.path, onDisk, texts, encoding);
+  if (file.hunks.length === 0) {
+    const note = 'no conflict markers left: check the file and `git add` it yourself';
+    return {
+      settled: { path: entry.path, status: 'open', resolutions: [], remaining: [], decision: at.decision, note },
+    };
+  }
+  const { learnt } = options;
   return {
-    ...(await resolveContent(git, top, entry, options, { diskBytes, encoding, texts, policy, generated })),
-    decision,
+    hunks: hunksAtHand(file, {
+      path: entry.path,
+      rules: options.rules,
+      cache: options.cache,
+      fallback: encoding === 'utf8' ? options.fallback : undefined,
+      log: options.log,
+      sides: texts,
+      syntax: options.syntax,
+      policy: at.policy,
+      learnt: learnt ? (hunk) => learnt(entry.path, hunk) : null,
+    }),
   };
 }
 
-/** What resolveEntry read of a content conflict, for the ladder. */
-interface ContentRead {
-  diskBytes: Buffer | null;
-  encoding: ReturnType<typeof encodingOf>;
-  texts: { base: string | null; ours: string | null; theirs: string | null };
-  policy: ReturnType<typeof policyFor>;
-  generated: ReturnType<typeof generatedFile>;
-}
-
-/** The ladder on a file whose contents conflict, written back (and added when nothing is left). */
-async function resolveContent(
-  git: Git,
-  top: string,
-  entry: UnmergedEntry,
-  options: WorkingTreeOptions,
-  { diskBytes, encoding, texts, policy, generated }: ContentRead,
-): Promise<WorkingTreeFileResult> {
-  if (diskBytes === null)
-    return {
-      path: entry.path,
-      status: 'open',
-      resolutions: [],
-      remaining: [],
-      note: 'the file is missing from the working tree',
-    };
-  const onDisk = decodeBytes(diskBytes, encoding);
-  if (generated !== null) return wholeFile(entry.path, onDisk, generated);
-  const file = await pickConflictedFile(git, entry.path, onDisk, texts, encoding);
-  if (file.hunks.length === 0) {
-    return {
-      path: entry.path,
-      status: 'open',
-      resolutions: [],
-      remaining: [],
-      note: 'no conflict markers left: check the file and `git add` it yourself',
-    };
-  }
-  // The model reads and writes text: a file that is not UTF-8 goes to a person untouched by it.
-  const fallback = encoding === 'utf8' ? options.fallback : undefined;
-  const { learnt } = options;
-  const result = await resolveConflictedFile(file, {
-    path: entry.path,
-    rules: options.rules,
-    cache: options.cache,
-    fallback,
-    log: options.log,
-    sides: texts,
-    syntax: options.syntax,
-    policy,
-    learnt: learnt ? (hunk) => learnt(entry.path, hunk) : null,
-  });
+/** The hunk-level answers written into the file (and added when nothing is left), or the file left as it is. */
+async function writeBack(at: PathAtHand, hunks: HunksAtHand, result: LadderResult): Promise<WorkingTreeFileResult> {
+  const { entry, options, policy, encoding } = at;
+  const { file } = hunks;
+  const onDisk = decodeBytes(at.diskBytes ?? Buffer.alloc(0), encoding);
   const remaining = result.remaining.map((h) => ({ index: h.index, startLine: h.startLine, endLine: h.endLine }));
   const noted =
-    options.fallback && !fallback && remaining.length > 0
+    options.fallback && !hunks.options.fallback && remaining.length > 0
       ? { note: 'not valid UTF-8: the model was not asked (it works on text); a person decides, every byte kept' }
       : policy?.decision.kind === 'human'
         ? { note: policyNote(policy) }
@@ -280,9 +164,9 @@ async function resolveContent(
     };
   }
   // Never through a link a check may have put in the file's place.
-  replaceFileWithin(top, entry.path, encodeText(result.text, encoding));
+  replaceFileWithin(at.top, entry.path, encodeText(result.text, encoding));
   if (remaining.length === 0) {
-    await git.run(['add', '--', entry.path]);
+    await at.git.run(['add', '--', entry.path]);
     return { path: entry.path, status: 'resolved', resolutions: result.resolutions, remaining };
   }
   // Locations of what is left are those of the rewritten file; its hunks keep their number in the
@@ -295,16 +179,6 @@ async function resolveContent(
     remaining: numbered(rewritten.hunks, result.remaining),
     ...noted,
   };
-}
-
-/** A generated file left for a decision on the whole file: its blocks as git wrote them, none resolved. */
-function wholeFile(path: string, onDisk: string, generated: GeneratedFile): WorkingTreeFileResult {
-  const remaining = parseConflictText(onDisk, { path }).hunks.map((h) => ({
-    index: h.index,
-    startLine: h.startLine,
-    endLine: h.endLine,
-  }));
-  return { path, status: 'open', resolutions: [], remaining, generated };
 }
 
 /**
@@ -322,41 +196,6 @@ function numbered(now: readonly ConflictHunk[], ladder: readonly ConflictHunk[])
       ...(was ? { number: was.index, sides: { base: was.base, ours: was.ours, theirs: was.theirs } } : {}),
     };
   });
-}
-
-/** What a file the policy hands to a person says about it. */
-function policyNote(rule: PathRule): string {
-  return `the fork's policy hands ${rule.glob} to a person (resolve.paths)`;
-}
-
-/**
- * A conflict decided whole (modify/delete, binary, mode, ..., or a generated file) the policy
- * decides: `ours` or `theirs` keeps that side's file, or its deletion where that side deleted it;
- * `human` leaves it open, even where a rule would decide it. Null when the policy says nothing of
- * it (no rule, a content conflict merged by hunk, `union`, `regenerate`).
- */
-async function applyFilePolicy(
-  git: Git,
-  entry: UnmergedEntry,
-  decision: FileDecision,
-  rule: PathRule | null,
-  generated: boolean,
-): Promise<WorkingTreeFileResult | null> {
-  if (rule === null || (!generated && (decision.kind === 'content' || decision.kind === 'add/add'))) return null;
-  if (rule.decision.kind === 'human')
-    return { path: entry.path, status: 'open', resolutions: [], remaining: [], decision, note: policyNote(rule) };
-  const side = rule.decision.kind;
-  if (side !== 'ours' && side !== 'theirs') return null;
-  const action = entry[side] === undefined ? 'delete' : side === 'ours' ? 'keep-ours' : 'keep-theirs';
-  await applyFileDecision(git, entry.path, action);
-  return {
-    path: entry.path,
-    status: 'resolved',
-    resolutions: [],
-    remaining: [],
-    decision,
-    policy: `${rule.glob}: ${describeDecision(rule.decision)}`,
-  };
 }
 
 /**
@@ -405,14 +244,6 @@ async function pickConflictedFile(
     encoding,
   });
   return asGitWrote.text === onDisk ? regenerated : current;
-}
-
-async function applyFileDecision(git: Git, path: string, action: string): Promise<void> {
-  if (action === 'delete') await git.run(['rm', '--quiet', '--force', '--', path]);
-  else if (action === 'keep-ours' || action === 'keep-theirs') {
-    await git.run(['checkout', action === 'keep-ours' ? '--ours' : '--theirs', '--', path]);
-    await git.run(['add', '--', path]);
-  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { JournalInput } from './journal.js';
 import { modelRoleSchema } from './model-role.js';
+import { withStoredRung } from './rung.js';
 import {
   acceptedFailureSchema,
   attemptRecordSchema,
@@ -145,13 +146,15 @@ const conflictResolvedEvent = z.object({
       /** The file's conflict kind (content, modify/delete, ...); optional, for journals written before it. */
       kind: z.string().optional(),
       hunks: z.array(
-        z.object({
-          index: z.number().int().positive(),
-          rung: rungSchema,
-          by: z.string(),
-          /** The resolution cache entry of the hunk, so a resolution adopted from the journal can still be blamed. */
-          cacheKey: z.string().optional(),
-        }),
+        withStoredRung(
+          z.object({
+            index: z.number().int().positive(),
+            rung: rungSchema,
+            by: z.string(),
+            /** The resolution cache entry of the hunk, so a resolution adopted from the journal can still be blamed. */
+            cacheKey: z.string().optional(),
+          }),
+        ),
       ),
     }),
   ),

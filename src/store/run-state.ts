@@ -3,7 +3,7 @@ import { fileDropsSchema, finalDropsSchema } from './drops-state.js';
 import { failureSummarySchema } from './failure-summary.js';
 import { flowDataSchema } from './flow-data.js';
 import { GOALS, strategyNames, type StrategyName } from '../config/goals.js';
-import { rungSchema } from './rung.js';
+import { rungSchema, withStoredFileRung, withStoredRung } from './rung.js';
 import { baselineSides, CHECK_TARGETS } from './baseline-side.js';
 
 export * from './baseline-side.js';
@@ -93,36 +93,40 @@ export const gridStateSchema = z.object({
 export { rungSchema } from './rung.js';
 
 const hunkStatusSchema = z.enum(['pending', 'resolved', 'needs_human']);
-const hunkStateSchema = z.object({
-  index: z.number().int().positive(),
-  status: hunkStatusSchema,
-  /** The ladder rung that resolved it; null while pending. */
-  rung: rungSchema.nullable(),
-  /** The rule name or model id. */
-  by: z.string().nullable(),
-  cacheKey: z.string().nullable().default(null),
-  /** What a person kept for a hunk handed to them: ours, theirs, ours then theirs, theirs then ours, base, other text. */
-  choice: z.string().optional(),
-  /** The person who settled it, as git names them (`user.name <user.email>`), where a person did. */
-  person: z.string().optional(),
-});
+const hunkStateSchema = withStoredRung(
+  z.object({
+    index: z.number().int().positive(),
+    status: hunkStatusSchema,
+    /** The ladder rung that resolved it; null while pending. */
+    rung: rungSchema.nullable(),
+    /** The rule name or model id. */
+    by: z.string().nullable(),
+    cacheKey: z.string().nullable().default(null),
+    /** What a person kept for a hunk handed to them: ours, theirs, ours then theirs, theirs then ours, base, other text. */
+    choice: z.string().optional(),
+    /** The person who settled it, as git names them (`user.name <user.email>`), where a person did. */
+    person: z.string().optional(),
+  }),
+);
 
-const conflictFileSchema = z.object({
-  path: z.string().min(1),
-  /** FileConflictKind of imerge/types.ts (content, modify/delete, ...). */
-  kind: z.string(),
-  hunks: z.array(hunkStateSchema),
-  /** Who settled a file-level choice (modify/delete, mode, binary, ...), where there are no hunks to say it. */
-  decidedBy: rungSchema.nullable().optional(),
-  /** How a file without hunks was settled, in words (`regenerated with ...`, `keep theirs (policy glob)`). */
-  note: z.string().optional(),
-  /** What the resolution lost of each side's change (the survival audit); absent when nothing or not audited. */
-  drops: fileDropsSchema.optional(),
-  /** A person's choice of the whole file: one side's file throughout, or deleted (`git rm`). */
-  whole: z.enum(['ours', 'theirs', 'deleted']).optional(),
-  /** The person who settled the file, as git names them, where a person did. */
-  person: z.string().optional(),
-});
+const conflictFileSchema = withStoredFileRung(
+  z.object({
+    path: z.string().min(1),
+    /** FileConflictKind of imerge/types.ts (content, modify/delete, ...). */
+    kind: z.string(),
+    hunks: z.array(hunkStateSchema),
+    /** Who settled a file-level choice (modify/delete, mode, binary, ...), where there are no hunks to say it. */
+    decidedBy: rungSchema.nullable().optional(),
+    /** How a file without hunks was settled, in words (`regenerated with ...`, `keep theirs (policy glob)`). */
+    note: z.string().optional(),
+    /** What the resolution lost of each side's change (the survival audit); absent when nothing or not audited. */
+    drops: fileDropsSchema.optional(),
+    /** A person's choice of the whole file: one side's file throughout, or deleted (`git rm`). */
+    whole: z.enum(['ours', 'theirs', 'deleted']).optional(),
+    /** The person who settled the file, as git names them, where a person did. */
+    person: z.string().optional(),
+  }),
+);
 export type ConflictFileState = z.infer<typeof conflictFileSchema>;
 
 const conflictStatusSchema = z.enum(['pending', 'resolving', 'resolved', 'needs_human', 'blamed']);

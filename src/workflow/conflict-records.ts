@@ -2,6 +2,7 @@ import type { Cell } from '../imerge/cell.js';
 import { cellId } from '../imerge/cell.js';
 import type { ConflictState, RunState } from '../store/run-state.js';
 import { pendingConflict } from '../store/pending-conflict.js';
+import { unknownRung, type Rung } from '../store/rung.js';
 import type { Ctx } from './nodes/common.js';
 
 /** The conflicts with `next` in place of the one of the same id (or added). */
@@ -65,14 +66,30 @@ export function recordResolved(
       ...(outside.length > 0 ? { outsideEdits: outside } : {}),
     });
   }
-  const rungs = files.flatMap((f) =>
-    f.hunks.map(
-      (h) => `${f.path}#${h.index}:${h.rung === 'rule' ? h.by : h.rung === 'policy' ? `policy (${h.by})` : h.rung}`,
-    ),
-  );
+  const rungs = files.flatMap((f) => f.hunks.map((h) => `${f.path}#${h.index}:${hunkWho(h.rung, h.by)}`));
   ctx.log.decision({ cell: base.id }, `[resolver] Resolved ${base.id}: ${rungs.join(', ') || 'file-level decisions'}`);
   const attempts = state.attempts.map((a) =>
     a.number === state.currentAttempt ? { ...a, resolutions: [...new Set([...a.resolutions, base.id])] } : a,
   );
   return { ...state, attempts, conflicts: upsert(state.conflicts, resolved) };
+}
+
+/** Who answered a hunk, for the log line of a resolved conflict: a rule by name, the policy or past merges with theirs. */
+function hunkWho(rung: Rung | null, by: string | null): string {
+  switch (rung) {
+    case 'rule':
+    case 'syntax':
+      return by ?? rung;
+    case 'policy':
+    case 'learnt':
+      return `${rung} (${by})`;
+    case 'cache':
+    case 'generated':
+    case 'model':
+    case 'person':
+    case null:
+      return String(rung);
+    default:
+      return unknownRung(rung);
+  }
 }

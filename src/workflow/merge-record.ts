@@ -1,5 +1,6 @@
 import type { Git } from '../git/index.js';
 import type { ConflictFileState, RunState } from '../store/run-state.js';
+import { unknownRung, type Rung } from '../store/rung.js';
 import { printableLine, printableName } from '../util/safe-print.js';
 import { dropsMessageLines, dropsNote } from './drops/drops-record.js';
 import { checksOnMergeLine, mergeVerdict } from './merge-verdict.js';
@@ -7,21 +8,28 @@ import { checksOnMergeLine, mergeVerdict } from './merge-verdict.js';
 /** Where the full record of a merge is kept: a git note on the merge commit, which `git push`/`fetch` can carry. */
 const NOTES_REF = 'refs/notes/splintercat';
 
-/** Who settled a hunk, in words: a rule by name, the policy by glob, the model by id, a person, the cache. */
-function byWhom(rung: string | null, by: string | null): string {
+/** Who settled a hunk, in words: a rule by name, the syntax merge, the policy by glob, the model by id, a person, the cache. */
+function byWhom(rung: Rung | null, by: string | null): string {
   switch (rung) {
     case 'rule':
       return `rule ${by ?? '?'}`;
+    case 'syntax':
+      return 'the syntax merge';
     case 'policy':
-      return by?.startsWith('learnt') ? `the fork's past merges (${by})` : `the policy (${by ?? '?'})`;
+    case 'generated':
+      return `the policy (${by ?? '?'})`;
+    case 'learnt':
+      return `the fork's past merges (${by ?? '?'})`;
     case 'model':
       return `model ${by ?? '?'}`;
-    case 'human':
+    case 'person':
       return 'a person';
     case 'cache':
       return `the cache (${by ?? '?'})`;
-    default:
+    case null:
       return 'nobody yet';
+    default:
+      return unknownRung(rung);
   }
 }
 
@@ -51,7 +59,7 @@ function conflictLines(state: RunState): string[] {
         continue;
       }
       for (const h of f.hunks) {
-        const who = h.rung === 'human' && h.choice ? `a person (${h.choice})` : byWhom(h.rung, h.by);
+        const who = h.rung === 'person' && h.choice ? `a person (${h.choice})` : byWhom(h.rung, h.by);
         entry.who.set(who, (entry.who.get(who) ?? 0) + 1);
       }
       if (f.hunks.length === 0) entry.notes.add(fileDecision(f));
@@ -80,14 +88,23 @@ function peopleLine(state: RunState): string | null {
   return people.size > 0 ? `Settled by hand: ${[...people].join(', ')}.` : null;
 }
 
+/** How a file without hunks was settled, in words (its note first, when it has one). */
 function fileDecision(f: ConflictFileState): string {
   const how = f.note ? `${f.note}, ` : '';
-  if (f.decidedBy === 'human') return `${how}settled by a person`;
-  if (f.decidedBy === 'policy') return `${how}by the policy`;
-  if (f.decidedBy === 'cache') return `${how}a person's earlier choice, taken again`;
-  if (f.decidedBy === 'rule') return `${how}decided by a rule`;
-  return `${how}file-level decision`;
+  return `${how}${f.decidedBy ? FILE_DECIDED[f.decidedBy] : 'file-level decision'}`;
 }
+
+/** A file-level decision by rung; a regenerated lockfile was recorded as the policy's, and keeps its words. */
+const FILE_DECIDED: Record<Rung, string> = {
+  cache: "a person's earlier choice, taken again",
+  policy: 'by the policy',
+  generated: 'by the policy',
+  rule: 'decided by a rule',
+  syntax: 'decided by a rule',
+  learnt: "by the fork's past merges",
+  model: 'by the model',
+  person: 'settled by a person',
+};
 
 /**
  * The message of the final merge commit: the subject, then, as fork maintainers write by hand, a

@@ -9,6 +9,7 @@ import {
   type WorkingTreeFileResult,
 } from '../resolve/index.js';
 import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
+import { unknownRung } from '../store/rung.js';
 import type { Cell } from '../imerge/cell.js';
 import { cleanMergeWarnings } from './generated-check.js';
 import { handoffFile, keepOrDelete, suggestionHint, withBlocks } from './handoff/index.js';
@@ -283,12 +284,24 @@ function toFileState(result: WorkingTreeFileResult): ConflictFileState {
   };
 }
 
-/** Who settled a file without hunks to say it, and how: the policy, a regenerate command, a rule. */
+/** Who settled a file without hunks to say it, and how: the rung of the file-level stage that settled it. */
 function fileLevel(result: WorkingTreeFileResult): Pick<ConflictFileState, 'decidedBy' | 'note'> {
-  if (result.policy) return { decidedBy: 'policy', note: `the policy's ${result.policy}` };
-  if (result.recalled && result.note) return { decidedBy: 'cache', note: result.note };
-  if (result.status === 'resolved' && result.note?.startsWith('regenerated with'))
-    return { decidedBy: 'policy', note: result.note };
-  if (result.decision?.resolution) return { decidedBy: 'rule', note: result.decision.description };
-  return { decidedBy: null };
+  const { rung } = result;
+  switch (rung) {
+    case 'policy':
+      return { decidedBy: rung, note: `the policy's ${result.policy ?? '?'}` };
+    case 'cache':
+    case 'generated':
+      return { decidedBy: rung, ...(result.note ? { note: result.note } : {}) };
+    case 'rule':
+      return { decidedBy: rung, ...(result.decision ? { note: result.decision.description } : {}) };
+    case 'syntax':
+    case 'learnt':
+    case 'model':
+    case 'person':
+    case undefined:
+      return { decidedBy: null };
+    default:
+      return unknownRung(rung);
+  }
 }

@@ -30,7 +30,7 @@ describe('the resolution cache shared through git', () => {
     const a = TestRepo.create();
     a.commit('base', { 'a.txt': 'a\n' });
     const cacheA = await cacheOf(a.dir);
-    await cacheA.put(cacheA.key(sides(1)), { resolution: 'kept ours 1\n', rung: 'human', by: 'human' });
+    await cacheA.put(cacheA.key(sides(1)), { resolution: 'kept ours 1\n', rung: 'person', by: 'person' });
     const blamedKey = cacheA.key(sides(2));
     await cacheA.put(blamedKey, { resolution: 'wrong 2\n', rung: 'rule', by: 'contained-change' });
     await cacheA.invalidate(blamedKey, 'test failed: t.js');
@@ -60,7 +60,7 @@ describe('the resolution cache shared through git', () => {
     expect(await cacheB.isBlamed(blamedKey, 'wrong 2\n')).toBe(true);
 
     // B learns something, exports on top of what it fetched (a fast-forward for the remote), pushes.
-    await cacheB.put(cacheB.key(sides(3)), { resolution: 'both 3\n', rung: 'human', by: 'human' });
+    await cacheB.put(cacheB.key(sides(3)), { resolution: 'both 3\n', rung: 'person', by: 'person' });
     expect((await runCli(['cache', 'export'], b)).code).toBe(0);
     git(b, 'push', '-q', 'origin', 'refs/splintercat/cache');
     git(a.dir, 'fetch', '-q', 'origin', '+refs/splintercat/cache:refs/splintercat/cache');

@@ -13,8 +13,8 @@ describe('splintercat cache list|clear', () => {
     const rule = cache.key({ base: 'o\n', ours: 'x \n', theirs: 'x\n' });
     await cache.put(person, {
       resolution: 'ab\n',
-      rung: 'human',
-      by: 'human',
+      rung: 'person',
+      by: 'person',
       provenance: { merge: 'upstream-merge', cell: '2-3', file: 'a.txt' },
     });
     await cache.put(rule, {
@@ -29,14 +29,14 @@ describe('splintercat cache list|clear', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/2 cached resolution\(s\)/);
     expect(list.stdout).toMatch(
-      new RegExp(`${person.slice(0, 12)}\\s+human\\s+human\\s+live\\b.*run upstream-merge, cell 2-3, a\\.txt`),
+      new RegExp(`${person.slice(0, 12)}\\s+person\\s+person\\s+live\\b.*run upstream-merge, cell 2-3, a\\.txt`),
     );
     expect(list.stdout).toMatch(new RegExp(`${rule.slice(0, 12)}\\s+rule\\s+whitespace-only\\s+BLAMED`));
     const json = JSON.parse((await runCli(['cache', 'list', '--json'], repo.dir)).stdout) as Array<{
       key: string;
       rung: string;
     }>;
-    expect(json.map((e) => e.rung).sort()).toEqual(['human', 'rule']);
+    expect(json.map((e) => e.rung).sort()).toEqual(['person', 'rule']);
 
     const blamed = await runCli(['cache', 'clear', '--blamed'], repo.dir);
     expect(blamed.stdout).toMatch(/Removed 1 blamed cached resolution/);

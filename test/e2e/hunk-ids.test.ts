@@ -46,12 +46,12 @@ describe('hunk numbers and what is learnt from a person', () => {
     const done = await runCli(['continue'], repo.dir);
     expect(done.code, done.stderr).toBe(0);
     expect(done.stderr).toMatch(/learnt 2 of 2 hunk\(s\) of f\.txt/);
-    expect(done.stderr).toMatch(/f\.txt#1:human, f\.txt#2:whitespace-only, f\.txt#3:human/);
+    expect(done.stderr).toMatch(/f\.txt#1:person, f\.txt#2:whitespace-only, f\.txt#3:person/);
     const hunks = state().conflicts[0]!.files[0]!.hunks;
     expect(hunks.map((h) => [h.index, h.rung])).toEqual([
-      [1, 'human'],
+      [1, 'person'],
       [2, 'rule'],
-      [3, 'human'],
+      [3, 'person'],
     ]);
   });
 });

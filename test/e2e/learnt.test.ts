@@ -73,8 +73,8 @@ describe('suggestions learnt from the fork’s own merges', () => {
     };
     expect(note.run).toBe('up');
     expect(note.conflicts.map((c) => [c.id, c.files[0]?.path, c.files[0]?.hunks[0]?.rung])).toEqual([
-      ['1-1', 'config.ini', 'human'],
-      ['2-1', 'banner.txt', 'human'],
+      ['1-1', 'config.ini', 'person'],
+      ['2-1', 'banner.txt', 'person'],
     ]);
   });
 
@@ -93,7 +93,7 @@ describe('suggestions learnt from the fork’s own merges', () => {
     const hunks = Object.fromEntries(
       state.conflicts.flatMap((c) => c.files.map((f) => [f.path, f.hunks.map((h) => [h.rung, h.by])])),
     );
-    expect(hunks['config.ini']).toEqual([['policy', 'learnt: ours (3 of 3 merges)']]);
+    expect(hunks['config.ini']).toEqual([['learnt', 'learnt: ours (3 of 3 merges)']]);
     expect(hunks['banner.txt']).toEqual([[null, null]]);
   });
 

@@ -170,7 +170,7 @@ describe('what a resolution dropped', () => {
     const run = await runCli(['merge', 'up', '--name', 'again', '--strategy', 'optimistic'], repo.dir);
     expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toMatch(
-      /the resolution by cache \(human:human\) of `lib\/router\.js` drops 3 lines the fork added:/,
+      /the resolution by cache \(person:person\) of `lib\/router\.js` drops 3 lines the fork added:/,
     );
     expect(run.stderr).toMatch(/resolve\.review_drops asks you to confirm it/);
     const status = JSON.parse((await runCli(['status', '--json', '--name', 'again'], repo.dir)).stdout) as Status;
@@ -180,7 +180,7 @@ describe('what a resolution dropped', () => {
     expect(continued.code, continued.stderr).toBe(0);
     expect(repo.sh('show', 'main:lib/router.js').trim()).toBe(router('  log.debug(path);').trim());
     expect(repo.sh('log', '-1', '--format=%B', 'main')).toMatch(
-      /lib\/router\.js: drops 3 lines the fork added \[cell 1-1, cache \(human:human\), no recorded reason\]/,
+      /lib\/router\.js: drops 3 lines the fork added \[cell 1-1, cache \(person:person\), no recorded reason\]/,
     );
   });
 });

@@ -111,7 +111,7 @@ describe('the merge record is the truth of what happened', () => {
       });
       expect(files['a.txt']?.whole).toBeUndefined();
       expect(files['a.txt']?.hunks).toEqual([
-        expect.objectContaining({ rung: 'human', choice: 'ours', person: 'Test User <test@example.com>' }),
+        expect.objectContaining({ rung: 'person', choice: 'ours', person: 'Test User <test@example.com>' }),
       ]);
     },
   );

@@ -361,7 +361,7 @@ function policyFromRecord(repo: string, env: NodeJS.ProcessEnv, commit: string):
   const byPath = new Map<string, Set<string>>();
   for (const f of note.conflicts.flatMap((c) => c.files))
     for (const h of f.hunks)
-      if (h.rung === 'human') byPath.set(f.path, (byPath.get(f.path) ?? new Set()).add(h.choice ?? 'other text'));
+      if (h.rung === 'person') byPath.set(f.path, (byPath.get(f.path) ?? new Set()).add(h.choice ?? 'other text'));
   return [...byPath].flatMap(([path, choices]) => {
     const only = choices.size === 1 ? decisionOfChoice[[...choices][0] as string] : undefined;
     return only ? [`    ${JSON.stringify(path)}: ${only}`] : [];

@@ -20,11 +20,13 @@ describe('splintercat status / report / ui (CLI)', () => {
     expect(status.stdout).toMatch(/^ {2}attempts: 1; #1 optimistic, 0 resolved, open$/m);
     expect(status.stdout).toMatch(/^ {2}phase: resolve_conflicts; elapsed \S+ \(stopped at \d\d:\d\d:\d\d\)$/m);
     expect(status.stdout).toMatch(
-      /^ {2}conflicts: 0 done, 1 left \(of 1\); hunks by rung: cache 0, policy 0, rule 0, model 0, human 0; open 1$/m,
+      /^ {2}conflicts: 0 done, 1 left \(of 1\); hunks by rung: cache 0, policy 0, generated 0, rule 0, syntax 0, learnt 0, model 0, person 0; open 1$/m,
     );
     expect(status.stdout).toMatch(/^ {2}models: resolver 0 calls 0\+0 tokens \$0\.0000; .*; cost \$0\.0000$/m);
     expect(status.stdout).toMatch(/^ {3}0 - \*{5} - main\n {7}\*#/m);
-    expect(status.stdout).toContain('C/P/R/M/H = conflict resolved by cache / policy / rule / model / human');
+    expect(status.stdout).toContain(
+      'C/P/G/R/S/L/M/H = conflict resolved by cache / policy / regenerate / rule / syntax merge / learnt / model / person',
+    );
     const json = JSON.parse((await runCli(['status', '--json'], run.repo.dir)).stdout);
     expect(json).toMatchObject({
       name: 'up',

@@ -40,14 +40,14 @@ describe('the memory of whole files', () => {
     const mine = 'fork up\r\nkept and edited\r\nz\r\n';
     await cache.put(await keyOf(repo), {
       resolution: mine,
-      rung: 'human',
-      by: 'human',
+      rung: 'person',
+      by: 'person',
       file: { path: 'f.txt', deleted: false },
       provenance: { merge: 'up', cell: '1-1' },
     });
     const [result] = await resolveWorkingTree(repo.git, { cache, fileMemory: true });
     expect(result).toMatchObject({ status: 'resolved', recalled: { deleted: false, imported: false } });
-    expect(result?.resolutions.map((r) => [r.rung, r.by])).toEqual([['cache', 'human:human']]);
+    expect(result?.resolutions.map((r) => [r.rung, r.by])).toEqual([['cache', 'person:person']]);
     expect(readFileSync(join(repo.dir, 'f.txt'), 'utf8')).toBe(mine);
     expect(repo.sh('ls-files', '-u')).toBe('');
   });
@@ -70,8 +70,8 @@ describe('the memory of whole files', () => {
         version: 1,
         key,
         resolution: forged,
-        rung: 'human',
-        by: 'human',
+        rung: 'person',
+        by: 'person',
         provenance: { when: new Date().toISOString() },
         file: { path: 'f.txt', deleted: false },
       });

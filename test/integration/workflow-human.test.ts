@@ -223,7 +223,7 @@ describe('hand-offs a person can follow to the letter', () => {
     expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
     expect(repo.sh('ls-tree', '--name-only', 'main').split('\n').sort()).toEqual(['check.mjs', 'kept.txt', 'vals.txt']);
     expect(repo.sh('show', 'main:kept.txt')).toBe('upstream change');
-    expect(done.state.conflicts[0]?.files.map((f) => f.decidedBy)).toEqual(['human', 'human']);
+    expect(done.state.conflicts[0]?.files.map((f) => f.decidedBy)).toEqual(['person', 'person']);
   });
 
   it("the same modify/delete (same path and blobs) met at a later cell takes the person's earlier choice, journalled as cache", async () => {
@@ -309,7 +309,7 @@ describe("a person's work is never thrown away", () => {
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['fine']).trimEnd());
     // The blamed answer was evicted; the amended one is what the cache holds.
     const cache = await ResolutionCache.forRepo(repo.git);
-    const entries = (await cache.list()).filter((e) => e.rung === 'human' && e.file === undefined);
+    const entries = (await cache.list()).filter((e) => e.rung === 'person' && e.file === undefined);
     expect(entries.map((e) => e.resolution)).toEqual(['v1 = fine\n']);
   });
 
@@ -450,12 +450,12 @@ describe("people's resolutions are cached", () => {
     expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
     expect(repo.sh('show', 'main:b.txt')).toBe('x = fork + upstream');
     const later = done.state.conflicts.find((x) => x.id === '2-2');
-    expect(later?.files[0]?.hunks.map((h) => [h.rung, h.by])).toEqual([['cache', 'human:human']]);
+    expect(later?.files[0]?.hunks.map((h) => [h.rung, h.by])).toEqual([['cache', 'person:person']]);
     const cache = await ResolutionCache.forRepo(repo.git);
     expect(
       (await cache.list())
         .filter((e) => e.file === undefined)
         .map((e) => [e.rung, e.provenance.merge, e.provenance.cell, e.provenance.file]),
-    ).toEqual([['human', 'up', '1-1', 'a.txt']]);
+    ).toEqual([['person', 'up', '1-1', 'a.txt']]);
   });
 });

@@ -336,8 +336,8 @@ describe('recovery kinds and strategies', () => {
     expect(done.kind === 'failed' ? done.reason : done.kind).toBe('done');
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2']).trimEnd());
     expect(done.state.conflicts.map((c) => [c.id, c.files[0]?.hunks.map((h) => h.rung)])).toEqual([
-      ['1-1', ['human']],
-      ['2-2', ['human']],
+      ['1-1', ['person']],
+      ['2-2', ['person']],
     ]);
   });
 

@@ -86,7 +86,7 @@ describe('attack: a teammate forges the shared resolution cache', () => {
     const { clone } = team();
     const policy = ['resolve:', '  paths:', '    prod.yml: human', '    a.txt: ours'];
     const mallory = clone('mallory', policy);
-    await forge(mallory, prodSides, { resolution: 'mode: mallory\n', rung: 'human', by: 'human' });
+    await forge(mallory, prodSides, { resolution: 'mode: mallory\n', rung: 'person', by: 'person' });
     await forge(mallory, aSides, { resolution: 'beta mallory\n', rung: 'model', by: 'gpt' });
     await publish(mallory);
 
@@ -111,7 +111,7 @@ describe('attack: a teammate forges the shared resolution cache', () => {
     const { clone } = team();
     const mallory = clone('mallory', []);
     await forge(mallory, aSides, { resolution: MARKED, rung: 'model', by: 'gpt' });
-    await forge(mallory, prodSides, { resolution: MARKED.replace(/beta/g, 'mode:'), rung: 'human', by: 'human' });
+    await forge(mallory, prodSides, { resolution: MARKED.replace(/beta/g, 'mode:'), rung: 'person', by: 'person' });
     await publish(mallory);
 
     const victim = clone('victim', []);

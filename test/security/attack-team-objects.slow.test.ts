@@ -371,7 +371,7 @@ describe('oversized and malformed objects from the remote', () => {
     const record = forgedRecord(
       'resolution',
       { conflict: bobs, tree },
-      { files: [{ path: 'vals.txt', kind: 'content', hunks: [{ index: 1, rung: 'human', by: 'x' }] }] },
+      { files: [{ path: 'vals.txt', kind: 'content', hunks: [{ index: 1, rung: 'person', by: 'x' }] }] },
     );
     const records = mallory.sh('rev-parse', 'refs/splintercat/up/records');
     const kept = entriesOf(mallory, records);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Git } from '../../git/index.js';
-import type { LearntSuggestions, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
+import type { LearntSuggestions, Rung, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
 import { takeCommand, takeOfChoice } from '../../resolve/take/take-command.js';
 import { handoffFile } from '../../workflow/handoff/index.js';
 import { globalOptions, printJson, printResult } from '../context.js';
@@ -130,11 +130,23 @@ function blockLines(path: string, r: WorkingTreeFileResult, blocks: Blocks): str
   });
 }
 
+/** The rungs whose answer is named by the rule alone (`hunk 1 by one-side-unchanged`); the others say the rung too. */
+const RULE_NAMED: Record<Rung, boolean> = {
+  cache: false,
+  policy: false,
+  generated: false,
+  rule: true,
+  syntax: false,
+  learnt: false,
+  model: false,
+  person: false,
+};
+
 function formatResults(results: WorkingTreeFileResult[], blocks: Blocks = {}): string {
   if (results.length === 0) return 'No unmerged paths.';
   const lines: string[] = [];
   for (const r of results) {
-    const by = r.resolutions.map((x) => `hunk ${x.hunkIndex} by ${x.rung === 'rule' ? x.by : `${x.rung} (${x.by})`}`);
+    const by = r.resolutions.map((x) => `hunk ${x.hunkIndex} by ${RULE_NAMED[x.rung] ? x.by : `${x.rung} (${x.by})`}`);
     if (r.decision && r.decision.kind !== 'content' && r.decision.kind !== 'add/add') {
       lines.push(
         r.status === 'resolved'

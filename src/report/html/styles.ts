@@ -2,7 +2,7 @@
 export const reportCss = `
 :root{--fg:#1b1f24;--muted:#57606a;--bg:#fff;--panel:#f6f8fa;--line:#d0d7de;--accent:#0b5cad;--ok:#1a7f37;--bad:#c62828;--warn:#9a6700;--neutral:#3d5a80;
 --c-unknown:#eceff1;--c-auto:#c8e6c9;--c-frontier:#81c784;--c-edge:#b0bec5;--c-manual:#90a4ae;--c-blocked:#e53935;--c-unblocked:#fff176;
---c-cache:#64b5f6;--c-policy:#7986cb;--c-rule:#4db6ac;--c-model:#ba68c8;--c-human:#ffb74d;--c-failed:#d32f2f;--add:#e6ffec;--del:#ffebe9;--hunk:#ddf4ff}
+--c-cache:#64b5f6;--c-policy:#7986cb;--c-generated:#9575cd;--c-rule:#4db6ac;--c-syntax:#4dd0e1;--c-learnt:#a1887f;--c-model:#ba68c8;--c-person:#ffb74d;--c-failed:#d32f2f;--add:#e6ffec;--del:#ffebe9;--hunk:#ddf4ff}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;--panel:#161b22;--line:#30363d;--accent:#58a6ff;--ok:#3fb950;--bad:#ff7b72;--warn:#d29922;--neutral:#8fb3d9;
 --c-unknown:#21262d;--c-auto:#2e5e34;--c-frontier:#3f8f4a;--c-edge:#4b5a63;--c-manual:#607d8b;--add:#12361f;--del:#4a1619;--hunk:#0c2d4d}}
 *{box-sizing:border-box}
@@ -40,7 +40,7 @@ button{font:inherit;padding:4px 10px;border:1px solid var(--line);border-radius:
 .grid-view canvas{display:block;width:100%;cursor:crosshair}
 .grid-view rect.k0{fill:var(--c-unknown)}.grid-view rect.k1{fill:var(--c-manual)}.grid-view rect.k2{fill:var(--c-auto)}
 .grid-view rect.k3{fill:var(--c-blocked)}.grid-view rect.k4{fill:var(--c-unblocked)}.grid-view rect.kedge{fill:var(--c-edge)}
-.grid-view rect.m-cache{fill:var(--c-cache)}.grid-view rect.m-policy{fill:var(--c-policy)}.grid-view rect.m-rule{fill:var(--c-rule)}.grid-view rect.m-model{fill:var(--c-model)}.grid-view rect.m-human{fill:var(--c-human)}
+.grid-view rect.m-cache{fill:var(--c-cache)}.grid-view rect.m-policy{fill:var(--c-policy)}.grid-view rect.m-generated{fill:var(--c-generated)}.grid-view rect.m-rule{fill:var(--c-rule)}.grid-view rect.m-syntax{fill:var(--c-syntax)}.grid-view rect.m-learnt{fill:var(--c-learnt)}.grid-view rect.m-model{fill:var(--c-model)}.grid-view rect.m-person{fill:var(--c-person)}
 .grid-view rect{stroke:var(--bg);stroke-width:1}
 .grid-view path.frontier{stroke:var(--fg);stroke-width:2;fill:none;pointer-events:none}
 .grid-view rect.failed{stroke:var(--c-failed);stroke-width:3}
@@ -68,8 +68,8 @@ details>summary{cursor:pointer}
 .diff .d-add{background:var(--add);display:block}.diff .d-del{background:var(--del);display:block}
 .diff .d-hunk{background:var(--hunk);display:block;color:var(--muted)}.diff .d-meta{font-weight:600;display:block}
 .diff .d-ctx{display:block}
-.rung{font-weight:700}.rung-cache{color:#1565c0}.rung-policy{color:#3949ab}.rung-rule{color:#00796b}.rung-model{color:#7b1fa2}.rung-human{color:#e65100}
-@media (prefers-color-scheme:dark){.rung-cache{color:#64b5f6}.rung-policy{color:#7986cb}.rung-rule{color:#4db6ac}.rung-model{color:#ce93d8}.rung-human{color:#ffb74d}}
+.rung{font-weight:700}.rung-cache{color:#1565c0}.rung-policy{color:#3949ab}.rung-generated{color:#5e35b1}.rung-rule{color:#00796b}.rung-syntax{color:#00838f}.rung-learnt{color:#5d4037}.rung-model{color:#7b1fa2}.rung-person{color:#e65100}
+@media (prefers-color-scheme:dark){.rung-cache{color:#64b5f6}.rung-policy{color:#7986cb}.rung-generated{color:#9575cd}.rung-rule{color:#4db6ac}.rung-syntax{color:#4dd0e1}.rung-learnt{color:#a1887f}.rung-model{color:#ce93d8}.rung-person{color:#ffb74d}}
 .live{font-size:.85rem;margin-top:4px}
 @media (max-width:720px){body{font-size:14px}.sides{grid-template-columns:minmax(0,1fr)}.cards{grid-template-columns:repeat(2,minmax(0,1fr))}th,td{padding:4px 6px}}
 `;

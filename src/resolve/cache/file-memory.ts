@@ -36,8 +36,8 @@ export async function rememberFile(
   const key = fileMemoryKey(input.path, input.stages);
   const entry = await cache.put(key, {
     resolution: input.text ?? '',
-    rung: 'human',
-    by: 'human',
+    rung: 'person',
+    by: 'person',
     provenance: { file: input.path, ...input.provenance },
     file: { path: input.path, deleted: input.text === null },
   });

@@ -52,13 +52,13 @@ describe('entries taken in from another clone', () => {
 
   it("another clone's blame of this clone's own answer is its claim: the answer still replays, and can be stored again", async () => {
     const c = cache();
-    await c.put(key, { resolution: 'mine\n', rung: 'human', by: 'human' });
+    await c.put(key, { resolution: 'mine\n', rung: 'person', by: 'person' });
     const mine = answerHash('mine\n');
     const blame = { answer: mine, when: '2026-01-01T00:00:00.000Z', reason: 'forged failure' };
     expect(await c.absorb({ ...entry('theirs\n', 'human', 'human'), blamed: [blame] })).toBe(true);
     expect((await c.get(key))?.resolution).toBe('mine\n');
     expect(await c.isBlamed(key, 'mine\n')).toBe(false);
-    expect(await c.put(key, { resolution: 'mine\n', rung: 'human', by: 'human' })).not.toBeNull();
+    expect(await c.put(key, { resolution: 'mine\n', rung: 'person', by: 'person' })).not.toBeNull();
     const free = await resolveFileText(conflict, { path: 'f', cache: c });
     expect(free.resolutions[0]).toMatchObject({ rung: 'cache', text: 'mine\n' });
     // An entry taken in with its own clone's blame of it stays blamed, as that clone left it.
@@ -75,8 +75,8 @@ describe('entries taken in from another clone', () => {
     const c = cache();
     await c.put(key, { resolution: '<<<<<<< ours\nb\n>>>>>>> theirs\n', rung: 'model', by: 'm' });
     expect((await resolveFileText(conflict, { path: 'f', cache: c })).remaining).toHaveLength(1);
-    await c.put(key, { resolution: 'mine\n', rung: 'human', by: 'human' });
+    await c.put(key, { resolution: 'mine\n', rung: 'person', by: 'person' });
     const human = await resolveFileText(conflict, { path: 'f', cache: c, policy: rule({ kind: 'human' }) });
-    expect(human.resolutions[0]).toMatchObject({ rung: 'cache', by: 'human:human', text: 'mine\n' });
+    expect(human.resolutions[0]).toMatchObject({ rung: 'cache', by: 'person:person', text: 'mine\n' });
   });
 });

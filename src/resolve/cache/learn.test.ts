@@ -19,7 +19,7 @@ const hunk = (ours: string, base: string, theirs: string): string =>
   `<<<<<<< HEAD\n${ours}||||||| base\n${base}=======\n${theirs}>>>>>>> other\n`;
 
 describe('learnHumanResolution', () => {
-  it('caches what the person put in place of each hunk, so the ladder replays it (rung human) the next time', async () => {
+  it('caches what the person put in place of each hunk, so the ladder replays it (rung person) the next time', async () => {
     const c = cache();
     const presented = `intro\n${hunk('one a\n', 'one\n', 'one b\n')}\nmiddle\n${hunk('two a\n', 'two\n', 'two b\n')}end\n`;
     const resolved = 'intro\none a and b\n\nmiddle\ntwo b\nend\n';
@@ -28,15 +28,15 @@ describe('learnHumanResolution', () => {
     ).toHaveLength(2);
     const entries = await c.list();
     expect(entries.map((e) => [e.resolution, e.rung, e.by, e.provenance.merge, e.provenance.file]).sort()).toEqual([
-      ['one a and b\n', 'human', 'human', 'up', 'x.txt'],
-      ['two b\n', 'human', 'human', 'up', 'x.txt'],
+      ['one a and b\n', 'person', 'person', 'up', 'x.txt'],
+      ['two b\n', 'person', 'person', 'up', 'x.txt'],
     ]);
     // The same conflicts elsewhere (another cell, another file around them) come back from the cache.
     const again = await resolveFileText(`other top\n${hunk('two a\n', 'two\n', 'two b\n')}`, {
       path: 'y.txt',
       cache: c,
     });
-    expect(again.resolutions[0]).toMatchObject({ rung: 'cache', by: 'human:human', text: 'two b\n' });
+    expect(again.resolutions[0]).toMatchObject({ rung: 'cache', by: 'person:person', text: 'two b\n' });
   });
 
   it('learns nothing from a file that still holds markers, or a hunk whose context the person rewrote', async () => {

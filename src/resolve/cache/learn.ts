@@ -51,8 +51,8 @@ export async function learnHumanHunks(cache: ResolutionCache, input: LearnInput)
     const key = cache.key({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs });
     const entry = await cache.put(key, {
       resolution: answer,
-      rung: 'human',
-      by: 'human',
+      rung: 'person',
+      by: 'person',
       provenance: { file: input.path, ...input.provenance },
     });
     stored.push(entry !== null ? key : null);

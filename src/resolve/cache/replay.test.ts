@@ -33,7 +33,7 @@ describe('replayable', () => {
     expect(replayable({ ...hit, by: 'syntax-merge' }, sides, [containedChange], ctx)).toBe(false);
   });
   it("replays a person's or the model's answer wherever the same sides meet", () => {
-    for (const rung of ['human', 'model'] as const)
+    for (const rung of ['person', 'model'] as const)
       expect(replayable({ rung, by: rung, resolution: 'z\n' }, { base, ours, theirs }, [], ctx)).toBe(true);
   });
 });

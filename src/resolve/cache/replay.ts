@@ -1,5 +1,6 @@
 import type { HunkSides, ResolutionRule, RuleContext } from '../rules/index.js';
 import type { CacheEntry } from './resolution-cache.js';
+import { unknownRung } from '../../store/rung.js';
 
 /** Line endings unified and trailing blanks dropped, as the cache compares answers. */
 const same = (a: string, b: string): boolean =>
@@ -21,9 +22,23 @@ export function replayable(
   rules: readonly ResolutionRule[],
   context: RuleContext,
 ): boolean {
-  if (hit.rung !== 'rule') return true;
-  const rule = rules.find((r) => r.name === hit.by);
-  if (rule === undefined) return false;
-  const again = rule.resolve(sides, context);
-  return again !== null && same(again, hit.resolution);
+  switch (hit.rung) {
+    case 'rule': {
+      const rule = rules.find((r) => r.name === hit.by);
+      if (rule === undefined) return false;
+      const again = rule.resolve(sides, context);
+      return again !== null && same(again, hit.resolution);
+    }
+    case 'syntax':
+      return false;
+    case 'cache':
+    case 'policy':
+    case 'generated':
+    case 'learnt':
+    case 'model':
+    case 'person':
+      return true;
+    default:
+      return unknownRung(hit.rung);
+  }
 }

@@ -66,8 +66,8 @@ describe('ResolutionCache', () => {
     expect(await cache.put(key, { resolution: 'bc\n', rung: 'rule', by: 'keep-both' })).toBeNull();
     expect(await new ResolutionCache(cache.dir).get(key)).toBeNull();
     // A person's different answer is stored and replayed; the blame is remembered with it.
-    await cache.put(key, { resolution: 'cb\n', rung: 'human', by: 'human', provenance: { merge: 'run-2' } });
-    expect(await cache.get(key)).toMatchObject({ resolution: 'cb\n', rung: 'human', provenance: { merge: 'run-2' } });
+    await cache.put(key, { resolution: 'cb\n', rung: 'person', by: 'person', provenance: { merge: 'run-2' } });
+    expect(await cache.get(key)).toMatchObject({ resolution: 'cb\n', rung: 'person', provenance: { merge: 'run-2' } });
     expect((await cache.read(key))?.blamed).toEqual([
       { answer: answerHash('bc\n'), when: '2026-01-02T03:04:05.000Z', reason: 'test failed', merge: 'run-1' },
     ]);
@@ -99,7 +99,7 @@ describe('ResolutionCache', () => {
   it('stores resolutions with LF endings; a replay takes the line endings of its file', async () => {
     const cache = new ResolutionCache(temp(), clock);
     const key = cache.key(sides);
-    await cache.put(key, { resolution: 'one\r\ntwo\r\n', rung: 'human', by: 'human' });
+    await cache.put(key, { resolution: 'one\r\ntwo\r\n', rung: 'person', by: 'person' });
     expect((await cache.get(key))?.resolution).toBe('one\ntwo\n');
     expect(withEol('one\ntwo\n', '\r\n')).toBe('one\r\ntwo\r\n');
     expect(withEol('one\r\ntwo\n', '\n')).toBe('one\ntwo\n');

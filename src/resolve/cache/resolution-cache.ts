@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { SplintercatError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
-import { rungSchema } from '../../store/rung.js';
+import { rungSchema, withStoredRung } from '../../store/rung.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import type { HunkSides } from '../rules/rule.js';
 import { hasMarkers } from '../parse/markers.js';
@@ -34,30 +34,32 @@ const blameSchema = z.object({
   imported: z.boolean().optional(),
 });
 
-const entrySchema = z.object({
-  version: z.literal(1),
-  key: z.string(),
-  /** The resolution with LF line endings (a replay takes the file's own). */
-  resolution: z.string(),
-  rung: rungSchema,
-  /** Rule name, model id or `human`. */
-  by: z.string(),
-  provenance: provenanceSchema,
-  /** Legacy: the whole entry blamed (entries written before `blamed` existed). */
-  invalidated: z.object({ when: z.string(), reason: z.string() }).optional(),
-  /** Every resolution of this hunk a failed check blamed, kept across later puts. */
-  blamed: z.array(blameSchema).optional(),
-  /**
-   * Set by `absorb`: the entry came from another clone (the shared cache ref), not from this
-   * clone's ladder or person. Whatever the entry says of itself, an absorbed one is marked so.
-   */
-  imported: z.boolean().optional(),
-  /**
-   * Set for a whole file's resolution (`file-memory.ts`): the resolution is the person's whole file
-   * for that path, byte for byte (its own line endings), or its deletion.
-   */
-  file: z.object({ path: z.string(), deleted: z.boolean() }).optional(),
-});
+const entrySchema = withStoredRung(
+  z.object({
+    version: z.literal(1),
+    key: z.string(),
+    /** The resolution with LF line endings (a replay takes the file's own). */
+    resolution: z.string(),
+    rung: rungSchema,
+    /** Rule name, model id or `human`. */
+    by: z.string(),
+    provenance: provenanceSchema,
+    /** Legacy: the whole entry blamed (entries written before `blamed` existed). */
+    invalidated: z.object({ when: z.string(), reason: z.string() }).optional(),
+    /** Every resolution of this hunk a failed check blamed, kept across later puts. */
+    blamed: z.array(blameSchema).optional(),
+    /**
+     * Set by `absorb`: the entry came from another clone (the shared cache ref), not from this
+     * clone's ladder or person. Whatever the entry says of itself, an absorbed one is marked so.
+     */
+    imported: z.boolean().optional(),
+    /**
+     * Set for a whole file's resolution (`file-memory.ts`): the resolution is the person's whole file
+     * for that path, byte for byte (its own line endings), or its deletion.
+     */
+    file: z.object({ path: z.string(), deleted: z.boolean() }).optional(),
+  }),
+);
 
 export type CacheEntry = z.infer<typeof entrySchema>;
 export type CacheBlame = z.infer<typeof blameSchema>;

@@ -1,7 +1,8 @@
 import type { Git } from '../../git/index.js';
 import { generatedFile } from '../data/generated-files.js';
 import { decideFileConflict } from '../file-level.js';
-import { resolveConflictedFile, SYNTAX_RUNG, type LadderFallback } from '../ladder.js';
+import { resolveConflictedFile, type LadderFallback } from '../ladder.js';
+import { RUNGS } from '../../store/rung.js';
 import { normalizeForPath, normalizeWhitespace } from '../normalize.js';
 import { mergeFileTexts } from '../parse/merge-file.js';
 import { parseConflictText, printOutsideHunk } from '../parse/markers.js';
@@ -128,10 +129,10 @@ function noteDrop(report: EvalReport, c: EvalCase, by: string): void {
   if (list.length < 20) list.push({ id: c.id, by });
 }
 
-/** The rung a resolved file is credited to: the latest rung that took one of its hunks. */
+/** The rung a resolved file is credited to: the latest rung (in ladder order) that took one of its hunks. */
 function fileRung(resolutions: readonly HunkResolution[]): string {
-  const rungs = new Set<string>(resolutions.map((r) => (r.by === SYNTAX_RUNG ? 'syntax' : r.rung)));
-  return ['human', 'model', 'syntax', 'rule', 'cache'].find((r) => rungs.has(r)) ?? 'file';
+  const rungs = new Set(resolutions.map((r) => r.rung));
+  return RUNGS.findLast((r) => rungs.has(r)) ?? 'file';
 }
 
 /** What kind of conflict the case is, from which versions exist. */

@@ -47,7 +47,7 @@ export class LearntSuggestions {
     return this.history ? suggestFor(this.history.hunks, path, sides) : null;
   }
 
-  /** With `apply`: the ladder's hook that takes a strong suggestion (rung policy, by `learnt`); else null. */
+  /** With `apply`: the ladder's hook that takes a strong suggestion (rung `learnt`); else null. */
   applier(): ((path: string, hunk: ConflictHunk) => HunkResolution | null) | null {
     if (this.settings.mode !== 'apply') return null;
     return (path, hunk) => {
@@ -55,7 +55,7 @@ export class LearntSuggestions {
       if (!s || !strongEnough(s, this.settings.threshold, this.settings.min_merges)) return null;
       return {
         text: suggestionText(hunk, s),
-        rung: 'policy',
+        rung: 'learnt',
         by: `learnt: ${s.choice} (${s.agree} of ${s.of} merges)`,
         hunkIndex: hunk.index,
       };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { rungSchema } from '../rung.js';
+import { rungSchema, withStoredRung } from '../rung.js';
 import { recordId, syncRecordSchema, type SyncRecord } from './record.js';
 
 /**
@@ -43,11 +43,13 @@ const resolutionFile = z.looseObject({
   decidedBy: rungSchema.nullable().default(null),
   hunks: z
     .array(
-      z.looseObject({
-        index: z.number().int().positive().max(1_000_000),
-        rung: rungSchema.nullable().default(null),
-        by: label.nullable().default(null),
-      }),
+      withStoredRung(
+        z.looseObject({
+          index: z.number().int().positive().max(1_000_000),
+          rung: rungSchema.nullable().default(null),
+          by: label.nullable().default(null),
+        }),
+      ),
     )
     .max(100_000)
     .default([]),

@@ -47,7 +47,7 @@ describe('shared records', () => {
         {
           path: 'a',
           kind: 'content',
-          hunks: [{ index: 1, status: 'resolved', rung: 'human', by: 'human', cacheKey: null }],
+          hunks: [{ index: 1, status: 'resolved', rung: 'person', by: 'person', cacheKey: null }],
         },
       ],
       status: 'resolved',
@@ -66,6 +66,6 @@ describe('shared records', () => {
     });
     const records = runRecords(state, [{ cell: '1-1', commit: '4'.repeat(40) }]);
     expect(records.map((r) => r.kind)).toEqual(['cell', 'resolution', 'accepted-failure']);
-    expect(records[1]?.body).toMatchObject({ files: [{ path: 'a', hunks: [{ rung: 'human', by: 'human' }] }] });
+    expect(records[1]?.body).toMatchObject({ files: [{ path: 'a', hunks: [{ rung: 'person', by: 'person' }] }] });
   });
 });

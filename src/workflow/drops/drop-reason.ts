@@ -1,16 +1,30 @@
 import type { ConflictFileState } from '../../store/run-state.js';
+import { unknownRung } from '../../store/rung.js';
 
 /** What a person kept, when it was an explicit choice of a side (a `take`), not text of their own. */
 const EXPLICIT_CHOICES = new Set(['ours', 'theirs', 'base', 'ours then theirs', 'theirs then ours', 'both']);
 
 type Hunk = ConflictFileState['hunks'][number];
 
-/** The recorded reason for one hunk's answer, or null: a policy, a person's explicit `take`. */
+/** The recorded reason for one hunk's answer, or null: a policy, a learnt choice, a person's explicit `take`. */
 function hunkReason(h: Hunk): string | null {
-  if (h.rung === 'policy') return `the policy (${h.by ?? '?'})`;
-  if (h.rung === 'human' && h.choice !== undefined && EXPLICIT_CHOICES.has(h.choice))
-    return `a person's take ${h.choice}`;
-  return null;
+  switch (h.rung) {
+    case 'policy':
+    case 'learnt':
+      // A learnt answer was recorded as the policy's before it had a rung of its own: its words stay.
+      return `the policy (${h.by ?? '?'})`;
+    case 'person':
+      return h.choice !== undefined && EXPLICIT_CHOICES.has(h.choice) ? `a person's take ${h.choice}` : null;
+    case 'cache':
+    case 'generated':
+    case 'rule':
+    case 'syntax':
+    case 'model':
+    case null:
+      return null;
+    default:
+      return unknownRung(h.rung);
+  }
 }
 
 /**
@@ -21,8 +35,8 @@ function hunkReason(h: Hunk): string | null {
  */
 export function dropReason(file: ConflictFileState): string | null {
   if (file.hunks.length === 0) {
-    if (file.decidedBy === 'policy') return file.note ?? 'the policy';
-    if (file.decidedBy === 'human') return "a person's choice of the file";
+    if (file.decidedBy === 'policy' || file.decidedBy === 'generated') return file.note ?? 'the policy';
+    if (file.decidedBy === 'person') return "a person's choice of the file";
     return null;
   }
   const reasons = file.hunks.map(hunkReason);
@@ -32,11 +46,28 @@ export function dropReason(file: ConflictFileState): string | null {
 
 /** Who decided a file's resolution, in a few words: `rule keep-both-additions`, `a person (theirs)`, `model m`. */
 export function decidedBy(file: ConflictFileState): string {
-  const who = file.hunks.map((h) => {
-    if (h.rung === 'human') return h.choice ? `a person (${h.choice})` : 'a person';
-    if (h.rung === 'rule' || h.rung === 'model') return `${h.rung} ${h.by ?? '?'}`;
-    return h.rung === null ? 'nobody yet' : `${h.rung}${h.by ? ` (${h.by})` : ''}`;
-  });
-  if (who.length === 0) return file.decidedBy ? `${file.decidedBy === 'human' ? 'a person' : file.decidedBy}` : 'git';
+  const who = file.hunks.map(hunkDecider);
+  if (who.length === 0) return file.decidedBy ? `${file.decidedBy === 'person' ? 'a person' : file.decidedBy}` : 'git';
   return [...new Set(who)].join(', ');
+}
+
+/** Who answered one hunk, in a few words. */
+function hunkDecider(h: Hunk): string {
+  switch (h.rung) {
+    case 'person':
+      return h.choice ? `a person (${h.choice})` : 'a person';
+    case 'rule':
+    case 'model':
+      return `${h.rung} ${h.by ?? '?'}`;
+    case null:
+      return 'nobody yet';
+    case 'cache':
+    case 'policy':
+    case 'generated':
+    case 'syntax':
+    case 'learnt':
+      return `${h.rung}${h.by ? ` (${h.by})` : ''}`;
+    default:
+      return unknownRung(h.rung);
+  }
 }

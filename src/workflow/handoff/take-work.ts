@@ -149,15 +149,15 @@ function personsFiles(
           : {
               ...h,
               status: 'resolved' as const,
-              rung: 'human' as const,
-              by: 'human',
+              rung: 'person' as const,
+              by: 'person',
               cacheKey: keys.shift() ?? null,
               ...withChoice(choices.shift()),
               ...person,
             },
       ),
       // A file-level choice (keep or delete, ...) that no rule made was the person's.
-      decidedBy: f.hunks.length === 0 && (whole || !f.decidedBy) ? ('human' as const) : (f.decidedBy ?? null),
+      decidedBy: f.hunks.length === 0 && (whole || !f.decidedBy) ? ('person' as const) : (f.decidedBy ?? null),
     };
   });
 }

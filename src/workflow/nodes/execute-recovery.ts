@@ -228,7 +228,7 @@ function newAttempt(state: RunState, now: string): RunState {
 
 /** Was this resolution a person's (a hunk or a file-level choice of theirs)? */
 function isPersons(c: ConflictState): boolean {
-  return c.files.some((f) => f.decidedBy === 'human' || f.hunks.some((h) => h.rung === 'human'));
+  return c.files.some((f) => f.decidedBy === 'person' || f.hunks.some((h) => h.rung === 'person'));
 }
 
 /** Present each conflict's current resolution in its worktree, with the failure, for a person to amend. */

@@ -133,5 +133,5 @@ function personsDecision(underTest: RunState['conflicts']): RecoveryDecision | n
 
 /** A conflict a person settled, in part or whole: a hunk of theirs, or a file-level choice they made. */
 function settledByPerson(c: RunState['conflicts'][number]): boolean {
-  return c.files.some((f) => f.decidedBy === 'human' || f.hunks.some((h) => h.rung === 'human'));
+  return c.files.some((f) => f.decidedBy === 'person' || f.hunks.some((h) => h.rung === 'person'));
 }

@@ -3,7 +3,16 @@ import { clamp, cssColor, d, type Rgb } from './dom.js';
 import type { CellPos, GridModel } from './grid-model.js';
 import type { ClientPoint } from './svg-view.js';
 
-const RUNG_LETTER: Record<Rung, string> = { cache: 'C', policy: 'P', rule: 'R', model: 'M', human: 'H' };
+const RUNG_LETTER: Record<Rung, string> = {
+  cache: 'C',
+  policy: 'P',
+  generated: 'G',
+  rule: 'R',
+  syntax: 'S',
+  learnt: 'L',
+  model: 'M',
+  person: 'H',
+};
 
 /** The canvas rendering of large grids: one pixel per cell in an offscreen image, drawn scaled into a viewport. */
 export class CanvasView {
@@ -43,9 +52,12 @@ export class CanvasView {
     const rungC: Record<Rung, Rgb> = {
       cache: cssColor('--c-cache', [100, 181, 246]),
       policy: cssColor('--c-policy', [121, 134, 203]),
+      generated: cssColor('--c-generated', [149, 117, 205]),
       rule: cssColor('--c-rule', [77, 182, 172]),
+      syntax: cssColor('--c-syntax', [77, 208, 225]),
+      learnt: cssColor('--c-learnt', [161, 136, 127]),
       model: cssColor('--c-model', [186, 104, 200]),
-      human: cssColor('--c-human', [255, 183, 77]),
+      person: cssColor('--c-person', [255, 183, 77]),
     };
     const failed = cssColor('--c-failed', [211, 47, 47]);
     const off = d.createElement('canvas');
