@@ -317,7 +317,7 @@ const flowDataSchema = z.object({
   retryContext: z.record(z.string(), failureSummarySchema).optional(),
   /** True once the final cell passed every workflow check. */
   finalValidated: z.boolean().optional(),
-  /** The attempt from which `merge.max_retries` counts (a person's fix after an abort starts the budget again). */
+  /** The attempt from which `merge.max_recoveries` counts (a person's fix after an abort starts the budget again). */
   retryBase: z.number().int().nonnegative().optional(),
   /** File-level choices a person made in this run, by `path kind base:ours:theirs` blob ids: not asked again at a later cell. */
   fileChoices: z.record(z.string(), z.enum(['keep', 'delete'])).optional(),
