@@ -121,13 +121,14 @@ export async function runWorkflow(dir: string, source: string, edge: number): Pr
   try {
     const config = configSchema.parse({
       target: { workdir: dir, branch: 'main' },
-      check: { output_dir: join(dir, '.git', 'bench-logs'), commands: { build: 'true' }, workflow: ['build'] },
+      check: { commands: { build: 'true' }, workflow: ['build'] },
+      log: { dir: join(dir, '.git', 'bench-logs') },
       llm: { provider: 'openai-compatible', resolver_model: 'keep-both' },
     });
     const gateway = keepBothGateway();
     const checks = new CheckRunner({
       workdir: dir,
-      outputDir: config.check.output_dir,
+      outputDir: config.log.dir,
       commands: config.check.commands,
       timeoutSec: config.check.timeout,
       killGraceSec: config.check.kill_grace,

@@ -199,7 +199,8 @@ async function measure(slots: number): Promise<Measurement> {
   try {
     const config = configSchema.parse({
       target: { workdir: dir, branch: 'main' },
-      check: { output_dir: join(dir, '.git', 'bench-logs'), commands: { build: 'true' }, workflow: ['build'] },
+      check: { commands: { build: 'true' }, workflow: ['build'] },
+      log: { dir: join(dir, '.git', 'bench-logs') },
       llm: { provider: 'openai-compatible', resolver_model: 'delayed-resolver' },
       merge: { strategy: 'optimistic', parallel: slots },
     });
@@ -212,7 +213,7 @@ async function measure(slots: number): Promise<Measurement> {
     const gateway = new ModelGateway({ models, llm: { timeout: 30, max_retries: 1, prices: {} }, budgetUsd: 0 });
     const checks = new CheckRunner({
       workdir: dir,
-      outputDir: config.check.output_dir,
+      outputDir: config.log.dir,
       commands: config.check.commands,
       timeoutSec: config.check.timeout,
       killGraceSec: config.check.kill_grace,

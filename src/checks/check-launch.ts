@@ -52,7 +52,7 @@ function makeWritableDir(dir: string): void {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
     throw new SplintercatError('check_writable_dir', {
-      what: `Cannot create ${dir}, a directory checks may write (check.writable or check.output_dir)`,
+      what: `Cannot create ${dir}, a directory checks may write (check.writable or log.dir)`,
       why: (error as Error).message,
       fix: 'Create it by hand, or remove it from check.writable in splintercat.yaml',
       cause: error,
@@ -68,14 +68,10 @@ export function assertLogsOutOfReach(outputDir: string, writable: readonly strin
   const logs = resolve(outputDir);
   const inside = writable.map((dir) => resolve(dir)).find((dir) => logs === dir || dir.startsWith(`${logs}${sep}`));
   if (inside === undefined) return;
-  throw new ConfigError(
-    [{ path: 'check.output_dir', message: `inside ${inside}, which checks may write` }],
-    undefined,
-    {
-      what: `check.output_dir (${outputDir}) is inside ${inside}, a directory checks may write`,
-      why: 'A check could replace its own log with a link to a secret, which splintercat would read back and publish',
-      fix: 'Set check.output_dir outside the worktrees and the check.writable directories (the default is .splintercat/logs in the main checkout)',
-      where: 'splintercat.yaml (check.output_dir)',
-    },
-  );
+  throw new ConfigError([{ path: 'log.dir', message: `inside ${inside}, which checks may write` }], undefined, {
+    what: `log.dir (${outputDir}) is inside ${inside}, a directory checks may write`,
+    why: 'A check could replace its own log with a link to a secret, which splintercat would read back and publish',
+    fix: 'Set log.dir outside the worktrees and the check.writable directories (the default is .splintercat/logs in the main checkout)',
+    where: 'splintercat.yaml (log.dir)',
+  });
 }

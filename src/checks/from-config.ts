@@ -35,7 +35,7 @@ export function createCheckRunner(config: Config, deps: CheckRunnerDeps = {}): C
   const { check, llm } = config;
   return new CheckRunner({
     workdir: config.target.workdir,
-    outputDir: check.output_dir,
+    outputDir: config.log.dir,
     commands: check.commands,
     timeoutSec: check.timeout,
     killGraceSec: check.kill_grace,
@@ -74,7 +74,7 @@ export function remoteCheckRunner(
     remote: check.runner.remote,
     run,
     workdir: config.target.workdir,
-    outputDir: check.output_dir,
+    outputDir: config.log.dir,
     commands: check.commands,
     setup: check.setup,
     setupNetwork: check.setup_network,
@@ -82,7 +82,7 @@ export function remoteCheckRunner(
     timeoutSec: check.timeout,
     killGraceSec: check.kill_grace,
     trigger: check.runner.trigger,
-    jobs: check.runner.jobs,
+    jobs: check.runner.job_files,
     parallel: check.runner.parallel,
     pollMs: check.runner.poll * 1000,
     ...(deps.logger ? { logger: deps.logger } : {}),

@@ -22,7 +22,7 @@ export function createCheckLog(
     throw new SplintercatError('check_log_dir', {
       what: `Cannot create the check log directory ${outputDir}`,
       why: (error as Error).message,
-      fix: 'Set check.output_dir to a writable directory',
+      fix: 'Set log.dir to a writable directory',
       cause: error,
     });
   }
@@ -49,7 +49,7 @@ export function createCheckLog(
 export function diskFull(where: string, cause: unknown): SplintercatError {
   return new SplintercatError('disk_full', {
     what: `The disk is full: cannot write check output under ${where}`,
-    fix: [`Free space (old logs in ${where} are safe to delete by hand)`, 'Or point check.output_dir at another disk'],
+    fix: [`Free space (old logs in ${where} are safe to delete by hand)`, 'Or point log.dir at another disk'],
     cause,
   });
 }

@@ -1,9 +1,11 @@
 import { terminalText } from '../util/safe-print.js';
 import type { Command } from 'commander';
+import type { ConfigRequest } from '../workflow/config-for.js';
 
 /**
  * What every command needs at start-up, and nothing heavier: the global options and the output
- * helpers. Loading configuration, runs and logs is in run-context.ts, imported by a command's action.
+ * helpers. The configuration is `configFor` (workflow/config-for.ts), imported by a command's action
+ * with the request `configRequest` makes of the global options.
  */
 
 /** Options every command accepts (defined on the root program). */
@@ -26,6 +28,20 @@ export function globalOptions(command: Command): GlobalOptions {
     set: merged.set ?? [],
     json: Boolean(merged.json),
     cwd: merged.C ?? process.cwd(),
+  };
+}
+
+/**
+ * What the configuration resolver is asked with: `-C`, `--config`, `--set`, this process's
+ * environment; its notices (the file now differs from the run's configuration, ...) go to stderr.
+ */
+export function configRequest(options: GlobalOptions): ConfigRequest {
+  return {
+    cwd: options.cwd,
+    ...(options.config !== undefined ? { configPath: options.config } : {}),
+    sets: options.set,
+    env: process.env,
+    notify: (notice) => process.stderr.write(terminalText(`${notice}\n`)),
   };
 }
 

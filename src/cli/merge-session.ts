@@ -1,11 +1,12 @@
 import type { Config, StoredConfig } from '../config/index.js';
-import { GOALS, strategyNames } from '../config/goals.js';
+import { strategyNames } from '../config/goals.js';
 import { SplintercatError, UsageError } from '../errors/index.js';
 import { Git } from '../git/index.js';
 import { handoffLines } from '../workflow/handoff/index.js';
 import { terminalText } from '../util/safe-print.js';
 import { finalValidation } from '../report/validation.js';
 import { sumUsage } from '../store/usage.js';
+import type { MergeFlags } from '../workflow/config-for.js';
 import type { DriveOptions, DriveOutcome, StartSpec } from '../workflow/lifecycle.js';
 import { printResult, type GlobalOptions } from './context.js';
 import { createCliLogger } from './logger.js';
@@ -46,10 +47,6 @@ export async function startMerge(
       source,
       ...(opts.into !== undefined ? { into: opts.into } : {}),
       ...(opts.name !== undefined ? { name: opts.name } : {}),
-      ...(opts.goal !== undefined ? { goal: choice(GOALS, opts.goal, '--goal') } : {}),
-      ...(opts.strategy !== undefined ? { strategy: choice(strategyNames, opts.strategy, '--strategy') } : {}),
-      ...(opts.resolver !== undefined ? { resolver: choice(resolverModes, opts.resolver, '--resolver') } : {}),
-      ...(opts.firstParent === false ? { firstParent: false } : {}),
       ...(opts.restart ? { restart: true } : {}),
       ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
     };
@@ -62,6 +59,17 @@ export async function startMerge(
 }
 
 const resolverModes = ['auto', 'llm', 'manual'] as const;
+
+/** The options of `merge` that set configuration keys, typed (the configuration resolver applies them). */
+export function mergeFlags(opts: MergeOptions): MergeFlags {
+  // The workflow finishes with a merge commit only; commander has refused any other goal.
+  if (opts.goal !== undefined) choice(['merge'] as const, opts.goal, '--goal');
+  return {
+    ...(opts.strategy !== undefined ? { strategy: choice(strategyNames, opts.strategy, '--strategy') } : {}),
+    ...(opts.resolver !== undefined ? { resolver: choice(resolverModes, opts.resolver, '--resolver') } : {}),
+    ...(opts.firstParent === false ? { firstParent: false } : {}),
+  };
+}
 
 /** A flag's value as one of its choices (commander has checked it; this gives it its type). */
 function choice<T extends string>(choices: readonly T[], value: string, flag: string): T {

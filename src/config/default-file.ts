@@ -9,10 +9,6 @@ export const DEFAULT_CONFIG_YAML = `# splintercat.yaml — configuration of spli
 # Precedence: these values < environment (SPLINTERCAT_SECTION__KEY=value) < --set section.key=value.
 # Values may use \${ENV_VAR} and {target.workdir}.
 
-source:
-  # What to merge from, e.g. upstream/main (splintercat merge SOURCE overrides it).
-  ref: ""
-
 target:
   # The repository; relative paths are relative to this file.
   workdir: .
@@ -20,8 +16,6 @@ target:
   branch: ""
 
 check:
-  # Where check logs are written (NAME-YYYYMMDD-HHMMSS.log); never deleted by splintercat.
-  output_dir: "{target.workdir}/.splintercat/logs"
   # Seconds before a check is killed (its whole process group).
   timeout: 3600
   # Seconds between SIGTERM and SIGKILL when a check is stopped.
@@ -45,7 +39,7 @@ check:
     trigger: ref
     # Job definition files carried in each request commit (path there: file here), e.g.
     #   .gitlab-ci.yml: .splintercat/ci/gitlab-ci.yml
-    jobs: {}
+    job_files: {}
     # Checks in flight at once on the remote; seconds between two looks for results at first
     # (then a tenth of the time the newest check has waited, at most 60 s).
     parallel: 4
@@ -114,15 +108,16 @@ ${providerChoices()}
 imerge:
   # Name of the merge (refs/imerge/NAME, .git/splintercat/NAME).
   name: upstream-merge
-  # merge | rebase | rebase-with-history | border | border-with-history | border-with-history2 | full
-  goal: merge
   # Follow first parents on each side (real upstreams nearly always need it).
   first_parent: true
+  # Concurrent in-memory merges in the engine; 0 = number of cores.
+  jobs: 0
 
 merge:
-  # Recovery attempts in a row (no check passing between them) before giving up.
-  max_retries: 5
-  strategies_available: [optimistic, batch, per_conflict]
+  # Recoveries in a row after failed checks (no check passing between them) before giving up.
+  max_recoveries: 5
+  # The strategies the planner may choose from.
+  available_strategies: [optimistic, batch, per_conflict]
   # Conflicts per check for the batch strategy.
   default_batch_size: 10
   # auto (the planner chooses) | optimistic | batch | per_conflict
@@ -134,8 +129,6 @@ merge:
   batch_handoff: true
   # Model conversations at once on independent conflicts.
   parallel: 4
-  # Concurrent in-memory merges; 0 = number of cores.
-  jobs: 0
   # Where each run's worktrees live (DIR/NAME/: the conflicts to resolve, the checked commits).
   # Empty = a sibling of the repository, ../REPO-splintercat, so no path has a dot-directory
   # (some test suites refuse those). Relative paths are relative to target.workdir.
@@ -196,6 +189,7 @@ sync:
   wait: 0
 
 log:
+  # Every log: splintercat.log, decisions.log, and each check's NAME-YYYYMMDD-HHMMSS.log (never deleted).
   dir: "{target.workdir}/.splintercat/logs"
   # debug | info | warn | error  (--verbose = debug)
   console_level: info

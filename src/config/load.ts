@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, parse as parseYamlValue, isMap, type Document } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../errors/index.js';
+import { oldKeyIssues } from './old-keys.js';
 import { configSchema, type Config } from './schema.js';
 import { applyTemplates, unknownTemplates } from './template.js';
 
@@ -148,6 +149,10 @@ function applyOverrides(
  * text keeps the text as written. Every issue is a ConfigError line, with the file's line when known.
  */
 function parseTree(tree: Tree, overrides: Override[], yaml: ReadYaml | undefined, file: string | undefined): Config {
+  const old = oldKeyIssues(tree).map((issue) => ({
+    ...issue,
+    ...(yaml ? lineAt(yaml.doc, yaml.lineCounter, issue.path) : {}),
+  }));
   let parsed = configSchema.safeParse(tree);
   if (!parsed.success) {
     let retyped = false;
@@ -161,12 +166,14 @@ function parseTree(tree: Tree, overrides: Override[], yaml: ReadYaml | undefined
     }
     if (retyped) parsed = configSchema.safeParse(tree);
   }
-  if (parsed.success) return parsed.data;
-  const issues: ConfigIssue[] = [];
+  if (parsed.success && old.length === 0) return parsed.data;
+  if (parsed.success) throw new ConfigError(old, file);
+  const issues: ConfigIssue[] = [...old];
   for (const issue of parsed.error.issues) {
     const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [undefined];
     for (const key of keys) {
       const path = [...issue.path.map(String), ...(key === undefined ? [] : [key])];
+      if (old.some((o) => o.path === path.join('.') || o.path.startsWith(`${path.join('.')}.`))) continue;
       const line = yaml ? lineOf(yaml.doc, yaml.lineCounter, path) : undefined;
       const message =
         key === undefined ? issue.message : `unknown key (check the spelling; \`splintercat init\` lists every key)`;
@@ -198,7 +205,6 @@ function settlePaths(
     );
   }
   const missingEnv = applyTemplates(config as unknown as Tree, { env, workdir });
-  for (const key of ['output_dir'] as const) config.check[key] = resolve(workdir, config.check[key]);
   config.log.dir = resolve(workdir, config.log.dir);
   config.merge.worktrees =
     config.merge.worktrees === '' ? defaultWorktreesDir(workdir) : resolve(workdir, config.merge.worktrees);

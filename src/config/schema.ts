@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { GOALS, strategyNames } from './goals.js';
+import { strategyNames } from './goals.js';
 import { providerNames } from './providers/index.js';
 
 /**
@@ -49,7 +49,7 @@ const checkRunnerSchema = z
      * Job definition files carried in each request commit, for a CI that reads its pipeline from the
      * pushed commit: path in the request commit -> file of the main checkout it is read from.
      */
-    jobs: z.record(z.string().min(1), z.string().min(1)).default({}),
+    job_files: z.record(z.string().min(1), z.string().min(1)).default({}),
     /** Checks in flight at once on the remote (bisect probes run in parallel up to this). */
     parallel: z.number().int().positive().default(4),
     /** Seconds between two looks for results at first; then a tenth of the newest check's wait, at most 60 s. */
@@ -96,13 +96,6 @@ const learntSchema = z
 
 export const configSchema = z
   .object({
-    source: z
-      .object({
-        /** What to merge from, e.g. `upstream/main`. */
-        ref: z.string().default(''),
-      })
-      .strict()
-      .prefault({}),
     target: z
       .object({
         /** The repository to merge in. Relative paths are relative to the config file. */
@@ -114,8 +107,6 @@ export const configSchema = z
       .prefault({}),
     check: z
       .object({
-        /** Where check logs go; never deleted. */
-        output_dir: z.string().min(1).default('{target.workdir}/.splintercat/logs'),
         /** Seconds before a check is killed. */
         timeout: positiveSeconds.default(3600),
         /** Seconds between SIGTERM and SIGKILL when a check times out or is cancelled. */
@@ -200,16 +191,19 @@ export const configSchema = z
     imerge: z
       .object({
         name: z.string().min(1).default('upstream-merge'),
-        goal: z.enum(GOALS).default('merge'),
         /** Follow first parents on each axis (real upstreams nearly always need it). */
         first_parent: z.boolean().default(true),
+        /** Concurrent in-memory merges in the engine; 0 = number of cores. */
+        jobs: z.number().int().nonnegative().default(0),
       })
       .strict()
       .prefault({}),
     merge: z
       .object({
-        max_retries: z.number().int().nonnegative().default(5),
-        strategies_available: z
+        /** Recoveries in a row after failed checks (no check passing between them) before the run aborts. */
+        max_recoveries: z.number().int().nonnegative().default(5),
+        /** The strategies the planner may choose from. */
+        available_strategies: z
           .array(z.enum(strategyNames))
           .min(1)
           .default([...strategyNames]),
@@ -224,8 +218,6 @@ export const configSchema = z
         batch_handoff: z.boolean().default(true),
         /** Model conversations at once on independent conflicts. */
         parallel: z.number().int().positive().default(4),
-        /** Concurrent in-memory merges in the engine; 0 = number of cores. */
-        jobs: z.number().int().nonnegative().default(0),
         /**
          * The directory holding each run's worktrees (in `<dir>/NAME/`); empty = the sibling
          * directory `<parent of target.workdir>/<its name>-splintercat`, outside `.git/`.
@@ -315,6 +307,7 @@ export const configSchema = z
       .prefault({}),
     log: z
       .object({
+        /** Where every log goes: splintercat.log, decisions.log and each check's log (never deleted). */
         dir: z.string().min(1).default('{target.workdir}/.splintercat/logs'),
         console_level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
         file_level: z.enum(['debug', 'info', 'warn', 'error']).default('debug'),

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { defaultWorktreesDir, loadConfig, type LoadedConfig } from './load.js';
+import { upgradeStoredSets, upgradeStoredValues } from './old-keys.js';
 import type { Config } from './schema.js';
 
 /**
@@ -51,12 +52,12 @@ export function storeConfig(
   };
 }
 
-/** `stored` with other values (the configuration a run really starts with); its stored API key is kept. */
-export function withValues(stored: StoredConfig, config: Config): StoredConfig {
-  const values = structuredClone(config) as unknown as Record<string, JsonValue>;
-  (values.llm as Record<string, JsonValue>).api_key =
-    ((stored.values.llm ?? {}) as { api_key?: JsonValue }).api_key ?? '';
-  return { ...stored, values };
+/**
+ * A stored configuration as this version spells its keys (see old-keys.ts): a run started by an
+ * earlier version goes on with the values it stored.
+ */
+export function upgradeStoredConfig(stored: StoredConfig): StoredConfig {
+  return { ...stored, values: upgradeStoredValues(stored.values), sets: upgradeStoredSets(stored.sets) };
 }
 
 /**
@@ -71,7 +72,7 @@ export function configFromStored(
   const workdir = ((stored.values.target ?? {}) as { workdir?: unknown }).workdir;
   const loaded = loadConfig({
     cwd: typeof workdir === 'string' ? workdir : '/',
-    base: stored.values,
+    base: upgradeStoredValues(stored.values),
     env: options.env,
     sets: options.sets ?? [],
   });
@@ -112,9 +113,11 @@ export function foreignConfigChanges(
   ownDir: string,
 ): string[] {
   if (foreign === null) return [];
+  // A clone on an earlier version spells some keys otherwise: the same value is no difference.
+  const values = upgradeStoredValues(foreign.values);
   // Each clone's paths name its own directory, and its worktrees' default one beside it.
   const moved = relocate(
-    relocate(foreign.values, defaultWorktreesDir(foreignDir), defaultWorktreesDir(ownDir)),
+    relocate(values, defaultWorktreesDir(foreignDir), defaultWorktreesDir(ownDir)),
     foreignDir,
     ownDir,
   );

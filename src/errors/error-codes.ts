@@ -43,7 +43,6 @@ export const errorKinds = {
   init_exists: 'usage',
   merge_exists: 'usage',
   nothing_to_accept: 'usage',
-  merge_goal: 'usage',
   merge_no_branch: 'usage',
   merge_option_invalid: 'usage',
   model_auth: 'usage',

@@ -63,7 +63,7 @@ function linkOnTheWay(target: string, at: string): SplintercatError {
     why: 'A link inside the working tree may come with the merged content (a committed .splintercat/logs link) and send the logs anywhere',
     fix: [
       `Remove ${at} (git rm it if it is tracked), then run the command again`,
-      'Or set log.dir and check.output_dir to a directory of your own',
+      'Or set log.dir to a directory of your own',
     ],
   });
 }

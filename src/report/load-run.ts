@@ -39,9 +39,13 @@ export function checkLogPath(state: RunState, logFile: string): string {
   return isAbsolute(logFile) ? logFile : join(state.workdir, logFile);
 }
 
-/** The directory the run's check logs are written to (its `check.output_dir`): a log is read back only from there. */
+/**
+ * The directory the run's check logs are written to (its `log.dir`; `check.output_dir` in a run an
+ * earlier version started, which kept them apart): a log is read back only from there.
+ */
 export function checkLogDir(state: RunState, logPath: string): string {
-  const dir = (state.config?.values.check as { output_dir?: unknown } | undefined)?.output_dir;
+  const values = state.config?.values as { check?: { output_dir?: unknown }; log?: { dir?: unknown } } | undefined;
+  const dir = values?.check?.output_dir ?? values?.log?.dir;
   return typeof dir === 'string' && isAbsolute(dir) ? dir : dirname(logPath);
 }
 

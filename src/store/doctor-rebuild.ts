@@ -244,8 +244,10 @@ function ownLogs(
   identity: Identity,
   actions: string[],
 ): <T extends { logFile: string }>(items: T[], what?: string) => T[] {
-  const check = (identity.config?.values.check ?? {}) as { output_dir?: unknown };
-  const dirs = [identity.workdir, ...(typeof check.output_dir === 'string' ? [check.output_dir] : [])];
+  // `check.output_dir` in a run an earlier version started; `log.dir` holds the check logs now.
+  const values = (identity.config?.values ?? {}) as { check?: { output_dir?: unknown }; log?: { dir?: unknown } };
+  const logs = values.check?.output_dir ?? values.log?.dir;
+  const dirs = [identity.workdir, ...(typeof logs === 'string' ? [logs] : [])];
   return (items, what) => {
     const kept = items.filter((item) => dirs.some((dir) => isInside(item.logFile, dir)));
     if (what !== undefined && kept.length < items.length)

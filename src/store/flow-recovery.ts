@@ -11,7 +11,7 @@ type FailureSummary = z.infer<typeof failureSummarySchema>;
 export const recoveryMemorySchema = z.object({
   /** The failure summary to hand to the resolver on retries, by conflict id. */
   retryContext: z.record(z.string(), failureSummarySchema).optional(),
-  /** The attempt from which `merge.max_retries` counts (a check that passed starts the budget again). */
+  /** The attempt from which `merge.max_recoveries` counts (a check that passed starts the budget again). */
   retryBase: z.number().int().nonnegative().optional(),
   /** Cell checks measured when the planner last predicted again from them (plan-strategy.ts `replan`). */
   plannedAtChecks: z.number().int().nonnegative().optional(),

@@ -32,7 +32,7 @@ export async function prepareCheckTree(
     // The check worktree's own build directory (check-runner.ts: one per worktree).
     const buildDir = worktreeBuildDir(ctx.buildDir, cwd);
     if (buildDir) rmSync(buildDir, { recursive: true, force: true });
-    rmSync(setupStampPath(cwd, ctx.config.check.output_dir), { force: true });
+    rmSync(setupStampPath(cwd, ctx.config.log.dir), { force: true });
   }
   return cwd;
 }

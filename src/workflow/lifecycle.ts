@@ -1,5 +1,5 @@
 import { excludeLogs } from './exclude-logs.js';
-import { withValues, type Config, type GoalName, type StoredConfig, type StrategyName } from '../config/index.js';
+import type { Config, StoredConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { IncrementalMerge, listImerges } from '../imerge/index.js';
@@ -14,7 +14,8 @@ import type { NodeName } from './nodes/common.js';
 import { createRunDeps, runningChecks, type RunDepsOptions } from './run-deps.js';
 import { createRun, reopenRun } from './setup.js';
 import { acceptPendingFailure } from './accept-failure.js';
-import { findRun, storedRunConfig } from './run-config.js';
+import { configFor } from './config-for.js';
+import { findRun } from './find-run.js';
 import { shellWord } from '../util/safe-print.js';
 import { WorktreePool } from './worktrees.js';
 import { targetAt, type TargetAt } from './finished-merge.js';
@@ -29,15 +30,11 @@ import { firstTests } from '../checks/test-list.js';
  * happened and the CLI decides how to show it and which exit code it means.
  */
 
-/** What `splintercat merge` was asked for, beyond the configuration. */
+/** What `splintercat merge` was asked for beyond the configuration (its flags that set keys are in it: `configFor.newMerge`). */
 export interface StartSpec {
   source: string;
   into?: string;
   name?: string;
-  goal?: GoalName;
-  strategy?: StrategyName;
-  resolver?: Config['merge']['resolver'];
-  firstParent?: boolean;
   /** Drop an existing run of the same name first (as `abort` does; the resolution cache is kept). */
   restart?: boolean;
   /** Share the run through this git remote (records, engine refs, claims). */
@@ -60,26 +57,6 @@ export interface DriveOptions {
 
 export type DriveOutcome = RunOutcome<RunState, NodeName>;
 
-/** The configuration of a run started with `spec` (a copy: the loaded configuration is not changed). */
-function startConfig(config: Config, spec: StartSpec): Config {
-  const goal = spec.goal ?? config.imerge.goal;
-  if (goal !== 'merge') {
-    throw new UsageError('merge_goal', {
-      what: `splintercat merge finishes with goal 'merge' only (got '${goal}')`,
-      fix: ['Use --goal merge', `For other goals use the engine directly: splintercat imerge start --goal ${goal} ...`],
-    });
-  }
-  return {
-    ...config,
-    imerge: { ...config.imerge, goal, ...(spec.firstParent === false ? { first_parent: false } : {}) },
-    merge: {
-      ...config.merge,
-      ...(spec.strategy ? { strategy: spec.strategy } : {}),
-      ...(spec.resolver ? { resolver: spec.resolver } : {}),
-    },
-  };
-}
-
 /** The run to act on when no name is given: the only run, else imerge.name if it exists. */
 function chooseRun(store: RunStore, config: Config): string {
   return findRun(store, config.imerge.name, true) as string;
@@ -87,17 +64,16 @@ function chooseRun(store: RunStore, config: Config): string {
 
 /**
  * Start a merge run of `spec.source` into the target branch and drive it until it finishes, stops,
- * or needs a human. `stored` is what the run's state keeps of the configuration (its values are
- * replaced by those of `spec`'s options applied, so `continue` uses them too).
+ * or needs a human. `stored` is what the run's state keeps of `config` (`configFor.newMerge`), so
+ * `continue` uses it too.
  */
 export async function startRun(
-  loaded: Config,
+  config: Config,
   git: Git,
   spec: StartSpec,
   options: DriveOptions,
   stored: StoredConfig | null = null,
 ): Promise<DriveOutcome> {
-  const config = startConfig(loaded, spec);
   await assertIdentity(git);
   await git.assertClean('start a merge');
   const branch = spec.into ?? (config.target.branch || (await git.currentBranch()));
@@ -133,8 +109,8 @@ export async function startRun(
     source: { ref: spec.source, oid: sourceOid },
     target: { branch, originalOid: targetOid },
     workdir: config.target.workdir,
-    goal: config.imerge.goal,
-    config: stored === null ? null : withValues(stored, config),
+    goal: 'merge',
+    config: stored,
   });
   try {
     return await driveShared(run, state, deps, options);
@@ -239,7 +215,7 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
     await endLeftoverChecks(store, runName, null);
   // The run's worktrees are where its own configuration put them, whatever the file says now
   // (never where a configuration of another clone's would: that one is not the run's).
-  const own = (await storedRunConfig(state, store)) ?? config;
+  const own = (await configFor.storedRun(state, store)) ?? config;
   const pool = await WorktreePool.forRun(git, own, runName);
   await pool.removeRun(state?.conflicts.map((c) => c.cell) ?? []);
   removeBuildDir(runBuildDir(own, runName));

@@ -55,7 +55,7 @@ export async function createRunDeps(
   const gateway =
     options.gateway !== undefined ? options.gateway : createGatewayFromConfig(config, options.env ?? {}, { log });
   const share = await RunShare.open(git, store, name, sharing, log, clock);
-  const jobs = config.merge.jobs > 0 ? config.merge.jobs : availableParallelism();
+  const jobs = config.imerge.jobs > 0 ? config.imerge.jobs : availableParallelism();
   return {
     git,
     config,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { SplintercatError, UsageError } from '../errors/index.js';
 import { mainLogPath } from '../log/create-logger.js';
-import type { RunConfig } from './run-config.js';
+import type { RunConfig } from './config-for.js';
 
 /**
  * The log of the run a command opened: `splintercat.log` in the run's own `log.dir` (the file every

@@ -56,7 +56,7 @@ describe('splintercat init --ci', () => {
     expect(config.check.runner).toMatchObject({
       remote: 'origin',
       trigger: 'branch',
-      jobs: { '.github/workflows/splintercat-checks.yml': '.github/workflows/splintercat-checks.yml' },
+      job_files: { '.github/workflows/splintercat-checks.yml': '.github/workflows/splintercat-checks.yml' },
     });
   });
 
@@ -99,7 +99,7 @@ describe('splintercat init --ci', () => {
     expect(text).toContain('# the suite');
     expect(parse(text).check).toMatchObject({
       commands: { test: 'make test' },
-      runner: { remote: 'ci', trigger: 'branch', jobs: { '.gitlab-ci.yml': '.splintercat/ci/gitlab-ci.yml' } },
+      runner: { remote: 'ci', trigger: 'branch', job_files: { '.gitlab-ci.yml': '.splintercat/ci/gitlab-ci.yml' } },
     });
     // Again: the file is there, so init refuses unless forced.
     const again = await runCli(['init', '--ci', 'gitlab'], dir);

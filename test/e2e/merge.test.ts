@@ -102,13 +102,13 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['both']).trimEnd());
   });
 
-  it("a person's resolution failing a check goes back to them (exit 3, whatever max_retries says): the failure, their file in place, accept or amend; continue resumes once fixed", async () => {
+  it("a person's resolution failing a check goes back to them (exit 3, whatever max_recoveries says): the failure, their file in place, accept or amend; continue resumes once fixed", async () => {
     const repo = chainRepo(
       1,
       () => 'fork',
       () => 'upstream',
     );
-    configure(repo, ['merge:', '  max_retries: 0']);
+    configure(repo, ['merge:', '  max_recoveries: 0']);
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
     const handed = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
       human: { conflicts: Array<{ worktree: string }> };

@@ -56,12 +56,12 @@ describe('loadConfig', () => {
     const { config } = loadConfig({
       cwd: tempDir(),
       env: { SPLINTERCAT_CHECK__TIMEOUT: '90', SPLINTERCAT_IMERGE__FIRST_PARENT: 'false' },
-      sets: ['merge.parallel=2', 'merge.strategies_available=[batch, per_conflict]', 'check.commands.build=make -j2'],
+      sets: ['merge.parallel=2', 'merge.available_strategies=[batch, per_conflict]', 'check.commands.build=make -j2'],
     });
     expect(config.check.timeout).toBe(90);
     expect(config.imerge.first_parent).toBe(false);
     expect(config.merge.parallel).toBe(2);
-    expect(config.merge.strategies_available).toEqual(['batch', 'per_conflict']);
+    expect(config.merge.available_strategies).toEqual(['batch', 'per_conflict']);
     expect(config.check.commands).toEqual({ build: 'make -j2' });
   });
 
@@ -76,7 +76,7 @@ describe('loadConfig', () => {
     });
     expect(config.target.workdir).toBe(join(dir, 'repo'));
     expect(config.check.commands.build).toBe(`make -C ${join(dir, 'repo')} TOKEN=abc`);
-    expect(config.check.output_dir).toBe(join(dir, 'repo', '.splintercat', 'logs'));
+    expect(config.log.dir).toBe(join(dir, 'repo', '.splintercat', 'logs'));
     expect(config.llm.api_key).toBe('');
     expect(missingEnv).toEqual(['MISSING_KEY']);
   });

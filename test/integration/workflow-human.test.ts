@@ -313,14 +313,14 @@ describe("a person's work is never thrown away", () => {
     expect(entries.map((e) => e.resolution)).toEqual(['v1 = fine\n']);
   });
 
-  it("a person's amendment failing the same check again goes back to them again, whatever merge.max_retries says: a hand-off, never a failed run", async () => {
+  it("a person's amendment failing the same check again goes back to them again, whatever merge.max_recoveries says: a hand-off, never a failed run", async () => {
     const repo = chainRepo(
       1,
       () => 'fork',
       () => 'upstream',
     );
     const { outcome, store, ctx } = await merge(repo, {
-      merge: { strategy: 'per_conflict', parallel: 1, max_retries: 0 },
+      merge: { strategy: 'per_conflict', parallel: 1, max_recoveries: 0 },
     });
     const file = join(only(outcome.state.human).worktree, 'vals.txt');
     for (const bad of ['BAD', 'BAD again', 'still BAD']) {

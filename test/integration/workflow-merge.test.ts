@@ -49,7 +49,7 @@ async function retryAllUntilAbort(answer: (k: number) => string, maxRetries: num
   const first = await merge(
     repo,
     {
-      merge: { strategy: 'optimistic', parallel: 1, max_retries: maxRetries },
+      merge: { strategy: 'optimistic', parallel: 1, max_recoveries: maxRetries },
       llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
     },
     gateway({ resolver: resolver.model, planner }),
@@ -248,7 +248,7 @@ describe('recovery kinds and strategies', () => {
     ]);
   });
 
-  it('a persistent failure ends in abort after merge.max_retries, with the grid and resolutions kept', async () => {
+  it('a persistent failure ends in abort after merge.max_recoveries, with the grid and resolutions kept', async () => {
     const repo = chainRepo(
       2,
       (k) => `fork${k}`,
@@ -260,7 +260,7 @@ describe('recovery kinds and strategies', () => {
     const { outcome } = await merge(
       repo,
       {
-        merge: { strategy: 'optimistic', parallel: 1, max_retries: 2 },
+        merge: { strategy: 'optimistic', parallel: 1, max_recoveries: 2 },
         llm: { resolver_model: 'value-resolver', planner_model: 'scripted-planner' },
       },
       gateway({ resolver: resolver.model, planner }),
@@ -292,7 +292,7 @@ describe('recovery kinds and strategies', () => {
     const { outcome } = await merge(
       repo,
       {
-        merge: { strategy: 'per_conflict', parallel: 1, max_retries: 1 },
+        merge: { strategy: 'per_conflict', parallel: 1, max_recoveries: 1 },
         llm: { resolver_model: 'value-resolver' },
       },
       gateway({ resolver: resolver.model }),
@@ -303,7 +303,7 @@ describe('recovery kinds and strategies', () => {
     expect(outcome.state.attempts.some((a) => a.recovery?.decision === 'abort')).toBe(false);
   });
 
-  it('continue after an abort for max_retries: the blamed resolutions are presented as they are, the person fixes them, the run finishes', async () => {
+  it('continue after an abort for max_recoveries: the blamed resolutions are presented as they are, the person fixes them, the run finishes', async () => {
     const { repo, first } = await retryAllUntilAbort(() => 'BAD', 1);
     expect(first.outcome.kind).toBe('failed');
     const reason = first.outcome.kind === 'failed' ? first.outcome.reason : '';

@@ -56,8 +56,8 @@ async function merge(strategy: string, batchSize = 10) {
     llm: { provider: 'openai-compatible', resolver_model: 'keep-both' },
     merge: { strategy, parallel: 1, default_batch_size: batchSize },
   });
-  config.check.output_dir = join(repo.dir, '.git', 'check-logs');
-  const checks = new IncrementalCosts(new ShellCheckRunner(config.check.commands, repo.dir, config.check.output_dir));
+  config.log.dir = join(repo.dir, '.git', 'check-logs');
+  const checks = new IncrementalCosts(new ShellCheckRunner(config.check.commands, repo.dir, config.log.dir));
   const ctx = await createRunDeps(config, repo.git, 'up', { checks, gateway: keepBothGateway(), log: nullLogger });
   const store = await RunStore.forRepo(repo.git);
   const { run, state } = startChainRun(store, repo);

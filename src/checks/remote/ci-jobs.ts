@@ -24,7 +24,7 @@ export interface CiSetup {
   /** Files to write (path relative to the repository -> content), and whether each is executable. */
   files: Array<{ path: string; content: string; executable?: boolean; mode?: number }>;
   trigger: 'ref' | 'branch';
-  /** check.runner.jobs: path in each request commit -> file of the main checkout. */
+  /** check.runner.job_files: path in each request commit -> file of the main checkout. */
   jobs: Record<string, string>;
   /** What the person does next, one step a line. */
   next: string[];

@@ -42,9 +42,9 @@ function readJobFile(workdir: string, source: string, path: string): Buffer {
     return readFileSync(resolve(workdir, source));
   } catch (error) {
     throw new SplintercatError('check_job_missing', {
-      what: `The job definition ${source} (check.runner.jobs, carried as ${path}) cannot be read`,
+      what: `The job definition ${source} (check.runner.job_files, carried as ${path}) cannot be read`,
       why: (error as Error).message,
-      fix: ['Write it with `splintercat init --ci github` (or gitlab), or remove it from check.runner.jobs'],
+      fix: ['Write it with `splintercat init --ci github` (or gitlab), or remove it from check.runner.job_files'],
       where: resolve(workdir, source),
     });
   }

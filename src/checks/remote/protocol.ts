@@ -10,7 +10,7 @@ import { RESULT_KEY_VARIABLE, resultSignature, signedWith } from './result-key.j
  * The contract between splintercat and a CI job, carried by refs of an ordinary git remote.
  *
  * A request is a commit whose parent is the commit under test, whose tree holds the job
- * definition files alone (`check.runner.jobs`, so a CI that reads its pipeline from the pushed
+ * definition files alone (`check.runner.job_files`, so a CI that reads its pipeline from the pushed
  * commit finds it, and nothing of the tree under test: upstream's own workflows never run as a
  * pushed branch), and whose message holds a `CheckRequest` as JSON, with no secret in it (a
  * secret's `${NAME}` template instead). It is pushed to

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions, printResult } from '../context.js';
+import { configRequest, globalOptions, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import type { AbortOutcome } from '../../workflow/lifecycle.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
@@ -13,9 +13,11 @@ export function registerAbort(program: Command): void {
     .description('remove the merge state and worktrees, restore the original branch')
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .action(async (opts: { name?: string }, cmd: Command) => {
-      const { openCliRun } = await import('../run-context.js');
+      const { configFor } = await import('../../workflow/config-for.js');
       const { abortRun } = await import('../../workflow/lifecycle.js');
-      const { config, git, name } = await openCliRun(globalOptions(cmd), opts.name, {
+      const { config, git, name } = await configFor.run({
+        ...configRequest(globalOptions(cmd)),
+        name: opts.name,
         runRequired: true,
         configRequired: false,
       });

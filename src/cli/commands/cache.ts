@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Git } from '../../git/index.js';
 import type { CacheEntry, ResolutionCache } from '../../resolve/cache/resolution-cache.js';
-import { globalOptions, printJson, printResult } from '../context.js';
+import { configRequest, globalOptions, printJson, printResult } from '../context.js';
 import { shortOid } from '../../util/short-oid.js';
 
 /** One line of `cache list`: key, who resolved it, in which run and file, and whether a check blamed it. */
@@ -25,9 +25,13 @@ function describe(entry: CacheEntry, blamed: boolean): string {
 
 /** The repository's resolution cache, for a cache command. */
 async function open(cmd: Command): Promise<{ git: Git; store: ResolutionCache }> {
-  const { openCliRun } = await import('../run-context.js');
+  const { configFor } = await import('../../workflow/config-for.js');
   const { ResolutionCache } = await import('../../resolve/cache/resolution-cache.js');
-  const { git } = await openCliRun(globalOptions(cmd), undefined, { runRequired: false, configRequired: false });
+  const { git } = await configFor.run({
+    ...configRequest(globalOptions(cmd)),
+    runRequired: false,
+    configRequired: false,
+  });
   return { git, store: await ResolutionCache.forRepo(git) };
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions, printJson, printResult } from '../context.js';
+import { configRequest, globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { TerminalFilter } from '../../util/safe-print.js';
 
@@ -11,7 +11,7 @@ export function registerCheck(program: Command): Command {
     .argument('<name>', 'a key of check.commands (e.g. build, test, quick)')
     .option('--json', 'the CheckResult as JSON on stdout')
     .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
-      const { loadCommandConfig } = await import('../run-context.js');
+      const { configFor } = await import('../../workflow/config-for.js');
       const { createCheckRunner, runBuildDir } = await import('../../checks/from-config.js');
       const [{ formatCheckResult }, { readCheckLog }, { summarizeCheckLog, summaryLine }] = await Promise.all([
         import('../../checks/format.js'),
@@ -19,7 +19,7 @@ export function registerCheck(program: Command): Command {
         import('../../checks/failure-summary.js'),
       ]);
       // The run's configuration when there is a run, else the file (of the main checkout).
-      const config = await loadCommandConfig(globalOptions(cmd));
+      const { config } = await configFor.inMerge(configRequest(globalOptions(cmd)), { check: true });
       // Its own build directory under check.build_dir (a run's is the run's own): $SPLINTERCAT_BUILD_DIR is always set there.
       const runner = createCheckRunner(config, { buildDir: runBuildDir(config, 'splintercat-check') });
       // The check's output as it prints it, but for escape sequences (clipboard, title, cursor): colours only.
@@ -29,7 +29,7 @@ export function registerCheck(program: Command): Command {
       // The summary the workflow makes of a failure (without a model), from the log as written.
       const summary = result.success
         ? null
-        : summarizeCheckLog(readCheckLog(result.logFile, config.check.output_dir), result, {
+        : summarizeCheckLog(readCheckLog(result.logFile, config.log.dir), result, {
             cwd: config.target.workdir,
             command: result.command,
           });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions, printResult } from '../context.js';
+import { configRequest, globalOptions, printResult } from '../context.js';
 
 /** `splintercat continue`: resume a run after an interruption or a person's edit. */
 export function registerContinue(program: Command): void {
@@ -14,12 +14,14 @@ export function registerContinue(program: Command): void {
     )
     .action(async (opts: { name?: string; interactive?: boolean; acceptFailure?: boolean }, cmd: Command) => {
       const global = globalOptions(cmd);
-      const [{ continueRun }, { openCliRun }, { report, withSession }] = await Promise.all([
+      const [{ continueRun }, { configFor }, { report, withSession }] = await Promise.all([
         import('../../workflow/lifecycle.js'),
-        import('../run-context.js'),
+        import('../../workflow/config-for.js'),
         import('../merge-session.js'),
       ]);
-      const { config, git, name, stored } = await openCliRun(global, opts.name, {
+      const { config, git, name, stored } = await configFor.run({
+        ...configRequest(global),
+        name: opts.name,
         runRequired: true,
         configRequired: true,
       });

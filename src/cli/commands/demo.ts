@@ -13,7 +13,7 @@ export function registerDemo(program: Command): Command {
     .description('build a sample fork/upstream pair in a temp dir and merge it, offline')
     .option('--dir <dir>', 'build the sample here instead of a new temporary directory')
     .action(async (opts: { dir?: string }, cmd: Command) => {
-      const { loadConfig, storeConfig } = await import('../../config/index.js');
+      const { configFor } = await import('../../workflow/config-for.js');
       const { Git } = await import('../../git/index.js');
       const { renderHtmlReport } = await import('../../report/index.js');
       const { RunStore } = await import('../../store/index.js');
@@ -28,29 +28,19 @@ export function registerDemo(program: Command): Command {
           `  upstream  ${demo.upstreamCommits} commits (the same fix and isEmpty() indented differently, a renamed guide, a changelog, percent())\n` +
           `  checks    build: ${demo.checks.build}   test: ${demo.checks.test}\n\n`,
       );
-      writeFileSync(
-        join(dir, '.git', 'splintercat-demo.yaml'),
-        [
-          'target:',
-          `  workdir: ${dir}`,
-          '  branch: main',
-          'check:',
-          '  commands:',
-          `    build: ${demo.checks.build}`,
-          `    test: ${demo.checks.test}`,
-          'imerge:',
-          '  name: demo',
-          '',
-        ].join('\n'),
-      );
       // Offline on purpose: no model settings from the environment reach the demo.
-      const loaded = loadConfig({ cwd: dir, configPath: join(dir, '.git', 'splintercat-demo.yaml'), env: {} });
+      const { config, stored } = await configFor.newMerge({
+        cwd: dir,
+        configPath: writeDemoConfig(dir, demo.checks),
+        sets: [],
+        env: {},
+      });
       const code = await startMerge(
         { ...global, cwd: dir },
-        loaded.config,
+        config,
         'upstream',
         { into: 'main', name: 'demo' },
-        storeConfig(loaded, null, []),
+        stored,
       );
       if (code === ExitCode.Done) {
         const report = join(dir, 'splintercat-report.html');
@@ -85,4 +75,13 @@ export function registerDemo(program: Command): Command {
       }
       process.exitCode = code;
     });
+}
+
+/** The demo's own configuration file, in its repository's `.git` (out of the merge): its path. */
+function writeDemoConfig(dir: string, checks: { build: string; test: string }): string {
+  const path = join(dir, '.git', 'splintercat-demo.yaml');
+  const lines = ['target:', `  workdir: ${dir}`, '  branch: main', 'check:', '  commands:'];
+  lines.push(`    build: ${checks.build}`, `    test: ${checks.test}`, 'imerge:', '  name: demo', '');
+  writeFileSync(path, lines.join('\n'));
+  return path;
 }

@@ -5,7 +5,7 @@ import { SplintercatError, UsageError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
 import type * as StoreModule from '../../store/index.js';
 import type { DoctorDeps, DoctorFinding } from '../../store/index.js';
-import { globalOptions, printJson, printResult } from '../context.js';
+import { configRequest, globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 interface DoctorOptions {
@@ -79,12 +79,16 @@ async function doctor(opts: DoctorOptions, cmd: Command): Promise<void> {
       fix: 'Try --repair first; use --rebuild when it says so',
     });
   }
-  const { openCliRun } = await import('../run-context.js');
+  const { configFor } = await import('../../workflow/config-for.js');
   const store = await import('../../store/index.js');
-  const { storedRunConfig } = await import('../../workflow/run-config.js');
   const { runWorktreesDir } = await import('../../workflow/worktrees.js');
   const global = globalOptions(cmd);
-  const opened = await openCliRun(global, opts.name, { runRequired: false, configRequired: false });
+  const opened = await configFor.run({
+    ...configRequest(global),
+    name: opts.name,
+    runRequired: false,
+    configRequired: false,
+  });
   const { config, git } = opened;
   const name = opened.name ?? config.imerge.name;
   try {
@@ -97,7 +101,7 @@ async function doctor(opts: DoctorOptions, cmd: Command): Promise<void> {
         fix: known.length > 0 ? `splintercat doctor --name ${known[0]}` : 'Start one with `splintercat merge SOURCE`',
       });
     }
-    const stored = (await storedRunConfig(opened.state, opened.store)) ?? config;
+    const stored = (await configFor.storedRun(opened.state, opened.store)) ?? config;
     const deps = { worktreesDir: runWorktreesDir(stored, dirname(opened.store.root), name) };
     await doctorRun(store, opts, name, runDir, git, deps);
   } finally {

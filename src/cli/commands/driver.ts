@@ -5,7 +5,7 @@ import { UsageError } from '../../errors/index.js';
 import { Git } from '../../git/index.js';
 import { decodeBytes, encodeText, encodingOf } from '../../resolve/parse/encoding.js';
 import { mergeFileTexts } from '../../resolve/parse/merge-file.js';
-import { globalOptions } from '../context.js';
+import { configRequest, globalOptions } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { terminalText } from '../../util/safe-print.js';
 
@@ -29,12 +29,12 @@ async function resolveLeft(
   merged: string,
 ): Promise<void> {
   // Only a file git could not merge alone loads the configuration and the ladder.
-  const { loadCliConfig } = await import('../run-context.js');
+  const { configFor } = await import('../../workflow/config-for.js');
   const [{ ladderFromConfig }, { resolveFileText }] = await Promise.all([
     import('../../resolve/setup.js'),
     import('../../resolve/ladder.js'),
   ]);
-  const { config } = await loadCliConfig(global, true);
+  const { config } = await configFor.inMerge(configRequest(global), { driver: true });
   const inRepo = (await git.run(['rev-parse', '--git-dir'], { okExitCodes: [0, 128] })).exitCode === 0;
   const setup = await ladderFromConfig(config.resolve, inRepo ? git : null);
   const result = await resolveFileText(merged, {

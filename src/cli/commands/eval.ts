@@ -6,7 +6,7 @@ import type { Config } from '../../config/index.js';
 import type { Git } from '../../git/index.js';
 import type * as ResolveIndex from '../../resolve/index.js';
 import type { LadderFallback } from '../../resolve/index.js';
-import { globalOptions, printJson, printResult } from '../context.js';
+import { configRequest, globalOptions, printJson, printResult } from '../context.js';
 
 interface EvalOptions {
   corpus?: string;
@@ -99,10 +99,10 @@ async function runEvalCommand(
 ): Promise<void> {
   const global = globalOptions(cmd);
   const since = checkEvalOptions(opts, deps);
-  const { loadCliConfig } = await import('../run-context.js');
+  const { configFor } = await import('../../workflow/config-for.js');
   const { Git } = await import('../../git/index.js');
   const resolve = await import('../../resolve/index.js');
-  const { config, warnings } = await loadCliConfig(global);
+  const { config, warnings } = await configFor.inMerge(configRequest(global));
   const setup = await resolve.ladderFromConfig(config.resolve, null, { allRules: opts.allRules });
   for (const w of [...warnings, ...setup.warnings]) process.stderr.write(`warning: ${w}\n`);
   const abs = (p: string): string => (isAbsolute(p) ? p : resolvePath(global.cwd, p));

@@ -59,7 +59,7 @@ export async function initCi(configPath: string, opts: InitCiOptions): Promise<s
     [
       [['check', 'runner', 'remote'], opts.remote],
       [['check', 'runner', 'trigger'], setup.trigger],
-      [['check', 'runner', 'jobs'], setup.jobs],
+      [['check', 'runner', 'job_files'], setup.jobs],
     ],
     DEFAULT_CONFIG_YAML,
   );

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { globalOptions, printResult } from '../context.js';
+import { configRequest, globalOptions, printResult } from '../context.js';
 
 interface LogOptions {
   name?: string;
@@ -27,11 +27,16 @@ export function registerLog(program: Command): void {
     .option('-f, --follow', 'keep printing entries as they are written, until interrupted (Ctrl-C)')
     .option('--json', 'the entries as they are in the file (JSON lines), not as readable text')
     .action(async (name: string | undefined, opts: LogOptions, cmd: Command) => {
-      const [{ openCliRun }, { runLogPath }] = await Promise.all([
-        import('../run-context.js'),
+      const [{ configFor }, { runLogPath }] = await Promise.all([
+        import('../../workflow/config-for.js'),
         import('../../workflow/run-log.js'),
       ]);
-      const run = await openCliRun(globalOptions(cmd), name ?? opts.name, { runRequired: true, configRequired: false });
+      const run = await configFor.run({
+        ...configRequest(globalOptions(cmd)),
+        name: name ?? opts.name,
+        runRequired: true,
+        configRequired: false,
+      });
       run.git.close();
       const path = runLogPath(run);
       if (opts.path) return printResult(path);

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { GOALS, strategyNames } from '../../config/goals.js';
-import { globalOptions } from '../context.js';
+import { strategyNames } from '../../config/goals.js';
+import { configRequest, globalOptions } from '../context.js';
 import type { MergeOptions } from '../merge-session.js';
 
 /** `splintercat merge SOURCE`: start a run. */
@@ -11,7 +11,12 @@ export function registerMerge(program: Command): void {
     .argument('<source>', 'what to merge from, e.g. upstream/main (default: source.ref)')
     .option('--into <branch>', 'the branch that receives the merge (default: target.branch, else the current branch)')
     .option('--name <name>', 'name of this merge (default: imerge.name)')
-    .addOption(new Option('--goal <goal>', 'what to produce').choices([...GOALS]))
+    .addOption(
+      new Option(
+        '--goal <goal>',
+        "what to produce: a merge commit (for the engine's other goals: splintercat imerge start --goal GOAL)",
+      ).choices(['merge']),
+    )
     .addOption(new Option('--strategy <strategy>', 'how often to check').choices(['auto', ...strategyNames]))
     .addOption(
       new Option('--resolver <mode>', 'auto = ladder then model; llm; manual = stop for a human').choices([
@@ -25,19 +30,12 @@ export function registerMerge(program: Command): void {
     .option('--restart', 'drop an existing merge of the same name first (as abort does; the resolution cache is kept)')
     .option('--remote <remote>', 'share the merge through this git remote: other clones join it and take conflicts')
     .action(async (source: string, opts: MergeOptions, cmd: Command) => {
-      const [{ storeConfig }, { loadMergeConfig }, { startMerge }] = await Promise.all([
-        import('../../config/index.js'),
-        import('../run-context.js'),
+      const [{ configFor }, { mergeFlags, startMerge }] = await Promise.all([
+        import('../../workflow/config-for.js'),
         import('../merge-session.js'),
       ]);
       const global = globalOptions(cmd);
-      const loaded = await loadMergeConfig(global);
-      process.exitCode = await startMerge(
-        global,
-        loaded.config,
-        source,
-        opts,
-        storeConfig(loaded, null, global.set, process.env),
-      );
+      const { config, stored } = await configFor.newMerge(configRequest(global), mergeFlags(opts));
+      process.exitCode = await startMerge(global, config, source, opts, stored);
     });
 }

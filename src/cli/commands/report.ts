@@ -5,7 +5,7 @@ import { SplintercatError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
 import type { ReportModel } from '../../report/index.js';
 import type { RunStore } from '../../store/index.js';
-import { globalOptions, printJson, printResult } from '../context.js';
+import { configRequest, globalOptions, printJson, printResult } from '../context.js';
 
 interface ReportOptions {
   name?: string;
@@ -54,10 +54,15 @@ export function registerReport(program: Command): Command {
     .option('--html <file>', 'write one self-contained HTML file (opens from file://, fetches nothing)')
     .option('--md [file]', 'write Markdown for a pull request description (no file: on stdout)')
     .action(async (opts: ReportOptions, cmd: Command) => {
-      const { openCliRun } = await import('../run-context.js');
+      const { configFor } = await import('../../workflow/config-for.js');
       const { renderHtmlReport, renderMarkdownReport } = await import('../../report/index.js');
       const global = globalOptions(cmd);
-      const { git, store, name } = await openCliRun(global, opts.name, { runRequired: true, configRequired: false });
+      const { git, store, name } = await configFor.run({
+        ...configRequest(global),
+        name: opts.name,
+        runRequired: true,
+        configRequired: false,
+      });
       try {
         const model = await loadReportModel(git, store, name as string);
         if (global.json) {

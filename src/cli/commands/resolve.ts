@@ -3,7 +3,7 @@ import type { Git } from '../../git/index.js';
 import type { LearntSuggestions, Rung, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
 import { takeCommand, takeOfChoice } from '../../resolve/take/take-command.js';
 import { handoffFile } from '../../workflow/handoff/index.js';
-import { globalOptions, printJson, printResult } from '../context.js';
+import { configRequest, globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 /** `splintercat resolve [FILE...]`: the ladder over a conflicted working tree. */
@@ -16,12 +16,12 @@ export function registerResolve(program: Command): Command {
     .option('--no-cache', 'do not read or write the resolution cache')
     .option('--no-model', 'do not ask the LLM resolver even when llm.resolver_model is set')
     .action(async (files: string[], opts: { json?: boolean; cache: boolean; model: boolean }, cmd: Command) => {
-      const { loadCliConfig } = await import('../run-context.js');
+      const { configFor } = await import('../../workflow/config-for.js');
       const { Git } = await import('../../git/index.js');
       const { ladderFromConfig, resolveWorkingTree, sandboxedRegenerateRunner } =
         await import('../../resolve/index.js');
       const global = globalOptions(cmd);
-      const { config, warnings } = await loadCliConfig(global);
+      const { config, warnings } = await configFor.inMerge(configRequest(global));
       const git = new Git({ cwd: global.cwd });
       try {
         const top = await git.topLevel();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions, printResult } from '../context.js';
+import { configRequest, globalOptions, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { printableName } from '../../util/safe-print.js';
 
@@ -11,13 +11,15 @@ export function registerShare(program: Command): void {
     .argument('<remote>', 'a git remote every clone can push to, e.g. origin')
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .action(async (remote: string, opts: { name?: string }, cmd: Command) => {
-      const [{ openCliRun }, { markShared }, { RunShare }, { nullLogger }] = await Promise.all([
-        import('../run-context.js'),
+      const [{ configFor }, { markShared }, { RunShare }, { nullLogger }] = await Promise.all([
+        import('../../workflow/config-for.js'),
         import('../../workflow/share/share-run.js'),
         import('../../workflow/share/run-share.js'),
         import('../../log/logger.js'),
       ]);
-      const { config, git, store, name, state } = await openCliRun(globalOptions(cmd), opts.name, {
+      const { config, git, store, name, state } = await configFor.run({
+        ...configRequest(globalOptions(cmd)),
+        name: opts.name,
         runRequired: true,
         configRequired: false,
       });
@@ -50,26 +52,22 @@ export function registerShare(program: Command): void {
 
 /** `join REMOTE NAME`: the run as the remote has it, in this clone, with this clone's own configuration. */
 async function join(remote: string, name: string, cmd: Command): Promise<void> {
-  const [{ Git }, { RunStore, validateRunName }, { joinRun }, { loadMergeConfig }, { storeConfig }] = await Promise.all(
-    [
-      import('../../git/index.js'),
-      import('../../store/index.js'),
-      import('../../workflow/share/join-run.js'),
-      import('../run-context.js'),
-      import('../../config/index.js'),
-    ],
-  );
+  const [{ Git }, { RunStore, validateRunName }, { joinRun }, { configFor }] = await Promise.all([
+    import('../../git/index.js'),
+    import('../../store/index.js'),
+    import('../../workflow/share/join-run.js'),
+    import('../../workflow/config-for.js'),
+  ]);
   validateRunName(name);
   const global = globalOptions(cmd);
   // The run's configuration is this clone's own, as a merge started here would have it.
-  const loaded = await loadMergeConfig(global);
-  const git = new Git({ cwd: loaded.config.target.workdir });
+  const own = await configFor.newMerge(configRequest(global));
+  const git = new Git({ cwd: own.config.target.workdir });
   // The run's log from its first step here: what `join` refused of the remote is in it.
   const { createCliLogger } = await import('../logger.js');
-  const logs = createCliLogger(global, loaded.config);
+  const logs = createCliLogger(global, own.config);
   try {
     const store = await RunStore.forRepo(git);
-    const own = { config: loaded.config, stored: storeConfig(loaded, null, global.set, process.env) };
     const joined = await joinRun(git, store, remote, name, own, logs.logger);
     if (joined.differs.length > 0) process.stderr.write(`${differsNotice(joined.from, joined.differs)}\n`);
     const resolved = joined.state.conflicts.filter((c) => c.status === 'resolved').length;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions, printJson, printResult } from '../context.js';
+import { configRequest, globalOptions, printJson, printResult } from '../context.js';
 
 /** `splintercat status`: progress, the grid around its frontier (`--grid`: all of it), conflicts by rung, checks, attempts and cost. */
 export function registerStatus(program: Command): void {
@@ -18,18 +18,23 @@ export function registerStatus(program: Command): void {
         import('../../report/status-text.js'),
       ]);
       report.catch(() => undefined); // awaited below; an error opening the run must not leave it unhandled
-      const { openCliRun } = await import('../run-context.js');
+      const { configFor } = await import('../../workflow/config-for.js');
       const {
         config,
         git,
         store,
         name: chosen,
         state,
-      } = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
+      } = await configFor.run({
+        ...configRequest(globalOptions(cmd)),
+        name: opts.name,
+        runRequired: true,
+        configRequired: false,
+      });
       try {
         const [{ buildReportModel }, { loadRunSnapshot }, { renderStatusText, statusData }] = await report;
         const name = chosen as string;
-        // The state openCliRun read (null when unreadable: then read again, to give its error).
+        // The state configFor.run read (null when unreadable: then read again, to give its error).
         const snapshot = await loadRunSnapshot(git, store, name, {
           details: false,
           ...(state !== null && state.name === name ? { state } : {}),

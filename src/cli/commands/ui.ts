@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
-import { globalOptions, printResult } from '../context.js';
+import { configRequest, globalOptions, printResult } from '../context.js';
 import { loadReportModel } from './report.js';
 
 /** The default port of `splintercat ui` (on 127.0.0.1 only). */
@@ -25,11 +25,16 @@ export function registerUi(program: Command): Command {
     .option('--name <name>', 'the merge (default: imerge.name or the only one)')
     .option('--port <port>', `port on 127.0.0.1 (0: any free port)`, parsePort, DEFAULT_UI_PORT)
     .action(async (opts: { name?: string; port: number }, cmd: Command) => {
-      const { openCliRun } = await import('../run-context.js');
+      const { configFor } = await import('../../workflow/config-for.js');
       const { buildReportModel, checkLogDir, checkLogPath, loadRunSnapshot, newSnapshotCache, startUiServer } =
         await import('../../report/index.js');
       const { loadRunState, openRunJournal } = await import('../../store/run-persistence.js');
-      const opened = await openCliRun(globalOptions(cmd), opts.name, { runRequired: true, configRequired: false });
+      const opened = await configFor.run({
+        ...configRequest(globalOptions(cmd)),
+        name: opts.name,
+        runRequired: true,
+        configRequired: false,
+      });
       const { git, store } = opened;
       try {
         const name = opened.name as string;

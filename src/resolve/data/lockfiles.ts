@@ -88,7 +88,7 @@ export async function regenerateLockfile(
 /**
  * The runner of the workflow and `resolve`: the command runs as a check does (`createCheckRunner`:
  * sandboxed where bubblewrap works, an environment without secrets or HOME's dotfiles, killed after
- * `check.timeout`, its log in `check.output_dir`), with the network only under `check.setup_network`,
+ * `check.timeout`, its log in `log.dir`), with the network only under `check.setup_network`,
  * and the tree's package-manager configuration neutralised: the tree it runs in holds upstream's
  * `.npmrc` and manifests, which must not steer the fork's command into running upstream's code.
  */

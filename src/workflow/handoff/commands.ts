@@ -1,7 +1,7 @@
 import type { HandoffConflict } from '../../store/run-state.js';
 import { printableName as shown, shellWord } from '../../util/safe-print.js';
 import type { Ctx } from '../nodes/common.js';
-import { findRun } from '../run-config.js';
+import { findRun } from '../find-run.js';
 
 /**
  * The command that resumes this run from anywhere in the repository: `splintercat continue`, with

@@ -25,7 +25,7 @@ export async function handoffFailure(
   const summary = [...state.attempts].reverse().find((a) => a.failureSummary)?.failureSummary ?? null;
   let excerpt = summary?.excerpt ?? '';
   if (excerpt === '') {
-    excerpt = readCheckLog(last.logFile, ctx.config.check.output_dir, 64 * 1024)
+    excerpt = readCheckLog(last.logFile, ctx.config.log.dir, 64 * 1024)
       .split('\n')
       .filter(Boolean)
       .slice(-EXCERPT_LINES)

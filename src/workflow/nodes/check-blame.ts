@@ -175,7 +175,7 @@ async function runOne(
     summary: null,
     attempt: state.currentAttempt,
     at: ctx.clock.now().toISOString(),
-    outcome: outcomeOf(result, cwd, ctx.config.check.output_dir),
+    outcome: outcomeOf(result, cwd, ctx.config.log.dir),
   };
   ctx.journal.append({ type: 'check_finished', check: record });
   const on = cell ? cellId(cell) : target;

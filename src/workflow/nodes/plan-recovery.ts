@@ -32,10 +32,10 @@ function failureContext(state: RunState, ctx: Ctx, summary: FailureSummary, used
         location: a.failureSummary!.location,
         root_cause: a.failureSummary!.root_cause,
       })),
-    max_retries: ctx.config.merge.max_retries,
+    max_retries: ctx.config.merge.max_recoveries,
     // Retries used so far: the first attempt is not a retry.
     attempts_so_far: used - 1,
-    available_strategies: ctx.config.merge.strategies_available,
+    available_strategies: ctx.config.merge.available_strategies,
   };
 }
 
@@ -60,7 +60,7 @@ async function plannerDecision(
   };
 }
 
-/** PlanRecovery: the planner (model or offline policy) decides; the runner enforces `merge.max_retries`. */
+/** PlanRecovery: the planner (model or offline policy) decides; the runner enforces `merge.max_recoveries`. */
 export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Result> {
   const attempt = state.attempts.find((a) => a.number === state.currentAttempt);
   const summary: FailureSummary = attempt?.failureSummary ?? {
@@ -73,13 +73,13 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
   const used = state.currentAttempt - recoveryMemory(state).retryBase;
   const batchIds = checkProgress(state).batch;
   const persons = personsDecision(state.conflicts.filter((c) => batchIds.includes(c.id)));
-  const maxRetries = ctx.config.merge.max_retries;
+  const maxRetries = ctx.config.merge.max_recoveries;
   const decision: RecoveryDecision =
     persons ??
     (used >= maxRetries + 1
       ? {
           decision: 'abort',
-          reasoning: `merge.max_retries (${maxRetries}) recovery attempts in a row used, no check passing between them`,
+          reasoning: `merge.max_recoveries (${maxRetries}) recovery attempts in a row used, no check passing between them`,
           decidedBy: 'runner',
           conflicts: [],
           newStrategy: null,

@@ -77,7 +77,7 @@ async function decide(
         num_target_commits: size.i1,
         estimated_conflicts: expected,
         conflicts_lower_bound: lowerBound,
-        available_strategies: merge.strategies_available,
+        available_strategies: merge.available_strategies,
         default_batch_size: merge.default_batch_size,
         ...(predictions ? { predictions } : {}),
       },
@@ -108,7 +108,7 @@ function predict(
   const merge = ctx.config.merge;
   const sizes = [2, 3, 5, 8, merge.default_batch_size];
   const input = { conflicts, checkMs, fullMs, fullEvery: ctx.config.check.full_every, failureRate, batchSizes: sizes };
-  const all = predictStrategies({ ...input, available: merge.strategies_available });
+  const all = predictStrategies({ ...input, available: merge.available_strategies });
   return {
     all,
     of: (s) => {
@@ -166,7 +166,7 @@ export function replan(state: RunState, ctx: Ctx): RunState {
           num_source_commits: size.i2,
           num_target_commits: size.i1,
           estimated_conflicts: left,
-          available_strategies: ctx.config.merge.strategies_available,
+          available_strategies: ctx.config.merge.available_strategies,
           default_batch_size: ctx.config.merge.default_batch_size,
           predictions: predictions.all,
         })

@@ -13,7 +13,7 @@ export async function summarizeFailure(state: RunState, ctx: Ctx): Promise<Resul
   const last = checkProgress(state).lastCheck;
   if (!last) return { next: 'plan_recovery', state };
   const result: CheckResult = { ...last, signal: null, tail: [] };
-  const log = readCheckLog(last.logFile, ctx.config.check.output_dir);
+  const log = readCheckLog(last.logFile, ctx.config.log.dir);
   // Paths relative to the worktree the check ran in, and the blamed tests first (not a tip's own failures).
   const options = { ...(last.cwd ? { cwd: last.cwd } : {}), ...(last.blamed ? { blamed: last.blamed } : {}) };
   const extract = (text: string, r: CheckResult) => ctx.extractFailure(text, r, options);
