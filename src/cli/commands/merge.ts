@@ -8,14 +8,12 @@ export function registerMerge(program: Command): void {
   program
     .command('merge')
     .description('merge SOURCE into the target branch: resolve, check, recover, finish')
-    .argument('<source>', 'what to merge from, e.g. upstream/main (default: source.ref)')
+    .argument('<source>', 'what to merge from, e.g. upstream/main')
     .option('--into <branch>', 'the branch that receives the merge (default: target.branch, else the current branch)')
     .option('--name <name>', 'name of this merge (default: imerge.name)')
     .addOption(
-      new Option(
-        '--goal <goal>',
-        "what to produce: a merge commit (for the engine's other goals: splintercat imerge start --goal GOAL)",
-      ).choices(['merge']),
+      // Kept for scripts that pass it: merge produces only a merge commit, so the option is not shown.
+      new Option('--goal <goal>', 'what to produce: a merge commit').choices(['merge']).hideHelp(),
     )
     .addOption(new Option('--strategy <strategy>', 'how often to check').choices(['auto', ...strategyNames]))
     .addOption(
