@@ -109,6 +109,13 @@ function configDrift(page: string, keys: readonly string[]): { missing: string[]
   };
 }
 
+/** The page without its `## HEADING` section (up to the next `## `). */
+function withoutSection(page: string, heading: string): string {
+  const [before = '', rest = ''] = page.split(new RegExp(`^## ${heading} *$`, 'm'));
+  const next = rest.search(/^## /m);
+  return before + (next < 0 ? '' : rest.slice(next));
+}
+
 /** The rule names of the rules table (the first cells of the table under "## The rules"), in order. */
 function documentedRules(page: string): string[] {
   const section = page.split(/^## The rules *$/m)[1]?.split(/^## /m)[0] ?? '';
@@ -142,7 +149,8 @@ describe('the documentation', () => {
     const keys = schemaKeys(configSchema as unknown as SchemaNode);
     expect(keys).toContain('check.runner.remote');
     expect(keys).toContain('resolve.learnt.mode');
-    const page = read(join(DOCS, 'configuration.md'));
+    // The table of keys that changed names old spellings on purpose; config/old-keys.ts refuses them.
+    const page = withoutSection(read(join(DOCS, 'configuration.md')), 'Keys that changed');
     expect(configDrift(page, keys)).toEqual({ missing: [], unknown: [] });
 
     // Drift: a key added to the schema, a key renamed or removed from it.
