@@ -107,7 +107,8 @@ function readYaml(file: string, text: string): ReadYaml {
   return { tree, doc, lineCounter, fileHash };
 }
 
-type Override = { path: string[]; raw: string };
+/** A value set from outside the file; `origin` names it for errors (`--set a.b=v`, `SPLINTERCAT_A__B`). */
+type Override = { path: string[]; raw: string; origin: string };
 
 /** Apply `SPLINTERCAT_A__B` variables and `--set a.b=v` to `tree`; returns what was set, and records refusals in `issues`. */
 function applyOverrides(
@@ -128,7 +129,7 @@ function applyOverrides(
     const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
     if (path.some((p) => p === '') || refused(path, name)) continue;
     setPath(tree, path, parseScalar(raw));
-    overrides.push({ path, raw });
+    overrides.push({ path, raw, origin: name });
   }
   for (const assignment of sets) {
     const eq = assignment.indexOf('=');
@@ -139,7 +140,7 @@ function applyOverrides(
     const path = assignment.slice(0, eq).trim().split('.');
     if (refused(path, '--set')) continue;
     setPath(tree, path, parseScalar(assignment.slice(eq + 1)));
-    overrides.push({ path, raw: assignment.slice(eq + 1) });
+    overrides.push({ path, raw: assignment.slice(eq + 1), origin: `--set ${assignment}` });
   }
   return overrides;
 }
@@ -167,7 +168,7 @@ function parseTree(tree: Tree, overrides: Override[], yaml: ReadYaml | undefined
     if (retyped) parsed = configSchema.safeParse(tree);
   }
   if (parsed.success && old.length === 0) return parsed.data;
-  if (parsed.success) throw new ConfigError(old, file);
+  if (parsed.success) throw new ConfigError(fromOverrides(old, overrides), file);
   const issues: ConfigIssue[] = [...old];
   for (const issue of parsed.error.issues) {
     const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [undefined];
@@ -180,7 +181,17 @@ function parseTree(tree: Tree, overrides: Override[], yaml: ReadYaml | undefined
       issues.push({ path: path.join('.'), message, ...(line !== undefined ? { line } : {}) });
     }
   }
-  throw new ConfigError(issues, file);
+  throw new ConfigError(fromOverrides(issues, overrides), file);
+}
+
+/** Name the `--set` or variable an issue's value came from: it, not the file, is what to correct. */
+function fromOverrides(issues: ConfigIssue[], overrides: readonly Override[]): ConfigIssue[] {
+  return issues.map((issue) => {
+    const override = [...overrides].reverse().find((o) => o.path.join('.') === issue.path);
+    if (!override) return issue;
+    const { line: _line, ...rest } = issue;
+    return { ...rest, from: override.origin };
+  });
 }
 
 /** Expand the templates and make every directory absolute, against the target's workdir; returns the unset variables. */

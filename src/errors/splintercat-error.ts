@@ -59,6 +59,14 @@ export interface ConfigIssue {
   message: string;
   /** 1-based line in the file, when the YAML parser knows it. */
   line?: number;
+  /** The `--set` or environment variable the value came from, when not the file. */
+  from?: string;
+}
+
+/** Where an issue's value was written: its `--set` or variable, else the file's line. */
+function issueOrigin(issue: ConfigIssue, where: string): string {
+  if (issue.from !== undefined) return ` (from ${issue.from})`;
+  return issue.line !== undefined ? ` (${where}:${issue.line})` : '';
 }
 
 export class ConfigError extends SplintercatError {
@@ -67,15 +75,16 @@ export class ConfigError extends SplintercatError {
 
   constructor(issues: ConfigIssue[], file: string | undefined, details?: Partial<ErrorDetails>) {
     const where = file ?? 'configuration';
+    const outside = issues.length > 0 && issues.every((i) => i.from !== undefined);
     super('config_invalid', {
-      what: details?.what ?? `Invalid configuration in ${where}`,
-      why:
-        details?.why ??
-        issues
-          .map((i) => `${i.path || '(root)'}: ${i.message}${i.line !== undefined ? ` (${where}:${i.line})` : ''}`)
-          .join('\n'),
+      what:
+        details?.what ??
+        (outside ? 'Invalid configuration from --set or the environment' : `Invalid configuration in ${where}`),
+      why: details?.why ?? issues.map((i) => `${i.path || '(root)'}: ${i.message}${issueOrigin(i, where)}`).join('\n'),
       fix: details?.fix ?? [
-        `Edit ${where} and correct the keys listed above`,
+        outside
+          ? 'Correct the --set values or variables named above'
+          : `Edit ${where} and correct the keys listed above`,
         'Run `splintercat init --force` to see a commented default file',
       ],
       where: details?.where ?? file,

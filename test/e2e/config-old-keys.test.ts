@@ -69,10 +69,11 @@ describe('an old spelling of a key is refused with the new key, never ignored', 
     expect(result.stderr).toContain('check.runner.jobs: renamed to check.runner.job_files');
   });
 
-  it('merge --goal offers the one goal the workflow finishes with', async () => {
+  it('merge --goal is not offered; a script passing another goal is refused', async () => {
     const repo = repoWith('');
     const help = await runCli(['merge', '--help'], repo.dir);
-    expect(help.stdout).toMatch(/--goal <goal>[\s\S]*\(choices:\s+"merge"\)/);
+    expect(help.stdout).toContain('--strategy');
+    expect(help.stdout).not.toContain('--goal');
     const refused = await runCli(['merge', 'main', '--goal', 'rebase'], repo.dir);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('Allowed choices are merge');

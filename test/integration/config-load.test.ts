@@ -115,6 +115,26 @@ describe('loadConfig', () => {
     expect(issues[0]?.message).toMatch(/unknown key/);
   });
 
+  it('a bad value from --set or the environment names it, not a line of the file', () => {
+    const dir = dirWith('check:\n  timeout: 60\n');
+    const env = { SPLINTERCAT_MERGE__MAX_RETRIES: '3' };
+    const { issues } = problems(() => loadConfig({ cwd: dir, env, sets: ['check.timeout=abc', 'check.nope=1'] }));
+    expect(Object.fromEntries(issues.map((i) => [i.path, [i.from, i.line]]))).toEqual({
+      'check.timeout': ['--set check.timeout=abc', undefined],
+      'check.nope': ['--set check.nope=1', undefined],
+      'merge.max_retries': ['SPLINTERCAT_MERGE__MAX_RETRIES', undefined],
+    });
+    const error = (() => {
+      try {
+        loadConfig({ cwd: tempDir(), env: {}, sets: ['check.nope=1'] });
+      } catch (caught) {
+        return caught as ConfigError;
+      }
+      throw new Error('expected a ConfigError');
+    })();
+    expect(error.message).toBe('Invalid configuration from --set or the environment');
+  });
+
   it('resolve.paths: an unknown decision is an error at its line; resolve.learnt takes a plain mode', () => {
     const { issues } = problems(() =>
       loadConfig({
