@@ -15,7 +15,7 @@ export {
   type ResolverFailure,
   type ToolCallRecord,
 } from './resolver/resolver-agent.js';
-export { Sandbox, normalizeRel } from './resolver/sandbox.js';
+export { Sandbox, normalizeRel } from './resolver/tool-sandbox.js';
 export { validateResolvedText } from './resolver/validate.js';
 export { formatCheckForModel } from './resolver/check-tools.js';
 export * from './model-setup.js';

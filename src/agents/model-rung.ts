@@ -11,7 +11,7 @@ import type { LadderFallback } from '../resolve/ladder.js';
 import { printConflictedFile } from '../resolve/parse/markers.js';
 import type { ConflictedFile, HunkResolution } from '../resolve/types.js';
 import type { ModelGateway } from './model-gateway.js';
-import { Sandbox } from './resolver/sandbox.js';
+import { Sandbox } from './resolver/tool-sandbox.js';
 import { resolveWithModel, type ResolverOutcome } from './resolver/resolver-agent.js';
 import { cellId } from '../imerge/cell.js';
 

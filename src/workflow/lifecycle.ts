@@ -19,7 +19,7 @@ import { findRun } from './find-run.js';
 import { shellWord } from '../util/safe-print.js';
 import { WorktreePool } from './worktrees.js';
 import { targetAt, type TargetAt } from './finished-merge.js';
-import { removeBuildDir } from './check-space.js';
+import { removeBuildDir } from './check-tree.js';
 import { runBuildDir } from '../checks/from-config.js';
 import { markShared, publishLast, publishing } from './share/share-run.js';
 import { releaseOwnClaims } from './share/release-claims.js';

@@ -11,7 +11,7 @@ import {
 import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import { unknownRung } from '../store/rung.js';
 import type { Cell } from '../imerge/cell.js';
-import { cleanMergeWarnings } from './generated-check.js';
+import { cleanMergeWarnings } from './generated-warnings.js';
 import { handoffFile, keepOrDelete, suggestionHint, withBlocks } from './handoff/index.js';
 import { withFileSuggestions } from './handoff/file-suggestion.js';
 import { dropsReviewHandoff } from './drops/review.js';

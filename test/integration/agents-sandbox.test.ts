@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFi
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveWithModel } from '../../src/agents/resolver/resolver-agent.js';
-import { normalizeRel } from '../../src/agents/resolver/sandbox.js';
+import { normalizeRel } from '../../src/agents/resolver/tool-sandbox.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { conflictRepo, mockGateway, scriptedModel, toolTurn } from '../fixtures/agents/conflict-repo.js';
 import { ShellCheckRunner } from '../fixtures/agents/shell-check-runner.js';

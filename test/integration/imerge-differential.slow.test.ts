@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { incorporateUserMerge } from '../../src/imerge/working-tree.js';
+import { incorporateUserMerge } from '../../src/imerge/present-conflict.js';
 import { GOALS } from '../../src/config/goals.js';
 import { GitMerger, IncrementalMerge, type ConflictDetails } from '../../src/imerge/index.js';
 import { testGitEnv, type TestRepo } from '../helpers/git-repo.js';

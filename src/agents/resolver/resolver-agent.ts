@@ -15,7 +15,7 @@ import { commitDiffs } from './commit-diffs.js';
 import { conflictTools } from './conflict-tools.js';
 import { resolverSystemPrompt, resolverUserPrompt, type PromptFile } from './prompt.js';
 import { repoTools } from './repo-tools.js';
-import { Sandbox } from './sandbox.js';
+import { Sandbox } from './tool-sandbox.js';
 import { searchTools } from './search-tools.js';
 import { limitConcurrency, type ToolContext } from './tool-context.js';
 

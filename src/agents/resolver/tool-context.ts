@@ -5,7 +5,7 @@ import type { ConflictCell } from '../../imerge/types.js';
 import type { Logger } from '../../log/logger.js';
 import { printableName } from '../../util/safe-print.js';
 import { redactKnown } from '../../util/secret-registry.js';
-import type { Sandbox } from './sandbox.js';
+import type { Sandbox } from './tool-sandbox.js';
 
 /** Everything the resolver's tools act on; built once per conflict. */
 export interface ToolContext {

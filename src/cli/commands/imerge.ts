@@ -5,7 +5,7 @@ import { SplintercatError } from '../../errors/index.js';
 import type { Git } from '../../git/index.js';
 import type * as ImergeCore from '../../imerge/index.js';
 import type { AutofillEvent, IncrementalMerge } from '../../imerge/index.js';
-import type * as ImergeWorkingTree from '../../imerge/working-tree.js';
+import type * as ImergeWorkingTree from '../../imerge/present-conflict.js';
 import { globalOptions, printResult } from '../context.js';
 import { cellId } from '../../imerge/cell.js';
 import { shortOid } from '../../util/short-oid.js';
@@ -216,7 +216,7 @@ async function withGit(cmd: Command, fn: (git: Git, engine: Engine) => Promise<v
   const [{ Git }, core, workingTree] = await Promise.all([
     import('../../git/index.js'),
     import('../../imerge/index.js'),
-    import('../../imerge/working-tree.js'),
+    import('../../imerge/present-conflict.js'),
   ]);
   const git = new Git({ cwd: globalOptions(cmd).cwd });
   try {

@@ -9,7 +9,7 @@ import type { Git } from '../../git/index.js';
 import type { PathChange } from '../../git/worktree-snapshot.js';
 import type { Cell } from '../../imerge/cell.js';
 import { hasMarkers, listUnmerged } from '../../resolve/index.js';
-import { invalidGeneratedFiles } from '../generated-check.js';
+import { invalidGeneratedFiles } from '../generated-warnings.js';
 import type { WorkflowContext } from '../ports.js';
 import { keepOrDelete } from './file.js';
 import { changesSinceHandoff } from './snapshot.js';

@@ -14,7 +14,7 @@ import type { BaselineState, CheckJudgement, CheckRecord, RunState } from '../..
 import { baselineSideOf, baselineTargetOf } from '../../store/baseline-side.js';
 import type { NodeContext } from '../machine/runner.js';
 import type { RunContext } from '../ports.js';
-import { prepareCheckTree } from '../check-space.js';
+import { prepareCheckTree } from '../check-tree.js';
 import { shortOid } from '../../util/short-oid.js';
 import { claimsFor, claimText } from '../share/check-claims.js';
 

@@ -7,7 +7,7 @@ import type { ChoiceKey } from '../../store/flow-choices.js';
 import { personChoicesOf } from '../../store/flow-choices.js';
 import { recoveryMemory } from '../../store/flow-recovery.js';
 import { continueCommand, handoffFailure, modelAttempts } from '../handoff/index.js';
-import { flagGenerated } from '../generated-check.js';
+import { flagGenerated } from '../generated-warnings.js';
 import { resolverTranscriptEvents } from '../transcript-events.js';
 import { conflictBase, recordResolved, upsert } from '../conflict-records.js';
 import { releaseResolvedWorktrees } from '../release-worktrees.js';
