@@ -75,13 +75,13 @@ function flatten(data: FlowData): Record<string, unknown> {
 }
 
 describe("doctor --rebuild restores the recovery loop's data from the journal", () => {
-  it('after an abort for max_retries: the same checks progress and retries, and continue ends the same', async () => {
+  it('after an abort for max_recoveries: the same checks progress and retries, and continue ends the same', async () => {
     const repo = chainRepo(
       2,
       (k) => `fork${k}`,
       (k) => `up${k}`,
     );
-    const first = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1, max_retries: 1 } }, () => 'BAD');
+    const first = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1, max_recoveries: 1 } }, () => 'BAD');
     expect(first.outcome.kind).toBe('failed');
     const paths = first.store.paths('up');
     const before = loadRunState(paths)!;
@@ -119,8 +119,10 @@ describe("doctor --rebuild restores the recovery loop's data from the journal", 
       (k) => `fork${k}`,
       (k) => `up${k}`,
     );
-    const first = await merge(repo, { merge: { strategy: 'per_conflict', parallel: 1, max_retries: 1 } }, (k, retry) =>
-      retry ? `merged${k}` : 'BAD',
+    const first = await merge(
+      repo,
+      { merge: { strategy: 'per_conflict', parallel: 1, max_recoveries: 1 } },
+      (k, retry) => (retry ? `merged${k}` : 'BAD'),
     );
     expect(first.outcome.kind).toBe('done');
     const before = loadRunState(first.store.paths('up'))!;
