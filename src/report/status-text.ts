@@ -8,23 +8,14 @@ import { formatCount, formatDuration, formatUsd, shortOid } from './format.js';
 import { roles, rungs, type CellMark, type GridView, type ReportModel, type Rung } from './model.js';
 import { firstTests } from '../checks/test-list.js';
 import { frontierWindow } from './grid-window.js';
+import { RUNG_LETTERS } from './rung-letters.js';
 
 /** Grids wider or larger than this are summarised in the terminal (the HTML report draws them). */
 const MAX_COLUMNS = 300;
 const MAX_CELLS = 90_000;
 
 /** The terminal grid's letter of a cell resolved at each rung (the most involved of its hunks), and of a failed check. */
-export const markLetters: Record<Rung | 'failed', string> = {
-  cache: 'C',
-  policy: 'P',
-  generated: 'G',
-  rule: 'R',
-  syntax: 'S',
-  learnt: 'L',
-  model: 'M',
-  person: 'H',
-  failed: 'X',
-};
+export const markLetters: Record<Rung | 'failed', string> = { ...RUNG_LETTERS, failed: 'X' };
 
 /** The terminal character of a marked cell, or null to keep git-imerge's. */
 export function markChar(mark: CellMark): string | null {

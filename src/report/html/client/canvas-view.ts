@@ -1,18 +1,8 @@
 import type { Rung } from '../../model.js';
+import { RUNG_LETTERS } from '../../rung-letters.js';
 import { clamp, cssColor, d, type Rgb } from './dom.js';
 import type { CellPos, GridModel } from './grid-model.js';
 import type { ClientPoint } from './svg-view.js';
-
-const RUNG_LETTER: Record<Rung, string> = {
-  cache: 'C',
-  policy: 'P',
-  generated: 'G',
-  rule: 'R',
-  syntax: 'S',
-  learnt: 'L',
-  model: 'M',
-  person: 'H',
-};
 
 /** The canvas rendering of large grids: one pixel per cell in an offscreen image, drawn scaled into a viewport. */
 export class CanvasView {
@@ -205,7 +195,7 @@ export class CanvasView {
           mk.failedCheck && !mk.superseded
             ? 'X'
             : mk.status === 'resolved' && mk.rung
-              ? RUNG_LETTER[mk.rung]
+              ? RUNG_LETTERS[mk.rung]
               : mk.conflict
                 ? '#'
                 : '';
