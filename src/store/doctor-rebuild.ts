@@ -1,10 +1,8 @@
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { isPrintableName, printableName } from '../util/safe-print.js';
 import type { Git } from '../git/index.js';
 import { OBJECT_LIMITS } from '../git/object-limits.js';
 import { isGoal } from '../config/goals.js';
-import { defaultWorktreesDir } from '../config/index.js';
 import { cellId } from '../imerge/cell.js';
 import { systemClock } from '../util/clock.js';
 import type { RunEvent } from './run-events.js';
@@ -16,6 +14,7 @@ import { keepCorrupt, readJsonFile, writeJsonFile } from './json-file.js';
 import { conflictOf, replayEvents, type Replay } from './journal-replay.js';
 import { RunStore } from './run-store.js';
 import { rebuildFlowData } from './flow-rebuild.js';
+import { ownHandoff, ownLogs, sameDir, worktreesOf } from './rebuild-own-dirs.js';
 
 export interface RebuildReport {
   name: string;
@@ -217,70 +216,6 @@ function baselinesFromChecks(checks: RunState['checks']): RunState['baselines'] 
       ? [{ side, commit: c.commit, cell: c.cell, check: c.name, outcome: c.outcome, logFile: c.logFile }]
       : [];
   });
-}
-
-/**
- * The journal's last hand-off when every path it names (its worktrees, files, where to work) is
- * inside one of `dirs` (the run's directory, its worktree directory), else null: a hand-off into
- * another directory would send `continue` to take and reset someone else's files.
- */
-function ownHandoff(human: Replay['human'], dirs: string[], actions: string[]): Replay['human'] {
-  if (human === null) return null;
-  const paths = [...human.files, ...(human.where ? [human.where] : []), ...human.conflicts.map((c) => c.worktree)];
-  const outside = paths.find((p) => !dirs.some((dir) => isInside(p, dir)));
-  if (outside === undefined) return human;
-  actions.push(
-    `the hand-off of the journal is dropped: it names ${printableName(outside)}, outside this run's directories`,
-  );
-  return null;
-}
-
-/**
- * A filter keeping what was logged in this run's own directories (its workdir, its check logs'):
- * a check whose log is elsewhere ran on another clone (a journal copied from it), so neither its
- * outcome nor its file is this run's. What it drops is said once in `actions`.
- */
-function ownLogs(
-  identity: Identity,
-  actions: string[],
-): <T extends { logFile: string }>(items: T[], what?: string) => T[] {
-  // `check.output_dir` in a run an earlier version started; `log.dir` holds the check logs now.
-  const values = (identity.config?.values ?? {}) as { check?: { output_dir?: unknown }; log?: { dir?: unknown } };
-  const logs = values.check?.output_dir ?? values.log?.dir;
-  const dirs = [identity.workdir, ...(typeof logs === 'string' ? [logs] : [])];
-  return (items, what) => {
-    const kept = items.filter((item) => dirs.some((dir) => isInside(item.logFile, dir)));
-    if (what !== undefined && kept.length < items.length)
-      actions.push(`${items.length - kept.length} ${what} logged outside this run's directories are dropped`);
-    return kept;
-  };
-}
-
-/** Where the run's own configuration puts its worktrees (workflow/worktrees.ts runWorktreesDir, without its legacy place). */
-function worktreesOf(identity: Identity): string {
-  const merge = (identity.config?.values.merge ?? {}) as { worktrees?: unknown };
-  const dir = typeof merge.worktrees === 'string' && merge.worktrees !== '' ? merge.worktrees : null;
-  return resolve(dir ?? defaultWorktreesDir(resolve(identity.workdir)), identity.name);
-}
-
-function isInside(path: string, dir: string): boolean {
-  const rel = relative(realOr(dir), realOr(resolve(dir, path)));
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-function sameDir(a: string, b: string): boolean {
-  return realOr(a) === realOr(b);
-}
-
-/** The real path of `path`, or of its nearest existing ancestor with the rest appended. */
-function realOr(path: string): string {
-  const full = resolve(path);
-  try {
-    return realpathSync(full);
-  } catch {
-    const parent = dirname(full);
-    return parent === full ? full : join(realOr(parent), basename(full));
-  }
 }
 
 /** What a rebuild read: the journal, the merge's refs and its imerge state blob. */
