@@ -173,3 +173,23 @@ describe("the hook CI's job where bubblewrap cannot start", () => {
     expect(remote.refs().filter((r) => r.endsWith('/result'))).toEqual([]);
   }, 60_000);
 });
+
+describe("the hook CI's job on a request replaced before its fetch", () => {
+  it('prints its end line with the failure, so a watcher of the log never waits on it', async () => {
+    const remote = CiRemote.create({ 'check.sh': 'echo fine\n' }, { hook: false });
+    const hooks = tempDir('splintercat-hooks-');
+    const setup = ciSetup('hook', { command: cliShellCommand, remote: 'origin', hookDir: hooks, resultKey: null });
+    for (const file of setup.files) {
+      writeFileSync(file.path, file.content);
+      chmodSync(file.path, file.mode ?? 0o755);
+    }
+    const gone = checkRefs('up', 'quick-000000000000-00000000-0000000000000000').request;
+    const ran = spawnSync(join(hooks, 'splintercat-check-job'), [remote.bare, gone], {
+      env: { ...process.env, ...testGitEnv },
+      encoding: 'utf8',
+    });
+    expect(ran.status).toBe(1);
+    expect(ran.stdout).toContain(`splintercat-check-job: ${gone} (pid`);
+    expect(ran.stdout).toContain(`splintercat-check-job: ${gone} done (1)`);
+  }, 60_000);
+});

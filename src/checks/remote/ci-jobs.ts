@@ -340,7 +340,9 @@ repo=$1
 ref=$2
 splintercat() { ${command} "$@"; }
 work=$(mktemp -d "\${TMPDIR:-/tmp}/splintercat-check.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+# Every job that printed its start prints its end, on every path out (a request replaced
+# before the fetch included), so whoever watches the log never waits on a job that is gone.
+trap 'status=$?; rm -rf "$work"; echo "splintercat-check-job: $ref done ($status)"' EXIT
 trap 'exit 143' INT TERM
 echo "splintercat-check-job: $ref (pid $$)"
 git clone --quiet --no-checkout -- "$repo" "$work/clone" || exit 1
@@ -348,9 +350,6 @@ cd "$work/clone" || exit 1
 git fetch --quiet --no-tags origin "+$ref:refs/splintercat-job/request" || exit 1
 git -c advice.detachedHead=false checkout --quiet --detach refs/splintercat-job/request || exit 1
 ${run}
-status=$?
-echo "splintercat-check-job: $ref done ($status)"
-exit $status
 `;
 }
 
