@@ -1,0 +1,65 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/git-repo.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+/**
+ * A word that was a synonym of a glossary word (docs/architecture.md). `except` lists the files
+ * that must still spell it: readers of stored values and of old configuration keys, and the
+ * places splintercat speaks git's or git-imerge's own words.
+ */
+interface Synonym {
+  word: RegExp;
+  glossary: string;
+  except: string[];
+}
+
+const SYNONYMS: Synonym[] = [
+  // the person
+
+  // the hunk
+
+  // the sides
+];
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return files(path);
+    return /\.tsx?$/.test(entry.name) && !/\.(test|d)\.ts$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** `file:line: text` for each line of `src/` under `root` that spells a synonym outside its exceptions. */
+function synonymsUsed(root: string, synonyms: Synonym[]): string[] {
+  return files(join(root, 'src')).flatMap((file) => {
+    const name = relative(root, file);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    return synonyms.flatMap((synonym) =>
+      synonym.except.includes(name)
+        ? []
+        : lines.flatMap((line, i) =>
+            synonym.word.test(line) ? [`${name}:${i + 1}: ${line.trim()} (say "${synonym.glossary}")`] : [],
+          ),
+    );
+  });
+}
+
+describe("src/ spells each concept the glossary's way", () => {
+  it('uses no synonym the glossary replaced', () => {
+    expect(synonymsUsed(ROOT, SYNONYMS)).toEqual([]);
+  });
+
+  it('finds a planted synonym and passes it in a file named as an exception', () => {
+    const root = tempDir();
+    const src = join(root, 'src');
+    const planted: Synonym = { word: /\bcolour\b/, glossary: 'color', except: ['src/old.ts'] };
+    mkdirSync(src);
+    writeFileSync(join(src, 'new.ts'), 'const a = 1;\n// the colour of it\n');
+    writeFileSync(join(src, 'old.ts'), '// the colour as stored\n');
+    writeFileSync(join(src, 'new.test.ts'), '// a colour in a test\n');
+    expect(synonymsUsed(root, [planted])).toEqual(['src/new.ts:2: // the colour of it (say "color")']);
+  });
+});
