@@ -68,6 +68,17 @@ function remoteRecord(remote: CiRemote, ref: string): CheckResultRecord {
   return read.record;
 }
 
+/** A directory holding the hook and job files `init --ci hook` writes, signing with no key. */
+function hookFiles(): string {
+  const hooks = tempDir('splintercat-hooks-');
+  const setup = ciSetup('hook', { command: cliShellCommand, remote: 'origin', hookDir: hooks, resultKey: null });
+  for (const file of setup.files) {
+    writeFileSync(file.path, file.content);
+    chmodSync(file.path, file.mode ?? 0o755);
+  }
+  return hooks;
+}
+
 describe('check-report --push-only with SPLINTERCAT_RESULT_KEY', () => {
   it('signs the result the check recorded, against the request the remote holds; the key is in no ref', async () => {
     const { remote, request, job } = await requested();
@@ -154,12 +165,7 @@ describe("the hook CI's job where bubblewrap cannot start", () => {
     const sentinel = join(tempDir('splintercat-sentinel-'), 'ran');
     const { remote, request, job } = await requested(`echo ran > '${sentinel}'`);
     job.close();
-    const hooks = tempDir('splintercat-hooks-');
-    const setup = ciSetup('hook', { command: cliShellCommand, remote: 'origin', hookDir: hooks, resultKey: null });
-    for (const file of setup.files) {
-      writeFileSync(file.path, file.content);
-      chmodSync(file.path, file.mode ?? 0o755);
-    }
+    const hooks = hookFiles();
     const bin = tempDir('splintercat-no-bwrap-');
     writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
     chmodSync(join(bin, 'bwrap'), 0o755);
@@ -177,12 +183,7 @@ describe("the hook CI's job where bubblewrap cannot start", () => {
 describe("the hook CI's job on a request replaced before its fetch", () => {
   it('prints its end line with the failure, so a watcher of the log never waits on it', async () => {
     const remote = CiRemote.create({ 'check.sh': 'echo fine\n' }, { hook: false });
-    const hooks = tempDir('splintercat-hooks-');
-    const setup = ciSetup('hook', { command: cliShellCommand, remote: 'origin', hookDir: hooks, resultKey: null });
-    for (const file of setup.files) {
-      writeFileSync(file.path, file.content);
-      chmodSync(file.path, file.mode ?? 0o755);
-    }
+    const hooks = hookFiles();
     const gone = checkRefs('up', 'quick-000000000000-00000000-0000000000000000').request;
     const ran = spawnSync(join(hooks, 'splintercat-check-job'), [remote.bare, gone], {
       env: { ...process.env, ...testGitEnv },

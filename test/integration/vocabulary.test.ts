@@ -22,6 +22,18 @@ const SYNONYMS: Synonym[] = [
   // the hunk
 
   // the sides
+  {
+    word: /\bbranch [12]\b/,
+    glossary: 'fork, upstream',
+    except: ['src/imerge/finish-goals.ts', 'src/imerge/grid.ts', 'src/imerge/types.ts'],
+  },
+
+  // the stop at which the person is given the open conflicts
+  { word: /\b[Hh]and-?overs?\b/, glossary: 'hand-off', except: [] },
+
+  // configuration keys renamed: only the reader of old spellings names them
+  { word: /\bstrategies_available\b/, glossary: 'available_strategies', except: ['src/config/old-keys.ts'] },
+  { word: /\bcheck\.output_dir\b/, glossary: 'log.dir', except: ['src/config/old-keys.ts'] },
 ];
 
 function files(dir: string): string[] {
