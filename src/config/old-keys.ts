@@ -120,6 +120,16 @@ export function upgradeStoredSets(sets: readonly string[]): string[] {
   });
 }
 
+/**
+ * The directory a run's check logs are in, from its stored values: `check.output_dir` in a run an
+ * earlier version started (which kept check logs apart from `log.dir`), else `log.dir`.
+ */
+export function storedCheckLogDir(values: Tree | undefined): unknown {
+  const check = values?.check;
+  const log = values?.log;
+  return (isTree(check) ? check.output_dir : undefined) ?? (isTree(log) ? log.dir : undefined);
+}
+
 function isTree(value: unknown): value is Tree {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import { mapPool } from '../util/pool.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import { readRegular } from '../util/safe-read.js';
+import { storedCheckLogDir } from '../config/old-keys.js';
 import type { Git } from '../git/index.js';
 import { IncrementalMerge, listImerges } from '../imerge/index.js';
 import type { RunStore } from '../store/index.js';
@@ -39,13 +40,9 @@ export function checkLogPath(state: RunState, logFile: string): string {
   return isAbsolute(logFile) ? logFile : join(state.workdir, logFile);
 }
 
-/**
- * The directory the run's check logs are written to (its `log.dir`; `check.output_dir` in a run an
- * earlier version started, which kept them apart): a log is read back only from there.
- */
+/** The directory the run's check logs are written to: a log is read back only from there. */
 export function checkLogDir(state: RunState, logPath: string): string {
-  const values = state.config?.values as { check?: { output_dir?: unknown }; log?: { dir?: unknown } } | undefined;
-  const dir = values?.check?.output_dir ?? values?.log?.dir;
+  const dir = storedCheckLogDir(state.config?.values);
   return typeof dir === 'string' && isAbsolute(dir) ? dir : dirname(logPath);
 }
 

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { printableName } from '../util/safe-print.js';
 import { defaultWorktreesDir } from '../config/index.js';
+import { storedCheckLogDir } from '../config/old-keys.js';
 import type { Replay } from './journal-replay.js';
 import type { RunState } from './run-state.js';
 
@@ -33,9 +34,7 @@ export function ownLogs(
   identity: RunIdentity,
   actions: string[],
 ): <T extends { logFile: string }>(items: T[], what?: string) => T[] {
-  // `check.output_dir` in a run an earlier version started; `log.dir` holds the check logs now.
-  const values = (identity.config?.values ?? {}) as { check?: { output_dir?: unknown }; log?: { dir?: unknown } };
-  const logs = values.check?.output_dir ?? values.log?.dir;
+  const logs = storedCheckLogDir(identity.config?.values);
   const dirs = [identity.workdir, ...(typeof logs === 'string' ? [logs] : [])];
   return (items, what) => {
     const kept = items.filter((item) => dirs.some((dir) => isInside(item.logFile, dir)));
