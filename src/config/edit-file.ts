@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import { ConfigError } from '../errors/index.js';
+import { oldSpellingsOf } from './old-keys.js';
 
 /**
  * Set keys of a YAML configuration file, keeping its comments and layout (the `yaml` package's
@@ -21,6 +22,10 @@ export function setKeysInFile(path: string, entries: Array<[string[], unknown]>,
       },
     );
   }
-  for (const [keys, value] of entries) doc.setIn(keys, doc.createNode(value, { flow: true }));
+  for (const [keys, value] of entries) {
+    doc.setIn(keys, doc.createNode(value, { flow: true }));
+    // The value written now supersedes one under an earlier spelling, which would be refused on reading.
+    for (const old of oldSpellingsOf(keys)) doc.deleteIn(old);
+  }
   writeFileSync(path, doc.toString({ lineWidth: 0 }));
 }

@@ -109,6 +109,12 @@ export function upgradeStoredValues<T extends Tree>(values: T): T {
   return out;
 }
 
+/** The earlier spellings of key `path` (each a list of keys): what a file written by an earlier version may hold. */
+export function oldSpellingsOf(path: string[]): string[][] {
+  const now = path.join('.');
+  return OLD_KEYS.filter((k) => k.now === now).map((k) => k.old.split('.'));
+}
+
 /** Stored `--set KEY=VALUE`s with the keys renamed; those of removed keys dropped. */
 export function upgradeStoredSets(sets: readonly string[]): string[] {
   return sets.flatMap((set) => {

@@ -33,3 +33,17 @@ export function personChoicesOf(state: Holder): PersonChoices {
 export function withPersonChoices<S extends Holder>(state: S, patch: Partial<PersonChoices>): S {
   return { ...state, data: { ...state.data, choices: { ...state.data.choices, ...patch } } };
 }
+
+/**
+ * The state with the person's file choices replaced, journalled whole so `doctor --rebuild`
+ * gives them back (a later cell does not ask the person again).
+ */
+export function withRecordedChoices<S extends Holder>(
+  state: S,
+  journal: { append(event: { type: 'person_choices'; choices: PersonChoices }): void },
+  patch: Partial<PersonChoices>,
+): S {
+  const next = withPersonChoices(state, patch);
+  journal.append({ type: 'person_choices', choices: personChoicesOf(next) });
+  return next;
+}

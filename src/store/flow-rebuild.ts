@@ -1,5 +1,6 @@
 import type { CheckProgress, LastCheck } from './flow-checks.js';
 import type { FlowData } from './flow-data.js';
+import type { PersonChoices } from './flow-choices.js';
 import type { RecoveryMemory } from './flow-recovery.js';
 import type { RunEvent } from './run-events.js';
 import type { CheckRecord, RunState } from './run-state.js';
@@ -25,6 +26,7 @@ interface FlowReplay {
   final: { i1: number; i2: number } | null;
   /** Conflicts resolved and not blamed since, in the order met. */
   resolved: string[];
+  choices: PersonChoices;
 }
 
 function freshReplay(): FlowReplay {
@@ -32,6 +34,7 @@ function freshReplay(): FlowReplay {
     progress: { batch: [], validated: [], fastOnly: [], lastCheck: null, finalValidated: false },
     ...{ fastOnly: new Map(), retryContext: {}, retryBase: 0, node: '', plan: null, checks: [], attempt: 0 },
     ...{ summary: null, recovery: null, alongside: new Set(), tipConflicts: null, final: null, resolved: [] },
+    choices: { fileChoices: {}, handoffChoices: {} },
   };
 }
 
@@ -152,6 +155,8 @@ function replayFlowEvent(r: FlowReplay, e: RunEvent, commands: Record<string, un
 
 function replayOtherEvent(r: FlowReplay, e: RunEvent): void {
   if (e.type === 'failure_summarized') r.summary = e.summary;
+  else if (e.type === 'person_choices')
+    r.choices = { fileChoices: e.choices.fileChoices ?? {}, handoffChoices: e.choices.handoffChoices ?? {} };
   else if (e.type === 'grid_updated') r.final = { ...e.grid.size };
   else if (e.type === 'conflict_blamed') {
     r.retryContext[e.conflict] = r.summary ?? {
@@ -199,14 +204,11 @@ export function rebuildFlowData(
   // A prediction that kept the strategy is not journalled: counting every cell check so far
   // defers the next one until that count doubles, so the strategy never changes sooner than it would have.
   const plannedAtChecks = state.checks.filter((c) => c.target === 'cell').length;
-  lost.push(
-    "a person's keep-or-delete file choices (not journalled): a later cell asks again",
-    'when the planner last predicted again: taken as now',
-  );
+  lost.push('when the planner last predicted again: taken as now');
   return {
     checks,
     tips: { ...(r.tipConflicts ? { tipConflicts: r.tipConflicts } : {}), tipsAlongside: [...r.alongside] },
     recovery: { retryContext: r.retryContext, retryBase: r.retryBase, plannedAtChecks },
-    choices: { fileChoices: {}, handoffChoices: {} },
+    choices: r.choices,
   };
 }

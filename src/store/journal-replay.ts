@@ -88,7 +88,8 @@ function replayEvent(replay: Replay, e: RunEvent): void {
       replay.currentAttempt = Math.max(replay.currentAttempt, e.check.attempt);
       break;
     case 'attempt_finished':
-      replay.attempts.push(e.attempt);
+      // A later record of the same attempt (a kill replayed its close) replaces the earlier one.
+      replay.attempts = [...replay.attempts.filter((a) => a.number !== e.attempt.number), e.attempt];
       replay.currentAttempt = Math.max(replay.currentAttempt, e.attempt.number);
       break;
     case 'decision':

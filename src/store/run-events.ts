@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { JournalInput } from './journal.js';
+import { personChoicesSchema } from './flow-choices.js';
 import { modelRoleSchema } from './model-role.js';
 import { withStoredRung } from './rung.js';
 import {
@@ -179,6 +180,9 @@ const attemptFinishedEvent = z.object({
   attempt: attemptRecordSchema,
 });
 
+/** The person's keep-or-delete file choices of the run as they now stand (the last one holds). */
+const personChoicesEvent = z.object({ ...base, type: z.literal('person_choices'), choices: personChoicesSchema });
+
 const failureSummarizedEvent = z.object({
   ...base,
   type: z.literal('failure_summarized'),
@@ -240,6 +244,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   conflictBlamedEvent,
   gridUpdatedEvent,
   attemptFinishedEvent,
+  personChoicesEvent,
   failureSummarizedEvent,
   humanNeededEvent,
   failureAcceptedEvent,

@@ -113,6 +113,23 @@ describe('splintercat init --ci', () => {
     expect(refused.stderr).toContain("check.env_passthrough names 'SPLINTERCAT_PUSH_TOKEN'");
   });
 
+  it('over a file an earlier version wrote: the renamed check.runner.jobs is replaced by job_files', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'splintercat.yaml'),
+      "check:\n  runner:\n    remote: origin\n    jobs: { '.gitlab-ci.yml': .splintercat/ci/gitlab-ci.yml }\n",
+    );
+    const run = await runCli(['init', '--ci', 'gitlab'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const runner = parse(readFileSync(join(dir, 'splintercat.yaml'), 'utf8')).check.runner;
+    expect(runner).toEqual({
+      remote: 'origin',
+      trigger: 'branch',
+      job_files: { '.gitlab-ci.yml': '.splintercat/ci/gitlab-ci.yml' },
+    });
+  });
+
   it('hook: an executable post-receive and job; an unknown CI is a usage error', async () => {
     const dir = tempDir();
     const run = await runCli(['init', '--ci', 'hook', '--out', 'hooks'], dir);

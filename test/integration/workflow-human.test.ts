@@ -6,6 +6,7 @@ import { ResolutionCache } from '../../src/resolve/index.js';
 import { rebuildRun } from '../../src/store/doctor.js';
 import { nullLogger, type Logger } from '../../src/log/logger.js';
 import { RunStore } from '../../src/store/index.js';
+import { loadRunState } from '../../src/store/run-persistence.js';
 import type { HumanHandoff } from '../../src/store/run-state.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
 import { reopenRun } from '../../src/workflow/setup.js';
@@ -226,34 +227,51 @@ describe('hand-offs a person can follow to the letter', () => {
     expect(done.state.conflicts[0]?.files.map((f) => f.decidedBy)).toEqual(['person', 'person']);
   });
 
-  it("the same modify/delete (same path and blobs) met at a later cell takes the person's earlier choice, journalled as cache", async () => {
-    // The fork changes gone.txt, reverts it, changes it again; upstream deletes it: cells 1-1, 2-1 and 3-1
-    // meet modify/delete, and 3-1 has exactly the sides of 1-1.
-    const repo = baseRepo({ 'gone.txt': 'original\n' });
-    repo.commit('upstream: drop gone.txt', { 'gone.txt': null });
-    repo.checkout('main');
-    repo.commit('fork: change', { 'gone.txt': 'changed\n' });
-    repo.commit('fork: revert', { 'gone.txt': 'original\n' });
-    repo.commit('fork: change again', { 'gone.txt': 'changed\n' });
-    const { outcome, store, ctx } = await merge(repo);
-    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('needs_human');
-    let state = outcome.state;
-    const asked: string[] = [];
-    for (let k = 0; k < 5 && state.status !== 'done'; k++) {
-      const c = only(state.human);
-      asked.push(c.conflict);
-      await runChoice(c.worktree, c.files[0]!.choices!.delete!);
-      state = (await resume(store, ctx)).state;
-    }
-    expect(state.status).toBe('done');
-    expect(asked).toEqual(['1-1', '2-1']);
-    expect(state.conflicts.find((c) => c.id === '3-1')?.files[0]?.decidedBy).toBe('cache');
-    const journal = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8');
-    expect(journal).toMatch(
-      /"kind":"file-level","by":"runner","decision":"cache","reasoning":"gone\.txt: the person's earlier choice/,
-    );
-    expect(repo.sh('ls-tree', '--name-only', 'main')).not.toMatch(/gone\.txt/);
-  });
+  it.each([
+    ['', false],
+    [', also after doctor --rebuild (the choices are journalled)', true],
+  ])(
+    "the same modify/delete (same path and blobs) met at a later cell takes the person's earlier choice, journalled as cache%s",
+    async (_, rebuild) => {
+      // The fork changes gone.txt, reverts it, changes it again; upstream deletes it: cells 1-1, 2-1 and 3-1
+      // meet modify/delete, and 3-1 has exactly the sides of 1-1.
+      const repo = baseRepo({ 'gone.txt': 'original\n' });
+      repo.commit('upstream: drop gone.txt', { 'gone.txt': null });
+      repo.checkout('main');
+      repo.commit('fork: change', { 'gone.txt': 'changed\n' });
+      repo.commit('fork: revert', { 'gone.txt': 'original\n' });
+      repo.commit('fork: change again', { 'gone.txt': 'changed\n' });
+      const { outcome, store, ctx } = await merge(repo);
+      expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('needs_human');
+      let state = outcome.state;
+      const asked: string[] = [];
+      for (let k = 0; k < 5 && state.status !== 'done'; k++) {
+        const c = only(state.human);
+        asked.push(c.conflict);
+        await runChoice(c.worktree, c.files[0]!.choices!.delete!);
+        state = (await resume(store, ctx)).state;
+        if (rebuild && k === 0) {
+          // state.json and its backup lost after the first choice was taken: the rebuilt run keeps it.
+          const dir = store.paths('up').dir;
+          rmSync(join(dir, 'state.json'));
+          rmSync(join(dir, 'state.json.bak'), { force: true });
+          const rebuilt = await rebuildRun(dir, repo.git);
+          expect(rebuilt.ok, rebuilt.hint ?? '').toBe(true);
+          expect(rebuilt.lost.join('\n')).not.toMatch(/choices/);
+          expect(loadRunState(store.paths('up'))?.data.choices).toEqual(state.data.choices);
+          state = loadRunState(store.paths('up'))!;
+        }
+      }
+      expect(state.status).toBe('done');
+      expect(asked).toEqual(['1-1', '2-1']);
+      expect(state.conflicts.find((c) => c.id === '3-1')?.files[0]?.decidedBy).toBe('cache');
+      const journal = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8');
+      expect(journal).toMatch(
+        /"kind":"file-level","by":"runner","decision":"cache","reasoning":"gone\.txt: the person's earlier choice/,
+      );
+      expect(repo.sh('ls-tree', '--name-only', 'main')).not.toMatch(/gone\.txt/);
+    },
+  );
 
   it('a file edited without git add is taken; markers left are refused (conflict-marker-size aware)', async () => {
     const repo = chainRepo(

@@ -5,7 +5,7 @@ import { learnHumanHunks, parseConflictText, personChoice } from '../../resolve/
 import type { ConflictState, HandoffConflict, RunState } from '../../store/run-state.js';
 import { recordResolved } from '../conflict-records.js';
 import type { Ctx } from '../nodes/common.js';
-import { personChoicesOf, withPersonChoices } from '../../store/flow-choices.js';
+import { personChoicesOf, withRecordedChoices } from '../../store/flow-choices.js';
 import { personsOutsideEdits } from '../outside-edits.js';
 import type { GridEngine } from '../ports.js';
 import { shownDrops } from '../drops/shown-drops.js';
@@ -97,7 +97,7 @@ export async function takePersonsWork(
   const handoffChoices = Object.fromEntries(
     Object.entries(choices.handoffChoices).filter(([id]) => !resolved.includes(id)),
   );
-  next = withPersonChoices(next, { fileChoices, handoffChoices });
+  next = withRecordedChoices(next, ctx.journal, { fileChoices, handoffChoices });
   if (again.length === 0 && next.human !== null) next = { ...next, human: null };
   return { state: next, resolved, again };
 }

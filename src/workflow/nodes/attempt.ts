@@ -1,4 +1,5 @@
 import type { RunState } from '../../store/run-state.js';
+import type { Ctx } from './common.js';
 
 type Attempt = RunState['attempts'][number];
 
@@ -19,4 +20,14 @@ export function openAttempt(
     startedAt: now,
     finishedAt: null,
   };
+}
+
+/** The attempt under way, closed with the recovery decided for it and journalled (`doctor --rebuild` reads it back). */
+export function closeAttempt(ctx: Ctx, s: RunState, decision: RunState['pendingRecovery'], now: string): RunState {
+  const attempts = s.attempts.map((a) =>
+    a.number === s.currentAttempt ? { ...a, recovery: decision, finishedAt: now } : a,
+  );
+  const closed = attempts.find((a) => a.number === s.currentAttempt);
+  if (closed) ctx.journal.append({ type: 'attempt_finished', attempt: closed });
+  return { ...s, attempts };
 }

@@ -4,23 +4,13 @@ import type { ConflictState, HandoffConflict, RunState } from '../../store/run-s
 import { amendEntry, amendFiles, handoffToPerson, handoffFailure } from '../handoff/index.js';
 import { bisect } from '../plan/bisect.js';
 import { fileMemoryKey, mergeStages, type FileStages } from '../../resolve/cache/file-memory.js';
-import { openAttempt } from './attempt.js';
+import { closeAttempt, openAttempt } from './attempt.js';
 import { moreConservative, runChecksOn, type Ctx, type Result } from './common.js';
 import { checkProgress, withCheckProgress } from '../../store/flow-checks.js';
 import { recoveryMemory, withRecoveryMemory } from '../../store/flow-recovery.js';
 
 type Decision = NonNullable<RunState['pendingRecovery']>;
 type Engine = Awaited<ReturnType<Ctx['engine']>>;
-
-/** The attempt under way, closed with the recovery decided for it. */
-function closeAttempt(s: RunState, decision: RunState['pendingRecovery'], now: string): RunState {
-  return {
-    ...s,
-    attempts: s.attempts.map((a) =>
-      a.number === s.currentAttempt ? { ...a, recovery: decision, finishedAt: now } : a,
-    ),
-  };
-}
 
 /**
  * Abort: with nothing under test the run fails, keeping the grid. Otherwise the way back in: the
@@ -34,7 +24,7 @@ async function abortRecovery(state: RunState, ctx: Ctx, summary: FailureSummary 
     `Aborted after ${state.currentAttempt} attempt(s): ${summary ? `${summary.error_type} at ${summary.location ?? '?'}: ${summary.root_cause}` : 'the check failed'}` +
     (last ? ` (log: ${last.logFile})` : '');
   const underTest = state.conflicts.filter((c) => batch.includes(c.id) && c.resolutionTree !== null);
-  const closed = closeAttempt({ ...state, pendingRecovery: null }, state.pendingRecovery, now);
+  const closed = closeAttempt(ctx, { ...state, pendingRecovery: null }, state.pendingRecovery, now);
   if (underTest.length === 0) {
     const reason = `${what}. The grid and every resolution are kept: inspect with \`splintercat status\`, fix by hand, or remove with \`splintercat abort\`.`;
     return { halt: 'failed', next: 'end', reason, state: closed };
@@ -209,7 +199,10 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   const conflicts = reopenConflicts(state, ids, blamed, new Set(persons.map((c) => c.id)), reason);
   const strategy = strategyAfter(state, decision, ctx, now);
   const kept = checkProgress(state).batch.filter((id) => !ids.has(id));
-  const next = newAttempt(closeAttempt({ ...state, conflicts, strategy, pendingRecovery: null }, decision, now), now);
+  const next = newAttempt(
+    closeAttempt(ctx, { ...state, conflicts, strategy, pendingRecovery: null }, decision, now),
+    now,
+  );
   const after = withRecoveryMemory(withCheckProgress(next, { batch: kept, finalValidated: false }), { retryContext });
   if (amended.length > 0) return handoffToPerson(after, ctx, amended);
   return { next: 'resolve_conflicts', state: after };

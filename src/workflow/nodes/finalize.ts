@@ -1,3 +1,4 @@
+import { closeAttempt } from './attempt.js';
 import { join } from 'node:path';
 import { checkoutOfBranch, type Git } from '../../git/index.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
@@ -191,7 +192,9 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
   );
   await removeFinishedRunWorktrees(ctx, state);
   removeBuildDir(ctx.buildDir);
-  return { next: 'end', state: { ...state, finalCommit: commit, human: null } };
+  const open = state.attempts.find((a) => a.number === state.currentAttempt && a.finishedAt === null);
+  const closed = open ? closeAttempt(ctx, state, open.recovery, ctx.clock.now().toISOString()) : state;
+  return { next: 'end', state: { ...closed, finalCommit: commit, human: null } };
 }
 
 /** The merge commit, when the target branch already holds it: parents [original tip, source]. */

@@ -2,7 +2,7 @@ import { compareCells, cellId, type Cell } from '../../imerge/cell.js';
 import type { GridEngine } from '../ports.js';
 import type { RunState } from '../../store/run-state.js';
 import { checkProgress, withCheckProgress } from '../../store/flow-checks.js';
-import { personChoicesOf, withPersonChoices } from '../../store/flow-choices.js';
+import { personChoicesOf, withRecordedChoices } from '../../store/flow-choices.js';
 import { handoffToPerson, takePersonsWork } from '../handoff/index.js';
 import { recordResolved } from '../conflict-records.js';
 import { releaseResolvedWorktrees } from '../release-worktrees.js';
@@ -65,7 +65,7 @@ export async function resolveConflicts(state: RunState, ctx: Ctx): Promise<Resul
     const proposed = proposal(outcomes);
     const applied = await decideAndApply(ctx, engine, next, proposed, approval(ctx, engine));
     batch = [...batch, ...applied.resolved];
-    next = withHandoffChoices(withCheckProgress(applied.state, { batch }), applied);
+    next = withHandoffChoices(ctx, withCheckProgress(applied.state, { batch }), applied);
     const ended = await handOver(ctx, next, proposed, applied);
     if (ended) return ended;
   }
@@ -118,9 +118,9 @@ async function autofill(ctx: Ctx, engine: GridEngine, state: RunState): Promise<
 }
 
 /** The keep-or-delete choices of this round's hand-off, with those of earlier ones. */
-function withHandoffChoices(state: RunState, applied: Applied): RunState {
+function withHandoffChoices(ctx: Ctx, state: RunState, applied: Applied): RunState {
   const handoffChoices = { ...personChoicesOf(state).handoffChoices, ...applied.choiceKeys };
-  return withPersonChoices(state, { handoffChoices });
+  return withRecordedChoices(state, ctx.journal, { handoffChoices });
 }
 
 /** What the round hands over: a stop for the model budget, conflicts for a person, or nothing (go on). */
