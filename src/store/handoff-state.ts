@@ -7,8 +7,6 @@ import * as z from 'zod';
 import { oid } from './state-primitives.js';
 import { HUNKS_KEY } from './stored-hunks.js';
 
-export { fileHunks, hunksKeyed } from './stored-hunks.js';
-
 /** What the target branch's past merges suggest for one hunk, with the evidence and the command that takes it. */
 const handoffSuggestionSchema = z.object({
   /** ours, theirs, ours then theirs, theirs then ours. */

@@ -1,6 +1,7 @@
 import type { LearntSuggestions, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
 import { takeCommand, takeOfChoice } from '../../resolve/index.js';
-import { hunksKeyed, type HandoffFile, type HandoffHunk } from '../../store/run-state.js';
+import type { HandoffFile, HandoffHunk } from '../../store/run-state.js';
+import { hunksKeyed } from '../../store/stored-hunks.js';
 
 /**
  * The hunks a file is handed over with: each by the number `splintercat take` knows it by, where

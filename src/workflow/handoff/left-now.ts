@@ -1,14 +1,8 @@
 import { existsSync } from 'node:fs';
 import { Git } from '../../git/index.js';
 import { leftToDo, takeCommand, type LeftFile } from '../../resolve/index.js';
-import {
-  fileHunks,
-  hunksKeyed,
-  type HandoffConflict,
-  type HandoffFile,
-  type HandoffHunk,
-  type HumanHandoff,
-} from '../../store/handoff-state.js';
+import type { HandoffConflict, HandoffFile, HandoffHunk, HumanHandoff } from '../../store/handoff-state.js';
+import { fileHunks, hunksKeyed } from '../../store/stored-hunks.js';
 import { printableName as shown } from '../../util/safe-print.js';
 
 /**

@@ -1,4 +1,5 @@
-import { fileHunks, type HandoffFile, type HumanHandoff } from '../../store/run-state.js';
+import type { HandoffFile, HumanHandoff } from '../../store/run-state.js';
+import { fileHunks } from '../../store/stored-hunks.js';
 import { isPrintableName, prefixedLines, printableLine, printableName } from '../../util/safe-print.js';
 
 const EXCERPT_LINES = 15;
