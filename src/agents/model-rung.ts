@@ -49,7 +49,7 @@ export interface ModelRung {
 /**
  * Split a resolved file back into per-hunk texts, using the clean text between
  * hunks as anchors. Returns null when the model changed text outside the
- * conflict blocks (or anchors are ambiguous): then no hunk is taken from it.
+ * conflict hunks (or anchors are ambiguous): then no hunk is taken from it.
  */
 export function splitResolvedByHunks(file: ConflictedFile, resolved: string): Map<number, string> | null {
   const out = new Map<number, string>();
@@ -139,7 +139,7 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
       if (!parts) {
         log.warn(
           { path: rel },
-          'model rung: the model changed text outside the conflict blocks; hunks left open for review',
+          'model rung: the model changed text outside the conflict hunks; hunks left open for review',
         );
         return [];
       }

@@ -36,8 +36,8 @@ export async function locateRepository(cwd: string): Promise<RepoLocation | null
 /** The checkout (main or linked worktree) that has `branch` checked out, if any. */
 export async function checkoutOfBranch(git: Git, branch: string): Promise<string | null> {
   const list = await git.text(['worktree', 'list', '--porcelain']);
-  for (const block of list.split('\n\n')) {
-    const lines = block.split('\n');
+  for (const entry of list.split('\n\n')) {
+    const lines = entry.split('\n');
     if (lines.includes(`branch refs/heads/${branch}`))
       return lines.find((l) => l.startsWith('worktree '))?.slice('worktree '.length) ?? null;
   }

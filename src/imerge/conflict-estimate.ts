@@ -40,7 +40,7 @@ export function expectedConflicts(groups: readonly string[][], known: ReadonlyAr
 export interface ConflictEstimate {
   /** Paths the plain merge leaves conflicted. */
   files: number;
-  /** Conflict blocks in them; a path conflicted as a whole (modify/delete, binary, a directory in the way) counts one. */
+  /** Conflict hunks in them; a path conflicted as a whole (modify/delete, binary, a directory in the way) counts one. */
   hunks: number;
 }
 
@@ -102,7 +102,7 @@ async function groupConflicts(
   return [...groups.values()];
 }
 
-/** Conflicted files and their conflict blocks; a path conflicted as a whole (modify/delete, binary, ...) counts one. */
+/** Conflicted files and their conflict hunks; a path conflicted as a whole (modify/delete, binary, ...) counts one. */
 async function countConflicts(git: Git, result: Extract<MergeTreeResult, { clean: false }>): Promise<ConflictEstimate> {
   const paths = conflictPaths(result);
   let hunks = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticSnapshot } from '../../test/fixtures/report/synthetic-run.js';
 import { buildReportModel } from './build-model.js';
-import { mdBlock, mdCode, mdText, renderMarkdownReport } from './markdown.js';
+import { mdFenced, mdCode, mdText, renderMarkdownReport } from './markdown.js';
 
 const now = new Date('2026-01-02T03:10:00Z');
 
@@ -34,7 +34,7 @@ describe('Markdown report', () => {
     expect(outsideCode).not.toContain('<img');
     expect(mdText('a|b [x](http://e) *y* <b>')).toBe('a\\|b \\[x\\](http://e) \\*y\\* &lt;b&gt;');
     expect(mdCode('a ``b`` c')).toBe('```a ``b`` c```');
-    expect(mdBlock('x\n```\ny', 'diff')).toBe('````diff\nx\n```\ny\n````');
+    expect(mdFenced('x\n```\ny', 'diff')).toBe('````diff\nx\n```\ny\n````');
   });
 
   it('stays under the size a pull request comment accepts', () => {

@@ -43,7 +43,7 @@ export function mdCode(value: string): string {
 }
 
 /** A fenced block that holds any text. */
-export function mdBlock(value: string, lang = ''): string {
+export function mdFenced(value: string, lang = ''): string {
   const longest = Math.max(2, ...(value.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${lang}\n${value.replace(/\n$/, '')}\n${fence}`;
@@ -71,7 +71,7 @@ function conflictMd(c: ConflictView): string {
   if (c.outsideEdits.length > 0)
     lines.push(`- edited by the person beyond the conflict: ${c.outsideEdits.map((p) => mdCode(p)).join(', ')}`);
   if (c.blame) lines.push(`- **blamed**: ${mdText(c.blame)}`);
-  if (c.resolution?.diff) lines.push('', mdBlock(clip(c.resolution.diff, DIFF_LIMIT), 'diff'));
+  if (c.resolution?.diff) lines.push('', mdFenced(clip(c.resolution.diff, DIFF_LIMIT), 'diff'));
   for (const t of c.transcripts) {
     lines.push(
       '',
@@ -121,7 +121,7 @@ function handoffGridAndDecisions(model: ReportModel): string[] {
       '',
       mdText(human.reason),
       '',
-      mdBlock(clip(handoffLines(human).join('\n'), DIFF_LIMIT), 'text'),
+      mdFenced(clip(handoffLines(human).join('\n'), DIFF_LIMIT), 'text'),
     );
   const diagram = model.grid ? markedDiagram(model.grid) : null;
   if (model.grid) {
@@ -130,7 +130,7 @@ function handoffGridAndDecisions(model: ReportModel): string[] {
       '### Grid',
       '',
       diagram
-        ? `<details><summary>${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits</summary>\n\n${mdBlock(diagram, 'text')}\n\n</details>`
+        ? `<details><summary>${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits</summary>\n\n${mdFenced(diagram, 'text')}\n\n</details>`
         : `${model.grid.len1 - 1} × ${model.grid.len2 - 1} commits (too large to draw here; see the HTML report).`,
     );
   }

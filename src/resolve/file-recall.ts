@@ -22,8 +22,8 @@ export interface RecalledFile {
 /**
  * The person's whole result for this very merge of the file, given again: where the file's three
  * sides are the blobs they were when the person resolved it, their file (or its deletion) is
- * written and staged as it was, so their edits outside the conflict blocks are kept too. Each
- * block of the file is reported settled by the cache under the file's key (a blame of the
+ * written and staged as it was, so their edits outside the conflict hunks are kept too. Each
+ * hunk of the file is reported settled by the cache under the file's key (a blame of the
  * resolution forgets the file's memory with it). Null where there is no such memory, or where the
  * fork's policy decides the path: an answer from another clone never stands in for it, and only a
  * person's policy (`human`) lets this clone's own person's answer through.
@@ -52,8 +52,8 @@ export async function recallWholeFile(
     if (!replaceFileWithin(top, entry.path, Buffer.from(hit.resolution, 'utf8'))) return null;
     await git.run(['add', '--', entry.path]);
   }
-  const blocks = input.onDisk === null ? [] : parseConflictText(input.onDisk, { path: entry.path }).hunks;
-  const resolutions = blocks.map((h) => ({
+  const hunks = input.onDisk === null ? [] : parseConflictText(input.onDisk, { path: entry.path }).hunks;
+  const resolutions = hunks.map((h) => ({
     text: '',
     rung: 'cache' as const,
     // As the record names a cached hunk's answer: whose it is, and whether another clone gave it.

@@ -110,8 +110,8 @@ export async function missingFileStage(at: PathAtHand): Promise<WorkingTreeFileR
 }
 
 /**
- * A generated file (a lockfile, pip-compile output) is decided whole, never block by block: a
- * block-by-block merge of it is text its tool never wrote. Its blocks are left as git wrote them.
+ * A generated file (a lockfile, pip-compile output) is decided whole, never hunk by hunk: a
+ * hunk-by-hunk merge of it is text its tool never wrote. Its hunks are left as git wrote them.
  */
 export async function generatedFileStage(at: PathAtHand): Promise<WorkingTreeFileResult | null> {
   const { generated, diskBytes } = at;

@@ -109,7 +109,7 @@ export interface WorkingTreeFileResult {
   note?: string;
   /** The `resolve.paths` rule that decided a file-level conflict (`glob: decision`), when one did. */
   policy?: string;
-  /** Set for a generated file (a lockfile, pip-compile output): decided whole, never block by block. */
+  /** Set for a generated file (a lockfile, pip-compile output): decided whole, never hunk by hunk. */
   generated?: GeneratedFile;
   /** Set when the person's whole remembered file (or its deletion) was given again. */
   recalled?: RecalledFile['recalled'];

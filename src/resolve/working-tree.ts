@@ -30,7 +30,7 @@ export type { RemainingHunk, WorkingTreeFileResult, WorkingTreeOptions } from '.
  * Run the ladder over the unmerged paths of a working tree (`git` must work on
  * its top level): fully resolved files are written and staged, partly resolved
  * ones keep markers only on the hunks left. A file the user already edited
- * outside its conflict blocks is resolved from its own text, never regenerated.
+ * outside its conflict hunks is resolved from its own text, never regenerated.
  */
 export async function resolveWorkingTree(git: Git, options: WorkingTreeOptions = {}): Promise<WorkingTreeFileResult[]> {
   const log = options.log ?? nullLogger;
@@ -103,7 +103,7 @@ async function readPath(
     theirs: side(entry.theirs, texts.theirs),
   });
   const policy = policyFor(entry.path, options.policy ?? []);
-  // A generated file is taken whole from one side (then regenerated): a block-by-block merge of it
+  // A generated file is taken whole from one side (then regenerated): a hunk-by-hunk merge of it
   // is text its tool never wrote (a package pinned twice, a lockfile that does not parse).
   const generated = generatedFile(entry.path, [texts.ours, texts.theirs, texts.base]);
   return { git, top, entry, options, diskBytes, encoding, texts, decision, policy, generated, othersResolved };
@@ -153,7 +153,7 @@ async function writeBack(at: PathAtHand, hunks: HunksAtHand, result: LadderResul
         ? { note: policyNote(policy) }
         : {};
   if (result.resolutions.length === 0) {
-    // Nothing written: report the blocks where they are in the file on disk.
+    // Nothing written: report the hunks where they are in the file on disk.
     const asIs = parseConflictText(onDisk, { path: entry.path, markerSize: file.markerSize });
     return {
       path: entry.path,
@@ -182,7 +182,7 @@ async function writeBack(at: PathAtHand, hunks: HunksAtHand, result: LadderResul
 }
 
 /**
- * The blocks left where they are in the file now, each with the number and sides the ladder
+ * The hunks left where they are in the file now, each with the number and sides the ladder
  * knew it by (the ladder's `remaining`, in the same order), so a hand-off can name it stably.
  */
 function numbered(now: readonly ConflictHunk[], ladder: readonly ConflictHunk[]): RemainingHunk[] {
@@ -199,7 +199,7 @@ function numbered(now: readonly ConflictHunk[], ladder: readonly ConflictHunk[])
 }
 
 /**
- * The file as the ladder should see it: the working-tree text when its blocks
+ * The file as the ladder should see it: the working-tree text when its hunks
  * carry a base (diff3/zdiff3); otherwise the diff3 re-merge of the index stages,
  * but only when that has the same clean text and sides as the working tree, or
  * the working tree is still exactly git's merge of those stages (so no edit of
@@ -232,7 +232,7 @@ async function pickConflictedFile(
       return c?.kind === 'conflict' && c.hunk.ours === s.hunk.ours && c.hunk.theirs === s.hunk.theirs;
     });
   if (sameShape) return regenerated;
-  // git's default style trims lines both sides share out of a block, so the diff3 blocks can be
+  // git's default style trims lines both sides share out of a hunk, so the diff3 hunks can be
   // wider; a file that is exactly git's own merge-style output holds no edit of the user's.
   const asGitWrote = await mergeFileTexts(git, {
     base: texts.base ?? '',

@@ -41,8 +41,8 @@ export async function worktreeFindings(git: Git, dir: string, state: RunState | 
 export async function prunableWorktrees(git: Git, dir: string): Promise<string[]> {
   const list = await git.text(['worktree', 'list', '--porcelain']);
   const out: string[] = [];
-  for (const block of list.split('\n\n')) {
-    const lines = block.split('\n');
+  for (const entry of list.split('\n\n')) {
+    const lines = entry.split('\n');
     const path = lines.find((l) => l.startsWith('worktree '))?.slice('worktree '.length);
     if (path !== undefined && path.startsWith(`${dir}/`) && lines.some((l) => l.startsWith('prunable'))) out.push(path);
   }

@@ -5,8 +5,9 @@
  */
 import * as z from 'zod';
 import { oid } from './state-primitives.js';
+import { HUNKS_KEY } from './stored-hunks.js';
 
-/** What the target branch's past merges suggest for one block, with the evidence and the command that takes it. */
+/** What the target branch's past merges suggest for one hunk, with the evidence and the command that takes it. */
 const handoffSuggestionSchema = z.object({
   /** ours, theirs, ours then theirs, theirs then ours. */
   choice: z.string(),
@@ -18,8 +19,8 @@ const handoffSuggestionSchema = z.object({
   of: z.number().int().nonnegative(),
 });
 
-/** One conflict block left in a file: its number (what `splintercat take` takes), where it is, the one-command answers. */
-const handoffBlockSchema = z.object({
+/** One conflict hunk left in a file: its number (what `splintercat take` takes), where it is, the one-command answers. */
+const handoffHunkSchema = z.object({
   hunk: z.number().int().positive(),
   startLine: z.number().int().positive(),
   endLine: z.number().int().positive(),
@@ -27,7 +28,7 @@ const handoffBlockSchema = z.object({
   take: z.record(z.string(), z.string()),
   suggestion: handoffSuggestionSchema.optional(),
 });
-export type HandoffBlock = z.infer<typeof handoffBlockSchema>;
+export type HandoffHunk = z.infer<typeof handoffHunkSchema>;
 
 /** One file a person is asked to settle, with what to do, to the letter. */
 const handoffFileSchema = z.object({
@@ -35,13 +36,13 @@ const handoffFileSchema = z.object({
   path: z.string().min(1),
   /** FileConflictKind (content, modify/delete, add/add, rename/delete, binary, mode, ...). */
   kind: z.string(),
-  /** Conflict blocks left in the file (content and add/add). */
+  /** Conflict hunks left in the file (content and add/add). */
   hunks: z.number().int().nonnegative().optional(),
   instructions: z.string(),
   /** The exact commands of a file-level choice, run in the worktree (e.g. keep: `git add -- PATH`, delete: `git rm -q -- PATH`). */
   choices: z.record(z.string(), z.string()).optional(),
-  /** Each block left, with its one-command answers and what the past merges suggest. */
-  blocks: z.array(handoffBlockSchema).optional(),
+  /** Each hunk left, with its one-command answers and what the past merges suggest (stored-hunks.ts). */
+  [HUNKS_KEY]: z.array(handoffHunkSchema).optional(),
 });
 export type HandoffFile = z.infer<typeof handoffFileSchema>;
 

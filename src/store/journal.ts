@@ -142,14 +142,14 @@ export class Journal<E extends JournalEntryBase = JournalEntryBase> {
     const last = Buffer.alloc(1);
     readSync(fd, last, 0, 1, size - 1);
     if (last[0] === 0x0a) return;
-    // Scan backwards for the last newline; the journal's lines are short, read in blocks.
-    const block = Buffer.alloc(64 * 1024);
+    // Scan backwards for the last newline; the journal's lines are short, read in chunks.
+    const chunk = Buffer.alloc(64 * 1024);
     let end = size;
     let keep = 0;
     while (end > 0) {
-      const start = Math.max(0, end - block.length);
-      const n = readSync(fd, block, 0, end - start, start);
-      const idx = block.subarray(0, n).lastIndexOf(0x0a);
+      const start = Math.max(0, end - chunk.length);
+      const n = readSync(fd, chunk, 0, end - start, start);
+      const idx = chunk.subarray(0, n).lastIndexOf(0x0a);
       if (idx >= 0) {
         keep = start + idx + 1;
         break;

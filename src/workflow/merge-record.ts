@@ -52,7 +52,7 @@ function conflictLines(state: RunState): string[] {
       };
       entry.kinds.add(f.kind);
       entry.cells.push(c.id);
-      // A file the person took whole (or deleted) is one choice, whatever its blocks were.
+      // A file the person took whole (or deleted) is one choice, whatever its hunks were.
       if (f.whole) {
         entry.notes.add(wholeFileText(f.whole));
         byPath.set(f.path, entry);

@@ -12,7 +12,7 @@ import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import { unknownRung } from '../store/rung.js';
 import type { Cell } from '../imerge/cell.js';
 import { cleanMergeWarnings } from './generated-warnings.js';
-import { handoffFile, keepOrDelete, suggestionHint, withBlocks } from './handoff/index.js';
+import { handoffFile, keepOrDelete, suggestionHint, withHunks } from './handoff/index.js';
 import { withFileSuggestions } from './handoff/file-suggestion.js';
 import { dropsReviewHandoff } from './drops/review.js';
 import { unreasonedDrops, withCellDrops } from './drops/index.js';
@@ -187,7 +187,7 @@ export async function resolvePrepared(
     if (left.length > 0) {
       await recordLeftHunks(wt, entries, open, options.next ?? 'splintercat continue');
       const handoff = await withFileSuggestions(
-        open.map((r) => withBlocks(handoffFile(r), r, learnt)),
+        open.map((r) => withHunks(handoffFile(r), r, learnt)),
         ctx.config.merge.resolver === 'manual' ? null : ctx.ladder.cache,
       );
       return {

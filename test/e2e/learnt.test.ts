@@ -18,21 +18,21 @@ function configure(repo: TestRepo, extra: string[] = []): void {
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
 }
 
-interface Block {
+interface HandoffHunk {
   hunk: number;
   take: Record<string, string>;
   suggestion?: { choice: string; command: string; evidence: string; basis: string; agree: number; of: number };
 }
 interface Status {
-  human: { conflicts: Array<{ worktree: string; files: Array<{ path: string; blocks?: Block[] }> }> } | null;
+  human: { conflicts: Array<{ worktree: string; files: Array<{ path: string; blocks?: HandoffHunk[] }> }> } | null;
 }
 
 describe('suggestions learnt from the fork’s own merges', () => {
-  it('shows each block with its suggestion and evidence; running the suggested commands finishes the merge', async () => {
+  it('shows each hunk with its suggestion and evidence; running the suggested commands finishes the merge', async () => {
     const repo = habitFork();
     configure(repo);
     let run = await runCli(['merge', 'up', '--strategy', 'optimistic'], repo.dir);
-    const seen: Record<string, Block['suggestion']> = {};
+    const seen: Record<string, HandoffHunk['suggestion']> = {};
     const texts: string[] = [];
     while (run.code === 3) {
       texts.push(run.stderr);
@@ -52,10 +52,10 @@ describe('suggestions learnt from the fork’s own merges', () => {
     expect(seen['banner.txt']).toMatchObject({ choice: 'theirs', basis: 'habit', agree: 3, of: 3 });
     const text = texts.join('\n');
     expect(text).toMatch(
-      /config\.ini .*\n\s+block 1 \(lines \d+-\d+\): suggested ours: splintercat take ours config\.ini 1\n\s+why: in 3 of 3 earlier merge\(s\) that conflicted on these same lines/,
+      /config\.ini .*\n\s+hunk 1 \(lines \d+-\d+\): suggested ours: splintercat take ours config\.ini 1\n\s+why: in 3 of 3 earlier merge\(s\) that conflicted on these same lines/,
     );
     expect(text).toMatch(
-      /banner\.txt .*\n\s+block 1 .*: suggested theirs: splintercat take theirs banner\.txt 1\n\s+why: in 3 of the last 3 merge\(s\) that conflicted in banner\.txt where both sides replaced the same lines \(\d{4}-\d\d-\d\d\), the maintainer kept theirs/,
+      /banner\.txt .*\n\s+hunk 1 .*: suggested theirs: splintercat take theirs banner\.txt 1\n\s+why: in 3 of the last 3 merge\(s\) that conflicted in banner\.txt where both sides replaced the same lines \(\d{4}-\d\d-\d\d\), the maintainer kept theirs/,
     );
     expect(repo.sh('show', 'main:config.ini')).toContain(forkBlock);
     expect(repo.sh('show', 'main:banner.txt')).toBe('header\nLib 4\nfooter');

@@ -6,7 +6,7 @@ import { TestRepo, tempDir } from '../helpers/git-repo.js';
 
 /**
  * A person's file-level decisions (a `git rm` of a file the fork deleted) are remembered like their
- * answers to blocks: suggested, with the evidence, where the sides differ; given again where the
+ * answers to hunks: suggested, with the evidence, where the sides differ; given again where the
  * file's three sides are the ones they decided, in this clone or one that imported the cache.
  */
 const configure = (dir: string): void => configureMemoryClone(dir, ['merge:', '  strategy: per_conflict']);

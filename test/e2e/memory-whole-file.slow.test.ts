@@ -7,7 +7,7 @@ import { TestRepo, tempDir } from '../helpers/git-repo.js';
 
 /**
  * The fork's memory gives the same merge: a person's whole result for a file (their edits outside
- * the conflict blocks included) is replayed where the file's three sides are as they were, in this
+ * the conflict hunks included) is replayed where the file's three sides are as they were, in this
  * clone and in a fresh clone that imported the exported cache.
  */
 const configure = (dir: string): void => configureMemoryClone(dir, []);
@@ -15,7 +15,7 @@ const configure = (dir: string): void => configureMemoryClone(dir, []);
 const pkg = (version: string, router: string) =>
   `{\n  "name": "app",\n  "version": "${version}",\n  "description": "an app",\n  "license": "MIT",\n  "dependencies": {\n    "router": "${router}"\n  }\n}\n`;
 
-/** A fork and an upstream that both bump the version: one block; the router line is the same on both sides. */
+/** A fork and an upstream that both bump the version: one hunk; the router line is the same on both sides. */
 function forkRepo(): TestRepo {
   const repo = TestRepo.create();
   repo.commit('base', { 'package.json': pkg('1.0.0', '~1.1.5'), 'History.md': '1.0.0\n=====\n\n  * first\n' });
@@ -28,7 +28,7 @@ function forkRepo(): TestRepo {
 }
 
 describe('memory that gives the same merge', () => {
-  it('a fresh clone with the imported cache rebuilds the same tree, edits outside the blocks included', async () => {
+  it('a fresh clone with the imported cache rebuilds the same tree, edits outside the hunks included', async () => {
     const a = forkRepo();
     const remote = join(tempDir(), 'shared.git');
     git(a.dir, 'init', '-q', '--bare', remote);
@@ -38,7 +38,7 @@ describe('memory that gives the same merge', () => {
     const first = await runCli(['merge', 'upstream'], a.dir);
     expect(first.code, first.stderr).toBe(3);
     const wt = handoffDir(first);
-    // The person settles the block and, in the same file, bumps the router (outside any block).
+    // The person settles the hunk and, in the same file, bumps the router (outside any hunk).
     const resolved = pkg('1.1.0-fork', '~1.3.0');
     writeFileSync(join(wt, 'package.json'), resolved);
     const done = await runCli(['continue'], wt);
@@ -88,7 +88,7 @@ describe('memory that gives the same merge', () => {
       if (run.code === 3) {
         handoffs.push(1);
         const wt = handoffDir(run);
-        // The person keeps the fork's mode and, in the same file, bumps a setting outside the block.
+        // The person keeps the fork's mode and, in the same file, bumps a setting outside the hunk.
         writeFileSync(join(wt, 'conf.txt'), conf('fork', '2'));
         const done = await runCli(['continue', '--name', `rel${k}`], wt);
         expect(done.code, done.stderr).toBe(0);

@@ -6,7 +6,7 @@ import { runCli } from '../fixtures/resolve/cli.js';
 
 /**
  * The record of a merge a person finished: the message states the checks' verdict on the final tree as the
- * README shows it, names the person, and says what each choice was (a whole file taken, a file deleted, a block
+ * README shows it, names the person, and says what each choice was (a whole file taken, a file deleted, a hunk
  * taken); the note stores the same explicitly.
  */
 function configure(repo: TestRepo, check: string): void {
@@ -69,7 +69,7 @@ interface Note {
 
 describe('the merge record is the truth of what happened', () => {
   it(
-    'a whole-file take, a git rm and a block take, by a named person; "Checks on the merge: test passed."',
+    'a whole-file take, a git rm and a hunk take, by a named person; "Checks on the merge: test passed."',
     { timeout: 120_000 },
     async () => {
       const repo = recordRepo();
@@ -81,7 +81,7 @@ describe('the merge record is the truth of what happened', () => {
       };
       const worktree = status.human.conflicts[0]!.worktree;
       const wt = new TestRepo(worktree);
-      // The generated file as upstream has it, whole; the changelog upstream removed, removed; the config's one block, ours.
+      // The generated file as upstream has it, whole; the changelog upstream removed, removed; the config's one hunk, ours.
       wt.sh('checkout', '--theirs', '--', 'gen.lock');
       wt.sh('add', 'gen.lock');
       wt.sh('rm', '-q', 'History.md');

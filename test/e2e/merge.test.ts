@@ -69,7 +69,7 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     });
   });
 
-  it('the hand-off as a script reads it: status --json names each file, its kind and blocks; the cd line names the worktree; then the one command', async () => {
+  it('the hand-off as a script reads it: status --json names each file, its kind and hunks; the cd line names the worktree; then the one command', async () => {
     const repo = chainRepo(
       1,
       () => 'fork',
@@ -78,7 +78,7 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     configure(repo);
     const first = await runCli(['merge', 'upstream'], repo.dir);
     expect(first.code).toBe(3);
-    expect(first.stderr).toMatch(/vals\.txt \[content, 1 block\(s\)\]: edit vals\.txt: 1 conflict block\(s\)/);
+    expect(first.stderr).toMatch(/vals\.txt \[content, 1 hunk\(s\)\]: edit vals\.txt: 1 conflict hunk\(s\)/);
     const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
       human: {
         commands: string[];

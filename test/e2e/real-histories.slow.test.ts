@@ -61,7 +61,7 @@ interface JourneyRow {
   /** Failures the person accepted as expected at a step (`continue --accept-failure`). */
   accepted: number;
   outcome: string;
-  /** The blocks handed to the person, how many one `splintercat take` answered, and the suggestions. */
+  /** The hunks handed to the person, how many one `splintercat take` answered, and the suggestions. */
   person: PersonTally;
   /** Files the policy or the past merges settled (no hand-off for them). */
   byPolicy: string[];
@@ -399,7 +399,7 @@ describe.skipIf(!available)('real fork histories: the second merge reuses what t
     const row = journey(two, clone, env, { into: 'fork2', source: 'upstream2', name: 'second-merge' });
     const alone = rows.find((r) => r.merge === row.merge);
     console.log(
-      `[${bundle}] ${row.merge} after ${firstRow.merge} (policy: ${learnt.length} line(s) from the first merge${regenerate.length ? ', plus regenerate' : ''}): ${row.handoffs} hand-off(s), ${row.person.hunks} block(s) handed; alone: ${alone ? `${alone.handoffs} hand-off(s), ${alone.person.hunks} block(s)` : 'not run in this process'}`,
+      `[${bundle}] ${row.merge} after ${firstRow.merge} (policy: ${learnt.length} line(s) from the first merge${regenerate.length ? ', plus regenerate' : ''}): ${row.handoffs} hand-off(s), ${row.person.hunks} hunk(s) handed; alone: ${alone ? `${alone.handoffs} hand-off(s), ${alone.person.hunks} hunk(s)` : 'not run in this process'}`,
     );
     twiceRows.push({ first: firstRow, second: row, policy: learnt, alone: alone ?? null });
     const out = join(repoRoot, 'test-results');

@@ -82,7 +82,7 @@ describe('splintercat resolve', () => {
     expect(existsSync(join(repo.dir, '.git', 'splintercat', 'cache'))).toBe(true);
   });
 
-  it("keeps the user's edits outside the conflict blocks", async () => {
+  it("keeps the user's edits outside the conflict hunks", async () => {
     const repo = merged({
       base: { 'a.txt': text({}) },
       main: { 'a.txt': text({ 1: 'BETA  ' }) },

@@ -7,7 +7,7 @@ import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
 
 /**
  * The choices `take` offers are the ones that exist: no `base` where both sides added the file,
- * a whole side (or its deletion) for every kind of conflict named without a block, and `git rm`
+ * a whole side (or its deletion) for every kind of conflict named without a hunk, and `git rm`
  * of a conflicted file taken by `continue`; `status` shows what is left after takes, and a
  * finished run shows no time left.
  */
@@ -70,7 +70,7 @@ describe('take offers and accepts the choices that exist', () => {
       const base = await runCli(args, repo.dir);
       expect(base.code, args.join(' ')).toBe(2);
       expect(base.stderr).toMatch(/n\.txt: both sides added the file, so there is no base to take/);
-      expect(base.stderr).toMatch(/n\.txt block 1 \(lines 1-8\): splintercat take ours\|theirs\|both n\.txt 1$/m);
+      expect(base.stderr).toMatch(/n\.txt hunk 1 \(lines 1-8\): splintercat take ours\|theirs\|both n\.txt 1$/m);
     }
     expect(readFileSync(join(repo.dir, 'n.txt'), 'utf8')).toBe(added);
     expect(repo.sh('diff', '--name-only', '--diff-filter=U')).toMatch(/n\.txt/);
@@ -94,7 +94,7 @@ describe('take offers and accepts the choices that exist', () => {
       /package-lock\.json: took theirs for the whole file: kept theirs's whole file; regenerate it from the merged sources: npm install --package-lock-only/,
     );
     expect(readFileSync(join(repo.dir, 'package-lock.json'), 'utf8')).toBe('{\n"v": 3\n}\n');
-    expect(lock.stdout).toMatch(/n\.txt block 1 \(lines 1-8\): splintercat take ours\|theirs\|both n\.txt 1$/m);
+    expect(lock.stdout).toMatch(/n\.txt hunk 1 \(lines 1-8\): splintercat take ours\|theirs\|both n\.txt 1$/m);
     const rest = await runCli(['take', 'theirs', 'n.txt'], repo.dir);
     expect(rest.code, rest.stderr).toBe(0);
     expect(rest.stdout).toMatch(/No conflict left\.\nThen: git commit/);
@@ -119,17 +119,17 @@ describe('take offers and accepts the choices that exist', () => {
     const merge = await runCli(['merge', 'upstream'], repo.dir);
     expect(merge.code, merge.stderr).toBe(3);
     // The same kind as take names it, and no base offered where there is none.
-    expect(merge.stderr).toMatch(/^ {2}n\.txt \[add\/add, 1 block\(s\)\]: both sides added n\.txt/m);
-    expect(merge.stderr).toMatch(/^ {4}block 1 \(lines 1-8\): splintercat take ours\|theirs\|both n\.txt 1 /m);
+    expect(merge.stderr).toMatch(/^ {2}n\.txt \[add\/add, 1 hunk\(s\)\]: both sides added n\.txt/m);
+    expect(merge.stderr).toMatch(/^ {4}hunk 1 \(lines 1-8\): splintercat take ours\|theirs\|both n\.txt 1 /m);
     expect(merge.stderr).toMatch(
-      /^ {4}block 1 \(lines 2-8\): splintercat take ours\|theirs\|both\|base History\.md 1 /m,
+      /^ {4}hunk 1 \(lines 2-8\): splintercat take ours\|theirs\|both\|base History\.md 1 /m,
     );
     const first = join(repo.dir, '..', 'repo-splintercat', 'up', 'resolve-1-1');
     const base = await runCli(['take', 'base', 'n.txt'], first);
     expect(base.code).toBe(2);
     const added = await runCli(['take', 'theirs', 'n.txt'], first);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toMatch(/History\.md block 1 \(lines 2-8\): splintercat take ours\|theirs\|both\|base/);
+    expect(added.stdout).toMatch(/History\.md hunk 1 \(lines 2-8\): splintercat take ours\|theirs\|both\|base/);
     // The maintainer deletes the file in conflict.
     execFileSync('git', ['rm', '-q', '--', 'History.md'], { cwd: first, env: { ...process.env, ...testGitEnv } });
     const next = await runCli(['continue'], repo.dir);
@@ -139,15 +139,15 @@ describe('take offers and accepts the choices that exist', () => {
 
     const second = join(repo.dir, '..', 'repo-splintercat', 'up', 'resolve-2-2');
     const before = await runCli(['status'], repo.dir);
-    expect(before.stdout).toMatch(/block 1 \(lines 2-8\): splintercat take ours\|theirs\|both\|base other\.c 1/);
+    expect(before.stdout).toMatch(/hunk 1 \(lines 2-8\): splintercat take ours\|theirs\|both\|base other\.c 1/);
     const one = await runCli(['take', 'ours', 'other.c', '1'], second);
     expect(one.code, one.stderr).toBe(0);
     const status = await runCli(['status'], repo.dir);
     expect(status.stdout).toMatch(
-      /other\.c \[content, 1 block\(s\)\]: .*\(1 of the 2 block\(s\) handed over settled since; 1 left\)/,
+      /other\.c \[content, 1 hunk\(s\)\]: .*\(1 of the 2 hunk\(s\) handed over settled since; 1 left\)/,
     );
-    expect(status.stdout).toMatch(/block 2 \(lines 11-17\): splintercat take ours\|theirs\|both\|base other\.c 2/);
-    expect(status.stdout).not.toMatch(/block 1 \(lines/);
+    expect(status.stdout).toMatch(/hunk 2 \(lines 11-17\): splintercat take ours\|theirs\|both\|base other\.c 2/);
+    expect(status.stdout).not.toMatch(/hunk 1 \(lines/);
     const json = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
       human: { conflicts: Array<{ files: Array<{ blocks: Array<{ hunk: number }> }> }> };
     };

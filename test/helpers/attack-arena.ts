@@ -161,7 +161,7 @@ function treeFiles(repo: TestRepo, treeish: string): Map<string, Buffer> {
 /** What the repository's tracked files must look like after the attack (bytes), and which hold the conflict. */
 export interface Expected {
   files: Map<string, Buffer>;
-  /** Files whose conflict block (from the first `<<<<<<<` line to the last `>>>>>>>` line) may change. */
+  /** Files whose conflict hunk (from the first `<<<<<<<` line to the last `>>>>>>>` line) may change. */
   conflicted: Set<string>;
 }
 
@@ -205,7 +205,7 @@ function outsideTree(arena: Arena): Map<string, string> {
 const markerOpen = /^<{7}( |$)/m;
 const markerClose = /^>{7}( .*)?$/gm;
 
-/** The bytes before the first conflict block and after the last one. */
+/** The bytes before the first conflict hunk and after the last one. */
 function outsideConflict(bytes: Buffer): { head: Buffer; tail: Buffer } {
   const text = bytes.toString('latin1');
   const open = markerOpen.exec(text);

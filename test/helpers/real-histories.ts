@@ -102,7 +102,7 @@ export function ecosystemOf(repo: string, env: NodeJS.ProcessEnv): Ecosystem {
 }
 
 /** A block of a hand-off: its number, the one-command answers, and what the past merges suggest. */
-interface HandoffBlock {
+interface HandoffHunk {
   hunk: number;
   take: Record<string, string>;
   suggestion?: { choice: string; command: string; evidence: string };
@@ -115,7 +115,7 @@ interface HandoffFile {
   /** Commands that settle a file-level choice (modify/delete: keep or delete). */
   choices?: { keep?: string; delete?: string };
   /** The conflict blocks left, with their `splintercat take` commands. */
-  blocks?: HandoffBlock[];
+  blocks?: HandoffHunk[];
 }
 
 /**
@@ -250,7 +250,7 @@ function settleFile(
     maxBuffer: 256 * 1024 * 1024,
   });
   if (tally && file.blocks && file.blocks.length > 0) {
-    const taken = takeBlocks(cwd, file, bytes, tally, sh);
+    const taken = takeHunks(cwd, file, bytes, tally, sh);
     if (taken !== null) return taken;
   }
   mkdirSync(resolve(cwd, file.path, '..'), { recursive: true });
@@ -277,7 +277,7 @@ const takeKey: Record<string, string> = {
  * before the last, the maintainer's final file also holds what later commits bring). Null when
  * some block needs text of neither side, or a take failed: the caller writes the maintainer's bytes.
  */
-function takeBlocks(
+function takeHunks(
   cwd: string,
   file: HandoffFile,
   maintainer: Buffer,

@@ -83,7 +83,7 @@ describe('resolveWorkingTree', () => {
     expect(readFileSync(join(repo.dir, 'f.txt')).equals(before)).toBe(true);
   });
 
-  it("reads git's default merge-style blocks through a diff3 re-merge, and keeps a file the user edited", async () => {
+  it("reads git's default merge-style hunks through a diff3 re-merge, and keeps a file the user edited", async () => {
     const section = (v: string, note: string): string => `## ${v}\n\n* ${note}\n\n`;
     const rest = section('1.0.0', 'first');
     const repo = TestRepo.create();
@@ -99,7 +99,7 @@ describe('resolveWorkingTree', () => {
     };
     merge();
     const path = join(repo.dir, 'CHANGELOG.md');
-    // git's default style moved the blank line both sides end with out of the block: no base, another shape.
+    // git's default style moved the blank line both sides end with out of the hunk: no base, another shape.
     expect(readFileSync(path, 'utf8')).not.toContain('|||||||');
     const git = new Git({ cwd: repo.dir, env: testGitEnv });
     onTestFinished(() => git.close());

@@ -20,6 +20,26 @@ const SYNONYMS: Synonym[] = [
   // the person
 
   // the hunk
+  {
+    // "block" unless it names another kind: CSS's, YAML's, a language's, a fenced or data block, a quoted node type
+    word: /(?<!display:|inline-|YAML |code |describe |Python |braced |require |fenced |data |new |numbered |indented |conflicts |` )\b[Bb]locks?\b(?! mappings?\b| kinds\b)(?!(?<=[`'][Bb]locks?)[`'])/,
+    glossary: 'hunk',
+    // git-imerge's blocks of the grid; the DOM's scrollIntoView option
+    except: [
+      'src/imerge/autofill.ts',
+      'src/imerge/diagram.ts',
+      'src/imerge/frontier.ts',
+      'src/imerge/grid.ts',
+      'src/imerge/incremental-merge.ts',
+      'src/report/html/client/dom.ts',
+    ],
+  },
+  // names built on the word: HandoffBlock, blockKey, ...
+  {
+    word: /[a-z]Blocks?(?:\b|[A-Z])|\b[Bb]locks?[A-Z]/,
+    glossary: 'hunk',
+    except: ['src/imerge/autofill.ts', 'src/imerge/frontier.ts', 'src/imerge/grid.ts'],
+  },
 
   // the sides
   {

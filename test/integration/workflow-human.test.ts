@@ -68,7 +68,7 @@ function baseRepo(files: Record<string, string>): TestRepo {
 }
 
 describe('hand-offs a person can follow to the letter', () => {
-  it('content: names the file, its kind and blocks; the commands are cd lines then the one command to run next', async () => {
+  it('content: names the file, its kind and hunks; the commands are cd lines then the one command to run next', async () => {
     const repo = chainRepo(
       1,
       () => 'fork',
@@ -83,8 +83,8 @@ describe('hand-offs a person can follow to the letter', () => {
         path: 'vals.txt',
         kind: 'content',
         hunks: 1,
-        instructions: expect.stringMatching(/^edit vals\.txt: 1 conflict block\(s\).*remove every marker line/),
-        // Each block with its one-command answers (the repository has no past merge to suggest from).
+        instructions: expect.stringMatching(/^edit vals\.txt: 1 conflict hunk\(s\).*remove every marker line/),
+        // Each hunk with its one-command answers (the repository has no past merge to suggest from).
         blocks: [
           {
             hunk: 1,
@@ -282,7 +282,7 @@ describe('hand-offs a person can follow to the letter', () => {
     const { outcome, store, ctx } = await merge(repo);
     const c = only(outcome.state.human);
     const file = join(c.worktree, 'vals.txt');
-    // Only the first block's markers are gone: still refused.
+    // Only the first hunk's markers are gone: still refused.
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^<<<<<<< .*\n/m, ''));
     const refused = await resume(store, ctx);
     expect(refused.kind).toBe('needs_human');

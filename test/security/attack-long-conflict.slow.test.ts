@@ -38,7 +38,7 @@ describe('a conflicted path past PATH_MAX in the worktree (CLI)', () => {
     const worktree = /^ *cd (\S+)\s+# conflict/m.exec(first.stderr)![1]!;
     const take = await runCli(['take', 'theirs'], worktree);
     expect(take.code, take.stderr.slice(-2000)).toBe(0);
-    expect(take.stdout).toMatch(/took theirs for block 1; no block left, staged/);
+    expect(take.stdout).toMatch(/took theirs for hunk 1; no hunk left, staged/);
     const second = await runCli(['continue'], repo.dir);
     expect(second.stderr).not.toMatch(/ENAMETOOLONG/);
     expect(second.code, second.stderr.slice(-2000)).toBe(0);

@@ -33,7 +33,7 @@ function handedOne(run: CliRun): { conflict: string; file: string } {
   return all[0]!;
 }
 
-/** A person settles the value conflict: the marker block becomes `vK = R<conflict>`. */
+/** A person settles the value conflict: the marker hunk becomes `vK = R<conflict>`. */
 function settle(file: string, conflict: string): void {
   const text = readFileSync(file, 'utf8');
   const next = text.replace(

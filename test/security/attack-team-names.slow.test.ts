@@ -83,7 +83,7 @@ describe('names from upstream, a teammate and the model never add a line (CLI)',
     expectClean(merge);
     const wt = worktreeOf(merge);
 
-    // The binary file has no blocks and 'both' is no version of it: the refusal names it escaped, its fix quoted for the shell.
+    // The binary file has no hunks and 'both' is no version of it: the refusal names it escaped, its fix quoted for the shell.
     const binary = await runCli(['take', 'both', BINARY], wt);
     expect(binary.code).toBe(2);
     expect(binary.stderr).toMatch(/is a binary conflict: it is decided whole/);

@@ -90,7 +90,7 @@ async function resolveOneConflict(
   let text: string;
   if (choice === 'custom') {
     if (custom_text === undefined)
-      return 'Error: choice "custom" needs custom_text (the text that replaces the conflict block).';
+      return 'Error: choice "custom" needs custom_text (the text that replaces the conflict hunk).';
     if (custom_text.length > limits.writeChars)
       return `Error: custom_text too large (${custom_text.length} characters; at most ${limits.writeChars}).`;
     text = custom_text !== '' && !custom_text.endsWith('\n') ? custom_text + parsed.eol : custom_text;
@@ -147,7 +147,7 @@ export function conflictTools(ctx: ToolContext) {
     }),
     resolve_conflict: tool({
       description:
-        'Resolve conflict N of a file: "ours" keeps our side (HEAD), "theirs" keeps the incoming side, "both" keeps ours then theirs, "custom" replaces the whole conflict block with custom_text. Remaining conflicts are renumbered.',
+        'Resolve conflict N of a file: "ours" keeps our side (HEAD), "theirs" keeps the incoming side, "both" keeps ours then theirs, "custom" replaces the whole conflict hunk with custom_text. Remaining conflicts are renumbered.',
       inputSchema: z.object({
         file: fileArg,
         conflict_num: z.number().int().min(1),
@@ -155,7 +155,7 @@ export function conflictTools(ctx: ToolContext) {
         custom_text: z
           .string()
           .optional()
-          .describe('Required when choice is "custom": the text replacing the conflict block'),
+          .describe('Required when choice is "custom": the text replacing the conflict hunk'),
       }),
       execute: async (args) => resolveOneConflict(ctx, args),
     }),

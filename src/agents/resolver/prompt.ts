@@ -103,16 +103,16 @@ export function resolverUserPrompt(input: ResolverPromptInput, budgetChars = 16_
       data(nonce, 'failure summary', cutMiddle(formatFailure(input.failure), 3000)),
     );
   }
-  lines.push('', 'The conflicts (base = common ancestor):', ...hunkBlocks(input, budgetChars / 2));
+  lines.push('', 'The conflicts (base = common ancestor):', ...hunksAsData(input, budgetChars / 2));
   lines.push('', 'Start by viewing the conflict; call submit_resolution for every file when done.');
   return lines.join('\n');
 }
 
 /**
- * Each conflict block as data, within `budget` characters in all (at least 400 each): a file of
- * thousands of blocks is not re-sent whole with every turn; those left out are counted, to view.
+ * Each conflict hunk as data, within `budget` characters in all (at least 400 each): a file of
+ * thousands of hunks is not re-sent whole with every turn; those left out are counted, to view.
  */
-function hunkBlocks(input: ResolverPromptInput, budget: number): string[] {
+function hunksAsData(input: ResolverPromptInput, budget: number): string[] {
   const total = input.files.reduce((n, f) => n + f.hunks.length, 0);
   const perHunk = Math.max(400, Math.floor(budget / Math.max(1, total)));
   const out: string[] = [];
@@ -126,9 +126,9 @@ function hunkBlocks(input: ResolverPromptInput, budget: number): string[] {
         h.base !== null ? `base:\n${h.base}` : 'base: (not recorded)',
         `theirs (${h.labels.theirs ?? 'incoming'}):\n${h.theirs}`,
       ];
-      const block = data(input.nonce, `file ${k + 1} conflict ${h.index}`, cutMiddle(parts.join('\n'), perHunk));
-      out.push(`File ${k + 1}, conflict ${h.index} (lines ${h.startLine}-${h.endLine}):`, block);
-      used += block.length;
+      const sides = data(input.nonce, `file ${k + 1} conflict ${h.index}`, cutMiddle(parts.join('\n'), perHunk));
+      out.push(`File ${k + 1}, conflict ${h.index} (lines ${h.startLine}-${h.endLine}):`, sides);
+      used += sides.length;
       shown++;
       const hint = k === 0 ? input.hints?.[h.index] : undefined;
       if (hint) {

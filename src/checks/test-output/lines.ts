@@ -18,9 +18,9 @@ export function oneLine(lines: string[]): string {
 
 /** A failure's lines of the log, bounded, without the blank lines around them. */
 export function excerptOf(lines: string[], from: number, to: number): string {
-  const block = lines.slice(from, Math.min(to, from + MAX_EXCERPT_LINES));
-  while (block.length > 0 && !block[block.length - 1]?.trim()) block.pop();
-  return block.join('\n');
+  const excerpt = lines.slice(from, Math.min(to, from + MAX_EXCERPT_LINES));
+  while (excerpt.length > 0 && !excerpt[excerpt.length - 1]?.trim()) excerpt.pop();
+  return excerpt.join('\n');
 }
 
 /** A path as the reader knows it: relative to `cwd` when it lies inside it, without `file://` or `./`. */

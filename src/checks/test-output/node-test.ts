@@ -81,10 +81,10 @@ function field(yaml: string[], key: string): string[] {
   const value = line.slice(line.indexOf(':') + 1).trim();
   if (value !== '|-' && value !== '|') return [value];
   const indent = line.search(/\S/);
-  const block: string[] = [];
+  const under: string[] = [];
   for (let j = at + 1; j < yaml.length && (yaml[j]?.trim() === '' || (yaml[j] as string).search(/\S/) > indent); j++)
-    block.push(yaml[j] as string);
-  return block;
+    under.push(yaml[j] as string);
+  return under;
 }
 
 const unquote = (s: string): string => s.replace(/^'(.*)'$/, '$1').replace(/''/g, "'");

@@ -22,7 +22,7 @@ function parsePytest(lines: string[], cwd: string | undefined): FailedTest[] {
     if (!head) continue;
     let end = i + 1;
     while (end < lines.length && !/^_{2,} .+ _{2,}$|^=+ /.test(lines[end] as string)) end++;
-    failures.push(block(lines, i, end, head[1] as string, nodeIds, cwd));
+    failures.push(failureIn(lines, i, end, head[1] as string, nodeIds, cwd));
     i = end - 1;
   }
   // Without tracebacks (--tb=no) the summary alone names them.
@@ -39,7 +39,7 @@ function parsePytest(lines: string[], cwd: string | undefined): FailedTest[] {
   return failures;
 }
 
-function block(
+function failureIn(
   lines: string[],
   start: number,
   end: number,

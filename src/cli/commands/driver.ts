@@ -74,7 +74,7 @@ async function mergeThree(git: Git, global: ReturnType<typeof globalOptions>, f:
   });
   await writeFile(f.out, encodeText(merged.text, f.encoding));
   if (merged.conflicts === 0) return;
-  // A generated file is decided whole (one side's file, then its tool): no block is resolved alone.
+  // A generated file is decided whole (one side's file, then its tool): no hunk is resolved alone.
   const { generatedDriverNote } = await import('../../resolve/data/generated-files.js');
   const whole = generatedDriverNote(label, [f.a, f.b, f.o]);
   if (whole !== null) {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Git } from '../../git/index.js';
 import type { LearntSuggestions, Rung, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
 import { takeCommand, takeOfChoice } from '../../resolve/take/take-command.js';
+import { hunksKeyed } from '../../store/stored-hunks.js';
 import { handoffFile } from '../../workflow/handoff/index.js';
 import { configRequest, globalOptions, printJson, printResult } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -61,9 +62,9 @@ export function registerResolve(program: Command): Command {
             );
           }
           const left = results.filter((r) => r.status !== 'resolved');
-          const blocks = await handBlocks(gitTop, top, left, setup.learnt);
-          if (opts.json) printJson({ resolved: left.length === 0, files: results, blocks });
-          else printResult(formatResults(results, blocks));
+          const hunks = await handedHunks(gitTop, top, left, setup.learnt);
+          if (opts.json) printJson({ resolved: left.length === 0, files: results, ...hunksKeyed(hunks) });
+          else printResult(formatResults(results, hunks));
           if (left.length > 0) process.exitCode = ExitCode.NeedsHuman;
         } finally {
           gitTop.close();
@@ -81,18 +82,18 @@ async function toTopLevelPaths(git: Git, files: string[]): Promise<string[]> {
   return files.map((f) => (prefix === '' ? f : `${prefix}${f}`).replace(/\/+$/, ''));
 }
 
-type Blocks = Record<string, Array<{ hunk: number; suggestion: Suggestion | null }>>;
+type Hunks = Record<string, Array<{ hunk: number; suggestion: Suggestion | null }>>;
 
 /**
- * The blocks left, numbered as `splintercat take` will know them (recorded in the working tree's
+ * The hunks left, numbered as `splintercat take` will know them (recorded in the working tree's
  * git dir), each with what the target's past merges suggest when `resolve.learnt` is on.
  */
-async function handBlocks(
+async function handedHunks(
   git: Git,
   top: string,
   left: WorkingTreeFileResult[],
   learnt: LearntSuggestions | null,
-): Promise<Blocks> {
+): Promise<Hunks> {
   const { listUnmerged, recordHunkNumbers, stagesId } = await import('../../resolve/index.js');
   if (left.length === 0) return {};
   if (learnt && left.some((r) => r.remaining.length > 0)) await learnt.load('HEAD');
@@ -117,11 +118,11 @@ async function handBlocks(
   );
 }
 
-/** Per block: the suggested take command and why, or the take commands there are. */
-function blockLines(path: string, r: WorkingTreeFileResult, blocks: Blocks): string[] {
-  return (blocks[path] ?? []).map((b, i) => {
+/** Per hunk: the suggested take command and why, or the take commands there are. */
+function hunkLines(path: string, r: WorkingTreeFileResult, hunks: Hunks): string[] {
+  return (hunks[path] ?? []).map((b, i) => {
     const at = r.remaining[i];
-    const where = `  block ${b.hunk}${at ? ` (lines ${at.startLine}-${at.endLine})` : ''}`;
+    const where = `  hunk ${b.hunk}${at ? ` (lines ${at.startLine}-${at.endLine})` : ''}`;
     const s = b.suggestion;
     const take = s ? takeOfChoice(s.choice) : null;
     return s && take
@@ -142,7 +143,7 @@ const RULE_NAMED: Record<Rung, boolean> = {
   person: false,
 };
 
-function formatResults(results: WorkingTreeFileResult[], blocks: Blocks = {}): string {
+function formatResults(results: WorkingTreeFileResult[], hunks: Hunks = {}): string {
   if (results.length === 0) return 'No unmerged paths.';
   const lines: string[] = [];
   for (const r of results) {
@@ -161,7 +162,7 @@ function formatResults(results: WorkingTreeFileResult[], blocks: Blocks = {}): s
       const left = r.remaining.map((h) => `lines ${h.startLine}-${h.endLine}`).join(', ');
       lines.push(
         `${r.path}: ${r.remaining.length} hunk(s) left (${left})${by.length > 0 ? `; resolved ${by.join(', ')}` : ''}${r.note ? `; ${r.note}` : ''}`,
-        ...blockLines(r.path, r, blocks),
+        ...hunkLines(r.path, r, hunks),
       );
     }
   }
@@ -169,7 +170,7 @@ function formatResults(results: WorkingTreeFileResult[], blocks: Blocks = {}): s
   lines.push(
     left === 0
       ? 'All conflicts resolved.'
-      : `${left} file(s) need a human: settle each block with the command shown (or edit the file), then \`git add\` what you edited (or run \`splintercat continue\` in a run's worktree).`,
+      : `${left} file(s) need a human: settle each hunk with the command shown (or edit the file), then \`git add\` what you edited (or run \`splintercat continue\` in a run's worktree).`,
   );
   return lines.join('\n');
 }

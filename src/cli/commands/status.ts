@@ -44,7 +44,7 @@ export function registerStatus(program: Command): void {
           process.exitCode = 1;
           return;
         }
-        // The blocks a person was handed, as they stand now: those settled by `take` since are gone.
+        // The hunks a person was handed, as they stand now: those settled by `take` since are gone.
         if (snapshot.state.human) {
           const { handoffAsLeft } = await import('../../workflow/handoff/index.js');
           snapshot.state = { ...snapshot.state, human: await handoffAsLeft(snapshot.state.human) };

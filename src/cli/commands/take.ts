@@ -2,19 +2,20 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
 import type { TakeOutcome } from '../../resolve/take/take-in-tree.js';
 import { takeChoices, takeCommand, type TakeChoice, type TakeOrder } from '../../resolve/take/take-command.js';
+import { hunksKeyed } from '../../store/stored-hunks.js';
 import { printableName as shown } from '../../util/safe-print.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 
-/** `splintercat take ours|theirs|both|base [FILE [HUNK]]`: settle conflict blocks with one command. */
+/** `splintercat take ours|theirs|both|base [FILE [HUNK]]`: settle conflict hunks with one command. */
 export function registerTake(program: Command): Command {
   return program
     .command('take')
     .description(
-      "settle conflict blocks with one side, both, or the base: a file's every block, or one (by number); a file decided whole (binary, modify/delete, generated) takes ours or theirs whole",
+      "settle conflict hunks with one side, both, or the base: a file's every hunk, or one (by number); a file decided whole (binary, modify/delete, generated) takes ours or theirs whole",
     )
     .argument('<choice>', `what to keep: ${takeChoices.join(' | ')}`)
     .argument('[file]', 'a conflicted file (default: every conflicted file)')
-    .argument('[hunk]', "one block of FILE, by the number the hand-off and this command's output give it")
+    .argument('[hunk]', "one hunk of FILE, by the number the hand-off and this command's output give it")
     .addOption(
       new Option('--order <order>', 'with both: which side comes first').choices(['ours-first', 'theirs-first']),
     )
@@ -46,7 +47,7 @@ export function registerTake(program: Command): Command {
             const path = request.path === undefined ? undefined : `${prefix}${request.path}`.replace(/^\.\//, '');
             const outcome = await takeInWorkingTree(top1, top, { ...request, ...(path ? { path } : {}) });
             if (outcome.taken.length === 0) throw refusal(outcome, request.choice);
-            if (opts.json || global.json) printJson(outcome);
+            if (opts.json || global.json) printJson(takeJson(outcome));
             else printResult(formatTake(outcome, request));
           } finally {
             top1.close();
@@ -77,8 +78,8 @@ function parseRequest(choice: string, file: string | undefined, hunk: string | u
   const number = hunk === undefined ? undefined : Number(hunk);
   if (number !== undefined && (!Number.isInteger(number) || number <= 0))
     throw new UsageError('take_choice', {
-      what: `'${hunk}' is not a block number`,
-      fix: 'Give the number the hand-off (or the last take) printed for the block, e.g. splintercat take ours FILE 2',
+      what: `'${hunk}' is not a hunk number`,
+      fix: 'Give the number the hand-off (or the last take) printed for the hunk, e.g. splintercat take ours FILE 2',
     });
   return {
     choice: choice as TakeChoice,
@@ -103,13 +104,18 @@ function refusal(outcome: TakeOutcome, choice: TakeChoice): UsageError {
   });
 }
 
-/** What was taken, what is left (with the command for each block), and what to run then. */
+/** The outcome as `--json` prints it: each file left with its hunks under the key earlier versions printed. */
+function takeJson(outcome: TakeOutcome): unknown {
+  return { ...outcome, left: outcome.left.map(({ hunks, ...file }) => ({ ...file, ...hunksKeyed(hunks) })) };
+}
+
+/** What was taken, what is left (with the command for each hunk), and what to run then. */
 function formatTake(outcome: TakeOutcome, request: { choice: TakeChoice; order?: TakeOrder }): string {
   const what = request.choice === 'both' ? `both, ${request.order ?? 'ours-first'}` : request.choice;
   const lines = outcome.taken.map((t) =>
     t.whole !== undefined
       ? `${shown(t.path)}: took ${what} for the whole file: ${t.whole}; staged`
-      : `${shown(t.path)}: took ${what} for block${t.hunks.length === 1 ? '' : 's'} ${t.hunks.join(', ')}${t.staged ? '; no block left, staged' : ''}`,
+      : `${shown(t.path)}: took ${what} for hunk${t.hunks.length === 1 ? '' : 's'} ${t.hunks.join(', ')}${t.staged ? '; no hunk left, staged' : ''}`,
   );
   for (const r of outcome.refused) lines.push(`not taken: ${r.why} (${r.fix.join('  or  ')})`);
   const left = leftLines(outcome);
@@ -119,16 +125,16 @@ function formatTake(outcome: TakeOutcome, request: { choice: TakeChoice; order?:
 }
 
 /**
- * Each block left with the one command of its choices, none of them first as if it were the
- * default (`take ours|theirs|both FILE N`, `|base` only where the block has a base), and where
+ * Each hunk left with the one command of its choices, none of them first as if it were the
+ * default (`take ours|theirs|both FILE N`, `|base` only where the hunk has a base), and where
  * it was handed over when it has moved since.
  */
 function leftLines(outcome: TakeOutcome): string[] {
   return outcome.left.flatMap((f) =>
-    f.blocks.length > 0
-      ? f.blocks.map((b) => {
+    f.hunks.length > 0
+      ? f.hunks.map((b) => {
           const handed = b.handed ? `, handed over at ${b.handed.startLine}-${b.handed.endLine}` : '';
-          return `${shown(f.path)} block ${b.number} (lines ${b.startLine}-${b.endLine}${handed}): ${takeCommand(b.choices, f.path, b.number)}`;
+          return `${shown(f.path)} hunk ${b.number} (lines ${b.startLine}-${b.endLine}${handed}): ${takeCommand(b.choices, f.path, b.number)}`;
         })
       : [`${shown(f.path)} [${f.kind}]: ${(f.commands ?? []).join('  or  ')}`],
   );

@@ -15,7 +15,7 @@ const MAX_FILE_TEXT = 512 * 1024;
 /**
  * The key of a whole file's resolution: its path and the blob ids of its three sides. Only the
  * very same merge of that file meets it again, so what the person made of the file there (their
- * edits outside the conflict blocks included) is the answer to give again.
+ * edits outside the conflict hunks included) is the answer to give again.
  */
 export function fileMemoryKey(path: string, stages: FileStages): string {
   const hash = createHash('sha256');

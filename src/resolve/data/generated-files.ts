@@ -1,7 +1,7 @@
 import { isLockfile } from './lockfiles.js';
 import { pipCompileCommand } from './pip-compile-header.js';
 
-/** A file a tool writes (a lockfile, pip-compile output, generated code): decided whole, never merged block by block. */
+/** A file a tool writes (a lockfile, pip-compile output, generated code): decided whole, never merged hunk by hunk. */
 export interface GeneratedFile {
   /** What writes it, for a person: `npm (package-lock.json)`, `pip-compile`, `a generator ("DO NOT EDIT")`. */
   tool: string;

@@ -50,7 +50,7 @@ export function lockfileNote(path: string): string {
       : name === 'Cargo.lock'
         ? 'cargo generate-lockfile'
         : 'the package manager command that rewrites it';
-  return `${path} is a lockfile: it is decided whole, never merged block by block. Configure resolve.regenerate to rewrite it once its manifest is resolved, e.g. resolve.regenerate: { "${name}": "${example}" }; until then a person takes one side's whole file.`;
+  return `${path} is a lockfile: it is decided whole, never merged hunk by hunk. Configure resolve.regenerate to rewrite it once its manifest is resolved, e.g. resolve.regenerate: { "${name}": "${example}" }; until then a person takes one side's whole file.`;
 }
 
 /** Runs a regenerate command through the shell in a directory (injected: the workflow's runner, a test's). */

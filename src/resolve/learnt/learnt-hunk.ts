@@ -19,7 +19,7 @@ export interface LearntHunk {
   /** `lineHashes` of its sides: what a later conflict is compared with. */
   lines: number[];
   /**
-   * For a hunk the maintainer answered with both sides: whether the file with every block taken
+   * For a hunk the maintainer answered with both sides: whether the file with every hunk taken
    * both ways in that order (what a `union` policy writes) parses. False: a union is not what they did.
    */
   unionParses?: boolean;

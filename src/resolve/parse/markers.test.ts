@@ -94,7 +94,7 @@ describe('parseConflictText', () => {
     expect(printConflictedFile(file)).toBe(text);
   });
 
-  it('leaves unterminated and malformed blocks as text', () => {
+  it('leaves unterminated and malformed hunks as text', () => {
     for (const text of [
       'a\n<<<<<<< x\nb\n',
       'a\n<<<<<<< x\nb\n=======\nc\n',
@@ -104,7 +104,7 @@ describe('parseConflictText', () => {
       expect(printConflictedFile(file)).toBe(text);
     }
     expect(parseConflictText('a\n<<<<<<< x\nb\n').hunks).toHaveLength(0);
-    // the inner, well-formed block is still found
+    // the inner, well-formed hunk is still found
     expect(parseConflictText('<<<<<<< a\n<<<<<<< b\nx\n=======\ny\n>>>>>>> c\n').hunks).toHaveLength(1);
   });
 

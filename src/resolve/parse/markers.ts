@@ -13,7 +13,7 @@ const DEFAULT_MARKER_SIZE = 7;
 /**
  * Parse a file holding conflict markers in any style git writes (merge, diff3,
  * zdiff3, any `conflict-marker-size`, LF or CRLF, with or without labels).
- * Unterminated or malformed marker blocks stay clean text, so
+ * Unterminated or malformed marker hunks stay clean text, so
  * `printConflictedFile(parseConflictText(x)) === x` for every input.
  */
 export function parseConflictText(text: string, options: ParseOptions = {}): ConflictedFile {
@@ -87,7 +87,7 @@ function readHunk(
   for (let j = at + 1; j < lines.length; j++) {
     const line = lines[j] as string;
     const content = stripEol(line);
-    // A new start marker inside an open block means the block is malformed: leave it as text.
+    // A new start marker inside an open hunk means the hunk is malformed: leave it as text.
     if (markerLabel(content, m.start) !== undefined) return null;
     raw += line;
     if (section === 'ours') {
@@ -125,7 +125,7 @@ function readHunk(
 
 /**
  * The marker size used in the text: the largest run of `<` (7 or more) that
- * opens a block with a matching `=` separator and `>` end. Git writes longer
+ * opens a hunk with a matching `=` separator and `>` end. Git writes longer
  * markers exactly when the content itself holds 7-character ones.
  */
 export function detectMarkerSize(lines: string[]): number {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { repeatsBlockOutside } from './moved-code.js';
+import { repeatsLinesOutside } from './moved-code.js';
 
-describe('repeatsBlockOutside', () => {
+describe('repeatsLinesOutside', () => {
   const file = 'def a():\n    x = 1\n    return x\n\n\ndef b():\n    return 2\n';
   it('finds a block of three lines the file already has, ignoring spacing and blank lines', () => {
-    expect(repeatsBlockOutside('def a():\n  x  = 1\n\n  return x\n', file)).toBe(true);
+    expect(repeatsLinesOutside('def a():\n  x  = 1\n\n  return x\n', file)).toBe(true);
   });
   it('ignores shorter runs and common two-line tails', () => {
-    expect(repeatsBlockOutside('    return x\n}\n', file)).toBe(false);
-    expect(repeatsBlockOutside('def c():\n    x = 1\n    return x\n', file)).toBe(false);
+    expect(repeatsLinesOutside('    return x\n}\n', file)).toBe(false);
+    expect(repeatsLinesOutside('def c():\n    x = 1\n    return x\n', file)).toBe(false);
   });
 });

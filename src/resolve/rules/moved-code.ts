@@ -9,11 +9,11 @@ function normalizedLines(text: string): string[] {
 /**
  * True when `added` holds a run of `minRun` or more consecutive non-blank lines
  * (compared ignoring whitespace) that also appears, consecutively, in
- * `outside` — the rest of the file. A side that "adds" a block the file
- * already has elsewhere most likely moved it: keeping the block here would
- * duplicate it.
+ * `outside` — the rest of the file. A side that "adds" lines the file
+ * already has elsewhere most likely moved them: keeping them here would
+ * duplicate them.
  */
-export function repeatsBlockOutside(added: string, outside: string, minRun = 3): boolean {
+export function repeatsLinesOutside(added: string, outside: string, minRun = 3): boolean {
   const a = normalizedLines(added);
   if (a.length < minRun) return false;
   const seen = new Set<string>();

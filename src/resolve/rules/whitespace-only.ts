@@ -8,7 +8,7 @@ import type { ResolutionRule } from './rule.js';
  * surrounding file already follows. Where indentation can carry meaning
  * (Python, YAML, Makefiles, Markdown, any file type not known to be free-form)
  * the sides must also indent every line alike: a re-indented line may have
- * moved into or out of a block.
+ * moved into or out of an indented block.
  */
 export const whitespaceOnly: ResolutionRule = {
   name: 'whitespace-only',

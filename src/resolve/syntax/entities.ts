@@ -144,8 +144,8 @@ function entityBody(node: Node, grammar: GrammarId): Container | null {
   const test = testCall(node);
   if (test) {
     const fn = test.call.childForFieldName('arguments')?.namedChildren.at(-1);
-    const block = fn?.childForFieldName('body');
-    if (block?.type === 'statement_block') return bodyContainer(block, grammar, true);
+    const body = fn?.childForFieldName('body');
+    if (body?.type === 'statement_block') return bodyContainer(body, grammar, true);
   }
   return null;
 }

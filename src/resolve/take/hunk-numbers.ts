@@ -4,27 +4,27 @@ import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import type { ConflictHunk } from '../types.js';
 import { withReachablePath } from '../../util/long-path.js';
-import { alignBlocks, blockContexts, type BlockContext } from './block-identity.js';
+import { alignHunks, hunkContexts, type HunkContext } from './hunk-identity.js';
 
 /**
- * The numbers of a conflicted file's blocks, kept while some of them are settled: a hand-off
+ * The numbers of a conflicted file's hunks, kept while some of them are settled: a hand-off
  * prints `splintercat take theirs FILE 5`, and hunk 5 must stay hunk 5 after hunk 2 was taken
- * and the file holds one block fewer, whatever the order of the takes. Each block is recorded in
- * file order with its two sides (a block shown without its base, in git's default style, is the
- * same block), the lines it was handed over at, the lines around it, and whether a take settled
- * it (block-identity.ts aligns the file's blocks to these); the record is tied to the file's index
+ * and the file holds one hunk fewer, whatever the order of the takes. Each hunk is recorded in
+ * file order with its two sides (a hunk shown without its base, in git's default style, is the
+ * same hunk), the lines it was handed over at, the lines around it, and whether a take settled
+ * it (hunk-identity.ts aligns the file's hunks to these); the record is tied to the file's index
  * stages, so a new merge of the path starts afresh.
  * Kept in the working tree's own git directory (`splintercat/hunk-numbers.json`).
  */
 const hunkSchema = z.object({
   number: z.number().int().positive(),
   key: z.string(),
-  /** The marker lines it was handed over at (first seen at, for a block no hand-off named). */
+  /** The marker lines it was handed over at (first seen at, for a hunk no hand-off named). */
   start: z.number().int().positive().optional(),
   end: z.number().int().positive().optional(),
   before: z.string().optional(),
   after: z.string().optional(),
-  /** Settled by `splintercat take`: no block of the file is this one any more. */
+  /** Settled by `splintercat take`: no hunk of the file is this one any more. */
   taken: z.boolean().optional(),
 });
 const recordSchema = z.object({
@@ -47,13 +47,13 @@ type RecordedHunk = z.infer<typeof hunkSchema>;
 export interface NumberedSides {
   number: number;
   sides: { base: string | null; ours: string; theirs: string };
-  /** The marker lines the block is handed over at. */
+  /** The marker lines the hunk is handed over at. */
   startLine?: number;
   endLine?: number;
 }
 
-/** The identity of a block: its two sides, line endings unified. */
-export function blockKey(sides: { ours: string; theirs: string }): string {
+/** The identity of a hunk: its two sides, line endings unified. */
+export function hunkKey(sides: { ours: string; theirs: string }): string {
   const lf = (t: string): string => t.replace(/\r\n/g, '\n');
   return createHash('sha256')
     .update(`${lf(sides.ours)}\u0000${lf(sides.theirs)}`)
@@ -74,7 +74,7 @@ async function load(gitDir: string): Promise<Record> {
     const parsed = recordSchema.safeParse(JSON.parse(await readFile(recordPath(gitDir), 'utf8')));
     if (parsed.success) return parsed.data;
   } catch {
-    // Missing or damaged: numbering starts again from the blocks as they are.
+    // Missing or damaged: numbering starts again from the hunks as they are.
   }
   return { version: 1, files: {} };
 }
@@ -93,7 +93,7 @@ async function save(gitDir: string, record: Record): Promise<void> {
 }
 
 /**
- * Record the numbers of the blocks a person is handed (the ladder's hunk numbers), per path, with
+ * Record the numbers of the hunks a person is handed (the ladder's hunk numbers), per path, with
  * the lines they are at and around them in the file as written in `top`.
  */
 export async function recordHunkNumbers(
@@ -108,7 +108,7 @@ export async function recordHunkNumbers(
     const placed = f.hunks.every((h) => h.startLine !== undefined && h.endLine !== undefined);
     const contexts =
       text !== null && placed
-        ? blockContexts(
+        ? hunkContexts(
             text,
             f.hunks.map((h) => ({ startLine: h.startLine ?? 0, endLine: h.endLine ?? 0 })),
           )
@@ -117,7 +117,7 @@ export async function recordHunkNumbers(
       stages: f.stages,
       hunks: f.hunks.map((h, i) => ({
         number: h.number,
-        key: blockKey(h.sides),
+        key: hunkKey(h.sides),
         ...(h.startLine !== undefined && h.endLine !== undefined ? { start: h.startLine, end: h.endLine } : {}),
         ...(contexts[i] ?? {}),
       })),
@@ -127,7 +127,7 @@ export async function recordHunkNumbers(
   await save(gitDir, record);
 }
 
-/** A file's bytes as latin1 text (one character per byte, as `blockContexts` reads it); null when unreadable. */
+/** A file's bytes as latin1 text (one character per byte, as `hunkContexts` reads it); null when unreadable. */
 async function fileText(full: string): Promise<string | null> {
   try {
     return await withReachablePath(full, (p) => readFile(p, 'latin1'));
@@ -136,11 +136,11 @@ async function fileText(full: string): Promise<string | null> {
   }
 }
 
-/** The blocks of a file now, by their number, and what the record says of the others. */
-export interface BlockNumbers {
-  /** The number of each block, by its index in the file as parsed now. */
+/** The hunks of a file now, by their number, and what the record says of the others. */
+export interface HunkNumbers {
+  /** The number of each hunk, by its index in the file as parsed now. */
   numbers: Map<number, number>;
-  /** The lines each block was handed over at, by number. */
+  /** The lines each hunk was handed over at, by number. */
   handed: Map<number, { startLine: number; endLine: number }>;
   /** The numbers a take settled. */
   taken: number[];
@@ -148,42 +148,42 @@ export interface BlockNumbers {
 }
 
 /**
- * The number of each block of the file as it is now (`text`: its bytes as latin1): aligned in
- * order to the blocks recorded (block-identity.ts); a block no record knows (first seen, or
+ * The number of each hunk of the file as it is now (`text`: its bytes as latin1): aligned in
+ * order to the hunks recorded (hunk-identity.ts); a hunk no record knows (first seen, or
  * edited inside its markers) gets the next number after those recorded. Records what it assigned.
  */
-export async function numberBlocks(
+export async function numberHunks(
   gitDir: string,
   path: string,
   stages: string,
-  blocks: readonly ConflictHunk[],
+  parsed: readonly ConflictHunk[],
   text: string,
-): Promise<BlockNumbers> {
+): Promise<HunkNumbers> {
   const record = await load(gitDir);
   const known = record.files[path]?.stages === stages ? record.files[path] : undefined;
   const recorded = known?.hunks ?? [];
-  const contexts = blockContexts(text, blocks);
-  const current = blocks.map((b, i) => ({ key: blockKey(b), ...(contexts[i] as BlockContext) }));
+  const contexts = hunkContexts(text, parsed);
+  const current = parsed.map((b, i) => ({ key: hunkKey(b), ...(contexts[i] as HunkContext) }));
   const numbers = new Map<number, number>();
   const hunks: RecordedHunk[] = [];
   let next = Math.max(0, ...recorded.map((h) => h.number)) + 1;
-  for (const step of alignBlocks(recorded, current)) {
+  for (const step of alignHunks(recorded, current)) {
     if (step.kind === 'gone') {
       hunks.push(recorded[step.recorded] as RecordedHunk);
       continue;
     }
-    const block = blocks[step.current] as ConflictHunk;
+    const now = parsed[step.current] as ConflictHunk;
     const was = step.kind === 'match' ? (recorded[step.recorded] as RecordedHunk) : undefined;
     const hunk: RecordedHunk = was ?? {
       number: next++,
       key: current[step.current]?.key ?? '',
-      start: block.startLine,
-      end: block.endLine,
+      start: now.startLine,
+      end: now.endLine,
     };
-    // The lines around a block are learnt once, where it was first seen: never from a later state of the file.
+    // The lines around a hunk are learnt once, where it was first seen: never from a later state of the file.
     const { taken: _open, ...open } = hunk.before === undefined ? { ...hunk, ...contexts[step.current] } : hunk;
     hunks.push(open);
-    numbers.set(block.index, hunk.number);
+    numbers.set(now.index, hunk.number);
   }
   record.files[path] = { stages, hunks, ...(known?.then ? { then: known.then } : {}) };
   await save(gitDir, record);
@@ -195,7 +195,7 @@ export async function numberBlocks(
   return { numbers, handed, taken: hunks.filter((h) => h.taken === true).map((h) => h.number), then: known?.then };
 }
 
-/** Mark blocks of a path settled by a take: none of the file's blocks is one of them any more. */
+/** Mark hunks of a path settled by a take: none of the file's hunks is one of them any more. */
 export async function markTaken(gitDir: string, path: string, taken: readonly number[]): Promise<void> {
   const record = await load(gitDir);
   const file = record.files[path];

@@ -10,25 +10,25 @@ import { mergeFileTexts } from '../parse/merge-file.js';
 import { readStageBytes, type UnmergedEntry } from '../parse/stages.js';
 import type { ConflictedFile, ConflictHunk } from '../types.js';
 import { withReachablePath } from '../../util/long-path.js';
-import { gitMadeBlocks } from './git-blocks.js';
+import { gitMadeHunks } from './git-hunks.js';
 import { stagesId } from './hunk-numbers.js';
 import { takeText, type SideTexts } from './take-text.js';
 
-/** One unmerged path as `take` sees it: its kind, its index stages as text, its blocks (as git made them). */
+/** One unmerged path as `take` sees it: its kind, its index stages as text, its hunks (as git made them). */
 export interface Loaded {
   entry: UnmergedEntry;
   kind: string;
-  /** A lockfile or generated file: decided whole, never block by block. */
+  /** A lockfile or generated file: decided whole, never hunk by hunk. */
   generated: GeneratedFile | null;
   sides: SideTexts;
   encoding: ReturnType<typeof encodingOf>;
   file: ConflictedFile | null;
   stages: string;
-  /** The file on disk, one character per byte (what the block numbers' context is read from). */
+  /** The file on disk, one character per byte (what the hunk numbers' context is read from). */
   latin1: string;
 }
 
-/** Read one unmerged path: its stages, the file on disk, its kind and its blocks. */
+/** Read one unmerged path: its stages, the file on disk, its kind and its hunks. */
 export async function loadConflict(git: Git, top: string, entry: UnmergedEntry): Promise<Loaded> {
   const bytes = await readStageBytes(git, entry);
   const full = join(top, entry.path);
@@ -51,7 +51,7 @@ export async function loadConflict(git: Git, top: string, entry: UnmergedEntry):
   if (disk !== null && (kind === 'content' || kind === 'add/add'))
     file = await withBases(
       git,
-      gitMadeBlocks(parseConflictText(decodeBytes(disk, encoding), { path: entry.path }), sides),
+      gitMadeHunks(parseConflictText(decodeBytes(disk, encoding), { path: entry.path }), sides),
       sides,
       encoding,
     );
@@ -60,9 +60,9 @@ export async function loadConflict(git: Git, top: string, entry: UnmergedEntry):
 }
 
 /**
- * Blocks written in git's default style have no base section: each gets the base of the
- * block with the same two sides in a diff3 re-merge of the index stages, so `take base` works
- * there too. Blocks a person edited inside keep no base.
+ * Hunks written in git's default style have no base section: each gets the base of the
+ * hunk with the same two sides in a diff3 re-merge of the index stages, so `take base` works
+ * there too. Hunks a person edited inside keep no base.
  */
 async function withBases(
   git: Git,
@@ -87,20 +87,20 @@ async function withBases(
   return file;
 }
 
-/** A kind of conflict with no blocks to take one by one: the file is decided whole (or a generated file). */
+/** A kind of conflict with no hunks to take one by one: the file is decided whole (or a generated file). */
 export function decidedWhole(loaded: Loaded): boolean {
   return (loaded.kind !== 'content' && loaded.kind !== 'add/add') || loaded.generated !== null;
 }
 
 /**
- * Whether a block has a base to take: never when the path has no base (both sides added it, and git's
- * empty base section is no version of the file), nor for a block edited inside its markers.
+ * Whether a hunk has a base to take: never when the path has no base (both sides added it, and git's
+ * empty base section is no version of the file), nor for a hunk edited inside its markers.
  */
 export function hasBase(loaded: Loaded, hunk: ConflictHunk): boolean {
   return loaded.sides.base !== null && takeText(hunk, 'base') !== null;
 }
 
-/** The choices that exist for a block, as the alternatives of one command: `ours|theirs|both`, `|base` where there is one. */
+/** The choices that exist for a hunk, as the alternatives of one command: `ours|theirs|both`, `|base` where there is one. */
 export function choicesFor(loaded: Loaded, hunk: ConflictHunk | null): string {
   return `ours|theirs|both${hunk !== null && hasBase(loaded, hunk) ? '|base' : ''}`;
 }

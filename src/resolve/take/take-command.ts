@@ -1,6 +1,6 @@
 import { shellWord } from '../../util/safe-print.js';
 
-/** What `splintercat take` writes in place of a conflict block. */
+/** What `splintercat take` writes in place of a conflict hunk. */
 export type TakeChoice = 'ours' | 'theirs' | 'both' | 'base';
 export const takeChoices: readonly TakeChoice[] = ['ours', 'theirs', 'both', 'base'];
 
@@ -9,7 +9,7 @@ export type TakeOrder = 'ours-first' | 'theirs-first';
 
 /**
  * The exact `splintercat take` command for a choice, a file and one of its hunks (by number); `choice`
- * may list the alternatives of one block (`ours|theirs|both`), shown as one command of several choices.
+ * may list the alternatives of one hunk (`ours|theirs|both`), shown as one command of several choices.
  */
 export function takeCommand(choice: string, path?: string, hunk?: number, order?: TakeOrder): string {
   const words = ['splintercat', 'take', choice];

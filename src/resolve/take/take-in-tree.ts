@@ -6,12 +6,12 @@ import { encodeText } from '../parse/encoding.js';
 import { parseConflictText } from '../parse/markers.js';
 import { listUnmerged } from '../parse/stages.js';
 import type { ConflictedFile } from '../types.js';
-import { gitMadeBlocks } from './git-blocks.js';
-import { markTaken, numberBlocks } from './hunk-numbers.js';
+import { gitMadeHunks } from './git-hunks.js';
+import { markTaken, numberHunks } from './hunk-numbers.js';
 import { choicesFor, decidedWhole, loadConflict, type Loaded } from './loaded-conflict.js';
 import { type TakeChoice, type TakeOrder } from './take-command.js';
 import { baseMissing, noConflict, refuse, type Refusal } from './take-refusals.js';
-import { replaceBlocks } from './take-text.js';
+import { replaceHunks } from './take-text.js';
 import { takeWholeFile } from './take-whole-file.js';
 import { withReachablePath } from '../../util/long-path.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
@@ -21,12 +21,12 @@ export interface TakeRequest {
   order?: TakeOrder;
   /** Relative to the top level; absent = every unmerged path. */
   path?: string;
-  /** One block, by its number (with `path`); absent = every block of the file. */
+  /** One hunk, by its number (with `path`); absent = every hunk of the file. */
   hunk?: number;
 }
 
-/** A block still in a file, by its number, where it is now, where it was handed over, and whether it has a base. */
-interface OpenBlock {
+/** A hunk still in a file, by its number, where it is now, where it was handed over, and whether it has a base. */
+interface OpenHunk {
   number: number;
   startLine: number;
   endLine: number;
@@ -41,8 +41,8 @@ export interface LeftFile {
   path: string;
   /** content, add/add, modify/delete, binary, ... */
   kind: string;
-  blocks: OpenBlock[];
-  /** For a path without blocks: what settles it. */
+  hunks: OpenHunk[];
+  /** For a path without hunks: what settles it. */
   commands?: string[];
 }
 
@@ -57,10 +57,10 @@ export interface TakeOutcome {
 }
 
 /**
- * `splintercat take`: write one side, both, or the base in place of a file's conflict blocks
+ * `splintercat take`: write one side, both, or the base in place of a file's conflict hunks
  * (all of them, or the one numbered `hunk`), every other byte as it was (encoding, line endings,
- * final line break), and stage the file once no block is left. Refuses what the choice does
- * not apply to (no conflict, a modify/delete, a binary file, a block without a base) with what
+ * final line break), and stage the file once no hunk is left. Refuses what the choice does
+ * not apply to (no conflict, a modify/delete, a binary file, a hunk without a base) with what
  * settles it instead. Works in any conflicted working tree: a run's conflict worktree or the
  * tree `git merge` left.
  */
@@ -73,7 +73,7 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
     outcome.refused.push(noConflict(request.path, existsSync(join(top, request.path))));
   for (const entry of entries) {
     const loaded = await loadConflict(git, top, entry);
-    // A file named without a block, of a kind decided whole: the side's whole file (or its deletion).
+    // A file named without a hunk, of a kind decided whole: the side's whole file (or its deletion).
     if (request.path !== undefined && request.hunk === undefined && decidedWhole(loaded)) {
       const whole = await takeWholeFile(git, loaded, request.choice);
       if ('why' in whole) outcome.refused.push(whole);
@@ -85,7 +85,7 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
       outcome.refused.push(refusal);
       continue;
     }
-    const recorded = await takeBlocks(git, gitDir, top, loaded, request, outcome);
+    const recorded = await takeHunks(git, gitDir, top, loaded, request, outcome);
     then ??= recorded;
   }
   outcome.left = await leftToDo(git, top, gitDir);
@@ -94,10 +94,10 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
 }
 
 /**
- * The chosen blocks of one text file (all, or the one numbered `request.hunk`) written, the file
- * staged once no block is left, the blocks taken recorded. Returns what the record says to run then.
+ * The chosen hunks of one text file (all, or the one numbered `request.hunk`) written, the file
+ * staged once no hunk is left, the hunks taken recorded. Returns what the record says to run then.
  */
-async function takeBlocks(
+async function takeHunks(
   git: Git,
   gitDir: string,
   top: string,
@@ -107,16 +107,16 @@ async function takeBlocks(
 ): Promise<string | undefined> {
   const { entry } = loaded;
   const file = loaded.file as ConflictedFile;
-  const { numbers, taken, then } = await numberBlocks(gitDir, entry.path, loaded.stages, file.hunks, loaded.latin1);
+  const { numbers, taken, then } = await numberHunks(gitDir, entry.path, loaded.stages, file.hunks, loaded.latin1);
   const all = [...numbers.values()];
   if (request.hunk !== undefined && !all.includes(request.hunk)) {
     const q = shellWord(entry.path);
-    const now = `its blocks now: ${all.join(', ')}`;
+    const now = `its hunks now: ${all.join(', ')}`;
     outcome.refused.push({
       path: entry.path,
       why: taken.includes(request.hunk)
-        ? `block ${request.hunk} of ${printableName(entry.path)} is settled already: it was taken (${now})`
-        : `${printableName(entry.path)} has no conflict block numbered ${request.hunk} (${now})`,
+        ? `hunk ${request.hunk} of ${printableName(entry.path)} is settled already: it was taken (${now})`
+        : `${printableName(entry.path)} has no conflict hunk numbered ${request.hunk} (${now})`,
       fix: [`splintercat take ${choicesFor(loaded, file.hunks[0] ?? null)} ${q} ${all[0]}`],
     });
     return then;
@@ -127,17 +127,17 @@ async function takeBlocks(
     outcome.refused.push(noBase);
     return then;
   }
-  const text = replaceBlocks(file, numbers, chosen, request.choice, request.order ?? 'ours-first', loaded.sides);
+  const text = replaceHunks(file, numbers, chosen, request.choice, request.order ?? 'ours-first', loaded.sides);
   await withReachablePath(join(top, entry.path), (p) => writeFile(p, encodeText(text, loaded.encoding)));
   await markTaken(gitDir, entry.path, [...chosen]);
-  const rest = gitMadeBlocks(parseConflictText(text, { path: entry.path, markerSize: file.markerSize }), loaded.sides);
+  const rest = gitMadeHunks(parseConflictText(text, { path: entry.path, markerSize: file.markerSize }), loaded.sides);
   if (rest.hunks.length === 0) await git.run(['add', '--', entry.path]);
   outcome.taken.push({ path: entry.path, hunks: [...chosen], staged: rest.hunks.length === 0 });
   return then;
 }
 
 /**
- * Every unmerged path of a working tree with its blocks, numbered as `take` numbers them (the
+ * Every unmerged path of a working tree with its hunks, numbered as `take` numbers them (the
  * numbers they were handed over with, whatever was taken since), or what settles it.
  */
 export async function leftToDo(git: Git, top: string, gitDir: string): Promise<LeftFile[]> {
@@ -154,14 +154,14 @@ export async function leftToDo(git: Git, top: string, gitDir: string): Promise<L
               ...(entry.ours && entry.theirs ? [] : [`git rm -q -- ${q}`, `git add -- ${q}`]),
               `splintercat take ours|theirs ${q}`,
             ];
-      out.push({ path: entry.path, kind: loaded.kind, blocks: [], commands });
+      out.push({ path: entry.path, kind: loaded.kind, hunks: [], commands });
       continue;
     }
-    const { numbers, handed } = await numberBlocks(gitDir, entry.path, loaded.stages, loaded.file.hunks, loaded.latin1);
+    const { numbers, handed } = await numberHunks(gitDir, entry.path, loaded.stages, loaded.file.hunks, loaded.latin1);
     out.push({
       path: entry.path,
       kind: loaded.kind,
-      blocks: loaded.file.hunks.map((h) => {
+      hunks: loaded.file.hunks.map((h) => {
         const number = numbers.get(h.index) ?? h.index;
         const was = handed.get(number);
         const moved = was !== undefined && (was.startLine !== h.startLine || was.endLine !== h.endLine);

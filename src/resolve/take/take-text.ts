@@ -9,7 +9,7 @@ export interface SideTexts {
   theirs: string | null;
 }
 
-/** The text a choice puts in place of one block; null when it has no such text (`base` of a block without one). */
+/** The text a choice puts in place of one hunk; null when it has no such text (`base` of a hunk without one). */
 export function takeText(hunk: ConflictHunk, choice: TakeChoice, order: TakeOrder = 'ours-first'): string | null {
   switch (choice) {
     case 'ours':
@@ -23,18 +23,18 @@ export function takeText(hunk: ConflictHunk, choice: TakeChoice, order: TakeOrde
   }
 }
 
-/** The side whose last line ends the file when the block is the file's last segment. */
+/** The side whose last line ends the file when the hunk is the file's last segment. */
 function lastSide(choice: TakeChoice, order: TakeOrder): 'ours' | 'theirs' | 'base' {
   if (choice !== 'both') return choice;
   return order === 'ours-first' ? 'theirs' : 'ours';
 }
 
 /**
- * The file with the chosen blocks replaced, every other byte as it was. Git ends a side that
- * has no final line break with one, so its marker starts a line: when the block ends the file
+ * The file with the chosen hunks replaced, every other byte as it was. Git ends a side that
+ * has no final line break with one, so its marker starts a line: when the hunk ends the file
  * and the side taken last ended without one, so does the result.
  */
-export function replaceBlocks(
+export function replaceHunks(
   file: ConflictedFile,
   numbers: ReadonlyMap<number, number>,
   chosen: ReadonlySet<number>,

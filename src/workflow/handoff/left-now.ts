@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { Git } from '../../git/index.js';
 import { leftToDo, takeCommand, type LeftFile } from '../../resolve/index.js';
-import type { HandoffBlock, HandoffConflict, HandoffFile, HumanHandoff } from '../../store/handoff-state.js';
+import type { HandoffConflict, HandoffFile, HandoffHunk, HumanHandoff } from '../../store/handoff-state.js';
+import { fileHunks, hunksKeyed } from '../../store/stored-hunks.js';
 import { printableName as shown } from '../../util/safe-print.js';
 
 /**
- * The hand-off as it stands in its worktrees now: each file's blocks are those still open, by the
+ * The hand-off as it stands in its worktrees now: each file's hunks are those still open, by the
  * numbers they were handed over with (whatever `take` settled since), where they are now, with the
  * choices that exist for them; a file settled since says so. A worktree that cannot be read is shown
  * as it was handed over.
@@ -17,8 +18,8 @@ export async function handoffAsLeft(human: HumanHandoff): Promise<HumanHandoff> 
 }
 
 async function conflictAsLeft(c: HandoffConflict): Promise<HandoffConflict> {
-  // An amended resolution has no blocks; a worktree gone (the run moved on) is shown as handed over.
-  if (c.failure || !c.files.some((f) => f.blocks !== undefined) || !existsSync(c.worktree)) return c;
+  // An amended resolution has no hunks; a worktree gone (the run moved on) is shown as handed over.
+  if (c.failure || !c.files.some((f) => fileHunks(f) !== undefined) || !existsSync(c.worktree)) return c;
   const git = new Git({ cwd: c.worktree });
   try {
     const left = await leftToDo(git, c.worktree, await git.gitDir(false));
@@ -39,11 +40,17 @@ async function conflictAsLeft(c: HandoffConflict): Promise<HandoffConflict> {
 }
 
 function fileAsLeft(file: HandoffFile, left: LeftFile | undefined): HandoffFile {
-  if (file.blocks === undefined) return file;
+  const handed = fileHunks(file);
+  if (handed === undefined) return file;
   if (left === undefined)
-    return { ...file, hunks: 0, blocks: [], instructions: `${shown(file.path)}: settled (staged), nothing left` };
-  const blocks = left.blocks.map((b): HandoffBlock => {
-    const was = file.blocks?.find((h) => h.hunk === b.number);
+    return {
+      ...file,
+      hunks: 0,
+      ...hunksKeyed([]),
+      instructions: `${shown(file.path)}: settled (staged), nothing left`,
+    };
+  const open = left.hunks.map((b): HandoffHunk => {
+    const was = handed.find((h) => h.hunk === b.number);
     return {
       hunk: b.number,
       startLine: b.startLine,
@@ -52,20 +59,20 @@ function fileAsLeft(file: HandoffFile, left: LeftFile | undefined): HandoffFile 
       ...(was?.suggestion ? { suggestion: was.suggestion } : {}),
     };
   });
-  const taken = (file.blocks.length ?? 0) - blocks.filter((b) => file.blocks?.some((h) => h.hunk === b.hunk)).length;
+  const taken = handed.length - open.filter((b) => handed.some((h) => h.hunk === b.hunk)).length;
   return {
     ...file,
-    hunks: blocks.length,
-    blocks,
+    hunks: open.length,
+    ...hunksKeyed(open),
     ...(taken > 0
       ? {
-          instructions: `${file.instructions} (${taken} of the ${file.blocks.length} block(s) handed over settled since; ${blocks.length} left)`,
+          instructions: `${file.instructions} (${taken} of the ${handed.length} hunk(s) handed over settled since; ${open.length} left)`,
         }
       : {}),
   };
 }
 
-/** The one-command answers of a block: the choices that exist for it, `both` in each order. */
+/** The one-command answers of a hunk: the choices that exist for it, `both` in each order. */
 function takeCommands(path: string, hunk: number, choices: string[]): Record<string, string> {
   const take: Record<string, string> = {};
   for (const choice of choices) {

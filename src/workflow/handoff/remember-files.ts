@@ -9,7 +9,7 @@ import type { Ctx } from '../nodes/common.js';
  * Remember the person's whole result for each file they were handed (its text as they left it, or
  * its deletion), under the file's three sides at this cell: the same merge of that file, met again
  * in this clone or in one that imported the cache, gets the same file, their edits outside the
- * conflict blocks included. A file that is not a regular UTF-8 file is left to the per-block memory.
+ * conflict hunks included. A file that is not a regular UTF-8 file is left to the per-hunk memory.
  * Returns the number of files remembered.
  */
 export async function rememberPersonsFiles(

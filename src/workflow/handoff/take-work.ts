@@ -136,9 +136,9 @@ function personsFiles(
     const byPerson = whole || f.hunks.some((h) => h.status !== 'resolved') || (f.hunks.length === 0 && !f.decidedBy);
     const open = whole ? f.hunks.length : f.hunks.filter((h) => h.status !== 'resolved').length;
     const found = byPerson ? settled.whole.get(f.path) : undefined;
-    // A file equal to one side is that side's whole file (however it was taken); one block chosen so is said as a block.
-    const blockwise = found !== 'deleted' && open === 1 && choices[0] === found;
-    const side = blockwise ? undefined : found;
+    // A file equal to one side is that side's whole file (however it was taken); one hunk chosen so is said as a hunk.
+    const hunkwise = found !== 'deleted' && open === 1 && choices[0] === found;
+    const side = hunkwise ? undefined : found;
     return {
       ...f,
       ...(byPerson ? person : {}),
@@ -216,7 +216,7 @@ async function learn(
   return out;
 }
 
-/** What the person kept for each block they were handed (ours, theirs, both, base, other text), by path, in block order. */
+/** What the person kept for each hunk they were handed (ours, theirs, both, base, other text), by path, in hunk order. */
 function personChoices(
   state: RunState,
   ctx: Ctx,

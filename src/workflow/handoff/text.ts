@@ -1,4 +1,5 @@
 import type { HandoffFile, HumanHandoff } from '../../store/run-state.js';
+import { fileHunks } from '../../store/stored-hunks.js';
 import { isPrintableName, prefixedLines, printableLine, printableName } from '../../util/safe-print.js';
 
 const EXCERPT_LINES = 15;
@@ -18,9 +19,9 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
         ? ''
         : ` (file ${k + 1}; its name holds control characters, shown escaped)`;
       lines.push(
-        `${indent}${printableName(f.path)}${unsafe} [${f.kind}${f.hunks !== undefined ? `, ${f.hunks} block(s)` : ''}]: ${f.instructions}`,
+        `${indent}${printableName(f.path)}${unsafe} [${f.kind}${f.hunks !== undefined ? `, ${f.hunks} hunk(s)` : ''}]: ${f.instructions}`,
       );
-      lines.push(...blockLines(f, `${indent}${indent}`));
+      lines.push(...hunkLines(f, `${indent}${indent}`));
     });
     if (c.failure) {
       lines.push(
@@ -61,12 +62,12 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
 }
 
 /**
- * Each block of a file with its one-command answers: the suggested one first, with the evidence
+ * Each hunk of a file with its one-command answers: the suggested one first, with the evidence
  * the target's past merges give for it, then the others (`take ours|theirs|both|base FILE N`).
  */
-function blockLines(file: HandoffFile, indent: string): string[] {
-  return (file.blocks ?? []).flatMap((b) => {
-    const where = `block ${b.hunk} (lines ${b.startLine}-${b.endLine})`;
+function hunkLines(file: HandoffFile, indent: string): string[] {
+  return (fileHunks(file) ?? []).flatMap((b) => {
+    const where = `hunk ${b.hunk} (lines ${b.startLine}-${b.endLine})`;
     const others = Object.keys(b.take)
       .filter((k) => k !== 'both theirs-first')
       .join('|');

@@ -8,7 +8,7 @@ export type WholeFileChoice = 'ours' | 'theirs' | 'deleted';
 
 /**
  * What the person's file is as a whole, against the two commits the cell merged (`ours` is the fork's side):
- * deleted, or the same blob as one side's file; null when it is neither (blocks chosen one by one, or edited).
+ * deleted, or the same blob as one side's file; null when it is neither (hunks chosen one by one, or edited).
  */
 export async function wholeFileChoice(
   git: Git,

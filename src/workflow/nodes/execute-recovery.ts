@@ -100,7 +100,7 @@ async function blameRedone(
 ): Promise<void> {
   const certain = isolated || blamed.size === 1;
   for (const c of state.conflicts.filter((x) => blamed.has(x.id))) {
-    // The whole files remembered for this cell go with its blocks' answers (a deletion has no block to carry its key).
+    // The whole files remembered for this cell go with its hunks' answers (a deletion has no hunk to carry its key).
     const files = await fileMemoryKeysOf(ctx, engine, c);
     for (const key of new Set([...cacheKeysOf([c]), ...files])) {
       if (certain) await ctx.ladder.cache?.invalidate(key, reason, state.name);

@@ -1,13 +1,14 @@
 import type { LearntSuggestions, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
 import { takeCommand, takeOfChoice } from '../../resolve/index.js';
-import type { HandoffBlock, HandoffFile } from '../../store/run-state.js';
+import type { HandoffFile, HandoffHunk } from '../../store/run-state.js';
+import { hunksKeyed } from '../../store/stored-hunks.js';
 
 /**
- * The blocks a file is handed over with: each by the number `splintercat take` knows it by, where
+ * The hunks a file is handed over with: each by the number `splintercat take` knows it by, where
  * it is now, the one command per answer (ours, theirs, both in each order, base where there is one), and, when the
  * target's past merges say something clear, the suggestion with its evidence and its command.
  */
-function handoffBlocks(result: WorkingTreeFileResult, learnt: LearntSuggestions | null): HandoffBlock[] {
+function handoffHunks(result: WorkingTreeFileResult, learnt: LearntSuggestions | null): HandoffHunk[] {
   return result.remaining.map((h) => {
     const hunk = h.number ?? h.index;
     const take: Record<string, string> = {
@@ -43,15 +44,15 @@ function handoffBlocks(result: WorkingTreeFileResult, learnt: LearntSuggestions 
   });
 }
 
-/** The hand-off of a file with its blocks, when it has any left. */
-export function withBlocks(
+/** The hand-off of a file with its hunks, when it has any left. */
+export function withHunks(
   file: HandoffFile,
   result: WorkingTreeFileResult,
   learnt: LearntSuggestions | null,
 ): HandoffFile {
-  // A generated file is decided whole (its hand-off says how), never block by block.
+  // A generated file is decided whole (its hand-off says how), never hunk by hunk.
   if (result.remaining.length === 0 || result.generated) return file;
-  return { ...file, blocks: handoffBlocks(result, learnt) };
+  return { ...file, ...hunksKeyed(handoffHunks(result, learnt)) };
 }
 
 /** A suggestion as the model reads it: the choice and its evidence. */

@@ -5,12 +5,12 @@ import { Git } from '../../git/index.js';
 import { TestRepo } from '../../../test/helpers/git-repo.js';
 import { takeInWorkingTree } from './take-in-tree.js';
 
-/** A page about conflicts: a marker block that is the file's own text, in every version of it. */
+/** A page about conflicts: a marker hunk that is the file's own text, in every version of it. */
 const literal = ['<<<<<<< ours', 'example: ours', '=======', 'example: theirs', '>>>>>>> theirs', ''].join('\n');
 const page = (value: string): string =>
   `# Conflicts look like this\n\n${literal}\n# spacer\n# spacer\nvalue = ${value}\n`;
 
-/** `git merge` of feature into main stopped on doc.md: a real conflict on `value`, beside the literal block. */
+/** `git merge` of feature into main stopped on doc.md: a real conflict on `value`, beside the literal hunk. */
 function merged(): TestRepo {
   const repo = TestRepo.create();
   repo.commit('base', { 'doc.md': page('0') });
@@ -23,8 +23,8 @@ function merged(): TestRepo {
   return repo;
 }
 
-describe('take and the marker blocks git made', () => {
-  it('a marker block present in base, ours and theirs is content: left as it is, not counted, and the file is staged', async () => {
+describe('take and the marker hunks git made', () => {
+  it('a marker hunk present in base, ours and theirs is content: left as it is, not counted, and the file is staged', async () => {
     const repo = merged();
     const git = new Git({ cwd: repo.dir });
     try {
@@ -38,12 +38,12 @@ describe('take and the marker blocks git made', () => {
     }
   });
 
-  it('a block a person copied into the file is still a block: only what all three sides hold is content', async () => {
+  it('a hunk a person copied into the file is still a hunk: only what all three sides hold is content', async () => {
     const repo = merged();
-    // The person pastes a second copy of git's block: it is in the working tree only.
+    // The person pastes a second copy of git's hunk: it is in the working tree only.
     const text = readFileSync(join(repo.dir, 'doc.md'), 'utf8');
-    const block = /<<<<<<< HEAD[\s\S]*?>>>>>>> feature\n/.exec(text)![0];
-    writeFileSync(join(repo.dir, 'doc.md'), `${text}${block}`);
+    const hunk = /<<<<<<< HEAD[\s\S]*?>>>>>>> feature\n/.exec(text)![0];
+    writeFileSync(join(repo.dir, 'doc.md'), `${text}${hunk}`);
     const git = new Git({ cwd: repo.dir });
     try {
       const outcome = await takeInWorkingTree(git, repo.dir, { choice: 'ours', path: 'doc.md' });

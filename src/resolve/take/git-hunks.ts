@@ -2,12 +2,12 @@ import type { ConflictedFile, ConflictHunk, Segment } from '../types.js';
 import type { SideTexts } from './take-text.js';
 
 /**
- * The file with only the marker blocks git wrote left as blocks: one present as it is in the
+ * The file with only the marker hunks git wrote left as hunks: one present as it is in the
  * base, ours and theirs (the index stages) is the file's own content, a fixture or a page about
  * conflicts, and `take` must neither rewrite it nor wait for it to be settled. Where a side is
  * absent (an add/add has no base) the sides present decide.
  */
-export function gitMadeBlocks(file: ConflictedFile, sides: SideTexts): ConflictedFile {
+export function gitMadeHunks(file: ConflictedFile, sides: SideTexts): ConflictedFile {
   const present = [sides.base, sides.ours, sides.theirs].filter((t): t is string => t !== null);
   const content = (h: ConflictHunk): boolean => present.length >= 2 && present.every((t) => t.includes(h.raw));
   if (!file.hunks.some(content)) return file;
