@@ -64,7 +64,7 @@ export function registerResolve(program: Command): Command {
           const blocks = await handBlocks(gitTop, top, left, setup.learnt);
           if (opts.json) printJson({ resolved: left.length === 0, files: results, blocks });
           else printResult(formatResults(results, blocks));
-          if (left.length > 0) process.exitCode = ExitCode.NeedsHuman;
+          if (left.length > 0) process.exitCode = ExitCode.NeedsPerson;
         } finally {
           gitTop.close();
         }
@@ -169,7 +169,7 @@ function formatResults(results: WorkingTreeFileResult[], blocks: Blocks = {}): s
   lines.push(
     left === 0
       ? 'All conflicts resolved.'
-      : `${left} file(s) need a human: settle each block with the command shown (or edit the file), then \`git add\` what you edited (or run \`splintercat continue\` in a run's worktree).`,
+      : `${left} file(s) need the person: settle each block with the command shown (or edit the file), then \`git add\` what you edited (or run \`splintercat continue\` in a run's worktree).`,
   );
   return lines.join('\n');
 }

@@ -157,12 +157,12 @@ function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty:
     'splintercat continue',
     'git stash pop   # your changes back, on top of the merge',
   ];
-  ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts: [] });
+  ctx.journal.append({ type: 'person_needed', reason, files, commands, conflicts: [] });
   return {
-    halt: 'needs_human',
+    halt: 'needs_person',
     reason,
     next: 'finalize',
-    state: { ...state, human: { reason, files, commands, where: checkout, conflicts: [] } },
+    state: { ...state, handoff: { reason, files, commands, where: checkout, conflicts: [] } },
   };
 }
 
@@ -191,7 +191,7 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
   );
   await removeFinishedRunWorktrees(ctx, state);
   removeBuildDir(ctx.buildDir);
-  return { next: 'end', state: { ...state, finalCommit: commit, human: null } };
+  return { next: 'end', state: { ...state, finalCommit: commit, handoff: null } };
 }
 
 /** The merge commit, when the target branch already holds it: parents [original tip, source]. */
