@@ -5,7 +5,7 @@ import { runCli } from '../fixtures/resolve/cli.js';
 import { chainRepo, valuesFile } from '../fixtures/workflow/chain-repo.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 
-/** A merge stopped for a human on its one conflict, then settled in its worktree (not yet continued). */
+/** A merge stopped for the person on its one conflict, then settled in its worktree (not yet continued). */
 async function settledHandoff(): Promise<{ repo: TestRepo; fork: string }> {
   const repo = chainRepo(
     1,

@@ -40,7 +40,7 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     });
   });
 
-  it('stops for a human with exit 3 and exact instructions; continue after the edit finishes the merge', async () => {
+  it('stops for the person with exit 3 and exact instructions; continue after the edit finishes the merge', async () => {
     const repo = chainRepo(
       1,
       () => 'fork',

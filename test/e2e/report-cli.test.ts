@@ -7,8 +7,8 @@ import { recordedRun, type RecordedRun } from '../fixtures/report/recorded-run.j
 let run: RecordedRun;
 
 beforeAll(async () => {
-  // Stopped for a human at its first conflict: refs, worktree and state all present.
-  run = await recordedRun({ stopForHuman: true });
+  // Stopped for the person at its first conflict: refs, worktree and state all present.
+  run = await recordedRun({ stopForPerson: true });
   expect(run.outcome.kind).toBe('needs_person');
 });
 

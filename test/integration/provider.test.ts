@@ -278,7 +278,7 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     expect(fresh.messages.at(-1)?.content).toContain('resolve_conflict');
   });
 
-  it('hangs that never end: the conflict is marked for a human, the file restored, each step logged', async () => {
+  it('hangs that never end: the conflict is marked for the person, the file restored, each step logged', async () => {
     const server = await startLlmServer();
     const { repo } = simpleConflict();
     const before = readFileSync(join(repo.dir, 'v.txt'), 'utf8');

@@ -92,8 +92,8 @@ describe('report built from a real run', () => {
     }
   });
 
-  it('while stopped for a human (refs present): the grid comes from the refs and the open conflict shows its hunks', async () => {
-    const { repo, store, name, outcome } = await recordedRun({ stopForHuman: true });
+  it('while stopped for the person (refs present): the grid comes from the refs and the open conflict shows its hunks', async () => {
+    const { repo, store, name, outcome } = await recordedRun({ stopForPerson: true });
     expect(outcome.kind).toBe('needs_person');
     const m = buildReportModel((await loadRunSnapshot(repo.git, store, name))!, { now });
     expect(m.grid).toMatchObject({ source: 'refs', len1: 5, len2: 5 });

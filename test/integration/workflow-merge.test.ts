@@ -128,7 +128,7 @@ describe('merge workflow on real repositories', () => {
     expect(new Set(resolver.seen.slice(firstRetry).map((s) => s.k))).toEqual(new Set([5]));
   });
 
-  it('stops for a human (needs_person) when no rung can resolve, and continue takes the human edit', async () => {
+  it('stops for the person (needs_person) when no rung can resolve, and continue takes the edit by the person', async () => {
     const repo = chainRepo(
       1,
       () => 'fork',
