@@ -213,7 +213,7 @@ export const configSchema = z
           .default([...strategyNames]),
         default_batch_size: z.number().int().positive().default(10),
         strategy: z.enum(['auto', ...strategyNames]).default('auto'),
-        /** How conflicts are resolved: the ladder then a model (auto), a model always (llm), or the person (person). */
+        /** How conflicts are resolved: the ladder then a model (auto), a model always (llm), or the person (`person`). */
         resolver: z.preprocess(currentResolverMode, z.enum(RESOLVER_MODES)).default('auto'),
         /**
          * When a conflict needs a person, the other conflicts already known (the frontier's blockers)
