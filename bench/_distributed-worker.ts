@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   while (outcome?.kind !== 'done') {
     const next = await continueRun(config, git, 'bench', options);
     if (next.kind === 'already_done') break;
-    if (next.kind === 'needs_human' && !/held by another machine/.test(next.reason))
+    if (next.kind === 'needs_person' && !/held by another machine/.test(next.reason))
       throw new Error(`worker ${dir}: ${next.reason}`);
     if (next.kind === 'failed' || next.kind === 'stopped') throw new Error(`worker ${dir}: ${next.kind}`);
     outcome = next;

@@ -157,7 +157,7 @@ export async function runWorkflow(dir: string, source: string, edge: number): Pr
         rungs.set(h.rung ?? 'open', (rungs.get(h.rung ?? 'open') ?? 0) + 1);
       return {
         outcome:
-          outcome.kind === 'failed' || outcome.kind === 'needs_human'
+          outcome.kind === 'failed' || outcome.kind === 'needs_person'
             ? `${outcome.kind}: ${outcome.reason}`
             : outcome.kind,
         totalMs,

@@ -254,7 +254,7 @@ async function measure(slots: number): Promise<Measurement> {
       return {
         slots,
         outcome:
-          outcome.kind === 'failed' || outcome.kind === 'needs_human'
+          outcome.kind === 'failed' || outcome.kind === 'needs_person'
             ? `${outcome.kind}: ${outcome.reason}`
             : outcome.kind,
         totalMs,

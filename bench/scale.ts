@@ -106,7 +106,7 @@ function dumpChecks(file: string, d: ScaleDrive): void {
         ]
       : e.type === 'decision'
         ? [`decision ${e.kind} ${e.decision}: ${e.reasoning.slice(0, 200)}`]
-        : e.type === 'human_needed'
+        : e.type === 'person_needed'
           ? [`hand-off ${(e.conflicts ?? []).join(' ')}`]
           : [],
   );

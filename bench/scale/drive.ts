@@ -93,8 +93,8 @@ export async function driveScale(fixture: ScaleFixture, sets: string[] = [], bui
     );
     let since = t0;
     for (let round = 0; round < 200; round++) {
-      const human = outcome.state.human;
-      const waiting = outcome.kind === 'needs_human' || (outcome.kind === 'failed' && outcome.retryable && human);
+      const human = outcome.state.handoff;
+      const waiting = outcome.kind === 'needs_person' || (outcome.kind === 'failed' && outcome.retryable && human);
       if (!waiting || !human) break;
       handoffs.push({
         conflicts: human.conflicts.map((c) => c.conflict),
@@ -110,7 +110,7 @@ export async function driveScale(fixture: ScaleFixture, sets: string[] = [], bui
     const state = outcome.state;
     return {
       outcome:
-        outcome.kind === 'failed' || outcome.kind === 'needs_human'
+        outcome.kind === 'failed' || outcome.kind === 'needs_person'
           ? `${outcome.kind}: ${outcome.reason}`
           : outcome.kind,
       wallMs,

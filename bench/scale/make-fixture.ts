@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { HumanHandoff } from '../../src/store/run-state.js';
+import type { Handoff } from '../../src/store/run-state.js';
 import { cliInvocation } from '../../src/cli/invocation.js';
 import { cliMain } from '../_cli.js';
 import { scaleConfigYaml } from './config.js';
@@ -52,7 +52,7 @@ function settle(repo: string): void {
   const status = JSON.parse(
     execFileSync(process.execPath, [cliMain, 'status', '--json'], { cwd: repo, encoding: 'utf8' }),
   ) as {
-    human: HumanHandoff | null;
+    human: Handoff | null;
   };
   if (!status.human) {
     process.stdout.write('Nothing is handed over right now (splintercat status says what the run is doing).\n');

@@ -6,11 +6,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HumanHandoff } from '../../src/store/run-state.js';
+import type { Handoff } from '../../src/store/run-state.js';
 import { conflictAt, type ScaleFixture } from './fixture.js';
 
 /** Settle every conflict of the hand-off in its worktree; returns the conflicts settled wrong on purpose. */
-export function settle(fixture: ScaleFixture, human: HumanHandoff, tried: Set<number>): number[] {
+export function settle(fixture: ScaleFixture, human: Handoff, tried: Set<number>): number[] {
   const wrong: number[] = [];
   for (const handed of human.conflicts) {
     const conflict = conflictAt(fixture, handed.conflict);

@@ -6,7 +6,7 @@ export type ModelErrorReason = 'auth' | 'unavailable' | 'timeout' | 'context_too
 /**
  * A model call that cannot succeed. Callers branch on `reason`: `auth` stops the
  * run at once (a usage error naming the key variable); `budget` is a clean stop for a
- * human; the others send the conflict to a human or the decision to its deterministic fallback.
+ * person; the others send the conflict to the person or the decision to its deterministic fallback.
  */
 export class ModelError extends SplintercatError {
   readonly reason: ModelErrorReason;

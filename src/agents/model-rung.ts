@@ -83,7 +83,7 @@ export function splitResolvedByHunks(file: ConflictedFile, resolved: string): Ma
  * The LLM resolver as the ladder's third rung (`resolveConflictedFile(file,
  * { fallback: rung.fallback })`). One conversation per file; the model's
  * validated file is split back into hunk resolutions. A failure (turn limit,
- * timeout, budget) leaves the hunks open for the human rung; only an
+ * timeout, budget) leaves the hunks open for the person's rung; only an
  * authentication failure throws (the run must stop).
  */
 export function createModelRung(options: ModelRungOptions): ModelRung {

@@ -148,7 +148,7 @@ export function recoveryPolicy(ctx: FailureContext): RecoveryDecision {
     return {
       ...base,
       decision: 'abort',
-      reasoning: `The same ${f.error_type} repeats with the safest strategy; a human should look.`,
+      reasoning: `The same ${f.error_type} repeats with the safest strategy; the person should look.`,
     };
   }
   const file = fileOf(f.location);

@@ -43,7 +43,7 @@ export function reviewPrompt(history: AttemptRecord[]): string {
     '',
     'Decision:',
     '- Continue with different approach?',
-    '- Abort and report to human?',
+    '- Abort and report to the person?',
     '',
     'Output JSON with fields: decision (continue or abort), approach (strategy/recovery if continue), pattern_analysis (what pattern you observed), reasoning (explanation)',
   ].join('\n');
@@ -60,7 +60,7 @@ export function reviewPolicy(history: AttemptRecord[]): ReviewDecision {
       decision: 'abort',
       approach: null,
       pattern_analysis: `The same ${b.error_type} at ${b.location ?? 'an unknown place'} in the last two attempts.`,
-      reasoning: 'No progress between attempts: a human should look.',
+      reasoning: 'No progress between attempts: the person should look.',
       source: 'policy',
     };
   }
@@ -103,7 +103,7 @@ export async function reviewRepeatedFailures(history: AttemptRecord[], deps: Pla
         decision: 'abort',
         approach: null,
         pattern_analysis: '',
-        reasoning: `Planner answer rejected (${why}); aborting for a human.`,
+        reasoning: `Planner answer rejected (${why}); aborting for the person.`,
         source: 'default',
       };
     }

@@ -96,7 +96,7 @@ export function recoveryPrompt(ctx: FailureContext): string {
     '2. retry-specific: Identify and re-resolve specific conflicts (list which)',
     '3. bisect: Binary search to find problematic resolution',
     `4. switch-strategy: Change to ${safer ?? '(none: already the most conservative strategy)'}`,
-    '5. abort: Report to human (use if problem seems beyond automated recovery)',
+    '5. abort: Report to the person (use if problem seems beyond automated recovery)',
     '',
     `Attempt ${ctx.attempts_so_far} of ${ctx.max_retries}.`,
     '',
@@ -196,7 +196,7 @@ export async function planRecovery(ctx: FailureContext, deps: PlannerDeps): Prom
           decision: 'abort',
           conflicts_to_retry: null,
           new_strategy: null,
-          reasoning: `Planner answer rejected (${problem}); aborting for a human, the safest choice.`,
+          reasoning: `Planner answer rejected (${problem}); aborting for the person, the safest choice.`,
           source: 'default',
         };
       } else {

@@ -328,7 +328,7 @@ async function attempt<T>(
  * 429/5xx/network/malformed → exponential backoff with jitter, honouring
  * Retry-After, up to `maxRetries`; no reply within the timeout → one retry with
  * twice the timeout, then `ModelError('timeout')` (the resolver then starts a
- * fresh conversation, then hands the conflict to a human); 401/403 →
+ * fresh conversation, then hands the conflict to the person); 401/403 →
  * `ModelError('auth')` at once; context too long → truncate once and retry.
  * It also checks the budget before each call and records usage and cost after it.
  */

@@ -5,7 +5,7 @@ export const ExitCode = {
   Done: 0,
   Failed: 1,
   Usage: 2,
-  NeedsHuman: 3,
+  NeedsPerson: 3,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -14,8 +14,8 @@ export function exitCodeOf(kind: ErrorKind): ExitCode {
   switch (kind) {
     case 'usage':
       return ExitCode.Usage;
-    case 'needs_human':
-      return ExitCode.NeedsHuman;
+    case 'needs_person':
+      return ExitCode.NeedsPerson;
     case 'failed':
       return ExitCode.Failed;
   }

@@ -1,5 +1,5 @@
 import type { Config, StoredConfig } from '../config/index.js';
-import { strategyNames } from '../config/goals.js';
+import { RESOLVER_MODES, strategyNames } from '../config/goals.js';
 import { SplintercatError, UsageError } from '../errors/index.js';
 import { Git } from '../git/index.js';
 import { handoffLines } from '../workflow/handoff/index.js';
@@ -58,15 +58,13 @@ export async function startMerge(
   }
 }
 
-const resolverModes = ['auto', 'llm', 'manual'] as const;
-
 /** The options of `merge` that set configuration keys, typed (the configuration resolver applies them). */
 export function mergeFlags(opts: MergeOptions): MergeFlags {
   // The workflow finishes with a merge commit only; commander has refused any other goal.
   if (opts.goal !== undefined) choice(['merge'] as const, opts.goal, '--goal');
   return {
     ...(opts.strategy !== undefined ? { strategy: choice(strategyNames, opts.strategy, '--strategy') } : {}),
-    ...(opts.resolver !== undefined ? { resolver: choice(resolverModes, opts.resolver, '--resolver') } : {}),
+    ...(opts.resolver !== undefined ? { resolver: choice(RESOLVER_MODES, opts.resolver, '--resolver') } : {}),
     ...(opts.firstParent === false ? { firstParent: false } : {}),
   };
 }
@@ -149,19 +147,21 @@ export function report(outcome: DriveOutcome): number {
       );
       return ExitCode.Done;
     }
-    case 'needs_human': {
-      const h = s.human;
+    case 'needs_person': {
+      const h = s.handoff;
       process.stderr.write(
-        terminalText([`The merge needs a human: ${outcome.reason}`, '', ...(h ? handoffLines(h) : []), ''].join('\n')),
+        terminalText(
+          [`The merge needs the person: ${outcome.reason}`, '', ...(h ? handoffLines(h) : []), ''].join('\n'),
+        ),
       );
-      return ExitCode.NeedsHuman;
+      return ExitCode.NeedsPerson;
     }
     case 'stopped':
       process.stderr.write(terminalText(`Stopped before '${outcome.resumeAt}'. Resume with: ${outcome.resume}\n`));
       return ExitCode.Failed;
     case 'failed':
       // An abort that presented resolutions for a fix: what to fix, where, and the way back in.
-      if (outcome.retryable && s.human) process.stderr.write([...handoffLines(s.human), ''].join('\n'));
+      if (outcome.retryable && s.handoff) process.stderr.write([...handoffLines(s.handoff), ''].join('\n'));
       throw failedError(s.name, outcome);
   }
 }

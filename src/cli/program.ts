@@ -12,7 +12,7 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = withGlobalOptions(new Command('splintercat'))
     .description(
       'Merge a large upstream branch into a long-lived fork: incremental in-memory merges,\n' +
-        'a resolution ladder (cache, rules, LLM agent, human), build/test checks, durable resume.',
+        'a resolution ladder (cache, rules, LLM agent, person), build/test checks, durable resume.',
     )
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')

@@ -122,7 +122,7 @@ merge:
   default_batch_size: 10
   # auto (the planner chooses) | optimistic | batch | per_conflict
   strategy: auto
-  # auto (ladder, then the model) | llm | manual (stop for a human)
+  # auto (ladder, then the model) | llm | person (stop for the person)
   resolver: auto
   # When a conflict needs a person, try the other known conflicts first and hand over every one
   # that needs a person at once (one continue checks them together).
@@ -152,12 +152,12 @@ resolve:
   #     "**/Cargo.lock": cargo generate-lockfile
   regenerate: {}
   # The fork's policy per path (first matching glob wins), the ladder's "policy" rung after the
-  # cache: ours | theirs | union (ours first) | union theirs-first | human (always hand over) |
+  # cache: ours | theirs | union (ours first) | union theirs-first | person (always hand over) |
   # {regenerate: COMMAND} (take ours, then run COMMAND in the worktree, as resolve.regenerate).
   #   paths:
   #     "locales/*.json": theirs
   #     "CHANGELOG.md": union theirs-first
-  #     "src/mos/**": human
+  #     "src/mos/**": person
   #     "package-lock.json": {regenerate: npm install --package-lock-only --ignore-scripts}
   paths: {}
   # The fork's own instructions for the resolver model (text, or the path of a file holding them).

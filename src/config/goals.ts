@@ -17,6 +17,9 @@ export type GoalName = (typeof GOALS)[number];
 export const strategyNames = ['optimistic', 'batch', 'per_conflict'] as const;
 export type StrategyName = (typeof strategyNames)[number];
 
+/** How `merge.resolver` (`merge --resolver`) resolves conflicts: the ladder then a model, a model always, or the person. */
+export const RESOLVER_MODES = ['auto', 'llm', 'person'] as const;
+
 /** True when `goal` is one of GOALS. */
 export function isGoal(goal: string): goal is GoalName {
   return (GOALS as readonly string[]).includes(goal);

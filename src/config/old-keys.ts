@@ -139,3 +139,17 @@ export function storedCheckLogDir(values: Tree | undefined): unknown {
 function isTree(value: unknown): value is Tree {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Values an earlier version documented and this one reads silently as today's: the person's mode
+ * of `merge.resolver` was `manual`, and the `resolve.paths` decision to leave a path to the person
+ * was `human`. A file, a `--set`, a flag or a run's stored values that still says so means the same.
+ */
+export function currentResolverMode(value: unknown): unknown {
+  return value === 'manual' ? 'person' : value;
+}
+
+/** A `resolve.paths` decision as written, the earlier `human` read as `person` (see `currentResolverMode`). */
+export function currentPathDecision(value: unknown): unknown {
+  return value === 'human' ? 'person' : value;
+}

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { strategyNames } from './goals.js';
+import { RESOLVER_MODES, strategyNames } from './goals.js';
+import { currentPathDecision, currentResolverMode } from './old-keys.js';
 import { providerNames } from './providers/index.js';
 
 /**
@@ -70,13 +71,16 @@ const modelPriceSchema = z
 /** A `resolve.paths` decision as written: a word, or a map naming the union's order or the regenerate command. */
 const pathDecisionSchema = z.union(
   [
-    z.enum(['ours', 'theirs', 'union', 'union ours-first', 'union theirs-first', 'human']),
+    z.preprocess(
+      currentPathDecision,
+      z.enum(['ours', 'theirs', 'union', 'union ours-first', 'union theirs-first', 'person']),
+    ),
     z.object({ union: z.enum(['ours-first', 'theirs-first']) }).strict(),
     z.object({ regenerate: z.string().min(1) }).strict(),
   ],
   {
     error: () =>
-      'unknown decision: use ours, theirs, union (or union ours-first / union theirs-first, or {union: theirs-first}), human, or {regenerate: COMMAND}',
+      'unknown decision: use ours, theirs, union (or union ours-first / union theirs-first, or {union: theirs-first}), person, or {regenerate: COMMAND}',
   },
 );
 
@@ -209,8 +213,8 @@ export const configSchema = z
           .default([...strategyNames]),
         default_batch_size: z.number().int().positive().default(10),
         strategy: z.enum(['auto', ...strategyNames]).default('auto'),
-        /** How conflicts are resolved: the ladder then a model (auto), a model always (llm), or a person (manual). */
-        resolver: z.enum(['auto', 'llm', 'manual']).default('auto'),
+        /** How conflicts are resolved: the ladder then a model (auto), a model always (llm), or the person (`person`). */
+        resolver: z.preprocess(currentResolverMode, z.enum(RESOLVER_MODES)).default('auto'),
         /**
          * When a conflict needs a person, the other conflicts already known (the frontier's blockers)
          * go down the ladder first, and every one that needs a person is handed over with it.

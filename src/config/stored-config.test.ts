@@ -90,3 +90,21 @@ describe('stored configuration', () => {
     expect(configChanges(a, a)).toEqual([]);
   });
 });
+
+describe("the person's earlier configuration values", () => {
+  it('reads merge.resolver manual and the resolve.paths decision human as person, silently', () => {
+    const loaded = loadConfig({
+      cwd: dirWith('merge:\n  resolver: manual\nresolve:\n  paths:\n    "src/**": human\n'),
+      env: {},
+    });
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.config.merge.resolver).toBe('person');
+    expect(loaded.config.resolve.paths).toEqual({ 'src/**': 'person' });
+    const today = loadConfig({
+      cwd: dirWith('merge:\n  resolver: person\nresolve:\n  paths:\n    "src/**": person\n'),
+      env: {},
+    });
+    expect(today.config.merge.resolver).toBe('person');
+    expect(today.config.resolve.paths).toEqual({ 'src/**': 'person' });
+  });
+});

@@ -64,8 +64,8 @@ export const errorKinds = {
   worktree_dirty: 'usage',
   worktree_foreign: 'usage',
   // The run cannot go on without a person.
-  hunk_unresolved: 'needs_human',
-  model_budget: 'needs_human',
+  hunk_unresolved: 'needs_person',
+  model_budget: 'needs_person',
   // The operation failed.
   cache_key_invalid: 'failed',
   check_declined: 'failed',
@@ -107,8 +107,8 @@ export const errorKinds = {
   worktree_unknown: 'failed',
 } as const;
 
-/** How a failure is handled: `usage` (fix the command or the config), `needs_human` (a person must act), `failed`. */
-export type ErrorKind = 'usage' | 'needs_human' | 'failed';
+/** How a failure is handled: `usage` (fix the command or the config), `needs_person` (a person must act), `failed`. */
+export type ErrorKind = 'usage' | 'needs_person' | 'failed';
 export type ErrorCode = keyof typeof errorKinds;
 /** The codes of one kind. */
 export type CodeOf<K extends ErrorKind> = { [C in ErrorCode]: (typeof errorKinds)[C] extends K ? C : never }[ErrorCode];

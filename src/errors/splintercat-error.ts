@@ -96,10 +96,10 @@ export class ConfigError extends SplintercatError {
   }
 }
 
-/** The run cannot go on without a person (kind `needs_human`). */
-export class NeedsHumanError extends SplintercatError {
-  constructor(code: CodeOf<'needs_human'>, details: ErrorDetails) {
+/** The run cannot go on without a person (kind `needs_person`). */
+export class NeedsPersonError extends SplintercatError {
+  constructor(code: CodeOf<'needs_person'>, details: ErrorDetails) {
     super(code, details);
-    this.name = 'NeedsHumanError';
+    this.name = 'NeedsPersonError';
   }
 }

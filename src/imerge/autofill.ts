@@ -37,7 +37,7 @@ export interface AutofillContext {
   save: (final: boolean) => Promise<void>;
 }
 
-/** The outcome of an autofill: done, or stopped at the cell git-imerge would ask a human to merge. */
+/** The outcome of an autofill: done, or stopped at the cell git-imerge would ask the person to merge. */
 export type AutofillOutcome = { complete: true } | { complete: false; blocker: [number, number] };
 
 class UnexpectedMergeFailure extends Error {
@@ -209,7 +209,7 @@ async function autoExpandFrontier(ctx: AutofillContext, block: Block): Promise<b
 /**
  * Fill the grid automatically as far as it goes (git-imerge's auto_complete_frontier), offering a
  * save after each step and saving when it stops. Stops at the leftmost blocker block's (1,1)
- * corner, the cell a human must merge.
+ * corner, the cell the person must merge.
  */
 export async function autoCompleteFrontier(ctx: AutofillContext): Promise<AutofillOutcome> {
   for (;;) {

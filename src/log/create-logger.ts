@@ -51,7 +51,7 @@ const levelNames: Record<number, string> = {
 };
 
 /**
- * splintercat's logging: a human console on stderr (INFO, DEBUG with --verbose),
+ * splintercat's logging: a console for the person on stderr (INFO, DEBUG with --verbose),
  * a JSON DEBUG file rotated by size and kept `retentionDays`, and a decisions log
  * with one readable line per decision (and per warning or error). Secrets are
  * redacted before anything reaches any of them.

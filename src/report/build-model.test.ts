@@ -30,7 +30,7 @@ describe('buildReportModel', () => {
     expect(marks['2-3']).toMatchObject({ rung: 'model' });
     expect(marks['3-2']).toMatchObject({ rung: 'cache' });
     expect(marks['4-4']).toMatchObject({ rung: 'person' });
-    expect(marks['5-3']).toMatchObject({ status: 'needs_human', rung: null });
+    expect(marks['5-3']).toMatchObject({ status: 'needs_person', rung: null });
     expect(marks['5-4']).toMatchObject({ conflict: null, failedCheck: 'build (attempt 1)', superseded: false });
     // A passing check after the failure keeps the history but clears "failed now".
     const snap = syntheticSnapshot();
@@ -61,7 +61,7 @@ describe('buildReportModel', () => {
 
   it('builds the timeline of decisions with their reasoning, failures, blames and outcomes', () => {
     const m = buildReportModel(syntheticSnapshot(), { now });
-    expect(m.timeline.map((e) => e.kind)).toEqual(['strategy', 'failure', 'recovery', 'blame', 'human', 'outcome']);
+    expect(m.timeline.map((e) => e.kind)).toEqual(['strategy', 'failure', 'recovery', 'blame', 'handoff', 'outcome']);
     expect(m.timeline[0]).toMatchObject({
       by: 'planner',
       title: 'strategy: batch (batches of 3)',
@@ -72,16 +72,16 @@ describe('buildReportModel', () => {
 
   it('shows no hand-off once the run is done, even when an older one is left in the state', () => {
     const snap = syntheticSnapshot({ status: 'done' });
-    snap.state.human = {
-      reason: 'needs a human',
+    snap.state.handoff = {
+      reason: 'needs the person',
       files: ['/repo/wt/resolve-5-3/src/lib.c'],
       commands: ['cd /repo/wt/resolve-5-3', 'splintercat continue'],
       where: '/repo/wt/resolve-5-3',
       conflicts: [],
     };
-    expect(buildReportModel(snap, { now }).run.human).toBeNull();
+    expect(buildReportModel(snap, { now }).run.handoff).toBeNull();
     const open = syntheticSnapshot();
-    expect(buildReportModel(open, { now }).run.human).toMatchObject({ reason: 'needs a human' });
+    expect(buildReportModel(open, { now }).run.handoff).toMatchObject({ reason: 'needs the person' });
   });
 
   it('counts every check the journal saw finish, also those the state does not keep, in the order they ran', () => {
@@ -121,8 +121,8 @@ describe('buildReportModel', () => {
     const human = (seq: number, file: string) => ({
       seq,
       ts: last.ts,
-      type: 'human_needed' as const,
-      reason: 'needs a human',
+      type: 'person_needed' as const,
+      reason: 'needs the person',
       files: [file],
       commands: ['splintercat continue'],
     });
@@ -131,11 +131,11 @@ describe('buildReportModel', () => {
       human(102, '/r/wt/resolve-5-3/a.txt'),
       human(103, '/r/wt/resolve-6-3/b.txt'),
     );
-    const humans = buildReportModel(snap, { now }).timeline.filter((e) => e.kind === 'human');
+    const humans = buildReportModel(snap, { now }).timeline.filter((e) => e.kind === 'handoff');
     expect(humans.map((e) => [e.title, e.times])).toEqual([
-      ['a human is needed: src/lib.c', 1],
-      ['a human is needed: a.txt', 2],
-      ['a human is needed: b.txt', 1],
+      ['the person is needed: src/lib.c', 1],
+      ['the person is needed: a.txt', 2],
+      ['the person is needed: b.txt', 1],
     ]);
     expect(humans[1]!.conflicts).toEqual(['5-3']);
   });

@@ -23,7 +23,7 @@ import {
 import type { RunSnapshot } from './snapshot.js';
 import { cellId } from '../imerge/cell.js';
 
-const openStatuses: ConflictState['status'][] = ['pending', 'resolving', 'needs_human', 'blamed'];
+const openStatuses: ConflictState['status'][] = ['pending', 'resolving', 'needs_person', 'blamed'];
 
 /**
  * The report's view model of a run (pure): what `status`, the HTML and Markdown reports and
@@ -61,7 +61,7 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
           }
         : null,
       // A finished run asks nothing of anyone, whatever an older hand-off left in the state.
-      human: state.status === 'done' ? null : state.human,
+      handoff: state.status === 'done' ? null : state.handoff,
     },
     progress: buildProgress(state),
     grid: buildGridView(state, snapshot.grid),

@@ -4,20 +4,20 @@ import { shortOid } from '../util/short-oid.js';
 
 type Entry = Omit<TimelineEntry, 'times' | 'seq' | 'at'>;
 
-function humanEntry(e: Extract<RunEvent, { type: 'human_needed' }>): Entry {
+function handoffEntry(e: Extract<RunEvent, { type: 'person_needed' }>): Entry {
   const conflicts = [
     ...new Set(e.files.map((f) => /\/resolve-(\d+-\d+)\//.exec(f)?.[1]).filter((c): c is string => c !== undefined)),
   ];
   const names = e.files.map((f) => f.replace(/^.*\/resolve-\d+-\d+\//, ''));
-  const title = `a human is needed${names.length > 0 ? `: ${names.join(', ')}` : ''}`;
-  return { kind: 'human', by: 'runner', title, reasoning: e.reason, conflicts };
+  const title = `the person is needed${names.length > 0 ? `: ${names.join(', ')}` : ''}`;
+  return { kind: 'handoff', by: 'runner', title, reasoning: e.reason, conflicts };
 }
 
 function acceptedEntry(e: Extract<RunEvent, { type: 'failure_accepted' }>): Entry {
   const tests = e.accepted.outcome.failing;
   return {
     kind: 'decision',
-    by: 'user',
+    by: 'person',
     title: `check ${e.accepted.check} accepted as failing at ${e.accepted.conflicts.join(', ')}`,
     reasoning: `expected at that step of the merge (continue --accept-failure): ${tests === null ? 'its whole outcome' : `${tests.length} test(s)`}, never blamed on a resolution since`,
     conflicts: e.accepted.conflicts,
@@ -42,8 +42,8 @@ function entryOf(e: RunEvent): Entry | null {
       const title = `resolution of ${e.conflict} blamed`;
       return { kind: 'blame', by: 'runner', title, reasoning: e.reason, conflicts: [e.conflict] };
     }
-    case 'human_needed':
-      return humanEntry(e);
+    case 'person_needed':
+      return handoffEntry(e);
     case 'failure_accepted':
       return acceptedEntry(e);
     case 'run_outcome': {
@@ -66,7 +66,7 @@ function entryOf(e: RunEvent): Entry | null {
 /**
  * The run's decisions in journal order: strategy and recovery choices with the planner's (or
  * the fallback policy's) reasoning, failure summaries, blamed resolutions, hand-offs to a
- * human, outcomes and the final commit.
+ * hand-offs, outcomes and the final commit.
  */
 export function buildTimeline(events: readonly RunEvent[]): TimelineEntry[] {
   const out: Array<Omit<TimelineEntry, 'times'>> = [];

@@ -72,7 +72,7 @@ async function axes(git: Git, grid: Grid): Promise<{ axis1: CommitRef[]; axis2: 
 }
 
 /**
- * The run's grid: from its refs while the merge exists (running, stopped, handed to a human),
+ * The run's grid: from its refs while the merge exists (running, stopped, handed to the person),
  * else rebuilt from the merge commits still in the object store after `finish` removed the
  * refs (every recorded cell reachable from the resolutions and checked cells). Null when
  * neither works (no grid yet, objects pruned). A finished run's rebuilt grid is kept in

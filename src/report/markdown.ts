@@ -113,15 +113,15 @@ function summaryRows(model: ReportModel): string[] {
 /** The hand-off, the grid and the decisions. */
 function handoffGridAndDecisions(model: ReportModel): string[] {
   const out: string[] = [];
-  const { human } = model.run;
-  if (human)
+  const { handoff } = model.run;
+  if (handoff)
     out.push(
       '',
-      '### Needs a human',
+      '### Needs the person',
       '',
-      mdText(human.reason),
+      mdText(handoff.reason),
       '',
-      mdFenced(clip(handoffLines(human).join('\n'), DIFF_LIMIT), 'text'),
+      mdFenced(clip(handoffLines(handoff).join('\n'), DIFF_LIMIT), 'text'),
     );
   const diagram = model.grid ? markedDiagram(model.grid) : null;
   if (model.grid) {

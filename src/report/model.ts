@@ -3,7 +3,7 @@ import { RUNGS, type Rung } from '../store/rung.js';
 import type { FailureSummary } from '../checks/types.js';
 import type { CheckReading } from './check-reading.js';
 import type { Validation } from './validation.js';
-import type { ConflictStatus, HumanHandoff, RunState } from '../store/run-state.js';
+import type { ConflictStatus, Handoff, RunState } from '../store/run-state.js';
 
 /**
  * The report's view model: everything `status`, `report` (HTML, Markdown) and `ui` show,
@@ -115,8 +115,8 @@ export interface CurrentCheck {
 export interface TimelineEntry {
   seq: number;
   at: string;
-  kind: 'strategy' | 'recovery' | 'decision' | 'failure' | 'blame' | 'human' | 'outcome' | 'finalized';
-  /** planner, fallback, runner, user, parser, model. */
+  kind: 'strategy' | 'recovery' | 'decision' | 'failure' | 'blame' | 'handoff' | 'outcome' | 'finalized';
+  /** planner, fallback, runner, person, parser, model. */
   by: string;
   title: string;
   reasoning: string;
@@ -240,17 +240,17 @@ export interface ReportModel {
     live: boolean;
     resultCommit: string | null;
     strategy: { kind: string; batchSize: number | null; decidedBy: string; reasoning: string } | null;
-    human: HumanHandoff | null;
+    handoff: Handoff | null;
   };
   progress: {
     conflicts: number;
     resolved: number;
-    /** Conflicts not resolved yet (pending, resolving, needs_human, blamed). */
+    /** Conflicts not resolved yet (pending, resolving, needs_person, blamed). */
     left: number;
     byStatus: Partial<Record<ConflictStatus, number>>;
     /** Hunks resolved, by the rung that resolved them. */
     hunksByRung: Record<Rung, number>;
-    /** Hunks still open (pending or needing a human). */
+    /** Hunks still open (pending or needing the person). */
     hunksOpen: number;
     /** Blocked cells known in the grid right now. */
     blockers: number;

@@ -14,7 +14,7 @@ function run(): RunState {
     phase: 'resolve_conflicts',
     now: new Date(t(0)),
   });
-  const conflict = (i1: number, i2: number, path: string, status: 'resolved' | 'needs_human') => ({
+  const conflict = (i1: number, i2: number, path: string, status: 'resolved' | 'needs_person') => ({
     id: `${i1}-${i2}`,
     cell: { i1, i2 },
     files: [{ path, kind: 'content', hunks: [] }],
@@ -30,7 +30,7 @@ function run(): RunState {
     conflicts: [
       conflict(1, 5, 'a.c', 'resolved'),
       conflict(2, 3, 'b.c', 'resolved'),
-      conflict(3, 1, 'c.c', 'needs_human'),
+      conflict(3, 1, 'c.c', 'needs_person'),
     ],
     grid: {
       size: { i1: 10, i2: 10 },
@@ -88,7 +88,7 @@ describe('computeProgress', () => {
   });
 
   it('shows no running check and no time running once the run stopped', () => {
-    const p = computeProgress({ ...run(), status: 'needs_human', updatedAt: t(300) }, tallyEvents(events), {
+    const p = computeProgress({ ...run(), status: 'needs_person', updatedAt: t(300) }, tallyEvents(events), {
       now: new Date(t(900)),
       live: false,
     });

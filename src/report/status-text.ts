@@ -80,7 +80,7 @@ export function statusData(model: ReportModel): Record<string, unknown> {
     goal: run.goal,
     strategy: run.strategy,
     finalCommit: run.resultCommit,
-    human: run.human,
+    handoff: run.handoff,
     grid: model.grid
       ? {
           size: { i1: model.grid.len1 - 1, i2: model.grid.len2 - 1 },
@@ -223,7 +223,8 @@ export function renderStatusText(model: ReportModel, options: { grid?: boolean }
     );
   if (run.resultCommit) lines.push(`  result: ${run.resultCommit}`);
   if (model.validation) lines.push(`  ${model.validation.text}`);
-  if (run.human) lines.push('  needs a human:', ...handoffLines(run.human).map((l) => (l === '' ? l : `    ${l}`)));
+  if (run.handoff)
+    lines.push('  needs the person:', ...handoffLines(run.handoff).map((l) => (l === '' ? l : `    ${l}`)));
   if (model.grid) {
     const diagram = terminalDiagram(model.grid, options.grid === true);
     lines.push(

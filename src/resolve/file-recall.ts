@@ -26,7 +26,7 @@ export interface RecalledFile {
  * hunk of the file is reported settled by the cache under the file's key (a blame of the
  * resolution forgets the file's memory with it). Null where there is no such memory, or where the
  * fork's policy decides the path: an answer from another clone never stands in for it, and only a
- * person's policy (`human`) lets this clone's own person's answer through.
+ * person's policy (`person`) lets this clone's own person's answer through.
  */
 export async function recallWholeFile(
   git: Git,
@@ -43,7 +43,7 @@ export async function recallWholeFile(
   const stages = { base: entry.base?.oid ?? null, ours: entry.ours?.oid ?? null, theirs: entry.theirs?.oid ?? null };
   const hit = await recallFile(cache, entry.path, stages);
   if (hit === null) return null;
-  if (policy !== null && (policy.decision.kind !== 'human' || hit.imported === true)) return null;
+  if (policy !== null && (policy.decision.kind !== 'person' || hit.imported === true)) return null;
   // What another clone pushed is data to validate: a file still holding markers is never written.
   if (hasMarkers(hit.resolution)) return null;
   const key = fileMemoryKey(entry.path, stages);

@@ -59,14 +59,14 @@ export function policyNote(rule: PathRule): string {
 /**
  * A conflict decided whole (modify/delete, binary, mode, ..., or a generated file) the policy
  * decides: `ours` or `theirs` keeps that side's file, or its deletion where that side deleted it;
- * `human` leaves it open, even where a rule would decide it. Null when the policy says nothing of
+ * `person` leaves it open, even where a rule would decide it. Null when the policy says nothing of
  * it (no rule, a content conflict merged by hunk, `union`, `regenerate`).
  */
 export async function filePolicyStage(at: PathAtHand): Promise<WorkingTreeFileResult | null> {
   const { entry, decision, policy: rule } = at;
   const whole = at.generated !== null || (decision.kind !== 'content' && decision.kind !== 'add/add');
   if (rule === null || !whole) return null;
-  if (rule.decision.kind === 'human') return leftOpen(at, { decision, note: policyNote(rule) });
+  if (rule.decision.kind === 'person') return leftOpen(at, { decision, note: policyNote(rule) });
   const side = rule.decision.kind;
   if (side !== 'ours' && side !== 'theirs') return null;
   const action = entry[side] === undefined ? 'delete' : side === 'ours' ? 'keep-ours' : 'keep-theirs';

@@ -19,7 +19,7 @@ function keyOf(at: HunksAtHand, hunk: ConflictHunk): { cacheKey?: string } {
   return key === undefined ? {} : { cacheKey: key };
 }
 
-/** The fork's policy for the path (`resolve.paths`: a side, both), on every hunk; `human` answers none. */
+/** The fork's policy for the path (`resolve.paths`: a side, both), on every hunk; `person` answers none. */
 export async function byPolicy(at: HunksAtHand, open: readonly ConflictHunk[]): Promise<HunkResolution[]> {
   const { policy } = at;
   return policy === null ? [] : open.flatMap((hunk) => policyResolution(hunk, policy) ?? []);

@@ -14,7 +14,7 @@ import type { SyntaxSwitches } from './syntax/syntax-merge.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 /**
- * The hook for the rungs after the rules (the LLM resolver, a human prompt):
+ * The hook for the rungs after the rules (the LLM resolver, a prompt to the person):
  * given the file and the hunks still open, it returns resolutions for the hunks
  * it could resolve (`hunkIndex` set) and leaves the others out.
  */
@@ -41,7 +41,7 @@ export interface LadderOptions {
   markerSize?: number;
   /**
    * The fork's policy for this path (`resolve.paths`), consulted before the cache: one side or
-   * both for every hunk; `human` leaves every hunk to a person (only this clone's person's own
+   * both for every hunk; `person` leaves every hunk to the person (only this clone's person's own
    * cached answer is replayed, never one imported from another clone).
    */
   policy?: PathRule | null;

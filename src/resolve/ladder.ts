@@ -103,7 +103,7 @@ export function hunksAtHand(file: ConflictedFile, options: LadderOptions): Hunks
       cache ? file.hunks.map((h) => [h.index, cache.key({ base: h.base, ours: h.ours, theirs: h.theirs })]) : [],
     ),
     policy,
-    toPerson: policy?.decision.kind === 'human',
+    toPerson: policy?.decision.kind === 'person',
   };
 }
 

@@ -149,7 +149,7 @@ async function writeBack(at: PathAtHand, hunks: HunksAtHand, result: LadderResul
   const noted =
     options.fallback && !hunks.options.fallback && remaining.length > 0
       ? { note: 'not valid UTF-8: the model was not asked (it works on text); a person decides, every byte kept' }
-      : policy?.decision.kind === 'human'
+      : policy?.decision.kind === 'person'
         ? { note: policyNote(policy) }
         : {};
   if (result.resolutions.length === 0) {

@@ -192,22 +192,22 @@ async function progressProblems(state: RunState, git: Git): Promise<Inconsistenc
       message: `${finalProblem}; the run is not finished: run \`splintercat doctor --rebuild\` to rebuild its state from the journal and refs`,
     });
   }
-  if (state.status === 'needs_human' && state.human === null) {
+  if (state.status === 'needs_person' && state.handoff === null) {
     out.push({
       severity: 'warning',
-      message: 'the run needs a human but records no hand-off',
+      message: 'the run needs the person but records no hand-off',
       fix: (s) => ({
         state: {
           ...s,
-          human: {
-            reason: s.statusReason ?? 'the run stopped for a human',
+          handoff: {
+            reason: s.statusReason ?? 'the run stopped for the person',
             conflicts: [],
-            files: s.conflicts.filter((x) => x.status === 'needs_human').flatMap((x) => x.files.map((f) => f.path)),
+            files: s.conflicts.filter((x) => x.status === 'needs_person').flatMap((x) => x.files.map((f) => f.path)),
             commands: ['splintercat status', 'splintercat continue'],
             where: null,
           },
         },
-        action: 'recorded a hand-off from the conflicts that need a human',
+        action: 'recorded a hand-off from the conflicts that need the person',
       }),
     });
   }

@@ -165,7 +165,7 @@ function rebuildPosition(events: RunEvent[]): Pick<RunState, 'phase' | 'step' | 
   // An abort that presented the resolutions under test for a fix: `continue` takes the person's fix.
   if (outcome?.outcome === 'failed' && handedInLastNode(events))
     return { phase, step, status: 'failed', statusReason: outcome.reason };
-  if (outcome?.outcome === 'needs_human') return { phase, step, status: 'needs_human', statusReason: outcome.reason };
+  if (outcome?.outcome === 'needs_person') return { phase, step, status: 'needs_person', statusReason: outcome.reason };
   return { phase, step, status: 'stopped', statusReason: 'rebuilt by splintercat doctor --rebuild' };
 }
 
@@ -184,10 +184,10 @@ function attemptOf(events: RunEvent[], replayed: number): number {
   return Math.max(replayed, opened);
 }
 
-/** Whether the last node run handed conflicts to a person (its `human_needed` follows its `node_entered`). */
+/** Whether the last node run handed conflicts to a person (its `person_needed` follows its `node_entered`). */
 function handedInLastNode(events: RunEvent[]): boolean {
   const entered = lastOf(events, 'node_entered')?.seq ?? 0;
-  return (lastOf(events, 'human_needed')?.seq ?? 0) > entered;
+  return (lastOf(events, 'person_needed')?.seq ?? 0) > entered;
 }
 
 /** Resolutions recorded in refs but not (or not completely) in the journal; returns how many. */
@@ -249,16 +249,16 @@ async function assembleState(
     replay.grid = { size: { i1: cells.maxI1, i2: cells.maxI2 }, position: null, blockers };
     actions.push(`grid from refs/imerge/${name}/ (${cells.maxI1}x${cells.maxI2}, ${blockers.length} blocker(s))`);
   }
-  const human = ownHandoff(replay.human, [identity.workdir, worktreesDir ?? worktreesOf(identity)], actions);
+  const handoff = ownHandoff(replay.handoff, [identity.workdir, worktreesDir ?? worktreesOf(identity)], actions);
   const logs = ownLogs(identity, actions);
-  const handed = position.status === 'needs_human' || (position.status === 'failed' && position.phase !== 'end');
-  if (handed && human === null) position.status = 'stopped';
+  const handed = position.status === 'needs_person' || (position.status === 'failed' && position.phase !== 'end');
+  if (handed && handoff === null) position.status = 'stopped';
   // The conflicts of the pending hand-off are the person's: `continue` takes their worktrees as they left them.
-  if (handed && human !== null) {
-    for (const h of human.conflicts) {
+  if (handed && handoff !== null) {
+    for (const h of handoff.conflicts) {
       const c = replay.conflicts.get(h.conflict);
       // After an abort the resolutions under test are presented as they are: resolved, and the person's to fix.
-      if (c !== undefined && (c.status !== 'resolved' || position.status === 'failed')) c.status = 'needs_human';
+      if (c !== undefined && (c.status !== 'resolved' || position.status === 'failed')) c.status = 'needs_person';
     }
   }
   if (replay.acceptedFailures.length > 0)
@@ -287,7 +287,7 @@ async function assembleState(
     attempts: replay.attempts.map((a) => ({ ...a, checks: logs(a.checks) })),
     pendingRecovery: null,
     usage: usageFromEvents(events),
-    human: handed && position.status !== 'stopped' ? human : null,
+    handoff: handed && position.status !== 'stopped' ? handoff : null,
     finalCommit: lastOf(events, 'finalized')?.commit ?? null,
     data,
   };

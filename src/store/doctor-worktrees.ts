@@ -25,7 +25,7 @@ export async function worktreeFindings(git: Git, dir: string, state: RunState | 
       repairable: true,
     });
   }
-  const where = state?.status === 'needs_human' ? state.human?.where : null;
+  const where = state?.status === 'needs_person' ? state.handoff?.where : null;
   if (where && !existsSync(where)) {
     findings.push({
       severity: 'error',

@@ -332,7 +332,7 @@ export async function repairRun(runDir: string, git: Git, deps: DoctorDeps = {})
     journal.append({ type: 'state_repaired', how: restored ? 'restore-backup' : 'auto-repair', repairs: actions });
   const after = await validateRun(runDir, git, deps);
   return {
-    ...report(after.ok ? null : 'some problems need a human: see remaining', restored),
+    ...report(after.ok ? null : 'some problems need the person: see remaining', restored),
     ok: after.ok,
     remaining: after.findings,
   };

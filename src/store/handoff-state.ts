@@ -1,6 +1,6 @@
 /**
  * The stored shape of a hand-off: what a person is asked to do when the run stops for them (the run
- * state's `human`). It lives in store/ because the run state's schema does (layers: store is below
+ * state's `handoff`). It lives in store/ because the run state's schema does (layers: store is below
  * workflow); the hand-off's logic and text are the module `src/workflow/handoff/`.
  */
 import * as z from 'zod';
@@ -75,13 +75,13 @@ export const handoffConflictSchema = z.object({
 });
 export type HandoffConflict = z.infer<typeof handoffConflictSchema>;
 
-export const humanHandoffSchema = z.object({
+export const handoffSchema = z.object({
   reason: z.string(),
   /** Absolute paths of every file to settle (kept for compatibility; `conflicts` says what to do with each). */
   files: z.array(z.string()),
   /** `cd DIR   # comment` lines, then the one command to run next. */
   commands: z.array(z.string()),
-  /** The worktree or working tree the human edits. */
+  /** The worktree or working tree the person edits. */
   where: z.string().nullable(),
   conflicts: z.array(handoffConflictSchema).default([]),
   /** When a failed check brought the person here: the command that accepts the failure instead of amending. */
@@ -89,4 +89,4 @@ export const humanHandoffSchema = z.object({
   /** How many more conflicts are expected after these (imerge/conflict-estimate.ts), of how many in all. */
   expected: z.object({ more: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
 });
-export type HumanHandoff = z.infer<typeof humanHandoffSchema>;
+export type Handoff = z.infer<typeof handoffSchema>;

@@ -10,7 +10,7 @@ export interface Replay {
   attempts: RunState['attempts'];
   strategy: RunState['strategy'];
   grid: RunState['grid'];
-  human: RunState['human'];
+  handoff: RunState['handoff'];
   acceptedFailures: RunState['acceptedFailures'];
 }
 
@@ -104,8 +104,8 @@ function replayEvent(replay: Replay, e: RunEvent): void {
     case 'failure_accepted':
       replay.acceptedFailures.push(e.accepted);
       break;
-    case 'human_needed':
-      replay.human = {
+    case 'person_needed':
+      replay.handoff = {
         reason: e.reason,
         files: e.files,
         commands: e.commands,
@@ -126,7 +126,7 @@ export function replayEvents(events: RunEvent[]): Replay {
     attempts: [],
     strategy: null,
     grid: null,
-    human: null,
+    handoff: null,
     acceptedFailures: [],
   };
   for (const e of events) replayEvent(replay, e);

@@ -164,7 +164,7 @@ export function writeJsonFile<T>(path: string, value: T, spec: JsonFileSpec<T>):
 
 /**
  * Move an unusable file aside as `<file>.corrupt-<time>` before it is replaced, so a repair never
- * destroys what a human might still want to read. Returns the new path, or null if there was no file.
+ * destroys what the person might still want to read. Returns the new path, or null if there was no file.
  */
 export function keepCorrupt(path: string, now: Date = new Date()): string | null {
   if (!existsSync(path)) return null;

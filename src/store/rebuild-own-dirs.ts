@@ -14,11 +14,15 @@ type RunIdentity = Pick<RunState, 'name' | 'workdir' | 'config'>;
  * inside one of `dirs` (the run's directory, its worktree directory), else null: a hand-off into
  * another directory would send `continue` to take and reset someone else's files.
  */
-export function ownHandoff(human: Replay['human'], dirs: string[], actions: string[]): Replay['human'] {
-  if (human === null) return null;
-  const paths = [...human.files, ...(human.where ? [human.where] : []), ...human.conflicts.map((c) => c.worktree)];
+export function ownHandoff(handoff: Replay['handoff'], dirs: string[], actions: string[]): Replay['handoff'] {
+  if (handoff === null) return null;
+  const paths = [
+    ...handoff.files,
+    ...(handoff.where ? [handoff.where] : []),
+    ...handoff.conflicts.map((c) => c.worktree),
+  ];
   const outside = paths.find((p) => !dirs.some((dir) => isInside(p, dir)));
-  if (outside === undefined) return human;
+  if (outside === undefined) return handoff;
   actions.push(
     `the hand-off of the journal is dropped: it names ${printableName(outside)}, outside this run's directories`,
   );

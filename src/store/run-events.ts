@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { JournalInput } from './journal.js';
 import { personChoicesSchema } from './flow-choices.js';
 import { modelRoleSchema } from './model-role.js';
+import { currentEvent, statusSchema } from './old-spellings.js';
 import { withStoredRung } from './rung.js';
 import {
   acceptedFailureSchema,
@@ -58,7 +59,7 @@ const nodeFinishedEvent = z.object({
 const runOutcomeEvent = z.object({
   ...base,
   type: z.literal('run_outcome'),
-  outcome: z.enum(['done', 'stopped', 'needs_human', 'failed']),
+  outcome: statusSchema(['done', 'stopped', 'needs_person', 'failed']),
   node: z.string(),
   reason: z.string().nullable(),
 });
@@ -191,9 +192,9 @@ const failureSummarizedEvent = z.object({
   by: z.enum(['parser', 'model']),
 });
 
-const humanNeededEvent = z.object({
+const personNeededEvent = z.object({
   ...base,
-  type: z.literal('human_needed'),
+  type: z.literal('person_needed'),
   reason: z.string(),
   files: z.array(z.string()),
   commands: z.array(z.string()),
@@ -246,7 +247,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   attemptFinishedEvent,
   personChoicesEvent,
   failureSummarizedEvent,
-  humanNeededEvent,
+  personNeededEvent,
   failureAcceptedEvent,
   statusChangedEvent,
   finalizedEvent,
@@ -259,6 +260,6 @@ export type RunEventInput = JournalInput<RunEvent>;
 
 /** The journal line parser for `new Journal<RunEvent>(path, { parse: parseRunEvent })`. */
 export function parseRunEvent(value: unknown): RunEvent | undefined {
-  const parsed = runEventSchema.safeParse(value);
+  const parsed = runEventSchema.safeParse(currentEvent(value));
   return parsed.success ? parsed.data : undefined;
 }

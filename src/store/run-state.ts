@@ -7,7 +7,8 @@ import { rungSchema, withStoredFileRung, withStoredRung } from './rung.js';
 import { baselineSides, CHECK_TARGETS } from './baseline-side.js';
 
 export * from './baseline-side.js';
-import { humanHandoffSchema } from './handoff-state.js';
+import { handoffSchema } from './handoff-state.js';
+import { currentRunState, deciderEnum, statusSchema } from './old-spellings.js';
 import { cellSchema, index, isoTime, oid } from './state-primitives.js';
 
 export type { FlowData } from './flow-data.js';
@@ -29,11 +30,11 @@ export type StrategyKind = z.infer<typeof strategyKindSchema>;
 const recoveryKinds = ['retry-all', 'retry-specific', 'bisect', 'switch-strategy', 'abort'] as const;
 const recoveryKindSchema = z.enum(recoveryKinds);
 
-const runStatuses = ['running', 'stopped', 'needs_human', 'failed', 'done'] as const;
-export const runStatusSchema = z.enum(runStatuses);
+const runStatuses = ['running', 'stopped', 'needs_person', 'failed', 'done'] as const;
+export const runStatusSchema = statusSchema(runStatuses);
 
-/** Who made a decision: the planner model, the deterministic fallback policy, the runner's rules, or the user. */
-export const deciderSchema = z.enum(['planner', 'fallback', 'runner', 'user']);
+/** Who made a decision: the planner model, the deterministic fallback policy, the runner's rules, or the person. */
+export const deciderSchema = deciderEnum(['planner', 'fallback', 'runner', 'person']);
 
 export { cellSchema } from './state-primitives.js';
 
@@ -92,7 +93,7 @@ export const gridStateSchema = z.object({
 
 export { rungSchema } from './rung.js';
 
-const hunkStatusSchema = z.enum(['pending', 'resolved', 'needs_human']);
+const hunkStatusSchema = statusSchema(['pending', 'resolved', 'needs_person']);
 const hunkStateSchema = withStoredRung(
   z.object({
     index: z.number().int().positive(),
@@ -129,7 +130,7 @@ const conflictFileSchema = withStoredFileRung(
 );
 export type ConflictFileState = z.infer<typeof conflictFileSchema>;
 
-const conflictStatusSchema = z.enum(['pending', 'resolving', 'resolved', 'needs_human', 'blamed']);
+const conflictStatusSchema = statusSchema(['pending', 'resolving', 'resolved', 'needs_person', 'blamed']);
 export type ConflictStatus = z.infer<typeof conflictStatusSchema>;
 
 const conflictStateSchema = z.object({
@@ -289,7 +290,7 @@ export const runStateSchema = z.object({
   phase: z.string().min(1),
   step: z.number().int().nonnegative(),
   status: runStatusSchema,
-  /** Why the run stopped, failed or needs a human. */
+  /** Why the run stopped, failed or needs the person. */
   statusReason: z.string().nullable(),
   strategy: strategyStateSchema.nullable(),
   grid: gridStateSchema.nullable(),
@@ -304,7 +305,8 @@ export const runStateSchema = z.object({
   /** A recovery decided but not yet executed. */
   pendingRecovery: recoveryDecisionSchema.nullable(),
   usage: z.object({ resolver: usageTotalsSchema, summarizer: usageTotalsSchema, planner: usageTotalsSchema }),
-  human: humanHandoffSchema.nullable(),
+  /** What the person was given at the run's hand-off, while it waits for them. */
+  handoff: handoffSchema.nullable(),
   finalCommit: oid.nullable(),
   /** The recovery loop's state, one sub-record per concern (flow-data.ts). */
   data: flowDataSchema.default({}),
@@ -357,7 +359,7 @@ export function initialRunState(input: NewRunState): RunState {
     attempts: [],
     pendingRecovery: null,
     usage: { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() },
-    human: null,
+    handoff: null,
     finalCommit: null,
     data: {},
     config: input.config ?? null,
@@ -365,4 +367,7 @@ export function initialRunState(input: NewRunState): RunState {
 }
 
 /** The spec `readJsonFile` / `writeJsonFile` take for `state.json`. */
-export const runStateFile = { schema: runStateSchema as z.ZodType<RunState>, version: RUN_STATE_VERSION };
+export const runStateFile = {
+  schema: z.preprocess(currentRunState, runStateSchema) as z.ZodType<RunState>,
+  version: RUN_STATE_VERSION,
+};

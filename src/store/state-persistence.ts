@@ -4,7 +4,7 @@ export interface MachineCursor<N extends string> {
   node: N | 'end';
   /** Nodes completed so far (across resumes). */
   step: number;
-  status: 'running' | 'stopped' | 'needs_human' | 'failed' | 'done';
+  status: 'running' | 'stopped' | 'needs_person' | 'failed' | 'done';
   reason: string | null;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { humanHandoffSchema } from './handoff-state.js';
+import { handoffSchema } from './handoff-state.js';
 import { fileHunks, hunksKeyed } from './stored-hunks.js';
 
 describe("a hand-off file's hunks under the key earlier versions stored", () => {
@@ -25,7 +25,7 @@ describe("a hand-off file's hunks under the key earlier versions stored", () => 
         },
       ],
     };
-    const file = humanHandoffSchema.parse(stored).conflicts[0]?.files[0];
+    const file = handoffSchema.parse(stored).conflicts[0]?.files[0];
     expect(file && fileHunks(file)?.map((h) => h.hunk)).toEqual([2]);
     const written = JSON.parse(JSON.stringify({ path: 'f.txt', ...hunksKeyed([]) })) as Record<string, unknown>;
     expect(Object.keys(written)).toEqual(['path', 'blocks']);

@@ -15,7 +15,7 @@ export function acceptCommand(resume: string): string {
  * failed check.
  */
 export function acceptPendingFailure(state: RunState, now: Date): { state: RunState; accepted: AcceptedFailure } {
-  const failing = (state.human?.conflicts ?? []).filter((c) => c.failure !== null);
+  const failing = (state.handoff?.conflicts ?? []).filter((c) => c.failure !== null);
   const check = failing[0]?.failure?.check;
   const record =
     check === undefined
@@ -24,7 +24,7 @@ export function acceptPendingFailure(state: RunState, now: Date): { state: RunSt
   if (failing.length === 0 || record?.outcome === undefined) {
     throw new UsageError('nothing_to_accept', {
       what: `There is no failed check to accept in merge '${state.name}'`,
-      why: state.human
+      why: state.handoff
         ? 'the pending hand-off asks for conflicts to be settled, not for a failure to be judged'
         : 'no hand-off is pending',
       fix: ['See what the run waits for: splintercat status', 'Settle what it asks, then: splintercat continue'],
@@ -37,8 +37,8 @@ export function acceptPendingFailure(state: RunState, now: Date): { state: RunSt
     logFile: record.logFile,
     at: now.toISOString(),
   };
-  const human = state.human
-    ? { ...state.human, conflicts: state.human.conflicts.map(({ blamedTree: _taken, ...c }) => c) }
+  const handoff = state.handoff
+    ? { ...state.handoff, conflicts: state.handoff.conflicts.map(({ blamedTree: _taken, ...c }) => c) }
     : null;
-  return { state: { ...state, human, acceptedFailures: [...state.acceptedFailures, accepted] }, accepted };
+  return { state: { ...state, handoff, acceptedFailures: [...state.acceptedFailures, accepted] }, accepted };
 }

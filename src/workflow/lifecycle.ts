@@ -64,7 +64,7 @@ function chooseRun(store: RunStore, config: Config): string {
 
 /**
  * Start a merge run of `spec.source` into the target branch and drive it until it finishes, stops,
- * or needs a human. `stored` is what the run's state keeps of `config` (`configFor.newMerge`), so
+ * or needs the person. `stored` is what the run's state keeps of `config` (`configFor.newMerge`), so
  * `continue` uses it too.
  */
 export async function startRun(
@@ -138,7 +138,7 @@ async function driveShared(
 }
 
 /**
- * Resume a run (after an interruption or a human's edit); `already_done` when it has finished.
+ * Resume a run (after an interruption or the person's edit); `already_done` when it has finished.
  * `stored`: the configuration the run's state keeps from now on (its own plus `continue --set`).
  */
 export async function continueRun(

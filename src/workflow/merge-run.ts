@@ -53,7 +53,7 @@ function withUsage(ctx: WorkflowContext): Record<NodeName, MachineNode<RunState,
  */
 export type ProgressListener = (state: RunState, event: RunEvent | null, replayed?: boolean) => void;
 
-/** Drive a run from its persisted node until it finishes, stops, or needs a human. */
+/** Drive a run from its persisted node until it finishes, stops, or needs the person. */
 export function driveRun(
   run: RunHandle,
   initial: RunState,

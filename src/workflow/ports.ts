@@ -104,6 +104,6 @@ export interface ResolutionProposal {
 }
 
 export interface ResolutionApprover {
-  /** true = record it; false = hand the conflict to a human instead. */
+  /** true = record it; false = hand the conflict to the person instead. */
   approveResolution(proposal: ResolutionProposal): Promise<boolean>;
 }

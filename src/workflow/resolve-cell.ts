@@ -82,7 +82,7 @@ interface ResolveOptions {
 type Worktree = ReturnType<WorkflowContext['git']['at']>;
 type Learnt = NonNullable<WorkflowContext['ladder']['learnt']>;
 
-/** The model rung for this cell's worktree, when a resolver model is configured and the resolver is not manual. */
+/** The model rung for this cell's worktree, when a resolver model is configured and the resolver is not the person. */
 function modelRungFor(
   ctx: WorkflowContext,
   wt: Worktree,
@@ -90,7 +90,7 @@ function modelRungFor(
   options: ResolveOptions,
   learnt: Learnt | null,
 ): ReturnType<typeof createModelRung> | null {
-  if (!ctx.gateway || !ctx.config.llm.resolver_model || ctx.config.merge.resolver === 'manual') return null;
+  if (!ctx.gateway || !ctx.config.llm.resolver_model || ctx.config.merge.resolver === 'person') return null;
   return createModelRung({
     gateway: ctx.gateway,
     git: wt,
@@ -105,7 +105,7 @@ function modelRungFor(
   });
 }
 
-/** The ladder on every unmerged path of the worktree (none of it with the manual resolver). */
+/** The ladder on every unmerged path of the worktree (none of it with the person as resolver). */
 function runLadder(
   ctx: WorkflowContext,
   wt: Worktree,
@@ -114,7 +114,7 @@ function runLadder(
   learnt: Learnt | null,
 ): ReturnType<typeof resolveWorkingTree> {
   const { entries: unmerged, path: top } = prepared;
-  if (ctx.config.merge.resolver === 'manual') return resolveWorkingTree(wt, { unmerged, top, rules: [], cache: null });
+  if (ctx.config.merge.resolver === 'person') return resolveWorkingTree(wt, { unmerged, top, rules: [], cache: null });
   return resolveWorkingTree(wt, {
     unmerged,
     top,
@@ -160,7 +160,7 @@ export async function resolvePrepared(
   const { cell, path, entries } = prepared;
   const id = ctx.worktrees.conflictId(cell);
   const wt = await ctx.worktrees.worktreeGit(id);
-  const learnt = ctx.config.merge.resolver === 'manual' ? null : ctx.ladder.learnt;
+  const learnt = ctx.config.merge.resolver === 'person' ? null : ctx.ladder.learnt;
   try {
     if (learnt) await learnt.load(options.target ?? 'HEAD');
     const rung = modelRungFor(ctx, wt, prepared, options, learnt);
@@ -188,7 +188,7 @@ export async function resolvePrepared(
       await recordLeftHunks(wt, entries, open, options.next ?? 'splintercat continue');
       const handoff = await withFileSuggestions(
         open.map((r) => withHunks(handoffFile(r), r, learnt)),
-        ctx.config.merge.resolver === 'manual' ? null : ctx.ladder.cache,
+        ctx.config.merge.resolver === 'person' ? null : ctx.ladder.cache,
       );
       return {
         ok: false,
@@ -271,7 +271,7 @@ function toFileState(result: WorkingTreeFileResult): ConflictFileState {
   }));
   const remaining = result.remaining.map((h) => ({
     index: h.index,
-    status: 'needs_human' as const,
+    status: 'needs_person' as const,
     rung: null,
     by: null,
     cacheKey: null,

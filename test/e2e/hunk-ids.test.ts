@@ -30,9 +30,9 @@ describe('hunk numbers and what is learnt from a person', () => {
     writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
     const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
-      human: { conflicts: Array<{ worktree: string; files: Array<{ hunks: number }> }> };
+      handoff: { conflicts: Array<{ worktree: string; files: Array<{ hunks: number }> }> };
     };
-    const handed = status.human.conflicts[0]!;
+    const handed = status.handoff.conflicts[0]!;
     expect(handed.files[0]?.hunks).toBe(2);
     const state = (): { conflicts: Array<{ files: Array<{ hunks: Hunk[] }> }> } =>
       JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8'));

@@ -24,7 +24,7 @@ interface HandoffHunk {
   suggestion?: { choice: string; command: string; evidence: string; basis: string; agree: number; of: number };
 }
 interface Status {
-  human: { conflicts: Array<{ worktree: string; files: Array<{ path: string; blocks?: HandoffHunk[] }> }> } | null;
+  handoff: { conflicts: Array<{ worktree: string; files: Array<{ path: string; blocks?: HandoffHunk[] }> }> } | null;
 }
 
 describe('suggestions learnt from the fork’s own merges', () => {
@@ -37,7 +37,7 @@ describe('suggestions learnt from the fork’s own merges', () => {
     while (run.code === 3) {
       texts.push(run.stderr);
       const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as Status;
-      const conflict = status.human!.conflicts[0]!;
+      const conflict = status.handoff!.conflicts[0]!;
       // The person takes every suggestion, one command each, in the conflict's worktree.
       for (const f of conflict.files)
         for (const b of f.blocks ?? []) {

@@ -5,7 +5,7 @@ import { runCli } from '../fixtures/resolve/cli.js';
 import { chainRepo, valuesFile } from '../fixtures/workflow/chain-repo.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 
-/** A merge stopped for a human on its one conflict, then settled in its worktree (not yet continued). */
+/** A merge stopped for the person on its one conflict, then settled in its worktree (not yet continued). */
 async function settledHandoff(): Promise<{ repo: TestRepo; fork: string }> {
   const repo = chainRepo(
     1,
@@ -43,7 +43,7 @@ describe('finalize never moves the branch under a checkout made dirty during the
     expect(repo.sh('diff', '--cached', '--name-only')).toBe('');
     expect(readFileSync(join(repo.dir, 'vals.txt'), 'utf8')).toBe(edit);
     // The merge result is kept: status says what is waiting, and a second continue still refuses.
-    expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({ status: 'needs_human' });
+    expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({ status: 'needs_person' });
     expect((await runCli(['continue'], repo.dir)).code).toBe(3);
     expect(repo.sh('rev-parse', 'main')).toBe(fork);
 
@@ -66,9 +66,9 @@ describe('finalize never moves the branch under a checkout made dirty during the
     const { repo, fork } = await settledHandoff();
     // Upstream adds nothing new here, so make the merged tree add a file the checkout has untracked.
     const worktree = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
-      human: { conflicts: Array<{ worktree: string }> };
+      handoff: { conflicts: Array<{ worktree: string }> };
     };
-    const wt = worktree.human.conflicts[0]?.worktree as string;
+    const wt = worktree.handoff.conflicts[0]?.worktree as string;
     writeFileSync(join(wt, 'added.txt'), 'from the merge\n');
     writeFileSync(join(repo.dir, 'added.txt'), 'mine, untracked\n');
     const stopped = await runCli(['continue'], repo.dir);

@@ -46,7 +46,7 @@ function fork(files: {
 }
 
 interface Status {
-  human: { conflicts: Array<{ worktree: string }> } | null;
+  handoff: { conflicts: Array<{ worktree: string }> } | null;
   drops: { ours: Array<{ path: string; lost: number; reason: string | null }>; theirs: unknown[] };
 }
 
@@ -58,7 +58,7 @@ async function handOff(
   const run = await runCli(['merge', 'up', '--strategy', 'optimistic'], repo.dir);
   expect(run.code, run.stderr).toBe(3);
   const before = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as Status;
-  const worktree = before.human!.conflicts[0]!.worktree;
+  const worktree = before.handoff!.conflicts[0]!.worktree;
   await person(worktree);
   const continued = await runCli(['continue'], worktree);
   expect(continued.code, continued.stderr).toBe(0);
@@ -174,7 +174,7 @@ describe('what a resolution dropped', () => {
     );
     expect(run.stderr).toMatch(/resolve\.review_drops asks you to confirm it/);
     const status = JSON.parse((await runCli(['status', '--json', '--name', 'again'], repo.dir)).stdout) as Status;
-    const worktree = status.human!.conflicts[0]!.worktree;
+    const worktree = status.handoff!.conflicts[0]!.worktree;
     // The person confirms it as it is.
     const continued = await runCli(['continue', '--name', 'again'], worktree);
     expect(continued.code, continued.stderr).toBe(0);

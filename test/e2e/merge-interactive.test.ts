@@ -70,7 +70,7 @@ describe('splintercat merge --interactive', () => {
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['1  ', '1  ']).trimEnd());
   });
 
-  it('a declined resolution goes to the human as a plain conflict; continue takes the edit', async () => {
+  it('a declined resolution goes to the person as a plain conflict; continue takes the edit', async () => {
     const repo = chainRepo(
       1,
       () => '1  ',
@@ -84,7 +84,7 @@ describe('splintercat merge --interactive', () => {
     const file = /^\s+(\/\S+vals\.txt)$/m.exec(first.stderr)?.[1] as string;
     expect(readFileSync(file, 'utf8')).toMatch(/^<<<<<<< /m);
     const events = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8');
-    expect(events).toMatch(/"type":"decision","kind":"resolution","by":"user","decision":"declined"/);
+    expect(events).toMatch(/"type":"decision","kind":"resolution","by":"person","decision":"declined"/);
     writeFileSync(file, valuesFile(['human']));
     const second = await runCli(['continue'], repo.dir);
     expect(second.code).toBe(0);

@@ -78,7 +78,7 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
     // status works from the worktree too.
     const status = await runCli(['status', '--json'], worktree, env);
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ name: 'up', status: 'needs_human' });
+    expect(JSON.parse(status.stdout)).toMatchObject({ name: 'up', status: 'needs_person' });
 
     // check NAME uses the run's configuration too: 'guard' exists only through merge's --set.
     const guarded = await runCli(['check', 'guard', '--json'], worktree, env);
@@ -193,7 +193,7 @@ describe('the hand-off followed to the letter (CLI, offline)', () => {
     expect(run.stderr).toMatch(/stores no configuration, and no splintercat\.yaml was found/);
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
     expect(repo.sh('rev-parse', 'main')).toBe(fork);
-    expect(readState(repo).status).toBe('needs_human');
+    expect(readState(repo).status).toBe('needs_person');
   });
 });
 
@@ -208,7 +208,7 @@ describe('merge on an existing name', () => {
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
     const again = await runCli(['merge', 'upstream'], repo.dir);
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/A merge named 'up' already exists: needs_human .*merging upstream into main/);
+    expect(again.stderr).toMatch(/A merge named 'up' already exists: needs_person .*merging upstream into main/);
     expect(again.stderr).toContain('splintercat continue --name up');
     expect(again.stderr).toContain('splintercat merge upstream --restart --name up');
     expect(again.stderr).not.toMatch(/at .*\.ts:\d+/);

@@ -77,9 +77,9 @@ describe('the merge record is the truth of what happened', () => {
       const merged = await runCli(['merge', 'up'], repo.dir);
       expect(merged.code, merged.stderr).toBe(3);
       const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
-        human: { conflicts: Array<{ worktree: string }> };
+        handoff: { conflicts: Array<{ worktree: string }> };
       };
-      const worktree = status.human.conflicts[0]!.worktree;
+      const worktree = status.handoff.conflicts[0]!.worktree;
       const wt = new TestRepo(worktree);
       // The generated file as upstream has it, whole; the changelog upstream removed, removed; the config's one hunk, ours.
       wt.sh('checkout', '--theirs', '--', 'gen.lock');

@@ -40,7 +40,7 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     });
   });
 
-  it('stops for a human with exit 3 and exact instructions; continue after the edit finishes the merge', async () => {
+  it('stops for the person with exit 3 and exact instructions; continue after the edit finishes the merge', async () => {
     const repo = chainRepo(
       1,
       () => 'fork',
@@ -49,23 +49,23 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     configure(repo);
     const first = await runCli(['merge', 'upstream'], repo.dir);
     expect(first.code).toBe(3);
-    expect(first.stderr).toMatch(/needs a human/);
+    expect(first.stderr).toMatch(/needs the person/);
     const file = /^\s+(\/\S+vals\.txt)$/m.exec(first.stderr)?.[1] as string;
     expect(readFileSync(file, 'utf8')).toMatch(/^<<<<<<< /m);
     expect(first.stderr).toMatch(/splintercat continue/);
     const status = await runCli(['status'], repo.dir);
-    expect(status.stdout).toMatch(/Merge 'up': needs_human/);
+    expect(status.stdout).toMatch(/Merge 'up': needs_person/);
     writeFileSync(file, valuesFile(['both']));
     const second = await runCli(['continue'], repo.dir);
     expect(second.code).toBe(0);
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['both']).trimEnd());
     // The hand-off was taken: neither the state nor status asks anything of anyone any more.
     expect(
-      JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8')).human,
+      JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8')).handoff,
     ).toBeNull();
     expect(JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout)).toMatchObject({
       status: 'done',
-      human: null,
+      handoff: null,
     });
   });
 
@@ -80,7 +80,7 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(first.code).toBe(3);
     expect(first.stderr).toMatch(/vals\.txt \[content, 1 hunk\(s\)\]: edit vals\.txt: 1 conflict hunk\(s\)/);
     const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
-      human: {
+      handoff: {
         commands: string[];
         conflicts: Array<{
           conflict: string;
@@ -89,12 +89,12 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
         }>;
       };
     };
-    const [c] = status.human.conflicts;
+    const [c] = status.handoff.conflicts;
     expect(c).toMatchObject({ conflict: '1-1', files: [{ path: 'vals.txt', kind: 'content', hunks: 1 }] });
-    const cd = /^cd (\S+)\s{3}# /.exec(status.human.commands[0] as string)?.[1];
+    const cd = /^cd (\S+)\s{3}# /.exec(status.handoff.commands[0] as string)?.[1];
     expect(cd).toBe(c?.worktree);
     writeFileSync(join(cd as string, 'vals.txt'), valuesFile(['both']));
-    const next = status.human.commands.at(-1) as string;
+    const next = status.handoff.commands.at(-1) as string;
     expect(next).toBe('splintercat continue');
     // Run from the main checkout: running it from the worktree is the run configuration's part of issue 11.
     const second = await runCli(next.split(' ').slice(1), repo.dir);
@@ -111,9 +111,9 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     configure(repo, ['merge:', '  max_recoveries: 0']);
     expect((await runCli(['merge', 'upstream'], repo.dir)).code).toBe(3);
     const handed = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
-      human: { conflicts: Array<{ worktree: string }> };
+      handoff: { conflicts: Array<{ worktree: string }> };
     };
-    const worktree = handed.human.conflicts[0]?.worktree as string;
+    const worktree = handed.handoff.conflicts[0]?.worktree as string;
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['BAD']));
     const failed = await runCli(['continue'], repo.dir);
     expect(failed.code).toBe(3);
@@ -123,10 +123,10 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(failed.stderr).toMatch(/splintercat continue --accept-failure/);
     expect(readFileSync(join(worktree, 'vals.txt'), 'utf8')).toBe(valuesFile(['BAD']));
     const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
-      human: { accept?: string; conflicts: Array<{ failure: { check: string } | null }> };
+      handoff: { accept?: string; conflicts: Array<{ failure: { check: string } | null }> };
     };
-    expect(status.human.accept).toBe('splintercat continue --accept-failure');
-    expect(status.human.conflicts[0]?.failure?.check).toBe('build');
+    expect(status.handoff.accept).toBe('splintercat continue --accept-failure');
+    expect(status.handoff.conflicts[0]?.failure?.check).toBe('build');
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['fixed']));
     const resumed = await runCli(['continue'], repo.dir);
     expect(resumed.code).toBe(0);
@@ -145,9 +145,9 @@ describe('splintercat merge / status / continue / abort (CLI, offline)', () => {
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toMatch(/no failed check to accept/);
     const handed = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
-      human: { conflicts: Array<{ worktree: string }> };
+      handoff: { conflicts: Array<{ worktree: string }> };
     };
-    const worktree = handed.human.conflicts[0]?.worktree as string;
+    const worktree = handed.handoff.conflicts[0]?.worktree as string;
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['BAD']));
     expect((await runCli(['continue'], repo.dir)).code).toBe(3);
     const accepted = await runCli(['continue', '--accept-failure'], repo.dir);

@@ -138,7 +138,7 @@ function journey(
   while (last.code === 3 && handoffs < MAX_HANDOFFS) {
     const status = sh(`splintercat status --json --name ${branches.name}`, repo, env);
     expect(status.code, status.output).toBe(0);
-    const human = (JSON.parse(status.output) as { human: Handoff | null }).human;
+    const human = (JSON.parse(status.output) as { handoff: Handoff | null }).handoff;
     expect(human, 'exit 3 with no hand-off in status --json').toBeTruthy();
     handoffs++;
     const steps = followHandoff(repo, merge.merge, human as Handoff, env, memory, person);
@@ -165,14 +165,14 @@ function journey(
 
   const status = JSON.parse(sh(`splintercat status --json --name ${branches.name}`, repo, env).output) as {
     status: string;
-    human: unknown;
+    handoff: unknown;
     conflicts: { total: number; hunksByRung: Record<string, number> };
     checks: { total: number };
     grid: { size: { i1: number; i2: number } } | null;
     accepted: unknown[];
   };
   expect(status.status).toBe('done');
-  expect(status.human, 'a finished run shows no pending hand-off').toBeNull();
+  expect(status.handoff, 'a finished run shows no pending hand-off').toBeNull();
 
   // The test check ran after every hand-off: each `continue` that took a person's edit checked it.
   const journal = readFileSync(join(repo, '.git', 'splintercat', branches.name, 'events.jsonl'), 'utf8')
@@ -182,7 +182,7 @@ function journey(
   let waiting = false;
   let unchecked = 0;
   for (const event of journal) {
-    if (event.type === 'human_needed') {
+    if (event.type === 'person_needed') {
       if (waiting) unchecked++;
       waiting = true;
     } else if (event.type === 'check_finished' && event.check?.name === 'test') waiting = false;

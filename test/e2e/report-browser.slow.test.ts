@@ -191,7 +191,7 @@ describe('splintercat ui in chromium', () => {
       const appended = journal.append({
         type: 'decision',
         kind: 'recovery',
-        by: 'user',
+        by: 'person',
         decision: 'retry-all',
         reasoning: 'Live marker: appended by the test.',
         conflicts: ['2-2'],

@@ -7,16 +7,16 @@ import { recordedRun, type RecordedRun } from '../fixtures/report/recorded-run.j
 let run: RecordedRun;
 
 beforeAll(async () => {
-  // Stopped for a human at its first conflict: refs, worktree and state all present.
-  run = await recordedRun({ stopForHuman: true });
-  expect(run.outcome.kind).toBe('needs_human');
+  // Stopped for the person at its first conflict: refs, worktree and state all present.
+  run = await recordedRun({ stopForPerson: true });
+  expect(run.outcome.kind).toBe('needs_person');
 });
 
 describe('splintercat status / report / ui (CLI)', () => {
   it('status: phase, elapsed, conflicts done and left, cost by role, and the diagram with the blocker', async () => {
     const status = await runCli(['status'], run.repo.dir);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^Merge 'up': needs_human — 1 file\(s\) in 1 conflict\(s\) need a human/);
+    expect(status.stdout).toMatch(/^Merge 'up': needs_person — 1 file\(s\) in 1 conflict\(s\) need the person/);
     expect(status.stdout).toMatch(/^ {2}attempts: 1; #1 optimistic, 0 resolved, open$/m);
     expect(status.stdout).toMatch(/^ {2}phase: resolve_conflicts; elapsed \S+ \(stopped at \d\d:\d\d:\d\d\)$/m);
     expect(status.stdout).toMatch(
@@ -30,7 +30,7 @@ describe('splintercat status / report / ui (CLI)', () => {
     const json = JSON.parse((await runCli(['status', '--json'], run.repo.dir)).stdout);
     expect(json).toMatchObject({
       name: 'up',
-      status: 'needs_human',
+      status: 'needs_person',
       live: false,
       conflicts: { total: 1, left: 1 },
       grid: { size: { i1: 4, i2: 4 }, blockers: 1 },
@@ -42,8 +42,8 @@ describe('splintercat status / report / ui (CLI)', () => {
   it('report: Markdown on stdout without options; HTML and Markdown files with them', async () => {
     const md = await runCli(['report'], run.repo.dir);
     expect(md.code).toBe(0);
-    expect(md.stdout).toMatch(/^## splintercat: upstream merged into main — needs human\n/);
-    expect(md.stdout).toMatch(/<summary>Conflict 1-1 — needs human, 1 file\(s\)<\/summary>/);
+    expect(md.stdout).toMatch(/^## splintercat: upstream merged into main — needs person\n/);
+    expect(md.stdout).toMatch(/<summary>Conflict 1-1 — needs person, 1 file\(s\)<\/summary>/);
     // `--md` with no file, as the README writes it: the same Markdown on stdout.
     const bare = await runCli(['report', '--md'], run.repo.dir);
     expect(bare.code, bare.stderr).toBe(0);

@@ -69,7 +69,7 @@ describe('splintercat resolve with a model configured (rung 3 over a real HTTP p
     expect(first).toContain('beta feature');
   });
 
-  it('--no-model keeps the ladder offline: the hunk is left for a human (exit 3), no request sent', async () => {
+  it('--no-model keeps the ladder offline: the hunk is left for the person (exit 3), no request sent', async () => {
     const repo = conflicted();
     const server = await startLlmServer();
     configure(repo, server.baseURL);

@@ -52,15 +52,15 @@ describe('a large fork, small: the scale drive', () => {
     expect(
       drive.state.conflicts.find((c) => c.id === `${modelOne?.fork}-${modelOne?.upstream}`)?.files[0]?.hunks[0]?.rung,
     ).toBe('model');
-    const handed = drive.events.find((e) => e.type === 'human_needed');
-    expect(handed && handed.type === 'human_needed' ? handed.conflicts?.length : 0).toBe(givenUp.length);
+    const handed = drive.events.find((e) => e.type === 'person_needed');
+    expect(handed && handed.type === 'person_needed' ? handed.conflicts?.length : 0).toBe(givenUp.length);
     expect(drive.waitedForVisibleMs).toBe(0);
     const text = handoffLines({
       reason: '',
       files: [],
       commands: [],
       where: null,
-      conflicts: (handed as Extract<RunEvent, { type: 'human_needed' }>).conflicts ?? [],
+      conflicts: (handed as Extract<RunEvent, { type: 'person_needed' }>).conflicts ?? [],
       expected: { more: 4, total: 12 },
     }).join('\n');
     expect(text).toMatch(/independent: settle them in any order.*one `splintercat continue` then checks them together/);

@@ -149,9 +149,9 @@ describe('take offers and accepts the choices that exist', () => {
     expect(status.stdout).toMatch(/hunk 2 \(lines 11-17\): splintercat take ours\|theirs\|both\|base other\.c 2/);
     expect(status.stdout).not.toMatch(/hunk 1 \(lines/);
     const json = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
-      human: { conflicts: Array<{ files: Array<{ blocks: Array<{ hunk: number }> }> }> };
+      handoff: { conflicts: Array<{ files: Array<{ blocks: Array<{ hunk: number }> }> }> };
     };
-    expect(json.human.conflicts[0]?.files[0]?.blocks.map((b) => b.hunk)).toEqual([2]);
+    expect(json.handoff.conflicts[0]?.files[0]?.blocks.map((b) => b.hunk)).toEqual([2]);
     const two = await runCli(['take', 'theirs', 'other.c', '2'], second);
     expect(two.code, two.stderr).toBe(0);
     const done = await runCli(['continue'], repo.dir);

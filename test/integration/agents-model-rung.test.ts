@@ -86,7 +86,7 @@ describe('model rung (the ladder third rung)', () => {
     expect(user.match(/history of the fork/g)).toHaveLength(1);
   });
 
-  it('a model that fails leaves the hunks open (human rung) and the file untouched', async () => {
+  it('a model that fails leaves the hunks open (for the person) and the file untouched', async () => {
     const repo = TestRepo.create();
     repo.commit('init', { 'x.txt': 'x\n' });
     const model = scriptedModel(

@@ -143,7 +143,9 @@ describe('loadConfig', () => {
       }),
     );
     expect(issues.map((i) => [i.path, i.line])).toEqual([['resolve.paths.src/**', 4]]);
-    expect(issues[0]?.message).toMatch(/unknown decision: use ours, theirs, union .*human, or \{regenerate: COMMAND\}/);
+    expect(issues[0]?.message).toMatch(
+      /unknown decision: use ours, theirs, union .*person, or \{regenerate: COMMAND\}/,
+    );
     const { config } = loadConfig({
       cwd: dirWith(
         'resolve:\n  learnt: apply\n  paths:\n    "*.lock": {regenerate: "make lock {x}"}\n    "NEWS": {union: theirs-first}\n',

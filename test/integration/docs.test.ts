@@ -175,7 +175,7 @@ describe('the documentation', () => {
 
     // Drift: a new code, or a code renamed.
     expect(missingExitCodes(page, { ...ExitCode, Interrupted: 4 })).toEqual(['4 interrupted']);
-    expect(missingExitCodes(page, { Done: 0, Failed: 1, Usage: 2, NeedsPerson: 3 })).toEqual(['3 needs person']);
+    expect(missingExitCodes(page, { Done: 0, Failed: 1, Usage: 2, NeedsHuman: 3 })).toEqual(['3 needs human']);
   });
 
   it('keeps the README short', () => {

@@ -75,7 +75,7 @@ describe('the memory of whole files', () => {
         provenance: { when: new Date().toISOString() },
         file: { path: 'f.txt', deleted: false },
       });
-      const policy = variant === 'policy' ? pathRules({ 'f.txt': 'human' }) : [];
+      const policy = variant === 'policy' ? pathRules({ 'f.txt': 'person' }) : [];
       const [result] = await resolveWorkingTree(repo.git, { cache, fileMemory: true, policy });
       expect(result?.recalled, variant).toBeUndefined();
       expect(readFileSync(join(repo.dir, 'f.txt'), 'utf8'), variant).not.toContain('pwned');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/git-repo.js';
-import { NeedsHumanError } from '../../src/errors/index.js';
+import { NeedsPersonError } from '../../src/errors/index.js';
 import { RunStore } from '../../src/store/run-store.js';
 import { runMachine, type MachineNode, type NodeResult } from '../../src/workflow/machine/runner.js';
 import { initialRunState, type RunState } from '../../src/store/run-state.js';
@@ -143,25 +143,25 @@ describe('machine runner', () => {
     expect(t.calls).toEqual(['a', 'b', 'c']);
   });
 
-  it('needs_human halts (by result or by NeedsHumanError) and continue resumes there', async () => {
+  it('needs_person halts (by result or by NeedsPersonError) and continue resumes there', async () => {
     const t = setup();
     let human = 0;
     const nodes: Nodes = {
       a: async (s): Promise<NodeResult<RunState, N>> => {
         human++;
-        if (human === 1) return { halt: 'needs_human', reason: 'edit x.c', state: s };
+        if (human === 1) return { halt: 'needs_person', reason: 'edit x.c', state: s };
         return { next: 'b', state: s };
       },
       b: async (s) => {
         human++;
-        if (human === 3) throw new NeedsHumanError('hunk_unresolved', { what: 'resolve y.c by hand' });
+        if (human === 3) throw new NeedsPersonError('hunk_unresolved', { what: 'resolve y.c by hand' });
         return { next: 'c', state: s };
       },
       c: step('c', 'end'),
     };
-    expect(await t.run(nodes)).toMatchObject({ kind: 'needs_human', resumeAt: 'a', reason: 'edit x.c' });
-    expect(t.persistence.load()).toMatchObject({ status: 'needs_human', phase: 'a', statusReason: 'edit x.c' });
-    expect(await t.run(nodes)).toMatchObject({ kind: 'needs_human', resumeAt: 'b', reason: 'resolve y.c by hand' });
+    expect(await t.run(nodes)).toMatchObject({ kind: 'needs_person', resumeAt: 'a', reason: 'edit x.c' });
+    expect(t.persistence.load()).toMatchObject({ status: 'needs_person', phase: 'a', statusReason: 'edit x.c' });
+    expect(await t.run(nodes)).toMatchObject({ kind: 'needs_person', resumeAt: 'b', reason: 'resolve y.c by hand' });
     expect((await t.run(nodes)).kind).toBe('done');
   });
 
@@ -274,11 +274,11 @@ describe('machine runner', () => {
       },
       b: async (s, ctx) => {
         seen.push({ node: 'b', aborted: ctx.aside.aborted || ctx.aside !== aside });
-        return { halt: 'needs_human', reason: 'a person resolves it', next: 'c', state: s };
+        return { halt: 'needs_person', reason: 'a person resolves it', next: 'c', state: s };
       },
       c: step('c', 'end'),
     };
-    expect((await t.run(nodes)).kind).toBe('needs_human');
+    expect((await t.run(nodes)).kind).toBe('needs_person');
     expect(seen).toEqual([
       { node: 'a', aborted: false },
       { node: 'b', aborted: false },

@@ -278,7 +278,7 @@ describe('provider path against a real local OpenAI-compatible server', () => {
     expect(fresh.messages.at(-1)?.content).toContain('resolve_conflict');
   });
 
-  it('hangs that never end: the conflict is marked for a human, the file restored, each step logged', async () => {
+  it('hangs that never end: the conflict is marked for the person, the file restored, each step logged', async () => {
     const server = await startLlmServer();
     const { repo } = simpleConflict();
     const before = readFileSync(join(repo.dir, 'v.txt'), 'utf8');
@@ -303,7 +303,11 @@ describe('provider path against a real local OpenAI-compatible server', () => {
         /^decision: resolver gave up: the resolver model did not answer, even in a fresh conversation/,
       ),
     ]);
-    expect(out).toMatchObject({ ok: false, reason: 'needs_human', recoveries: ['fresh-conversation', 'needs-human'] });
+    expect(out).toMatchObject({
+      ok: false,
+      reason: 'needs_person',
+      recoveries: ['fresh-conversation', 'needs-person'],
+    });
     expect(server.requests).toHaveLength(4);
     expect(readFileSync(join(repo.dir, 'v.txt'), 'utf8')).toBe(before);
   });

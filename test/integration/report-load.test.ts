@@ -92,13 +92,13 @@ describe('report built from a real run', () => {
     }
   });
 
-  it('while stopped for a human (refs present): the grid comes from the refs and the open conflict shows its hunks', async () => {
-    const { repo, store, name, outcome } = await recordedRun({ stopForHuman: true });
-    expect(outcome.kind).toBe('needs_human');
+  it('while stopped for the person (refs present): the grid comes from the refs and the open conflict shows its hunks', async () => {
+    const { repo, store, name, outcome } = await recordedRun({ stopForPerson: true });
+    expect(outcome.kind).toBe('needs_person');
     const m = buildReportModel((await loadRunSnapshot(repo.git, store, name))!, { now });
     expect(m.grid).toMatchObject({ source: 'refs', len1: 5, len2: 5 });
     expect(markedDiagram(m.grid!)).toMatch(/^ {7}\*#/m);
-    const open = m.conflicts.find((c) => c.status === 'needs_human')!;
+    const open = m.conflicts.find((c) => c.status === 'needs_person')!;
     expect(open.id).toBe('1-1');
     expect(open.resolution).toBeNull();
     expect(open.files[0]?.conflictHunks[0]).toMatchObject({ ours: 'v1 = fork1\n', theirs: 'v1 = up1\n' });

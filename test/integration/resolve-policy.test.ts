@@ -35,7 +35,7 @@ describe('resolve.paths in a conflicted working tree', () => {
     const paths = {
       'locales/*.json': 'theirs',
       NEWS: 'union theirs-first',
-      'src/**': 'human',
+      'src/**': 'person',
       'gone.txt': 'ours',
       'package-lock.json': { regenerate: `printf 'regenerated\\n' > package-lock.json` },
     } as const;

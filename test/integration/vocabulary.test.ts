@@ -18,6 +18,23 @@ interface Synonym {
 
 const SYNONYMS: Synonym[] = [
   // the person
+  {
+    word: /[Hh]uman/,
+    glossary: 'person',
+    except: ['src/config/old-keys.ts', 'src/store/old-spellings.ts', 'src/store/rung.ts'],
+  },
+  // the model API's role and npm's user-level config file say `user`; a stored decider was `user`
+  {
+    word: /'user'/,
+    glossary: 'person',
+    except: ['src/agents/resolver/resolver-agent.ts', 'src/checks/untrusted-tool-env.ts', 'src/store/old-spellings.ts'],
+  },
+  // git-imerge's manual merges and refs (`manual/I1-I2`) keep their word; the resolver mode is `person`
+  {
+    word: /merge\.resolver.*\bmanual\b|\bmanual (edit|resolver)\b/,
+    glossary: 'person',
+    except: ['src/config/old-keys.ts'],
+  },
 
   // the hunk
   {

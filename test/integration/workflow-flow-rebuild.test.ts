@@ -103,8 +103,8 @@ describe("doctor --rebuild restores the recovery loop's data from the journal", 
 
     // The person fixes what the abort presented; continue finishes as it does without the rebuild.
     const again = await resume(first.store, first.ctx);
-    expect(again.kind === 'failed' ? again.reason : again.kind).toBe('needs_human');
-    for (const c of again.state.human?.conflicts ?? []) {
+    expect(again.kind === 'failed' ? again.reason : again.kind).toBe('needs_person');
+    for (const c of again.state.handoff?.conflicts ?? []) {
       const file = join(c.worktree, 'vals.txt');
       writeFileSync(file, readFileSync(file, 'utf8').replace(/v(\d+) = BAD/g, 'v$1 = merged$1'));
     }

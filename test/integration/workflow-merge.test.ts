@@ -128,15 +128,15 @@ describe('merge workflow on real repositories', () => {
     expect(new Set(resolver.seen.slice(firstRetry).map((s) => s.k))).toEqual(new Set([5]));
   });
 
-  it('stops for a human (needs_human) when no rung can resolve, and continue takes the human edit', async () => {
+  it('stops for the person (needs_person) when no rung can resolve, and continue takes the edit by the person', async () => {
     const repo = chainRepo(
       1,
       () => 'fork',
       () => 'upstream',
     );
     const first = await merge(repo, {}, null);
-    expect(first.outcome.kind).toBe('needs_human');
-    const human = first.outcome.state.human;
+    expect(first.outcome.kind).toBe('needs_person');
+    const human = first.outcome.state.handoff;
     expect(human?.files).toHaveLength(1);
     expect(human?.commands.at(-1)).toBe('splintercat continue');
     const file = human?.files[0] as string;
@@ -161,7 +161,7 @@ describe('merge workflow on real repositories', () => {
     );
     const { outcome } = await merge(repo, {}, null);
     // The merge goes on to the conflict, which no rung can resolve offline.
-    expect(outcome.kind).toBe('needs_human');
+    expect(outcome.kind).toBe('needs_person');
     expect(outcome.state.checks.map((c) => [c.target, c.success])).toEqual([
       ['baseline-ours', false],
       ['baseline-theirs', true],
@@ -307,7 +307,7 @@ describe('recovery kinds and strategies', () => {
     const { repo, first } = await retryAllUntilAbort(() => 'BAD', 1);
     expect(first.outcome.kind).toBe('failed');
     const reason = first.outcome.kind === 'failed' ? first.outcome.reason : '';
-    const human = first.outcome.state.human;
+    const human = first.outcome.state.handoff;
     expect(human?.conflicts.map((c) => c.conflict)).toEqual(['1-1', '2-2']);
     for (const c of human?.conflicts ?? []) {
       // Named in the abort message, presented with the current resolution (no markers), with the failure.
@@ -323,12 +323,12 @@ describe('recovery kinds and strategies', () => {
 
     // `continue` with nothing fixed: the same tree is refused, and said why.
     const again = await resume(first.store, first.ctx);
-    expect(again.kind).toBe('needs_human');
-    expect(again.state.human?.conflicts.flatMap((c) => c.refused).join('\n')).toMatch(
+    expect(again.kind).toBe('needs_person');
+    expect(again.state.handoff?.conflicts.flatMap((c) => c.refused).join('\n')).toMatch(
       /still holds the resolution check 'build' failed on/,
     );
 
-    for (const c of again.state.human?.conflicts ?? []) {
+    for (const c of again.state.handoff?.conflicts ?? []) {
       const file = join(c.worktree, 'vals.txt');
       writeFileSync(file, readFileSync(file, 'utf8').replace(/v(\d+) = BAD/g, 'v$1 = merged$1'));
     }
@@ -344,9 +344,9 @@ describe('recovery kinds and strategies', () => {
   it('several resolutions presented to amend: fixing the one at fault is enough, the others may stay as they are', async () => {
     // 1-1 is right, 2-2 wrong: the check fails on the two together, and the abort presents both.
     const { repo, first } = await retryAllUntilAbort((k) => (k === 1 ? 'merged1' : 'BAD'), 0);
-    expect(first.outcome.state.human?.conflicts.map((c) => c.conflict)).toEqual(['1-1', '2-2']);
+    expect(first.outcome.state.handoff?.conflicts.map((c) => c.conflict)).toEqual(['1-1', '2-2']);
     const at = (id: string): string =>
-      join(first.outcome.state.human?.conflicts.find((c) => c.conflict === id)?.worktree ?? '', 'vals.txt');
+      join(first.outcome.state.handoff?.conflicts.find((c) => c.conflict === id)?.worktree ?? '', 'vals.txt');
     writeFileSync(at('2-2'), readFileSync(at('2-2'), 'utf8').replace('v2 = BAD', 'v2 = merged2'));
 
     const done = await resume(first.store, first.ctx);

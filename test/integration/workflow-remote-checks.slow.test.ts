@@ -166,12 +166,12 @@ describe('a merge whose checks run on CI runners (check.runner.remote)', () => {
     const ctx = await createRunDeps(config, repo.git, 'up', { gateway: null, log: nullLogger });
     const store = await RunStore.forRepo(repo.git);
     const first = await drive(store, repo, ctx);
-    expect(first.kind === 'failed' ? first.reason : first.kind).toBe('needs_human');
+    expect(first.kind === 'failed' ? first.reason : first.kind).toBe('needs_person');
     expect(existsSync(gate)).toBe(false);
     const requests = (): string[] => remote.refs().filter((ref) => ref.endsWith('/request'));
     expect(requests()).toHaveLength(2);
     // The person settles the conflict while the runners still work on the tips.
-    const worktree = first.state.human?.conflicts[0]?.worktree as string;
+    const worktree = first.state.handoff?.conflicts[0]?.worktree as string;
     writeFileSync(join(worktree, 'vals.txt'), valuesFile(['merged']));
     writeFileSync(gate, '');
     const second = await drive(store, repo, ctx);

@@ -110,7 +110,7 @@ describe('the planner predicts again from the checks it measured', () => {
     const { outcome, state, strategies } = await merge('batch', 2);
     expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('done');
     expect(strategies.map((s) => s.decision)).toEqual(['batch']);
-    expect(state.strategy).toMatchObject({ kind: 'batch', batchSize: 2, decidedBy: 'user' });
+    expect(state.strategy).toMatchObject({ kind: 'batch', batchSize: 2, decidedBy: 'person' });
     expect(state.strategy?.prediction?.checkMs).toBe(1_000);
   });
 });

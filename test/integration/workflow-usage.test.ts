@@ -96,7 +96,7 @@ describe('model usage across processes of one run', () => {
       expect(outcome.state.statusReason).toMatch(
         /the model budget is spent \(The model budget would be exceeded: spent \$\d\.\d+ of \$1[^)]*\); raise budget\.usd/,
       );
-      expect(outcome.state.human).toBeNull();
+      expect(outcome.state.handoff).toBeNull();
       expect(second.usage.total().costUsd).toBeLessThanOrEqual(1 + 1e-9);
       expect(outcome.state.usage.resolver.costUsd).toBeLessThanOrEqual(1 + 1e-9);
     } finally {

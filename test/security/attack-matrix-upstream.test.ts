@@ -79,7 +79,7 @@ describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model
     const merge = await arena.cli(['merge', branch]);
     expect(merge.code, merge.stderr).toBe(3);
     const status = await arena.cli(['status', '--json']);
-    const human = (JSON.parse(status.stdout) as { human: { commands: string[] } }).human;
+    const handoff = (JSON.parse(status.stdout) as { handoff: { commands: string[] } }).handoff;
     const check = await arena.cli(['check', 'quick']);
     expect(check.stderr).toContain('checked');
     const md = await arena.cli(['report', '--md']);
@@ -98,7 +98,7 @@ describe.runIf(probeBwrap().ok)('attack matrix: upstream content alone (no model
     expect(then.length).toBeGreaterThan(1);
     const scratch = join(arena.root, 'scratch');
     mkdirSync(scratch);
-    for (const line of [...then, ...human.commands]) {
+    for (const line of [...then, ...handoff.commands]) {
       expect(line).not.toMatch(/[\n\r]/);
       spawnSync('/bin/sh', ['-c', line], { cwd: scratch, env: { PATH: '/usr/bin:/bin' } });
     }

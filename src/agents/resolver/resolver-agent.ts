@@ -42,8 +42,8 @@ export type ResolverFailure =
   | 'offline'
   /** The turn limit passed without every file submitted. */
   | 'turn_limit'
-  /** The model never answered (longer timeout, then a fresh conversation): a human takes over. */
-  | 'needs_human'
+  /** The model never answered (longer timeout, then a fresh conversation): the person takes over. */
+  | 'needs_person'
   | 'budget'
   | 'model_failed';
 
@@ -189,8 +189,8 @@ async function afterCallError(
     return 'fresh';
   }
   if (error.reason === 'timeout') {
-    conv.transcript.recoveries.push('needs-human');
-    return conv.fail('needs_human', `the resolver model did not answer, even in a fresh conversation: ${error.what}`);
+    conv.transcript.recoveries.push('needs-person');
+    return conv.fail('needs_person', `the resolver model did not answer, even in a fresh conversation: ${error.what}`);
   }
   return conv.fail(error.reason === 'budget' ? 'budget' : 'model_failed', error.what);
 }

@@ -46,7 +46,7 @@ export function registerCache(program: Command): Command {
   cache
     .command('list')
     .description(
-      'every cached resolution: who resolved it (rule, model, human), in which run, and whether a failed check blamed it',
+      'every cached resolution: who resolved it (rule, model, person), in which run, and whether a failed check blamed it',
     )
     .option('--json', 'the entries as JSON on stdout')
     .action(async (opts: { json?: boolean }, cmd: Command) => {

@@ -5,7 +5,7 @@ import { configRequest, globalOptions, printResult } from '../context.js';
 export function registerContinue(program: Command): void {
   program
     .command('continue')
-    .description('resume a merge (after an interruption or a manual edit)')
+    .description('resume a merge (after an interruption or an edit by the person)')
     .option('--name <name>', 'the merge to resume (default: imerge.name)')
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
     .option(

@@ -104,7 +104,7 @@ async function runDriver([base, current, other, path, markerSize]: DriverArgs, c
   const bb = await readSide(abs(other), '%B');
   if ([ob, ab, bb].some((t) => t.subarray(0, 8000).includes(0))) {
     // Binary content: leave %A as ours and report a conflict, as git's binary driver does.
-    process.stderr.write(terminalText(`splintercat driver: ${path ?? current} is binary; left for a human\n`));
+    process.stderr.write(terminalText(`splintercat driver: ${path ?? current} is binary; left for the person\n`));
     process.exitCode = ExitCode.Failed;
     return;
   }

@@ -131,7 +131,7 @@ async function runEvalCommand(
   }
 }
 
-/** `splintercat eval --corpus DIR | --repo PATH`: score the ladder against human resolutions. */
+/** `splintercat eval --corpus DIR | --repo PATH`: score the ladder against the resolutions people committed. */
 export function registerEval(program: Command, deps: { modelFallback?: EvalFallbackFactory } = {}): Command {
   return program
     .command('eval')

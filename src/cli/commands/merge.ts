@@ -1,5 +1,6 @@
-import { Option, type Command } from 'commander';
-import { strategyNames } from '../../config/goals.js';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { RESOLVER_MODES, strategyNames } from '../../config/goals.js';
+import { currentResolverMode } from '../../config/old-keys.js';
 import { configRequest, globalOptions } from '../context.js';
 import type { MergeOptions } from '../merge-session.js';
 
@@ -17,11 +18,9 @@ export function registerMerge(program: Command): void {
     )
     .addOption(new Option('--strategy <strategy>', 'how often to check').choices(['auto', ...strategyNames]))
     .addOption(
-      new Option('--resolver <mode>', 'auto = ladder then model; llm; manual = stop for a human').choices([
-        'auto',
-        'llm',
-        'manual',
-      ]),
+      new Option('--resolver <mode>', 'auto = ladder then model; llm; person = stop for the person')
+        .choices(RESOLVER_MODES)
+        .argParser(resolverMode),
     )
     .option('--no-first-parent', 'follow every parent on each axis instead of first parents')
     .option('--interactive', 'show each check command and each resolution and ask before running or recording it')
@@ -36,4 +35,11 @@ export function registerMerge(program: Command): void {
       const { config, stored } = await configFor.newMerge(configRequest(global), mergeFlags(opts));
       process.exitCode = await startMerge(global, config, source, opts, stored);
     });
+}
+
+/** `--resolver`: one of RESOLVER_MODES, an earlier version's spelling read as today's. */
+function resolverMode(value: string): string {
+  const mode = currentResolverMode(value);
+  if (typeof mode === 'string' && (RESOLVER_MODES as readonly string[]).includes(mode)) return mode;
+  throw new InvalidArgumentError(`Allowed choices are ${RESOLVER_MODES.join(', ')}.`);
 }

@@ -65,7 +65,7 @@ export function registerResolve(program: Command): Command {
           const hunks = await handedHunks(gitTop, top, left, setup.learnt);
           if (opts.json) printJson({ resolved: left.length === 0, files: results, ...hunksKeyed(hunks) });
           else printResult(formatResults(results, hunks));
-          if (left.length > 0) process.exitCode = ExitCode.NeedsHuman;
+          if (left.length > 0) process.exitCode = ExitCode.NeedsPerson;
         } finally {
           gitTop.close();
         }
@@ -170,7 +170,7 @@ function formatResults(results: WorkingTreeFileResult[], hunks: Hunks = {}): str
   lines.push(
     left === 0
       ? 'All conflicts resolved.'
-      : `${left} file(s) need a human: settle each hunk with the command shown (or edit the file), then \`git add\` what you edited (or run \`splintercat continue\` in a run's worktree).`,
+      : `${left} file(s) need the person: settle each hunk with the command shown (or edit the file), then \`git add\` what you edited (or run \`splintercat continue\` in a run's worktree).`,
   );
   return lines.join('\n');
 }

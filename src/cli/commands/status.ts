@@ -45,9 +45,9 @@ export function registerStatus(program: Command): void {
           return;
         }
         // The hunks a person was handed, as they stand now: those settled by `take` since are gone.
-        if (snapshot.state.human) {
+        if (snapshot.state.handoff) {
           const { handoffAsLeft } = await import('../../workflow/handoff/index.js');
-          snapshot.state = { ...snapshot.state, human: await handoffAsLeft(snapshot.state.human) };
+          snapshot.state = { ...snapshot.state, handoff: await handoffAsLeft(snapshot.state.handoff) };
         }
         const model = buildReportModel(snapshot, { now: new Date() });
         const { shareStatus, renderShareStatus } = await import('../../workflow/share/share-status.js');

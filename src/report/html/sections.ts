@@ -65,8 +65,8 @@ export function renderSummary(model: ReportModel): string {
       )
     : '';
   const plan = planLine(model);
-  const human = run.human
-    ? `<h3>Needs a human</h3><p>${esc(run.human.reason)}</p><pre>${esc(handoffLines(run.human).join('\n'))}</pre>`
+  const handoff = run.handoff
+    ? `<h3>Needs the person</h3><p>${esc(run.handoff.reason)}</p><pre>${esc(handoffLines(run.handoff).join('\n'))}</pre>`
     : '';
   const attempts = model.attempts.length
     ? `<h3>Attempts</h3><div class="table-wrap"><table><thead><tr><th>#</th><th>Strategy</th><th class="num">Resolved</th><th class="num">Checks</th><th>Result</th><th>Recovery</th></tr></thead><tbody>${model.attempts
@@ -91,7 +91,7 @@ ${card('Progress', esc(progressLine(model.outlook)))}
 ${plan ? card('Planner', esc(plan)) : ''}
 ${validationCard(model)}
 </dl>
-${human}
+${handoff}
 ${attempts}
 </section>`;
 }

@@ -25,7 +25,7 @@ pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;paddi
 .card dt{font-size:.78rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
 .card dd{margin:2px 0 0;font-weight:600;overflow-wrap:anywhere}
 .badge{display:inline-block;padding:1px 8px;border-radius:999px;font-size:.8rem;font-weight:600;border:1px solid currentColor}
-.s-done,.ok{color:var(--ok)}.s-failed,.bad{color:var(--bad)}.s-needs_human,.s-stopped,.s-running,.warn{color:var(--warn)}
+.s-done,.ok{color:var(--ok)}.s-failed,.bad{color:var(--bad)}.s-needs_person,.s-stopped,.s-running,.warn{color:var(--warn)}
 .muted{color:var(--muted)}.neutral{color:var(--neutral)}
 .card-wide{grid-column:1/-1}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch}

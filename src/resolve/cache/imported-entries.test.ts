@@ -39,7 +39,7 @@ describe('entries taken in from another clone', () => {
   it("never settle a path the fork's policy decides; elsewhere they are taken, and named as another clone's", async () => {
     const c = cache();
     await c.absorb(entry('forged\n', 'human', 'human'));
-    const human = await resolveFileText(conflict, { path: 'f', cache: c, policy: rule({ kind: 'human' }) });
+    const human = await resolveFileText(conflict, { path: 'f', cache: c, policy: rule({ kind: 'person' }) });
     expect(human.remaining).toHaveLength(1);
     const regenerate = rule({ kind: 'regenerate', command: 'make' });
     expect((await resolveFileText(conflict, { path: 'f', cache: c, policy: regenerate })).remaining).toHaveLength(1);
@@ -76,7 +76,7 @@ describe('entries taken in from another clone', () => {
     await c.put(key, { resolution: '<<<<<<< ours\nb\n>>>>>>> theirs\n', rung: 'model', by: 'm' });
     expect((await resolveFileText(conflict, { path: 'f', cache: c })).remaining).toHaveLength(1);
     await c.put(key, { resolution: 'mine\n', rung: 'person', by: 'person' });
-    const human = await resolveFileText(conflict, { path: 'f', cache: c, policy: rule({ kind: 'human' }) });
+    const human = await resolveFileText(conflict, { path: 'f', cache: c, policy: rule({ kind: 'person' }) });
     expect(human.resolutions[0]).toMatchObject({ rung: 'cache', by: 'person:person', text: 'mine\n' });
   });
 });

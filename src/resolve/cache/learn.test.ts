@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveFileText } from '../ladder.js';
-import { learnHumanResolution } from './learn.js';
+import { learnPersonResolution } from './learn.js';
 import { ResolutionCache } from './resolution-cache.js';
 
 const dirs: string[] = [];
@@ -18,13 +18,13 @@ function cache(): ResolutionCache {
 const hunk = (ours: string, base: string, theirs: string): string =>
   `<<<<<<< HEAD\n${ours}||||||| base\n${base}=======\n${theirs}>>>>>>> other\n`;
 
-describe('learnHumanResolution', () => {
+describe('learnPersonResolution', () => {
   it('caches what the person put in place of each hunk, so the ladder replays it (rung person) the next time', async () => {
     const c = cache();
     const presented = `intro\n${hunk('one a\n', 'one\n', 'one b\n')}\nmiddle\n${hunk('two a\n', 'two\n', 'two b\n')}end\n`;
     const resolved = 'intro\none a and b\n\nmiddle\ntwo b\nend\n';
     expect(
-      await learnHumanResolution(c, { path: 'x.txt', presented, resolved, provenance: { merge: 'up', cell: '2-3' } }),
+      await learnPersonResolution(c, { path: 'x.txt', presented, resolved, provenance: { merge: 'up', cell: '2-3' } }),
     ).toHaveLength(2);
     const entries = await c.list();
     expect(entries.map((e) => [e.resolution, e.rung, e.by, e.provenance.merge, e.provenance.file]).sort()).toEqual([
@@ -42,8 +42,8 @@ describe('learnHumanResolution', () => {
   it('learns nothing from a file that still holds markers, or a hunk whose context the person rewrote', async () => {
     const c = cache();
     const presented = `intro\n${hunk('a\n', 'o\n', 'b\n')}end\n`;
-    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: presented })).toEqual([]);
-    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: 'rewritten\nab\nfinish\n' })).toEqual([]);
+    expect(await learnPersonResolution(c, { path: 'x', presented, resolved: presented })).toEqual([]);
+    expect(await learnPersonResolution(c, { path: 'x', presented, resolved: 'rewritten\nab\nfinish\n' })).toEqual([]);
     expect(await c.list()).toEqual([]);
   });
 
@@ -53,7 +53,7 @@ describe('learnHumanResolution', () => {
     const key = c.key({ base: 'o\n', ours: 'a\n', theirs: 'b\n' });
     await c.put(key, { resolution: 'ab\n', rung: 'model', by: 'm' });
     await c.invalidate(key, 'test failed');
-    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: 'intro\nab\nend\n' })).toEqual([]);
-    expect(await learnHumanResolution(c, { path: 'x', presented, resolved: 'intro\nba\nend\n' })).toHaveLength(1);
+    expect(await learnPersonResolution(c, { path: 'x', presented, resolved: 'intro\nab\nend\n' })).toEqual([]);
+    expect(await learnPersonResolution(c, { path: 'x', presented, resolved: 'intro\nba\nend\n' })).toHaveLength(1);
   });
 });

@@ -15,20 +15,20 @@ export interface LearnInput {
 
 /**
  * Learn a person's resolutions, hunk by hunk: each hunk of the presented file is located in
- * the person's file by the context around it, and what replaced it is cached (rung `human`),
+ * the person's file by the context around it, and what replaced it is cached (rung `person`),
  * so the same conflict met again at a later cell, retry or run is not asked again. A hunk
  * whose context the person also rewrote cannot be located and is not learnt. Returns the
  * cache keys of the hunks stored (so a later blame can evict them).
  */
-export async function learnHumanResolution(cache: ResolutionCache, input: LearnInput): Promise<string[]> {
-  return (await learnHumanHunks(cache, input)).filter((k): k is string => k !== null);
+export async function learnPersonResolution(cache: ResolutionCache, input: LearnInput): Promise<string[]> {
+  return (await learnPersonHunks(cache, input)).filter((k): k is string => k !== null);
 }
 
 /**
- * As `learnHumanResolution`, one entry per hunk of the presented file in order: its cache
+ * As `learnPersonResolution`, one entry per hunk of the presented file in order: its cache
  * key, or null where it was not learnt (not located, or the cache refused the answer).
  */
-export async function learnHumanHunks(cache: ResolutionCache, input: LearnInput): Promise<Array<string | null>> {
+export async function learnPersonHunks(cache: ResolutionCache, input: LearnInput): Promise<Array<string | null>> {
   if (hasMarkers(input.resolved, input.markerSize)) return [];
   const file = parseConflictText(input.presented, {
     path: input.path,

@@ -41,7 +41,7 @@ const entrySchema = withStoredRung(
     /** The resolution with LF line endings (a replay takes the file's own). */
     resolution: z.string(),
     rung: rungSchema,
-    /** Rule name, model id or `human`. */
+    /** Rule name, model id or `person`. */
     by: z.string(),
     provenance: provenanceSchema,
     /** Legacy: the whole entry blamed (entries written before `blamed` existed). */

@@ -5,15 +5,15 @@ import type { ConflictedFile, ConflictHunk } from '../types.js';
 /** How many context lines an anchor may grow to before the hunk is declared unalignable. */
 const MAX_ANCHOR_LINES = 40;
 
-/** Where the human's resolution of one hunk sits in their file. */
-export interface HumanRegion {
-  /** The human's text from the end of the start anchor to the start of the end anchor. */
+/** Where the person's resolution of one hunk sits in their file. */
+export interface PersonRegion {
+  /** The person's text from the end of the start anchor to the start of the end anchor. */
   text: string;
   /** Blank lines of the merged file between the start anchor and the hunk (part of the region). */
   before: string;
   /** Blank lines of the merged file between the hunk and the end anchor. */
   after: string;
-  /** Where `text` starts and ends in the human's file. */
+  /** Where `text` starts and ends in the person's file. */
   start: number;
   end: number;
 }
@@ -29,22 +29,22 @@ function keyed(text: string): { lines: string[]; keys: string[] } {
 }
 
 /**
- * Find the part of the human's whole-file resolution that replaced one hunk.
+ * Find the part of the person's whole-file resolution that replaced one hunk.
  * The anchors are the nearest non-blank context lines before and after the
  * hunk (trailing blanks ignored), grown until they occur exactly once. Blank lines between an anchor and the
- * hunk belong to the region, so a blank line the human added or removed next
+ * hunk belong to the region, so a blank line the person added or removed next
  * to the hunk does not make it unalignable. Null when an anchor is missing or
- * ambiguous (the human rewrote the context) or the hunk touches another hunk.
+ * ambiguous (the person rewrote the context) or the hunk touches another hunk.
  */
-export function alignHunk(file: ConflictedFile, hunk: ConflictHunk, resolved: string): HumanRegion | null {
+export function alignHunk(file: ConflictedFile, hunk: ConflictHunk, resolved: string): PersonRegion | null {
   const at = file.segments.findIndex((s) => s.kind === 'conflict' && s.hunk.index === hunk.index);
-  const human = keyed(resolved);
+  const person = keyed(resolved);
   const offsets = [0];
-  for (const l of human.lines) offsets.push((offsets[offsets.length - 1] as number) + l.length);
-  // Non-blank lines of the human's file: their keys and their line numbers.
+  for (const l of person.lines) offsets.push((offsets[offsets.length - 1] as number) + l.length);
+  // Non-blank lines of the person's file: their keys and their line numbers.
   const nbLines: number[] = [];
-  for (const [i, k] of human.keys.entries()) if (k !== '') nbLines.push(i);
-  const nbKeys = nbLines.map((i) => human.keys[i] as string);
+  for (const [i, k] of person.keys.entries()) if (k !== '') nbLines.push(i);
+  const nbKeys = nbLines.map((i) => person.keys[i] as string);
 
   const side = (
     segmentIndex: number,
@@ -113,14 +113,14 @@ export function alignHunk(file: ConflictedFile, hunk: ConflictHunk, resolved: st
  * between the anchors and the hunk), reads as the person's text after
  * whitespace normalisation for the path.
  */
-export function matchesRegion(region: HumanRegion, text: string, path: string): boolean {
+export function matchesRegion(region: PersonRegion, text: string, path: string): boolean {
   return normalizeForPath(region.before + text + region.after, path) === normalizeForPath(region.text, path);
 }
 
 /**
  * True when the text's non-blank lines (whitespace-normalised) occur as a
  * consecutive run in `file`, or the text has none: the resolution could be in
- * the file somewhere. False proves the human's file does not contain it.
+ * the file somewhere. False proves the person's file does not contain it.
  */
 export function fileContainsLines(file: string, text: string): boolean {
   const want = splitLinesKeep(text)

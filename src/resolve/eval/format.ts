@@ -51,7 +51,7 @@ export function formatEvalReport(report: EvalReport): string {
   for (const [name, c] of Object.entries(report.filesByRung)) lines.push(fileRow(name, c));
   lines.push(
     '',
-    `Files: ${f.seen} seen, ${f.resolved} fully resolved (${pct(f.resolved, f.seen)}), ${f.exact} exact, ${f.equal} equal to the human's file ignoring whitespace, ${f.orderOnly} the same only up to the order of unordered siblings, ${f.wrong} different from the human's file, ${f.outsideEdited} where the human also edited outside the conflicts (not scored).`,
+    `Files: ${f.seen} seen, ${f.resolved} fully resolved (${pct(f.resolved, f.seen)}), ${f.exact} exact, ${f.equal} equal to the person's file ignoring whitespace, ${f.orderOnly} the same only up to the order of unordered siblings, ${f.wrong} different from the person's file, ${f.outsideEdited} where the person also edited outside the conflicts (not scored).`,
   );
   lines.push(
     '',
@@ -90,7 +90,7 @@ export function formatEvalReport(report: EvalReport): string {
     );
   lines.push(
     '',
-    "equal = the human's text ignoring whitespace (except indentation in files where it can carry meaning: Python, YAML, Makefile, Markdown, ...); order only = the same as the human's only up to the order of unordered siblings (class members, test cases, mapping keys): counted apart, neither equal nor wrong; precision (files) = equal / (equal + order only + wrong); drops what the person kept = resolved files missing a line a side added (or bringing back one it removed) that the person's own resolution kept; edited outside = the human also changed lines git merged cleanly, so no hunk resolution could match (reported apart). for hunks, order only = the human's file with the resolution in place of their hunk is the same up to the order of unordered siblings; precision (hunks) = equal / (resolved - unaligned); unaligned = the human text for the hunk could not be located (a resolution whose lines appear nowhere in the human's file counts as wrong).",
+    "equal = the person's text ignoring whitespace (except indentation in files where it can carry meaning: Python, YAML, Makefile, Markdown, ...); order only = the same as the person's only up to the order of unordered siblings (class members, test cases, mapping keys): counted apart, neither equal nor wrong; precision (files) = equal / (equal + order only + wrong); drops what the person kept = resolved files missing a line a side added (or bringing back one it removed) that the person's own resolution kept; edited outside = the person also changed lines git merged cleanly, so no hunk resolution could match (reported apart). for hunks, order only = the person's file with the resolution in place of their hunk is the same up to the order of unordered siblings; precision (hunks) = equal / (resolved - unaligned); unaligned = the person text for the hunk could not be located (a resolution whose lines appear nowhere in the person's file counts as wrong).",
   );
   return lines.join('\n');
 }

@@ -4,23 +4,23 @@ import type { LearntCounts } from './learnt-counts.js';
 export interface HunkCounts {
   /** Hunks resolved. */
   resolved: number;
-  /** Resolved and identical to the human's text for that hunk. */
+  /** Resolved and identical to the person's text for that hunk. */
   exact: number;
-  /** Resolved and equal to the human's text after whitespace normalisation (includes exact). */
+  /** Resolved and equal to the person's text after whitespace normalisation (includes exact). */
   whitespaceMatch: number;
-  /** Resolved and right: the human's text for the hunk, ignoring whitespace (the same count as `whitespaceMatch`). */
+  /** Resolved and right: the person's text for the hunk, ignoring whitespace (the same count as `whitespaceMatch`). */
   equal: number;
   /**
-   * Resolved and the same as the human's hunk only up to the order of
+   * Resolved and the same as the person's hunk only up to the order of
    * unordered siblings (class members, test cases, mapping keys): counted
    * apart, neither equal nor wrong (a reviewer sees the order in the diff).
    */
   orderOnly: number;
-  /** Resolved and not equal to the human's text for the hunk (or, unaligned, found nowhere in their file). */
+  /** Resolved and not equal to the person's text for the hunk (or, unaligned, found nowhere in their file). */
   wrong: number;
-  /** Resolved, the human's text for the hunk could not be located, and the file may contain the resolution. */
+  /** Resolved, the person's text for the hunk could not be located, and the file may contain the resolution. */
   unaligned: number;
-  /** Resolved hunks missing a line one side added that the human kept. */
+  /** Resolved hunks missing a line one side added that the person kept. */
   sidesDropped: number;
 }
 

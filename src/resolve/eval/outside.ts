@@ -12,7 +12,7 @@ export function editedOutside(file: ConflictedFile, resolved: string): boolean {
     normalizeWhitespace(s)
       .split('\n')
       .filter((l) => l !== '');
-  const human = lines(resolved);
+  const person = lines(resolved);
   let pos = 0;
   const segs = file.segments;
   for (const [i, seg] of segs.entries()) {
@@ -21,12 +21,12 @@ export function editedOutside(file: ConflictedFile, resolved: string): boolean {
     if (want.length === 0) continue;
     const first = i === 0;
     const last = i === segs.length - 1;
-    const fits = (at: number): boolean => want.every((w, j) => human[at + j] === w);
+    const fits = (at: number): boolean => want.every((w, j) => person[at + j] === w);
     let at = -1;
     if (first) at = fits(0) ? 0 : -1;
     else if (last)
-      at = human.length - want.length >= pos && fits(human.length - want.length) ? human.length - want.length : -1;
-    else for (let k = pos; k + want.length <= human.length && at < 0; k++) if (fits(k)) at = k;
+      at = person.length - want.length >= pos && fits(person.length - want.length) ? person.length - want.length : -1;
+    else for (let k = pos; k + want.length <= person.length && at < 0; k++) if (fits(k)) at = k;
     if (at < 0) return true;
     pos = at + want.length;
   }

@@ -17,7 +17,7 @@ import { editedOutside } from './outside.js';
 import { dropsWhatPersonKept } from './drops-kept.js';
 import { canonicalUnordered } from './unordered.js';
 
-/** One conflicted file of one historical merge, with what the human committed. */
+/** One conflicted file of one historical merge, with what the person committed. */
 export interface EvalCase {
   id: string;
   path: string;
@@ -197,9 +197,9 @@ async function compareWhole(
 }
 
 /**
- * Compare one hunk resolution with the human's text for that hunk, when it can
+ * Compare one hunk resolution with the person's text for that hunk, when it can
  * be located. A resolution that cannot be located but whose lines occur nowhere
- * in the human's file is wrong all the same (it is not what they committed).
+ * in the person's file is wrong all the same (it is not what they committed).
  */
 export async function judge(
   into: HunkCounts | readonly HunkCounts[],
@@ -230,7 +230,7 @@ export async function judge(
   if (dropsSide(hunk, text, region.text)) add('sidesDropped');
 }
 
-/** Whether the human's file, with `text` in place of its [start, end), differs from it only in the order of unordered siblings. */
+/** Whether the person's file, with `text` in place of its [start, end), differs from it only in the order of unordered siblings. */
 async function sameUpToOrder(
   path: string,
   resolved: string,
@@ -240,24 +240,24 @@ async function sameUpToOrder(
 ): Promise<boolean> {
   const [a, b] = await Promise.all([
     canonicalUnordered(path, resolved.slice(0, start) + text + resolved.slice(end)),
-    humanCanonical(path, resolved),
+    personCanonical(path, resolved),
   ]);
   return a !== null && a === b;
 }
 
 /** The person's file in canonical form, kept for the case being scored: every rule's hunks compare with it. */
-let lastHuman: { path: string; text: string; canonical: Promise<string | null> } | null = null;
-function humanCanonical(path: string, text: string): Promise<string | null> {
-  if (lastHuman?.path !== path || lastHuman.text !== text)
-    lastHuman = { path, text, canonical: canonicalUnordered(path, text) };
-  return lastHuman.canonical;
+let lastPerson: { path: string; text: string; canonical: Promise<string | null> } | null = null;
+function personCanonical(path: string, text: string): Promise<string | null> {
+  if (lastPerson?.path !== path || lastPerson.text !== text)
+    lastPerson = { path, text, canonical: canonicalUnordered(path, text) };
+  return lastPerson.canonical;
 }
 
 /**
- * True when a line one side added (relative to the base) is in the human's
- * resolution but not in ours: the resolution threw away work the human kept.
+ * True when a line one side added (relative to the base) is in the person's
+ * resolution but not in ours: the resolution threw away work the person kept.
  */
-export function dropsSide(hunk: ConflictHunk, text: string, human: string): boolean {
+export function dropsSide(hunk: ConflictHunk, text: string, person: string): boolean {
   const lines = (s: string): Set<string> =>
     new Set(
       normalizeWhitespace(s)
@@ -266,7 +266,7 @@ export function dropsSide(hunk: ConflictHunk, text: string, human: string): bool
     );
   const base = lines(hunk.base ?? '');
   const got = lines(text);
-  const kept = lines(human);
+  const kept = lines(person);
   for (const side of [hunk.ours, hunk.theirs]) {
     for (const line of lines(side)) {
       if (!base.has(line) && kept.has(line) && !got.has(line)) return true;

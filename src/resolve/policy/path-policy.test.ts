@@ -35,7 +35,7 @@ describe('resolve.paths, the fork policy', () => {
         'CHANGELOG.md': 'union',
         'NEWS.md': 'union theirs-first',
         'HISTORY.md': { union: 'theirs-first' },
-        'src/mos/**': 'human',
+        'src/mos/**': 'person',
         'package-lock.json': { regenerate: 'npm install --package-lock-only' },
         'README.md': 'ours',
       }).map((r) => [r.glob, r.decision]),
@@ -44,7 +44,7 @@ describe('resolve.paths, the fork policy', () => {
       ['CHANGELOG.md', { kind: 'union', order: 'ours-first' }],
       ['NEWS.md', { kind: 'union', order: 'theirs-first' }],
       ['HISTORY.md', { kind: 'union', order: 'theirs-first' }],
-      ['src/mos/**', { kind: 'human' }],
+      ['src/mos/**', { kind: 'person' }],
       ['package-lock.json', { kind: 'regenerate', command: 'npm install --package-lock-only' }],
       ['README.md', { kind: 'ours' }],
     ]);
@@ -55,7 +55,7 @@ describe('resolve.paths, the fork policy', () => {
     expect(globMatches('locales/*.json', 'locales/fr.json')).toBe(true);
     expect(globMatches('locales/*.json', 'src/locales/fr.json')).toBe(false);
     expect(globMatches('.github/**', '.github/workflows/ci.yml')).toBe(true);
-    const rules = pathRules({ 'docs/**': 'human', '*.md': 'theirs' });
+    const rules = pathRules({ 'docs/**': 'person', '*.md': 'theirs' });
     expect(policyFor('docs/a.md', rules)?.glob).toBe('docs/**');
     expect(policyFor('README.md', rules)?.glob).toBe('*.md');
     expect(policyFor('src/a.c', rules)).toBeNull();
@@ -68,7 +68,7 @@ describe('resolve.paths, the fork policy', () => {
     expect(policyText(hunk, { kind: 'union', order: 'ours-first' })).toBe('fork line\nupstream line\n');
     expect(policyText(hunk, { kind: 'union', order: 'theirs-first' })).toBe('upstream line\nfork line\n');
     expect(policyText({ ours: 'a', theirs: 'b' }, { kind: 'union', order: 'ours-first' })).toBe('a\nb');
-    expect(policyText(hunk, { kind: 'human' })).toBeNull();
+    expect(policyText(hunk, { kind: 'person' })).toBeNull();
     expect(policyText(hunk, { kind: 'regenerate', command: 'x' })).toBeNull();
   });
 
@@ -104,7 +104,7 @@ describe('the policy rung of the ladder', () => {
     const result = await resolveConflictedFile(file, {
       path: 'a.txt',
       rules: selectRules(),
-      policy: rule('a.txt', { kind: 'human' }),
+      policy: rule('a.txt', { kind: 'person' }),
       fallback: async () => {
         asked++;
         return [];

@@ -9,7 +9,7 @@ export type PolicyDecision =
   | { kind: 'ours' }
   | { kind: 'theirs' }
   | { kind: 'union'; order: UnionOrder }
-  | { kind: 'human' }
+  | { kind: 'person' }
   | { kind: 'regenerate'; command: string };
 
 /** A glob of `resolve.paths` with its decision, in the order written. */
@@ -23,7 +23,7 @@ type WrittenDecision = Config['resolve']['paths'][string];
 /** The decision as written in `splintercat.yaml` (validated by the config schema), normalised. */
 export function normalizeDecision(written: WrittenDecision): PolicyDecision {
   if (typeof written === 'string') {
-    if (written === 'ours' || written === 'theirs' || written === 'human') return { kind: written };
+    if (written === 'ours' || written === 'theirs' || written === 'person') return { kind: written };
     return { kind: 'union', order: written === 'union theirs-first' ? 'theirs-first' : 'ours-first' };
   }
   if ('union' in written) return { kind: 'union', order: written.union };
@@ -62,7 +62,7 @@ export function describeDecision(decision: PolicyDecision): string {
 
 /**
  * The policy's text for one hunk: one side, or both in the order chosen. Null for the
- * decisions that are not taken hunk by hunk (`human`, `regenerate`).
+ * decisions that are not taken hunk by hunk (`person`, `regenerate`).
  */
 export function policyText(hunk: Pick<ConflictHunk, 'ours' | 'theirs'>, decision: PolicyDecision): string | null {
   switch (decision.kind) {

@@ -62,7 +62,7 @@ function linesAdded(inner: string, outer: string): string {
  * larger side's extra lines repeat a run of three or more lines found
  * elsewhere in the file (the other side moved that code).
  *
- * Corpus (400 hunks): alone 24 resolved, all 24 as the human did, 0 sides
+ * Corpus (400 hunks): alone 24 resolved, all 24 as the person did, 0 sides
  * dropped. Each guard was measured: without the moved-code check 27 resolved,
  * 1 wrong; letting the larger side drop lines silently 34, 1 wrong; comparing
  * whole lines instead of tokens only 14. Without the modify/delete check it

@@ -20,8 +20,8 @@ export function tokenizeWords(text: string): string[] {
 /**
  * Re-merge the hunk word by word: two edits on the same line that touch
  * different words merge cleanly. Off by default: on the corpus (400 hunks)
- * it resolved 138 alone, 87 equal to the human's, 47 wrong, 4 unaligned, 14
- * dropping a side the human kept (a clean token merge is often not what a
+ * it resolved 138 alone, 87 equal to the person's, 47 wrong, 4 unaligned, 14
+ * dropping a side the person kept (a clean token merge is often not what a
  * person writes). A strict word merge (git's rule on words: `strictDiff3`)
  * was measured too: 72 hunks, 36 right, 34 wrong, mostly a side's rename
  * carried into the other side's changed line where the person kept one side.

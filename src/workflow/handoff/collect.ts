@@ -15,10 +15,10 @@ import { keepOrDelete } from './file.js';
 import { changesSinceHandoff } from './snapshot.js';
 
 /**
- * What `collectHumanResolution` found: the tree to record (with the person's own edits outside the
+ * What `collectPersonResolution` found: the tree to record (with the person's own edits outside the
  * conflict's files since the hand-off, when one was recorded), or why the person's edit is not taken yet.
  */
-type HumanCollection =
+type PersonCollection =
   { ok: true; tree: string; outside?: PathChange[] } | { ok: false; left: string[]; why: string[] };
 
 /**
@@ -27,11 +27,11 @@ type HumanCollection =
  * fix — and refuse only a file with conflict markers left (`conflict-marker-size` aware), a
  * path still unmerged and untouched, or (`refuse`) the very tree a failed check blamed.
  */
-export async function collectHumanResolution(
+export async function collectPersonResolution(
   ctx: WorkflowContext,
   cell: Cell,
   options: { refuse?: { tree: string; why: string } } = {},
-): Promise<HumanCollection> {
+): Promise<PersonCollection> {
   const id = ctx.worktrees.conflictId(cell);
   const wt = await ctx.worktrees.worktreeGit(id);
   try {

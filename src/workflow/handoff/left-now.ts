@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Git } from '../../git/index.js';
 import { leftToDo, takeCommand, type LeftFile } from '../../resolve/index.js';
-import type { HandoffConflict, HandoffFile, HandoffHunk, HumanHandoff } from '../../store/handoff-state.js';
+import type { HandoffConflict, HandoffFile, HandoffHunk, Handoff } from '../../store/handoff-state.js';
 import { fileHunks, hunksKeyed } from '../../store/stored-hunks.js';
 import { printableName as shown } from '../../util/safe-print.js';
 
@@ -11,10 +11,10 @@ import { printableName as shown } from '../../util/safe-print.js';
  * choices that exist for them; a file settled since says so. A worktree that cannot be read is shown
  * as it was handed over.
  */
-export async function handoffAsLeft(human: HumanHandoff): Promise<HumanHandoff> {
+export async function handoffAsLeft(handoff: Handoff): Promise<Handoff> {
   const conflicts: HandoffConflict[] = [];
-  for (const c of human.conflicts) conflicts.push(await conflictAsLeft(c));
-  return { ...human, conflicts };
+  for (const c of handoff.conflicts) conflicts.push(await conflictAsLeft(c));
+  return { ...handoff, conflicts };
 }
 
 async function conflictAsLeft(c: HandoffConflict): Promise<HandoffConflict> {

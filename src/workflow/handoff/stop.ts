@@ -12,7 +12,7 @@ import { tipFacts } from '../../store/flow-tips.js';
 
 /**
  * Stop for a person: every conflict with its worktree and each file's kind and exact
- * instructions (`state.human`, the `human_needed` event), the `cd DIR   # comment` lines and
+ * instructions (`state.handoff`, the `person_needed` event), the `cd DIR   # comment` lines and
  * the one command to run next. The worktrees become the person's (never reset by a resume),
  * and the files are saved as presented so their answers can be learnt.
  */
@@ -42,19 +42,19 @@ export async function handoffToPerson(state: RunState, ctx: Ctx, conflicts: Hand
   const commands = [...conflicts.map(cdLine), continueCommand(ctx, state.name)];
   const checks = [...new Set(conflicts.flatMap((c) => (c.failure ? [c.failure.check] : [])))];
   const reason =
-    `${files.length} file(s) in ${conflicts.length} conflict(s) need a human: ` +
+    `${files.length} file(s) in ${conflicts.length} conflict(s) need the person: ` +
     (checks.length > 0
       ? `check ${checks.map((n) => `'${n}'`).join(', ')} failed on a resolution to amend`
       : 'the ladder could not resolve them with certainty');
-  ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts });
+  ctx.journal.append({ type: 'person_needed', reason, files, commands, conflicts });
   const expected = expectedAfter(state);
   return {
-    halt: 'needs_human',
+    halt: 'needs_person',
     reason,
     next: 'resolve_conflicts',
     state: {
       ...state,
-      human: {
+      handoff: {
         reason,
         files,
         commands,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareCells } from '../../imerge/cell.js';
-import { learnHumanHunks, parseConflictText, personChoice } from '../../resolve/index.js';
+import { learnPersonHunks, parseConflictText, personChoice } from '../../resolve/index.js';
 import type { ConflictState, HandoffConflict, RunState } from '../../store/run-state.js';
 import { recordResolved } from '../conflict-records.js';
 import type { Ctx } from '../nodes/common.js';
@@ -9,7 +9,7 @@ import { personChoicesOf, withRecordedChoices } from '../../store/flow-choices.j
 import { personsOutsideEdits } from '../outside-edits.js';
 import type { GridEngine } from '../ports.js';
 import { shownDrops } from '../drops/shown-drops.js';
-import { collectHumanResolution } from './collect.js';
+import { collectPersonResolution } from './collect.js';
 import { presentedFile } from './presented.js';
 import { rememberPersonsFiles } from './remember-files.js';
 import { withReachablePath } from '../../util/long-path.js';
@@ -31,7 +31,7 @@ export async function takePersonsWork(
   let next = state;
   const resolved: string[] = [];
   const again: HandoffConflict[] = [];
-  const handed = state.human?.conflicts ?? [];
+  const handed = state.handoff?.conflicts ?? [];
   const choices = personChoicesOf(state);
   const fileChoices = { ...choices.fileChoices };
   const suspectChanged = await anySuspectChanged(ctx, waiting, handed);
@@ -60,9 +60,9 @@ export async function takePersonsWork(
             why: `the worktree still holds the resolution check '${entry.failure?.check ?? '?'}' failed on: amend it (or commit a fix there), then run splintercat continue`,
           }
         : undefined;
-    const human = await collectHumanResolution(ctx, c.cell, refuse ? { refuse } : {});
-    if (!human.ok) {
-      again.push({ ...entry, refused: human.why });
+    const collected = await collectPersonResolution(ctx, c.cell, refuse ? { refuse } : {});
+    if (!collected.ok) {
+      again.push({ ...entry, refused: collected.why });
       continue;
     }
     // Still recorded (presented after an abort): the fix takes its place, and what was built on it is merged again.
@@ -77,18 +77,18 @@ export async function takePersonsWork(
       });
       continue;
     }
-    const outsideEdits = await personsOutsideEdits(ctx, c, human.outside);
-    const commit = await engine.recordMerge(c.cell, human.tree);
+    const outsideEdits = await personsOutsideEdits(ctx, c, collected.outside);
+    const commit = await engine.recordMerge(c.cell, collected.tree);
     const learnt = await learn(ctx, state, c, worktree, entry);
     await rememberPersonsFiles(ctx, state, c, worktree, entry, parents);
     const chosen = personChoices(state, ctx, c, worktree, entry);
     const settled = await settledBy(ctx, engine, c, worktree);
     const files = await shownDrops(
       ctx,
-      { above: parents.above, left: parents.left, tree: human.tree },
+      { above: parents.above, left: parents.left, tree: collected.tree },
       personsFiles(c, learnt, chosen, entry.failure !== null, settled),
     );
-    next = recordResolved(next, ctx, c.cell, human.tree, commit, files, { outsideEdits });
+    next = recordResolved(next, ctx, c.cell, collected.tree, commit, files, { outsideEdits });
     for (const choice of choices.handoffChoices[c.id] ?? []) {
       fileChoices[choice.key] = withReachablePath(join(worktree, choice.path), existsSync) ? 'keep' : 'delete';
     }
@@ -98,7 +98,7 @@ export async function takePersonsWork(
     Object.entries(choices.handoffChoices).filter(([id]) => !resolved.includes(id)),
   );
   next = withRecordedChoices(next, ctx.journal, { fileChoices, handoffChoices });
-  if (again.length === 0 && next.human !== null) next = { ...next, human: null };
+  if (again.length === 0 && next.handoff !== null) next = { ...next, handoff: null };
   return { state: next, resolved, again };
 }
 
@@ -112,7 +112,7 @@ async function anySuspectChanged(ctx: Ctx, waiting: ConflictState[], handed: Han
   if (suspects.length < 2) return false;
   for (const h of suspects) {
     const c = waiting.find((w) => w.id === h.conflict) as ConflictState;
-    const now = await collectHumanResolution(ctx, c.cell);
+    const now = await collectPersonResolution(ctx, c.cell);
     if (now.ok && now.tree !== h.blamedTree) return true;
   }
   return false;
@@ -196,7 +196,7 @@ async function learn(
     const saved = presentedFile(ctx, state, c.id, f.path);
     const mine = join(worktree, f.path);
     if (!existsSync(saved) || !withReachablePath(mine, existsSync)) continue;
-    const keys = await learnHumanHunks(cache, {
+    const keys = await learnPersonHunks(cache, {
       path: f.path,
       presented: readFileSync(saved, 'utf8'),
       resolved: withReachablePath(mine, (p) => readFileSync(p, 'utf8')),

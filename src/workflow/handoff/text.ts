@@ -1,4 +1,4 @@
-import type { HandoffFile, HumanHandoff } from '../../store/run-state.js';
+import type { HandoffFile, Handoff } from '../../store/run-state.js';
 import { fileHunks } from '../../store/stored-hunks.js';
 import { isPrintableName, prefixedLines, printableLine, printableName } from '../../util/safe-print.js';
 
@@ -9,9 +9,9 @@ const EXCERPT_LINES = 15;
  * with its kind and what to do, the failed check (summary, log, excerpt, a cleanly merged file
  * it points at), what the model tried, why the last `continue` refused; then the commands.
  */
-export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
-  const lines: string[] = ['Files to settle:', ...human.files.map((f) => `${indent}${printableName(f)}`)];
-  for (const c of human.conflicts) {
+export function handoffLines(handoff: Handoff, indent = '  '): string[] {
+  const lines: string[] = ['Files to settle:', ...handoff.files.map((f) => `${indent}${printableName(f)}`)];
+  for (const c of handoff.conflicts) {
     lines.push('', `Conflict ${c.conflict}, in ${printableName(c.worktree)}:`);
     c.files.forEach((f, k) => {
       // A name that cannot print as itself is shown escaped and named by its number too.
@@ -39,21 +39,21 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
     for (const m of c.model) lines.push(...prefixedLines(m, `${indent}model: `));
     for (const r of c.refused) lines.push(`${indent}not taken yet: ${r}`);
   }
-  if (human.conflicts.length > 1)
+  if (handoff.conflicts.length > 1)
     lines.push(
       '',
-      `These ${human.conflicts.length} conflicts are independent: settle them in any order, each in its own worktree; one \`splintercat continue\` then checks them together (and finds the one that breaks a check, if one does).`,
+      `These ${handoff.conflicts.length} conflicts are independent: settle them in any order, each in its own worktree; one \`splintercat continue\` then checks them together (and finds the one that breaks a check, if one does).`,
     );
-  if (human.expected)
+  if (handoff.expected)
     lines.push(
-      `${human.expected.more === 0 ? 'No more conflicts are expected after these' : `About ${human.expected.more} more conflict(s) are expected after these`} (${human.expected.total} in all, estimated from a plain merge of the tips and the conflicts met so far).`,
+      `${handoff.expected.more === 0 ? 'No more conflicts are expected after these' : `About ${handoff.expected.more} more conflict(s) are expected after these`} (${handoff.expected.total} in all, estimated from a plain merge of the tips and the conflicts met so far).`,
     );
-  lines.push('', 'Then:', ...human.commands.map((c) => `${indent}${c}`));
-  if (human.accept) {
+  lines.push('', 'Then:', ...handoff.commands.map((c) => `${indent}${c}`));
+  if (handoff.accept) {
     lines.push(
       '',
       'Or, if this failure is expected at this step of the merge (code a later commit brings fixes it), accept it:',
-      `${indent}${human.accept}   # the worktree's resolution is taken as it is; those failing tests are never blamed again`,
+      `${indent}${handoff.accept}   # the worktree's resolution is taken as it is; those failing tests are never blamed again`,
     );
   }
   // Whatever else a line holds (a check's output, a file name, a teammate's words): it stays one line, with

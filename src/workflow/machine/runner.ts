@@ -33,11 +33,11 @@ export interface NodeContext {
 }
 
 /**
- * A node's answer: continue at `next`, or halt. `needs_human` resumes at `next` (default: this
- * node) after the human's edit; `failed` with `next: 'end'` is final, otherwise `continue` retries.
+ * A node's answer: continue at `next`, or halt. `needs_person` resumes at `next` (default: this
+ * node) after the person's edit; `failed` with `next: 'end'` is final, otherwise `continue` retries.
  */
 export type NodeResult<S, N extends string> =
-  { next: N | 'end'; state: S } | { halt: 'needs_human' | 'failed'; reason: string; state: S; next?: N | 'end' };
+  { next: N | 'end'; state: S } | { halt: 'needs_person' | 'failed'; reason: string; state: S; next?: N | 'end' };
 
 export type MachineNode<S, N extends string, C> = (state: S, ctx: C & NodeContext) => Promise<NodeResult<S, N>>;
 
@@ -64,7 +64,7 @@ export interface RunnerOptions<S, C> {
 export type RunOutcome<S, N extends string> =
   | { kind: 'done'; state: S; steps: number }
   | { kind: 'stopped'; state: S; resumeAt: N; resume: string }
-  | { kind: 'needs_human'; state: S; resumeAt: N | 'end'; reason: string; resume: string }
+  | { kind: 'needs_person'; state: S; resumeAt: N | 'end'; reason: string; resume: string }
   | {
       kind: 'failed';
       state: S;
@@ -137,17 +137,17 @@ function afterThrow<S, N extends string>(
   logger: Logger,
 ): RunOutcome<S, N> {
   if (signal.aborted) return stopped(run, node);
-  const needsHuman = SplintercatError.isInstance(error) && error.kind === 'needs_human';
+  const needsPerson = SplintercatError.isInstance(error) && error.kind === 'needs_person';
   const reason = SplintercatError.isInstance(error)
     ? error.what
     : error instanceof Error
       ? error.message
       : String(error);
-  run.setCursor({ status: needsHuman ? 'needs_human' : 'failed', reason });
-  run.outcomeEvent(needsHuman ? 'needs_human' : 'failed', node, reason);
+  run.setCursor({ status: needsPerson ? 'needs_person' : 'failed', reason });
+  run.outcomeEvent(needsPerson ? 'needs_person' : 'failed', node, reason);
   logger.error({ node, err: error }, 'workflow node failed');
   const { state, resume } = run;
-  if (needsHuman) return { kind: 'needs_human', state, resumeAt: node, reason, resume };
+  if (needsPerson) return { kind: 'needs_person', state, resumeAt: node, reason, resume };
   return { kind: 'failed', state, at: node, reason, retryable: true, resume, error };
 }
 
@@ -155,11 +155,11 @@ function afterThrow<S, N extends string>(
 function afterHalt<S, N extends string>(
   run: Running<S, N>,
   next: N | 'end',
-  halt: 'needs_human' | 'failed',
+  halt: 'needs_person' | 'failed',
   reason: string,
 ): RunOutcome<S, N> {
   const { state, resume } = run;
-  if (halt === 'needs_human') return { kind: 'needs_human', state, resumeAt: next, reason, resume };
+  if (halt === 'needs_person') return { kind: 'needs_person', state, resumeAt: next, reason, resume };
   const ended = next === 'end';
   return { kind: 'failed', state, at: next, reason, retryable: !ended, resume: ended ? null : resume };
 }

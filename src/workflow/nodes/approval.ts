@@ -6,12 +6,12 @@ import type { Ctx } from './common.js';
 type Resolved = Extract<CellResolution, { ok: true }>;
 
 /**
- * The interactive part of the resolve node (`--interactive`): each resolution shown to the user
+ * The interactive part of the resolve node (`--interactive`): each resolution shown to the person
  * before it is recorded. A run without it has the no-op one, which approves every resolution.
  */
 export interface Approval {
   /**
-   * True when the user answers each resolution, maybe much later: what is decided is recorded
+   * True when the person answers each resolution, maybe much later: what is decided is recorded
    * before the next is asked, so a stop in between loses no answer.
    */
   readonly oneByOne: boolean;
@@ -21,7 +21,7 @@ export interface Approval {
 
 const approveAll: Approval = { oneByOne: false, review: (outcome) => Promise.resolve(outcome) };
 
-/** The user's approval under `--interactive`, else the no-op one. */
+/** The person's approval under `--interactive`, else the no-op one. */
 export function approval(ctx: Ctx, engine: GridEngine): Approval {
   const approver = ctx.approver;
   if (!approver) return approveAll;
@@ -29,8 +29,8 @@ export function approval(ctx: Ctx, engine: GridEngine): Approval {
 }
 
 /**
- * `--interactive`: show the resolution to the user before it is recorded. A declined one is
- * presented again as a plain conflict in its worktree and handed to the human.
+ * `--interactive`: show the resolution to the person before it is recorded. A declined one is
+ * presented again as a plain conflict in its worktree and handed to the person.
  */
 async function approved(
   ctx: Ctx,
@@ -57,12 +57,12 @@ async function approved(
   ctx.journal.append({
     type: 'decision',
     kind: 'resolution',
-    by: 'user',
+    by: 'person',
     decision: 'declined',
     reasoning: `The resolution of ${id} was declined in --interactive mode`,
     conflicts: [id],
   });
-  ctx.log.decision({ cell: id }, `[user] Declined the resolution of ${id}: handed to a human`);
+  ctx.log.decision({ cell: id }, `[person] Declined the resolution of ${id}: left to the person`);
   const { path, unmerged } = await ctx.worktrees.presentMerge(
     ctx.worktrees.conflictId(outcome.cell),
     details.above,
@@ -70,7 +70,7 @@ async function approved(
   );
   const files = outcome.files.map((f) => ({
     ...f,
-    hunks: f.hunks.map((h) => ({ ...h, status: 'needs_human' as const, rung: null, by: null, cacheKey: null })),
+    hunks: f.hunks.map((h) => ({ ...h, status: 'needs_person' as const, rung: null, by: null, cacheKey: null })),
   }));
   const handoff = outcome.files.map((f) => ({
     path: f.path,

@@ -35,7 +35,7 @@ async function abortRecovery(state: RunState, ctx: Ctx, summary: FailureSummary 
   let next = newAttempt(
     {
       ...closed,
-      conflicts: closed.conflicts.map((c) => (ids.has(c.id) ? { ...c, status: 'needs_human' as const } : c)),
+      conflicts: closed.conflicts.map((c) => (ids.has(c.id) ? { ...c, status: 'needs_person' as const } : c)),
     },
     now,
   );
@@ -145,7 +145,7 @@ function reopenConflicts(
 ): ConflictState[] {
   return state.conflicts.map((c) => {
     if (!ids.has(c.id)) return c;
-    const status = toAmend.has(c.id) ? 'needs_human' : blamed.has(c.id) ? 'blamed' : 'pending';
+    const status = toAmend.has(c.id) ? 'needs_person' : blamed.has(c.id) ? 'blamed' : 'pending';
     const blame = blamed.has(c.id) ? reason : c.blame;
     return { ...c, status, blame, resolutionTree: null, resolutionCommit: null };
   });

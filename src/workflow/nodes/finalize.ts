@@ -158,12 +158,12 @@ function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty:
     'splintercat continue',
     'git stash pop   # your changes back, on top of the merge',
   ];
-  ctx.journal.append({ type: 'human_needed', reason, files, commands, conflicts: [] });
+  ctx.journal.append({ type: 'person_needed', reason, files, commands, conflicts: [] });
   return {
-    halt: 'needs_human',
+    halt: 'needs_person',
     reason,
     next: 'finalize',
-    state: { ...state, human: { reason, files, commands, where: checkout, conflicts: [] } },
+    state: { ...state, handoff: { reason, files, commands, where: checkout, conflicts: [] } },
   };
 }
 
@@ -194,7 +194,7 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
   removeBuildDir(ctx.buildDir);
   const open = state.attempts.find((a) => a.number === state.currentAttempt && a.finishedAt === null);
   const closed = open ? closeAttempt(ctx, state, open.recovery, ctx.clock.now().toISOString()) : state;
-  return { next: 'end', state: { ...closed, finalCommit: commit, human: null } };
+  return { next: 'end', state: { ...closed, finalCommit: commit, handoff: null } };
 }
 
 /** The merge commit, when the target branch already holds it: parents [original tip, source]. */

@@ -63,7 +63,7 @@ async function decide(
     return {
       kind: merge.strategy,
       batchSize: merge.strategy === 'batch' ? merge.default_batch_size : null,
-      decidedBy: 'user',
+      decidedBy: 'person',
       reasoning: `merge.strategy is set to ${merge.strategy}`,
       decidedAt: now,
     };

@@ -92,7 +92,7 @@ async function takeBack(
     if (!batch.includes(cellId(r.cell))) batch.push(cellId(r.cell));
   }
   next = await shared.adopt(next);
-  const waiting = next.conflicts.filter((x) => x.status === 'needs_human');
+  const waiting = next.conflicts.filter((x) => x.status === 'needs_person');
   if (waiting.length > 0) {
     const taken = await takePersonsWork(next, ctx, engine, waiting);
     next = taken.state;
@@ -105,7 +105,7 @@ async function takeBack(
     await releaseResolvedWorktrees(ctx, next);
   }
   // Every hand-off is taken: nothing is asked of anyone until the next one.
-  if (next.human !== null) next = { ...next, human: null };
+  if (next.handoff !== null) next = { ...next, handoff: null };
   return { state: next, batch };
 }
 
@@ -135,6 +135,6 @@ async function handOver(ctx: Ctx, state: RunState, proposed: Proposed, applied: 
       state,
     };
   }
-  if (applied.human.length > 0) return handoffToPerson(state, ctx, applied.human);
+  if (applied.handed.length > 0) return handoffToPerson(state, ctx, applied.handed);
   return null;
 }

@@ -25,7 +25,7 @@ export interface Proposed {
 export interface Applied {
   state: RunState;
   resolved: string[];
-  human: HandoffConflict[];
+  handed: HandoffConflict[];
   /** The keep-or-delete choices handed over, by conflict. */
   choiceKeys: Record<string, ChoiceKey[]>;
 }
@@ -88,13 +88,13 @@ export async function decideAndApply(
   proposed: Proposed,
   approval: Approval,
 ): Promise<Applied> {
-  let applied: Applied = { state, resolved: [], human: [], choiceKeys: {} };
+  let applied: Applied = { state, resolved: [], handed: [], choiceKeys: {} };
   const apply = async (decided: CellResolution[]): Promise<void> => {
     const more = await applyDecided(ctx, engine, applied.state, decided, proposed.budget);
     applied = {
       state: more.state,
       resolved: [...applied.resolved, ...more.resolved],
-      human: [...applied.human, ...more.human],
+      handed: [...applied.handed, ...more.handed],
       choiceKeys: { ...applied.choiceKeys, ...more.choiceKeys },
     };
   };
@@ -125,7 +125,7 @@ async function applyDecided(
   const commits = await engine.recordMerges(accepted.map((o) => ({ cell: o.cell, tree: o.tree })));
   let next = state;
   const resolved: string[] = [];
-  const human: HandoffConflict[] = [];
+  const handed: HandoffConflict[] = [];
   const choiceKeys: Record<string, ChoiceKey[]> = {};
   for (const outcome of decided) {
     if (outcome.ok) {
@@ -136,11 +136,11 @@ async function applyDecided(
     }
     const left = await leaveUnresolved(ctx, engine, next, outcome, budget);
     next = left.state;
-    if (left.handoff) human.push(left.handoff);
+    if (left.handoff) handed.push(left.handoff);
     if (outcome.choiceKeys.length > 0 && left.handoff) choiceKeys[cellId(outcome.cell)] = outcome.choiceKeys;
   }
   if (accepted.length > 0) await releaseResolvedWorktrees(ctx, next);
-  return { state: next, resolved, human, choiceKeys };
+  return { state: next, resolved, handed, choiceKeys };
 }
 
 /** A conflict the ladder could not finish: pending again (budget), or handed to a person with what it needs. */
@@ -153,7 +153,7 @@ async function leaveUnresolved(
 ): Promise<{ state: RunState; handoff: HandoffConflict | null }> {
   const base = conflictBase(state, outcome.cell);
   // Not a person's job: once budget.usd is raised, `continue` asks the model again.
-  const status = budget ? ('pending' as const) : ('needs_human' as const);
+  const status = budget ? ('pending' as const) : ('needs_person' as const);
   const next = { ...state, conflicts: upsert(state.conflicts, { ...base, status, files: outcome.files }) };
   if (budget) return { state: next, handoff: null };
   const id = cellId(outcome.cell);

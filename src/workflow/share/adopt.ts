@@ -52,7 +52,7 @@ export async function adoptPublished(
  * that their edits were not used and where they still are (a handed-over worktree is never removed).
  */
 function sayEditsUnused(ctx: Ctx, state: RunState, id: string): void {
-  const handed = state.human?.conflicts.find((c) => c.conflict === id);
+  const handed = state.handoff?.conflicts.find((c) => c.conflict === id);
   if (handed === undefined) return;
   ctx.log.warn(
     { cell: id, worktree: handed.worktree },
@@ -89,9 +89,9 @@ export function heldElsewhere(state: RunState, held: HeldClaim[]): Result {
       ? 'every open conflict was resolved on another machine whose published objects are not in this clone yet: run splintercat continue again later to take them in'
       : `every open conflict is held by another machine (${lines.join('; ')}): run splintercat continue again once one is resolved or its lease runs out`;
   return {
-    halt: 'needs_human',
+    halt: 'needs_person',
     reason,
     next: 'resolve_conflicts',
-    state: { ...state, human: null },
+    state: { ...state, handoff: null },
   };
 }

@@ -76,7 +76,7 @@ export class GridModel {
     else if (mk && mk.conflict) {
       if (mk.status === 'resolved')
         outcome = 'Conflict resolved by ' + (mk.rung || 'a rung') + (mk.by.length ? ' (' + mk.by.join(', ') + ')' : '');
-      else if (mk.status === 'needs_human') outcome = 'Conflict: needs a human';
+      else if (mk.status === 'needs_person') outcome = 'Conflict: needs the person';
       else outcome = 'Conflict: ' + mk.status;
     } else outcome = MEANING[merge] + (edge ? '; on the merge frontier' : '');
     lines.push('Outcome: ' + outcome);

@@ -7,7 +7,7 @@ import { rebuildRun } from '../../src/store/doctor.js';
 import { nullLogger, type Logger } from '../../src/log/logger.js';
 import { RunStore } from '../../src/store/index.js';
 import { loadRunState } from '../../src/store/run-persistence.js';
-import type { HumanHandoff } from '../../src/store/run-state.js';
+import type { Handoff } from '../../src/store/run-state.js';
 import { driveRun } from '../../src/workflow/merge-run.js';
 import { reopenRun } from '../../src/workflow/setup.js';
 import { acceptPendingFailure } from '../../src/workflow/accept-failure.js';
@@ -53,9 +53,9 @@ async function runChoice(worktree: string, command: string): Promise<void> {
   await execa('sh', ['-c', command], { cwd: worktree });
 }
 
-function only(human: HumanHandoff | null | undefined) {
-  expect(human?.conflicts).toHaveLength(1);
-  return human!.conflicts[0]!;
+function only(handoff: Handoff | null | undefined) {
+  expect(handoff?.conflicts).toHaveLength(1);
+  return handoff!.conflicts[0]!;
 }
 
 /** Base: vals.txt and the check; `files` added on top. */
@@ -75,8 +75,8 @@ describe('hand-offs a person can follow to the letter', () => {
       () => 'upstream',
     );
     const { outcome } = await merge(repo);
-    expect(outcome.kind).toBe('needs_human');
-    const c = only(outcome.state.human);
+    expect(outcome.kind).toBe('needs_person');
+    const c = only(outcome.state.handoff);
     expect(c.conflict).toBe('1-1');
     expect(c.files).toEqual([
       {
@@ -101,8 +101,8 @@ describe('hand-offs a person can follow to the letter', () => {
         ],
       },
     ]);
-    expect(outcome.state.human?.files).toEqual([join(c.worktree, 'vals.txt')]);
-    expect(outcome.state.human?.commands).toEqual([
+    expect(outcome.state.handoff?.files).toEqual([join(c.worktree, 'vals.txt')]);
+    expect(outcome.state.handoff?.commands).toEqual([
       expect.stringMatching(new RegExp(`^cd ${c.worktree}   # conflict 1-1: `)),
       'splintercat continue',
     ]);
@@ -110,8 +110,8 @@ describe('hand-offs a person can follow to the letter', () => {
       .trim()
       .split('\n');
     const event = events
-      .map((l) => JSON.parse(l) as { type: string; conflicts?: HumanHandoff['conflicts'] })
-      .find((e) => e.type === 'human_needed');
+      .map((l) => JSON.parse(l) as { type: string; conflicts?: Handoff['conflicts'] })
+      .find((e) => e.type === 'person_needed');
     expect(event?.conflicts?.[0]?.files[0]?.path).toBe('vals.txt');
   });
 
@@ -122,7 +122,7 @@ describe('hand-offs a person can follow to the letter', () => {
       () => 'upstream',
     );
     const { outcome, ctx, store } = await merge(repo);
-    const c = only(outcome.state.human);
+    const c = only(outcome.state.handoff);
     // What a person writes who keeps the fork's value: the bytes of the worktree's HEAD, no git add.
     const ours = (await execa('git', ['show', 'HEAD:vals.txt'], { cwd: c.worktree, stripFinalNewline: false })).stdout;
     writeFileSync(join(c.worktree, 'vals.txt'), ours);
@@ -138,7 +138,7 @@ describe('hand-offs a person can follow to the letter', () => {
       () => 'upstream',
     );
     const { outcome, ctx, store } = await merge(repo);
-    const c = only(outcome.state.human);
+    const c = only(outcome.state.handoff);
     writeFileSync(join(c.worktree, 'vals.txt'), valuesFile(['both']));
     // A maintainer fixes something else in the merge itself: a note added, the check script touched.
     writeFileSync(join(c.worktree, 'NOTES.md'), 'merged by hand\n');
@@ -173,7 +173,7 @@ describe('hand-offs a person can follow to the letter', () => {
       () => 'upstream',
     );
     const { outcome, ctx, store } = await merge(repo);
-    const c = only(outcome.state.human);
+    const c = only(outcome.state.handoff);
     // As an older splintercat left it: no snapshot file, no snapshot refs in the worktree's git directory.
     const gitDir = (await execa('git', ['rev-parse', '--absolute-git-dir'], { cwd: c.worktree })).stdout;
     expect(existsSync(join(gitDir, 'splintercat-snapshots.json'))).toBe(true);
@@ -196,8 +196,8 @@ describe('hand-offs a person can follow to the letter', () => {
     repo.checkout('main');
     repo.commit('fork: change gone.txt, drop kept.txt', { 'gone.txt': 'fork change\n', 'kept.txt': null });
     const { outcome, store, ctx } = await merge(repo);
-    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('needs_human');
-    const c = only(outcome.state.human);
+    expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('needs_person');
+    const c = only(outcome.state.handoff);
     const byPath = Object.fromEntries(c.files.map((f) => [f.path, f]));
     expect(byPath['gone.txt']).toMatchObject({
       kind: 'modify/delete',
@@ -213,8 +213,8 @@ describe('hand-offs a person can follow to the letter', () => {
 
     // Nothing done: refused, with the exact choice to make.
     const untouched = await resume(store, ctx);
-    expect(untouched.kind).toBe('needs_human');
-    expect(only(untouched.state.human).refused.join('\n')).toMatch(
+    expect(untouched.kind).toBe('needs_person');
+    expect(only(untouched.state.handoff).refused.join('\n')).toMatch(
       /gone\.txt is still unmerged: run `git rm -q -- gone\.txt` to keep the deletion or `git add -- gone\.txt` to keep the file/,
     );
 
@@ -242,11 +242,11 @@ describe('hand-offs a person can follow to the letter', () => {
       repo.commit('fork: revert', { 'gone.txt': 'original\n' });
       repo.commit('fork: change again', { 'gone.txt': 'changed\n' });
       const { outcome, store, ctx } = await merge(repo);
-      expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('needs_human');
+      expect(outcome.kind === 'failed' ? outcome.reason : outcome.kind).toBe('needs_person');
       let state = outcome.state;
       const asked: string[] = [];
       for (let k = 0; k < 5 && state.status !== 'done'; k++) {
-        const c = only(state.human);
+        const c = only(state.handoff);
         asked.push(c.conflict);
         await runChoice(c.worktree, c.files[0]!.choices!.delete!);
         state = (await resume(store, ctx)).state;
@@ -280,13 +280,13 @@ describe('hand-offs a person can follow to the letter', () => {
       () => 'upstream',
     );
     const { outcome, store, ctx } = await merge(repo);
-    const c = only(outcome.state.human);
+    const c = only(outcome.state.handoff);
     const file = join(c.worktree, 'vals.txt');
     // Only the first hunk's markers are gone: still refused.
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^<<<<<<< .*\n/m, ''));
     const refused = await resume(store, ctx);
-    expect(refused.kind).toBe('needs_human');
-    expect(only(refused.state.human).refused).toEqual([
+    expect(refused.kind).toBe('needs_person');
+    expect(only(refused.state.handoff).refused).toEqual([
       'vals.txt still has conflict markers: remove every marker line',
     ]);
     writeFileSync(file, valuesFile(['both']));
@@ -304,11 +304,11 @@ describe("a person's work is never thrown away", () => {
       () => 'upstream',
     );
     const { outcome, store, ctx } = await merge(repo);
-    const c = only(outcome.state.human);
+    const c = only(outcome.state.handoff);
     const file = join(c.worktree, 'vals.txt');
     writeFileSync(file, valuesFile(['BAD']));
     const failed = await resume(store, ctx);
-    const amend = only(failed.state.human);
+    const amend = only(failed.state.handoff);
     expect(amend.conflict).toBe('1-1');
     // Their file, not fresh markers, and the failure that brought them back.
     expect(readFileSync(file, 'utf8')).toBe(valuesFile(['BAD']));
@@ -319,7 +319,7 @@ describe("a person's work is never thrown away", () => {
     expect(amend.failure?.excerpt).toMatch(/bad value in 'v1 = BAD'/);
     expect(existsSync(amend.failure!.logFile)).toBe(true);
     expect(amend.files[0]?.instructions).toMatch(/check 'build' failed on it: amend the file/);
-    expect(failed.state.human?.commands[0]).toMatch(/check 'build' failed: amend the resolution/);
+    expect(failed.state.handoff?.commands[0]).toMatch(/check 'build' failed: amend the resolution/);
 
     writeFileSync(file, valuesFile(['fine']));
     const done = await resume(store, ctx);
@@ -340,12 +340,12 @@ describe("a person's work is never thrown away", () => {
     const { outcome, store, ctx } = await merge(repo, {
       merge: { strategy: 'per_conflict', parallel: 1, max_recoveries: 0 },
     });
-    const file = join(only(outcome.state.human).worktree, 'vals.txt');
+    const file = join(only(outcome.state.handoff).worktree, 'vals.txt');
     for (const bad of ['BAD', 'BAD again', 'still BAD']) {
       writeFileSync(file, valuesFile([bad]));
       const failed = await resume(store, ctx);
-      expect(failed.kind === 'failed' ? failed.reason : failed.kind).toBe('needs_human');
-      expect(only(failed.state.human).failure?.summary).toMatch(/bad value/);
+      expect(failed.kind === 'failed' ? failed.reason : failed.kind).toBe('needs_person');
+      expect(only(failed.state.handoff).failure?.summary).toMatch(/bad value/);
       expect(failed.state.pendingRecovery ?? null).toBeNull();
     }
     const decisions = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8')
@@ -366,19 +366,19 @@ describe("a person's work is never thrown away", () => {
       () => 'upstream',
     );
     const { outcome, store, ctx } = await merge(repo);
-    const file = join(only(outcome.state.human).worktree, 'vals.txt');
+    const file = join(only(outcome.state.handoff).worktree, 'vals.txt');
     writeFileSync(file, valuesFile(['BAD']));
     const failed = await resume(store, ctx);
-    expect(failed.kind).toBe('needs_human');
-    expect(failed.state.human?.accept).toBe('splintercat continue --accept-failure');
+    expect(failed.kind).toBe('needs_person');
+    expect(failed.state.handoff?.accept).toBe('splintercat continue --accept-failure');
     // Nothing to accept while a hand-off asks only for conflicts to be settled.
     expect(() =>
       acceptPendingFailure(
         {
           ...failed.state,
-          human: {
-            ...failed.state.human!,
-            conflicts: failed.state.human!.conflicts.map((c) => ({ ...c, failure: null })),
+          handoff: {
+            ...failed.state.handoff!,
+            conflicts: failed.state.handoff!.conflicts.map((c) => ({ ...c, failure: null })),
           },
         },
         new Date(),
@@ -398,10 +398,10 @@ describe("a person's work is never thrown away", () => {
     expect(
       done.kind === 'failed'
         ? done.reason
-        : done.kind === 'needs_human'
+        : done.kind === 'needs_person'
           ? JSON.stringify([
               done.reason,
-              done.state.human?.conflicts.map((c) => c.refused),
+              done.state.handoff?.conflicts.map((c) => c.refused),
               done.state.checks.map((c) => c.judgement),
             ])
           : done.kind,
@@ -427,7 +427,7 @@ describe("a person's work is never thrown away", () => {
       () => 'upstream',
     );
     const { outcome, store, ctx } = await merge(repo);
-    const c = only(outcome.state.human);
+    const c = only(outcome.state.handoff);
     const file = join(c.worktree, 'vals.txt');
     writeFileSync(file, valuesFile(['mine']));
     rmSync(join(store.paths('up').dir, 'state.json'));
@@ -436,7 +436,11 @@ describe("a person's work is never thrown away", () => {
     expect(rebuilt.ok).toBe(true);
     const done = await resume(store, ctx);
     expect(
-      done.kind === 'failed' ? done.reason : done.kind === 'needs_human' ? JSON.stringify(done.state.human) : done.kind,
+      done.kind === 'failed'
+        ? done.reason
+        : done.kind === 'needs_person'
+          ? JSON.stringify(done.state.handoff)
+          : done.kind,
     ).toBe('done');
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['mine']).trimEnd());
   });
@@ -461,7 +465,7 @@ describe("people's resolutions are cached", () => {
     repo.commit('upstream 2', { 'b.txt': 'x = upstream\n' });
     repo.checkout('main');
     const { outcome, store, ctx } = await merge(repo);
-    const c = only(outcome.state.human);
+    const c = only(outcome.state.handoff);
     expect(c.conflict).toBe('1-1');
     writeFileSync(join(c.worktree, 'a.txt'), 'x = fork + upstream\n');
     const done = await resume(store, ctx);
