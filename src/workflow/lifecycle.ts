@@ -21,7 +21,7 @@ import { WorktreePool } from './worktrees.js';
 import { targetAt, type TargetAt } from './finished-merge.js';
 import { removeBuildDir } from './check-tree.js';
 import { runBuildDir } from '../checks/from-config.js';
-import { markShared, publishLast, publishing } from './share/share-run.js';
+import { markShared } from './share/share-run.js';
 import { releaseOwnClaims } from './share/release-claims.js';
 import { firstTests } from '../checks/test-list.js';
 
@@ -113,28 +113,10 @@ export async function startRun(
     config: stored,
   });
   try {
-    return await driveShared(run, state, deps, options);
+    return await driveRun(run, state, deps, driveOptions(options));
   } finally {
     run.close();
   }
-}
-
-/** Drive a run; a shared one is published after each saved state and once more at the end. */
-async function driveShared(
-  run: Parameters<typeof driveRun>[0],
-  state: RunState,
-  deps: Awaited<ReturnType<typeof createRunDeps>>,
-  options: DriveOptions,
-): Promise<DriveOutcome> {
-  const listener = publishing(deps.share, options.onProgress);
-  const outcome = await driveRun(
-    run,
-    state,
-    deps,
-    driveOptions(listener ? { ...options, onProgress: listener } : options),
-  );
-  await publishLast(deps.share, outcome.state);
-  return outcome;
 }
 
 /**
@@ -177,7 +159,7 @@ export async function continueRun(
       );
     }
     const deps = await createRunDeps(config, git, runName, runDepsOptions(options, log));
-    return await driveShared(run, resumed, deps, options);
+    return await driveRun(run, resumed, deps, driveOptions(options));
   } finally {
     run.close();
   }

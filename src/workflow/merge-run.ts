@@ -16,6 +16,7 @@ import type { RunState } from '../store/run-state.js';
 import type { RunHandle } from '../store/run-persistence.js';
 import type { RunEvent } from '../store/run-events.js';
 import { usageFromEvents } from '../store/usage.js';
+import { publishLast, publishing } from './share/share-run.js';
 
 const nodes: Record<NodeName, MachineNode<RunState, NodeName, RunContext>> = {
   initialize,
@@ -53,13 +54,18 @@ function withUsage(ctx: WorkflowContext): Record<NodeName, MachineNode<RunState,
  */
 export type ProgressListener = (state: RunState, event: RunEvent | null, replayed?: boolean) => void;
 
-/** Drive a run from its persisted node until it finishes, stops, or needs a human. */
-export function driveRun(
+/**
+ * Drive a run from its persisted node until it finishes, stops, or needs a human. A shared run
+ * (`ctx.share`) is published after each saved state and once more at the end.
+ */
+export async function driveRun(
   run: RunHandle,
   initial: RunState,
   ctx: WorkflowContext,
-  options: { signal?: AbortSignal; logger?: Logger; clock?: Clock; onProgress?: ProgressListener } = {},
+  drive: { signal?: AbortSignal; logger?: Logger; clock?: Clock; onProgress?: ProgressListener } = {},
 ): Promise<RunOutcome<RunState, NodeName>> {
+  const listener = publishing(ctx.share, drive.onProgress);
+  const options = { ...drive, ...(listener ? { onProgress: listener } : {}) };
   const earlier = run.journal.read().entries;
   const runUsage = usageFromEvents(earlier);
   for (const e of earlier) options.onProgress?.(initial, e, true);
@@ -119,7 +125,7 @@ export function driveRun(
       goal: initial.goal,
       firstParent: ctx.config.imerge.first_parent,
     });
-  return runMachine(machine, initial, {
+  const outcome = await runMachine(machine, initial, {
     persistence,
     journal,
     context: { ...ctx, engine: () => (engine ??= open()) },
@@ -129,4 +135,6 @@ export function driveRun(
     maxSteps: 10_000,
     resumeCommand: `splintercat continue --name ${run.name}`,
   }).finally(() => unsubscribe?.());
+  await publishLast(ctx.share, outcome.state);
+  return outcome;
 }
