@@ -8,9 +8,7 @@ import { RunStore } from '../store/index.js';
 import { loadRunState } from '../store/run-persistence.js';
 import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
-import type { RunOutcome } from './machine/runner.js';
-import { driveRun, type ProgressListener } from './merge-run.js';
-import type { NodeName } from './nodes/common.js';
+import { driveRun, type ProgressListener, type RunOutcome } from './merge-run.js';
 import { createRunDeps, runningChecks, type RunDepsOptions } from './run-deps.js';
 import { createRun, reopenRun } from './setup.js';
 import { acceptPendingFailure } from './accept-failure.js';
@@ -55,7 +53,7 @@ export interface DriveOptions {
   gateway?: RunDepsOptions['gateway'];
 }
 
-export type DriveOutcome = RunOutcome<RunState, NodeName>;
+export type DriveOutcome = RunOutcome;
 
 /** The run to act on when no name is given: the only run, else imerge.name if it exists. */
 function chooseRun(store: RunStore, config: Config): string {
