@@ -50,9 +50,12 @@ export async function startMerge(
       ...(opts.restart ? { restart: true } : {}),
       ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
     };
-    return report(
-      await withSession(global, config, opts.interactive, (options) => startRun(config, git, spec, options, stored)),
-    );
+    const session = openSession(global, config, opts.interactive);
+    try {
+      return report(await startRun(config, git, spec, session.options, stored));
+    } finally {
+      session.close();
+    }
   } finally {
     git.close();
   }
@@ -80,16 +83,18 @@ function choice<T extends string>(choices: readonly T[], value: string, flag: st
   return found;
 }
 
+/** What the terminal gives a lifecycle operation (`options`), and `close`, to call once it has returned. */
+export interface Session {
+  options: DriveOptions;
+  close(): void;
+}
+
 /**
- * Run a lifecycle operation with what the terminal provides: the log (opened when the run starts),
- * Ctrl-C stopping the run at its next safe point, and the questions of --interactive.
+ * What the terminal provides a lifecycle operation: the log (opened when the run starts), Ctrl-C
+ * stopping the run at its next safe point, and the questions of --interactive. The caller passes
+ * `options` on and calls `close` once the operation has returned, whatever it did.
  */
-export async function withSession<T>(
-  global: GlobalOptions,
-  config: Config,
-  interactive: boolean | undefined,
-  operation: (options: DriveOptions) => Promise<T>,
-): Promise<T> {
+export function openSession(global: GlobalOptions, config: Config, interactive: boolean | undefined): Session {
   const controller = new AbortController();
   const prompter = interactive ? new Prompter(process.stdin, process.stderr) : null;
   // No progress line under --interactive: questions are asked on the same terminal.
@@ -100,33 +105,33 @@ export async function withSession<T>(
     controller.abort();
     process.once('SIGINT', () => process.exit(130));
   };
-  try {
-    return await operation({
-      openLog: () => {
-        const logs = createCliLogger(global, config, progress?.terminal ? progress.consoleStream() : undefined);
-        closeLog = logs.close;
-        progress?.useLogger(logs.logger);
-        process.once('SIGINT', onSigint);
-        return logs.logger;
-      },
-      ...(progress ? { onProgress: (state, event, replayed) => progress.update(state, event, replayed) } : {}),
-      env: process.env,
-      signal: controller.signal,
-      ...(prompter
-        ? {
-            interactive: {
-              checks: (inner) => approvingChecks(inner, prompter, config.check.commands, () => controller.abort()),
-              approver: terminalApprover(prompter),
-            },
-          }
-        : {}),
-    });
-  } finally {
+  const options: DriveOptions = {
+    openLog: () => {
+      const logs = createCliLogger(global, config, progress?.terminal ? progress.consoleStream() : undefined);
+      closeLog = logs.close;
+      progress?.useLogger(logs.logger);
+      process.once('SIGINT', onSigint);
+      return logs.logger;
+    },
+    ...(progress ? { onProgress: (state, event, replayed) => progress.update(state, event, replayed) } : {}),
+    env: process.env,
+    signal: controller.signal,
+    ...(prompter
+      ? {
+          interactive: {
+            checks: (inner) => approvingChecks(inner, prompter, config.check.commands, () => controller.abort()),
+            approver: terminalApprover(prompter),
+          },
+        }
+      : {}),
+  };
+  const close = (): void => {
     progress?.stop();
     process.removeListener('SIGINT', onSigint);
     prompter?.close();
     closeLog();
-  }
+  };
+  return { options, close };
 }
 
 export function report(outcome: DriveOutcome): number {

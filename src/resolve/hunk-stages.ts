@@ -4,17 +4,18 @@ import { withEol } from './cache/resolution-cache.js';
 import type { HunksAtHand } from './ladder-types.js';
 import { hasMarkers, printOutsideHunk } from './parse/markers.js';
 import { policyResolution } from './policy/path-policy.js';
-import { fitsParser, rulesForHunk } from './size-limits.js';
+import { fitsParser } from './size-limits.js';
 import { hunkTextsFromMerge, lineMerge, syntaxMerge } from './syntax/syntax-merge.js';
 import type { ConflictHunk, HunkResolution } from './types.js';
 
 /**
- * The hunk-level rungs of the ladder (`LADDER` in `ladder.ts` puts them in order). Each is given
+ * The hunk-level rungs of the ladder (`LADDER` in `ladder.ts` puts them in order; the rules' stage,
+ * `byRules`, is there too). Each is given
  * the hunks still open and returns its answers for those it is sure of; none keeps state.
  */
 
 /** The hunk's cache key as an answer's field, when a cache is in use (a check's blame finds the answer by it). */
-function keyOf(at: HunksAtHand, hunk: ConflictHunk): { cacheKey?: string } {
+export function keyOf(at: HunksAtHand, hunk: ConflictHunk): { cacheKey?: string } {
   const key = at.keys.get(hunk.index);
   return key === undefined ? {} : { cacheKey: key };
 }
@@ -68,32 +69,6 @@ async function cachedAnswer(at: HunksAtHand, hunk: ConflictHunk): Promise<HunkRe
   // The merge record says whose answer it is: another clone's is not this clone's person's choice.
   const by = `${hit.rung}:${hit.by}${hit.imported === true ? ' (shared cache, from another clone)' : ''}`;
   return { text, rung: 'cache', by, hunkIndex: hunk.index, cacheKey: key };
-}
-
-/**
- * The rules on each hunk, in order: the first that is sure answers. An answer a failed check
- * blamed is not given again, even by the rule that gave it first.
- */
-export async function byRules(at: HunksAtHand, open: readonly ConflictHunk[]): Promise<HunkResolution[]> {
-  const { file, cache, log } = at;
-  const out: HunkResolution[] = [];
-  for (const hunk of open) {
-    const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
-    const context = { ...at.context, outside: printOutsideHunk(file, hunk.index) };
-    for (const rule of rulesForHunk(hunk, at.rules)) {
-      const text = rule.resolve(sides, context);
-      if (text === null) continue;
-      const key = keyOf(at, hunk);
-      if (key.cacheKey !== undefined && cache && (await cache.isBlamed(key.cacheKey, text))) {
-        log.decision(
-          { path: file.path, hunk: hunk.index, by: rule.name },
-          'rule answer was blamed by a failed check before: hunk left to the next rung',
-        );
-      } else out.push({ text, rung: 'rule', by: rule.name, hunkIndex: hunk.index, ...key });
-      break;
-    }
-  }
-  return out;
 }
 
 /** The syntax-aware merge of the whole file, mapped onto the open hunks, when it is on and the versions fit the parser. */

@@ -8,7 +8,7 @@ import {
   missingFileStage,
   regenerateLockfileStage,
 } from './file-stages.js';
-import { byLearnt, byModel, byPolicy, byRules, bySyntaxMerge, fromCache } from './hunk-stages.js';
+import { byLearnt, byModel, byPolicy, bySyntaxMerge, fromCache, keyOf } from './hunk-stages.js';
 import type {
   HunksAtHand,
   LadderOptions,
@@ -18,11 +18,11 @@ import type {
   WorkingTreeFileResult,
 } from './ladder-types.js';
 import { mergeFileTexts } from './parse/merge-file.js';
-import { parseConflictText, printWithResolutions } from './parse/markers.js';
+import { parseConflictText, printOutsideHunk, printWithResolutions } from './parse/markers.js';
 import { selectRules } from './rules/index.js';
-import { fitsParser } from './size-limits.js';
+import { fitsParser, rulesForHunk } from './size-limits.js';
 import { parseProblems } from './syntax/validate-text.js';
-import type { ConflictedFile, HunkResolution } from './types.js';
+import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 export type { LadderFallback, LadderOptions, LadderResult } from './ladder-types.js';
 
@@ -47,6 +47,33 @@ const LADDER: readonly LadderStage[] = [
   { level: 'hunk', rung: 'learnt', name: 'learnt', answer: byLearnt },
   { level: 'hunk', rung: 'model', name: 'model', answer: byModel },
 ];
+
+/**
+ * The rules on each hunk, in order: the first that is sure answers. An answer a failed check
+ * blamed is not given again, even by the rule that gave it first. Beside `LADDER`, not with the
+ * other hunk-level stages, so a rule's answer is one call from `climb` in one file.
+ */
+async function byRules(at: HunksAtHand, open: readonly ConflictHunk[]): Promise<HunkResolution[]> {
+  const { file, cache, log } = at;
+  const out: HunkResolution[] = [];
+  for (const hunk of open) {
+    const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
+    const context = { ...at.context, outside: printOutsideHunk(file, hunk.index) };
+    for (const rule of rulesForHunk(hunk, at.rules)) {
+      const text = rule.resolve(sides, context);
+      if (text === null) continue;
+      const key = keyOf(at, hunk);
+      if (key.cacheKey !== undefined && cache && (await cache.isBlamed(key.cacheKey, text))) {
+        log.decision(
+          { path: file.path, hunk: hunk.index, by: rule.name },
+          'rule answer was blamed by a failed check before: hunk left to the next rung',
+        );
+      } else out.push({ text, rung: 'rule', by: rule.name, hunkIndex: hunk.index, ...key });
+      break;
+    }
+  }
+  return out;
+}
 
 /** Where a climb ended: a file-level stage settled (or stopped) the path, or the hunk-level stages answered what they could. */
 type Climbed =

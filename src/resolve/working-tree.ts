@@ -42,8 +42,23 @@ export async function resolveWorkingTree(git: Git, options: WorkingTreeOptions =
   const ordered = [...entries.filter((e) => !isLock(e.path)), ...entries.filter((e) => isLock(e.path))];
   const results: WorkingTreeFileResult[] = [];
   for (const entry of ordered) {
-    const othersResolved = results.every((r) => r.status === 'resolved');
-    const result = await resolvePath(git, top, entry, options, othersResolved);
+    // One path down the ladder: settled whole by a file-level stage, or its hunks answered and written back.
+    const at = await readPath(
+      git,
+      top,
+      entry,
+      options,
+      results.every((r) => r.status === 'resolved'),
+    );
+    const climbed = await climb(at, () => contentHunks(at));
+    // The kind goes with the result (add/add or content), so a hand-off names it as `take` does.
+    const result =
+      'settled' in climbed
+        ? climbed.settled
+        : {
+            ...(await writeBack(at, climbed.hunks, ladderResult(climbed.hunks, climbed.answers))),
+            decision: at.decision,
+          };
     const noted = isLock(entry.path) ? withLockfileNote(result, options) : result;
     log.info({ path: entry.path, status: noted.status, left: noted.remaining.length }, 'resolve');
     results.push(noted);
@@ -61,22 +76,6 @@ function withLockfileNote(result: WorkingTreeFileResult, options: WorkingTreeOpt
     ? `${path} is a lockfile with a resolve.regenerate command, not run: ${options.runCommand ? 'other conflicted files (its manifest) are not resolved yet' : 'no command runner was given to the ladder'}`
     : lockfileNote(path);
   return { ...result, note };
-}
-
-/** One unmerged path down the ladder (`climb`): settled whole by a file-level stage, or its hunks answered and written back. */
-async function resolvePath(
-  git: Git,
-  top: string,
-  entry: UnmergedEntry,
-  options: WorkingTreeOptions,
-  othersResolved: boolean,
-): Promise<WorkingTreeFileResult> {
-  const at = await readPath(git, top, entry, options, othersResolved);
-  const climbed = await climb(at, () => contentHunks(at));
-  if ('settled' in climbed) return climbed.settled;
-  const result = ladderResult(climbed.hunks, climbed.answers);
-  // The kind goes with the result (add/add or content), so a hand-off names it as `take` does.
-  return { ...(await writeBack(at, climbed.hunks, result)), decision: at.decision };
 }
 
 /** Everything the file-level stages look at, read once: the stages, the file on disk, the file-level decision, the policy. */

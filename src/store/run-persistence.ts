@@ -4,17 +4,9 @@ import { Journal } from './journal.js';
 import type { LockInfo, RunLock, RunPaths, RunStore } from './run-store.js';
 import type { Clock } from '../util/clock.js';
 import { systemClock } from '../util/clock.js';
-import type { CursorLens, MachineCursor, StatePersistence } from './state-persistence.js';
+import type { StatePersistence } from './state-persistence.js';
 import { parseRunEvent, type RunEvent } from './run-events.js';
 import { runStateFile, type RunState } from './run-state.js';
-
-/** The machine cursor of a run state: `phase`, `step`, `status`, `statusReason`. */
-export function runStateCursor<N extends string>(): CursorLens<RunState, N> {
-  return {
-    get: (s) => ({ node: s.phase as N | 'end', step: s.step, status: s.status, reason: s.statusReason }),
-    set: (s, c: MachineCursor<N>) => ({ ...s, phase: c.node, step: c.step, status: c.status, statusReason: c.reason }),
-  };
-}
 
 /** Read `state.json`, or throw an actionable error naming doctor when it is unusable. Missing → null. */
 export function loadRunState(paths: Pick<RunPaths, 'state'>): RunState | null {

@@ -8,9 +8,7 @@ import { RunStore } from '../store/index.js';
 import { loadRunState } from '../store/run-persistence.js';
 import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
-import type { RunOutcome } from './machine/runner.js';
-import { driveRun, type ProgressListener } from './merge-run.js';
-import type { NodeName } from './nodes/common.js';
+import { driveRun, type ProgressListener, type RunOutcome } from './merge-run.js';
 import { createRunDeps, runningChecks, type RunDepsOptions } from './run-deps.js';
 import { createRun, reopenRun } from './setup.js';
 import { acceptPendingFailure } from './accept-failure.js';
@@ -21,7 +19,7 @@ import { WorktreePool } from './worktrees.js';
 import { targetAt, type TargetAt } from './finished-merge.js';
 import { removeBuildDir } from './check-tree.js';
 import { runBuildDir } from '../checks/from-config.js';
-import { markShared, publishLast, publishing } from './share/share-run.js';
+import { markShared } from './share/share-run.js';
 import { releaseOwnClaims } from './share/release-claims.js';
 import { firstTests } from '../checks/test-list.js';
 
@@ -55,7 +53,7 @@ export interface DriveOptions {
   gateway?: RunDepsOptions['gateway'];
 }
 
-export type DriveOutcome = RunOutcome<RunState, NodeName>;
+export type DriveOutcome = RunOutcome;
 
 /** The run to act on when no name is given: the only run, else imerge.name if it exists. */
 function chooseRun(store: RunStore, config: Config): string {
@@ -113,28 +111,10 @@ export async function startRun(
     config: stored,
   });
   try {
-    return await driveShared(run, state, deps, options);
+    return await driveRun(run, state, deps, driveOptions(options));
   } finally {
     run.close();
   }
-}
-
-/** Drive a run; a shared one is published after each saved state and once more at the end. */
-async function driveShared(
-  run: Parameters<typeof driveRun>[0],
-  state: RunState,
-  deps: Awaited<ReturnType<typeof createRunDeps>>,
-  options: DriveOptions,
-): Promise<DriveOutcome> {
-  const listener = publishing(deps.share, options.onProgress);
-  const outcome = await driveRun(
-    run,
-    state,
-    deps,
-    driveOptions(listener ? { ...options, onProgress: listener } : options),
-  );
-  await publishLast(deps.share, outcome.state);
-  return outcome;
 }
 
 /**
@@ -177,7 +157,7 @@ export async function continueRun(
       );
     }
     const deps = await createRunDeps(config, git, runName, runDepsOptions(options, log));
-    return await driveShared(run, resumed, deps, options);
+    return await driveRun(run, resumed, deps, driveOptions(options));
   } finally {
     run.close();
   }

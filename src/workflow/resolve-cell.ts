@@ -7,6 +7,7 @@ import {
   sandboxedRegenerateRunner,
   type UnmergedEntry,
   type WorkingTreeFileResult,
+  type WorkingTreeOptions,
 } from '../resolve/index.js';
 import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import { unknownRung } from '../store/rung.js';
@@ -105,17 +106,16 @@ function modelRungFor(
   });
 }
 
-/** The ladder on every unmerged path of the worktree (none of it with the person as resolver). */
-function runLadder(
+/** What the ladder is given on the cell's unmerged paths (none of its rungs with the person as resolver). */
+function ladderOptions(
   ctx: WorkflowContext,
-  wt: Worktree,
   prepared: PreparedCell,
   rung: ReturnType<typeof createModelRung> | null,
   learnt: Learnt | null,
-): ReturnType<typeof resolveWorkingTree> {
+): WorkingTreeOptions {
   const { entries: unmerged, path: top } = prepared;
-  if (ctx.config.merge.resolver === 'person') return resolveWorkingTree(wt, { unmerged, top, rules: [], cache: null });
-  return resolveWorkingTree(wt, {
+  if (ctx.config.merge.resolver === 'person') return { unmerged, top, rules: [], cache: null };
+  return {
     unmerged,
     top,
     rules: ctx.ladder.rules,
@@ -127,7 +127,7 @@ function runLadder(
     runCommand: sandboxedRegenerateRunner(ctx.config, { logger: ctx.log }),
     policy: ctx.ladder.policy,
     learnt: learnt?.applier() ?? null,
-  });
+  };
 }
 
 /** Keep the numbers of the hunks left, so `splintercat take` can name them, with the command that resumes. */
@@ -164,7 +164,7 @@ export async function resolvePrepared(
   try {
     if (learnt) await learnt.load(options.target ?? 'HEAD');
     const rung = modelRungFor(ctx, wt, prepared, options, learnt);
-    const results = await runLadder(ctx, wt, prepared, rung, learnt);
+    const results = await resolveWorkingTree(wt, ladderOptions(ctx, prepared, rung, learnt));
     const replayed = await replayFileChoices(wt, entries, results, options.fileChoices ?? {});
     const warnings = await cleanMergeWarnings(
       wt,

@@ -3,46 +3,77 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/git-repo.js';
 import { NeedsPersonError } from '../../src/errors/index.js';
 import { RunStore } from '../../src/store/run-store.js';
-import { runMachine, type MachineNode, type NodeResult } from '../../src/workflow/machine/runner.js';
-import { initialRunState, type RunState } from '../../src/store/run-state.js';
-import { openRun, openRunJournal, runStateCursor, runStatePersistence } from '../../src/store/run-persistence.js';
+import { driveRun } from '../../src/workflow/merge-run.js';
+import type { Ctx, MachineNode, NodeName, Result } from '../../src/workflow/nodes/common.js';
+import type { WorkflowContext } from '../../src/workflow/ports.js';
+import { initialRunState } from '../../src/store/run-state.js';
+import { openRun } from '../../src/store/run-persistence.js';
+import { nullLogger } from '../../src/log/logger.js';
 
 const clock = { now: () => new Date('2026-01-01T00:00:00.000Z') };
-type N = 'a' | 'b' | 'c';
-type Nodes = Record<N, MachineNode<RunState, N, { calls: string[] }>>;
+// Three of the merge machine's nodes stand in for any: a, b and c, in the order a run visits them.
+const NODE = { a: 'initialize', b: 'plan_strategy', c: 'resolve_conflicts' } as const satisfies Record<
+  string,
+  NodeName
+>;
+type N = keyof typeof NODE;
+const short = (node: string): string => Object.entries(NODE).find(([, r]) => r === node)?.[0] ?? node;
+type Nodes = Record<N, MachineNode>;
+
+/** The machine's nodes: a, b and c under their real names, every other node one that must not run. */
+function machine(nodes: Nodes): Record<NodeName, MachineNode> {
+  const unused: MachineNode = async () => {
+    throw new Error('not a node of this test');
+  };
+  const all: Record<NodeName, MachineNode> = {
+    initialize: unused,
+    plan_strategy: unused,
+    resolve_conflicts: unused,
+    check: unused,
+    summarize_failure: unused,
+    plan_recovery: unused,
+    execute_recovery: unused,
+    finalize: unused,
+  };
+  for (const name of Object.keys(NODE) as N[]) {
+    const node = nodes[name] as MachineNode | undefined;
+    if (node) all[NODE[name]] = node;
+    else delete (all as Partial<Record<NodeName, MachineNode>>)[NODE[name]];
+  }
+  return all;
+}
+
+const callsOf = (ctx: Ctx): string[] => (ctx as unknown as { calls: string[] }).calls;
 
 function setup() {
   const store = new RunStore(join(tempDir(), 'splintercat'), { clock });
   const paths = store.ensure('m');
-  const journal = openRunJournal(paths, clock);
-  const persistence = runStatePersistence(paths, clock);
+  const opened = openRun(store, 'm', clock);
+  if (!opened.ok) throw new Error('expected to open');
+  const { journal, persistence } = opened.run;
   const initial = initialRunState({
     name: 'm',
     source: { ref: 'up', oid: 'a'.repeat(40) },
     target: { branch: 'main', originalOid: 'b'.repeat(40) },
     workdir: '/w',
-    phase: 'a',
+    phase: NODE.a,
     now: clock.now(),
   });
   const calls: string[] = [];
+  // The nodes here need no git, engine or model: the context holds only what the machine reads.
+  const ctx = { calls, log: nullLogger, clock } as unknown as WorkflowContext;
   const run = (nodes: Nodes, options: { signal?: AbortSignal; maxSteps?: number } = {}) =>
-    runMachine({ nodes, cursor: runStateCursor<N>() }, initial, {
-      persistence,
-      journal,
-      context: { calls },
-      clock,
-      ...options,
-    });
+    driveRun(opened.run, initial, ctx, { nodes: machine(nodes), ...options });
   return { paths, journal, persistence, calls, run };
 }
 
 const step =
-  (name: string, next: N | 'end'): MachineNode<RunState, N, { calls: string[] }> =>
+  (name: string, next: N | 'end'): MachineNode =>
   async (s, ctx) => {
-    ctx.calls.push(name);
+    callsOf(ctx).push(name);
     // Each node leaves its mark in the flow data, a list the real nodes keep too.
     return {
-      next,
+      next: next === 'end' ? next : NODE[next],
       state: {
         ...s,
         data: { ...s.data, checks: { validated: [...(s.data.checks?.validated ?? []), `${name}@${ctx.step}`] } },
@@ -82,7 +113,7 @@ describe('machine runner', () => {
     };
     const outcome = await t.run(nodes);
     expect(outcome.kind).toBe('done');
-    expect(seen).toEqual(['a', { checks: { validated: ['a@0'] } }]);
+    expect(seen).toEqual([NODE.a, { checks: { validated: ['a@0'] } }]);
     expect(t.calls).toEqual(['a', 'b', 'c']);
     const saved = t.persistence.load();
     expect(saved).toMatchObject({
@@ -94,7 +125,7 @@ describe('machine runner', () => {
     const types = t.journal
       .read()
       .entries.map((e) =>
-        e.type === 'node_entered' ? `>${e.node}` : e.type === 'node_finished' ? `<${e.node}` : e.type,
+        e.type === 'node_entered' ? `>${short(e.node)}` : e.type === 'node_finished' ? `<${short(e.node)}` : e.type,
       );
     expect(types).toEqual(['>a', '<a', '>b', '<b', '>c', '<c', 'run_outcome']);
     // Resuming a finished run does nothing.
@@ -114,8 +145,8 @@ describe('machine runner', () => {
       c: step('c', 'end'),
     };
     const stopped = await t.run(nodes, { signal: controller.signal });
-    expect(stopped).toMatchObject({ kind: 'stopped', resumeAt: 'b', resume: 'splintercat continue' });
-    expect(t.persistence.load()).toMatchObject({ phase: 'b', status: 'stopped', statusReason: 'interrupted' });
+    expect(stopped).toMatchObject({ kind: 'stopped', resumeAt: NODE.b, resume: 'splintercat continue --name m' });
+    expect(t.persistence.load()).toMatchObject({ phase: NODE.b, status: 'stopped', statusReason: 'interrupted' });
     expect(t.calls).toEqual(['a']);
     const done = await t.run(nodes);
     expect(done.kind).toBe('done');
@@ -138,7 +169,7 @@ describe('machine runner', () => {
       },
       c: step('c', 'end'),
     };
-    expect(await t.run(nodes, { signal: controller.signal })).toMatchObject({ kind: 'stopped', resumeAt: 'b' });
+    expect(await t.run(nodes, { signal: controller.signal })).toMatchObject({ kind: 'stopped', resumeAt: NODE.b });
     expect((await t.run(nodes)).kind).toBe('done');
     expect(t.calls).toEqual(['a', 'b', 'c']);
   });
@@ -147,21 +178,21 @@ describe('machine runner', () => {
     const t = setup();
     let human = 0;
     const nodes: Nodes = {
-      a: async (s): Promise<NodeResult<RunState, N>> => {
+      a: async (s): Promise<Result> => {
         human++;
         if (human === 1) return { halt: 'needs_person', reason: 'edit x.c', state: s };
-        return { next: 'b', state: s };
+        return { next: NODE.b, state: s };
       },
       b: async (s) => {
         human++;
         if (human === 3) throw new NeedsPersonError('hunk_unresolved', { what: 'resolve y.c by hand' });
-        return { next: 'c', state: s };
+        return { next: NODE.c, state: s };
       },
       c: step('c', 'end'),
     };
-    expect(await t.run(nodes)).toMatchObject({ kind: 'needs_person', resumeAt: 'a', reason: 'edit x.c' });
-    expect(t.persistence.load()).toMatchObject({ status: 'needs_person', phase: 'a', statusReason: 'edit x.c' });
-    expect(await t.run(nodes)).toMatchObject({ kind: 'needs_person', resumeAt: 'b', reason: 'resolve y.c by hand' });
+    expect(await t.run(nodes)).toMatchObject({ kind: 'needs_person', resumeAt: NODE.a, reason: 'edit x.c' });
+    expect(t.persistence.load()).toMatchObject({ status: 'needs_person', phase: NODE.a, statusReason: 'edit x.c' });
+    expect(await t.run(nodes)).toMatchObject({ kind: 'needs_person', resumeAt: NODE.b, reason: 'resolve y.c by hand' });
     expect((await t.run(nodes)).kind).toBe('done');
   });
 
@@ -174,12 +205,12 @@ describe('machine runner', () => {
           boom = false;
           throw new Error('disk full');
         }
-        return { next: 'b', state: s };
+        return { next: NODE.b, state: s };
       },
       b: async (s) => ({ halt: 'failed', reason: 'max retries reached', next: 'end', state: s }),
       c: step('c', 'end'),
     };
-    expect(await t.run(nodes)).toMatchObject({ kind: 'failed', at: 'a', reason: 'disk full', retryable: true });
+    expect(await t.run(nodes)).toMatchObject({ kind: 'failed', at: NODE.a, reason: 'disk full', retryable: true });
     expect(await t.run(nodes)).toMatchObject({
       kind: 'failed',
       at: 'end',
@@ -239,7 +270,7 @@ describe('machine runner', () => {
             throw new Error('runner unreachable');
           })
           .catch(() => undefined);
-        return { next: 'b', state: s };
+        return { next: NODE.b, state: s };
       },
       b: async (s, ctx) => {
         const waiting = ctx.once('tip-check', async () => `second run ${++real}`);
@@ -270,11 +301,11 @@ describe('machine runner', () => {
       a: async (s, ctx) => {
         aside = ctx.aside;
         seen.push({ node: 'a', aborted: ctx.aside.aborted });
-        return { next: 'b', state: s };
+        return { next: NODE.b, state: s };
       },
       b: async (s, ctx) => {
         seen.push({ node: 'b', aborted: ctx.aside.aborted || ctx.aside !== aside });
-        return { halt: 'needs_person', reason: 'a person resolves it', next: 'c', state: s };
+        return { halt: 'needs_person', reason: 'a person resolves it', next: NODE.c, state: s };
       },
       c: step('c', 'end'),
     };

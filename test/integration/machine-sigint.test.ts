@@ -34,13 +34,13 @@ describe('runner and SIGINT', () => {
     const stopped = await run(root, 3);
     expect(stopped.code).toBe(0);
     const last = stopped.lines.at(-1) ?? '';
-    expect(last).toMatch(/^outcome stopped at work: splintercat continue$/);
+    expect(last).toMatch(/^outcome stopped at resolve_conflicts: splintercat continue --name demo$/);
     const state = JSON.parse(readFileSync(join(root, 'demo', 'state.json'), 'utf8')) as {
       status: string;
       phase: string;
       data: { checks?: { validated?: string[] } };
     };
-    expect(state).toMatchObject({ status: 'stopped', phase: 'work' });
+    expect(state).toMatchObject({ status: 'stopped', phase: 'resolve_conflicts' });
     expect(existsSync(join(root, 'demo', 'lock'))).toBe(false);
     // The busy node (iteration 3) finished; the runner stopped before iteration 4.
     expect(readFileSync(join(root, 'calls.log'), 'utf8').trim().split('\n')).toEqual([

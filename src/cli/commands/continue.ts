@@ -14,7 +14,7 @@ export function registerContinue(program: Command): void {
     )
     .action(async (opts: { name?: string; interactive?: boolean; acceptFailure?: boolean }, cmd: Command) => {
       const global = globalOptions(cmd);
-      const [{ continueRun }, { configFor }, { report, withSession }] = await Promise.all([
+      const [{ continueRun }, { configFor }, { report, openSession }] = await Promise.all([
         import('../../workflow/lifecycle.js'),
         import('../../workflow/config-for.js'),
         import('../merge-session.js'),
@@ -26,15 +26,15 @@ export function registerContinue(program: Command): void {
         configRequired: true,
       });
       try {
-        const outcome = await withSession(global, config, opts.interactive, (options) =>
-          continueRun(
-            config,
-            git,
-            name ?? undefined,
-            opts.acceptFailure ? { ...options, acceptFailure: true } : options,
-            stored,
-          ),
-        );
+        const session = openSession(global, config, opts.interactive);
+        const { options } = session;
+        const outcome = await continueRun(
+          config,
+          git,
+          name ?? undefined,
+          opts.acceptFailure ? { ...options, acceptFailure: true } : options,
+          stored,
+        ).finally(() => session.close());
         if (outcome.kind === 'already_done') {
           printResult(`The merge '${outcome.state.name}' is already finished: ${outcome.state.finalCommit ?? ''}`);
           return;

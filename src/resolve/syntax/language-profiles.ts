@@ -74,6 +74,12 @@ export interface LanguageProfile {
    * ending a JavaScript or Go statement) or for data: every character counts there.
    */
   tokensOnly?: { comments: readonly string[] };
+  /**
+   * Indentation is layout only in this language's files: braces, tags or keywords carry the structure,
+   * so re-indenting lines cannot change what the file means (a rule may take a re-indented side). Absent
+   * where indentation may mean something (Python, YAML, Makefiles, Markdown's code blocks and lists).
+   */
+  layoutIndentation?: true;
 }
 
 /**
@@ -81,27 +87,28 @@ export interface LanguageProfile {
  * `syntax-merge.test.ts` when it has a grammar). Extensions and file names are each in one entry only.
  */
 export const languageProfiles: readonly LanguageProfile[] = [
-  { name: 'JavaScript', extensions: ['js', 'mjs', 'cjs', 'jsx'], grammar: 'javascript' },
-  { name: 'TypeScript', extensions: ['ts', 'mts', 'cts'], grammar: 'typescript' },
-  { name: 'TypeScript', extensions: ['tsx'], grammar: 'tsx' },
+  { name: 'JavaScript', extensions: ['js', 'mjs', 'cjs', 'jsx'], grammar: 'javascript', layoutIndentation: true },
+  { name: 'TypeScript', extensions: ['ts', 'mts', 'cts'], grammar: 'typescript', layoutIndentation: true },
+  { name: 'TypeScript', extensions: ['tsx'], grammar: 'tsx', layoutIndentation: true },
   {
     name: 'Python',
     extensions: ['py', 'pyi'],
     grammar: 'python',
     entities: { file: 'statements', openBodies: ['block'] },
   },
-  { name: 'Go', extensions: ['go'], grammar: 'go' },
+  { name: 'Go', extensions: ['go'], grammar: 'go', layoutIndentation: true },
   // Comments count as code: the grammar's `line_comment` and `block_comment` include doc comments, which
   // are attributes a macro can read.
-  { name: 'Rust', extensions: ['rs'], grammar: 'rust', tokensOnly: { comments: [] } },
+  { name: 'Rust', extensions: ['rs'], grammar: 'rust', tokensOnly: { comments: [] }, layoutIndentation: true },
   // Comments (`line_comment`, `block_comment`) count as code: the no-build skip has not been shown on them.
-  { name: 'Java', extensions: ['java'], grammar: 'java', tokensOnly: { comments: [] } },
-  { name: 'C', extensions: ['c', 'h'], grammar: 'c', tokensOnly: { comments: ['comment'] } },
+  { name: 'Java', extensions: ['java'], grammar: 'java', tokensOnly: { comments: [] }, layoutIndentation: true },
+  { name: 'C', extensions: ['c', 'h'], grammar: 'c', tokensOnly: { comments: ['comment'] }, layoutIndentation: true },
   {
     name: 'C++',
     extensions: ['cc', 'cpp', 'cxx', 'hh', 'hpp', 'hxx'],
     grammar: 'cpp',
     tokensOnly: { comments: ['comment'] },
+    layoutIndentation: true,
   },
   {
     name: 'Ruby',
@@ -109,13 +116,21 @@ export const languageProfiles: readonly LanguageProfile[] = [
     fileNames: ['rakefile', 'gemfile'],
     grammar: 'ruby',
     entities: { file: 'statements', openBodies: 'any' },
+    layoutIndentation: true,
   },
-  { name: 'PHP', extensions: ['php'], grammar: 'php' },
-  { name: 'C#', extensions: ['cs'], grammar: 'c_sharp', tokensOnly: { comments: ['comment'] } },
+  { name: 'PHP', extensions: ['php'], grammar: 'php', layoutIndentation: true },
+  {
+    name: 'C#',
+    extensions: ['cs'],
+    grammar: 'c_sharp',
+    tokensOnly: { comments: ['comment'] },
+    layoutIndentation: true,
+  },
   {
     name: 'Kotlin',
     extensions: ['kt', 'kts'],
     grammar: 'kotlin',
+    layoutIndentation: true,
     // Any other node (a statement of a script) is known by its text.
     entities: {
       file: 'statements',
@@ -137,6 +152,7 @@ export const languageProfiles: readonly LanguageProfile[] = [
     name: 'JSON',
     extensions: ['json'],
     grammar: 'json',
+    layoutIndentation: true,
     entities: { file: 'object' },
     data: 'json',
     withComments: {
@@ -179,4 +195,14 @@ export const languageProfiles: readonly LanguageProfile[] = [
     grammar: null,
   },
   { name: 'Makefile', extensions: [], fileNames: ['makefile', 'gnumakefile'], grammar: null },
+  // Known only for their indentation (no grammar, no data format): `eval` counts them under Other.
+  {
+    name: 'Other',
+    extensions: [
+      ...['m', 'mm', 'scala', 'groovy', 'swift', 'dart', 'pl', 'pm', 'lua', 'sql'],
+      ...['css', 'scss', 'less', 'html', 'htm', 'xml', 'svg', 'vue', 'svelte'],
+    ],
+    grammar: null,
+    layoutIndentation: true,
+  },
 ];

@@ -1,5 +1,5 @@
 import type { ConflictFileState } from '../../store/run-state.js';
-import { unknownRung } from '../../store/rung.js';
+import { unknownRung, type Rung } from '../../store/rung.js';
 
 /** What a person kept, when it was an explicit choice of a side (a `take`), not text of their own. */
 const EXPLICIT_CHOICES = new Set(['ours', 'theirs', 'base', 'ours then theirs', 'theirs then ours', 'both']);
@@ -34,20 +34,49 @@ function hunkReason(h: Hunk): string | null {
  * its drops are flagged for review. A file-level choice made by the policy or a person is a reason.
  */
 export function dropReason(file: ConflictFileState): string | null {
-  if (file.hunks.length === 0) {
-    if (file.decidedBy === 'policy' || file.decidedBy === 'generated') return file.note ?? 'the policy';
-    if (file.decidedBy === 'person') return "a person's choice of the file";
-    return null;
-  }
+  if (file.hunks.length === 0) return fileReason(file);
   const reasons = file.hunks.map(hunkReason);
   if (reasons.some((r) => r === null)) return null;
   return [...new Set(reasons)].join(', ');
 }
 
+/** The recorded reason for a file decided whole (no hunks): the policy's or a person's choice, else null. */
+function fileReason(file: ConflictFileState): string | null {
+  const rung = file.decidedBy ?? null;
+  switch (rung) {
+    case 'policy':
+    case 'generated':
+      return file.note ?? 'the policy';
+    case 'person':
+      return "a person's choice of the file";
+    case 'cache':
+    case 'rule':
+    case 'syntax':
+    case 'learnt':
+    case 'model':
+    case null:
+      return null;
+    default:
+      return unknownRung(rung);
+  }
+}
+
+/** Who decided a file without hunks, by the rung of the stage that settled it. */
+const FILE_DECIDER: Record<Rung, string> = {
+  cache: 'cache',
+  policy: 'policy',
+  generated: 'generated',
+  rule: 'rule',
+  syntax: 'syntax',
+  learnt: 'learnt',
+  model: 'model',
+  person: 'a person',
+};
+
 /** Who decided a file's resolution, in a few words: `rule keep-both-additions`, `a person (theirs)`, `model m`. */
 export function decidedBy(file: ConflictFileState): string {
   const who = file.hunks.map(hunkDecider);
-  if (who.length === 0) return file.decidedBy ? `${file.decidedBy === 'person' ? 'a person' : file.decidedBy}` : 'git';
+  if (who.length === 0) return file.decidedBy ? FILE_DECIDER[file.decidedBy] : 'git';
   return [...new Set(who)].join(', ');
 }
 

@@ -1,9 +1,22 @@
 import { cellId } from '../../imerge/cell.js';
 import type { GridEngine, ResolutionApprover } from '../ports.js';
 import type { CellResolution } from '../resolve-cell.js';
+import type { Rung } from '../../store/rung.js';
 import type { Ctx } from './common.js';
 
 type Resolved = Extract<CellResolution, { ok: true }>;
+
+/** The rungs whose answers the summary names with their author (`rule (one-side-unchanged)`); the others by rung alone. */
+const NAMES_AUTHOR: Record<Rung, boolean> = {
+  cache: false,
+  policy: false,
+  generated: false,
+  rule: true,
+  syntax: false,
+  learnt: false,
+  model: true,
+  person: false,
+};
 
 /**
  * The interactive part of the resolve node (`--interactive`): each resolution shown to the person
@@ -51,7 +64,7 @@ async function approved(
   const diff = (await against(details.above, 'the fork side')) + (await against(details.left, 'the upstream side'));
   const summary = outcome.files.map(
     (f) =>
-      `${f.path}: ${f.hunks.map((h) => `hunk ${h.index} by ${h.rung === 'rule' || h.rung === 'model' ? `${h.rung} (${h.by})` : h.rung}`).join(', ') || `${f.kind} decision`}`,
+      `${f.path}: ${f.hunks.map((h) => `hunk ${h.index} by ${h.rung !== null && NAMES_AUTHOR[h.rung] ? `${h.rung} (${h.by})` : h.rung}`).join(', ') || `${f.kind} decision`}`,
   );
   if (await approver.approveResolution({ conflict: id, summary, diff })) return outcome;
   ctx.journal.append({

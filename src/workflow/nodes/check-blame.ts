@@ -12,7 +12,7 @@ import type { CheckResult } from '../../checks/types.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
 import type { BaselineState, CheckJudgement, CheckRecord, RunState } from '../../store/run-state.js';
 import { baselineSideOf, baselineTargetOf } from '../../store/baseline-side.js';
-import type { NodeContext } from '../machine/runner.js';
+import type { NodeContext } from './node-context.js';
 import type { RunContext } from '../ports.js';
 import { prepareCheckTree } from '../check-tree.js';
 import { shortOid } from '../../util/short-oid.js';

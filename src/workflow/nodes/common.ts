@@ -1,5 +1,5 @@
 import type { CheckResult } from '../../checks/types.js';
-import type { NodeContext, NodeResult } from '../machine/runner.js';
+import type { NodeContext } from './node-context.js';
 import type { RunContext, WorkflowContext } from '../ports.js';
 import type { CheckRecord, RunState, StrategyKind } from '../../store/run-state.js';
 import type { LastCheck } from '../../store/flow-checks.js';
@@ -20,7 +20,17 @@ export type NodeName =
   | 'finalize';
 
 export type Ctx = RunContext & NodeContext;
-export type Result = NodeResult<RunState, NodeName>;
+
+/**
+ * A node's answer: continue at `next`, or halt. `needs_person` resumes at `next` (default: this
+ * node) after the person's edit; `failed` with `next: 'end'` is final, otherwise `continue` retries.
+ */
+export type Result =
+  | { next: NodeName | 'end'; state: RunState }
+  | { halt: 'needs_person' | 'failed'; reason: string; state: RunState; next?: NodeName | 'end' };
+
+/** One node of the merge machine. */
+export type MachineNode = (state: RunState, ctx: Ctx) => Promise<Result>;
 
 /** The checks the workflow runs after resolving: `check.workflow` names that are configured. */
 export function workflowChecks(ctx: WorkflowContext): string[] {

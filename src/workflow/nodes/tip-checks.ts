@@ -2,7 +2,7 @@ import { firstTests } from '../../checks/test-list.js';
 import type { BaselineSide } from '../../store/baseline-side.js';
 import type { RunState } from '../../store/run-state.js';
 import { tipFacts } from '../../store/flow-tips.js';
-import type { NodeContext } from '../machine/runner.js';
+import type { NodeContext } from './node-context.js';
 import type { RunContext } from '../ports.js';
 import { runBaselines, type ChecksRun } from './check-blame.js';
 

@@ -3,7 +3,7 @@ import type { Git } from '../../git/index.js';
 import { listRemoteRefs } from '../../git/remote-refs.js';
 import type { RunState } from '../../store/run-state.js';
 import type { RunStore } from '../../store/run-store.js';
-import type { ProgressListener } from '../merge-run.js';
+import type { RunEvent } from '../../store/run-events.js';
 import type { RunShare } from './run-share.js';
 import { machineName, writeShare } from './share-file.js';
 
@@ -27,11 +27,11 @@ export async function markShared(git: Git, store: RunStore, name: string, remote
   writeShare(store, name, { remote, machine: await machineName(git) });
 }
 
+/** A drive's progress listener (`ProgressListener` in merge-run.ts, which imports this file). */
+type Listener = (state: RunState, event: RunEvent | null, replayed?: boolean) => void;
+
 /** The progress listener of a drive, publishing the run after each saved state when it is shared. */
-export function publishing(
-  share: RunShare | null | undefined,
-  listener?: ProgressListener,
-): ProgressListener | undefined {
+export function publishing(share: RunShare | null | undefined, listener?: Listener): Listener | undefined {
   if (!share) return listener;
   return (state: RunState, event, replayed) => {
     listener?.(state, event, replayed);
