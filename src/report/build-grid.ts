@@ -27,8 +27,8 @@ export function buildGridView(state: RunState, snapshot: GridSnapshot | null): G
   return {
     len1,
     len2,
-    tip1: snapshot?.tip1 ?? state.target.branch,
-    tip2: snapshot?.tip2 ?? state.source.ref,
+    forkTip: snapshot?.forkTip ?? state.target.branch,
+    upstreamTip: snapshot?.upstreamTip ?? state.source.ref,
     cells: encodeRuns(letters),
     marks: buildMarks(state, len1, len2),
     axis1: snapshot?.axis1 ?? [],

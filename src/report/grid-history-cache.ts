@@ -14,10 +14,23 @@ export const GRID_CACHE_FILE = 'grid-history.json';
 
 const CACHE_VERSION = 1;
 
+/** A grid as the file stores it: the tips keep the engine's names, `tip1` the fork's and `tip2` upstream's. */
+type StoredGrid = Omit<GridSnapshot, 'forkTip' | 'upstreamTip'> & { tip1: string; tip2: string };
+
 interface CachedGrid {
   version: number;
   key: string;
-  grid: GridSnapshot;
+  grid: StoredGrid;
+}
+
+/** A stored grid in today's names. */
+function withStoredTips({ tip1, tip2, ...grid }: StoredGrid): GridSnapshot {
+  return { ...grid, forkTip: tip1, upstreamTip: tip2 };
+}
+
+/** A grid as the file stores it. */
+function toStoredTips({ forkTip, upstreamTip, ...grid }: GridSnapshot): StoredGrid {
+  return { ...grid, tip1: forkTip, tip2: upstreamTip };
 }
 
 /** What a cached grid must have been rebuilt for; null when the run is not finished (its grid may still change). */
@@ -37,12 +50,12 @@ export function readCachedGrid(path: string, key: string): GridSnapshot | null {
   }
   const cached = value as Partial<CachedGrid> | null;
   if (cached?.version !== CACHE_VERSION || cached.key !== key || !isGrid(cached.grid)) return null;
-  return cached.grid;
+  return withStoredTips(cached.grid);
 }
 
 /** Keep the grid for the next command; a repository the user cannot write to just goes without. */
 export function writeCachedGrid(path: string, key: string, grid: GridSnapshot): void {
-  const cached: CachedGrid = { version: CACHE_VERSION, key, grid };
+  const cached: CachedGrid = { version: CACHE_VERSION, key, grid: toStoredTips(grid) };
   try {
     writeFileAtomic(path, `${JSON.stringify(cached)}\n`);
   } catch {
@@ -50,7 +63,7 @@ export function writeCachedGrid(path: string, key: string, grid: GridSnapshot): 
   }
 }
 
-function isGrid(g: unknown): g is GridSnapshot {
+function isGrid(g: unknown): g is StoredGrid {
   if (typeof g !== 'object' || g === null) return false;
   const x = g as Record<string, unknown>;
   const refs = (a: unknown, n: unknown): boolean =>

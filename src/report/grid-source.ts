@@ -1,6 +1,7 @@
 import type { Git } from '../git/index.js';
 import { diagramCodes, getBoundaries, Grid, IncrementalMerge, listImerges } from '../imerge/index.js';
 import type { RunState } from '../store/run-state.js';
+import { sideTips } from '../workflow/imerge-adapter.js';
 import { gridCacheKey, readCachedGrid, writeCachedGrid } from './grid-history-cache.js';
 import {
   MERGE_AUTOMATIC,
@@ -85,8 +86,7 @@ export async function readGridSnapshot(git: Git, state: RunState, cacheFile?: st
       return {
         len1: im.grid.len1,
         len2: im.grid.len2,
-        tip1: im.tip1,
-        tip2: im.tip2,
+        ...sideTips(im),
         letters: gridLetters(im.grid),
         ...(await axes(git, im.grid)),
         source: 'refs',
@@ -108,11 +108,11 @@ const mergeSubject = /^imerge '(.+)': (automatic|manual) merge (\d+)-(\d+)$/;
 async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapshot | null> {
   const size = state.grid?.size;
   if (!size) return null;
-  const tip1 = state.target.originalOid;
-  const tip2 = state.source.oid;
+  const forkTip = state.target.originalOid;
+  const upstreamTip = state.source.oid;
   let bounds = null;
   for (const firstParent of [true, false]) {
-    const b = await getBoundaries(git, tip1, tip2, firstParent).catch(() => null);
+    const b = await getBoundaries(git, forkTip, upstreamTip, firstParent).catch(() => null);
     if (b && b.commits1.length === size.i1 && b.commits2.length === size.i2) {
       bounds = b;
       break;
@@ -133,7 +133,7 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
   ].filter((c): c is string => c !== null);
   const present = await existing(git, [...new Set(starts)]);
   if (present.length > 0) {
-    const log = await git.text(['log', '--format=%H%x00%s', ...present, `^${tip1}`, `^${tip2}`]);
+    const log = await git.text(['log', '--format=%H%x00%s', ...present, `^${forkTip}`, `^${upstreamTip}`]);
     for (const line of log.split('\n')) {
       const [oid, subject] = line.split('\0');
       const m = mergeSubject.exec(subject ?? '');
@@ -156,8 +156,8 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
   return {
     len1: grid.len1,
     len2: grid.len2,
-    tip1: state.target.branch,
-    tip2: state.source.ref,
+    forkTip: state.target.branch,
+    upstreamTip: state.source.ref,
     letters: gridLetters(grid),
     ...(await axes(git, grid)),
     source: 'history',

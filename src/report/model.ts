@@ -1,5 +1,6 @@
 import { MODEL_ROLES, type ModelRole } from '../store/model-role.js';
 import { RUNGS, type Rung } from '../store/rung.js';
+import type { Side } from '../store/side.js';
 import type { FailureSummary } from '../checks/types.js';
 import type { CheckReading } from './check-reading.js';
 import type { Validation } from './validation.js';
@@ -44,8 +45,8 @@ export interface GridView {
   len1: number;
   len2: number;
   /** Branch names as the diagram labels them: fork (i1, columns) and upstream (i2, rows). */
-  tip1: string;
-  tip2: string;
+  forkTip: string;
+  upstreamTip: string;
   /** The cell letters of grid-codes.ts, row after row, run-length encoded. */
   cells: string;
   marks: CellMark[];
@@ -91,7 +92,7 @@ export interface CheckView {
 }
 
 interface BaselineView {
-  side: 'fork' | 'upstream';
+  side: Side;
   /** The fork or upstream commit checked (`2-0`, `0-3`), or null for a tip. */
   cell: string | null;
   commit: string;

@@ -28,7 +28,7 @@ export function markChar(mark: CellMark): string | null {
 export function markedDiagram(grid: GridView): string | null {
   if (grid.len1 > MAX_COLUMNS || grid.len1 * grid.len2 > MAX_CELLS) return null;
   const cols = markedColumns(grid);
-  return `${diagramWithAxes(cols, grid.tip1, grid.tip2)}\n${diagramKey(cols)}`;
+  return `${diagramWithAxes(cols, grid.forkTip, grid.upstreamTip)}\n${diagramKey(cols)}`;
 }
 
 /**
@@ -39,7 +39,7 @@ export function markedDiagram(grid: GridView): string | null {
 function terminalDiagram(grid: GridView, full: boolean): string | null {
   if (!full && grid.len1 > MAX_COLUMNS) return null;
   const cols = markedColumns(grid);
-  const drawn = diagramWithAxes(cols, grid.tip1, grid.tip2);
+  const drawn = diagramWithAxes(cols, grid.forkTip, grid.upstreamTip);
   const window = full ? { text: drawn, hidden: 0 } : frontierWindow(cols, drawn);
   const note =
     window.hidden > 0

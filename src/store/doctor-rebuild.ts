@@ -33,9 +33,12 @@ export interface RebuildReport {
 interface ImergeState {
   blockers: [number, number][];
   goal: string;
-  tip1: string;
-  tip2: string;
+  forkTip: string;
+  upstreamTip: string;
 }
+
+/** The engine's state blob as it stores it: `tip1` is the fork's tip, `tip2` upstream's. */
+type StoredImergeState = Omit<ImergeState, 'forkTip' | 'upstreamTip'> & { tip1: string; tip2: string };
 
 /**
  * The engine's state blob, which a shared run fetches from the remote: read within its size limit,
@@ -45,26 +48,26 @@ interface ImergeState {
 async function readImergeState(git: Git, name: string): Promise<ImergeState | null> {
   const read = await git.readBlobCapped(`refs/imerge/${name}/state`, OBJECT_LIMITS.engineState).catch(() => null);
   if (read === null || !read.ok) return null;
-  let v: Partial<Record<keyof ImergeState, unknown>>;
+  let v: Partial<Record<keyof StoredImergeState, unknown>>;
   try {
-    v = JSON.parse(read.text) as Partial<Record<keyof ImergeState, unknown>>;
+    v = JSON.parse(read.text) as Partial<Record<keyof StoredImergeState, unknown>>;
   } catch {
     return null;
   }
   const pair = (p: unknown): p is [number, number] =>
     Array.isArray(p) && p.length === 2 && p.every((n) => Number.isInteger(n) && (n as number) >= 0);
-  const tip1 = typeof v.tip1 === 'string' ? v.tip1 : '';
-  const tip2 = typeof v.tip2 === 'string' ? v.tip2 : '';
+  const forkTip = typeof v.tip1 === 'string' ? v.tip1 : '';
+  const upstreamTip = typeof v.tip2 === 'string' ? v.tip2 : '';
   const branchOk =
-    tip1 !== '' &&
-    !tip1.startsWith('-') &&
-    (await git.run(['check-ref-format', '--branch', tip1], { okExitCodes: [0, 1, 128] })).exitCode === 0;
-  if (!branchOk || !isPrintableName(tip2) || tip2.length > 1024) return null;
+    forkTip !== '' &&
+    !forkTip.startsWith('-') &&
+    (await git.run(['check-ref-format', '--branch', forkTip], { okExitCodes: [0, 1, 128] })).exitCode === 0;
+  if (!branchOk || !isPrintableName(upstreamTip) || upstreamTip.length > 1024) return null;
   return {
     blockers: Array.isArray(v.blockers) ? v.blockers.filter(pair) : [],
     goal: typeof v.goal === 'string' ? v.goal : 'merge',
-    tip1,
-    tip2,
+    forkTip,
+    upstreamTip,
   };
 }
 
@@ -135,8 +138,8 @@ async function rebuildIdentity(
   notes.lost.push('the start time of the run');
   return {
     name,
-    source: { ref: imerge.tip2, oid: manual.get(`0-${maxI2}`) as string },
-    target: { branch: imerge.tip1, originalOid: manual.get(`${maxI1}-0`) as string },
+    source: { ref: imerge.upstreamTip, oid: manual.get(`0-${maxI2}`) as string },
+    target: { branch: imerge.forkTip, originalOid: manual.get(`${maxI1}-0`) as string },
     workdir: top,
     goal: isGoal(imerge.goal) ? imerge.goal : 'merge',
     startedAt: now.toISOString(),

@@ -4,9 +4,11 @@ import { failureSummarySchema } from './failure-summary.js';
 import { flowDataSchema } from './flow-data.js';
 import { GOALS, strategyNames, type StrategyName } from '../config/goals.js';
 import { rungSchema, withStoredFileRung, withStoredRung } from './rung.js';
-import { baselineSides, CHECK_TARGETS } from './baseline-side.js';
+import { CHECK_TARGETS } from './baseline-side.js';
+import { SIDES } from './side.js';
 
 export * from './baseline-side.js';
+export * from './side.js';
 import { humanHandoffSchema } from './handoff-state.js';
 import { cellSchema, index, isoTime, oid } from './state-primitives.js';
 
@@ -186,7 +188,7 @@ export type CheckJudgement = z.infer<typeof checkJudgementSchema>;
  * the fork commit (i1, 0) or upstream commit (0, i2) of a cell whose check failed.
  */
 const baselineSchema = z.object({
-  side: z.enum(baselineSides),
+  side: z.enum(SIDES),
   commit: oid,
   cell: cellSchema.nullable(),
   check: z.string(),

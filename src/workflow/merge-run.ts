@@ -113,8 +113,8 @@ export function driveRun(
   const open = (): Promise<GridEngine> =>
     ctx.engines.open({
       name: initial.name,
-      tip1: initial.target.branch,
-      tip2: initial.source.ref,
+      forkTip: initial.target.branch,
+      upstreamTip: initial.source.ref,
       branch: initial.target.branch,
       goal: initial.goal,
       firstParent: ctx.config.imerge.first_parent,

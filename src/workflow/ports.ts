@@ -51,8 +51,8 @@ export interface GridEngineFactory {
   /** Start the merge, or load it when its refs already exist (resume). */
   open(options: {
     name: string;
-    tip1: string;
-    tip2: string;
+    forkTip: string;
+    upstreamTip: string;
     branch: string;
     goal: string;
     firstParent: boolean;

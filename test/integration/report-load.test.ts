@@ -63,6 +63,10 @@ describe('report built from a real run', () => {
     const first = (await loadRunSnapshot(repo.git, store, name, { details: false }))!.grid;
     expect(first).toMatchObject({ source: 'history', len1: 5, len2: 5 });
     expect(existsSync(cacheFile)).toBe(true);
+    // The file keeps the engine's names of the tips (tip1 the fork's, tip2 upstream's).
+    const stored = JSON.parse(readFileSync(cacheFile, 'utf8')) as { grid: Record<string, unknown> };
+    expect(stored.grid).toMatchObject({ tip1: first?.forkTip, tip2: first?.upstreamTip });
+    expect(stored.grid).not.toHaveProperty('forkTip');
 
     const spy = gitSpy();
     const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });

@@ -27,6 +27,26 @@ const SYNONYMS: Synonym[] = [
     glossary: 'fork, upstream',
     except: ['src/imerge/finish-goals.ts', 'src/imerge/grid.ts', 'src/imerge/types.ts'],
   },
+  {
+    // git-imerge's names of the two tips: the engine, its adapter and its own command, and the
+    // readers and writers of what the engine stores (its state blob, grid-history.json).
+    word: /\btip[12]\b/i,
+    glossary: 'forkTip, upstreamTip',
+    except: [
+      'src/cli/commands/imerge.ts',
+      'src/imerge/boundaries.ts',
+      'src/imerge/conflict-estimate.ts',
+      'src/imerge/diagram.ts',
+      'src/imerge/finish-goals.ts',
+      'src/imerge/grid-ancestry.ts',
+      'src/imerge/incremental-merge.ts',
+      'src/imerge/state.ts',
+      'src/report/grid-history-cache.ts',
+      'src/store/doctor-rebuild.ts',
+      'src/store/doctor-refs.ts',
+      'src/workflow/imerge-adapter.ts',
+    ],
+  },
 
   // the stop at which the person is given the open conflicts
   { word: /\b[Hh]and-?overs?\b/, glossary: 'hand-off', except: [] },

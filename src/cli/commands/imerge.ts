@@ -24,8 +24,8 @@ type StartOpts = {
 
 const jobsOption = (): string => String(Math.max(1, availableParallelism()));
 
-/** `imerge start|merge|init`: start a merge of `tip2` and, unless `init`, autofill it and present a conflict. */
-async function startMerge(git: Git, engine: Engine, verb: string, tip2: string, opts: StartOpts): Promise<void> {
+/** `imerge start|merge|init`: start a merge of `upstreamTip` and, unless `init`, autofill it and present a conflict. */
+async function startMerge(git: Git, engine: Engine, verb: string, upstreamTip: string, opts: StartOpts): Promise<void> {
   const autofill = verb !== 'init';
   // The working tree must be clean, as git-imerge requires; the check runs while the merge
   // starts and autofills (on a large tree it is the slowest command of a start: git re-reads
@@ -34,12 +34,12 @@ async function startMerge(git: Git, engine: Engine, verb: string, tip2: string, 
   clean.catch(() => undefined); // awaited below, on every path
   let branch = opts.branch;
   if (verb === 'merge' && branch === undefined) branch = (await git.currentBranch()) ?? opts.name;
-  const name = opts.name ?? tip2;
+  const name = opts.name ?? upstreamTip;
   let im: IncrementalMerge;
   try {
     if (!autofill) await clean;
     const { goal, firstParent, manual } = opts;
-    im = await engine.IncrementalMerge.start(git, { name, goal, tip2, branch, firstParent, manual });
+    im = await engine.IncrementalMerge.start(git, { name, goal, tip2: upstreamTip, branch, firstParent, manual });
   } catch (error) {
     await clean;
     if (verb === 'merge' && (error as { code?: string }).code === 'imerge_nothing_to_do') {
@@ -61,9 +61,9 @@ function registerStartCommands(imerge: Command): void {
       .option('--first-parent', 'follow first parents of merges on each branch')
       .option('--manual', 'do not autofill')
       .option('-j, --jobs <n>', 'concurrent merges', jobsOption())
-      .argument('<branch>', 'the branch to merge in (tip2)')
-      .action(async (tip2: string, opts: StartOpts, cmd: Command) => {
-        await withGit(cmd, (git, engine) => startMerge(git, engine, verb, tip2, opts));
+      .argument('<branch>', 'the branch to merge in (upstream)')
+      .action(async (upstreamTip: string, opts: StartOpts, cmd: Command) => {
+        await withGit(cmd, (git, engine) => startMerge(git, engine, verb, upstreamTip, opts));
       });
   };
   startLike('start', 'start an incremental merge of BRANCH into the current branch and autofill it', true);

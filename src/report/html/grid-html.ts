@@ -81,7 +81,7 @@ export function renderGridFigure(grid: GridView): string {
         ? ' Rebuilt from the merge commits left in the repository.'
         : ' Only the size, blockers and conflicts are known (the merge commits are gone).';
   const drawing = large ? `<canvas aria-hidden="true"></canvas>` : svgGrid(grid);
-  const help = `Columns: the fork's commits 0–${grid.len1 - 1} (${grid.tip1}); rows: upstream's commits 0–${grid.len2 - 1} (${grid.tip2}). Hover or focus the grid and use the arrow keys to see a cell's two commits and outcome; + and − zoom, 0 fits, Enter opens a conflict.`;
+  const help = `Columns: the fork's commits 0–${grid.len1 - 1} (${grid.forkTip}); rows: upstream's commits 0–${grid.len2 - 1} (${grid.upstreamTip}). Hover or focus the grid and use the arrow keys to see a cell's two commits and outcome; + and − zoom, 0 fits, Enter opens a conflict.`;
   return `<figure class="grid-figure" style="margin:0">
 <figcaption class="muted">${esc(help)}${esc(source)}</figcaption>
 ${legend()}

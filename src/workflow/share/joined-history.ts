@@ -56,11 +56,11 @@ export async function assertJoinedHistory(
 async function edgeProblem(
   git: Git,
   name: string,
-  tip1: string,
-  tip2: string,
+  forkTip: string,
+  upstreamTip: string,
   firstParent: boolean,
 ): Promise<string | null> {
-  const { commits1, commits2 } = await getBoundaries(git, tip1, tip2, firstParent);
+  const { commits1, commits2 } = await getBoundaries(git, forkTip, upstreamTip, firstParent);
   const prefix = `refs/imerge/${name}/manual/`;
   for (const { ref, oid } of await git.forEachRef(prefix)) {
     const match = /^(\d+)-(\d+)$/.exec(ref.slice(prefix.length));

@@ -67,9 +67,9 @@ export class GridModel {
     const c1 = g.axis1[i1];
     const c2 = g.axis2[i2];
     if (i1 > 0 || i2 === 0)
-      lines.push(g.tip1 + ' #' + i1 + ': ' + (c1 ? short(c1.oid) + ' ' + c1.subject : '(commit not known)'));
+      lines.push(g.forkTip + ' #' + i1 + ': ' + (c1 ? short(c1.oid) + ' ' + c1.subject : '(commit not known)'));
     if (i2 > 0 || i1 === 0)
-      lines.push(g.tip2 + ' #' + i2 + ': ' + (c2 ? short(c2.oid) + ' ' + c2.subject : '(commit not known)'));
+      lines.push(g.upstreamTip + ' #' + i2 + ': ' + (c2 ? short(c2.oid) + ' ' + c2.subject : '(commit not known)'));
     const mk = this.mark(i1, i2);
     let outcome: string;
     if (i1 === 0 || i2 === 0) outcome = i1 === 0 && i2 === 0 ? 'the common ancestor' : 'an original commit (grid edge)';
