@@ -36,8 +36,8 @@ function toStoredTips({ forkTip, upstreamTip, ...grid }: GridSnapshot): StoredGr
 /** What a cached grid must have been rebuilt for; null when the run is not finished (its grid may still change). */
 export function gridCacheKey(state: RunState): string | null {
   if (state.status !== 'done' || state.finalCommit === null || !state.grid?.size) return null;
-  const { i1, i2 } = state.grid.size;
-  return [state.name, state.finalCommit, state.target.originalOid, state.source.oid, i1, i2].join(' ');
+  const { i1: i, i2: j } = state.grid.size;
+  return [state.name, state.finalCommit, state.target.originalOid, state.source.oid, i, j].join(' ');
 }
 
 /** The cached grid of the run, or null when there is none that matches `key`. */

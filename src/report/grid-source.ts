@@ -30,7 +30,7 @@ async function commitRefs(git: Git, oids: readonly string[]): Promise<CommitRef[
   return oids.map((oid) => ({ oid, subject: subjects.get(oid) ?? '' }));
 }
 
-/** Letters of a grid, rows of len1 (i2 outer); git-imerge's frontier view when it can be mapped. */
+/** Letters of a grid, rows of len1 (j outer); git-imerge's frontier view when it can be mapped. */
 function gridLetters(grid: Grid): string {
   let codes: number[][] | null = null;
   try {
@@ -39,14 +39,14 @@ function gridLetters(grid: Grid): string {
     codes = null; // a grid git-imerge could not map either: show the cells without the frontier
   }
   const out = new Array<string>(grid.len1 * grid.len2);
-  for (let i2 = 0; i2 < grid.len2; i2++) {
-    for (let i1 = 0; i1 < grid.len1; i1++) {
-      const node = codes?.[i1]?.[i2];
+  for (let j = 0; j < grid.len2; j++) {
+    for (let i = 0; i < grid.len1; i++) {
+      const node = codes?.[i]?.[j];
       if (node !== undefined) {
-        out[i2 * grid.len1 + i1] = nodeLetter(node);
+        out[j * grid.len1 + i] = nodeLetter(node);
         continue;
       }
-      const c = grid.cell(i1, i2);
+      const c = grid.cell(i, j);
       const merge =
         c.oid === null
           ? c.blocked
@@ -57,15 +57,15 @@ function gridLetters(grid: Grid): string {
             : c.manual
               ? MERGE_MANUAL
               : MERGE_AUTOMATIC;
-      out[i2 * grid.len1 + i1] = mergeLetter(merge);
+      out[j * grid.len1 + i] = mergeLetter(merge);
     }
   }
   return out.join('');
 }
 
 async function axes(git: Git, grid: Grid): Promise<{ axis1: CommitRef[]; axis2: CommitRef[] }> {
-  const o1 = Array.from({ length: grid.len1 }, (_, i1) => grid.cell(i1, 0).oid ?? '');
-  const o2 = Array.from({ length: grid.len2 }, (_, i2) => grid.cell(0, i2).oid ?? '');
+  const o1 = Array.from({ length: grid.len1 }, (_, i) => grid.cell(i, 0).oid ?? '');
+  const o2 = Array.from({ length: grid.len2 }, (_, j) => grid.cell(0, j).oid ?? '');
   const refs = await commitRefs(git, [...new Set([...o1, ...o2].filter(Boolean))]);
   const byOid = new Map(refs.map((r) => [r.oid, r]));
   const ref = (oid: string): CommitRef => byOid.get(oid) ?? { oid, subject: '' };
@@ -120,8 +120,8 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
   }
   if (!bounds) return null;
   const grid = new Grid(size.i1 + 1, size.i2 + 1);
-  const edge = (i1: number, i2: number, oid: string): void => {
-    Object.assign(grid.cell(i1, i2), { oid, manual: true });
+  const edge = (i: number, j: number, oid: string): void => {
+    Object.assign(grid.cell(i, j), { oid, manual: true });
   };
   edge(0, 0, bounds.mergeBase);
   bounds.commits1.forEach((c, k) => edge(k + 1, 0, c));
@@ -138,10 +138,10 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
       const [oid, subject] = line.split('\0');
       const m = mergeSubject.exec(subject ?? '');
       if (!oid || !m || m[1] !== state.name) continue;
-      const i1 = Number(m[3]);
-      const i2 = Number(m[4]);
-      if (i1 < 1 || i2 < 1 || i1 >= grid.len1 || i2 >= grid.len2) continue;
-      const cell = grid.cell(i1, i2);
+      const i = Number(m[3]);
+      const j = Number(m[4]);
+      if (i < 1 || j < 1 || i >= grid.len1 || j >= grid.len2) continue;
+      const cell = grid.cell(i, j);
       // Newest first: keep the first commit seen for a cell; a manual merge wins over an automatic one.
       if (cell.oid === null || (m[2] === 'manual' && !cell.manual))
         Object.assign(cell, { oid, manual: m[2] === 'manual' });

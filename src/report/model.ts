@@ -44,7 +44,7 @@ export interface GridView {
   /** Cells per axis including the edges: column 0 and row 0 hold the commits themselves. */
   len1: number;
   len2: number;
-  /** Branch names as the diagram labels them: fork (i1, columns) and upstream (i2, rows). */
+  /** Branch names as the diagram labels them: fork (i, columns) and upstream (j, rows). */
   forkTip: string;
   upstreamTip: string;
   /** The cell letters of grid-codes.ts, row after row, run-length encoded. */
@@ -171,7 +171,7 @@ export interface ConflictView {
   /** Files the person changed at its hand-off beyond the conflict's own files (theirs, kept and checked). */
   outsideEdits: string[];
   rung: Rung | null;
-  /** The fork commit (i1) and the upstream commit (i2) this cell merges. */
+  /** The fork commit (`i1`) and the upstream commit (`i2`) this cell merges. */
   commit1: CommitRef | null;
   commit2: CommitRef | null;
   files: ConflictFileView[];

@@ -24,7 +24,7 @@ export interface GridSnapshot {
   len2: number;
   forkTip: string;
   upstreamTip: string;
-  /** One letter per cell (grid-codes.ts), rows of len1 letters (i2 outer), not run-length encoded. */
+  /** One letter per cell (grid-codes.ts), rows of len1 letters (j outer), not run-length encoded. */
   letters: string;
   axis1: CommitRef[];
   axis2: CommitRef[];

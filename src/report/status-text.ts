@@ -48,11 +48,11 @@ function terminalDiagram(grid: GridView, full: boolean): string | null {
   return `${window.text}\n${note}${diagramKey(cols)}`;
 }
 
-/** The diagram's characters with the report's marks, as columns `cols[i1][i2]`. */
+/** The diagram's characters with the report's marks, as columns `cols[i][j]`. */
 function markedColumns(grid: GridView): string[][] {
   const letters = decodeRuns(grid.cells);
-  const cols = Array.from({ length: grid.len1 }, (_, i1) =>
-    Array.from({ length: grid.len2 }, (_, i2) => diagramCharOf(letters[i2 * grid.len1 + i1] ?? 'a')),
+  const cols = Array.from({ length: grid.len1 }, (_, i) =>
+    Array.from({ length: grid.len2 }, (_, j) => diagramCharOf(letters[j * grid.len1 + i] ?? 'a')),
   );
   for (const m of grid.marks) {
     const ch = markChar(m);

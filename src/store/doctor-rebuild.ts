@@ -91,11 +91,11 @@ function gridRefs(refs: { ref: string; oid: string }[]): GridRefs {
   for (const { ref, oid } of refs) {
     const m = /\/(manual|auto)\/(\d+)-(\d+)$/.exec(ref);
     if (m === null) continue;
-    const i1 = Number(m[2]);
-    const i2 = Number(m[3]);
-    maxI1 = Math.max(maxI1, i1);
-    maxI2 = Math.max(maxI2, i2);
-    if (m[1] === 'manual') manual.set(cellId({ i1, i2 }), oid);
+    const i = Number(m[2]);
+    const j = Number(m[3]);
+    maxI1 = Math.max(maxI1, i);
+    maxI2 = Math.max(maxI2, j);
+    if (m[1] === 'manual') manual.set(cellId({ i1: i, i2: j }), oid);
   }
   return { manual, maxI1, maxI2 };
 }
@@ -197,9 +197,9 @@ function handedInLastNode(events: RunEvent[]): boolean {
 async function resolutionsFromRefs(replay: Replay, manual: Map<string, string>, git: Git): Promise<number> {
   let fromRefs = 0;
   for (const [id, oid] of manual) {
-    const [i1, i2] = id.split('-').map(Number) as [number, number];
-    if (i1 === 0 || i2 === 0) continue; // edges: the original commits, not resolutions
-    const c = conflictOf(replay, id, { i1, i2 });
+    const [i, j] = id.split('-').map(Number) as [number, number];
+    if (i === 0 || j === 0) continue; // edges: the original commits, not resolutions
+    const c = conflictOf(replay, id, { i1: i, i2: j });
     if (c.status !== 'resolved' || c.resolutionCommit === null) {
       c.status = 'resolved';
       c.resolutionCommit = oid;
@@ -248,7 +248,7 @@ async function assembleState(
   const fromRefs = await resolutionsFromRefs(replay, cells.manual, git);
   if (fromRefs > 0) actions.push(`${fromRefs} resolution(s) from refs/imerge/${name}/manual/*`);
   if (replay.grid === null && imerge !== null) {
-    const blockers = imerge.blockers.map(([i1, i2]) => ({ i1, i2 }));
+    const blockers = imerge.blockers.map(([i, j]) => ({ i1: i, i2: j }));
     replay.grid = { size: { i1: cells.maxI1, i2: cells.maxI2 }, position: null, blockers };
     actions.push(`grid from refs/imerge/${name}/ (${cells.maxI1}x${cells.maxI2}, ${blockers.length} blocker(s))`);
   }

@@ -23,7 +23,7 @@ class ImergeGridEngine implements GridEngine {
     const { signal } = options;
     const merger = new GitMerger(this.cellGit, signal);
     const result = await this.im.autofill({ jobs: this.jobs, merger, ...(signal ? { signal } : {}) });
-    return result.blockers.map(([i1, i2]) => ({ i1, i2 })).sort(compareCells);
+    return result.blockers.map(([i, j]) => ({ i1: i, i2: j })).sort(compareCells);
   }
 
   async cellCommit(cell: Cell): Promise<string | null> {
@@ -49,10 +49,10 @@ class ImergeGridEngine implements GridEngine {
   recordedMerges(): Array<{ cell: Cell; commit: string }> {
     const grid = this.im.grid;
     const out: Array<{ cell: Cell; commit: string }> = [];
-    for (let i1 = 1; i1 < grid.len1; i1++) {
-      for (let i2 = 1; i2 < grid.len2; i2++) {
-        const c = grid.cell(i1, i2);
-        if (c.manual && c.oid !== null) out.push({ cell: { i1, i2 }, commit: c.oid });
+    for (let i = 1; i < grid.len1; i++) {
+      for (let j = 1; j < grid.len2; j++) {
+        const c = grid.cell(i, j);
+        if (c.manual && c.oid !== null) out.push({ cell: { i1: i, i2: j }, commit: c.oid });
       }
     }
     return out.sort((a, b) => compareCells(a.cell, b.cell));
@@ -84,10 +84,10 @@ class ImergeGridEngine implements GridEngine {
    */
   async forget(cells: Cell[]): Promise<void> {
     const grid = this.im.grid;
-    for (let i1 = 1; i1 < grid.len1; i1++) {
-      for (let i2 = 1; i2 < grid.len2; i2++) {
-        if (!cells.some((c) => dominates({ i1, i2 }, c))) continue;
-        const cell = grid.cell(i1, i2);
+    for (let i = 1; i < grid.len1; i++) {
+      for (let j = 1; j < grid.len2; j++) {
+        if (!cells.some((c) => dominates({ i1: i, i2: j }, c))) continue;
+        const cell = grid.cell(i, j);
         cell.oid = null;
         cell.manual = false;
         cell.blocked = false;

@@ -93,9 +93,9 @@ function registerStepCommands(imerge: Command): void {
         const im = await IncrementalMerge.load(git, opts.name);
         const r = await im.autofill({ jobs: Number(opts.jobs), onProgress: printProgress });
         if (!r.complete) {
-          const [i1, i2] = r.next as [number, number];
+          const [i, j] = r.next as [number, number];
           throw new SplintercatError('imerge_conflict', {
-            what: `Conflict; suggest manual merge of ${cellId({ i1, i2 })}`,
+            what: `Conflict; suggest manual merge of ${cellId({ i1: i, i2: j })}`,
             fix: `Run: splintercat imerge continue --name ${im.name} (it prepares the merge in the working tree)`,
           });
         }
@@ -196,8 +196,7 @@ function registerResultCommands(imerge: Command): void {
 
 function knownCells(im: IncrementalMerge): number {
   let n = 0;
-  for (let i1 = 1; i1 < im.grid.len1; i1++)
-    for (let i2 = 1; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2) !== null) n++;
+  for (let i = 1; i < im.grid.len1; i++) for (let j = 1; j < im.grid.len2; j++) if (im.cellCommit(i, j) !== null) n++;
   return n;
 }
 
@@ -300,11 +299,11 @@ async function autofillAndPresent(
     process.stderr.write('Merge is complete!\n');
     return;
   }
-  const [i1, i2] = result.next as [number, number];
+  const [i, j] = result.next as [number, number];
   await git.assertClean(
-    `present the conflict at ${cellId({ i1, i2 })} (the merge state is saved; run \`splintercat imerge continue\` when clean)`,
+    `present the conflict at ${cellId({ i1: i, i2: j })} (the merge state is saved; run \`splintercat imerge continue\` when clean)`,
   );
-  for (const { stream, text } of await presentConflict(git, im, i1, i2)) process[stream].write(text);
+  for (const { stream, text } of await presentConflict(git, im, i, j)) process[stream].write(text);
 }
 
 const toStderr = (text: string): void => {

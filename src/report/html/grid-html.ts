@@ -35,17 +35,17 @@ function svgGrid(grid: GridView): string {
   const rects: string[] = [];
   const texts: string[] = [];
   let frontier = '';
-  for (let i2 = 0; i2 < grid.len2; i2++) {
-    for (let i1 = 0; i1 < grid.len1; i1++) {
-      const { merge, right, bottom } = decodeLetter(letters[i2 * grid.len1 + i1] ?? 'a');
-      const mark = marks.get(cellId({ i1, i2 }));
-      const x = i1 * S;
-      const y = i2 * S;
-      let cls = i1 === 0 || i2 === 0 ? 'kedge' : `k${merge}`;
+  for (let j = 0; j < grid.len2; j++) {
+    for (let i = 0; i < grid.len1; i++) {
+      const { merge, right, bottom } = decodeLetter(letters[j * grid.len1 + i] ?? 'a');
+      const mark = marks.get(cellId({ i1: i, i2: j }));
+      const x = i * S;
+      const y = j * S;
+      let cls = i === 0 || j === 0 ? 'kedge' : `k${merge}`;
       if (mark?.status === 'resolved' && mark.rung) cls = `m-${mark.rung}`;
       if (mark?.failedCheck && !mark.superseded) cls += ' failed';
       rects.push(
-        `<rect x="${x}" y="${y}" width="${S}" height="${S}" class="${cls}" data-cell="${cellId({ i1, i2 })}"/>`,
+        `<rect x="${x}" y="${y}" width="${S}" height="${S}" class="${cls}" data-cell="${cellId({ i1: i, i2: j })}"/>`,
       );
       const letter = (mark ? markChar(mark) : null) ?? (merge === MERGE_BLOCKED ? '#' : null);
       if (letter) texts.push(`<text x="${x + S / 2}" y="${y + S / 2}">${letter}</text>`);

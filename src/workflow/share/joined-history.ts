@@ -65,10 +65,10 @@ async function edgeProblem(
   for (const { ref, oid } of await git.forEachRef(prefix)) {
     const match = /^(\d+)-(\d+)$/.exec(ref.slice(prefix.length));
     if (match === null) continue;
-    const [i1, i2] = [Number(match[1]), Number(match[2])];
-    const expected = i2 === 0 && i1 > 0 ? commits1[i1 - 1] : i1 === 0 && i2 > 0 ? commits2[i2 - 1] : undefined;
-    if ((i1 === 0 || i2 === 0) && i1 + i2 > 0 && expected !== oid)
-      return `its grid's edge ${i1}-${i2} is ${shortOid(oid)}, not the commit ${expected ? shortOid(expected) : '(none)'} of the history it merges`;
+    const [i, j] = [Number(match[1]), Number(match[2])];
+    const expected = j === 0 && i > 0 ? commits1[i - 1] : i === 0 && j > 0 ? commits2[j - 1] : undefined;
+    if ((i === 0 || j === 0) && i + j > 0 && expected !== oid)
+      return `its grid's edge ${i}-${j} is ${shortOid(oid)}, not the commit ${expected ? shortOid(expected) : '(none)'} of the history it merges`;
   }
   return null;
 }
