@@ -93,12 +93,12 @@ function conflictMd(c: ConflictView): string {
 function summaryRows(model: ReportModel): string[] {
   const { run, progress, usage } = model;
   return [
-    `## splintercat: ${mdText(run.source.ref)} merged into ${mdText(run.target.branch)} — ${run.status.replace('_', ' ')}`,
+    `## splintercat: ${mdText(run.upstream.ref)} merged into ${mdText(run.fork.branch)} — ${run.status.replace('_', ' ')}`,
     '',
     '| | |',
     '|---|---|',
     `| Result | ${run.resultCommit ? mdCode(run.resultCommit) : mdText(run.statusReason ?? run.status)} |`,
-    `| Source → target | ${mdCode(shortOid(run.source.oid))} → ${mdCode(shortOid(run.target.oid))} |`,
+    `| Upstream → fork | ${mdCode(shortOid(run.upstream.oid))} → ${mdCode(shortOid(run.fork.oid))} |`,
     `| Duration | ${formatDuration(run.elapsedMs)} (started ${formatTime(run.startedAt)}) |`,
     `| Cost | ${formatUsd(usage.total.costUsd)} (${roles.map((r) => `${r} ${formatUsd(usage[r].costUsd)}`).join(', ')}) |`,
     `| Checks | ${model.checks.length} run: ${tallyText(model.checks.map((c) => c.reading))} |`,

@@ -231,8 +231,8 @@ export interface ReportModel {
     /** The node to run next ('end' when finished). */
     phase: string;
     goal: RunState['goal'];
-    source: { ref: string; oid: string };
-    target: { branch: string; oid: string };
+    upstream: { ref: string; oid: string };
+    fork: { branch: string; oid: string };
     startedAt: string;
     /** When it stopped (null while a process drives it). */
     endedAt: string | null;

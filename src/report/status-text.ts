@@ -75,8 +75,8 @@ export function statusData(model: ReportModel): Record<string, unknown> {
     startedAt: run.startedAt,
     endedAt: run.endedAt,
     elapsedMs: run.elapsedMs,
-    source: run.source,
-    target: run.target,
+    upstream: run.upstream,
+    fork: run.fork,
     goal: run.goal,
     strategy: run.strategy,
     finalCommit: run.resultCommit,
@@ -181,7 +181,7 @@ export function renderStatusText(model: ReportModel, options: { grid?: boolean }
   const state = run.live ? 'running' : run.endedAt ? `stopped at ${run.endedAt.slice(11, 19)}` : 'not running';
   const lines = [
     `Merge '${run.name}': ${run.status}${run.statusReason ? ` — ${run.statusReason}` : ''}`,
-    `  ${run.source.ref} (${shortOid(run.source.oid)}) into ${run.target.branch} (${shortOid(run.target.oid)}), goal ${run.goal}`,
+    `  ${run.upstream.ref} (${shortOid(run.upstream.oid)}) into ${run.fork.branch} (${shortOid(run.fork.oid)}), goal ${run.goal}`,
     `  phase: ${run.phase}; elapsed ${formatDuration(run.elapsedMs)} (${state})`,
     `  strategy: ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen yet'}`,
     `  grid: ${model.grid ? `${model.grid.len1 - 1} x ${model.grid.len2 - 1} commits, ${progress.blockers} blocker(s) known` : 'not started'}`,
