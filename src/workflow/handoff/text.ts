@@ -62,7 +62,7 @@ export function handoffLines(human: HumanHandoff, indent = '  '): string[] {
 
 /**
  * Each block of a file with its one-command answers: the suggested one first, with the evidence
- * the target's past merges give for it, then the others (`take ours|theirs|both|base FILE N`).
+ * the fork's past merges give for it, then the others (`take ours|theirs|both|base FILE N`).
  */
 function blockLines(file: HandoffFile, indent: string): string[] {
   return (file.blocks ?? []).flatMap((b) => {
