@@ -211,8 +211,8 @@ export interface DropFileView {
 /** What the merge dropped of each side's change: from the whole merge's audit once it is made, else the resolutions'. */
 export interface DropsView {
   source: 'final' | 'resolutions';
-  ours: DropFileView[];
-  theirs: DropFileView[];
+  fork: DropFileView[];
+  upstream: DropFileView[];
   /** Files whose drops have no recorded reason. */
   unreasoned: number;
   /** Files not audited: over the size cap, binary, or past the cap of files audited at the end. */
