@@ -42,8 +42,8 @@ type StoredImergeState = Omit<ImergeState, 'forkTip' | 'upstreamTip'> & { tip1: 
 
 /**
  * The engine's state blob, which a shared run fetches from the remote: read within its size limit,
- * typed; its names become the run's branch and source only when git takes the branch and the
- * source is one printable line.
+ * typed; its names become the run's fork branch and upstream only when git takes the branch and
+ * the upstream is one printable line.
  */
 async function readImergeState(git: Git, name: string): Promise<ImergeState | null> {
   const read = await git.readBlobCapped(`refs/imerge/${name}/state`, OBJECT_LIMITS.engineState).catch(() => null);
