@@ -31,8 +31,8 @@ export function buildGridView(state: RunState, snapshot: GridSnapshot | null): G
     upstreamTip: snapshot?.upstreamTip ?? state.source.ref,
     cells: encodeRuns(letters),
     marks: buildMarks(state, len1, len2),
-    axis1: snapshot?.axis1 ?? [],
-    axis2: snapshot?.axis2 ?? [],
+    forkAxis: snapshot?.forkAxis ?? [],
+    upstreamAxis: snapshot?.upstreamAxis ?? [],
     source: snapshot?.source ?? 'size',
   };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../store/json-file.js';
 import type { RunState } from '../store/run-state.js';
+import type { CommitRef } from './model.js';
 import type { GridSnapshot } from './snapshot.js';
 
 /**
@@ -14,8 +15,16 @@ export const GRID_CACHE_FILE = 'grid-history.json';
 
 const CACHE_VERSION = 1;
 
-/** A grid as the file stores it: the tips keep the engine's names, `tip1` the fork's and `tip2` upstream's. */
-type StoredGrid = Omit<GridSnapshot, 'forkTip' | 'upstreamTip'> & { tip1: string; tip2: string };
+/**
+ * A grid as the file stores it: the sides keep the engine's numbers, `tip1` and `axis1` the fork's,
+ * `tip2` and `axis2` upstream's.
+ */
+type StoredGrid = Omit<GridSnapshot, 'forkTip' | 'upstreamTip' | 'forkAxis' | 'upstreamAxis'> & {
+  tip1: string;
+  tip2: string;
+  axis1: CommitRef[];
+  axis2: CommitRef[];
+};
 
 interface CachedGrid {
   version: number;
@@ -24,13 +33,13 @@ interface CachedGrid {
 }
 
 /** A stored grid in today's names. */
-function withStoredTips({ tip1, tip2, ...grid }: StoredGrid): GridSnapshot {
-  return { ...grid, forkTip: tip1, upstreamTip: tip2 };
+function withStoredTips({ tip1, tip2, axis1, axis2, ...grid }: StoredGrid): GridSnapshot {
+  return { ...grid, forkTip: tip1, upstreamTip: tip2, forkAxis: axis1, upstreamAxis: axis2 };
 }
 
 /** A grid as the file stores it. */
-function toStoredTips({ forkTip, upstreamTip, ...grid }: GridSnapshot): StoredGrid {
-  return { ...grid, tip1: forkTip, tip2: upstreamTip };
+function toStoredTips({ forkTip, upstreamTip, forkAxis, upstreamAxis, ...grid }: GridSnapshot): StoredGrid {
+  return { ...grid, tip1: forkTip, tip2: upstreamTip, axis1: forkAxis, axis2: upstreamAxis };
 }
 
 /** What a cached grid must have been rebuilt for; null when the run is not finished (its grid may still change). */

@@ -63,13 +63,13 @@ function gridLetters(grid: Grid): string {
   return out.join('');
 }
 
-async function axes(git: Git, grid: Grid): Promise<{ axis1: CommitRef[]; axis2: CommitRef[] }> {
+async function axes(git: Git, grid: Grid): Promise<{ forkAxis: CommitRef[]; upstreamAxis: CommitRef[] }> {
   const o1 = Array.from({ length: grid.len1 }, (_, i) => grid.cell(i, 0).oid ?? '');
   const o2 = Array.from({ length: grid.len2 }, (_, j) => grid.cell(0, j).oid ?? '');
   const refs = await commitRefs(git, [...new Set([...o1, ...o2].filter(Boolean))]);
   const byOid = new Map(refs.map((r) => [r.oid, r]));
   const ref = (oid: string): CommitRef => byOid.get(oid) ?? { oid, subject: '' };
-  return { axis1: o1.map(ref), axis2: o2.map(ref) };
+  return { forkAxis: o1.map(ref), upstreamAxis: o2.map(ref) };
 }
 
 /**

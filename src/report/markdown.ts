@@ -61,8 +61,8 @@ function conflictMd(c: ConflictView): string {
   const lines = [
     `<details><summary>Conflict ${c.id} — ${htmlText(rung)}${by.length ? ` (${htmlText(by.join(', '))})` : ''}, ${c.files.length} file(s)${c.attempts > 1 ? `, ${c.attempts} attempts` : ''}</summary>`,
     '',
-    `- fork commit ${c.i1}: ${c.commit1 ? `${mdCode(shortOid(c.commit1.oid))} ${mdText(c.commit1.subject)}` : 'not known'}`,
-    `- upstream commit ${c.i2}: ${c.commit2 ? `${mdCode(shortOid(c.commit2.oid))} ${mdText(c.commit2.subject)}` : 'not known'}`,
+    `- fork commit ${c.i1}: ${c.forkCommit ? `${mdCode(shortOid(c.forkCommit.oid))} ${mdText(c.forkCommit.subject)}` : 'not known'}`,
+    `- upstream commit ${c.i2}: ${c.upstreamCommit ? `${mdCode(shortOid(c.upstreamCommit.oid))} ${mdText(c.upstreamCommit.subject)}` : 'not known'}`,
     ...c.files.map(
       (f) =>
         `- ${mdCode(f.path)}: ${f.hunks.map((h) => `hunk ${h.index} ${h.rung ? `${h.rung}${h.by ? ` (${mdText(h.by)})` : ''}` : h.status.replace('_', ' ')}`).join('; ') || 'file-level decision'}`,

@@ -51,8 +51,8 @@ export interface GridView {
   cells: string;
   marks: CellMark[];
   /** The commits of each axis: index 0 is the merge base, index i is commit i; empty when unknown. */
-  axis1: CommitRef[];
-  axis2: CommitRef[];
+  forkAxis: CommitRef[];
+  upstreamAxis: CommitRef[];
   /** Where the cells came from: the live refs, the merge commits left in history, or the size alone. */
   source: 'refs' | 'history' | 'size';
 }
@@ -172,8 +172,8 @@ export interface ConflictView {
   outsideEdits: string[];
   rung: Rung | null;
   /** The fork commit (`i1`) and the upstream commit (`i2`) this cell merges. */
-  commit1: CommitRef | null;
-  commit2: CommitRef | null;
+  forkCommit: CommitRef | null;
+  upstreamCommit: CommitRef | null;
   files: ConflictFileView[];
   resolution: { commit: string; tree: string | null; diff: string | null; diffTruncated: boolean } | null;
   transcripts: TranscriptView[];

@@ -26,8 +26,8 @@ export interface GridSnapshot {
   upstreamTip: string;
   /** One letter per cell (grid-codes.ts), rows of len1 letters (j outer), not run-length encoded. */
   letters: string;
-  axis1: CommitRef[];
-  axis2: CommitRef[];
+  forkAxis: CommitRef[];
+  upstreamAxis: CommitRef[];
   source: 'refs' | 'history';
 }
 

@@ -64,8 +64,8 @@ export class GridModel {
             ? 'Upstream commit ' + j
             : 'Cell ' + i + '-' + j;
     const lines: string[] = [];
-    const c1 = g.axis1[i];
-    const c2 = g.axis2[j];
+    const c1 = g.forkAxis[i];
+    const c2 = g.upstreamAxis[j];
     if (i > 0 || j === 0)
       lines.push(g.forkTip + ' #' + i + ': ' + (c1 ? short(c1.oid) + ' ' + c1.subject : '(commit not known)'));
     if (j > 0 || i === 0)
