@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     outcome = await startRun(
       config,
       git,
-      { source: 'origin/feature', into: 'main', name: 'bench', ...(role === 'start' ? { remote: 'origin' } : {}) },
+      { upstream: 'origin/feature', into: 'main', name: 'bench', ...(role === 'start' ? { remote: 'origin' } : {}) },
       options,
     );
   } else {

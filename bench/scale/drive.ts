@@ -87,7 +87,7 @@ export async function driveScale(fixture: ScaleFixture, sets: string[] = [], bui
     let outcome: DriveOutcome | { kind: 'already_done'; state: RunState } = await startRun(
       config,
       git,
-      { source: fixture.upstream, into: fixture.fork, name: 'scale' },
+      { upstream: fixture.upstream, into: fixture.fork, name: 'scale' },
       options,
       stored,
     );

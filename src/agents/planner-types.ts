@@ -83,7 +83,7 @@ export interface StrategyDecision {
 
 export interface RecoveryDecision {
   decision: RecoveryKind;
-  /** Cells (i1, i2) to re-resolve, for retry-specific. */
+  /** Cells (i, j) to re-resolve, for retry-specific. */
   conflicts_to_retry: [number, number][] | null;
   new_strategy: StrategyName | null;
   reasoning: string;

@@ -32,11 +32,11 @@ export interface MergeOptions {
   remote?: string;
 }
 
-/** Start a merge run of `source` as the configuration and options say; returns the exit code. */
+/** Start a merge run of `upstream` as the configuration and options say; returns the exit code. */
 export async function startMerge(
   global: GlobalOptions,
   config: Config,
-  source: string,
+  upstream: string,
   opts: MergeOptions,
   stored: StoredConfig | null = null,
 ): Promise<number> {
@@ -44,7 +44,7 @@ export async function startMerge(
   const git = new Git({ cwd: config.target.workdir });
   try {
     const spec: StartSpec = {
-      source,
+      upstream,
       ...(opts.into !== undefined ? { into: opts.into } : {}),
       ...(opts.name !== undefined ? { name: opts.name } : {}),
       ...(opts.restart ? { restart: true } : {}),

@@ -166,7 +166,7 @@ resolve:
   # (a policy, a person's explicit take): ask = hand it to a person first; off = accept it, and the
   # report flags it ("What the merge dropped").
   review_drops: off
-  # Suggestions learnt from the target branch's past merges, shown at every hand-off:
+  # Suggestions learnt from the fork's past merges, shown at every hand-off:
   # off | suggest | apply (apply also takes, without asking, those that at least min_merges of
   # the merges that speak for them agree on, and at least this share of them: threshold).
   learnt:

@@ -93,7 +93,7 @@ const learntSchema = z
     threshold: z.number().min(0.5).max(1).default(1),
     /** ... and at least this many of them agree. */
     min_merges: z.number().int().positive().default(3),
-    /** How many of the target branch's most recent merges are read (each replayed once, then remembered). */
+    /** How many of the fork's most recent merges are read (each replayed once, then remembered). */
     merges: z.number().int().positive().default(200),
   })
   .strict();
@@ -277,7 +277,7 @@ export const configSchema = z
          */
         paths: z.record(z.string().min(1), pathDecisionSchema).default({}),
         /**
-         * Suggestions learnt from the target branch's own past merges: `suggest` shows them at a
+         * Suggestions learnt from the fork's own past merges: `suggest` shows them at a
          * hand-off (and gives them to the model), `apply` also takes the ones whose evidence passes
          * `threshold` without asking, `off` reads no history. A plain mode (`learnt: apply`) is accepted.
          */

@@ -105,8 +105,8 @@ export function buildConflicts(snapshot: RunSnapshot, checks: readonly CheckView
       blame: c.blame,
       outsideEdits: c.outsideEdits ?? [],
       rung: c.status === 'resolved' ? topRung(resolved.map((h) => h.rung)) : null,
-      commit1: axis(grid?.axis1, c.cell.i1),
-      commit2: axis(grid?.axis2, c.cell.i2),
+      forkCommit: axis(grid?.forkAxis, c.cell.i1),
+      upstreamCommit: axis(grid?.upstreamAxis, c.cell.i2),
       files: c.files.map((f) => ({
         path: f.path,
         kind: f.kind,

@@ -1,7 +1,11 @@
 import type { FileDrops } from '../store/drops-state.js';
 import type { ConflictFileState, RunState } from '../store/run-state.js';
+import type { Side } from '../store/side.js';
 import { decidedBy, dropReason, lossWords, lostCount, SIDE_NAMES } from '../workflow/drops/index.js';
 import type { DropFileView, DropsView } from './model.js';
+
+/** The key a side's drops are stored under: the audit's, which are git's words for the sides. */
+const STORED_SIDE = { fork: 'ours', upstream: 'theirs' } as const satisfies Record<Side, 'ours' | 'theirs'>;
 
 /** The last resolution of each conflicted path (a path may conflict at several cells). */
 function lastResolutions(state: RunState): Map<string, { cell: string; file: ConflictFileState }> {
@@ -12,11 +16,11 @@ function lastResolutions(state: RunState): Map<string, { cell: string; file: Con
 
 function fileView(
   path: string,
-  side: 'ours' | 'theirs',
+  side: Side,
   drops: FileDrops,
   decided: { cell: string; file: ConflictFileState } | undefined,
 ): DropFileView[] {
-  const lost = drops[side];
+  const lost = drops[STORED_SIDE[side]];
   if (!lost) return [];
   return [
     {
@@ -24,7 +28,7 @@ function fileView(
       cell: decided?.cell ?? null,
       decidedBy: decided ? decidedBy(decided.file) : 'git (merged cleanly)',
       reason: decided ? dropReason(decided.file) : 'merged cleanly by git',
-      words: lossWords(lost, SIDE_NAMES[side]),
+      words: lossWords(lost, SIDE_NAMES[STORED_SIDE[side]]),
       lost: lostCount(lost),
       lines: lost.lines,
     },
@@ -41,16 +45,15 @@ export function buildDrops(state: RunState): DropsView {
   const entries = state.finalDrops
     ? state.finalDrops.files
     : [...decided].flatMap(([path, d]) => (d.file.drops ? [{ path, drops: d.file.drops }] : []));
-  const side = (s: 'ours' | 'theirs'): DropFileView[] =>
-    entries.flatMap((e) => fileView(e.path, s, e.drops, decided.get(e.path)));
-  const ours = side('ours');
-  const theirs = side('theirs');
-  const flagged = new Set([...ours, ...theirs].filter((f) => f.reason === null).map((f) => f.path));
+  const side = (s: Side): DropFileView[] => entries.flatMap((e) => fileView(e.path, s, e.drops, decided.get(e.path)));
+  const fork = side('fork');
+  const upstream = side('upstream');
+  const flagged = new Set([...fork, ...upstream].filter((f) => f.reason === null).map((f) => f.path));
   const skipped = entries.filter((e) => e.drops.skipped).length;
   return {
     source: state.finalDrops ? 'final' : 'resolutions',
-    ours,
-    theirs,
+    fork,
+    upstream,
     unreasoned: flagged.size,
     notAudited: skipped + (state.finalDrops?.notAudited ?? 0),
   };

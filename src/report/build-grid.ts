@@ -27,23 +27,23 @@ export function buildGridView(state: RunState, snapshot: GridSnapshot | null): G
   return {
     len1,
     len2,
-    tip1: snapshot?.tip1 ?? state.target.branch,
-    tip2: snapshot?.tip2 ?? state.source.ref,
+    forkTip: snapshot?.forkTip ?? state.target.branch,
+    upstreamTip: snapshot?.upstreamTip ?? state.source.ref,
     cells: encodeRuns(letters),
     marks: buildMarks(state, len1, len2),
-    axis1: snapshot?.axis1 ?? [],
-    axis2: snapshot?.axis2 ?? [],
+    forkAxis: snapshot?.forkAxis ?? [],
+    upstreamAxis: snapshot?.upstreamAxis ?? [],
     source: snapshot?.source ?? 'size',
   };
 }
 
 function sizeOnlyLetters(state: RunState, len1: number, len2: number): string {
   const cells = new Array<string>(len1 * len2).fill(mergeLetter(MERGE_UNKNOWN));
-  const set = (i1: number, i2: number, merge: number): void => {
-    if (i1 < len1 && i2 < len2) cells[i2 * len1 + i1] = mergeLetter(merge);
+  const set = (i: number, j: number, merge: number): void => {
+    if (i < len1 && j < len2) cells[j * len1 + i] = mergeLetter(merge);
   };
-  for (let i1 = 0; i1 < len1; i1++) set(i1, 0, MERGE_MANUAL);
-  for (let i2 = 0; i2 < len2; i2++) set(0, i2, MERGE_MANUAL);
+  for (let i = 0; i < len1; i++) set(i, 0, MERGE_MANUAL);
+  for (let j = 0; j < len2; j++) set(0, j, MERGE_MANUAL);
   for (const c of state.conflicts) if (c.resolutionCommit !== null) set(c.cell.i1, c.cell.i2, MERGE_MANUAL);
   for (const b of state.grid?.blockers ?? []) set(b.i1, b.i2, MERGE_BLOCKED);
   return cells.join('');
@@ -51,12 +51,12 @@ function sizeOnlyLetters(state: RunState, len1: number, len2: number): string {
 
 function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
   const marks = new Map<string, CellMark>();
-  const mark = (i1: number, i2: number): CellMark | null => {
-    if (i1 >= len1 || i2 >= len2) return null;
-    const key = cellId({ i1, i2 });
+  const mark = (i: number, j: number): CellMark | null => {
+    if (i >= len1 || j >= len2) return null;
+    const key = cellId({ i1: i, i2: j });
     let m = marks.get(key);
     if (m === undefined) {
-      m = { i1, i2, conflict: null, status: null, rung: null, by: [], failedCheck: null, superseded: false };
+      m = { i1: i, i2: j, conflict: null, status: null, rung: null, by: [], failedCheck: null, superseded: false };
       marks.set(key, m);
     }
     return m;

@@ -53,7 +53,7 @@ describe('buildReportModel', () => {
     expect(m.grid!.cells.length).toBeLessThan(20_000);
     expect(decodeRuns(m.grid!.cells)).toBe(snap.grid!.letters);
     const bare = buildReportModel({ ...syntheticSnapshot(), grid: null }, { now });
-    expect(bare.grid).toMatchObject({ len1: 7, len2: 6, source: 'size', axis1: [] });
+    expect(bare.grid).toMatchObject({ len1: 7, len2: 6, source: 'size', forkAxis: [] });
     const letters = decodeRuns(bare.grid!.cells);
     expect(letters[3 * 7 + 5]).toBe('d'); // the blocker
     expect(letters[1 * 7 + 1]).toBe('b'); // a resolved conflict: manual
@@ -143,8 +143,8 @@ describe('buildReportModel', () => {
   it('joins each conflict with its commits, hunks, diff, transcripts, usage and checks', () => {
     const m = buildReportModel(syntheticSnapshot(), { now });
     const c = m.conflicts.find((x) => x.id === '2-3')!;
-    expect(c.commit1?.subject).toBe('fork commit 2');
-    expect(c.commit2?.subject).toBe('upstream commit 3');
+    expect(c.forkCommit?.subject).toBe('fork commit 2');
+    expect(c.upstreamCommit?.subject).toBe('upstream commit 3');
     expect(c.files[0]?.conflictHunks[0]).toMatchObject({ ours: 'int total(int a);\n', base: 'int total();\n' });
     expect(c.resolution?.diff).toContain('+int total(int a, int b);');
     expect(c.transcripts).toHaveLength(1);

@@ -6,7 +6,7 @@ import type { DropsView } from './model.js';
 
 const drops: DropsView = {
   source: 'final',
-  ours: [
+  fork: [
     {
       path: 'lib/router.js',
       cell: '1-1',
@@ -17,7 +17,7 @@ const drops: DropsView = {
       lines: [{ kind: 'dropped', line: 3, text: '  audit(req); `x` <img src=x>' }],
     },
   ],
-  theirs: [
+  upstream: [
     {
       path: 'a<b>.js',
       cell: '2-1',
@@ -52,7 +52,7 @@ describe('What the merge dropped', () => {
 
   it('says nothing was dropped in one line', () => {
     const none = dropsMarkdown(
-      { ...drops, ours: [], theirs: [], unreasoned: 0, notAudited: 0 },
+      { ...drops, fork: [], upstream: [], unreasoned: 0, notAudited: 0 },
       { text: mdText, code: mdCode },
     );
     expect(none.join('\n')).toMatch(/Nothing: the merge keeps every line/);

@@ -31,7 +31,7 @@ function fileLines(f: DropFileView, md: Escapes): string[] {
  */
 export function dropsMarkdown(drops: DropsView, md: Escapes): string[] {
   const out = ['', '### What the merge dropped', ''];
-  if (drops.ours.length + drops.theirs.length === 0) {
+  if (drops.fork.length + drops.upstream.length === 0) {
     out.push(
       drops.source === 'final'
         ? "Nothing: the merge keeps every line of the fork's and upstream's changes."
@@ -41,8 +41,8 @@ export function dropsMarkdown(drops: DropsView, md: Escapes): string[] {
     const scope = drops.source === 'final' ? "the whole merge's audit" : "the resolutions' audits";
     out.push(`From ${scope}; ${drops.unreasoned} file(s) with no recorded reason.`);
     for (const [side, files] of [
-      ['The fork', drops.ours],
-      ['Upstream', drops.theirs],
+      ['The fork', drops.fork],
+      ['Upstream', drops.upstream],
     ] as const) {
       if (files.length === 0) continue;
       out.push('', `**${side}** (${files.length} file(s)):`, '');

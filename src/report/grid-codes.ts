@@ -2,7 +2,7 @@
  * The compact cell alphabet of a report's grid: one letter per cell, `a` + merge + 5 × edge,
  * where merge is git-imerge's merge state (0 unknown, 1 manual, 2 automatic, 3 blocked,
  * 4 unblocked) and edge says whether the cell is on the right (1), bottom (2) or both (3)
- * edges of a rectangle of the known frontier. Rows (i2) are stored one after the other, each
+ * edges of a rectangle of the known frontier. Rows (j) are stored one after the other, each
  * len1 cells long, then run-length encoded as `<count><letter>` pairs: a 2,000 × 500 grid is a
  * few kilobytes. The HTML page's script decodes the same alphabet (html/client-script.ts).
  */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../store/json-file.js';
 import type { RunState } from '../store/run-state.js';
+import type { CommitRef } from './model.js';
 import type { GridSnapshot } from './snapshot.js';
 
 /**
@@ -14,17 +15,38 @@ export const GRID_CACHE_FILE = 'grid-history.json';
 
 const CACHE_VERSION = 1;
 
+/**
+ * A grid as the file stores it: the sides keep the engine's numbers, `tip1` and `axis1` the fork's,
+ * `tip2` and `axis2` upstream's.
+ */
+type StoredGrid = Omit<GridSnapshot, 'forkTip' | 'upstreamTip' | 'forkAxis' | 'upstreamAxis'> & {
+  tip1: string;
+  tip2: string;
+  axis1: CommitRef[];
+  axis2: CommitRef[];
+};
+
 interface CachedGrid {
   version: number;
   key: string;
-  grid: GridSnapshot;
+  grid: StoredGrid;
+}
+
+/** A stored grid in today's names. */
+function withStoredTips({ tip1, tip2, axis1, axis2, ...grid }: StoredGrid): GridSnapshot {
+  return { ...grid, forkTip: tip1, upstreamTip: tip2, forkAxis: axis1, upstreamAxis: axis2 };
+}
+
+/** A grid as the file stores it. */
+function toStoredTips({ forkTip, upstreamTip, forkAxis, upstreamAxis, ...grid }: GridSnapshot): StoredGrid {
+  return { ...grid, tip1: forkTip, tip2: upstreamTip, axis1: forkAxis, axis2: upstreamAxis };
 }
 
 /** What a cached grid must have been rebuilt for; null when the run is not finished (its grid may still change). */
 export function gridCacheKey(state: RunState): string | null {
   if (state.status !== 'done' || state.finalCommit === null || !state.grid?.size) return null;
-  const { i1, i2 } = state.grid.size;
-  return [state.name, state.finalCommit, state.target.originalOid, state.source.oid, i1, i2].join(' ');
+  const { i1: i, i2: j } = state.grid.size;
+  return [state.name, state.finalCommit, state.target.originalOid, state.source.oid, i, j].join(' ');
 }
 
 /** The cached grid of the run, or null when there is none that matches `key`. */
@@ -37,12 +59,12 @@ export function readCachedGrid(path: string, key: string): GridSnapshot | null {
   }
   const cached = value as Partial<CachedGrid> | null;
   if (cached?.version !== CACHE_VERSION || cached.key !== key || !isGrid(cached.grid)) return null;
-  return cached.grid;
+  return withStoredTips(cached.grid);
 }
 
 /** Keep the grid for the next command; a repository the user cannot write to just goes without. */
 export function writeCachedGrid(path: string, key: string, grid: GridSnapshot): void {
-  const cached: CachedGrid = { version: CACHE_VERSION, key, grid };
+  const cached: CachedGrid = { version: CACHE_VERSION, key, grid: toStoredTips(grid) };
   try {
     writeFileAtomic(path, `${JSON.stringify(cached)}\n`);
   } catch {
@@ -50,7 +72,7 @@ export function writeCachedGrid(path: string, key: string, grid: GridSnapshot): 
   }
 }
 
-function isGrid(g: unknown): g is GridSnapshot {
+function isGrid(g: unknown): g is StoredGrid {
   if (typeof g !== 'object' || g === null) return false;
   const x = g as Record<string, unknown>;
   const refs = (a: unknown, n: unknown): boolean =>

@@ -6,7 +6,7 @@
  */
 export function diagramKey(cols: readonly (readonly string[])[]): string {
   const inside = new Set<string>();
-  for (let i1 = 1; i1 < cols.length; i1++) for (const ch of (cols[i1] ?? []).slice(1)) inside.add(ch);
+  for (let i = 1; i < cols.length; i++) for (const ch of (cols[i] ?? []).slice(1)) inside.add(ch);
   const lines = [
     'Key:',
     "  * on row 0 and column 0 = the branches' own commits (the edges of the grid; the merge base at 0,0)",

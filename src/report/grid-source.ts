@@ -1,6 +1,7 @@
 import type { Git } from '../git/index.js';
 import { diagramCodes, getBoundaries, Grid, IncrementalMerge, listImerges } from '../imerge/index.js';
 import type { RunState } from '../store/run-state.js';
+import { sideTips } from '../workflow/imerge-adapter.js';
 import { gridCacheKey, readCachedGrid, writeCachedGrid } from './grid-history-cache.js';
 import {
   MERGE_AUTOMATIC,
@@ -29,7 +30,7 @@ async function commitRefs(git: Git, oids: readonly string[]): Promise<CommitRef[
   return oids.map((oid) => ({ oid, subject: subjects.get(oid) ?? '' }));
 }
 
-/** Letters of a grid, rows of len1 (i2 outer); git-imerge's frontier view when it can be mapped. */
+/** Letters of a grid, rows of len1 (j outer); git-imerge's frontier view when it can be mapped. */
 function gridLetters(grid: Grid): string {
   let codes: number[][] | null = null;
   try {
@@ -38,14 +39,14 @@ function gridLetters(grid: Grid): string {
     codes = null; // a grid git-imerge could not map either: show the cells without the frontier
   }
   const out = new Array<string>(grid.len1 * grid.len2);
-  for (let i2 = 0; i2 < grid.len2; i2++) {
-    for (let i1 = 0; i1 < grid.len1; i1++) {
-      const node = codes?.[i1]?.[i2];
+  for (let j = 0; j < grid.len2; j++) {
+    for (let i = 0; i < grid.len1; i++) {
+      const node = codes?.[i]?.[j];
       if (node !== undefined) {
-        out[i2 * grid.len1 + i1] = nodeLetter(node);
+        out[j * grid.len1 + i] = nodeLetter(node);
         continue;
       }
-      const c = grid.cell(i1, i2);
+      const c = grid.cell(i, j);
       const merge =
         c.oid === null
           ? c.blocked
@@ -56,19 +57,19 @@ function gridLetters(grid: Grid): string {
             : c.manual
               ? MERGE_MANUAL
               : MERGE_AUTOMATIC;
-      out[i2 * grid.len1 + i1] = mergeLetter(merge);
+      out[j * grid.len1 + i] = mergeLetter(merge);
     }
   }
   return out.join('');
 }
 
-async function axes(git: Git, grid: Grid): Promise<{ axis1: CommitRef[]; axis2: CommitRef[] }> {
-  const o1 = Array.from({ length: grid.len1 }, (_, i1) => grid.cell(i1, 0).oid ?? '');
-  const o2 = Array.from({ length: grid.len2 }, (_, i2) => grid.cell(0, i2).oid ?? '');
+async function axes(git: Git, grid: Grid): Promise<{ forkAxis: CommitRef[]; upstreamAxis: CommitRef[] }> {
+  const o1 = Array.from({ length: grid.len1 }, (_, i) => grid.cell(i, 0).oid ?? '');
+  const o2 = Array.from({ length: grid.len2 }, (_, j) => grid.cell(0, j).oid ?? '');
   const refs = await commitRefs(git, [...new Set([...o1, ...o2].filter(Boolean))]);
   const byOid = new Map(refs.map((r) => [r.oid, r]));
   const ref = (oid: string): CommitRef => byOid.get(oid) ?? { oid, subject: '' };
-  return { axis1: o1.map(ref), axis2: o2.map(ref) };
+  return { forkAxis: o1.map(ref), upstreamAxis: o2.map(ref) };
 }
 
 /**
@@ -85,8 +86,7 @@ export async function readGridSnapshot(git: Git, state: RunState, cacheFile?: st
       return {
         len1: im.grid.len1,
         len2: im.grid.len2,
-        tip1: im.tip1,
-        tip2: im.tip2,
+        ...sideTips(im),
         letters: gridLetters(im.grid),
         ...(await axes(git, im.grid)),
         source: 'refs',
@@ -108,11 +108,11 @@ const mergeSubject = /^imerge '(.+)': (automatic|manual) merge (\d+)-(\d+)$/;
 async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapshot | null> {
   const size = state.grid?.size;
   if (!size) return null;
-  const tip1 = state.target.originalOid;
-  const tip2 = state.source.oid;
+  const forkTip = state.target.originalOid;
+  const upstreamTip = state.source.oid;
   let bounds = null;
   for (const firstParent of [true, false]) {
-    const b = await getBoundaries(git, tip1, tip2, firstParent).catch(() => null);
+    const b = await getBoundaries(git, forkTip, upstreamTip, firstParent).catch(() => null);
     if (b && b.commits1.length === size.i1 && b.commits2.length === size.i2) {
       bounds = b;
       break;
@@ -120,8 +120,8 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
   }
   if (!bounds) return null;
   const grid = new Grid(size.i1 + 1, size.i2 + 1);
-  const edge = (i1: number, i2: number, oid: string): void => {
-    Object.assign(grid.cell(i1, i2), { oid, manual: true });
+  const edge = (i: number, j: number, oid: string): void => {
+    Object.assign(grid.cell(i, j), { oid, manual: true });
   };
   edge(0, 0, bounds.mergeBase);
   bounds.commits1.forEach((c, k) => edge(k + 1, 0, c));
@@ -133,15 +133,15 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
   ].filter((c): c is string => c !== null);
   const present = await existing(git, [...new Set(starts)]);
   if (present.length > 0) {
-    const log = await git.text(['log', '--format=%H%x00%s', ...present, `^${tip1}`, `^${tip2}`]);
+    const log = await git.text(['log', '--format=%H%x00%s', ...present, `^${forkTip}`, `^${upstreamTip}`]);
     for (const line of log.split('\n')) {
       const [oid, subject] = line.split('\0');
       const m = mergeSubject.exec(subject ?? '');
       if (!oid || !m || m[1] !== state.name) continue;
-      const i1 = Number(m[3]);
-      const i2 = Number(m[4]);
-      if (i1 < 1 || i2 < 1 || i1 >= grid.len1 || i2 >= grid.len2) continue;
-      const cell = grid.cell(i1, i2);
+      const i = Number(m[3]);
+      const j = Number(m[4]);
+      if (i < 1 || j < 1 || i >= grid.len1 || j >= grid.len2) continue;
+      const cell = grid.cell(i, j);
       // Newest first: keep the first commit seen for a cell; a manual merge wins over an automatic one.
       if (cell.oid === null || (m[2] === 'manual' && !cell.manual))
         Object.assign(cell, { oid, manual: m[2] === 'manual' });
@@ -156,8 +156,8 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
   return {
     len1: grid.len1,
     len2: grid.len2,
-    tip1: state.target.branch,
-    tip2: state.source.ref,
+    forkTip: state.target.branch,
+    upstreamTip: state.source.ref,
     letters: gridLetters(grid),
     ...(await axes(git, grid)),
     source: 'history',

@@ -16,7 +16,7 @@ export interface GridWindow {
 }
 
 /**
- * Of the laid-out diagram `full` (two header lines, one line per row i2, then the tip lines) of
+ * Of the laid-out diagram `full` (two header lines, one line per row j, then the tip lines) of
  * columns `cols`, the rows of interest with their context, the gaps said in one line each: rows
  * the first row (the fork's tip is named there), rows with a blocker (`#`) or a blamed check
  * (`X`), then those where the frontier's rectangles end (`-`, `+`), then the last; at most
@@ -29,12 +29,12 @@ export function frontierWindow(cols: readonly (readonly string[])[], full: strin
   const shown = pickRows(cols, len2, maxRows);
   const out = lines.slice(0, 2);
   let previous = -1;
-  for (const i2 of [...shown].sort((a, b) => a - b)) {
-    const line = lines[2 + i2] ?? '';
+  for (const j of [...shown].sort((a, b) => a - b)) {
+    const line = lines[2 + j] ?? '';
     // The first row after a gap is labelled with its number, so every drawn stretch says where it is.
-    if (i2 > previous + 1) out.push(gapLine(previous + 1, i2 - 1), `${String(i2).padStart(4)} - ${line.slice(7)}`);
+    if (j > previous + 1) out.push(gapLine(previous + 1, j - 1), `${String(j).padStart(4)} - ${line.slice(7)}`);
     else out.push(line);
-    previous = i2;
+    previous = j;
   }
   if (previous < len2 - 1) out.push(gapLine(previous + 1, len2 - 1));
   out.push(...lines.slice(2 + len2));
@@ -50,21 +50,21 @@ function gapLine(from: number, to: number): string {
 function pickRows(cols: readonly (readonly string[])[], len2: number, maxRows: number): Set<number> {
   const rank = (ch: string): number => (ch === '#' || ch === 'X' ? 0 : ch === '-' || ch === '+' ? 1 : 2);
   const best = new Array<number>(len2).fill(2);
-  for (let i1 = 1; i1 < cols.length; i1++) {
-    const col = cols[i1] ?? [];
-    for (let i2 = 1; i2 < len2; i2++) best[i2] = Math.min(best[i2] as number, rank(col[i2] ?? ''));
+  for (let i = 1; i < cols.length; i++) {
+    const col = cols[i] ?? [];
+    for (let j = 1; j < len2; j++) best[j] = Math.min(best[j] as number, rank(col[j] ?? ''));
   }
-  const byRank = (r: number): number[] => best.flatMap((b, i2) => (b === r && i2 > 0 ? [i2] : []));
+  const byRank = (r: number): number[] => best.flatMap((b, j) => (b === r && j > 0 ? [j] : []));
   const chosen = new Set<number>();
-  const add = (i2: number): boolean => {
+  const add = (j: number): boolean => {
     for (let d = -CONTEXT; d <= CONTEXT; d++) {
-      const row = i2 + d;
+      const row = j + d;
       if (row < 0 || row >= len2 || chosen.has(row)) continue;
       if (chosen.size >= maxRows) return false;
       chosen.add(row);
     }
     return true;
   };
-  for (const i2 of [0, ...byRank(0), ...byRank(1), len2 - 1]) if (!add(i2)) break;
+  for (const j of [0, ...byRank(0), ...byRank(1), len2 - 1]) if (!add(j)) break;
   return chosen;
 }

@@ -61,8 +61,8 @@ function conflictMd(c: ConflictView): string {
   const lines = [
     `<details><summary>Conflict ${c.id} — ${htmlText(rung)}${by.length ? ` (${htmlText(by.join(', '))})` : ''}, ${c.files.length} file(s)${c.attempts > 1 ? `, ${c.attempts} attempts` : ''}</summary>`,
     '',
-    `- fork commit ${c.i1}: ${c.commit1 ? `${mdCode(shortOid(c.commit1.oid))} ${mdText(c.commit1.subject)}` : 'not known'}`,
-    `- upstream commit ${c.i2}: ${c.commit2 ? `${mdCode(shortOid(c.commit2.oid))} ${mdText(c.commit2.subject)}` : 'not known'}`,
+    `- fork commit ${c.i1}: ${c.forkCommit ? `${mdCode(shortOid(c.forkCommit.oid))} ${mdText(c.forkCommit.subject)}` : 'not known'}`,
+    `- upstream commit ${c.i2}: ${c.upstreamCommit ? `${mdCode(shortOid(c.upstreamCommit.oid))} ${mdText(c.upstreamCommit.subject)}` : 'not known'}`,
     ...c.files.map(
       (f) =>
         `- ${mdCode(f.path)}: ${f.hunks.map((h) => `hunk ${h.index} ${h.rung ? `${h.rung}${h.by ? ` (${mdText(h.by)})` : ''}` : h.status.replace('_', ' ')}`).join('; ') || 'file-level decision'}`,
@@ -93,12 +93,12 @@ function conflictMd(c: ConflictView): string {
 function summaryRows(model: ReportModel): string[] {
   const { run, progress, usage } = model;
   return [
-    `## splintercat: ${mdText(run.source.ref)} merged into ${mdText(run.target.branch)} — ${run.status.replace('_', ' ')}`,
+    `## splintercat: ${mdText(run.upstream.ref)} merged into ${mdText(run.fork.branch)} — ${run.status.replace('_', ' ')}`,
     '',
     '| | |',
     '|---|---|',
     `| Result | ${run.resultCommit ? mdCode(run.resultCommit) : mdText(run.statusReason ?? run.status)} |`,
-    `| Source → target | ${mdCode(shortOid(run.source.oid))} → ${mdCode(shortOid(run.target.oid))} |`,
+    `| Upstream → fork | ${mdCode(shortOid(run.upstream.oid))} → ${mdCode(shortOid(run.fork.oid))} |`,
     `| Duration | ${formatDuration(run.elapsedMs)} (started ${formatTime(run.startedAt)}) |`,
     `| Cost | ${formatUsd(usage.total.costUsd)} (${roles.map((r) => `${r} ${formatUsd(usage[r].costUsd)}`).join(', ')}) |`,
     `| Checks | ${model.checks.length} run: ${tallyText(model.checks.map((c) => c.reading))} |`,

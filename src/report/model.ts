@@ -1,5 +1,6 @@
 import { MODEL_ROLES, type ModelRole } from '../store/model-role.js';
 import { RUNGS, type Rung } from '../store/rung.js';
+import type { Side } from '../store/side.js';
 import type { FailureSummary } from '../checks/types.js';
 import type { CheckReading } from './check-reading.js';
 import type { Validation } from './validation.js';
@@ -43,15 +44,15 @@ export interface GridView {
   /** Cells per axis including the edges: column 0 and row 0 hold the commits themselves. */
   len1: number;
   len2: number;
-  /** Branch names as the diagram labels them: fork (i1, columns) and upstream (i2, rows). */
-  tip1: string;
-  tip2: string;
+  /** Branch names as the diagram labels them: fork (i, columns) and upstream (j, rows). */
+  forkTip: string;
+  upstreamTip: string;
   /** The cell letters of grid-codes.ts, row after row, run-length encoded. */
   cells: string;
   marks: CellMark[];
   /** The commits of each axis: index 0 is the merge base, index i is commit i; empty when unknown. */
-  axis1: CommitRef[];
-  axis2: CommitRef[];
+  forkAxis: CommitRef[];
+  upstreamAxis: CommitRef[];
   /** Where the cells came from: the live refs, the merge commits left in history, or the size alone. */
   source: 'refs' | 'history' | 'size';
 }
@@ -91,7 +92,7 @@ export interface CheckView {
 }
 
 interface BaselineView {
-  side: 'fork' | 'upstream';
+  side: Side;
   /** The fork or upstream commit checked (`2-0`, `0-3`), or null for a tip. */
   cell: string | null;
   commit: string;
@@ -170,9 +171,9 @@ export interface ConflictView {
   /** Files the person changed at its hand-off beyond the conflict's own files (theirs, kept and checked). */
   outsideEdits: string[];
   rung: Rung | null;
-  /** The fork commit (i1) and the upstream commit (i2) this cell merges. */
-  commit1: CommitRef | null;
-  commit2: CommitRef | null;
+  /** The fork commit (`i1`) and the upstream commit (`i2`) this cell merges. */
+  forkCommit: CommitRef | null;
+  upstreamCommit: CommitRef | null;
   files: ConflictFileView[];
   resolution: { commit: string; tree: string | null; diff: string | null; diffTruncated: boolean } | null;
   transcripts: TranscriptView[];
@@ -210,8 +211,8 @@ export interface DropFileView {
 /** What the merge dropped of each side's change: from the whole merge's audit once it is made, else the resolutions'. */
 export interface DropsView {
   source: 'final' | 'resolutions';
-  ours: DropFileView[];
-  theirs: DropFileView[];
+  fork: DropFileView[];
+  upstream: DropFileView[];
   /** Files whose drops have no recorded reason. */
   unreasoned: number;
   /** Files not audited: over the size cap, binary, or past the cap of files audited at the end. */
@@ -230,8 +231,8 @@ export interface ReportModel {
     /** The node to run next ('end' when finished). */
     phase: string;
     goal: RunState['goal'];
-    source: { ref: string; oid: string };
-    target: { branch: string; oid: string };
+    upstream: { ref: string; oid: string };
+    fork: { branch: string; oid: string };
     startedAt: string;
     /** When it stopped (null while a process drives it). */
     endedAt: string | null;

@@ -22,12 +22,12 @@ export interface RunSnapshot {
 export interface GridSnapshot {
   len1: number;
   len2: number;
-  tip1: string;
-  tip2: string;
-  /** One letter per cell (grid-codes.ts), rows of len1 letters (i2 outer), not run-length encoded. */
+  forkTip: string;
+  upstreamTip: string;
+  /** One letter per cell (grid-codes.ts), rows of len1 letters (j outer), not run-length encoded. */
   letters: string;
-  axis1: CommitRef[];
-  axis2: CommitRef[];
+  forkAxis: CommitRef[];
+  upstreamAxis: CommitRef[];
   source: 'refs' | 'history';
 }
 

@@ -28,7 +28,7 @@ export function markChar(mark: CellMark): string | null {
 export function markedDiagram(grid: GridView): string | null {
   if (grid.len1 > MAX_COLUMNS || grid.len1 * grid.len2 > MAX_CELLS) return null;
   const cols = markedColumns(grid);
-  return `${diagramWithAxes(cols, grid.tip1, grid.tip2)}\n${diagramKey(cols)}`;
+  return `${diagramWithAxes(cols, grid.forkTip, grid.upstreamTip)}\n${diagramKey(cols)}`;
 }
 
 /**
@@ -39,7 +39,7 @@ export function markedDiagram(grid: GridView): string | null {
 function terminalDiagram(grid: GridView, full: boolean): string | null {
   if (!full && grid.len1 > MAX_COLUMNS) return null;
   const cols = markedColumns(grid);
-  const drawn = diagramWithAxes(cols, grid.tip1, grid.tip2);
+  const drawn = diagramWithAxes(cols, grid.forkTip, grid.upstreamTip);
   const window = full ? { text: drawn, hidden: 0 } : frontierWindow(cols, drawn);
   const note =
     window.hidden > 0
@@ -48,11 +48,11 @@ function terminalDiagram(grid: GridView, full: boolean): string | null {
   return `${window.text}\n${note}${diagramKey(cols)}`;
 }
 
-/** The diagram's characters with the report's marks, as columns `cols[i1][i2]`. */
+/** The diagram's characters with the report's marks, as columns `cols[i][j]`. */
 function markedColumns(grid: GridView): string[][] {
   const letters = decodeRuns(grid.cells);
-  const cols = Array.from({ length: grid.len1 }, (_, i1) =>
-    Array.from({ length: grid.len2 }, (_, i2) => diagramCharOf(letters[i2 * grid.len1 + i1] ?? 'a')),
+  const cols = Array.from({ length: grid.len1 }, (_, i) =>
+    Array.from({ length: grid.len2 }, (_, j) => diagramCharOf(letters[j * grid.len1 + i] ?? 'a')),
   );
   for (const m of grid.marks) {
     const ch = markChar(m);
@@ -75,8 +75,8 @@ export function statusData(model: ReportModel): Record<string, unknown> {
     startedAt: run.startedAt,
     endedAt: run.endedAt,
     elapsedMs: run.elapsedMs,
-    source: run.source,
-    target: run.target,
+    upstream: run.upstream,
+    fork: run.fork,
     goal: run.goal,
     strategy: run.strategy,
     finalCommit: run.resultCommit,
@@ -181,7 +181,7 @@ export function renderStatusText(model: ReportModel, options: { grid?: boolean }
   const state = run.live ? 'running' : run.endedAt ? `stopped at ${run.endedAt.slice(11, 19)}` : 'not running';
   const lines = [
     `Merge '${run.name}': ${run.status}${run.statusReason ? ` — ${run.statusReason}` : ''}`,
-    `  ${run.source.ref} (${shortOid(run.source.oid)}) into ${run.target.branch} (${shortOid(run.target.oid)}), goal ${run.goal}`,
+    `  ${run.upstream.ref} (${shortOid(run.upstream.oid)}) into ${run.fork.branch} (${shortOid(run.fork.oid)}), goal ${run.goal}`,
     `  phase: ${run.phase}; elapsed ${formatDuration(run.elapsedMs)} (${state})`,
     `  strategy: ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen yet'}`,
     `  grid: ${model.grid ? `${model.grid.len1 - 1} x ${model.grid.len2 - 1} commits, ${progress.blockers} blocker(s) known` : 'not started'}`,

@@ -15,7 +15,7 @@ export interface LadderSetup {
   regenerate: Readonly<Record<string, string>>;
   /** `resolve.paths`, first match first (the ladder's policy rung). */
   policy: PathRule[];
-  /** Suggestions from the target's past merges (`resolve.learnt`); null when off or without a repository. */
+  /** Suggestions from the fork's past merges (`resolve.learnt`); null when off or without a repository. */
   learnt: LearntSuggestions | null;
   cache: ResolutionCache | null;
   /** Config problems worth a warning (unknown rule names). */

@@ -1,6 +1,4 @@
-/** The side of the merge a baseline is checked on, as a person reads it. */
-export const baselineSides = ['fork', 'upstream'] as const;
-export type BaselineSide = (typeof baselineSides)[number];
+import type { Side } from './side.js';
 
 /**
  * What a check ran on: a baseline tip, a cell, or the final merge. The baselines keep their stored
@@ -10,11 +8,11 @@ export const CHECK_TARGETS = ['baseline-ours', 'baseline-theirs', 'cell', 'final
 export type CheckTarget = (typeof CHECK_TARGETS)[number];
 
 /** The check target of a baseline on `side`. */
-export function baselineTargetOf(side: BaselineSide): 'baseline-ours' | 'baseline-theirs' {
+export function baselineTargetOf(side: Side): 'baseline-ours' | 'baseline-theirs' {
   return side === 'fork' ? 'baseline-ours' : 'baseline-theirs';
 }
 
 /** The side a check target is a baseline of, or null for a cell or the final merge. */
-export function baselineSideOf(target: CheckTarget): BaselineSide | null {
+export function baselineSideOf(target: CheckTarget): Side | null {
   return target === 'baseline-ours' ? 'fork' : target === 'baseline-theirs' ? 'upstream' : null;
 }

@@ -21,7 +21,7 @@ async function objectExists(git: Git, oid: string): Promise<boolean> {
   return result.exitCode === 0;
 }
 
-/** The run's name, start time, tips, target branch and grid refs. */
+/** The run's name, start time, tips, fork branch and grid refs. */
 async function identityProblems(state: RunState, name: string, git: Git, now: Date): Promise<Inconsistency[]> {
   const out: Inconsistency[] = [];
   if (state.name !== name) {
@@ -51,7 +51,7 @@ async function identityProblems(state: RunState, name: string, git: Git, now: Da
     });
   }
   if ((await git.revParse(`refs/heads/${state.target.branch}`)) === null) {
-    out.push({ severity: 'warning', message: `target branch '${state.target.branch}' no longer exists` });
+    out.push({ severity: 'warning', message: `fork branch '${state.target.branch}' no longer exists` });
   }
   // A finished run removed its grid's refs on purpose (finalize): only an unfinished one relies on them.
   if (state.grid !== null && state.status !== 'done' && (await git.revParse(`refs/imerge/${name}/state`)) === null) {

@@ -33,38 +33,41 @@ export interface RebuildReport {
 interface ImergeState {
   blockers: [number, number][];
   goal: string;
-  tip1: string;
-  tip2: string;
+  forkTip: string;
+  upstreamTip: string;
 }
+
+/** The engine's state blob as it stores it: `tip1` is the fork's tip, `tip2` upstream's. */
+type StoredImergeState = Omit<ImergeState, 'forkTip' | 'upstreamTip'> & { tip1: string; tip2: string };
 
 /**
  * The engine's state blob, which a shared run fetches from the remote: read within its size limit,
- * typed; its names become the run's branch and source only when git takes the branch and the
- * source is one printable line.
+ * typed; its names become the run's fork branch and upstream only when git takes the branch and
+ * the upstream is one printable line.
  */
 async function readImergeState(git: Git, name: string): Promise<ImergeState | null> {
   const read = await git.readBlobCapped(`refs/imerge/${name}/state`, OBJECT_LIMITS.engineState).catch(() => null);
   if (read === null || !read.ok) return null;
-  let v: Partial<Record<keyof ImergeState, unknown>>;
+  let v: Partial<Record<keyof StoredImergeState, unknown>>;
   try {
-    v = JSON.parse(read.text) as Partial<Record<keyof ImergeState, unknown>>;
+    v = JSON.parse(read.text) as Partial<Record<keyof StoredImergeState, unknown>>;
   } catch {
     return null;
   }
   const pair = (p: unknown): p is [number, number] =>
     Array.isArray(p) && p.length === 2 && p.every((n) => Number.isInteger(n) && (n as number) >= 0);
-  const tip1 = typeof v.tip1 === 'string' ? v.tip1 : '';
-  const tip2 = typeof v.tip2 === 'string' ? v.tip2 : '';
+  const forkTip = typeof v.tip1 === 'string' ? v.tip1 : '';
+  const upstreamTip = typeof v.tip2 === 'string' ? v.tip2 : '';
   const branchOk =
-    tip1 !== '' &&
-    !tip1.startsWith('-') &&
-    (await git.run(['check-ref-format', '--branch', tip1], { okExitCodes: [0, 1, 128] })).exitCode === 0;
-  if (!branchOk || !isPrintableName(tip2) || tip2.length > 1024) return null;
+    forkTip !== '' &&
+    !forkTip.startsWith('-') &&
+    (await git.run(['check-ref-format', '--branch', forkTip], { okExitCodes: [0, 1, 128] })).exitCode === 0;
+  if (!branchOk || !isPrintableName(upstreamTip) || upstreamTip.length > 1024) return null;
   return {
     blockers: Array.isArray(v.blockers) ? v.blockers.filter(pair) : [],
     goal: typeof v.goal === 'string' ? v.goal : 'merge',
-    tip1,
-    tip2,
+    forkTip,
+    upstreamTip,
   };
 }
 
@@ -88,11 +91,11 @@ function gridRefs(refs: { ref: string; oid: string }[]): GridRefs {
   for (const { ref, oid } of refs) {
     const m = /\/(manual|auto)\/(\d+)-(\d+)$/.exec(ref);
     if (m === null) continue;
-    const i1 = Number(m[2]);
-    const i2 = Number(m[3]);
-    maxI1 = Math.max(maxI1, i1);
-    maxI2 = Math.max(maxI2, i2);
-    if (m[1] === 'manual') manual.set(cellId({ i1, i2 }), oid);
+    const i = Number(m[2]);
+    const j = Number(m[3]);
+    maxI1 = Math.max(maxI1, i);
+    maxI2 = Math.max(maxI2, j);
+    if (m[1] === 'manual') manual.set(cellId({ i1: i, i2: j }), oid);
   }
   return { manual, maxI1, maxI2 };
 }
@@ -135,8 +138,8 @@ async function rebuildIdentity(
   notes.lost.push('the start time of the run');
   return {
     name,
-    source: { ref: imerge.tip2, oid: manual.get(`0-${maxI2}`) as string },
-    target: { branch: imerge.tip1, originalOid: manual.get(`${maxI1}-0`) as string },
+    source: { ref: imerge.upstreamTip, oid: manual.get(`0-${maxI2}`) as string },
+    target: { branch: imerge.forkTip, originalOid: manual.get(`${maxI1}-0`) as string },
     workdir: top,
     goal: isGoal(imerge.goal) ? imerge.goal : 'merge',
     startedAt: now.toISOString(),
@@ -194,9 +197,9 @@ function handedInLastNode(events: RunEvent[]): boolean {
 async function resolutionsFromRefs(replay: Replay, manual: Map<string, string>, git: Git): Promise<number> {
   let fromRefs = 0;
   for (const [id, oid] of manual) {
-    const [i1, i2] = id.split('-').map(Number) as [number, number];
-    if (i1 === 0 || i2 === 0) continue; // edges: the original commits, not resolutions
-    const c = conflictOf(replay, id, { i1, i2 });
+    const [i, j] = id.split('-').map(Number) as [number, number];
+    if (i === 0 || j === 0) continue; // edges: the original commits, not resolutions
+    const c = conflictOf(replay, id, { i1: i, i2: j });
     if (c.status !== 'resolved' || c.resolutionCommit === null) {
       c.status = 'resolved';
       c.resolutionCommit = oid;
@@ -245,7 +248,7 @@ async function assembleState(
   const fromRefs = await resolutionsFromRefs(replay, cells.manual, git);
   if (fromRefs > 0) actions.push(`${fromRefs} resolution(s) from refs/imerge/${name}/manual/*`);
   if (replay.grid === null && imerge !== null) {
-    const blockers = imerge.blockers.map(([i1, i2]) => ({ i1, i2 }));
+    const blockers = imerge.blockers.map(([i, j]) => ({ i1: i, i2: j }));
     replay.grid = { size: { i1: cells.maxI1, i2: cells.maxI2 }, position: null, blockers };
     actions.push(`grid from refs/imerge/${name}/ (${cells.maxI1}x${cells.maxI2}, ${blockers.length} blocker(s))`);
   }

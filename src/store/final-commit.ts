@@ -7,8 +7,8 @@ import { shortOid } from '../util/short-oid.js';
  * What is wrong with the final commit a state records, or null when it is sound (or
  * none is recorded on a run that is not done). A "done" run must name a commit in the
  * repository that is the run's result: for goal `merge`, a two-parent merge of the
- * target's original tip and the source; for the other goals, a descendant of the
- * target's original tip. A hand-edited or corrupted state that says otherwise is never
+ * fork's original tip and upstream's; for the other goals, a descendant of the
+ * fork's original tip. A hand-edited or corrupted state that says otherwise is never
  * taken for a finished merge.
  */
 export async function finalCommitProblem(git: Git, state: RunState): Promise<string | null> {

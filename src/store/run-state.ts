@@ -4,9 +4,11 @@ import { failureSummarySchema } from './failure-summary.js';
 import { flowDataSchema } from './flow-data.js';
 import { GOALS, strategyNames, type StrategyName } from '../config/goals.js';
 import { rungSchema, withStoredFileRung, withStoredRung } from './rung.js';
-import { baselineSides, CHECK_TARGETS } from './baseline-side.js';
+import { CHECK_TARGETS } from './baseline-side.js';
+import { SIDES } from './side.js';
 
 export * from './baseline-side.js';
+export * from './side.js';
 import { handoffSchema } from './handoff-state.js';
 import { currentRunState, deciderEnum, statusSchema } from './old-spellings.js';
 import { cellSchema, index, isoTime, oid } from './state-primitives.js';
@@ -83,7 +85,7 @@ const recoveryDecisionSchema = z.object({
 export type RecoveryDecision = z.infer<typeof recoveryDecisionSchema>;
 
 export const gridStateSchema = z.object({
-  /** Commits on each axis (fork = i1, upstream = i2). */
+  /** Commits on each axis: `i1` the fork's, `i2` upstream's (a cell's stored keys). */
   size: z.object({ i1: index, i2: index }),
   /** The cell the merge has reached (the last filled corner), when known. */
   position: cellSchema.nullable(),
@@ -184,10 +186,10 @@ export type CheckJudgement = z.infer<typeof checkJudgementSchema>;
 
 /**
  * A check's outcome on a commit whose failures are not blamed on resolutions: a tip (`cell` null), or
- * the fork commit (i1, 0) or upstream commit (0, i2) of a cell whose check failed.
+ * the fork commit (i, 0) or upstream commit (0, j) of a cell whose check failed.
  */
 const baselineSchema = z.object({
-  side: z.enum(baselineSides),
+  side: z.enum(SIDES),
   commit: oid,
   cell: cellSchema.nullable(),
   check: z.string(),
@@ -205,7 +207,7 @@ export const checkRecordSchema = z.object({
   name: z.string(),
   /**
    * The grid cell checked; null for a tip or the final tree. A baseline run on a cell's own fork or
-   * upstream commit (to judge a failure there) has the edge cell: (i1, 0) or (0, i2).
+   * upstream commit (to judge a failure there) has the edge cell: (i, 0) or (0, j).
    */
   cell: cellSchema.nullable(),
   /** What was checked: a baseline tip, a cell, or the final merge. */

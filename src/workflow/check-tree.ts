@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { setupStampPath } from '../checks/setup-stamp.js';
 import { copyCheckTree, worktreeBuildDir, type CopySource } from './check-tree-copy.js';
-import type { BaselineSide } from '../store/run-state.js';
+import type { Side } from '../store/run-state.js';
 import type { WorkflowContext } from './ports.js';
 
 /**
@@ -16,7 +16,7 @@ import type { WorkflowContext } from './ports.js';
 export async function prepareCheckTree(
   ctx: WorkflowContext,
   commit: string,
-  side: BaselineSide | null = null,
+  side: Side | null = null,
 ): Promise<string> {
   const id = side === null ? ctx.worktrees.checkId : ctx.worktrees.sideCheckIds[side];
   const path = ctx.worktrees.path(id);

@@ -1,17 +1,17 @@
 import type { Git } from '../git/index.js';
 import type { RunState } from '../store/run-state.js';
 
-/** Where a run's target branch is: its merge commit when the run finished, else where it is now. */
-export type TargetAt =
+/** Where a run's fork branch is: its merge commit when the run finished, else where it is now. */
+export type ForkAt =
   { finished: true; commit: string; tip: string | null; recorded: boolean } | { finished: false; tip: string | null };
 
 /**
  * Whether run `state` finished its merge: its state says so (`done`, with the merge commit), or
- * the target branch holds the run's merge commit (parents: the original tip, then the source) of a
+ * the fork branch holds the run's merge commit (parents: the original tip, then upstream's) of a
  * run stopped after the branch moved and before its state was saved (`recorded` false). `tip`:
- * where the target branch is now (null when it is gone).
+ * where the fork branch is now (null when it is gone).
  */
-export async function targetAt(git: Git, state: RunState): Promise<TargetAt> {
+export async function forkAt(git: Git, state: RunState): Promise<ForkAt> {
   const tip = await git.revParse(`refs/heads/${state.target.branch}`);
   if (state.status === 'done' && state.finalCommit)
     return { finished: true, commit: state.finalCommit, tip, recorded: true };

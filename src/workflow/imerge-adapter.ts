@@ -23,7 +23,7 @@ class ImergeGridEngine implements GridEngine {
     const { signal } = options;
     const merger = new GitMerger(this.cellGit, signal);
     const result = await this.im.autofill({ jobs: this.jobs, merger, ...(signal ? { signal } : {}) });
-    return result.blockers.map(([i1, i2]) => ({ i1, i2 })).sort(compareCells);
+    return result.blockers.map(([i, j]) => ({ i1: i, i2: j })).sort(compareCells);
   }
 
   async cellCommit(cell: Cell): Promise<string | null> {
@@ -49,10 +49,10 @@ class ImergeGridEngine implements GridEngine {
   recordedMerges(): Array<{ cell: Cell; commit: string }> {
     const grid = this.im.grid;
     const out: Array<{ cell: Cell; commit: string }> = [];
-    for (let i1 = 1; i1 < grid.len1; i1++) {
-      for (let i2 = 1; i2 < grid.len2; i2++) {
-        const c = grid.cell(i1, i2);
-        if (c.manual && c.oid !== null) out.push({ cell: { i1, i2 }, commit: c.oid });
+    for (let i = 1; i < grid.len1; i++) {
+      for (let j = 1; j < grid.len2; j++) {
+        const c = grid.cell(i, j);
+        if (c.manual && c.oid !== null) out.push({ cell: { i1: i, i2: j }, commit: c.oid });
       }
     }
     return out.sort((a, b) => compareCells(a.cell, b.cell));
@@ -84,10 +84,10 @@ class ImergeGridEngine implements GridEngine {
    */
   async forget(cells: Cell[]): Promise<void> {
     const grid = this.im.grid;
-    for (let i1 = 1; i1 < grid.len1; i1++) {
-      for (let i2 = 1; i2 < grid.len2; i2++) {
-        if (!cells.some((c) => dominates({ i1, i2 }, c))) continue;
-        const cell = grid.cell(i1, i2);
+    for (let i = 1; i < grid.len1; i++) {
+      for (let j = 1; j < grid.len2; j++) {
+        if (!cells.some((c) => dominates({ i1: i, i2: j }, c))) continue;
+        const cell = grid.cell(i, j);
         cell.oid = null;
         cell.manual = false;
         cell.blocked = false;
@@ -108,6 +108,11 @@ class ImergeGridEngine implements GridEngine {
   }
 }
 
+/** The engine's two tips by side: its `tip1` is the fork's, its `tip2` upstream's. */
+export function sideTips(im: { tip1: string; tip2: string }): { forkTip: string; upstreamTip: string } {
+  return { forkTip: im.tip1, upstreamTip: im.tip2 };
+}
+
 /**
  * Opens the run's merge: loads it when its refs exist (resume), starts it otherwise. Every
  * engine it opens writes its manual-merge commits in-process through one CommitWriter, so
@@ -121,7 +126,7 @@ export function imergeEngines(git: Git, jobs: number, sharing: { shared?: boolea
     async open(options) {
       let cells = plain;
       if (sharing.shared) {
-        const cellGit = git.at(git.cwd, { env: await sharedCellIdentity(git, options.tip1, options.tip2) });
+        const cellGit = git.at(git.cwd, { env: await sharedCellIdentity(git, options.forkTip, options.upstreamTip) });
         cells = { git: cellGit, commits: new CommitWriter(cellGit) };
       }
       const existing = await listImerges(git);
@@ -130,8 +135,8 @@ export function imergeEngines(git: Git, jobs: number, sharing: { shared?: boolea
         : await IncrementalMerge.start(git, {
             name: options.name,
             goal: options.goal,
-            tip1: options.tip1,
-            tip2: options.tip2,
+            tip1: options.forkTip,
+            tip2: options.upstreamTip,
             branch: options.branch,
             firstParent: options.firstParent,
           });
@@ -152,8 +157,10 @@ export function imergeEngines(git: Git, jobs: number, sharing: { shared?: boolea
  * dated as the later of the two tips. Every clone then writes the same commit for the same cell
  * (same tree, parents and message), so the engine's refs of two clones agree.
  */
-async function sharedCellIdentity(git: Git, tip1: string, tip2: string): Promise<Record<string, string>> {
-  const times = await Promise.all([tip1, tip2].map((tip) => git.queryText(['log', '-1', '--format=%ct', tip, '--'])));
+async function sharedCellIdentity(git: Git, forkTip: string, upstreamTip: string): Promise<Record<string, string>> {
+  const times = await Promise.all(
+    [forkTip, upstreamTip].map((tip) => git.queryText(['log', '-1', '--format=%ct', tip, '--'])),
+  );
   const date = `${Math.max(...times.map(Number))} +0000`;
   return { ...TOOL_IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
 }

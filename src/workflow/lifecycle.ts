@@ -16,7 +16,7 @@ import { configFor } from './config-for.js';
 import { findRun } from './find-run.js';
 import { shellWord } from '../util/safe-print.js';
 import { WorktreePool } from './worktrees.js';
-import { targetAt, type TargetAt } from './finished-merge.js';
+import { forkAt, type ForkAt } from './finished-merge.js';
 import { removeBuildDir } from './check-tree.js';
 import { runBuildDir } from '../checks/from-config.js';
 import { markShared } from './share/share-run.js';
@@ -30,7 +30,8 @@ import { firstTests } from '../checks/test-list.js';
 
 /** What `splintercat merge` was asked for beyond the configuration (its flags that set keys are in it: `configFor.newMerge`). */
 export interface StartSpec {
-  source: string;
+  /** What to merge into the fork: a ref or commit, as `merge UPSTREAM` was given it. */
+  upstream: string;
   into?: string;
   name?: string;
   /** Drop an existing run of the same name first (as `abort` does; the resolution cache is kept). */
@@ -61,7 +62,7 @@ function chooseRun(store: RunStore, config: Config): string {
 }
 
 /**
- * Start a merge run of `spec.source` into the target branch and drive it until it finishes, stops,
+ * Start a merge run of `spec.upstream` into the fork branch and drive it until it finishes, stops,
  * or needs the person. `stored` is what the run's state keeps of `config` (`configFor.newMerge`), so
  * `continue` uses it too.
  */
@@ -77,19 +78,19 @@ export async function startRun(
   const branch = spec.into ?? (config.target.branch || (await git.currentBranch()));
   if (!branch) {
     throw new UsageError('merge_no_branch', {
-      what: 'HEAD is detached and no target branch is given',
+      what: 'HEAD is detached and no fork branch is given',
       fix: 'Pass --into BRANCH or set target.branch in splintercat.yaml',
     });
   }
   const name = spec.name ?? config.imerge.name;
-  const sourceOid = await git.resolve(`${spec.source}^{commit}`);
-  const targetOid = await git.resolve(`refs/heads/${branch}`);
+  const upstreamOid = await git.resolve(`${spec.upstream}^{commit}`);
+  const forkOid = await git.resolve(`refs/heads/${branch}`);
   const store = await RunStore.forRepo(git);
   if (store.exists(name) || (await listImerges(git)).includes(name)) {
-    if (!spec.restart) throw mergeExists(store, name, spec.source);
+    if (!spec.restart) throw mergeExists(store, name, spec.upstream);
     const dropped = await abortRun(config, git, name);
     if (!dropped.ok)
-      throw mergeExists(store, name, spec.source, 'it is being driven by another process right now; stop it first');
+      throw mergeExists(store, name, spec.upstream, 'it is being driven by another process right now; stop it first');
   }
   excludeLogs(await git.gitDir());
   if (spec.remote) await markShared(git, store, name, spec.remote);
@@ -104,8 +105,8 @@ export async function startRun(
   }
   const { run, state } = createRun(deps.store, {
     name,
-    source: { ref: spec.source, oid: sourceOid },
-    target: { branch, originalOid: targetOid },
+    source: { ref: spec.upstream, oid: upstreamOid },
+    target: { branch, originalOid: forkOid },
     workdir: config.target.workdir,
     goal: 'merge',
     config: stored,
@@ -164,23 +165,23 @@ export async function continueRun(
 }
 
 /**
- * What `abort` did: the run's refs, worktrees and state removed (`tip`: where the target branch is,
+ * What `abort` did: the run's refs, worktrees and state removed (`tip`: where the fork branch is,
  * never moved by the run); nothing, for a run whose merge is finished (`finished`: its record is
  * kept); or refused while another process drives it.
  */
 export type AbortOutcome =
-  | { ok: true; name: string; target: RunState['target'] | null; tip?: string | null; released?: string[] }
+  | { ok: true; name: string; fork: RunState['target'] | null; tip?: string | null; released?: string[] }
   | {
       ok: true;
       name: string;
-      target: RunState['target'];
-      source: string;
-      finished: Extract<TargetAt, { finished: true }>;
+      fork: RunState['target'];
+      upstream: string;
+      finished: Extract<ForkAt, { finished: true }>;
     }
   | { ok: false; name: string; reason: 'running' };
 
 /**
- * Remove a run's worktrees, refs and state; the target branch was never moved, the resolution cache
+ * Remove a run's worktrees, refs and state; the fork branch was never moved, the resolution cache
  * is kept. A run whose merge is finished is left as it is: there is nothing to abort, and its record
  * is what `status` and `report` read.
  */
@@ -188,9 +189,9 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const store = await RunStore.forRepo(git);
   const runName = name ?? chooseRun(store, config);
   const state = store.exists(runName) ? loadRunState(store.paths(runName)) : null;
-  const at = state ? await targetAt(git, state) : null;
+  const at = state ? await forkAt(git, state) : null;
   if (state && at?.finished)
-    return { ok: true, name: runName, target: state.target, source: state.source.ref, finished: at };
+    return { ok: true, name: runName, fork: state.target, upstream: state.source.ref, finished: at };
   if (store.exists(runName) && store.lockStatus(runName).state !== 'held')
     await endLeftoverChecks(store, runName, null);
   // The run's worktrees are where its own configuration put them, whatever the file says now
@@ -205,11 +206,11 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const released = idle ? await releaseOwnClaims(git, store, runName, own.sync.lease) : [];
   const removed = store.exists(runName) ? store.remove(runName) : { ok: true as const };
   if (!removed.ok) return { ok: false, name: runName, reason: 'running' };
-  return { ok: true, name: runName, target: state?.target ?? null, tip: at?.tip ?? null, released };
+  return { ok: true, name: runName, fork: state?.target ?? null, tip: at?.tip ?? null, released };
 }
 
 /** Why `merge NAME` cannot start: what exists under that name, and the two ways on. */
-function mergeExists(store: RunStore, name: string, source: string, why?: string): UsageError {
+function mergeExists(store: RunStore, name: string, upstream: string, why?: string): UsageError {
   let state: RunState | null = null;
   try {
     state = store.exists(name) ? loadRunState(store.paths(name)) : null;
@@ -224,7 +225,7 @@ function mergeExists(store: RunStore, name: string, source: string, why?: string
     why: why ?? 'Its state is still there; starting again would mix two runs',
     fix: [
       `Resume it: splintercat continue${name === 'upstream-merge' ? '' : ` --name ${name}`}`,
-      `Or drop it and start over: splintercat merge ${shellWord(source)} --restart${name === 'upstream-merge' ? '' : ` --name ${name}`}`,
+      `Or drop it and start over: splintercat merge ${shellWord(upstream)} --restart${name === 'upstream-merge' ? '' : ` --name ${name}`}`,
     ],
   });
 }

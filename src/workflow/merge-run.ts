@@ -144,8 +144,8 @@ function engineOnce(ctx: WorkflowContext, initial: RunState): () => Promise<Grid
   return () =>
     (engine ??= ctx.engines.open({
       name: initial.name,
-      tip1: initial.target.branch,
-      tip2: initial.source.ref,
+      forkTip: initial.target.branch,
+      upstreamTip: initial.source.ref,
       branch: initial.target.branch,
       goal: initial.goal,
       firstParent: ctx.config.imerge.first_parent,

@@ -17,7 +17,7 @@ import type { RunShare } from './share/run-share.js';
  * nodes stay orchestration only. `imerge-adapter.ts` provides it over the engine.
  */
 export interface GridEngine {
-  /** Commits on each axis: fork = i1, upstream = i2. */
+  /** Commits on each axis: `i1` the fork's, `i2` upstream's. */
   size(): { i1: number; i2: number };
   /** Fill every cell that merges cleanly; the blocked cells left (frontier corners), in grid order. */
   autofill(options?: { signal?: AbortSignal }): Promise<Cell[]>;
@@ -51,8 +51,8 @@ export interface GridEngineFactory {
   /** Start the merge, or load it when its refs already exist (resume). */
   open(options: {
     name: string;
-    tip1: string;
-    tip2: string;
+    forkTip: string;
+    upstreamTip: string;
     branch: string;
     goal: string;
     firstParent: boolean;

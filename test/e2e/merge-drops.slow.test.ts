@@ -47,7 +47,7 @@ function fork(files: {
 
 interface Status {
   handoff: { conflicts: Array<{ worktree: string }> } | null;
-  drops: { ours: Array<{ path: string; lost: number; reason: string | null }>; theirs: unknown[] };
+  drops: { fork: Array<{ path: string; lost: number; reason: string | null }>; upstream: unknown[] };
 }
 
 /** Merge `up`, run `person` in the hand-off's worktree, then `continue`: its output and the finished state. */
@@ -80,10 +80,10 @@ describe('what a resolution dropped', () => {
     expect(continued).toMatch(/your resolution of `lib\/router\.js` drops 3 lines the fork added:/);
     expect(continued).toMatch(/dropped 3: {3}if \(path\.startsWith\("\/fork"\)\) \{/);
     expect(continued).toMatch(/dropped 4: {5}audit\(req\);/);
-    expect(status.drops.ours).toEqual([
+    expect(status.drops.fork).toEqual([
       expect.objectContaining({ path: 'lib/router.js', lost: 3, reason: "a person's take theirs" }),
     ]);
-    expect(status.drops.theirs).toEqual([]);
+    expect(status.drops.upstream).toEqual([]);
     const message = repo.sh('log', '-1', '--format=%B', 'main');
     expect(message).toMatch(
       /^What the merge dropped:\n {4}lib\/router\.js: drops 3 lines the fork added \[cell 1-1, a person \(theirs\)\]$/m,
@@ -117,7 +117,7 @@ describe('what a resolution dropped', () => {
       writeFileSync(join(worktree, 'm.js'), resolved);
     });
     expect(continued).not.toMatch(/drops|brings back|rewrites/);
-    expect(status.drops).toMatchObject({ ours: [], theirs: [] });
+    expect(status.drops).toMatchObject({ fork: [], upstream: [] });
     expect(repo.sh('log', '-1', '--format=%B', 'main')).not.toMatch(/What the merge dropped/);
   });
 
@@ -150,7 +150,7 @@ describe('what a resolution dropped', () => {
       repo.sh('-C', worktree, 'add', '--', 'old.js');
     });
     expect(continued).toMatch(/your resolution of `old\.js` keeps the file the fork deleted \(2 lines\):/);
-    expect(status.drops.ours).toEqual([expect.objectContaining({ path: 'old.js', lost: 2 })]);
+    expect(status.drops.fork).toEqual([expect.objectContaining({ path: 'old.js', lost: 2 })]);
     expect(repo.sh('log', '-1', '--format=%B', 'main')).toMatch(/old\.js: keeps the file the fork deleted \(2 lines\)/);
   });
 

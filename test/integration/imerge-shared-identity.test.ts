@@ -26,9 +26,9 @@ async function twoClones(shared: boolean): Promise<[Map<string, string>, Map<str
     const env = { ...testGitEnv, GIT_AUTHOR_NAME: person, GIT_COMMITTER_NAME: person };
     const git = new Git({ cwd: dir, env: { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
     onTestFinished(() => git.close());
-    const [tip1, tip2] = [await git.resolve('main'), await git.resolve('upstream')];
+    const [forkTip, upstreamTip] = [await git.resolve('main'), await git.resolve('upstream')];
     const engine = await imergeEngines(git, 1, { shared }).open({
-      ...{ name: 'up', tip1, tip2, branch: 'main' },
+      ...{ name: 'up', forkTip, upstreamTip, branch: 'main' },
       ...{ goal: 'merge', firstParent: true },
     });
     const [first] = await engine.autofill();

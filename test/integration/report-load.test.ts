@@ -19,8 +19,8 @@ describe('report built from a real run', () => {
     const snap = await loadRunSnapshot(repo.git, store, name);
     const m = buildReportModel(snap!, { now });
     expect(m.grid).toMatchObject({ len1: 5, len2: 5, source: 'history' });
-    expect(m.grid!.axis1[1]?.subject).toBe('fork: value 1');
-    expect(m.grid!.axis2[4]?.subject).toBe('upstream: value 4');
+    expect(m.grid!.forkAxis[1]?.subject).toBe('fork: value 1');
+    expect(m.grid!.upstreamAxis[4]?.subject).toBe('upstream: value 4');
     // The culprit 3-3 failed the check in attempt 1 and was resolved again: M, not X.
     expect(markedDiagram(m.grid!)?.split('\n').slice(2, 7)).toEqual([
       '   0 - ***** - main',
@@ -63,6 +63,11 @@ describe('report built from a real run', () => {
     const first = (await loadRunSnapshot(repo.git, store, name, { details: false }))!.grid;
     expect(first).toMatchObject({ source: 'history', len1: 5, len2: 5 });
     expect(existsSync(cacheFile)).toBe(true);
+    // The file keeps the engine's numbers of the sides (tip1 and axis1 the fork's, tip2 and axis2 upstream's).
+    const stored = JSON.parse(readFileSync(cacheFile, 'utf8')) as { grid: Record<string, unknown> };
+    expect(stored.grid).toMatchObject({ tip1: first?.forkTip, tip2: first?.upstreamTip, axis1: first?.forkAxis });
+    expect(stored.grid).not.toHaveProperty('forkTip');
+    expect(stored.grid).not.toHaveProperty('forkAxis');
 
     const spy = gitSpy();
     const git = new Git({ cwd: repo.dir, env: testGitEnv, gitBinary: spy.binary });

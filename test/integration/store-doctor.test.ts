@@ -185,7 +185,7 @@ describe('doctor', () => {
     const report = await validateRun(f.paths.dir, f.repo.git, deps);
     expect(report.ok).toBe(true);
     expect(report.findings.map((x) => [x.severity, x.message])).toEqual([
-      ['warning', "target branch 'main' no longer exists"],
+      ['warning', "fork branch 'main' no longer exists"],
       ['warning', expect.stringContaining('refs/imerge/up/state does not exist')],
     ]);
   });

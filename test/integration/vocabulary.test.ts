@@ -64,6 +64,47 @@ const SYNONYMS: Synonym[] = [
     glossary: 'fork, upstream',
     except: ['src/imerge/finish-goals.ts', 'src/imerge/grid.ts', 'src/imerge/types.ts'],
   },
+  {
+    // git-imerge's names of the two tips: the engine, its adapter and its own command, and the
+    // readers and writers of what the engine stores (its state blob, grid-history.json).
+    word: /\btip[12]\b/i,
+    glossary: 'forkTip, upstreamTip',
+    except: [
+      'src/cli/commands/imerge.ts',
+      'src/imerge/boundaries.ts',
+      'src/imerge/conflict-estimate.ts',
+      'src/imerge/diagram.ts',
+      'src/imerge/finish-goals.ts',
+      'src/imerge/grid-ancestry.ts',
+      'src/imerge/incremental-merge.ts',
+      'src/imerge/state.ts',
+      'src/report/grid-history-cache.ts',
+      'src/store/doctor-rebuild.ts',
+      'src/store/doctor-refs.ts',
+      'src/workflow/imerge-adapter.ts',
+    ],
+  },
+  {
+    // A cell's coordinates are i and j; `i1` and `i2` are only their stored keys (`cell.i1`,
+    // `{ i1: i }`), git-imerge's own names, and the fields the planner's model reads.
+    word: /(?<![.\w$`])i[12](?![\w$])(?!\??:)/,
+    glossary: 'i, j (a cell), fork, upstream (a side)',
+    except: [
+      'src/agents/planner.ts',
+      'src/imerge/autofill.ts',
+      'src/imerge/cell.ts',
+      'src/imerge/diagram.ts',
+      'src/imerge/finish-goals.ts',
+      'src/imerge/frontier.ts',
+      'src/imerge/grid-ancestry.ts',
+      'src/imerge/grid.ts',
+      'src/imerge/housekeeping.ts',
+      'src/imerge/incremental-merge.ts',
+      'src/imerge/present-conflict.ts',
+      'src/imerge/state.ts',
+      'src/imerge/types.ts',
+    ],
+  },
 
   // the stop at which the person is given the open conflicts
   { word: /\b[Hh]and-?overs?\b/, glossary: 'hand-off', except: [] },

@@ -144,7 +144,7 @@ describe('a forged machine snapshot carries configuration (join, continue, abort
       });
       const joined = await runCli(['join', 'origin', 'up'], bob.dir);
       expect(joined.code).not.toBe(0);
-      expect(joined.stderr).toMatch(/names a source that is not a name of one line: "upstream\\n\\nSigned-off-by/);
+      expect(joined.stderr).toMatch(/names an upstream that is not a name of one line: "upstream\\n\\nSigned-off-by/);
       expect(joined.stderr).not.toContain('\u001b');
       expect(existsSync(join(bob.dir, '.git', 'splintercat', 'up'))).toBe(false);
     },

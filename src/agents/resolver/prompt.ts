@@ -49,8 +49,8 @@ export interface ResolverPromptInput {
   failure: FailureSummary | string | null;
   /** What the fork's past merges suggest, by hunk number: shown beside the hunk, as data. */
   hints?: Record<number, string>;
-  sourceRef?: string;
-  targetBranch?: string;
+  upstreamRef?: string;
+  forkBranch?: string;
   nonce: string;
 }
 
@@ -74,10 +74,10 @@ export function resolverUserPrompt(input: ResolverPromptInput, budgetChars = 16_
     data(nonce, 'conflicted files', cutMiddle(files.map((f, k) => `${k + 1}: ${f}`).join('\n'), budgetChars / 8)),
   );
   lines.push('', 'Context:');
-  if (input.sourceRef || input.targetBranch)
+  if (input.upstreamRef || input.forkBranch)
     lines.push(
       '- Merging (source, then target):',
-      data(nonce, 'branches', `${input.sourceRef ?? 'the source'}\n${input.targetBranch ?? 'the target branch'}`),
+      data(nonce, 'branches', `${input.upstreamRef ?? 'the source'}\n${input.forkBranch ?? 'the target branch'}`),
     );
   if (details) {
     lines.push(

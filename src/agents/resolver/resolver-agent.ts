@@ -62,8 +62,8 @@ export interface ResolveWithModelInput {
   conflictId?: string;
   mergeSummary?: string | null;
   allConflicts?: string | null;
-  sourceRef?: string;
-  targetBranch?: string;
+  upstreamRef?: string;
+  forkBranch?: string;
   /** The fork's own instructions (`resolve.instructions`): part of the standing instructions, not data. */
   instructions?: string;
   /** What the fork's past merges suggest, by hunk number (of the first file): shown as data beside the hunk. */
@@ -260,8 +260,8 @@ async function firstPrompt(input: ResolveWithModelInput, ctx: ToolContext, files
     details: ctx.details,
     diffs: await commitDiffs(ctx.git, commits, input.files),
     failure: input.failure ?? null,
-    ...(input.sourceRef ? { sourceRef: input.sourceRef } : {}),
-    ...(input.targetBranch ? { targetBranch: input.targetBranch } : {}),
+    ...(input.upstreamRef ? { upstreamRef: input.upstreamRef } : {}),
+    ...(input.forkBranch ? { forkBranch: input.forkBranch } : {}),
     ...(input.hints ? { hints: input.hints } : {}),
     nonce: ctx.nonce,
   });

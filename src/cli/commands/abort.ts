@@ -6,7 +6,7 @@ import { printableName, shellWord } from '../../util/safe-print.js';
 
 type Finished = Extract<AbortOutcome, { finished: unknown }>;
 
-/** `splintercat abort`: remove a run's refs, worktrees and state, and leave the target branch as it was. */
+/** `splintercat abort`: remove a run's refs, worktrees and state, and leave the fork branch as it was. */
 export function registerAbort(program: Command): void {
   program
     .command('abort')
@@ -32,7 +32,7 @@ export function registerAbort(program: Command): void {
           printResult(finishedText(outcome));
           return;
         }
-        const branch = outcome.target ? ` ${untouched(outcome.target, outcome.tip ?? null)}` : '';
+        const branch = outcome.fork ? ` ${untouched(outcome.fork, outcome.tip ?? null)}` : '';
         const freed = outcome.released?.length ? ` Released your claims on ${outcome.released.join(', ')}.` : '';
         printResult(
           `Aborted '${outcome.name}': its refs, worktrees and run state are removed.${branch} The resolution cache is kept.${freed}`,
@@ -43,33 +43,35 @@ export function registerAbort(program: Command): void {
     });
 }
 
-/** The run never moves the target branch before its merge commit: where it is, said as it is. */
-function untouched(target: { branch: string; originalOid: string }, tip: string | null): string {
-  const branch = printableName(target.branch);
-  const start = target.originalOid.slice(0, 12);
-  if (tip === null || tip === target.originalOid) return `${branch} is untouched at ${start}.`;
+/** The run never moves the fork branch before its merge commit: where it is, said as it is. */
+function untouched(fork: { branch: string; originalOid: string }, tip: string | null): string {
+  const branch = printableName(fork.branch);
+  const start = fork.originalOid.slice(0, 12);
+  if (tip === null || tip === fork.originalOid) return `${branch} is untouched at ${start}.`;
   return `${branch} was not moved by the run (it was at ${start} when the run started; it is at ${tip.slice(0, 12)} now).`;
 }
 
 /** `abort` of a finished run: nothing to abort; where the merge is, and that its record stays. */
 function finishedText(outcome: Finished): string {
-  const { finished: f, target } = outcome;
-  const branch = printableName(target.branch);
+  const { finished: f, fork } = outcome;
+  const branch = printableName(fork.branch);
   const commit = f.commit.slice(0, 12);
   const where =
     f.tip === f.commit
       ? `${branch} is at its merge commit ${commit}`
       : `its merge commit is ${commit} (${branch} is ${f.tip === null ? 'gone' : `at ${f.tip.slice(0, 12)} now`})`;
   const lines = [
-    `The merge '${printableName(outcome.name)}' is finished, nothing to abort: ${where}, the merge of ${printableName(outcome.source)}.`,
+    `The merge '${printableName(outcome.name)}' is finished, nothing to abort: ${where}, the merge of ${printableName(outcome.upstream)}.`,
     'Nothing was removed: its record stays for splintercat status and splintercat report.',
   ];
   if (!f.recorded) lines.push('Its last steps were interrupted: splintercat continue finishes them.');
   if (f.tip === f.commit)
     lines.push(
-      `To undo the merge itself: git reset --keep ${target.originalOid.slice(0, 12)}   # where ${branch} is checked out`,
+      `To undo the merge itself: git reset --keep ${fork.originalOid.slice(0, 12)}   # where ${branch} is checked out`,
     );
   const name = outcome.name === 'upstream-merge' ? '' : ` --name ${shellWord(outcome.name)}`;
-  lines.push(`To start another merge under this name: splintercat merge ${shellWord(outcome.source)} --restart${name}`);
+  lines.push(
+    `To start another merge under this name: splintercat merge ${shellWord(outcome.upstream)} --restart${name}`,
+  );
   return lines.join('\n');
 }

@@ -24,8 +24,8 @@ type StartOpts = {
 
 const jobsOption = (): string => String(Math.max(1, availableParallelism()));
 
-/** `imerge start|merge|init`: start a merge of `tip2` and, unless `init`, autofill it and present a conflict. */
-async function startMerge(git: Git, engine: Engine, verb: string, tip2: string, opts: StartOpts): Promise<void> {
+/** `imerge start|merge|init`: start a merge of `upstreamTip` and, unless `init`, autofill it and present a conflict. */
+async function startMerge(git: Git, engine: Engine, verb: string, upstreamTip: string, opts: StartOpts): Promise<void> {
   const autofill = verb !== 'init';
   // The working tree must be clean, as git-imerge requires; the check runs while the merge
   // starts and autofills (on a large tree it is the slowest command of a start: git re-reads
@@ -34,12 +34,12 @@ async function startMerge(git: Git, engine: Engine, verb: string, tip2: string, 
   clean.catch(() => undefined); // awaited below, on every path
   let branch = opts.branch;
   if (verb === 'merge' && branch === undefined) branch = (await git.currentBranch()) ?? opts.name;
-  const name = opts.name ?? tip2;
+  const name = opts.name ?? upstreamTip;
   let im: IncrementalMerge;
   try {
     if (!autofill) await clean;
     const { goal, firstParent, manual } = opts;
-    im = await engine.IncrementalMerge.start(git, { name, goal, tip2, branch, firstParent, manual });
+    im = await engine.IncrementalMerge.start(git, { name, goal, tip2: upstreamTip, branch, firstParent, manual });
   } catch (error) {
     await clean;
     if (verb === 'merge' && (error as { code?: string }).code === 'imerge_nothing_to_do') {
@@ -61,9 +61,9 @@ function registerStartCommands(imerge: Command): void {
       .option('--first-parent', 'follow first parents of merges on each branch')
       .option('--manual', 'do not autofill')
       .option('-j, --jobs <n>', 'concurrent merges', jobsOption())
-      .argument('<branch>', 'the branch to merge in (tip2)')
-      .action(async (tip2: string, opts: StartOpts, cmd: Command) => {
-        await withGit(cmd, (git, engine) => startMerge(git, engine, verb, tip2, opts));
+      .argument('<branch>', 'the branch to merge in (upstream)')
+      .action(async (upstreamTip: string, opts: StartOpts, cmd: Command) => {
+        await withGit(cmd, (git, engine) => startMerge(git, engine, verb, upstreamTip, opts));
       });
   };
   startLike('start', 'start an incremental merge of BRANCH into the current branch and autofill it', true);
@@ -93,9 +93,9 @@ function registerStepCommands(imerge: Command): void {
         const im = await IncrementalMerge.load(git, opts.name);
         const r = await im.autofill({ jobs: Number(opts.jobs), onProgress: printProgress });
         if (!r.complete) {
-          const [i1, i2] = r.next as [number, number];
+          const [i, j] = r.next as [number, number];
           throw new SplintercatError('imerge_conflict', {
-            what: `Conflict; suggest manual merge of ${cellId({ i1, i2 })}`,
+            what: `Conflict; suggest manual merge of ${cellId({ i1: i, i2: j })}`,
             fix: `Run: splintercat imerge continue --name ${im.name} (it prepares the merge in the working tree)`,
           });
         }
@@ -196,8 +196,7 @@ function registerResultCommands(imerge: Command): void {
 
 function knownCells(im: IncrementalMerge): number {
   let n = 0;
-  for (let i1 = 1; i1 < im.grid.len1; i1++)
-    for (let i2 = 1; i2 < im.grid.len2; i2++) if (im.cellCommit(i1, i2) !== null) n++;
+  for (let i = 1; i < im.grid.len1; i++) for (let j = 1; j < im.grid.len2; j++) if (im.cellCommit(i, j) !== null) n++;
   return n;
 }
 
@@ -300,11 +299,11 @@ async function autofillAndPresent(
     process.stderr.write('Merge is complete!\n');
     return;
   }
-  const [i1, i2] = result.next as [number, number];
+  const [i, j] = result.next as [number, number];
   await git.assertClean(
-    `present the conflict at ${cellId({ i1, i2 })} (the merge state is saved; run \`splintercat imerge continue\` when clean)`,
+    `present the conflict at ${cellId({ i1: i, i2: j })} (the merge state is saved; run \`splintercat imerge continue\` when clean)`,
   );
-  for (const { stream, text } of await presentConflict(git, im, i1, i2)) process[stream].write(text);
+  for (const { stream, text } of await presentConflict(git, im, i, j)) process[stream].write(text);
 }
 
 const toStderr = (text: string): void => {

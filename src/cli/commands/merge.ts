@@ -8,7 +8,7 @@ import type { MergeOptions } from '../merge-session.js';
 export function registerMerge(program: Command): void {
   program
     .command('merge')
-    .description('merge SOURCE into the target branch: resolve, check, recover, finish')
+    .description('merge SOURCE into the fork branch: resolve, check, recover, finish')
     .argument('<source>', 'what to merge from, e.g. upstream/main')
     .option('--into <branch>', 'the branch that receives the merge (default: target.branch, else the current branch)')
     .option('--name <name>', 'name of this merge (default: imerge.name)')

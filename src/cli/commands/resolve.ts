@@ -86,7 +86,7 @@ type Hunks = Record<string, Array<{ hunk: number; suggestion: Suggestion | null 
 
 /**
  * The hunks left, numbered as `splintercat take` will know them (recorded in the working tree's
- * git dir), each with what the target's past merges suggest when `resolve.learnt` is on.
+ * git dir), each with what the fork's past merges suggest when `resolve.learnt` is on.
  */
 async function handedHunks(
   git: Git,

@@ -24,7 +24,7 @@ function renderDiff(diff: string): string {
   return `<pre class="diff" tabindex="0">${out.join('')}</pre>`;
 }
 
-function commitLine(label: string, c: ConflictView['commit1']): string {
+function commitLine(label: string, c: ConflictView['forkCommit']): string {
   if (!c) return `<li>${esc(label)}: <span class="muted">not known</span></li>`;
   return `<li>${esc(label)}: <code>${esc(shortOid(c.oid))}</code> ${esc(c.subject)}</li>`;
 }
@@ -88,7 +88,7 @@ function renderConflict(c: ConflictView, checks: readonly CheckView[], open: boo
     : '';
   return `<details class="conflict" id="conflict-${idFrom(c.id)}"${open ? ' open' : ''}>
 <summary>Conflict ${esc(c.id)} — ${rung} · ${c.files.length} file(s)${c.attempts > 1 ? ` · ${c.attempts} attempts` : ''}${c.blame ? ' · <span class="bad">blamed</span>' : ''}</summary>
-<ul>${commitLine(`fork commit ${c.i1}`, c.commit1)}${commitLine(`upstream commit ${c.i2}`, c.commit2)}</ul>
+<ul>${commitLine(`fork commit ${c.i1}`, c.forkCommit)}${commitLine(`upstream commit ${c.i2}`, c.upstreamCommit)}</ul>
 ${c.blame ? `<p class="bad">Blamed: ${esc(c.blame)}</p>` : ''}${c.outsideEdits.length > 0 ? `<p>Edited by the person beyond the conflict: ${c.outsideEdits.map((p) => `<code>${esc(p)}</code>`).join(', ')}</p>` : ''}${c.note ? `<p class="muted">${esc(c.note)}</p>` : ''}
 ${files}
 ${resolution}

@@ -17,12 +17,12 @@ function fileItem(f: DropFileView): string {
 
 /** "What the merge dropped", per side, as a compact list (text from upstream is escaped). */
 export function renderDrops(drops: DropsView): string {
-  if (drops.ours.length + drops.theirs.length === 0)
+  if (drops.fork.length + drops.upstream.length === 0)
     return `<p class="muted">Nothing: ${drops.source === 'final' ? 'the merge keeps' : 'the resolutions so far keep'} every line of both sides' changes.</p>`;
   const side = (title: string, files: DropFileView[]): string =>
     files.length === 0
       ? ''
       : `<details open><summary>${title} (${files.length} file(s))</summary><ul>${files.slice(0, FILES_PER_SIDE).map(fileItem).join('')}</ul>${files.length > FILES_PER_SIDE ? `<p class="muted">… and ${files.length - FILES_PER_SIDE} more: see the merge record.</p>` : ''}</details>`;
   const flagged = drops.unreasoned > 0 ? `<p>${drops.unreasoned} file(s) with no recorded reason.</p>` : '';
-  return `${flagged}${side('The fork', drops.ours)}${side('Upstream', drops.theirs)}`;
+  return `${flagged}${side('The fork', drops.fork)}${side('Upstream', drops.upstream)}`;
 }

@@ -35,17 +35,17 @@ function svgGrid(grid: GridView): string {
   const rects: string[] = [];
   const texts: string[] = [];
   let frontier = '';
-  for (let i2 = 0; i2 < grid.len2; i2++) {
-    for (let i1 = 0; i1 < grid.len1; i1++) {
-      const { merge, right, bottom } = decodeLetter(letters[i2 * grid.len1 + i1] ?? 'a');
-      const mark = marks.get(cellId({ i1, i2 }));
-      const x = i1 * S;
-      const y = i2 * S;
-      let cls = i1 === 0 || i2 === 0 ? 'kedge' : `k${merge}`;
+  for (let j = 0; j < grid.len2; j++) {
+    for (let i = 0; i < grid.len1; i++) {
+      const { merge, right, bottom } = decodeLetter(letters[j * grid.len1 + i] ?? 'a');
+      const mark = marks.get(cellId({ i1: i, i2: j }));
+      const x = i * S;
+      const y = j * S;
+      let cls = i === 0 || j === 0 ? 'kedge' : `k${merge}`;
       if (mark?.status === 'resolved' && mark.rung) cls = `m-${mark.rung}`;
       if (mark?.failedCheck && !mark.superseded) cls += ' failed';
       rects.push(
-        `<rect x="${x}" y="${y}" width="${S}" height="${S}" class="${cls}" data-cell="${cellId({ i1, i2 })}"/>`,
+        `<rect x="${x}" y="${y}" width="${S}" height="${S}" class="${cls}" data-cell="${cellId({ i1: i, i2: j })}"/>`,
       );
       const letter = (mark ? markChar(mark) : null) ?? (merge === MERGE_BLOCKED ? '#' : null);
       if (letter) texts.push(`<text x="${x + S / 2}" y="${y + S / 2}">${letter}</text>`);
@@ -81,7 +81,7 @@ export function renderGridFigure(grid: GridView): string {
         ? ' Rebuilt from the merge commits left in the repository.'
         : ' Only the size, blockers and conflicts are known (the merge commits are gone).';
   const drawing = large ? `<canvas aria-hidden="true"></canvas>` : svgGrid(grid);
-  const help = `Columns: the fork's commits 0–${grid.len1 - 1} (${grid.tip1}); rows: upstream's commits 0–${grid.len2 - 1} (${grid.tip2}). Hover or focus the grid and use the arrow keys to see a cell's two commits and outcome; + and − zoom, 0 fits, Enter opens a conflict.`;
+  const help = `Columns: the fork's commits 0–${grid.len1 - 1} (${grid.forkTip}); rows: upstream's commits 0–${grid.len2 - 1} (${grid.upstreamTip}). Hover or focus the grid and use the arrow keys to see a cell's two commits and outcome; + and − zoom, 0 fits, Enter opens a conflict.`;
   return `<figure class="grid-figure" style="margin:0">
 <figcaption class="muted">${esc(help)}${esc(source)}</figcaption>
 ${legend()}

@@ -17,7 +17,7 @@ export function renderHeader(model: ReportModel, options: { live: boolean }): st
     ? `<p class="live" id="live-status" role="status">${run.live ? 'Live: connecting' : 'Live: waiting for the run to write events'}</p>`
     : '';
   return `<header class="top">
-<h1>Merge <span class="mono">${esc(run.name)}</span>: ${esc(run.source.ref)} into ${esc(run.target.branch)} <span class="badge s-${esc(run.status)}">${esc(run.status.replace('_', ' '))}</span></h1>
+<h1>Merge <span class="mono">${esc(run.name)}</span>: ${esc(run.upstream.ref)} into ${esc(run.fork.branch)} <span class="badge s-${esc(run.status)}">${esc(run.status.replace('_', ' '))}</span></h1>
 <div class="muted">${run.statusReason ? `${esc(run.statusReason)} · ` : ''}started ${esc(formatTime(run.startedAt))}${run.endedAt ? `, stopped ${esc(formatTime(run.endedAt))}` : ', running'} · next step: ${esc(run.phase)}</div>
 ${liveLine}
 <nav class="toc" aria-label="Sections"><a href="#summary">Summary</a><a href="#grid">Grid</a><a href="#timeline">Decisions (${model.timeline.length})</a><a href="#conflicts">Conflicts (${model.conflicts.length})</a><a href="#checks">Checks (${model.checks.length})</a><a href="#cost">Cost</a></nav>
@@ -85,7 +85,7 @@ ${card('Checks', checksCard(model))}
 ${card('Conflicts', `${progress.resolved} done, ${progress.left} left`)}
 ${card('Hunks by rung', byRung.join(' · ') || '<span class="muted">none</span>')}
 ${card('Strategy', run.strategy ? `${esc(run.strategy.kind)}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} <span class="muted">by ${esc(run.strategy.decidedBy)}</span>` : '<span class="muted">not chosen</span>')}
-${card('Source → target', `<code>${esc(shortOid(run.source.oid))}</code> → <code>${esc(shortOid(run.target.oid))}</code>`)}
+${card('Upstream → fork', `<code>${esc(shortOid(run.upstream.oid))}</code> → <code>${esc(shortOid(run.fork.oid))}</code>`)}
 ${current}
 ${card('Progress', esc(progressLine(model.outlook)))}
 ${plan ? card('Planner', esc(plan)) : ''}

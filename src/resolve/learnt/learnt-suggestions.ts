@@ -9,7 +9,7 @@ import { learnHistory, type LearntHistory } from './history.js';
 import { strongEnough, suggestFor, type Suggestion } from './suggest.js';
 
 /**
- * The target branch's past merges as suggestions for the hunks of this merge (`resolve.learnt`):
+ * The fork's past merges as suggestions for the hunks of this merge (`resolve.learnt`):
  * read once per process (each merge replayed once per repository, then remembered), then asked
  * per hunk. `apply` turns the strong ones into resolutions without asking.
  */
@@ -23,22 +23,22 @@ export class LearntSuggestions {
     private readonly log: Logger = nullLogger,
   ) {}
 
-  /** Read the history of `target` (a branch or commit), unless already read for it. */
-  async load(target: string): Promise<void> {
-    if (this.loadedFor === target) return;
+  /** Read the history of `fork` (its branch or tip commit), unless already read for it. */
+  async load(fork: string): Promise<void> {
+    if (this.loadedFor === fork) return;
     const started = Date.now();
-    this.history = await learnHistory(this.git, target, {
+    this.history = await learnHistory(this.git, fork, {
       limit: this.settings.merges,
       onReplay: (done, total) => {
         if (done === 1 || done % 25 === 0 || done === total)
-          this.log.info({ done, total }, `[learnt] replaying the target branch's past merges: ${done}/${total}`);
+          this.log.info({ done, total }, `[learnt] replaying the fork's past merges: ${done}/${total}`);
       },
     });
-    this.loadedFor = target;
+    this.loadedFor = fork;
     const conflicted = new Set(this.history.hunks.map((h) => h.merge)).size;
     this.log.decision(
       { merges: this.history.merges, replayed: this.history.replayed, ms: Date.now() - started },
-      `[learnt] ${this.history.merges} past merge(s) of the target read (${this.history.replayed} replayed now): ${conflicted} had conflicts, ${this.history.hunks.length} hunk(s) to learn from`,
+      `[learnt] ${this.history.merges} past merge(s) of the fork read (${this.history.replayed} replayed now): ${conflicted} had conflicts, ${this.history.hunks.length} hunk(s) to learn from`,
     );
   }
 

@@ -63,7 +63,7 @@ export function handoffLines(handoff: Handoff, indent = '  '): string[] {
 
 /**
  * Each hunk of a file with its one-command answers: the suggested one first, with the evidence
- * the target's past merges give for it, then the others (`take ours|theirs|both|base FILE N`).
+ * the fork's past merges give for it, then the others (`take ours|theirs|both|base FILE N`).
  */
 function hunkLines(file: HandoffFile, indent: string): string[] {
   return (fileHunks(file) ?? []).flatMap((b) => {

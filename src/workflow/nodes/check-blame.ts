@@ -12,6 +12,7 @@ import type { CheckResult } from '../../checks/types.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
 import type { BaselineState, CheckJudgement, CheckRecord, RunState } from '../../store/run-state.js';
 import { baselineSideOf, baselineTargetOf } from '../../store/baseline-side.js';
+import type { Side } from '../../store/side.js';
 import type { NodeContext } from './node-context.js';
 import type { RunContext } from '../ports.js';
 import { prepareCheckTree } from '../check-tree.js';
@@ -43,7 +44,6 @@ export interface ChecksRun {
   blame?: { cwd: string; judgement: CheckJudgement };
 }
 
-type Side = BaselineState['side'];
 /** common.ts's Ctx (not imported from there: common.ts imports this file). */
 type Ctx = RunContext & NodeContext;
 

@@ -17,7 +17,7 @@ import { auditFinalMerge } from '../drops/final-drops.js';
 /**
  * Finalize: the final validation on the last cell (the `check.final` check, or the
  * workflow checks) unless the last check already passed there, then finish the
- * merge: one two-parent commit on the target branch. Only a failure absent from both
+ * merge: one two-parent commit on the fork branch. Only a failure absent from both
  * tips' baselines stops it (check-blame.ts).
  */
 export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
@@ -115,7 +115,7 @@ interface LocalChanges {
 }
 
 /**
- * What in the checkout of the target branch the merge would move under: uncommitted changes to
+ * What in the checkout of the fork branch the merge would move under: uncommitted changes to
  * tracked files (staged or not), and untracked files the merge's tree would overwrite. Null when none.
  */
 async function localChanges(checkout: Git, result: string): Promise<LocalChanges | null> {
@@ -197,7 +197,7 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
   return { next: 'end', state: { ...closed, finalCommit: commit, handoff: null } };
 }
 
-/** The merge commit, when the target branch already holds it: parents [original tip, source]. */
+/** The merge commit, when the fork branch already holds it: parents [original tip, upstream's]. */
 async function finishedMerge(state: RunState, ctx: Ctx): Promise<string | null> {
   const tip = await ctx.git.revParse(`refs/heads/${state.target.branch}`);
   if (tip === null || tip === state.target.originalOid) return null;

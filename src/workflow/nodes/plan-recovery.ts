@@ -54,7 +54,7 @@ async function plannerDecision(
     decision: answer.decision,
     reasoning: answer.reasoning,
     decidedBy: answer.source === 'model' ? 'planner' : 'fallback',
-    conflicts: (answer.conflicts_to_retry ?? []).map(([i1, i2]) => cellId({ i1, i2 })),
+    conflicts: (answer.conflicts_to_retry ?? []).map(([i, j]) => cellId({ i1: i, i2: j })),
     newStrategy: answer.decision === 'switch-strategy' ? (answer.new_strategy ?? moreConservative[strategy]) : null,
     batchSize: null,
   };

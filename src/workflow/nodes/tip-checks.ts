@@ -1,5 +1,5 @@
 import { firstTests } from '../../checks/test-list.js';
-import type { BaselineSide } from '../../store/baseline-side.js';
+import type { Side } from '../../store/side.js';
 import type { RunState } from '../../store/run-state.js';
 import { tipFacts } from '../../store/flow-tips.js';
 import type { NodeContext } from './node-context.js';
@@ -22,7 +22,7 @@ type Ctx = RunContext & NodeContext;
 type TipsRun = Pick<ChecksRun, 'records' | 'baselines'>;
 
 interface Tip {
-  side: BaselineSide;
+  side: Side;
   commit: string;
   /** The `once` key's suffix and the check target, as stored. */
   key: 'baseline-ours' | 'baseline-theirs';

@@ -19,15 +19,15 @@ import { assertJoinedHistory } from './joined-history.js';
 import { assertRemote } from './share-run.js';
 import { machineName, writeShare } from './share-file.js';
 
-/** The longest source name a snapshot may give (a ref name, or what `merge SOURCE` was given). */
-const MAX_SOURCE_NAME = 1024;
+/** The longest upstream name a snapshot may give (a ref name, or what `merge SOURCE` was given). */
+const MAX_UPSTREAM_NAME = 1024;
 
-/** What `join` set up: the run, the machine it was taken from, and the target branch as this clone has it. */
+/** What `join` set up: the run, the machine it was taken from, and the fork branch as this clone has it. */
 export interface JoinOutcome {
   name: string;
   from: string;
   state: RunState;
-  /** The target branch was created here at the run's starting point (it did not exist). */
+  /** The fork branch was created here at the run's starting point (it did not exist). */
   createdBranch: boolean;
   /** The keys on which the snapshot's configuration differs from this clone's own (compared, never used). */
   differs: string[];
@@ -160,7 +160,7 @@ function joinedState(
 
 /**
  * The names the snapshot gives, which reach commands, messages and the final commit's message: the
- * target branch must be one git takes as a branch (it is created here when missing), the source a
+ * fork branch must be one git takes as a branch (it is created here when missing), the upstream a
  * printable name of one line.
  */
 async function assertSnapshotNames(
@@ -170,12 +170,12 @@ async function assertSnapshotNames(
 ): Promise<void> {
   const branch = state.target.branch;
   const checked = await git.run(['check-ref-format', '--branch', branch], { okExitCodes: [0, 1, 128] });
-  const source = state.source.ref;
+  const upstream = state.source.ref;
   const bad =
     checked.exitCode !== 0 || branch.startsWith('-')
-      ? `a target branch git refuses: ${printableName(branch)}`
-      : !isPrintableName(source) || source.length > MAX_SOURCE_NAME
-        ? `a source that is not a name of one line: ${printableName(source.slice(0, MAX_SOURCE_NAME))}`
+      ? `a fork branch git refuses: ${printableName(branch)}`
+      : !isPrintableName(upstream) || upstream.length > MAX_UPSTREAM_NAME
+        ? `an upstream that is not a name of one line: ${printableName(upstream.slice(0, MAX_UPSTREAM_NAME))}`
         : null;
   if (bad === null) return;
   throw new UsageError('share_snapshot_invalid', {

@@ -64,8 +64,8 @@ export class CanvasView {
     const n = len1 * len2;
     for (let p = 0; p < n; p++) px[p] = table[codes[p] as number] as number;
     const edge = pack(edgeC);
-    for (let i1 = 0; i1 < len1; i1++) px[i1] = edge;
-    for (let i2 = 0; i2 < len2; i2++) px[i2 * len1] = edge;
+    for (let i = 0; i < len1; i++) px[i] = edge;
+    for (let j = 0; j < len2; j++) px[j * len1] = edge;
     for (const mk of m.data.marks) {
       const c = mk.failedCheck && !mk.superseded ? failed : mk.status === 'resolved' && mk.rung ? rungC[mk.rung] : null;
       if (c) px[mk.i2 * len1 + mk.i1] = pack(c);
@@ -129,14 +129,14 @@ export class CanvasView {
 
   cellAt(ev: ClientPoint): CellPos | null {
     const r = this.canvas.getBoundingClientRect();
-    const i1 = Math.floor(this.ox + (ev.clientX - r.left) / this.scale);
-    const i2 = Math.floor(this.oy + (ev.clientY - r.top) / this.scale);
-    return i1 >= 0 && i2 >= 0 && i1 < this.m.len1 && i2 < this.m.len2 ? [i1, i2] : null;
+    const i = Math.floor(this.ox + (ev.clientX - r.left) / this.scale);
+    const j = Math.floor(this.oy + (ev.clientY - r.top) / this.scale);
+    return i >= 0 && j >= 0 && i < this.m.len1 && j < this.m.len2 ? [i, j] : null;
   }
 
-  cellBox(i1: number, i2: number): { x: number; y: number; s: number } {
+  cellBox(i: number, j: number): { x: number; y: number; s: number } {
     const r = this.canvas.getBoundingClientRect();
-    return { x: r.left + (i1 - this.ox) * this.scale, y: r.top + (i2 - this.oy) * this.scale, s: this.scale };
+    return { x: r.left + (i - this.ox) * this.scale, y: r.top + (j - this.oy) * this.scale, s: this.scale };
   }
 
   showCursor(c: CellPos | null): void {
@@ -233,14 +233,14 @@ export class CanvasView {
     const a2 = Math.max(0, Math.floor(this.oy));
     const b2 = Math.min(m.len2, Math.ceil(this.oy + sh));
     ctx.beginPath();
-    for (let i2 = a2; i2 < b2; i2++) {
-      for (let i1 = a1; i1 < b1; i1++) {
-        const code = m.codes[i2 * m.len1 + i1] as number;
+    for (let j = a2; j < b2; j++) {
+      for (let i = a1; i < b1; i++) {
+        const code = m.codes[j * m.len1 + i] as number;
         const edge = Math.floor(code / 5);
         const merge = code % 5;
         if (!edge || merge === 1 || merge === 3 || merge === 4) continue;
-        const x = (i1 - this.ox) * s;
-        const y = (i2 - this.oy) * s;
+        const x = (i - this.ox) * s;
+        const y = (j - this.oy) * s;
         if (edge & 1) {
           ctx.moveTo(x + s, y);
           ctx.lineTo(x + s, y + s);

@@ -1,7 +1,7 @@
 import type { CellMark, GridView } from '../../model.js';
 import { short } from './dom.js';
 
-/** A cell as [i1, i2]. */
+/** A cell as [i, j]. */
 export type CellPos = [number, number];
 
 export interface CellInfo {
@@ -46,33 +46,33 @@ export class GridModel {
     for (const mk of data.marks) this.marks.set(mk.i1 + '-' + mk.i2, mk);
   }
 
-  mark(i1: number, i2: number): CellMark | null {
-    return this.marks.get(i1 + '-' + i2) ?? null;
+  mark(i: number, j: number): CellMark | null {
+    return this.marks.get(i + '-' + j) ?? null;
   }
 
-  describe(i1: number, i2: number): CellInfo {
+  describe(i: number, j: number): CellInfo {
     const g = this.data;
-    const code = this.codes[i2 * this.len1 + i1] ?? 0;
+    const code = this.codes[j * this.len1 + i] ?? 0;
     const merge = code % 5;
     const edge = Math.floor(code / 5);
     const title =
-      i1 === 0 && i2 === 0
+      i === 0 && j === 0
         ? 'Merge base'
-        : i2 === 0
-          ? 'Fork commit ' + i1
-          : i1 === 0
-            ? 'Upstream commit ' + i2
-            : 'Cell ' + i1 + '-' + i2;
+        : j === 0
+          ? 'Fork commit ' + i
+          : i === 0
+            ? 'Upstream commit ' + j
+            : 'Cell ' + i + '-' + j;
     const lines: string[] = [];
-    const c1 = g.axis1[i1];
-    const c2 = g.axis2[i2];
-    if (i1 > 0 || i2 === 0)
-      lines.push(g.tip1 + ' #' + i1 + ': ' + (c1 ? short(c1.oid) + ' ' + c1.subject : '(commit not known)'));
-    if (i2 > 0 || i1 === 0)
-      lines.push(g.tip2 + ' #' + i2 + ': ' + (c2 ? short(c2.oid) + ' ' + c2.subject : '(commit not known)'));
-    const mk = this.mark(i1, i2);
+    const c1 = g.forkAxis[i];
+    const c2 = g.upstreamAxis[j];
+    if (i > 0 || j === 0)
+      lines.push(g.forkTip + ' #' + i + ': ' + (c1 ? short(c1.oid) + ' ' + c1.subject : '(commit not known)'));
+    if (j > 0 || i === 0)
+      lines.push(g.upstreamTip + ' #' + j + ': ' + (c2 ? short(c2.oid) + ' ' + c2.subject : '(commit not known)'));
+    const mk = this.mark(i, j);
     let outcome: string;
-    if (i1 === 0 || i2 === 0) outcome = i1 === 0 && i2 === 0 ? 'the common ancestor' : 'an original commit (grid edge)';
+    if (i === 0 || j === 0) outcome = i === 0 && j === 0 ? 'the common ancestor' : 'an original commit (grid edge)';
     else if (mk && mk.conflict) {
       if (mk.status === 'resolved')
         outcome = 'Conflict resolved by ' + (mk.rung || 'a rung') + (mk.by.length ? ' (' + mk.by.join(', ') + ')' : '');

@@ -42,15 +42,15 @@ export class SvgView {
 
   cellAt(ev: ClientPoint): CellPos | null {
     const r = this.svg.getBoundingClientRect();
-    const i1 = Math.floor((ev.clientX - r.left) / (this.S * this.z));
-    const i2 = Math.floor((ev.clientY - r.top) / (this.S * this.z));
-    return i1 >= 0 && i2 >= 0 && i1 < this.m.len1 && i2 < this.m.len2 ? [i1, i2] : null;
+    const i = Math.floor((ev.clientX - r.left) / (this.S * this.z));
+    const j = Math.floor((ev.clientY - r.top) / (this.S * this.z));
+    return i >= 0 && j >= 0 && i < this.m.len1 && j < this.m.len2 ? [i, j] : null;
   }
 
-  cellBox(i1: number, i2: number): { x: number; y: number; s: number } {
+  cellBox(i: number, j: number): { x: number; y: number; s: number } {
     const r = this.svg.getBoundingClientRect();
     const s = this.S * this.z;
-    return { x: r.left + i1 * s, y: r.top + i2 * s, s };
+    return { x: r.left + i * s, y: r.top + j * s, s };
   }
 
   showCursor(c: CellPos | null): void {
