@@ -30,7 +30,7 @@ export function personChoicesOf(state: Holder): PersonChoices {
 }
 
 /** The state with the person's file choices replaced. */
-export function withPersonChoices<S extends Holder>(state: S, patch: Partial<PersonChoices>): S {
+function withPersonChoices<S extends Holder>(state: S, patch: Partial<PersonChoices>): S {
   return { ...state, data: { ...state.data, choices: { ...state.data.choices, ...patch } } };
 }
 
