@@ -57,8 +57,8 @@ describe('doctor', () => {
     const expected = f.state;
     expect(state).toMatchObject({
       name: 'up',
-      source: expected.source,
-      target: expected.target,
+      upstream: expected.upstream,
+      fork: expected.fork,
       workdir: expected.workdir,
       goal: 'merge',
       // killed while running 'check': resume re-runs it
@@ -86,8 +86,8 @@ describe('doctor', () => {
     const rebuilt = await rebuildRun(f.paths.dir, f.repo.git, deps);
     expect(rebuilt.ok).toBe(true);
     expect(rebuilt.state).toMatchObject({
-      source: { ref: 'upstream', oid: f.oids.upstream },
-      target: { branch: 'main', originalOid: f.oids.fork },
+      upstream: { ref: 'upstream', oid: f.oids.upstream },
+      fork: { branch: 'main', originalOid: f.oids.fork },
       grid: { size: { i1: 1, i2: 1 }, blockers: [] },
       conflicts: [{ id: '1-1', status: 'resolved', resolutionCommit: f.oids.resolution }],
     });
@@ -216,7 +216,7 @@ describe('doctor', () => {
 
   it('leaves what it cannot repair, and refuses a live or newer run', async () => {
     const f = await buildRunFixture(TestRepo.create());
-    f.save({ ...f.state, source: { ref: 'upstream', oid: 'd'.repeat(40) } });
+    f.save({ ...f.state, upstream: { ref: 'upstream', oid: 'd'.repeat(40) } });
     const repair = await repairRun(f.paths.dir, f.repo.git, deps);
     expect(repair.ok).toBe(false);
     expect(repair.remaining).toEqual([
