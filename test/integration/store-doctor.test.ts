@@ -93,6 +93,34 @@ describe('doctor', () => {
     });
   });
 
+  it('reads and rebuilds a run an earlier version wrote, its sides stored as target and source', async () => {
+    const f = await buildRunFixture(TestRepo.create());
+    const { fork, upstream, ...rest } = JSON.parse(readFileSync(f.paths.state, 'utf8')) as Record<string, unknown>;
+    writeFileSync(f.paths.state, `${JSON.stringify({ ...rest, source: upstream, target: fork })}\n`);
+    expect((await validateRun(f.paths.dir, f.repo.git, deps)).findings).toEqual([]);
+    expect(loadRunState(f.paths)).toMatchObject({ fork, upstream });
+
+    const earlier = readFileSync(f.paths.journal, 'utf8')
+      .split('\n')
+      .map((line) => {
+        if (!line.includes('"run_started"')) return line;
+        const { fork: to, upstream: from, ...event } = JSON.parse(line) as Record<string, unknown>;
+        return JSON.stringify({ ...event, source: from, target: to });
+      })
+      .join('\n');
+    expect(earlier).toContain('"target":{');
+    writeFileSync(f.paths.journal, earlier);
+    rmSync(f.paths.state);
+    rmSync(f.paths.backup);
+    const rebuilt = await rebuildRun(f.paths.dir, f.repo.git, deps);
+    expect(rebuilt.ok).toBe(true);
+    expect(rebuilt.actions).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^identity from the run_started event #\d+$/)]),
+    );
+    expect(loadRunState(f.paths)).toMatchObject({ fork, upstream });
+    expect(readFileSync(f.paths.state, 'utf8')).not.toContain('"target":{');
+  });
+
   it('rebuild with nothing to go on fails with a reason', async () => {
     const repo = TestRepo.create();
     repo.commit('init', { a: '1' });
