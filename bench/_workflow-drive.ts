@@ -139,8 +139,8 @@ export async function runWorkflow(dir: string, source: string, edge: number): Pr
     const store = await RunStore.forRepo(repo);
     const { run, state } = createRun(store, {
       name: 'bench',
-      source: { ref: source, oid: sh(['rev-parse', source]) },
-      target: { branch: 'main', originalOid: sh(['rev-parse', 'main']) },
+      upstream: { ref: source, oid: sh(['rev-parse', source]) },
+      fork: { branch: 'main', originalOid: sh(['rev-parse', 'main']) },
       workdir: dir,
     });
     try {

@@ -223,8 +223,8 @@ async function measure(slots: number): Promise<Measurement> {
     const store = await RunStore.forRepo(repo);
     const { run, state } = createRun(store, {
       name: 'bench',
-      source: { ref: 'upstream', oid: git(dir, ['rev-parse', 'upstream']) },
-      target: { branch: 'main', originalOid: git(dir, ['rev-parse', 'main']) },
+      upstream: { ref: 'upstream', oid: git(dir, ['rev-parse', 'upstream']) },
+      fork: { branch: 'main', originalOid: git(dir, ['rev-parse', 'main']) },
       workdir: dir,
     });
     try {

@@ -30,8 +30,8 @@ function writeRun(dir: string, n1: number, n2: number, conflicts: number): { eve
   const at = (k: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, 0) + k * 1000).toISOString();
   const state0 = initialRunState({
     name: 'up',
-    source: { ref: 'feature', oid: git(dir, ['rev-parse', 'feature']) },
-    target: { branch: 'main', originalOid: git(dir, ['rev-parse', 'main']) },
+    upstream: { ref: 'feature', oid: git(dir, ['rev-parse', 'feature']) },
+    fork: { branch: 'main', originalOid: git(dir, ['rev-parse', 'main']) },
     workdir: dir,
     phase: 'resolve_conflicts',
     now: new Date(at(0)),

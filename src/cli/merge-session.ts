@@ -144,7 +144,7 @@ export function report(outcome: DriveOutcome): number {
       const cost = sumUsage([s.usage.resolver, s.usage.summarizer, s.usage.planner]).costUsd;
       printResult(
         [
-          `Merged ${s.source.ref} into ${s.target.branch}: ${s.finalCommit}`,
+          `Merged ${s.upstream.ref} into ${s.fork.branch}: ${s.finalCommit}`,
           `  conflicts: ${s.conflicts.length} (hunks by rung: ${[...rungs].map(([r, n]) => `${r} ${n}`).join(', ') || 'none'})`,
           `  checks run: ${s.checks.length}, attempts: ${s.attempts.length}, model cost: $${cost.toFixed(4)}`,
           `  ${finalValidation(s)?.text ?? 'not validated: no check ran on the merged tree'}`,

@@ -6,8 +6,8 @@ import { ProgressDisplay } from './progress-display.js';
 
 const state = initialRunState({
   name: 'up',
-  source: { ref: 'upstream', oid: 'a'.repeat(40) },
-  target: { branch: 'main', originalOid: 'b'.repeat(40) },
+  upstream: { ref: 'upstream', oid: 'a'.repeat(40) },
+  fork: { branch: 'main', originalOid: 'b'.repeat(40) },
   workdir: '/repo',
   phase: 'initialize',
   now: new Date('2026-01-01T00:00:00Z'),

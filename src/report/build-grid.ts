@@ -27,8 +27,8 @@ export function buildGridView(state: RunState, snapshot: GridSnapshot | null): G
   return {
     len1,
     len2,
-    forkTip: snapshot?.forkTip ?? state.target.branch,
-    upstreamTip: snapshot?.upstreamTip ?? state.source.ref,
+    forkTip: snapshot?.forkTip ?? state.fork.branch,
+    upstreamTip: snapshot?.upstreamTip ?? state.upstream.ref,
     cells: encodeRuns(letters),
     marks: buildMarks(state, len1, len2),
     forkAxis: snapshot?.forkAxis ?? [],

@@ -46,7 +46,7 @@ function toStoredTips({ forkTip, upstreamTip, forkAxis, upstreamAxis, ...grid }:
 export function gridCacheKey(state: RunState): string | null {
   if (state.status !== 'done' || state.finalCommit === null || !state.grid?.size) return null;
   const { i1: i, i2: j } = state.grid.size;
-  return [state.name, state.finalCommit, state.target.originalOid, state.source.oid, i, j].join(' ');
+  return [state.name, state.finalCommit, state.fork.originalOid, state.upstream.oid, i, j].join(' ');
 }
 
 /** The cached grid of the run, or null when there is none that matches `key`. */

@@ -108,8 +108,8 @@ const mergeSubject = /^imerge '(.+)': (automatic|manual) merge (\d+)-(\d+)$/;
 async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapshot | null> {
   const size = state.grid?.size;
   if (!size) return null;
-  const forkTip = state.target.originalOid;
-  const upstreamTip = state.source.oid;
+  const forkTip = state.fork.originalOid;
+  const upstreamTip = state.upstream.oid;
   let bounds = null;
   for (const firstParent of [true, false]) {
     const b = await getBoundaries(git, forkTip, upstreamTip, firstParent).catch(() => null);
@@ -156,8 +156,8 @@ async function rebuildFromHistory(git: Git, state: RunState): Promise<GridSnapsh
   return {
     len1: grid.len1,
     len2: grid.len2,
-    forkTip: state.target.branch,
-    upstreamTip: state.source.ref,
+    forkTip: state.fork.branch,
+    upstreamTip: state.upstream.ref,
     letters: gridLetters(grid),
     ...(await axes(git, grid)),
     source: 'history',

@@ -8,8 +8,8 @@ const t = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOSt
 function run(): RunState {
   const base = initialRunState({
     name: 'up',
-    source: { ref: 'upstream', oid: 'a'.repeat(40) },
-    target: { branch: 'main', originalOid: 'b'.repeat(40) },
+    upstream: { ref: 'upstream', oid: 'a'.repeat(40) },
+    fork: { branch: 'main', originalOid: 'b'.repeat(40) },
     workdir: '/repo',
     phase: 'resolve_conflicts',
     now: new Date(t(0)),

@@ -9,8 +9,8 @@ const size = { i1: 3, i2: 13 };
 function run(checks: CheckRecord[], status: RunState['status'] = 'done'): RunState {
   const base = initialRunState({
     name: 'upstream-merge',
-    source: { ref: 'upstream', oid: oid('c') },
-    target: { branch: 'fork', originalOid: oid('f') },
+    upstream: { ref: 'upstream', oid: oid('c') },
+    fork: { branch: 'fork', originalOid: oid('f') },
     workdir: '/repo',
     phase: 'end',
     now: new Date('2026-01-02T03:00:00Z'),

@@ -38,20 +38,20 @@ async function identityProblems(state: RunState, name: string, git: Git, now: Da
       fix: (s) => ({ state: { ...s, startedAt: now.toISOString() }, action: `set startedAt to ${now.toISOString()}` }),
     });
   }
-  if (!(await objectExists(git, state.source.oid))) {
+  if (!(await objectExists(git, state.upstream.oid))) {
     out.push({
       severity: 'error',
-      message: `source commit ${state.source.oid} (${state.source.ref}) is not in the repository`,
+      message: `upstream commit ${state.upstream.oid} (${state.upstream.ref}) is not in the repository`,
     });
   }
-  if (!(await objectExists(git, state.target.originalOid))) {
+  if (!(await objectExists(git, state.fork.originalOid))) {
     out.push({
       severity: 'error',
-      message: `the original commit of ${state.target.branch}, ${state.target.originalOid}, is not in the repository`,
+      message: `the original commit of ${state.fork.branch}, ${state.fork.originalOid}, is not in the repository`,
     });
   }
-  if ((await git.revParse(`refs/heads/${state.target.branch}`)) === null) {
-    out.push({ severity: 'warning', message: `fork branch '${state.target.branch}' no longer exists` });
+  if ((await git.revParse(`refs/heads/${state.fork.branch}`)) === null) {
+    out.push({ severity: 'warning', message: `fork branch '${state.fork.branch}' no longer exists` });
   }
   // A finished run removed its grid's refs on purpose (finalize): only an unfinished one relies on them.
   if (state.grid !== null && state.status !== 'done' && (await git.revParse(`refs/imerge/${name}/state`)) === null) {

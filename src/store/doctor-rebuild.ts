@@ -100,7 +100,7 @@ function gridRefs(refs: { ref: string; oid: string }[]): GridRefs {
   return { manual, maxI1, maxI2 };
 }
 
-type Identity = Pick<RunState, 'name' | 'source' | 'target' | 'workdir' | 'goal' | 'startedAt' | 'config'>;
+type Identity = Pick<RunState, 'name' | 'upstream' | 'fork' | 'workdir' | 'goal' | 'startedAt' | 'config'>;
 
 /** Who the run is: from `run_started`, else from the imerge state blob and the edge refs; null when neither. */
 async function rebuildIdentity(
@@ -120,8 +120,8 @@ async function rebuildIdentity(
       `the configuration of the run_started event #${started.seq}, which names another directory (${printableName(started.workdir)}): \`continue\` uses this clone's splintercat.yaml`,
     );
     notes.actions.push(`identity from the run_started event #${started.seq}, in this clone's directory`);
-    const { source, target, goal } = started;
-    return { name, source, target, workdir: top, goal, startedAt: started.ts, config: null };
+    const { upstream, fork, goal } = started;
+    return { name, upstream, fork, workdir: top, goal, startedAt: started.ts, config: null };
   }
   if (started !== undefined) {
     if (started.config !== null)
@@ -129,8 +129,8 @@ async function rebuildIdentity(
         'the configuration stored at merge from the run_started event (a later `continue --set` is not journaled: give it again)',
       );
     notes.actions.push(`identity from the run_started event #${started.seq}`);
-    const { source, target, workdir, goal, config } = started;
-    return { name, source, target, workdir, goal, startedAt: started.ts, config };
+    const { upstream, fork, workdir, goal, config } = started;
+    return { name, upstream, fork, workdir, goal, startedAt: started.ts, config };
   }
   const { manual, maxI1, maxI2 } = cells;
   if (imerge === null || !manual.has(`${maxI1}-0`) || !manual.has(`0-${maxI2}`)) return null;
@@ -138,8 +138,8 @@ async function rebuildIdentity(
   notes.lost.push('the start time of the run');
   return {
     name,
-    source: { ref: imerge.upstreamTip, oid: manual.get(`0-${maxI2}`) as string },
-    target: { branch: imerge.forkTip, originalOid: manual.get(`${maxI1}-0`) as string },
+    upstream: { ref: imerge.upstreamTip, oid: manual.get(`0-${maxI2}`) as string },
+    fork: { branch: imerge.forkTip, originalOid: manual.get(`${maxI1}-0`) as string },
     workdir: top,
     goal: isGoal(imerge.goal) ? imerge.goal : 'merge',
     startedAt: now.toISOString(),

@@ -35,12 +35,12 @@ async function stateBlobProblems(scan: RefScan): Promise<RefProblem[]> {
   const repair = async (): Promise<string> => {
     const text = serializeState({
       blockers: state.grid.blockers.map((c) => [c.i1, c.i2]),
-      branch: state.target.branch,
+      branch: state.fork.branch,
       goal: state.goal,
       goalopts: null,
       manual: false,
-      tip1: state.target.branch,
-      tip2: state.source.ref,
+      tip1: state.fork.branch,
+      tip2: state.upstream.ref,
       version: STATE_VERSION,
     });
     const oid = await git.text(['hash-object', '-t', 'blob', '-w', '--stdin'], { input: text });
@@ -84,7 +84,7 @@ function edgeRefProblems({ state, refs, name, prefix, size1, size2, git }: RefSc
     const axes = await axesOf(git, state, size1, size2);
     if (axes === null)
       throw new Error(
-        `the commits of ${state.target.branch} and ${state.source.ref} from their merge base no longer form a ${size1} x ${size2} grid`,
+        `the commits of ${state.fork.branch} and ${state.upstream.ref} from their merge base no longer form a ${size1} x ${size2} grid`,
       );
     const updates: RefUpdate[] = missing.map((c) => ({
       ref: `${prefix}/manual/${cellId(c)}`,
@@ -201,7 +201,7 @@ async function axesOf(
   size2: number,
 ): Promise<{ mergeBase: string; commits1: string[]; commits2: string[] } | null> {
   for (const firstParent of [true, false]) {
-    const b = await getBoundaries(git, state.target.originalOid, state.source.oid, firstParent).catch(() => null);
+    const b = await getBoundaries(git, state.fork.originalOid, state.upstream.oid, firstParent).catch(() => null);
     if (b && b.commits1.length === size1 && b.commits2.length === size2) return b;
   }
   return null;

@@ -30,7 +30,7 @@ export async function worktreeFindings(git: Git, dir: string, state: RunState | 
     findings.push({
       severity: 'error',
       path: where,
-      message: `the worktree of the hand-off, ${where}, does not exist (removed by hand?): the edit the merge waits for cannot be made; start over with \`splintercat merge ${state ? shellWord(state.source.ref) : 'SOURCE'} --restart\``,
+      message: `the worktree of the hand-off, ${where}, does not exist (removed by hand?): the edit the merge waits for cannot be made; start over with \`splintercat merge ${state ? shellWord(state.upstream.ref) : 'SOURCE'} --restart\``,
       repairable: false,
     });
   }

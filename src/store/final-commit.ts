@@ -18,18 +18,18 @@ export async function finalCommitProblem(git: Git, state: RunState): Promise<str
   const object = await git.readObject(commit);
   if (object === null) return `the final commit ${commit} is not in the repository`;
   if (object.type !== 'commit') return `the final commit ${commit} is a ${object.type}, not a commit`;
-  const tips = `${shortOid(state.target.originalOid)} (${state.target.branch}) and ${shortOid(state.source.oid)} (${state.source.ref})`;
+  const tips = `${shortOid(state.fork.originalOid)} (${state.fork.branch}) and ${shortOid(state.upstream.oid)} (${state.upstream.ref})`;
   if (state.goal === 'merge') {
     const header = object.content.toString('utf8').split('\n\n', 1)[0] ?? '';
     const parents = header
       .split('\n')
       .flatMap((line) => (line.startsWith('parent ') ? [line.slice('parent '.length)] : []));
-    if (parents.length !== 2 || parents[0] !== state.target.originalOid || parents[1] !== state.source.oid) {
+    if (parents.length !== 2 || parents[0] !== state.fork.originalOid || parents[1] !== state.upstream.oid) {
       return `the final commit ${commit} is not the two-parent merge of the run's tips ${tips} (its parents: ${parents.map((p) => shortOid(p)).join(', ') || 'none'})`;
     }
     return null;
   }
-  const ancestor = await git.run(['merge-base', '--is-ancestor', state.target.originalOid, commit], {
+  const ancestor = await git.run(['merge-base', '--is-ancestor', state.fork.originalOid, commit], {
     okExitCodes: [0, 1, 128],
   });
   if (ancestor.exitCode !== 0) return `the final commit ${commit} does not descend from ${tips.split(' and ')[0]}`;

@@ -11,12 +11,23 @@ const handoff = {
   conflicts: [],
 };
 
-/** A run state as an earlier version wrote it: the person's words were human, needs_human and user. */
+const upstream = { ref: 'upstream/main', oid: 'a'.repeat(40) };
+const fork = { branch: 'stable', originalOid: 'b'.repeat(40) };
+
+/**
+ * A run state as an earlier version wrote it: the person's words were human, needs_human and
+ * user, the fork was stored as target and upstream as source.
+ */
 function earlierState(): Record<string, unknown> {
-  const { handoff: _none, ...today } = initialRunState({
+  const {
+    handoff: _none,
+    fork: _fork,
+    upstream: _upstream,
+    ...today
+  } = initialRunState({
     name: 'up',
-    source: { ref: 'upstream/main', oid: 'a'.repeat(40) },
-    target: { branch: 'stable', originalOid: 'b'.repeat(40) },
+    upstream,
+    fork,
     workdir: '/w',
     phase: 'resolve',
     now: new Date('2026-01-01T00:00:00.000Z'),
@@ -24,6 +35,8 @@ function earlierState(): Record<string, unknown> {
   const cell = { i1: 1, i2: 1 };
   return {
     ...today,
+    source: upstream,
+    target: fork,
     status: 'needs_human',
     human: handoff,
     strategy: {
@@ -58,6 +71,43 @@ describe("a stored run in an earlier version's words", () => {
     expect(read.value.strategy?.decidedBy).toBe('person');
     expect(read.value.conflicts[0]?.status).toBe('needs_person');
     expect(read.value.conflicts[0]?.files[0]?.hunks[0]?.status).toBe('needs_person');
+  });
+
+  it('reads the fork stored as target and upstream as source, and writes today’s keys', () => {
+    const read = parseJsonText(JSON.stringify(earlierState()), runStateFile);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.value.fork).toEqual(fork);
+    expect(read.value.upstream).toEqual(upstream);
+    expect(read.value).not.toHaveProperty('target');
+    expect(read.value).not.toHaveProperty('source');
+    const written = JSON.parse(JSON.stringify(read.value)) as Record<string, unknown>;
+    expect(Object.keys(written)).toEqual(expect.arrayContaining(['fork', 'upstream']));
+    expect(written).not.toHaveProperty('target');
+  });
+
+  it('reads today’s fork and upstream as they are', () => {
+    const today = initialRunState({ name: 'up', upstream, fork, workdir: '/w', phase: 'resolve', now: new Date(0) });
+    const read = parseJsonText(JSON.stringify(today), runStateFile);
+    expect(read.ok && read.value).toMatchObject({ fork, upstream });
+  });
+
+  it('reads a run_started event naming the fork target and upstream source as today’s', () => {
+    const started = {
+      seq: 1,
+      ts: '2026-01-01T00:00:00.000Z',
+      type: 'run_started',
+      name: 'up',
+      workdir: '/w',
+      goal: 'merge',
+      phase: 'initialize',
+      config: null,
+    };
+    const read = parseRunEvent({ ...started, source: upstream, target: fork });
+    expect(read).toMatchObject({ type: 'run_started', fork, upstream });
+    expect(read).not.toHaveProperty('target');
+    expect(read).not.toHaveProperty('source');
+    expect(parseRunEvent({ ...started, upstream, fork })).toMatchObject({ fork, upstream });
   });
 
   it('reads the journal event human_needed and the outcome needs_human as today’s', () => {

@@ -1,7 +1,9 @@
 import * as z from 'zod';
 
 /**
- * The person's words as earlier versions stored them in a run's state and journal: the hand-off
+ * The words as earlier versions stored them in a run's state and journal. The sides: the fork
+ * under the key `target` and upstream under `source`, in the state and its `run_started` event,
+ * read as `fork` and `upstream`. The person's words as earlier versions stored them in a run's state and journal: the hand-off
  * under the key `human`, the status `needs_human`, the event `human_needed` and a person's
  * decision by `user`. Every reader of a stored run goes through these, so a run an earlier
  * version started goes on; what is written is today's spelling (`handoff`, `needs_person`,
@@ -25,14 +27,33 @@ export function deciderEnum<const T extends readonly [string, ...string[]]>(valu
   return z.preprocess((v) => (v === 'user' ? 'person' : v), z.enum(values));
 }
 
-/** A stored run state's top level in today's spelling: the hand-off was stored under `human`. */
-export function currentRunState(v: unknown): unknown {
-  if (!isRecord(v) || !Object.hasOwn(v, 'human') || Object.hasOwn(v, 'handoff')) return v;
-  const { human, ...rest } = v;
-  return { ...rest, handoff: human };
+/** `v` with its key `from` under `to`, where it has `from` and not yet `to`. */
+function renamedKey(v: Record<string, unknown>, from: string, to: string): Record<string, unknown> {
+  if (!Object.hasOwn(v, from) || Object.hasOwn(v, to)) return v;
+  const { [from]: value, ...rest } = v;
+  return { ...rest, [to]: value };
 }
 
-/** A stored journal event in today's spelling: the hand-off's event was `human_needed`. */
+/** A run's sides in today's spelling: the fork was stored under `target`, upstream under `source`. */
+function currentSides(v: Record<string, unknown>): Record<string, unknown> {
+  return renamedKey(renamedKey(v, 'target', 'fork'), 'source', 'upstream');
+}
+
+/**
+ * A stored run state's top level in today's spelling: the hand-off was stored under `human`, the
+ * fork under `target` and upstream under `source`.
+ */
+export function currentRunState(v: unknown): unknown {
+  if (!isRecord(v)) return v;
+  return currentSides(renamedKey(v, 'human', 'handoff'));
+}
+
+/**
+ * A stored journal event in today's spelling: the hand-off's event was `human_needed`, and
+ * `run_started` named the fork `target` and upstream `source`.
+ */
 export function currentEvent(v: unknown): unknown {
-  return isRecord(v) && v.type === 'human_needed' ? { ...v, type: 'person_needed' } : v;
+  if (!isRecord(v)) return v;
+  if (v.type === 'human_needed') return { ...v, type: 'person_needed' };
+  return v.type === 'run_started' ? currentSides(v) : v;
 }

@@ -57,8 +57,8 @@ export function recordRunStart(
   journal.append({
     type: 'run_started',
     name: state.name,
-    source: state.source,
-    target: state.target,
+    upstream: state.upstream,
+    fork: state.fork,
     workdir: state.workdir,
     goal: state.goal,
     phase: state.phase,

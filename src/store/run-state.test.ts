@@ -7,8 +7,8 @@ const now = new Date('2026-01-01T00:00:00.000Z');
 const fresh = () =>
   initialRunState({
     name: 'up',
-    source: { ref: 'upstream/main', oid: 'a'.repeat(40) },
-    target: { branch: 'stable', originalOid: 'b'.repeat(40) },
+    upstream: { ref: 'upstream/main', oid: 'a'.repeat(40) },
+    fork: { branch: 'stable', originalOid: 'b'.repeat(40) },
     workdir: '/w',
     phase: 'initialize',
     now,
@@ -33,7 +33,7 @@ describe('run state schema', () => {
     const s = fresh();
     const bad = [
       { ...s, status: 'weird' },
-      { ...s, source: { ref: 'x', oid: 'short' } },
+      { ...s, upstream: { ref: 'x', oid: 'short' } },
       { ...s, step: -1 },
       { ...s, startedAt: 'yesterday' },
       {

@@ -282,8 +282,10 @@ export const runStateSchema = z.object({
   version: z.literal(RUN_STATE_VERSION),
   /** Identity: fixed when the run starts. */
   name: z.string().min(1),
-  source: z.object({ ref: z.string().min(1), oid }),
-  target: z.object({ branch: z.string().min(1), originalOid: oid }),
+  /** What merges in: the ref given to `merge` and its commit. Earlier versions stored it as `source`. */
+  upstream: z.object({ ref: z.string().min(1), oid }),
+  /** The branch it merges into and its commit when the run started. Earlier versions stored it as `target`. */
+  fork: z.object({ branch: z.string().min(1), originalOid: oid }),
   workdir: z.string().min(1),
   goal: z.enum(GOALS),
   startedAt: isoTime,
@@ -322,8 +324,8 @@ export type RunState = z.infer<typeof runStateSchema>;
 /** What a new run is: its name, what merges into what, where. */
 export interface NewRun {
   name: string;
-  source: { ref: string; oid: string };
-  target: { branch: string; originalOid: string };
+  upstream: { ref: string; oid: string };
+  fork: { branch: string; originalOid: string };
   workdir: string;
   goal?: RunState['goal'];
   config?: RunState['config'];
@@ -341,8 +343,8 @@ export function initialRunState(input: NewRunState): RunState {
   return {
     version: RUN_STATE_VERSION,
     name: input.name,
-    source: input.source,
-    target: input.target,
+    upstream: input.upstream,
+    fork: input.fork,
     workdir: input.workdir,
     goal: input.goal ?? 'merge',
     startedAt: at,

@@ -12,11 +12,11 @@ export type ForkAt =
  * where the fork branch is now (null when it is gone).
  */
 export async function forkAt(git: Git, state: RunState): Promise<ForkAt> {
-  const tip = await git.revParse(`refs/heads/${state.target.branch}`);
+  const tip = await git.revParse(`refs/heads/${state.fork.branch}`);
   if (state.status === 'done' && state.finalCommit)
     return { finished: true, commit: state.finalCommit, tip, recorded: true };
-  if (tip === null || tip === state.target.originalOid) return { finished: false, tip };
+  if (tip === null || tip === state.fork.originalOid) return { finished: false, tip };
   const [, ...parents] = (await git.text(['rev-list', '--parents', '-n', '1', tip])).split(' ');
-  const merge = parents.length === 2 && parents[0] === state.target.originalOid && parents[1] === state.source.oid;
+  const merge = parents.length === 2 && parents[0] === state.fork.originalOid && parents[1] === state.upstream.oid;
   return merge ? { finished: true, commit: tip, tip, recorded: false } : { finished: false, tip };
 }

@@ -105,8 +105,8 @@ export async function startRun(
   }
   const { run, state } = createRun(deps.store, {
     name,
-    source: { ref: spec.upstream, oid: upstreamOid },
-    target: { branch, originalOid: forkOid },
+    upstream: { ref: spec.upstream, oid: upstreamOid },
+    fork: { branch, originalOid: forkOid },
     workdir: config.target.workdir,
     goal: 'merge',
     config: stored,
@@ -170,11 +170,11 @@ export async function continueRun(
  * kept); or refused while another process drives it.
  */
 export type AbortOutcome =
-  | { ok: true; name: string; fork: RunState['target'] | null; tip?: string | null; released?: string[] }
+  | { ok: true; name: string; fork: RunState['fork'] | null; tip?: string | null; released?: string[] }
   | {
       ok: true;
       name: string;
-      fork: RunState['target'];
+      fork: RunState['fork'];
       upstream: string;
       finished: Extract<ForkAt, { finished: true }>;
     }
@@ -191,7 +191,7 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const state = store.exists(runName) ? loadRunState(store.paths(runName)) : null;
   const at = state ? await forkAt(git, state) : null;
   if (state && at?.finished)
-    return { ok: true, name: runName, fork: state.target, upstream: state.source.ref, finished: at };
+    return { ok: true, name: runName, fork: state.fork, upstream: state.upstream.ref, finished: at };
   if (store.exists(runName) && store.lockStatus(runName).state !== 'held')
     await endLeftoverChecks(store, runName, null);
   // The run's worktrees are where its own configuration put them, whatever the file says now
@@ -206,7 +206,7 @@ export async function abortRun(config: Config, git: Git, name: string | undefine
   const released = idle ? await releaseOwnClaims(git, store, runName, own.sync.lease) : [];
   const removed = store.exists(runName) ? store.remove(runName) : { ok: true as const };
   if (!removed.ok) return { ok: false, name: runName, reason: 'running' };
-  return { ok: true, name: runName, fork: state?.target ?? null, tip: at?.tip ?? null, released };
+  return { ok: true, name: runName, fork: state?.fork ?? null, tip: at?.tip ?? null, released };
 }
 
 /** Why `merge NAME` cannot start: what exists under that name, and the two ways on. */
@@ -218,7 +218,7 @@ function mergeExists(store: RunStore, name: string, upstream: string, why?: stri
     // an unreadable state still exists: say so below without its details
   }
   const what = state
-    ? `A merge named '${name}' already exists: ${state.status}${state.statusReason ? ` (${state.statusReason})` : ''}, merging ${state.source.ref} into ${state.target.branch}`
+    ? `A merge named '${name}' already exists: ${state.status}${state.statusReason ? ` (${state.statusReason})` : ''}, merging ${state.upstream.ref} into ${state.fork.branch}`
     : `A merge named '${name}' already exists in this repository (refs/imerge/${name} or .git/splintercat/${name})`;
   return new UsageError('merge_exists', {
     what,

@@ -114,7 +114,7 @@ const FILE_DECIDED: Record<Rung, string> = {
 export function mergeMessage(state: RunState): string {
   const hunks = state.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks));
   const lines = [
-    `Merge ${state.source.ref} into ${state.target.branch}`,
+    `Merge ${state.upstream.ref} into ${state.fork.branch}`,
     '',
     `Merged with splintercat (run ${state.name}): ${state.grid ? `${state.grid.size.i1} x ${state.grid.size.i2} grid, ` : ''}${state.conflicts.length} conflict(s), ${hunks.length} hunk(s).`,
   ];
@@ -139,8 +139,9 @@ export function mergeNote(state: RunState): string {
   const record = {
     splintercat: 1,
     run: state.name,
-    source: state.source,
-    target: state.target,
+    // The note keeps the keys tools already read: `source` is upstream, `target` the fork.
+    source: state.upstream,
+    target: state.fork,
     grid: state.grid?.size ?? null,
     conflicts: state.conflicts.map((c) => ({
       id: c.id,

@@ -144,9 +144,9 @@ function engineOnce(ctx: WorkflowContext, initial: RunState): () => Promise<Grid
   return () =>
     (engine ??= ctx.engines.open({
       name: initial.name,
-      forkTip: initial.target.branch,
-      upstreamTip: initial.source.ref,
-      branch: initial.target.branch,
+      forkTip: initial.fork.branch,
+      upstreamTip: initial.upstream.ref,
+      branch: initial.fork.branch,
       goal: initial.goal,
       firstParent: ctx.config.imerge.first_parent,
     }));

@@ -208,7 +208,7 @@ describe('two clones and a hostile third with push access (CLI)', () => {
     expect(edge.stderr).toMatch(/edge 0-2/);
     expect(bob.sh('for-each-ref', 'refs/imerge/')).toBe('');
 
-    // The edge put back, a snapshot whose source is Mallory's commit instead of upstream's.
+    // The edge put back, a snapshot whose upstream commit is Mallory's instead of upstream's.
     mallory.sh(
       'push',
       '-q',
@@ -219,10 +219,10 @@ describe('two clones and a hostile third with push access (CLI)', () => {
     mallory.sh('fetch', '-q', 'origin', '+refs/splintercat/up/*:refs/seen/*');
     const machine = mallory.sh('for-each-ref', '--format=%(refname)', 'refs/seen/machines/').split('\n')[0]!;
     const state = JSON.parse(mallory.sh('show', `${machine}:state.json`)) as {
-      source: { oid: string };
+      upstream: { oid: string };
       updatedAt: string;
     };
-    state.source.oid = evil;
+    state.upstream.oid = evil;
     state.updatedAt = new Date().toISOString();
     const snapshot = commitFiles(mallory, { 'state.json': `${JSON.stringify(state)}\n`, 'events.jsonl': '' });
     mallory.sh('push', '-q', 'origin', `${snapshot}:refs/splintercat/up/machines/mallory`);

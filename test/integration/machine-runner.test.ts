@@ -53,8 +53,8 @@ function setup() {
   const { journal, persistence } = opened.run;
   const initial = initialRunState({
     name: 'm',
-    source: { ref: 'up', oid: 'a'.repeat(40) },
-    target: { branch: 'main', originalOid: 'b'.repeat(40) },
+    upstream: { ref: 'up', oid: 'a'.repeat(40) },
+    fork: { branch: 'main', originalOid: 'b'.repeat(40) },
     workdir: '/w',
     phase: NODE.a,
     now: clock.now(),

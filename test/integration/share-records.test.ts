@@ -49,8 +49,8 @@ async function shared(
 function stateWith(repo: TestRepo, checks: Array<Pick<CheckRecord, 'name' | 'commit' | 'success'>>): RunState {
   const state = initialRunState({
     name: 'up',
-    source: { ref: 'upstream', oid: repo.head() },
-    target: { branch: 'main', originalOid: repo.head() },
+    upstream: { ref: 'upstream', oid: repo.head() },
+    fork: { branch: 'main', originalOid: repo.head() },
     workdir: repo.dir,
     phase: 'check',
     now: new Date('2026-01-01T00:00:00Z'),

@@ -57,8 +57,8 @@ describe('doctor', () => {
     const expected = f.state;
     expect(state).toMatchObject({
       name: 'up',
-      source: expected.source,
-      target: expected.target,
+      upstream: expected.upstream,
+      fork: expected.fork,
       workdir: expected.workdir,
       goal: 'merge',
       // killed while running 'check': resume re-runs it
@@ -86,11 +86,39 @@ describe('doctor', () => {
     const rebuilt = await rebuildRun(f.paths.dir, f.repo.git, deps);
     expect(rebuilt.ok).toBe(true);
     expect(rebuilt.state).toMatchObject({
-      source: { ref: 'upstream', oid: f.oids.upstream },
-      target: { branch: 'main', originalOid: f.oids.fork },
+      upstream: { ref: 'upstream', oid: f.oids.upstream },
+      fork: { branch: 'main', originalOid: f.oids.fork },
       grid: { size: { i1: 1, i2: 1 }, blockers: [] },
       conflicts: [{ id: '1-1', status: 'resolved', resolutionCommit: f.oids.resolution }],
     });
+  });
+
+  it('reads and rebuilds a run an earlier version wrote, its sides stored as target and source', async () => {
+    const f = await buildRunFixture(TestRepo.create());
+    const { fork, upstream, ...rest } = JSON.parse(readFileSync(f.paths.state, 'utf8')) as Record<string, unknown>;
+    writeFileSync(f.paths.state, `${JSON.stringify({ ...rest, source: upstream, target: fork })}\n`);
+    expect((await validateRun(f.paths.dir, f.repo.git, deps)).findings).toEqual([]);
+    expect(loadRunState(f.paths)).toMatchObject({ fork, upstream });
+
+    const earlier = readFileSync(f.paths.journal, 'utf8')
+      .split('\n')
+      .map((line) => {
+        if (!line.includes('"run_started"')) return line;
+        const { fork: to, upstream: from, ...event } = JSON.parse(line) as Record<string, unknown>;
+        return JSON.stringify({ ...event, source: from, target: to });
+      })
+      .join('\n');
+    expect(earlier).toContain('"target":{');
+    writeFileSync(f.paths.journal, earlier);
+    rmSync(f.paths.state);
+    rmSync(f.paths.backup);
+    const rebuilt = await rebuildRun(f.paths.dir, f.repo.git, deps);
+    expect(rebuilt.ok).toBe(true);
+    expect(rebuilt.actions).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^identity from the run_started event #\d+$/)]),
+    );
+    expect(loadRunState(f.paths)).toMatchObject({ fork, upstream });
+    expect(readFileSync(f.paths.state, 'utf8')).not.toContain('"target":{');
   });
 
   it('rebuild with nothing to go on fails with a reason', async () => {
@@ -216,7 +244,7 @@ describe('doctor', () => {
 
   it('leaves what it cannot repair, and refuses a live or newer run', async () => {
     const f = await buildRunFixture(TestRepo.create());
-    f.save({ ...f.state, source: { ref: 'upstream', oid: 'd'.repeat(40) } });
+    f.save({ ...f.state, upstream: { ref: 'upstream', oid: 'd'.repeat(40) } });
     const repair = await repairRun(f.paths.dir, f.repo.git, deps);
     expect(repair.ok).toBe(false);
     expect(repair.remaining).toEqual([

@@ -30,8 +30,8 @@ describe('values stored by the previous version', () => {
   it('a run state file reads in the rungs of today, and the merge record counts the syntax rung as itself', () => {
     const fresh = initialRunState({
       name: 'up',
-      source: { ref: 'upstream/main', oid: 'a'.repeat(40) },
-      target: { branch: 'stable', originalOid: 'b'.repeat(40) },
+      upstream: { ref: 'upstream/main', oid: 'a'.repeat(40) },
+      fork: { branch: 'stable', originalOid: 'b'.repeat(40) },
       workdir: '/w',
       phase: 'initialize',
       now: new Date('2026-01-01T00:00:00.000Z'),

@@ -106,6 +106,14 @@ const SYNONYMS: Synonym[] = [
     ],
   },
 
+  {
+    // The run state's sides were stored as `target` (the fork) and `source` (upstream); only the
+    // reader of earlier spellings names them (a check's `target`, a grid's `source` are other words).
+    word: /\b(?:state|s|run|initial|next|started|joined\.state)\??\.(?:target|source)\b|\bsnapshot\.(?:target|source)\b|RunState\['(?:target|source)'\]|\bshape\.(?:target|source)\b/,
+    glossary: 'fork, upstream',
+    except: ['src/store/old-spellings.ts'],
+  },
+
   // the stop at which the person is given the open conflicts
   { word: /\b[Hh]and-?overs?\b/, glossary: 'hand-off', except: [] },
 

@@ -140,7 +140,7 @@ describe('a forged machine snapshot carries configuration (join, continue, abort
     async () => {
       const { bob, mallory } = await startTeam();
       pushForgedSnapshot(mallory, 'up', (state) => {
-        (state.source as { ref: string }).ref = 'upstream\n\nSigned-off-by: Evil <evil@example.com>\u001b[2J';
+        (state.upstream as { ref: string }).ref = 'upstream\n\nSigned-off-by: Evil <evil@example.com>\u001b[2J';
       });
       const joined = await runCli(['join', 'origin', 'up'], bob.dir);
       expect(joined.code).not.toBe(0);

@@ -76,7 +76,7 @@ async function join(remote: string, name: string, cmd: Command): Promise<void> {
         `Joined '${name}' from ${remote} (the run as ${printableName(joined.from)} last published it): ${resolved} conflict(s) resolved so far.`,
         ...(joined.createdBranch
           ? [
-              `Created ${printableName(joined.state.target.branch)} at ${joined.state.target.originalOid.slice(0, 12)}, where the merge started.`,
+              `Created ${printableName(joined.state.fork.branch)} at ${joined.state.fork.originalOid.slice(0, 12)}, where the merge started.`,
             ]
           : []),
         `Next: splintercat continue --name ${name}   (takes the next conflict nobody holds)`,

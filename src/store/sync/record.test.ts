@@ -34,8 +34,8 @@ describe('shared records', () => {
   it("a run state's resolutions, checks and accepted failures become records, with the cells given", () => {
     const state = initialRunState({
       name: 'up',
-      source: { ref: 'upstream', oid: '1'.repeat(40) },
-      target: { branch: 'main', originalOid: '2'.repeat(40) },
+      upstream: { ref: 'upstream', oid: '1'.repeat(40) },
+      fork: { branch: 'main', originalOid: '2'.repeat(40) },
       workdir: '/r',
       phase: 'initialize',
       now: new Date('2024-01-01T00:00:00Z'),

@@ -259,8 +259,8 @@ async function judge(
     return { label, outcome: (run.baselines[0] as BaselineState).outcome };
   };
   const list = [
-    await baseline('fork', state.target.originalOid, null, 'fork tip'),
-    await baseline('upstream', state.source.oid, null, 'upstream tip'),
+    await baseline('fork', state.fork.originalOid, null, 'fork tip'),
+    await baseline('upstream', state.upstream.oid, null, 'upstream tip'),
   ];
   // Failures a person accepted (`continue --accept-failure`) count as a baseline's.
   list.push(

@@ -22,7 +22,7 @@ import { auditFinalMerge } from '../drops/final-drops.js';
  */
 export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
   // Wherever the branch is checked out (the main checkout, usually), not where this process was started.
-  const checkedOut = await checkoutOfBranch(ctx.git, state.target.branch);
+  const checkedOut = await checkoutOfBranch(ctx.git, state.fork.branch);
   // The tips' checks run alongside the conflicts are waited for: the finished run records every check it asked for.
   const tips = await tipsChecked(state, ctx, true);
   let next = recordChecks(state, tips.records, tips.baselines);
@@ -62,7 +62,7 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
     if (dirty) return stopForLocalChanges(next, ctx, checkedOut, dirty);
   }
   if (next.goal === 'merge') next = await withFinalDrops(next, ctx, engine, final);
-  return complete(next, ctx, await engine.finish(mergeMessage(next), next.target.branch), checkedOut);
+  return complete(next, ctx, await engine.finish(mergeMessage(next), next.fork.branch), checkedOut);
 }
 
 /**
@@ -145,7 +145,7 @@ async function localChanges(checkout: Git, result: string): Promise<LocalChanges
 function stopForLocalChanges(state: RunState, ctx: Ctx, checkout: string, dirty: LocalChanges): Result {
   const files = dirty.files.map((f) => join(checkout, f));
   const reason =
-    `the merge is ready, but ${printableName(state.target.branch)} is checked out in ${printableName(checkout)} with ${dirty.detail} ` +
+    `the merge is ready, but ${printableName(state.fork.branch)} is checked out in ${printableName(checkout)} with ${dirty.detail} ` +
     `(${dirty.files.slice(0, 5).map(printableName).join(', ')}${dirty.files.length > 5 ? `, and ${dirty.files.length - 5} more` : ''}); ` +
     `the branch was not moved and nothing was touched`;
   // Untracked files are stashed only when some are in the way (the config file and logs may be untracked too).
@@ -178,7 +178,7 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
     checkout &&
     (await checkout.run(['diff-index', '--cached', '--quiet', commit], { okExitCodes: [0, 1] })).exitCode !== 0
   ) {
-    await updateWorkingTree(ctx, checkout, state.target.originalOid, commit);
+    await updateWorkingTree(ctx, checkout, state.fork.originalOid, commit);
   }
   // The full record travels with the merge commit (a note; rewritten as is after a kill).
   if (state.goal === 'merge') await writeMergeNote(ctx.git, commit, mergeNote(state));
@@ -188,7 +188,7 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
     ctx.journal.append({ type: 'finalized', commit });
   ctx.log.decision(
     { commit },
-    `[finalize] ${state.target.branch} is now ${shortOid(commit)}: merge of ${state.source.ref}`,
+    `[finalize] ${state.fork.branch} is now ${shortOid(commit)}: merge of ${state.upstream.ref}`,
   );
   await removeFinishedRunWorktrees(ctx, state);
   removeBuildDir(ctx.buildDir);
@@ -199,10 +199,10 @@ async function complete(state: RunState, ctx: Ctx, commit: string, checkedOut: s
 
 /** The merge commit, when the fork branch already holds it: parents [original tip, upstream's]. */
 async function finishedMerge(state: RunState, ctx: Ctx): Promise<string | null> {
-  const tip = await ctx.git.revParse(`refs/heads/${state.target.branch}`);
-  if (tip === null || tip === state.target.originalOid) return null;
+  const tip = await ctx.git.revParse(`refs/heads/${state.fork.branch}`);
+  if (tip === null || tip === state.fork.originalOid) return null;
   const [, ...parents] = (await ctx.git.text(['rev-list', '--parents', '-n', '1', tip])).split(' ');
-  return parents.length === 2 && parents[0] === state.target.originalOid && parents[1] === state.source.oid
+  return parents.length === 2 && parents[0] === state.fork.originalOid && parents[1] === state.upstream.oid
     ? tip
     : null;
 }

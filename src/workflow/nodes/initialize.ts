@@ -17,7 +17,7 @@ export async function initialize(state: RunState, ctx: Ctx): Promise<Result> {
   const size = engine.size();
   let next: RunState = { ...state, grid: { size, position: null, blockers: [] } };
   ctx.journal.append({ type: 'grid_updated', grid: next.grid! });
-  for (const warning of await policyWarnings(ctx.git, ctx.ladder.policy, [state.target.originalOid, state.source.oid]))
+  for (const warning of await policyWarnings(ctx.git, ctx.ladder.policy, [state.fork.originalOid, state.upstream.oid]))
     ctx.log.warn({}, warning);
   // Resolutions shared through git (another clone's, a CI runner's) join the local cache first.
   const skipped = (where: string, why: string): void => ctx.log.warn({ where, why }, `${where}: ${why}; skipped`);

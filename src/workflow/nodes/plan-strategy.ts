@@ -14,7 +14,7 @@ import { tipFacts, withTipFacts } from '../../store/flow-tips.js';
 export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
   const now = ctx.clock.now().toISOString();
   const tips = await ctx.once('tip-merge', () =>
-    tipMerge(ctx.git, state.target.originalOid, state.source.oid, {
+    tipMerge(ctx.git, state.fork.originalOid, state.upstream.oid, {
       firstParent: ctx.config.imerge.first_parent,
       signal: ctx.signal,
     }),
@@ -71,8 +71,8 @@ async function decide(
   const answer = await ctx.once('strategy', async () =>
     chooseStrategy(
       {
-        source_ref: state.source.ref,
-        target_branch: state.target.branch,
+        source_ref: state.upstream.ref,
+        target_branch: state.fork.branch,
         num_source_commits: size.i2,
         num_target_commits: size.i1,
         estimated_conflicts: expected,
@@ -161,8 +161,8 @@ export function replan(state: RunState, ctx: Ctx): RunState {
   const choice =
     current.decidedBy === 'fallback'
       ? strategyPolicy({
-          source_ref: state.source.ref,
-          target_branch: state.target.branch,
+          source_ref: state.upstream.ref,
+          target_branch: state.fork.branch,
           num_source_commits: size.i2,
           num_target_commits: size.i1,
           estimated_conflicts: left,

@@ -180,7 +180,7 @@ function cellLadder(
       resolvePrepared(ctx, prepared, {
         failure: retry[cellId(prepared.cell)] ?? null,
         fileChoices,
-        target: state.target.originalOid,
+        target: state.fork.originalOid,
         next,
       }),
   };

@@ -33,15 +33,15 @@ function tipsOf(state: RunState): Tip[] {
   return [
     {
       side: 'fork',
-      commit: state.target.originalOid,
+      commit: state.fork.originalOid,
       key: 'baseline-ours',
-      label: `the fork tip (${state.target.branch})`,
+      label: `the fork tip (${state.fork.branch})`,
     },
     {
       side: 'upstream',
-      commit: state.source.oid,
+      commit: state.upstream.oid,
       key: 'baseline-theirs',
-      label: `the upstream tip (${state.source.ref})`,
+      label: `the upstream tip (${state.upstream.ref})`,
     },
   ];
 }

@@ -105,9 +105,9 @@ export async function joinRun(
   // The run's start as this clone records it: `doctor --rebuild` takes the identity and configuration from it.
   recordRunStart(store.ensure(name), state);
   writeShare(store, name, { remote, machine: await machineName(git) });
-  const branch = `refs/heads/${state.target.branch}`;
+  const branch = `refs/heads/${state.fork.branch}`;
   const createdBranch = (await git.revParse(branch)) === null;
-  if (createdBranch) await git.updateRef(branch, state.target.originalOid, null);
+  if (createdBranch) await git.updateRef(branch, state.fork.originalOid, null);
   return { name, from: newest.machine, state, createdBranch, differs };
 }
 
@@ -125,8 +125,8 @@ function joinedState(
   const done = snapshot.status === 'done';
   const fresh = initialRunState({
     name: own.name,
-    source: snapshot.source,
-    target: snapshot.target,
+    upstream: snapshot.upstream,
+    fork: snapshot.fork,
     workdir: own.workdir,
     goal: snapshot.goal,
     config: own.config,
@@ -168,9 +168,9 @@ async function assertSnapshotNames(
   state: RunState,
   run: { name: string; remote: string; machine: string },
 ): Promise<void> {
-  const branch = state.target.branch;
+  const branch = state.fork.branch;
   const checked = await git.run(['check-ref-format', '--branch', branch], { okExitCodes: [0, 1, 128] });
-  const upstream = state.source.ref;
+  const upstream = state.upstream.ref;
   const bad =
     checked.exitCode !== 0 || branch.startsWith('-')
       ? `a fork branch git refuses: ${printableName(branch)}`

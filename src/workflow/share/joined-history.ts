@@ -20,7 +20,7 @@ export async function assertJoinedHistory(
   options: { name: string; remote: string; firstParent: boolean; log: Logger },
 ): Promise<void> {
   const { name, remote } = options;
-  const { target: fork, source: upstream } = state;
+  const { fork, upstream } = state;
   const here = await git.revParse(`refs/heads/${fork.branch}^{commit}`);
   if (here !== null && !(await git.isAncestor(fork.originalOid, here)))
     throw notOurHistory(
