@@ -78,8 +78,10 @@ describe('a check left running by a splintercat killed with -9', () => {
       detached: true,
       stdio: 'ignore',
     });
-    expect(await until(() => existsSync(join(marks, 'first')), 120_000)).toBe(true);
-    const checkPid = Number(readFileSync(join(marks, 'first'), 'utf8'));
+    // The mark exists before its pid is written in it: wait for the pid.
+    const markedPid = () => (existsSync(join(marks, 'first')) ? readFileSync(join(marks, 'first'), 'utf8') : '');
+    expect(await until(() => /^\d+$/.test(markedPid()), 120_000)).toBe(true);
+    const checkPid = Number(markedPid());
     // kill -9 of splintercat's whole process group: the check has a group of its own and lives on.
     process.kill(-(child.pid as number), 'SIGKILL');
     await until(() => !alive(child.pid as number), 5000);
