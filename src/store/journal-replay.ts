@@ -40,6 +40,8 @@ function replayResolved(replay: Replay, e: Extract<RunEvent, { type: 'conflict_r
       file = { path: f.path, kind: f.kind ?? 'content', hunks: [] };
       c.files.push(file);
     } else if (f.kind !== undefined) file.kind = f.kind;
+    if (f.drops !== undefined) file.drops = f.drops;
+    else delete file.drops;
     for (const h of f.hunks) {
       const hunk = {
         index: h.index,

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { JournalInput } from './journal.js';
 import { personChoicesSchema } from './flow-choices.js';
 import { modelRoleSchema } from './model-role.js';
+import { fileDropsSchema } from './drops-state.js';
 import { currentEvent, statusSchema } from './old-spellings.js';
 import { withStoredRung } from './rung.js';
 import {
@@ -158,6 +159,8 @@ const conflictResolvedEvent = z.object({
           }),
         ),
       ),
+      /** What the resolution dropped of each side (the survival audit), so a rebuilt or reconciled record keeps it. */
+      drops: fileDropsSchema.optional(),
     }),
   ),
   tree: z.string().nullable(),

@@ -60,6 +60,7 @@ export function recordResolved(
             by: h.by ?? '',
             ...(h.cacheKey ? { cacheKey: h.cacheKey } : {}),
           })),
+        ...(f.drops ? { drops: f.drops } : {}),
       })),
       tree,
       commit,

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../fixtures/resolve/cli.js';
@@ -101,6 +101,30 @@ describe('what a resolution dropped', () => {
     expect(note.drops.final.files).toEqual([
       { path: 'lib/router.js', drops: { ours: expect.objectContaining({ dropped: 3 }) } },
     ]);
+  });
+
+  it('a resolution keeps its drops through `doctor --rebuild` from the journal', async () => {
+    const repo = fork({
+      base: { 'lib/router.js': router() },
+      ours: { 'lib/router.js': router(...forkLines) },
+      theirs: { 'lib/router.js': router('  log.debug(path);') },
+    });
+    await handOff(repo, async (worktree) => {
+      expect((await runCli(['take', 'theirs', 'lib/router.js'], worktree)).code).toBe(0);
+    });
+    const runDir = join(repo.dir, '.git', 'splintercat', 'up');
+    const cellDrops = (): unknown =>
+      (
+        JSON.parse(readFileSync(join(runDir, 'state.json'), 'utf8')) as {
+          conflicts: Array<{ files: Array<{ drops?: { ours?: { dropped: number } } }> }>;
+        }
+      ).conflicts.flatMap((c) => c.files.map((f) => f.drops?.ours?.dropped ?? 0));
+    expect(cellDrops()).toEqual([3]);
+    rmSync(join(runDir, 'state.json'));
+    rmSync(join(runDir, 'state.json.bak'), { force: true });
+    const rebuilt = await runCli(['doctor', '--name', 'up', '--rebuild'], repo.dir);
+    expect(rebuilt.code, rebuilt.stderr + rebuilt.stdout).toBe(0);
+    expect(cellDrops()).toEqual([3]);
   });
 
   it('says nothing of a function the person moved, and keeps both sides unreported', async () => {

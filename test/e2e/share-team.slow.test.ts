@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { renameSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliShellCommand, runCli } from '../fixtures/resolve/cli.js';
@@ -70,6 +70,15 @@ describe('one merge, two clones sharing a bare remote (CLI)', () => {
     expect(a3.code, a3.stderr).toBe(0);
     expect(a3.stderr).toMatch(new RegExp(`took ${bobConflict.conflict} as Bob <bob@example.com>`));
     expect(alice.sh('rev-parse', 'main^{tree}')).toBe(bob.sh('rev-parse', 'main^{tree}'));
+    // What Bob's resolution dropped is audited in Alice's clone too, from her own objects.
+    const cellDrops = (repo: TestRepo): unknown => {
+      const state = JSON.parse(readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'state.json'), 'utf8')) as {
+        conflicts: Array<{ id: string; files: Array<{ path: string; drops?: unknown }> }>;
+      };
+      return state.conflicts.find((c) => c.id === bobConflict.conflict)?.files.map((f) => [f.path, f.drops]);
+    };
+    expect(cellDrops(alice)).toEqual([['vals.txt', expect.objectContaining({ ours: expect.anything() })]]);
+    expect(cellDrops(alice)).toEqual(cellDrops(bob));
 
     for (const repo of [alice, bob]) {
       const text = (await runCli(['status'], repo.dir)).stdout;

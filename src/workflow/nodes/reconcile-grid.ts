@@ -62,5 +62,6 @@ function filesOf(e: ResolvedEvent): ConflictFileState[] {
       by: h.by,
       cacheKey: h.cacheKey ?? null,
     })),
+    ...(f.drops ? { drops: f.drops } : {}),
   }));
 }

@@ -3,6 +3,7 @@ import type { ConflictFileState, RunState } from '../../store/run-state.js';
 import type { SyncRecord } from '../../store/sync/record.js';
 import { resolutionFiles } from '../../store/sync/record-shapes.js';
 import { recordResolved } from '../conflict-records.js';
+import { withCellDrops } from '../drops/index.js';
 import type { Ctx, Result } from '../nodes/common.js';
 import type { GridEngine } from '../ports.js';
 import type { HeldClaim } from '../../store/sync/claims.js';
@@ -32,8 +33,12 @@ export async function adoptPublished(
       if (!record) continue;
       const tree = String(record.key.tree);
       if ((await ctx.git.revParse(`${tree}^{tree}`)) === null) continue; // its objects are not here yet
+      const { above, left } = await engine.conflictCell(cell);
+      // What the resolution dropped is audited here, on this clone's own objects: a teammate's
+      // record says who decided, never what was lost.
+      const files = await withCellDrops(ctx.git, { above, left, tree }, publishedFiles(record), ctx.log);
       const commit = await engine.recordMerge(cell, tree);
-      next = recordResolved(next, ctx, cell, tree, commit, publishedFiles(record));
+      next = recordResolved(next, ctx, cell, tree, commit, files);
       const person = typeof record.body.person === 'string' ? printableName(record.body.person) : 'someone';
       ctx.log.decision(
         { cell: cellId(cell) },
