@@ -104,10 +104,12 @@ function refusal(outcome: TakeOutcome, choice: TakeChoice): UsageError {
   });
 }
 
-/** The outcome without the files it refused: their fixes are listed already, and a list says each once. */
+/** The outcome without the files left whose every command a refusal lists already: a list says each fix once. */
 function notRefused(outcome: TakeOutcome): TakeOutcome {
-  const refused = new Set(outcome.refused.map((r) => r.path));
-  return { ...outcome, left: outcome.left.filter((f) => !refused.has(f.path)) };
+  const fixes = new Set(outcome.refused.flatMap((r) => r.fix));
+  const repeats = (f: TakeOutcome['left'][number]): boolean =>
+    f.hunks.length === 0 && (f.commands ?? []).length > 0 && (f.commands ?? []).every((c) => fixes.has(c));
+  return { ...outcome, left: outcome.left.filter((f) => !repeats(f)) };
 }
 
 /** What a run does with a file taken whole: the same side at every later conflict on it in this merge. */
