@@ -40,5 +40,5 @@ export function runLater(state: Pick<RunState, 'data'>, regenerate: Readonly<Rec
 
 /** One line per command to run later, for the log at the end of the run and the merge's message. */
 export function runLaterLine(later: RunLater): string {
-  return `run later on the merged tree, then commit: \`${later.command}\` (rewrites ${later.paths.map(printableName).join(', ')}, decided once for this merge from one side's whole file)`;
+  return `run later on the merged tree, then commit: \`${later.command}\` (rewrites ${later.paths.map(printableName).join(', ')}, one side's whole file was taken at its conflicts)`;
 }

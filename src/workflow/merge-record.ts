@@ -121,13 +121,8 @@ export function mergeMessage(state: RunState): string {
     `Merged with splintercat (run ${state.name}): ${state.grid ? `${state.grid.size.i1} x ${state.grid.size.i2} grid, ` : ''}${state.conflicts.length} conflict(s), ${hunks.length} hunk(s).`,
   ];
   if (state.conflicts.length > 0) lines.push('', 'Conflicts:', ...conflictLines(state));
-  const once = decidedOnceLines(state);
-  if (once.length > 0)
-    lines.push(
-      '',
-      'Decided once for this merge:',
-      ...[...once, ...runLater(state).map(runLaterLine)].map((l) => `    ${l}`),
-    );
+  const once = [...decidedOnceLines(state), ...runLater(state).map(runLaterLine)];
+  if (once.length > 0) lines.push('', 'Decided once for this merge:', ...once.map((l) => `    ${l}`));
   const people = peopleLine(state);
   if (people) lines.push('', people);
   // The checks' verdict on the final tree, whether it was checked as the last cell or as the final merge.
