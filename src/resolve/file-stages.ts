@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { decodeBytes, encodeText } from './parse/encoding.js';
 import { parseConflictText, printWithResolutions } from './parse/markers.js';
 import { withReachablePath } from '../util/long-path.js';
+import { DECIDED_ONCE_NOTE } from '../store/flow-choices.js';
 import { describeDecision, type PathRule } from './policy/path-policy.js';
 
 /**
@@ -67,7 +68,7 @@ export async function decidedOnceStage(at: PathAtHand): Promise<WorkingTreeFileR
   const side = decided.side === 'fork' ? 'ours' : 'theirs';
   const who = decided.side === 'fork' ? "the fork side's" : "upstream's";
   const byHunk = at.generated === null && (decision.kind === 'content' || decision.kind === 'add/add');
-  const note = `decided once for this merge (at ${decided.conflict} by the person): ${who} ${byHunk ? 'side of every conflict hunk' : 'whole file'}`;
+  const note = `${DECIDED_ONCE_NOTE} (at ${decided.conflict} by the person): ${who} ${byHunk ? 'side of every conflict hunk' : 'whole file'}`;
   if (!byHunk) {
     await applyFileDecision(at.git, entry.path, entry[side] === undefined ? 'delete' : `keep-${side}`);
     return settled(at, { rung: 'cache', decision, note, decidedOnce: decided });

@@ -23,6 +23,9 @@ export const personChoicesSchema = z.object({
   wholeFiles: z.record(z.string(), z.object({ side: z.enum(SIDES), conflict: z.string() })).optional(),
 });
 
+/** How the note of a file settled by a side decided once for the merge begins (the ladder writes it, the drops audit reads it). */
+export const DECIDED_ONCE_NOTE = 'decided once for this merge';
+
 /** A file decided once for the whole merge: the side taken and the conflict it was taken at. */
 export type WholeFileDecision = { side: (typeof SIDES)[number]; conflict: string };
 

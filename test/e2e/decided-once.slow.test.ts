@@ -43,7 +43,8 @@ function forkRepo(): TestRepo {
 describe('generated files and translations decided once per merge', () => {
   it('a whole-file take at the first conflict settles every later one; the lockfile command is said once', async () => {
     const repo = forkRepo();
-    configureMemoryClone(repo.dir, ['merge:', '  batch_handoff: false']);
+    // review_drops: ask hands over a drop without a recorded reason: a side decided once is the person's reason.
+    configureMemoryClone(repo.dir, ['merge:', '  batch_handoff: false', 'resolve:', '  review_drops: ask']);
     const first = await runCli(['merge', 'upstream'], repo.dir);
     expect(first.code, first.stderr).toBe(3);
     expect(first.stderr).toMatch(/The side you take is taken again at every later conflict on it in this merge/);
