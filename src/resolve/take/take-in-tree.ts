@@ -64,7 +64,9 @@ export interface TakeOutcome {
  * final line break), and stage the file once no hunk is left. Refuses what the choice does
  * not apply to (no conflict, a modify/delete, a binary file, a hunk without a base) with what
  * settles it instead. Works in any conflicted working tree: a run's conflict worktree or the
- * tree `git merge` left.
+ * tree `git merge` left. A generated file takes ours or theirs whole, named or not; a file named
+ * without a hunk and taken ours or theirs is recorded as taken whole (whole-takes.ts), which a run
+ * keeps for every later conflict on it in the merge.
  */
 export async function takeInWorkingTree(git: Git, top: string, request: TakeRequest): Promise<TakeOutcome> {
   const gitDir = await git.gitDir(false);
