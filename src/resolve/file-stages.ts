@@ -3,8 +3,12 @@ import { regenerateCommandFor, regenerateLockfile } from './data/lockfiles.js';
 import type { FileDecision } from './file-level.js';
 import { recallWholeFile } from './file-recall.js';
 import type { PathAtHand, WorkingTreeFileResult } from './ladder-types.js';
-import { decodeBytes } from './parse/encoding.js';
-import { parseConflictText } from './parse/markers.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { decodeBytes, encodeText } from './parse/encoding.js';
+import { parseConflictText, printWithResolutions } from './parse/markers.js';
+import { withReachablePath } from '../util/long-path.js';
+import { DECIDED_ONCE_NOTE } from '../store/flow-choices.js';
 import { describeDecision, type PathRule } from './policy/path-policy.js';
 
 /**
@@ -49,6 +53,33 @@ export async function regenerateLockfileStage(at: PathAtHand): Promise<WorkingTr
     });
   }
   return leftOpen(at, { note: outcome.note });
+}
+
+/**
+ * A path decided once for this merge (`decidedOnce`: a person took one side's whole file at an
+ * earlier conflict) takes the same side again: a file decided whole (a generated file, a
+ * modify/delete) that side's whole file or its deletion, a file merged by hunk that side of every
+ * conflict hunk, git's clean merge of the rest kept. The fork's policy for the path comes first.
+ */
+export async function decidedOnceStage(at: PathAtHand): Promise<WorkingTreeFileResult | null> {
+  const { entry, decision, options } = at;
+  const decided = options.decidedOnce?.[entry.path];
+  if (decided === undefined || at.policy !== null) return null;
+  const side = decided.side === 'fork' ? 'ours' : 'theirs';
+  const who = decided.side === 'fork' ? "the fork side's" : "upstream's";
+  const byHunk = at.generated === null && (decision.kind === 'content' || decision.kind === 'add/add');
+  const note = `${DECIDED_ONCE_NOTE} (at ${decided.conflict} by the person): ${who} ${byHunk ? 'side of every conflict hunk' : 'whole file'}`;
+  if (!byHunk) {
+    await applyFileDecision(at.git, entry.path, entry[side] === undefined ? 'delete' : `keep-${side}`);
+    return settled(at, { rung: 'cache', decision, note, decidedOnce: decided });
+  }
+  if (at.diskBytes === null) return null;
+  const file = parseConflictText(decodeBytes(at.diskBytes, at.encoding), { path: entry.path });
+  if (file.hunks.length === 0) return null;
+  const text = printWithResolutions(file, new Map(file.hunks.map((h) => [h.index, h[side]])));
+  await withReachablePath(join(at.top, entry.path), (p) => writeFile(p, encodeText(text, at.encoding)));
+  await at.git.run(['add', '--', entry.path]);
+  return settled(at, { rung: 'cache', decision, note, decidedOnce: decided });
 }
 
 /** What a file the policy hands to a person says about it. */

@@ -1,5 +1,6 @@
 import type { Git } from '../git/index.js';
 import type { Logger } from '../log/logger.js';
+import type { WholeFileDecision } from '../store/flow-choices.js';
 import type { Rung } from '../store/rung.js';
 import type { CacheProvenance, ResolutionCache } from './cache/resolution-cache.js';
 import type { GeneratedFile } from './data/generated-files.js';
@@ -83,6 +84,8 @@ export interface WorkingTreeOptions {
    * (`file-recall.ts`). Only for a merge git has just presented: the file holds no edit of anyone's.
    */
   fileMemory?: boolean;
+  /** Paths decided once for this merge, by path: every conflict on one takes the side a person took there first. */
+  decidedOnce?: Readonly<Record<string, WholeFileDecision>>;
   log?: Logger;
 }
 
@@ -113,6 +116,8 @@ export interface WorkingTreeFileResult {
   generated?: GeneratedFile;
   /** Set when the person's whole remembered file (or its deletion) was given again. */
   recalled?: RecalledFile['recalled'];
+  /** Set when the side decided once for this merge was taken again. */
+  decidedOnce?: WholeFileDecision;
 }
 
 /** One conflicted path of a working tree as the file-level stages see it: read once, before any stage. */

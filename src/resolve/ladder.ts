@@ -1,6 +1,7 @@
 import type { Git } from '../git/index.js';
 import { nullLogger, type Logger } from '../log/logger.js';
 import {
+  decidedOnceStage,
   fileDecisionStage,
   fileMemoryStage,
   filePolicyStage,
@@ -31,9 +32,13 @@ export type { LadderFallback, LadderOptions, LadderResult } from './ladder-types
  * a conflicted path whole (or stop there), then the hunk-level stages on the hunks still open.
  * A path goes down until a stage settles it; what no stage answers is left to a person. Cheap and
  * sure comes first, except that the fork's policy is asked before the cache: the cache may hold
- * answers from the shared remote, which never override what the fork decided for a path.
+ * answers from the shared remote, which never override what the fork decided for a path. A path
+ * decided once for this merge (a person's whole-file take, this clone's own record) comes first of
+ * all, so a lockfile whose command failed there is not run and handed over again at every cell;
+ * it too gives way to the fork's policy.
  */
 const LADDER: readonly LadderStage[] = [
+  { level: 'file', rung: 'cache', name: 'decided-once', settle: decidedOnceStage },
   { level: 'file', rung: 'generated', name: 'regenerate-lockfile', settle: regenerateLockfileStage },
   { level: 'file', rung: 'policy', name: 'file-policy', settle: filePolicyStage },
   { level: 'file', rung: 'cache', name: 'file-memory', settle: fileMemoryStage },

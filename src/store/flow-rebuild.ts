@@ -34,7 +34,7 @@ function freshReplay(): FlowReplay {
     progress: { batch: [], validated: [], fastOnly: [], lastCheck: null, finalValidated: false },
     ...{ fastOnly: new Map(), retryContext: {}, retryBase: 0, node: '', plan: null, checks: [], attempt: 0 },
     ...{ summary: null, recovery: null, alongside: new Set(), tipConflicts: null, final: null, resolved: [] },
-    choices: { fileChoices: {}, handoffChoices: {} },
+    choices: { fileChoices: {}, handoffChoices: {}, wholeFiles: {} },
   };
 }
 
@@ -156,7 +156,11 @@ function replayFlowEvent(r: FlowReplay, e: RunEvent, commands: Record<string, un
 function replayOtherEvent(r: FlowReplay, e: RunEvent): void {
   if (e.type === 'failure_summarized') r.summary = e.summary;
   else if (e.type === 'person_choices')
-    r.choices = { fileChoices: e.choices.fileChoices ?? {}, handoffChoices: e.choices.handoffChoices ?? {} };
+    r.choices = {
+      fileChoices: e.choices.fileChoices ?? {},
+      handoffChoices: e.choices.handoffChoices ?? {},
+      wholeFiles: e.choices.wholeFiles ?? {},
+    };
   else if (e.type === 'grid_updated') r.final = { ...e.grid.size };
   else if (e.type === 'conflict_blamed') {
     r.retryContext[e.conflict] = r.summary ?? {

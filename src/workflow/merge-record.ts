@@ -1,4 +1,6 @@
 import type { Git } from '../git/index.js';
+import { decidedOnceLines, runLater, runLaterLine } from './decided-once-record.js';
+import { personChoicesOf } from '../store/flow-choices.js';
 import type { ConflictFileState, RunState } from '../store/run-state.js';
 import { unknownRung, type Rung } from '../store/rung.js';
 import { printableLine, printableName } from '../util/safe-print.js';
@@ -119,6 +121,8 @@ export function mergeMessage(state: RunState): string {
     `Merged with splintercat (run ${state.name}): ${state.grid ? `${state.grid.size.i1} x ${state.grid.size.i2} grid, ` : ''}${state.conflicts.length} conflict(s), ${hunks.length} hunk(s).`,
   ];
   if (state.conflicts.length > 0) lines.push('', 'Conflicts:', ...conflictLines(state));
+  const once = [...decidedOnceLines(state), ...runLater(state).map(runLaterLine)];
+  if (once.length > 0) lines.push('', 'Decided once for this merge:', ...once.map((l) => `    ${l}`));
   const people = peopleLine(state);
   if (people) lines.push('', people);
   // The checks' verdict on the final tree, whether it was checked as the last cell or as the final merge.
@@ -173,6 +177,8 @@ export function mergeNote(state: RunState): string {
     acceptedFailures: state.acceptedFailures.map((a) => ({ check: a.check, conflicts: a.conflicts, at: a.at })),
     usage: state.usage,
     drops: dropsNote(state),
+    decidedOnce: personChoicesOf(state).wholeFiles,
+    runLater: runLater(state),
     startedAt: state.startedAt,
   };
   return `${JSON.stringify(record, null, 2)}\n`;

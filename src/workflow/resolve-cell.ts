@@ -9,6 +9,7 @@ import {
   type WorkingTreeFileResult,
   type WorkingTreeOptions,
 } from '../resolve/index.js';
+import type { WholeFileDecision } from '../store/flow-choices.js';
 import type { ConflictFileState, HandoffFile } from '../store/run-state.js';
 import { unknownRung } from '../store/rung.js';
 import type { Cell } from '../imerge/cell.js';
@@ -74,6 +75,8 @@ export async function prepareCell(ctx: WorkflowContext, engine: GridEngine, cell
 interface ResolveOptions {
   failure?: FailureSummary | string | null;
   fileChoices?: FileChoices;
+  /** Paths decided once for this merge (`WorkingTreeOptions.decidedOnce`). */
+  decidedOnce?: Readonly<Record<string, WholeFileDecision>>;
   /** The target's tip, whose past merges the suggestions come from. */
   target?: string;
   /** The command that resumes the run, for what `splintercat take` prints once nothing is left. */
@@ -112,12 +115,15 @@ function ladderOptions(
   prepared: PreparedCell,
   rung: ReturnType<typeof createModelRung> | null,
   learnt: Learnt | null,
+  decidedOnce: ResolveOptions['decidedOnce'],
 ): WorkingTreeOptions {
   const { entries: unmerged, path: top } = prepared;
-  if (ctx.config.merge.resolver === 'person') return { unmerged, top, rules: [], cache: null };
+  const once = decidedOnce ? { decidedOnce } : {};
+  if (ctx.config.merge.resolver === 'person') return { unmerged, top, rules: [], cache: null, ...once };
   return {
     unmerged,
     top,
+    ...once,
     rules: ctx.ladder.rules,
     cache: ctx.ladder.cache,
     fileMemory: true,
@@ -142,7 +148,8 @@ async function recordLeftHunks(
     const hunks = r.remaining.flatMap((h) =>
       h.sides ? [{ number: h.number ?? h.index, sides: h.sides, startLine: h.startLine, endLine: h.endLine }] : [],
     );
-    return entry && hunks.length > 0 ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
+    // A file without hunks to number is recorded too, so a whole-file take there knows what to run then.
+    return entry ? [{ path: r.path, stages: stagesId(entry), hunks }] : [];
   });
   await recordHunkNumbers(await wt.gitDir(false), files, { then: next, top: wt.cwd });
 }
@@ -164,7 +171,7 @@ export async function resolvePrepared(
   try {
     if (learnt) await learnt.load(options.target ?? 'HEAD');
     const rung = modelRungFor(ctx, wt, prepared, options, learnt);
-    const results = await resolveWorkingTree(wt, ladderOptions(ctx, prepared, rung, learnt));
+    const results = await resolveWorkingTree(wt, ladderOptions(ctx, prepared, rung, learnt, options.decidedOnce));
     const replayed = await replayFileChoices(wt, entries, results, options.fileChoices ?? {});
     const warnings = await cleanMergeWarnings(
       wt,
@@ -256,9 +263,9 @@ async function replayFileChoices(
   return replayed;
 }
 
-/** What the memory of whole files gave again, one line each (for the journal). */
+/** What the memory of whole files and the sides decided once for the merge gave again, one line each (for the journal). */
 function recalledLines(results: WorkingTreeFileResult[]): string[] {
-  return results.flatMap((r) => (r.recalled && r.note ? [`${r.path}: ${r.note}`] : []));
+  return results.flatMap((r) => ((r.recalled || r.decidedOnce) && r.note ? [`${r.path}: ${r.note}`] : []));
 }
 
 function toFileState(result: WorkingTreeFileResult): ConflictFileState {

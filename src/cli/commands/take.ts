@@ -3,7 +3,7 @@ import { UsageError } from '../../errors/index.js';
 import type { TakeOutcome } from '../../resolve/take/take-in-tree.js';
 import { takeChoices, takeCommand, type TakeChoice, type TakeOrder } from '../../resolve/take/take-command.js';
 import { hunksKeyed } from '../../store/stored-hunks.js';
-import { printableName as shown } from '../../util/safe-print.js';
+import { printableName as shown, shellWord } from '../../util/safe-print.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 
 /** `splintercat take ours|theirs|both|base [FILE [HUNK]]`: settle conflict hunks with one command. */
@@ -100,8 +100,26 @@ function refusal(outcome: TakeOutcome, choice: TakeChoice): UsageError {
             .map((r) => r.why)
             .join('\n')
         : 'nothing was written',
-    fix: [...(first?.fix ?? []), ...leftLines(outcome).slice(0, 10)],
+    fix: [...new Set([...(first?.fix ?? []), ...leftLines(notRefused(outcome)).slice(0, 10)])],
   });
+}
+
+/** The outcome without the files left whose every command a refusal lists already: a list says each fix once. */
+function notRefused(outcome: TakeOutcome): TakeOutcome {
+  const fixes = new Set(outcome.refused.flatMap((r) => r.fix));
+  const repeats = (f: TakeOutcome['left'][number]): boolean =>
+    f.hunks.length === 0 && (f.commands ?? []).length > 0 && (f.commands ?? []).every((c) => fixes.has(c));
+  return { ...outcome, left: outcome.left.filter((f) => !repeats(f)) };
+}
+
+/** What a run does with a file taken whole: the same side at every later conflict on it in this merge. */
+function rememberedLine(path: string, choice: 'ours' | 'theirs'): string {
+  const side = choice === 'ours' ? 'the fork side' : 'upstream';
+  const other = choice === 'ours' ? 'theirs' : 'ours';
+  return (
+    `${shown(path)}: later conflicts in this file in this merge take ${side} (${choice}) without asking; ` +
+    `change with \`git checkout -m -- ${shellWord(path)} && splintercat take ${other} ${shellWord(path)}\` here before continuing, or with a resolve.paths rule for it (the policy comes first)`
+  );
 }
 
 /** The outcome as `--json` prints it: each file left with its hunks under the key earlier versions printed. */
@@ -117,6 +135,8 @@ function formatTake(outcome: TakeOutcome, request: { choice: TakeChoice; order?:
       ? `${shown(t.path)}: took ${what} for the whole file: ${t.whole}; staged`
       : `${shown(t.path)}: took ${what} for hunk${t.hunks.length === 1 ? '' : 's'} ${t.hunks.join(', ')}${t.staged ? '; no hunk left, staged' : ''}`,
   );
+  if (outcome.then.startsWith('splintercat '))
+    for (const t of outcome.taken) if (t.remembered) lines.push(rememberedLine(t.path, t.remembered));
   for (const r of outcome.refused) lines.push(`not taken: ${r.why} (${r.fix.join('  or  ')})`);
   const left = leftLines(outcome);
   if (left.length === 0) lines.push('No conflict left.', `Then: ${outcome.then}`);

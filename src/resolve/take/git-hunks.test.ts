@@ -29,7 +29,7 @@ describe('take and the marker hunks git made', () => {
     const git = new Git({ cwd: repo.dir });
     try {
       const outcome = await takeInWorkingTree(git, repo.dir, { choice: 'theirs', path: 'doc.md' });
-      expect(outcome.taken).toEqual([{ path: 'doc.md', hunks: [1], staged: true }]);
+      expect(outcome.taken).toEqual([{ path: 'doc.md', hunks: [1], staged: true, remembered: 'theirs' }]);
       expect(outcome.left).toEqual([]);
       expect(readFileSync(join(repo.dir, 'doc.md'), 'utf8')).toBe(page('up'));
       expect(repo.sh('diff', '--name-only', '--diff-filter=U')).toBe('');
@@ -47,7 +47,7 @@ describe('take and the marker hunks git made', () => {
     const git = new Git({ cwd: repo.dir });
     try {
       const outcome = await takeInWorkingTree(git, repo.dir, { choice: 'ours', path: 'doc.md' });
-      expect(outcome.taken).toEqual([{ path: 'doc.md', hunks: [1, 2], staged: true }]);
+      expect(outcome.taken).toEqual([{ path: 'doc.md', hunks: [1, 2], staged: true, remembered: 'ours' }]);
       expect(readFileSync(join(repo.dir, 'doc.md'), 'utf8')).toBe(`${page('fork')}value = fork\n`);
     } finally {
       git.close();

@@ -204,3 +204,8 @@ export async function markTaken(gitDir: string, path: string, taken: readonly nu
   file.hunks = file.hunks.map((h) => (set.has(h.number) ? { ...h, taken: true } : h));
   await save(gitDir, record);
 }
+
+/** What the record says to run once every conflict of the working tree is settled, when it says. */
+export async function recordedThen(gitDir: string): Promise<string | undefined> {
+  return Object.values((await load(gitDir)).files).find((f) => f.then !== undefined)?.then;
+}

@@ -7,12 +7,13 @@ import { parseConflictText } from '../parse/markers.js';
 import { listUnmerged } from '../parse/stages.js';
 import type { ConflictedFile } from '../types.js';
 import { gitMadeHunks } from './git-hunks.js';
-import { markTaken, numberHunks } from './hunk-numbers.js';
+import { markTaken, numberHunks, recordedThen } from './hunk-numbers.js';
 import { choicesFor, decidedWhole, loadConflict, type Loaded } from './loaded-conflict.js';
 import { type TakeChoice, type TakeOrder } from './take-command.js';
 import { baseMissing, noConflict, refuse, type Refusal } from './take-refusals.js';
 import { replaceHunks } from './take-text.js';
 import { takeWholeFile } from './take-whole-file.js';
+import { recordWholeTake } from './whole-takes.js';
 import { withReachablePath } from '../../util/long-path.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
 
@@ -48,7 +49,8 @@ export interface LeftFile {
 
 export interface TakeOutcome {
   /** `whole`: a file decided whole, what was done with it (kept a side's file, deleted it). */
-  taken: Array<{ path: string; hunks: number[]; staged: boolean; whole?: string }>;
+  /** `remembered`: the file was taken whole with that side, which a run keeps for the rest of its merge. */
+  taken: Array<{ path: string; hunks: number[]; staged: boolean; whole?: string; remembered?: 'ours' | 'theirs' }>;
   /** Paths the choice does not apply to, why, and what settles them instead. */
   refused: Refusal[];
   left: LeftFile[];
@@ -62,7 +64,9 @@ export interface TakeOutcome {
  * final line break), and stage the file once no hunk is left. Refuses what the choice does
  * not apply to (no conflict, a modify/delete, a binary file, a hunk without a base) with what
  * settles it instead. Works in any conflicted working tree: a run's conflict worktree or the
- * tree `git merge` left.
+ * tree `git merge` left. A generated file takes ours or theirs whole, named or not; a file named
+ * without a hunk and taken ours or theirs is recorded as taken whole (whole-takes.ts), which a run
+ * keeps for every later conflict on it in the merge.
  */
 export async function takeInWorkingTree(git: Git, top: string, request: TakeRequest): Promise<TakeOutcome> {
   const gitDir = await git.gitDir(false);
@@ -73,11 +77,17 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
     outcome.refused.push(noConflict(request.path, existsSync(join(top, request.path))));
   for (const entry of entries) {
     const loaded = await loadConflict(git, top, entry);
-    // A file named without a hunk, of a kind decided whole: the side's whole file (or its deletion).
-    if (request.path !== undefined && request.hunk === undefined && decidedWhole(loaded)) {
-      const whole = await takeWholeFile(git, loaded, request.choice);
-      if ('why' in whole) outcome.refused.push(whole);
-      else outcome.taken.push(whole);
+    const side = request.choice === 'ours' || request.choice === 'theirs' ? request.choice : null;
+    // A file named without a hunk, of a kind decided whole (or any generated file): the side's whole file (or its deletion).
+    const whole =
+      request.hunk === undefined && (request.path !== undefined || (side !== null && loaded.generated !== null));
+    if (whole && decidedWhole(loaded)) {
+      const taken = await takeWholeFile(git, loaded, request.choice);
+      if ('why' in taken) outcome.refused.push(taken);
+      else {
+        if (side !== null) await recordWholeTake(gitDir, entry.path, loaded.stages, side);
+        outcome.taken.push(side === null ? taken : { ...taken, remembered: side });
+      }
       continue;
     }
     const refusal = refuse(loaded);
@@ -86,8 +96,16 @@ export async function takeInWorkingTree(git: Git, top: string, request: TakeRequ
       continue;
     }
     const recorded = await takeHunks(git, gitDir, top, loaded, request, outcome);
+    if (whole && side !== null && outcome.taken.at(-1)?.path === entry.path) {
+      await recordWholeTake(gitDir, entry.path, loaded.stages, side);
+      outcome.taken[outcome.taken.length - 1] = {
+        ...(outcome.taken.at(-1) as TakeOutcome['taken'][number]),
+        remembered: side,
+      };
+    }
     then ??= recorded;
   }
+  then ??= await recordedThen(gitDir);
   outcome.left = await leftToDo(git, top, gitDir);
   outcome.then = then ?? (await plainNext(gitDir));
   return outcome;

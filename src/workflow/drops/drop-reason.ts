@@ -1,3 +1,4 @@
+import { DECIDED_ONCE_NOTE } from '../../store/flow-choices.js';
 import type { ConflictFileState } from '../../store/run-state.js';
 import { unknownRung, type Rung } from '../../store/rung.js';
 
@@ -43,6 +44,8 @@ export function dropReason(file: ConflictFileState): string | null {
 /** The recorded reason for a file decided whole (no hunks): the policy's or a person's choice, else null. */
 function fileReason(file: ConflictFileState): string | null {
   const rung = file.decidedBy ?? null;
+  // A side a person took at an earlier conflict of the merge, taken again: their choice, not the cache's guess.
+  if (rung === 'cache' && file.note?.startsWith(DECIDED_ONCE_NOTE)) return file.note;
   switch (rung) {
     case 'policy':
     case 'generated':

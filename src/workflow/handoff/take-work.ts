@@ -13,8 +13,10 @@ import { collectPersonResolution } from './collect.js';
 import { presentedFile } from './presented.js';
 import { rememberPersonsFiles } from './remember-files.js';
 import { withReachablePath } from '../../util/long-path.js';
+import { printableName } from '../../util/safe-print.js';
 import { personIdentity } from '../person-identity.js';
 import { wholeFileChoice, type WholeFileChoice } from './whole-file.js';
+import { decidedOnceAt } from './decided-once.js';
 
 /**
  * Take a person's work on the conflicts handed to them: record each accepted tree in the grid,
@@ -34,6 +36,7 @@ export async function takePersonsWork(
   const handed = state.handoff?.conflicts ?? [];
   const choices = personChoicesOf(state);
   const fileChoices = { ...choices.fileChoices };
+  const wholeFiles = { ...choices.wholeFiles };
   const suspectChanged = await anySuspectChanged(ctx, waiting, handed);
   let first = true;
   for (const c of [...waiting].sort((a, b) => compareCells(a.cell, b.cell))) {
@@ -83,6 +86,13 @@ export async function takePersonsWork(
     await rememberPersonsFiles(ctx, state, c, worktree, entry, parents);
     const chosen = personChoices(state, ctx, c, worktree, entry);
     const settled = await settledBy(ctx, engine, c, worktree);
+    for (const [path, decided] of Object.entries(await decidedOnceAt(ctx, c, worktree, parents, settled.whole))) {
+      wholeFiles[path] = decided;
+      ctx.log.decision(
+        { cell: c.id },
+        `[merge] ${printableName(path)} decided once for this merge: ${decided.side === 'fork' ? "the fork side's" : "upstream's"} side at ${c.id}; later conflicts on it in this merge take the same side`,
+      );
+    }
     const files = await shownDrops(
       ctx,
       { above: parents.above, left: parents.left, tree: collected.tree },
@@ -97,7 +107,7 @@ export async function takePersonsWork(
   const handoffChoices = Object.fromEntries(
     Object.entries(choices.handoffChoices).filter(([id]) => !resolved.includes(id)),
   );
-  next = withRecordedChoices(next, ctx.journal, { fileChoices, handoffChoices });
+  next = withRecordedChoices(next, ctx.journal, { fileChoices, handoffChoices, wholeFiles });
   if (again.length === 0 && next.handoff !== null) next = { ...next, handoff: null };
   return { state: next, resolved, again };
 }

@@ -13,6 +13,7 @@ import { checkProgress, withCheckProgress } from '../../store/flow-checks.js';
 import { shortOid } from '../../util/short-oid.js';
 import { tipsChecked } from './tip-checks.js';
 import { auditFinalMerge } from '../drops/final-drops.js';
+import { runLater, runLaterLine } from '../decided-once-record.js';
 
 /**
  * Finalize: the final validation on the last cell (the `check.final` check, or the
@@ -61,6 +62,8 @@ export async function finalize(state: RunState, ctx: Ctx): Promise<Result> {
     const dirty = commit ? await localChanges(ctx.git.at(checkedOut), commit) : null;
     if (dirty) return stopForLocalChanges(next, ctx, checkedOut, dirty);
   }
+  // Said once for the whole merge, however many cells took the file's side: the tool runs later, where it can.
+  for (const later of runLater(next, ctx.config.resolve.regenerate)) ctx.log.warn({}, runLaterLine(later));
   if (next.goal === 'merge') next = await withFinalDrops(next, ctx, engine, final);
   return complete(next, ctx, await engine.finish(mergeMessage(next), next.fork.branch), checkedOut);
 }

@@ -165,7 +165,7 @@ function cellLadder(
   state: RunState,
 ): { prepare: (cell: Cell) => Promise<PreparedCell>; resolve: (prepared: PreparedCell) => Promise<CellResolution> } {
   const retry = recoveryMemory(state).retryContext;
-  const { fileChoices } = personChoicesOf(state);
+  const { fileChoices, wholeFiles } = personChoicesOf(state);
   const next = continueCommand(ctx, state.name);
   return {
     prepare: (cell) => {
@@ -180,6 +180,7 @@ function cellLadder(
       resolvePrepared(ctx, prepared, {
         failure: retry[cellId(prepared.cell)] ?? null,
         fileChoices,
+        decidedOnce: wholeFiles,
         target: state.fork.originalOid,
         next,
       }),

@@ -1,0 +1,58 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mergeStages } from '../../resolve/cache/file-memory.js';
+import { generatedFile } from '../../resolve/data/generated-files.js';
+import { policyFor } from '../../resolve/policy/path-policy.js';
+import { readWholeTakes } from '../../resolve/take/whole-takes.js';
+import type { WholeFileDecision } from '../../store/flow-choices.js';
+import type { ConflictState } from '../../store/run-state.js';
+import { withReachablePath } from '../../util/long-path.js';
+import type { Ctx } from '../nodes/common.js';
+import type { WholeFileChoice } from './whole-file.js';
+
+/**
+ * The paths of a conflict the person decided for the whole merge: each they took whole with
+ * `splintercat take ours|theirs FILE` at these very three sides, and each generated file (a
+ * lockfile, pip-compile output) they settled as one side's whole file, however they did it. A
+ * path the fork's policy decides is left to the policy.
+ */
+export async function decidedOnceAt(
+  ctx: Ctx,
+  c: ConflictState,
+  worktree: string,
+  parents: { above: string; left: string },
+  whole: ReadonlyMap<string, WholeFileChoice>,
+): Promise<Record<string, WholeFileDecision>> {
+  const out: Record<string, WholeFileDecision> = {};
+  const paths = c.files.map((f) => f.path);
+  const takes = await readWholeTakes(await worktreeGitDir(ctx, worktree));
+  const stages = Object.keys(takes).length > 0 ? await mergeStages(ctx.git, parents.above, parents.left, paths) : null;
+  for (const path of paths) {
+    if (policyFor(path, ctx.ladder.policy ?? []) !== null) continue;
+    const take = takes[path];
+    const sides = stages?.get(path);
+    const same = sides && take?.stages === [sides.base, sides.ours, sides.theirs].map((s) => s ?? '-').join(':');
+    const found = whole.get(path);
+    const side = same ? take.choice : found !== 'deleted' && isGenerated(worktree, path) ? found : undefined;
+    if (side === 'ours' || side === 'theirs')
+      out[path] = { side: side === 'ours' ? 'fork' : 'upstream', conflict: c.id };
+  }
+  return out;
+}
+
+/** The working tree's own git directory, where `take` keeps its records. */
+async function worktreeGitDir(ctx: Ctx, worktree: string): Promise<string> {
+  const wt = ctx.git.at(worktree);
+  try {
+    return await wt.gitDir(false);
+  } finally {
+    wt.close();
+  }
+}
+
+/** Whether the person's file is generated: a lockfile by its name, or its tool's header. */
+function isGenerated(worktree: string, path: string): boolean {
+  const full = join(worktree, path);
+  const head = withReachablePath(full, (p) => (existsSync(p) ? readFileSync(p, 'utf8').slice(0, 2_000) : null));
+  return generatedFile(path, [head]) !== null;
+}
