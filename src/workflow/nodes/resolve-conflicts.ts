@@ -287,7 +287,7 @@ async function leaveUnresolved(
     worktree: outcome.worktree,
     files: outcome.handoff,
     failure,
-    model: modelAttempts(outcome.transcripts ?? []),
+    model: modelAttempts(outcome.transcripts ?? [], outcome.withheld ?? []),
     refused: [],
     warnings: outcome.warnings ?? [],
   };
