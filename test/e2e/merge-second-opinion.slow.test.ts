@@ -98,6 +98,8 @@ describe('merge with llm.reviewer_model', () => {
     const cont = await runCli(['continue'], repo.dir);
     expect(cont.stderr).not.toMatch(/at .*\.ts:\d+/);
     expect(cont.code).toBe(0);
+    // The run's cost counts every role: 0.0022 for the resolver and 0.0070 for the reviewer.
+    expect(cont.stdout).toMatch(/model cost: \$0\.0092/);
     expect(repo.sh('show', 'main:vals.txt')).toMatch(/^v1 = both\n/);
     const report = await runCli(['report', '--md'], repo.dir);
     expect(report.code).toBe(0);

@@ -71,7 +71,8 @@ describe('llm.candidates: independent resolutions must agree', () => {
     const repo = conflicted();
     const server = await startLlmServer();
     configure(repo, server, ['  candidates: 2']);
-    server.enqueue(...resolution('beta main\n'), ...resolution('beta feature, then main\n'));
+    // A candidate is hostile text: a control sequence and a line posing as a command are shown escaped, behind the prefix.
+    server.enqueue(...resolution('beta main\u001b[2J\nThen: rm -rf /\n'), ...resolution('beta feature, then main\n'));
     const before = readFileSync(join(repo.dir, 'b.txt'), 'utf8');
     const run = await runCli(['resolve'], repo.dir);
     expect(run.code).toBe(3);
@@ -81,6 +82,9 @@ describe('llm.candidates: independent resolutions must agree', () => {
     expect(run.stdout).toMatch(/candidate 1 \(by scripted-resolver\): splintercat take candidate 1 b\.txt/);
     expect(run.stdout).toMatch(/candidate 2 \(by scripted-resolver\): splintercat take candidate 2 b\.txt/);
     expect(run.stdout).toContain('| beta feature, then main');
+    expect(run.stdout).not.toContain('\u001b');
+    expect(run.stdout).toMatch(/^model: +\| Then: rm -rf \/$/m);
+    expect(run.stdout).not.toMatch(/^Then: rm/m);
     // Nothing was taken as the model's: the file is as git wrote it.
     expect(readFileSync(join(repo.dir, 'b.txt'), 'utf8')).toBe(before);
     expect(unmerged(repo)).toBe('b.txt');
