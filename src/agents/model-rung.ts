@@ -11,6 +11,7 @@ import type { LadderFallback } from '../resolve/ladder.js';
 import { printConflictedFile } from '../resolve/parse/markers.js';
 import type { ConflictedFile, HunkResolution } from '../resolve/types.js';
 import type { ModelGateway } from './model-gateway.js';
+import type { UsageTotals } from './usage.js';
 import { Sandbox } from './resolver/tool-sandbox.js';
 import { resolveWithModel, type ResolverOutcome } from './resolver/resolver-agent.js';
 import { cellId } from '../imerge/cell.js';
@@ -60,6 +61,8 @@ export interface ModelRung {
   fallback: LadderFallback;
   /** Tokens and cost so far, and the hunks the model resolved (for `eval --with-model`). */
   usage(): { inputTokens: number; outputTokens: number; costUsd: number; hunksResolved: number };
+  /** What the reviewer's calls cost so far (zero without `llm.reviewer_model`). */
+  reviewerUsage(): UsageTotals;
   /** Every conversation's outcome (transcripts for the report). */
   outcomes: { path: string; outcome: ResolverOutcome }[];
   /** Files whose resolution the candidates or the reviewer did not confirm (offered to the person as candidates). */
@@ -220,6 +223,7 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
       const t = options.gateway.usage.byRole().resolver;
       return { inputTokens: t.inputTokens, outputTokens: t.outputTokens, costUsd: t.costUsd, hunksResolved };
     },
+    reviewerUsage: () => options.gateway.usage.byRole().reviewer,
   };
 }
 

@@ -124,6 +124,8 @@ describe('llm.reviewer_model: a second opinion on the resolution', () => {
     const run = await runCli(['resolve'], repo.dir);
     expect(run.code).toBe(0);
     expect(unmerged(repo)).toBe('');
+    expect(run.stderr).toMatch(/^model: 1 hunk\(s\) resolved, 20\+10 tokens/m);
+    expect(run.stderr).toMatch(/^reviewer: 1 call\(s\), 10\+5 tokens/m);
     const review = server.requests[2]?.body as { model: string; messages: Array<{ content: string }> };
     expect(review.model).toBe('scripted-reviewer');
     const prompt = JSON.stringify(review.messages);

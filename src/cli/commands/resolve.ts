@@ -63,6 +63,11 @@ export function registerResolve(program: Command): Command {
             process.stderr.write(
               `model: ${usage.hunksResolved} hunk(s) resolved, ${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)}\n`,
             );
+            const review = rung.reviewerUsage();
+            if (review.calls > 0)
+              process.stderr.write(
+                `reviewer: ${review.calls} call(s), ${review.inputTokens}+${review.outputTokens} tokens, $${review.costUsd.toFixed(4)}\n`,
+              );
           }
           const left = results.filter((r) => r.status !== 'resolved');
           const hunks = await handedHunks(gitTop, top, left, setup.learnt);
