@@ -1,19 +1,16 @@
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { CheckRunnerLike, FailureSummary } from '../checks/types.js';
 import type { Git } from '../git/index.js';
 import type { ConflictCell } from '../imerge/types.js';
-import { replaceFileWithin } from '../util/replace-file.js';
 import { nullLogger, type Logger } from '../log/logger.js';
 import type { LadderFallback } from '../resolve/ladder.js';
-import { printConflictedFile } from '../resolve/parse/markers.js';
 import type { ConflictedFile, HunkResolution } from '../resolve/types.js';
 import type { ModelGateway } from './model-gateway.js';
 import type { UsageTotals } from './usage.js';
 import { Sandbox } from './resolver/tool-sandbox.js';
-import { resolveWithModel, type ResolverOutcome } from './resolver/resolver-agent.js';
+import type { ResolverOutcome } from './resolver/resolver-agent.js';
 import { cellId } from '../imerge/cell.js';
 import { listUnmerged } from '../resolve/parse/stages.js';
 import { recordCandidates } from '../resolve/take/candidate-store.js';
@@ -21,6 +18,7 @@ import { stagesId } from '../resolve/take/hunk-numbers.js';
 import { auditLinesFor } from './review/audit-lines.js';
 import { reviewResolution, type LineAtIssue } from './review/reviewer.js';
 import { secondOpinion, type Candidate } from './review/second-opinion.js';
+import { runCandidates } from './review/candidate-runs.js';
 
 export interface ModelRungOptions {
   gateway: ModelGateway;
@@ -70,46 +68,13 @@ export interface ModelRung {
 }
 
 /**
- * Split a resolved file back into per-hunk texts, using the clean text between
- * hunks as anchors. Returns null when the model changed text outside the
- * conflict hunks (or anchors are ambiguous): then no hunk is taken from it.
- */
-export function splitResolvedByHunks(file: ConflictedFile, resolved: string): Map<number, string> | null {
-  const out = new Map<number, string>();
-  let pos = 0;
-  let pending: number | null = null;
-  for (const seg of file.segments) {
-    if (seg.kind === 'conflict') {
-      if (pending !== null) return null;
-      pending = seg.hunk.index;
-      continue;
-    }
-    if (pending === null) {
-      if (!resolved.startsWith(seg.text, pos)) return null;
-      pos += seg.text.length;
-      continue;
-    }
-    const at = resolved.indexOf(seg.text, pos);
-    if (at < 0) return null;
-    out.set(pending, resolved.slice(pos, at));
-    pos = at + seg.text.length;
-    pending = null;
-  }
-  if (pending !== null) {
-    out.set(pending, resolved.slice(pos));
-    pos = resolved.length;
-  }
-  return pos === resolved.length ? out : null;
-}
-
-/**
  * The LLM resolver as the ladder's third rung (`resolveConflictedFile(file,
  * { fallback: rung.fallback })`). One conversation per file and candidate
  * (`llm.candidates`); the validated file, once the candidates agree or the
  * reviewer accepts it (when either is configured), is split back into hunk
- * resolutions, else every candidate is kept for the person (`take candidate`). A failure (turn limit,
- * timeout, budget) leaves the hunks open for the person's rung; only an
- * authentication failure throws (the run must stop).
+ * resolutions, else every candidate is kept for the person (`take candidate`).
+ * A failure (turn limit, timeout, budget) leaves the hunks open for the
+ * person's rung; only an authentication failure throws (the run must stop).
  */
 export function createModelRung(options: ModelRungOptions): ModelRung {
   const log = (options.log ?? nullLogger).child({ rung: 'model' });
@@ -130,55 +95,10 @@ export function createModelRung(options: ModelRungOptions): ModelRung {
         log.warn({ path: rel, error: target.error }, 'model rung: file path not usable; hunks left open');
         return [];
       }
-      const before = existsSync(target.abs) ? await readFile(target.abs) : null;
-      await mkdir(dirname(target.abs), { recursive: true });
       const asked = Math.max(1, options.candidates ?? 1);
       const conflict = options.details ? `${cellId(options.details)}:${rel}` : rel;
-      const resolved: Array<Candidate & { parts: Map<number, string> }> = [];
-      try {
-        for (let k = 0; k < asked; k += 1) {
-          // Each candidate starts from the conflict as presented, never from another's answer.
-          await writeFile(target.abs, printConflictedFile(file));
-          const outcome = await resolveWithModel(
-            {
-              workdir,
-              files: [rel],
-              details: options.details ?? null,
-              failure: options.failure ?? null,
-              conflictId: conflict,
-              ...(options.instructions ? { instructions: options.instructions } : {}),
-              hints: hintsFor(rel, hunks, options.hints),
-            },
-            {
-              gateway: options.gateway,
-              git: options.git,
-              runCheck: options.runCheck ?? null,
-              log,
-              markerSize: file.markerSize,
-              ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-            },
-          );
-          outcomes.push({ path: rel, outcome });
-          if (!outcome.ok) {
-            if (outcome.reason === 'budget') break;
-            continue;
-          }
-          const text = outcome.files[rel];
-          const parts = text === undefined ? null : splitResolvedByHunks(file, text);
-          if (!parts || text === undefined) {
-            log.warn(
-              { path: rel },
-              'model rung: the model changed text outside the conflict hunks; hunks left open for review',
-            );
-            continue;
-          }
-          resolved.push({ text, modelId: outcome.modelId, parts });
-        }
-      } finally {
-        // The ladder's caller writes the final text; leave the file as it was (never through a link a check made).
-        if (before === null) await rm(target.abs, { force: true });
-        else replaceFileWithin(workdir, rel, before);
-      }
+      const run = { file, asked, abs: target.abs, workdir, conflict, log, outcomes };
+      const resolved = await runCandidates(run, options, hintsFor(rel, hunks, options.hints));
       const review = reviewer
         ? (c: Candidate) =>
             reviewResolution(

@@ -168,12 +168,14 @@ describe('llm.reviewer_model: a second opinion on the resolution', () => {
   it('a reviewer that never answers leaves the file to the person', async () => {
     const repo = conflicted();
     const server = await startLlmServer();
-    configure(repo, server, ['  reviewer_model: scripted-reviewer', '  timeout: 0.3']);
-    server.enqueue(...resolution('beta main\n'), { kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
+    configure(repo, server, ['  reviewer_model: scripted-reviewer', '  timeout: 1.5']);
+    server.enqueue(...resolution('beta main\n'), { kind: 'hang' }, { kind: 'hang' });
     const run = await runCli(['resolve'], repo.dir);
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
     expect(run.code).toBe(3);
     expect(run.stdout).toMatch(/not taken as the model's: the reviewer did not answer in time/);
+    // The reviewer was asked, and again with a longer timeout, and answered neither.
+    expect(server.requests).toHaveLength(4);
     expect(unmerged(repo)).toBe('b.txt');
   });
 });
