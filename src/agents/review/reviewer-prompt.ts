@@ -2,10 +2,13 @@ import type { ConflictHunk } from '../../resolve/types.js';
 import { cutMiddle } from '../prompt-truncate.js';
 import { wrapData } from '../resolver/tool-context.js';
 
-/** Characters of each text the reviewer is shown (hunk sides, the resolution), head and tail kept. */
-const MAX_TEXT = 6000;
+/** Characters of each hunk side and of the resolved file the reviewer is shown, head and tail kept. */
+const MAX_TEXT = 4000;
+const MAX_RESOLUTION = 16_000;
 /** Drop lines of the audit shown at most. */
 const MAX_DROPS = 40;
+/** Hunks whose sides are shown at most (the resolved file still shows them all, cut to size). */
+const MAX_HUNKS = 12;
 
 export interface ReviewInput {
   path: string;
@@ -36,7 +39,7 @@ export function reviewerSystemPrompt(nonce: string): string {
 /** The bounded request: the three sides of every hunk, the resolution, the audit's drop lines. */
 export function reviewerUserPrompt(input: ReviewInput, nonce: string): string {
   const parts = [`File: ${input.path}`, ''];
-  for (const h of input.hunks) {
+  for (const h of input.hunks.slice(0, MAX_HUNKS)) {
     parts.push(`Conflict hunk ${h.index}:`);
     parts.push(
       wrapData(nonce, `hunk ${h.index} base`, h.base === null ? '(not recorded)' : cutMiddle(h.base, MAX_TEXT)),
@@ -45,11 +48,15 @@ export function reviewerUserPrompt(input: ReviewInput, nonce: string): string {
     parts.push(wrapData(nonce, `hunk ${h.index} upstream`, cutMiddle(h.theirs, MAX_TEXT)));
     parts.push('');
   }
+  if (input.hunks.length > MAX_HUNKS) parts.push(`(${input.hunks.length - MAX_HUNKS} more hunks not shown)`, '');
   const numbered = input.resolution
     .split('\n')
     .map((line, i) => `${i + 1}: ${line}`)
     .join('\n');
-  parts.push('The resolved file (line numbers added):', wrapData(nonce, 'resolution', cutMiddle(numbered, MAX_TEXT)));
+  parts.push(
+    'The resolved file (line numbers added):',
+    wrapData(nonce, 'resolution', cutMiddle(numbered, MAX_RESOLUTION)),
+  );
   const drops = input.drops.slice(0, MAX_DROPS);
   const more = input.drops.length - drops.length;
   parts.push(

@@ -78,4 +78,16 @@ describe('reviewResolution', () => {
       expect(prompt).toContain(part);
     expect(prompt).toMatch(/BEGIN DATA [0-9a-f]{12}: audit/);
   });
+
+  it('the prompt stays bounded however many and however long the hunks are', async () => {
+    const long = 'y'.repeat(50_000);
+    const hunks = Array.from({ length: 60 }, (_, i) => ({ index: i + 1, base: long, ours: long, theirs: long }));
+    const model = scriptedModel([textTurn('{"verdict":"accept","summary":"ok","lines":[]}')], 'rev');
+    const drops = Array.from({ length: 500 }, (_, i) => `fork line ${i} dropped: x`);
+    await reviewResolution({ ...input, hunks, resolution: long, drops }, { gateway: mockGateway(model, 'reviewer') });
+    const prompt = JSON.stringify(model.doGenerateCalls[0]?.prompt);
+    expect(prompt.length).toBeLessThan(200_000);
+    expect(prompt).toContain('(48 more hunks not shown)');
+    expect(prompt).toContain('(460 more)');
+  });
 });
