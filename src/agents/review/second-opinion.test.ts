@@ -15,11 +15,14 @@ describe('secondOpinion', () => {
     expect(candidatesAgree([a.text])).toBe(false);
   });
 
-  it('candidates that agree are the model resolution, without asking the reviewer', async () => {
+  it('candidates that agree are the model resolution with no reviewer, and still need a configured one', async () => {
+    expect(await secondOpinion(2, [a, aSpaced], null)).toEqual({ accepted: true, text: a.text, modelId: 'm' });
     let asked = 0;
     const review = async (): Promise<ReviewVerdict> => (asked++, reject);
-    expect(await secondOpinion(2, [a, aSpaced], review)).toEqual({ accepted: true, text: a.text, modelId: 'm' });
-    expect(asked).toBe(0);
+    expect(await secondOpinion(2, [a, aSpaced], review)).toMatchObject({ accepted: false, why: 'rejected: wrong' });
+    expect(asked).toBe(1);
+    const accept: ReviewVerdict = { accepted: true, modelId: 'r', summary: 'ok' };
+    expect(await secondOpinion(2, [a, aSpaced], async () => accept)).toMatchObject({ accepted: true });
   });
 
   it('disagreeing candidates, or fewer than asked, go to the person with every candidate', async () => {
