@@ -96,6 +96,7 @@ export function keepBothGateway(): ModelGateway {
   const model = keepBothModel();
   const models: RoleModels = {
     resolver: { role: 'resolver', provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model },
+    reviewer: null,
     summarizer: null,
     planner: null,
   };

@@ -207,6 +207,7 @@ async function measure(slots: number): Promise<Measurement> {
     const { model, stats } = delayedResolver();
     const models: RoleModels = {
       resolver: { role: 'resolver', provider: 'openai-compatible', modelId: model.modelId, keyVariable: null, model },
+      reviewer: null,
       summarizer: null,
       planner: null,
     };

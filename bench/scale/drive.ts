@@ -59,6 +59,7 @@ export async function driveScale(fixture: ScaleFixture, sets: string[] = [], bui
   const { model } = scriptedModel(fixture.conflicts);
   const models: RoleModels = {
     resolver: { role: 'resolver', provider: 'openai-compatible', modelId: 'scripted', keyVariable: null, model },
+    reviewer: null,
     summarizer: null,
     planner: null,
   };

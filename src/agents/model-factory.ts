@@ -45,11 +45,12 @@ export function createRoleModels(
 ): RoleModels {
   const ids: Record<ModelRole, string> = {
     resolver: llm.resolver_model,
+    reviewer: llm.reviewer_model,
     summarizer: llm.summarizer_model,
     planner: llm.planner_model,
   };
   const configured = modelRoles.filter((r) => ids[r].trim() !== '');
-  const out: RoleModels = { resolver: null, summarizer: null, planner: null };
+  const out: RoleModels = { resolver: null, reviewer: null, summarizer: null, planner: null };
   if (configured.length === 0) return out;
 
   const provider = llm.provider;
@@ -63,7 +64,7 @@ export function createRoleModels(
       why: `${variable} is not set and llm.api_key is empty in the configuration.`,
       fix: [
         `export ${variable}=...   (or set llm.api_key in splintercat.yaml)`,
-        'Or remove llm.resolver_model / summarizer_model / planner_model to run offline',
+        'Or remove llm.resolver_model / reviewer_model / summarizer_model / planner_model to run offline',
       ],
       where: 'splintercat.yaml (llm.api_key) or the environment',
     });

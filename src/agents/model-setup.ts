@@ -51,6 +51,7 @@ export function createModelRungFromConfig(
     ...(deps.workdir !== undefined ? { workdir: deps.workdir } : {}),
     runCheck: deps.runCheck ?? null,
     maxTurns: config.llm.max_turns,
+    candidates: config.llm.candidates,
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.instructions ? { instructions: deps.instructions } : {}),
   });

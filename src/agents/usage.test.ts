@@ -88,6 +88,7 @@ describe('usage carried from earlier processes of the run', () => {
   };
   const totals = (costUsd: number, calls: number) => ({
     resolver: { calls, inputTokens: 100 * calls, outputTokens: 20 * calls, costUsd, unpricedCalls: 0 },
+    reviewer: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
     summarizer: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
     planner: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
   });

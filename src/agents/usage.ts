@@ -1,7 +1,7 @@
-import { emptyUsage } from '../store/run-state.js';
+import { emptyRoleUsage, emptyUsage } from '../store/run-state.js';
 import { addCall, addTotals, type UsageCall, type UsageTotals } from '../store/usage.js';
 
-/** The three model roles; each has its own model setting and usage account. */
+/** The model roles; each has its own model setting and usage account. */
 import { MODEL_ROLES as modelRoles, type ModelRole } from '../store/model-role.js';
 
 export { modelRoles, type ModelRole };
@@ -68,11 +68,7 @@ export function callCost(
  */
 export class UsageTracker {
   readonly records: UsageRecord[] = [];
-  private carried: Record<ModelRole, UsageTotals> = {
-    resolver: emptyUsage(),
-    summarizer: emptyUsage(),
-    planner: emptyUsage(),
-  };
+  private carried: Record<ModelRole, UsageTotals> = emptyRoleUsage();
   private readonly listeners: Array<(r: UsageRecord) => void> = [];
 
   record(r: UsageRecord): void {
@@ -95,7 +91,7 @@ export class UsageTracker {
    * is carried. Idempotent: calling it again with newer totals does not double count.
    */
   carryFrom(runTotals: Record<ModelRole, UsageTotals>): void {
-    const own = { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() };
+    const own = emptyRoleUsage();
     for (const r of this.records) addCall(own[r.role], r);
     for (const role of modelRoles) {
       const run = runTotals[role];
@@ -118,7 +114,7 @@ export class UsageTracker {
   }
 
   byRole(): Record<ModelRole, UsageTotals> {
-    const out = { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() };
+    const out = emptyRoleUsage();
     for (const role of modelRoles) addTotals(out[role], this.carried[role]);
     for (const r of this.records) addCall(out[r.role], r);
     return out;

@@ -53,7 +53,9 @@ export function createCheckRunner(config: Config, deps: CheckRunnerDeps = {}): C
     setupNetwork: check.setup_network,
     setup: check.setup,
     setupWhen: check.setup_when,
-    modelConfigured: [llm.resolver_model, llm.summarizer_model, llm.planner_model].some((m) => m.trim() !== ''),
+    modelConfigured: [llm.resolver_model, llm.reviewer_model, llm.summarizer_model, llm.planner_model].some(
+      (m) => m.trim() !== '',
+    ),
   });
 }
 

@@ -141,7 +141,7 @@ export function report(outcome: DriveOutcome): number {
       const rungs = new Map<string, number>();
       for (const h of s.conflicts.flatMap((c) => c.files.flatMap((f) => f.hunks)))
         rungs.set(h.rung ?? 'open', (rungs.get(h.rung ?? 'open') ?? 0) + 1);
-      const cost = sumUsage([s.usage.resolver, s.usage.summarizer, s.usage.planner]).costUsd;
+      const cost = sumUsage(Object.values(s.usage)).costUsd;
       printResult(
         [
           `Merged ${s.upstream.ref} into ${s.fork.branch}: ${s.finalCommit}`,

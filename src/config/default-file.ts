@@ -94,6 +94,8 @@ ${providerChoices()}
   base_url: ""
   # No model = offline: the deterministic ladder, failure extractor and planner policy only.
   resolver_model: ""
+  # A second model (ideally another provider's) that accepts or rejects each model resolution.
+  reviewer_model: ""
   summarizer_model: ""
   planner_model: ""
   # Seconds one model call may take before it is retried with a longer timeout.
@@ -102,6 +104,8 @@ ${providerChoices()}
   max_retries: 5
   # Tool-calling steps the resolver may take on one conflict.
   max_turns: 10
+  # Independent resolutions per file; above 1, a resolution counts only when they all agree.
+  candidates: 1
   # USD per million tokens by model id, e.g.  openai/gpt-4o-mini: { input: 0.15, output: 0.6 }
   prices: {}
 

@@ -179,6 +179,8 @@ export const configSchema = z
         base_url: z.string().default(''),
         /** No model configured = offline: the deterministic ladder and policies only. */
         resolver_model: z.string().default(''),
+        /** A second opinion on each model resolution (empty = none): it accepts or rejects, naming the lines. */
+        reviewer_model: z.string().default(''),
         summarizer_model: z.string().default(''),
         planner_model: z.string().default(''),
         /** Seconds one model call may take before it is retried with a longer timeout. */
@@ -187,6 +189,8 @@ export const configSchema = z
         max_retries: z.number().int().nonnegative().default(5),
         /** Tool-calling steps the resolver may take on one conflict. */
         max_turns: z.number().int().positive().default(10),
+        /** Independent resolutions asked per file; more than 1 counts a resolution only when they all agree. */
+        candidates: z.number().int().min(1).max(5).default(1),
         /** USD per million tokens by model id; OpenRouter's reported cost wins when present. */
         prices: z.record(z.string(), modelPriceSchema).default({}),
       })

@@ -19,8 +19,9 @@ describe('buildReportModel', () => {
       model: 1,
       person: 1,
     });
-    expect(m.usage.total).toMatchObject({ calls: 5, inputTokens: 19000, unpricedCalls: 1 });
-    expect(m.usage.total.costUsd).toBeCloseTo(0.0333);
+    expect(m.usage.total).toMatchObject({ calls: 6, inputTokens: 21000, unpricedCalls: 1 });
+    expect(m.usage.total.costUsd).toBeCloseTo(0.0373);
+    expect(m.usage.reviewer).toMatchObject({ calls: 1, inputTokens: 2000, outputTokens: 100 });
   });
 
   it('marks conflict cells with their rung and the cell whose last check failed', () => {

@@ -56,7 +56,9 @@ describe('status text', () => {
     );
     expect(text).toMatch(/current check: test on 2-2 \(attempt 2\), running for 12\.0s/);
     expect(text).toMatch(/attempts: 1; #1 batch, 4 resolved, check failed → retry-specific/);
-    expect(text).toMatch(/resolver 2 calls 12,000\+900 tokens \$0\.0123; summarizer .*; cost \$0\.0333/);
+    expect(text).toMatch(
+      /resolver 2 calls 12,000\+900 tokens \$0\.0123; reviewer 1 calls 2,000\+100 tokens \$0\.0040; summarizer .*; cost \$0\.0373/,
+    );
   });
 
   it('summarises a grid too large for a terminal', () => {

@@ -254,6 +254,11 @@ export function emptyUsage(): UsageTotalsState {
   return { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
 }
 
+/** Nothing spent by any model role. */
+export function emptyRoleUsage(): RunState['usage'] {
+  return { resolver: emptyUsage(), reviewer: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() };
+}
+
 /**
  * Failing tests a person accepted at a conflict (`continue --accept-failure`): expected at that
  * step of the merge (code the fork or upstream fixes later). From then on they are compared like
@@ -308,7 +313,13 @@ export const runStateSchema = z.object({
   attempts: z.array(attemptRecordSchema),
   /** A recovery decided but not yet executed. */
   pendingRecovery: recoveryDecisionSchema.nullable(),
-  usage: z.object({ resolver: usageTotalsSchema, summarizer: usageTotalsSchema, planner: usageTotalsSchema }),
+  usage: z.object({
+    resolver: usageTotalsSchema,
+    /** States written before the reviewer role have none: nothing was spent on it. */
+    reviewer: usageTotalsSchema.default(emptyUsage),
+    summarizer: usageTotalsSchema,
+    planner: usageTotalsSchema,
+  }),
   /** What the person was given at the run's hand-off, while it waits for them. */
   handoff: handoffSchema.nullable(),
   finalCommit: oid.nullable(),
@@ -362,7 +373,7 @@ export function initialRunState(input: NewRunState): RunState {
     currentAttempt: 0,
     attempts: [],
     pendingRecovery: null,
-    usage: { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() },
+    usage: emptyRoleUsage(),
     handoff: null,
     finalCommit: null,
     data: {},

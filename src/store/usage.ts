@@ -58,6 +58,7 @@ export function usageOfEvents(
 export function usageFromEvents(events: readonly RunEvent[]): RunState['usage'] {
   return {
     resolver: usageOfEvents(events, (e) => e.role === 'resolver'),
+    reviewer: usageOfEvents(events, (e) => e.role === 'reviewer'),
     summarizer: usageOfEvents(events, (e) => e.role === 'summarizer'),
     planner: usageOfEvents(events, (e) => e.role === 'planner'),
   };

@@ -48,6 +48,8 @@ export type CellResolution = (
   replayed?: string[];
   /** The resolver model's conversations (for the journal and the report); empty when it was not asked. */
   transcripts?: ModelRung['outcomes'];
+  /** Files whose model resolution was not confirmed (candidates disagreed, the reviewer did not accept). */
+  withheld?: ModelRung['withheld'];
   /** Generated files git merged cleanly at this cell that are no longer valid (one line each). */
   warnings?: string[];
 };
@@ -103,6 +105,7 @@ function modelRungFor(
     details: prepared.details,
     failure: options.failure ?? null,
     maxTurns: ctx.config.llm.max_turns,
+    candidates: ctx.config.llm.candidates,
     log: ctx.log,
     instructions: forkInstructions(ctx.config.resolve.instructions, ctx.config.target.workdir),
     hints: learnt ? (file, hunk) => suggestionHint(learnt.suggest(file, hunk)) : null,
@@ -206,6 +209,7 @@ export async function resolvePrepared(
         handoff,
         choiceKeys,
         transcripts,
+        withheld: rung?.withheld ?? [],
         replayed: lines,
         warnings,
       };

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createModelRung, splitResolvedByHunks } from '../../src/agents/model-rung.js';
+import { createModelRung } from '../../src/agents/model-rung.js';
+import { splitResolvedByHunks } from '../../src/agents/split-by-hunks.js';
 import { resolveFileText } from '../../src/resolve/ladder.js';
 import { parseConflictText } from '../../src/resolve/parse/markers.js';
 import { resolveWorkingTree } from '../../src/resolve/working-tree.js';

@@ -43,7 +43,7 @@ describe('model usage across processes of one run', () => {
       // As if a kill had struck after the calls and before the node's state was saved.
       created.run.persistence.save({
         ...outcome.state,
-        usage: { resolver: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() },
+        usage: { resolver: emptyUsage(), reviewer: emptyUsage(), summarizer: emptyUsage(), planner: emptyUsage() },
       });
     } finally {
       created.run.close();

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import type { Git } from '../../git/index.js';
 import type { LearntSuggestions, Rung, Suggestion, WorkingTreeFileResult } from '../../resolve/index.js';
-import { takeCommand, takeOfChoice } from '../../resolve/take/take-command.js';
+import type { ModelRung } from '../../agents/model-rung.js';
+import { takeCandidateCommand, takeCommand, takeOfChoice } from '../../resolve/take/take-command.js';
+import { prefixedLines } from '../../util/safe-print.js';
+import { modelAttempts } from '../../workflow/handoff/model-attempts.js';
 import { hunksKeyed } from '../../store/stored-hunks.js';
 import { handoffFile } from '../../workflow/handoff/index.js';
 import { configRequest, globalOptions, printJson, printResult } from '../context.js';
@@ -60,11 +63,18 @@ export function registerResolve(program: Command): Command {
             process.stderr.write(
               `model: ${usage.hunksResolved} hunk(s) resolved, ${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)}\n`,
             );
+            const review = rung.reviewerUsage();
+            if (review.calls > 0)
+              process.stderr.write(
+                `reviewer: ${review.calls} call(s), ${review.inputTokens}+${review.outputTokens} tokens, $${review.costUsd.toFixed(4)}\n`,
+              );
           }
           const left = results.filter((r) => r.status !== 'resolved');
           const hunks = await handedHunks(gitTop, top, left, setup.learnt);
-          if (opts.json) printJson({ resolved: left.length === 0, files: results, ...hunksKeyed(hunks) });
-          else printResult(formatResults(results, hunks));
+          const withheld = rung?.withheld ?? [];
+          if (opts.json)
+            printJson({ resolved: left.length === 0, files: results, ...hunksKeyed(hunks), ...withheldJson(withheld) });
+          else printResult([formatResults(results, hunks), ...withheldLines(withheld)].join('\n'));
           if (left.length > 0) process.exitCode = ExitCode.NeedsPerson;
         } finally {
           gitTop.close();
@@ -73,6 +83,24 @@ export function registerResolve(program: Command): Command {
         git.close();
       }
     });
+}
+
+/** The files whose model resolution was not confirmed, with their candidates, behind the `model: ` prefix. */
+function withheldLines(withheld: ModelRung['withheld']): string[] {
+  return modelAttempts([], withheld).flatMap((m) => prefixedLines(m, 'model: '));
+}
+
+function withheldJson(withheld: ModelRung['withheld']): { withheld?: unknown } {
+  if (withheld.length === 0) return {};
+  return {
+    withheld: withheld.map((w) => ({
+      path: w.path,
+      why: w.why,
+      reviewer: w.reviewer,
+      lines: w.lines,
+      candidates: w.candidates.map((c, i) => ({ modelId: c.modelId, take: takeCandidateCommand(i + 1, w.path) })),
+    })),
+  };
 }
 
 /** Paths given relative to the current directory, as paths from the top level. */

@@ -6,14 +6,17 @@ import { hunksKeyed } from '../../store/stored-hunks.js';
 import { printableName as shown, shellWord } from '../../util/safe-print.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 
-/** `splintercat take ours|theirs|both|base [FILE [HUNK]]`: settle conflict hunks with one command. */
+/**
+ * `splintercat take ours|theirs|both|base [FILE [HUNK]]`: settle conflict hunks with one command;
+ * `splintercat take candidate K FILE`: the model's K-th candidate resolution of FILE, as the hand-off offers it.
+ */
 export function registerTake(program: Command): Command {
   return program
     .command('take')
     .description(
-      "settle conflict hunks with one side, both, or the base: a file's every hunk, or one (by number); a file decided whole (binary, modify/delete, generated) takes ours or theirs whole",
+      "settle conflict hunks with one side, both, or the base: a file's every hunk, or one (by number); a file decided whole (binary, modify/delete, generated) takes ours or theirs whole; `take candidate K FILE` writes the model's K-th candidate resolution the hand-off offers",
     )
-    .argument('<choice>', `what to keep: ${takeChoices.join(' | ')}`)
+    .argument('<choice>', `what to keep: ${takeChoices.join(' | ')} | candidate`)
     .argument('[file]', 'a conflicted file (default: every conflicted file)')
     .argument('[hunk]', "one hunk of FILE, by the number the hand-off and this command's output give it")
     .addOption(
@@ -28,7 +31,8 @@ export function registerTake(program: Command): Command {
         opts: { order?: TakeOrder; json?: boolean },
         cmd: Command,
       ) => {
-        const request = parseRequest(choice, file, hunk, opts.order);
+        const candidate = choice === 'candidate' ? parseCandidate(file, hunk, opts.order) : null;
+        const request = candidate ? { choice: 'ours' as const } : parseRequest(choice, file, hunk, opts.order);
         const { Git } = await import('../../git/index.js');
         const { takeInWorkingTree } = await import('../../resolve/take/take-in-tree.js');
         const global = globalOptions(cmd);
@@ -44,11 +48,16 @@ export function registerTake(program: Command): Command {
           const prefix = await git.text(['rev-parse', '--show-prefix']);
           const top1 = git.at(top);
           try {
-            const path = request.path === undefined ? undefined : `${prefix}${request.path}`.replace(/^\.\//, '');
-            const outcome = await takeInWorkingTree(top1, top, { ...request, ...(path ? { path } : {}) });
+            const named = candidate?.path ?? request.path;
+            const path = named === undefined ? undefined : `${prefix}${named}`.replace(/^\.\//, '');
+            const outcome = candidate
+              ? await (
+                  await import('../../resolve/take/take-candidate.js')
+                ).takeCandidate(top1, top, path ?? '', candidate.k)
+              : await takeInWorkingTree(top1, top, { ...request, ...(path ? { path } : {}) });
             if (outcome.taken.length === 0) throw refusal(outcome, request.choice);
             if (opts.json || global.json) printJson(takeJson(outcome));
-            else printResult(formatTake(outcome, request));
+            else printResult(formatTake(outcome, request, candidate !== null));
           } finally {
             top1.close();
           }
@@ -57,6 +66,17 @@ export function registerTake(program: Command): Command {
         }
       },
     );
+}
+
+/** `take candidate K FILE`: the candidate's number and the file. */
+function parseCandidate(k: string | undefined, file: string | undefined, order: TakeOrder | undefined) {
+  const number = k === undefined ? NaN : Number(k);
+  if (!Number.isInteger(number) || number <= 0 || file === undefined || order !== undefined)
+    throw new UsageError('take_choice', {
+      what: "take candidate needs the candidate's number and the file",
+      fix: 'splintercat take candidate 2 FILE   # the number the hand-off gives the candidate',
+    });
+  return { k: number, path: file };
 }
 
 function parseRequest(choice: string, file: string | undefined, hunk: string | undefined, order?: TakeOrder) {
@@ -128,12 +148,18 @@ function takeJson(outcome: TakeOutcome): unknown {
 }
 
 /** What was taken, what is left (with the command for each hunk), and what to run then. */
-function formatTake(outcome: TakeOutcome, request: { choice: TakeChoice; order?: TakeOrder }): string {
+function formatTake(
+  outcome: TakeOutcome,
+  request: { choice: TakeChoice; order?: TakeOrder },
+  candidate: boolean,
+): string {
   const what = request.choice === 'both' ? `both, ${request.order ?? 'ours-first'}` : request.choice;
   const lines = outcome.taken.map((t) =>
-    t.whole !== undefined
-      ? `${shown(t.path)}: took ${what} for the whole file: ${t.whole}; staged`
-      : `${shown(t.path)}: took ${what} for hunk${t.hunks.length === 1 ? '' : 's'} ${t.hunks.join(', ')}${t.staged ? '; no hunk left, staged' : ''}`,
+    candidate && t.whole !== undefined
+      ? `${shown(t.path)}: ${t.whole}; staged`
+      : t.whole !== undefined
+        ? `${shown(t.path)}: took ${what} for the whole file: ${t.whole}; staged`
+        : `${shown(t.path)}: took ${what} for hunk${t.hunks.length === 1 ? '' : 's'} ${t.hunks.join(', ')}${t.staged ? '; no hunk left, staged' : ''}`,
   );
   if (outcome.then.startsWith('splintercat '))
     for (const t of outcome.taken) if (t.remembered) lines.push(rememberedLine(t.path, t.remembered));

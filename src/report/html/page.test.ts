@@ -49,7 +49,8 @@ describe('HTML report', () => {
     expect(html).toMatch(/<code>view_conflict<\/code>/);
     expect(html).toMatch(/href="file:\/\/\/repo\/.splintercat\/logs\/build-20.log">log<\/a>/);
     expect(html).toContain('undeclared identifier &#39;total&#39;');
-    expect(html).toContain('$0.0333');
+    expect(html).toContain('$0.0373');
+    expect(html).toMatch(/<td>reviewer<\/td>/);
   });
 
   it('escapes JSON for a script element', () => {

@@ -20,6 +20,11 @@ export function takeCommand(choice: string, path?: string, hunk?: number, order?
   return words.join(' ');
 }
 
+/** The command that writes the model's K-th candidate resolution of a file and stages it. */
+export function takeCandidateCommand(k: number, path: string): string {
+  return `splintercat take candidate ${k} ${shellWord(path)}`;
+}
+
 /** A person's choice as `eval` names it (`PersonChoice`), as a take command's choice and order. */
 export function takeOfChoice(choice: string): { choice: TakeChoice; order?: TakeOrder } | null {
   switch (choice) {

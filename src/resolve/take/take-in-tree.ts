@@ -197,7 +197,7 @@ export async function leftToDo(git: Git, top: string, gitDir: string): Promise<L
 }
 
 /** After `git merge`, `git commit`; after a cherry-pick or rebase stop, its `--continue`. */
-async function plainNext(gitDir: string): Promise<string> {
+export async function plainNext(gitDir: string): Promise<string> {
   if (existsSync(join(gitDir, 'CHERRY_PICK_HEAD'))) return 'git cherry-pick --continue';
   if (existsSync(join(gitDir, 'REVERT_HEAD'))) return 'git revert --continue';
   if (existsSync(join(gitDir, 'rebase-merge')) || existsSync(join(gitDir, 'rebase-apply')))

@@ -288,7 +288,7 @@ async function leaveUnresolved(
     worktree: outcome.worktree,
     files: outcome.handoff,
     failure,
-    model: modelAttempts(outcome.transcripts ?? []),
+    model: modelAttempts(outcome.transcripts ?? [], outcome.withheld ?? []),
     refused: [],
     warnings: outcome.warnings ?? [],
   };
