@@ -151,6 +151,8 @@ export interface HunksAtHand {
   policy: PathRule | null;
   /** The policy hands the file to a person: only the policy and the person's own cached answers speak. */
   toPerson: boolean;
+  /** Why the file went to a person, when the ladder found out on the way (the policy's answers do not parse). */
+  note?: string;
 }
 
 /**
@@ -184,6 +186,11 @@ interface HunkStage {
    * when they break it, none of them is taken and every hunk goes on open.
    */
   thenKeepsParsing?: true;
+  /**
+   * The fork's own decision: when its answers break the file's syntax, none is taken and the file
+   * goes to a person (no later rung decides otherwise), with why.
+   */
+  unparsedToPerson?: true;
 }
 
 export type LadderStage = FileStage | HunkStage;

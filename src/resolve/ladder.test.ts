@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Git } from '../git/index.js';
 import { ResolutionCache } from './cache/resolution-cache.js';
 import { resolveFileText, resolveThreeWay } from './ladder.js';
+import { pathRules } from './policy/path-policy.js';
 import { hasMarkers } from './parse/markers.js';
 import type { ResolutionRule } from './rules/index.js';
 import type { HunkResolution } from './types.js';
@@ -18,6 +19,31 @@ const hunk = (ours: string, base: string, theirs: string): string =>
   `<<<<<<< HEAD\n${ours}||||||| base\n${base}=======\n${theirs}>>>>>>> other\n`;
 
 describe('resolveFileText', () => {
+  it("a policy union that breaks the file's syntax is not taken, and no later rung (the model) decides the hunk", async () => {
+    const asked: number[] = [];
+    const text = `{\n${hunk('  "a": 2\n', '  "a": 1\n', '  "a": 3\n')}}\n`;
+    const result = await resolveFileText(text, {
+      path: 'x.json',
+      rules: [],
+      policy: pathRules({ '*.json': 'union ours-first' })[0],
+      fallback: async (_f, hs) => {
+        asked.push(...hs.map((h) => h.index));
+        return hs.map((h) => ({ hunkIndex: h.index, text: '  "a": 3\n', rung: 'model', by: 'model' }));
+      },
+    });
+    expect(result.resolutions).toEqual([]);
+    expect(result.remaining.map((h) => h.index)).toEqual([1]);
+    expect(asked).toEqual([]);
+    // A union that parses is taken as the policy's.
+    const list = `[\n  0,\n${hunk('  2,\n', '  1,\n', '  3,\n')}  9\n]\n`;
+    const taken = await resolveFileText(list, {
+      path: 'x.json',
+      rules: [],
+      policy: pathRules({ '*.json': 'union ours-first' })[0],
+    });
+    expect(taken.text).toBe('[\n  0,\n  2,\n  3,\n  9\n]\n');
+  });
+
   it('refuses deterministic answers that break the syntax where the sides parse (rules, cache), and the syntax rung takes entities apart', async () => {
     const broken: ResolutionRule = {
       name: 'broken',

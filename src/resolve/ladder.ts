@@ -23,6 +23,7 @@ import { parseConflictText, printOutsideHunk, printWithResolutions } from './par
 import { selectRules } from './rules/index.js';
 import { fitsParser, rulesForHunk } from './size-limits.js';
 import { parseProblems } from './syntax/validate-text.js';
+import { printableLine, printableName } from '../util/safe-print.js';
 import type { ConflictedFile, ConflictHunk, HunkResolution } from './types.js';
 
 export type { LadderFallback, LadderOptions, LadderResult } from './ladder-types.js';
@@ -45,7 +46,7 @@ const LADDER: readonly LadderStage[] = [
   { level: 'file', rung: 'rule', name: 'file-decision', settle: fileDecisionStage },
   { level: 'file', rung: 'person', name: 'missing-file', settle: missingFileStage },
   { level: 'file', rung: 'person', name: 'generated-file', settle: generatedFileStage },
-  { level: 'hunk', rung: 'policy', name: 'policy', answer: byPolicy, onPersonPaths: true },
+  { level: 'hunk', rung: 'policy', name: 'policy', answer: byPolicy, onPersonPaths: true, unparsedToPerson: true },
   { level: 'hunk', rung: 'cache', name: 'cache', answer: fromCache, onPersonPaths: true },
   { level: 'hunk', rung: 'rule', name: 'rules', answer: byRules },
   { level: 'hunk', rung: 'syntax', name: 'syntax-merge', answer: bySyntaxMerge, thenKeepsParsing: true },
@@ -112,8 +113,16 @@ export async function climb(
       for (const r of await stage.answer(hunks, open))
         if (r.hunkIndex !== undefined && indexes.has(r.hunkIndex)) answers.set(r.hunkIndex, r);
     }
-    if (stage.thenKeepsParsing && answers.size > 0 && !(await keepsSyntax(hunks.file, answers, hunks.log)))
+    if (stage.thenKeepsParsing && answers.size > 0 && (await brokenSyntax(hunks.file, answers, hunks.log)).length > 0)
       answers = new Map();
+    if (stage.unparsedToPerson && answers.size > 0) {
+      const problems = await brokenSyntax(hunks.file, answers, hunks.log);
+      // The fork decided this path: no later rung decides it otherwise where its decision does not parse.
+      if (problems.length > 0) {
+        hunks = policyUnparsed(hunks, answers, problems);
+        answers = new Map();
+      }
+    }
   }
   if (hunks === null) throw new Error('the ladder has no hunk-level stage');
   await storeAnswers(hunks, answers);
@@ -194,17 +203,16 @@ const STORED: Record<HunkResolution['rung'], boolean> = {
 };
 
 /**
- * Whether the deterministic answers (cache, rules, syntax rung) keep the file
- * parsing: the file with them applied (open hunks read as ours) must add no
- * syntax error that all-ours or all-theirs did not have. When it does, none
- * of them is taken for this file (logged): a cached or rule answer that
- * breaks the syntax is not near-perfect.
+ * What the deterministic answers (cache, rules, syntax rung, policy) break of the file's syntax:
+ * the file with them applied (open hunks read as ours) must add no syntax error that all-ours or
+ * all-theirs did not have. When it does (logged), none of them is taken for this file: an answer
+ * that breaks the syntax is not near-perfect. Empty when they keep it parsing.
  */
-async function keepsSyntax(
+async function brokenSyntax(
   file: ConflictedFile,
   resolved: ReadonlyMap<number, HunkResolution>,
   log: Logger,
-): Promise<boolean> {
+): Promise<string[]> {
   const side = (which: 'ours' | 'theirs', withResolutions: boolean): string =>
     printWithResolutions(
       file,
@@ -215,14 +223,32 @@ async function keepsSyntax(
   const mine = side('ours', true);
   const sides = [side('ours', false), side('theirs', false)];
   // Too large to parse (a parse tree's memory grows with the file): the answers stand unchecked.
-  if (!fitsParser(mine, ...sides)) return true;
+  if (!fitsParser(mine, ...sides)) return [];
   const problems = await parseProblems(file.path, mine, sides);
-  if (problems.length === 0) return true;
+  if (problems.length === 0) return [];
   log.warn(
     { path: file.path, problems, by: [...resolved.values()].map((r) => r.by) },
-    'deterministic resolutions break the syntax; left to the next rung',
+    'deterministic resolutions break the syntax; none taken for the file',
   );
-  return false;
+  return problems;
+}
+
+/** The file handed to a person, as a policy handing it over does, with why: the policy's answers do not parse. */
+function policyUnparsed(
+  hunks: HunksAtHand,
+  answers: ReadonlyMap<number, HunkResolution>,
+  problems: readonly string[],
+): HunksAtHand {
+  const rules = [...new Set([...answers.values()].map((r) => r.by))].join('; ');
+  const why = problems
+    .slice(0, 2)
+    .map((p) => printableLine(p.slice(0, 200)))
+    .join('; ');
+  return {
+    ...hunks,
+    toPerson: true,
+    note: `the fork's policy (${printableLine(rules)} in resolve.paths) leaves ${printableName(hunks.file.path)} not parsing (${why}): left to a person`,
+  };
 }
 
 export interface ThreeWayInput {

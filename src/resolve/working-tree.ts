@@ -150,7 +150,9 @@ async function writeBack(at: PathAtHand, hunks: HunksAtHand, result: LadderResul
       ? { note: 'not valid UTF-8: the model was not asked (it works on text); a person decides, every byte kept' }
       : policy?.decision.kind === 'person'
         ? { note: policyNote(policy) }
-        : {};
+        : hunks.note
+          ? { note: hunks.note }
+          : {};
   if (result.resolutions.length === 0) {
     // Nothing written: report the hunks where they are in the file on disk.
     const asIs = parseConflictText(onDisk, { path: entry.path, markerSize: file.markerSize });

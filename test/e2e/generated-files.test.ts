@@ -1,5 +1,6 @@
 import { execSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestRepo } from '../helpers/git-repo.js';
@@ -52,7 +53,8 @@ function configure(repo: TestRepo): void {
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
 }
 
-const sh = (cmd: string, cwd: string): string => execSync(cmd, { cwd, encoding: 'utf8', stdio: 'pipe' });
+const sh = (cmd: string, cwd: string, env: Record<string, string> = {}): string =>
+  execSync(cmd, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ...env } });
 
 const base = pins([
   ['babel', '2.14.0'],
@@ -221,6 +223,41 @@ describe('generated files are decided whole, never hunk by hunk', () => {
     );
     const journal = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8');
     expect(journal).toMatch(/"kind":"generated-file".*in the merge is not valid/);
+  });
+
+  it('the regeneration printed for pip-compile output run from its own directory works word for word from the root', async () => {
+    // pip-compile records the command as run: `pip-compile build.in` ran in requirements/.
+    const header = HEADER.replace('pip-compile requirements/dev.in', 'pip-compile build.in');
+    const build = (babel: string): string => `${header}babel==${babel}\n    # via -r build.in\n`;
+    const repo = forked({
+      base: { 'requirements/build.in': 'babel\n', 'requirements/build.txt': build('2.14.0') },
+      fork: { 'requirements/build.txt': build('2.15.0') },
+      upstream: { 'requirements/build.txt': build('2.16.0') },
+    });
+    // A stand-in pip-compile: like the real one it reads its source and writes `<source>.txt` where it runs.
+    const bin = mkdtempSync(join(tmpdir(), 'pip-compile-'));
+    writeFileSync(
+      join(bin, 'pip-compile'),
+      [
+        '#!/bin/sh',
+        'for a in "$@"; do last=$a; done',
+        '[ -f "$last" ] || { echo "No such file: $last" >&2; exit 2; }',
+        `{ printf '%s' '${header}'; sed 's/$/==2.17.0/' "$last"; } > "\${last%.in}.txt"`,
+        '',
+      ].join('\n'),
+    );
+    chmodSync(join(bin, 'pip-compile'), 0o755);
+    expect(() => repo.sh('merge', 'upstream', '--no-edit')).toThrow();
+    const r = await runCli(['resolve'], repo.dir);
+    expect(r.code, r.stderr).toBe(3);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('requirements/build.txt')) as string;
+    const regenerate = command(line, 'regenerate it from the merged sources:');
+    expect(regenerate).toBe('(cd requirements && pip-compile build.in)');
+    sh(command(line, "the upstream side's"), repo.dir);
+    sh(`${regenerate} && git add -- requirements/build.txt`, repo.dir, { PATH: `${bin}:${process.env.PATH}` });
+    expect(repo.sh('diff', '--name-only', '--diff-filter=U')).toBe('');
+    expect(readFileSync(join(repo.dir, 'requirements/build.txt'), 'utf8')).toBe(`${header}babel==2.17.0\n`);
+    expect(repo.sh('diff', '--cached', '--name-only')).toContain('requirements/build.txt');
   });
 
   it("the merge driver leaves a conflicted pip-compile file whole: git's markers, no hunk resolved, the way out named", async () => {

@@ -1,9 +1,10 @@
 import { displayPath, excerptOf, oneLine, pickLocation, summaryTotal } from './lines.js';
 import type { FailedTest } from './failed-test.js';
 import type { TestOutputParser } from './parser.js';
+import { isNodeSpec, parseNodeSpec } from './node-test-spec.js';
 
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
-const RESULT = /^(\s*)(not )?ok \d+ - (.*?)(?: # (?:SKIP|TODO)\b.*)?$/;
+const RESULT = /^(\s*)(not )?ok \d+ - (.*?)(?: # (SKIP|TODO)\b.*)?$/;
 /** The runner's own lines and a test file's output (`# ...`), not the closing counts (`# tests 6`). */
 const DIAGNOSTIC = /^# (?!Subtest: |(?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$)/;
 const FRAME = /\(?((?:file:\/\/)?\/[^\s()]+?):(\d+):\d+\)?\s*$/;
@@ -34,7 +35,8 @@ function parseNodeTest(lines: string[], cwd: string | undefined): FailedTest[] {
     const yaml = lines.slice(i + 1, end);
     const before = said;
     said = [];
-    if (!result[2] || field(yaml, 'failureType')[0] === "'subtestsFailed'") continue;
+    // A todo test that fails does not fail the run (Node counts it under `# todo`).
+    if (!result[2] || result[4] === 'TODO' || field(yaml, 'failureType')[0] === "'subtestsFailed'") continue;
     const names = [...path.slice(0, depth), result[3] as string].map((n) => (isFile(n) ? displayPath(n, cwd) : n));
     const file = depth === 0 && isFile(result[3] as string) ? fileError(before, cwd) : null;
     failures.push({
@@ -107,11 +109,17 @@ function locationOf(yaml: string[], cwd: string | undefined): string | null {
   return pickLocation(frames, cwd);
 }
 
-/** Node's built-in test runner with the TAP reporter. */
+const isTap = (lines: string[]): boolean =>
+  lines.some((l) => /^TAP version 1[34]$/.test(l)) && lines.some((l) => SUBTEST.test(l));
+
+/** Node's built-in test runner with the TAP reporter, or the spec reporter (`node-test-spec.ts`). */
 export const nodeTest: TestOutputParser<'node-test'> = {
   name: 'node-test',
-  detect: (lines) => lines.some((l) => /^TAP version 1[34]$/.test(l)) && lines.some((l) => SUBTEST.test(l)),
-  parse: parseNodeTest,
-  ran: (lines) => summaryTotal(lines, [/^# pass (\d+)$/, /^# fail (\d+)$/]),
-  failed: (lines) => summaryTotal(lines, [/^# fail (\d+)$/]),
+  detect: (lines) => isTap(lines) || isNodeSpec(lines),
+  parse: (lines, cwd) => (isTap(lines) ? parseNodeTest(lines, cwd) : parseNodeSpec(lines, cwd)),
+  ran: (lines) =>
+    isTap(lines)
+      ? summaryTotal(lines, [/^# pass (\d+)$/, /^# fail (\d+)$/])
+      : summaryTotal(lines, [/^ℹ pass (\d+)$/, /^ℹ fail (\d+)$/]),
+  failed: (lines) => summaryTotal(lines, [isTap(lines) ? /^# fail (\d+)$/ : /^ℹ fail (\d+)$/]),
 };

@@ -161,3 +161,25 @@ describe('cargo and go test, older formats', () => {
     ]);
   });
 });
+
+describe("node:test's reporters (Node 20.20): TAP and spec name the same failures", () => {
+  it('the same suites > test identities from either reporter, so a check that changes reporter compares alike', () => {
+    const tap = ids('node-test-tap.log', '/tmp/nodetap');
+    expect(tap).toEqual(['math > multiplies', 'math > division > divides', 'throws']);
+    expect(ids('node-test-spec.log', '/tmp/nodespec')).toEqual(tap);
+    // The spec captures' test file, with a todo test that fails, as TAP: the todo is no failure either way.
+    expect(ids('node-test-tap-todo.log', '/tmp/nodespec')).toEqual(tap);
+    expect(read('node-test-tap-todo.log', '/tmp/nodespec')?.failed).toBe(3);
+    expect(read('node-test-spec.log', '/tmp/nodespec')?.failures.map((f) => f.message)).toEqual(
+      read('node-test-tap.log', '/tmp/nodetap')?.failures.map((f) => f.message),
+    );
+  });
+
+  it('six ✖ lines in the tree and four in the closing list are three failures: no suite failed by its tests, no todo, no repeat', () => {
+    const log = readFileSync(join(fixtures, 'node-test-spec.log'), 'utf8');
+    const [tree, list] = log.split('✖ failing tests:\n') as [string, string];
+    expect(read('node-test-spec.log', '/tmp/nodespec')?.failures).toHaveLength(3);
+    expect(tree.match(/^\s*✖ /gm)).toHaveLength(6);
+    expect(list.match(/^✖ /gm)).toHaveLength(4);
+  });
+});

@@ -1,6 +1,7 @@
 import { alignHunk } from '../eval/align.js';
 import { hasMarkers } from '../parse/markers.js';
 import { parseConflictText } from '../parse/markers.js';
+import type { ConflictHunk } from '../types.js';
 import type { CacheProvenance, ResolutionCache } from './resolution-cache.js';
 
 export interface LearnInput {
@@ -11,13 +12,16 @@ export interface LearnInput {
   resolved: string;
   provenance?: CacheProvenance;
   markerSize?: number;
+  /** The answer known for hunk `i` where it cannot be located (what a take wrote for it), else null. */
+  unlocated?: (hunk: ConflictHunk, i: number) => string | null;
 }
 
 /**
  * Learn a person's resolutions, hunk by hunk: each hunk of the presented file is located in
  * the person's file by the context around it, and what replaced it is cached (rung `person`),
  * so the same conflict met again at a later cell, retry or run is not asked again. A hunk
- * whose context the person also rewrote cannot be located and is not learnt. Returns the
+ * whose context the person also rewrote cannot be located and is not learnt, unless its answer
+ * is known otherwise (`unlocated`: what a take wrote). Returns the
  * cache keys of the hunks stored (so a later blame can evict them).
  */
 export async function learnPersonResolution(cache: ResolutionCache, input: LearnInput): Promise<string[]> {
@@ -35,19 +39,21 @@ export async function learnPersonHunks(cache: ResolutionCache, input: LearnInput
     ...(input.markerSize ? { markerSize: input.markerSize } : {}),
   });
   const stored: Array<string | null> = [];
-  for (const hunk of file.hunks) {
+  for (const [i, hunk] of file.hunks.entries()) {
     const region = alignHunk(file, hunk, input.resolved);
     // The region holds the blank lines between its anchors and the hunk: they are context, not answer.
-    if (
-      region === null ||
-      !region.text.startsWith(region.before) ||
-      !region.text.endsWith(region.after) ||
-      region.text.length < region.before.length + region.after.length
-    ) {
+    const located =
+      region !== null &&
+      region.text.startsWith(region.before) &&
+      region.text.endsWith(region.after) &&
+      region.text.length >= region.before.length + region.after.length;
+    const answer = located
+      ? region.text.slice(region.before.length, region.text.length - region.after.length)
+      : (input.unlocated?.(hunk, i) ?? null);
+    if (answer === null) {
       stored.push(null);
       continue;
     }
-    const answer = region.text.slice(region.before.length, region.text.length - region.after.length);
     const key = cache.key({ base: hunk.base, ours: hunk.ours, theirs: hunk.theirs });
     const entry = await cache.put(key, {
       resolution: answer,

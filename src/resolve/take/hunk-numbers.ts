@@ -26,6 +26,8 @@ const hunkSchema = z.object({
   after: z.string().optional(),
   /** Settled by `splintercat take`: no hunk of the file is this one any more. */
   taken: z.boolean().optional(),
+  /** What the take kept, as `eval` names a person's choice (`ours`, `ours then theirs`, ...). */
+  choice: z.string().max(40).optional(),
 });
 const recordSchema = z.object({
   version: z.literal(1),
@@ -181,7 +183,11 @@ export async function numberHunks(
       end: now.endLine,
     };
     // The lines around a hunk are learnt once, where it was first seen: never from a later state of the file.
-    const { taken: _open, ...open } = hunk.before === undefined ? { ...hunk, ...contexts[step.current] } : hunk;
+    const {
+      taken: _open,
+      choice: _kept,
+      ...open
+    } = hunk.before === undefined ? { ...hunk, ...contexts[step.current] } : hunk;
     hunks.push(open);
     numbers.set(now.index, hunk.number);
   }
@@ -195,17 +201,26 @@ export async function numberHunks(
   return { numbers, handed, taken: hunks.filter((h) => h.taken === true).map((h) => h.number), then: known?.then };
 }
 
-/** Mark hunks of a path settled by a take: none of the file's hunks is one of them any more. */
-export async function markTaken(gitDir: string, path: string, taken: readonly number[]): Promise<void> {
+/** Mark hunks of a path settled by a take, with what it kept: none of the file's hunks is one of them any more. */
+export async function markTaken(gitDir: string, path: string, taken: readonly number[], choice: string): Promise<void> {
   const record = await load(gitDir);
   const file = record.files[path];
   if (!file) return;
   const set = new Set(taken);
-  file.hunks = file.hunks.map((h) => (set.has(h.number) ? { ...h, taken: true } : h));
+  file.hunks = file.hunks.map((h) => (set.has(h.number) ? { ...h, taken: true, choice } : h));
   await save(gitDir, record);
 }
 
 /** What the record says to run once every conflict of the working tree is settled, when it says. */
 export async function recordedThen(gitDir: string): Promise<string | undefined> {
   return Object.values((await load(gitDir)).files).find((f) => f.then !== undefined)?.then;
+}
+
+/**
+ * The hunks of a path a take settled, in file order, each by its identity (`hunkKey` of its sides)
+ * with what the take kept: the truth of the choice wherever the file around the hunk changed since.
+ */
+export async function takenChoices(gitDir: string, path: string): Promise<Array<{ key: string; choice: string }>> {
+  const file = (await load(gitDir)).files[path];
+  return (file?.hunks ?? []).flatMap((h) => (h.taken === true && h.choice ? [{ key: h.key, choice: h.choice }] : []));
 }

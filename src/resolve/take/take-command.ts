@@ -40,3 +40,9 @@ export function takeOfChoice(choice: string): { choice: TakeChoice; order?: Take
       return null;
   }
 }
+
+/** A take's choice and order as `eval` names a person's choice (`PersonChoice`): the inverse of `takeOfChoice`. */
+export function choiceOfTake(choice: TakeChoice, order: TakeOrder = 'ours-first'): string {
+  if (choice !== 'both') return choice;
+  return order === 'ours-first' ? 'ours then theirs' : 'theirs then ours';
+}

@@ -9,7 +9,7 @@ import type { ConflictedFile } from '../types.js';
 import { gitMadeHunks } from './git-hunks.js';
 import { markTaken, numberHunks, recordedThen } from './hunk-numbers.js';
 import { choicesFor, decidedWhole, loadConflict, type Loaded } from './loaded-conflict.js';
-import { type TakeChoice, type TakeOrder } from './take-command.js';
+import { choiceOfTake, type TakeChoice, type TakeOrder } from './take-command.js';
 import { baseMissing, noConflict, refuse, type Refusal } from './take-refusals.js';
 import { replaceHunks } from './take-text.js';
 import { takeWholeFile } from './take-whole-file.js';
@@ -147,7 +147,7 @@ async function takeHunks(
   }
   const text = replaceHunks(file, numbers, chosen, request.choice, request.order ?? 'ours-first', loaded.sides);
   await withReachablePath(join(top, entry.path), (p) => writeFile(p, encodeText(text, loaded.encoding)));
-  await markTaken(gitDir, entry.path, [...chosen]);
+  await markTaken(gitDir, entry.path, [...chosen], choiceOfTake(request.choice, request.order));
   const rest = gitMadeHunks(parseConflictText(text, { path: entry.path, markerSize: file.markerSize }), loaded.sides);
   if (rest.hunks.length === 0) await git.run(['add', '--', entry.path]);
   outcome.taken.push({ path: entry.path, hunks: [...chosen], staged: rest.hunks.length === 0 });

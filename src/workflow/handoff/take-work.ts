@@ -17,6 +17,7 @@ import { printableName } from '../../util/safe-print.js';
 import { personIdentity } from '../person-identity.js';
 import { wholeFileChoice, type WholeFileChoice } from './whole-file.js';
 import { decidedOnceAt } from './decided-once.js';
+import { presentedTakes, type PresentedTakes } from './take-records.js';
 
 /**
  * Take a person's work on the conflicts handed to them: record each accepted tree in the grid,
@@ -82,9 +83,10 @@ export async function takePersonsWork(
     }
     const outsideEdits = await personsOutsideEdits(ctx, c, collected.outside);
     const commit = await engine.recordMerge(c.cell, collected.tree);
-    const learnt = await learn(ctx, state, c, worktree, entry);
+    const takes = await takesOf(ctx, state, c, entry);
+    const learnt = await learn(ctx, state, c, worktree, entry, takes);
     await rememberPersonsFiles(ctx, state, c, worktree, entry, parents);
-    const chosen = personChoices(state, ctx, c, worktree, entry);
+    const chosen = personChoices(state, ctx, c, worktree, entry, takes);
     const settled = await settledBy(ctx, engine, c, worktree);
     for (const [path, decided] of Object.entries(await decidedOnceAt(ctx, c, worktree, parents, settled.whole))) {
       wholeFiles[path] = decided;
@@ -198,6 +200,7 @@ async function learn(
   c: ConflictState,
   worktree: string,
   entry: HandoffConflict,
+  takes: ReadonlyMap<string, PresentedTakes>,
 ): Promise<Map<string, Array<string | null>>> {
   const out = new Map<string, Array<string | null>>();
   const cache = ctx.ladder.cache;
@@ -211,6 +214,7 @@ async function learn(
       presented: readFileSync(saved, 'utf8'),
       resolved: withReachablePath(mine, (p) => readFileSync(p, 'utf8')),
       provenance: { merge: state.name, cell: c.id },
+      ...(takes.has(f.path) ? { unlocated: takes.get(f.path)?.text } : {}),
     });
     const learnt = keys.filter((k) => k !== null).length;
     if (keys.length > 0)
@@ -233,6 +237,7 @@ function personChoices(
   c: ConflictState,
   worktree: string,
   entry: HandoffConflict,
+  takes: ReadonlyMap<string, PresentedTakes>,
 ): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const f of entry.files) {
@@ -241,10 +246,33 @@ function personChoices(
     if (!existsSync(saved) || !withReachablePath(mine, existsSync)) continue;
     const presented = parseConflictText(readFileSync(saved, 'latin1'), { path: f.path });
     const resolved = withReachablePath(mine, (p) => readFileSync(p, 'latin1'));
+    const taken = takes.get(f.path)?.choices ?? [];
+    // A hunk not located by the lines around it keeps what its take kept (recorded at the take).
     out.set(
       f.path,
-      presented.hunks.map((h) => personChoice(presented, h, resolved)),
+      presented.hunks.map((h, i) => {
+        const choice = personChoice(presented, h, resolved);
+        return choice === 'unaligned' ? (taken[i] ?? choice) : choice;
+      }),
     );
+  }
+  return out;
+}
+
+/** What `splintercat take` kept for each presented hunk of the conflict's files, by path (its worktree's record). */
+async function takesOf(
+  ctx: Ctx,
+  state: RunState,
+  c: ConflictState,
+  entry: HandoffConflict,
+): Promise<Map<string, PresentedTakes>> {
+  const out = new Map<string, PresentedTakes>();
+  const wt = await ctx.worktrees.gitOf(ctx.worktrees.conflictId(c.cell));
+  if (wt === null) return out;
+  const gitDir = await wt.gitDir(false);
+  for (const f of entry.files) {
+    const saved = presentedFile(ctx, state, c.id, f.path);
+    if (existsSync(saved)) out.set(f.path, await presentedTakes(gitDir, f.path, readFileSync(saved, 'utf8')));
   }
   return out;
 }

@@ -8,6 +8,7 @@ import { closeAttempt, openAttempt } from './attempt.js';
 import { moreConservative, runChecksOn, type Ctx, type Result } from './common.js';
 import { checkProgress, withCheckProgress } from '../../store/flow-checks.js';
 import { recoveryMemory, withRecoveryMemory } from '../../store/flow-recovery.js';
+import { handedBack } from './handed-back.js';
 
 type Decision = NonNullable<RunState['pendingRecovery']>;
 type Engine = Awaited<ReturnType<Ctx['engine']>>;
@@ -185,8 +186,9 @@ export async function executeRecovery(state: RunState, ctx: Ctx): Promise<Result
   await blameRedone(state, ctx, engine, { blamed, isolated, reason });
   await engine.forget(redoAll);
 
-  // A person's resolution is never thrown away: it is presented again, in place, with the failure to amend.
-  const persons = state.conflicts.filter((c) => blamed.has(c.id) && c.resolutionTree !== null && isPersons(c));
+  // A person's resolution (or the policy's, which the ladder would write again) is never thrown
+  // away: it is presented again, in place, with the failure to amend.
+  const persons = state.conflicts.filter((c) => blamed.has(c.id) && c.resolutionTree !== null && handedBack(c));
   const amended = persons.length > 0 ? await presentToAmend(ctx, state, persons) : [];
   const retryContext = { ...recoveryMemory(state).retryContext };
   const failure: FailureSummary = summary ?? {
@@ -217,11 +219,6 @@ function newAttempt(state: RunState, now: string): RunState {
     currentAttempt: number,
     attempts: [...state.attempts, openAttempt(number, strategy, now)],
   };
-}
-
-/** Was this resolution a person's (a hunk or a file-level choice of theirs)? */
-function isPersons(c: ConflictState): boolean {
-  return c.files.some((f) => f.decidedBy === 'person' || f.hunks.some((h) => h.rung === 'person'));
 }
 
 /** Present each conflict's current resolution in its worktree, with the failure, for a person to amend. */

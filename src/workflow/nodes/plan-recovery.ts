@@ -5,6 +5,7 @@ import type { RecoveryDecision, RunState } from '../../store/run-state.js';
 import { moreConservative, type Ctx, type Result } from './common.js';
 import { checkProgress } from '../../store/flow-checks.js';
 import { recoveryMemory } from '../../store/flow-recovery.js';
+import { handedBack, settledByPolicy } from './handed-back.js';
 
 type FailureContext = Parameters<typeof planRecovery>[0];
 
@@ -109,7 +110,7 @@ export async function planRecoveryNode(state: RunState, ctx: Ctx): Promise<Resul
 function personsDecision(underTest: RunState['conflicts']): RecoveryDecision | null {
   const ids = underTest.map((c) => c.id).join(', ');
   const base = { decidedBy: 'runner' as const, newStrategy: null, batchSize: null };
-  if (underTest.length > 1 && underTest.some(settledByPerson))
+  if (underTest.length > 1 && underTest.some(handedBack))
     // Handed over together and checked as one batch: find the resolution that breaks it, so only
     // that one goes back (to its person, or down the ladder again), the others stay as they are.
     return {
@@ -118,20 +119,18 @@ function personsDecision(underTest: RunState['conflicts']): RecoveryDecision | n
       reasoning: `${underTest.length} resolutions checked together, a person's among them (${ids}): bisect to find the one that breaks the check`,
       conflicts: [],
     };
-  if (underTest.length > 0 && underTest.every(settledByPerson))
-    // No rung can redo a person's resolution, and no strategy changes what they wrote: the failure
-    // goes back to them (exit 3, with the check and its excerpt), as often as they amend it. The
-    // retry budget and the "same error again" rule are for automatic attempts.
+  if (underTest.length > 0 && underTest.every(handedBack))
+    // No rung can redo a person's resolution, nor the fork's policy's (resolved again, it writes the
+    // same), and no strategy changes them: the failure goes to a person (exit 3, with the check and
+    // its excerpt), as often as they amend it. The retry budget and the "same error again" rule are
+    // for automatic attempts.
     return {
       ...base,
       decision: 'retry-specific',
-      reasoning: `the check failed on ${underTest.length === 1 ? 'a resolution' : 'resolutions'} a person made (${ids}): handed back to them with the failure`,
+      reasoning: underTest.every(settledByPolicy)
+        ? `the check failed on ${underTest.length === 1 ? 'a resolution' : 'resolutions'} the fork's policy (resolve.paths) decided (${ids}), which it would decide the same again: handed to a person with the failure`
+        : `the check failed on ${underTest.length === 1 ? 'a resolution' : 'resolutions'} a person made (${ids}): handed back to them with the failure`,
       conflicts: underTest.map((c) => c.id),
     };
   return null;
-}
-
-/** A conflict a person settled, in part or whole: a hunk of theirs, or a file-level choice they made. */
-function settledByPerson(c: RunState['conflicts'][number]): boolean {
-  return c.files.some((f) => f.decidedBy === 'person' || f.hunks.some((h) => h.rung === 'person'));
 }
