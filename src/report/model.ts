@@ -5,6 +5,7 @@ import type { FailureSummary } from '../checks/types.js';
 import type { CheckReading } from './check-reading.js';
 import type { Validation } from './validation.js';
 import type { ConflictStatus, Handoff, RunState } from '../store/run-state.js';
+import type { TimeLeft } from '../workflow/estimate.js';
 
 /**
  * The report's view model: everything `status`, `report` (HTML, Markdown) and `ui` show,
@@ -303,8 +304,10 @@ export interface ProgressView {
   done: number;
   /** Conflicts met and not settled (open, waiting for a person, blamed), and blocked cells not yet met. */
   left: number;
-  /** Conflicts expected in all (from a plain merge of the tips and those met so far); null when unknown. */
+  /** Conflicts expected in all (from the grid explored so far, workflow/estimate.ts); null for a finished run. */
   expected: number | null;
+  /** The range of `expected` (high null when nothing bounds it yet). */
+  range: { low: number; high: number | null } | null;
   /** The check running now, and for how long. */
   check: { name: string; cell: string | null; elapsedMs: number } | null;
   /** Since the run started (a person's time included). */
@@ -313,8 +316,10 @@ export interface ProgressView {
   activeMs: number;
   /** Check time so far, on every commit checked. */
   checkMs: number;
-  /** Estimated time left: the conflicts still expected at the measured cost of one (check time included), and the final validation. */
+  /** Estimated time left: the conflicts still expected at the measured cost of each part, and the final validation. */
   leftMs: number | null;
+  /** What `leftMs` counts (null when unknown or nothing is left). */
+  leftParts: TimeLeft | null;
   /** What the planner predicted for its strategy (check time), and for how many conflicts. */
   predicted: { strategy: string; ms: number; conflicts: number } | null;
 }

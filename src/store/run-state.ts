@@ -91,6 +91,11 @@ export const gridStateSchema = z.object({
   position: cellSchema.nullable(),
   /** Blocked cells known so far. */
   blockers: z.array(cellSchema),
+  /**
+   * Per fork commit (i1 = 1, 2, ...), the inner cells of its row merged so far (autofilled or resolved): the
+   * explored part of the grid the estimates read. Absent in states written before it was recorded.
+   */
+  filled: z.array(z.number().int().nonnegative()).optional(),
 });
 
 export { rungSchema } from './rung.js';
