@@ -264,11 +264,17 @@ export interface ReportModel {
   /** What the planner predicted when it chose the strategy (its check time, and each alternative's), against the run. */
   plan: {
     conflicts: number;
+    /** The strategy the prediction is of (absent in runs recorded before it was stored). */
+    strategy?: string;
     checkMs: number;
     fullMs: number;
     ms: number;
     alternatives: Array<{ strategy: string; batchSize: number | null; ms: number; checks: number }>;
   } | null;
+  /** Each strategy the run used, in order (the first the planner's choice, then each switch with its reason). */
+  strategies: StrategyStep[];
+  /** The estimates journalled at hand-offs (the first and every tenth), against what happened. */
+  estimates: EstimateView[];
   checks: CheckView[];
   /** Each check's outcome on the tips (and the cells' own commits where one was needed): failures never blamed on a resolution. */
   baselines: BaselineView[];
@@ -322,4 +328,29 @@ export interface ProgressView {
   leftParts: TimeLeft | null;
   /** What the planner predicted for its strategy (check time), and for how many conflicts. */
   predicted: { strategy: string; ms: number; conflicts: number } | null;
+}
+
+/** One strategy the run used: from when, who chose it and why. */
+export interface StrategyStep {
+  at: string;
+  strategy: string;
+  by: string;
+  reasoning: string;
+}
+
+/** An estimate made at a hand-off, and what happened (null while the run has not ended). */
+export interface EstimateView {
+  handoff: number;
+  at: string;
+  /** Conflicts resolved when it was made. */
+  done: number;
+  expected: number;
+  low: number;
+  high: number | null;
+  leftMs: number | null;
+  /** Whether the person's pace was measured and counted in `leftMs`. */
+  personCounted: boolean;
+  handoffsLeft: number;
+  actualConflicts: number | null;
+  actualLeftMs: number | null;
 }

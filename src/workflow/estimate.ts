@@ -10,7 +10,7 @@ import { tipFacts } from '../store/flow-tips.js';
  * the journal and passes the figures in.
  */
 
-/** What the grid shows so far, row by row (a row is one fork commit, i1 = 1, 2, ...). */
+/** What the grid shows so far, row by row (a row is one fork commit, the first commit first). */
 export interface GridSample {
   /** Fork commits (rows) and upstream commits (cells in a row). */
   size: { i1: number; i2: number };
@@ -39,11 +39,13 @@ const Z = 1.96;
 /** Pseudo-conflicts a row's own share is shrunk with towards the grid's: rows with little explored follow the grid. */
 const PRIOR_CONFLICTS = 2;
 
-/** Wilson's upper bound for a share of `k` successes in `n` trials. */
-function wilsonHigh(k: number, n: number): number {
+/** Wilson's interval for a share of `k` successes in `n` trials. */
+function wilson(k: number, n: number): { low: number; high: number } {
   const p = k / n;
   const d = 1 + (Z * Z) / n;
-  return Math.min(1, (p + (Z * Z) / (2 * n) + Z * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n))) / d);
+  const centre = (p + (Z * Z) / (2 * n)) / d;
+  const half = (Z * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n))) / d;
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
 /**
@@ -69,7 +71,7 @@ export function expectedConflicts(grid: GridSample): ConflictRange {
     return { expected: known, low: known, high: null, known, basis: 'known' };
   }
   if (known === 0 || unexplored === 0) {
-    const high = known + Math.ceil(unexplored * wilsonHigh(0, total));
+    const high = known + Math.ceil(unexplored * wilson(0, total).high);
     const tips = grid.tips !== null && grid.tips <= high ? grid.tips : 0;
     return { expected: Math.max(known, tips), low: known, high, known, basis: 'grid' };
   }
@@ -90,15 +92,21 @@ export function expectedConflicts(grid: GridSample): ConflictRange {
   });
   variance += leaning * leaning * ((share * (1 - share)) / total);
   const spread = Z * Math.sqrt(variance);
-  // Few conflicts seen make the count's upper tail long: the high end is at least the grid's Wilson bound.
-  const wide = wilsonHigh(known, total) * unexplored;
-  const high = Math.ceil(Math.max(mean + spread, known + wide + Z * Math.sqrt(wide)));
+  // Few conflicts seen make the count's tails long: the range holds at least the grid's Wilson interval,
+  // and never more conflicts than cells.
+  const rate = wilson(known, total);
+  const wide = { low: rate.low * unexplored, high: rate.high * unexplored };
+  const high = Math.min(
+    known + unexplored,
+    Math.ceil(Math.max(mean + spread, known + wide.high + Z * Math.sqrt(wide.high))),
+  );
+  const low = Math.max(known, Math.floor(Math.min(mean - spread, known + wide.low - Z * Math.sqrt(wide.low))));
   // The tips' groups stand for conflicts anywhere in the grid, explored or not: while the grid's range
   // allows them, the count is not expected below them (an explored corner may be quieter than the rest).
   const tips = grid.tips !== null && grid.tips <= high ? grid.tips : 0;
   return {
     expected: Math.max(Math.round(mean), tips),
-    low: Math.max(known, Math.floor(mean - spread)),
+    low,
     high,
     known,
     basis: 'grid',
