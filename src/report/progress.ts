@@ -112,12 +112,13 @@ export function computeProgress(
   const open = ids.size - done;
   const unmet = (state.grid?.blockers ?? []).filter((b) => !ids.has(cellId(b))).length;
   const range = expectedConflicts(gridSampleOf(state, tally.met));
-  const expected = range.expected;
+  // Neither the grid nor the tips say anything yet: no count beyond those known (`left` says them).
+  const expected = range.basis === 'known' ? null : range.expected;
   const running = options.live && state.status === 'running';
   const since = (at: string | null): number => (running && at ? Math.max(0, now - Date.parse(at)) : 0);
   const ended = running ? now : Date.parse(state.updatedAt);
   const prediction = state.strategy?.prediction ?? null;
-  const remaining = Math.max(0, expected - done);
+  const remaining = Math.max(0, (expected ?? range.known) - done);
   const finalMs = checkProgress(state).finalValidated || state.status === 'done' ? 0 : (prediction?.fullMs ?? 0);
   const left = timeLeft(remaining, timingsFrom(tally.timing, done), finalMs);
   // A finished run has no estimate left: its count is what it met, and no time is left.
@@ -126,7 +127,7 @@ export function computeProgress(
     done,
     left: open + unmet,
     expected: finished ? null : expected,
-    range: finished ? null : { low: range.low, high: range.high },
+    range: finished || expected === null ? null : { low: range.low, high: range.high },
     check:
       running && tally.check
         ? { name: tally.check.name, cell: tally.check.cell, elapsedMs: since(tally.check.startedAt) }

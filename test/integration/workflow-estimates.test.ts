@@ -8,7 +8,13 @@ import { reopenRun } from '../../src/workflow/setup.js';
 import { handoffLines } from '../../src/workflow/handoff/text.js';
 import { chainRepo } from '../fixtures/workflow/chain-repo.js';
 import { chainContext, startChainRun } from '../fixtures/workflow/chain-run.js';
-import { buildReportModel, loadRunSnapshot, renderMarkdownReport, renderStatusText } from '../../src/report/index.js';
+import {
+  buildReportModel,
+  loadRunSnapshot,
+  renderMarkdownReport,
+  renderReportBody,
+  renderStatusText,
+} from '../../src/report/index.js';
 
 /** Settle a conflicted file as the person would: each hunk's fork side kept, the markers removed. */
 function keepFork(path: string): void {
@@ -69,6 +75,7 @@ describe('estimates a person can plan by, against what happened', () => {
     const md = renderMarkdownReport(model);
     expect(md).toContain('### Estimates against what happened');
     expect(md).toMatch(/\| \\#1 \| [^|]+ \| 0 \| [^|]+ \| 3 \(\d\.\d\dx\) \| [^|]+ \| \d[^|]+ \|/);
+    expect(renderReportBody(model)).toMatch(/<h3>Estimates against what happened<\/h3>.*<td>#1<\/td>/s);
     expect(renderStatusText(model)).toMatch(
       /estimates against what happened:\n {4}Hand-off: #1; .*Conflicts in all: 3 \(/,
     );
