@@ -21,6 +21,7 @@ import {
   type UsageView,
 } from './model.js';
 import type { RunSnapshot } from './snapshot.js';
+import { buildEstimates, buildStrategies } from './build-estimates.js';
 import { cellId } from '../imerge/cell.js';
 
 const openStatuses: ConflictState['status'][] = ['pending', 'resolving', 'needs_person', 'blamed'];
@@ -68,6 +69,8 @@ export function buildReportModel(snapshot: RunSnapshot, options: { now: Date }):
     currentCheck: snapshot.live && state.status === 'running' ? currentCheck(events, now) : null,
     outlook: computeProgress(state, tallyEvents(events), { now: options.now, live: snapshot.live }),
     plan: state.strategy?.prediction ?? null,
+    strategies: buildStrategies(events),
+    estimates: buildEstimates(state, events),
     checks,
     baselines: state.baselines.map((b) => ({
       side: b.side,

@@ -4,6 +4,7 @@ import { roles, rungs, type ConflictView, type ReportModel } from './model.js';
 import { readingText, tallyText } from './check-reading.js';
 import { handoffLines } from '../workflow/handoff/index.js';
 import { progressLine } from './progress.js';
+import { estimateRows, strategyWords, switchLines } from './estimates-text.js';
 import { planLine } from './status-text.js';
 import { markedDiagram } from './status-text.js';
 import { firstTests } from '../checks/test-list.js';
@@ -104,7 +105,7 @@ function summaryRows(model: ReportModel): string[] {
     `| Checks | ${model.checks.length} run: ${tallyText(model.checks.map((c) => c.reading))} |`,
     ...(model.validation ? [`| Validation | ${mdText(model.validation.text)} |`] : []),
     `| Conflicts | ${progress.resolved} resolved, ${progress.left} left; hunks by rung: ${rungs.map((r) => `${r} ${progress.hunksByRung[r]}`).join(', ')} |`,
-    `| Strategy | ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen'} |`,
+    `| Strategy | ${mdText(strategyWords(model))} |`,
     ...progressRows(model),
     `| Attempts | ${model.attempts.length} |`,
   ];
@@ -244,7 +245,7 @@ export function renderMarkdownReport(model: ReportModel): string {
     ...baselinesAndAccepted(model),
     ...dropsMarkdown(model.drops, { text: mdText, code: mdCode }),
   ];
-  const tail = checksAndCost(model);
+  const tail = [...estimatesSection(model), ...checksAndCost(model)];
   // Conflicts last in the budget, before the checks on the page: they take whatever room is left.
   const conflicts = conflictsSection(model, [...head, ...tail].join('\n').length);
   // Names, diffs and check output come from others: no control character is written raw (a terminal shows it too).
@@ -256,4 +257,19 @@ function progressRows(model: ReportModel): string[] {
   const plan = planLine(model);
   // Plain text in a table cell: its `|` separators would end the cell.
   return [`| Progress | ${mdText(progressLine(model.outlook))} |`, ...(plan ? [`| Planner | ${mdText(plan)} |`] : [])];
+}
+
+/** The estimates made at hand-offs against what happened, and each switch of strategy with its reason. */
+function estimatesSection(model: ReportModel): string[] {
+  const [head, ...rows] = estimateRows(model);
+  const switches = switchLines(model);
+  if (rows.length === 0 && switches.length === 0) return [];
+  const row = (cells: string[]): string => `| ${cells.map(mdText).join(' | ')} |`;
+  return [
+    '',
+    '### Estimates against what happened',
+    '',
+    ...(rows.length > 0 && head ? [row(head), `|${head.map(() => '---').join('|')}|`, ...rows.map(row)] : []),
+    ...(switches.length > 0 ? ['', ...switches.map((l) => `- ${mdText(l)}`)] : []),
+  ];
 }

@@ -5,6 +5,7 @@ import type { FailureSummary } from '../checks/types.js';
 import type { CheckReading } from './check-reading.js';
 import type { Validation } from './validation.js';
 import type { ConflictStatus, Handoff, RunState } from '../store/run-state.js';
+import type { TimeLeft } from '../workflow/estimate.js';
 
 /**
  * The report's view model: everything `status`, `report` (HTML, Markdown) and `ui` show,
@@ -263,11 +264,17 @@ export interface ReportModel {
   /** What the planner predicted when it chose the strategy (its check time, and each alternative's), against the run. */
   plan: {
     conflicts: number;
+    /** The strategy the prediction is of (absent in runs recorded before it was stored). */
+    strategy?: string;
     checkMs: number;
     fullMs: number;
     ms: number;
     alternatives: Array<{ strategy: string; batchSize: number | null; ms: number; checks: number }>;
   } | null;
+  /** Each strategy the run used, in order (the first the planner's choice, then each switch with its reason). */
+  strategies: StrategyStep[];
+  /** The estimates journalled at hand-offs (the first and every tenth), against what happened. */
+  estimates: EstimateView[];
   checks: CheckView[];
   /** Each check's outcome on the tips (and the cells' own commits where one was needed): failures never blamed on a resolution. */
   baselines: BaselineView[];
@@ -303,8 +310,10 @@ export interface ProgressView {
   done: number;
   /** Conflicts met and not settled (open, waiting for a person, blamed), and blocked cells not yet met. */
   left: number;
-  /** Conflicts expected in all (from a plain merge of the tips and those met so far); null when unknown. */
+  /** Conflicts expected in all (from the grid explored so far, workflow/estimate.ts); null for a finished run. */
   expected: number | null;
+  /** The range of `expected` (high null when nothing bounds it yet). */
+  range: { low: number; high: number | null } | null;
   /** The check running now, and for how long. */
   check: { name: string; cell: string | null; elapsedMs: number } | null;
   /** Since the run started (a person's time included). */
@@ -313,8 +322,35 @@ export interface ProgressView {
   activeMs: number;
   /** Check time so far, on every commit checked. */
   checkMs: number;
-  /** Estimated time left: the conflicts still expected at the measured cost of one (check time included), and the final validation. */
+  /** Estimated time left: the conflicts still expected at the measured cost of each part, and the final validation. */
   leftMs: number | null;
+  /** What `leftMs` counts (null when unknown or nothing is left). */
+  leftParts: TimeLeft | null;
   /** What the planner predicted for its strategy (check time), and for how many conflicts. */
   predicted: { strategy: string; ms: number; conflicts: number } | null;
+}
+
+/** One strategy the run used: from when, who chose it and why. */
+export interface StrategyStep {
+  at: string;
+  strategy: string;
+  by: string;
+  reasoning: string;
+}
+
+/** An estimate made at a hand-off, and what happened (null while the run has not ended). */
+export interface EstimateView {
+  handoff: number;
+  at: string;
+  /** Conflicts resolved when it was made. */
+  done: number;
+  expected: number;
+  low: number;
+  high: number | null;
+  leftMs: number | null;
+  /** Whether the person's pace was measured and counted in `leftMs`. */
+  personCounted: boolean;
+  handoffsLeft: number;
+  actualConflicts: number | null;
+  actualLeftMs: number | null;
 }

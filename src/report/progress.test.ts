@@ -83,7 +83,7 @@ describe('computeProgress', () => {
     // expected at the measured 30 s each (60 s of conflict work for 2), then the full check.
     expect(p.leftMs).toBe(3 * 30_000 + 60_000);
     expect(progressLine(p)).toMatch(
-      /^conflicts 2 done, 2 left, ~5 expected \| check build on 2-5 running 30\.0s \| .* \| ~2m 30s left$/,
+      /^conflicts 2 done, 2 left, ~5 expected \(at least 4\) \| check build on 2-5 running 30\.0s \| .* \| ~2m 30s left \(run 1m 30s, final checks 1m 00s\)$/,
     );
   });
 
@@ -95,5 +95,47 @@ describe('computeProgress', () => {
     expect(p.check).toBeNull();
     expect(p.elapsedMs).toBe(300_000);
     expect(p.activeMs).toBe(160_000);
+  });
+
+  it('estimates from the grid explored, as a range, and counts the checks and the person once measured', () => {
+    // A 10x10 grid, half of each row merged, 4 conflicts met in it (2 resolved, 1 open, 1 blocker not met).
+    const state: RunState = {
+      ...run(),
+      data: {},
+      grid: { ...run().grid!, filled: [5, 5, 5, 5, 5, 5, 5, 5, 5, 5] },
+    };
+    const check = (s: number) => ({
+      seq: 10 + s,
+      ts: t(s),
+      type: 'check_finished',
+      check: { name: 'build', target: 'cell', durationMs: 10_000 },
+    });
+    const asked = [
+      ...events.slice(0, 4),
+      check(161),
+      check(162),
+      { seq: 30, ts: t(170), type: 'person_needed', reason: '', files: [], commands: [] },
+    ] as RunEvent[];
+    const waiting = computeProgress(state, tallyEvents(asked), { now: new Date(t(200)), live: false });
+    // 4 conflicts in 50 cells explored, 50 left: about 4 more, the range bounded by the grid.
+    expect(waiting.expected).toBe(8);
+    expect(waiting.range?.low).toBe(4);
+    expect(waiting.range?.high).toBeGreaterThan(8);
+    // Per conflict: 20 s of the run's own work (60 s less 20 s of checks, for 2), one 10 s check run;
+    // 6 left; 1 hand-off per 2 conflicts, the person's pace not measured yet.
+    expect(waiting.leftParts?.parts).toEqual({ runMs: 120_000, checksMs: 60_000, personMs: null, finalMs: 60_000 });
+    expect(progressLine(waiting)).toMatch(
+      /~8 expected \(range 4-\d+\) .*\| ~4m 00s left \(run 2m 00s, checks 1m 00s, final checks 1m 00s\) \+ your time on ~3 hand-off\(s\)$/,
+    );
+    const back = [
+      ...asked,
+      { seq: 31, ts: t(290), type: 'node_entered', node: 'resolve_conflicts', step: 3 },
+    ] as RunEvent[];
+    const resumed = computeProgress(state, tallyEvents(back), { now: new Date(t(300)), live: false });
+    // The person took 2 minutes: 3 more hand-offs at that pace.
+    expect(resumed.leftParts?.parts.personMs).toBe(3 * 120_000);
+    expect(progressLine(resumed)).toMatch(
+      /~10m 00s left \(run 2m 00s, checks 1m 00s, your pace 6m 00s over ~3 hand-off\(s\), final checks 1m 00s\)$/,
+    );
   });
 });

@@ -2,6 +2,7 @@ import { readingText, tallyReadings, tallyText } from './check-reading.js';
 import { diagramKey } from './grid-key.js';
 import { handoffLines } from '../workflow/handoff/index.js';
 import { progressLine } from './progress.js';
+import { estimateRows, strategyWords, switchLines } from './estimates-text.js';
 import { diagramWithAxes } from '../imerge/diagram.js';
 import { decodeRuns, diagramCharOf } from './grid-codes.js';
 import { formatCount, formatDuration, formatUsd, shortOid } from './format.js';
@@ -165,8 +166,15 @@ export function planLine(model: ReportModel): string | null {
     a.batchSize ? `${a.strategy}(${a.batchSize})` : a.strategy;
   const others = plan.alternatives.map((a) => `${label(a)} ${formatDuration(a.ms)}`).join(', ');
   const o = model.outlook;
+  const used = model.run.strategy
+    ? `${model.run.strategy.kind}${model.run.strategy.batchSize ? `(${model.run.strategy.batchSize})` : ''}`
+    : null;
+  // A prediction of another strategy than the one used says so, rather than pass for the current one's.
+  const of = plan.strategy
+    ? ` for ${plan.strategy}${used && used !== plan.strategy ? ` (the run now uses ${used})` : ''}`
+    : '';
   return (
-    `planned: ${formatDuration(plan.ms)} of checks for ${plan.conflicts} conflict(s) expected` +
+    `planned${of}: ${formatDuration(plan.ms)} of checks for ${plan.conflicts} conflict(s) expected` +
     `${others ? ` (predicted: ${others})` : ''}; actual: ${formatDuration(o.checkMs)} of checks for ${o.done} conflict(s) so far` +
     `${o.expected !== null ? ` of ~${o.expected}` : ''}, the run worked ${formatDuration(o.activeMs)}`
   );
@@ -183,13 +191,20 @@ export function renderStatusText(model: ReportModel, options: { grid?: boolean }
     `Merge '${run.name}': ${run.status}${run.statusReason ? ` — ${run.statusReason}` : ''}`,
     `  ${run.upstream.ref} (${shortOid(run.upstream.oid)}) into ${run.fork.branch} (${shortOid(run.fork.oid)}), goal ${run.goal}`,
     `  phase: ${run.phase}; elapsed ${formatDuration(run.elapsedMs)} (${state})`,
-    `  strategy: ${run.strategy ? `${run.strategy.kind}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} by ${run.strategy.decidedBy}` : 'not chosen yet'}`,
+    `  strategy: ${strategyWords(model)}`,
+    ...switchLines(model).map((l) => `    ${l}`),
     `  grid: ${model.grid ? `${model.grid.len1 - 1} x ${model.grid.len2 - 1} commits, ${progress.blockers} blocker(s) known` : 'not started'}`,
     `  conflicts: ${progress.resolved} done, ${progress.left} left (of ${progress.conflicts}); hunks by rung: ${rungs.map((r) => `${r} ${progress.hunksByRung[r]}`).join(', ')}; open ${progress.hunksOpen}`,
   ];
   lines.push(`  progress: ${progressLine(model.outlook)}`);
   const plan = planLine(model);
   if (plan) lines.push(`  ${plan}`);
+  const [head, ...rows] = estimateRows(model);
+  if (rows.length > 0)
+    lines.push(
+      '  estimates against what happened:',
+      ...rows.map((r) => `    ${r.map((c, k) => `${head?.[k]}: ${c}`).join('; ')}`),
+    );
   if (model.currentCheck) {
     const c = model.currentCheck;
     lines.push(

@@ -87,6 +87,14 @@ export const handoffSchema = z.object({
   /** When a failed check brought the person here: the command that accepts the failure instead of amending. */
   accept: z.string().optional(),
   /** How many more conflicts are expected after these (imerge/conflict-estimate.ts), of how many in all. */
-  expected: z.object({ more: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
+  expected: z
+    .object({
+      more: z.number().int().nonnegative(),
+      total: z.number().int().nonnegative(),
+      /** The range of the total (workflow/estimate.ts); absent in hand-offs of older runs, high null when unbounded. */
+      low: z.number().int().nonnegative().optional(),
+      high: z.number().int().nonnegative().nullable().optional(),
+    })
+    .optional(),
 });
 export type Handoff = z.infer<typeof handoffSchema>;

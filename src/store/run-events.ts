@@ -205,6 +205,35 @@ const personNeededEvent = z.object({
   conflicts: z.array(handoffConflictSchema).optional(),
 });
 
+/**
+ * The run's estimates at a hand-off (the first and every tenth): the conflicts expected in all, with
+ * their range, and the time left with the parts it counts, so the report can set them against what happened.
+ */
+const estimateEvent = z.object({
+  ...base,
+  type: z.literal('estimate'),
+  handoff: z.number().int().positive(),
+  conflicts: z.object({
+    expected: z.number().int().nonnegative(),
+    low: z.number().int().nonnegative(),
+    high: z.number().int().nonnegative().nullable(),
+    known: z.number().int().nonnegative(),
+    basis: z.enum(['grid', 'tips', 'known']),
+  }),
+  done: z.number().int().nonnegative(),
+  /** Milliseconds left as estimated and its parts (null before anything was measured; `personMs` null until the person's pace is). */
+  leftMs: z.number().nonnegative().nullable(),
+  parts: z
+    .object({
+      runMs: z.number().nonnegative(),
+      checksMs: z.number().nonnegative(),
+      personMs: z.number().nonnegative().nullable(),
+      finalMs: z.number().nonnegative(),
+    })
+    .nullable(),
+  handoffsLeft: z.number().int().nonnegative(),
+});
+
 /** A person accepted a failed check as expected at a step of the merge (`continue --accept-failure`). */
 const failureAcceptedEvent = z.object({
   ...base,
@@ -251,6 +280,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   personChoicesEvent,
   failureSummarizedEvent,
   personNeededEvent,
+  estimateEvent,
   failureAcceptedEvent,
   statusChangedEvent,
   finalizedEvent,

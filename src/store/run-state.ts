@@ -63,6 +63,8 @@ const strategyStateSchema = z.object({
   prediction: z
     .object({
       conflicts: z.number().int().nonnegative(),
+      /** The strategy it is the prediction of (`batch(8)`): a switch after a failed check leaves it the old one's. */
+      strategy: z.string().optional(),
       checkMs: z.number().nonnegative(),
       fullMs: z.number().nonnegative(),
       ms: z.number().nonnegative(),
@@ -91,6 +93,11 @@ export const gridStateSchema = z.object({
   position: cellSchema.nullable(),
   /** Blocked cells known so far. */
   blockers: z.array(cellSchema),
+  /**
+   * Per fork commit (the grid's rows, the first commit first), the inner cells of its row merged so far (autofilled or resolved): the
+   * explored part of the grid the estimates read. Absent in states written before it was recorded.
+   */
+  filled: z.array(z.number().int().nonnegative()).optional(),
 });
 
 export { rungSchema } from './rung.js';

@@ -26,6 +26,17 @@ class ImergeGridEngine implements GridEngine {
     return result.blockers.map(([i, j]) => ({ i1: i, i2: j })).sort(compareCells);
   }
 
+  filledCells(): number[] {
+    const grid = this.im.grid;
+    const rows: number[] = [];
+    for (let i = 1; i < grid.len1; i++) {
+      let n = 0;
+      for (let j = 1; j < grid.len2; j++) if (grid.cell(i, j).oid !== null) n++;
+      rows.push(n);
+    }
+    return rows;
+  }
+
   async cellCommit(cell: Cell): Promise<string | null> {
     if (cell.i1 >= this.im.grid.len1 || cell.i2 >= this.im.grid.len2) return null;
     return this.im.cellCommit(cell.i1, cell.i2);

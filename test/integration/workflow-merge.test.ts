@@ -217,6 +217,16 @@ describe('recovery kinds and strategies', () => {
     expect(outcome.state.strategy?.kind).toBe('per_conflict');
     expect(outcome.state.attempts[0]?.recovery?.decision).toBe('switch-strategy');
     expect(repo.sh('show', 'main:vals.txt')).toBe(valuesFile(['merged1', 'merged2', 'merged3']).trimEnd());
+    // The switch is a strategy decision of the journal with its reason, so the report shows each strategy used.
+    const strategies = readFileSync(join(repo.dir, '.git', 'splintercat', 'up', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; kind?: string; decision?: string; reasoning?: string })
+      .filter((e) => e.type === 'decision' && e.kind === 'strategy');
+    expect(strategies.map((e) => e.decision)).toEqual(['optimistic', 'per_conflict']);
+    expect(strategies[1]?.reasoning).toMatch(
+      /^after attempt 1 failed its check \(.*\), optimistic -> per_conflict: isolate$/,
+    );
   });
 
   it('retry-specific: only the conflicts the planner names are redone', async () => {

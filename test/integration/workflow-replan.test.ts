@@ -80,7 +80,7 @@ describe('the planner predicts again from the checks it measured', () => {
     // Three cell checks later a check costs a second: each resolution on its own costs less than the margin more.
     expect(strategies[1]?.decision).toBe('per_conflict');
     expect(strategies[1]?.reasoning).toMatch(
-      /^measured on 3 cell check\(s\), 0 of 6 resolution\(s\) redone, 6 conflict\(s\) left: .*per_conflict/,
+      /^measured on 3 cell check\(s\), 0 of 6 resolution\(s\) redone, 6 conflict\(s\) left; checks to the end predicted \d+ s for per_conflict against \d+ s for batch\(2\): .*per_conflict/,
     );
     expect(strategies).toHaveLength(2);
     expect(state.strategy).toMatchObject({ kind: 'per_conflict', batchSize: null, decidedBy: 'fallback' });
@@ -100,6 +100,8 @@ describe('the planner predicts again from the checks it measured', () => {
     // The prediction is the time spent so far plus the time to come, for all twelve conflicts.
     const prediction = state.strategy?.prediction;
     expect(prediction?.conflicts).toBe(12);
+    // The prediction is the strategy's the run uses now, not the one it switched from.
+    expect(prediction?.strategy).toBe('per_conflict');
     const spentAtReplan = 2 * 600_000 + 3 * 1_000;
     expect(prediction?.ms).toBeGreaterThan(spentAtReplan);
     expect(prediction?.ms).toBeLessThan(spentAtReplan + 60_000);

@@ -6,6 +6,7 @@ import { roles, rungs, type CheckView, type ReportModel } from '../model.js';
 import { checkResultHtml } from './check-result.js';
 import { esc, idFrom } from './escape.js';
 import { progressLine } from '../progress.js';
+import { estimateRows, strategyWords, switchLines } from '../estimates-text.js';
 import { planLine } from '../status-text.js';
 
 /** Where a check's log link points: a file URL in the report, `/logs/N` in the UI; null for no link. */
@@ -84,7 +85,7 @@ ${card('Cost', `${esc(formatUsd(usage.total.costUsd))}${usage.total.unpricedCall
 ${card('Checks', checksCard(model))}
 ${card('Conflicts', `${progress.resolved} done, ${progress.left} left`)}
 ${card('Hunks by rung', byRung.join(' · ') || '<span class="muted">none</span>')}
-${card('Strategy', run.strategy ? `${esc(run.strategy.kind)}${run.strategy.batchSize ? ` (${run.strategy.batchSize})` : ''} <span class="muted">by ${esc(run.strategy.decidedBy)}</span>` : '<span class="muted">not chosen</span>')}
+${card('Strategy', esc(strategyWords(model)))}
 ${card('Upstream → fork', `<code>${esc(shortOid(run.upstream.oid))}</code> → <code>${esc(shortOid(run.fork.oid))}</code>`)}
 ${current}
 ${card('Progress', esc(progressLine(model.outlook)))}
@@ -93,7 +94,23 @@ ${validationCard(model)}
 </dl>
 ${handoff}
 ${attempts}
+${estimatesTable(model)}
 </section>`;
+}
+
+/** The estimates made at hand-offs against what happened, and each switch of strategy with its reason. */
+function estimatesTable(model: ReportModel): string {
+  const [head, ...rows] = estimateRows(model);
+  const switches = switchLines(model);
+  if (rows.length === 0 && switches.length === 0) return '';
+  const table =
+    rows.length > 0 && head
+      ? `<div class="table-wrap"><table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+          .map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
+          .join('')}</tbody></table></div>`
+      : '';
+  const list = switches.length > 0 ? `<ul>${switches.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>` : '';
+  return `<h3>Estimates against what happened</h3>${table}${list}`;
 }
 
 export function renderTimeline(model: ReportModel): string {

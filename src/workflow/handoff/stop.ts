@@ -1,14 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { withReachablePath } from '../../util/long-path.js';
-import { expectedConflicts } from '../../imerge/conflict-estimate.js';
 import type { HandoffConflict, RunState } from '../../store/run-state.js';
 import { acceptCommand } from '../accept-failure.js';
 import type { Ctx, Result } from '../nodes/common.js';
 import { cdLine, continueCommand } from './commands.js';
 import { presentedFile } from './presented.js';
 import { recordHandoff } from './snapshot.js';
-import { tipFacts } from '../../store/flow-tips.js';
+import { checkProgress } from '../../store/flow-checks.js';
+import { expectedConflicts, gridSampleOf, timeLeft, timingsOf } from '../estimate.js';
 
 /**
  * Stop for a person: every conflict with its worktree and each file's kind and exact
@@ -47,7 +47,7 @@ export async function handoffToPerson(state: RunState, ctx: Ctx, conflicts: Hand
       ? `check ${checks.map((n) => `'${n}'`).join(', ')} failed on a resolution to amend`
       : 'the ladder could not resolve them with certainty');
   ctx.journal.append({ type: 'person_needed', reason, files, commands, conflicts });
-  const expected = expectedAfter(state);
+  const expected = estimateAtHandoff(state, ctx);
   return {
     halt: 'needs_person',
     reason,
@@ -61,21 +61,43 @@ export async function handoffToPerson(state: RunState, ctx: Ctx, conflicts: Hand
         where: conflicts[0]?.worktree ?? null,
         conflicts,
         ...(checks.length > 0 ? { accept: acceptCommand(continueCommand(ctx, state.name)) } : {}),
-        ...(expected ? { expected } : {}),
+        expected,
       },
     },
   };
 }
 
-/** How many conflicts are expected after those met so far, from the tips' merge and the conflicts known. */
-function expectedAfter(state: RunState): { more: number; total: number } | null {
-  const groups = tipFacts(state).tipConflicts;
-  if (!groups) return null;
-  const total = expectedConflicts(
-    groups,
-    state.conflicts.map((c) => c.files.map((f) => f.path)),
-  );
-  return { more: Math.max(0, total - state.conflicts.length), total };
+/** Hand-offs whose estimates are journalled: the first and every tenth after it. */
+const ESTIMATE_EVERY = 10;
+
+/**
+ * How many conflicts are expected after those met so far (from the grid explored), with the range of
+ * the total; at the first hand-off and every tenth the estimates are journalled for the report.
+ */
+function estimateAtHandoff(state: RunState, ctx: Ctx): NonNullable<NonNullable<RunState['handoff']>['expected']> {
+  const range = expectedConflicts(gridSampleOf(state));
+  const events = ctx.journal.read().entries;
+  const done = state.conflicts.filter((c) => c.status === 'resolved').length;
+  const timings = timingsOf(events, done);
+  if ((timings.handoffs - 1) % ESTIMATE_EVERY === 0) {
+    const finalMs = checkProgress(state).finalValidated ? 0 : (state.strategy?.prediction?.fullMs ?? 0);
+    const left = timeLeft(Math.max(0, range.expected - done), timings, finalMs);
+    ctx.journal.append({
+      type: 'estimate',
+      handoff: timings.handoffs,
+      conflicts: range,
+      done,
+      leftMs: left?.ms ?? null,
+      parts: left?.parts ?? null,
+      handoffsLeft: left?.handoffsLeft ?? 0,
+    });
+  }
+  return {
+    more: Math.max(0, range.expected - state.conflicts.length),
+    total: range.expected,
+    low: range.low,
+    high: range.high,
+  };
 }
 
 /** What changed outside the conflict's files before a person was asked is nobody's: put back, and said (snapshot.ts). */

@@ -44,10 +44,7 @@ export function handoffLines(handoff: Handoff, indent = '  '): string[] {
       '',
       `These ${handoff.conflicts.length} conflicts are independent: settle them in any order, each in its own worktree; one \`splintercat continue\` then checks them together (and finds the one that breaks a check, if one does).`,
     );
-  if (handoff.expected)
-    lines.push(
-      `${handoff.expected.more === 0 ? 'No more conflicts are expected after these' : `About ${handoff.expected.more} more conflict(s) are expected after these`} (${handoff.expected.total} in all, estimated from a plain merge of the tips and the conflicts met so far).`,
-    );
+  if (handoff.expected) lines.push(expectedLine(handoff.expected));
   lines.push('', 'Then:', ...handoff.commands.map((c) => `${indent}${c}`));
   if (handoff.accept) {
     lines.push(
@@ -80,4 +77,19 @@ function hunkLines(file: HandoffFile, indent: string): string[] {
       `${indent}${indent}or: ${generic}`,
     ];
   });
+}
+
+/** The conflicts still expected after these, with the range of the total when the grid bounds it. */
+function expectedLine(e: NonNullable<Handoff['expected']>): string {
+  const range =
+    e.low === undefined
+      ? `${e.total} in all`
+      : e.high === null || e.high === undefined
+        ? `~${e.total} in all, at least ${e.low}`
+        : e.low === e.high
+          ? `${e.total} in all`
+          : `~${e.total} in all, range ${e.low}-${e.high}`;
+  const basis =
+    e.low === undefined ? 'a plain merge of the tips and the conflicts met so far' : 'the grid explored so far';
+  return `${e.more === 0 ? 'No more conflicts are expected after these' : `About ${e.more} more conflict(s) are expected after these`} (${range}, estimated from ${basis}).`;
 }

@@ -126,14 +126,20 @@ function strategyAfter(state: RunState, decision: Decision, ctx: Ctx, now: strin
   const strategy = state.strategy;
   if (decision.decision !== 'switch-strategy' || !strategy) return strategy;
   const kind = decision.newStrategy ?? moreConservative[strategy.kind];
-  return {
-    ...strategy,
-    kind,
-    batchSize: kind === 'batch' ? (decision.batchSize ?? ctx.config.merge.default_batch_size) : null,
-    decidedBy: decision.decidedBy,
-    reasoning: decision.reasoning,
-    decidedAt: now,
-  };
+  const batchSize = kind === 'batch' ? (decision.batchSize ?? ctx.config.merge.default_batch_size) : null;
+  const label = (k: string, size: number | null): string => (size ? `${k}(${size})` : k);
+  // The switch is journalled as a strategy decision with its reason, so the report shows the strategy used.
+  const redone = state.conflicts.filter((c) => c.attempts > 1).length;
+  const reasoning = `after attempt ${state.currentAttempt} failed its check (${redone} of ${state.conflicts.length} conflict(s) redone so far), ${label(strategy.kind, strategy.batchSize)} -> ${label(kind, batchSize)}: ${decision.reasoning}`;
+  ctx.journal.append({
+    type: 'decision',
+    kind: 'strategy',
+    by: decision.decidedBy,
+    decision: kind,
+    reasoning,
+    batchSize,
+  });
+  return { ...strategy, kind, batchSize, decidedBy: decision.decidedBy, reasoning, decidedAt: now };
 }
 
 /** The conflicts redone: a person's is presented to amend, a blamed one waits for the resolver, the rest for the ladder. */

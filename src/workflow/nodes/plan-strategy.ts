@@ -2,13 +2,14 @@ import { chooseStrategy } from '../../agents/index.js';
 import { strategyPolicy } from '../../agents/planner-policy.js';
 import type { RunState } from '../../store/run-state.js';
 import { PRIOR_FAILURE_RATE, predictStrategies, type StrategyPrediction } from '../../agents/planner-predict.js';
-import { expectedConflicts, tipMerge, type ConflictEstimate } from '../../imerge/conflict-estimate.js';
+import { tipMerge, type ConflictEstimate } from '../../imerge/conflict-estimate.js';
+import { expectedConflicts, gridSampleOf } from '../estimate.js';
 import { checkCostsOf } from '../check-costs.js';
 import { openAttempt } from './attempt.js';
 import type { Ctx, Result } from './common.js';
 import { withCheckProgress } from '../../store/flow-checks.js';
 import { recoveryMemory, withRecoveryMemory } from '../../store/flow-recovery.js';
-import { tipFacts, withTipFacts } from '../../store/flow-tips.js';
+import { withTipFacts } from '../../store/flow-tips.js';
 
 /** PlanStrategy: the configured strategy, or the planner's choice (model, or the offline policy). */
 export async function planStrategy(state: RunState, ctx: Ctx): Promise<Result> {
@@ -117,7 +118,8 @@ function predict(
         batchSizes: [s.batchSize ?? merge.default_batch_size],
         available: [s.kind as StrategyPrediction['strategy']],
       })[0];
-      return { conflicts, checkMs, fullMs, ms: own?.ms ?? 0, alternatives: all };
+      const strategy = s.batchSize ? `${s.kind}(${s.batchSize})` : s.kind;
+      return { conflicts, strategy, checkMs, fullMs, ms: own?.ms ?? 0, alternatives: all };
     },
   };
 }
@@ -145,10 +147,7 @@ export function replan(state: RunState, ctx: Ctx): RunState {
   const last = recoveryMemory(state).plannedAtChecks;
   if (measured < Math.max(REPLAN_FIRST, 2 * last)) return state;
   const resolved = state.conflicts.filter((c) => c.status === 'resolved');
-  const expected = expectedConflicts(
-    tipFacts(state).tipConflicts ?? [],
-    state.conflicts.map((c) => c.files.map((f) => f.path)),
-  );
+  const expected = expectedConflicts(gridSampleOf(state)).expected;
   const left = Math.max(0, expected - resolved.length);
   const wrong = resolved.reduce((n, c) => n + Math.max(0, c.attempts - 1), 0);
   const rate = (wrong + PRIOR_FAILURE_RATE * PRIOR_WEIGHT) / (resolved.length + PRIOR_WEIGHT);
@@ -186,7 +185,13 @@ export function replan(state: RunState, ctx: Ctx): RunState {
     },
   };
   if (switched) {
-    const reasoning = `${measuredText}: ${choice.reasoning}`;
+    // The numbers behind the switch: the checks to the end predicted for the old strategy and for the new one.
+    const minutes = (s: { kind: string; batchSize: number | null }): string => {
+      const ms = predictions.of(s).ms;
+      const time = ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+      return `${time} for ${s.batchSize ? `${s.kind}(${s.batchSize})` : s.kind}`;
+    };
+    const reasoning = `${measuredText}; checks to the end predicted ${minutes({ kind, batchSize })} against ${minutes(current)}: ${choice.reasoning}`;
     strategy = { ...strategy, kind, batchSize, reasoning, decidedAt: now };
     ctx.journal.append({ type: 'decision', kind: 'strategy', by: 'fallback', decision: kind, reasoning, batchSize });
     ctx.log.decision(

@@ -111,7 +111,7 @@ async function takeBack(
 /** Fill every cell that merges cleanly; the cells left blocked, recorded as the grid. */
 async function autofill(ctx: Ctx, engine: GridEngine, state: RunState): Promise<{ state: RunState; blockers: Cell[] }> {
   const blockers = await engine.autofill({ signal: ctx.signal });
-  const grid = { size: engine.size(), position: null, blockers };
+  const grid = { size: engine.size(), position: null, blockers, filled: engine.filledCells() };
   ctx.journal.append({ type: 'grid_updated', grid });
   return { state: { ...state, grid }, blockers };
 }

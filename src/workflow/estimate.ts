@@ -1,0 +1,258 @@
+import { cellId } from '../imerge/cell.js';
+import type { RunEvent } from '../store/run-events.js';
+import type { RunState } from '../store/run-state.js';
+import { tipFacts } from '../store/flow-tips.js';
+
+/**
+ * Estimates a person can plan by, computed from the whole job as the journal records it: the
+ * conflicts still to come from the grid explored so far, and the time left from what each part
+ * of the work (the run's own, the checks, the person's) has measured. Pure: the caller folds
+ * the journal and passes the figures in.
+ */
+
+/** What the grid shows so far, row by row (a row is one fork commit, the first commit first). */
+export interface GridSample {
+  /** Fork commits (rows) and upstream commits (cells in a row). */
+  size: { i1: number; i2: number };
+  /** Per row, the cells merged so far; null when the engine has not said (a journal of an older run). */
+  filled: readonly number[] | null;
+  /** The row of each blocked cell not merged yet (explored, not filled). */
+  blockedRows: readonly number[];
+  /** The row of each conflict known: every one met (resolved or open) and every blocked cell not met yet. */
+  conflictRows: readonly number[];
+  /** Conflicts the plain merge of the tips groups into; null when not measured. */
+  tips: number | null;
+}
+
+export interface ConflictRange {
+  /** Conflicts expected in all (never fewer than those known). */
+  expected: number;
+  /** The range the count lies in at about 95%; `high` null when nothing bounds it yet. */
+  low: number;
+  high: number | null;
+  known: number;
+  /** Where the figure comes from: the explored grid, the tips' merge (nothing explored yet), or only what is known. */
+  basis: 'grid' | 'tips' | 'known';
+}
+
+const Z = 1.96;
+/** Pseudo-conflicts a row's own share is shrunk with towards the grid's: rows with little explored follow the grid. */
+const PRIOR_CONFLICTS = 2;
+
+/** Wilson's interval for a share of `k` successes in `n` trials. */
+function wilson(k: number, n: number): { low: number; high: number } {
+  const p = k / n;
+  const d = 1 + (Z * Z) / n;
+  const centre = (p + (Z * Z) / (2 * n)) / d;
+  const half = (Z * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n))) / d;
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+/**
+ * The conflicts expected: each row's share of explored cells that conflict (shrunk towards the
+ * grid's share, so a row barely explored follows the grid), extrapolated over the row's cells not
+ * explored yet. Every conflict inside the explored region is known (a cell is merged only once its
+ * parents are), so the count is the known ones plus binomial counts over the rest; the range adds
+ * the shares' uncertainty (each row's, and the grid's that all rows lean on) to those counts' own
+ * spread, and closes on the known count as the grid fills.
+ */
+export function expectedConflicts(grid: GridSample): ConflictRange {
+  const known = grid.conflictRows.length;
+  const rows = grid.size.i1;
+  const width = grid.size.i2;
+  const explored = Array.from({ length: rows }, (_, r) => grid.filled?.[r] ?? 0);
+  for (const r of grid.blockedRows) if (r >= 1 && r <= rows) explored[r - 1] = (explored[r - 1] as number) + 1;
+  const seen = explored.map((n) => Math.min(width, n));
+  const total = seen.reduce((a, b) => a + b, 0);
+  const unexplored = rows * width - total;
+  if (grid.filled === null || total === 0) {
+    const tips = grid.tips ?? 0;
+    if (tips > known) return { expected: tips, low: known, high: null, known, basis: 'tips' };
+    return { expected: known, low: known, high: null, known, basis: 'known' };
+  }
+  if (known === 0 || unexplored === 0) {
+    const high = known + Math.ceil(unexplored * wilson(0, total).high);
+    const tips = grid.tips !== null && grid.tips <= high ? grid.tips : 0;
+    return { expected: Math.max(known, tips), low: known, high, known, basis: 'grid' };
+  }
+  const share = Math.min(1, known / total);
+  const prior = PRIOR_CONFLICTS / share;
+  const inRow = new Array<number>(rows).fill(0);
+  for (const r of grid.conflictRows) if (r >= 1 && r <= rows) inRow[r - 1] = (inRow[r - 1] as number) + 1;
+  let mean = known;
+  let variance = 0;
+  let leaning = 0;
+  seen.forEach((n, r) => {
+    const left = width - n;
+    if (left === 0) return;
+    const p = Math.min(1, ((inRow[r] as number) + PRIOR_CONFLICTS) / (n + prior));
+    mean += p * left;
+    variance += left * p * (1 - p) + (left * left * p * (1 - p)) / (n + prior);
+    leaning += (left * prior) / (n + prior);
+  });
+  variance += leaning * leaning * ((share * (1 - share)) / total);
+  const spread = Z * Math.sqrt(variance);
+  // Few conflicts seen make the count's tails long: the range holds at least the grid's Wilson interval,
+  // and never more conflicts than cells.
+  const rate = wilson(known, total);
+  const wide = { low: rate.low * unexplored, high: rate.high * unexplored };
+  const high = Math.min(
+    known + unexplored,
+    Math.ceil(Math.max(mean + spread, known + wide.high + Z * Math.sqrt(wide.high))),
+  );
+  const low = Math.max(known, Math.floor(Math.min(mean - spread, known + wide.low - Z * Math.sqrt(wide.low))));
+  // The tips' groups stand for conflicts anywhere in the grid, explored or not: while the grid's range
+  // allows them, the count is not expected below them (an explored corner may be quieter than the rest).
+  const tips = grid.tips !== null && grid.tips <= high ? grid.tips : 0;
+  return {
+    expected: Math.max(Math.round(mean), tips),
+    low,
+    high,
+    known,
+    basis: 'grid',
+  };
+}
+
+/** What the journal measured of each part of the work on conflicts. */
+export interface Timings {
+  /** Conflicts resolved so far. */
+  done: number;
+  /** Milliseconds the run worked on conflicts (resolving, checking, recovering, and the cleanup of worktrees). */
+  conflictWorkMs: number;
+  /** Each check run on a cell, in milliseconds. */
+  checkRuns: number[];
+  /** Each hand-off's wait for the person, from `person_needed` to the `continue` that took it. */
+  personWaits: number[];
+  /** Hand-offs so far (the open one included). */
+  handoffs: number;
+}
+
+export interface TimeLeft {
+  /** The run's own time left, milliseconds: the conflicts still expected at the measured cost of each part. */
+  ms: number;
+  parts: {
+    /** The run's own work per conflict (engine, ladder, model, worktree cleanup), check runs excluded. */
+    runMs: number;
+    /** Check runs on cells at the measured median, as many per conflict as the run has needed. */
+    checksMs: number;
+    /** The person's pace over the hand-offs expected; null until one `continue` is measured. */
+    personMs: number | null;
+    /** The final validation (the full checks). */
+    finalMs: number;
+  };
+  /** Hand-offs still expected (at the share of hand-offs per conflict so far). */
+  handoffsLeft: number;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return 0;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/**
+ * The time left for `remaining` conflicts: each part at its measured cost (medians of the check runs
+ * and of the person's waits, the run's own work per conflict), plus the final validation. Null
+ * before any conflict is resolved, when nothing has been measured.
+ */
+export function timeLeft(remaining: number, t: Timings, finalMs: number): TimeLeft | null {
+  if (t.done <= 0) return null;
+  const checkTotal = t.checkRuns.reduce((a, b) => a + b, 0);
+  const runPer = Math.max(0, t.conflictWorkMs - checkTotal) / t.done;
+  const checksPer = (t.checkRuns.length / t.done) * median(t.checkRuns);
+  const handoffsLeft = Math.round((remaining * t.handoffs) / Math.max(t.done, 1));
+  const personMs = t.personWaits.length > 0 ? handoffsLeft * median(t.personWaits) : null;
+  const runMs = remaining * runPer;
+  const checksMs = remaining * checksPer;
+  return {
+    ms: runMs + checksMs + (personMs ?? 0) + finalMs,
+    parts: { runMs, checksMs, personMs, finalMs },
+    handoffsLeft,
+  };
+}
+
+const conflictNodes = new Set(['resolve_conflicts', 'check', 'summarize_failure', 'plan_recovery', 'execute_recovery']);
+
+/** The timings folded event by event (the driving process keeps one up to date); `timingsOf` reads them. */
+export interface TimingTally {
+  conflictWorkMs: number;
+  checkRuns: number[];
+  personWaits: number[];
+  handoffs: number;
+  /** When the open hand-off asked for the person (null when none is open). */
+  askedAt: string | null;
+}
+
+export function emptyTimings(): TimingTally {
+  return { conflictWorkMs: 0, checkRuns: [], personWaits: [], handoffs: 0, askedAt: null };
+}
+
+/** The timings after one more event. */
+export function addTiming(t: TimingTally, e: RunEvent): TimingTally {
+  if (e.type === 'node_finished' && conflictNodes.has(e.node))
+    return { ...t, conflictWorkMs: t.conflictWorkMs + e.durationMs };
+  if (e.type === 'check_finished' && e.check.target === 'cell')
+    return { ...t, checkRuns: [...t.checkRuns, e.check.durationMs] };
+  if (e.type === 'person_needed') return { ...t, handoffs: t.handoffs + 1, askedAt: e.ts };
+  // The next node entered after a hand-off is the `continue` that took it.
+  if (e.type === 'node_entered' && t.askedAt !== null)
+    return {
+      ...t,
+      personWaits: [...t.personWaits, Math.max(0, Date.parse(e.ts) - Date.parse(t.askedAt))],
+      askedAt: null,
+    };
+  return t;
+}
+
+/** The timings of a tally, for `done` conflicts resolved. */
+export function timingsFrom(t: TimingTally, done: number): Timings {
+  return {
+    done,
+    conflictWorkMs: t.conflictWorkMs,
+    checkRuns: t.checkRuns,
+    personWaits: t.personWaits,
+    handoffs: t.handoffs,
+  };
+}
+
+/** The timings a journal holds. */
+export function timingsOf(events: readonly RunEvent[], done: number): Timings {
+  return timingsFrom(events.reduce(addTiming, emptyTimings()), done);
+}
+
+/** Which parts a time left counts, in words: `run 4m, checks 20m, your pace 12m, final checks 2m`. */
+export function timeLeftParts(left: TimeLeft, format: (ms: number) => string): string {
+  const p = left.parts;
+  return [
+    `run ${format(p.runMs)}`,
+    ...(p.checksMs > 0 ? [`checks ${format(p.checksMs)}`] : []),
+    ...(p.personMs !== null ? [`your pace ${format(p.personMs)} over ~${left.handoffsLeft} hand-off(s)`] : []),
+    ...(p.finalMs > 0 ? [`final checks ${format(p.finalMs)}`] : []),
+  ].join(', ');
+}
+
+/** The grid sample of a run: its state, and conflicts the journal met that the state has not saved yet. */
+export function gridSampleOf(state: RunState, met: ReadonlySet<string> = new Set()): GridSample {
+  // A conflict's id is its cell, `I1-I2`.
+  const rows = new Map<string, number>([
+    ...state.conflicts.map((c) => [c.id, c.cell.i1] as const),
+    ...[...met].map((id) => [id, Number.parseInt(id, 10)] as const),
+  ]);
+  const blockers = state.grid?.blockers ?? [];
+  for (const b of blockers) if (!rows.has(cellId(b))) rows.set(cellId(b), b.i1);
+  return {
+    size: state.grid?.size ?? { i1: 0, i2: 0 },
+    filled: state.grid?.filled ?? null,
+    blockedRows: blockers.map((b) => b.i1),
+    conflictRows: [...rows.values()],
+    tips: tipFacts(state).tipConflicts?.length ?? null,
+  };
+}
+
+/** The expected count as words: `~40 expected (range 31-52)`, or `at least 12 expected` when unbounded. */
+export function expectedWords(r: Pick<ConflictRange, 'expected' | 'low' | 'high'>): string {
+  if (r.high === null)
+    return r.expected > r.low ? `~${r.expected} expected (at least ${r.low})` : `at least ${r.low} expected`;
+  return r.low === r.high ? `${r.expected} expected` : `~${r.expected} expected (range ${r.low}-${r.high})`;
+}
