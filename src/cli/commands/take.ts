@@ -6,12 +6,12 @@ import { hunksKeyed } from '../../store/stored-hunks.js';
 import { printableName as shown } from '../../util/safe-print.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 
-/** `splintercat take ours|theirs|both|base [FILE [HUNK]]`: settle conflict hunks with one command. */
+/** `splintercat take ours|theirs|both|base|combined [FILE [HUNK]]`: settle conflict hunks with one command. */
 export function registerTake(program: Command): Command {
   return program
     .command('take')
     .description(
-      "settle conflict hunks with one side, both, or the base: a file's every hunk, or one (by number); a file decided whole (binary, modify/delete, generated) takes ours or theirs whole",
+      "settle conflict hunks with one side, both, both combined line by line, or the base: a file's every hunk, or one (by number); a file decided whole (binary, modify/delete, generated) takes ours or theirs whole",
     )
     .argument('<choice>', `what to keep: ${takeChoices.join(' | ')}`)
     .argument('[file]', 'a conflicted file (default: every conflicted file)')
@@ -68,6 +68,7 @@ function parseRequest(choice: string, file: string | undefined, hunk: string | u
         'splintercat take theirs FILE [HUNK]   # the side being merged in',
         'splintercat take both [--order theirs-first] FILE [HUNK]',
         'splintercat take base FILE [HUNK]     # neither change',
+        "splintercat take combined FILE [HUNK] # both sides' lines merged line by line, to edit from",
       ],
     });
   if (order !== undefined && choice !== 'both')
