@@ -90,7 +90,7 @@ export function formatLearnt(c: LearntCounts): string[] {
     `By basis: ${Object.entries(c.byBasis)
       .map(
         ([b, x]) =>
-          `${b} ${x.suggested} suggested, ${x.equal} equal${x.combinedToo === undefined ? '' : ` (the person combined both sides in ${x.combinedToo})`}`,
+          `${b} ${x.suggested} suggested, ${x.equal} equal${b === 'combined' ? ` (the person combined both sides in ${x.combinedToo ?? 0})` : ''}`,
       )
       .join('; ')}.`,
     '',
