@@ -33,7 +33,8 @@ const day = (time: number): string => new Date(time * 1000).toISOString().slice(
  * The decision the merges that conflicted on `hunks` propose: the latest merge's choice when it
  * writes a decision, the latest `MIN_MERGES` or more agree on it, and older merges that did
  * otherwise weigh little (recent merges count more). Never a decision a later merge did not keep:
- * only the unbroken run of the latest merges speaks for it. A union is never proposed where taking
+ * only the unbroken run of the latest merges speaks for it, and older merges that differ may only
+ * have kept a side or both (one that combined, or wrote text of neither side, leaves it unsettled). A union is never proposed where taking
  * both sides did not parse in a merge of its evidence.
  */
 export function verdictOf(hunks: readonly LearntHunk[]): Verdict {
@@ -61,6 +62,8 @@ export function verdictOf(hunks: readonly LearntHunk[]): Verdict {
     if (i < streak) agree += w;
   }
   if (streak < votes.length && agree / all < RECENT_SHARE) return none;
+  // Where the maintainer once wrote text of their own or combined the sides, only a unanimous history speaks.
+  if (votes.slice(0, votes.length - streak).some((v) => !(v.choice in decisionOfChoice))) return none;
   return { decision, choice: latest, votes, streak };
 }
 

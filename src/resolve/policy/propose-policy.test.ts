@@ -79,6 +79,8 @@ describe('proposePolicy', () => {
       ]),
       // The latest merge kept the fork's side after five that kept upstream's: nothing to propose.
       ...merges('src/b.ts', ['theirs', 'theirs', 'theirs', 'theirs', 'theirs', 'ours']),
+      // Six recent merges kept upstream's side, but an older one had the maintainer's own text: no side.
+      ...merges('lib/d.ts', ['other text', 'theirs', 'theirs', 'theirs', 'theirs', 'theirs', 'theirs']),
       // Two recent ones against three older: too little weight.
       ...merges('lib/c.ts', ['ours', 'ours', 'ours', 'theirs', 'theirs']),
     ]);
