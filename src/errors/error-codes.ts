@@ -41,6 +41,7 @@ export const errorKinds = {
   imerge_rebase_merges: 'usage',
   init_ci_unknown: 'usage',
   init_exists: 'usage',
+  init_history: 'usage',
   merge_exists: 'usage',
   nothing_to_accept: 'usage',
   merge_no_branch: 'usage',

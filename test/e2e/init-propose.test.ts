@@ -45,11 +45,30 @@ describe('init --propose', () => {
       `Nothing was written. To accept a line, add it without its \`# \` under resolve.paths in ${path}.`,
     );
     expect(run.stdout).toMatch(/^ {2}# {3}"banner\.txt": theirs +# theirs in all 2 merges that conflicted there/m);
-    expect(run.stdout).not.toMatch(/data\.json/);
+    expect(run.stdout).not.toMatch(/^ {2}# {3}"data\.json":/m);
+    expect(run.stdout).toMatch(/^ {2}# {3}"data\.json" +# ours then theirs 2$/m);
     expect(readFileSync(path, 'utf8')).toBe(mine);
     // Without --propose, init still refuses to overwrite, and says how to see a proposal.
     const refused = await runCli(['init'], repo.dir);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('splintercat init --propose');
+  });
+
+  it('shows its progress reading past merges on stderr, and says how many it read and that older ones were left out', async () => {
+    const repo = forkWithMerges();
+    const all = await runCli(['init', '--propose'], repo.dir);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stderr).toContain('reading past merges: 1 of 2');
+    expect(all.stderr).toContain('reading past merges: 2 of 2');
+    expect(all.stdout).toContain("# Proposed from this repository's 2 most recent merges.");
+    const one = await runCli(['init', '--propose', '--history-merges', '1'], repo.dir);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stderr).toContain('reading past merges: 1 of 1');
+    expect(one.stdout).toContain(
+      "from this repository's 1 most recent merges (at most that many are read: older ones, if any, are left out; --history-merges reads more)",
+    );
+    const bad = await runCli(['init', '--propose', '--history-seconds', 'soon'], repo.dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--history-seconds 'soon' is not a positive whole number");
   });
 });

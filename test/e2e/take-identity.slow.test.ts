@@ -30,7 +30,7 @@ function identicalHunks(): TestRepo {
   return repo;
 }
 
-const side: Record<TakeChoice, string> = { ours: 'v4', theirs: 'v3.6.0', both: '', base: 'v3' };
+const side: Record<TakeChoice, string> = { ours: 'v4', theirs: 'v3.6.0', both: '', base: 'v3', combined: '' };
 const plan: Array<[number, TakeChoice]> = [
   [1, 'theirs'],
   [2, 'ours'],

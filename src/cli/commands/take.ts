@@ -7,14 +7,14 @@ import { printableName as shown, shellWord } from '../../util/safe-print.js';
 import { globalOptions, printJson, printResult } from '../context.js';
 
 /**
- * `splintercat take ours|theirs|both|base [FILE [HUNK]]`: settle conflict hunks with one command;
+ * `splintercat take ours|theirs|both|base|combined [FILE [HUNK]]`: settle conflict hunks with one command;
  * `splintercat take candidate K FILE`: the model's K-th candidate resolution of FILE, as the hand-off offers it.
  */
 export function registerTake(program: Command): Command {
   return program
     .command('take')
     .description(
-      "settle conflict hunks with one side, both, or the base: a file's every hunk, or one (by number); a file decided whole (binary, modify/delete, generated) takes ours or theirs whole; `take candidate K FILE` writes the model's K-th candidate resolution the hand-off offers",
+      "settle conflict hunks with one side, both, both combined line by line, or the base: a file's every hunk, or one (by number); a file decided whole (binary, modify/delete, generated) takes ours or theirs whole; `take candidate K FILE` writes the model's K-th candidate resolution the hand-off offers",
     )
     .argument('<choice>', `what to keep: ${takeChoices.join(' | ')} | candidate`)
     .argument('[file]', 'a conflicted file (default: every conflicted file)')
@@ -88,6 +88,7 @@ function parseRequest(choice: string, file: string | undefined, hunk: string | u
         'splintercat take theirs FILE [HUNK]   # the side being merged in',
         'splintercat take both [--order theirs-first] FILE [HUNK]',
         'splintercat take base FILE [HUNK]     # neither change',
+        "splintercat take combined FILE [HUNK] # both sides' lines merged line by line, to edit from",
       ],
     });
   if (order !== undefined && choice !== 'both')

@@ -24,7 +24,8 @@ export interface LearntCounts {
   equal: number;
   /** Suggested where the person's text for the hunk could not be located (neither equal nor wrong). */
   unaligned: number;
-  byBasis: Record<string, { suggested: number; equal: number }>;
+  /** `combinedToo`: for combinations, where the person's text also kept lines of both sides (equal or edited). */
+  byBasis: Record<string, { suggested: number; equal: number; combinedToo?: number }>;
   apply: ApplyRow[];
   /** Cases that could not be placed in time (no merge date): nothing learnt from or suggested for them. */
   undated: number;

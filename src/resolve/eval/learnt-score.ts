@@ -2,7 +2,9 @@ import type { Git } from '../../git/index.js';
 import { sideChoices } from '../learnt/hunk-shape.js';
 import { learnFile, type LearntHunk } from '../learnt/learnt-hunk.js';
 import { strongEnough, suggestFor } from '../learnt/suggest.js';
-import type { ConflictHunk } from '../types.js';
+import { keepsBothSides } from '../learnt/combined.js';
+import type { ConflictedFile, ConflictHunk } from '../types.js';
+import { alignHunk, matchesRegion } from './align.js';
 import type { PersonChoice } from './left-hunks.js';
 import type { EvalCase } from './score-case.js';
 import type { LearntCounts } from './learnt-counts.js';
@@ -32,7 +34,12 @@ export async function learnCases(git: Git, cases: readonly EvalCase[], counts: L
  * what the person wrote.
  */
 export function learntScorer(byRepo: ReadonlyMap<string, readonly LearntHunk[]>, counts: LearntCounts) {
-  return (c: EvalCase, hunks: readonly ConflictHunk[], choices: readonly PersonChoice[]): void => {
+  return (
+    c: EvalCase,
+    hunks: readonly ConflictHunk[],
+    choices: readonly PersonChoice[],
+    file: ConflictedFile,
+  ): void => {
     if (c.time === undefined) return;
     const time = c.time;
     const history = (byRepo.get(c.repo ?? '') ?? []).filter((h) => h.time < time);
@@ -47,7 +54,12 @@ export function learntScorer(byRepo: ReadonlyMap<string, readonly LearntHunk[]>,
       counts.suggested++;
       basis.suggested++;
       if (kept) counts.suggestedKept++;
-      const equal = s.choice === person;
+      // A combination is the person's when its text is theirs; "combined too" when theirs also keeps both sides' lines.
+      const region = s.choice === 'combined' && c.resolved !== null ? alignHunk(file, hunk, c.resolved) : null;
+      const equal =
+        s.choice === 'combined' ? region !== null && matchesRegion(region, s.text ?? '', c.path) : s.choice === person;
+      if (region !== null && (equal || (person === 'other text' && keepsBothSides(hunk, region.text))))
+        basis.combinedToo = (basis.combinedToo ?? 0) + 1;
       if (equal) {
         counts.equal++;
         basis.equal++;
@@ -76,7 +88,10 @@ export function formatLearnt(c: LearntCounts): string[] {
     `| ${c.left} | ${c.kept} | ${c.suggested} | ${c.suggestedKept} | ${c.equal} | ${pct(c.equal, scored)} | ${pct(c.suggestedKept, c.kept)} |`,
     '',
     `By basis: ${Object.entries(c.byBasis)
-      .map(([b, x]) => `${b} ${x.suggested} suggested, ${x.equal} equal`)
+      .map(
+        ([b, x]) =>
+          `${b} ${x.suggested} suggested, ${x.equal} equal${b === 'combined' ? ` (the person combined both sides in ${x.combinedToo ?? 0})` : ''}`,
+      )
       .join('; ')}.`,
     '',
     '`resolve.learnt: apply` at each threshold (share of the merges that spoke that agree, and how many agree at least):',

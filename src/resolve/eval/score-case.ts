@@ -42,7 +42,12 @@ export interface ScoreOptions {
   /** The syntax-aware rung's switches (default off). */
   syntax?: SyntaxSwitches;
   /** Scores suggestions learnt from earlier merges for the hunks the ladder leaves. */
-  learnt?: (c: EvalCase, hunks: readonly ConflictHunk[], choices: readonly PersonChoice[]) => void;
+  learnt?: (
+    c: EvalCase,
+    hunks: readonly ConflictHunk[],
+    choices: readonly PersonChoice[],
+    file: ConflictedFile,
+  ) => void;
 }
 
 /** Score one case into `report` (accumulating). */
@@ -115,7 +120,7 @@ export async function scoreCase(c: EvalCase, options: ScoreOptions, report: Eval
     const resolved = c.resolved;
     const choices = result.remaining.map((hunk) => personChoice(file, hunk, resolved));
     for (const choice of choices) report.left.hunks[choice] = (report.left.hunks[choice] ?? 0) + 1;
-    options.learnt?.(c, result.remaining, choices);
+    options.learnt?.(c, result.remaining, choices, file);
     if (caseKind(c) === 'content') {
       const kind = fileChoice(choices, editedOutside(file, resolved));
       report.left.files[kind] = (report.left.files[kind] ?? 0) + 1;

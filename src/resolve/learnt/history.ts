@@ -11,7 +11,7 @@ import { learnFile, type LearntHunk } from './learnt-hunk.js';
  * each is replayed once): `<git common dir>/splintercat/learnt/merges.json`. A new version of the
  * classification bumps `VERSION` and starts the memo afresh.
  */
-const VERSION = 2;
+const VERSION = 3;
 
 const hunkSchema = z.object({
   path: z.string(),
@@ -32,6 +32,16 @@ export interface HistoryOptions {
   limit: number;
   /** Called once per merge replayed for the first time (progress). */
   onReplay?: (done: number, total: number) => void;
+  /** Called once per merge read, remembered or replayed, newest first (progress). */
+  onRead?: (done: number, total: number) => void;
+  /**
+   * Stop replaying merges after this many milliseconds: the merges read by then (the most recent)
+   * are learnt from, the older ones left out. Remembered merges cost nothing and are always read
+   * up to the first one left out.
+   */
+  budgetMs?: number;
+  /** The clock, in milliseconds (tests). */
+  now?: () => number;
 }
 
 export interface LearntHistory {
@@ -39,6 +49,8 @@ export interface LearntHistory {
   /** Merges read, and of them those replayed now (the rest came from the memo). */
   merges: number;
   replayed: number;
+  /** Merges within `limit` left out, older than those read, because the time budget ran out. */
+  leftOut: number;
 }
 
 function memoPath(commonDir: string): string {
@@ -85,19 +97,33 @@ export async function learnHistory(git: Git, target: string, options: HistoryOpt
   const path = memoPath(await git.gitDir(true));
   const memo = await loadMemo(path);
   const fresh = merges.filter((m) => memo.merges[m] === undefined);
+  const now = options.now ?? Date.now;
+  const deadline = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
   let done = 0;
-  for (const merge of fresh) {
+  let read = 0;
+  for (const merge of merges) {
+    if (memo.merges[merge] !== undefined) {
+      read++;
+      options.onRead?.(read, merges.length);
+      continue;
+    }
+    if (now() >= deadline) break;
     const replayed = await replayMerge(git, merge);
     const time = replayed.cases[0]?.time ?? Number(await git.text(['show', '-s', '--format=%ct', merge]));
     const hunks: LearntHunk[] = [];
     for (const c of replayed.cases) hunks.push(...(await learnFile(git, { oid: merge, time }, c)));
     memo.merges[merge] = { time, hunks: hunks.map(({ merge: _m, time: _t, ...rest }) => rest) };
-    options.onReplay?.(++done, fresh.length);
+    // Counted apart from the calls: an absent callback skips its arguments.
+    done++;
+    read++;
+    options.onReplay?.(done, fresh.length);
+    options.onRead?.(read, merges.length);
   }
-  if (fresh.length > 0) await saveMemo(path, memo);
-  const hunks = merges.flatMap((merge) => {
+  if (done > 0) await saveMemo(path, memo);
+  const kept = merges.slice(0, read);
+  const hunks = kept.flatMap((merge) => {
     const m = memo.merges[merge];
     return m ? m.hunks.map((h) => ({ ...h, merge, time: m.time })) : [];
   });
-  return { hunks, merges: merges.length, replayed: fresh.length };
+  return { hunks, merges: read, replayed: done, leftOut: merges.length - read };
 }

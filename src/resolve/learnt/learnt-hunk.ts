@@ -1,8 +1,10 @@
 import type { Git } from '../../git/index.js';
+import { alignHunk } from '../eval/align.js';
 import { personChoice } from '../eval/left-hunks.js';
 import { mergeFileTexts } from '../parse/merge-file.js';
 import { parseConflictText, printWithResolutions } from '../parse/markers.js';
 import { parseProblems } from '../syntax/validate-text.js';
+import { keepsBothSides } from './combined.js';
 import { lineHashes, shapeOf, type ShapeKind } from './hunk-shape.js';
 
 /** One hunk git could not merge in a past merge, and what the maintainer wrote for it. */
@@ -12,7 +14,10 @@ export interface LearntHunk {
   /** Its committer time, in seconds since the epoch. */
   time: number;
   path: string;
-  /** `PersonChoice`: ours, theirs, ours then theirs, theirs then ours, base, other text (unaligned hunks are not kept). */
+  /**
+   * `PersonChoice`: ours, theirs, ours then theirs, theirs then ours, base, other text (unaligned
+   * hunks are not kept), or `combined`: other text that keeps lines only each side wrote.
+   */
   choice: string;
   kind: ShapeKind;
   lead: 'ours' | 'theirs' | null;
@@ -37,7 +42,7 @@ export interface PastFile {
 /**
  * Every hunk git could not merge in one file of a past merge (`git merge-file --diff3` of its
  * three versions), with what the maintainer wrote in its place (`personChoice`, as `eval` reads
- * it). A file one side deleted, or the merge deleted, has no hunks to learn from.
+ * it, with text that keeps both sides' lines told apart as `combined`). A file one side deleted, or the merge deleted, has no hunks to learn from.
  */
 export async function learnFile(git: Git, merge: { oid: string; time: number }, file: PastFile): Promise<LearntHunk[]> {
   if (file.ours === null || file.theirs === null || file.resolved === null) return [];
@@ -45,9 +50,11 @@ export async function learnFile(git: Git, merge: { oid: string; time: number }, 
   const parsed = parseConflictText(merged.text, { path: file.path });
   const resolved = file.resolved;
   const learnt = parsed.hunks.flatMap((hunk): LearntHunk[] => {
-    const choice = personChoice(parsed, hunk, resolved);
-    if (choice === 'unaligned') return [];
+    const person = personChoice(parsed, hunk, resolved);
+    if (person === 'unaligned') return [];
     const sides = { base: hunk.base, ours: hunk.ours, theirs: hunk.theirs };
+    const region = person === 'other text' ? alignHunk(parsed, hunk, resolved) : null;
+    const choice = region !== null && keepsBothSides(sides, region.text) ? 'combined' : person;
     const shape = shapeOf(sides);
     return [
       {

@@ -5,6 +5,7 @@ import type { HunkSides } from '../rules/rule.js';
 import { takeOfChoice } from '../take/take-command.js';
 import type { ConflictHunk, HunkResolution } from '../types.js';
 import { joinSides } from '../policy/path-policy.js';
+import { combinedText } from './combined.js';
 import { learnHistory, type LearntHistory } from './history.js';
 import { strongEnough, suggestFor, type Suggestion } from './suggest.js';
 
@@ -64,7 +65,8 @@ export class LearntSuggestions {
 }
 
 /** The text a suggestion writes for a hunk (as `splintercat take` would). */
-export function suggestionText(hunk: Pick<ConflictHunk, 'ours' | 'theirs'>, s: Suggestion): string {
+export function suggestionText(hunk: Pick<ConflictHunk, 'base' | 'ours' | 'theirs'>, s: Suggestion): string {
+  if (s.choice === 'combined') return s.text ?? combinedText(hunk);
   const take = takeOfChoice(s.choice);
   if (take?.choice === 'ours') return hunk.ours;
   if (take?.choice === 'theirs') return hunk.theirs;

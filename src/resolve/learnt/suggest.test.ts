@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { combinedText, keepsBothSides } from './combined.js';
 import { absoluteChoice, lineHashes, relativeChoice, shapeOf, similarity } from './hunk-shape.js';
 import type { LearntHunk } from './learnt-hunk.js';
 import { scopesOf, strongEnough, suggestFor } from './suggest.js';
@@ -134,5 +135,28 @@ describe('a habit earns its place', () => {
     const history = [1, 2, 3].map((m) => past(m, 'conf/a.ini', 'ours'));
     history.push(past(4, 'conf/b.ini', 'theirs'), past(5, 'conf/c.ini', 'theirs'));
     expect(suggestFor(history, 'conf/x.ini', sides)).toBeNull();
+  });
+});
+
+describe('a combination, where the maintainer combined both sides', () => {
+  const sides = { base: 'version = 3\n', ours: 'version = 3\nfork_patch = p3\n', theirs: 'version = 4\n' };
+
+  it('is suggested with the combined text and its evidence, and never applied without asking', () => {
+    const history = [1, 2].map((m) => past(m, 'deps.txt', 'combined', sides));
+    const s = suggestFor(history, 'deps.txt', sides);
+    expect(s).toMatchObject({ choice: 'combined', basis: 'combined', agree: 2, of: 2 });
+    expect(s?.text).toBe(combinedText(sides));
+    expect(s?.evidence).toContain('the maintainer kept both sides combined');
+    expect(s?.evidence).toContain('`take combined`');
+    expect(strongEnough(s!, 0.5, 1)).toBe(false);
+  });
+
+  it('tells a combination from text of neither side, and combines the lines of both sides', () => {
+    expect(keepsBothSides(sides, 'version = 4\nfork_patch = p3\n')).toBe(true);
+    expect(keepsBothSides(sides, 'version = 5\n')).toBe(false);
+    expect(keepsBothSides(sides, 'version = 4\n')).toBe(false);
+    expect(combinedText(sides)).toBe('version = 4\nfork_patch = p3\n');
+    // Sides of no common base: every line of both, the lines they share once.
+    expect(combinedText({ base: null, ours: 'a\nshared\nb', theirs: 'c\nshared\n' })).toBe('a\nc\nshared\nb');
   });
 });

@@ -11,13 +11,22 @@ import {
   type SideChoice,
 } from './hunk-shape.js';
 import type { LearntHunk } from './learnt-hunk.js';
+import { combinedText } from './combined.js';
 import { shortOid } from '../../util/short-oid.js';
+
+/** What a suggestion keeps: a side, both in an order, or both sides combined (`take combined`). */
+export type SuggestedChoice = SideChoice | 'combined';
 
 /** A suggestion for one hunk, with the evidence for it. */
 export interface Suggestion {
-  choice: SideChoice;
-  /** `similar`: earlier conflicts on the same lines; `habit`: earlier conflicts of the same shape in the same place. */
-  basis: 'similar' | 'habit';
+  choice: SuggestedChoice;
+  /**
+   * `similar`: earlier conflicts on the same lines; `habit`: earlier conflicts of the same shape in
+   * the same place; `combined`: either of those, where the maintainer combined both sides.
+   */
+  basis: 'similar' | 'habit' | 'combined';
+  /** For `combined`: this hunk's two sides combined, what `take combined` writes (a text to edit from). */
+  text?: string;
   /** Where the evidence was looked for: a path, `dir/*.ext`, `dir/**`, `**` (habit), or the paths of the similar conflicts. */
   scope: string;
   /** Merges whose maintainer chose this, of the merges that spoke (most recent first, at most `RECENT`). */
@@ -43,7 +52,8 @@ const RECENCY = 0.8;
 /** Earlier conflicts at least this similar (shared lines over all lines) speak first. */
 const SIMILAR = 0.3;
 
-const sideWords: Record<SideChoice, string> = {
+const sideWords: Record<SuggestedChoice, string> = {
+  combined: 'both sides combined (lines each side wrote, edited where they meet)',
   ours: "ours (the fork's lines)",
   theirs: "theirs (upstream's lines)",
   'ours then theirs': "both, the fork's lines first",
@@ -60,7 +70,7 @@ const shapeWords: Record<ShapeKind, string> = {
 
 /** What the habit says in words, relative to the lead where the shape has one. */
 function habitWords(relative: string, shape: HunkShape): string {
-  if (shape.lead === null) return sideWords[relative as SideChoice] ?? relative;
+  if (shape.lead === null || relative === 'combined') return sideWords[relative as SuggestedChoice] ?? relative;
   const lead = shape.kind === 'deleted' ? 'the side that kept lines' : 'the side that rewrote them';
   const other = shape.kind === 'deleted' ? 'the deletion' : 'the other side';
   const words: Record<string, string> = {
@@ -133,6 +143,10 @@ function recentShare(votes: ReadonlyArray<{ choice: string }>, choice: string): 
   return all === 0 ? 0 : agree / all;
 }
 
+/** Whether a choice is one a suggestion can make. */
+const suggestable = (choice: string): choice is SuggestedChoice =>
+  choice === 'combined' || (sideChoices as readonly string[]).includes(choice);
+
 /** Earlier conflicts on the same lines (any path): the choice they weigh for, when it keeps sides. */
 function bySimilar(history: readonly LearntHunk[], lines: readonly number[], shape: HunkShape): Suggestion | null {
   const near = history
@@ -146,8 +160,8 @@ function bySimilar(history: readonly LearntHunk[], lines: readonly number[], sha
     weight.set(c, (weight.get(c) ?? 0) + s);
   }
   const best = [...weight].sort((a, b) => b[1] - a[1])[0] as [string, number];
-  if (!(sideChoices as readonly string[]).includes(best[0])) return null;
-  const choice = best[0] as SideChoice;
+  if (!suggestable(best[0])) return null;
+  const choice = best[0];
   const votes = mergeVotes(
     near.map((x) => x.h),
     (h) => absoluteChoice(relativeChoice(h.choice, h.lead), shape.lead),
@@ -157,7 +171,7 @@ function bySimilar(history: readonly LearntHunk[], lines: readonly number[], sha
   const paths = [...new Set(near.map((x) => x.h.path))];
   return {
     choice,
-    basis: 'similar',
+    basis: choice === 'combined' ? 'combined' : 'similar',
     scope: paths.slice(0, 3).join(', '),
     agree,
     of: votes.length,
@@ -177,12 +191,12 @@ function byHabit(history: readonly LearntHunk[], path: string, shape: HunkShape)
     const top = tally(votes);
     if (!top || top.count < MIN_HABIT_MERGES || recentShare(votes, top.choice) < SUGGEST_SHARE) return null;
     const choice = absoluteChoice(top.choice, shape.lead);
-    if (!(sideChoices as readonly string[]).includes(choice)) return null;
+    if (!suggestable(choice)) return null;
     const kept = habitWords(top.choice, shape);
-    const here = shape.lead === null ? '' : ` (here: ${sideWords[choice as SideChoice]})`;
+    const here = shape.lead === null || choice === 'combined' ? '' : ` (here: ${sideWords[choice]})`;
     return {
-      choice: choice as SideChoice,
-      basis: 'habit',
+      choice,
+      basis: choice === 'combined' ? 'combined' : 'habit',
       scope: scope.glob,
       agree: top.count,
       of: votes.length,
@@ -203,12 +217,18 @@ export function suggestFor(history: readonly LearntHunk[], path: string, sides: 
   if (history.length === 0) return null;
   const shape = shapeOf(sides);
   // Similar conflicts that say nothing clear (the maintainer wrote text of neither side) leave the word to the habit.
-  return bySimilar(history, lineHashes(sides), shape) ?? byHabit(history, path, shape);
+  const s = bySimilar(history, lineHashes(sides), shape) ?? byHabit(history, path, shape);
+  if (s?.choice !== 'combined') return s;
+  return {
+    ...s,
+    text: combinedText(sides),
+    evidence: `${s.evidence}; \`take combined\` writes this hunk's two sides combined, to edit as they did`,
+  };
 }
 
 /**
  * Whether `resolve.learnt: apply` takes the suggestion without asking: only earlier conflicts
- * on the same lines count, at least `minMerges` of them and `threshold` of those that spoke
+ * on the same lines count (a combination is a text to edit from, never taken unasked), at least `minMerges` of them and `threshold` of those that spoke
  * agreeing. A habit of a place is shown, never applied: replayed on the dev corpus and the real
  * fork histories, habits were wrong at every threshold.
  */

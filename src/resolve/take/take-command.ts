@@ -1,8 +1,11 @@
 import { shellWord } from '../../util/safe-print.js';
 
-/** What `splintercat take` writes in place of a conflict hunk. */
-export type TakeChoice = 'ours' | 'theirs' | 'both' | 'base';
-export const takeChoices: readonly TakeChoice[] = ['ours', 'theirs', 'both', 'base'];
+/**
+ * What `splintercat take` writes in place of a conflict hunk; `combined` is both sides' lines merged
+ * line by line (`combinedText`), what a suggestion offers where the maintainer used to combine them.
+ */
+export type TakeChoice = 'ours' | 'theirs' | 'both' | 'base' | 'combined';
+export const takeChoices: readonly TakeChoice[] = ['ours', 'theirs', 'both', 'base', 'combined'];
 
 /** The order of `both`. */
 export type TakeOrder = 'ours-first' | 'theirs-first';
@@ -31,6 +34,7 @@ export function takeOfChoice(choice: string): { choice: TakeChoice; order?: Take
     case 'ours':
     case 'theirs':
     case 'base':
+    case 'combined':
       return { choice };
     case 'ours then theirs':
       return { choice: 'both', order: 'ours-first' };

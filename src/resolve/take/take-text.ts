@@ -1,3 +1,4 @@
+import { combinedText } from '../learnt/combined.js';
 import { joinSides } from '../policy/path-policy.js';
 import type { ConflictedFile, ConflictHunk } from '../types.js';
 import type { TakeChoice, TakeOrder } from './take-command.js';
@@ -20,11 +21,15 @@ export function takeText(hunk: ConflictHunk, choice: TakeChoice, order: TakeOrde
       return hunk.base;
     case 'both':
       return order === 'ours-first' ? joinSides(hunk.ours, hunk.theirs) : joinSides(hunk.theirs, hunk.ours);
+    case 'combined':
+      return combinedText(hunk);
   }
 }
 
 /** The side whose last line ends the file when the hunk is the file's last segment. */
 function lastSide(choice: TakeChoice, order: TakeOrder): 'ours' | 'theirs' | 'base' {
+  // A combination ends as both sides do where they agree, else with upstream's lines.
+  if (choice === 'combined') return 'theirs';
   if (choice !== 'both') return choice;
   return order === 'ours-first' ? 'theirs' : 'ours';
 }
