@@ -5,7 +5,7 @@ import type { Logger } from '../../log/logger.js';
 import { printConflictedFile } from '../../resolve/parse/markers.js';
 import type { ConflictedFile } from '../../resolve/types.js';
 import { replaceFileWithin } from '../../util/replace-file.js';
-import type { ModelRung, ModelRungOptions } from '../model-rung.js';
+import type { ModelRung, ModelRungOptions } from '../model-rung-types.js';
 import { resolveWithModel } from '../resolver/resolver-agent.js';
 import { splitResolvedByHunks } from '../split-by-hunks.js';
 import type { Candidate } from './second-opinion.js';

@@ -19,6 +19,22 @@ import { wholeFileChoice, type WholeFileChoice } from './whole-file.js';
 import { decidedOnceAt } from './decided-once.js';
 import { presentedTakes, type PresentedTakes } from './take-records.js';
 
+/** A conflict waiting for the person with no hand-off record (handed over before one was kept): its files as it knows them. */
+function unrecordedEntry(c: ConflictState, worktree: string): HandoffConflict {
+  return {
+    conflict: c.id,
+    worktree,
+    files: c.files.map((f) => ({
+      path: f.path,
+      kind: f.kind,
+      instructions: `edit ${f.path}: remove every marker line`,
+    })),
+    failure: null,
+    model: [],
+    refused: [],
+  };
+}
+
 /**
  * Take a person's work on the conflicts handed to them: record each accepted tree in the grid,
  * learn their hunk answers into the cache (with the run, cell and file), remember their
@@ -45,18 +61,7 @@ export async function takePersonsWork(
     if (!first) await engine.autofill({ signal: ctx.signal });
     first = false;
     const worktree = ctx.worktrees.path(ctx.worktrees.conflictId(c.cell));
-    const entry: HandoffConflict = handed.find((h) => h.conflict === c.id) ?? {
-      conflict: c.id,
-      worktree,
-      files: c.files.map((f) => ({
-        path: f.path,
-        kind: f.kind,
-        instructions: `edit ${f.path}: remove every marker line`,
-      })),
-      failure: null,
-      model: [],
-      refused: [],
-    };
+    const entry = handed.find((h) => h.conflict === c.id) ?? unrecordedEntry(c, worktree);
     const refuse =
       entry.blamedTree && !suspectChanged
         ? {
