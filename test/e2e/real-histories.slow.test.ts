@@ -21,6 +21,7 @@ import {
   type RealMerge,
   emptyTally,
 } from '../helpers/real-histories.js';
+import { dropsAgainstMaintainer, dropsLine, type DropsTally } from '../helpers/real-history-drops.js';
 
 /**
  * The fork maintainer's journey on real histories (issue 11): each merge listed in
@@ -67,10 +68,20 @@ interface JourneyRow {
   byPolicy: string[];
   /** What the finished merge said about its validation. */
   validation: string;
+  /** What the resolutions dropped of each side, against what the maintainer's merge dropped. */
+  drops: DropsTally;
+  /** The finished merge's tree. */
+  tree: string;
 }
 
 const rows: JourneyRow[] = [];
-const twiceRows: Array<{ first: JourneyRow; second: JourneyRow; policy: string[]; alone: JourneyRow | null }> = [];
+const twiceRows: Array<{
+  first: JourneyRow;
+  second: JourneyRow;
+  policy: string[];
+  alone: JourneyRow | null;
+  fresh: JourneyRow;
+}> = [];
 
 /**
  * The fork's policy per history: serve-static's 2.0 line keeps a package-lock.json that its
@@ -195,7 +206,9 @@ function journey(
   expect(message).toMatch(/\nConflicts:\n/);
   const note = JSON.parse(gitIn(repo, env, 'notes', '--ref=splintercat', 'show', tip)) as {
     conflicts: Array<{ files: Array<{ path: string; decidedBy?: string; hunks: Array<{ rung: string | null }> }> }>;
-  };
+  } & Parameters<typeof dropsAgainstMaintainer>[2];
+  const drops = dropsAgainstMaintainer(repo, env, note, merge.merge);
+  console.log(`[${merge.bundle} ${merge.subject}] what the resolutions dropped: ${dropsLine(drops)}`);
   for (const f of note.conflicts.flatMap((c) => c.files)) expect(message).toContain(`    ${f.path}`);
   const byPolicy = [
     ...new Set(
@@ -239,6 +252,8 @@ function journey(
     validation,
     person,
     byPolicy,
+    drops,
+    tree: gitIn(repo, env, 'rev-parse', `${tip}^{tree}`),
   };
 }
 
@@ -372,7 +387,8 @@ function policyFromRecord(repo: string, env: NodeJS.ProcessEnv, commit: string):
 const twice = [...new Set(merges.map((m) => m.bundle))].filter((b) => merges.filter((m) => m.bundle === b).length >= 2);
 
 describe.skipIf(!available)('real fork histories: the second merge reuses what the first decided', () => {
-  it.each(twice)('%s', (bundle) => {
+  // Three journeys in one test (the first merge, the second, the first again in a fresh clone).
+  it.each(twice)('%s', { timeout: 1_800_000 }, (bundle) => {
     const root = tempDir('splintercat-twice-');
     const env = maintainerEnv(root);
     const pair = merges.filter((m) => m.bundle === bundle);
@@ -401,7 +417,18 @@ describe.skipIf(!available)('real fork histories: the second merge reuses what t
     console.log(
       `[${bundle}] ${row.merge} after ${firstRow.merge} (policy: ${learnt.length} line(s) from the first merge${regenerate.length ? ', plus regenerate' : ''}): ${row.handoffs} hand-off(s), ${row.person.hunks} hunk(s) handed; alone: ${alone ? `${alone.handoffs} hand-off(s), ${alone.person.hunks} hunk(s)` : 'not run in this process'}`,
     );
-    twiceRows.push({ first: firstRow, second: row, policy: learnt, alone: alone ?? null });
+    // The fork's memory travels: a fresh clone that takes in the cache as the README says (fetch
+    // refs/splintercat/cache, then merge) makes the first merge again with the same tree.
+    const fresh = cloneFork(one, tempDir('splintercat-fresh-'), env);
+    gitIn(fresh, env, 'fetch', '-q', clone, '+refs/splintercat/cache:refs/splintercat/cache');
+    configure(fresh, root, env, policyOf[bundle]);
+    const replayed = journey(one, fresh, env);
+    console.log(
+      `[${bundle}] ${one.subject} again in a fresh clone with the imported cache: ${replayed.handoffs} hand-off(s) (${firstRow.handoffs} in the clone that made the answers), ${replayed.person.hunks} hunk(s) handed; tree ${replayed.tree === firstRow.tree ? 'the same' : `differs (${gitIn(fresh, env, 'diff', '--name-only', firstRow.tree, replayed.tree).split('\n').join(', ')})`}`,
+    );
+    expect(replayed.tree, 'the fresh clone with the imported cache made another tree').toBe(firstRow.tree);
+    expect(replayed.handoffs).toBeLessThanOrEqual(firstRow.handoffs);
+    twiceRows.push({ first: firstRow, second: row, policy: learnt, alone: alone ?? null, fresh: replayed });
     const out = join(repoRoot, 'test-results');
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'real-histories-twice.json'), `${JSON.stringify(twiceRows, null, 2)}\n`);

@@ -105,7 +105,7 @@ export function ecosystemOf(repo: string, env: NodeJS.ProcessEnv): Ecosystem {
 interface HandoffHunk {
   hunk: number;
   take: Record<string, string>;
-  suggestion?: { choice: string; command: string; evidence: string };
+  suggestion?: { choice: string; command: string; evidence: string; basis?: string };
 }
 
 /** A file of a hand-off as `status --json` gives it. */
@@ -130,10 +130,12 @@ export interface PersonTally {
   matchedSuggestion: number;
   /** Files written with the maintainer's bytes: some block needed text of neither side. */
   byHand: number;
+  /** The suggestions by what they rest on (habit, similar lines, combined): shown, and equal to the person's answer. */
+  byBasis: Record<string, { shown: number; matched: number }>;
 }
 
 export function emptyTally(): PersonTally {
-  return { hunks: 0, oneCommand: 0, suggested: 0, matchedSuggestion: 0, byHand: 0 };
+  return { hunks: 0, oneCommand: 0, suggested: 0, matchedSuggestion: 0, byHand: 0, byBasis: {} };
 }
 
 /** What `status --json` says a person must do. */
@@ -291,8 +293,13 @@ function takeHunks(
   tally.hunks += blocks.length;
   for (const [i, b] of blocks.entries())
     if (b.suggestion) {
+      const basis = (tally.byBasis[b.suggestion.basis ?? 'unknown'] ??= { shown: 0, matched: 0 });
       tally.suggested++;
-      if (choices.length === blocks.length && b.suggestion.choice === choices[i]) tally.matchedSuggestion++;
+      basis.shown++;
+      if (choices.length === blocks.length && b.suggestion.choice === choices[i]) {
+        tally.matchedSuggestion++;
+        basis.matched++;
+      }
     }
   const commands = blocks.map((b, i) => b.take[takeKey[choices[i] ?? ''] ?? '']);
   if (choices.length !== blocks.length || commands.some((c) => c === undefined)) {
