@@ -82,7 +82,7 @@ describe("doctor --rebuild restores the recovery loop's data from the journal", 
       (k) => `up${k}`,
     );
     const first = await merge(repo, { merge: { strategy: 'optimistic', parallel: 1, max_recoveries: 1 } }, () => 'BAD');
-    expect(first.outcome.kind).toBe('failed');
+    expect(first.outcome.kind).toBe('needs_person');
     const paths = first.store.paths('up');
     const before = loadRunState(paths)!;
     expect(before.data.checks?.lastCheck?.name).toBe('build');

@@ -275,8 +275,9 @@ describe('recovery kinds and strategies', () => {
       },
       gateway({ resolver: resolver.model, planner }),
     );
-    expect(outcome.kind).toBe('failed');
-    expect(outcome.kind === 'failed' && outcome.reason).toMatch(
+    // The resolutions are presented to a person to fix: the run waits for them (exit 3).
+    expect(outcome.kind).toBe('needs_person');
+    expect(outcome.kind === 'needs_person' && outcome.reason).toMatch(
       /^Aborted after 3 attempt\(s\): compile_error at vals\.txt:\d+: bad value/,
     );
     expect(outcome.state.attempts.map((a) => [a.number, a.recovery?.decision, a.recovery?.decidedBy])).toEqual([
@@ -315,8 +316,8 @@ describe('recovery kinds and strategies', () => {
 
   it('continue after an abort for max_recoveries: the blamed resolutions are presented as they are, the person fixes them, the run finishes', async () => {
     const { repo, first } = await retryAllUntilAbort(() => 'BAD', 1);
-    expect(first.outcome.kind).toBe('failed');
-    const reason = first.outcome.kind === 'failed' ? first.outcome.reason : '';
+    expect(first.outcome.kind).toBe('needs_person');
+    const reason = first.outcome.kind === 'needs_person' ? first.outcome.reason : '';
     const human = first.outcome.state.handoff;
     expect(human?.conflicts.map((c) => c.conflict)).toEqual(['1-1', '2-2']);
     for (const c of human?.conflicts ?? []) {
@@ -329,7 +330,7 @@ describe('recovery kinds and strategies', () => {
       expect(text).toContain('= BAD');
       expect(text).not.toMatch(/<<<<<<< /);
     }
-    expect(first.outcome.kind === 'failed' && first.outcome.retryable).toBe(true);
+    expect(first.outcome.kind === 'needs_person' && first.outcome.resume).toMatch(/continue/);
 
     // `continue` with nothing fixed: the same tree is refused, and said why.
     const again = await resume(first.store, first.ctx);

@@ -15,8 +15,9 @@ type Engine = Awaited<ReturnType<Ctx['engine']>>;
 
 /**
  * Abort: with nothing under test the run fails, keeping the grid. Otherwise the way back in: the
- * resolutions under test are presented in their worktrees, as they are, for a person to fix;
- * `continue` takes the fix and the retry budget starts again. The grid keeps them until then.
+ * resolutions under test are presented in their worktrees, as they are, for a person to fix (the
+ * run stops as needing the person); `continue` takes the fix and the retry budget starts again.
+ * The grid keeps them until then.
  */
 async function abortRecovery(state: RunState, ctx: Ctx, summary: FailureSummary | null | undefined): Promise<Result> {
   const now = ctx.clock.now().toISOString();
@@ -47,7 +48,8 @@ async function abortRecovery(state: RunState, ctx: Ctx, summary: FailureSummary 
   const reason =
     `${what}. The resolution${amended.length > 1 ? 's' : ''} under test ${amended.length > 1 ? 'are' : 'is'} presented for a fix: ${where}. ` +
     `${amended.length > 1 ? 'Fix the one at fault (the others may stay as they are)' : 'Fix it there'} (edit, or commit a fix in that worktree), then run \`splintercat continue\` (the retry budget starts again); or remove the merge with \`splintercat abort\`.`;
-  return { halt: 'failed', next: 'resolve_conflicts', reason, state: handed.state };
+  // The resolutions are handed to a person to fix, so the run waits for a person (exit 3), not a failure.
+  return { halt: 'needs_person', next: 'resolve_conflicts', reason, state: handed.state };
 }
 
 function cacheKeysOf(conflicts: ConflictState[]): string[] {
