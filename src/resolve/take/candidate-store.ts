@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import * as z from 'zod';
+import { readTreeRecord, treeRecordPath, writeTreeRecord } from './tree-record.js';
 
 /** Candidates kept per file, and the size of each: a model's text is bounded before it is stored. */
 const MAX_CANDIDATES = 5;
@@ -30,17 +28,12 @@ export interface StoredCandidate {
 
 /** Kept in the working tree's own git directory, beside the hunk numbers. */
 function recordPath(gitDir: string): string {
-  return join(gitDir, 'splintercat', 'candidates.json');
+  return treeRecordPath(gitDir, 'candidates.json');
 }
 
+/** The record; missing or damaged, no candidate is offered. */
 async function load(gitDir: string): Promise<CandidateRecord> {
-  try {
-    const parsed = recordSchema.safeParse(JSON.parse(await readFile(recordPath(gitDir), 'utf8')));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // Missing or damaged: no candidate is offered.
-  }
-  return { version: 1, files: {} };
+  return (await readTreeRecord(recordPath(gitDir), recordSchema)) ?? { version: 1, files: {} };
 }
 
 /** Keep a file's candidates (the first MAX_CANDIDATES; one over the size bound is left out) for `take candidate`. */
@@ -56,16 +49,7 @@ export async function recordCandidates(
     .slice(0, MAX_CANDIDATES)
     .map((c) => ({ text: c.text, modelId: c.modelId.slice(0, 200) }));
   record.files[path] = { stages, candidates: kept };
-  const file = recordPath(gitDir);
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    await writeFile(temp, `${JSON.stringify(record)}\n`);
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeTreeRecord(recordPath(gitDir), record, { pretty: false });
 }
 
 /** A file's candidates, when they were recorded for the merge of the path as it is now (same index stages). */

@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as z from 'zod';
 import type { ConflictHunk } from '../types.js';
 import { withReachablePath } from '../../util/long-path.js';
 import { alignHunks, hunkContexts, type HunkContext } from './hunk-identity.js';
+import { readTreeRecord, treeRecordPath, writeTreeRecord } from './tree-record.js';
 
 /**
  * The numbers of a conflicted file's hunks, kept while some of them are settled: a hand-off
@@ -68,30 +69,16 @@ export function stagesId(entry: { base?: { oid: string }; ours?: { oid: string }
 }
 
 function recordPath(gitDir: string): string {
-  return join(gitDir, 'splintercat', 'hunk-numbers.json');
+  return treeRecordPath(gitDir, 'hunk-numbers.json');
 }
 
+/** The record; missing or damaged, numbering starts again from the hunks as they are. */
 async function load(gitDir: string): Promise<Record> {
-  try {
-    const parsed = recordSchema.safeParse(JSON.parse(await readFile(recordPath(gitDir), 'utf8')));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // Missing or damaged: numbering starts again from the hunks as they are.
-  }
-  return { version: 1, files: {} };
+  return (await readTreeRecord(recordPath(gitDir), recordSchema)) ?? { version: 1, files: {} };
 }
 
 async function save(gitDir: string, record: Record): Promise<void> {
-  const path = recordPath(gitDir);
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`);
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeTreeRecord(recordPath(gitDir), record);
 }
 
 /**

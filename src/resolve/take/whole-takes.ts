@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import * as z from 'zod';
+import { readTreeRecord, treeRecordPath, writeTreeRecord } from './tree-record.js';
 
 /**
  * The files a person took whole with `splintercat take ours|theirs FILE` (no hunk named), kept in
@@ -15,17 +13,12 @@ const recordSchema = z.object({
 });
 type Record = z.infer<typeof recordSchema>;
 
-const recordPath = (gitDir: string): string => join(gitDir, 'splintercat', 'whole-takes.json');
+const recordPath = (gitDir: string): string => treeRecordPath(gitDir, 'whole-takes.json');
 
 /** The whole-file takes recorded in a working tree's git directory; empty when none (or unreadable). */
 export async function readWholeTakes(gitDir: string): Promise<Record['files']> {
-  try {
-    const parsed = recordSchema.safeParse(JSON.parse(await readFile(recordPath(gitDir), 'utf8')));
-    if (parsed.success) return parsed.data.files;
-  } catch {
-    // Missing or damaged: no take is remembered, and the run asks again where it must.
-  }
-  return {};
+  // Missing or damaged: no take is remembered, and the run asks again where it must.
+  return (await readTreeRecord(recordPath(gitDir), recordSchema))?.files ?? {};
 }
 
 /** Record that a person took one side of a path's whole file (replacing an earlier take of it). */
@@ -36,14 +29,5 @@ export async function recordWholeTake(
   choice: 'ours' | 'theirs',
 ): Promise<void> {
   const record: Record = { version: 1, files: { ...(await readWholeTakes(gitDir)), [path]: { stages, choice } } };
-  const file = recordPath(gitDir);
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`);
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeTreeRecord(recordPath(gitDir), record);
 }
