@@ -138,6 +138,7 @@ function journey(
     source: 'upstream',
     name: 'upstream-merge',
   },
+  options: { verdicts?: boolean } = {},
 ): JourneyRow {
   const started = Date.now();
   const transcript: PersonStep[] = [];
@@ -222,7 +223,8 @@ function journey(
   const differing = gitIn(repo, env, 'diff', '--name-only', merge.merge, tip).split('\n').filter(Boolean);
   const writtenDiffering = personsBytesDiffering(transcript, memory, differing);
   const validation = /^ {2}((?:not )?validated\b.*)$/m.exec(last.output)?.[1] ?? '(no validation line)';
-  if (ecosystemOf(repo, env) === 'python') verdictsReadTrue(repo, env, branches.name, validation, writtenDiffering);
+  if (ecosystemOf(repo, env) === 'python' && options.verdicts !== false)
+    verdictsReadTrue(repo, env, branches.name, validation, writtenDiffering);
   if (differing.length > 0)
     console.log(
       `[${merge.bundle} ${merge.subject}] files that differ from the maintainer's merge:\n  ${differing.join('\n  ')}`,
@@ -422,7 +424,9 @@ describe.skipIf(!available)('real fork histories: the second merge reuses what t
     const fresh = cloneFork(one, tempDir('splintercat-fresh-'), env);
     gitIn(fresh, env, 'fetch', '-q', clone, '+refs/splintercat/cache:refs/splintercat/cache');
     configure(fresh, root, env, policyOf[bundle]);
-    const replayed = journey(one, fresh, env);
+    // A failure the first clone's person accepted is not in the memory: the fresh clone's checks
+    // fail there until its person accepts it again, so its verdicts are not those of a clean run.
+    const replayed = journey(one, fresh, env, undefined, { verdicts: false });
     console.log(
       `[${bundle}] ${one.subject} again in a fresh clone with the imported cache: ${replayed.handoffs} hand-off(s) (${firstRow.handoffs} in the clone that made the answers), ${replayed.person.hunks} hunk(s) handed; tree ${replayed.tree === firstRow.tree ? 'the same' : `differs (${gitIn(fresh, env, 'diff', '--name-only', firstRow.tree, replayed.tree).split('\n').join(', ')})`}`,
     );
