@@ -6,10 +6,10 @@ import type { ConflictGitDetails } from './snapshot.js';
 import { shortOid } from '../util/short-oid.js';
 
 /** Bounds that keep a report of a huge conflict readable (and its HTML small). */
-const DIFF_LIMIT = 200_000;
+export const DIFF_LIMIT = 200_000;
 const FILE_LIMIT = 2_000_000;
-const HUNKS_PER_FILE = 50;
-const HUNK_SIDE_LIMIT = 20_000;
+export const HUNKS_PER_FILE = 50;
+export const HUNK_SIDE_LIMIT = 20_000;
 
 function clip(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}\n… (${text.length - limit} more characters)`;

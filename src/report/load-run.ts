@@ -10,6 +10,13 @@ import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
 import { allCheckRecords } from './check-records.js';
 import { conflictGitDetails } from './conflict-git.js';
+import {
+  cachedFor,
+  CONFLICT_DETAILS_FILE,
+  readConflictDetails,
+  writeConflictDetails,
+  type CachedDetails,
+} from './conflict-details-cache.js';
 import { GRID_CACHE_FILE } from './grid-history-cache.js';
 import { readGridSnapshot } from './grid-source.js';
 import type { ConflictGitDetails, RunSnapshot } from './snapshot.js';
@@ -18,10 +25,12 @@ import type { ConflictGitDetails, RunSnapshot } from './snapshot.js';
 export interface SnapshotCache {
   conflicts: Map<string, ConflictGitDetails>;
   logTails: Map<string, string>;
+  /** The run's `conflict-details.json`, read once per cache (null: not read yet). */
+  stored: Map<string, CachedDetails> | null;
 }
 
 export function newSnapshotCache(): SnapshotCache {
-  return { conflicts: new Map(), logTails: new Map() };
+  return { conflicts: new Map(), logTails: new Map(), stored: null };
 }
 
 export interface LoadRunOptions {
@@ -76,11 +85,15 @@ export async function loadRunSnapshot(
   const snapshot: RunSnapshot = { state, events, grid, conflicts: {}, logTails: {}, live };
   if (options.details === false) return snapshot;
   const cache = options.cache ?? newSnapshotCache();
+  const detailsFile = join(paths.dir, CONFLICT_DETAILS_FILE);
+  const stored = (cache.stored ??= readConflictDetails(detailsFile));
+  let added = 0;
   const im = (await listImerges(git)).includes(name) ? await IncrementalMerge.load(git, name).catch(() => null) : null;
   // Several conflicts at a time: each waits mostly on its own git processes (merge-tree, diff).
   await mapPool(state.conflicts, 8, async (c) => {
     const key = c.resolutionCommit;
-    const cached = key === null ? undefined : cache.conflicts.get(key);
+    const files = c.files.map((f) => f.path);
+    const cached = key === null ? undefined : (cache.conflicts.get(key) ?? cachedFor(stored, key, files));
     if (cached) {
       snapshot.conflicts[c.id] = cached;
       return;
@@ -96,8 +109,18 @@ export async function loadRunSnapshot(
       }),
     );
     snapshot.conflicts[c.id] = details;
-    if (key !== null && details.note === null) cache.conflicts.set(key, details);
+    if (key !== null && details.note === null) {
+      cache.conflicts.set(key, details);
+      stored.set(key, { paths: files, details });
+      added++;
+    }
   });
+  if (added > 0) {
+    // Only the run's current resolutions: one a retry replaced is not kept.
+    const current = new Set(state.conflicts.map((c) => c.resolutionCommit));
+    for (const commit of stored.keys()) if (!current.has(commit)) stored.delete(commit);
+    writeConflictDetails(detailsFile, stored);
+  }
   allCheckRecords(state, events).forEach((check, index) => {
     if (check.summary !== null) return;
     const path = checkLogPath(state, check.logFile);
