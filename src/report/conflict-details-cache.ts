@@ -18,7 +18,7 @@ export const CONFLICT_DETAILS_FILE = 'conflict-details.json';
 
 const VERSION = 1;
 /** The file's size bound: past it the file is not read, and a write keeps the entries that fit. */
-export const CONFLICT_DETAILS_MAX_BYTES = 16_000_000;
+const CONFLICT_DETAILS_MAX_BYTES = 16_000_000;
 const MAX_ENTRIES = 20_000;
 const MAX_PATHS = 10_000;
 /** Room for the note `clip` appends to a side it cut short. */
