@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     writeFileSync(join(repo, 'splintercat.yaml'), config(worktrees));
     writeFileSync(join(repo, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
     out(
-      `bench:sync — ${shape.upstreamCommits} upstream x ${shape.forkCommits} fork commits, ${cells.length} planned conflicts, ${shape.files.toLocaleString('en-US')} files, locale and lockfile churn on every ${shape.localeEvery}th fork and ${shape.upstreamLocaleEvery}th upstream commit (${s(performance.now() - t0)} to generate)`,
+      `bench:sync — ${shape.upstreamCommits} upstream x ${shape.forkCommits} fork commits, ${cells.length} planned conflicts, ${shape.files.toLocaleString('en-US')} files, locale and lockfile churn on 1 in ${shape.localeEvery} fork and 1 in ${shape.upstreamLocaleEvery} upstream commits (${s(performance.now() - t0)} to generate)`,
     );
     const startups: number[] = [];
     for (let k = 0; k < 3; k++) startups.push((await cli(repo, ['--version'])).ms);
