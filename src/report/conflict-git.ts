@@ -1,4 +1,5 @@
-import type { Git } from '../git/index.js';
+import { NEUTRALISED_CONFIG, type Git } from '../git/index.js';
+import { MergeTreeBatch } from '../imerge/merge-tree-batch.js';
 import { parseConflictText } from '../resolve/parse/markers.js';
 import type { ConflictState } from '../store/run-state.js';
 import type { ConflictHunkView } from './model.js';
@@ -26,6 +27,7 @@ export async function conflictGitDetails(
   git: Git,
   conflict: ConflictState,
   parents?: { above: string; left: string } | null,
+  merge?: ConflictMerge,
 ): Promise<ConflictGitDetails> {
   const empty = (note: string): ConflictGitDetails => ({ hunks: {}, diff: null, diffTruncated: false, note });
   let above = parents?.above ?? null;
@@ -41,13 +43,8 @@ export async function conflictGitDetails(
     left = p2;
   }
   if (above === null || left === null) return empty('the parent cells of this conflict are not known');
-  const merged = await git.run(
-    ['-c', 'merge.conflictStyle=diff3', 'merge-tree', '--write-tree', '--no-messages', above, left],
-    { okExitCodes: [0, 1, 128] },
-  );
-  const conflictTree = merged.stdout.split('\n')[0]?.trim() ?? '';
-  if (merged.exitCode === 128 || !/^[0-9a-f]{40,64}$/.test(conflictTree))
-    return empty('the parent cells of this conflict are no longer in the repository');
+  const conflictTree = (await merge?.(above, left).catch(() => null)) ?? (await mergeOnce(git, above, left));
+  if (conflictTree === null) return empty('the parent cells of this conflict are no longer in the repository');
   const hunks: Record<string, ConflictHunkView[]> = {};
   for (const f of conflict.files) {
     const blob = await git.readBlobCapped(`${conflictTree}:${f.path}`, FILE_LIMIT);
@@ -88,6 +85,44 @@ export async function conflictGitDetails(
     diff: truncated ? diff.stdout.slice(0, diff.stdout.lastIndexOf('\n', DIFF_LIMIT) + 1) : diff.stdout,
     diffTruncated: truncated,
     note: null,
+  };
+}
+
+/** The tree of the conflicted merge of two commits (diff3 markers), or null when it cannot be made. */
+export type ConflictMerge = (above: string, left: string) => Promise<string | null>;
+
+/** `conflictMerge` by a process of its own. */
+async function mergeOnce(git: Git, above: string, left: string): Promise<string | null> {
+  const merged = await git.run(
+    ['-c', 'merge.conflictStyle=diff3', 'merge-tree', '--write-tree', '--no-messages', above, left],
+    { okExitCodes: [0, 1, 128] },
+  );
+  const tree = merged.stdout.split('\n')[0]?.trim() ?? '';
+  return merged.exitCode === 128 || !/^[0-9a-f]{40,64}$/.test(tree) ? null : tree;
+}
+
+/**
+ * Conflicted merges through long-lived `merge-tree --stdin` processes (MergeTreeBatch) with diff3
+ * markers: a first report of hundreds of conflicts starts no merge-tree per conflict. A merge the
+ * batch cannot answer (a git without `--stdin`) returns null and is made by a process of its own.
+ */
+export function batchedConflictMerge(git: Git, lanes: number): { merge: ConflictMerge; close: () => void } {
+  const n = NEUTRALISED_CONFIG.length;
+  const diff3 = git.at(git.cwd, {
+    worktree: true,
+    env: {
+      GIT_CONFIG_COUNT: String(n + 1),
+      [`GIT_CONFIG_KEY_${n}`]: 'merge.conflictStyle',
+      [`GIT_CONFIG_VALUE_${n}`]: 'diff3',
+    },
+  });
+  const batch = new MergeTreeBatch(diff3, lanes);
+  return {
+    merge: async (above, left) => (await batch.merge(above, left))?.tree ?? null,
+    close: () => {
+      batch.close();
+      diff3.close();
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import { loadRunState, openRunJournal } from '../store/run-persistence.js';
 import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
 import { allCheckRecords } from './check-records.js';
-import { conflictGitDetails } from './conflict-git.js';
+import { batchedConflictMerge, conflictGitDetails } from './conflict-git.js';
 import {
   cachedFor,
   CONFLICT_DETAILS_FILE,
@@ -89,7 +89,8 @@ export async function loadRunSnapshot(
   const stored = (cache.stored ??= readConflictDetails(detailsFile));
   let added = 0;
   const im = (await listImerges(git)).includes(name) ? await IncrementalMerge.load(git, name).catch(() => null) : null;
-  // Several conflicts at a time: each waits mostly on its own git processes (merge-tree, diff).
+  const batch = batchedConflictMerge(git, 2);
+  // Several conflicts at a time: each waits mostly on git (the batched merge-tree, its own diff).
   await mapPool(state.conflicts, 8, async (c) => {
     const key = c.resolutionCommit;
     const files = c.files.map((f) => f.path);
@@ -100,7 +101,7 @@ export async function loadRunSnapshot(
     }
     const above = im && c.cell.i2 > 0 ? im.cellCommit(c.cell.i1, c.cell.i2 - 1) : null;
     const left = im && c.cell.i1 > 0 ? im.cellCommit(c.cell.i1 - 1, c.cell.i2) : null;
-    const details = await conflictGitDetails(git, c, above && left ? { above, left } : null).catch(
+    const details = await conflictGitDetails(git, c, above && left ? { above, left } : null, batch.merge).catch(
       (error: unknown): ConflictGitDetails => ({
         hunks: {},
         diff: null,
@@ -114,7 +115,7 @@ export async function loadRunSnapshot(
       stored.set(key, { paths: files, details });
       added++;
     }
-  });
+  }).finally(batch.close);
   if (added > 0) {
     // Only the run's current resolutions: one a retry replaced is not kept.
     const current = new Set(state.conflicts.map((c) => c.resolutionCommit));

@@ -21,6 +21,9 @@ describe("a report keeps each conflict's git details beside the run", () => {
       expect(Object.keys(first).length).toBeGreaterThan(0);
       expect(first['3-3']?.diff).toMatch(/^\+v3 = merged3$/m);
       expect(redone(spy.calls()).length).toBeGreaterThan(0);
+      // The conflicted merges go through long-lived merge-tree --stdin processes, not one each.
+      expect(spy.calls().filter((c) => /merge-tree .*--no-messages/.test(c))).toEqual([]);
+      expect(spy.calls().filter((c) => c.startsWith('merge-tree --write-tree --stdin')).length).toBeGreaterThan(0);
       expect(existsSync(file)).toBe(true);
 
       spy.reset();
@@ -57,5 +60,5 @@ describe("a report keeps each conflict's git details beside the run", () => {
     } finally {
       git.close();
     }
-  });
+  }, 120_000);
 });
