@@ -9,7 +9,7 @@ import { loadRunState, openRunJournal } from '../store/run-persistence.js';
 import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
 import { allCheckRecords } from './check-records.js';
-import { batchedConflictMerge, conflictGitDetails } from './conflict-git.js';
+import { batchedConflictMerge, conflictHunks, resolutionDiff, resolutionDiffs, type DiffPair } from './conflict-git.js';
 import {
   cachedFor,
   CONFLICT_DETAILS_FILE,
@@ -64,6 +64,15 @@ export function readLogTail(path: string, within: string = dirname(path)): strin
   return text.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
 }
 
+function gitFailed(error: unknown): ConflictGitDetails {
+  return {
+    hunks: {},
+    diff: null,
+    diffTruncated: false,
+    note: `git could not show it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+  };
+}
+
 /**
  * Everything a report of run `name` is built from: state.json, the journal, the grid (refs or
  * history) and, with `details`, each conflict's hunks and resolution diff and each check log's
@@ -87,10 +96,10 @@ export async function loadRunSnapshot(
   const cache = options.cache ?? newSnapshotCache();
   const detailsFile = join(paths.dir, CONFLICT_DETAILS_FILE);
   const stored = (cache.stored ??= readConflictDetails(detailsFile));
-  let added = 0;
   const im = (await listImerges(git)).includes(name) ? await IncrementalMerge.load(git, name).catch(() => null) : null;
   const batch = batchedConflictMerge(git, 2);
-  // Several conflicts at a time: each waits mostly on git (the batched merge-tree, its own diff).
+  const fresh: Array<{ c: (typeof state.conflicts)[number]; files: string[]; pair: DiffPair | null }> = [];
+  // Several conflicts at a time: each waits mostly on git (the batched merge-tree, the object reader).
   await mapPool(state.conflicts, 8, async (c) => {
     const key = c.resolutionCommit;
     const files = c.files.map((f) => f.path);
@@ -101,21 +110,36 @@ export async function loadRunSnapshot(
     }
     const above = im && c.cell.i2 > 0 ? im.cellCommit(c.cell.i1, c.cell.i2 - 1) : null;
     const left = im && c.cell.i1 > 0 ? im.cellCommit(c.cell.i1 - 1, c.cell.i2) : null;
-    const details = await conflictGitDetails(git, c, above && left ? { above, left } : null, batch.merge).catch(
-      (error: unknown): ConflictGitDetails => ({
-        hunks: {},
-        diff: null,
-        diffTruncated: false,
-        note: `git could not show it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-      }),
+    const { details, pair } = await conflictHunks(git, c, above && left ? { above, left } : null, batch.merge).catch(
+      (error: unknown) => ({ details: gitFailed(error), pair: null }),
     );
     snapshot.conflicts[c.id] = details;
-    if (key !== null && details.note === null) {
-      cache.conflicts.set(key, details);
-      stored.set(key, { paths: files, details });
-      added++;
-    }
+    fresh.push({ c, files, pair });
   }).finally(batch.close);
+  // Every resolution's diff in one process; what it cannot answer, one process each.
+  const withPair = fresh.filter((f): f is (typeof fresh)[number] & { pair: DiffPair } => f.pair !== null);
+  const diffs = await resolutionDiffs(
+    git,
+    withPair.map((f) => ({ pair: f.pair, paths: f.files })),
+  ).catch(() => withPair.map(() => null));
+  await mapPool(withPair, 8, async (f, k) => {
+    const part =
+      diffs[k] ??
+      (await resolutionDiff(git, f.pair, f.files).catch((error: unknown) => ({
+        diff: null,
+        diffTruncated: false,
+        note: gitFailed(error).note,
+      })));
+    snapshot.conflicts[f.c.id] = { ...(snapshot.conflicts[f.c.id] as ConflictGitDetails), ...part };
+  });
+  let added = 0;
+  for (const { c, files } of fresh) {
+    const details = snapshot.conflicts[c.id] as ConflictGitDetails;
+    if (c.resolutionCommit === null || details.note !== null) continue;
+    cache.conflicts.set(c.resolutionCommit, details);
+    stored.set(c.resolutionCommit, { paths: files, details });
+    added++;
+  }
   if (added > 0) {
     // Only the run's current resolutions: one a retry replaced is not kept.
     const current = new Set(state.conflicts.map((c) => c.resolutionCommit));

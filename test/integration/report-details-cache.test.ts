@@ -8,7 +8,7 @@ import { gitSpy } from '../helpers/git-spy.js';
 import { testGitEnv } from '../helpers/git-repo.js';
 import { recordedRun } from '../fixtures/report/recorded-run.js';
 
-const redone = (calls: string[]): string[] => calls.filter((c) => /(^| )(merge-tree|diff) /.test(c));
+const redone = (calls: string[]): string[] => calls.filter((c) => /(^| )(merge-tree|diff|diff-tree) /.test(c));
 
 describe("a report keeps each conflict's git details beside the run", () => {
   it('by resolution commit: the next report redoes no merge-tree nor diff; a damaged, oversized or foreign file is ignored and written again', async () => {
@@ -24,6 +24,9 @@ describe("a report keeps each conflict's git details beside the run", () => {
       // The conflicted merges go through long-lived merge-tree --stdin processes, not one each.
       expect(spy.calls().filter((c) => /merge-tree .*--no-messages/.test(c))).toEqual([]);
       expect(spy.calls().filter((c) => c.startsWith('merge-tree --write-tree --stdin')).length).toBeGreaterThan(0);
+      // And every resolution's diff through one diff-tree --stdin.
+      expect(spy.calls().filter((c) => c.startsWith('diff '))).toEqual([]);
+      expect(spy.calls().filter((c) => c.startsWith('diff-tree --stdin'))).toHaveLength(1);
       expect(existsSync(file)).toBe(true);
 
       spy.reset();
