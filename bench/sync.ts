@@ -22,7 +22,9 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { ensureBuilt } from './_cli.js';
+import { benchGitEnv } from './_env.js';
 import { cli, driveSync, du, type Estimate } from './scale/sync-drive.js';
 import { generateSyncFixture, LOCKFILE, type SyncOptions } from './scale/sync-fixture.js';
 
@@ -91,7 +93,11 @@ async function main(): Promise<void> {
     const startups: number[] = [];
     for (let k = 0; k < 3; k++) startups.push((await cli(repo, ['--version'])).ms);
     const startup = median(startups);
-    const worktreeKb = await du(repo, '.git');
+    // A worktree as the run makes them: a linked, detached checkout of the fork's tip.
+    const probe = join(root, 'one-worktree');
+    execFileSync('git', ['worktree', 'add', '-q', '--detach', probe, 'main'], { cwd: repo, env: benchGitEnv });
+    const worktreeKb = await du(probe);
+    execFileSync('git', ['worktree', 'remove', '--force', probe], { cwd: repo, env: benchGitEnv });
     out(`  baseline: CLI start-up (--version) ${startup.toFixed(0)} ms; one worktree ${mb(worktreeKb)}`);
 
     t0 = performance.now();
