@@ -73,6 +73,7 @@ function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
         : null;
     m.by = [...new Set(hunks.map((h) => h.by).filter((b): b is string => b !== null))];
   }
+  const resolvedInOf = new Map(state.conflicts.map((c) => [c.id, c.resolvedInAttempt]));
   // Checks in order: a later pass on the same cell clears "failed now" but keeps the history.
   for (const check of state.checks) {
     if (check.cell === null) continue;
@@ -86,7 +87,7 @@ function buildMarks(state: RunState, len1: number, len2: number): CellMark[] {
     if (!check.success && !excused) {
       m.failedCheck = `${check.name} (attempt ${check.attempt})`;
       // A conflict resolved again in a later attempt no longer holds the resolution that failed.
-      const resolvedIn = state.conflicts.find((c) => c.id === m.conflict)?.resolvedInAttempt ?? null;
+      const resolvedIn = (m.conflict === null ? null : resolvedInOf.get(m.conflict)) ?? null;
       m.superseded = resolvedIn !== null && resolvedIn > check.attempt;
     } else if (m.failedCheck !== null) {
       m.superseded = true;

@@ -9,7 +9,14 @@ import { loadRunState, openRunJournal } from '../store/run-persistence.js';
 import { assertFinalCommit } from '../store/final-commit.js';
 import type { RunState } from '../store/run-state.js';
 import { allCheckRecords } from './check-records.js';
-import { conflictGitDetails } from './conflict-git.js';
+import { batchedConflictMerge, conflictHunks, resolutionDiff, resolutionDiffs, type DiffPair } from './conflict-git.js';
+import {
+  cachedFor,
+  CONFLICT_DETAILS_FILE,
+  readConflictDetails,
+  writeConflictDetails,
+  type CachedDetails,
+} from './conflict-details-cache.js';
 import { GRID_CACHE_FILE } from './grid-history-cache.js';
 import { readGridSnapshot } from './grid-source.js';
 import type { ConflictGitDetails, RunSnapshot } from './snapshot.js';
@@ -18,10 +25,12 @@ import type { ConflictGitDetails, RunSnapshot } from './snapshot.js';
 export interface SnapshotCache {
   conflicts: Map<string, ConflictGitDetails>;
   logTails: Map<string, string>;
+  /** The run's `conflict-details.json`, read once per cache (null: not read yet). */
+  stored: Map<string, CachedDetails> | null;
 }
 
 export function newSnapshotCache(): SnapshotCache {
-  return { conflicts: new Map(), logTails: new Map() };
+  return { conflicts: new Map(), logTails: new Map(), stored: null };
 }
 
 export interface LoadRunOptions {
@@ -55,6 +64,15 @@ export function readLogTail(path: string, within: string = dirname(path)): strin
   return text.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
 }
 
+function gitFailed(error: unknown): ConflictGitDetails {
+  return {
+    hunks: {},
+    diff: null,
+    diffTruncated: false,
+    note: `git could not show it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+  };
+}
+
 /**
  * Everything a report of run `name` is built from: state.json, the journal, the grid (refs or
  * history) and, with `details`, each conflict's hunks and resolution diff and each check log's
@@ -76,28 +94,58 @@ export async function loadRunSnapshot(
   const snapshot: RunSnapshot = { state, events, grid, conflicts: {}, logTails: {}, live };
   if (options.details === false) return snapshot;
   const cache = options.cache ?? newSnapshotCache();
+  const detailsFile = join(paths.dir, CONFLICT_DETAILS_FILE);
+  const stored = (cache.stored ??= readConflictDetails(detailsFile));
   const im = (await listImerges(git)).includes(name) ? await IncrementalMerge.load(git, name).catch(() => null) : null;
-  // Several conflicts at a time: each waits mostly on its own git processes (merge-tree, diff).
+  const batch = batchedConflictMerge(git, 2);
+  const fresh: Array<{ c: (typeof state.conflicts)[number]; files: string[]; pair: DiffPair | null }> = [];
+  // Several conflicts at a time: each waits mostly on git (the batched merge-tree, the object reader).
   await mapPool(state.conflicts, 8, async (c) => {
     const key = c.resolutionCommit;
-    const cached = key === null ? undefined : cache.conflicts.get(key);
+    const files = c.files.map((f) => f.path);
+    const cached = key === null ? undefined : (cache.conflicts.get(key) ?? cachedFor(stored, key, files));
     if (cached) {
       snapshot.conflicts[c.id] = cached;
       return;
     }
     const above = im && c.cell.i2 > 0 ? im.cellCommit(c.cell.i1, c.cell.i2 - 1) : null;
     const left = im && c.cell.i1 > 0 ? im.cellCommit(c.cell.i1 - 1, c.cell.i2) : null;
-    const details = await conflictGitDetails(git, c, above && left ? { above, left } : null).catch(
-      (error: unknown): ConflictGitDetails => ({
-        hunks: {},
-        diff: null,
-        diffTruncated: false,
-        note: `git could not show it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-      }),
+    const { details, pair } = await conflictHunks(git, c, above && left ? { above, left } : null, batch.merge).catch(
+      (error: unknown) => ({ details: gitFailed(error), pair: null }),
     );
     snapshot.conflicts[c.id] = details;
-    if (key !== null && details.note === null) cache.conflicts.set(key, details);
+    fresh.push({ c, files, pair });
+  }).finally(batch.close);
+  // Every resolution's diff in one process; what it cannot answer, one process each.
+  const withPair = fresh.filter((f): f is (typeof fresh)[number] & { pair: DiffPair } => f.pair !== null);
+  const diffs = await resolutionDiffs(
+    git,
+    withPair.map((f) => ({ pair: f.pair, paths: f.files })),
+  ).catch(() => withPair.map(() => null));
+  await mapPool(withPair, 8, async (f, k) => {
+    const part =
+      diffs[k] ??
+      (await resolutionDiff(git, f.pair, f.files).catch((error: unknown) => ({
+        diff: null,
+        diffTruncated: false,
+        note: gitFailed(error).note,
+      })));
+    snapshot.conflicts[f.c.id] = { ...(snapshot.conflicts[f.c.id] as ConflictGitDetails), ...part };
   });
+  let added = 0;
+  for (const { c, files } of fresh) {
+    const details = snapshot.conflicts[c.id] as ConflictGitDetails;
+    if (c.resolutionCommit === null || details.note !== null) continue;
+    cache.conflicts.set(c.resolutionCommit, details);
+    stored.set(c.resolutionCommit, { paths: files, details });
+    added++;
+  }
+  if (added > 0) {
+    // Only the run's current resolutions: one a retry replaced is not kept.
+    const current = new Set(state.conflicts.map((c) => c.resolutionCommit));
+    for (const commit of stored.keys()) if (!current.has(commit)) stored.delete(commit);
+    writeConflictDetails(detailsFile, stored);
+  }
   allCheckRecords(state, events).forEach((check, index) => {
     if (check.summary !== null) return;
     const path = checkLogPath(state, check.logFile);

@@ -80,4 +80,23 @@ describe('HTML report: failures a person accepted', () => {
       'Failures accepted by a person',
     );
   });
+
+  it('shares a page budget of hunks and diffs among the conflicts: 400 conflicts of 40 KB each stay under 2 MB and say what is cut', () => {
+    const snap = syntheticSnapshot({ commits1: 72, commits2: 1015, scatter: 400 });
+    const long = Array.from({ length: 1000 }, (_, k) => `+line ${k} of a long resolution`).join('\n');
+    for (const d of Object.values(snap.conflicts)) {
+      if (d.diff !== null) d.diff = `${d.diff}${long}\n`;
+      for (const hunks of Object.values(d.hunks)) for (const h of hunks) h.ours = `${long}\n`;
+    }
+    const model = buildReportModel(snap, { now });
+    expect(model.conflicts.length).toBeGreaterThan(400);
+    const html = renderHtmlReport(model);
+    expect(html.length).toBeLessThan(2_000_000);
+    expect(html).toMatch(/\d+ more line\(s\) of this diff are not shown here: see the commit/);
+    expect(html).toMatch(/… \d+ more line\(s\)/);
+    // A run of a few conflicts shows them whole.
+    const few = syntheticSnapshot();
+    for (const d of Object.values(few.conflicts)) if (d.diff !== null) d.diff = `${d.diff}${long}\n`;
+    expect(renderHtmlReport(buildReportModel(few, { now }))).toContain('+line 999 of a long resolution');
+  });
 });
