@@ -122,12 +122,12 @@ export async function resolutionDiffs(
   });
   if (result.exitCode !== 0) return items.map(() => null);
   // Each pair's output starts with the pair itself on a line: diff lines never look like that.
-  const blocks = new Map<string, string[][]>();
+  const outputs = new Map<string, string[][]>();
   let current: string[] | null = null;
   for (const line of result.stdout.split('\n')) {
     if (/^[0-9a-f]{40,64} [0-9a-f]{40,64}$/.test(line)) {
       current = [];
-      blocks.set(line, [...(blocks.get(line) ?? []), current]);
+      outputs.set(line, [...(outputs.get(line) ?? []), current]);
     } else if (line !== '') current?.push(line);
   }
   const taken = new Map<string, number>();
@@ -136,7 +136,7 @@ export async function resolutionDiffs(
     const key = `${it.pair.from} ${it.pair.to}`;
     const n = taken.get(key) ?? 0;
     taken.set(key, n + 1);
-    const lines = blocks.get(key)?.[n];
+    const lines = outputs.get(key)?.[n];
     if (lines === undefined) return null;
     const wanted = new Set(it.paths.map((p) => `diff --git a/${p} b/${p}`));
     const kept: string[] = [];

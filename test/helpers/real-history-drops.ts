@@ -22,7 +22,7 @@ interface NoteCell {
 }
 
 /** What the resolutions of one merge lost of one side, and how much of it the maintainer's merge lost too. */
-export interface SideDropsTally {
+interface SideDropsTally {
   /** Resolved files (a file at a cell) that lost lines of this side. */
   resolutions: number;
   /** The lines they lost (dropped, brought back, rewritten), as counted by the audit. */
