@@ -5,7 +5,7 @@ import type { FailureSummary } from '../checks/types.js';
 import type { CheckReading } from './check-reading.js';
 import type { Validation } from './validation.js';
 import type { ConflictStatus, Handoff, RunState } from '../store/run-state.js';
-import type { TimeLeft } from '../workflow/estimate.js';
+import type { TimeLeft } from '../workflow/time-left.js';
 
 /**
  * The report's view model: everything `status`, `report` (HTML, Markdown) and `ui` show,

@@ -2,6 +2,7 @@ import { cellId } from '../imerge/cell.js';
 import type { RunEvent } from '../store/run-events.js';
 import type { RunState } from '../store/run-state.js';
 import { tipFacts } from '../store/flow-tips.js';
+import type { TimeLeft } from './time-left.js';
 
 /**
  * Estimates a person can plan by, computed from the whole job as the journal records it: the
@@ -125,23 +126,6 @@ export interface Timings {
   personWaits: number[];
   /** Hand-offs so far (the open one included). */
   handoffs: number;
-}
-
-export interface TimeLeft {
-  /** The run's own time left, milliseconds: the conflicts still expected at the measured cost of each part. */
-  ms: number;
-  parts: {
-    /** The run's own work per conflict (engine, ladder, model, worktree cleanup), check runs excluded. */
-    runMs: number;
-    /** Check runs on cells at the measured median, as many per conflict as the run has needed. */
-    checksMs: number;
-    /** The person's pace over the hand-offs expected; null until one `continue` is measured. */
-    personMs: number | null;
-    /** The final validation (the full checks). */
-    finalMs: number;
-  };
-  /** Hand-offs still expected (at the share of hand-offs per conflict so far). */
-  handoffsLeft: number;
 }
 
 function median(xs: readonly number[]): number {
