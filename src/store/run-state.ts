@@ -94,8 +94,9 @@ export const gridStateSchema = z.object({
   /** Blocked cells known so far. */
   blockers: z.array(cellSchema),
   /**
-   * Per fork commit (the grid's rows, the first commit first), the inner cells of its row merged so far (autofilled or resolved): the
-   * explored part of the grid the estimates read. Absent in states written before it was recorded.
+   * Per fork commit (the grid's rows, the first commit first), the inner cells of its row at or behind the frontier (dominated
+   * by a merged cell): the explored part of the grid the estimates read. States written before it was recorded lack it; older
+   * ones count only the merged cells, which only widens their range.
    */
   filled: z.array(z.number().int().nonnegative()).optional(),
 });

@@ -102,6 +102,7 @@ describe('expectedConflicts', () => {
 
 const timings: Timings = {
   done: 10,
+  met: 10,
   // 10 conflicts: 100 s of work, of which 60 s the check runs (12 of them, median 5 s).
   conflictWorkMs: 100_000,
   checkRuns: [4000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 6000],
@@ -124,6 +125,11 @@ describe('timeLeft', () => {
     expect(timeLeft(20, { ...timings, done: 0 }, 30_000)).toBeNull();
   });
 
+  it('counts the open hand-off with its conflicts: one hand-off of 8 after 1 resolved is not one hand-off a conflict', () => {
+    const first: Timings = { ...timings, done: 1, met: 9, handoffs: 1 };
+    expect(timeLeft(450, first, 0)?.handoffsLeft).toBe(50);
+  });
+
   it('measures the person from the hand-off to the continue that took it, and the checks on cells only', () => {
     const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
     const check = (target: string, durationMs: number) => ({
@@ -139,8 +145,9 @@ describe('timeLeft', () => {
       { type: 'node_finished', ts: at(20), node: 'finalize', durationMs: 1000 },
       { type: 'node_entered', ts: at(95), node: 'resolve_conflicts' },
     ] as unknown as RunEvent[];
-    expect(timingsOf(events, 1)).toEqual({
+    expect(timingsOf(events, 1, 3)).toEqual({
       done: 1,
+      met: 3,
       conflictWorkMs: 10_000,
       checkRuns: [3000],
       personWaits: [75_000],
@@ -178,6 +185,7 @@ function timeLeftErrors(start: number): number[] {
     const past = costs.slice(0, done);
     const timings: Timings = {
       done,
+      met: done,
       conflictWorkMs: past.reduce((t, c) => t + c.run + c.checks.reduce((a, b) => a + b, 0), 0),
       checkRuns: past.flatMap((c) => c.checks),
       personWaits: past.filter((c) => c.person > 0).map((c) => c.person),

@@ -118,6 +118,8 @@ export function expectedConflicts(grid: GridSample): ConflictRange {
 export interface Timings {
   /** Conflicts resolved so far. */
   done: number;
+  /** Conflicts met so far: resolved, and open (those of the open hand-off among them). */
+  met: number;
   /** Milliseconds the run worked on conflicts (resolving, checking, recovering, and the cleanup of worktrees). */
   conflictWorkMs: number;
   /** Each check run on a cell, in milliseconds. */
@@ -145,7 +147,8 @@ export function timeLeft(remaining: number, t: Timings, finalMs: number): TimeLe
   const checkTotal = t.checkRuns.reduce((a, b) => a + b, 0);
   const runPer = Math.max(0, t.conflictWorkMs - checkTotal) / t.done;
   const checksPer = (t.checkRuns.length / t.done) * median(t.checkRuns);
-  const handoffsLeft = Math.round((remaining * t.handoffs) / Math.max(t.done, 1));
+  // Hand-offs per conflict met: the open hand-off counts with its conflicts, not against the resolved ones only.
+  const handoffsLeft = Math.round((remaining * t.handoffs) / Math.max(t.met, t.done, 1));
   const personMs = t.personWaits.length > 0 ? handoffsLeft * median(t.personWaits) : null;
   const runMs = remaining * runPer;
   const checksMs = remaining * checksPer;
@@ -189,10 +192,11 @@ export function addTiming(t: TimingTally, e: RunEvent): TimingTally {
   return t;
 }
 
-/** The timings of a tally, for `done` conflicts resolved. */
-export function timingsFrom(t: TimingTally, done: number): Timings {
+/** The timings of a tally, for `done` conflicts resolved of `met` met. */
+export function timingsFrom(t: TimingTally, done: number, met: number): Timings {
   return {
     done,
+    met,
     conflictWorkMs: t.conflictWorkMs,
     checkRuns: t.checkRuns,
     personWaits: t.personWaits,
@@ -201,8 +205,8 @@ export function timingsFrom(t: TimingTally, done: number): Timings {
 }
 
 /** The timings a journal holds. */
-export function timingsOf(events: readonly RunEvent[], done: number): Timings {
-  return timingsFrom(events.reduce(addTiming, emptyTimings()), done);
+export function timingsOf(events: readonly RunEvent[], done: number, met: number): Timings {
+  return timingsFrom(events.reduce(addTiming, emptyTimings()), done, met);
 }
 
 /** Which parts a time left counts, in words: `run 4m, checks 20m, your pace 12m, final checks 2m`. */

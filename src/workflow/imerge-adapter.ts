@@ -26,13 +26,22 @@ class ImergeGridEngine implements GridEngine {
     return result.blockers.map(([i, j]) => ({ i1: i, i2: j })).sort(compareCells);
   }
 
+  /**
+   * Per row, the cells at or behind the frontier: those a merged cell of the same or a later row, as
+   * far along or further, dominates. An outlined block is mergeable as a whole though only its edges
+   * are merged, so counting merged cells alone would leave most of a finished grid unexplored.
+   */
   filledCells(): number[] {
     const grid = this.im.grid;
-    const rows: number[] = [];
-    for (let i = 1; i < grid.len1; i++) {
-      let n = 0;
-      for (let j = 1; j < grid.len2; j++) if (grid.cell(i, j).oid !== null) n++;
-      rows.push(n);
+    const rows = new Array<number>(grid.len1 - 1).fill(0);
+    let reach = 0;
+    for (let i = grid.len1 - 1; i >= 1; i--) {
+      for (let j = grid.len2 - 1; j > reach; j--)
+        if (grid.cell(i, j).oid !== null) {
+          reach = j;
+          break;
+        }
+      rows[i - 1] = reach;
     }
     return rows;
   }

@@ -21,7 +21,7 @@ export interface GridEngine {
   size(): { i1: number; i2: number };
   /** Fill every cell that merges cleanly; the blocked cells left (frontier corners), in grid order. */
   autofill(options?: { signal?: AbortSignal }): Promise<Cell[]>;
-  /** Per fork commit (the grid's rows, the first commit first), the inner cells of its row merged so far (autofilled or resolved). */
+  /** Per fork commit (the grid's rows, the first commit first), the inner cells of its row at or behind the frontier. */
   filledCells(): number[];
   /** The commit of a filled cell, or null. */
   cellCommit(cell: Cell): Promise<string | null>;
