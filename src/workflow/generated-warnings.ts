@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { fileHead } from '../util/file-head.js';
 import { withReachablePath } from '../util/long-path.js';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
@@ -17,22 +18,11 @@ import { generatedFile, generatedProblems } from '../resolve/index.js';
 import { readBlob } from '../resolve/parse/read-blob.js';
 import { shellWord } from '../util/safe-print.js';
 
-/** The first bytes of a file, where a generator's header is. */
-async function head(full: string): Promise<string> {
-  const file = await open(full, 'r');
-  try {
-    const { buffer, bytesRead } = await file.read(Buffer.alloc(4_096), 0, 4_096, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await file.close();
-  }
-}
-
 /** Why a generated file in the worktree is not what its tool would write, or null (not generated, or valid). */
 async function problemLine(wt: Git, path: string, where: string): Promise<string | null> {
   const full = join(wt.cwd, path);
   if (!withReachablePath(full, existsSync)) return null;
-  const start = await withReachablePath(full, head);
+  const start = (await withReachablePath(full, (p) => fileHead(p))) ?? '';
   return problemOf(path, start, () => withReachablePath(full, (p) => readFile(p, 'utf8')), where);
 }
 

@@ -65,7 +65,12 @@ export function hunkKey(sides: { ours: string; theirs: string }): string {
 
 /** The identity of a path's index stages (`base:ours:theirs` blob ids, `-` where absent). */
 export function stagesId(entry: { base?: { oid: string }; ours?: { oid: string }; theirs?: { oid: string } }): string {
-  return [entry.base, entry.ours, entry.theirs].map((s) => s?.oid ?? '-').join(':');
+  return blobsId([entry.base?.oid, entry.ours?.oid, entry.theirs?.oid]);
+}
+
+/** The same id from the three sides' blob ids (null or absent: the side has no file there). */
+export function blobsId(sides: ReadonlyArray<string | null | undefined>): string {
+  return sides.map((s) => s ?? '-').join(':');
 }
 
 function recordPath(gitDir: string): string {

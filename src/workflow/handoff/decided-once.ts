@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeStages } from '../../resolve/cache/file-memory.js';
 import { generatedFile } from '../../resolve/data/generated-files.js';
 import { policyFor } from '../../resolve/policy/path-policy.js';
+import { blobsId } from '../../resolve/take/hunk-numbers.js';
 import { readWholeTakes } from '../../resolve/take/whole-takes.js';
 import type { WholeFileDecision } from '../../store/flow-choices.js';
 import type { ConflictState } from '../../store/run-state.js';
+import { fileHead } from '../../util/file-head.js';
 import { withReachablePath } from '../../util/long-path.js';
 import type { Ctx } from '../nodes/common.js';
 import type { WholeFileChoice } from './whole-file.js';
@@ -31,9 +32,9 @@ export async function decidedOnceAt(
     if (policyFor(path, ctx.ladder.policy ?? []) !== null) continue;
     const take = takes[path];
     const sides = stages?.get(path);
-    const same = sides && take?.stages === [sides.base, sides.ours, sides.theirs].map((s) => s ?? '-').join(':');
+    const same = sides && take?.stages === blobsId([sides.base, sides.ours, sides.theirs]);
     const found = whole.get(path);
-    const side = same ? take.choice : found !== 'deleted' && isGenerated(worktree, path) ? found : undefined;
+    const side = same ? take.choice : found !== 'deleted' && (await isGenerated(worktree, path)) ? found : undefined;
     if (side === 'ours' || side === 'theirs')
       out[path] = { side: side === 'ours' ? 'fork' : 'upstream', conflict: c.id };
   }
@@ -51,8 +52,7 @@ async function worktreeGitDir(ctx: Ctx, worktree: string): Promise<string> {
 }
 
 /** Whether the person's file is generated: a lockfile by its name, or its tool's header. */
-function isGenerated(worktree: string, path: string): boolean {
-  const full = join(worktree, path);
-  const head = withReachablePath(full, (p) => (existsSync(p) ? readFileSync(p, 'utf8').slice(0, 2_000) : null));
+async function isGenerated(worktree: string, path: string): Promise<boolean> {
+  const head = await withReachablePath(join(worktree, path), (p) => fileHead(p));
   return generatedFile(path, [head]) !== null;
 }
