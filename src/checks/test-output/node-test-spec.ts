@@ -70,7 +70,14 @@ function messageOf(body: string[]): string {
   return oneLine(text.map((l) => l.replace(/^'(.*)'$/, '$1'))) || 'failed';
 }
 
-/** A test file that did not load: its output before the result, as the TAP parser reads `# ` lines. */
+/** A test file run as a whole is named by its path: shown relative to the check's directory, as in other runners. */
+const isFile = (name: string): boolean => /^(?:file:\/\/)?\//.test(name);
+
+/**
+ * A test file that failed outside any test (it did not load) is reported with only `test failed`; the error
+ * is in the file's own output, printed before it (TAP's `# ` lines): its first `Error:` line and the
+ * `file:line` above the code frame.
+ */
 function fileError(said: string[], cwd: string | undefined): { message: string; location: string | null } | null {
   const error = said.find((l) => /^\w*(?:Error|Exception)\b.*?:/.test(l));
   if (!error) return null;
@@ -81,7 +88,26 @@ function fileError(said: string[], cwd: string | undefined): { message: string; 
   };
 }
 
-const isFile = (name: string): boolean => /^(?:file:\/\/)?\//.test(name);
+/**
+ * A failing test of either report, named by the suites it is under (`suite > test`). A test file that
+ * failed as a whole gives the error its output printed before the result (`said`) over the result's own.
+ */
+export function failedTest(
+  path: string[],
+  cwd: string | undefined,
+  said: string[],
+  found: { message: string; location: string | null; excerpt: string },
+): FailedTest {
+  const names = path.map((n) => (isFile(n) ? displayPath(n, cwd) : n));
+  const file = path.length === 1 && isFile(path[0] as string) ? fileError(said, cwd) : null;
+  return {
+    id: names.join(' > '),
+    title: names[names.length - 1] as string,
+    message: file?.message ?? found.message,
+    location: file?.location ?? found.location,
+    excerpt: found.excerpt,
+  };
+}
 
 /**
  * The failing tests of a spec report: each `✖` line in the tree, named by the suites it is indented
@@ -130,21 +156,17 @@ export function parseNodeSpec(lines: string[], cwd: string | undefined): FailedT
       !listed.some((l) => l.name === name && l.body.lines.length > 0)
     )
       continue;
-    const names = [...suites.filter((s) => s.indent < indent).map((s) => s.name), name].map((n) =>
-      isFile(n) ? displayPath(n, cwd) : n,
-    );
     const again = listed.findIndex((l) => l.name === name);
     const copy = again < 0 ? null : (listed.splice(again, 1)[0] as Listed);
     const error = body.lines.some((l) => l.trim() !== '') ? body : (copy?.body ?? body);
-    const file = indent === 0 && isFile(name) ? fileError(before, cwd) : null;
     const frames = [...jsFrames(error.lines), ...(copy?.declared ? [copy.declared] : [])];
-    failures.push({
-      id: names.join(' > '),
-      title: names[names.length - 1] as string,
-      message: file?.message ?? messageOf(error.lines),
-      location: file?.location ?? pickLocation(frames, cwd),
-      excerpt: error === body ? excerptOf(lines, at, body.end + 1) : excerptOf(lines, copy?.at ?? at, error.end + 1),
-    });
+    failures.push(
+      failedTest([...suites.filter((s) => s.indent < indent).map((s) => s.name), name], cwd, before, {
+        message: messageOf(error.lines),
+        location: pickLocation(frames, cwd),
+        excerpt: error === body ? excerptOf(lines, at, body.end + 1) : excerptOf(lines, copy?.at ?? at, error.end + 1),
+      }),
+    );
   }
   return failures;
 }

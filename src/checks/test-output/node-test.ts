@@ -1,7 +1,7 @@
-import { displayPath, excerptOf, oneLine, pickLocation, summaryTotal } from './lines.js';
+import { excerptOf, oneLine, pickLocation, summaryTotal } from './lines.js';
 import type { FailedTest } from './failed-test.js';
 import type { TestOutputParser } from './parser.js';
-import { isNodeSpec, parseNodeSpec } from './node-test-spec.js';
+import { failedTest, isNodeSpec, parseNodeSpec } from './node-test-spec.js';
 
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
 const RESULT = /^(\s*)(not )?ok \d+ - (.*?)(?: # (SKIP|TODO)\b.*)?$/;
@@ -37,35 +37,15 @@ function parseNodeTest(lines: string[], cwd: string | undefined): FailedTest[] {
     said = [];
     // A todo test that fails does not fail the run (Node counts it under `# todo`).
     if (!result[2] || result[4] === 'TODO' || field(yaml, 'failureType')[0] === "'subtestsFailed'") continue;
-    const names = [...path.slice(0, depth), result[3] as string].map((n) => (isFile(n) ? displayPath(n, cwd) : n));
-    const file = depth === 0 && isFile(result[3] as string) ? fileError(before, cwd) : null;
-    failures.push({
-      id: names.join(' > '),
-      title: names[names.length - 1] as string,
-      message: file?.message ?? messageOf(yaml),
-      location: file?.location ?? locationOf(yaml, cwd),
-      excerpt: excerptOf(lines, i, end + 1),
-    });
+    failures.push(
+      failedTest([...path.slice(0, depth), result[3] as string], cwd, before, {
+        message: messageOf(yaml),
+        location: locationOf(yaml, cwd),
+        excerpt: excerptOf(lines, i, end + 1),
+      }),
+    );
   }
   return failures;
-}
-
-/** A test file run as a whole is named by its path: shown relative to the check's directory, as in other runners. */
-const isFile = (name: string): boolean => /^(?:file:\/\/)?\//.test(name);
-
-/**
- * A test file that failed outside any test (it did not load) is reported with only `test failed`; the error
- * is in the file's own output, printed before it as `# ` lines: its first `Error:` line and the
- * `file:line` above the code frame.
- */
-function fileError(said: string[], cwd: string | undefined): { message: string; location: string | null } | null {
-  const error = said.find((l) => /^\w*(?:Error|Exception)\b.*?:/.test(l));
-  if (!error) return null;
-  const at = said.map((l) => /^((?:file:\/\/)?\/\S+?):(\d+)$/.exec(l)).find(Boolean);
-  return {
-    message: oneLine([error]),
-    location: at ? pickLocation([{ path: at[1] as string, line: at[2] as string }], cwd) : null,
-  };
 }
 
 /** The line closing the YAML block after a result (`...`), or the result's own line when it has none. */
