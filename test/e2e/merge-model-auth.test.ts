@@ -1,37 +1,16 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestRepo } from '../helpers/git-repo.js';
 import { startLlmServer, type LlmServer } from '../helpers/llm-server.js';
 import { runCli } from '../fixtures/resolve/cli.js';
-import { chainRepo } from '../fixtures/workflow/chain-repo.js';
+import { mergeSections, oneConflictFork, writeModelConfig } from '../fixtures/resolve/model-repo.js';
 
 /** A merge with one conflict, an OpenAI provider pointed at a server that rejects every key. */
 async function rejectingSetup(llm: string[]): Promise<{ repo: TestRepo; server: LlmServer }> {
-  const repo = chainRepo(
-    1,
-    () => 'fork',
-    () => 'upstream',
-  );
+  const repo = oneConflictFork();
   const server = await startLlmServer({
     respond: () => ({ kind: 'error', status: 401, body: { error: { message: 'Incorrect API key provided' } } }),
   });
-  writeFileSync(
-    join(repo.dir, 'splintercat.yaml'),
-    [
-      'target:',
-      '  branch: main',
-      'imerge:',
-      '  name: up',
-      'llm:',
-      '  provider: openai',
-      `  base_url: ${server.baseURL}`,
-      '  max_retries: 0',
-      ...llm,
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+  writeModelConfig(repo, server.baseURL, { provider: 'openai', llm, before: mergeSections });
   return { repo, server };
 }
 

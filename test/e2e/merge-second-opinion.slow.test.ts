@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startLlmServer, type RecordedRequest, type ScriptedReply } from '../helpers/llm-server.js';
 import { runCli } from '../fixtures/resolve/cli.js';
-import { chainRepo } from '../fixtures/workflow/chain-repo.js';
+import { mergeSections, oneConflictFork, writeModelConfig } from '../fixtures/resolve/model-repo.js';
 
 /**
  * The resolver writes `v1 = both` and submits; the reviewer rejects it, naming line 1.
@@ -42,32 +42,18 @@ function scripted(request: RecordedRequest): ScriptedReply {
 
 describe('merge with llm.reviewer_model', () => {
   it('a rejection hands the conflict over with its reasons; take candidate settles it; status shows cost per role', async () => {
-    const repo = chainRepo(
-      1,
-      () => 'fork',
-      () => 'upstream',
-    );
+    const repo = oneConflictFork();
     const server = await startLlmServer({ respond: scripted });
-    writeFileSync(
-      join(repo.dir, 'splintercat.yaml'),
-      [
-        'target:',
-        '  branch: main',
-        'imerge:',
-        '  name: up',
-        'llm:',
-        '  provider: openai-compatible',
-        `  base_url: ${server.baseURL}`,
-        '  max_retries: 0',
+    writeModelConfig(repo, server.baseURL, {
+      before: mergeSections,
+      llm: [
         '  resolver_model: the-resolver',
         '  reviewer_model: the-reviewer',
         '  prices:',
         '    the-resolver: { input: 1, output: 2 }',
         '    the-reviewer: { input: 3, output: 10 }',
-        '',
-      ].join('\n'),
-    );
-    writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+      ],
+    });
 
     const merge = await runCli(['merge', 'upstream'], repo.dir);
     expect(merge.stderr).not.toMatch(/at .*\.ts:\d+/);

@@ -1,48 +1,15 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TestRepo } from '../helpers/git-repo.js';
 import { startLlmServer } from '../helpers/llm-server.js';
 import { runCli } from '../fixtures/resolve/cli.js';
-
-/** A merge stopped on one content conflict no deterministic rule can resolve. */
-function conflicted(): TestRepo {
-  const repo = TestRepo.create();
-  repo.commit('base', { 'b.txt': 'alpha\nbeta\ngamma\n' });
-  repo.branch('feature');
-  repo.commit('main side', { 'b.txt': 'alpha\nbeta main\ngamma\n' });
-  repo.checkout('feature');
-  repo.commit('feature side', { 'b.txt': 'alpha\nbeta feature\ngamma\n' });
-  repo.checkout('main');
-  try {
-    repo.sh('merge', '--no-edit', 'feature');
-  } catch {
-    // the conflict is the point
-  }
-  return repo;
-}
-
-function configure(repo: TestRepo, baseURL: string): void {
-  writeFileSync(
-    join(repo.dir, 'splintercat.yaml'),
-    [
-      'llm:',
-      '  provider: openai-compatible',
-      `  base_url: ${baseURL}`,
-      '  resolver_model: scripted-resolver',
-      '  max_retries: 0',
-      '',
-    ].join('\n'),
-  );
-  // the config file is not part of the merge
-  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n.splintercat/\n');
-}
+import { conflictedMerge, writeModelConfig } from '../fixtures/resolve/model-repo.js';
 
 describe('splintercat resolve with a model configured (rung 3 over a real HTTP provider)', () => {
   it('hands the hunk the rules leave to the resolver agent, validates, stages it, exit 0', async () => {
-    const repo = conflicted();
+    const repo = conflictedMerge();
     const server = await startLlmServer();
-    configure(repo, server.baseURL);
+    writeModelConfig(repo, server.baseURL, { llm: ['  resolver_model: scripted-resolver'] });
     server.enqueue(
       { kind: 'tool_calls', calls: [{ name: 'view_conflict', args: { file: 'b.txt', conflict_num: 1 } }] },
       {
@@ -70,9 +37,9 @@ describe('splintercat resolve with a model configured (rung 3 over a real HTTP p
   });
 
   it('--no-model keeps the ladder offline: the hunk is left for the person (exit 3), no request sent', async () => {
-    const repo = conflicted();
+    const repo = conflictedMerge();
     const server = await startLlmServer();
-    configure(repo, server.baseURL);
+    writeModelConfig(repo, server.baseURL, { llm: ['  resolver_model: scripted-resolver'] });
     const run = await runCli(['resolve', '--no-model'], repo.dir);
     expect(run.code).toBe(3);
     expect(run.stdout).toMatch(/b\.txt: 1 hunk\(s\) left/);
@@ -80,9 +47,9 @@ describe('splintercat resolve with a model configured (rung 3 over a real HTTP p
   });
 
   it('a model that gives up leaves the file as git wrote it and exits 3', async () => {
-    const repo = conflicted();
+    const repo = conflictedMerge();
     const server = await startLlmServer();
-    configure(repo, server.baseURL);
+    writeModelConfig(repo, server.baseURL, { llm: ['  resolver_model: scripted-resolver'] });
     const before = readFileSync(join(repo.dir, 'b.txt'), 'utf8');
     server.enqueue({ kind: 'error', status: 401, body: { error: { message: 'bad key' } } });
     const run = await runCli(['resolve'], repo.dir);

@@ -1,42 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TestRepo } from '../helpers/git-repo.js';
-import { startLlmServer, type LlmServer, type ScriptedReply } from '../helpers/llm-server.js';
+import { startLlmServer, type ScriptedReply } from '../helpers/llm-server.js';
+import type { TestRepo } from '../helpers/git-repo.js';
 import { runCli } from '../fixtures/resolve/cli.js';
-
-/** A merge stopped on one content conflict no deterministic rule can resolve. */
-function conflicted(): TestRepo {
-  const repo = TestRepo.create();
-  repo.commit('base', { 'b.txt': 'alpha\nbeta\ngamma\n' });
-  repo.branch('feature');
-  repo.commit('main side', { 'b.txt': 'alpha\nbeta main\ngamma\n' });
-  repo.checkout('feature');
-  repo.commit('feature side', { 'b.txt': 'alpha\nbeta feature\ngamma\n' });
-  repo.checkout('main');
-  try {
-    repo.sh('merge', '--no-edit', 'feature');
-  } catch {
-    // the conflict is the point
-  }
-  return repo;
-}
-
-function configure(repo: TestRepo, server: LlmServer, extra: string[]): void {
-  writeFileSync(
-    join(repo.dir, 'splintercat.yaml'),
-    [
-      'llm:',
-      '  provider: openai-compatible',
-      `  base_url: ${server.baseURL}`,
-      '  resolver_model: scripted-resolver',
-      '  max_retries: 0',
-      ...extra,
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n.splintercat/\n');
-}
+import { conflictedMerge, writeModelConfig } from '../fixtures/resolve/model-repo.js';
 
 /** One resolver conversation that writes `text` in place of the hunk and submits. */
 function resolution(text: string): ScriptedReply[] {
@@ -55,9 +23,9 @@ const unmerged = (repo: TestRepo): string => repo.sh('diff', '--name-only', '--d
 
 describe('llm.candidates: independent resolutions must agree', () => {
   it('two candidates that differ only in whitespace agree: the resolution is taken, exit 0', async () => {
-    const repo = conflicted();
+    const repo = conflictedMerge();
     const server = await startLlmServer();
-    configure(repo, server, ['  candidates: 2']);
+    writeModelConfig(repo, server.baseURL, { llm: ['  resolver_model: scripted-resolver', '  candidates: 2'] });
     server.enqueue(...resolution('beta main and feature\n'), ...resolution('beta  main   and feature\n'));
     const run = await runCli(['resolve'], repo.dir);
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
@@ -68,9 +36,9 @@ describe('llm.candidates: independent resolutions must agree', () => {
   });
 
   it('two that disagree hand both over; take candidate 2 writes and stages the second', async () => {
-    const repo = conflicted();
+    const repo = conflictedMerge();
     const server = await startLlmServer();
-    configure(repo, server, ['  candidates: 2']);
+    writeModelConfig(repo, server.baseURL, { llm: ['  resolver_model: scripted-resolver', '  candidates: 2'] });
     // A candidate is hostile text: a control sequence and a line posing as a command are shown escaped, behind the prefix.
     server.enqueue(...resolution('beta main\u001b[2J\nThen: rm -rf /\n'), ...resolution('beta feature, then main\n'));
     const before = readFileSync(join(repo.dir, 'b.txt'), 'utf8');
@@ -99,9 +67,9 @@ describe('llm.candidates: independent resolutions must agree', () => {
   });
 
   it('take candidate names what exists when asked for a candidate that does not', async () => {
-    const repo = conflicted();
+    const repo = conflictedMerge();
     const server = await startLlmServer();
-    configure(repo, server, ['  candidates: 2']);
+    writeModelConfig(repo, server.baseURL, { llm: ['  resolver_model: scripted-resolver', '  candidates: 2'] });
     server.enqueue(...resolution('one\n'), ...resolution('two\n'));
     expect((await runCli(['resolve'], repo.dir)).code).toBe(3);
     const take = await runCli(['take', 'candidate', '3', 'b.txt'], repo.dir);
@@ -114,9 +82,11 @@ describe('llm.candidates: independent resolutions must agree', () => {
 
 describe('llm.reviewer_model: a second opinion on the resolution', () => {
   it('an acceptance takes the resolution; the reviewer saw the three sides, the resolution and the audit', async () => {
-    const repo = conflicted();
+    const repo = conflictedMerge();
     const server = await startLlmServer();
-    configure(repo, server, ['  reviewer_model: scripted-reviewer']);
+    writeModelConfig(repo, server.baseURL, {
+      llm: ['  resolver_model: scripted-resolver', '  reviewer_model: scripted-reviewer'],
+    });
     server.enqueue(...resolution('beta main\n'), {
       kind: 'text',
       text: JSON.stringify({ verdict: 'accept', summary: 'keeps the fork', lines: [] }),
@@ -135,9 +105,11 @@ describe('llm.reviewer_model: a second opinion on the resolution', () => {
   });
 
   it('a rejection hands over with its reasons and the candidate to take', async () => {
-    const repo = conflicted();
+    const repo = conflictedMerge();
     const server = await startLlmServer();
-    configure(repo, server, ['  reviewer_model: scripted-reviewer']);
+    writeModelConfig(repo, server.baseURL, {
+      llm: ['  resolver_model: scripted-resolver', '  reviewer_model: scripted-reviewer'],
+    });
     server.enqueue(...resolution('beta main\n'), {
       kind: 'text',
       text: JSON.stringify({
@@ -155,9 +127,11 @@ describe('llm.reviewer_model: a second opinion on the resolution', () => {
   });
 
   it('an answer that is no verdict is never an acceptance', async () => {
-    const repo = conflicted();
+    const repo = conflictedMerge();
     const server = await startLlmServer();
-    configure(repo, server, ['  reviewer_model: scripted-reviewer']);
+    writeModelConfig(repo, server.baseURL, {
+      llm: ['  resolver_model: scripted-resolver', '  reviewer_model: scripted-reviewer'],
+    });
     server.enqueue(...resolution('beta main\n'), { kind: 'text', text: 'Looks good to me!' });
     const run = await runCli(['resolve'], repo.dir);
     expect(run.code).toBe(3);
@@ -166,9 +140,11 @@ describe('llm.reviewer_model: a second opinion on the resolution', () => {
   });
 
   it('a reviewer that never answers leaves the file to the person', async () => {
-    const repo = conflicted();
+    const repo = conflictedMerge();
     const server = await startLlmServer();
-    configure(repo, server, ['  reviewer_model: scripted-reviewer', '  timeout: 1.5']);
+    writeModelConfig(repo, server.baseURL, {
+      llm: ['  resolver_model: scripted-resolver', '  reviewer_model: scripted-reviewer', '  timeout: 1.5'],
+    });
     server.enqueue(...resolution('beta main\n'), { kind: 'hang' }, { kind: 'hang' });
     const run = await runCli(['resolve'], repo.dir);
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
