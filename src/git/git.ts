@@ -8,53 +8,20 @@ import { GitShell, writeInputFile, type ShellResult } from './git-shell.js';
 import { OBJECT_LIMITS } from './object-limits.js';
 import { packedTransaction } from './packed-refs.js';
 import { runProcess } from './run-process.js';
+import {
+  cappedRefusal,
+  type CappedRead,
+  type CappedText,
+  type GitOptions,
+  type GitResult,
+  type GitRunOptions,
+  type QueryOptions,
+  type RefEntry,
+  type RefUpdate,
+} from './git-types.js';
 
-export interface GitRunOptions {
-  /** Data written to git's stdin. */
-  input?: string | Buffer;
-  /** Exit codes that are data, not failure (merge-tree's 1 = conflicts). Default [0]. */
-  okExitCodes?: number[];
-  /** Extra environment for this call only (e.g. GIT_AUTHOR_DATE). */
-  env?: Record<string, string>;
-  /** Run in another directory than the Git's own (e.g. a worktree). */
-  cwd?: string;
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
-
-export interface GitResult {
-  exitCode: number;
-  /** stdout exactly as git wrote it (final newline kept). */
-  stdout: string;
-  stderr: string;
-}
-
-export interface RefEntry {
-  ref: string;
-  oid: string;
-}
-
-/** One line of an `update-ref --stdin` transaction. */
 /** Transactions of at least this many refs are written into packed-refs where allowed. */
 const PACKED_AT = 32;
-
-export type RefUpdate =
-  { ref: string; newOid: string; oldOid?: string | null } | { ref: string; delete: true; oldOid?: string };
-
-/** Options of `query`: exit codes that are data, the command's stdin and more environment. */
-export type QueryOptions = Pick<GitRunOptions, 'okExitCodes' | 'env'> & { input?: string };
-
-export interface GitOptions {
-  cwd: string;
-  gitBinary?: string;
-  /** Extra fixed environment, merged over the defaults. */
-  env?: Record<string, string>;
-  /**
-   * The git directory, named explicitly (with `cwd` as the work tree) instead of found through
-   * `cwd/.git`, which whatever runs in the work tree (a check) may have rewritten.
-   */
-  gitDir?: string;
-}
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
 /** A full object id (SHA-1 or SHA-256): the same object in every worktree of a repository. */
@@ -148,12 +115,12 @@ export class Git {
 
   /** Run git and return stdout without its final newline. */
   async text(args: string[], options?: GitRunOptions): Promise<string> {
-    return withoutFinalNewline((await this.run(args, options)).stdout);
+    return (await this.run(args, options)).stdout.replace(/\n$/, '');
   }
 
   /** `query`, returning stdout without its final newline (as `text`). */
   async queryText(args: string[], options?: QueryOptions): Promise<string> {
-    return withoutFinalNewline((await this.query(args, options)).stdout);
+    return (await this.query(args, options)).stdout.replace(/\n$/, '');
   }
 
   /** Run git and return the non-empty lines of stdout. */
@@ -345,10 +312,8 @@ export class Git {
    */
   async readCapped(spec: string, limits: { type: GitObject['type']; maxBytes: number }): Promise<CappedRead> {
     const info = await this.objectInfo(spec);
-    if (info === null) return { ok: false, reason: 'missing' };
-    if (info.type !== limits.type) return { ok: false, reason: `a ${info.type}, not a ${limits.type}` };
-    if (info.size > limits.maxBytes)
-      return { ok: false, reason: `${sizeText(info.size)}, over the limit of ${sizeText(limits.maxBytes)}` };
+    const refused = cappedRefusal(info, limits);
+    if (refused !== null || info === null) return { ok: false, reason: refused ?? 'missing' };
     const object = await this.readObject(info.oid);
     if (object === null) return { ok: false, reason: 'missing' };
     return { ok: true, object };
@@ -361,10 +326,7 @@ export class Git {
   }
 
   /** `readCapped` of a blob, as text: null when it is missing; a refusal when it is too large or not a blob. */
-  async readBlobCapped(
-    spec: string,
-    maxBytes: number,
-  ): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  async readBlobCapped(spec: string, maxBytes: number): Promise<CappedText> {
     const read = await this.readCapped(spec, { type: 'blob', maxBytes });
     return read.ok ? { ok: true, text: read.object.content.toString('utf8') } : read;
   }
@@ -423,20 +385,6 @@ export class Git {
 
 /** Shells of runPooled: one per core, at least two (a merge waiting on the disk leaves the other core busy). */
 const MAX_SHELLS = Math.max(2, availableParallelism());
-
-/** What `readCapped` gave: the object, or why it was refused ('missing', a wrong type, too large). */
-export type CappedRead = { ok: true; object: GitObject } | { ok: false; reason: string };
-
-/** A byte count as people read it: `512 bytes`, `64 KiB`, `150.0 MiB`. */
-export function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
-function withoutFinalNewline(text: string): string {
-  return text.endsWith('\n') ? text.slice(0, -1) : text;
-}
 
 function existsSyncSafe(path: string): boolean {
   try {

@@ -1,7 +1,7 @@
 import type { Git } from '../../git/index.js';
 import { withTempIndex } from '../../git/temp-index.js';
 import { TOOL_IDENTITY } from '../../git/tool-identity.js';
-import { sizeText } from '../../git/git.js';
+import { sizeText } from '../../git/git-types.js';
 import { OBJECT_LIMITS } from '../../git/object-limits.js';
 import { preferredRecord, recordPath, recordText, type SyncRecord } from './record.js';
 import { checkRecord } from './record-shapes.js';
