@@ -178,6 +178,9 @@ resolve:
     threshold: 1
     min_merges: 3
     merges: 200
+    # Seconds a run spends replaying past merges it has not remembered yet (older ones wait for
+    # the next run, which goes on from there).
+    seconds: 30
 
 budget:
   # Stop cleanly before model spending passes this many USD; 0 = no limit.

@@ -152,7 +152,7 @@ describe('loadConfig', () => {
       ),
       env: {},
     });
-    expect(config.resolve.learnt).toEqual({ mode: 'apply', threshold: 1, min_merges: 3, merges: 200 });
+    expect(config.resolve.learnt).toEqual({ mode: 'apply', threshold: 1, min_merges: 3, merges: 200, seconds: 30 });
     expect(config.resolve.paths).toEqual({
       '*.lock': { regenerate: 'make lock {x}' },
       NEWS: { union: 'theirs-first' },

@@ -1,22 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Git } from '../../git/index.js';
-import { TestRepo } from '../../../test/helpers/git-repo.js';
+import { forkWithMerges } from '../../../test/fixtures/resolve/history.js';
 import { learnHistory } from './history.js';
-
-/** A fork with `n` merges of upstream, each conflicting on `notes.txt` and settled with upstream's line. */
-function forkWithMerges(n: number): TestRepo {
-  const repo = TestRepo.create();
-  repo.commit('base', { 'notes.txt': 'notes 0\n' });
-  for (let k = 1; k <= n; k++) {
-    repo.branch(`up${k}`);
-    repo.commit(`fork ${k}`, { 'notes.txt': `fork notes ${k}\n` });
-    repo.checkout(`up${k}`);
-    repo.commit(`upstream ${k}`, { 'notes.txt': `upstream notes ${k}\n` });
-    repo.checkout('main');
-    repo.sh('merge', '-q', `up${k}`, '--no-ff', '--strategy-option=theirs', '-m', `merge ${k}`);
-  }
-  return repo;
-}
 
 describe('learnHistory', () => {
   it('stops replaying when the time budget runs out: the most recent merges are read, the older left out', async () => {

@@ -22,24 +22,33 @@ export class LearntSuggestions {
     private readonly git: Git,
     readonly settings: Config['resolve']['learnt'],
     private readonly log: Logger = nullLogger,
+    /** The clock the time budget is read from. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Read the history of `fork` (its branch or tip commit), unless already read for it. */
   async load(fork: string): Promise<void> {
     if (this.loadedFor === fork) return;
-    const started = Date.now();
+    const started = this.now();
     this.history = await learnHistory(this.git, fork, {
       limit: this.settings.merges,
+      budgetMs: this.settings.seconds * 1000,
+      now: this.now,
       onReplay: (done, total) => {
         if (done === 1 || done % 25 === 0 || done === total)
           this.log.info({ done, total }, `[learnt] replaying the fork's past merges: ${done}/${total}`);
       },
     });
     this.loadedFor = fork;
-    const conflicted = new Set(this.history.hunks.map((h) => h.merge)).size;
+    const { merges, replayed, leftOut, hunks } = this.history;
+    const conflicted = new Set(hunks.map((h) => h.merge)).size;
+    const left =
+      leftOut > 0
+        ? `; ${leftOut} older one(s) left out when resolve.learnt.seconds (${this.settings.seconds} s) ran out, read by a later run`
+        : '';
     this.log.decision(
-      { merges: this.history.merges, replayed: this.history.replayed, ms: Date.now() - started },
-      `[learnt] ${this.history.merges} past merge(s) of the fork read (${this.history.replayed} replayed now): ${conflicted} had conflicts, ${this.history.hunks.length} hunk(s) to learn from`,
+      { merges, replayed, leftOut, ms: this.now() - started },
+      `[learnt] ${merges} past merge(s) of the fork read (${replayed} replayed now): ${conflicted} had conflicts, ${hunks.length} hunk(s) to learn from${left}`,
     );
   }
 
