@@ -122,20 +122,20 @@ describe('computeProgress', () => {
     expect(waiting.range?.low).toBe(4);
     expect(waiting.range?.high).toBeGreaterThan(8);
     // Per conflict: 20 s of the run's own work (60 s less 20 s of checks, for 2), one 10 s check run;
-    // 6 left; 1 hand-off per 2 conflicts, the person's pace not measured yet.
+    // 6 left; 1 hand-off for the 3 conflicts met (its open one counted), the person's pace not measured yet.
     expect(waiting.leftParts?.parts).toEqual({ runMs: 120_000, checksMs: 60_000, personMs: null, finalMs: 60_000 });
     expect(progressLine(waiting)).toMatch(
-      /~8 expected \(range 4-\d+\) .*\| ~4m 00s left \(run 2m 00s, checks 1m 00s, final checks 1m 00s\) \+ your time on ~3 hand-off\(s\)$/,
+      /~8 expected \(range 4-\d+\) .*\| ~4m 00s left \(run 2m 00s, checks 1m 00s, final checks 1m 00s\) \+ your time on ~2 hand-off\(s\)$/,
     );
     const back = [
       ...asked,
       { seq: 31, ts: t(290), type: 'node_entered', node: 'resolve_conflicts', step: 3 },
     ] as RunEvent[];
     const resumed = computeProgress(state, tallyEvents(back), { now: new Date(t(300)), live: false });
-    // The person took 2 minutes: 3 more hand-offs at that pace.
-    expect(resumed.leftParts?.parts.personMs).toBe(3 * 120_000);
+    // The person took 2 minutes: 2 more hand-offs at that pace.
+    expect(resumed.leftParts?.parts.personMs).toBe(2 * 120_000);
     expect(progressLine(resumed)).toMatch(
-      /~10m 00s left \(run 2m 00s, checks 1m 00s, your pace 6m 00s over ~3 hand-off\(s\), final checks 1m 00s\)$/,
+      /~8m 00s left \(run 2m 00s, checks 1m 00s, your pace 4m 00s over ~2 hand-off\(s\), final checks 1m 00s\)$/,
     );
   });
 });

@@ -97,6 +97,7 @@ describe('expectedConflicts', () => {
     });
     expect(expectedWords({ expected: 40, low: 31, high: 52 })).toBe('~40 expected (range 31-52)');
     expect(expectedWords({ expected: 5, low: 3, high: null })).toBe('~5 expected (at least 3)');
+    expect(expectedWords({ expected: 1, low: 0, high: null })).toBe('~1 expected');
   });
 });
 

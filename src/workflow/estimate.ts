@@ -240,7 +240,10 @@ export function gridSampleOf(state: RunState, met: ReadonlySet<string> = new Set
 
 /** The expected count as words: `~40 expected (range 31-52)`, or `at least 12 expected` when unbounded. */
 export function expectedWords(r: Pick<ConflictRange, 'expected' | 'low' | 'high'>): string {
+  // "At least 0" bounds nothing: before any conflict is met the estimate stands alone.
   if (r.high === null)
-    return r.expected > r.low ? `~${r.expected} expected (at least ${r.low})` : `at least ${r.low} expected`;
+    return r.expected > r.low
+      ? `~${r.expected} expected${r.low > 0 ? ` (at least ${r.low})` : ''}`
+      : `at least ${r.low} expected`;
   return r.low === r.high ? `${r.expected} expected` : `~${r.expected} expected (range ${r.low}-${r.high})`;
 }
