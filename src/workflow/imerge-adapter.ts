@@ -28,8 +28,9 @@ class ImergeGridEngine implements GridEngine {
 
   /**
    * Per row, the cells at or behind the frontier: those a merged cell of the same or a later row, as
-   * far along or further, dominates. An outlined block is mergeable as a whole though only its edges
-   * are merged, so counting merged cells alone would leave most of a finished grid unexplored.
+   * far along or further, dominates. An outlined rectangle of the grid is mergeable as a whole though
+   * only its edges are merged, so counting merged cells alone would leave most of a finished grid
+   * unexplored.
    */
   filledCells(): number[] {
     const grid = this.im.grid;

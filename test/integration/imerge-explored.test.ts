@@ -16,7 +16,7 @@ async function engineOf(repo: TestRepo) {
 }
 
 describe('the explored part of the grid, row by row', () => {
-  it('is the whole grid once it merges: an outlined block counts inside, though only its edges are merged', async () => {
+  it('is the whole grid once it merges: an outlined rectangle counts inside, though only its edges are merged', async () => {
     // Both sides make the same changes: every cell merges, and one outline covers the grid.
     const engine = await engineOf(
       chainRepo(

@@ -61,7 +61,7 @@ describe('estimates a person can plan by, against what happened', () => {
     const grids = events.filter((e) => e.type === 'grid_updated');
     expect(grids.some((e) => e.type === 'grid_updated' && (e.grid.filled?.length ?? 0) === 3)).toBe(true);
     // Once the last conflict is merged the frontier is the far corner: every cell is explored, though an
-    // outlined block's inside is never merged.
+    // outlined rectangle's inside is never merged.
     const last = grids.at(-1);
     expect(last?.type === 'grid_updated' ? last.grid.filled : null).toEqual([3, 3, 3]);
     expect(handoffs[0]).toMatch(
