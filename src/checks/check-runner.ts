@@ -1,14 +1,14 @@
-import { spawnSync } from 'node:child_process';
-import { statSync, type WriteStream } from 'node:fs';
+import type { WriteStream } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { SandboxMode } from '../config/schema.js';
-import { ConfigError, SplintercatError } from '../errors/index.js';
+import { ConfigError } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
 import { nullLogger } from '../log/logger.js';
 import { redactSecrets } from '../log/redact.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { scrubEnv } from './check-env.js';
+import { assertDirectory, preflightProblems, type PreflightProblem } from './check-preflight.js';
 import { assertLogsOutOfReach, spawnCheck, writableDirs, type SandboxView } from './check-launch.js';
 import { captureOutput } from './check-output.js';
 import { closePipes, watchdog } from './check-watchdog.js';
@@ -73,12 +73,6 @@ export interface CheckRunnerOptions {
 /** The variable naming the run's out-of-tree build directory in a check's environment. */
 const BUILD_DIR_VARIABLE = 'SPLINTERCAT_BUILD_DIR';
 
-/** A check that cannot run, found before a merge starts. */
-export interface PreflightProblem {
-  name: string;
-  message: string;
-}
-
 /** Where and how one process runs. */
 interface Launch {
   label: string;
@@ -142,24 +136,10 @@ export class CheckRunner implements CheckRunnerLike {
    * any shell code. Throws a ConfigError when `check.sandbox: bwrap` cannot work here.
    */
   preflight(names: string[] = this.names()): PreflightProblem[] {
-    const problems: PreflightProblem[] = [];
-    if (!isDirectory(this.options.workdir))
-      problems.push({ name: '*', message: `the working directory ${this.options.workdir} does not exist` });
     this.useSandbox();
     const commands: Array<[string, string | undefined]> = names.map((name) => [name, this.options.commands[name]]);
     if (this.options.setup) commands.push(['setup', this.options.setup]);
-    for (const [name, command] of commands) {
-      if (command === undefined) {
-        problems.push({
-          name,
-          message: `not defined in check.commands (defined: ${this.names().join(', ') || 'none'})`,
-        });
-        continue;
-      }
-      const syntax = shellSyntaxError(command);
-      if (syntax !== null) problems.push({ name, message: `shell syntax error in "${command}": ${syntax}` });
-    }
-    return problems;
+    return preflightProblems(this.options.workdir, commands, this.names());
   }
 
   async run(name: string, options: RunCheckOptions = {}): Promise<CheckResult> {
@@ -371,38 +351,5 @@ export class CheckRunner implements CheckRunnerLike {
   /** A new log file, created exclusively: parallel runs started in the same second take the next free suffix. */
   private createLog(label: string): { path: string; out: WriteStream } {
     return createCheckLog(this.options.outputDir, label, this.clock.now(), this.options.workdir);
-  }
-}
-
-/** `sh -n`: the command parses as shell code (null), or the shell's complaint. */
-function shellSyntaxError(command: string): string | null {
-  const result = spawnSync('/bin/sh', ['-n', '-c', command], {
-    encoding: 'utf8',
-    timeout: 5000,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  if (result.status === 0) return null;
-  return (
-    result.stderr
-      .trim()
-      .split('\n')[0]
-      ?.replace(/^\/bin\/sh: (\d+: )?/, '') || `sh -n exited with ${result.status ?? result.signal}`
-  );
-}
-
-/** A run's directory must exist: a SplintercatError naming what would have run there. */
-function assertDirectory(cwd: string, what: string): void {
-  if (isDirectory(cwd)) return;
-  throw new SplintercatError('workdir_missing', {
-    what: `Cannot run ${what}: the directory ${cwd} does not exist`,
-    fix: 'Check target.workdir (and merge.worktrees) in splintercat.yaml',
-  });
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }

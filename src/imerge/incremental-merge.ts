@@ -1,27 +1,19 @@
 import { SplintercatError, UsageError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { autoCompleteFrontier, type AutofillEvent } from './autofill.js';
-import { getBoundaries } from './boundaries.js';
 import { readCommitInfo } from './commit-info.js';
 import { commitTree, type WriteCommit } from './commit-writer.js';
 import { assertRebasable, simplifyToGoal } from './finish-goals.js';
 import { renderDiagram } from './diagram.js';
 import { mapKnownFrontier } from './frontier.js';
-import { Grid } from './grid.js';
+import type { Grid } from './grid.js';
 import { GridAncestry } from './grid-ancestry.js';
 import { compactionLimits, compactRepository, extendCommitGraph } from './housekeeping.js';
 import { conflictPaths, mergeTree } from './merge-tree.js';
 import { chooseImergeName, listImerges, removeImerge } from './names.js';
 import { GitMerger } from './merger.js';
-import {
-  ALLOWED_GOALS,
-  imergePrefix,
-  readState,
-  stateRef,
-  STATE_VERSION,
-  writeState,
-  type StateBlob,
-} from './state.js';
+import { assertGoal, initialState, type StartOptions } from './start-merge.js';
+import { readState, stateRef, writeState, type StateBlob } from './state.js';
 import type { ConflictCell, ConflictDetails } from './types.js';
 import { cellId } from './cell.js';
 
@@ -32,17 +24,6 @@ import { cellId } from './cell.js';
  * merging, which the next run redoes.
  */
 const AUTOFILL_SAVE_INTERVAL_MS = 2000;
-
-export interface StartOptions {
-  name: string;
-  goal?: string;
-  /** Branch 1 (HEAD side); default: the current branch, or 'HEAD' when detached. */
-  tip1?: string;
-  tip2: string;
-  branch?: string;
-  firstParent?: boolean;
-  manual?: boolean;
-}
 
 export interface AutofillOptions {
   jobs?: number;
@@ -91,63 +72,7 @@ export class IncrementalMerge {
   /** Start a new incremental merge of tip2 into tip1 and save its initial state (no merges yet). */
   static async start(git: Git, options: StartOptions): Promise<IncrementalMerge> {
     const { name } = options;
-    const goal = options.goal ?? 'merge';
-    if (!(ALLOWED_GOALS as readonly string[]).includes(goal)) {
-      throw new UsageError('imerge_bad_goal', {
-        what: `Unknown goal '${goal}'`,
-        fix: `Use one of: ${ALLOWED_GOALS.join(', ')}`,
-      });
-    }
-    const fmt = await git.run(['check-ref-format', `refs/imerge/${name}`], { okExitCodes: [0, 1] });
-    if (fmt.exitCode !== 0)
-      throw new UsageError('imerge_bad_name', {
-        what: `Name '${name}' is not a valid refname component!`,
-        fix: 'Choose a name usable in a git ref (e.g. letters, digits, dashes)',
-      });
-    const branch = options.branch ?? name;
-    const bfmt = await git.run(['check-ref-format', `refs/heads/${branch}`], { okExitCodes: [0, 1] });
-    if (bfmt.exitCode !== 0)
-      throw new UsageError('imerge_bad_branch', {
-        what: `Name '${branch}' is not a valid branch name!`,
-        fix: 'Choose another --branch',
-      });
-    if ((await git.lines(['for-each-ref', `${imergePrefix(name)}/`])).length > 0) {
-      throw new UsageError('imerge_name_in_use', {
-        what: `Name '${name}' is already in use!`,
-        why: `An incremental merge called '${name}' exists (refs under ${imergePrefix(name)}/)`,
-        fix: [
-          `Continue it: splintercat imerge continue --name ${name}`,
-          `Or remove it first: splintercat imerge remove --name ${name}`,
-        ],
-      });
-    }
-    const tip1 = options.tip1 ?? (await git.currentBranch()) ?? 'HEAD';
-    const { mergeBase, commits1, commits2 } = await getBoundaries(
-      git,
-      tip1,
-      options.tip2,
-      options.firstParent ?? false,
-    );
-    if (goal === 'rebase') await assertRebasable(git, commits2);
-    const grid = new Grid(commits1.length + 1, commits2.length + 1);
-    const edge = (i1: number, i2: number, oid: string): void => {
-      const c = grid.cell(i1, i2);
-      c.oid = oid;
-      c.manual = true;
-    };
-    edge(0, 0, mergeBase);
-    commits1.forEach((c, k) => edge(k + 1, 0, c));
-    commits2.forEach((c, k) => edge(0, k + 1, c));
-    const state: StateBlob = {
-      blockers: [],
-      branch,
-      goal,
-      goalopts: null,
-      manual: options.manual ?? false,
-      tip1,
-      tip2: options.tip2,
-      version: STATE_VERSION,
-    };
+    const { state, grid } = await initialState(git, options);
     const im = new IncrementalMerge(git, name, state, grid, new Map());
     await im.save();
     if ((await listImerges(git)).length > 1) await git.run(['config', 'imerge.default', name]);
@@ -368,12 +293,7 @@ export class IncrementalMerge {
       });
     }
     if (options.goal !== undefined) {
-      if (!(ALLOWED_GOALS as readonly string[]).includes(options.goal)) {
-        throw new UsageError('imerge_bad_goal', {
-          what: `Unknown goal '${options.goal}'`,
-          fix: `Use one of: ${ALLOWED_GOALS.join(', ')}`,
-        });
-      }
+      assertGoal(options.goal);
       if (options.goal === 'rebase')
         await assertRebasable(
           this.git,

@@ -11,6 +11,7 @@ export * from './state.js';
 export * from './boundaries.js';
 export * from './diagram.js';
 export * from './incremental-merge.js';
+export type { StartOptions } from './start-merge.js';
 export * from './names.js';
 export * from './finish-goals.js';
 export * from './housekeeping.js';

@@ -1,4 +1,4 @@
-import type { PreflightProblem } from '../checks/check-runner.js';
+import type { PreflightProblem } from '../checks/check-preflight.js';
 import type { CheckRunnerLike, CheckResult, FailureSummary } from '../checks/types.js';
 import type { Config } from '../config/index.js';
 import type { Git } from '../git/index.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RemoteCheckRunner, type RemoteCheckRunnerOptions } from '../../src/checks/remote/remote-runner.js';
 import { nullLogger, type Logger } from '../../src/log/logger.js';
 import { RunSync } from '../../src/store/sync/run-sync.js';
-import { commandDigest } from '../../src/workflow/share/run-share.js';
+import { commandDigest } from '../../src/workflow/share/publication.js';
 import { runCli, type CliRun } from '../fixtures/resolve/cli.js';
 import { CiRemote } from '../helpers/ci-remote.js';
 import { TestRepo, tempDir, testGitEnv } from '../helpers/git-repo.js';

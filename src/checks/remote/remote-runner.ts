@@ -7,7 +7,7 @@ import type { Logger } from '../../log/logger.js';
 import { nullLogger } from '../../log/logger.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { redactKnown } from '../../util/secret-registry.js';
-import type { PreflightProblem } from '../check-runner.js';
+import type { PreflightProblem } from '../check-preflight.js';
 import { createCheckLog, lastLines, unknownCheck } from '../log-file.js';
 import type { CheckResult, CheckRunnerLike, RunCheckOptions } from '../types.js';
 import { snapshotWorktree } from './commits.js';

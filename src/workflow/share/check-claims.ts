@@ -2,7 +2,8 @@ import type { Git } from '../../git/index.js';
 import type { SyncRecord } from '../../store/sync/record.js';
 import { printableName } from '../../util/safe-print.js';
 import { shortOid } from '../../util/short-oid.js';
-import { commandDigest, type RunShare } from './run-share.js';
+import { commandDigest } from './publication.js';
+import type { RunShare } from './run-share.js';
 
 /** What another clone's check record says about one check of one tree: its claim, never this clone's result. */
 export interface CheckClaim {

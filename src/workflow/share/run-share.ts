@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import type { Git } from '../../git/index.js';
 import { cellId, type Cell } from '../../imerge/cell.js';
 import type { Logger } from '../../log/logger.js';
@@ -7,17 +5,15 @@ import type { RunStore } from '../../store/run-store.js';
 import type { RunState } from '../../store/run-state.js';
 import { listRemoteRefs } from '../../git/remote-refs.js';
 import { Claims, type HeldClaim } from '../../store/sync/claims.js';
-import { runRecords } from '../../store/sync/run-records.js';
 import { RunSync } from '../../store/sync/run-sync.js';
 import { RejectedObjects } from '../../store/sync/rejected-objects.js';
-import type { MirroredRefs } from '../../store/sync/ref-mirror.js';
-import { recordId, recordPath, type NewRecord, type SyncRecord } from '../../store/sync/record.js';
-import { treeEntries } from '../../store/sync/record-tree.js';
+import type { SyncRecord } from '../../store/sync/record.js';
 import type { Clock } from '../../util/clock.js';
 import { printableName } from '../../util/safe-print.js';
 import { personOf, readShare, type ShareSettings } from './share-file.js';
 import { remoteChange } from './remote-change.js';
 import { shareCache } from './cache-share.js';
+import { freshRecords, recordTrees, snapshotFiles } from './publication.js';
 import { PublishedResolutions, treesPrefix } from './published-resolutions.js';
 import type { ResolutionCache } from '../../resolve/cache/resolution-cache.js';
 
@@ -168,10 +164,12 @@ export class RunShare {
    * first publication of a process, and at most every SNAPSHOT_EVERY_MS otherwise.
    */
   async publish(state: RunState, options: { full?: boolean } = {}): Promise<boolean> {
-    await this.addRecords(state);
+    const publisher = { person: this.person, machine: this.settings.machine, commands: this.commands };
+    const fresh = await freshRecords(this.git, this.sync, this.run, state, publisher);
+    if (fresh.length > 0) await this.sync.add(fresh);
     const full = options.full || this.fullAt === null || performance.now() - this.fullAt > SNAPSHOT_EVERY_MS;
-    if (full) await this.saveSnapshot(state);
-    const trees = await this.recordTrees(state);
+    if (full) await this.sync.saveSnapshot(snapshotFiles(this.store, this.run, state));
+    const trees = await recordTrees(this.git, this.sync, this.run, state);
     const releases = await this.releasable(state);
     // Nothing new for the remote: no network.
     if (!full && trees.settled && releases.length === 0 && !(await this.sync.unpublished())) return true;
@@ -182,7 +180,7 @@ export class RunShare {
         this.seenClaims.delete(id);
       }),
     );
-    const objects = `+${this.treesPrefix()}*:refs/splintercat-remotes/objects/${this.run}/trees/*`;
+    const objects = `+${treesPrefix(this.run)}*:refs/splintercat-remotes/objects/${this.run}/trees/*`;
     const outcome = await this.sync.publish({ mirrored, along, alsoFetch: [objects] });
     if (!outcome.ok) {
       const detail = `the push did not apply, ${outcome.pending} record(s) pending`;
@@ -198,44 +196,12 @@ export class RunShare {
     return true;
   }
 
-  /** The run's records not held here yet (only those are written: a run's records are many, a step adds few). */
-  private async addRecords(state: RunState): Promise<void> {
-    const cells = (await this.git.forEachRef(`refs/imerge/${this.run}/manual/`)).map((r) => ({
-      cell: r.ref.slice(r.ref.lastIndexOf('/') + 1),
-      commit: r.oid,
-    }));
-    const who = `${this.person.name} <${this.person.email}>`;
-    const known = await treeEntries(this.git, await this.git.revParse(this.sync.refs.records));
-    const fresh = runRecords(state, cells)
-      .filter((r) => !known.has(recordPath({ kind: r.kind, id: recordId(r.kind, r.key) })))
-      .map((r) =>
-        r.kind === 'resolution' ? { ...r, body: { ...r.body, person: who, machine: this.settings.machine } } : r,
-      );
-    // A check's tree and command let the other clones show it as this clone's claim (check-claims.ts).
-    for (const r of fresh) if (r.kind === 'check') r.body = { ...r.body, ...(await this.checkFacts(r.key)) };
-    if (fresh.length > 0) await this.sync.add(fresh);
-  }
-
   private async shareCache(cache: ResolutionCache): Promise<void> {
     const taken = await shareCache(this.git, this.settings.remote, cache, (where, why) =>
       this.rejected.add(where, why),
     );
     if (taken)
       this.log.decision({ entries: taken }, `[cache] ${taken} resolution(s) taken in from ${this.settings.remote}`);
-  }
-
-  private async checkFacts(key: NewRecord['key']): Promise<{ tree: string | null; command: string | null }> {
-    const tree = typeof key.commit === 'string' ? await this.git.revParse(`${key.commit}^{tree}`) : null;
-    const command = typeof key.check === 'string' ? this.commands[key.check] : undefined;
-    return { tree, command: command === undefined ? null : commandDigest(command) };
-  }
-
-  private async saveSnapshot(state: RunState): Promise<void> {
-    const paths = this.store.paths(this.run);
-    await this.sync.saveSnapshot({
-      'state.json': existsSync(paths.state) ? readFileSync(paths.state, 'utf8') : `${JSON.stringify(state)}\n`,
-      'events.jsonl': existsSync(paths.journal) ? readFileSync(paths.journal, 'utf8') : '',
-    });
   }
 
   /** The resolutions other machines published: the records, and the engine refs holding their trees. */
@@ -335,30 +301,6 @@ export class RunShare {
     return (await this.git.forEachRef(published)).length > 0 || (await this.git.forEachRef(joined)).length > 0;
   }
 
-  private treesPrefix(): string {
-    return treesPrefix(this.run);
-  }
-
-  /**
-   * Each resolved conflict's tree as a ref of its own (`refs/splintercat/NAME/trees/CONFLICT`), so
-   * the objects of a resolution reach other clones even once the engine's refs are gone (a finished
-   * merge); `settled` when every one is on the remote as last agreed (nothing to push).
-   */
-  private async recordTrees(state: RunState): Promise<{ refs: MirroredRefs; settled: boolean }> {
-    const prefix = this.treesPrefix();
-    const agreed = `${this.sync.refs.agreed}trees/${this.run}/`;
-    const current = new Map((await this.git.forEachRef(prefix)).map((r) => [r.ref, r.oid]));
-    const updates = state.conflicts
-      .filter((c) => c.status === 'resolved' && c.resolutionTree !== null)
-      .filter((c) => current.get(`${prefix}${c.id}`) !== c.resolutionTree)
-      .map((c) => ({ ref: `${prefix}${c.id}`, newOid: c.resolutionTree as string }));
-    if (updates.length > 0) await this.git.updateRefs(updates);
-    const known = new Map((await this.git.forEachRef(agreed)).map((r) => [r.ref.slice(agreed.length), r.oid]));
-    const settled =
-      updates.length === 0 && [...current].every(([ref, oid]) => known.get(ref.slice(prefix.length)) === oid);
-    return { refs: { prefix, agreed }, settled };
-  }
-
   /** This machine's claims whose conflicts are resolved (to release with the resolution's publication). */
   private async releasable(state: RunState): Promise<HeldClaim[]> {
     // Claims an earlier process of this machine took (before a hand-off) are this one's to settle.
@@ -405,11 +347,6 @@ export class RunShare {
       `[share] ${remote} cannot be reached (${detail}): the work goes on here and is published when it can be`,
     );
   }
-}
-
-/** A digest of a check's command: two machines' results are one fact only for the same command. */
-export function commandDigest(command: string): string {
-  return createHash('sha256').update(command).digest('hex').slice(0, 16);
 }
 
 /** `Name <email> on MACHINE`, each part printable: a claim is any teammate's blob, its fields any text. */
