@@ -118,6 +118,8 @@ export interface WorkingTreeFileResult {
   recalled?: RecalledFile['recalled'];
   /** Set when the side decided once for this merge was taken again. */
   decidedOnce?: WholeFileDecision;
+  /** Set for a submodule (a gitlink): a side is kept with `splintercat take`, not `git add`. */
+  submodule?: boolean;
 }
 
 /** One conflicted path of a working tree as the file-level stages see it: read once, before any stage. */

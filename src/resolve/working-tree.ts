@@ -1,6 +1,4 @@
 import { replaceFileWithin } from '../util/replace-file.js';
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
-import { withReachablePath } from '../util/long-path.js';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
 import { nullLogger } from '../log/logger.js';
@@ -20,7 +18,8 @@ import { generatedFile } from './data/generated-files.js';
 import { mergeFileTexts } from './parse/merge-file.js';
 import { parseConflictText } from './parse/markers.js';
 import { isLockfile, lockfileNote, regenerateCommandFor } from './data/lockfiles.js';
-import { listUnmerged, readStageBytes, type UnmergedEntry } from './parse/stages.js';
+import { diskEntryBytes } from './parse/disk-entry.js';
+import { isGitlink, listUnmerged, readStageBytes, type UnmergedEntry } from './parse/stages.js';
 import { policyFor } from './policy/path-policy.js';
 import type { ConflictedFile, ConflictHunk } from './types.js';
 
@@ -59,7 +58,9 @@ export async function resolveWorkingTree(git: Git, options: WorkingTreeOptions =
             ...(await writeBack(at, climbed.hunks, ladderResult(climbed.hunks, climbed.answers))),
             decision: at.decision,
           };
-    const noted = isLock(entry.path) ? withLockfileNote(result, options) : result;
+    const locked = isLock(entry.path) ? withLockfileNote(result, options) : result;
+    // A submodule is a commit id in the index: the hand-off's commands must not treat it as a file.
+    const noted = isGitlink(entry) ? { ...locked, submodule: true } : locked;
     log.info({ path: entry.path, status: noted.status, left: noted.remaining.length }, 'resolve');
     results.push(noted);
   }
@@ -245,16 +246,4 @@ async function pickConflictedFile(
     encoding,
   });
   return asGitWrote.text === onDisk ? regenerated : current;
-}
-
-/**
- * What the working tree holds at `full` as git would store it: a file's bytes, a link's target
- * (never what it points to), null for nothing or a directory (a submodule's).
- */
-function diskEntryBytes(full: string): Buffer | null {
-  return withReachablePath(full, (path) => {
-    const st = lstatSync(path, { throwIfNoEntry: false });
-    if (st === undefined || st.isDirectory()) return null;
-    return st.isSymbolicLink() ? Buffer.from(readlinkSync(path)) : readFileSync(path);
-  });
 }

@@ -1,6 +1,7 @@
 import { createModelRung, forkInstructions, type ModelRung } from '../agents/index.js';
 import type { FailureSummary } from '../checks/types.js';
 import {
+  isGitlink,
   recordHunkNumbers,
   resolveWorkingTree,
   stagesId,
@@ -256,8 +257,12 @@ async function replayFileChoices(
     const entry = entries.find((e) => e.path === r.path);
     const choice = entry ? choices[fileChoiceKey(entry, r.decision.kind)] : undefined;
     if (!choice) continue;
-    const command = keepOrDelete(r.path)[choice];
-    await wt.run(choice === 'keep' ? ['add', '--', r.path] : ['rm', '-q', '--', r.path]);
+    const kept = entry?.ours ?? entry?.theirs;
+    const submodule = entry !== undefined && isGitlink(entry) && kept !== undefined;
+    const command = keepOrDelete(r.path, submodule ? (entry?.ours ? 'ours' : 'theirs') : undefined)[choice];
+    // A submodule's side is a commit id put in the index: its unpopulated directory cannot be added.
+    const keep = submodule ? ['update-index', '--cacheinfo', `160000,${kept?.oid},${r.path}`] : ['add', '--', r.path];
+    await wt.run(choice === 'keep' ? keep : ['rm', '-q', '--', r.path]);
     r.status = 'resolved';
     replayed.push({
       path: r.path,

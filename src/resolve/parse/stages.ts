@@ -11,6 +11,11 @@ export interface UnmergedEntry {
   theirs?: StageEntry;
 }
 
+/** Whether a stage of the path is a submodule (a gitlink: a commit id, no file to read or write). */
+export function isGitlink(entry: UnmergedEntry): boolean {
+  return [entry.base, entry.ours, entry.theirs].some((s) => s?.mode === '160000');
+}
+
 /** Every unmerged path of the index (`git ls-files -u`), optionally limited to `paths`. */
 export async function listUnmerged(git: Git, paths: string[] = []): Promise<UnmergedEntry[]> {
   const { stdout } = await git.run(['ls-files', '-u', '-z', '--', ...paths]);

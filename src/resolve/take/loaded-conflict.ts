@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git } from '../../git/index.js';
 import { decideFileConflict } from '../file-level.js';
@@ -7,9 +5,9 @@ import { generatedFile, type GeneratedFile } from '../data/generated-files.js';
 import { decodeBytes, encodingOf } from '../parse/encoding.js';
 import { parseConflictText } from '../parse/markers.js';
 import { mergeFileTexts } from '../parse/merge-file.js';
+import { diskEntryBytes } from '../parse/disk-entry.js';
 import { readStageBytes, type UnmergedEntry } from '../parse/stages.js';
 import type { ConflictedFile, ConflictHunk } from '../types.js';
-import { withReachablePath } from '../../util/long-path.js';
 import { gitMadeHunks } from './git-hunks.js';
 import { stagesId } from './hunk-numbers.js';
 import { takeText, type SideTexts } from './take-text.js';
@@ -32,7 +30,7 @@ export interface Loaded {
 export async function loadConflict(git: Git, top: string, entry: UnmergedEntry): Promise<Loaded> {
   const bytes = await readStageBytes(git, entry);
   const full = join(top, entry.path);
-  const disk = withReachablePath(full, existsSync) ? await withReachablePath(full, (p) => readFile(p)) : null;
+  const disk = diskEntryBytes(full);
   const encoding = encodingOf(disk, bytes.base, bytes.ours, bytes.theirs);
   const text = (b: Buffer | null): string | null => (b === null ? null : decodeBytes(b, encoding));
   const sides = { base: text(bytes.base), ours: text(bytes.ours), theirs: text(bytes.theirs) };

@@ -43,5 +43,7 @@ export async function takeWholeFile(git: Git, loaded: Loaded, choice: TakeChoice
     : loaded.generated
       ? `; regenerate it with ${loaded.generated.tool} and git add it again`
       : '';
-  return { path, hunks: [], staged: true, whole: `kept ${choice}'s whole file${regenerate}` };
+  const kept =
+    stage.mode === '160000' ? `${choice}'s submodule commit ${stage.oid.slice(0, 12)}` : `${choice}'s whole file`;
+  return { path, hunks: [], staged: true, whole: `kept ${kept}${regenerate}` };
 }

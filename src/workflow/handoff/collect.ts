@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { withReachablePath } from '../../util/long-path.js';
 
 /** Whether the worktree holds `full`, however deep (a path from upstream past PATH_MAX included). */
@@ -8,7 +7,9 @@ import { join } from 'node:path';
 import type { Git } from '../../git/index.js';
 import type { PathChange } from '../../git/worktree-snapshot.js';
 import type { Cell } from '../../imerge/cell.js';
-import { hasMarkers, listUnmerged } from '../../resolve/index.js';
+import { hasMarkers, isGitlink, listUnmerged, type UnmergedEntry } from '../../resolve/index.js';
+import { diskEntryBytes } from '../../resolve/parse/disk-entry.js';
+import { shellWord } from '../../util/safe-print.js';
 import { invalidGeneratedFiles } from '../generated-warnings.js';
 import type { WorkflowContext } from '../ports.js';
 import { keepOrDelete } from './file.js';
@@ -50,8 +51,9 @@ export async function collectPersonResolution(
           .flatMap((m) => (m ? [[m[1], Number(m[2])] as const] : [])),
       );
       for (const f of paths) {
-        const text = await withReachablePath(join(wt.cwd, f), (p) => readFile(p, 'latin1'));
-        if (!hasMarkers(text, sizes.get(f))) continue;
+        // A directory (a submodule, unpopulated) holds no markers; a link is read as its target's name.
+        const bytes = diskEntryBytes(join(wt.cwd, f));
+        if (bytes === null || !hasMarkers(bytes.toString('latin1'), sizes.get(f))) continue;
         left.push(f);
         why.push(`${f} still has conflict markers: remove every marker line`);
       }
@@ -62,6 +64,12 @@ export async function collectPersonResolution(
       const full = join(wt.cwd, e.path);
       // Deleted from disk without `git rm`: `add -A` stages the deletion.
       if (!exists(full)) continue;
+      // A submodule still unmerged in the index was not settled: its directory is no file to compare.
+      if (isGitlink(e)) {
+        left.push(e.path);
+        why.push(submoduleLeft(e));
+        continue;
+      }
       // Untouched: the file still holds what git left (the surviving side of a modify/delete, our side
       // of a binary). A text conflict was left with markers: a file without them equal to our side is
       // the person's choice of that side, not an untouched file.
@@ -101,6 +109,18 @@ export async function collectPersonResolution(
   } finally {
     wt.close();
   }
+}
+
+/** How to settle a submodule still unmerged: each side's commit kept with `take`, or the deletion. */
+function submoduleLeft(e: UnmergedEntry): string {
+  const q = shellWord(e.path);
+  const sides = (['ours', 'theirs'] as const).filter((side) => e[side] !== undefined);
+  const keep = sides.map(
+    (side) =>
+      `\`splintercat take ${side} ${q}\` to keep the ${side === 'ours' ? "fork side's" : "upstream side's"} commit`,
+  );
+  const del = sides.length < 2 ? [`\`git rm -q -- ${q}\` to keep the deletion`] : [];
+  return `${e.path} is a submodule still unmerged: run ${[...del, ...keep].join(' or ')}`;
 }
 
 /** git's own test: a blob with a NUL byte in its first 8,000 bytes is binary (git leaves it unmarked at a conflict). */

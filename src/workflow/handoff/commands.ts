@@ -23,7 +23,7 @@ export function cdLine(conflict: HandoffConflict): string {
     ...(conflict.failure ? [`check '${shown(conflict.failure.check)}' failed: amend the resolution`] : []),
     ...(edits.length > 0 && !conflict.failure ? [`edit ${edits.join(', ')} (remove every marker line)`] : []),
     ...(choices.length > 0 && !conflict.failure
-      ? [`choose for ${choices.join(', ')} (git rm or git add, see status)`]
+      ? [`choose for ${choices.join(', ')} (keep it or delete it, see status)`]
       : []),
     ...(whole.length > 0 && !conflict.failure ? [`take one side's whole ${whole.join(', ')} (see status)`] : []),
   ];

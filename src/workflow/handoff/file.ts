@@ -3,14 +3,16 @@ import type { HandoffFile } from '../../store/run-state.js';
 import { printableName as shown, shellWord } from '../../util/safe-print.js';
 
 /** The exact commands of a modify/delete choice, run in the conflict's worktree. */
-export function keepOrDelete(path: string): { keep: string; delete: string } {
+export function keepOrDelete(path: string, submodule?: 'ours' | 'theirs'): { keep: string; delete: string } {
   const q = shellWord(path);
-  return { keep: `git add -- ${q}`, delete: `git rm -q -- ${q}` };
+  // A submodule's side is a commit id in the index: `git add` of its unpopulated directory fails.
+  return { keep: submodule ? `splintercat take ${submodule} ${q}` : `git add -- ${q}`, delete: `git rm -q -- ${q}` };
 }
 
-/** The exact commands taking one side's version (bytes and mode) of a file. */
-function oursOrTheirs(path: string): { ours: string; theirs: string } {
+/** The exact commands taking one side's version (bytes and mode) of a file, or a submodule's commit. */
+function oursOrTheirs(path: string, submodule = false): { ours: string; theirs: string } {
   const q = shellWord(path);
+  if (submodule) return { ours: `splintercat take ours ${q}`, theirs: `splintercat take theirs ${q}` };
   return {
     ours: `git checkout --ours -- ${q} && git add -- ${q}`,
     theirs: `git checkout --theirs -- ${q} && git add -- ${q}`,
@@ -41,7 +43,10 @@ export function handoffFile(result: WorkingTreeFileResult): HandoffFile {
   }
   const keep = result.decision?.options.find((o) => o.action === 'keep-ours' || o.action === 'keep-theirs');
   if (kind === 'modify/delete' || kind === 'rename/delete' || kind === 'rename/rename' || kind === 'file/directory') {
-    const choices = keepOrDelete(path);
+    const choices = keepOrDelete(
+      path,
+      result.submodule ? (keep?.action === 'keep-ours' ? 'ours' : 'theirs') : undefined,
+    );
     const deleter = keep?.action === 'keep-ours' ? 'the upstream side' : 'the fork side';
     const keeper = keep?.action === 'keep-ours' ? 'the fork side' : 'the upstream side';
     const rename = kind.startsWith('rename')
@@ -52,11 +57,11 @@ export function handoffFile(result: WorkingTreeFileResult): HandoffFile {
       kind,
       instructions:
         `${deleter} deleted ${name} while ${keeper} changed it${rename}; there are no conflict markers. ` +
-        `Keep the deletion: \`${choices.delete}\`; or keep ${keeper}'s file (edit it first if needed): \`${choices.keep}\``,
+        `Keep the deletion: \`${choices.delete}\`; or keep ${keeper}'s ${result.submodule ? 'submodule commit' : 'file (edit it first if needed)'}: \`${choices.keep}\``,
       choices,
     };
   }
-  const choices = oursOrTheirs(path);
+  const choices = oursOrTheirs(path, result.submodule);
   const what = result.decision?.description ?? `both sides changed ${name}`;
   return {
     path,

@@ -1,0 +1,66 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TestRepo } from '../helpers/git-repo.js';
+import { runCli } from '../fixtures/resolve/cli.js';
+
+/** Commit ids a submodule points at (a gitlink records the id only: the commits need not exist here). */
+const BASE = '1111111111111111111111111111111111111111';
+const BUMPED = '2222222222222222222222222222222222222222';
+
+/** A fork that bumps its submodule lib/sub while upstream removes it: a modify/delete of a gitlink. */
+function submoduleRepo(): TestRepo {
+  const repo = TestRepo.create();
+  repo.commit('base', { 'x.txt': 'x\n' });
+  repo.sh('update-index', '--add', '--cacheinfo', `160000,${BASE},lib/sub`);
+  repo.sh('commit', '-q', '-m', 'add the submodule');
+  repo.branch('up');
+  repo.sh('update-index', '--cacheinfo', `160000,${BUMPED},lib/sub`);
+  repo.sh('commit', '-q', '-m', 'fork: bump the submodule');
+  repo.checkout('up');
+  repo.sh('rm', '-q', '--cached', 'lib/sub');
+  repo.sh('commit', '-q', '-m', 'upstream: drop the submodule');
+  repo.checkout('main');
+  writeFileSync(
+    join(repo.dir, 'splintercat.yaml'),
+    'target:\n  branch: main\ncheck:\n  commands: {}\n  workflow: []\nimerge:\n  name: up\n',
+  );
+  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+  return repo;
+}
+
+describe('a submodule conflict', () => {
+  it(
+    'prints a command that keeps the commit, says what is left when untouched, and takes it',
+    { timeout: 120_000 },
+    async () => {
+      const repo = submoduleRepo();
+      const merged = await runCli(['merge', 'up'], repo.dir);
+      expect(merged.code, merged.stderr).toBe(3);
+      const out = merged.stdout + merged.stderr;
+      // `git add` of an unpopulated submodule's directory fails: the side is kept by `take`.
+      expect(out).toContain(
+        "Keep the deletion: `git rm -q -- lib/sub`; or keep the fork side's submodule commit: `splintercat take ours lib/sub`",
+      );
+      expect(out).not.toContain('git add -- lib/sub');
+
+      // Untouched: the run says what is left, never an internal error about a directory.
+      const again = await runCli(['continue'], repo.dir);
+      expect(again.code).toBe(3);
+      expect(again.stdout + again.stderr).not.toMatch(/EISDIR|internal error/);
+      expect(again.stdout + again.stderr).toContain(
+        "lib/sub is a submodule still unmerged: run `git rm -q -- lib/sub` to keep the deletion or `splintercat take ours lib/sub` to keep the fork side's commit",
+      );
+
+      const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
+        handoff: { conflicts: Array<{ worktree: string }> };
+      };
+      const worktree = status.handoff.conflicts[0]!.worktree;
+      const take = await runCli(['take', 'ours', 'lib/sub'], worktree);
+      expect(take.code, take.stderr).toBe(0);
+      const done = await runCli(['continue'], repo.dir);
+      expect(done.code, done.stderr).toBe(0);
+      expect(repo.sh('ls-tree', 'main', 'lib/sub')).toBe(`160000 commit ${BUMPED}\tlib/sub`);
+    },
+  );
+});
