@@ -77,8 +77,11 @@ class DiskSampler {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
+      // Counted on both sides of the du: a worktree removed (or added) while du walks the directory
+      // would otherwise charge its bytes to the worktrees left.
+      const before = entries(this.dir);
       const kb = await du(this.dir);
-      const count = entries(this.dir);
+      const count = Math.max(before, entries(this.dir));
       this.peakKb = Math.max(this.peakKb, kb);
       this.peakCount = Math.max(this.peakCount, count);
       if (count > 0) this.worstPerWorktreeKb = Math.max(this.worstPerWorktreeKb, kb / count);
