@@ -120,7 +120,11 @@ export function computeProgress(
   const prediction = state.strategy?.prediction ?? null;
   const remaining = Math.max(0, (expected ?? range.known) - done);
   const finalMs = checkProgress(state).finalValidated || state.status === 'done' ? 0 : (prediction?.fullMs ?? 0);
-  const left = timeLeft(remaining, timingsFrom(tally.timing, done, ids.size), finalMs);
+  const left = timeLeft(
+    remaining,
+    timingsFrom(tally.timing, done, ids.size, running ? options.now : undefined),
+    finalMs,
+  );
   // A finished run has no estimate left: its count is what it met, and no time is left.
   const finished = state.status === 'done';
   return {

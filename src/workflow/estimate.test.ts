@@ -157,6 +157,31 @@ describe('timeLeft', () => {
   });
 });
 
+describe("the run's own work per conflict", () => {
+  it('leaves out the first frontier (found once) and counts the node running up to now', () => {
+    const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+    const events = [
+      { type: 'node_entered', ts: at(0), node: 'initialize' },
+      { type: 'grid_updated', ts: at(1) },
+      { type: 'node_finished', ts: at(2), node: 'initialize', durationMs: 2000 },
+      { type: 'node_entered', ts: at(2), node: 'resolve_conflicts' },
+      // The first autofill takes 30 s; each later one is part of a conflict's cost.
+      { type: 'grid_updated', ts: at(32) },
+      { type: 'person_needed', ts: at(40) },
+      { type: 'node_finished', ts: at(40), node: 'resolve_conflicts', durationMs: 38_000 },
+      { type: 'node_entered', ts: at(100), node: 'resolve_conflicts' },
+      { type: 'grid_updated', ts: at(110) },
+    ] as unknown as RunEvent[];
+    // 8 s of the first node after its frontier, and 20 s of the node running at 120 s.
+    expect(timingsOf(events, 2, 4, new Date(Date.parse(at(120))))).toMatchObject({
+      conflictWorkMs: 28_000,
+      personWaits: [60_000],
+    });
+    // Read after the run stopped, the node still open counts for nothing more.
+    expect(timingsOf(events, 2, 4).conflictWorkMs).toBe(8_000);
+  });
+});
+
 /** The time left's relative errors over the last half of a synthetic run, against the time it really took. */
 function timeLeftErrors(start: number): number[] {
   const next = generator(start);

@@ -169,44 +169,67 @@ export interface TimingTally {
   handoffs: number;
   /** When the open hand-off asked for the person (null when none is open). */
   askedAt: string | null;
+  /**
+   * When the resolving node running began (null outside one): the conflicts it resolved are counted
+   * before it ends, so its work so far counts too. A running check's time is not work per conflict.
+   */
+  resolvingSince: string | null;
+  /** How long finding the first frontier took (the first autofill): done once, not again for each conflict. */
+  frontierMs: number | null;
 }
 
 export function emptyTimings(): TimingTally {
-  return { conflictWorkMs: 0, checkRuns: [], personWaits: [], handoffs: 0, askedAt: null };
+  return {
+    conflictWorkMs: 0,
+    checkRuns: [],
+    personWaits: [],
+    handoffs: 0,
+    askedAt: null,
+    resolvingSince: null,
+    frontierMs: null,
+  };
 }
 
 /** The timings after one more event. */
 export function addTiming(t: TimingTally, e: RunEvent): TimingTally {
-  if (e.type === 'node_finished' && conflictNodes.has(e.node))
-    return { ...t, conflictWorkMs: t.conflictWorkMs + e.durationMs };
+  if (e.type === 'node_finished')
+    return conflictNodes.has(e.node)
+      ? { ...t, conflictWorkMs: t.conflictWorkMs + e.durationMs, resolvingSince: null }
+      : { ...t, resolvingSince: null };
   if (e.type === 'check_finished' && e.check.target === 'cell')
     return { ...t, checkRuns: [...t.checkRuns, e.check.durationMs] };
   if (e.type === 'person_needed') return { ...t, handoffs: t.handoffs + 1, askedAt: e.ts };
-  // The next node entered after a hand-off is the `continue` that took it.
-  if (e.type === 'node_entered' && t.askedAt !== null)
-    return {
-      ...t,
-      personWaits: [...t.personWaits, Math.max(0, Date.parse(e.ts) - Date.parse(t.askedAt))],
-      askedAt: null,
-    };
+  if (e.type === 'node_entered') {
+    const resolvingSince = e.node === 'resolve_conflicts' ? e.ts : null;
+    if (t.askedAt === null) return { ...t, resolvingSince };
+    // The next node entered after a hand-off is the `continue` that took it.
+    const waited = Math.max(0, Date.parse(e.ts) - Date.parse(t.askedAt));
+    return { ...t, personWaits: [...t.personWaits, waited], askedAt: null, resolvingSince };
+  }
+  if (e.type === 'grid_updated' && t.frontierMs === null && t.resolvingSince !== null)
+    return { ...t, frontierMs: Math.max(0, Date.parse(e.ts) - Date.parse(t.resolvingSince)) };
   return t;
 }
 
-/** The timings of a tally, for `done` conflicts resolved of `met` met. */
-export function timingsFrom(t: TimingTally, done: number, met: number): Timings {
+/**
+ * The timings of a tally, for `done` conflicts resolved of `met` met. `now`: the run is live, and
+ * the resolving node running counts up to then (its conflicts are in `done` before it ends).
+ */
+export function timingsFrom(t: TimingTally, done: number, met: number, now?: Date): Timings {
+  const current = now && t.resolvingSince ? Math.max(0, now.getTime() - Date.parse(t.resolvingSince)) : 0;
   return {
     done,
     met,
-    conflictWorkMs: t.conflictWorkMs,
+    conflictWorkMs: Math.max(0, t.conflictWorkMs + current - (t.frontierMs ?? 0)),
     checkRuns: t.checkRuns,
     personWaits: t.personWaits,
     handoffs: t.handoffs,
   };
 }
 
-/** The timings a journal holds. */
-export function timingsOf(events: readonly RunEvent[], done: number, met: number): Timings {
-  return timingsFrom(events.reduce(addTiming, emptyTimings()), done, met);
+/** The timings a journal holds (`now`: as `timingsFrom`). */
+export function timingsOf(events: readonly RunEvent[], done: number, met: number, now?: Date): Timings {
+  return timingsFrom(events.reduce(addTiming, emptyTimings()), done, met, now);
 }
 
 /** Which parts a time left counts, in words: `run 4m, checks 20m, your pace 12m, final checks 2m`. */

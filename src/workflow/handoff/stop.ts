@@ -78,7 +78,7 @@ function estimateAtHandoff(state: RunState, ctx: Ctx): NonNullable<NonNullable<R
   const range = expectedConflicts(gridSampleOf(state));
   const events = ctx.journal.read().entries;
   const done = state.conflicts.filter((c) => c.status === 'resolved').length;
-  const timings = timingsOf(events, done, state.conflicts.length);
+  const timings = timingsOf(events, done, state.conflicts.length, ctx.clock.now());
   if ((timings.handoffs - 1) % ESTIMATE_EVERY === 0) {
     const finalMs = checkProgress(state).finalValidated ? 0 : (state.strategy?.prediction?.fullMs ?? 0);
     const left = timeLeft(Math.max(0, range.expected - done), timings, finalMs);
