@@ -180,6 +180,23 @@ describe("the run's own work per conflict", () => {
     // Read after the run stopped, the node still open counts for nothing more.
     expect(timingsOf(events, 2, 4).conflictWorkMs).toBe(8_000);
   });
+
+  it('forgets a frontier whose node was killed, and a node left open by a stop, and a time that does not parse', () => {
+    const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+    const events = [
+      { type: 'node_entered', ts: at(0), node: 'resolve_conflicts' },
+      { type: 'grid_updated', ts: at(30) },
+      // Killed inside its first node: the next process starts again, its node's time never added.
+      { type: 'run_outcome', ts: at(40) },
+      { type: 'node_entered', ts: at(100), node: 'resolve_conflicts' },
+      { type: 'grid_updated', ts: at(105) },
+      { type: 'node_finished', ts: at(120), node: 'resolve_conflicts', durationMs: 20_000 },
+      { type: 'node_entered', ts: 'not a time', node: 'resolve_conflicts' },
+      { type: 'run_outcome', ts: at(130) },
+    ] as unknown as RunEvent[];
+    // The second process's first autofill (5 s) is its frontier; the stop leaves no node running for a later reader.
+    expect(timingsOf(events, 1, 1, new Date(Date.parse(at(9_999)))).conflictWorkMs).toBe(15_000);
+  });
 });
 
 /** The time left's relative errors over the last half of a synthetic run, against the time it really took. */

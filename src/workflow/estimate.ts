@@ -15,7 +15,7 @@ import type { TimeLeft } from './time-left.js';
 export interface GridSample {
   /** Fork commits (rows) and upstream commits (cells in a row). */
   size: { i1: number; i2: number };
-  /** Per row, the cells merged so far; null when the engine has not said (a journal of an older run). */
+  /** Per row, the cells explored so far (at or behind the frontier); null when the engine has not said (an older run). */
   filled: readonly number[] | null;
   /** The row of each blocked cell not merged yet (explored, not filled). */
   blockedRows: readonly number[];
@@ -174,8 +174,11 @@ export interface TimingTally {
    * before it ends, so its work so far counts too. A running check's time is not work per conflict.
    */
   resolvingSince: string | null;
-  /** How long finding the first frontier took (the first autofill): done once, not again for each conflict. */
-  frontierMs: number | null;
+  /**
+   * How long finding the first frontier took (the first autofill): done once, not again for each
+   * conflict. `settled` once its node finished: a node killed first never added its time at all.
+   */
+  frontier: { ms: number; settled: boolean } | null;
 }
 
 export function emptyTimings(): TimingTally {
@@ -186,28 +189,41 @@ export function emptyTimings(): TimingTally {
     handoffs: 0,
     askedAt: null,
     resolvingSince: null,
-    frontierMs: null,
+    frontier: null,
   };
+}
+
+/** Milliseconds from one journal time to another; 0 for a time that does not parse. */
+function between(from: string, to: string): number {
+  const ms = Date.parse(to) - Date.parse(from);
+  return Number.isFinite(ms) ? Math.max(0, ms) : 0;
+}
+
+/** The frontier measured in a node that never finished is forgotten: that node's time was never added. */
+function settledFrontier(t: TimingTally): TimingTally['frontier'] {
+  return t.frontier?.settled ? t.frontier : null;
 }
 
 /** The timings after one more event. */
 export function addTiming(t: TimingTally, e: RunEvent): TimingTally {
-  if (e.type === 'node_finished')
-    return conflictNodes.has(e.node)
-      ? { ...t, conflictWorkMs: t.conflictWorkMs + e.durationMs, resolvingSince: null }
-      : { ...t, resolvingSince: null };
+  if (e.type === 'node_finished') {
+    if (!conflictNodes.has(e.node)) return { ...t, resolvingSince: null };
+    const frontier = t.frontier && e.node === 'resolve_conflicts' ? { ...t.frontier, settled: true } : t.frontier;
+    return { ...t, conflictWorkMs: t.conflictWorkMs + e.durationMs, resolvingSince: null, frontier };
+  }
   if (e.type === 'check_finished' && e.check.target === 'cell')
     return { ...t, checkRuns: [...t.checkRuns, e.check.durationMs] };
   if (e.type === 'person_needed') return { ...t, handoffs: t.handoffs + 1, askedAt: e.ts };
+  // A run that stopped (killed, halted) has no node running until its next one is entered.
+  if (e.type === 'run_outcome') return { ...t, resolvingSince: null, frontier: settledFrontier(t) };
   if (e.type === 'node_entered') {
-    const resolvingSince = e.node === 'resolve_conflicts' ? e.ts : null;
-    if (t.askedAt === null) return { ...t, resolvingSince };
+    const next = { ...t, resolvingSince: e.node === 'resolve_conflicts' ? e.ts : null, frontier: settledFrontier(t) };
+    if (t.askedAt === null) return next;
     // The next node entered after a hand-off is the `continue` that took it.
-    const waited = Math.max(0, Date.parse(e.ts) - Date.parse(t.askedAt));
-    return { ...t, personWaits: [...t.personWaits, waited], askedAt: null, resolvingSince };
+    return { ...next, personWaits: [...t.personWaits, between(t.askedAt, e.ts)], askedAt: null };
   }
-  if (e.type === 'grid_updated' && t.frontierMs === null && t.resolvingSince !== null)
-    return { ...t, frontierMs: Math.max(0, Date.parse(e.ts) - Date.parse(t.resolvingSince)) };
+  if (e.type === 'grid_updated' && t.frontier === null && t.resolvingSince !== null)
+    return { ...t, frontier: { ms: between(t.resolvingSince, e.ts), settled: false } };
   return t;
 }
 
@@ -216,11 +232,14 @@ export function addTiming(t: TimingTally, e: RunEvent): TimingTally {
  * the resolving node running counts up to then (its conflicts are in `done` before it ends).
  */
 export function timingsFrom(t: TimingTally, done: number, met: number, now?: Date): Timings {
-  const current = now && t.resolvingSince ? Math.max(0, now.getTime() - Date.parse(t.resolvingSince)) : 0;
+  const live = now !== undefined && t.resolvingSince !== null;
+  const current = live ? between(t.resolvingSince as string, now.toISOString()) : 0;
+  // The first frontier is taken out of the work it is counted in: the finished node's, or the live one's.
+  const frontier = t.frontier !== null && (t.frontier.settled || live) ? t.frontier.ms : 0;
   return {
     done,
     met,
-    conflictWorkMs: Math.max(0, t.conflictWorkMs + current - (t.frontierMs ?? 0)),
+    conflictWorkMs: Math.max(0, t.conflictWorkMs + current - frontier),
     checkRuns: t.checkRuns,
     personWaits: t.personWaits,
     handoffs: t.handoffs,
