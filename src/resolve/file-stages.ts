@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeBytes, encodeText } from './parse/encoding.js';
 import { parseConflictText, printWithResolutions } from './parse/markers.js';
+import { stageSide, type UnmergedEntry } from './parse/stages.js';
 import { withReachablePath } from '../util/long-path.js';
 import { DECIDED_ONCE_NOTE } from '../store/flow-choices.js';
 import { describeDecision, type PathRule } from './policy/path-policy.js';
@@ -70,7 +71,7 @@ export async function decidedOnceStage(at: PathAtHand): Promise<WorkingTreeFileR
   const byHunk = at.generated === null && (decision.kind === 'content' || decision.kind === 'add/add');
   const note = `${DECIDED_ONCE_NOTE} (at ${decided.conflict} by the person): ${who} ${byHunk ? 'side of every conflict hunk' : 'whole file'}`;
   if (!byHunk) {
-    await applyFileDecision(at.git, entry.path, entry[side] === undefined ? 'delete' : `keep-${side}`);
+    await applyFileDecision(at.git, entry, entry[side] === undefined ? 'delete' : `keep-${side}`);
     return settled(at, { rung: 'cache', decision, note, decidedOnce: decided });
   }
   if (at.diskBytes === null) return null;
@@ -101,7 +102,7 @@ export async function filePolicyStage(at: PathAtHand): Promise<WorkingTreeFileRe
   const side = rule.decision.kind;
   if (side !== 'ours' && side !== 'theirs') return null;
   const action = entry[side] === undefined ? 'delete' : side === 'ours' ? 'keep-ours' : 'keep-theirs';
-  await applyFileDecision(at.git, entry.path, action);
+  await applyFileDecision(at.git, entry, action);
   return settled(at, { rung: 'policy', decision, policy: `${rule.glob}: ${describeDecision(rule.decision)}` });
 }
 
@@ -129,7 +130,7 @@ export async function fileDecisionStage(at: PathAtHand): Promise<WorkingTreeFile
   const { decision } = at;
   const byHunk = decision.kind === 'content' || decision.kind === 'add/add';
   if (decision.resolution === null) return byHunk ? null : leftOpen(at, { decision });
-  await applyFileDecision(at.git, at.entry.path, decision.resolution.action);
+  await applyFileDecision(at.git, at.entry, decision.resolution.action);
   return settled(at, { rung: 'rule', decision });
 }
 
@@ -156,11 +157,9 @@ export async function generatedFileStage(at: PathAtHand): Promise<WorkingTreeFil
   return { path, status: 'open', resolutions: [], remaining, generated, decision: at.decision };
 }
 
-/** Carry out a file-level choice in the working tree and stage it. */
-async function applyFileDecision(git: Git, path: string, action: FileDecision['options'][number]['action']) {
-  if (action === 'delete') await git.run(['rm', '--quiet', '--force', '--', path]);
-  else if (action === 'keep-ours' || action === 'keep-theirs') {
-    await git.run(['checkout', action === 'keep-ours' ? '--ours' : '--theirs', '--', path]);
-    await git.run(['add', '--', path]);
-  }
+/** Carry out a file-level choice in the working tree and stage it (a submodule's side as its commit id). */
+async function applyFileDecision(git: Git, entry: UnmergedEntry, action: FileDecision['options'][number]['action']) {
+  if (action === 'delete') await git.run(['rm', '--quiet', '--force', '--', entry.path]);
+  else if (action === 'keep-ours' || action === 'keep-theirs')
+    await stageSide(git, entry, action === 'keep-ours' ? 'ours' : 'theirs');
 }

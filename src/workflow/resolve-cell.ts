@@ -3,6 +3,7 @@ import type { FailureSummary } from '../checks/types.js';
 import {
   isGitlink,
   recordHunkNumbers,
+  stageSide,
   resolveWorkingTree,
   stagesId,
   sandboxedRegenerateRunner,
@@ -257,12 +258,11 @@ async function replayFileChoices(
     const entry = entries.find((e) => e.path === r.path);
     const choice = entry ? choices[fileChoiceKey(entry, r.decision.kind)] : undefined;
     if (!choice) continue;
-    const kept = entry?.ours ?? entry?.theirs;
-    const submodule = entry !== undefined && isGitlink(entry) && kept !== undefined;
-    const command = keepOrDelete(r.path, submodule ? (entry?.ours ? 'ours' : 'theirs') : undefined)[choice];
-    // A submodule's side is a commit id put in the index: its unpopulated directory cannot be added.
-    const keep = submodule ? ['update-index', '--cacheinfo', `160000,${kept?.oid},${r.path}`] : ['add', '--', r.path];
-    await wt.run(choice === 'keep' ? keep : ['rm', '-q', '--', r.path]);
+    const present = entry?.ours ? 'ours' : 'theirs';
+    const command = keepOrDelete(r.path, entry && isGitlink(entry) ? present : undefined)[choice];
+    // The side kept is the one present, as the person kept it: a submodule's as its commit id.
+    if (choice === 'keep' && entry) await stageSide(wt, entry, present);
+    else await wt.run(choice === 'keep' ? ['add', '--', r.path] : ['rm', '-q', '--', r.path]);
     r.status = 'resolved';
     replayed.push({
       path: r.path,

@@ -8,8 +8,10 @@ import { runCli } from '../fixtures/resolve/cli.js';
 const BASE = '1111111111111111111111111111111111111111';
 const BUMPED = '2222222222222222222222222222222222222222';
 
-/** A fork that bumps its submodule lib/sub while upstream removes it: a modify/delete of a gitlink. */
-function submoduleRepo(): TestRepo {
+const OTHER = '3333333333333333333333333333333333333333';
+
+/** A fork that bumps its submodule lib/sub while upstream removes it (or, `both`, bumps it elsewhere). */
+function submoduleRepo(upstream: 'removes' | 'bumps' = 'removes'): TestRepo {
   const repo = TestRepo.create();
   repo.commit('base', { 'x.txt': 'x\n' });
   repo.sh('update-index', '--add', '--cacheinfo', `160000,${BASE},lib/sub`);
@@ -18,8 +20,9 @@ function submoduleRepo(): TestRepo {
   repo.sh('update-index', '--cacheinfo', `160000,${BUMPED},lib/sub`);
   repo.sh('commit', '-q', '-m', 'fork: bump the submodule');
   repo.checkout('up');
-  repo.sh('rm', '-q', '--cached', 'lib/sub');
-  repo.sh('commit', '-q', '-m', 'upstream: drop the submodule');
+  if (upstream === 'removes') repo.sh('rm', '-q', '--cached', 'lib/sub');
+  else repo.sh('update-index', '--cacheinfo', `160000,${OTHER},lib/sub`);
+  repo.sh('commit', '-q', '-m', `upstream: ${upstream === 'removes' ? 'drop' : 'bump'} the submodule`);
   repo.checkout('main');
   writeFileSync(
     join(repo.dir, 'splintercat.yaml'),
@@ -61,6 +64,30 @@ describe('a submodule conflict', () => {
       const done = await runCli(['continue'], repo.dir);
       expect(done.code, done.stderr).toBe(0);
       expect(repo.sh('ls-tree', 'main', 'lib/sub')).toBe(`160000 commit ${BUMPED}\tlib/sub`);
+    },
+  );
+
+  it(
+    'both sides moved it: each side is one take away, and the one taken is what the merge records',
+    { timeout: 120_000 },
+    async () => {
+      const repo = submoduleRepo('bumps');
+      const merged = await runCli(['merge', 'up'], repo.dir);
+      expect(merged.code, merged.stderr).toBe(3);
+      const out = merged.stdout + merged.stderr;
+      expect(out).toContain(
+        "Take the fork side's version: `splintercat take ours lib/sub`; or the upstream side's: `splintercat take theirs lib/sub`",
+      );
+      expect(out).not.toContain('git checkout --ours -- lib/sub');
+      const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
+        handoff: { conflicts: Array<{ worktree: string }> };
+      };
+      const take = await runCli(['take', 'theirs', 'lib/sub'], status.handoff.conflicts[0]!.worktree);
+      expect(take.code, take.stderr).toBe(0);
+      expect(take.stdout).toContain(`kept theirs's submodule commit ${OTHER.slice(0, 12)}`);
+      const done = await runCli(['continue'], repo.dir);
+      expect(done.code, done.stderr).toBe(0);
+      expect(repo.sh('ls-tree', 'main', 'lib/sub')).toBe(`160000 commit ${OTHER}\tlib/sub`);
     },
   );
 });

@@ -11,9 +11,30 @@ export interface UnmergedEntry {
   theirs?: StageEntry;
 }
 
-/** Whether a stage of the path is a submodule (a gitlink: a commit id, no file to read or write). */
+const GITLINK = '160000';
+
+/**
+ * Whether a side the person may keep is a submodule (a gitlink: a commit id, no file to read or
+ * write). The base does not count: a submodule one side turned into a file is a file to keep.
+ */
 export function isGitlink(entry: UnmergedEntry): boolean {
-  return [entry.base, entry.ours, entry.theirs].some((s) => s?.mode === '160000');
+  return entry.ours?.mode === GITLINK || entry.theirs?.mode === GITLINK;
+}
+
+/**
+ * Stage one side of an unmerged path as git stores it: a submodule's commit id put in the index
+ * (`git add` of its unpopulated directory fails), a file checked out with its bytes and mode, or
+ * the deletion when that side has no such path.
+ */
+export async function stageSide(git: Git, entry: UnmergedEntry, side: 'ours' | 'theirs'): Promise<void> {
+  const stage = entry[side];
+  if (stage === undefined) await git.run(['rm', '--quiet', '--force', '--', entry.path]);
+  else if (stage.mode === GITLINK)
+    await git.run(['update-index', '--cacheinfo', `${stage.mode},${stage.oid},${entry.path}`]);
+  else {
+    await git.run(['checkout', `--${side}`, '--', entry.path]);
+    await git.run(['add', '--', entry.path]);
+  }
 }
 
 /** Every unmerged path of the index (`git ls-files -u`), optionally limited to `paths`. */

@@ -3,6 +3,7 @@ import { printableName, shellWord } from '../../util/safe-print.js';
 import type { TakeChoice } from './take-command.js';
 import type { Loaded } from './loaded-conflict.js';
 import type { Refusal } from './take-refusals.js';
+import { stageSide } from '../parse/stages.js';
 
 /** A whole file taken: staged, with what was done in words (kept a side's file, deleted it, what to run then). */
 export interface TakenWhole {
@@ -32,12 +33,7 @@ export async function takeWholeFile(git: Git, loaded: Loaded, choice: TakeChoice
     await git.run(['rm', '--quiet', '--force', '--', path]);
     return { path, hunks: [], staged: true, whole: `deleted it (${choice} has no such file)` };
   }
-  // A submodule is a commit id in the index, not a file checkout can write.
-  if (stage.mode === '160000') await git.run(['update-index', '--cacheinfo', `160000,${stage.oid},${path}`]);
-  else {
-    await git.run(['checkout', `--${choice}`, '--', path]);
-    await git.run(['add', '--', path]);
-  }
+  await stageSide(git, loaded.entry, choice);
   const regenerate = loaded.generated?.command
     ? `; regenerate it from the merged sources: ${loaded.generated.command} && git add -- ${q}`
     : loaded.generated

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { withReachablePath } from '../../util/long-path.js';
 
 /** Whether the worktree holds `full`, however deep (a path from upstream past PATH_MAX included). */
@@ -9,7 +9,7 @@ import type { PathChange } from '../../git/worktree-snapshot.js';
 import type { Cell } from '../../imerge/cell.js';
 import { hasMarkers, isGitlink, listUnmerged, type UnmergedEntry } from '../../resolve/index.js';
 import { diskEntryBytes } from '../../resolve/parse/disk-entry.js';
-import { shellWord } from '../../util/safe-print.js';
+import { printableName, shellWord } from '../../util/safe-print.js';
 import { invalidGeneratedFiles } from '../generated-warnings.js';
 import type { WorkflowContext } from '../ports.js';
 import { keepOrDelete } from './file.js';
@@ -55,40 +55,15 @@ export async function collectPersonResolution(
         const bytes = diskEntryBytes(join(wt.cwd, f));
         if (bytes === null || !hasMarkers(bytes.toString('latin1'), sizes.get(f))) continue;
         left.push(f);
-        why.push(`${f} still has conflict markers: remove every marker line`);
+        why.push(`${printableName(f)} still has conflict markers: remove every marker line`);
       }
     }
     for (const e of unmerged) {
       if (left.includes(e.path)) continue;
-      const kind = !e.ours || !e.theirs ? 'modify/delete' : 'both';
-      const full = join(wt.cwd, e.path);
-      // Deleted from disk without `git rm`: `add -A` stages the deletion.
-      if (!exists(full)) continue;
-      // A submodule still unmerged in the index was not settled: its directory is no file to compare.
-      if (isGitlink(e)) {
-        left.push(e.path);
-        why.push(submoduleLeft(e));
-        continue;
-      }
-      // Untouched: the file still holds what git left (the surviving side of a modify/delete, our side
-      // of a binary). A text conflict was left with markers: a file without them equal to our side is
-      // the person's choice of that side, not an untouched file.
-      const onDisk = await wt.text(['hash-object', '--', e.path]);
-      const presented = kind === 'modify/delete' ? (e.ours ?? e.theirs)?.oid : e.ours?.oid;
-      if (
-        presented !== undefined &&
-        onDisk === presented &&
-        (kind === 'modify/delete' || (await isBinaryBlob(wt, presented)))
-      ) {
-        left.push(e.path);
-        const c = keepOrDelete(e.path);
-        why.push(
-          kind === 'modify/delete'
-            ? `${e.path} is still unmerged: run \`${c.delete}\` to keep the deletion or \`${c.keep}\` to keep the file`
-            : `${e.path} is still unmerged and unchanged: take one side (git checkout --ours -- ${e.path} && git add -- ${e.path}, or --theirs), or edit it`,
-        );
-        continue;
-      }
+      const unsettled = await stillUnmerged(wt, e);
+      if (unsettled === null) continue;
+      left.push(e.path);
+      why.push(unsettled);
     }
     // A generated file is taken whole: one left with a package pinned twice or not parsing is not taken.
     for (const bad of await invalidGeneratedFiles(
@@ -111,6 +86,33 @@ export async function collectPersonResolution(
   }
 }
 
+/**
+ * Why an unmerged path the person did not settle is still unmerged, or null when they did (or
+ * deleted it from disk, which `add -A` stages). Untouched: the file still holds what git left (the
+ * surviving side of a modify/delete, our side of a binary). A text conflict was left with markers:
+ * a file without them equal to our side is the person's choice of that side, not an untouched file.
+ */
+async function stillUnmerged(wt: Git, e: UnmergedEntry): Promise<string | null> {
+  const kind = !e.ours || !e.theirs ? 'modify/delete' : 'both';
+  const full = join(wt.cwd, e.path);
+  const st = withReachablePath(full, (p) => lstatSync(p, { throwIfNoEntry: false }));
+  if (st === undefined) return null;
+  // A submodule still unmerged in the index was not settled: its directory is no file to compare.
+  if (st.isDirectory()) return isGitlink(e) ? submoduleLeft(e) : null;
+  // Hashed as git stores it: a link by its own target's name, never the file it points to.
+  const onDisk = await wt.text(
+    ['hash-object', '--stdin', ...(st.isSymbolicLink() ? ['--no-filters'] : [`--path=${e.path}`])],
+    { input: diskEntryBytes(full) ?? Buffer.alloc(0) },
+  );
+  const presented = kind === 'modify/delete' ? (e.ours ?? e.theirs)?.oid : e.ours?.oid;
+  if (presented === undefined || onDisk !== presented) return null;
+  if (kind !== 'modify/delete' && !(await isBinaryBlob(wt, presented))) return null;
+  const c = keepOrDelete(e.path);
+  return kind === 'modify/delete'
+    ? `${printableName(e.path)} is still unmerged: run \`${c.delete}\` to keep the deletion or \`${c.keep}\` to keep the file`
+    : `${printableName(e.path)} is still unmerged and unchanged: take one side (\`splintercat take ours ${shellWord(e.path)}\`, or theirs), or edit it`;
+}
+
 /** How to settle a submodule still unmerged: each side's commit kept with `take`, or the deletion. */
 function submoduleLeft(e: UnmergedEntry): string {
   const q = shellWord(e.path);
@@ -120,7 +122,7 @@ function submoduleLeft(e: UnmergedEntry): string {
       `\`splintercat take ${side} ${q}\` to keep the ${side === 'ours' ? "fork side's" : "upstream side's"} commit`,
   );
   const del = sides.length < 2 ? [`\`git rm -q -- ${q}\` to keep the deletion`] : [];
-  return `${e.path} is a submodule still unmerged: run ${[...del, ...keep].join(' or ')}`;
+  return `${printableName(e.path)} is a submodule still unmerged: run ${[...del, ...keep].join(' or ')}`;
 }
 
 /** git's own test: a blob with a NUL byte in its first 8,000 bytes is binary (git leaves it unmarked at a conflict). */

@@ -106,8 +106,11 @@ export async function takePersonsWork(
       personsFiles(c, learnt, chosen, entry.failure !== null, settled),
     );
     next = recordResolved(next, ctx, c.cell, collected.tree, commit, files, { outsideEdits });
+    // What the recorded tree holds, not what the disk shows: a link whose target is gone, or a
+    // submodule's empty directory, says nothing of whether the path was kept.
     for (const choice of choices.handoffChoices[c.id] ?? []) {
-      fileChoices[choice.key] = withReachablePath(join(worktree, choice.path), existsSync) ? 'keep' : 'delete';
+      const kept = await ctx.git.query(['ls-tree', '-z', '--name-only', collected.tree, '--', choice.path]);
+      fileChoices[choice.key] = kept.stdout !== '' ? 'keep' : 'delete';
     }
     resolved.push(c.id);
   }
