@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { fileHead } from '../util/file-head.js';
+import { fileHead, readFileCapped } from '../util/file-head.js';
 import { withReachablePath } from '../util/long-path.js';
 import { join } from 'node:path';
 import type { Git } from '../git/index.js';
@@ -23,19 +22,24 @@ async function problemLine(wt: Git, path: string, where: string): Promise<string
   const full = join(wt.cwd, path);
   if (!withReachablePath(full, existsSync)) return null;
   const start = (await withReachablePath(full, (p) => fileHead(p))) ?? '';
-  return problemOf(path, start, () => withReachablePath(full, (p) => readFile(p, 'utf8')), where);
+  return problemOf(path, start, () => withReachablePath(full, (p) => readFileCapped(p, GENERATED_MAX_BYTES)), where);
 }
+
+/** A generated file larger than this is not validated (no lockfile people merge is near it). */
+const GENERATED_MAX_BYTES = 64 * 1024 * 1024;
 
 /** As `problemLine`, for a file known by its first bytes and a reader of its whole text. */
 async function problemOf(
   path: string,
   start: string,
-  text: () => Promise<string>,
+  text: () => Promise<string | null>,
   where: string,
 ): Promise<string | null> {
   const generated = generatedFile(path, [start]);
   if (generated === null) return null;
-  const problems = generatedProblems(path, await text(), generated);
+  const whole = await text();
+  if (whole === null) return null;
+  const problems = generatedProblems(path, whole, generated);
   if (problems.length === 0) return null;
   const q = shellWord(path);
   return (
