@@ -80,9 +80,11 @@ function timeLeftErrors(estimates: Estimate[], wallMs: number): number[] {
 async function worktreeOf(repo: string, root: string, commit: string): Promise<number> {
   const probe = join(root, 'one-worktree');
   execFileSync('git', ['worktree', 'add', '-q', '--detach', probe, commit], { cwd: repo, env: benchGitEnv });
-  const kb = await du(probe);
-  execFileSync('git', ['worktree', 'remove', '--force', probe], { cwd: repo, env: benchGitEnv });
-  return kb;
+  try {
+    return await du(probe);
+  } finally {
+    execFileSync('git', ['worktree', 'remove', '--force', probe], { cwd: repo, env: benchGitEnv });
+  }
 }
 
 async function main(): Promise<void> {
@@ -122,7 +124,7 @@ async function main(): Promise<void> {
     const largest = Math.max(0, ...d.handed);
     const bound = d.peakWorktrees * perWorktree;
     out(
-      `  disk: high-water mark ${mb(d.peakDiskKb)} (${ratio(d.peakDiskKb, worktreeKb)} a worktree) over ${d.samples} samples; at most ${d.peakWorktrees} worktrees at once (largest hand-off ${largest} conflicts, + the check worktree, + up to merge.parallel being resolved) x ${mb(perWorktree)} = ${mb(bound)}; at worst ${mb(d.worstPerWorktreeKb)} a worktree in one sample (${ratio(d.worstPerWorktreeKb, perWorktree)}); disk <= worktrees x a worktree: ${yes(d.worstPerWorktreeKb <= perWorktree)}`,
+      `  disk: high-water mark ${mb(d.peakDiskKb)} (${ratio(d.peakDiskKb, perWorktree)} a worktree) over ${d.samples} samples; at most ${d.peakWorktrees} worktrees at once (largest hand-off ${largest} conflicts, + the check worktree, + up to merge.parallel being resolved) x ${mb(perWorktree)} = ${mb(bound)}; at worst ${mb(d.worstPerWorktreeKb)} a worktree in one sample (${ratio(d.worstPerWorktreeKb, perWorktree)}); disk <= worktrees x a worktree (5% for du's own timing): ${yes(d.worstPerWorktreeKb <= perWorktree * 1.05)}`,
     );
     out(`  hunks by rung: ${d.rungs ?? 'n/a'}`);
 
