@@ -95,8 +95,8 @@ const learntSchema = z
     min_merges: z.number().int().positive().default(3),
     /** How many of the fork's most recent merges are read (each replayed once, then remembered). */
     merges: z.number().int().positive().default(200),
-    /** Seconds a run spends replaying merges not remembered yet; older ones wait for a later run. */
-    seconds: z.number().positive().default(30),
+    /** Seconds a run spends replaying merges not remembered yet (looked at between merges); older ones wait for a later run. */
+    seconds: positiveSeconds.default(30),
   })
   .strict();
 
