@@ -1,8 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestRepo } from '../helpers/git-repo.js';
-import { runCli } from '../fixtures/resolve/cli.js';
+import { handedWorktrees, runCli, writeOfflineConfig } from '../fixtures/resolve/cli.js';
 
 /** Commit ids a submodule points at (a gitlink records the id only: the commits need not exist here). */
 const BASE = '1111111111111111111111111111111111111111';
@@ -24,11 +22,7 @@ function submoduleRepo(upstream: 'removes' | 'bumps' = 'removes'): TestRepo {
   else repo.sh('update-index', '--cacheinfo', `160000,${OTHER},lib/sub`);
   repo.sh('commit', '-q', '-m', `upstream: ${upstream === 'removes' ? 'drop' : 'bump'} the submodule`);
   repo.checkout('main');
-  writeFileSync(
-    join(repo.dir, 'splintercat.yaml'),
-    'target:\n  branch: main\ncheck:\n  commands: {}\n  workflow: []\nimerge:\n  name: up\n',
-  );
-  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'splintercat.yaml\n');
+  writeOfflineConfig(repo.dir);
   return repo;
 }
 
@@ -55,11 +49,8 @@ describe('a submodule conflict', () => {
         "lib/sub is a submodule still unmerged: run `git rm -q -- lib/sub` to keep the deletion or `splintercat take ours lib/sub` to keep the fork side's commit",
       );
 
-      const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
-        handoff: { conflicts: Array<{ worktree: string }> };
-      };
-      const worktree = status.handoff.conflicts[0]!.worktree;
-      const take = await runCli(['take', 'ours', 'lib/sub'], worktree);
+      const [worktree] = await handedWorktrees(repo.dir);
+      const take = await runCli(['take', 'ours', 'lib/sub'], worktree!);
       expect(take.code, take.stderr).toBe(0);
       const done = await runCli(['continue'], repo.dir);
       expect(done.code, done.stderr).toBe(0);
@@ -79,12 +70,10 @@ describe('a submodule conflict', () => {
         "Take the fork side's version: `splintercat take ours lib/sub`; or the upstream side's: `splintercat take theirs lib/sub`",
       );
       expect(out).not.toContain('git checkout --ours -- lib/sub');
-      const status = JSON.parse((await runCli(['status', '--json'], repo.dir)).stdout) as {
-        handoff: { conflicts: Array<{ worktree: string }> };
-      };
-      const take = await runCli(['take', 'theirs', 'lib/sub'], status.handoff.conflicts[0]!.worktree);
+      const [worktree] = await handedWorktrees(repo.dir);
+      const take = await runCli(['take', 'theirs', 'lib/sub'], worktree!);
       expect(take.code, take.stderr).toBe(0);
-      expect(take.stdout).toContain(`kept theirs's submodule commit ${OTHER.slice(0, 12)}`);
+      expect(take.stdout).toContain(`kept the upstream side's submodule commit ${OTHER.slice(0, 12)}`);
       const done = await runCli(['continue'], repo.dir);
       expect(done.code, done.stderr).toBe(0);
       expect(repo.sh('ls-tree', 'main', 'lib/sub')).toBe(`160000 commit ${OTHER}\tlib/sub`);

@@ -91,7 +91,7 @@ describe('take offers and accepts the choices that exist', () => {
     const lock = await runCli(['take', 'theirs', 'package-lock.json'], repo.dir);
     expect(lock.code, lock.stderr).toBe(0);
     expect(lock.stdout).toMatch(
-      /package-lock\.json: took theirs for the whole file: kept theirs's whole file; regenerate it from the merged sources: npm install --package-lock-only/,
+      /package-lock\.json: took theirs for the whole file: kept the upstream side's whole file; regenerate it from the merged sources: npm install --package-lock-only/,
     );
     expect(readFileSync(join(repo.dir, 'package-lock.json'), 'utf8')).toBe('{\n"v": 3\n}\n');
     expect(lock.stdout).toMatch(/n\.txt hunk 1 \(lines 1-8\): splintercat take ours\|theirs\|both n\.txt 1$/m);

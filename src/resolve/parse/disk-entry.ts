@@ -1,15 +1,31 @@
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Git } from '../../git/index.js';
 import { withReachablePath } from '../../util/long-path.js';
 
 /**
  * What is at a conflicted path in the working tree, as git would store it: a file's bytes, a
- * link's target (never the file it points to), null for nothing or a directory (a submodule
- * left unpopulated, the other side of a file/directory conflict).
+ * link's target (never the file it points to), null for nothing, a directory (a submodule left
+ * unpopulated, the other side of a file/directory conflict) or anything git does not store (a
+ * FIFO would never finish reading).
  */
 export function diskEntryBytes(full: string): Buffer | null {
   return withReachablePath(full, (path) => {
     const st = lstatSync(path, { throwIfNoEntry: false });
-    if (st === undefined || st.isDirectory()) return null;
-    return st.isSymbolicLink() ? Buffer.from(readlinkSync(path)) : readFileSync(path);
+    if (st?.isSymbolicLink()) return Buffer.from(readlinkSync(path));
+    return st?.isFile() ? readFileSync(path) : null;
   });
+}
+
+/**
+ * The blob id git would store for `path` in the worktree `git` works in: a file hashed with its
+ * path's filters, a link by its own target's name (never through it); null when nothing a blob
+ * holds is there (no entry, a directory).
+ */
+export async function diskEntryId(git: Git, path: string): Promise<string | null> {
+  const full = join(git.cwd, path);
+  const link = withReachablePath(full, (p) => lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() === true);
+  const bytes = diskEntryBytes(full);
+  if (bytes === null) return null;
+  return git.text(['hash-object', '--stdin', ...(link ? ['--no-filters'] : [`--path=${path}`])], { input: bytes });
 }

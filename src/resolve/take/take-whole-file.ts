@@ -39,7 +39,10 @@ export async function takeWholeFile(git: Git, loaded: Loaded, choice: TakeChoice
     : loaded.generated
       ? `; regenerate it with ${loaded.generated.tool} and git add it again`
       : '';
+  const side = choice === 'ours' ? "the fork side's" : "the upstream side's";
   const kept =
-    stage.mode === '160000' ? `${choice}'s submodule commit ${stage.oid.slice(0, 12)}` : `${choice}'s whole file`;
+    stage.mode === '160000'
+      ? `${side} submodule commit ${stage.oid.slice(0, 12)}`
+      : `${side} ${stage.mode === '120000' ? 'link' : 'whole file'}`;
   return { path, hunks: [], staged: true, whole: `kept ${kept}${regenerate}` };
 }

@@ -8,7 +8,7 @@ import type { Git } from '../../git/index.js';
 import type { PathChange } from '../../git/worktree-snapshot.js';
 import type { Cell } from '../../imerge/cell.js';
 import { hasMarkers, isGitlink, listUnmerged, type UnmergedEntry } from '../../resolve/index.js';
-import { diskEntryBytes } from '../../resolve/parse/disk-entry.js';
+import { diskEntryBytes, diskEntryId } from '../../resolve/parse/disk-entry.js';
 import { printableName, shellWord } from '../../util/safe-print.js';
 import { invalidGeneratedFiles } from '../generated-warnings.js';
 import type { WorkflowContext } from '../ports.js';
@@ -89,8 +89,8 @@ export async function collectPersonResolution(
 /**
  * Why an unmerged path the person did not settle is still unmerged, or null when they did (or
  * deleted it from disk, which `add -A` stages). Untouched: the file still holds what git left (the
- * surviving side of a modify/delete, our side of a binary). A text conflict was left with markers:
- * a file without them equal to our side is the person's choice of that side, not an untouched file.
+ * surviving side of a modify/delete, our side of a binary file or of a link). A text conflict was
+ * left with markers: a file without them equal to our side is the person's choice of that side.
  */
 async function stillUnmerged(wt: Git, e: UnmergedEntry): Promise<string | null> {
   const kind = !e.ours || !e.theirs ? 'modify/delete' : 'both';
@@ -100,13 +100,11 @@ async function stillUnmerged(wt: Git, e: UnmergedEntry): Promise<string | null> 
   // A submodule still unmerged in the index was not settled: its directory is no file to compare.
   if (st.isDirectory()) return isGitlink(e) ? submoduleLeft(e) : null;
   // Hashed as git stores it: a link by its own target's name, never the file it points to.
-  const onDisk = await wt.text(
-    ['hash-object', '--stdin', ...(st.isSymbolicLink() ? ['--no-filters'] : [`--path=${e.path}`])],
-    { input: diskEntryBytes(full) ?? Buffer.alloc(0) },
-  );
+  const onDisk = await diskEntryId(wt, e.path);
   const presented = kind === 'modify/delete' ? (e.ours ?? e.theirs)?.oid : e.ours?.oid;
   if (presented === undefined || onDisk !== presented) return null;
-  if (kind !== 'modify/delete' && !(await isBinaryBlob(wt, presented))) return null;
+  // git leaves a link's conflict as our link, with no markers to remove: left as it is, it is untouched.
+  if (kind !== 'modify/delete' && !st.isSymbolicLink() && !(await isBinaryBlob(wt, presented))) return null;
   const c = keepOrDelete(e.path);
   return kind === 'modify/delete'
     ? `${printableName(e.path)} is still unmerged: run \`${c.delete}\` to keep the deletion or \`${c.keep}\` to keep the file`

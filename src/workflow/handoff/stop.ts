@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { withReachablePath } from '../../util/long-path.js';
+import { diskEntryBytes } from '../../resolve/parse/disk-entry.js';
 import type { HandoffConflict, RunState } from '../../store/run-state.js';
 import { acceptCommand } from '../accept-failure.js';
 import type { Ctx, Result } from '../nodes/common.js';
@@ -28,14 +28,11 @@ export async function handoffToPerson(state: RunState, ctx: Ctx, conflicts: Hand
     for (const f of c.files) {
       if (!f.hunks || c.failure) continue;
       const saved = presentedFile(ctx, state, c.conflict, f.path);
-      const current = join(c.worktree, f.path);
       // The first presentation is the one to learn from (a later one may hold the person's half-done edit).
-      if (existsSync(saved) || !withReachablePath(current, existsSync)) continue;
+      const current = existsSync(saved) ? null : diskEntryBytes(join(c.worktree, f.path));
+      if (current === null) continue;
       mkdirSync(dirname(saved), { recursive: true });
-      writeFileSync(
-        saved,
-        withReachablePath(current, (p) => readFileSync(p)),
-      );
+      writeFileSync(saved, current);
     }
   }
   const files = conflicts.flatMap((c) => c.files.map((f) => join(c.worktree, f.path)));

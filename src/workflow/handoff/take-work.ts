@@ -12,7 +12,7 @@ import { shownDrops } from '../drops/shown-drops.js';
 import { collectPersonResolution } from './collect.js';
 import { presentedFile } from './presented.js';
 import { rememberPersonsFiles } from './remember-files.js';
-import { withReachablePath } from '../../util/long-path.js';
+import { diskEntryBytes } from '../../resolve/parse/disk-entry.js';
 import { printableName } from '../../util/safe-print.js';
 import { personIdentity } from '../person-identity.js';
 import { wholeFileChoice, type WholeFileChoice } from './whole-file.js';
@@ -92,7 +92,7 @@ export async function takePersonsWork(
     const learnt = await learn(ctx, state, c, worktree, entry, takes);
     await rememberPersonsFiles(ctx, state, c, worktree, entry, parents);
     const chosen = personChoices(state, ctx, c, worktree, entry, takes);
-    const settled = await settledBy(ctx, engine, c, worktree);
+    const settled = await settledBy(ctx, engine, c, collected.tree);
     for (const [path, decided] of Object.entries(await decidedOnceAt(ctx, c, worktree, parents, settled.whole))) {
       wholeFiles[path] = decided;
       ctx.log.decision(
@@ -188,14 +188,14 @@ interface Settled {
   whole: Map<string, WholeFileChoice>;
 }
 
-async function settledBy(ctx: Ctx, engine: GridEngine, c: ConflictState, worktree: string): Promise<Settled> {
+async function settledBy(ctx: Ctx, engine: GridEngine, c: ConflictState, tree: string): Promise<Settled> {
   const [ours, theirs] = await Promise.all([
     engine.cellCommit({ i1: c.cell.i1, i2: c.cell.i2 - 1 }),
     engine.cellCommit({ i1: c.cell.i1 - 1, i2: c.cell.i2 }),
   ]);
   const whole = new Map<string, WholeFileChoice>();
   for (const f of c.files) {
-    const choice = await wholeFileChoice(ctx.git, worktree, f.path, { ours, theirs }).catch(() => null);
+    const choice = await wholeFileChoice(ctx.git, tree, f.path, { ours, theirs }).catch(() => null);
     if (choice) whole.set(f.path, choice);
   }
   return { person: await personIdentity(ctx.git).catch(() => null), whole };
@@ -215,12 +215,13 @@ async function learn(
   if (!cache) return out;
   for (const f of entry.files) {
     const saved = presentedFile(ctx, state, c.id, f.path);
-    const mine = join(worktree, f.path);
-    if (!existsSync(saved) || !withReachablePath(mine, existsSync)) continue;
+    // As git stores it: a link the person left is its target's name, never read through.
+    const mine = existsSync(saved) ? diskEntryBytes(join(worktree, f.path)) : null;
+    if (mine === null) continue;
     const keys = await learnPersonHunks(cache, {
       path: f.path,
       presented: readFileSync(saved, 'utf8'),
-      resolved: withReachablePath(mine, (p) => readFileSync(p, 'utf8')),
+      resolved: mine.toString('utf8'),
       provenance: { merge: state.name, cell: c.id },
       ...(takes.has(f.path) ? { unlocated: takes.get(f.path)?.text } : {}),
     });
@@ -250,10 +251,10 @@ function personChoices(
   const out = new Map<string, string[]>();
   for (const f of entry.files) {
     const saved = presentedFile(ctx, state, c.id, f.path);
-    const mine = join(worktree, f.path);
-    if (!existsSync(saved) || !withReachablePath(mine, existsSync)) continue;
+    const mine = existsSync(saved) ? diskEntryBytes(join(worktree, f.path)) : null;
+    if (mine === null) continue;
     const presented = parseConflictText(readFileSync(saved, 'latin1'), { path: f.path });
-    const resolved = withReachablePath(mine, (p) => readFileSync(p, 'latin1'));
+    const resolved = mine.toString('latin1');
     const taken = takes.get(f.path)?.choices ?? [];
     // A hunk not located by the lines around it keeps what its take kept (recorded at the take).
     out.set(
