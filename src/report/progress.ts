@@ -10,6 +10,7 @@ import {
   timingsFrom,
   type TimingTally,
 } from '../workflow/estimate.js';
+import { layersLeft } from '../workflow/layers-left.js';
 import type { RunEvent } from '../store/run-events.js';
 import type { RunState } from '../store/run-state.js';
 import { formatDuration } from './format.js';
@@ -111,7 +112,8 @@ export function computeProgress(
   const ids = new Set([...state.conflicts.map((c) => c.id), ...tally.met]);
   const open = ids.size - done;
   const unmet = (state.grid?.blockers ?? []).filter((b) => !ids.has(cellId(b))).length;
-  const range = expectedConflicts(gridSampleOf(state, tally.met));
+  const sample = gridSampleOf(state, tally.met);
+  const range = expectedConflicts(sample);
   // Neither the grid nor the tips say anything yet: no count beyond those known (`left` says them).
   const expected = range.basis === 'known' ? null : range.expected;
   const running = options.live && state.status === 'running';
@@ -124,6 +126,7 @@ export function computeProgress(
     remaining,
     timingsFrom(tally.timing, done, ids.size, running ? options.now : undefined),
     finalMs,
+    layersLeft(sample, range),
   );
   // A finished run has no estimate left: its count is what it met, and no time is left.
   const finished = state.status === 'done';

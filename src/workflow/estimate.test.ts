@@ -89,6 +89,7 @@ describe('expectedConflicts', () => {
       low: 3,
       high: null,
       known: 3,
+      perRow: null,
       basis: 'tips',
     });
     expect(expectedConflicts({ ...sample, conflictRows: [1, 2, 3, 4, 5, 6, 7], tips: 5 })).toMatchObject({
@@ -109,6 +110,8 @@ const timings: Timings = {
   checkRuns: [4000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 6000],
   personWaits: [],
   handoffs: 2,
+  handed: 2,
+  stretches: [],
 };
 
 describe('timeLeft', () => {
@@ -153,6 +156,9 @@ describe('timeLeft', () => {
       checkRuns: [3000],
       personWaits: [75_000],
       handoffs: 1,
+      handed: 0,
+      // The first hand-off opens a stretch: it closes at the next one.
+      stretches: [],
     });
   });
 });
@@ -233,6 +239,8 @@ function timeLeftErrors(start: number): number[] {
       checkRuns: past.flatMap((c) => c.checks),
       personWaits: past.filter((c) => c.person > 0).map((c) => c.person),
       handoffs: past.filter((c) => c.person > 0).length,
+      handed: past.filter((c) => c.person > 0).length,
+      stretches: [],
     };
     const left = timeLeft(Math.max(0, range.expected - done), timings, 0);
     if (elapsed >= total / 2) errors.push(Math.abs((left?.ms ?? 0) - (total - elapsed)) / (total - elapsed));
@@ -245,5 +253,52 @@ describe('time left over a whole run', () => {
     const errors = Array.from({ length: 10 }, (_, t) => timeLeftErrors((t + 1) * 4242)).flat();
     expect(median(errors)).toBeLessThan(0.15);
     expect(errors.filter((e) => e < 0.25).length / errors.length).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+describe('time left by layers', () => {
+  const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+  /** `n` hand-offs of 10 conflicts; continue k takes 2, 4 or 6 rounds at 4 s each and 10 conflicts at 1 s. */
+  function journal(n: number): RunEvent[] {
+    const events: unknown[] = [];
+    for (let k = 0; k < n; k++) {
+      const t = k * 60;
+      const rounds = 2 + (k % 3) * 2;
+      events.push({ type: 'person_needed', ts: at(t), conflicts: Array.from({ length: 10 }, () => ({})) });
+      events.push({ type: 'node_entered', ts: at(t + 2), node: 'resolve_conflicts' });
+      for (let c = 0; c < 10; c++) events.push({ type: 'conflict_resolved', ts: at(t + 3) });
+      for (let r = 0; r < rounds; r++) events.push({ type: 'grid_updated', ts: at(t + 4 + r), grid: {} });
+      events.push({
+        type: 'node_finished',
+        ts: at(t + 40),
+        node: 'resolve_conflicts',
+        durationMs: 4000 * rounds + 10_000,
+      });
+    }
+    return events as RunEvent[];
+  }
+
+  it('folds the work between hand-offs into stretches, from the first hand-off on', () => {
+    const t = timingsOf(journal(4), 40, 40);
+    expect(t.stretches).toEqual([
+      { workMs: 18_000, conflicts: 10, rounds: 2 },
+      { workMs: 26_000, conflicts: 10, rounds: 4 },
+      { workMs: 34_000, conflicts: 10, rounds: 6 },
+    ]);
+    expect(t.handed).toBe(40);
+  });
+
+  it('charges each layer its rounds: 10 conflicts in 10 layers take far longer than in one', () => {
+    const t = timingsOf(journal(6), 60, 60);
+    const wide = timeLeft(10, t, 0, 1)!;
+    const deep = timeLeft(10, t, 0, 10)!;
+    // Fitted exactly: a round 4 s, a conflict 1 s; 3.6 rounds a hand-off (2, 4, 6, 2, 4), so a layer.
+    expect(wide.parts.runMs).toBeCloseTo(3.6 * 4000 + 10_000, 0);
+    expect(deep.parts.runMs).toBeCloseTo(10 * 3.6 * 4000 + 10_000, 0);
+    // Every conflict so far went to the person: each layer left is a hand-off.
+    expect(deep.handoffsLeft).toBe(10);
+    expect(wide.handoffsLeft).toBe(1);
+    // Without layers (an older run's grid), the cost per conflict stands.
+    expect(timeLeft(10, t, 0)!.handoffsLeft).toBe(Math.round((10 * 6) / 60));
   });
 });

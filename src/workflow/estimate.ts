@@ -3,6 +3,7 @@ import type { RunEvent } from '../store/run-events.js';
 import type { RunState } from '../store/run-state.js';
 import { tipFacts } from '../store/flow-tips.js';
 import type { TimeLeft } from './time-left.js';
+import { fitRunCost, type Stretch } from './run-cost.js';
 
 /**
  * Estimates a person can plan by, computed from the whole job as the journal records it: the
@@ -32,6 +33,8 @@ export interface ConflictRange {
   low: number;
   high: number | null;
   known: number;
+  /** Per row, the conflicts expected in its cells not explored yet (null when the grid says nothing yet). */
+  perRow: readonly number[] | null;
   /** Where the figure comes from: the explored grid, the tips' merge (nothing explored yet), or only what is known. */
   basis: 'grid' | 'tips' | 'known';
 }
@@ -57,24 +60,31 @@ function wilson(k: number, n: number): { low: number; high: number } {
  * the shares' uncertainty (each row's, and the grid's that all rows lean on) to those counts' own
  * spread, and closes on the known count as the grid fills.
  */
+/** Per row, the cells explored so far: at or behind the frontier, and the row's blocked cell. */
+export function seenPerRow(grid: GridSample): number[] {
+  const rows = grid.size.i1;
+  const explored = Array.from({ length: rows }, (_, r) => grid.filled?.[r] ?? 0);
+  for (const r of grid.blockedRows) if (r >= 1 && r <= rows) explored[r - 1] = (explored[r - 1] as number) + 1;
+  return explored.map((n) => Math.min(grid.size.i2, n));
+}
+
 export function expectedConflicts(grid: GridSample): ConflictRange {
   const known = grid.conflictRows.length;
   const rows = grid.size.i1;
   const width = grid.size.i2;
-  const explored = Array.from({ length: rows }, (_, r) => grid.filled?.[r] ?? 0);
-  for (const r of grid.blockedRows) if (r >= 1 && r <= rows) explored[r - 1] = (explored[r - 1] as number) + 1;
-  const seen = explored.map((n) => Math.min(width, n));
+  const seen = seenPerRow(grid);
   const total = seen.reduce((a, b) => a + b, 0);
   const unexplored = rows * width - total;
   if (grid.filled === null || total === 0) {
     const tips = grid.tips ?? 0;
-    if (tips > known) return { expected: tips, low: known, high: null, known, basis: 'tips' };
-    return { expected: known, low: known, high: null, known, basis: 'known' };
+    if (tips > known) return { expected: tips, low: known, high: null, known, perRow: null, basis: 'tips' };
+    return { expected: known, low: known, high: null, known, perRow: null, basis: 'known' };
   }
   if (known === 0 || unexplored === 0) {
     const high = known + Math.ceil(unexplored * wilson(0, total).high);
     const tips = grid.tips !== null && grid.tips <= high ? grid.tips : 0;
-    return { expected: Math.max(known, tips), low: known, high, known, basis: 'grid' };
+    const perRow = new Array<number>(rows).fill(0);
+    return { expected: Math.max(known, tips), low: known, high, known, perRow, basis: 'grid' };
   }
   const share = Math.min(1, known / total);
   const prior = PRIOR_CONFLICTS / share;
@@ -83,10 +93,12 @@ export function expectedConflicts(grid: GridSample): ConflictRange {
   let mean = known;
   let variance = 0;
   let leaning = 0;
+  const perRow = new Array<number>(rows).fill(0);
   seen.forEach((n, r) => {
     const left = width - n;
     if (left === 0) return;
     const p = Math.min(1, ((inRow[r] as number) + PRIOR_CONFLICTS) / (n + prior));
+    perRow[r] = p * left;
     mean += p * left;
     variance += left * p * (1 - p) + (left * left * p * (1 - p)) / (n + prior);
     leaning += (left * prior) / (n + prior);
@@ -110,6 +122,7 @@ export function expectedConflicts(grid: GridSample): ConflictRange {
     low,
     high,
     known,
+    perRow,
     basis: 'grid',
   };
 }
@@ -128,6 +141,10 @@ export interface Timings {
   personWaits: number[];
   /** Hand-offs so far (the open one included). */
   handoffs: number;
+  /** Conflicts handed to the person so far (one handed again counts again). */
+  handed: number;
+  /** The run's work between each hand-off and the next, from the first hand-off on. */
+  stretches: readonly Stretch[];
 }
 
 function median(xs: readonly number[]): number {
@@ -142,15 +159,29 @@ function median(xs: readonly number[]): number {
  * and of the person's waits, the run's own work per conflict), plus the final validation. Null
  * before any conflict is resolved, when nothing has been measured.
  */
-export function timeLeft(remaining: number, t: Timings, finalMs: number): TimeLeft | null {
+export function timeLeft(
+  remaining: number,
+  t: Timings,
+  finalMs: number,
+  layers: number | null = null,
+): TimeLeft | null {
   if (t.done <= 0) return null;
   const checkTotal = t.checkRuns.reduce((a, b) => a + b, 0);
   const runPer = Math.max(0, t.conflictWorkMs - checkTotal) / t.done;
   const checksPer = (t.checkRuns.length / t.done) * median(t.checkRuns);
-  // Hand-offs per conflict met: the open hand-off counts with its conflicts, not against the resolved ones only.
-  const handoffsLeft = Math.round((remaining * t.handoffs) / Math.max(t.met, t.done, 1));
+  const cost = layers === null || remaining === 0 ? null : fitRunCost(t.stretches);
+  const met = Math.max(t.met, t.done, 1);
+  // A layer needs the person about as often as a conflict has; without layers, hand-offs per conflict met
+  // (the open hand-off counts with its conflicts, not against the resolved ones only).
+  const handoffsLeft =
+    cost && layers !== null
+      ? Math.round(layers * Math.min(1, t.handed / met))
+      : Math.round((remaining * t.handoffs) / met);
   const personMs = t.personWaits.length > 0 ? handoffsLeft * median(t.personWaits) : null;
-  const runMs = remaining * runPer;
+  const runMs =
+    cost && layers !== null
+      ? layers * cost.roundsPerLayer * cost.perRoundMs + remaining * cost.perConflictMs
+      : remaining * runPer;
   const checksMs = remaining * checksPer;
   return {
     ms: runMs + checksMs + (personMs ?? 0) + finalMs,
@@ -179,6 +210,10 @@ export interface TimingTally {
    * conflict. `settled` once its node finished: a node killed first never added its time at all.
    */
   frontier: { ms: number; settled: boolean } | null;
+  handed: number;
+  stretches: Stretch[];
+  /** The stretch since the last hand-off (null before the first). */
+  stretch: Stretch | null;
 }
 
 export function emptyTimings(): TimingTally {
@@ -190,6 +225,20 @@ export function emptyTimings(): TimingTally {
     askedAt: null,
     resolvingSince: null,
     frontier: null,
+    handed: 0,
+    stretches: [],
+    stretch: null,
+  };
+}
+
+/** The open stretch with `change` added to it (nothing before the first hand-off). */
+function inStretch(t: TimingTally, change: Partial<Stretch>): Stretch | null {
+  if (t.stretch === null) return null;
+  const s = t.stretch;
+  return {
+    workMs: s.workMs + (change.workMs ?? 0),
+    conflicts: s.conflicts + (change.conflicts ?? 0),
+    rounds: s.rounds + (change.rounds ?? 0),
   };
 }
 
@@ -209,11 +258,26 @@ export function addTiming(t: TimingTally, e: RunEvent): TimingTally {
   if (e.type === 'node_finished') {
     if (!conflictNodes.has(e.node)) return { ...t, resolvingSince: null };
     const frontier = t.frontier && e.node === 'resolve_conflicts' ? { ...t.frontier, settled: true } : t.frontier;
-    return { ...t, conflictWorkMs: t.conflictWorkMs + e.durationMs, resolvingSince: null, frontier };
+    const stretch = inStretch(t, { workMs: e.durationMs });
+    return { ...t, conflictWorkMs: t.conflictWorkMs + e.durationMs, resolvingSince: null, frontier, stretch };
   }
-  if (e.type === 'check_finished' && e.check.target === 'cell')
-    return { ...t, checkRuns: [...t.checkRuns, e.check.durationMs] };
-  if (e.type === 'person_needed') return { ...t, handoffs: t.handoffs + 1, askedAt: e.ts };
+  if (e.type === 'check_finished' && e.check.target === 'cell') {
+    const stretch = inStretch(t, { workMs: -e.check.durationMs });
+    return { ...t, checkRuns: [...t.checkRuns, e.check.durationMs], stretch };
+  }
+  if (e.type === 'conflict_resolved') return { ...t, stretch: inStretch(t, { conflicts: 1 }) };
+  if (e.type === 'person_needed') {
+    const stretches = t.stretch ? [...t.stretches, t.stretch] : t.stretches;
+    const handed = t.handed + (e.conflicts?.length ?? 0);
+    return {
+      ...t,
+      handoffs: t.handoffs + 1,
+      askedAt: e.ts,
+      handed,
+      stretches,
+      stretch: { workMs: 0, conflicts: 0, rounds: 0 },
+    };
+  }
   // A run that stopped (killed, halted) has no node running until its next one is entered.
   if (e.type === 'run_outcome') return { ...t, resolvingSince: null, frontier: settledFrontier(t) };
   if (e.type === 'node_entered') {
@@ -222,8 +286,11 @@ export function addTiming(t: TimingTally, e: RunEvent): TimingTally {
     // The next node entered after a hand-off is the `continue` that took it.
     return { ...next, personWaits: [...t.personWaits, between(t.askedAt, e.ts)], askedAt: null };
   }
-  if (e.type === 'grid_updated' && t.frontier === null && t.resolvingSince !== null)
-    return { ...t, frontier: { ms: between(t.resolvingSince, e.ts), settled: false } };
+  if (e.type === 'grid_updated' && t.resolvingSince !== null) {
+    const stretch = inStretch(t, { rounds: 1 });
+    if (t.frontier !== null) return { ...t, stretch };
+    return { ...t, frontier: { ms: between(t.resolvingSince, e.ts), settled: false }, stretch };
+  }
   return t;
 }
 
@@ -243,6 +310,8 @@ export function timingsFrom(t: TimingTally, done: number, met: number, now?: Dat
     checkRuns: t.checkRuns,
     personWaits: t.personWaits,
     handoffs: t.handoffs,
+    handed: t.handed,
+    stretches: t.stretches,
   };
 }
 

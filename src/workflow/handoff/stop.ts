@@ -9,6 +9,7 @@ import { presentedFile } from './presented.js';
 import { recordHandoff } from './snapshot.js';
 import { checkProgress } from '../../store/flow-checks.js';
 import { expectedConflicts, gridSampleOf, timeLeft, timingsOf } from '../estimate.js';
+import { layersLeft } from '../layers-left.js';
 
 /**
  * Stop for a person: every conflict with its worktree and each file's kind and exact
@@ -72,13 +73,14 @@ const ESTIMATE_EVERY = 10;
  * the total; at the first hand-off and every tenth the estimates are journalled for the report.
  */
 function estimateAtHandoff(state: RunState, ctx: Ctx): NonNullable<NonNullable<RunState['handoff']>['expected']> {
-  const range = expectedConflicts(gridSampleOf(state));
+  const sample = gridSampleOf(state);
+  const range = expectedConflicts(sample);
   const events = ctx.journal.read().entries;
   const done = state.conflicts.filter((c) => c.status === 'resolved').length;
   const timings = timingsOf(events, done, state.conflicts.length, ctx.clock.now());
   if ((timings.handoffs - 1) % ESTIMATE_EVERY === 0) {
     const finalMs = checkProgress(state).finalValidated ? 0 : (state.strategy?.prediction?.fullMs ?? 0);
-    const left = timeLeft(Math.max(0, range.expected - done), timings, finalMs);
+    const left = timeLeft(Math.max(0, range.expected - done), timings, finalMs, layersLeft(sample, range));
     ctx.journal.append({
       type: 'estimate',
       handoff: timings.handoffs,

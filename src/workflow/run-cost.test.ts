@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { fitRunCost } from './run-cost.js';
+
+describe('fitRunCost', () => {
+  it('separates the cost of a round from that of a conflict when both vary', () => {
+    // 4 s a round, 1.5 s a conflict, exactly.
+    const stretches = [
+      { rounds: 2, conflicts: 10 },
+      { rounds: 16, conflicts: 20 },
+      { rounds: 2, conflicts: 4 },
+      { rounds: 6, conflicts: 12 },
+    ].map((s) => ({ ...s, workMs: 4000 * s.rounds + 1500 * s.conflicts }));
+    const cost = fitRunCost(stretches);
+    expect(cost?.perRoundMs).toBeCloseTo(4000, 6);
+    expect(cost?.perConflictMs).toBeCloseTo(1500, 6);
+    expect(cost?.roundsPerLayer).toBe(6.5);
+  });
+
+  it('never says a negative cost: the better single factor stands instead', () => {
+    // Work falls as rounds rise: a fit of both would make rounds pay back time.
+    const stretches = [
+      { rounds: 2, conflicts: 10, workMs: 30_000 },
+      { rounds: 4, conflicts: 10, workMs: 28_000 },
+      { rounds: 2, conflicts: 5, workMs: 15_000 },
+    ];
+    const cost = fitRunCost(stretches);
+    expect(cost).not.toBeNull();
+    expect(cost!.perRoundMs).toBe(0);
+    expect(cost!.perConflictMs).toBeGreaterThan(0);
+  });
+
+  it('says nothing from fewer than three stretches', () => {
+    expect(fitRunCost([{ rounds: 2, conflicts: 3, workMs: 9000 }])).toBeNull();
+  });
+});
