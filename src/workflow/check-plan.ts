@@ -29,7 +29,12 @@ export async function planCheck(
 ): Promise<CheckPlan> {
   const check = ctx.config.check;
   const full = workflowChecks(ctx);
-  if (final) return { kind: 'full', names: full, reason: 'the final cell: every check runs' };
+  if (final)
+    return {
+      kind: 'full',
+      names: full,
+      reason: full.length > 0 ? 'the final cell: every check runs' : 'none is configured in check.commands',
+    };
   const conflicts = state.conflicts.filter((c) => batch.includes(c.id));
   if (check.skip_no_code_change && conflicts.length > 0 && conflicts.length === batch.length) {
     const proofs: Record<string, string> = {};

@@ -95,7 +95,13 @@ export async function startRun(
   excludeLogs(await git.gitDir());
   if (spec.remote) await markShared(git, store, name, spec.remote);
   const deps = await createRunDeps(config, git, name, runDepsOptions(options));
-  const problems = deps.preflight(config.check.workflow.filter((n) => n in config.check.commands));
+  const checks = config.check.workflow.filter((n) => n in config.check.commands);
+  if (checks.length === 0)
+    deps.log.warn(
+      {},
+      `no check is configured (check.workflow: ${config.check.workflow.join(', ') || 'none'}; check.commands defines ${Object.keys(config.check.commands).join(', ') || 'none'}): the merge is made but not validated; define the checks in splintercat.yaml to validate it`,
+    );
+  const problems = deps.preflight(checks);
   if (problems.length > 0) {
     throw new UsageError('check_preflight', {
       what: 'A configured check cannot run, so the merge was not started',

@@ -55,6 +55,10 @@ describe('a conflict on links that point outside the repository', () => {
       const repo = linkRepo(outside);
       const merged = await runCli(['merge', 'up'], repo.dir);
       expect(merged.code, merged.stderr).toBe(3);
+      // No check is configured: said once at the start, not left for the last line to reveal.
+      expect(merged.stdout + merged.stderr).toContain(
+        'no check is configured (check.workflow: none; check.commands defines none): the merge is made but not validated',
+      );
       expect(merged.stdout + merged.stderr).toContain(
         "key [symlink]: both sides point the symlink at different targets; a person must pick one (or make a new version); there are no conflict markers. Take the fork side's version: `git checkout --ours -- key && git add -- key`",
       );
@@ -76,6 +80,7 @@ describe('a conflict on links that point outside the repository', () => {
       }
       const done = await runCli(['continue'], repo.dir);
       expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout + done.stderr).toContain('no check (none is configured in check.commands)');
 
       // The merge records the links as git stores them; nothing of what they point at was read.
       expect(

@@ -93,7 +93,7 @@ export function registerInit(program: Command): Command {
       writeFileSync(path, text);
       printResult(
         [
-          `Wrote ${path}. Next: set check.commands (build, test) and, for the LLM rungs, llm.*_model.`,
+          `Wrote ${path}. Next: set check.commands (build, test: without them a merge is made but not validated) and, for the LLM rungs, llm.*_model.`,
           ...(proposal && proposal.rules > 0
             ? [
                 `It proposes ${proposal.rules} resolve.paths line(s) from the repository's past merges, commented out: accept them line by line.`,
