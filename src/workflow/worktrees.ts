@@ -1,6 +1,6 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { defaultWorktreesDir, type Config } from '../config/index.js';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Config } from '../config/index.js';
 import { SplintercatError } from '../errors/index.js';
 import type { Git } from '../git/index.js';
 import { linkedWorktreeGitDir, repairWorktreePointer } from '../git/worktree-git-dir.js';
@@ -8,21 +8,8 @@ import { removeTree } from '../util/remove-tree.js';
 import { cellId, type Cell } from '../imerge/cell.js';
 import { listUnmerged, type UnmergedEntry } from '../resolve/index.js';
 import { recordPresented } from './handoff/snapshot.js';
-import { printableName } from '../util/safe-print.js';
-
-/**
- * The directory of run `name`'s worktrees: `<merge.worktrees>/NAME`, by default beside the
- * repository (`<parent>/<repo>-splintercat/NAME`) so no path under test has a dot-directory.
- * A run started before that keeps its worktrees where they are, under `.git/splintercat/NAME/`.
- */
-export function runWorktreesDir(config: Config, gitCommonDir: string, name: string): string {
-  const legacy = join(gitCommonDir, 'splintercat', name, 'worktrees');
-  if (existsSync(legacy)) return legacy;
-  return resolve(
-    config.merge.worktrees === '' ? defaultWorktreesDir(resolve(config.target.workdir)) : config.merge.worktrees,
-    name,
-  );
-}
+import { lexists, otherCheckout, runWorktreesDir } from './worktree-paths.js';
+import { forgetConflict, freeSpareId, spareIds } from './worktree-spares.js';
 
 /**
  * Worktrees owned by splintercat under the run's directory (`runWorktreesDir`), so conflicts are presented and checks run without ever touching the user's
@@ -36,10 +23,12 @@ export class WorktreePool {
   private pruned = false;
   private commonDir: string | undefined;
 
+  /** `spares`: resolved conflicts' worktrees kept for the next ones (worktree-spares.ts). */
   constructor(
     private readonly git: Git,
     private readonly root: string,
     commonDir?: string,
+    private readonly spares = 0,
   ) {
     this.commonDir = commonDir;
   }
@@ -47,7 +36,7 @@ export class WorktreePool {
   /** The pool of run `name` under the configuration of the run (see `runWorktreesDir`). */
   static async forRun(git: Git, config: Config, name: string): Promise<WorktreePool> {
     const common = await git.gitDir();
-    return new WorktreePool(git, runWorktreesDir(config, common, name), common);
+    return new WorktreePool(git, runWorktreesDir(config, common, name), common, config.merge.parallel);
   }
 
   /**
@@ -115,13 +104,16 @@ export class WorktreePool {
         mkdirSync(this.root, { recursive: true });
         if (!this.pruned) await this.git.run(['worktree', 'prune']);
         this.pruned = true;
+        if (await this.adoptSpare(id, path)) return null;
         await this.git.run(['worktree', 'add', '--force', '--detach', path, commit]);
         return path;
       });
       this.creating = create.catch(() => undefined);
-      return create;
+      if ((await create) !== null) return path;
     }
-    const wt = known;
+    // A spare taken for this conflict holds another's files, ignored ones too: all of them go.
+    const wt = known ?? (await this.worktreeGit(id));
+    const clean = options.clean || known === null;
     try {
       // Only splintercat uses these worktrees, under the run's lock: a lock file is a leftover of a killed run.
       rmSync(join(wt.boundGitDir as string, 'index.lock'), { force: true });
@@ -129,7 +121,7 @@ export class WorktreePool {
       await wt.run(['merge', '--abort'], { okExitCodes: [0, 1, 128] });
       await wt.run(['reset', '--quiet', '--hard']);
       await wt.run(['checkout', '--quiet', '--force', '--detach', commit]);
-      await wt.run(['clean', '-q', options.clean ? '-fdx' : '-fd']);
+      await wt.run(['clean', '-q', clean ? '-fdx' : '-fd']);
     } finally {
       wt.close();
     }
@@ -272,7 +264,7 @@ export class WorktreePool {
    * run's directory and its parent, each when nothing else is left in it.
    */
   async removeRun(conflicts: readonly Cell[], progress?: RemovalProgress): Promise<void> {
-    const checks = [this.checkId, ...Object.values(this.sideCheckIds)];
+    const checks = [this.checkId, ...Object.values(this.sideCheckIds), ...spareIds(this.root)];
     await this.removeAll([...checks, ...conflicts.map((c) => this.conflictId(c))], progress);
     for (const dir of [this.root, dirname(this.root)]) {
       try {
@@ -301,8 +293,39 @@ export class WorktreePool {
       if (await this.holdsUnrecordedWork(id, tree)) kept.push({ id, first: await this.markKept(id) });
       else removable.push(id);
     }
-    if (removable.length > 0) await this.removeAll(removable, progress);
+    const retired = removable.slice(0, Math.max(0, this.spares - spareIds(this.root).length));
+    for (const id of retired) await this.retire(id);
+    const gone = removable.filter((id) => !retired.includes(id));
+    if (gone.length > 0) await this.removeAll(gone, progress);
     return { removed: removable, kept };
+  }
+
+  /** Keep the worktree of a recorded conflict as a spare for the next one, forgetting this one. */
+  private async retire(id: string): Promise<void> {
+    const wt = await this.gitOf(id);
+    if (wt === null) return this.removeAll([id]);
+    try {
+      await forgetConflict(wt);
+    } finally {
+      wt.close();
+    }
+    await this.git.run(['worktree', 'move', this.path(id), this.path(freeSpareId(this.root))]);
+  }
+
+  /** Give worktree `id` (at `path`) a spare, when there is one git knows; whether it did. */
+  private async adoptSpare(id: string, path: string): Promise<boolean> {
+    if (!id.startsWith('resolve-')) return false;
+    for (const spare of spareIds(this.root)) {
+      const known = await this.gitOf(spare);
+      known?.close();
+      if (known === null) {
+        removeTree(this.path(spare));
+        continue;
+      }
+      await this.git.run(['worktree', 'move', this.path(spare), path]);
+      return true;
+    }
+    return false;
   }
 
   /** Mark worktree `id` as kept for a person's edits (in its git directory); whether it was not marked yet. */
@@ -355,21 +378,3 @@ export class WorktreePool {
 
 /** Told of each worktree removed: its path, how many of the `total` asked are done. */
 export type RemovalProgress = (path: string, done: number, total: number) => void;
-
-/** Whether anything (a link too) is at `path`. */
-function lexists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function otherCheckout(path: string): SplintercatError {
-  return new SplintercatError('worktree_foreign', {
-    what: `${printableName(path)} holds a checkout this repository does not know, where the run's worktree goes`,
-    why: "It is another repository's or another clone's (merge.worktrees names a directory they use too)",
-    fix: ['Set merge.worktrees in splintercat.yaml to a directory of this clone only', 'Or move that checkout away'],
-  });
-}

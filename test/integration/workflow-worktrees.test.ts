@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { configSchema } from '../../src/config/index.js';
 import { describe, expect, it } from 'vitest';
 import { Git } from '../../src/git/index.js';
-import { runWorktreesDir, WorktreePool } from '../../src/workflow/worktrees.js';
+import { WorktreePool } from '../../src/workflow/worktrees.js';
+import { runWorktreesDir } from '../../src/workflow/worktree-paths.js';
 import { TestRepo, testGitEnv } from '../helpers/git-repo.js';
 import { gitSpy } from '../helpers/git-spy.js';
 

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorktreePool } from '../../src/workflow/worktrees.js';
@@ -58,5 +58,54 @@ describe('WorktreePool.releaseConflicts', () => {
     expect(again.kept).toEqual([{ id, first: false }]);
     expect(existsSync(join(path, 'later.txt'))).toBe(true);
     expect(repo.sh('worktree', 'list').split('\n')).toHaveLength(2);
+  });
+});
+
+describe('spare worktrees', () => {
+  it("keeps up to `spares` recorded conflicts' worktrees for the next conflicts, with nothing of the old one left", async () => {
+    const { repo, theirs, ours } = conflicted();
+    const root = join(`${repo.dir}-splintercat`, 'up');
+    const pool = new WorktreePool(repo.git, root, undefined, 1);
+    const first = { i1: 1, i2: 1 };
+    const second = { i1: 1, i2: 2 };
+    const a = await pool.presentMerge(pool.conflictId(first), ours, theirs);
+    const b = await pool.presentMerge(pool.conflictId(second), ours, theirs);
+    await pool.protect(pool.conflictId(first), ours, theirs);
+    writeFileSync(join(a.path, 'a.txt'), 'a settled\n');
+    writeFileSync(join(a.path, 'build.o'), 'an ignored output\n');
+    writeFileSync(join(a.path, '.gitignore'), '*.o\n');
+    const tree = await pool.writeTree(pool.conflictId(first));
+    const out = await pool.releaseConflicts([
+      { cell: first, tree },
+      { cell: second, tree: null },
+    ]);
+    expect(out.removed.sort()).toEqual([pool.conflictId(first), pool.conflictId(second)].sort());
+    // One spare kept (the first), the other removed: the run's disk is the open conflicts' plus the spares.
+    expect(existsSync(a.path) || existsSync(b.path)).toBe(false);
+    expect(readdirSync(root)).toEqual(['spare-1']);
+    expect(repo.sh('worktree', 'list').split('\n')).toHaveLength(2);
+    // The spare forgets its conflict: whose it was, its snapshots and their ref.
+    const spare = (await pool.gitOf('spare-1'))!;
+    expect(readdirSync(spare.boundGitDir!).filter((f) => f.startsWith('splintercat'))).toEqual([]);
+    expect(await spare.lines(['for-each-ref', '--format=%(refname)', 'refs/worktree/'])).toEqual([]);
+    spare.close();
+
+    // The next conflict takes the spare: at its own merge, no file, mark or ref of the one before.
+    const next = { i1: 2, i2: 1 };
+    const c = await pool.presentMerge(pool.conflictId(next), ours, theirs);
+    expect(readdirSync(root)).toEqual([pool.conflictId(next)]);
+    expect(readFileSync(join(c.path, 'a.txt'), 'utf8')).toMatch(/<<<<<<< /);
+    expect(existsSync(join(c.path, 'build.o'))).toBe(false);
+    expect(existsSync(join(c.path, '.gitignore'))).toBe(false);
+    const wt = (await pool.gitOf(pool.conflictId(next)))!;
+    expect(existsSync(join(wt.boundGitDir!, 'splintercat-person'))).toBe(false);
+    wt.close();
+
+    // The run's end removes spares too.
+    await pool.releaseConflicts([{ cell: next, tree: null }]);
+    expect(readdirSync(root)).toEqual(['spare-1']);
+    await pool.removeRun([]);
+    expect(existsSync(root)).toBe(false);
+    expect(repo.sh('worktree', 'list').split('\n')).toHaveLength(1);
   });
 });

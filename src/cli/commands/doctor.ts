@@ -81,7 +81,7 @@ async function doctor(opts: DoctorOptions, cmd: Command): Promise<void> {
   }
   const { configFor } = await import('../../workflow/config-for.js');
   const store = await import('../../store/index.js');
-  const { runWorktreesDir } = await import('../../workflow/worktrees.js');
+  const { runWorktreesDir } = await import('../../workflow/worktree-paths.js');
   const global = globalOptions(cmd);
   const opened = await configFor.run({
     ...configRequest(global),
