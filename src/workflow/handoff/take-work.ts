@@ -89,9 +89,10 @@ export async function takePersonsWork(
     const outsideEdits = await personsOutsideEdits(ctx, c, collected.outside);
     const commit = await engine.recordMerge(c.cell, collected.tree);
     const takes = await takesOf(ctx, state, c, entry);
-    const learnt = await learn(ctx, state, c, worktree, entry, takes);
+    const answered = answeredFiles(ctx, state, c, worktree, entry);
+    const learnt = await learn(ctx, state, c, answered, takes);
     await rememberPersonsFiles(ctx, state, c, worktree, entry, parents);
-    const chosen = personChoices(state, ctx, c, worktree, entry, takes);
+    const chosen = personChoices(answered, takes);
     const settled = await settledBy(ctx, engine, c, collected.tree);
     for (const [path, decided] of Object.entries(await decidedOnceAt(ctx, c, worktree, parents, settled.whole))) {
       wholeFiles[path] = decided;
@@ -201,27 +202,46 @@ async function settledBy(ctx: Ctx, engine: GridEngine, c: ConflictState, tree: s
   return { person: await personIdentity(ctx.git).catch(() => null), whole };
 }
 
-/** Cache each hunk a person answered (file as presented vs. their file); by path, one key per presented hunk (null: not learnt). */
-async function learn(
+/** A file as it was presented to the person and as they left it (both as git stores them). */
+interface AnsweredFile {
+  path: string;
+  presented: Buffer;
+  mine: Buffer;
+}
+
+/** The conflict's files the person was presented and left something at, each read once. */
+function answeredFiles(
   ctx: Ctx,
   state: RunState,
   c: ConflictState,
   worktree: string,
   entry: HandoffConflict,
+): AnsweredFile[] {
+  return entry.files.flatMap((f) => {
+    const saved = presentedFile(ctx, state, c.id, f.path);
+    if (!existsSync(saved)) return [];
+    // As git stores it: a link the person left is its target's name, never read through.
+    const mine = diskEntryBytes(join(worktree, f.path));
+    return mine === null ? [] : [{ path: f.path, presented: readFileSync(saved), mine }];
+  });
+}
+
+/** Cache each hunk a person answered (file as presented vs. their file); by path, one key per presented hunk (null: not learnt). */
+async function learn(
+  ctx: Ctx,
+  state: RunState,
+  c: ConflictState,
+  answered: readonly AnsweredFile[],
   takes: ReadonlyMap<string, PresentedTakes>,
 ): Promise<Map<string, Array<string | null>>> {
   const out = new Map<string, Array<string | null>>();
   const cache = ctx.ladder.cache;
   if (!cache) return out;
-  for (const f of entry.files) {
-    const saved = presentedFile(ctx, state, c.id, f.path);
-    // As git stores it: a link the person left is its target's name, never read through.
-    const mine = existsSync(saved) ? diskEntryBytes(join(worktree, f.path)) : null;
-    if (mine === null) continue;
+  for (const f of answered) {
     const keys = await learnPersonHunks(cache, {
       path: f.path,
-      presented: readFileSync(saved, 'utf8'),
-      resolved: mine.toString('utf8'),
+      presented: f.presented.toString('utf8'),
+      resolved: f.mine.toString('utf8'),
       provenance: { merge: state.name, cell: c.id },
       ...(takes.has(f.path) ? { unlocated: takes.get(f.path)?.text } : {}),
     });
@@ -241,20 +261,13 @@ async function learn(
 
 /** What the person kept for each hunk they were handed (ours, theirs, both, base, other text), by path, in hunk order. */
 function personChoices(
-  state: RunState,
-  ctx: Ctx,
-  c: ConflictState,
-  worktree: string,
-  entry: HandoffConflict,
+  answered: readonly AnsweredFile[],
   takes: ReadonlyMap<string, PresentedTakes>,
 ): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const f of entry.files) {
-    const saved = presentedFile(ctx, state, c.id, f.path);
-    const mine = existsSync(saved) ? diskEntryBytes(join(worktree, f.path)) : null;
-    if (mine === null) continue;
-    const presented = parseConflictText(readFileSync(saved, 'latin1'), { path: f.path });
-    const resolved = mine.toString('latin1');
+  for (const f of answered) {
+    const presented = parseConflictText(f.presented.toString('latin1'), { path: f.path });
+    const resolved = f.mine.toString('latin1');
     const taken = takes.get(f.path)?.choices ?? [];
     // A hunk not located by the lines around it keeps what its take kept (recorded at the take).
     out.set(
