@@ -9,12 +9,17 @@ import { withReachablePath } from '../../util/long-path.js';
  * unpopulated, the other side of a file/directory conflict) or anything git does not store (a
  * FIFO would never finish reading).
  */
-export function diskEntryBytes(full: string): Buffer | null {
+function diskEntry(full: string): { bytes: Buffer; link: boolean } | null {
   return withReachablePath(full, (path) => {
     const st = lstatSync(path, { throwIfNoEntry: false });
-    if (st?.isSymbolicLink()) return Buffer.from(readlinkSync(path));
-    return st?.isFile() ? readFileSync(path) : null;
+    if (st?.isSymbolicLink()) return { bytes: Buffer.from(readlinkSync(path)), link: true };
+    return st?.isFile() ? { bytes: readFileSync(path), link: false } : null;
   });
+}
+
+/** The bytes of `diskEntry`. */
+export function diskEntryBytes(full: string): Buffer | null {
+  return diskEntry(full)?.bytes ?? null;
 }
 
 /**
@@ -23,9 +28,8 @@ export function diskEntryBytes(full: string): Buffer | null {
  * holds is there (no entry, a directory).
  */
 export async function diskEntryId(git: Git, path: string): Promise<string | null> {
-  const full = join(git.cwd, path);
-  const link = withReachablePath(full, (p) => lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() === true);
-  const bytes = diskEntryBytes(full);
-  if (bytes === null) return null;
-  return git.text(['hash-object', '--stdin', ...(link ? ['--no-filters'] : [`--path=${path}`])], { input: bytes });
+  const entry = diskEntry(join(git.cwd, path));
+  if (entry === null) return null;
+  const how = entry.link ? ['--no-filters'] : [`--path=${path}`];
+  return git.text(['hash-object', '--stdin', ...how], { input: entry.bytes });
 }
