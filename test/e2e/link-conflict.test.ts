@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlink
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TestRepo } from '../helpers/git-repo.js';
-import { handedWorktrees, runCli, writeOfflineConfig } from '../fixtures/resolve/cli.js';
+import type { TestRepo } from '../helpers/git-repo.js';
+import { forkAndUpstream, handedWorktrees, runCli } from '../fixtures/resolve/cli.js';
 
 const SECRET = 'AKIA-link-conflict-secret';
 
@@ -22,28 +22,31 @@ function textsUnder(dir: string): string {
  * markers (read through, it would look like a text conflict still open).
  */
 function linkRepo(outside: string): TestRepo {
-  const repo = TestRepo.create();
   execFileSync('mkfifo', [join(outside, 'fifo')]);
   writeFileSync(join(outside, 'secret'), `<<<<<<< ours\n${SECRET}\n=======\nx\n>>>>>>> theirs\n`);
-  const point = (targets: Record<string, string>): void => {
-    for (const [name, target] of Object.entries(targets)) {
-      execFileSync('rm', ['-f', join(repo.dir, name)]);
-      symlinkSync(target, join(repo.dir, name));
-    }
-    repo.sh('add', '-A');
-  };
-  repo.write({ 'x.txt': 'x\n' });
-  point({ pipe: 'x.txt', key: 'x.txt' });
-  repo.sh('commit', '-q', '-m', 'base');
-  repo.branch('up');
-  point({ pipe: 'fork-pipe', key: 'fork-key' });
-  repo.sh('commit', '-q', '-m', 'fork: repoint the links');
-  repo.checkout('up');
-  point({ pipe: join(outside, 'fifo'), key: join(outside, 'secret') });
-  repo.sh('commit', '-q', '-m', 'upstream: repoint the links outside');
-  repo.checkout('main');
-  writeOfflineConfig(repo.dir);
-  return repo;
+  const point =
+    (targets: Record<string, string>) =>
+    (repo: TestRepo): void => {
+      for (const [name, target] of Object.entries(targets)) {
+        execFileSync('rm', ['-f', join(repo.dir, name)]);
+        symlinkSync(target, join(repo.dir, name));
+      }
+      repo.sh('add', '-A');
+    };
+  return forkAndUpstream(
+    {
+      change: (repo) => {
+        repo.write({ 'x.txt': 'x\n' });
+        point({ pipe: 'x.txt', key: 'x.txt' })(repo);
+      },
+      subject: 'base',
+    },
+    { change: point({ pipe: 'fork-pipe', key: 'fork-key' }), subject: 'fork: repoint the links' },
+    {
+      change: point({ pipe: join(outside, 'fifo'), key: join(outside, 'secret') }),
+      subject: 'upstream: repoint the links outside',
+    },
+  );
 }
 
 describe('a conflict on links that point outside the repository', () => {

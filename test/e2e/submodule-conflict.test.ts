@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TestRepo } from '../helpers/git-repo.js';
-import { handedWorktrees, runCli, writeOfflineConfig } from '../fixtures/resolve/cli.js';
+import type { TestRepo } from '../helpers/git-repo.js';
+import { forkAndUpstream, handedWorktrees, runCli } from '../fixtures/resolve/cli.js';
 
 /** Commit ids a submodule points at (a gitlink records the id only: the commits need not exist here). */
 const BASE = '1111111111111111111111111111111111111111';
@@ -10,20 +10,26 @@ const OTHER = '3333333333333333333333333333333333333333';
 
 /** A fork that bumps its submodule lib/sub while upstream removes it (or, `both`, bumps it elsewhere). */
 function submoduleRepo(upstream: 'removes' | 'bumps' = 'removes'): TestRepo {
-  const repo = TestRepo.create();
-  repo.commit('base', { 'x.txt': 'x\n' });
-  repo.sh('update-index', '--add', '--cacheinfo', `160000,${BASE},lib/sub`);
-  repo.sh('commit', '-q', '-m', 'add the submodule');
-  repo.branch('up');
-  repo.sh('update-index', '--cacheinfo', `160000,${BUMPED},lib/sub`);
-  repo.sh('commit', '-q', '-m', 'fork: bump the submodule');
-  repo.checkout('up');
-  if (upstream === 'removes') repo.sh('rm', '-q', '--cached', 'lib/sub');
-  else repo.sh('update-index', '--cacheinfo', `160000,${OTHER},lib/sub`);
-  repo.sh('commit', '-q', '-m', `upstream: ${upstream === 'removes' ? 'drop' : 'bump'} the submodule`);
-  repo.checkout('main');
-  writeOfflineConfig(repo.dir);
-  return repo;
+  return forkAndUpstream(
+    {
+      change: (repo) => {
+        repo.commit('base', { 'x.txt': 'x\n' });
+        repo.sh('update-index', '--add', '--cacheinfo', `160000,${BASE},lib/sub`);
+      },
+      subject: 'add the submodule',
+    },
+    {
+      change: (repo) => repo.sh('update-index', '--cacheinfo', `160000,${BUMPED},lib/sub`),
+      subject: 'fork: bump the submodule',
+    },
+    {
+      change: (repo) =>
+        upstream === 'removes'
+          ? repo.sh('rm', '-q', '--cached', 'lib/sub')
+          : repo.sh('update-index', '--cacheinfo', `160000,${OTHER},lib/sub`),
+      subject: `upstream: ${upstream === 'removes' ? 'drop' : 'bump'} the submodule`,
+    },
+  );
 }
 
 describe('a submodule conflict', () => {
