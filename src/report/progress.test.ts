@@ -123,7 +123,13 @@ describe('computeProgress', () => {
     expect(waiting.range?.high).toBeGreaterThan(8);
     // Per conflict: 20 s of the run's own work (60 s less 20 s of checks, for 2), one 10 s check run;
     // 6 left; 1 hand-off for the 3 conflicts met (its open one counted), the person's pace not measured yet.
-    expect(waiting.leftParts?.parts).toEqual({ runMs: 120_000, checksMs: 60_000, personMs: null, finalMs: 60_000 });
+    expect(waiting.leftParts?.parts).toEqual({
+      runMs: 120_000,
+      checksMs: 60_000,
+      personMs: null,
+      finalMs: 60_000,
+      cleanupMs: null,
+    });
     expect(progressLine(waiting)).toMatch(
       /~8 expected \(range 4-\d+\) .*\| ~4m 00s left \(run 2m 00s, checks 1m 00s, final checks 1m 00s\) \+ your time on ~2 hand-off\(s\)$/,
     );

@@ -229,6 +229,8 @@ const estimateEvent = z.object({
       checksMs: z.number().nonnegative(),
       personMs: z.number().nonnegative().nullable(),
       finalMs: z.number().nonnegative(),
+      /** The worktrees' removal at the end (absent in journals of older runs; null until one removal is measured). */
+      cleanupMs: z.number().nonnegative().nullable().optional(),
     })
     .nullable(),
   handoffsLeft: z.number().int().nonnegative(),
@@ -252,6 +254,18 @@ const finalizedEvent = z.object({ ...base, type: z.literal('finalized'), commit:
 
 /** A node's side effect recorded once (`ctx.once`): replays after a kill reuse `value`. */
 const effectEvent = z.object({ ...base, type: z.literal('effect'), key: z.string(), value: z.json() });
+
+/**
+ * Worktrees the run removed (resolved conflicts' as it goes, all that are left at the end): how
+ * many, how long that took, and how many of the run's worktrees are still on disk after.
+ */
+const worktreesRemovedEvent = z.object({
+  ...base,
+  type: z.literal('worktrees_removed'),
+  count: z.number().int().positive(),
+  durationMs: z.number().nonnegative(),
+  left: z.number().int().nonnegative(),
+});
 
 /** doctor --repair / --rebuild changed the state. */
 const stateRepairedEvent = z.object({
@@ -286,6 +300,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   finalizedEvent,
   effectEvent,
   stateRepairedEvent,
+  worktreesRemovedEvent,
 ]);
 export type RunEvent = z.infer<typeof runEventSchema>;
 /** An event as passed to `journal.append` (without seq/ts). */

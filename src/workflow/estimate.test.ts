@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../store/run-events.js';
-import { expectedConflicts, expectedWords, timeLeft, timingsOf, type Timings } from './estimate.js';
+import { expectedConflicts, expectedWords, timeLeft, timeLeftParts, timingsOf, type Timings } from './estimate.js';
 
 /** A small deterministic generator (mulberry32), so the synthetic grids are the same on every run. */
 function generator(start: number): () => number {
@@ -112,6 +112,7 @@ const timings: Timings = {
   handoffs: 2,
   handed: 2,
   stretches: [],
+  cleanup: null,
 };
 
 describe('timeLeft', () => {
@@ -120,13 +121,28 @@ describe('timeLeft', () => {
     // Per conflict: 4 s of the run's own work, 1.2 check runs of 5 s; 4 hand-offs for 20 conflicts.
     expect(before).toEqual({
       ms: 20 * 4000 + 20 * 6000 + 30_000,
-      parts: { runMs: 80_000, checksMs: 120_000, personMs: null, finalMs: 30_000 },
+      parts: { runMs: 80_000, checksMs: 120_000, personMs: null, finalMs: 30_000, cleanupMs: null },
       handoffsLeft: 4,
     });
     const after = timeLeft(20, { ...timings, personWaits: [600_000, 120_000, 300_000] }, 30_000);
     expect(after?.parts.personMs).toBe(4 * 300_000);
     expect(after?.ms).toBe(80_000 + 120_000 + 1_200_000 + 30_000);
     expect(timeLeft(20, { ...timings, done: 0 }, 30_000)).toBeNull();
+  });
+
+  it("counts the end's cleanup at the measured removal pace: each worktree held, and the fork's checkout", () => {
+    const events = [
+      { type: 'worktrees_removed', ts: '2026-01-01T00:00:00.000Z', count: 3, durationMs: 2400, left: 6 },
+      { type: 'worktrees_removed', ts: '2026-01-01T00:01:00.000Z', count: 1, durationMs: 1600, left: 4 },
+    ] as RunEvent[];
+    const t = timingsOf(events, 10, 10);
+    // 4 removed in 4 s: 1 s a worktree; 4 held now, and the checkout brought forward.
+    expect(t.cleanup).toEqual({ perWorktreeMs: 1000, held: 4 });
+    const left = timeLeft(20, { ...timings, cleanup: t.cleanup }, 30_000)!;
+    expect(left.parts.cleanupMs).toBe(5000);
+    expect(left.ms).toBe(80_000 + 120_000 + 30_000 + 5000);
+    expect(timeLeftParts(left, (ms) => `${ms / 1000}s`)).toBe('run 80s, checks 120s, final checks 30s, cleanup 5s');
+    expect(timingsOf([], 10, 10).cleanup).toBeNull();
   });
 
   it('counts the open hand-off with its conflicts: one hand-off of 8 after 1 resolved is not one hand-off a conflict', () => {
@@ -159,6 +175,7 @@ describe('timeLeft', () => {
       handed: 0,
       // The first hand-off opens a stretch: it closes at the next one.
       stretches: [],
+      cleanup: null,
     });
   });
 });
@@ -241,6 +258,7 @@ function timeLeftErrors(start: number): number[] {
       handoffs: past.filter((c) => c.person > 0).length,
       handed: past.filter((c) => c.person > 0).length,
       stretches: [],
+      cleanup: null,
     };
     const left = timeLeft(Math.max(0, range.expected - done), timings, 0);
     if (elapsed >= total / 2) errors.push(Math.abs((left?.ms ?? 0) - (total - elapsed)) / (total - elapsed));

@@ -145,6 +145,8 @@ export interface Timings {
   handed: number;
   /** The run's work between each hand-off and the next, from the first hand-off on. */
   stretches: readonly Stretch[];
+  /** A worktree's removal at the run's measured pace, and how many it holds now; null before one is removed. */
+  cleanup: { perWorktreeMs: number; held: number } | null;
 }
 
 function median(xs: readonly number[]): number {
@@ -170,22 +172,24 @@ export function timeLeft(
   const runPer = Math.max(0, t.conflictWorkMs - checkTotal) / t.done;
   const checksPer = (t.checkRuns.length / t.done) * median(t.checkRuns);
   const cost = layers === null || remaining === 0 ? null : fitRunCost(t.stretches);
+  const layered = cost !== null && layers !== null ? { cost, layers } : null;
   const met = Math.max(t.met, t.done, 1);
   // A layer needs the person about as often as a conflict has; without layers, hand-offs per conflict met
   // (the open hand-off counts with its conflicts, not against the resolved ones only).
-  const handoffsLeft =
-    cost && layers !== null
-      ? Math.round(layers * Math.min(1, t.handed / met))
-      : Math.round((remaining * t.handoffs) / met);
+  const handoffsLeft = layered
+    ? Math.round(layered.layers * Math.min(1, t.handed / met))
+    : Math.round((remaining * t.handoffs) / met);
   const personMs = t.personWaits.length > 0 ? handoffsLeft * median(t.personWaits) : null;
-  const runMs =
-    cost && layers !== null
-      ? layers * cost.roundsPerLayer * cost.perRoundMs + remaining * cost.perConflictMs
-      : remaining * runPer;
+  const runMs = layered
+    ? layered.layers * layered.cost.roundsPerHandoff * layered.cost.perRoundMs + remaining * layered.cost.perConflictMs
+    : remaining * runPer;
   const checksMs = remaining * checksPer;
+  // Every worktree still held is removed at the end, and the fork's checkout is brought to the merge:
+  // about one more tree's worth of files written, at the same pace.
+  const cleanupMs = t.cleanup ? (t.cleanup.held + 1) * t.cleanup.perWorktreeMs : null;
   return {
-    ms: runMs + checksMs + (personMs ?? 0) + finalMs,
-    parts: { runMs, checksMs, personMs, finalMs },
+    ms: runMs + checksMs + (personMs ?? 0) + finalMs + (cleanupMs ?? 0),
+    parts: { runMs, checksMs, personMs, finalMs, cleanupMs },
     handoffsLeft,
   };
 }
@@ -214,6 +218,8 @@ export interface TimingTally {
   stretches: Stretch[];
   /** The stretch since the last hand-off (null before the first). */
   stretch: Stretch | null;
+  /** Worktrees removed so far and how long that took; `held`: how many the run had after the last removal. */
+  removals: { count: number; ms: number; held: number };
 }
 
 export function emptyTimings(): TimingTally {
@@ -228,6 +234,7 @@ export function emptyTimings(): TimingTally {
     handed: 0,
     stretches: [],
     stretch: null,
+    removals: { count: 0, ms: 0, held: 0 },
   };
 }
 
@@ -266,6 +273,10 @@ export function addTiming(t: TimingTally, e: RunEvent): TimingTally {
     return { ...t, checkRuns: [...t.checkRuns, e.check.durationMs], stretch };
   }
   if (e.type === 'conflict_resolved') return { ...t, stretch: inStretch(t, { conflicts: 1 }) };
+  if (e.type === 'worktrees_removed') {
+    const r = t.removals;
+    return { ...t, removals: { count: r.count + e.count, ms: r.ms + e.durationMs, held: e.left } };
+  }
   if (e.type === 'person_needed') {
     const stretches = t.stretch ? [...t.stretches, t.stretch] : t.stretches;
     const handed = t.handed + (e.conflicts?.length ?? 0);
@@ -312,6 +323,7 @@ export function timingsFrom(t: TimingTally, done: number, met: number, now?: Dat
     handoffs: t.handoffs,
     handed: t.handed,
     stretches: t.stretches,
+    cleanup: t.removals.count > 0 ? { perWorktreeMs: t.removals.ms / t.removals.count, held: t.removals.held } : null,
   };
 }
 
@@ -320,7 +332,7 @@ export function timingsOf(events: readonly RunEvent[], done: number, met: number
   return timingsFrom(events.reduce(addTiming, emptyTimings()), done, met, now);
 }
 
-/** Which parts a time left counts, in words: `run 4m, checks 20m, your pace 12m, final checks 2m`. */
+/** Which parts a time left counts, in words: `run 4m, checks 20m, your pace 12m, final checks 2m, cleanup 30s`. */
 export function timeLeftParts(left: TimeLeft, format: (ms: number) => string): string {
   const p = left.parts;
   return [
@@ -328,6 +340,7 @@ export function timeLeftParts(left: TimeLeft, format: (ms: number) => string): s
     ...(p.checksMs > 0 ? [`checks ${format(p.checksMs)}`] : []),
     ...(p.personMs !== null ? [`your pace ${format(p.personMs)} over ~${left.handoffsLeft} hand-off(s)`] : []),
     ...(p.finalMs > 0 ? [`final checks ${format(p.finalMs)}`] : []),
+    ...(p.cleanupMs ? [`cleanup ${format(p.cleanupMs)}`] : []),
   ].join(', ');
 }
 

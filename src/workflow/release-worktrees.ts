@@ -1,8 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { RunState } from '../store/run-state.js';
 import { printableName, shellWord } from '../util/safe-print.js';
+import type { EventSink } from './nodes/node-context.js';
 import type { WorkflowContext } from './ports.js';
-import type { RemovalProgress } from './worktrees.js';
+import type { Removal, RemovalProgress } from './worktrees.js';
+
+/** The run's dependencies and the journal a removal's cost is written to. */
+type ReleaseContext = WorkflowContext & { journal: EventSink };
 
 /**
  * Remove the worktree of every conflict of `state` whose resolution is in the grid, so the run's
@@ -12,7 +16,7 @@ import type { RemovalProgress } from './worktrees.js';
  * holding edits the recorded resolution does not have is kept, and said once in the run.
  */
 export async function releaseResolvedWorktrees(
-  ctx: WorkflowContext,
+  ctx: ReleaseContext,
   state: RunState,
   progress?: RemovalProgress,
 ): Promise<void> {
@@ -20,10 +24,11 @@ export async function releaseResolvedWorktrees(
     (c) => c.status === 'resolved' && existsSync(ctx.worktrees.path(ctx.worktrees.conflictId(c.cell))),
   );
   if (done.length === 0) return;
-  const { kept } = await ctx.worktrees.releaseConflicts(
+  const { kept, removal } = await ctx.worktrees.releaseConflicts(
     done.map((c) => ({ cell: c.cell, tree: c.resolutionTree ?? null })),
     progress,
   );
+  journalRemoval(ctx, removal);
   for (const { id } of kept.filter((k) => k.first)) {
     const path = ctx.worktrees.path(id);
     ctx.log.warn(
@@ -38,9 +43,20 @@ export async function releaseResolvedWorktrees(
  * not reached), saying each as it goes so a long cleanup is never silent; a person's worktree with
  * edits the merge does not have stays (`releaseResolvedWorktrees`).
  */
-export async function removeFinishedRunWorktrees(ctx: WorkflowContext, state: RunState): Promise<void> {
+export async function removeFinishedRunWorktrees(ctx: ReleaseContext, state: RunState): Promise<void> {
   const progress = (path: string, done: number, total: number): void =>
     ctx.log.info({ worktree: path }, `[cleanup] removed worktree ${done} of ${total}: ${printableName(path)}`);
   await releaseResolvedWorktrees(ctx, state, progress);
-  await ctx.worktrees.removeRun([], progress);
+  journalRemoval(ctx, await ctx.worktrees.removeRun([], progress));
+}
+
+/** A removal's cost, journalled: time left counts the end's cleanup at the run's own pace (estimate.ts). */
+function journalRemoval(ctx: ReleaseContext, removal: Removal): void {
+  if (removal.count === 0) return;
+  ctx.journal.append({
+    type: 'worktrees_removed',
+    count: removal.count,
+    durationMs: Math.round(removal.ms),
+    left: ctx.worktrees.held(),
+  });
 }

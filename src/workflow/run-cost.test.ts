@@ -13,7 +13,7 @@ describe('fitRunCost', () => {
     const cost = fitRunCost(stretches);
     expect(cost?.perRoundMs).toBeCloseTo(4000, 6);
     expect(cost?.perConflictMs).toBeCloseTo(1500, 6);
-    expect(cost?.roundsPerLayer).toBe(6.5);
+    expect(cost?.roundsPerHandoff).toBe(6.5);
   });
 
   it('never says a negative cost: the better single factor stands instead', () => {

@@ -17,8 +17,8 @@ export interface Stretch {
 export interface RunCost {
   perRoundMs: number;
   perConflictMs: number;
-  /** Autofill rounds per hand-off: a layer of conflicts takes about one hand-off. */
-  roundsPerLayer: number;
+  /** Autofill rounds per hand-off: a layer of conflicts takes about one hand-off, so a layer costs as many. */
+  roundsPerHandoff: number;
 }
 
 /** Stretches a fit needs before it says more than a cost per conflict. */
@@ -52,6 +52,6 @@ export function fitRunCost(stretches: readonly Stretch[]): RunCost | null {
     const byConflict = oneFactor(r, w);
     [perRoundMs, perConflictMs] = byRound.residual < byConflict.residual ? [byRound.k, 0] : [0, byConflict.k];
   }
-  const roundsPerLayer = g.reduce((a, b) => a + b, 0) / stretches.length;
-  return { perRoundMs, perConflictMs, roundsPerLayer };
+  const roundsPerHandoff = g.reduce((a, b) => a + b, 0) / stretches.length;
+  return { perRoundMs, perConflictMs, roundsPerHandoff };
 }

@@ -11,6 +11,11 @@ export interface TimeLeft {
     personMs: number | null;
     /** The final validation (the full checks). */
     finalMs: number;
+    /**
+     * The end's cleanup: the worktrees still held, and the fork's own checkout brought to the merge,
+     * each at the run's measured removal time per worktree; null until one removal is measured.
+     */
+    cleanupMs: number | null;
   };
   /** Hand-offs still expected (at the share of hand-offs per conflict so far). */
   handoffsLeft: number;

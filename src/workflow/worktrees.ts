@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config/index.js';
 import { SplintercatError } from '../errors/index.js';
@@ -263,9 +263,9 @@ export class WorktreePool {
    * Remove the check worktrees and the worktrees of these conflicts, then prune; then the
    * run's directory and its parent, each when nothing else is left in it.
    */
-  async removeRun(conflicts: readonly Cell[], progress?: RemovalProgress): Promise<void> {
+  async removeRun(conflicts: readonly Cell[], progress?: RemovalProgress): Promise<Removal> {
     const checks = [this.checkId, ...Object.values(this.sideCheckIds), ...spareIds(this.root)];
-    await this.removeAll([...checks, ...conflicts.map((c) => this.conflictId(c))], progress);
+    const removal = await this.removeAll([...checks, ...conflicts.map((c) => this.conflictId(c))], progress);
     for (const dir of [this.root, dirname(this.root)]) {
       try {
         rmdirSync(dir);
@@ -273,6 +273,12 @@ export class WorktreePool {
         break; // not empty (someone else's files, another run's worktrees) or already gone
       }
     }
+    return removal;
+  }
+
+  /** How many worktrees (or what is left of one) the run has on disk. */
+  held(): number {
+    return existsSync(this.root) ? readdirSync(this.root).length : 0;
   }
 
   /**
@@ -284,7 +290,7 @@ export class WorktreePool {
   async releaseConflicts(
     done: ReadonlyArray<{ cell: Cell; tree: string | null }>,
     progress?: RemovalProgress,
-  ): Promise<{ removed: string[]; kept: Array<{ id: string; first: boolean }> }> {
+  ): Promise<{ removed: string[]; kept: Array<{ id: string; first: boolean }>; removal: Removal }> {
     const removable: string[] = [];
     const kept: Array<{ id: string; first: boolean }> = [];
     for (const { cell, tree } of done) {
@@ -296,14 +302,17 @@ export class WorktreePool {
     const retired = removable.slice(0, Math.max(0, this.spares - spareIds(this.root).length));
     for (const id of retired) await this.retire(id);
     const gone = removable.filter((id) => !retired.includes(id));
-    if (gone.length > 0) await this.removeAll(gone, progress);
-    return { removed: removable, kept };
+    const removal = gone.length > 0 ? await this.removeAll(gone, progress) : { count: 0, ms: 0 };
+    return { removed: removable, kept, removal };
   }
 
   /** Keep the worktree of a recorded conflict as a spare for the next one, forgetting this one. */
   private async retire(id: string): Promise<void> {
     const wt = await this.gitOf(id);
-    if (wt === null) return this.removeAll([id]);
+    if (wt === null) {
+      await this.removeAll([id]);
+      return;
+    }
     try {
       await forgetConflict(wt);
     } finally {
@@ -358,8 +367,10 @@ export class WorktreePool {
   }
 
   /** Remove the given worktrees of this pool, saying each as it goes (`progress`). */
-  async removeAll(ids: string[], progress?: RemovalProgress): Promise<void> {
+  async removeAll(ids: string[], progress?: RemovalProgress): Promise<Removal> {
+    const started = performance.now();
     let done = 0;
+    let count = 0;
     for (const id of ids) {
       // Another repository's checkout at this path (another clone's worktree) is not this run's to remove.
       if (await this.holdsOtherCheckout(this.path(id))) continue;
@@ -370,10 +381,18 @@ export class WorktreePool {
       // What git did not know (a creation killed half-way) is ours too: the path is the run's own.
       removeTree(this.path(id));
       done++;
+      if (present) count++;
       if (present) progress?.(this.path(id), done, ids.length);
     }
     await this.git.run(['worktree', 'prune']);
+    return { count, ms: performance.now() - started };
   }
+}
+
+/** How many worktrees a removal took off the disk, and in how many milliseconds. */
+export interface Removal {
+  count: number;
+  ms: number;
 }
 
 /** Told of each worktree removed: its path, how many of the `total` asked are done. */

@@ -68,6 +68,12 @@ describe('estimates a person can plan by, against what happened', () => {
       /conflict\(s\) are expected after these \(~?\d+ in all, (range \d+-\d+|at least \d+), estimated from the grid explored so far\)/,
     );
     expect(handoffs.join('\n')).not.toMatch(/About 0 more/);
+    // The end's cleanup is journalled with what it took, as time left counts it: nothing is held after.
+    const removals = events.filter((e) => e.type === 'worktrees_removed');
+    const cleanup = removals.at(-1);
+    expect(cleanup).toMatchObject({ left: 0, durationMs: expect.any(Number) });
+    expect(cleanup?.type === 'worktrees_removed' ? cleanup.count : 0).toBeGreaterThanOrEqual(2);
+    expect(events.findIndex((e) => e.type === 'finalized')).toBeLessThan(events.indexOf(cleanup!));
     // One estimate at the first hand-off (the next would be at the eleventh).
     const estimates = events.filter((e) => e.type === 'estimate');
     expect(estimates).toHaveLength(1);

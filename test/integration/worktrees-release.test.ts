@@ -39,6 +39,10 @@ describe('WorktreePool.releaseConflicts', () => {
     expect(existsSync(ladderPath)).toBe(false);
     expect(existsSync(personPath)).toBe(false);
     expect(progress).toEqual([`1/2 ${ladderPath}`, `2/2 ${personPath}`]);
+    // What it took is said, for the time left's cleanup: two removed, none held after.
+    expect(out.removal.count).toBe(2);
+    expect(out.removal.ms).toBeGreaterThan(0);
+    expect(pool.held()).toBe(0);
     expect(repo.sh('worktree', 'list').split('\n')).toHaveLength(1);
   });
 
@@ -53,7 +57,8 @@ describe('WorktreePool.releaseConflicts', () => {
     // After the resolution was recorded, the person went on writing (a file of their own).
     writeFileSync(join(path, 'later.txt'), 'written after the record\n');
     const first = await pool.releaseConflicts([{ cell, tree: recorded }]);
-    expect(first).toEqual({ removed: [], kept: [{ id, first: true }] });
+    expect(first).toEqual({ removed: [], kept: [{ id, first: true }], removal: { count: 0, ms: 0 } });
+    expect(pool.held()).toBe(1);
     const again = await pool.releaseConflicts([{ cell, tree: recorded }]);
     expect(again.kept).toEqual([{ id, first: false }]);
     expect(existsSync(join(path, 'later.txt'))).toBe(true);
