@@ -29,12 +29,14 @@ export async function planCheck(
 ): Promise<CheckPlan> {
   const check = ctx.config.check;
   const full = workflowChecks(ctx);
-  if (final)
+  // With no check to run, the reason is the configuration, whatever the cell.
+  if (full.length === 0)
     return {
       kind: 'full',
       names: full,
-      reason: full.length > 0 ? 'the final cell: every check runs' : 'none is configured in check.commands',
+      reason: check.workflow.length > 0 ? 'none is configured in check.commands' : 'check.workflow names none',
     };
+  if (final) return { kind: 'full', names: full, reason: 'the final cell: every check runs' };
   const conflicts = state.conflicts.filter((c) => batch.includes(c.id));
   if (check.skip_no_code_change && conflicts.length > 0 && conflicts.length === batch.length) {
     const proofs: Record<string, string> = {};

@@ -83,7 +83,9 @@ describe('a conflict on links that point outside the repository', () => {
       }
       const done = await runCli(['continue'], repo.dir);
       expect(done.code, done.stderr).toBe(0);
-      expect(done.stdout + done.stderr).toContain('no check (none is configured in check.commands)');
+      // No check is configured: every cell's plan says so, never that every workflow check is selected.
+      expect(done.stdout + done.stderr).toContain('no check (check.workflow names none)');
+      expect(done.stdout + done.stderr).not.toContain('every workflow check is selected');
 
       // The merge records the links as git stores them; nothing of what they point at was read.
       expect(
