@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { TestRepo } from '../helpers/git-repo.js';
 import { forkAndUpstream, handedWorktrees, runCli } from '../fixtures/resolve/cli.js';
@@ -7,6 +8,8 @@ const BASE = '1111111111111111111111111111111111111111';
 const BUMPED = '2222222222222222222222222222222222222222';
 
 const OTHER = '3333333333333333333333333333333333333333';
+/** A commit neither side has: the maintainer's own, with both sides' changes. */
+const NEWER = '4444444444444444444444444444444444444444';
 
 /** A fork that bumps its submodule lib/sub while upstream removes it (or, `both`, bumps it elsewhere). */
 function submoduleRepo(upstream: 'removes' | 'bumps' = 'removes'): TestRepo {
@@ -76,6 +79,9 @@ describe('a submodule conflict', () => {
         "Take the fork side's version: `splintercat take ours lib/sub`; or the upstream side's: `splintercat take theirs lib/sub`",
       );
       expect(out).not.toContain('git checkout --ours -- lib/sub');
+      expect(out).toContain(
+        'or another commit (COMMIT: its full id): `git update-index --cacheinfo 160000,COMMIT,lib/sub`',
+      );
       const [worktree] = await handedWorktrees(repo.dir);
       const take = await runCli(['take', 'theirs', 'lib/sub'], worktree!);
       expect(take.code, take.stderr).toBe(0);
@@ -83,6 +89,22 @@ describe('a submodule conflict', () => {
       const done = await runCli(['continue'], repo.dir);
       expect(done.code, done.stderr).toBe(0);
       expect(repo.sh('ls-tree', 'main', 'lib/sub')).toBe(`160000 commit ${OTHER}\tlib/sub`);
+    },
+  );
+
+  it(
+    'both sides moved it: a commit neither side has is recorded as the printed command sets it',
+    { timeout: 120_000 },
+    async () => {
+      const repo = submoduleRepo('bumps');
+      const merged = await runCli(['merge', 'up'], repo.dir);
+      expect(merged.code, merged.stderr).toBe(3);
+      const [worktree] = await handedWorktrees(repo.dir);
+      // The printed command, COMMIT filled in with the commit the maintainer wants.
+      execFileSync('sh', ['-c', `git update-index --cacheinfo 160000,${NEWER},lib/sub`], { cwd: worktree! });
+      const done = await runCli(['continue'], repo.dir);
+      expect(done.code, done.stdout + done.stderr).toBe(0);
+      expect(repo.sh('ls-tree', 'main', 'lib/sub')).toBe(`160000 commit ${NEWER}\tlib/sub`);
     },
   );
 });

@@ -66,9 +66,14 @@ export function handoffFile(result: WorkingTreeFileResult): HandoffFile {
   return {
     path,
     kind,
-    instructions: `${what}; there are no conflict markers. Take the fork side's ${kind === 'mode' ? 'mode' : 'version'}: \`${choices.ours}\`; or the upstream side's: \`${choices.theirs}\``,
+    instructions: `${what}; there are no conflict markers. Take the fork side's ${kind === 'mode' ? 'mode' : 'version'}: \`${choices.ours}\`; or the upstream side's: \`${choices.theirs}\`${result.submodule ? anotherCommit(path) : ''}`,
     choices,
   };
+}
+
+/** A submodule can be settled at a commit neither side has (a newer one that has both sides' changes). */
+function anotherCommit(path: string): string {
+  return `; or another commit (COMMIT: its full id): \`git update-index --cacheinfo ${shellWord(`160000,COMMIT,${path}`)}\``;
 }
 
 /** A generated file (a lockfile, pip-compile output): one side's whole file, then its tool writes it again. */
