@@ -87,6 +87,14 @@ describe('computeProgress', () => {
     );
   });
 
+  it('says when time left will be known while no conflict is settled yet', () => {
+    const none = run();
+    const open = { ...none, conflicts: none.conflicts.map((c) => ({ ...c, status: 'needs_person' as const })) };
+    const p = computeProgress(open, tallyEvents(events), { now: new Date(t(200)), live: true });
+    expect(p.leftMs).toBeNull();
+    expect(progressLine(p)).toMatch(/\| time left: measured once a conflict is settled$/);
+  });
+
   it('shows no running check and no time running once the run stopped', () => {
     const p = computeProgress({ ...run(), status: 'needs_person', updatedAt: t(300) }, tallyEvents(events), {
       now: new Date(t(900)),

@@ -179,7 +179,7 @@ export function progressLine(p: ProgressView): string {
 
 /** The time left and what it counts; the person's time, until measured, named rather than guessed. */
 function leftWords(p: ProgressView): string {
-  if (p.leftMs === null) return 'time left unknown';
+  if (p.leftMs === null) return 'time left: measured once a conflict is settled';
   const l = p.leftParts;
   if (!l) return `~${formatDuration(p.leftMs)} left`;
   const person =
