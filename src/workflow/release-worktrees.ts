@@ -3,7 +3,7 @@ import type { RunState } from '../store/run-state.js';
 import { printableName, shellWord } from '../util/safe-print.js';
 import type { EventSink } from './nodes/node-context.js';
 import type { WorkflowContext } from './ports.js';
-import type { Removal, RemovalProgress } from './worktrees.js';
+import type { Removal, RemovalProgress } from './worktree-paths.js';
 
 /** The run's dependencies and the journal a removal's cost is written to. */
 type ReleaseContext = WorkflowContext & { journal: EventSink };

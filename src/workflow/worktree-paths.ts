@@ -36,3 +36,12 @@ export function otherCheckout(path: string): SplintercatError {
     fix: ['Set merge.worktrees in splintercat.yaml to a directory of this clone only', 'Or move that checkout away'],
   });
 }
+
+/** How many worktrees a removal took off the disk, and in how many milliseconds. */
+export interface Removal {
+  count: number;
+  ms: number;
+}
+
+/** Told of each worktree removed: its path, how many of the `total` asked are done. */
+export type RemovalProgress = (path: string, done: number, total: number) => void;
