@@ -80,10 +80,11 @@ describe('computeProgress', () => {
     });
     expect(p.activeMs).toBe(160_000 + 40_000);
     // The blocker not met yet is one of the tips' groups no conflict touched (d.c or e.c): 5 in all, 3 still
-    // expected at the measured 30 s each (60 s of conflict work for 2), then the full check.
-    expect(p.leftMs).toBe(3 * 30_000 + 60_000);
+    // expected at the measured 30 s each (60 s of conflict work for 2), then the full check and the finish
+    // (the merge commit at a conflict's cost).
+    expect(p.leftMs).toBe(3 * 30_000 + 60_000 + 30_000);
     expect(progressLine(p)).toMatch(
-      /^conflicts 2 done, 2 left, ~5 expected \(at least 4\) \| check build on 2-5 running 30\.0s \| .* \| ~2m 30s left \(run 1m 30s, final checks 1m 00s\)$/,
+      /^conflicts 2 done, 2 left, ~5 expected \(at least 4\) \| check build on 2-5 running 30\.0s \| .* \| ~3m 00s left \(run 1m 30s, final checks 1m 00s, finish 30\.0s\)$/,
     );
   });
 
@@ -136,10 +137,10 @@ describe('computeProgress', () => {
       checksMs: 60_000,
       personMs: null,
       finalMs: 60_000,
-      cleanupMs: null,
+      finishMs: 20_000,
     });
     expect(progressLine(waiting)).toMatch(
-      /~8 expected \(range 4-\d+\) .*\| ~4m 00s left \(run 2m 00s, checks 1m 00s, final checks 1m 00s\) \+ your time on ~2 hand-off\(s\)$/,
+      /~8 expected \(range 4-\d+\) .*\| ~4m 20s left \(run 2m 00s, checks 1m 00s, final checks 1m 00s, finish 20\.0s\) \+ your time on ~2 hand-off\(s\)$/,
     );
     const back = [
       ...asked,
@@ -149,7 +150,7 @@ describe('computeProgress', () => {
     // The person took 2 minutes: 2 more hand-offs at that pace.
     expect(resumed.leftParts?.parts.personMs).toBe(2 * 120_000);
     expect(progressLine(resumed)).toMatch(
-      /~8m 00s left \(run 2m 00s, checks 1m 00s, your pace 4m 00s over ~2 hand-off\(s\), final checks 1m 00s\)$/,
+      /~8m 20s left \(run 2m 00s, checks 1m 00s, your pace 4m 00s over ~2 hand-off\(s\), final checks 1m 00s, finish 20\.0s\)$/,
     );
   });
 });

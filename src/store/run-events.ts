@@ -229,8 +229,8 @@ const estimateEvent = z.object({
       checksMs: z.number().nonnegative(),
       personMs: z.number().nonnegative().nullable(),
       finalMs: z.number().nonnegative(),
-      /** The worktrees' removal at the end (absent in journals of older runs; null until one removal is measured). */
-      cleanupMs: z.number().nonnegative().nullable().optional(),
+      /** The end: the merge commit and the worktrees' removal (absent in journals of older runs). */
+      finishMs: z.number().nonnegative().optional(),
     })
     .nullable(),
   handoffsLeft: z.number().int().nonnegative(),

@@ -119,29 +119,30 @@ describe('timeLeft', () => {
   it('adds the run, the checks at their median and the final checks; the person only once a continue is measured', () => {
     const before = timeLeft(20, timings, 30_000);
     // Per conflict: 4 s of the run's own work, 1.2 check runs of 5 s; 4 hand-offs for 20 conflicts.
+    // The finish (the merge commit and the checkout brought forward) at a conflict's cost: no round is fitted.
     expect(before).toEqual({
-      ms: 20 * 4000 + 20 * 6000 + 30_000,
-      parts: { runMs: 80_000, checksMs: 120_000, personMs: null, finalMs: 30_000, cleanupMs: null },
+      ms: 20 * 4000 + 20 * 6000 + 30_000 + 4000,
+      parts: { runMs: 80_000, checksMs: 120_000, personMs: null, finalMs: 30_000, finishMs: 4000 },
       handoffsLeft: 4,
     });
     const after = timeLeft(20, { ...timings, personWaits: [600_000, 120_000, 300_000] }, 30_000);
     expect(after?.parts.personMs).toBe(4 * 300_000);
-    expect(after?.ms).toBe(80_000 + 120_000 + 1_200_000 + 30_000);
+    expect(after?.ms).toBe(80_000 + 120_000 + 1_200_000 + 30_000 + 4000);
     expect(timeLeft(20, { ...timings, done: 0 }, 30_000)).toBeNull();
   });
 
-  it("counts the end's cleanup at the measured removal pace: each worktree held, and the fork's checkout", () => {
+  it('counts the finish: the merge commit, then the worktrees still held at the measured removal pace', () => {
     const events = [
       { type: 'worktrees_removed', ts: '2026-01-01T00:00:00.000Z', count: 3, durationMs: 2400, left: 6 },
       { type: 'worktrees_removed', ts: '2026-01-01T00:01:00.000Z', count: 1, durationMs: 1600, left: 4 },
     ] as RunEvent[];
     const t = timingsOf(events, 10, 10);
-    // 4 removed in 4 s: 1 s a worktree; 4 held now, and the checkout brought forward.
+    // 4 removed in 4 s: 1 s a worktree, and 4 held now; the merge commit at a conflict's cost (4 s).
     expect(t.cleanup).toEqual({ perWorktreeMs: 1000, held: 4 });
     const left = timeLeft(20, { ...timings, cleanup: t.cleanup }, 30_000)!;
-    expect(left.parts.cleanupMs).toBe(5000);
-    expect(left.ms).toBe(80_000 + 120_000 + 30_000 + 5000);
-    expect(timeLeftParts(left, (ms) => `${ms / 1000}s`)).toBe('run 80s, checks 120s, final checks 30s, cleanup 5s');
+    expect(left.parts.finishMs).toBe(4000 + 4000);
+    expect(left.ms).toBe(80_000 + 120_000 + 30_000 + 8000);
+    expect(timeLeftParts(left, (ms) => `${ms / 1000}s`)).toBe('run 80s, checks 120s, final checks 30s, finish 8s');
     expect(timingsOf([], 10, 10).cleanup).toBeNull();
   });
 

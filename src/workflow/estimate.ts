@@ -158,8 +158,8 @@ function median(xs: readonly number[]): number {
 
 /**
  * The time left for `remaining` conflicts: each part at its measured cost (medians of the check runs
- * and of the person's waits, the run's own work per conflict), plus the final validation. Null
- * before any conflict is resolved, when nothing has been measured.
+ * and of the person's waits, the run's own work per conflict), plus the final validation and the
+ * finish. Null before any conflict is resolved, when nothing has been measured.
  */
 export function timeLeft(
   remaining: number,
@@ -184,12 +184,13 @@ export function timeLeft(
     ? layered.layers * layered.cost.roundsPerHandoff * layered.cost.perRoundMs + remaining * layered.cost.perConflictMs
     : remaining * runPer;
   const checksMs = remaining * checksPer;
-  // Every worktree still held is removed at the end, and the fork's checkout is brought to the merge:
-  // about one more tree's worth of files written, at the same pace.
-  const cleanupMs = t.cleanup ? (t.cleanup.held + 1) * t.cleanup.perWorktreeMs : null;
+  // The merge commit, its record and the checkout brought forward are tree-wide work like a round's (a
+  // conflict's, before rounds are fitted); then each worktree still held is removed at the measured pace.
+  const removal = t.cleanup ? t.cleanup.held * t.cleanup.perWorktreeMs : 0;
+  const finishMs = (layered ? layered.cost.perRoundMs : runPer) + removal;
   return {
-    ms: runMs + checksMs + (personMs ?? 0) + finalMs + (cleanupMs ?? 0),
-    parts: { runMs, checksMs, personMs, finalMs, cleanupMs },
+    ms: runMs + checksMs + (personMs ?? 0) + finalMs + finishMs,
+    parts: { runMs, checksMs, personMs, finalMs, finishMs },
     handoffsLeft,
   };
 }
@@ -332,7 +333,7 @@ export function timingsOf(events: readonly RunEvent[], done: number, met: number
   return timingsFrom(events.reduce(addTiming, emptyTimings()), done, met, now);
 }
 
-/** Which parts a time left counts, in words: `run 4m, checks 20m, your pace 12m, final checks 2m, cleanup 30s`. */
+/** Which parts a time left counts, in words: `run 4m, checks 20m, your pace 12m, final checks 2m, finish 30s`. */
 export function timeLeftParts(left: TimeLeft, format: (ms: number) => string): string {
   const p = left.parts;
   return [
@@ -340,7 +341,7 @@ export function timeLeftParts(left: TimeLeft, format: (ms: number) => string): s
     ...(p.checksMs > 0 ? [`checks ${format(p.checksMs)}`] : []),
     ...(p.personMs !== null ? [`your pace ${format(p.personMs)} over ~${left.handoffsLeft} hand-off(s)`] : []),
     ...(p.finalMs > 0 ? [`final checks ${format(p.finalMs)}`] : []),
-    ...(p.cleanupMs ? [`cleanup ${format(p.cleanupMs)}`] : []),
+    ...(p.finishMs > 0 ? [`finish ${format(p.finishMs)}`] : []),
   ].join(', ');
 }
 

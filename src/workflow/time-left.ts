@@ -12,10 +12,11 @@ export interface TimeLeft {
     /** The final validation (the full checks). */
     finalMs: number;
     /**
-     * The end's cleanup: the worktrees still held, and the fork's own checkout brought to the merge,
-     * each at the run's measured removal time per worktree; null until one removal is measured.
+     * The end: the merge commit, its record and the fork's checkout brought forward (tree-wide work,
+     * like one autofill round's), then the removal of every worktree still held at the run's
+     * measured pace.
      */
-    cleanupMs: number | null;
+    finishMs: number;
   };
   /** Hand-offs still expected (at the share of hand-offs per conflict so far). */
   handoffsLeft: number;
