@@ -277,21 +277,22 @@ describe('time left over a whole run', () => {
 
 describe('time left by layers', () => {
   const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-  /** `n` hand-offs of 10 conflicts; continue k takes 2, 4 or 6 rounds at 4 s each and 10 conflicts at 1 s. */
+  /** `n` hand-offs of 8 or 12 conflicts; continue k takes 2, 4 or 6 rounds at 4 s each and its conflicts at 1 s. */
   function journal(n: number): RunEvent[] {
     const events: unknown[] = [];
     for (let k = 0; k < n; k++) {
       const t = k * 60;
       const rounds = 2 + (k % 3) * 2;
-      events.push({ type: 'person_needed', ts: at(t), conflicts: Array.from({ length: 10 }, () => ({})) });
+      const conflicts = 8 + (k % 2) * 4;
+      events.push({ type: 'person_needed', ts: at(t), conflicts: Array.from({ length: conflicts }, () => ({})) });
       events.push({ type: 'node_entered', ts: at(t + 2), node: 'resolve_conflicts' });
-      for (let c = 0; c < 10; c++) events.push({ type: 'conflict_resolved', ts: at(t + 3) });
+      for (let c = 0; c < conflicts; c++) events.push({ type: 'conflict_resolved', ts: at(t + 3) });
       for (let r = 0; r < rounds; r++) events.push({ type: 'grid_updated', ts: at(t + 4 + r), grid: {} });
       events.push({
         type: 'node_finished',
         ts: at(t + 40),
         node: 'resolve_conflicts',
-        durationMs: 4000 * rounds + 10_000,
+        durationMs: 4000 * rounds + 1000 * conflicts,
       });
     }
     return events as RunEvent[];
@@ -300,9 +301,9 @@ describe('time left by layers', () => {
   it('folds the work between hand-offs into stretches, from the first hand-off on', () => {
     const t = timingsOf(journal(4), 40, 40);
     expect(t.stretches).toEqual([
-      { workMs: 18_000, conflicts: 10, rounds: 2 },
-      { workMs: 26_000, conflicts: 10, rounds: 4 },
-      { workMs: 34_000, conflicts: 10, rounds: 6 },
+      { workMs: 16_000, conflicts: 8, rounds: 2 },
+      { workMs: 28_000, conflicts: 12, rounds: 4 },
+      { workMs: 32_000, conflicts: 8, rounds: 6 },
     ]);
     expect(t.handed).toBe(40);
   });

@@ -180,14 +180,14 @@ export function timeLeft(
     ? Math.round(layered.layers * Math.min(1, t.handed / met))
     : Math.round((remaining * t.handoffs) / met);
   const personMs = t.personWaits.length > 0 ? handoffsLeft * median(t.personWaits) : null;
-  const runMs = layered
-    ? layered.layers * layered.cost.roundsPerHandoff * layered.cost.perRoundMs + remaining * layered.cost.perConflictMs
-    : remaining * runPer;
+  // Each layer takes a continue: its fixed work and its rounds, besides each conflict's own.
+  const perLayer = layered ? layered.cost.perHandoffMs + layered.cost.roundsPerHandoff * layered.cost.perRoundMs : 0;
+  const runMs = layered ? layered.layers * perLayer + remaining * layered.cost.perConflictMs : remaining * runPer;
   const checksMs = remaining * checksPer;
-  // The merge commit, its record and the checkout brought forward are tree-wide work like a round's (a
-  // conflict's, before rounds are fitted); then each worktree still held is removed at the measured pace.
+  // The merge commit, its record and the checkout brought forward are tree-wide work like a continue's
+  // with one round (a conflict's, before that is fitted); then each worktree held goes at the measured pace.
   const removal = t.cleanup ? t.cleanup.held * t.cleanup.perWorktreeMs : 0;
-  const finishMs = (layered ? layered.cost.perRoundMs : runPer) + removal;
+  const finishMs = (layered ? layered.cost.perHandoffMs + layered.cost.perRoundMs : runPer) + removal;
   return {
     ms: runMs + checksMs + (personMs ?? 0) + finalMs + finishMs,
     parts: { runMs, checksMs, personMs, finalMs, finishMs },

@@ -11,12 +11,27 @@ describe('fitRunCost', () => {
       { rounds: 6, conflicts: 12 },
     ].map((s) => ({ ...s, workMs: 4000 * s.rounds + 1500 * s.conflicts }));
     const cost = fitRunCost(stretches);
+    expect(cost?.perHandoffMs).toBeCloseTo(0, 6);
     expect(cost?.perRoundMs).toBeCloseTo(4000, 6);
     expect(cost?.perConflictMs).toBeCloseTo(1500, 6);
     expect(cost?.roundsPerHandoff).toBe(6.5);
   });
 
-  it('never says a negative cost: the better single factor stands instead', () => {
+  it("separates a continue's fixed work from its rounds and conflicts", () => {
+    // 3 s a continue, 2 s a round, 1 s a conflict, exactly.
+    const stretches = [
+      { rounds: 2, conflicts: 10 },
+      { rounds: 2, conflicts: 4 },
+      { rounds: 8, conflicts: 6 },
+      { rounds: 4, conflicts: 1 },
+    ].map((s) => ({ ...s, workMs: 3000 + 2000 * s.rounds + 1000 * s.conflicts }));
+    const cost = fitRunCost(stretches)!;
+    expect(cost.perHandoffMs).toBeCloseTo(3000, 6);
+    expect(cost.perRoundMs).toBeCloseTo(2000, 6);
+    expect(cost.perConflictMs).toBeCloseTo(1000, 6);
+  });
+
+  it('never says a negative cost: the best fit of the other factors stands instead', () => {
     // Work falls as rounds rise: a fit of both would make rounds pay back time.
     const stretches = [
       { rounds: 2, conflicts: 10, workMs: 30_000 },
@@ -26,6 +41,7 @@ describe('fitRunCost', () => {
     const cost = fitRunCost(stretches);
     expect(cost).not.toBeNull();
     expect(cost!.perRoundMs).toBe(0);
+    expect(cost!.perHandoffMs).toBeGreaterThanOrEqual(0);
     expect(cost!.perConflictMs).toBeGreaterThan(0);
   });
 
