@@ -180,9 +180,10 @@ export function timeLeft(
     ? Math.round(layered.layers * Math.min(1, t.handed / met))
     : Math.round((remaining * t.handoffs) / met);
   const personMs = t.personWaits.length > 0 ? handoffsLeft * median(t.personWaits) : null;
-  // Each layer takes a continue: its fixed work and its rounds, besides each conflict's own.
-  const perLayer = layered ? layered.cost.perHandoffMs + layered.cost.roundsPerHandoff * layered.cost.perRoundMs : 0;
-  const runMs = layered ? layered.layers * perLayer + remaining * layered.cost.perConflictMs : remaining * runPer;
+  // Each hand-off left takes a continue: its fixed work and its rounds (the layers the ladder settles
+  // among them), besides each conflict's own.
+  const perHandoff = layered ? layered.cost.perHandoffMs + layered.cost.roundsPerHandoff * layered.cost.perRoundMs : 0;
+  const runMs = layered ? handoffsLeft * perHandoff + remaining * layered.cost.perConflictMs : remaining * runPer;
   const checksMs = remaining * checksPer;
   // The merge commit, its record and the checkout brought forward are tree-wide work like a continue's
   // with one round (a conflict's, before that is fitted); then each worktree held goes at the measured pace.
