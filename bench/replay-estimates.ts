@@ -4,7 +4,8 @@
  * printed at each hand-off, by layers and by the cost per conflict alone, against the real time to
  * the journal's end; the last half's errors as `bench:sync` prints them. The journal is folded event
  * by event with the run's own functions, so an estimate can be changed and measured again without
- * another drive. The final checks are left out of both (0), as they are of the real time's last part.
+ * another drive. Each line also gives the hand-offs and conflicts left, estimated and real, so a miss
+ * can be laid at the counts or at the costs. The final checks are left out of both (0), as they are of the real time's last part.
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -15,7 +16,7 @@ import {
   timingsFrom,
   type GridSample,
 } from '../src/workflow/estimate.js';
-import { layersLeft } from '../src/workflow/layers-left.js';
+import { layersLeft, workLeft } from '../src/workflow/layers-left.js';
 import type { RunEvent } from '../src/store/run-events.js';
 
 const file = process.argv[2];
@@ -32,7 +33,15 @@ let tally = emptyTimings();
 let grid: Extract<RunEvent, { type: 'grid_updated' }>['grid'] | null = null;
 const met = new Map<string, number>();
 const resolved = new Set<string>();
-const at: Array<{ ms: number; layered: number | null; perConflict: number | null; layers: number | null }> = [];
+const at: Array<{
+  ms: number;
+  layered: number | null;
+  perConflict: number | null;
+  layers: number | null;
+  handoffsLeft: number | null;
+  remaining: number;
+  resolved: number;
+}> = [];
 for (const e of events) {
   tally = addTiming(tally, e);
   if (e.type === 'grid_updated') grid = e.grid;
@@ -53,11 +62,15 @@ for (const e of events) {
   const layers = layersLeft(sample, range);
   const t = timingsFrom(tally, resolved.size, met.size, new Date(ms));
   const remaining = Math.max(0, range.expected - resolved.size);
+  const left = timeLeft(remaining, t, 0, workLeft(sample, range));
   at.push({
     ms,
     layers,
-    layered: timeLeft(remaining, t, 0, layers)?.ms ?? null,
+    layered: left?.ms ?? null,
     perConflict: timeLeft(remaining, t, 0)?.ms ?? null,
+    handoffsLeft: left?.handoffsLeft ?? null,
+    remaining,
+    resolved: resolved.size,
   });
 }
 const first = at[0]?.ms ?? end;
@@ -72,7 +85,7 @@ at.forEach((h, k) => {
     if (perConflict !== null) errors.perConflict.push(perConflict);
   }
   process.stdout.write(
-    `hand-off ${k + 1}: real ${(real / 1000).toFixed(0)} s; by layers (${h.layers ?? 'n/a'}) ${layered === null ? 'n/a' : pct(layered)}; per conflict ${perConflict === null ? 'n/a' : pct(perConflict)}\n`,
+    `hand-off ${k + 1}: real ${(real / 1000).toFixed(0)} s; by layers (${h.layers ?? 'n/a'}) ${layered === null ? 'n/a' : pct(layered)}; per conflict ${perConflict === null ? 'n/a' : pct(perConflict)}; hand-offs left ~${h.handoffsLeft ?? 'n/a'} (real ${at.length - k - 1}); conflicts left ~${h.remaining} (real ${resolved.size - h.resolved})\n`,
   );
 });
 for (const [name, xs] of Object.entries(errors)) {

@@ -10,7 +10,7 @@ import {
   timingsFrom,
   type TimingTally,
 } from '../workflow/estimate.js';
-import { layersLeft } from '../workflow/layers-left.js';
+import { workLeft } from '../workflow/layers-left.js';
 import type { RunEvent } from '../store/run-events.js';
 import type { RunState } from '../store/run-state.js';
 import { formatDuration } from './format.js';
@@ -126,7 +126,7 @@ export function computeProgress(
     remaining,
     timingsFrom(tally.timing, done, ids.size, running ? options.now : undefined),
     finalMs,
-    layersLeft(sample, range),
+    workLeft(sample, range),
   );
   // A finished run has no estimate left: its count is what it met, and no time is left.
   const finished = state.status === 'done';

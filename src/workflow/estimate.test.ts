@@ -186,15 +186,15 @@ describe("the run's own work per conflict", () => {
     const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
     const events = [
       { type: 'node_entered', ts: at(0), node: 'initialize' },
-      { type: 'grid_updated', ts: at(1) },
+      { type: 'grid_updated', ts: at(1), grid: {} },
       { type: 'node_finished', ts: at(2), node: 'initialize', durationMs: 2000 },
       { type: 'node_entered', ts: at(2), node: 'resolve_conflicts' },
       // The first autofill takes 30 s; each later one is part of a conflict's cost.
-      { type: 'grid_updated', ts: at(32) },
+      { type: 'grid_updated', ts: at(32), grid: {} },
       { type: 'person_needed', ts: at(40) },
       { type: 'node_finished', ts: at(40), node: 'resolve_conflicts', durationMs: 38_000 },
       { type: 'node_entered', ts: at(100), node: 'resolve_conflicts' },
-      { type: 'grid_updated', ts: at(110) },
+      { type: 'grid_updated', ts: at(110), grid: {} },
     ] as unknown as RunEvent[];
     // 8 s of the first node after its frontier, and 20 s of the node running at 120 s.
     expect(timingsOf(events, 2, 4, new Date(Date.parse(at(120))))).toMatchObject({
@@ -209,11 +209,11 @@ describe("the run's own work per conflict", () => {
     const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
     const events = [
       { type: 'node_entered', ts: at(0), node: 'resolve_conflicts' },
-      { type: 'grid_updated', ts: at(30) },
+      { type: 'grid_updated', ts: at(30), grid: {} },
       // Killed inside its first node: the next process starts again, its node's time never added.
       { type: 'run_outcome', ts: at(40) },
       { type: 'node_entered', ts: at(100), node: 'resolve_conflicts' },
-      { type: 'grid_updated', ts: at(105) },
+      { type: 'grid_updated', ts: at(105), grid: {} },
       { type: 'node_finished', ts: at(120), node: 'resolve_conflicts', durationMs: 20_000 },
       { type: 'node_entered', ts: 'not a time', node: 'resolve_conflicts' },
       { type: 'run_outcome', ts: at(130) },
@@ -277,22 +277,31 @@ describe('time left over a whole run', () => {
 
 describe('time left by layers', () => {
   const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-  /** `n` hand-offs of 8 or 12 conflicts; continue k takes 2, 4 or 6 rounds at 4 s each and its conflicts at 1 s. */
+  /**
+   * `n` hand-offs of 8 or 12 conflicts; continue k takes 2, 4 or 6 rounds at 4 s each, its conflicts at
+   * 1 s and the cells its rounds merge (50 to 125 a round) at 2 ms.
+   */
   function journal(n: number): RunEvent[] {
-    const events: unknown[] = [];
+    // The first frontier's update, before the first hand-off: the cells it merged are no stretch's.
+    const events: unknown[] = [{ type: 'grid_updated', ts: at(0), grid: { filled: [0] } }];
+    let filled = 0;
     for (let k = 0; k < n; k++) {
       const t = k * 60;
       const rounds = 2 + (k % 3) * 2;
       const conflicts = 8 + (k % 2) * 4;
+      const perRound = 50 + 25 * (k % 4);
       events.push({ type: 'person_needed', ts: at(t), conflicts: Array.from({ length: conflicts }, () => ({})) });
       events.push({ type: 'node_entered', ts: at(t + 2), node: 'resolve_conflicts' });
       for (let c = 0; c < conflicts; c++) events.push({ type: 'conflict_resolved', ts: at(t + 3) });
-      for (let r = 0; r < rounds; r++) events.push({ type: 'grid_updated', ts: at(t + 4 + r), grid: {} });
+      for (let r = 0; r < rounds; r++) {
+        filled += perRound;
+        events.push({ type: 'grid_updated', ts: at(t + 4 + r), grid: { filled: [filled] } });
+      }
       events.push({
         type: 'node_finished',
         ts: at(t + 40),
         node: 'resolve_conflicts',
-        durationMs: 4000 * rounds + 1000 * conflicts,
+        durationMs: 4000 * rounds + 1000 * conflicts + 2 * rounds * perRound,
       });
     }
     return events as RunEvent[];
@@ -301,17 +310,17 @@ describe('time left by layers', () => {
   it('folds the work between hand-offs into stretches, from the first hand-off on', () => {
     const t = timingsOf(journal(4), 40, 40);
     expect(t.stretches).toEqual([
-      { workMs: 16_000, conflicts: 8, rounds: 2 },
-      { workMs: 28_000, conflicts: 12, rounds: 4 },
-      { workMs: 32_000, conflicts: 8, rounds: 6 },
+      { workMs: 16_200, conflicts: 8, rounds: 2, cells: 100 },
+      { workMs: 28_600, conflicts: 12, rounds: 4, cells: 300 },
+      { workMs: 33_200, conflicts: 8, rounds: 6, cells: 600 },
     ]);
     expect(t.handed).toBe(40);
   });
 
   it('charges each layer its rounds: 10 conflicts in 10 layers take far longer than in one', () => {
     const t = timingsOf(journal(6), 60, 60);
-    const wide = timeLeft(10, t, 0, 1)!;
-    const deep = timeLeft(10, t, 0, 10)!;
+    const wide = timeLeft(10, t, 0, { layers: 1, cells: 0 })!;
+    const deep = timeLeft(10, t, 0, { layers: 10, cells: 0 })!;
     // Fitted exactly: a round 4 s, a conflict 1 s; 3.6 rounds a hand-off (2, 4, 6, 2, 4), so a layer.
     expect(wide.parts.runMs).toBeCloseTo(3.6 * 4000 + 10_000, 0);
     expect(deep.parts.runMs).toBeCloseTo(10 * 3.6 * 4000 + 10_000, 0);
@@ -320,5 +329,14 @@ describe('time left by layers', () => {
     expect(wide.handoffsLeft).toBe(1);
     // Without layers (an older run's grid), the cost per conflict stands.
     expect(timeLeft(10, t, 0)!.handoffsLeft).toBe(Math.round((10 * 6) / 60));
+  });
+
+  it('charges the cells the grid has still to merge at their fitted cost', () => {
+    const t = timingsOf(journal(6), 60, 60);
+    const none = timeLeft(10, t, 0, { layers: 2, cells: 0 })!;
+    const many = timeLeft(10, t, 0, { layers: 2, cells: 5000 })!;
+    // 2 ms a cell, fitted exactly beside the rounds and the conflicts.
+    expect(many.parts.runMs - none.parts.runMs).toBeCloseTo(5000 * 2, 0);
+    expect(many.handoffsLeft).toBe(none.handoffsLeft);
   });
 });

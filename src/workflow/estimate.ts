@@ -156,6 +156,12 @@ function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
+/** The grid's work still to do: the layers of conflicts, and the cells not merged yet. */
+export interface WorkLeft {
+  layers: number;
+  cells: number;
+}
+
 /**
  * The time left for `remaining` conflicts: each part at its measured cost (medians of the check runs
  * and of the person's waits, the run's own work per conflict), plus the final validation and the
@@ -165,14 +171,14 @@ export function timeLeft(
   remaining: number,
   t: Timings,
   finalMs: number,
-  layers: number | null = null,
+  grid: WorkLeft | null = null,
 ): TimeLeft | null {
   if (t.done <= 0) return null;
   const checkTotal = t.checkRuns.reduce((a, b) => a + b, 0);
   const runPer = Math.max(0, t.conflictWorkMs - checkTotal) / t.done;
   const checksPer = (t.checkRuns.length / t.done) * median(t.checkRuns);
-  const cost = layers === null || remaining === 0 ? null : fitRunCost(t.stretches);
-  const layered = cost !== null && layers !== null ? { cost, layers } : null;
+  const cost = grid === null || remaining === 0 ? null : fitRunCost(t.stretches);
+  const layered = cost !== null && grid !== null ? { cost, layers: grid.layers, cells: grid.cells } : null;
   const met = Math.max(t.met, t.done, 1);
   // A layer needs the person about as often as a conflict has; without layers, hand-offs per conflict met
   // (the open hand-off counts with its conflicts, not against the resolved ones only).
@@ -181,9 +187,11 @@ export function timeLeft(
     : Math.round((remaining * t.handoffs) / met);
   const personMs = t.personWaits.length > 0 ? handoffsLeft * median(t.personWaits) : null;
   // Each hand-off left takes a continue: its fixed work and its rounds (the layers the ladder settles
-  // among them), besides each conflict's own.
+  // among them), besides each conflict's own and each cell's the grid has still to merge.
   const perHandoff = layered ? layered.cost.perHandoffMs + layered.cost.roundsPerHandoff * layered.cost.perRoundMs : 0;
-  const runMs = layered ? handoffsLeft * perHandoff + remaining * layered.cost.perConflictMs : remaining * runPer;
+  const runMs = layered
+    ? handoffsLeft * perHandoff + layered.cells * layered.cost.perCellMs + remaining * layered.cost.perConflictMs
+    : remaining * runPer;
   const checksMs = remaining * checksPer;
   // The merge commit, its record and the checkout brought forward are tree-wide work like a continue's
   // with one round (a conflict's, before that is fitted); then each worktree held goes at the measured pace.
@@ -222,6 +230,8 @@ export interface TimingTally {
   stretch: Stretch | null;
   /** Worktrees removed so far and how long that took; `held`: how many the run had after the last removal. */
   removals: { count: number; ms: number; held: number };
+  /** Cells the grid had filled at its last update (null before one that says). */
+  filledCells: number | null;
 }
 
 export function emptyTimings(): TimingTally {
@@ -237,6 +247,7 @@ export function emptyTimings(): TimingTally {
     stretches: [],
     stretch: null,
     removals: { count: 0, ms: 0, held: 0 },
+    filledCells: null,
   };
 }
 
@@ -248,6 +259,7 @@ function inStretch(t: TimingTally, change: Partial<Stretch>): Stretch | null {
     workMs: s.workMs + (change.workMs ?? 0),
     conflicts: s.conflicts + (change.conflicts ?? 0),
     rounds: s.rounds + (change.rounds ?? 0),
+    cells: s.cells + (change.cells ?? 0),
   };
 }
 
@@ -288,7 +300,7 @@ export function addTiming(t: TimingTally, e: RunEvent): TimingTally {
       askedAt: e.ts,
       handed,
       stretches,
-      stretch: { workMs: 0, conflicts: 0, rounds: 0 },
+      stretch: { workMs: 0, conflicts: 0, rounds: 0, cells: 0 },
     };
   }
   // A run that stopped (killed, halted) has no node running until its next one is entered.
@@ -299,10 +311,13 @@ export function addTiming(t: TimingTally, e: RunEvent): TimingTally {
     // The next node entered after a hand-off is the `continue` that took it.
     return { ...next, personWaits: [...t.personWaits, between(t.askedAt, e.ts)], askedAt: null };
   }
-  if (e.type === 'grid_updated' && t.resolvingSince !== null) {
-    const stretch = inStretch(t, { rounds: 1 });
-    if (t.frontier !== null) return { ...t, stretch };
-    return { ...t, frontier: { ms: between(t.resolvingSince, e.ts), settled: false }, stretch };
+  if (e.type === 'grid_updated') {
+    const filled = e.grid.filled?.reduce((a, b) => a + b, 0) ?? t.filledCells;
+    const cells = filled !== null && t.filledCells !== null ? Math.max(0, filled - t.filledCells) : 0;
+    if (t.resolvingSince === null) return { ...t, filledCells: filled, stretch: inStretch(t, { cells }) };
+    const stretch = inStretch(t, { rounds: 1, cells });
+    if (t.frontier !== null) return { ...t, filledCells: filled, stretch };
+    return { ...t, filledCells: filled, frontier: { ms: between(t.resolvingSince, e.ts), settled: false }, stretch };
   }
   return t;
 }

@@ -1,4 +1,4 @@
-import { seenPerRow, type ConflictRange, type GridSample } from './estimate.js';
+import { seenPerRow, type ConflictRange, type GridSample, type WorkLeft } from './estimate.js';
 
 /** The longest chain of points where each is in the same or a later row, at least as far along. */
 function longestChain(points: Array<[number, number]>): number {
@@ -40,4 +40,12 @@ export function layersLeft(grid: GridSample, range: ConflictRange): number | nul
     for (let m = 0; m < n; m++) points.push([r + 1, from + ((width - from) * (m + 0.5)) / n]);
   });
   return longestChain(points);
+}
+
+/** The layers left and the cells the grid has still to merge (every cell is merged before the end). */
+export function workLeft(grid: GridSample, range: ConflictRange): WorkLeft | null {
+  const layers = layersLeft(grid, range);
+  if (layers === null) return null;
+  const filled = (grid.filled ?? []).reduce((a, b) => a + b, 0);
+  return { layers, cells: Math.max(0, grid.size.i1 * grid.size.i2 - filled) };
 }

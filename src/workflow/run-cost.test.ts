@@ -9,7 +9,7 @@ describe('fitRunCost', () => {
       { rounds: 16, conflicts: 20 },
       { rounds: 2, conflicts: 4 },
       { rounds: 6, conflicts: 12 },
-    ].map((s) => ({ ...s, workMs: 4000 * s.rounds + 1500 * s.conflicts }));
+    ].map((s) => ({ ...s, cells: 0, workMs: 4000 * s.rounds + 1500 * s.conflicts }));
     const cost = fitRunCost(stretches);
     expect(cost?.perHandoffMs).toBeCloseTo(0, 6);
     expect(cost?.perRoundMs).toBeCloseTo(4000, 6);
@@ -24,19 +24,36 @@ describe('fitRunCost', () => {
       { rounds: 2, conflicts: 4 },
       { rounds: 8, conflicts: 6 },
       { rounds: 4, conflicts: 1 },
-    ].map((s) => ({ ...s, workMs: 3000 + 2000 * s.rounds + 1000 * s.conflicts }));
+    ].map((s) => ({ ...s, cells: 0, workMs: 3000 + 2000 * s.rounds + 1000 * s.conflicts }));
     const cost = fitRunCost(stretches)!;
     expect(cost.perHandoffMs).toBeCloseTo(3000, 6);
     expect(cost.perRoundMs).toBeCloseTo(2000, 6);
     expect(cost.perConflictMs).toBeCloseTo(1000, 6);
   });
 
+  it('separates the cells the rounds merge from the rounds, the conflicts and the fixed work', () => {
+    // 1 s a continue, 500 ms a round, 2 ms a cell, 800 ms a conflict, exactly: the mid-run's wide
+    // stretches merge thousands of cells in the same two rounds as the end's few hundred.
+    const stretches = [
+      { rounds: 2, conflicts: 12, cells: 3000 },
+      { rounds: 2, conflicts: 10, cells: 1800 },
+      { rounds: 6, conflicts: 14, cells: 3400 },
+      { rounds: 2, conflicts: 5, cells: 600 },
+      { rounds: 8, conflicts: 4, cells: 1400 },
+    ].map((s) => ({ ...s, workMs: 1000 + 500 * s.rounds + 2 * s.cells + 800 * s.conflicts }));
+    const cost = fitRunCost(stretches)!;
+    expect(cost.perHandoffMs).toBeCloseTo(1000, 6);
+    expect(cost.perRoundMs).toBeCloseTo(500, 6);
+    expect(cost.perCellMs).toBeCloseTo(2, 6);
+    expect(cost.perConflictMs).toBeCloseTo(800, 6);
+  });
+
   it('never says a negative cost: the best fit of the other factors stands instead', () => {
     // Work falls as rounds rise: a fit of both would make rounds pay back time.
     const stretches = [
-      { rounds: 2, conflicts: 10, workMs: 30_000 },
-      { rounds: 4, conflicts: 10, workMs: 28_000 },
-      { rounds: 2, conflicts: 5, workMs: 15_000 },
+      { rounds: 2, conflicts: 10, cells: 0, workMs: 30_000 },
+      { rounds: 4, conflicts: 10, cells: 0, workMs: 28_000 },
+      { rounds: 2, conflicts: 5, cells: 0, workMs: 15_000 },
     ];
     const cost = fitRunCost(stretches);
     expect(cost).not.toBeNull();
@@ -46,6 +63,6 @@ describe('fitRunCost', () => {
   });
 
   it('says nothing from fewer than three stretches', () => {
-    expect(fitRunCost([{ rounds: 2, conflicts: 3, workMs: 9000 }])).toBeNull();
+    expect(fitRunCost([{ rounds: 2, conflicts: 3, cells: 40, workMs: 9000 }])).toBeNull();
   });
 });

@@ -1,7 +1,9 @@
 /**
  * What the run's own work costs, fitted from the stretches between hand-offs: each `continue`'s
  * fixed work (loading the run, the grid, the hand-off's records), each autofill round (the engine
- * finding the next layer of conflicts) and each conflict resolved. Most of a continue's cost is
+ * finding the next layer of conflicts), each cell the rounds merge, and each conflict resolved. A
+ * stretch's cells vary far more than its rounds (the mid-run's wide layers merge thousands, the
+ * last ones hundreds), and the cells left are known exactly, not estimated. Most of a continue's cost is
  * fixed, so a run whose last hand-offs carry few conflicts pays it for few: a cost per conflict
  * alone says too little time is left near the end.
  */
@@ -13,11 +15,14 @@ export interface Stretch {
   conflicts: number;
   /** Autofill rounds (grid updates) in the resolving nodes. */
   rounds: number;
+  /** Cells the rounds merged. */
+  cells: number;
 }
 
 export interface RunCost {
   perHandoffMs: number;
   perRoundMs: number;
+  perCellMs: number;
   perConflictMs: number;
   /** Autofill rounds per hand-off: a layer of conflicts takes about one hand-off, so a layer costs as many. */
   roundsPerHandoff: number;
@@ -50,7 +55,7 @@ function solve(a: number[][], b: number[]): number[] | null {
 /**
  * Non-negative least squares over a few factors: of the exact least-squares fits over each subset
  * of the factors, the one with the least squared residual whose costs are all non-negative (the
- * factors left out cost 0). Exhaustive, so exact: with three factors it is seven small fits.
+ * factors left out cost 0). Exhaustive, so exact: with four factors it is fifteen small fits.
  */
 function nonNegativeFit(columns: readonly number[][], w: readonly number[]): number[] {
   let best = { coef: columns.map(() => 0), residual: dot(w, w) };
@@ -80,15 +85,15 @@ function nonNegativeFit(columns: readonly number[][], w: readonly number[]): num
 }
 
 /**
- * The cost of a continue's fixed work, of a round and of a conflict, by non-negative least squares
+ * The cost of a continue's fixed work, of a round, of a cell and of a conflict, by non-negative least squares
  * over the stretches; null with too few stretches to tell.
  */
 export function fitRunCost(stretches: readonly Stretch[]): RunCost | null {
   if (stretches.length < MIN_STRETCHES) return null;
-  const [perHandoffMs, perRoundMs, perConflictMs] = nonNegativeFit(
-    [stretches.map(() => 1), stretches.map((s) => s.rounds), stretches.map((s) => s.conflicts)],
+  const [perHandoffMs, perRoundMs, perCellMs, perConflictMs] = nonNegativeFit(
+    [stretches.map(() => 1), ...(['rounds', 'cells', 'conflicts'] as const).map((k) => stretches.map((s) => s[k]))],
     stretches.map((s) => s.workMs),
-  ) as [number, number, number];
+  ) as [number, number, number, number];
   const roundsPerHandoff = stretches.reduce((a, s) => a + s.rounds, 0) / stretches.length;
-  return { perHandoffMs, perRoundMs, perConflictMs, roundsPerHandoff };
+  return { perHandoffMs, perRoundMs, perCellMs, perConflictMs, roundsPerHandoff };
 }

@@ -9,7 +9,7 @@ import { presentedFile } from './presented.js';
 import { recordHandoff } from './snapshot.js';
 import { checkProgress } from '../../store/flow-checks.js';
 import { expectedConflicts, gridSampleOf, timeLeft, timingsOf } from '../estimate.js';
-import { layersLeft } from '../layers-left.js';
+import { workLeft } from '../layers-left.js';
 
 /**
  * Stop for a person: every conflict with its worktree and each file's kind and exact
@@ -80,7 +80,7 @@ function estimateAtHandoff(state: RunState, ctx: Ctx): NonNullable<NonNullable<R
   const timings = timingsOf(events, done, state.conflicts.length, ctx.clock.now());
   if ((timings.handoffs - 1) % ESTIMATE_EVERY === 0) {
     const finalMs = checkProgress(state).finalValidated ? 0 : (state.strategy?.prediction?.fullMs ?? 0);
-    const left = timeLeft(Math.max(0, range.expected - done), timings, finalMs, layersLeft(sample, range));
+    const left = timeLeft(Math.max(0, range.expected - done), timings, finalMs, workLeft(sample, range));
     ctx.journal.append({
       type: 'estimate',
       handoff: timings.handoffs,
