@@ -1,15 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { fitRunCost } from './run-cost.js';
+import { fitRunCost, type Stretch } from './run-cost.js';
+
+type Costs = { handoff?: number; round?: number; cell?: number; conflict?: number };
+
+/** Stretches of these shapes whose work is exactly these costs (none where a cost is not given). */
+function exact(costs: Costs, shapes: Array<Partial<Omit<Stretch, 'workMs'>>>): Stretch[] {
+  return shapes.map(({ rounds = 0, conflicts = 0, cells = 0 }) => ({
+    rounds,
+    conflicts,
+    cells,
+    workMs:
+      (costs.handoff ?? 0) +
+      (costs.round ?? 0) * rounds +
+      (costs.cell ?? 0) * cells +
+      (costs.conflict ?? 0) * conflicts,
+  }));
+}
 
 describe('fitRunCost', () => {
   it('separates the cost of a round from that of a conflict when both vary', () => {
     // 4 s a round, 1.5 s a conflict, exactly.
-    const stretches = [
+    const stretches = exact({ round: 4000, conflict: 1500 }, [
       { rounds: 2, conflicts: 10 },
       { rounds: 16, conflicts: 20 },
       { rounds: 2, conflicts: 4 },
       { rounds: 6, conflicts: 12 },
-    ].map((s) => ({ ...s, cells: 0, workMs: 4000 * s.rounds + 1500 * s.conflicts }));
+    ]);
     const cost = fitRunCost(stretches);
     expect(cost?.perHandoffMs).toBeCloseTo(0, 6);
     expect(cost?.perRoundMs).toBeCloseTo(4000, 6);
@@ -19,12 +35,12 @@ describe('fitRunCost', () => {
 
   it("separates a continue's fixed work from its rounds and conflicts", () => {
     // 3 s a continue, 2 s a round, 1 s a conflict, exactly.
-    const stretches = [
+    const stretches = exact({ handoff: 3000, round: 2000, conflict: 1000 }, [
       { rounds: 2, conflicts: 10 },
       { rounds: 2, conflicts: 4 },
       { rounds: 8, conflicts: 6 },
       { rounds: 4, conflicts: 1 },
-    ].map((s) => ({ ...s, cells: 0, workMs: 3000 + 2000 * s.rounds + 1000 * s.conflicts }));
+    ]);
     const cost = fitRunCost(stretches)!;
     expect(cost.perHandoffMs).toBeCloseTo(3000, 6);
     expect(cost.perRoundMs).toBeCloseTo(2000, 6);
@@ -34,13 +50,13 @@ describe('fitRunCost', () => {
   it('separates the cells the rounds merge from the rounds, the conflicts and the fixed work', () => {
     // 1 s a continue, 500 ms a round, 2 ms a cell, 800 ms a conflict, exactly: the mid-run's wide
     // stretches merge thousands of cells in the same two rounds as the end's few hundred.
-    const stretches = [
+    const stretches = exact({ handoff: 1000, round: 500, cell: 2, conflict: 800 }, [
       { rounds: 2, conflicts: 12, cells: 3000 },
       { rounds: 2, conflicts: 10, cells: 1800 },
       { rounds: 6, conflicts: 14, cells: 3400 },
       { rounds: 2, conflicts: 5, cells: 600 },
       { rounds: 8, conflicts: 4, cells: 1400 },
-    ].map((s) => ({ ...s, workMs: 1000 + 500 * s.rounds + 2 * s.cells + 800 * s.conflicts }));
+    ]);
     const cost = fitRunCost(stretches)!;
     expect(cost.perHandoffMs).toBeCloseTo(1000, 6);
     expect(cost.perRoundMs).toBeCloseTo(500, 6);

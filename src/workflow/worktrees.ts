@@ -373,25 +373,22 @@ export class WorktreePool {
   /** Remove the given worktrees of this pool, saying each as it goes (`progress`). */
   async removeAll(ids: string[], progress?: RemovalProgress): Promise<Removal> {
     const started = performance.now();
-    let done = 0;
-    let count = 0;
+    // A path never created, or already gone, is git's to prune below: only what is on disk counts.
+    const present = ids.filter((id) => lexists(this.path(id)));
+    let removed = 0;
     // Removing waits on the disk, not the processor (files written back long ago cost a metadata
     // write each): several at once take about the time of one or two.
-    await mapPool(ids, REMOVALS_AT_ONCE, async (id) => {
+    await mapPool(present, REMOVALS_AT_ONCE, async (id) => {
       // Another repository's checkout at this path (another clone's worktree) is not this run's to remove.
       if (await this.holdsOtherCheckout(this.path(id))) return;
-      const present = lexists(this.path(id));
       // git may fail to remove it (a path past PATH_MAX inside): what is left goes below either way.
       if (existsSync(this.path(id)))
         await this.git.run(['worktree', 'remove', '--force', this.path(id)], { okExitCodes: [0, 128, 255] });
       // What git did not know (a creation killed half-way) is ours too: the path is the run's own.
       removeTree(this.path(id));
-      done++;
-      if (!present) return;
-      count++;
-      progress?.(this.path(id), done, ids.length);
+      progress?.(this.path(id), ++removed, present.length);
     });
     await this.git.run(['worktree', 'prune']);
-    return { count, ms: performance.now() - started };
+    return { count: removed, ms: performance.now() - started };
   }
 }

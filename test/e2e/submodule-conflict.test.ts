@@ -35,15 +35,22 @@ function submoduleRepo(upstream: 'removes' | 'bumps' = 'removes'): TestRepo {
   );
 }
 
+/** `merge up`, which stops at the submodule's hand-off: what it printed, and the worktree it handed. */
+async function handedMerge(repo: { dir: string }): Promise<{ out: string; worktree: string }> {
+  const merged = await runCli(['merge', 'up'], repo.dir);
+  expect(merged.code, merged.stderr).toBe(3);
+  const [worktree] = await handedWorktrees(repo.dir);
+  expect(worktree).toBeDefined();
+  return { out: merged.stdout + merged.stderr, worktree: worktree! };
+}
+
 describe('a submodule conflict', () => {
   it(
     'prints a command that keeps the commit, says what is left when untouched, and takes it',
     { timeout: 120_000 },
     async () => {
       const repo = submoduleRepo();
-      const merged = await runCli(['merge', 'up'], repo.dir);
-      expect(merged.code, merged.stderr).toBe(3);
-      const out = merged.stdout + merged.stderr;
+      const { out, worktree } = await handedMerge(repo);
       // `git add` of an unpopulated submodule's directory fails: the side is kept by `take`.
       expect(out).toContain(
         "Keep the deletion: `git rm -q -- lib/sub`; or keep the fork side's submodule commit: `splintercat take ours lib/sub`",
@@ -58,8 +65,7 @@ describe('a submodule conflict', () => {
         "lib/sub is a submodule still unmerged: run `git rm -q -- lib/sub` to keep the deletion or `splintercat take ours lib/sub` to keep the fork side's commit",
       );
 
-      const [worktree] = await handedWorktrees(repo.dir);
-      const take = await runCli(['take', 'ours', 'lib/sub'], worktree!);
+      const take = await runCli(['take', 'ours', 'lib/sub'], worktree);
       expect(take.code, take.stderr).toBe(0);
       const done = await runCli(['continue'], repo.dir);
       expect(done.code, done.stderr).toBe(0);
@@ -72,9 +78,7 @@ describe('a submodule conflict', () => {
     { timeout: 120_000 },
     async () => {
       const repo = submoduleRepo('bumps');
-      const merged = await runCli(['merge', 'up'], repo.dir);
-      expect(merged.code, merged.stderr).toBe(3);
-      const out = merged.stdout + merged.stderr;
+      const { out, worktree } = await handedMerge(repo);
       expect(out).toContain(
         "Take the fork side's version: `splintercat take ours lib/sub`; or the upstream side's: `splintercat take theirs lib/sub`",
       );
@@ -82,8 +86,7 @@ describe('a submodule conflict', () => {
       expect(out).toContain(
         'or another commit (COMMIT: its full id): `git update-index --cacheinfo 160000,COMMIT,lib/sub`',
       );
-      const [worktree] = await handedWorktrees(repo.dir);
-      const take = await runCli(['take', 'theirs', 'lib/sub'], worktree!);
+      const take = await runCli(['take', 'theirs', 'lib/sub'], worktree);
       expect(take.code, take.stderr).toBe(0);
       expect(take.stdout).toContain(`kept the upstream side's submodule commit ${OTHER.slice(0, 12)}`);
       const done = await runCli(['continue'], repo.dir);
@@ -97,11 +100,9 @@ describe('a submodule conflict', () => {
     { timeout: 120_000 },
     async () => {
       const repo = submoduleRepo('bumps');
-      const merged = await runCli(['merge', 'up'], repo.dir);
-      expect(merged.code, merged.stderr).toBe(3);
-      const [worktree] = await handedWorktrees(repo.dir);
+      const { worktree } = await handedMerge(repo);
       // The printed command, COMMIT filled in with the commit the maintainer wants.
-      execFileSync('sh', ['-c', `git update-index --cacheinfo 160000,${NEWER},lib/sub`], { cwd: worktree! });
+      execFileSync('sh', ['-c', `git update-index --cacheinfo 160000,${NEWER},lib/sub`], { cwd: worktree });
       const done = await runCli(['continue'], repo.dir);
       expect(done.code, done.stdout + done.stderr).toBe(0);
       expect(repo.sh('ls-tree', 'main', 'lib/sub')).toBe(`160000 commit ${NEWER}\tlib/sub`);
