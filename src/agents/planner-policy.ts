@@ -28,7 +28,7 @@ export function moreConservative(current: StrategyName, list: StrategyName[]): S
  */
 export function strategyPolicy(ctx: MergeContext): StrategyDecision {
   const best = ctx.predictions?.[0];
-  if (best && ctx.estimated_conflicts !== null) return predictedChoice(ctx.predictions ?? [], ctx.estimated_conflicts);
+  if (best && ctx.estimated_conflicts !== null) return predictedChoice(ctx.predictions ?? [], expectedWords(ctx));
   const commits = ctx.num_source_commits + ctx.num_target_commits;
   const est = ctx.estimated_conflicts;
   let strategy: StrategyName;
@@ -38,10 +38,10 @@ export function strategyPolicy(ctx: MergeContext): StrategyDecision {
     reasoning = lowerBoundReasoning(ctx.conflicts_lower_bound ?? null);
   } else if (est <= 3 && commits <= 50) {
     strategy = 'optimistic';
-    reasoning = `Only ${est} conflict(s) expected over ${commits} commits: resolve all, then check once.`;
+    reasoning = `Only ${expectedWords(ctx)} over ${commits} commits: resolve all, then check once.`;
   } else {
     strategy = 'batch';
-    reasoning = `${est} conflicts expected over ${commits} commits: check in batches to keep failures isolated.`;
+    reasoning = `${capitalised(expectedWords(ctx))} over ${commits} commits: check in batches to keep failures isolated.`;
   }
   const chosen = available(strategy, ctx.available_strategies);
   if (chosen !== strategy) reasoning += ` ${strategy} is not available; using ${chosen}.`;
@@ -53,6 +53,20 @@ export function strategyPolicy(ctx: MergeContext): StrategyDecision {
 }
 
 /**
+ * The count the choice rests on, with its basis: the grid's own count, once explored, is a
+ * different figure from the tips' groups, and a person reading both must see why they differ.
+ */
+function expectedWords(ctx: MergeContext): string {
+  const n = ctx.estimated_conflicts ?? 0;
+  if (ctx.conflicts_basis === 'tips')
+    return `${n} conflict(s) expected (the groups a plain merge of the tips conflicts in; the grid may meet more)`;
+  if (ctx.conflicts_basis === 'grid') return `${n} conflict(s) left by the grid explored so far`;
+  return `${n} conflict(s) expected`;
+}
+
+const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
  * Checking every resolution on its own costs this much more than the cheapest strategy at most
  * and is still chosen: a failure then names its resolution at once, and a person's work is checked
  * before they are handed the next conflict.
@@ -60,7 +74,7 @@ export function strategyPolicy(ctx: MergeContext): StrategyDecision {
 const SAFE_MARGIN_MS = 5 * 60_000;
 
 /** The cheapest predicted strategy, or per_conflict where it costs at most SAFE_MARGIN_MS more. */
-function predictedChoice(predictions: readonly StrategyPrediction[], expected: number): StrategyDecision {
+function predictedChoice(predictions: readonly StrategyPrediction[], expected: string): StrategyDecision {
   const best = predictions[0] as StrategyPrediction;
   const safest = predictions.find((p) => p.strategy === 'per_conflict');
   const pick = safest && safest.ms - best.ms <= SAFE_MARGIN_MS ? safest : best;
@@ -73,7 +87,7 @@ function predictedChoice(predictions: readonly StrategyPrediction[], expected: n
     strategy: pick.strategy,
     batch_size: pick.batchSize,
     reasoning:
-      `${expected} conflict(s) expected; predicted check time ${strategyLabel(pick)} ${formatMinutes(pick.ms)}` +
+      `${capitalised(expected)}; predicted check time ${strategyLabel(pick)} ${formatMinutes(pick.ms)}` +
       `${others.length > 0 ? ` (${others.join(', ')})` : ''}: ${why}.`,
     source: 'policy',
   };

@@ -14,6 +14,11 @@ export interface MergeContext {
   num_target_commits: number;
   /** From a dry-run merge; null when unknown. */
   estimated_conflicts: number | null;
+  /**
+   * Where that count comes from: the groups a plain merge of the tips conflicts in (before the grid
+   * is explored), or the conflicts the grid explored so far leaves to come.
+   */
+  conflicts_basis?: 'tips' | 'grid';
   /** What a plain merge of the two tips leaves conflicted: a lower bound of the conflicts the grid meets. */
   conflicts_lower_bound?: { files: number; hunks: number } | null;
   available_strategies: StrategyName[];

@@ -31,7 +31,7 @@ export function strategyPrompt(ctx: MergeContext): string {
     'Merge details:',
     `- Source: ${ctx.source_ref} (${ctx.num_source_commits} commits)`,
     `- Target: ${ctx.target_branch} (${ctx.num_target_commits} commits)`,
-    `- Estimated conflicts: ${ctx.estimated_conflicts ?? 'unknown'}${ctx.conflicts_lower_bound ? ` (lower bound: a plain merge of the two tips conflicts in ${ctx.conflicts_lower_bound.files} file(s), ${ctx.conflicts_lower_bound.hunks} hunk(s))` : ''}`,
+    `- Estimated conflicts: ${ctx.estimated_conflicts ?? 'unknown'}${ctx.conflicts_basis === 'tips' ? ' (the groups a plain merge of the tips conflicts in)' : ctx.conflicts_basis === 'grid' ? ' (left to come, by the grid explored so far)' : ''}${ctx.conflicts_lower_bound ? ` (lower bound: a plain merge of the two tips conflicts in ${ctx.conflicts_lower_bound.files} file(s), ${ctx.conflicts_lower_bound.hunks} hunk(s))` : ''}`,
     ...(ctx.predictions && ctx.predictions.length > 0
       ? [
           '- Predicted check time of each strategy (from the measured check times):',

@@ -11,7 +11,8 @@ const VERSION = '0.1.0';
 export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = withGlobalOptions(new Command('splintercat'))
     .description(
-      'Merge a large upstream branch into a long-lived fork: incremental in-memory merges,\n' +
+      // One paragraph: commander wraps it to the terminal, and a line break of ours would break its lines twice.
+      'Merge a large upstream branch into a long-lived fork: incremental in-memory merges, ' +
         'a resolution ladder (cache, rules, LLM agent, person), build/test checks, durable resume.',
     )
     .version(VERSION, '-V, --version')
