@@ -156,8 +156,9 @@ resolve:
   #     "**/Cargo.lock": cargo generate-lockfile
   regenerate: {}
   # The fork's policy per path (first matching glob wins), the ladder's "policy" rung after the
-  # cache: ours | theirs | union (ours first) | union theirs-first | person (always hand over) |
-  # {regenerate: COMMAND} (take ours, then run COMMAND in the worktree, as resolve.regenerate).
+  # cache: ours | theirs | union (ours first; also spelt union ours-first) | union theirs-first |
+  # person (always hand over) | {regenerate: COMMAND} (take ours, then run COMMAND in the
+  # worktree, as resolve.regenerate).
   #   paths:
   #     "locales/*.json": theirs
   #     "CHANGELOG.md": union theirs-first

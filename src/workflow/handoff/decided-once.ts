@@ -6,6 +6,7 @@ import { blobsId } from '../../resolve/take/hunk-numbers.js';
 import { readWholeTakes } from '../../resolve/take/whole-takes.js';
 import type { WholeFileDecision } from '../../store/flow-choices.js';
 import type { ConflictState } from '../../store/run-state.js';
+import type { Cell } from '../../imerge/cell.js';
 import { fileHead } from '../../util/file-head.js';
 import { withReachablePath } from '../../util/long-path.js';
 import type { Ctx } from '../nodes/common.js';
@@ -55,4 +56,19 @@ async function worktreeGitDir(ctx: Ctx, worktree: string): Promise<string> {
 async function isGenerated(worktree: string, path: string): Promise<boolean> {
   const head = await withReachablePath(join(worktree, path), (p) => fileHead(p));
   return generatedFile(path, [head]) !== null;
+}
+
+/**
+ * A cell's side, in words a person can follow: inside the grid a side is the cell merged before
+ * it (carrying earlier resolutions), not the side's own commit, so "upstream's" file may be one
+ * that upstream itself deleted.
+ */
+export function sideWords(cell: Cell, side: WholeFileDecision['side']): string {
+  if (side === 'upstream')
+    return cell.i1 === 1
+      ? `upstream's side (upstream commit ${cell.i2} as it is)`
+      : `upstream's side (cell ${cell.i1 - 1}-${cell.i2}: upstream commit ${cell.i2} with the merge so far)`;
+  return cell.i2 === 1
+    ? `the fork side (fork commit ${cell.i1} as it is)`
+    : `the fork side (cell ${cell.i1}-${cell.i2 - 1}: fork commit ${cell.i1} with the merge so far)`;
 }

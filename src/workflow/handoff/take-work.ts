@@ -16,7 +16,7 @@ import { diskEntryBytes } from '../../resolve/parse/disk-entry.js';
 import { printableName } from '../../util/safe-print.js';
 import { personIdentity } from '../person-identity.js';
 import { wholeFileChoice, type WholeFileChoice } from './whole-file.js';
-import { decidedOnceAt } from './decided-once.js';
+import { decidedOnceAt, sideWords } from './decided-once.js';
 import { presentedTakes, type PresentedTakes } from './take-records.js';
 
 /** A conflict waiting for the person with no hand-off record (handed over before one was kept): its files as it knows them. */
@@ -98,7 +98,7 @@ export async function takePersonsWork(
       wholeFiles[path] = decided;
       ctx.log.decision(
         { cell: c.id },
-        `[merge] ${printableName(path)} decided once for this merge: ${decided.side === 'fork' ? "the fork side's" : "upstream's"} side at ${c.id}; later conflicts on it in this merge take the same side`,
+        `[merge] ${printableName(path)} decided once for this merge: at ${c.id} your file is the whole file of ${sideWords(c.cell, decided.side)}; later conflicts on it in this merge take the same side`,
       );
     }
     const files = await shownDrops(
